@@ -1,0 +1,139 @@
+/**
+ * @module api/stream
+ * The parts of a streamed answer (wire-format.md "Top-level part kinds"). Four are bare objects;
+ * everything else is a Packet `{placement, obj}`. An `obj.type` we do not know is a valid
+ * GenericPacket: counted and kept, never fatal.
+ */
+import { z } from 'zod';
+import { GeneratedImageSchema, SearchDocSchema } from './documents.js';
+
+export const SessionCreatedPartSchema = z.looseObject({
+  chat_session_id: z.string(),
+  incognito: z.boolean(),
+});
+export const MessageIdsPartSchema = z.looseObject({
+  user_message_id: z.number().int().nullable(),
+  reserved_assistant_message_id: z.number().int(),
+});
+export const MultiModelIdsPartSchema = z.looseObject({
+  user_message_id: z.number().int().nullable(),
+  /** Slot i belongs to model_index i. */
+  responses: z.array(z.looseObject({ message_id: z.number().int(), model_name: z.string() })),
+});
+/** Ends that model's stream (all of it for a single model); no `stop` follows. */
+export const StreamingErrorPartSchema = z.looseObject({
+  error: z.string(),
+  stack_trace: z.string().nullish(),
+  error_code: z.string().nullish(),
+  is_retryable: z.boolean().nullish(),
+  details: z.looseObject({ model_index: z.number().int().nullish() }).nullish(),
+});
+
+export const PlacementSchema = z.looseObject({
+  turn_index: z.number().int(),
+  tab_index: z.number().int().nullish(),
+  sub_turn_index: z.number().int().nullish(),
+  /** 0 for a single model; 0/1/2 in multi-model mode; null on heartbeats and a user-cancel stop. */
+  model_index: z.number().int().nullish(),
+});
+
+const obj = <T extends string, S extends z.core.$ZodLooseShape>(type: T, shape: S = {} as S) =>
+  z.looseObject({ type: z.literal(type), ...shape });
+
+/** The packet types the toolkit reads fields of. Every other type is kept as a GenericPacketObj. */
+export const KnownPacketObjSchema = z.discriminatedUnion('type', [
+  obj('message_start', {
+    final_documents: z.array(SearchDocSchema).nullish(),
+    pre_answer_processing_seconds: z.number().nullish(),
+  }),
+  obj('message_delta', { content: z.string() }),
+  obj('citation_info', { citation_number: z.number().int(), document_id: z.string() }),
+  obj('reasoning_start'),
+  obj('reasoning_delta', { reasoning: z.string() }),
+  obj('reasoning_done'),
+  obj('search_tool_start', { is_internet_search: z.boolean().nullish() }),
+  obj('search_tool_queries_delta', { queries: z.array(z.string()) }),
+  obj('search_tool_filter_delta'),
+  obj('search_tool_documents_delta', { documents: z.array(SearchDocSchema) }),
+  obj('open_url_start'),
+  obj('open_url_urls', { urls: z.array(z.string()) }),
+  obj('open_url_documents'),
+  obj('image_generation_start'),
+  obj('image_generation_heartbeat'),
+  obj('image_generation_final', { images: z.array(GeneratedImageSchema) }),
+  obj('custom_tool_start', { tool_name: z.string().nullish(), tool_id: z.number().int().nullish() }),
+  obj('custom_tool_args'),
+  obj('custom_tool_delta', {
+    tool_name: z.string().nullish(),
+    response_type: z.string().nullish(),
+    data: z.unknown(),
+    file_ids: z.array(z.string()).nullish(),
+    error: z.unknown(),
+  }),
+  obj('section_end'),
+  obj('stop', { stop_reason: z.string().nullish() }),
+  obj('chat_heartbeat'),
+  obj('error'),
+]);
+export type KnownPacketObj = z.infer<typeof KnownPacketObjSchema>;
+export type PacketType = KnownPacketObj['type'];
+export const KNOWN_PACKET_TYPES: ReadonlySet<string> = new Set(KnownPacketObjSchema.options.map((o) => o.shape.type.value));
+
+/** A packet type this toolkit does not know (python tool, deep research, ...). */
+export const GenericPacketObjSchema = z.looseObject({
+  type: z.string().refine((type) => !KNOWN_PACKET_TYPES.has(type), 'a known packet type with the wrong fields'),
+});
+
+export const PacketSchema = z.looseObject({
+  placement: PlacementSchema,
+  obj: z.union([KnownPacketObjSchema, GenericPacketObjSchema]),
+});
+export type Packet = z.infer<typeof PacketSchema>;
+
+/**
+ * One decoded part, tagged with its `kind`. `decode_error` is not on the wire: the decoder makes it
+ * for a line that is not JSON, or a JSON object of no known part shape.
+ */
+export const StreamPartSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('session_created'), part: SessionCreatedPartSchema }),
+  z.object({ kind: z.literal('message_ids'), part: MessageIdsPartSchema }),
+  z.object({ kind: z.literal('multi_model_ids'), part: MultiModelIdsPartSchema }),
+  z.object({ kind: z.literal('streaming_error'), part: StreamingErrorPartSchema }),
+  z.object({ kind: z.literal('packet'), part: PacketSchema }),
+  z.object({ kind: z.literal('decode_error'), reason: z.string(), line: z.string() }),
+]);
+export type StreamPart = z.infer<typeof StreamPartSchema>;
+export type StreamPartKind = StreamPart['kind'];
+
+/**
+ * Classifies one parsed JSON value into a part. Never throws: a value of no known shape, or a known
+ * shape with wrong fields, becomes a `decode_error` carrying zod's reason.
+ */
+export function classifyPart(value: unknown, line: string): StreamPart {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { kind: 'decode_error', reason: 'a part must be a JSON object', line };
+  }
+  const kind = kindOf(value);
+  if (kind === undefined) return { kind: 'decode_error', reason: 'a JSON object of no known part shape', line };
+  const schema = PART_SCHEMAS[kind];
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) return { kind: 'decode_error', reason: `${kind}: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`, line };
+  return { kind, part: parsed.data } as StreamPart;
+}
+
+const PART_SCHEMAS = {
+  session_created: SessionCreatedPartSchema,
+  message_ids: MessageIdsPartSchema,
+  multi_model_ids: MultiModelIdsPartSchema,
+  streaming_error: StreamingErrorPartSchema,
+  packet: PacketSchema,
+} as const;
+
+function kindOf(value: object): Exclude<StreamPartKind, 'decode_error'> | undefined {
+  if ('obj' in value && 'placement' in value) return 'packet';
+  if ('error' in value) return 'streaming_error';
+  if ('responses' in value) return 'multi_model_ids';
+  if ('reserved_assistant_message_id' in value) return 'message_ids';
+  if ('chat_session_id' in value) return 'session_created';
+  return undefined;
+}

@@ -1,0 +1,42 @@
+/**
+ * @module cli/main
+ * The yargs root. Every error becomes an exit code here, in one place.
+ */
+import yargs from 'yargs';
+import { ExitCode, UsageError, exitCodeOf, formatError } from '../errors.js';
+import type { Io } from './io.js';
+import { commands } from './commands/index.js';
+
+export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
+  let exitCode: ExitCode = ExitCode.Ok;
+  const setExitCode = (code: ExitCode) => {
+    exitCode = code;
+  };
+  try {
+    let parser = yargs([...argv])
+      .scriptName('chatbench')
+      .usage('$0 <command> [options]\n\nEvaluate and load-test a retrieval-augmented chat service.')
+      .epilogue('Exit codes: 0 ok, 1 a gate failed, 2 bad input or usage (nothing sent), 3 the run could not be carried out, 4 internal error, 130 interrupted.')
+      .demandCommand(1, 'Name a command: chatbench <command> --help shows its options.')
+      .strict()
+      .recommendCommands()
+      .exitProcess(false)
+      .wrap(Math.min(110, process.stdout.columns ?? 100))
+      .help()
+      .alias('h', 'help')
+      .version()
+      // yargs calls fail() for usage mistakes (message only) and for a failing handler (error).
+      .fail((message, error) => {
+        throw error ?? new UsageError(message);
+      });
+    for (const command of commands(io, setExitCode)) parser = parser.command(command);
+    const output = await new Promise<string>((resolve, reject) => {
+      parser.parseAsync([...argv], {}, (_err, _argv, text) => resolve(text)).catch(reject);
+    });
+    if (output) io.stdout.write(`${output}\n`);
+    return exitCode;
+  } catch (error) {
+    io.stderr.write(formatError(error));
+    return exitCodeOf(error);
+  }
+}

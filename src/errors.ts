@@ -1,0 +1,68 @@
+/**
+ * @module errors
+ * Typed errors with a stable `code` and the published exit codes. Everything raised on purpose is a
+ * ToolkitError; anything else reaching the CLI is a bug and exits 4.
+ */
+
+/** Published in the README; never renumbered. */
+export const ExitCode = {
+  Ok: 0,
+  GateFailed: 1,
+  InvalidInput: 2,
+  RunFailed: 3,
+  Internal: 4,
+  Interrupted: 130,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** Base of every error raised on purpose. */
+export abstract class ToolkitError extends Error {
+  abstract readonly code: `E_${string}`;
+  abstract readonly exitCode: ExitCode;
+  readonly hint: string | undefined;
+  constructor(message: string, options: { cause?: unknown; hint?: string } = {}) {
+    super(message, { cause: options.cause });
+    this.hint = options.hint;
+  }
+}
+
+/** A command line that cannot be carried out as written (bad flag, bad value, conflicting flags). */
+export class UsageError extends ToolkitError {
+  override readonly name = 'UsageError';
+  readonly code = 'E_USAGE';
+  readonly exitCode = ExitCode.InvalidInput;
+}
+
+/**
+ * A user's input file is wrong. `problems` are complete lines, each `file:line: field: message`
+ * (or `file: message` when no line applies), all of them listed at once.
+ */
+export class InputError extends ToolkitError {
+  override readonly name = 'InputError';
+  readonly code = 'E_INPUT';
+  readonly exitCode = ExitCode.InvalidInput;
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[], options: { cause?: unknown; hint?: string } = {}) {
+    super(problems.join('\n'), options);
+    this.problems = problems;
+  }
+}
+
+/** The run could not be carried out: target unreachable, every request refused. */
+export class RunError extends ToolkitError {
+  override readonly name = 'RunError';
+  readonly code = 'E_RUN';
+  readonly exitCode = ExitCode.RunFailed;
+}
+
+export const exitCodeOf = (error: unknown): ExitCode =>
+  error instanceof ToolkitError ? error.exitCode : ExitCode.Internal;
+
+/** One line per problem for a user's mistake; the stack only for a bug, where it helps the report. */
+export function formatError(error: unknown): string {
+  if (error instanceof ToolkitError) {
+    return `chatbench: ${error.message}\n${error.hint ? `hint: ${error.hint}\n` : ''}`;
+  }
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  return `chatbench: internal error (a bug, please report it): ${detail}\n`;
+}

@@ -1,0 +1,124 @@
+/**
+ * @module records/record
+ * One line of results.jsonl: everything measured about one planned request (and its retries),
+ * plus its scores. The contract between the runner and everything after it; documented field by
+ * field in the README. A figure that does not exist is `null`, never 0.
+ */
+import { z } from 'zod';
+import { ScoresSchema } from './scores.js';
+
+export const RECORD_VERSION = 1;
+
+/** metrics.md "Outcome classes". `ok` only when every model reached `stop` (or full, no error_msg). */
+export const OutcomeSchema = z.enum([
+  'ok', 'rate_limited', 'http_error', 'stream_error', 'truncated', 'timeout', 'network', 'invalid_response', 'cancelled',
+]);
+export type Outcome = z.infer<typeof OutcomeSchema>;
+export const OUTCOMES = OutcomeSchema.options;
+
+export const ModeSchema = z.enum(['stream', 'full']);
+export type Mode = z.infer<typeof ModeSchema>;
+
+const Ms = z.number().nullable();
+
+export const CitationSchema = z.object({ citation_number: z.number().int(), document_id: z.string() });
+
+/** What one model produced: the whole request for a single model, one `models[]` entry otherwise. */
+export const AnswerFiguresSchema = z.object({
+  outcome: OutcomeSchema,
+  /** Streaming error code, or the error_code of an error body. */
+  error_code: z.string().nullable(),
+  error_message: z.string().nullable(),
+  /** Milestones in ms after `sent` (metrics.md); null when the milestone did not happen. */
+  ttfp_ms: Ms,
+  ttft_ms: Ms,
+  first_citation_ms: Ms,
+  /** For a model of a multi-model stream: its stop or error; otherwise the end of the body. */
+  total_ms: Ms,
+  /** (done_answer - first_answer) / (answer_deltas - 1); null under two answer deltas. */
+  tpot_ms: Ms,
+  /** First packet of each obj.type, ms after sent. */
+  first_packet_ms: z.record(z.string(), z.number()),
+  /** Every gap between consecutive non-empty answer deltas, ms. */
+  answer_gaps_ms: z.array(z.number()),
+  parts: z.number().int(),
+  answer_deltas: z.number().int(),
+  answer_chars: z.number().int(),
+  /** The answer text as received, markers included. */
+  answer: z.string().nullable(),
+  /** Citations in arrival order, as the service sent them. */
+  citations: z.array(CitationSchema),
+  /** In citation-number order, de-duplicated: the ranked list R of metrics.md. */
+  cited_document_ids: z.array(z.string()),
+  /** final_documents of the last message_start (full mode: top_documents): what the answer was given. */
+  top_document_ids: z.array(z.string()),
+  /** `[[n]]` markers in the answer with no citation_info for n. */
+  markers_without_citation: z.array(z.number().int()),
+  reasoning_chars: z.number().int(),
+  scores: ScoresSchema.nullable(),
+});
+export type AnswerFigures = z.infer<typeof AnswerFiguresSchema>;
+
+export const ModelFiguresSchema = AnswerFiguresSchema.extend({
+  model_index: z.number().int(),
+  model_name: z.string().nullable(),
+});
+export type ModelFigures = z.infer<typeof ModelFiguresSchema>;
+
+/** One try of the request; the last one decides the record's outcome. */
+export const AttemptSchema = z.object({
+  attempt: z.number().int(),
+  outcome: OutcomeSchema,
+  http_status: z.number().int().nullable(),
+  error_code: z.string().nullable(),
+  retry_after_s: z.number().nullable(),
+  total_ms: Ms,
+});
+
+export const RateLimitSchema = z.object({
+  retry_after_s: z.number().nullable(),
+  scope: z.string().nullable(),
+  reset_at: z.string().nullable(),
+});
+
+export const RequestRecordSchema = AnswerFiguresSchema.extend({
+  record_version: z.literal(RECORD_VERSION),
+  /** `question_id|set|mode|repeat`: unique in a run; what resume and merge match on. */
+  key: z.string(),
+  question_id: z.string(),
+  question: z.string(),
+  category: z.string().nullable(),
+  set: z.string(),
+  mode: ModeSchema,
+  repeat: z.number().int(),
+  expected_document_ids: z.array(z.string()),
+  /** Extra dataset columns, kept as they were. */
+  metadata: z.record(z.string(), z.string()),
+  /** Wall-clock time of `sent`, ISO 8601, for humans and timelines. */
+  started_at: z.string(),
+  /** `sent` in ms after the run started (monotonic). */
+  sent_offset_ms: z.number(),
+  /** Open-loop load only: when the plan wanted it sent, ms after the run started; else null. */
+  scheduled_offset_ms: Ms,
+  /** sent - scheduled (0 when not scheduled). */
+  queue_ms: Ms,
+  /** done - scheduled: latency free of coordinated omission. */
+  response_ms: Ms,
+  headers_ms: Ms,
+  http_status: z.number().int().nullable(),
+  content_type: z.string().nullable(),
+  rate_limit: RateLimitSchema.nullable(),
+  chat_session_id: z.string().nullable(),
+  message_id: z.number().int().nullable(),
+  /** Parts of kinds we do not know, and lines that failed to decode. */
+  unknown_parts: z.number().int(),
+  decode_errors: z.number().int(),
+  token_index: z.number().int().nullable(),
+  attempts: z.array(AttemptSchema),
+  /** Multi-model sets: one entry per model_index; null for a single model. */
+  models: z.array(ModelFiguresSchema).nullable(),
+});
+export type RequestRecord = z.infer<typeof RequestRecordSchema>;
+
+export const requestKey = (questionId: string, set: string, mode: string, repeat: number) =>
+  `${questionId}|${set}|${mode}|${repeat}`;

@@ -1,0 +1,55 @@
+/**
+ * @module records/scores
+ * The per-request scores written into every record (definitions: shared/spec/metrics.md, README
+ * "Metrics"). `null` means N/A: the figure does not exist (nothing expected, nothing cited, request
+ * not ok), and is excluded from means.
+ */
+import { z } from 'zod';
+
+export const CUTOFFS = [1, 3, 5, 10] as const;
+export type Cutoff = (typeof CUTOFFS)[number];
+
+const Score = z.number().nullable();
+type AtK<P extends string> = `${P}_at_${Cutoff}`;
+const atK = <P extends string>(prefix: P) =>
+  Object.fromEntries(CUTOFFS.map((k) => [`${prefix}_at_${k}`, Score])) as Record<AtK<P>, typeof Score>;
+
+/** Ranking metrics of one ranked list against the expected set; over the cited list unprefixed, over top_documents with `retrieval_`. */
+export const RankingScoresSchema = z.object({
+  reciprocal_rank: Score,
+  ...atK('hit'),
+  ...atK('precision'),
+  ...atK('recall'),
+  ...atK('ap'),
+  ...atK('ndcg'),
+});
+export type RankingScores = z.infer<typeof RankingScoresSchema>;
+
+const retrieval = <S extends Record<string, unknown>>(shape: S) =>
+  Object.fromEntries(Object.entries(shape).map(([key, value]) => [`retrieval_${key}`, value])) as {
+    [K in keyof S as `retrieval_${K & string}`]: S[K];
+  };
+
+export const ScoresSchema = z.object({
+  citation_precision: Score,
+  citation_recall: Score,
+  citation_f1: Score,
+  ...RankingScoresSchema.shape,
+  ...retrieval(RankingScoresSchema.shape),
+  /** Cited again after its first citation (kept once in the ranking). */
+  duplicate_citations: z.number().int(),
+  /** A cited document the answer was not given, plus `[[n]]` markers with no citation_info. */
+  invalid_citations: z.number().int(),
+  /** must_contain phrases absent from the citation-free answer. */
+  missing_phrases: z.array(z.string()),
+  /** must_not_contain phrases present in it. */
+  forbidden_phrases: z.array(z.string()),
+  /** expect_no_answer questions: true when nothing was cited; null when not expected. */
+  no_answer_ok: z.boolean().nullable(),
+  /** The per-question pass rule (README "Pass rule"); false for any request that is not ok. */
+  pass: z.boolean(),
+});
+export type Scores = z.infer<typeof ScoresSchema>;
+export type ScoreName = {
+  [K in keyof Scores]: Scores[K] extends number | null ? K : never;
+}[keyof Scores];
