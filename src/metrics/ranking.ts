@@ -1,0 +1,73 @@
+/**
+ * @module metrics/ranking
+ * Ranking metrics of one ranked list of document ids against the expected set, exactly as
+ * shared/spec/metrics.md "Scoring cited documents" defines them (checked against its trec_eval
+ * vectors in ranking.test.ts). Used twice per answer: over the cited list and over top_documents.
+ */
+import { CUTOFFS, type RankingScores } from '../records/scores.js';
+
+/**
+ * Trims each id, drops empty ones and keeps the first occurrence of every id, in order: the ranked
+ * list R of metrics.md. `duplicates` counts the later occurrences that were dropped.
+ */
+export function rankedUnique(ids: readonly string[]): { ranked: string[]; duplicates: number } {
+  const seen = new Set<string>();
+  let duplicates = 0;
+  for (const raw of ids) {
+    const id = raw.trim();
+    if (id === '') continue;
+    if (seen.has(id)) duplicates += 1;
+    else seen.add(id);
+  }
+  return { ranked: [...seen], duplicates };
+}
+
+/**
+ * Every ranking metric of `ranked` (R, already trimmed and de-duplicated) against `expected` (E),
+ * for k in CUTOFFS:
+ * - hit@k = 1 if any of the first k is expected; precision@k = hits@k / k (missing ranks are
+ *   non-relevant); recall@k = hits@k / m;
+ * - AP@k = Σ_{i ≤ k} (hits@i / i)·rel_i / m — divided by all m expected, not min(m, k), as trec_eval;
+ * - nDCG@k = Σ_{i ≤ k} rel_i / log2(i+1), over the ideal Σ_{i ≤ min(m,k)} 1 / log2(i+1);
+ * - reciprocal_rank = 1 / rank of the first expected document, 0 when none is.
+ * N/A: m = 0 (nothing expected) → every metric null. n = 0 (empty list) → every metric 0.
+ */
+export function rankingScores(ranked: readonly string[], expected: Iterable<string>): RankingScores {
+  const expectedSet = new Set(expected);
+  const m = expectedSet.size;
+  const scores: Record<string, number | null> = { reciprocal_rank: null };
+  if (m === 0) {
+    for (const k of CUTOFFS) {
+      for (const prefix of ['hit', 'precision', 'recall', 'ap', 'ndcg']) scores[`${prefix}_at_${k}`] = null;
+    }
+    return scores as RankingScores;
+  }
+  const relevant = ranked.map((id) => expectedSet.has(id));
+  const firstHit = relevant.indexOf(true);
+  scores.reciprocal_rank = firstHit === -1 ? 0 : 1 / (firstHit + 1);
+  for (const k of CUTOFFS) {
+    let hits = 0;
+    let precisionSum = 0;
+    let dcg = 0;
+    for (let i = 0; i < Math.min(k, relevant.length); i += 1) {
+      if (!relevant[i]) continue;
+      hits += 1;
+      precisionSum += hits / (i + 1);
+      dcg += 1 / Math.log2(i + 2);
+    }
+    scores[`hit_at_${k}`] = hits > 0 ? 1 : 0;
+    scores[`precision_at_${k}`] = hits / k;
+    scores[`recall_at_${k}`] = hits / m;
+    scores[`ap_at_${k}`] = precisionSum / m;
+    scores[`ndcg_at_${k}`] = dcg / idealDcg(Math.min(m, k));
+  }
+  // The keys are exactly RankingScoresSchema's: reciprocal_rank plus every prefix × CUTOFFS.
+  return scores as RankingScores;
+}
+
+/** Σ_{i ≤ count} 1 / log2(i+1): the DCG of a list whose first `count` documents are all relevant. */
+function idealDcg(count: number): number {
+  let sum = 0;
+  for (let i = 0; i < count; i += 1) sum += 1 / Math.log2(i + 2);
+  return sum;
+}

@@ -1,0 +1,80 @@
+/**
+ * @module metrics/score
+ * The scores of one answer (the record's `scores`, or one `models[]` entry's): citation scores,
+ * ranking metrics over the cited list and over top_documents, invalid and duplicate citations,
+ * answer checks and the pass rule. Definitions: shared/spec/metrics.md.
+ */
+import { z } from 'zod';
+import { RequestRecordSchema, type AnswerFigures } from '../records/record.js';
+import type { RankingScores, Scores } from '../records/scores.js';
+import { checkAnswer, passes } from './checks.js';
+import { citationScores, invalidCitations, rankCitations } from './citations.js';
+import { rankedUnique, rankingScores } from './ranking.js';
+
+const Phrases = z.array(z.string());
+
+/** What a question expects of its answer (from the dataset row). */
+export const ExpectationsSchema = RequestRecordSchema.pick({ expected_document_ids: true }).extend({
+  must_contain: Phrases,
+  must_not_contain: Phrases,
+  expect_no_answer: z.boolean(),
+});
+export type Expectations = z.infer<typeof ExpectationsSchema>;
+
+/** The figures scoring reads. */
+export type ScoredFigures = Pick<
+  AnswerFigures,
+  'outcome' | 'answer' | 'citations' | 'cited_document_ids' | 'top_document_ids' | 'markers_without_citation'
+>;
+
+const retrievalKeys = <T extends Record<string, unknown>>(scores: T) =>
+  Object.fromEntries(Object.entries(scores).map(([key, value]) => [`retrieval_${key}`, value])) as {
+    [K in keyof T as `retrieval_${K & string}`]: T[K];
+  };
+
+/**
+ * Scores one answer. R = `cited_document_ids` (the client derives it with citedDocumentIds);
+ * duplicates are counted from `citations`; the retrieval metrics run over `top_document_ids`
+ * (trimmed, first occurrence kept). A request that is not ok scores nothing: every numeric score
+ * null, counts 0, lists empty, no_answer_ok null, pass false.
+ */
+export function computeScores(figures: ScoredFigures, expectations: Expectations): Scores {
+  if (figures.outcome !== 'ok') return unscored();
+  const expected = rankedUnique(expectations.expected_document_ids).ranked;
+  const ranked = rankedUnique(figures.cited_document_ids).ranked;
+  const citation = citationScores(ranked, expected);
+  const invalid = invalidCitations(ranked, figures.top_document_ids, figures.markers_without_citation);
+  const checks = checkAnswer(figures.answer, ranked.length, expectations);
+  return {
+    ...citation,
+    ...rankingScores(ranked, expected),
+    ...retrievalKeys(rankingScores(rankedUnique(figures.top_document_ids).ranked, expected)),
+    duplicate_citations: rankCitations(figures.citations).duplicates,
+    invalid_citations: invalid,
+    ...checks,
+    pass: passes({
+      outcome: figures.outcome,
+      invalid_citations: invalid,
+      citation_recall: citation.citation_recall,
+      expects_documents: expected.length > 0,
+      checks,
+    }),
+  };
+}
+
+function unscored(): Scores {
+  const none = rankingScores([], []);
+  return {
+    citation_precision: null,
+    citation_recall: null,
+    citation_f1: null,
+    ...none,
+    ...retrievalKeys<RankingScores>(none),
+    duplicate_citations: 0,
+    invalid_citations: 0,
+    missing_phrases: [],
+    forbidden_phrases: [],
+    no_answer_ok: null,
+    pass: false,
+  };
+}
