@@ -1,0 +1,50 @@
+/**
+ * @module client/exchange
+ * What one attempt of one request fills in: the record's measured fields (picked from the record
+ * schema, never restated), plus when it was sent. The runner turns the final attempt into a record.
+ */
+import { z } from 'zod';
+import { ModelFiguresSchema, RequestRecordSchema } from '../records/record.js';
+
+/** A `models[]` entry as the client produces it: scores are the app's job. */
+export const UnscoredModelFiguresSchema = ModelFiguresSchema.extend({ scores: z.null() });
+export type UnscoredModelFigures = z.infer<typeof UnscoredModelFiguresSchema>;
+
+export const ExchangeSchema = RequestRecordSchema.pick({
+  outcome: true, http_status: true, content_type: true, error_code: true, error_message: true,
+  headers_ms: true, ttfp_ms: true, ttft_ms: true, first_citation_ms: true, total_ms: true, tpot_ms: true,
+  first_packet_ms: true, answer_gaps_ms: true, parts: true, answer_deltas: true, answer_chars: true,
+  answer: true, citations: true, cited_document_ids: true, top_document_ids: true, markers_without_citation: true,
+  reasoning_chars: true, chat_session_id: true, message_id: true, unknown_parts: true, decode_errors: true,
+  rate_limit: true,
+}).extend({
+  models: z.array(UnscoredModelFiguresSchema).nullable(),
+  /** Monotonic ms (the client's `now`) just before the request was handed to undici. */
+  sent: z.number(),
+  /** Wall-clock time of `sent`, ISO 8601. */
+  started_at: z.string(),
+  /**
+   * The start of a non-2xx body (≤ 300 chars, token redacted), for messages such as the early stop's.
+   * Not a record field.
+   */
+  error_body: z.string().nullable(),
+});
+export type Exchange = z.infer<typeof ExchangeSchema>;
+
+/** Fields the HTTP layer fills; the rest come from folding the body (collect.ts, full-response.ts). */
+export type HttpFields = 'http_status' | 'content_type' | 'headers_ms' | 'rate_limit' | 'sent' | 'started_at' | 'error_body';
+/** What a body (stream or full response) yields: every Exchange field the HTTP layer does not fill. */
+export type BodyFigures = Omit<Exchange, HttpFields>;
+
+/** How an attempt ended early, when it did: applied to every model that had not finished. */
+export interface Failure {
+  outcome: 'timeout' | 'network' | 'cancelled' | 'invalid_response';
+  error_code: string | null;
+  error_message: string | null;
+}
+
+/** Rounds a millisecond figure to 3 decimals (µs), the precision every record keeps. */
+export const roundMs = (ms: number): number => Math.round(ms * 1000) / 1000;
+
+/** Error messages end up in records and reports: cap them. */
+export const truncateText = (text: string, max = 300): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
