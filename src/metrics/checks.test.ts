@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { checkAnswer, foldText, passes, type PassInputs } from './checks.js';
+
+const none = { must_contain: [], must_not_contain: [], expect_no_answer: false };
+
+describe('foldText', () => {
+  it.each([
+    { text: '  Docker\n\tCOMPOSE  ', want: 'docker compose' },
+    { text: 'a\u00a0b', want: 'a b' }, // no-break space
+    { text: 'ＡＢＣ', want: 'abc' }, // full-width letters under NFKC
+    { text: '', want: '' },
+  ])('$text → $want', ({ text, want }) => expect(foldText(text)).toBe(want));
+});
+
+describe('checkAnswer', () => {
+  const answer = 'It runs on\nDocker   Compose [[1]](https://d.example/x) or KUBERNETES.';
+
+  it('finds must_contain phrases case- and whitespace-insensitively', () => {
+    const checks = checkAnswer(answer, 1, { ...none, must_contain: ['docker compose', 'Kubernetes', 'helm'] });
+    expect(checks.missing_phrases).toEqual(['helm']);
+  });
+
+  it('reads the citation-free answer: a phrase spanning a marker matches, a link does not', () => {
+    expect(checkAnswer(answer, 1, { ...none, must_contain: ['compose or kubernetes'] }).missing_phrases).toEqual([]);
+    expect(checkAnswer(answer, 1, { ...none, must_not_contain: ['d.example'] }).forbidden_phrases).toEqual([]);
+  });
+
+  it('lists must_not_contain phrases that are present, as the dataset wrote them', () => {
+    const checks = checkAnswer(answer, 1, { ...none, must_not_contain: ['  KUBERNETES ', 'windows'] });
+    expect(checks.forbidden_phrases).toEqual(['  KUBERNETES ']);
+  });
+
+  it('ignores phrases that fold to nothing', () => {
+    const checks = checkAnswer('x', 0, { ...none, must_contain: ['  '], must_not_contain: [''] });
+    expect(checks).toEqual({ missing_phrases: [], forbidden_phrases: [], no_answer_ok: null });
+  });
+
+  it('treats a null answer as containing nothing', () => {
+    const checks = checkAnswer(null, 0, { ...none, must_contain: ['a'], must_not_contain: ['b'] });
+    expect(checks).toEqual({ missing_phrases: ['a'], forbidden_phrases: [], no_answer_ok: null });
+  });
+
+  it.each([
+    { cited: 0, want: true },
+    { cited: 2, want: false },
+  ])('expect_no_answer with $cited cited → $want', ({ cited, want }) => {
+    expect(checkAnswer('no idea', cited, { ...none, expect_no_answer: true }).no_answer_ok).toBe(want);
+  });
+});
+
+describe('passes', () => {
+  const base: PassInputs = {
+    outcome: 'ok',
+    invalid_citations: 0,
+    citation_recall: 0.5,
+    expects_documents: true,
+    checks: { missing_phrases: [], forbidden_phrases: [], no_answer_ok: null },
+  };
+  it.each<{ name: string; change: Partial<PassInputs>; want: boolean }>([
+    { name: 'all good', change: {}, want: true },
+    { name: 'not ok', change: { outcome: 'truncated' }, want: false },
+    { name: 'invalid citation', change: { invalid_citations: 1 }, want: false },
+    { name: 'recall 0 with documents expected', change: { citation_recall: 0 }, want: false },
+    { name: 'nothing expected: recall N/A', change: { citation_recall: null, expects_documents: false }, want: true },
+    { name: 'missing phrase', change: { checks: { ...base.checks, missing_phrases: ['x'] } }, want: false },
+    { name: 'forbidden phrase', change: { checks: { ...base.checks, forbidden_phrases: ['x'] } }, want: false },
+    { name: 'cited when no answer expected', change: { checks: { ...base.checks, no_answer_ok: false } }, want: false },
+    { name: 'nothing cited when no answer expected', change: { checks: { ...base.checks, no_answer_ok: true }, expects_documents: false, citation_recall: null }, want: true },
+  ])('$name → $want', ({ change, want }) => expect(passes({ ...base, ...change })).toBe(want));
+});
