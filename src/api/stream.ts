@@ -105,9 +105,19 @@ export const StreamPartSchema = z.discriminatedUnion('kind', [
 export type StreamPart = z.infer<typeof StreamPartSchema>;
 export type StreamPartKind = StreamPart['kind'];
 
+/** A packet whose `obj.type` is known: validated against that type's fields only. */
+const KnownPacketSchema = z.looseObject({ placement: PlacementSchema, obj: KnownPacketObjSchema });
+/** A packet of any other (or missing) `obj.type`. */
+const GenericPacketSchema = z.looseObject({ placement: PlacementSchema, obj: GenericPacketObjSchema });
+
+/** At most this many field problems are named in a decode_error's reason. */
+const MAX_REASON_ISSUES = 3;
+
 /**
  * Classifies one parsed JSON value into a part. Never throws: a value of no known shape, or a known
- * shape with wrong fields, becomes a `decode_error` carrying zod's reason.
+ * shape with wrong fields, becomes a `decode_error`. The reason names the part (for a packet of a
+ * known type, the type) and each wrong field with its path, e.g.
+ * `message_delta: obj.content: expected string, received number`.
  */
 export function classifyPart(value: unknown, line: string): StreamPart {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -115,10 +125,31 @@ export function classifyPart(value: unknown, line: string): StreamPart {
   }
   const kind = kindOf(value);
   if (kind === undefined) return { kind: 'decode_error', reason: 'a JSON object of no known part shape', line };
-  const schema = PART_SCHEMAS[kind];
+  const knownType = kind === 'packet' ? knownPacketType(value) : undefined;
+  // Choosing the packet schema here, rather than through PacketSchema's union, is what lets a known
+  // type with a wrong field report that field instead of "no union member matched".
+  const schema = kind !== 'packet' ? PART_SCHEMAS[kind] : knownType !== undefined ? KnownPacketSchema : GenericPacketSchema;
   const parsed = schema.safeParse(value);
-  if (!parsed.success) return { kind: 'decode_error', reason: `${kind}: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`, line };
+  if (!parsed.success) return { kind: 'decode_error', reason: `${knownType ?? kind}: ${describeIssues(parsed.error)}`, line };
   return { kind, part: parsed.data } as StreamPart;
+}
+
+function knownPacketType(value: object): string | undefined {
+  const packetObj: unknown = (value as { obj?: unknown }).obj;
+  if (typeof packetObj !== 'object' || packetObj === null) return undefined;
+  const type: unknown = (packetObj as { type?: unknown }).type;
+  return typeof type === 'string' && KNOWN_PACKET_TYPES.has(type) ? type : undefined;
+}
+
+/** `obj.documents[0].chunk_ind: expected number, received undefined; ...` (the first few issues). */
+function describeIssues(error: z.ZodError): string {
+  const described = error.issues.slice(0, MAX_REASON_ISSUES).map((issue) => {
+    const path = issue.path.map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i === 0 ? '' : '.'}${String(key)}`)).join('');
+    const message = issue.message.replace(/^Invalid input: /, '');
+    return path === '' ? message : `${path}: ${message}`;
+  });
+  const more = error.issues.length - MAX_REASON_ISSUES;
+  return more > 0 ? `${described.join('; ')}; and ${more} more` : described.join('; ');
 }
 
 const PART_SCHEMAS = {
@@ -126,7 +157,6 @@ const PART_SCHEMAS = {
   message_ids: MessageIdsPartSchema,
   multi_model_ids: MultiModelIdsPartSchema,
   streaming_error: StreamingErrorPartSchema,
-  packet: PacketSchema,
 } as const;
 
 function kindOf(value: object): Exclude<StreamPartKind, 'decode_error'> | undefined {
