@@ -1,0 +1,170 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { LatencyStatsSchema, MeanEstimateSchema } from '../records/summary.js';
+import {
+  latencyStats,
+  meanEstimate,
+  meanEstimateOfCounts,
+  percentile,
+  proportionEstimate,
+  studentTCdf,
+  studentTQuantile,
+} from './stats.js';
+
+describe('percentile (linear interpolation between closest ranks)', () => {
+  it.each([
+    { sorted: [1, 2, 3, 4], p: 0.5, want: 2.5 },
+    { sorted: [1, 2, 3, 4], p: 0, want: 1 },
+    { sorted: [1, 2, 3, 4], p: 1, want: 4 },
+    { sorted: [1, 2, 3, 4], p: 0.9, want: 3.7 }, // rank 2.7
+    { sorted: [10, 20], p: 0.25, want: 12.5 },
+    { sorted: [7], p: 0.99, want: 7 },
+    { sorted: [0, 100], p: 0.999, want: 99.9 },
+    { sorted: [5, 5, 5], p: 0.3, want: 5 },
+  ])('p=$p of $sorted → $want', ({ sorted, p, want }) => expect(percentile(sorted, p)).toBeCloseTo(want, 10));
+
+  it('has no value for an empty sample', () => expect(percentile([], 0.5)).toBeUndefined());
+
+  it('clamps p outside [0, 1] to the ends', () => {
+    expect(percentile([1, 2], -1)).toBe(1);
+    expect(percentile([1, 2], 2)).toBe(2);
+  });
+
+  it('is monotone in p and stays within [min, max]', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0, max: 1e6, noNaN: true }), { minLength: 1, maxLength: 50 }), fc.double({ min: 0, max: 1, noNaN: true }), (values, p) => {
+        const sorted = [...values].sort((a, b) => a - b);
+        const v = percentile(sorted, p) ?? Number.NaN;
+        const next = percentile(sorted, Math.min(1, p + 0.01)) ?? Number.NaN;
+        return v >= (sorted[0] ?? 0) && v <= (sorted.at(-1) ?? 0) && next >= v - 1e-9;
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('latencyStats', () => {
+  it('summarises 1..100 (unsorted input, not modified)', () => {
+    const values = Array.from({ length: 100 }, (_, i) => 100 - i);
+    const stats = latencyStats(values);
+    expect(stats).toEqual({
+      count: 100, mean: 50.5, min: 1, max: 100,
+      p50: 50.5, p90: expect.closeTo(90.1, 9), p95: expect.closeTo(95.05, 9),
+      p99: expect.closeTo(99.01, 9), p99_9: expect.closeTo(99.901, 9),
+    });
+    expect(values[0]).toBe(100);
+    expect(LatencyStatsSchema.parse(stats)).toEqual(stats);
+  });
+  it('of one value is that value everywhere', () => {
+    expect(latencyStats([3.25])).toEqual({ count: 1, mean: 3.25, min: 3.25, p50: 3.25, p90: 3.25, p95: 3.25, p99: 3.25, p99_9: 3.25, max: 3.25 });
+  });
+  it('is null for no values', () => expect(latencyStats([])).toBeNull());
+  it('gives the same bits in any input order', () => {
+    const values = [0.1, 0.7, 1e-3, 12.345, 0.2, 3.3, 0.30000000000000004];
+    expect(latencyStats([...values].reverse())).toEqual(latencyStats(values));
+  });
+});
+
+describe('studentTQuantile', () => {
+  // Two-sided 95% (p = 0.975) from standard t tables, by sample size n (df = n − 1).
+  it.each([
+    { n: 2, want: 12.706 },
+    { n: 3, want: 4.303 },
+    { n: 5, want: 2.776 },
+    { n: 10, want: 2.262 },
+    { n: 11, want: 2.228 },
+    { n: 30, want: 2.045 },
+    { n: 31, want: 2.042 },
+    { n: 61, want: 2.0 },
+    { n: 121, want: 1.98 },
+  ])('n=$n → $want', ({ n, want }) => expect(studentTQuantile(0.975, n - 1)).toBeCloseTo(want, 3));
+
+  it.each([
+    { p: 0.995, df: 4, want: 4.604 },
+    { p: 0.95, df: 10, want: 1.812 },
+    { p: 0.9, df: 20, want: 1.325 },
+    { p: 0.999, df: 3, want: 10.215 },
+  ])('t($p, $df) = $want', ({ p, df, want }) => expect(studentTQuantile(p, df)).toBeCloseTo(want, 3));
+
+  it('approaches the normal quantile for large df and is symmetric', () => {
+    // z + (z³ + z) / 4df = 1.9599640 + 0.0000024
+    expect(studentTQuantile(0.975, 1e6)).toBeCloseTo(1.9599664, 6);
+    expect(studentTQuantile(0.025, 7)).toBeCloseTo(-studentTQuantile(0.975, 7), 12);
+    expect(studentTQuantile(0.5, 7)).toBe(0);
+  });
+
+  it('inverts the CDF to high precision', () => {
+    for (const df of [1, 2, 3, 7, 29, 200, 20_000]) {
+      expect(studentTCdf(studentTQuantile(0.975, df), df)).toBeCloseTo(0.975, 11);
+    }
+  });
+
+  it('is NaN outside its domain', () => {
+    expect(studentTQuantile(1, 5)).toBeNaN();
+    expect(studentTQuantile(0.9, 0)).toBeNaN();
+  });
+});
+
+describe('meanEstimate (95% Student-t)', () => {
+  it('matches a hand computation: [1, 2, 3, 4, 5]', () => {
+    // mean 3, s = √2.5, half = 2.776445 · √2.5 / √5
+    const half = 2.7764451051977 * Math.sqrt(2.5) / Math.sqrt(5);
+    const e = meanEstimate([5, 3, 1, 4, 2]);
+    expect(e?.mean).toBe(3);
+    expect(e?.n).toBe(5);
+    expect(e?.ci_low).toBeCloseTo(3 - half, 10);
+    expect(e?.ci_high).toBeCloseTo(3 + half, 10);
+  });
+
+  it('n = 2 uses t = 12.706', () => {
+    const e = meanEstimate([0, 1]);
+    // s = √0.5, half = 12.7062 · √0.5 / √2 = 6.35310
+    expect(e?.ci_low).toBeCloseTo(0.5 - 6.3531, 3);
+    expect(e?.ci_high).toBeCloseTo(0.5 + 6.3531, 3);
+  });
+
+  it.each([
+    { name: 'one value', values: [0.4], want: { mean: 0.4, ci_low: 0.4, ci_high: 0.4, n: 1 } },
+    { name: 'identical values', values: [1, 1, 1], want: { mean: 1, ci_low: 1, ci_high: 1, n: 3 } },
+  ])('$name: the interval is the mean', ({ values, want }) => expect(meanEstimate(values)).toEqual(want));
+
+  it('is null for no values and clamps nothing', () => {
+    expect(meanEstimate([])).toBeNull();
+    const e = meanEstimate([0, 1, 1]);
+    expect(e?.ci_high).toBeGreaterThan(1);
+    expect(e?.ci_low).toBeLessThan(0);
+    expect(MeanEstimateSchema.parse(e)).toEqual(e);
+  });
+
+  it('agrees with meanEstimateOfCounts and is order-independent to the bit', () => {
+    const values = [0.1, 0.2, 0.30000000000000004, 0.1, 1 / 3, 0.7, 0.1];
+    const counts = new Map<number, number>();
+    for (const v of [...values].reverse()) counts.set(v, (counts.get(v) ?? 0) + 1);
+    expect(meanEstimateOfCounts(counts)).toEqual(meanEstimate(values));
+    expect(meanEstimate([...values].reverse())).toEqual(meanEstimate(values));
+    expect(meanEstimateOfCounts(new Map())).toBeNull();
+  });
+});
+
+describe('proportionEstimate (95% Wilson)', () => {
+  it.each([
+    { k: 8, n: 10, low: 0.4902, high: 0.9433 },
+    { k: 0, n: 10, low: 0, high: 0.2775 },
+    { k: 10, n: 10, low: 0.7225, high: 1 },
+    { k: 1, n: 1, low: 0.2065, high: 1 },
+    { k: 50, n: 100, low: 0.4038, high: 0.5962 },
+    { k: 1, n: 20, low: 0.0089, high: 0.2361 },
+  ])('$k/$n → [$low, $high]', ({ k, n, low, high }) => {
+    const e = proportionEstimate(k, n);
+    expect(e?.mean).toBe(k / n);
+    expect(e?.n).toBe(n);
+    expect(e?.ci_low).toBeCloseTo(low, 4);
+    expect(e?.ci_high).toBeCloseTo(high, 4);
+  });
+
+  it('has exact ends at 0 and n successes, and nothing for n = 0', () => {
+    expect(proportionEstimate(0, 7)?.ci_low).toBe(0);
+    expect(proportionEstimate(7, 7)?.ci_high).toBe(1);
+    expect(proportionEstimate(0, 0)).toBeNull();
+  });
+});

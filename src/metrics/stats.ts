@@ -1,0 +1,176 @@
+/**
+ * @module metrics/stats
+ * Descriptive statistics for the summary: exact percentiles over a full sample, means with a 95%
+ * Student-t interval, proportions with a 95% Wilson interval. Sums run over sorted values so that
+ * the same multiset of values always gives the same bits, whatever order the records came in.
+ */
+import type { LatencyStats, MeanEstimate } from '../records/summary.js';
+
+/** The two-sided 95% normal quantile, Φ⁻¹(0.975). */
+const Z_95 = 1.959963984540054;
+
+/**
+ * The p-quantile (p in [0, 1]) of an ascending sample, by linear interpolation between the closest
+ * ranks (k6 TrendSink's rule, Hyndman–Fan type 7): rank = p·(n−1); the result lies between
+ * sorted[⌊rank⌋] and sorted[⌈rank⌉] in proportion to rank's fraction. p = 0 → min, p = 1 → max,
+ * one value → that value. An empty sample has no percentile: undefined, never 0.
+ */
+export function percentile(sorted: readonly number[], p: number): number | undefined {
+  if (sorted.length === 0) return undefined;
+  const rank = Math.min(Math.max(p, 0), 1) * (sorted.length - 1);
+  const lower = Math.floor(rank);
+  const below = sorted[lower] ?? Number.NaN;
+  const above = sorted[Math.ceil(rank)] ?? Number.NaN;
+  return below + (above - below) * (rank - lower);
+}
+
+/** count, mean, min, p50…p99.9 (by `percentile`), max of a sample; null when it is empty. */
+export function latencyStats(values: readonly number[]): LatencyStats | null {
+  if (values.length === 0) return null;
+  return latencyStatsOfSorted([...values].sort((a, b) => a - b));
+}
+
+/** latencyStats of a sample already sorted ascending (not copied). */
+export function latencyStatsOfSorted(sorted: readonly number[]): LatencyStats | null {
+  if (sorted.length === 0) return null;
+  const at = (p: number) => percentile(sorted, p) ?? Number.NaN;
+  let sum = 0;
+  for (const v of sorted) sum += v;
+  return {
+    count: sorted.length,
+    mean: sum / sorted.length,
+    min: at(0),
+    p50: at(0.5),
+    p90: at(0.9),
+    p95: at(0.95),
+    p99: at(0.99),
+    p99_9: at(0.999),
+    max: at(1),
+  };
+}
+
+/**
+ * The mean of a sample with its 95% Student-t interval: mean ± t(0.975, n−1) · s / √n, s the sample
+ * standard deviation (n−1 denominator). n = 1 → the interval is the mean itself. Nothing is
+ * clamped (a mean of values in [0, 1] can have an interval reaching past them). Empty → null.
+ */
+export function meanEstimate(values: readonly number[]): MeanEstimate | null {
+  const counts = new Map<number, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return meanEstimateOfCounts(counts);
+}
+
+/**
+ * meanEstimate over a multiset given as value → count (what the summarizer keeps: scores take few
+ * distinct values). Values are visited in ascending order, so the result is order-independent.
+ */
+export function meanEstimateOfCounts(counts: ReadonlyMap<number, number>): MeanEstimate | null {
+  const values = [...counts.keys()].sort((a, b) => a - b);
+  let n = 0;
+  let sum = 0;
+  for (const v of values) {
+    const c = counts.get(v) ?? 0;
+    n += c;
+    sum += v * c;
+  }
+  if (n === 0) return null;
+  const mean = sum / n;
+  if (n === 1) return { mean, ci_low: mean, ci_high: mean, n };
+  let squares = 0;
+  for (const v of values) squares += (counts.get(v) ?? 0) * (v - mean) ** 2;
+  const half = (studentTQuantile(0.975, n - 1) * Math.sqrt(squares / (n - 1))) / Math.sqrt(n);
+  return { mean, ci_low: mean - half, ci_high: mean + half, n };
+}
+
+/**
+ * A proportion successes / n with its 95% Wilson score interval:
+ * (p̂ + z²/2n ± z·√(p̂(1−p̂)/n + z²/4n²)) / (1 + z²/n), z = Φ⁻¹(0.975). Unlike the normal interval it
+ * stays inside [0, 1] and is not degenerate at 0 or n successes. n = 0 → null.
+ */
+export function proportionEstimate(successes: number, n: number): MeanEstimate | null {
+  if (n <= 0) return null;
+  const p = successes / n;
+  const z2 = Z_95 * Z_95;
+  const denominator = 1 + z2 / n;
+  const centre = (p + z2 / (2 * n)) / denominator;
+  const half = (Z_95 * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denominator;
+  // At 0 or n successes the bound is exactly 0 or 1; the formula leaves ±1e-16 of rounding there.
+  const low = successes <= 0 ? 0 : Math.max(0, centre - half);
+  const high = successes >= n ? 1 : Math.min(1, centre + half);
+  return { mean: p, ci_low: low, ci_high: high, n };
+}
+
+/**
+ * The p-quantile of Student's t distribution with `df` degrees of freedom (df > 0, p in (0, 1)):
+ * the exact CDF (through the regularized incomplete beta function) inverted by bisection to a
+ * relative 1e-13. Exact closed forms for df = 1 and 2. t(0.975, 1) = 12.7062, t(0.975, 29) = 2.0452.
+ */
+export function studentTQuantile(p: number, df: number): number {
+  if (!(p > 0 && p < 1) || !(df > 0)) return Number.NaN;
+  if (p === 0.5) return 0;
+  if (p < 0.5) return -studentTQuantile(1 - p, df);
+  if (df === 1) return Math.tan(Math.PI * (p - 0.5));
+  if (df === 2) return (2 * p - 1) / Math.sqrt(2 * p * (1 - p));
+  let lo = 0;
+  let hi = 1;
+  for (let i = 0; i < 64 && studentTCdf(hi, df) < p; i += 1) hi *= 2;
+  for (let i = 0; i < 200 && hi - lo > 1e-13 * hi; i += 1) {
+    const mid = (lo + hi) / 2;
+    if (studentTCdf(mid, df) < p) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+/** P(T ≤ t) for Student's t with df degrees of freedom: 1 − ½·I_{df/(df+t²)}(df/2, ½) for t ≥ 0. */
+export function studentTCdf(t: number, df: number): number {
+  const tail = 0.5 * regularizedBeta(df / (df + t * t), df / 2, 0.5);
+  return t >= 0 ? 1 - tail : tail;
+}
+
+/** I_x(a, b) by its continued fraction (Numerical Recipes betai), on the side where it converges fast. */
+function regularizedBeta(x: number, a: number, b: number): number {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log1p(-x));
+  if (x < (a + 1) / (a + b + 2)) return (front * betaContinuedFraction(x, a, b)) / a;
+  return 1 - (front * betaContinuedFraction(1 - x, b, a)) / b;
+}
+
+/** Modified Lentz evaluation of the incomplete-beta continued fraction. */
+function betaContinuedFraction(x: number, a: number, b: number): number {
+  const tiny = 1e-300;
+  let c = 1;
+  let d = 1 - ((a + b) * x) / (a + 1);
+  d = 1 / (Math.abs(d) < tiny ? tiny : d);
+  let h = d;
+  for (let m = 1; m <= 10_000; m += 1) {
+    const m2 = 2 * m;
+    for (const coefficient of [
+      (m * (b - m) * x) / ((a + m2 - 1) * (a + m2)),
+      (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1)),
+    ]) {
+      d = 1 + coefficient * d;
+      d = 1 / (Math.abs(d) < tiny ? tiny : d);
+      c = 1 + coefficient / c;
+      if (Math.abs(c) < tiny) c = tiny;
+      h *= d * c;
+    }
+    if (Math.abs(d * c - 1) < 1e-15) break;
+  }
+  return h;
+}
+
+const LANCZOS = [
+  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+  12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+];
+
+/** ln Γ(x) for x ≥ 0.5 (Lanczos, g = 7; relative error ~1e-15). */
+function logGamma(x: number): number {
+  const z = x - 1;
+  let series = LANCZOS[0] ?? 1;
+  for (let i = 1; i < LANCZOS.length; i += 1) series += (LANCZOS[i] ?? 0) / (z + i);
+  const t = z + 7.5;
+  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(series);
+}
