@@ -4,6 +4,7 @@
  * schema, never restated), plus when it was sent. The runner turns the final attempt into a record.
  */
 import { z } from 'zod';
+import type { Outcome } from '../records/record.js';
 import { ModelFiguresSchema, RequestRecordSchema } from '../records/record.js';
 
 /** A `models[]` entry as the client produces it: scores are the app's job. */
@@ -36,9 +37,12 @@ export type HttpFields = 'http_status' | 'content_type' | 'headers_ms' | 'rate_l
 /** What a body (stream or full response) yields: every Exchange field the HTTP layer does not fill. */
 export type BodyFigures = Omit<Exchange, HttpFields>;
 
-/** How an attempt ended early, when it did: applied to every model that had not finished. */
+/**
+ * How an attempt ended other than by its body: a timeout, a cancel, a broken connection, or a status
+ * that decided the outcome. Applied to every model that had not finished.
+ */
 export interface Failure {
-  outcome: 'timeout' | 'network' | 'cancelled' | 'invalid_response';
+  outcome: Exclude<Outcome, 'ok'>;
   error_code: string | null;
   error_message: string | null;
 }

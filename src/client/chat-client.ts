@@ -1,0 +1,252 @@
+/**
+ * @module client/chat-client
+ * Sends one send-chat-message request and measures it (metrics.md milestones). Uses undici's
+ * low-level `dispatch` with a handler, so every chunk is time-stamped in the callback that delivers
+ * it; between `sent` and `done` the only work is decoding and folding parts (collect.ts). Bodies of
+ * full answers and of errors are buffered (bounded) and read after the end.
+ *
+ * Never throws for anything the server or the network does: every ending is an Exchange with an
+ * outcome. The token goes into the Authorization header and nowhere else (redacted from every text
+ * that could carry it back).
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { Agent, type Dispatcher } from 'undici';
+import { SEND_MESSAGE_PATH, type SendMessageRequest } from '../api/send-message.js';
+import { createStreamDecoder, type StreamDecoder } from './wire/index.js';
+import { createCollector, type Collector } from './collect.js';
+import type { BodyFigures, Exchange, Failure } from './exchange.js';
+import { roundMs, truncateText } from './exchange.js';
+import { emptyFigures, fullResponseFigures } from './full-response.js';
+import { headerValue, networkFailure, statusFigures } from './http-errors.js';
+
+export interface ChatClientOptions {
+  /** Including any path prefix of the deployment (`http://host/api`); the client adds none. */
+  baseUrl: string;
+  token?: string;
+  /** Default: an undici Agent with keep-alive and `connections` sockets per origin. */
+  dispatcher?: Dispatcher;
+  /** Sockets per origin of the default Agent; size it to the concurrency. Default 16. */
+  connections?: number;
+  /** Total time allowed per attempt, from sent to the last byte. */
+  timeoutMs: number;
+  maxLineBytes?: number;
+  /** Monotonic ms clock; default performance.now. */
+  now?: () => number;
+  /** Wall clock for started_at and HTTP dates; default Date.now. */
+  wallClock?: () => number;
+}
+
+export interface ChatClient {
+  readonly baseUrl: string;
+  /** One attempt. Resolves with the Exchange whatever happens; `signal` aborting makes it `cancelled`. */
+  send(body: SendMessageRequest, signal?: AbortSignal): Promise<Exchange>;
+  /** Closes the default Agent (a dispatcher passed in stays the caller's to close). */
+  close(): Promise<void>;
+}
+
+/** Bodies of errors are read for their code and message only. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+/** A full answer is one JSON document: bounded like one stream line. */
+const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
+
+/** Creates a client bound to one base URL and token. */
+export function createChatClient(options: ChatClientOptions): ChatClient {
+  const url = new URL(options.baseUrl);
+  const origin = url.origin;
+  const path = `${url.pathname.replace(/\/+$/, '')}${SEND_MESSAGE_PATH}`;
+  const ownDispatcher = options.dispatcher === undefined;
+  const dispatcher = options.dispatcher ?? new Agent({ connections: options.connections ?? 16, keepAliveTimeout: 30_000 });
+  const now = options.now ?? (() => performance.now());
+  const wallClock = options.wallClock ?? Date.now;
+  const token = options.token ?? '';
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream, application/json' };
+  if (token !== '') headers['authorization'] = `Bearer ${token}`;
+  const redact = (text: string | null) => (text === null || token === '' ? text : text.replaceAll(token, '[redacted]'));
+
+  return {
+    baseUrl: options.baseUrl,
+    send(body, signal) {
+      const payload = JSON.stringify(body);
+      return new Promise<Exchange>((resolve) => {
+        const attempt = new Attempt({
+          stream: body.stream ?? true, modelNames: multiModelNames(body), timeoutMs: options.timeoutMs,
+          maxLineBytes: options.maxLineBytes, now, wallClock, signal,
+          done: (exchange) => resolve(redactExchange(exchange, redact)),
+        });
+        attempt.start(dispatcher, { origin, path, method: 'POST', headers, body: payload, headersTimeout: 0, bodyTimeout: 0 });
+      });
+    },
+    async close() {
+      if (ownDispatcher) await dispatcher.close();
+    },
+  };
+}
+
+/** Model names of a multi-model request (2+ llm_overrides, streamed): display_name ?? model_version ?? "model i". */
+export function multiModelNames(body: SendMessageRequest): string[] | null {
+  const overrides = body.llm_overrides;
+  if ((body.stream ?? true) === false || overrides == null || overrides.length < 2) return null;
+  return overrides.map((o, i) => o.display_name ?? o.model_version ?? `model ${i}`);
+}
+
+function redactExchange(exchange: Exchange, redact: (text: string | null) => string | null): Exchange {
+  return {
+    ...exchange,
+    error_message: redact(exchange.error_message),
+    error_body: redact(exchange.error_body),
+    models: exchange.models?.map((m) => ({ ...m, error_message: redact(m.error_message) })) ?? null,
+  };
+}
+
+interface AttemptOptions {
+  stream: boolean;
+  modelNames: string[] | null;
+  timeoutMs: number;
+  maxLineBytes: number | undefined;
+  now: () => number;
+  wallClock: () => number;
+  signal: AbortSignal | undefined;
+  done: (exchange: Exchange) => void;
+}
+
+/** One request's life: a DispatchHandler plus its timer, the caller's signal and the fold of its body. */
+class Attempt implements Dispatcher.DispatchHandler {
+  private sent = 0;
+  private startedAt = '';
+  private controller: Dispatcher.DispatchController | undefined;
+  private pendingAbort: Error | undefined;
+  private settled = false;
+  private status: number | undefined;
+  private responseHeaders: IncomingHttpHeaders = {};
+  private headersAt: number | undefined;
+  private decoder: StreamDecoder | undefined;
+  private collector: Collector | undefined;
+  private buffered: Buffer[] = [];
+  private bufferedBytes = 0;
+  private overflow = false;
+  private statusInfo: ReturnType<typeof statusFigures> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly onAbortSignal = () => this.fail({ outcome: 'cancelled', error_code: null, error_message: 'cancelled by the caller' });
+
+  constructor(private readonly o: AttemptOptions) {}
+
+  start(dispatcher: Dispatcher, request: Dispatcher.DispatchOptions): void {
+    if (this.o.signal?.aborted) {
+      this.sent = this.o.now();
+      this.startedAt = new Date(this.o.wallClock()).toISOString();
+      this.onAbortSignal();
+      return;
+    }
+    this.o.signal?.addEventListener('abort', this.onAbortSignal, { once: true });
+    this.timer = setTimeout(() => this.fail({ outcome: 'timeout', error_code: null, error_message: `no complete response within ${this.o.timeoutMs} ms` }), this.o.timeoutMs);
+    this.startedAt = new Date(this.o.wallClock()).toISOString();
+    this.sent = this.o.now();
+    try {
+      dispatcher.dispatch(request, this);
+    } catch (error) {
+      this.fail(networkFailure(error));
+    }
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.pendingAbort) controller.abort(this.pendingAbort);
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    if (this.settled) return;
+    this.headersAt = this.o.now();
+    this.status = statusCode;
+    this.responseHeaders = headers;
+    if (statusCode < 300 && this.o.stream) {
+      this.decoder = createStreamDecoder(this.o.maxLineBytes === undefined ? {} : { maxLineBytes: this.o.maxLineBytes });
+      this.collector = createCollector({ sent: this.sent, modelNames: this.o.modelNames });
+    }
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.settled) return;
+    const t = this.o.now();
+    if (this.decoder && this.collector) {
+      for (const part of this.decoder.push(chunk)) this.collector.onPart(part, t);
+      return;
+    }
+    const limit = (this.status ?? 0) >= 300 ? MAX_ERROR_BODY_BYTES : (this.o.maxLineBytes ?? DEFAULT_MAX_BODY);
+    if (this.bufferedBytes + chunk.length > limit) {
+      this.overflow = true;
+      return;
+    }
+    this.buffered.push(Buffer.from(chunk)); // undici may reuse the chunk's memory
+    this.bufferedBytes += chunk.length;
+  }
+
+  onResponseEnd(): void {
+    if (this.settled) return;
+    const t = this.o.now();
+    if (this.decoder && this.collector) {
+      for (const part of this.decoder.end()) this.collector.onPart(part, t);
+      this.settle(this.collector.finish(t));
+      return;
+    }
+    this.settle(this.bodyFigures(t));
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
+    if (this.settled) return;
+    this.fail(networkFailure(error));
+  }
+
+  /** Ends the attempt early: a timeout, the caller's cancel, or an error of the connection. */
+  private fail(failure: Failure): void {
+    if (this.settled) return;
+    const t = this.o.now();
+    if (this.status !== undefined && this.status >= 300) this.settle(this.errorStatusFigures(t)); // the status decided already
+    else if (this.collector) this.settle(this.collector.finish(t, failure));
+    else this.settle(createCollector({ sent: this.sent, modelNames: this.o.modelNames }).finish(t, failure));
+    // After settling: aborting calls onResponseError synchronously, which must not reclassify.
+    const reason = new Error(failure.error_message ?? failure.outcome);
+    if (this.controller) {
+      if (!this.controller.aborted) this.controller.abort(reason);
+    } else {
+      this.pendingAbort = reason;
+    }
+  }
+
+  /** Figures of a buffered body at its end: an error status, or a full answer. */
+  private bodyFigures(t: number): BodyFigures {
+    if ((this.status ?? 0) >= 300) return this.errorStatusFigures(t);
+    const totalMs = roundMs(t - this.sent);
+    if (this.overflow) return { ...emptyFigures(totalMs), error_message: `the response body exceeds ${this.o.maxLineBytes ?? DEFAULT_MAX_BODY} bytes` };
+    return fullResponseFigures(Buffer.concat(this.buffered).toString('utf8'), totalMs);
+  }
+
+  /** A status ≥ 300 decides the outcome; the body (as much as arrived) gives the code and message. */
+  private errorStatusFigures(t: number): BodyFigures {
+    const text = Buffer.concat(this.buffered).toString('utf8');
+    this.statusInfo = statusFigures(this.status ?? 0, this.responseHeaders, text, this.o.wallClock());
+    const { outcome, error_code, error_message } = this.statusInfo;
+    return createCollector({ sent: this.sent, modelNames: this.o.modelNames })
+      .finish(t, { outcome: outcome === 'ok' ? 'http_error' : outcome, error_code, error_message });
+  }
+
+  private settle(figures: BodyFigures): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.o.signal?.removeEventListener('abort', this.onAbortSignal);
+    const status = this.status ?? null;
+    const errorFields = this.statusInfo;
+    this.buffered = [];
+    this.o.done({
+      ...figures,
+      http_status: status,
+      content_type: headerValue(this.responseHeaders, 'content-type') ?? null,
+      headers_ms: this.headersAt === undefined ? null : roundMs(this.headersAt - this.sent),
+      rate_limit: errorFields?.rate_limit ?? null,
+      error_body: errorFields?.error_body ?? null,
+      sent: this.sent,
+      started_at: this.startedAt,
+      error_message: figures.error_message === null ? null : truncateText(figures.error_message),
+    });
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * A real HTTP server on 127.0.0.1:0 that answers the n-th request with the n-th scripted response
+ * (the last one repeats), writing each chunk at its scripted time after the request body arrived
+ * (autocannon's `responses[n]`). It records when each chunk was actually written, on the same
+ * monotonic clock the client uses (performance.now: same process), so tests compare the client's
+ * measurements with the real send times rather than with the timer's intent.
+ * Closed in teardown: closeAllConnections() then close().
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { onTestFinished } from 'vitest';
+
+export interface ScriptedChunk {
+  /** ms after the request body was received. */
+  at_ms: number;
+  bytes: string | Uint8Array;
+}
+
+export interface ScriptedResponse {
+  status?: number;
+  headers?: Record<string, string>;
+  /** When the status line and headers are sent, ms after the request; default 0. */
+  headers_at_ms?: number;
+  chunks?: ScriptedChunk[];
+  /** Destroy the socket (a reset) after the last chunk instead of ending the body. */
+  destroyAfter?: boolean;
+  /** Destroy the socket as soon as the request arrives: nothing is sent. */
+  destroyBeforeHeaders?: boolean;
+  /** Write the chunks, then neither end nor destroy: a stall until the client gives up. */
+  stall?: boolean;
+}
+
+export interface ReceivedRequest {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+  /** performance.now() when the body had arrived. */
+  receivedAt: number;
+  /** performance.now() right after each chunk was handed to the socket. */
+  writtenAt: number[];
+  headersWrittenAt: number | undefined;
+}
+
+export interface ScriptedServer {
+  /** `http://127.0.0.1:PORT/api` (the deployed prefix, so clients are tested with one). */
+  baseUrl: string;
+  origin: string;
+  requests: ReceivedRequest[];
+  /** Requests being answered right now, and the most at once. */
+  inFlight(): number;
+  peakInFlight(): number;
+  close(): Promise<void>;
+}
+
+export const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8' } as const;
+
+/** Starts the server and registers its teardown on the current test. */
+export async function startScriptedServer(responses: readonly ScriptedResponse[]): Promise<ScriptedServer> {
+  const requests: ReceivedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  let inFlight = 0;
+  let peak = 0;
+  const server = createServer((req, res) => {
+    const index = requests.length;
+    const script = responses[Math.min(index, responses.length - 1)] ?? {};
+    const pieces: Buffer[] = [];
+    inFlight++;
+    peak = Math.max(peak, inFlight);
+    res.on('close', () => inFlight--);
+    req.on('data', (piece: Buffer) => pieces.push(piece));
+    req.on('end', () => {
+      const received: ReceivedRequest = {
+        method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(pieces).toString('utf8'),
+        receivedAt: performance.now(), writtenAt: [], headersWrittenAt: undefined,
+      };
+      requests.push(received);
+      play(script, req, res, received, timers);
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  const close = async () => {
+    for (const timer of timers) clearTimeout(timer);
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  onTestFinished(close);
+  return { baseUrl: `${origin}/api`, origin, requests, inFlight: () => inFlight, peakInFlight: () => peak, close };
+}
+
+function play(script: ScriptedResponse, req: IncomingMessage, res: ServerResponse, received: ReceivedRequest, timers: Set<NodeJS.Timeout>): void {
+  if (script.destroyBeforeHeaders) {
+    req.socket.destroy();
+    return;
+  }
+  const at = (ms: number, action: () => void) => {
+    const delay = Math.max(0, received.receivedAt + ms - performance.now());
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (!res.destroyed) action();
+    }, delay);
+    timers.add(timer);
+  };
+  at(script.headers_at_ms ?? 0, () => {
+    res.writeHead(script.status ?? 200, { ...SSE_HEADERS, ...script.headers });
+    res.flushHeaders();
+    received.headersWrittenAt = performance.now();
+  });
+  const chunks = script.chunks ?? [];
+  chunks.forEach((chunk, i) => at(Math.max(chunk.at_ms, script.headers_at_ms ?? 0), () => {
+    res.write(chunk.bytes);
+    received.writtenAt.push(performance.now());
+    if (i === chunks.length - 1) finish(script, req, res);
+  }));
+  if (chunks.length === 0) at(script.headers_at_ms ?? 0, () => finish(script, req, res));
+}
+
+function finish(script: ScriptedResponse, req: IncomingMessage, res: ServerResponse): void {
+  if (script.stall) return;
+  // Let the written bytes leave before the reset, as a server that crashes mid-stream would.
+  if (script.destroyAfter) setImmediate(() => req.socket.destroy());
+  else res.end();
+}
+
+/** One NDJSON line as the deployed service writes it (json.dumps spacing does not matter to the client). */
+export const line = (value: unknown): string => `${JSON.stringify(value)}\n`;
+
+const placement = (model_index: number | null, turn_index = 1) => ({ turn_index, tab_index: 0, sub_turn_index: null, model_index });
+/** A Packet line of the given obj, for model_index 0 unless said. */
+export const packetLine = (obj: Record<string, unknown>, model_index: number | null = 0): string => line({ placement: placement(model_index), obj });
+
+/** A complete single-model answer: ids at t0, message_start, deltas with a citation, stop. */
+export function answerChunks(t: { ids: number; start: number; firstDelta: number; step: number }): ScriptedChunk[] {
+  return [
+    { at_ms: t.ids, bytes: line({ user_message_id: 1, reserved_assistant_message_id: 2 }) },
+    { at_ms: t.start, bytes: packetLine({ type: 'message_start', final_documents: null, pre_answer_processing_seconds: 0.1 }) },
+    { at_ms: t.firstDelta, bytes: packetLine({ type: 'message_delta', content: 'Docker Compose' }) },
+    { at_ms: t.firstDelta + t.step, bytes: packetLine({ type: 'citation_info', citation_number: 1, document_id: 'doc-1' }) + packetLine({ type: 'message_delta', content: ' [[1]](https://x)' }) },
+    { at_ms: t.firstDelta + 2 * t.step, bytes: packetLine({ type: 'message_delta', content: '.' }) + packetLine({ type: 'stop', stop_reason: null }) },
+  ];
+}
