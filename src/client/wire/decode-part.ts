@@ -50,20 +50,25 @@ export function excerptOfText(text: string): string {
 }
 
 /**
- * The text of the first bytes of `chunks` (read in order), at most EXCERPT_CHARS characters. A
- * character cut by the byte limit is dropped rather than shown as U+FFFD.
+ * The text of the first `byteLimit` (at most EXCERPT_BYTES) bytes of `chunks`, read in order, cut to
+ * EXCERPT_CHARS characters; `…` marks that more followed. A character cut by the byte limit is
+ * dropped rather than shown as U+FFFD. For an oversized line, pass a byteLimit every chunking is sure
+ * to have received, so that the excerpt does not depend on where the chunks broke.
  */
-export function excerptOfBytes(chunks: readonly Uint8Array[]): string {
+export function excerptOfBytes(chunks: readonly Uint8Array[], byteLimit = EXCERPT_BYTES): string {
   const decoder = new TextDecoder();
   let text = '';
-  let budget = EXCERPT_BYTES;
+  let budget = Math.min(byteLimit, EXCERPT_BYTES);
+  let total = 0;
   for (const chunk of chunks) {
-    if (budget <= 0) break;
+    total += chunk.length;
+    if (budget <= 0) continue;
     const piece = chunk.subarray(0, budget);
     budget -= piece.length;
     text += decoder.decode(piece, { stream: true });
   }
-  return truncate(text, EXCERPT_CHARS);
+  const cut = total > Math.min(byteLimit, EXCERPT_BYTES) || text.length > EXCERPT_CHARS;
+  return cut ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
 }
 
 function truncate(text: string, max: number): string {

@@ -29,7 +29,7 @@ export function createNdjsonFramer(maxLineBytes: number): Framer {
     pendingBytes = 0;
   };
   const tooLong = (segment: Uint8Array, out: StreamPart[]) => {
-    out.push(decodeError(`line exceeds ${maxLineBytes} bytes`, excerptOfBytes([...pending, segment])));
+    out.push(decodeError(`line exceeds ${maxLineBytes} bytes`, excerptOfBytes([...pending, segment], maxLineBytes)));
     reset();
   };
   const emitLine = (line: Uint8Array, out: StreamPart[]) => {

@@ -4,8 +4,8 @@
  * ends), parsed by eventsource-parser from text that a streaming TextDecoder makes of the bytes, so
  * a chunk boundary inside a character is carried over. Each event's `data` is one JSON part.
  *
- * Size limit: the bytes of an event (its non-comment lines) plus the line being received may not
- * exceed the limit. Crossing it yields one decode_error; the parser is reset and the bytes are
+ * Size limit: the bytes of an event's non-comment lines (line ends excluded), the line being received
+ * included, may not exceed the limit. Crossing it yields one decode_error; the parser is reset and the bytes are
  * discarded up to the end of that event (the next blank line), because the event's remaining data
  * lines would otherwise decode as a fragment of it. Lines are counted at LF bytes: a stream that
  * ends lines with a bare CR counts as one long line and trips the limit after maxLineBytes.
@@ -56,14 +56,17 @@ export function createSseFramer(maxEventBytes: number): Framer {
       eventBytes = 0;
       discarding = false;
     } else if (!discarding && lineHead[0] !== COLON) {
-      eventBytes += lineBytes + 1;
+      eventBytes += lineBytes;
     }
     lineBytes = 0;
     lineHeadLength = 0;
     return blank;
   };
   const trip = (out: StreamPart[]) => {
-    out.push(decodeError(`event exceeds ${maxEventBytes} bytes`, excerptOfBytes([lineHead.subarray(0, lineHeadLength)])));
+    // Every chunking has received more than this much of the line when the limit trips.
+    const surelyReceived = maxEventBytes - eventBytes;
+    const excerpt = excerptOfBytes([lineHead.subarray(0, lineHeadLength)], surelyReceived);
+    out.push(decodeError(`event exceeds ${maxEventBytes} bytes`, excerpt));
     parser.reset();
     text = new TextDecoder();
     eventBytes = 0;
