@@ -1,0 +1,60 @@
+/**
+ * @module client/open-urls-client
+ * The open-urls operation (service-api.md §2.12): one request, its outcome and latency. Like the chat
+ * client it never throws for what the server or network does. A URL that could not be fetched is
+ * simply missing from `results` (wire-format.md), so compare `results` with the URLs sent.
+ */
+import { z } from 'zod';
+import { OPEN_URLS_PATH, OpenUrlsResponseSchema, type OpenUrlsResponse } from '../api/open-urls.js';
+import type { Outcome } from '../records/record.js';
+import { roundMs, truncateText } from './exchange.js';
+import { networkFailure, statusFigures } from './http-errors.js';
+import { jsonRequest, redactToken, type JsonEndpointOptions } from './json-request.js';
+
+export type OpenUrlsClientOptions = JsonEndpointOptions;
+
+/** One open-urls exchange. `results`/`provider_type` only on a valid 200. */
+export interface OpenUrlsExchange {
+  outcome: Outcome;
+  http_status: number | null;
+  error_code: string | null;
+  error_message: string | null;
+  results: OpenUrlsResponse['results'];
+  provider_type: string | null;
+  /** ms from sent to the end of the body (or the failure). */
+  latency_ms: number;
+}
+
+/** Asks the service to fetch `urls`; `signal` aborting makes the outcome `cancelled`, the timeout `timeout`. */
+export async function openUrls(options: OpenUrlsClientOptions, urls: readonly string[], signal?: AbortSignal): Promise<OpenUrlsExchange> {
+  const now = options.now ?? (() => performance.now());
+  const started = now();
+  const empty = { results: [], provider_type: null };
+  let response;
+  try {
+    response = await jsonRequest(options, 'POST', OPEN_URLS_PATH, { urls }, signal);
+  } catch (error) {
+    const latency_ms = roundMs(now() - started);
+    const name = error instanceof Error ? error.name : '';
+    if (signal?.aborted) return { ...empty, outcome: 'cancelled', http_status: null, error_code: null, error_message: 'cancelled by the caller', latency_ms };
+    if (name === 'TimeoutError') return { ...empty, outcome: 'timeout', http_status: null, error_code: null, error_message: 'no response in time', latency_ms };
+    const failure = networkFailure(error);
+    return { ...empty, ...failure, error_message: redactToken(failure.error_message ?? '', options.token), http_status: null, latency_ms };
+  }
+  const latency_ms = roundMs(response.latencyMs);
+  if (response.status >= 300) {
+    const f = statusFigures(response.status, response.headers, response.text, Date.now());
+    return { ...empty, outcome: f.outcome, http_status: response.status, error_code: f.error_code, error_message: redactToken(f.error_message ?? '', options.token), latency_ms };
+  }
+  let parsed;
+  try {
+    parsed = OpenUrlsResponseSchema.safeParse(JSON.parse(response.text));
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed?.success) {
+    const reason = parsed ? z.prettifyError(parsed.error).replaceAll('\n', ' ') : 'the body is not JSON';
+    return { ...empty, outcome: 'invalid_response', http_status: response.status, error_code: null, error_message: truncateText(reason), latency_ms };
+  }
+  return { outcome: 'ok', http_status: response.status, error_code: null, error_message: null, results: parsed.data.results, provider_type: parsed.data.provider_type, latency_ms };
+}
