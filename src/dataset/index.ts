@@ -1,0 +1,10 @@
+/**
+ * @module dataset
+ * CSV datasets of questions with their expectations, validated before anything is sent.
+ */
+export { readDataset, metadataColumns, type Dataset } from './read-csv.js';
+export { readUtf8File, type InputFile } from './read-text.js';
+export {
+  DatasetRowSchema, DatasetExpectationsSchema, KNOWN_COLUMNS, isKnownColumn,
+  type DatasetRow, type DatasetRowInput, type DatasetExpectations, type KnownColumn,
+} from './schema.js';

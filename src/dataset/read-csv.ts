@@ -1,0 +1,143 @@
+/**
+ * @module dataset/read-csv
+ * Reads a CSV dataset with csv-parse, keeping the physical line where each record starts, and
+ * validates every row before anything is sent. All problems of the file are listed at once, one
+ * per line (`file:line: column: message`), in a single InputError (exit 2).
+ */
+import { CsvError, parse, type InfoRecord } from 'csv-parse/sync';
+import { InputError } from '../errors.js';
+import { DatasetRowSchema, isKnownColumn, type DatasetRow, type DatasetRowInput } from './schema.js';
+import { readUtf8File, type InputFile } from './read-text.js';
+
+/** A validated dataset. `path` is as the user named it. */
+export interface Dataset {
+  readonly path: string;
+  readonly rows: DatasetRow[];
+  /** Header names (trimmed), in file order. */
+  readonly columns: string[];
+  /** Distinct categories in order of first appearance; rows without one are not listed. */
+  readonly categories: string[];
+}
+
+/** The columns that are not known to chatbench, kept per row as `metadata` and shown in reports. */
+export const metadataColumns = (dataset: Pick<Dataset, 'columns'>): string[] =>
+  dataset.columns.filter((name) => !isKnownColumn(name));
+
+interface RawRecord {
+  readonly cells: string[];
+  readonly line: number;
+}
+
+/**
+ * Reads and validates the dataset at `file.path` (relative to `file.cwd`). UTF-8 with or without
+ * BOM, LF or CRLF, quoted cells spanning lines; blank lines and rows of empty cells are skipped.
+ * `id` defaults to the row number (first question = "1"). Throws InputError listing every problem.
+ */
+export async function readDataset(file: InputFile | string): Promise<Dataset> {
+  const input = typeof file === 'string' ? { path: file } : file;
+  const name = input.path;
+  // csv-parse counts a CRLF inside a quoted cell as two lines; with LF only, its line numbers are exact.
+  const text = (await readUtf8File(input)).replace(/\r\n/g, '\n');
+  const [header, ...records] = parseRecords(name, text);
+  if (header === undefined) throw new InputError([`${name}: empty file`]);
+  const columns = header.cells.map((column) => column.trim());
+  const headerProblems = checkHeader(name, columns);
+  if (headerProblems.length > 0) throw new InputError(headerProblems);
+  if (records.length === 0) throw new InputError([`${name}: no questions (the file has only a header row)`]);
+
+  const rows: DatasetRow[] = [];
+  const problems: string[] = [];
+  const firstLineOfId = new Map<string, number>();
+  records.forEach((record, index) => {
+    const where = `${name}:${record.line}`;
+    if (record.cells.length > columns.length) {
+      problems.push(`${where}: ${record.cells.length} cells but the header has ${columns.length} columns (quote cells that contain a comma)`);
+      return;
+    }
+    const rowInput = toRowInput(columns, record, index + 1);
+    const result = DatasetRowSchema.safeParse(rowInput);
+    if (result.success) rows.push(result.data);
+    else for (const issue of result.error.issues) problems.push(`${where}: ${issue.path.join('.') || 'row'}: ${issue.message}`);
+    // Checked on the cell, not the parsed row, so a duplicate shows even when the row has other problems.
+    const id = rowInput.id.trim();
+    const first = firstLineOfId.get(id);
+    if (first === undefined) firstLineOfId.set(id, record.line);
+    else if (id !== '') problems.push(`${where}: id: duplicate id ${JSON.stringify(id)} (first on line ${first})`);
+  });
+  if (problems.length > 0) throw new InputError(problems);
+  return { path: name, rows, columns, categories: [...new Set(rows.flatMap((row) => (row.category === null ? [] : [row.category])))] };
+}
+
+function parseRecords(name: string, text: string): RawRecord[] {
+  try {
+    // With `info: true` each record comes as { record, info }; the typings do not model that option.
+    const parsed = parse(text, {
+      info: true,
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      skip_records_with_empty_values: true,
+    }) as unknown as Array<{ record: string[]; info: InfoRecord }>;
+    return parsed.map(({ record, info }) => ({
+      cells: record,
+      // info.lines is the line where the record ends; only quoted cells can hold newlines.
+      line: info.lines - record.reduce((count, value) => count + countNewlines(value), 0),
+    }));
+  } catch (error) {
+    if (error instanceof CsvError) throw new InputError([csvProblem(name, text, error)], { cause: error });
+    throw error;
+  }
+}
+
+const countNewlines = (value: string): number => value.split('\n').length - 1;
+
+function csvProblem(name: string, text: string, error: CsvError): string {
+  const reported = typeof error.lines === 'number' ? error.lines : 1;
+  switch (error.code) {
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return `${name}:${recordStartLine(text, error) ?? reported}: unterminated quote: a quoted cell opened in this record is never closed`;
+    case 'INVALID_OPENING_QUOTE':
+      return `${name}:${reported}: a double quote inside an unquoted cell (quote the whole cell and double the inner quotes: "say ""hi""")`;
+    case 'CSV_INVALID_CLOSING_QUOTE':
+      return `${name}:${reported}: text after the closing quote of a cell (double a quote that is part of the text: "say ""hi""")`;
+    default:
+      return `${name}:${reported}: ${error.message}`;
+  }
+}
+
+/** The line where the unparsed record starts: after the bytes of the last good record and any blank lines. */
+function recordStartLine(text: string, error: CsvError): number | undefined {
+  if (typeof error.bytes_records !== 'number') return undefined;
+  const bytes = Buffer.from(text, 'utf8');
+  let start = error.bytes_records;
+  while (bytes[start] === 0x0a) start += 1;
+  return bytes.subarray(0, start).toString('utf8').split('\n').length;
+}
+
+function checkHeader(name: string, columns: string[]): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  columns.forEach((column, index) => {
+    if (column === '') problems.push(`${name}:1: column ${index + 1} has no name`);
+    else if (seen.has(column)) problems.push(`${name}:1: column "${column}" appears twice`);
+    seen.add(column);
+  });
+  if (!seen.has('question')) {
+    const near = columns.find((column) => column.toLowerCase() === 'question');
+    const hint = near === undefined ? '' : ` ("${near}" is not it: column names are lowercase)`;
+    problems.unshift(`${name}: no "question" column${hint}; the header row is: ${columns.join(',')}`);
+  }
+  return problems;
+}
+
+function toRowInput(columns: string[], record: RawRecord, rowNumber: number): DatasetRowInput {
+  const known: Record<string, string> = {};
+  const metadata: Record<string, string> = {};
+  columns.forEach((column, index) => {
+    const value = record.cells[index] ?? '';
+    if (isKnownColumn(column)) known[column] = value;
+    else metadata[column] = value;
+  });
+  const id = known.id === undefined || known.id.trim() === '' ? String(rowNumber) : known.id;
+  return { ...known, id, line: record.line, metadata };
+}

@@ -1,0 +1,68 @@
+/**
+ * @module dataset/read-text
+ * Reads a user's input file as UTF-8 text, turning every way that can fail into one
+ * `file: message` problem (an InputError, exit 2) instead of a Node error with a stack.
+ * Shared by the dataset and model-set readers.
+ */
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import { InputError } from '../errors.js';
+
+/** Where to find a file named on the command line, and how to name it in messages. */
+export interface InputFile {
+  /** As the user wrote it; used in every message. */
+  readonly path: string;
+  /** Relative paths are resolved against this (the CLI passes io.cwd); default: the process's. */
+  readonly cwd?: string;
+}
+
+const REASONS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EISDIR: 'is a directory, not a file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOTDIR: 'no such file (a parent is not a directory)',
+};
+
+/**
+ * The file's text without a leading BOM. Throws InputError `file: no such file`, `file: empty file`
+ * (no bytes, or only a BOM and whitespace) or `file: not UTF-8 (first invalid byte on line N; ...)`.
+ */
+export async function readUtf8File(file: InputFile): Promise<string> {
+  const fullPath = isAbsolute(file.path) || file.cwd === undefined ? file.path : resolve(file.cwd, file.path);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(fullPath);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    throw new InputError([`${file.path}: ${REASONS[code] ?? `cannot read (${code || String(error)})`}`], { cause: error });
+  }
+  let text: string;
+  try {
+    // The decoder drops a leading BOM itself (ignoreBOM is false by default).
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch (error) {
+    throw new InputError([`${file.path}: not UTF-8 (first invalid byte on line ${firstInvalidLine(bytes)}; save the file as UTF-8)`], {
+      cause: error,
+    });
+  }
+  if (text.trim() === '') throw new InputError([`${file.path}: empty file`]);
+  return text;
+}
+
+/** Decodes line by line to find the first bad one: newline bytes never occur inside a UTF-8 sequence. */
+function firstInvalidLine(bytes: Uint8Array): number {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let start = 0;
+  for (let line = 1; start <= bytes.length; line += 1) {
+    let end = bytes.indexOf(0x0a, start);
+    if (end === -1) end = bytes.length;
+    try {
+      decoder.decode(bytes.subarray(start, end));
+    } catch {
+      return line;
+    }
+    start = end + 1;
+  }
+  return 1;
+}
