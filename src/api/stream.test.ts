@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { classifyPart, KNOWN_PACKET_TYPES } from './stream.js';
+
+const placement = { turn_index: 1, tab_index: 0, sub_turn_index: null, model_index: 0 };
+const packet = (obj: object, where: object = placement) => ({ placement: where, obj });
+
+describe('classifyPart: the part kinds of wire-format.md', () => {
+  it.each([
+    { kind: 'session_created', value: { chat_session_id: '6f1c2d3e-1111-4a2b-9c3d-0123456789ab', incognito: false } },
+    { kind: 'message_ids', value: { user_message_id: 101, reserved_assistant_message_id: 102 } },
+    { kind: 'multi_model_ids', value: { user_message_id: 201, responses: [{ message_id: 202, model_name: 'gpt-4o' }] } },
+    { kind: 'streaming_error', value: { error: 'boom', stack_trace: null, error_code: 'RATE_LIMIT', is_retryable: true, details: { model_index: 1 } } },
+    { kind: 'streaming_error', value: { error: 'the deployed service may send only this' } },
+    { kind: 'packet', value: packet({ type: 'message_delta', content: 'It can' }) },
+    { kind: 'packet', value: packet({ type: 'chat_heartbeat' }, { ...placement, model_index: null }) },
+    { kind: 'packet', value: packet({ type: 'deep_research_plan_delta', plan: ['a'] }) }, // unknown type: kept
+  ])('$kind: $value', ({ kind, value }) => {
+    expect(classifyPart(value, 'line')).toEqual({ kind, part: value });
+  });
+});
+
+describe('classifyPart: decode errors name the wrong field', () => {
+  const doc = { document_id: 'd', chunk_ind: 'zero', semantic_identifier: 's', blurb: 'b', source_type: 'web', boost: 0, hidden: false, metadata: {}, match_highlights: [] };
+  it.each([
+    { value: packet({ type: 'message_delta', content: 7 }), reason: 'message_delta: obj.content: expected string, received number' },
+    { value: packet({ type: 'message_delta' }), reason: 'message_delta: obj.content: expected string, received undefined' },
+    { value: packet({ type: 'stop', stop_reason: 5 }), reason: 'stop: obj.stop_reason: expected string, received number' },
+    { value: packet({ type: 'citation_info', citation_number: 1.5, document_id: 'd' }), reason: 'citation_info: obj.citation_number: expected int, received number' },
+    { value: packet({ type: 'search_tool_documents_delta', documents: [doc] }), reason: 'search_tool_documents_delta: obj.documents[0].chunk_ind: expected number, received string' },
+    { value: packet({ type: 'message_delta', content: 'x' }, { model_index: 0 }), reason: 'message_delta: placement.turn_index: expected number, received undefined' },
+    { value: packet({ content: 'no type' }), reason: 'packet: obj.type: expected string, received undefined' },
+    { value: packet({ type: 'future_type' }, { turn_index: 'x' }), reason: 'packet: placement.turn_index: expected number, received string' },
+    { value: { error: 42 }, reason: 'streaming_error: error: expected string, received number' },
+    { value: { user_message_id: 1, reserved_assistant_message_id: null }, reason: 'message_ids: reserved_assistant_message_id: expected number, received null' },
+  ])('$reason', ({ value, reason }) => {
+    expect(classifyPart(value, 'the line')).toEqual({ kind: 'decode_error', reason, line: 'the line' });
+  });
+
+  it('names the first three problems and counts the rest', () => {
+    const part = classifyPart(packet({ type: 'search_tool_documents_delta', documents: [{}] }), '');
+    expect(part.kind === 'decode_error' && part.reason).toMatch(
+      /^search_tool_documents_delta: obj\.documents\[0\]\.document_id: expected string, received undefined; .+; .+; and 6 more$/,
+    );
+  });
+
+  it.each([
+    { value: null, reason: 'a part must be a JSON object' },
+    { value: [1], reason: 'a part must be a JSON object' },
+    { value: 'text', reason: 'a part must be a JSON object' },
+    { value: { hello: 'world' }, reason: 'a JSON object of no known part shape' },
+  ])('$reason: $value', ({ value, reason }) => {
+    expect(classifyPart(value, 'l')).toEqual({ kind: 'decode_error', reason, line: 'l' });
+  });
+
+  it('knows the packet types the toolkit reads (wire-format.md)', () => {
+    for (const type of ['message_start', 'message_delta', 'citation_info', 'stop', 'section_end', 'chat_heartbeat', 'error', 'reasoning_delta']) {
+      expect(KNOWN_PACKET_TYPES.has(type)).toBe(true);
+    }
+    expect(KNOWN_PACKET_TYPES.has('python_tool_start')).toBe(false);
+  });
+});
