@@ -1,0 +1,148 @@
+/**
+ * @module reports/comparison
+ * The side-by-side comparison both report.md and report.html show: which columns (set × mode, and
+ * each model of a multi-model set), which rows, and which cell of a row is best. Built once here so
+ * the two reports can never disagree on a figure or on what "best" means.
+ */
+import { OUTCOMES, type Mode } from '../records/record.js';
+import type { Group, GroupFigures, MeanEstimate, Summary } from '../records/summary.js';
+import { formatCount, formatMs, formatPct, formatPctWithCi, formatScore, naturalCompare } from './format.js';
+import type { ReportRow } from './report-input.js';
+
+/** One column of the comparison: a set × mode, or one model of a multi-model set × mode. */
+export interface ReportColumn {
+  readonly label: string;
+  readonly set: string;
+  readonly mode: Mode;
+  readonly model_index: number | null;
+  readonly model_name: string | null;
+  readonly group: Group;
+}
+
+const MODE_ORDER: Record<Mode, number> = { stream: 0, full: 1 };
+
+/**
+ * The columns, in the run's set order, stream before full, models by index. A multi-model set
+ * shows one column per model (the request-level group is left out: its latencies and scores
+ * belong to no one model); if the summary has no per-model groups for it, the request-level one.
+ * The mode is named in labels only when the run used both modes.
+ */
+export function reportColumns(summary: Summary): ReportColumn[] {
+  const setOrder = [...summary.run.sets];
+  for (const g of summary.groups) if (!setOrder.includes(g.set)) setOrder.push(g.set);
+  const hasModels = (g: Group) => summary.groups.some((o) => o.set === g.set && o.mode === g.mode && o.model_index !== null);
+  const shown = summary.groups
+    .filter((g) => g.model_index !== null || !hasModels(g))
+    .sort((a, b) => setOrder.indexOf(a.set) - setOrder.indexOf(b.set) || MODE_ORDER[a.mode] - MODE_ORDER[b.mode] || (a.model_index ?? -1) - (b.model_index ?? -1));
+  const bothModes = new Set(shown.map((g) => g.mode)).size > 1;
+  return shown.map((group) => {
+    const model = group.model_index === null ? '' : ` · ${group.model_name ?? `model ${group.model_index}`}`;
+    return {
+      label: `${group.set}${model}${bothModes ? ` (${group.mode})` : ''}`,
+      set: group.set,
+      mode: group.mode,
+      model_index: group.model_index,
+      model_name: group.model_name,
+      group,
+    };
+  });
+}
+
+/** The slim rows that belong to a column (the per-model rows for a model's column). */
+export function rowsOfColumn(rows: readonly ReportRow[], column: ReportColumn): ReportRow[] {
+  return rows.filter((r) => r.set === column.set && r.mode === column.mode && r.model_index === column.model_index);
+}
+
+/** Which way is better for a row; null: no best (e.g. request counts). */
+export type Better = 'higher' | 'lower' | null;
+
+export interface ComparisonRow {
+  readonly label: string;
+  readonly better: Better;
+  /** Raw value per column; null = N/A. */
+  readonly values: ReadonlyArray<number | null>;
+  /** Display text per column; N/A is "–". */
+  readonly cells: readonly string[];
+  /** Per column: holds the best value of the row (ties all marked). */
+  readonly best: readonly boolean[];
+}
+
+interface RowSpec {
+  label: string;
+  better: Better;
+  value: (g: GroupFigures) => number | null;
+  text?: (g: GroupFigures) => string;
+  format: (v: number | null) => string;
+}
+
+const score = (label: string, name: string): RowSpec => ({
+  label,
+  better: 'higher',
+  value: (g) => g.scores[name]?.mean ?? null,
+  format: formatScore,
+});
+const latency = (label: string, figure: 'ttfp_ms' | 'ttft_ms' | 'total_ms', p: 'p50' | 'p95'): RowSpec => ({
+  label,
+  better: 'lower',
+  value: (g) => g.latency[figure]?.[p] ?? null,
+  format: formatMs,
+});
+
+/** The rows of the comparison table, each with its best cells marked. Outcome rows appear only for classes that occurred. */
+export function comparisonRows(columns: readonly ReportColumn[]): ComparisonRow[] {
+  const occurred = OUTCOMES.filter((o) => o !== 'ok' && columns.some((c) => (c.group.outcomes[o] ?? 0) > 0));
+  const specs: RowSpec[] = [
+    { label: 'requests', better: null, value: (g) => g.requests, format: formatCount },
+    { label: 'ok %', better: 'higher', value: (g) => (g.requests > 0 ? (g.outcomes.ok ?? 0) / g.requests : null), format: formatPct },
+    ...occurred.map((o): RowSpec => ({ label: o, better: 'lower', value: (g) => g.outcomes[o] ?? 0, format: formatCount })),
+    { label: 'pass rate [95% CI]', better: 'higher', value: (g) => g.pass_rate?.mean ?? null, text: (g) => formatPctWithCi(g.pass_rate), format: formatPct },
+    score('citation precision', 'citation_precision'),
+    score('citation recall', 'citation_recall'),
+    score('citation F1', 'citation_f1'),
+    score('MRR', 'reciprocal_rank'),
+    score('nDCG@5', 'ndcg_at_5'),
+    score('hit@5', 'hit_at_5'),
+    score('retrieval recall@5', 'retrieval_recall_at_5'),
+    { label: 'invalid citations', better: 'lower', value: (g) => g.invalid_citations, format: formatCount },
+    latency('TTFP p50', 'ttfp_ms', 'p50'),
+    latency('TTFP p95', 'ttfp_ms', 'p95'),
+    latency('TTFT p50', 'ttft_ms', 'p50'),
+    latency('TTFT p95', 'ttft_ms', 'p95'),
+    latency('total p50', 'total_ms', 'p50'),
+    latency('total p95', 'total_ms', 'p95'),
+  ];
+  return specs.map((spec) => {
+    const values = columns.map((c) => spec.value(c.group));
+    const cells = columns.map((c, i) => (spec.text ? spec.text(c.group) : spec.format(values[i] ?? null)));
+    return { label: spec.label, better: spec.better, values, cells, best: markBest(values, spec) };
+  });
+}
+
+/**
+ * Best cells of a row, judged on the value as displayed, so two cells that read the same are both
+ * marked or neither. Nothing is marked with fewer than two figures or when every figure ties.
+ */
+function markBest(values: ReadonlyArray<number | null>, spec: RowSpec): boolean[] {
+  const present = values.filter((v): v is number => v !== null && Number.isFinite(v));
+  if (spec.better === null || present.length < 2) return values.map(() => false);
+  const best = spec.better === 'higher' ? Math.max(...present) : Math.min(...present);
+  const bestText = spec.format(best);
+  const marked = values.map((v) => v !== null && spec.format(v) === bestText);
+  return marked.every((m, i) => m || values[i] === null) ? values.map(() => false) : marked;
+}
+
+/** Per-category figures of each column: pass rate and citation recall, categories in natural order. */
+export interface CategoryRow {
+  readonly category: string;
+  readonly pass: ReadonlyArray<MeanEstimate | null>;
+  readonly recall: ReadonlyArray<number | null>;
+}
+
+export function categoryRows(columns: readonly ReportColumn[]): CategoryRow[] {
+  const categories = [...new Set(columns.flatMap((c) => Object.keys(c.group.by_category)))].sort(naturalCompare);
+  return categories.map((category) => ({
+    category,
+    pass: columns.map((c) => c.group.by_category[category]?.pass_rate ?? null),
+    recall: columns.map((c) => c.group.by_category[category]?.scores.citation_recall?.mean ?? null),
+  }));
+}

@@ -1,0 +1,60 @@
+/**
+ * @module reports/fail-reasons
+ * Why a request did not pass, in words: what the JUnit failure message and the markdown "worst
+ * questions" say. Derived from the record's outcome and scores only (README "Pass rule"), so it
+ * reads the same in every report and after `chatbench report`.
+ */
+import type { AnswerFigures, RequestRecord } from '../records/record.js';
+
+type Figures = Pick<AnswerFigures, 'outcome' | 'error_code' | 'error_message' | 'scores'>;
+
+/** "http_error 503 E_BUSY" / "timeout": the outcome with its status and code when they exist. */
+export function describeOutcome(figures: Pick<AnswerFigures, 'outcome' | 'error_code'>, httpStatus: number | null): string {
+  const parts: string[] = [figures.outcome];
+  if (httpStatus !== null && figures.outcome !== 'ok' && httpStatus >= 300) parts.push(String(httpStatus));
+  if (figures.error_code) parts.push(figures.error_code);
+  return parts.join(' ');
+}
+
+/**
+ * The reasons one answer did not pass; empty when it passed. A non-ok outcome is the only reason
+ * given for a failed request (it has no scores). A pass=false with no recognisable cause still
+ * gets "did not pass" so a failure never comes without a message.
+ */
+export function answerFailReasons(figures: Figures, httpStatus: number | null): string[] {
+  if (figures.outcome !== 'ok') return [`outcome ${describeOutcome(figures, httpStatus)}`];
+  const scores = figures.scores;
+  if (!scores) return [];
+  const reasons: string[] = [];
+  if (scores.missing_phrases.length > 0) reasons.push(`missing phrases: ${scores.missing_phrases.map((p) => `"${p}"`).join(', ')}`);
+  if (scores.forbidden_phrases.length > 0) reasons.push(`forbidden phrases present: ${scores.forbidden_phrases.map((p) => `"${p}"`).join(', ')}`);
+  if (scores.invalid_citations > 0) reasons.push(`${scores.invalid_citations} invalid citation(s)`);
+  if (scores.citation_recall === 0) reasons.push('no expected document cited (citation recall 0)');
+  if (scores.no_answer_ok === false) reasons.push('cited documents on a question that expects no answer');
+  if (!scores.pass && reasons.length === 0) reasons.push('did not pass');
+  return scores.pass ? [] : reasons;
+}
+
+/**
+ * Whether the request as a whole passed. A single-model request passes by its own scores; a
+ * multi-model request whose top-level scores are absent passes when it is ok and every model passed.
+ */
+export function recordPassed(record: RequestRecord): boolean {
+  if (record.outcome !== 'ok') return false;
+  if (record.scores) return record.scores.pass;
+  if (record.models && record.models.length > 0) return record.models.every((m) => m.outcome === 'ok' && (m.scores?.pass ?? false));
+  return false;
+}
+
+/** Reasons for the whole request: its own, then each model's prefixed with its name; empty when it passed. */
+export function recordFailReasons(record: RequestRecord): string[] {
+  if (recordPassed(record)) return [];
+  const own = answerFailReasons(record, record.http_status);
+  if (!record.models) return own.length > 0 ? own : ['did not pass'];
+  const perModel = record.models.flatMap((m) =>
+    answerFailReasons(m, record.http_status).map((reason) => `[${m.model_name ?? `model ${m.model_index}`}] ${reason}`),
+  );
+  // A non-ok request names its outcome once; the models' own reasons say which one broke.
+  const reasons = [...own, ...perModel.filter((r) => !own.includes(r))];
+  return reasons.length > 0 ? reasons : ['did not pass'];
+}

@@ -1,0 +1,80 @@
+/**
+ * @module reports/html/cdf-chart
+ * Latency CDFs (TTFP, total) with one line per column: the whole distribution at a glance, where
+ * p50/p95 in the table are two points of it. Lines are step functions of the empirical CDF,
+ * thinned to a fixed number of points so a 20,000-request run still makes a small page.
+ */
+import { scaleLinear } from 'd3-scale';
+import { curveStepAfter, line } from 'd3-shape';
+import { rowsOfColumn, type ReportColumn } from '../comparison.js';
+import { formatMs } from '../format.js';
+import type { ReportRow } from '../report-input.js';
+import { axisBottom, axisLeft, emptyFigure, esc, figure, legend, seriesStyle } from './svg.js';
+
+/** At most this many points per line (the extremes always kept). */
+export const CDF_POINTS = 200;
+
+const WIDTH = 720;
+const HEIGHT = 300;
+const M = { top: 12, right: 20, bottom: 48, left: 60 };
+
+export interface CdfChartOptions {
+  readonly chart: 'ttfp-cdf' | 'total-cdf';
+  readonly figure: 'ttfp_ms' | 'total_ms';
+  readonly title: string;
+}
+
+type Point = readonly [ms: number, share: number];
+
+/**
+ * The empirical CDF of `values` as step points: (v0, 0) then (v_i, (i+1)/n), thinned to
+ * CDF_POINTS by keeping evenly spaced ranks. Empty input gives no points.
+ */
+export function cdfPoints(values: readonly number[], maxPoints = CDF_POINTS): Point[] {
+  const sorted = [...values].sort((a, b) => a - b);
+  const n = sorted.length;
+  if (n === 0) return [];
+  const keep = Math.max(2, maxPoints - 1);
+  const ranks = n <= keep ? sorted.map((_, i) => i) : Array.from({ length: keep }, (_, j) => Math.round((j * (n - 1)) / (keep - 1)));
+  return [[sorted[0]!, 0], ...[...new Set(ranks)].map((i): Point => [sorted[i]!, (i + 1) / n])];
+}
+
+/** The CDF figure of one latency over `ok` requests, one line per column (columns without data are left out of the plot and say so in the legend). */
+export function renderCdfChart(columns: readonly ReportColumn[], rows: readonly ReportRow[], o: CdfChartOptions): string {
+  const series = columns.map((column, i) => {
+    const values = rowsOfColumn(rows, column)
+      .filter((r) => r.outcome === 'ok')
+      .map((r) => r[o.figure])
+      .filter((v): v is number => v !== null && Number.isFinite(v));
+    return { column, style: seriesStyle(i), points: cdfPoints(values), n: values.length };
+  });
+  const drawn = series.filter((s) => s.points.length > 0);
+  if (drawn.length === 0) return emptyFigure(o.chart, o.title, `No ok request has ${o.figure}.`);
+  const max = Math.max(...drawn.flatMap((s) => s.points.map((p) => p[0])));
+  const x = scaleLinear().domain([0, max > 0 ? max : 1]).nice().range([M.left, WIDTH - M.right]);
+  const y = scaleLinear().domain([0, 1]).range([HEIGHT - M.bottom, M.top]);
+  const path = line<Point>()
+    .x((p) => x(p[0]))
+    .y((p) => y(p[1]))
+    .curve(curveStepAfter)
+    .digits(2);
+  const lines = drawn.map((s) => {
+    const title = `${s.column.label}: ${s.n} ok requests, p50 ${formatMs(s.column.group.latency[o.figure]?.p50)}, p95 ${formatMs(s.column.group.latency[o.figure]?.p95)}`;
+    return `<path class="cdf-line" d="${path(s.points) ?? ''}" fill="none" stroke="${s.style.colour}" stroke-width="2"${s.style.dash ? ` stroke-dasharray="${s.style.dash}"` : ''}><title>${esc(title)}</title></path>`;
+  });
+  const body = [
+    axisBottom(x, { at: HEIGHT - M.bottom, label: `${o.figure} (ms)`, grid: HEIGHT - M.bottom - M.top }),
+    axisLeft(y, { at: M.left, label: 'share of requests', format: (d) => `${Math.round(d * 100)}%`, grid: WIDTH - M.left - M.right }),
+    ...lines,
+  ].join('');
+  const names = series.map((s) => `${s.column.label}${s.n === 0 ? ' (no data)' : ''}`);
+  return figure({
+    chart: o.chart,
+    caption: o.title,
+    label: `${o.title}: cumulative share of ok requests by ${o.figure}, one line per ${names.length === 1 ? 'set' : 'set or model'}: ${names.join(', ')}.`,
+    width: WIDTH,
+    height: HEIGHT,
+    body,
+    after: legend(series.map((s, i) => ({ label: names[i]!, colour: s.style.colour, dash: s.style.dash, shape: 'line' }))),
+  });
+}

@@ -1,0 +1,102 @@
+/**
+ * @module reports/html/pass-grid
+ * Questions × columns, one cell each: which questions fail everywhere (a dataset or corpus
+ * problem) and which fail only for one set (a model problem). Colour plus a glyph, so the states
+ * never rest on colour alone; each cell's <title> says why.
+ */
+import { scaleBand } from 'd3-scale';
+import { rowsOfColumn, type ReportColumn } from '../comparison.js';
+import { naturalCompare, trimText } from '../format.js';
+import type { ReportRow } from '../report-input.js';
+import { esc, figure, legend, px } from './svg.js';
+
+/** Past this many questions the grid shows the first ones (natural id order) and says how many were left out. */
+export const MAX_GRID_QUESTIONS = 400;
+
+/** A cell's state over the repeats of one question in one column. */
+export const CELL_STATES = {
+  pass: { label: 'passed', colour: '#0072B2', glyph: '', dark: true },
+  partial: { label: 'passed in some repeats', colour: '#56B4E9', glyph: '½', dark: false },
+  fail: { label: 'failed', colour: '#E69F00', glyph: '×', dark: false },
+  error: { label: 'request not ok', colour: '#3b3b3b', glyph: '!', dark: true },
+  none: { label: 'not run', colour: '#eeeeee', glyph: '', dark: false },
+} as const;
+export type CellState = keyof typeof CELL_STATES;
+
+/** pass: every repeat passed; fail: none passed and at least one came back ok; error: none came back ok. */
+export function cellState(rows: readonly ReportRow[]): CellState {
+  if (rows.length === 0) return 'none';
+  const passed = rows.filter((r) => r.pass).length;
+  if (passed === rows.length) return 'pass';
+  if (passed > 0) return 'partial';
+  return rows.some((r) => r.outcome === 'ok') ? 'fail' : 'error';
+}
+
+const CELL_W = 56;
+const CELL_H = 22;
+const M = { top: 10, right: 10, bottom: 10, left: 150 };
+const HEADER = 26;
+
+/** The pass/fail grid (data-chart="pass-grid"). */
+export function renderPassGrid(columns: readonly ReportColumn[], rows: readonly ReportRow[]): string {
+  const allQuestions = [...new Set(rows.filter((r) => r.model_index === null).map((r) => r.question_id))].sort(naturalCompare);
+  const questions = allQuestions.slice(0, MAX_GRID_QUESTIONS);
+  const width = M.left + columns.length * CELL_W + M.right;
+  const height = M.top + HEADER + questions.length * CELL_H + M.bottom;
+  const x = scaleBand<number>()
+    .domain(columns.map((_, i) => i))
+    .range([M.left, M.left + columns.length * CELL_W])
+    .padding(0.08);
+  const y = scaleBand<string>()
+    .domain(questions)
+    .range([M.top + HEADER, M.top + HEADER + questions.length * CELL_H])
+    .padding(0.08);
+  const byColumn = columns.map((c) => groupByQuestion(rowsOfColumn(rows, c)));
+  const questionText = new Map(rows.map((r) => [r.question_id, r.question]));
+  const counts: Record<CellState, number> = { pass: 0, partial: 0, fail: 0, error: 0, none: 0 };
+  const cells = questions.flatMap((q) =>
+    columns.map((column, i) => {
+      const cellRows = byColumn[i]!.get(q) ?? [];
+      const state = cellState(cellRows);
+      counts[state] += 1;
+      const s = CELL_STATES[state];
+      const cx = px(x(i) ?? 0);
+      const cy = px(y(q) ?? 0);
+      const reasons = [...new Set(cellRows.flatMap((r) => r.reasons))];
+      const title = [`${q} · ${column.label}: ${s.label}`, ...(cellRows.length > 1 ? [`${cellRows.filter((r) => r.pass).length}/${cellRows.length} repeats passed`] : []), ...reasons.slice(0, 5), trimText(questionText.get(q) ?? '', 120)].join('\n');
+      const glyph = s.glyph ? `<text class="glyph${s.dark ? ' on-dark' : ''}" x="${px(cx + x.bandwidth() / 2)}" y="${px(cy + y.bandwidth() / 2)}" dy="0.35em" text-anchor="middle">${s.glyph}</text>` : '';
+      return `<g class="grid-cell" data-state="${state}"><rect class="grid-cell-box" x="${cx}" y="${cy}" width="${px(x.bandwidth())}" height="${px(y.bandwidth())}" rx="2" fill="${s.colour}"/>${glyph}<title>${esc(title)}</title></g>`;
+    }),
+  );
+  const rowLabels = questions.map(
+    (q) => `<text class="row-label" x="${M.left - 8}" y="${px((y(q) ?? 0) + y.bandwidth() / 2)}" dy="0.35em" text-anchor="end">${esc(trimText(q, 22))}<title>${esc(trimText(questionText.get(q) ?? q, 200))}</title></text>`,
+  );
+  const columnLabels = columns.map(
+    (c, i) => `<text class="col-label" x="${px((x(i) ?? 0) + x.bandwidth() / 2)}" y="${M.top + HEADER - 8}" text-anchor="middle">${i + 1}<title>${esc(c.label)}</title></text>`,
+  );
+  const left = allQuestions.length - questions.length;
+  const key = columns.map((c, i) => `<li><span class="col-key">${i + 1}</span> ${esc(c.label)}</li>`).join('');
+  return figure({
+    chart: 'pass-grid',
+    caption: 'Pass or fail of every question in every set',
+    label: `Grid of ${questions.length} questions by ${columns.length} sets: ${(Object.keys(counts) as CellState[]).map((k) => `${counts[k]} ${CELL_STATES[k].label}`).join(', ')}.`,
+    width,
+    height,
+    body: [...columnLabels, ...rowLabels, ...cells].join(''),
+    after: [
+      `<ol class="column-key">${key}</ol>`,
+      legend((Object.keys(CELL_STATES) as CellState[]).map((k) => ({ label: `${CELL_STATES[k].glyph ? `${CELL_STATES[k].glyph} ` : ''}${CELL_STATES[k].label}`, colour: CELL_STATES[k].colour, shape: 'box' }))),
+      left > 0 ? `<p class="note">${left} more questions are not shown; results.csv has every one.</p>` : '',
+    ].join('\n'),
+  });
+}
+
+function groupByQuestion(rows: readonly ReportRow[]): Map<string, ReportRow[]> {
+  const map = new Map<string, ReportRow[]>();
+  for (const row of rows) {
+    const list = map.get(row.question_id);
+    if (list) list.push(row);
+    else map.set(row.question_id, [row]);
+  }
+  return map;
+}

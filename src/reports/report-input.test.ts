@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { fixtureInput, fixtureRecords, fixtureSummary, makeRecord, makeScores } from '../../test/fixtures/reports/fixture.js';
+import { ReportInputSchema, createReportInputBuilder, rowsOf } from './report-input.js';
+
+describe('createReportInputBuilder', () => {
+  it('keeps one slim row per request plus one per model, never the answer', () => {
+    const input = fixtureInput();
+    expect(ReportInputSchema.safeParse(input).success).toBe(true);
+    // 14 records, two of them multi-model with two models each.
+    expect(input.rows).toHaveLength(14 + 4);
+    expect(input.rows.filter((r) => r.model_index !== null).map((r) => r.model_name)).toEqual(['mini', 'large', 'mini', 'large']);
+    for (const row of input.rows) expect(row).not.toHaveProperty('answer');
+    expect(input.meta).toEqual({ title: 'Fixture run', generated_by: 'chatbench 0.1.0', run_dir: 'reports/fixture' });
+  });
+
+  it('cuts the question to 200 characters', () => {
+    const [row] = rowsOf(makeRecord({ question_id: 'q', set: 's', question: 'é'.repeat(500) }));
+    expect(Array.from(row!.question)).toHaveLength(200);
+  });
+
+  it('keeps the N worst records: errors first, then failures, then by ascending citation F1', () => {
+    const input = fixtureInput({ worst: 5 });
+    expect(input.worst.map((r) => r.key)).toEqual([
+      'q2|duo|stream|0', // stream_error
+      'q10|fast|stream|0', // http_error
+      'q2|fast|stream|0', // failed, F1 0.667
+      'q10|accurate|stream|0', // failed, F1 1
+      'q3|fast|full|0', // failed, F1 N/A
+    ]);
+  });
+
+  it('keeps none with worst: 0, and only N however many records arrive', () => {
+    const none = createReportInputBuilder({ worst: 0 });
+    const two = createReportInputBuilder({ worst: 2 });
+    for (let i = 0; i < 500; i += 1) {
+      const record = makeRecord({ question_id: `q${i}`, set: 's', scores: makeScores({ citation_f1: (i % 97) / 100 }) });
+      none.add(record);
+      two.add(record);
+    }
+    expect(none.finish(fixtureSummary()).worst).toEqual([]);
+    expect(two.finish(fixtureSummary()).worst.map((r) => r.scores?.citation_f1)).toEqual([0, 0]);
+    expect(two.finish(fixtureSummary()).rows).toHaveLength(500);
+  });
+
+  it.each([
+    { name: 'a passing request', spec: {}, pass: true, reasons: [] },
+    { name: 'an http error', spec: { outcome: 'http_error' as const, http_status: 503, error_code: 'E_BUSY', scores: null }, pass: false, reasons: ['outcome http_error 503 E_BUSY'] },
+    { name: 'missing phrases and zero recall', spec: { scores: makeScores({ pass: false, citation_recall: 0, missing_phrases: ['x'] }) }, pass: false, reasons: ['missing phrases: "x"', 'no expected document cited (citation recall 0)'] },
+    { name: 'invalid citations', spec: { scores: makeScores({ pass: false, invalid_citations: 2 }) }, pass: false, reasons: ['2 invalid citation(s)'] },
+    { name: 'cited on expect_no_answer', spec: { scores: makeScores({ pass: false, no_answer_ok: false }) }, pass: false, reasons: ['cited documents on a question that expects no answer'] },
+    { name: 'a failure with no known cause', spec: { scores: makeScores({ pass: false }) }, pass: false, reasons: ['did not pass'] },
+  ])('says why $name did not pass', ({ spec, pass, reasons }) => {
+    const [row] = rowsOf(makeRecord({ question_id: 'q', set: 's', ...spec }));
+    expect(row!.pass).toBe(pass);
+    expect(row!.reasons).toEqual(reasons);
+  });
+
+  it('folds the models of a multi-model request into its row', () => {
+    const duo = fixtureRecords().find((r) => r.key === 'q2|duo|stream|0')!;
+    const [whole, mini, large] = rowsOf(duo);
+    expect(whole).toMatchObject({ model_index: null, outcome: 'stream_error', pass: false });
+    expect(whole!.reasons).toEqual(['outcome stream_error E_MODEL', '[large] outcome stream_error E_MODEL']);
+    // mini reached stop, but the request as a whole failed: it does not pass, and says why.
+    expect(mini).toMatchObject({ model_index: 0, outcome: 'ok', pass: false, reasons: ['request outcome stream_error E_MODEL'] });
+    expect(large).toMatchObject({ model_index: 1, outcome: 'stream_error', ttfp_ms: null, citation_f1: null });
+  });
+});

@@ -1,0 +1,175 @@
+/**
+ * @module reports/report-input
+ * What the renderers read: the Summary, one slim row per request (and per model of a multi-model
+ * request), and the full records of the worst few. Built while records stream past, so a
+ * 20,000-request run keeps 20,000 small rows and a handful of answers, never every answer.
+ */
+import { z } from 'zod';
+import { RequestRecordSchema, type RequestRecord } from '../records/record.js';
+import { SummarySchema, type Summary } from '../records/summary.js';
+import { answerFailReasons, describeOutcome, recordFailReasons, recordPassed } from './fail-reasons.js';
+
+/** How much of the question text a row keeps. */
+export const QUESTION_CHARS = 200;
+export const DEFAULT_WORST = 10;
+
+/**
+ * One request, or one model of a multi-model request (`model_index` set), without its answer.
+ * A multi-model request has one row with `model_index: null` for the request as a whole, plus one
+ * per model; renderers pick the rows that match their column.
+ */
+export const ReportRowSchema = RequestRecordSchema.pick({
+  key: true,
+  question_id: true,
+  question: true,
+  category: true,
+  set: true,
+  mode: true,
+  repeat: true,
+  outcome: true,
+  http_status: true,
+  error_code: true,
+  ttfp_ms: true,
+  ttft_ms: true,
+  total_ms: true,
+}).extend({
+  model_index: z.number().int().nullable(),
+  model_name: z.string().nullable(),
+  pass: z.boolean(),
+  citation_recall: z.number().nullable(),
+  citation_precision: z.number().nullable(),
+  citation_f1: z.number().nullable(),
+  /** Why it did not pass (fail-reasons.ts); empty when it passed. */
+  reasons: z.array(z.string()),
+});
+export type ReportRow = z.infer<typeof ReportRowSchema>;
+
+export const ReportMetaSchema = z.object({
+  title: z.string(),
+  /** `chatbench <version>`. */
+  generated_by: z.string(),
+  run_dir: z.string().optional(),
+});
+
+export const ReportInputSchema = z.object({
+  summary: SummarySchema,
+  rows: z.array(ReportRowSchema),
+  /** Worst first: non-ok requests, then failed ones, then by ascending citation F1. */
+  worst: z.array(RequestRecordSchema),
+  meta: ReportMetaSchema,
+});
+export type ReportInput = z.infer<typeof ReportInputSchema>;
+
+export interface ReportInputOptions {
+  /** How many full records to keep for "worst questions" (default 10; 0 keeps none). */
+  worst?: number;
+  title?: string;
+  /** The toolkit's version, for `generated_by`; the app passes it (reports never read package.json). */
+  version?: string;
+  run_dir?: string;
+}
+
+export interface ReportInputBuilder {
+  /** Takes one record as it completes; keeps a slim row and, if among the worst so far, the record. */
+  add(record: RequestRecord): void;
+  /** The input for every renderer. Rows stay in the order they were added. */
+  finish(summary: Summary): ReportInput;
+}
+
+/** Creates the streaming builder of a ReportInput. */
+export function createReportInputBuilder(options: ReportInputOptions = {}): ReportInputBuilder {
+  const limit = Math.max(0, Math.floor(options.worst ?? DEFAULT_WORST));
+  const rows: ReportRow[] = [];
+  const worst: Array<{ rank: WorstRank; record: RequestRecord }> = [];
+  return {
+    add(record) {
+      rows.push(...rowsOf(record));
+      if (limit === 0) return;
+      const rank = worstRank(record);
+      if (worst.length === limit && compareRank(rank, worst[worst.length - 1]!.rank) >= 0) return;
+      const at = worst.findIndex((entry) => compareRank(rank, entry.rank) < 0);
+      worst.splice(at === -1 ? worst.length : at, 0, { rank, record });
+      if (worst.length > limit) worst.pop();
+    },
+    finish(summary) {
+      return {
+        summary,
+        rows,
+        worst: worst.map((entry) => entry.record),
+        meta: {
+          title: options.title ?? 'chatbench report',
+          generated_by: options.version ? `chatbench ${options.version}` : 'chatbench',
+          ...(options.run_dir === undefined ? {} : { run_dir: options.run_dir }),
+        },
+      };
+    },
+  };
+}
+
+/** The slim rows of one record: the request, then one per model of a multi-model request. */
+export function rowsOf(record: RequestRecord): ReportRow[] {
+  const base = {
+    key: record.key,
+    question_id: record.question_id,
+    question: Array.from(record.question).slice(0, QUESTION_CHARS).join(''),
+    category: record.category,
+    set: record.set,
+    mode: record.mode,
+    repeat: record.repeat,
+    http_status: record.http_status,
+  };
+  const whole: ReportRow = {
+    ...base,
+    model_index: null,
+    model_name: null,
+    outcome: record.outcome,
+    error_code: record.error_code,
+    pass: recordPassed(record),
+    ttfp_ms: record.ttfp_ms,
+    ttft_ms: record.ttft_ms,
+    total_ms: record.total_ms,
+    citation_recall: record.scores?.citation_recall ?? null,
+    citation_precision: record.scores?.citation_precision ?? null,
+    citation_f1: record.scores?.citation_f1 ?? null,
+    reasons: recordFailReasons(record),
+  };
+  const models = (record.models ?? []).map((m): ReportRow => {
+    // A model can reach stop while the request as a whole still failed (e.g. timed out later).
+    const reasons =
+      m.outcome === 'ok' && record.outcome !== 'ok'
+        ? [`request outcome ${describeOutcome(record, record.http_status)}`]
+        : answerFailReasons(m, record.http_status);
+    const pass = record.outcome === 'ok' && m.outcome === 'ok' && (m.scores?.pass ?? false);
+    return {
+      ...base,
+      model_index: m.model_index,
+      model_name: m.model_name,
+      outcome: m.outcome,
+      error_code: m.error_code,
+      pass,
+      ttfp_ms: m.ttfp_ms,
+      ttft_ms: m.ttft_ms,
+      total_ms: m.total_ms,
+      citation_recall: m.scores?.citation_recall ?? null,
+      citation_precision: m.scores?.citation_precision ?? null,
+      citation_f1: m.scores?.citation_f1 ?? null,
+      reasons: pass ? [] : reasons.length > 0 ? reasons : ['did not pass'],
+    };
+  });
+  return [whole, ...models];
+}
+
+/** [severity (0 = not ok, 1 = failed, 2 = passed), citation F1 (N/A sorts last), key]. */
+type WorstRank = readonly [number, number, string];
+
+function worstRank(record: RequestRecord): WorstRank {
+  const severity = record.outcome !== 'ok' ? 0 : recordPassed(record) ? 2 : 1;
+  const f1s = [record.scores?.citation_f1, ...(record.models ?? []).map((m) => m.scores?.citation_f1)].filter(
+    (v): v is number => typeof v === 'number',
+  );
+  return [severity, f1s.length > 0 ? Math.min(...f1s) : Number.POSITIVE_INFINITY, record.key];
+}
+
+function compareRank(a: WorstRank, b: WorstRank): number {
+  return a[0] - b[0] || (a[1] === b[1] ? 0 : a[1] < b[1] ? -1 : 1) || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0);
+}

@@ -1,0 +1,118 @@
+/**
+ * @module reports/results-csv
+ * results.csv: one row per request (one per model of a multi-model request) for spreadsheets and
+ * pandas. Streamed from the records as they come, so it never needs the whole run in memory.
+ * A figure that does not exist is an empty cell; booleans are `true`/`false`; lists are `|`-joined.
+ */
+import { stringify } from 'csv-stringify/sync';
+import type { AnswerFigures, RequestRecord } from '../records/record.js';
+import { ScoresSchema, type Scores } from '../records/scores.js';
+import type { RecordSink } from './sink.js';
+
+/** Score columns in schema order, `pass` last (it has its own column after them). */
+export const SCORE_COLUMNS = Object.keys(ScoresSchema.shape).filter((k): k is keyof Scores => k !== 'pass');
+
+/** Every column before the score and metadata columns. */
+export const BASE_COLUMNS = [
+  'key', 'question_id', 'question', 'category', 'set', 'mode', 'repeat', 'model_index', 'model_name', 'started_at',
+  'outcome', 'http_status', 'error_code', 'attempts',
+  'queue_ms', 'headers_ms', 'ttfp_ms', 'ttft_ms', 'first_citation_ms', 'total_ms', 'response_ms', 'tpot_ms', 'first_packet_ms',
+  'parts', 'answer_deltas', 'answer_chars', 'reasoning_chars',
+  'cited_document_ids', 'top_document_ids', 'expected_document_ids', 'markers_without_citation',
+] as const;
+
+/** Metadata (extra dataset columns) are prefixed so a dataset column can never shadow one of ours. */
+export const META_PREFIX = 'meta.';
+
+export interface CsvOptions {
+  /** The dataset's extra columns. Default: the metadata keys of the first record. */
+  metadataColumns?: readonly string[];
+}
+
+type Cell = string | number | null;
+
+/**
+ * A sink that writes results.csv through `write`. The header goes out at creation when
+ * `metadataColumns` is given, else with the first record (or at close() if there was none).
+ * A metadata key missing from a record is an empty cell; one not in the header is left out.
+ */
+export function createCsvSink(write: (chunk: string) => void, options: CsvOptions = {}): RecordSink {
+  let metadata: readonly string[] | null = options.metadataColumns ?? null;
+  const header = (columns: readonly string[]) => {
+    write(stringify([[...BASE_COLUMNS, ...SCORE_COLUMNS, 'pass', ...columns.map((c) => `${META_PREFIX}${c}`)]]));
+    return columns;
+  };
+  if (metadata) header(metadata);
+  return {
+    name: 'csv',
+    write(record) {
+      metadata ??= header(Object.keys(record.metadata));
+      const columns = metadata;
+      write(stringify(csvRowsOf(record).map((row) => [...row, ...columns.map((c) => record.metadata[c] ?? null)])));
+    },
+    async close() {
+      metadata ??= header([]);
+    },
+  };
+}
+
+/** results.csv of a whole list of records in one string (tests, small runs). */
+export function renderResultsCsv(records: Iterable<RequestRecord>, options: CsvOptions = {}): string {
+  const chunks: string[] = [];
+  const sink = createCsvSink((chunk) => chunks.push(chunk), options);
+  for (const record of records) sink.write(record);
+  void sink.close();
+  return chunks.join('');
+}
+
+/** The rows of one record without the metadata cells: one, or one per model. */
+function csvRowsOf(record: RequestRecord): Cell[][] {
+  if (!record.models) return [cellsOf(record, record, null, null)];
+  return record.models.map((m) => cellsOf(record, m, m.model_index, m.model_name));
+}
+
+function cellsOf(record: RequestRecord, figures: AnswerFigures, modelIndex: number | null, modelName: string | null): Cell[] {
+  const base: Record<(typeof BASE_COLUMNS)[number], Cell> = {
+    key: record.key,
+    question_id: record.question_id,
+    question: record.question,
+    category: record.category,
+    set: record.set,
+    mode: record.mode,
+    repeat: record.repeat,
+    model_index: modelIndex,
+    model_name: modelName,
+    started_at: record.started_at,
+    outcome: figures.outcome,
+    http_status: record.http_status,
+    error_code: figures.error_code,
+    attempts: record.attempts.length,
+    queue_ms: record.queue_ms,
+    headers_ms: record.headers_ms,
+    ttfp_ms: figures.ttfp_ms,
+    ttft_ms: figures.ttft_ms,
+    first_citation_ms: figures.first_citation_ms,
+    total_ms: figures.total_ms,
+    response_ms: record.response_ms,
+    tpot_ms: figures.tpot_ms,
+    first_packet_ms: Object.keys(figures.first_packet_ms).length > 0 ? JSON.stringify(figures.first_packet_ms) : null,
+    parts: figures.parts,
+    answer_deltas: figures.answer_deltas,
+    answer_chars: figures.answer_chars,
+    reasoning_chars: figures.reasoning_chars,
+    cited_document_ids: figures.cited_document_ids.join('|'),
+    top_document_ids: figures.top_document_ids.join('|'),
+    expected_document_ids: record.expected_document_ids.join('|'),
+    markers_without_citation: figures.markers_without_citation.join('|'),
+  };
+  const scores = figures.scores;
+  const passed = record.outcome === 'ok' && figures.outcome === 'ok' && (scores?.pass ?? false);
+  return [...BASE_COLUMNS.map((c) => base[c]), ...SCORE_COLUMNS.map((c) => scoreCell(scores?.[c])), String(passed)];
+}
+
+function scoreCell(value: Scores[keyof Scores] | undefined): Cell {
+  if (value === undefined || value === null) return null;
+  if (Array.isArray(value)) return value.join('|');
+  if (typeof value === 'boolean') return String(value);
+  return value;
+}
