@@ -1,0 +1,149 @@
+/**
+ * @module sim/chat/answer
+ * What a simulated model says: the sentences of the retrieved documents that best match the
+ * question, each followed by a `[[n]](link)` marker citing its document (numbered in order of first
+ * citation, a `citation_info` just before a document's first marker), split into tokens (words and
+ * punctuation, each with its leading space). The profile's citation knobs make a weaker model cite
+ * a wrong retrieved document or leave a citation out. Below the relevance threshold the model says
+ * it found nothing and cites nothing.
+ */
+import type { Corpus, SearchHit } from '../corpus/index.js';
+import { contentTerms, sentences, words } from '../corpus/index.js';
+import type { ModelProfile } from '../profiles.js';
+import type { Rng } from '../rng.js';
+
+/** One step of the answer: a `message_delta` (a marker is one delta) or a `citation_info`. */
+export type AnswerSegment =
+  | { kind: 'token'; text: string; marker: boolean }
+  | { kind: 'citation'; citation_number: number; document_id: string };
+
+/** A built answer. `text` keeps the markers; `citationless` drops them. */
+export interface Answer {
+  segments: AnswerSegment[];
+  text: string;
+  citationless: string;
+  citations: Array<{ citation_number: number; document_id: string }>;
+  /** False when retrieval found nothing relevant and the model said so. */
+  found: boolean;
+}
+
+export interface AnswerInput {
+  question: string;
+  hits: readonly SearchHit[];
+  /** Whether the best hit passed the relevance threshold. */
+  relevant: boolean;
+  corpus: Corpus;
+  profile: ModelProfile;
+  rng: Rng;
+  includeCitations: boolean;
+}
+
+/** Documents sentences are drawn from (the best few of the final documents). */
+const SOURCE_DOCS = 3;
+/** A sentence scoring below this share of the best one is not worth saying. */
+const KEEP_RATIO = 0.3;
+
+/** Words and punctuation, each token carrying its leading whitespace; numbers like 14:00 or 2.5 stay whole. */
+export function tokenize(text: string): string[] {
+  return text.match(/\s*(?:[\p{L}\p{N}_]+(?:['’.,:/-][\p{L}\p{N}_]+)*|\S)/gu) ?? [];
+}
+
+/** Builds the answer a model with this profile gives. Draws from `rng` in a fixed order. */
+export function buildAnswer(input: AnswerInput): Answer {
+  if (!input.relevant || input.hits.length === 0) return notFound(input.corpus.organisation);
+  const picked = pickSentences(input.question, input.hits, input.corpus, input.profile.answer_sentences);
+  if (picked.length === 0) return notFound(input.corpus.organisation);
+  const segments: AnswerSegment[] = [];
+  const numbers = new Map<string, number>();
+  picked.forEach(({ sentence, hit }, i) => {
+    const [, body = sentence, punct = '.'] = /^(.*?)([.!?]+)?$/s.exec(sentence) ?? [];
+    for (const text of tokenize(i === 0 ? body : ` ${body}`)) segments.push({ kind: 'token', text, marker: false });
+    const missed = input.rng.chance(input.profile.missed_citation_rate);
+    const wrong = input.rng.chance(input.profile.wrong_citation_rate);
+    const others = input.hits.filter((h) => h.doc.document_id !== hit.doc.document_id);
+    const cited = wrong && others.length > 0 ? others[input.rng.int(others.length)] ?? hit : hit;
+    if (input.includeCitations && !missed) {
+      const id = cited.doc.document_id;
+      let number = numbers.get(id);
+      if (number === undefined) {
+        number = numbers.size + 1;
+        numbers.set(id, number);
+        segments.push({ kind: 'citation', citation_number: number, document_id: id });
+      }
+      segments.push({ kind: 'token', text: ` [[${number}]](${cited.doc.link})`, marker: true });
+    }
+    segments.push({ kind: 'token', text: punct, marker: false });
+  });
+  return finish(segments, true);
+}
+
+/** The reasoning a reasoning model streams before answering, as tokens. */
+export function buildReasoning(question: string, hits: readonly SearchHit[], found: boolean): string[] {
+  const titles = hits.slice(0, 2).map((h) => `"${h.doc.title}"`);
+  const lines = [`The user asks: "${question.trim().replace(/\s+/g, ' ')}".`];
+  if (hits.length === 0) lines.push('The search returned no documents.');
+  else lines.push(`The search returned ${hits.length} document${hits.length === 1 ? '' : 's'}; the most relevant ${titles.length === 1 ? 'is' : 'are'} ${titles.join(' and ')}.`);
+  lines.push(found
+    ? 'I will answer from the passages that address the question directly and cite each source.'
+    : 'None of them addresses the question, so I will say that I found nothing rather than guess.');
+  return tokenize(lines.join(' '));
+}
+
+function notFound(organisation: string): Answer {
+  const text = `I could not find any information about this in the ${organisation} knowledge base.`;
+  return finish(tokenize(text).map((t) => ({ kind: 'token', text: t, marker: false })), false);
+}
+
+function finish(segments: AnswerSegment[], found: boolean): Answer {
+  let text = '';
+  let citationless = '';
+  const citations: Answer['citations'] = [];
+  for (const segment of segments) {
+    if (segment.kind === 'citation') citations.push({ citation_number: segment.citation_number, document_id: segment.document_id });
+    else {
+      text += segment.text;
+      if (!segment.marker) citationless += segment.text;
+    }
+  }
+  return { segments, text, citationless, citations, found };
+}
+
+interface Candidate {
+  sentence: string;
+  hit: SearchHit;
+  score: number;
+}
+
+/**
+ * The best-matching sentences of the top documents: each question word a sentence contains (or,
+ * for words of four letters or more, starts a word of) adds its rarity; the total is scaled by how
+ * well the sentence's document ranked. At most `max`, best first, none far below the best.
+ */
+function pickSentences(question: string, hits: readonly SearchHit[], corpus: Corpus, max: number): Candidate[] {
+  const terms = contentTerms(question);
+  const top = hits[0]?.score ?? 1;
+  const candidates: Candidate[] = [];
+  for (const hit of hits.slice(0, SOURCE_DOCS)) {
+    const rank = Math.sqrt(hit.score / top);
+    for (const sentence of sentences(hit.doc.content)) {
+      const present = words(sentence);
+      let score = 0;
+      for (const term of terms) {
+        const match = present.includes(term) || (term.length >= 4 && present.some((w) => w.startsWith(term)));
+        if (match) score += corpus.termWeight(term);
+      }
+      if (score > 0) candidates.push({ sentence, hit, score: score * rank });
+    }
+  }
+  candidates.sort((a, b) => b.score - a.score);
+  const best = candidates[0]?.score ?? 0;
+  const seen = new Set<string>();
+  const out: Candidate[] = [];
+  for (const candidate of candidates) {
+    if (out.length >= max || (out.length >= 2 && candidate.score < best * KEEP_RATIO)) break;
+    if (seen.has(candidate.sentence)) continue;
+    seen.add(candidate.sentence);
+    out.push(candidate);
+  }
+  return out;
+}

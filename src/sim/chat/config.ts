@@ -1,0 +1,87 @@
+/**
+ * @module sim/chat/config
+ * The chat engine's part of the simulator config (nested as "chat"). Every field has a default, so
+ * `ChatConfigSchema.parse({})` is a working configuration.
+ */
+import { z } from 'zod';
+import { FRAMINGS } from '../encode/index.js';
+import { ModelProfileOverrideSchema } from '../profiles.js';
+
+/** The failures the simulator can inject (issue 2 §3). */
+export const FAULT_KINDS = [
+  'reset_before_headers', 'reset_mid_stream', 'stall_mid_stream', 'malformed_line', 'end_without_stop',
+  'unterminated_error', 'http_500', 'http_503', 'streaming_error',
+] as const;
+export const FaultKindSchema = z.enum(FAULT_KINDS);
+export type FaultKind = z.infer<typeof FaultKindSchema>;
+
+/** A `/regex/flags` string; anything else is a plain substring. */
+const REGEX_FORM = /^\/(.+)\/([a-z]*)$/s;
+
+/** Forces a fault on every request whose message matches. The first matching trigger wins. */
+export const FaultTriggerSchema = z
+  .object({
+    match: z.string().min(1),
+    fault: FaultKindSchema,
+    /** For `streaming_error`: the error_code sent (default MODEL_ERROR). */
+    error_code: z.string().min(1).optional(),
+    /** In multi-model mode, which model fails (streaming_error only; default: one chosen by the seed). */
+    model_index: z.number().int().min(0).max(2).optional(),
+  })
+  .superRefine((trigger, ctx) => {
+    const regex = REGEX_FORM.exec(trigger.match);
+    if (regex === null) return;
+    try {
+      new RegExp(regex[1] ?? '', regex[2]);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', path: ['match'], message: `invalid regular expression: ${(error as Error).message}` });
+    }
+  });
+export type FaultTrigger = z.output<typeof FaultTriggerSchema>;
+
+const Probability = z.number().min(0).max(1);
+
+export const ChatConfigSchema = z.object({
+  /** `ndjson` as the deployed service sends; `sse` for real `data:` framing. */
+  framing: z.enum(FRAMINGS).default('ndjson'),
+  /** Multiplies every simulated delay (1 = real time; tests use e.g. 0.05). */
+  time_scale: z.number().positive().default(1),
+  /** A `chat_heartbeat` packet after this much silence (real milliseconds; not scaled). */
+  heartbeat_ms: z.number().positive().default(15_000),
+  /** How long `stall_mid_stream` stops sending (scaled by time_scale). */
+  stall_ms: z.number().nonnegative().default(30_000),
+  /** Documents retrieved (search_tool_documents_delta and final_documents). */
+  top_k: z.number().int().min(1).max(50).default(5),
+  /**
+   * Relevance threshold: the share (0–1, weighted by rarity) of the question's meaningful words the
+   * best document matches. Below it the model answers that it found nothing.
+   */
+  min_coverage: Probability.default(0.45),
+  /** A second threshold on the raw BM25 score of the best document (0 = off). */
+  min_score: z.number().nonnegative().default(0),
+  /** The first message id handed out; ids then increase by one per message. */
+  first_message_id: z.number().int().min(1).default(1),
+  /** Profiles by model_version (or provider/model_version), laid over the built-ins. */
+  profiles: z.record(z.string(), ModelProfileOverrideSchema).default({}),
+  faults: z
+    .object({
+      rates: z.partialRecord(FaultKindSchema, Probability).default({}),
+      triggers: z.array(FaultTriggerSchema).default([]),
+    })
+    .prefault({}),
+});
+export type ChatConfig = z.output<typeof ChatConfigSchema>;
+export type ChatConfigInput = z.input<typeof ChatConfigSchema>;
+
+/** Whether a client may retry after this mid-stream error (transient provider or network trouble). */
+export function isRetryable(code: string): boolean {
+  return ['RATE_LIMIT', 'SERVICE_UNAVAILABLE', 'CONNECTION_ERROR', 'MODEL_ERROR', 'EMPTY_LLM_RESPONSE', 'UNKNOWN_ERROR'].includes(code);
+}
+
+/** Compiles a trigger's `match` into a test on the message text. */
+export function triggerMatcher(match: string): (message: string) => boolean {
+  const regex = REGEX_FORM.exec(match);
+  if (regex === null) return (message) => message.includes(match);
+  const re = new RegExp(regex[1] ?? '', (regex[2] ?? '').replace('g', ''));
+  return (message) => re.test(message);
+}

@@ -1,0 +1,195 @@
+/**
+ * @module sim/chat/engine
+ * The send-chat-message operation of the simulated service. For each request it decides everything
+ * up front from seeded randomness (fault, session id, retrieval, each model's answer and timeline),
+ * then plays the result on the response through one shared scheduler. Randomness is derived from
+ * the seed, the message text and how many times that text was asked before, so concurrency and the
+ * order of other requests do not change what a request gets; message ids are a plain counter.
+ */
+import type { ServerResponse } from 'node:http';
+import type { SendMessageRequestParsed } from '../../api/index.js';
+import { MULTI_MODEL_REQUIRES_STREAM_DETAIL } from '../../api/index.js';
+import type { Corpus } from '../corpus/index.js';
+import { STREAM_CONTENT_TYPE } from '../encode/index.js';
+import { mergeProfiles, resolveProfile, type ModelProfile, type ResolvedProfile } from '../profiles.js';
+import { createRng } from '../rng.js';
+import { buildAnswer, buildReasoning } from './answer.js';
+import type { ChatConfig } from './config.js';
+import { createFaultPicker, type FaultChoice } from './faults.js';
+import { jsonHead, jsonSteps, planFull } from './full-plan.js';
+import { planModel, type ModelRun } from './model-plan.js';
+import { messageIdsPart, multiModelIdsPart, sessionPart, streamingErrorPart } from './parts.js';
+import { retrieve, type Retrieval } from './retrieval.js';
+import { createScheduler } from './scheduler.js';
+import { createStatsRecorder, type ChatStats } from './stats.js';
+import { composeStream, type WireStep } from './stream-plan.js';
+import { playSteps, resetConnection, type ResponseHead } from './writer.js';
+
+/** One request as the server hands it over. */
+export interface ChatRequestContext {
+  /** Already validated by the server (422s are the server's). */
+  request: SendMessageRequestParsed;
+  /** The authenticated user id, or 'anonymous'. */
+  userId: string;
+  /** Nothing written yet. */
+  res: ServerResponse;
+  /** Aborted when the client goes away: stop timers, write nothing more. */
+  signal: AbortSignal;
+}
+
+export interface ChatEngine {
+  /** Answers on ctx.res and ends it; resolves when done or the client left. Never rejects. */
+  handle(ctx: ChatRequestContext): Promise<{ tokens: number }>;
+  stats(): ChatStats;
+  /** Clears every timer; requests in progress resolve and write nothing more. */
+  close(): void;
+}
+
+export interface ChatEngineOptions {
+  config: ChatConfig;
+  seed: number;
+  corpus: Corpus;
+}
+
+/** Distinct message texts remembered for occurrence counting before the memory is reset. */
+const MAX_REMEMBERED_MESSAGES = 200_000;
+const MAX_MODELS = 3;
+
+/** Creates the engine. One per server; it owns a scheduler timer until close(). */
+export function createChatEngine(options: ChatEngineOptions): ChatEngine {
+  const { config, seed, corpus } = options;
+  const profiles = mergeProfiles(config.profiles);
+  const stats = createStatsRecorder();
+  const scheduler = createScheduler(stats.lag);
+  const pickFault = createFaultPicker(config.faults);
+  const occurrences = new Map<string, number>();
+  const inFlight = new Set<AbortController>();
+  let nextId = config.first_message_id;
+
+  const occurrence = (message: string): number => {
+    if (occurrences.size >= MAX_REMEMBERED_MESSAGES) occurrences.clear();
+    const n = occurrences.get(message) ?? 0;
+    occurrences.set(message, n + 1);
+    return n;
+  };
+
+  const play = async (ctx: ChatRequestContext, head: ResponseHead, steps: WireStep[], stream: boolean): Promise<void> => {
+    const controller = new AbortController();
+    const forward = () => controller.abort();
+    ctx.signal.addEventListener('abort', forward, { once: true });
+    if (ctx.signal.aborted) controller.abort();
+    inFlight.add(controller);
+    if (stream) stats.streamOpened();
+    try {
+      await playSteps({ res: ctx.res, signal: controller.signal, head, steps, framing: config.framing, scheduler, start: performance.now() });
+    } finally {
+      if (stream) stats.streamClosed();
+      inFlight.delete(controller);
+      ctx.signal.removeEventListener('abort', forward);
+    }
+  };
+
+  const answer = async (ctx: ChatRequestContext): Promise<{ tokens: number }> => {
+    const { request, res } = ctx;
+    const message = request.message;
+    const n = occurrence(message);
+    const faultRng = createRng(seed, 'fault', message, n);
+    const overrides = request.llm_overrides ?? [];
+    if (overrides.length > 1 && !request.stream) {
+      await play(ctx, jsonHead(400), jsonSteps(0, { error_code: 'INVALID_INPUT', detail: MULTI_MODEL_REQUIRES_STREAM_DETAIL }), false);
+      return { tokens: 0 };
+    }
+    const fault = pickFault(message, faultRng);
+    if (fault !== null) stats.fault(fault.kind);
+    if (fault?.kind === 'reset_before_headers') {
+      resetConnection(res);
+      return { tokens: 0 };
+    }
+    if (fault?.kind === 'http_500' || fault?.kind === 'http_503') {
+      const body = fault.kind === 'http_500' ? { detail: 'Internal Server Error' } : { detail: 'Service Unavailable' };
+      await play(ctx, jsonHead(fault.kind === 'http_500' ? 500 : 503), jsonSteps(0, body), false);
+      return { tokens: 0 };
+    }
+    const sessionId = request.chat_session_id ?? createRng(seed, 'session', message, n).uuid();
+    const incognito = request.chat_session_info?.incognito ?? false;
+    const prefix: unknown[] = request.chat_session_id == null ? [sessionPart(sessionId, incognito)] : [];
+    const streamHead: ResponseHead = { status: 200, headers: { 'Content-Type': STREAM_CONTENT_TYPE } };
+    if (overrides.length > MAX_MODELS) {
+      stats.streamingError();
+      const error = `Multi-model mode supports at most ${MAX_MODELS} models; ${overrides.length} were given.`;
+      const steps = [...prefix, streamingErrorPart(error, 'VALIDATION_ERROR', null, false)].map((part): WireStep => ({ at: 0, part }));
+      await play(ctx, streamHead, steps, true);
+      return { tokens: 0 };
+    }
+    const models = overrides.length > 1 ? overrides.map((o) => resolveProfile(profiles, o)) : [resolveProfile(profiles, request.llm_override)];
+    const userMessageId = nextId++;
+    const messageIds = models.map(() => nextId++);
+    const retrieval = retrieve(corpus, message, request.internal_search_filters, config);
+    const failing = fault?.kind === 'streaming_error' || (!request.stream && fault?.kind === 'unterminated_error')
+      ? (fault.modelIndex ?? (models.length > 1 ? faultRng.int(models.length) : 0)) : -1;
+    const runs = models.map((model, i) => runModel({ model, i, multi: models.length > 1, message, n, retrieval, request, fault, failing }));
+    for (const run of runs) if (run.error !== null) stats.streamingError();
+    const tokens = runs.reduce((sum, run) => sum + run.tokens, 0);
+    const first = runs[0] as ModelRun;
+    if (!request.stream) {
+      const full = planFull({ run: first, retrieval, messageId: messageIds[0] ?? 0, sessionId, incognito, fault: fault?.kind ?? null, stallMs: config.stall_ms * config.time_scale });
+      await play(ctx, full.head, full.steps, false);
+      return { tokens };
+    }
+    prefix.push(models.length > 1
+      ? multiModelIdsPart(userMessageId, models.map((m, i) => ({ message_id: messageIds[i] ?? 0, model_name: m.modelName })))
+      : messageIdsPart(userMessageId, messageIds[0] ?? 0));
+    const steps = composeStream({
+      prefix, models: runs.map((r) => r.steps), fault: fault?.kind ?? null, rng: faultRng,
+      stallMs: config.stall_ms * config.time_scale, heartbeatMs: config.heartbeat_ms, framing: config.framing,
+    });
+    await play(ctx, streamHead, steps, true);
+    return { tokens };
+  };
+
+  interface RunInput {
+    model: ResolvedProfile;
+    i: number;
+    multi: boolean;
+    message: string;
+    n: number;
+    retrieval: Retrieval;
+    request: SendMessageRequestParsed;
+    fault: FaultChoice | null;
+    failing: number;
+  }
+  const runModel = ({ model, i, multi, message, n, retrieval, request, fault, failing }: RunInput): ModelRun => {
+    const profile: ModelProfile = model.profile;
+    const built = buildAnswer({
+      question: message, hits: retrieval.hits, relevant: retrieval.relevant, corpus, profile,
+      rng: createRng(seed, 'answer', message, n, i), includeCitations: request.include_citations,
+    });
+    const modelFails = createRng(seed, 'error', message, n, i).chance(profile.error_rate);
+    const failure = i === failing ? { code: fault?.kind === 'unterminated_error' ? 'UNKNOWN_ERROR' : fault?.errorCode ?? 'MODEL_ERROR' }
+      : modelFails ? { code: 'MODEL_ERROR' } : null;
+    return planModel({
+      modelIndex: i, multi, profile, timing: createRng(seed, 'timing', message, n, i), answer: built,
+      reasoning: profile.reasoning ? buildReasoning(message, retrieval.hits, built.found) : null,
+      queries: retrieval.queries, documents: retrieval.documents, timeScale: config.time_scale, failure,
+    });
+  };
+
+  return {
+    async handle(ctx) {
+      stats.request();
+      try {
+        return await answer(ctx);
+      } catch {
+        // A bug must not take the server down; answer as the deployed service does on an uncaught error.
+        if (!ctx.res.headersSent && !ctx.res.destroyed) await play(ctx, jsonHead(500), jsonSteps(0, { detail: 'Internal Server Error' }), false);
+        else ctx.res.destroy();
+        return { tokens: 0 };
+      }
+    },
+    stats: () => stats.snapshot(),
+    close() {
+      for (const controller of inFlight) controller.abort();
+      scheduler.close();
+    },
+  };
+}

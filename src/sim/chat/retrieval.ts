@@ -1,0 +1,55 @@
+/**
+ * @module sim/chat/retrieval
+ * The search step of an answer: the query (the message itself: the simulated model does not
+ * rephrase), the top documents under the request's filters, and whether the best one is relevant
+ * enough to answer from. Relevance is coverage: the share of the question's meaningful words
+ * (stop words left out, each weighted by its rarity in the corpus) that the best document matches.
+ * Raw BM25 scores grow with the length of a question, so a fixed score threshold would let long
+ * off-topic questions through; a question about something the corpus never mentions has most of
+ * its weight on words no document contains.
+ */
+import type { BaseFilters } from '../../api/index.js';
+import type { Corpus, SearchHit } from '../corpus/index.js';
+import { contentTerms, words } from '../corpus/index.js';
+import type { ChatConfig } from './config.js';
+import { wireDoc, type WireDoc } from './parts.js';
+
+export interface Retrieval {
+  queries: string[];
+  hits: SearchHit[];
+  documents: WireDoc[];
+  /** The coverage of the best hit (0 when nothing was found). */
+  coverage: number;
+  relevant: boolean;
+}
+
+/** Runs the search for a message. */
+export function retrieve(
+  corpus: Corpus,
+  message: string,
+  filters: BaseFilters | null | undefined,
+  config: Pick<ChatConfig, 'top_k' | 'min_coverage' | 'min_score'>,
+): Retrieval {
+  const query = message.trim();
+  const hits = corpus.search(query, filters, config.top_k);
+  const documents = hits.map((h) => wireDoc(corpus.toSearchDoc(h.doc, h.score, 0, h.terms)));
+  const top = hits[0];
+  const coverage = top === undefined ? 0 : coverageOf(query, top, corpus);
+  const relevant = top !== undefined && coverage >= config.min_coverage && top.score >= config.min_score;
+  return { queries: [query], hits, documents, coverage, relevant };
+}
+
+/** Rarity-weighted share of the question's meaningful words that the hit matched. */
+export function coverageOf(question: string, hit: SearchHit, corpus: Corpus): number {
+  const terms = contentTerms(question);
+  if (terms.length === 0) return 0;
+  const matched = new Set(hit.queryTerms.flatMap((t) => words(t)));
+  let total = 0;
+  let covered = 0;
+  for (const term of terms) {
+    const weight = corpus.termWeight(term);
+    total += weight;
+    if (matched.has(term)) covered += weight;
+  }
+  return total === 0 ? 0 : covered / total;
+}

@@ -1,0 +1,108 @@
+/**
+ * @module sim/chat/writer
+ * Plays a list of timed steps on a response through the shared scheduler. Each wake-up writes every
+ * step already due as one `res.write` (a packet is never split across writes). When `res.write`
+ * reports a full buffer the stream stops producing until 'drain' and its remaining timeline moves
+ * later by the pause, so a slow reader neither grows memory nor counts as scheduler lag. When the
+ * client leaves (abort signal or 'close') the stream's task is cancelled and nothing more is
+ * written. After the last step the response ends, unless the last step reset the connection.
+ */
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { framePart, type Framing } from '../encode/index.js';
+import type { Scheduler, ScheduledTask } from './scheduler.js';
+import type { WireStep } from './stream-plan.js';
+
+/** Status line and headers, sent with the first step. */
+export interface ResponseHead {
+  status: number;
+  headers: Record<string, string | number>;
+}
+
+export interface PlayOptions {
+  res: ServerResponse;
+  signal: AbortSignal;
+  head: ResponseHead;
+  steps: readonly WireStep[];
+  framing: Framing;
+  scheduler: Scheduler;
+  /** performance.now() when the request started: step times count from here. */
+  start: number;
+  now?: () => number;
+}
+
+/** Resolves when the last step is written, the connection was reset, or the client left. Never rejects. */
+export function playSteps(options: PlayOptions): Promise<void> {
+  const { res, steps, scheduler, start } = options;
+  const now = options.now ?? (() => performance.now());
+  return new Promise<void>((resolve) => {
+    let next = 0;
+    let shift = 0;
+    let pausedAt = 0;
+    let done = false;
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      scheduler.cancel(task);
+      options.signal.removeEventListener('abort', finish);
+      res.off('close', finish);
+      res.off('drain', resume);
+      resolve();
+    };
+    const scheduleNext = (): void => {
+      task.due = start + shift + (steps[next]?.at ?? 0);
+      scheduler.schedule(task);
+    };
+    const resume = (): void => {
+      if (done) return;
+      shift += now() - pausedAt;
+      scheduleNext();
+    };
+    const run = (): void => {
+      if (done) return;
+      let chunk = '';
+      const limit = now() + 0.2;
+      let reset = false;
+      for (let step = steps[next]; step !== undefined && start + shift + step.at <= limit; step = steps[next]) {
+        next++;
+        if (step.destroy === true) {
+          reset = true;
+          break;
+        }
+        chunk += step.raw ?? framePart(step.part, options.framing);
+      }
+      if (!res.headersSent) res.writeHead(options.head.status, options.head.headers);
+      const flushed = chunk === '' || res.write(chunk);
+      if (reset) {
+        resetConnection(res);
+        finish();
+      } else if (next >= steps.length) {
+        res.end();
+        finish();
+      } else if (!flushed) {
+        pausedAt = now();
+        res.once('drain', resume);
+      } else scheduleNext();
+    };
+    const task: ScheduledTask = { due: 0, slot: -1, run };
+    if (options.signal.aborted || res.destroyed) return finish();
+    options.signal.addEventListener('abort', finish, { once: true });
+    res.once('close', finish);
+    if (steps.length === 0) {
+      res.writeHead(options.head.status, options.head.headers).end();
+      return finish();
+    }
+    scheduleNext();
+  });
+}
+
+/** An abrupt close: TCP RST where the platform allows, so the client sees a reset, not a clean end. */
+export function resetConnection(res: ServerResponse): void {
+  const socket = res.socket as (Socket & { resetAndDestroy?: () => void }) | null;
+  if (socket === null) {
+    res.destroy();
+    return;
+  }
+  if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
+  else socket.destroy();
+}

@@ -1,0 +1,141 @@
+/**
+ * @module sim/corpus
+ * The simulated service's knowledge base: loading and validating the corpus file, BM25 retrieval
+ * (minisearch over title and content, the same settings scripts/check-corpus.ts uses), filters,
+ * SearchDocs as the service sends them, and the content store that open-urls serves from.
+ */
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import MiniSearch from 'minisearch';
+import type { BaseFilters, SearchDoc } from '../../api/index.js';
+import { compileFilters } from './filters.js';
+import { CorpusError, parseCorpusFile, type CorpusDocument, type CorpusFile } from './schema.js';
+import { contentTerms, cutAtWord, highlight, paragraphs, words } from './text.js';
+
+export { CorpusError, CorpusFileSchema, parseCorpusFile, type CorpusDocument, type CorpusFile, type CorpusFileInput } from './schema.js';
+export { compileFilters, parseInstant } from './filters.js';
+export { STOP_WORDS, contentTerms, sentences, words } from './text.js';
+
+/** One retrieved document. `terms` are the document's matched index terms, `queryTerms` the query's. */
+export interface SearchHit {
+  doc: CorpusDocument;
+  score: number;
+  terms: string[];
+  queryTerms: string[];
+}
+
+/** A loaded corpus. Immutable; safe to share between requests. */
+export interface Corpus {
+  readonly organisation: string;
+  readonly documents: readonly CorpusDocument[];
+  /** BM25 ranking, best first, restricted by the filters, at most `limit` hits. Empty query → []. */
+  search(query: string, filters: BaseFilters | null | undefined, limit: number): SearchHit[];
+  /**
+   * The SearchDoc the service sends for a document, keys in wire order. With `terms` (a hit's
+   * matched terms) the blurb is the start of the paragraph that matches best and the highlights
+   * wrap each term; without, the blurb is the start of the document.
+   */
+  toSearchDoc(doc: CorpusDocument, score: number, chunkInd?: number, terms?: readonly string[]): SearchDoc;
+  /** Content of a document link or a configured page, for open-urls; undefined when unknown. */
+  pageContent(url: string): string | undefined;
+  /** Inverse document frequency of a lowercase word over the corpus (rare words weigh more). */
+  termWeight(term: string): number;
+}
+
+const BLURB_CHARS = 200;
+const MAX_HIGHLIGHTS = 3;
+
+/** The default corpus shipped with chatbench. */
+export const DEFAULT_CORPUS_URL = new URL('../../../datasets/corpus.json', import.meta.url);
+
+/** Reads and validates a corpus file (default: datasets/corpus.json). Throws CorpusError. */
+export async function loadCorpus(path?: string): Promise<Corpus> {
+  const source = path ?? fileURLToPath(DEFAULT_CORPUS_URL);
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(source, 'utf8'));
+  } catch (error) {
+    throw new CorpusError(source, [error instanceof Error ? error.message : String(error)], { cause: error });
+  }
+  return createCorpus(parseCorpusFile(value, source));
+}
+
+/** Indexes an already validated corpus file. */
+export function createCorpus(file: CorpusFile): Corpus {
+  const documents = file.documents;
+  const index = new MiniSearch<{ id: number; title: string; content: string }>({
+    fields: ['title', 'content'],
+    storeFields: [],
+    searchOptions: { boost: { title: 2 }, prefix: true, fuzzy: 0.1, combineWith: 'OR' },
+  });
+  index.addAll(documents.map((doc, id) => ({ id, title: doc.title, content: doc.content })));
+  const pages = new Map<string, string>();
+  for (const doc of documents) pages.set(doc.link, doc.content);
+  for (const page of file.pages) pages.set(page.url, page.content);
+  const idf = inverseDocumentFrequencies(documents);
+  const maxIdf = Math.log(1 + (documents.length + 0.5) / 0.5);
+
+  return {
+    organisation: file.organisation,
+    documents,
+    search(query, filters, limit) {
+      const allowed = compileFilters(filters);
+      const results = index.search(query, allowed ? { filter: (r) => allowed(documents[r.id as number] as CorpusDocument) } : {});
+      return results.slice(0, Math.max(0, limit)).map((r) => ({
+        doc: documents[r.id as number] as CorpusDocument, score: r.score, terms: r.terms, queryTerms: r.queryTerms,
+      }));
+    },
+    toSearchDoc: (doc, score, chunkInd = 0, terms = []) => searchDocOf(doc, score, chunkInd, terms),
+    pageContent: (url) => pages.get(url) ?? pages.get(url.endsWith('/') ? url.slice(0, -1) : `${url}/`),
+    termWeight: (term) => idf.get(term) ?? maxIdf,
+  };
+}
+
+function inverseDocumentFrequencies(documents: readonly CorpusDocument[]): Map<string, number> {
+  const df = new Map<string, number>();
+  for (const doc of documents) {
+    for (const word of new Set(words(`${doc.title} ${doc.content}`))) df.set(word, (df.get(word) ?? 0) + 1);
+  }
+  const n = documents.length;
+  return new Map([...df].map(([word, count]) => [word, Math.log(1 + (n - count + 0.5) / (count + 0.5))]));
+}
+
+function searchDocOf(doc: CorpusDocument, score: number, chunkInd: number, terms: readonly string[]): SearchDoc {
+  const meaningful = terms.filter((t) => contentTerms(t).length > 0);
+  return {
+    document_id: doc.document_id,
+    chunk_ind: chunkInd,
+    semantic_identifier: doc.title,
+    link: doc.link,
+    blurb: cutAtWord(bestPassage(doc.content, meaningful), BLURB_CHARS),
+    source_type: doc.source_type,
+    boost: 0,
+    hidden: false,
+    metadata: { ...doc.tags },
+    score,
+    is_relevant: null,
+    relevance_explanation: null,
+    match_highlights: meaningful
+      .map((term) => highlight(doc.content, term))
+      .filter((h): h is string => h !== undefined)
+      .slice(0, MAX_HIGHLIGHTS),
+    updated_at: doc.updated_at,
+    primary_owners: [...doc.primary_owners],
+    secondary_owners: [...doc.secondary_owners],
+    is_internet: false,
+    file_id: null,
+  };
+}
+
+/** The paragraph holding the most distinct matched terms (the first paragraph when none match). */
+function bestPassage(content: string, terms: readonly string[]): string {
+  const blocks = paragraphs(content);
+  let best = blocks[0] ?? '';
+  let bestCount = 0;
+  for (const block of blocks) {
+    const present = new Set(words(block));
+    const count = terms.filter((t) => present.has(t)).length;
+    if (count > bestCount) [best, bestCount] = [block, count];
+  }
+  return best;
+}

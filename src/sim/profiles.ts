@@ -1,0 +1,120 @@
+/**
+ * @module sim/profiles
+ * Model profiles: how fast a simulated model answers, how well it cites, whether it reasons first
+ * and how often it fails. Different profiles are what make a comparison between models meaningful.
+ * Timings are log-normal (median and p99, in milliseconds of real time before `time_scale`).
+ * Profiles are keyed by model_version, or `provider/model_version` for a provider-specific entry;
+ * `default` is the service's configured model, used when a request has no override.
+ */
+import { z } from 'zod';
+import type { LLMOverride } from '../api/index.js';
+
+const LogNormalSchema = z
+  .object({ median: z.number().positive(), p99: z.number().positive() })
+  .refine((d) => d.p99 >= d.median, 'p99 must be at least the median');
+const Probability = z.number().min(0).max(1);
+
+/** One model's behaviour. */
+export const ModelProfileSchema = z.object({
+  /** The name the multi-model ids part shows when the request gives no display_name. */
+  model_name: z.string().min(1),
+  provider: z.string().nullable().default(null),
+  /** Request start → end of the search section (retrieval). */
+  pre_answer_ms: LogNormalSchema,
+  /** End of search → the first part the model produces (reasoning_start or the answer). */
+  first_token_ms: LogNormalSchema,
+  /** Between two tokens of the reasoning or the answer. */
+  token_ms: LogNormalSchema,
+  /** Sends reasoning packets before the answer. */
+  reasoning: z.boolean().default(false),
+  /** Chance a sentence cites a retrieved document other than its source. */
+  wrong_citation_rate: Probability.default(0),
+  /** Chance a sentence's citation is left out. */
+  missed_citation_rate: Probability.default(0),
+  /** Chance the answer fails mid-way with a MODEL_ERROR streaming error. */
+  error_rate: Probability.default(0),
+  /** How many of the best-matching sentences the answer uses (at most; fewer if fewer match). */
+  answer_sentences: z.number().int().min(1).max(6).default(3),
+});
+export type ModelProfile = z.output<typeof ModelProfileSchema>;
+
+/** What a config may give for a profile: any subset, laid over the built-in of that key or `default`. */
+export const ModelProfileOverrideSchema = z.object({
+  pre_answer_ms: LogNormalSchema.optional(),
+  first_token_ms: LogNormalSchema.optional(),
+  token_ms: LogNormalSchema.optional(),
+  model_name: z.string().min(1).optional(),
+  provider: z.string().nullable().optional(),
+  reasoning: z.boolean().optional(),
+  wrong_citation_rate: Probability.optional(),
+  missed_citation_rate: Probability.optional(),
+  error_rate: Probability.optional(),
+  answer_sentences: z.number().int().min(1).max(6).optional(),
+});
+export type ModelProfileOverride = z.input<typeof ModelProfileOverrideSchema>;
+
+const SEARCH = { median: 250, p99: 800 };
+const GPT_4O: ModelProfile = {
+  model_name: 'gpt-4o', provider: 'openai', pre_answer_ms: SEARCH,
+  first_token_ms: { median: 700, p99: 2000 }, token_ms: { median: 22, p99: 70 },
+  reasoning: false, wrong_citation_rate: 0.02, missed_citation_rate: 0.03, error_rate: 0, answer_sentences: 3,
+};
+
+/** The built-in profiles; a config can override any field of these or add new keys. */
+export const BUILTIN_PROFILES: Readonly<Record<string, ModelProfile>> = {
+  default: GPT_4O,
+  'gpt-4o': GPT_4O,
+  'gpt-4o-mini': {
+    model_name: 'gpt-4o-mini', provider: 'openai', pre_answer_ms: SEARCH,
+    first_token_ms: { median: 300, p99: 900 }, token_ms: { median: 12, p99: 40 },
+    reasoning: false, wrong_citation_rate: 0.15, missed_citation_rate: 0.25, error_rate: 0, answer_sentences: 2,
+  },
+  'claude-sonnet-4': {
+    model_name: 'claude-sonnet-4', provider: 'anthropic', pre_answer_ms: SEARCH,
+    first_token_ms: { median: 900, p99: 2500 }, token_ms: { median: 18, p99: 60 },
+    reasoning: true, wrong_citation_rate: 0.02, missed_citation_rate: 0.03, error_rate: 0, answer_sentences: 3,
+  },
+};
+
+/**
+ * Lays the config's overrides over the built-ins. A new key starts from `default`. Throws a zod error
+ * if a merged profile is invalid (e.g. p99 below the median after merging).
+ */
+export function mergeProfiles(overrides: Readonly<Record<string, ModelProfileOverride>>): Record<string, ModelProfile> {
+  const merged: Record<string, ModelProfile> = { ...BUILTIN_PROFILES };
+  for (const [key, override] of Object.entries(overrides)) {
+    const base = merged[key] ?? { ...GPT_4O, model_name: key, provider: null };
+    const given = Object.fromEntries(Object.entries(override).filter(([, v]) => v !== undefined));
+    merged[key] = ModelProfileSchema.parse({ ...base, ...given });
+  }
+  return merged;
+}
+
+/** The profile a request's override selects, and the model name to show for it. */
+export interface ResolvedProfile {
+  key: string;
+  profile: ModelProfile;
+  modelName: string;
+}
+
+/**
+ * Picks the profile for an override: `provider/model_version` first, then `model_version`, else
+ * `default`. An unknown model_version runs with the default profile under its own name; no
+ * override (or one without a model_version) is the service's configured model.
+ */
+export function resolveProfile(
+  profiles: Readonly<Record<string, ModelProfile>>,
+  override: LLMOverride | null | undefined,
+): ResolvedProfile {
+  const fallback = profiles.default ?? GPT_4O;
+  const version = override?.model_version ?? null;
+  const provider = override?.model_provider ?? null;
+  const display = override?.display_name ?? null;
+  if (version === null) return { key: 'default', profile: fallback, modelName: display ?? fallback.model_name };
+  const keys = provider === null ? [version] : [`${provider}/${version}`, version];
+  for (const key of keys) {
+    const profile = profiles[key];
+    if (profile !== undefined) return { key, profile, modelName: display ?? version };
+  }
+  return { key: 'default', profile: fallback, modelName: display ?? version };
+}
