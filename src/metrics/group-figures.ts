@@ -1,0 +1,90 @@
+/**
+ * @module metrics/group-figures
+ * The streaming accumulator behind one summary group (or one category of it). It keeps numbers
+ * only — latency samples, score values as value → count multisets, counters — never answers, and
+ * everything it reports is independent of the order the observations came in.
+ */
+import type { AnswerFigures, Outcome } from '../records/record.js';
+import { ScoresSchema, type ScoreName, type Scores } from '../records/scores.js';
+import { emptyOutcomeCounts, LATENCY_FIGURES, type GroupFigures, type LatencyFigure } from '../records/summary.js';
+import { createPooledLatency, type PooledLatency } from './pooled-latency.js';
+import { latencyStatsOfSorted, meanEstimateOfCounts, proportionEstimate } from './stats.js';
+
+/** Every numeric score of ScoresSchema (the ones `scores` averages), in schema order. */
+export const SCORE_NAMES: readonly ScoreName[] = (Object.keys(ScoresSchema.shape) as (keyof Scores)[]).filter(
+  // A numeric score accepts 0; the booleans and phrase lists do not.
+  (key): key is ScoreName => ScoresSchema.shape[key].safeParse(0).success,
+);
+
+/** One answer as a group sees it: a whole request, or one model of a multi-model request. */
+export interface Observation {
+  figures: Pick<AnswerFigures, 'outcome' | 'answer_gaps_ms' | 'scores' | Exclude<LatencyFigure, 'headers_ms'>>;
+  /** The request's headers_ms (shared by every model of a stream). */
+  headers_ms: number | null;
+  expects_documents: boolean;
+  passed: boolean;
+}
+
+/** Accumulates observations; `figures()` may be called at any time. */
+export interface FigureAccumulator {
+  add(observation: Observation): void;
+  figures(): GroupFigures;
+}
+
+/** Creates an empty accumulator. */
+export function createFigureAccumulator(): FigureAccumulator {
+  let requests = 0;
+  let passed = 0;
+  let noExpectation = 0;
+  let invalid = 0;
+  let duplicates = 0;
+  const outcomes: Record<Outcome, number> = emptyOutcomeCounts();
+  const latency = Object.fromEntries(LATENCY_FIGURES.map((f) => [f, [] as number[]])) as Record<LatencyFigure, number[]>;
+  let gaps: PooledLatency | null = null;
+  const scores = new Map<ScoreName, Map<number, number>>(SCORE_NAMES.map((name) => [name, new Map()]));
+
+  const addScores = (s: Scores) => {
+    for (const name of SCORE_NAMES) {
+      const value = s[name];
+      if (value === null || !Number.isFinite(value)) continue;
+      const counts = scores.get(name);
+      counts?.set(value, (counts.get(value) ?? 0) + 1);
+    }
+  };
+
+  return {
+    add({ figures, headers_ms, expects_documents, passed: didPass }) {
+      requests += 1;
+      outcomes[figures.outcome] += 1;
+      if (didPass) passed += 1;
+      if (!expects_documents) noExpectation += 1;
+      if (figures.scores !== null) {
+        invalid += figures.scores.invalid_citations;
+        duplicates += figures.scores.duplicate_citations;
+      }
+      // Failed requests are counted by outcome only: never mixed into latencies or score means.
+      if (figures.outcome !== 'ok') return;
+      for (const figure of LATENCY_FIGURES) {
+        const value = figure === 'headers_ms' ? headers_ms : figures[figure];
+        if (value !== null && Number.isFinite(value)) latency[figure].push(value);
+      }
+      for (const gap of figures.answer_gaps_ms) (gaps ??= createPooledLatency()).record(gap);
+      if (figures.scores !== null) addScores(figures.scores);
+    },
+    figures() {
+      return {
+        requests,
+        outcomes: { ...outcomes },
+        latency: Object.fromEntries(
+          LATENCY_FIGURES.map((f) => [f, latencyStatsOfSorted([...latency[f]].sort((a, b) => a - b))]),
+        ) as GroupFigures['latency'],
+        answer_gap_ms: gaps?.stats() ?? null,
+        scores: Object.fromEntries(SCORE_NAMES.map((name) => [name, meanEstimateOfCounts(scores.get(name) ?? new Map())])),
+        pass_rate: proportionEstimate(passed, requests),
+        no_expectation: noExpectation,
+        invalid_citations: invalid,
+        duplicate_citations: duplicates,
+      };
+    },
+  };
+}
