@@ -1,0 +1,80 @@
+/**
+ * @module sets/schema
+ * The model-override sets file (`--models`): which LLM settings each set sends, and the request
+ * defaults every set shares. Strict objects throughout: a misspelt field is an error, never ignored,
+ * because an ignored override would silently measure the service's default model instead.
+ */
+import { z } from 'zod';
+import { LLMOverrideSchema, MessageOriginSchema, SendMessageRequestSchema } from '../api/index.js';
+
+/** Set names end up in file names, report columns and flags. */
+export const SET_NAME_PATTERN = /^[A-Za-z0-9._-]+$/;
+export const SetNameSchema = z
+  .string()
+  .min(1, { error: 'is empty', abort: true })
+  .regex(SET_NAME_PATTERN, 'may hold only letters, digits, ".", "_" and "-" (names appear in file names and flags)');
+
+/** The service's LLMOverride, refusing fields it does not know. */
+export const StrictLLMOverrideSchema = LLMOverrideSchema.strict();
+
+/** Multi-model mode takes two or three models; the service ignores a list of one. */
+export const MAX_MULTI_MODELS = 3;
+
+/** One set as written in the file; cross-field rules are checked by `setRuleProblems`. */
+export const SetEntrySchema = z.strictObject({
+  name: SetNameSchema,
+  llm_override: StrictLLMOverrideSchema.nullish(),
+  llm_overrides: z.array(StrictLLMOverrideSchema).nullish(),
+});
+export type SetEntry = z.infer<typeof SetEntrySchema>;
+
+/** Request fields every set shares. Absent means the service's default. */
+export const SetsDefaultsSchema = z.strictObject({
+  persona_id: z.number().int().nonnegative().optional(),
+  include_citations: z.boolean().optional(),
+  additional_context: z.string().optional(),
+  allowed_tool_ids: z.array(z.number().int()).optional(),
+  forced_tool_id: z.number().int().optional(),
+  origin: MessageOriginSchema.optional(),
+  /** Forwarded to the remote tool server; values are secrets and are redacted in every output. */
+  mcp_headers: SendMessageRequestSchema.shape.mcp_headers.unwrap().unwrap().optional(),
+  /** Applied with the project-instructions operation before the first request. */
+  project: z.strictObject({ id: z.number().int().nonnegative(), instructions: z.string() }).optional(),
+});
+export type SetsDefaults = z.infer<typeof SetsDefaultsSchema>;
+
+export const SetsFileSchema = z.strictObject({
+  sets: z.array(SetEntrySchema).default([]),
+  defaults: SetsDefaultsSchema.default({}),
+});
+
+/**
+ * A set as the rest of chatbench sees it, whether it came from the file or from `--set`.
+ * Exactly one of: both overrides null (the service's configured model), `llm_override`, or
+ * `llm_overrides` with two or three entries (`multi: true`, stream mode only).
+ */
+export const SetDefinitionSchema = z.object({
+  name: SetNameSchema,
+  llm_override: LLMOverrideSchema.nullable(),
+  llm_overrides: z.array(LLMOverrideSchema).nullable(),
+  multi: z.boolean(),
+});
+export type SetDefinition = z.infer<typeof SetDefinitionSchema>;
+
+/** The sets file after every rule passed. */
+export interface SetsFile {
+  readonly path: string;
+  readonly sets: SetDefinition[];
+  readonly defaults: SetsDefaults;
+}
+
+/** Builds a SetDefinition from an entry that passed the rules. */
+export function toSetDefinition(entry: SetEntry): SetDefinition {
+  const overrides = entry.llm_overrides ?? null;
+  return {
+    name: entry.name,
+    llm_override: entry.llm_override ?? null,
+    llm_overrides: overrides,
+    multi: overrides !== null,
+  };
+}
