@@ -1,0 +1,87 @@
+/**
+ * @module plan/build-plan
+ * The evaluation plan: questions × sets × modes × repeats, with every body built before the first
+ * request (style.md rule 2). Pure.
+ */
+import type { LLMOverride, SendMessageRequest } from '../api/index.js';
+import type { DatasetRow } from '../dataset/index.js';
+import { requestKey } from '../records/record.js';
+import type { ModeOption, SetDefinition, SetsDefaults } from '../sets/index.js';
+import { plannedModes } from '../sets/index.js';
+import type { PlannedRequest } from './planned-request.js';
+
+export interface PlanInput {
+  readonly rows: readonly DatasetRow[];
+  readonly sets: readonly SetDefinition[];
+  readonly defaults: SetsDefaults;
+  readonly mode: ModeOption;
+  /** How many times each question × set × mode is asked; at least 1. */
+  readonly repeat: number;
+}
+
+/**
+ * Orders the plan repeat by repeat, and within a repeat question by question with every set and
+ * mode of a question side by side, so that a drift of the service over the run (a cache warming,
+ * a deploy) touches every set alike instead of favouring the set that ran first.
+ */
+export function buildPlan(input: PlanInput): PlannedRequest[] {
+  const plan: PlannedRequest[] = [];
+  for (let repeat = 0; repeat < input.repeat; repeat += 1) {
+    for (const row of input.rows) {
+      for (const set of input.sets) {
+        for (const mode of plannedModes(set, input.mode)) {
+          plan.push({
+            index: plan.length,
+            key: requestKey(row.id, set.name, mode, repeat),
+            question_id: row.id,
+            question: row.question,
+            category: row.category,
+            metadata: row.metadata,
+            expected_document_ids: row.expectations.expected_document_ids,
+            set: set.name,
+            mode,
+            repeat,
+            model_names: set.llm_overrides?.map(modelName) ?? null,
+            body: buildBody(row, set, mode === 'stream', input.defaults),
+            expectations: row.expectations,
+          });
+        }
+      }
+    }
+  }
+  return plan;
+}
+
+/** The display name of one model of a multi-model set: display_name, else model_version, else its slot. */
+export function modelName(override: LLMOverride, index: number): string {
+  return override.display_name ?? override.model_version ?? `model ${index}`;
+}
+
+/**
+ * One request body. Each request creates its own chat session (no chat_session_id), so answers
+ * never depend on an earlier question; persona and project come from the row, else the defaults.
+ * Fields left out take the service's defaults.
+ */
+export function buildBody(row: DatasetRow, set: SetDefinition, stream: boolean, defaults: SetsDefaults): SendMessageRequest {
+  const body: SendMessageRequest = {
+    message: row.question,
+    stream,
+    chat_session_info: {
+      persona_id: row.persona_id ?? defaults.persona_id ?? 0,
+      ...(projectId(row, defaults) === undefined ? {} : { project_id: projectId(row, defaults) }),
+    },
+  };
+  if (set.llm_override) body.llm_override = set.llm_override;
+  if (set.llm_overrides) body.llm_overrides = set.llm_overrides;
+  if (row.filters) body.internal_search_filters = row.filters;
+  const additional = row.additional_context ?? defaults.additional_context;
+  if (additional !== undefined) body.additional_context = additional;
+  if (defaults.include_citations !== undefined) body.include_citations = defaults.include_citations;
+  if (defaults.allowed_tool_ids) body.allowed_tool_ids = defaults.allowed_tool_ids;
+  if (defaults.forced_tool_id !== undefined) body.forced_tool_id = defaults.forced_tool_id;
+  if (defaults.origin) body.origin = defaults.origin;
+  if (defaults.mcp_headers) body.mcp_headers = defaults.mcp_headers;
+  return body;
+}
+
+const projectId = (row: DatasetRow, defaults: SetsDefaults): number | undefined => row.project_id ?? defaults.project?.id;
