@@ -9,6 +9,7 @@
  * flight get `graceMs` to finish, then are aborted and recorded as `cancelled`. The early stop
  * (early-stop.ts) stops the same way, then rejects with its RunError once every record is out.
  */
+import { setMaxListeners } from 'node:events';
 import pLimit from 'p-limit';
 import type { ChatClient } from '../client/chat-client.js';
 import type { Exchange } from '../client/exchange.js';
@@ -80,6 +81,8 @@ export async function runPlan(plan: readonly PlannedRequest[], options: RunPlanO
 
   const stopping = new AbortController(); // no new sends, no new retries
   const cancelling = new AbortController(); // in-flight requests end as cancelled
+  // Every request in flight (and every retry wait) listens: that many is expected, not a leak.
+  setMaxListeners(0, stopping.signal, cancelling.signal);
   let stopError: RunError | undefined;
   let bug: unknown;
   let graceTimer: NodeJS.Timeout | undefined;
