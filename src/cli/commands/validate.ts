@@ -1,0 +1,150 @@
+/**
+ * @module cli/commands/validate
+ * `chatbench validate`: reads the dataset and the model sets exactly as `eval` would, sends
+ * nothing, and prints either a short summary of what would run or every problem at once (exit 2).
+ */
+import type { Argv, CommandModule } from 'yargs';
+import type { LLMOverride } from '../../api/index.js';
+import { metadataColumns, readDataset, type Dataset } from '../../dataset/index.js';
+import { ExitCode, InputError, formatError } from '../../errors.js';
+import {
+  ModeOptionSchema, SET_FLAG_FORM, checkSetsForMode, plannedModes, resolveSets,
+  type ModeOption, type ResolvedSets, type SetDefinition, type SetsDefaults,
+} from '../../sets/index.js';
+import type { Io } from '../io.js';
+import type { AnyCommand, SetExitCode } from './index.js';
+
+interface ValidateArgs {
+  dataset: string;
+  models: string | undefined;
+  set: string[] | undefined;
+  mode: ModeOption;
+}
+
+/** Reads both inputs, so the problems of the dataset and of the sets show in one go. */
+async function readInputs(args: ValidateArgs, cwd: string): Promise<{ dataset: Dataset; resolved: ResolvedSets }> {
+  const [dataset, resolved] = await Promise.allSettled([
+    readDataset({ path: args.dataset, cwd }),
+    resolveSets({ modelsPath: args.models, setFlags: args.set ?? [], cwd }),
+  ]);
+  const problems = [dataset, resolved].flatMap((result) => {
+    if (result.status === 'fulfilled') return [];
+    if (result.reason instanceof InputError) return result.reason.problems;
+    throw result.reason;
+  });
+  if (resolved.status === 'fulfilled') {
+    try {
+      checkSetsForMode(resolved.value.sets, args.mode);
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      problems.push(...error.problems);
+    }
+  }
+  if (problems.length > 0 || dataset.status !== 'fulfilled' || resolved.status !== 'fulfilled') throw new InputError(problems);
+  return { dataset: dataset.value, resolved: resolved.value };
+}
+
+/** `openai gpt-4o-mini, temperature 0`; an empty override is the configured model. */
+export function describeOverride(override: LLMOverride): string {
+  const parts = [
+    [override.model_provider, override.model_version].filter(Boolean).join(' '),
+    override.model_configuration_id == null ? '' : `configuration ${override.model_configuration_id}`,
+    override.display_name == null ? '' : `shown as ${JSON.stringify(override.display_name)}`,
+    override.temperature == null ? '' : `temperature ${override.temperature}`,
+  ].filter((part) => part !== '');
+  return parts.length > 0 ? parts.join(', ') : "the service's configured model";
+}
+
+function describeSet(set: SetDefinition): string {
+  if (set.llm_overrides !== null) return `multi-model (stream only): ${set.llm_overrides.map(describeOverride).join(' | ')}`;
+  if (set.llm_override !== null) return describeOverride(set.llm_override);
+  return "the service's configured model";
+}
+
+/** mcp_headers values are secrets: only their names are shown. */
+function describeDefaults(defaults: SetsDefaults): string {
+  const parts = Object.entries(defaults).map(([key, value]) => {
+    if (key === 'mcp_headers') return `mcp_headers={${Object.keys(value as object).map((name) => `${name}: <redacted>`).join(', ')}}`;
+    if (key === 'project') {
+      const project = value as NonNullable<SetsDefaults['project']>;
+      return `project=${project.id} (instructions, ${project.instructions.length} characters)`;
+    }
+    return `${key}=${JSON.stringify(value)}`;
+  });
+  return parts.length > 0 ? parts.join(', ') : 'none';
+}
+
+function categoryCounts(dataset: Dataset): string {
+  const counts = new Map<string, number>();
+  for (const row of dataset.rows) {
+    const key = row.category ?? '(none)';
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([name, count]) => `${name} ${count}`).join(', ');
+}
+
+/** The printed summary: what `eval` with the same inputs would send. Pure. */
+export function renderValidation(dataset: Dataset, resolved: ResolvedSets, mode: ModeOption): string {
+  const rows = dataset.rows;
+  const count = (test: (row: Dataset['rows'][number]) => boolean) => rows.filter(test).length;
+  const metadata = metadataColumns(dataset);
+  const width = Math.max(8, ...resolved.sets.map((set) => set.name.length));
+  const lines = [
+    `Dataset ${dataset.path}`,
+    `  questions     ${rows.length}`,
+    `  categories    ${categoryCounts(dataset)}`,
+    `  metadata      ${metadata.length > 0 ? metadata.join(', ') : 'none'}`,
+    `  expectations  ${count((r) => r.expectations.expected_document_ids.length > 0)} with expected documents, ` +
+      `${count((r) => r.expectations.must_contain.length + r.expectations.must_not_contain.length > 0)} with phrase checks, ` +
+      `${count((r) => r.expectations.expect_no_answer)} expecting no answer, ${count((r) => r.filters !== null)} with filters`,
+    `Sets ${resolved.modelsPath === null ? '(no --models file)' : `(${resolved.modelsPath})`}`,
+    ...resolved.sets.map((set) => `  ${set.name.padEnd(width)}  ${describeSet(set)}`),
+    `  ${'defaults'.padEnd(width)}  ${describeDefaults(resolved.defaults)}`,
+    `Plan (--mode ${mode}, per repeat)`,
+  ];
+  let total = 0;
+  for (const planned of ['stream', 'full'] as const) {
+    const sets = resolved.sets.filter((set) => plannedModes(set, mode).includes(planned));
+    if (sets.length === 0) continue;
+    const skipped = resolved.sets.length - sets.length;
+    total += rows.length * sets.length;
+    const note = skipped > 0 ? `; ${skipped} multi-model set${skipped > 1 ? 's run' : ' runs'} streamed only` : '';
+    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+    lines.push(`  ${planned.padEnd(6)}  ${plural(rows.length * sets.length, 'request')} (${plural(rows.length, 'question')} × ${plural(sets.length, 'set')}${note})`);
+  }
+  lines.push(`  ${'total'.padEnd(6)}  ${total} request${total === 1 ? '' : 's'}`, 'OK: nothing was sent.');
+  return `${lines.join('\n')}\n`;
+}
+
+/** Checks a dataset and model sets without sending anything. */
+export function validateCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
+  const command = {
+    command: 'validate',
+    describe: 'Check a dataset and model sets without sending anything',
+    builder: (y: Argv) =>
+      y
+        .option('dataset', { alias: 'd', type: 'string', demandOption: true, describe: 'CSV file of questions (header row required)' })
+        .option('models', { alias: 'm', type: 'string', describe: 'JSON file of model override sets and request defaults' })
+        .option('set', { type: 'string', array: true, describe: `a quick single-model set, repeatable: ${SET_FLAG_FORM}` })
+        .option('mode', { choices: ModeOptionSchema.options, default: 'stream' as ModeOption, describe: 'request modes to plan' })
+        .example('$0 validate --dataset datasets/sample.csv --models datasets/models.example.json', 'check a dataset and the example sets')
+        .example('$0 validate -d datasets/sample.csv --set fast=openai:gpt-4o-mini@0 --set big=openai:gpt-4o', 'two quick sets, no file')
+        .example('$0 validate -d datasets/sample.csv -m datasets/models.example.json --mode both', 'plan streamed and full requests'),
+    handler: async (args) => {
+      try {
+        const { dataset, resolved } = await readInputs(args, io.cwd);
+        io.stdout.write(renderValidation(dataset, resolved, args.mode));
+        setExitCode(ExitCode.Ok);
+      } catch (error) {
+        // main() currently resolves parseAsync's callback even when a handler failed, dropping the
+        // error (exit 0, nothing printed); report input errors here until that is fixed there.
+        if (!(error instanceof InputError)) throw error;
+        io.stderr.write(formatError(error));
+        setExitCode(error.exitCode);
+      }
+    },
+  } satisfies CommandModule<object, ValidateArgs>;
+  // A handler of concrete arguments is not assignable to CommandModule<any, any>'s handler
+  // (ArgumentsCamelCase<any> lacks the named keys), so the registry's type is asserted here.
+  return command as unknown as AnyCommand;
+}
