@@ -59,7 +59,7 @@ describe.skipIf(!hasChromium)('report.html in headless chromium', () => {
         ci: count('citation-scores', 'path.ci-bar'),
         grid: count('pass-grid', 'rect.grid-cell-box'),
         outcomes: count('outcomes', 'rect.outcome-bar'),
-        labelled: [...document.querySelectorAll('figure svg[role="img"]')].filter((s) => (s.getAttribute('aria-label') ?? '') !== '').length,
+        labelled: Array.from(document.querySelectorAll('figure svg[role="img"]')).filter((s) => (s.getAttribute('aria-label') ?? '') !== '').length,
         figures: document.querySelectorAll('figure[data-chart] figcaption').length,
         drawnWidth: Math.round(document.querySelector('[data-chart="ttfp-cdf"] svg')?.getBoundingClientRect().width ?? 0),
       };
@@ -88,7 +88,7 @@ describe.skipIf(!hasChromium)('report.html in headless chromium', () => {
       return {
         error: doc.querySelector('parsererror')?.textContent ?? null,
         cases: doc.querySelectorAll('testcase').length,
-        messages: [...doc.querySelectorAll('failure, error')].map((e) => e.getAttribute('message')),
+        messages: Array.from(doc.querySelectorAll('failure, error')).map((e) => e.getAttribute('message')),
         question: doc.querySelector('testsuite testcase error')?.textContent ?? '',
       };
     }, xml);

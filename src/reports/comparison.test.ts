@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { fixtureSummary, mean } from '../../test/fixtures/reports/fixture.js';
+import type { Summary } from '../records/summary.js';
+import { categoryRows, comparisonRows, reportColumns } from './comparison.js';
+
+const rowOf = (summary: Summary, label: string) => {
+  const row = comparisonRows(reportColumns(summary)).find((r) => r.label === label);
+  if (!row) throw new Error(`no row ${label}`);
+  return row;
+};
+
+describe('reportColumns', () => {
+  it('orders sets as the run did, stream before full, and shows each model of a multi-model set', () => {
+    const columns = reportColumns(fixtureSummary());
+    expect(columns.map((c) => c.label)).toEqual(['fast (stream)', 'fast (full)', 'accurate (stream)', 'duo · mini (stream)', 'duo · large (stream)']);
+  });
+
+  it('names the mode only when the run used both', () => {
+    const summary = fixtureSummary();
+    summary.groups = summary.groups.filter((g) => g.mode === 'stream');
+    expect(reportColumns(summary).map((c) => c.label)).toEqual(['fast', 'accurate', 'duo · mini', 'duo · large']);
+  });
+});
+
+describe('comparisonRows', () => {
+  it('marks the highest value best where higher is better, the lowest where lower is', () => {
+    expect(rowOf(fixtureSummary(), 'citation F1').best).toEqual([false, true, true, true, false]);
+    expect(rowOf(fixtureSummary(), 'TTFP p50').best).toEqual([false, false, false, true, false]);
+    expect(rowOf(fixtureSummary(), 'invalid citations').best).toEqual([true, true, false, true, true]);
+  });
+
+  it('marks nothing on a row of counts, on a full tie, or with a single figure', () => {
+    expect(rowOf(fixtureSummary(), 'requests').best.some(Boolean)).toBe(false);
+    expect(rowOf(fixtureSummary(), 'retrieval recall@5').best.some(Boolean)).toBe(false);
+    const summary = fixtureSummary();
+    for (const g of summary.groups) g.scores.citation_precision = null;
+    summary.groups[0]!.scores.citation_precision = mean(0.4);
+    expect(rowOf(summary, 'citation precision').best.some(Boolean)).toBe(false);
+  });
+
+  it('judges ties on the displayed value', () => {
+    const summary = fixtureSummary();
+    summary.groups[0]!.scores.citation_f1 = mean(0.99991);
+    summary.groups[1]!.scores.citation_f1 = mean(0.99994);
+    const row = rowOf(summary, 'citation F1');
+    expect(row.cells[0]).toBe(row.cells[1]);
+    expect(row.best[0]).toBe(row.best[1]);
+  });
+
+  it('shows N/A as "–", never 0, and does not count it as best or worst', () => {
+    const row = rowOf(fixtureSummary(), 'TTFP p95');
+    expect(row.values[1]).toBeNull();
+    expect(row.cells[1]).toBe('–');
+    expect(row.best[1]).toBe(false);
+  });
+
+  it('lists only the outcome classes that occurred', () => {
+    const labels = comparisonRows(reportColumns(fixtureSummary())).map((r) => r.label);
+    expect(labels).toContain('http_error');
+    expect(labels).toContain('stream_error');
+    expect(labels).not.toContain('timeout');
+    expect(rowOf(fixtureSummary(), 'http_error').cells).toEqual(['1', '0', '0', '0', '0']);
+  });
+
+  it('prints the pass rate with its interval', () => {
+    expect(rowOf(fixtureSummary(), 'pass rate [95% CI]').cells[0]).toBe('50% (20–80%)');
+  });
+});
+
+it('categoryRows lists categories in natural order with pass rate and recall per column', () => {
+  const rows = categoryRows(reportColumns(fixtureSummary()));
+  expect(rows.map((r) => r.category)).toEqual(['billing', 'setup']);
+  expect(rows[0]!.pass.map((p) => p?.mean)).toEqual([0.5, 0.75, 0.75, 1, 0.5]);
+  expect(rows[0]!.recall[0]).toBe(0.75);
+});

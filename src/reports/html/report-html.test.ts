@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { fixtureInput, hasControlChars, NASTY_QUESTION } from '../../../test/fixtures/reports/fixture.js';
+import { reportColumns } from '../comparison.js';
+import type { ReportInput, ReportRow } from '../report-input.js';
+import { renderReportHtml } from './report-html.js';
+import { MAX_GRID_QUESTIONS } from './pass-grid.js';
+
+const html = renderReportHtml(fixtureInput());
+/** The markup of one chart's <figure>. */
+const chart = (name: string, page = html) => {
+  const start = page.indexOf(`<figure class="chart" data-chart="${name}">`);
+  if (start === -1) throw new Error(`no chart ${name}`);
+  return page.slice(start, page.indexOf('</figure>', start));
+};
+const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
+
+describe('report.html', () => {
+  it('is one self-contained page: no script, no URL, nothing to fetch', () => {
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect(html).not.toMatch(/https?:|\/\/[a-z]/i);
+    expect(html).not.toMatch(/<script|<link|<img|<iframe|\ssrc=|\shref=|url\(|@import/i);
+    expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"`);
+    expect(html).toContain('<title>Fixture run</title>');
+  });
+
+  it('has each chart once, in an accessible figure', () => {
+    for (const name of ['ttfp-cdf', 'total-cdf', 'citation-scores', 'pass-grid', 'outcomes']) {
+      expect(count(html, new RegExp(`data-chart="${name}"`, 'g'))).toBe(1);
+      const figure = chart(name);
+      expect(figure).toMatch(/<figcaption>[^<]+<\/figcaption>/);
+      expect(figure).toMatch(/<svg role="img" aria-label="[^"]{20,}"/);
+    }
+  });
+
+  it('draws the marks of every chart', () => {
+    expect(count(chart('ttfp-cdf'), /<path class="cdf-line"/g)).toBe(4); // fast (full) has no TTFP
+    expect(chart('ttfp-cdf')).toContain('fast (full) (no data)');
+    expect(count(chart('total-cdf'), /<path class="cdf-line"/g)).toBe(5);
+    expect(count(chart('citation-scores'), /<rect class="score-bar"/g)).toBe(14); // 5 columns × 3, less one N/A
+    expect(count(chart('citation-scores'), /<path class="ci-bar"/g)).toBe(14);
+    expect(count(chart('pass-grid'), /<rect class="grid-cell-box"/g)).toBe(20);
+    expect(count(chart('outcomes'), /<rect class="outcome-bar"/g)).toBe(7);
+  });
+
+  it('colours each grid cell by its state, with a title saying why', () => {
+    const grid = chart('pass-grid');
+    expect(count(grid, /data-state="pass"/g)).toBe(10);
+    expect(count(grid, /data-state="fail"/g)).toBe(4);
+    expect(count(grid, /data-state="error"/g)).toBe(2);
+    expect(count(grid, /data-state="none"/g)).toBe(4); // duo ran q1 and q2 only
+    expect(grid).toContain('q2 · fast (stream): failed\nmissing phrases: &quot;refund &lt;policy&gt;&quot;');
+  });
+
+  it('draws N/A as "–", never as a bar of 0', () => {
+    expect(chart('citation-scores')).toContain('<text class="na"');
+    expect(chart('citation-scores')).toContain('fast (full): citation precision N/A');
+    expect(html).toMatch(/<th scope="row">TTFP p50<\/th><td>40.0 ms<\/td><td>–<\/td>/);
+  });
+
+  it('highlights the best value of each comparison row', () => {
+    expect(html).toContain('<th scope="row">total p95</th><td>700 ms</td><td>1000 ms</td><td>1700 ms</td><td class="best"><strong>650 ms</strong></td><td>1400 ms</td>');
+    expect(html).toMatch(/<th scope="row">requests<\/th>(<td>\d+<\/td>){5}<\/tr>/);
+  });
+
+  it('escapes text from the dataset and the service', () => {
+    expect(html).not.toContain('<b>x</b>');
+    expect(html).toContain('Is &lt;b&gt;x&lt;/b&gt; &amp; &quot;y&quot; | &#39;z&#39;');
+    expect(html).not.toContain(NASTY_QUESTION.slice(-8));
+    expect(hasControlChars(html)).toBe(false);
+  });
+
+  it('stays small for a 20,000-request run, and the grid says what it left out', () => {
+    const input = fixtureInput();
+    const columns = reportColumns(input.summary);
+    const rows: ReportRow[] = [];
+    for (let i = 0; i < 20_000; i += 1) {
+      const c = columns[i % columns.length]!;
+      const q = `q${Math.floor(i / columns.length)}`;
+      rows.push({ ...input.rows[0]!, key: `${q}|${c.set}|${c.mode}|0`, question_id: q, set: c.set, mode: c.mode, model_index: c.model_index, model_name: c.model_name, ttfp_ms: 20 + (i % 997) / 7, total_ms: 500 + (i % 991), pass: i % 3 > 0 });
+      if (c.model_index !== null) rows.push({ ...rows[rows.length - 1]!, model_index: null, model_name: null });
+    }
+    const big = renderReportHtml({ ...input, rows } satisfies ReportInput);
+    expect(big.length).toBeLessThan(600_000);
+    expect(count(chart('pass-grid', big), /<rect class="grid-cell-box"/g)).toBe(MAX_GRID_QUESTIONS * columns.length);
+    expect(chart('pass-grid', big)).toContain(`${4000 - MAX_GRID_QUESTIONS} more questions are not shown`);
+  });
+});

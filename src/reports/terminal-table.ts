@@ -1,0 +1,20 @@
+/**
+ * @module reports/terminal-table
+ * The side-by-side comparison for a terminal: the same rows and best marks as report.md
+ * (comparison.ts), laid out in aligned plain-text columns; `*` marks the best value of a row.
+ */
+import type { Summary } from '../records/summary.js';
+import { comparisonRows, reportColumns } from './comparison.js';
+
+export function renderTerminalTable(summary: Summary): string {
+  const columns = reportColumns(summary);
+  if (columns.length === 0) return 'no requests were recorded\n';
+  const rows = comparisonRows(columns);
+  const header = ['', ...columns.map((c) => c.label)];
+  const body = rows.map((row) => [row.label, ...row.cells.map((cell, i) => (row.best[i] ? `${cell} *` : cell))]);
+  const widths = header.map((_, i) => Math.max(...[header, ...body].map((line) => [...(line[i] ?? '')].length)));
+  const format = (line: readonly string[]) =>
+    line.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd();
+  const rule = widths.map((w) => '─'.repeat(w)).join('  ');
+  return `${[format(header), rule, ...body.map(format)].join('\n')}\n(* best of the row)\n`;
+}
