@@ -35,24 +35,6 @@ describe('concurrency', () => {
   });
 });
 
-it('many requests in flight on one signal raise no listener-leak warning', async () => {
-  const warnings: string[] = [];
-  const onWarning = (warning: Error) => warnings.push(warning.name);
-  process.on('warning', onWarning);
-  try {
-    const client = gatedClient();
-    const { run } = collect({ client, concurrency: 40, retries: 1 }, plan(40));
-    await tick();
-    expect(client.inFlight()).toBe(40);
-    client.open(true);
-    await run;
-    await tick();
-  } finally {
-    process.off('warning', onWarning);
-  }
-  expect(warnings).not.toContain('MaxListenersExceededWarning');
-});
-
 describe('records', () => {
   it('one per request, scores null, closed-loop timing fields, model names filled from the plan', async () => {
     const client = gatedClient((body) => fakeExchange({
