@@ -1,0 +1,139 @@
+/**
+ * @module cli/commands/serve
+ * `chatbench serve`: runs the simulated chat service until SIGINT/SIGTERM, printing its base URL
+ * and tokens so a script or a curl can use them at once.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
+import { ExitCode, InputError, RunError, UsageError, exitCodeOf, formatError } from '../../errors.js';
+import type { RunningSimulator, SimConfigInput, TokenEntry } from '../../sim/index.js';
+import { DEMO_TOKEN, SimConfigError, parseSimConfig, startSimulator } from '../../sim/index.js';
+import type { Io } from '../io.js';
+import type { AnyCommand, SetExitCode } from './index.js';
+
+interface ServeArgs {
+  host: string;
+  port: number;
+  config: string | undefined;
+  seed: number;
+  token: string | undefined;
+  'time-scale': number | undefined;
+}
+
+const CURL = (op: string) => `curl -sN http://127.0.0.1:8080/api/${op} -H "Authorization: Bearer $CHATBENCH_SIM_TOKEN"`;
+const JSON_BODY = `-H 'Content-Type: application/json' -d`;
+const CURL_EXAMPLES = [
+  'Each operation with curl (export CHATBENCH_SIM_TOKEN=onyx_pat_chatbench_demo first):',
+  '',
+  '  # a streamed answer (newline-delimited JSON, as the deployed service sends)',
+  `  ${CURL('chat/send-chat-message')} ${JSON_BODY} '{"message": "How many days of paid time off do I get?"}'`,
+  '  # a complete answer (ChatFullResponse)',
+  `  ${CURL('chat/send-chat-message')} ${JSON_BODY} '{"message": "How do I fail over the database?", "stream": false}'`,
+  '  # page content for URLs (corpus links and configured pages)',
+  `  ${CURL('web-search/open-urls')} ${JSON_BODY} '{"urls": ["https://status.northwind.example/"]}'`,
+  "  # replace project 1's instructions, then read them back",
+  `  ${CURL('user/projects/1/instructions')} ${JSON_BODY} '{"instructions": "Answer briefly."}'`,
+  `  ${CURL('user/projects/1/instructions')}`,
+].join('\n');
+
+/** Reads and parses the config file; a missing file or bad JSON is the user's input error. */
+async function readConfig(path: string, cwd: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readFile(resolve(cwd, path), 'utf8');
+  } catch (error) {
+    throw new InputError([`${path}: cannot read the config file (${(error as NodeJS.ErrnoException).code ?? String(error)})`]);
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('the top level must be an object');
+    return value as Record<string, unknown>;
+  } catch (error) {
+    throw new InputError([`${path}: not a JSON object: ${(error as Error).message}`]);
+  }
+}
+
+/** `--time-scale` overrides the file's chat.time_scale; every other setting comes from the file. */
+function withTimeScale(config: Record<string, unknown>, timeScale: number | undefined): SimConfigInput {
+  if (timeScale === undefined) return config as SimConfigInput;
+  const chat = typeof config.chat === 'object' && config.chat !== null ? config.chat : {};
+  return { ...config, chat: { ...chat, time_scale: timeScale } } as SimConfigInput;
+}
+
+function describeTokens(tokens: readonly TokenEntry[]): string {
+  const width = Math.max(...tokens.map((entry) => entry.token.length));
+  return tokens
+    .map((entry) => `  ${entry.token.padEnd(width)}  user ${entry.user_id}, ${entry.scopes ? `scopes ${entry.scopes.join(', ')}` : 'unrestricted'}`)
+    .join('\n');
+}
+
+async function start(args: ServeArgs, io: Io): Promise<RunningSimulator> {
+  if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) throw new UsageError(`--port ${args.port}: give a port from 0 to 65535`);
+  if (args['time-scale'] !== undefined && !(args['time-scale'] > 0)) throw new UsageError('--time-scale must be a positive number');
+  const file = args.config === undefined ? {} : await readConfig(args.config, io.cwd);
+  const config = withTimeScale(file, args['time-scale']);
+  try {
+    parseSimConfig(config, args.config ?? 'config');
+  } catch (error) {
+    if (error instanceof SimConfigError) throw new InputError(error.problems, { hint: 'see examples/sim.json for every setting' });
+    throw error;
+  }
+  try {
+    return await startSimulator({
+      config,
+      seed: args.seed,
+      host: args.host,
+      port: args.port,
+      token: args.token ?? io.env.CHATBENCH_SIM_TOKEN ?? DEMO_TOKEN,
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      throw new RunError(`cannot listen on ${args.host}:${args.port} (${code})`, { cause: error, hint: 'choose another --port, or --port 0 for any free port' });
+    }
+    throw error;
+  }
+}
+
+/** Starts the simulator, prints where it is, and waits for the interrupt signal to close it. */
+async function serve(args: ServeArgs, io: Io): Promise<void> {
+  const sim = await start(args, io);
+  io.stdout.write(`chatbench simulator listening on ${sim.baseUrl}\ntokens:\n${describeTokens(sim.tokens)}\nPress Ctrl+C to stop.\n`);
+  if (!io.signal.aborted) await new Promise((done) => io.signal.addEventListener('abort', done, { once: true }));
+  await sim.close();
+  io.stdout.write('chatbench simulator stopped\n');
+}
+
+/** `chatbench serve`: parses flags and delegates; exit 0 after a clean stop, 2 bad config, 3 cannot listen. */
+export function serveCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
+  const command = {
+    command: 'serve',
+    describe: 'Run the simulated chat service (faithful to the deployed one on the wire) until interrupted',
+    builder: (y: Argv) =>
+      y
+        .option('host', { type: 'string', default: '127.0.0.1', describe: 'interface to bind; 0.0.0.0 exposes it to the network' })
+        .option('port', { type: 'number', default: 8080, describe: 'port to listen on (0 = any free port)' })
+        .option('config', { alias: 'c', type: 'string', describe: 'simulator config file (JSON); see examples/sim.json' })
+        .option('seed', { type: 'number', default: 1, describe: 'seed of every random choice: the same seed gives the same answers' })
+        .option('token', { type: 'string', describe: `the unrestricted demo token (default: $CHATBENCH_SIM_TOKEN, else ${DEMO_TOKEN})` })
+        .option('time-scale', { type: 'number', describe: 'multiply every simulated delay (0.1 = ten times faster; default from the config, 1)' })
+        .example('$0 serve', 'serve on http://127.0.0.1:8080/api with the default tokens')
+        .example('$0 serve --port 0 --config examples/sim.json --seed 7', 'any free port, a config file, another seed')
+        .example(`CHATBENCH_SIM_TOKEN=onyx_pat_mine $0 serve`, 'choose the demo token in advance')
+        .epilogue(CURL_EXAMPLES),
+    handler: async (args: ArgumentsCamelCase<ServeArgs>) => {
+      // main() does not yet turn a handler's rejection into an exit code (its parseAsync callback
+      // resolves first), so this handler reports its own failure.
+      try {
+        await serve(args, io);
+        setExitCode(ExitCode.Ok);
+      } catch (error) {
+        io.stderr.write(formatError(error));
+        setExitCode(exitCodeOf(error));
+      }
+    },
+  } satisfies CommandModule<object, ServeArgs>;
+  // A handler of concrete arguments is not assignable to CommandModule<any, any>'s (see validate.ts).
+  return command as unknown as AnyCommand;
+}

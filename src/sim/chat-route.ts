@@ -1,0 +1,59 @@
+/**
+ * @module sim/chat-route
+ * POST {base}/chat/send-chat-message: authentication (anonymous access when enabled), the usage
+ * budgets, validation, then the chat engine, which answers on the response itself. The tokens the
+ * engine produced are charged to the budgets once it is done.
+ */
+import { SendMessageRequestSchema } from '../api/index.js';
+import { ANONYMOUS_PRINCIPAL } from './auth.js';
+import type { ChatEngine } from './chat/index.js';
+import { readValidBody } from './parse-body.js';
+import type { RateLimiter } from './rate-limit.js';
+import { replyRateLimited } from './replies.js';
+import type { RouteContext } from './route.js';
+import { authorize } from './route.js';
+import type { ServerStatsRecorder } from './server-stats.js';
+import type { PydanticError } from './validation.js';
+import { valueError } from './validation.js';
+
+export interface ChatRouteOptions {
+  readonly engine: ChatEngine;
+  readonly limiter: RateLimiter;
+  readonly stats: ServerStatsRecorder;
+  readonly anonymousChat: boolean;
+  readonly now: () => number;
+}
+
+/** The deployed model validator: a request names an existing session or asks for a new one, not both. */
+function oneSessionSource(value: { chat_session_id?: string | null; chat_session_info?: unknown }, raw: unknown): PydanticError[] {
+  if (value.chat_session_id == null || value.chat_session_info == null) return [];
+  return [valueError(['body'], 'Only one of chat_session_id or chat_session_info should be provided, not both.', raw)];
+}
+
+export function chatHandler(options: ChatRouteOptions) {
+  const fallback = options.anonymousChat ? ANONYMOUS_PRINCIPAL : undefined;
+  return async (ctx: RouteContext): Promise<void> => {
+    const principal = authorize(ctx, 'write:chat', fallback);
+    if (principal === undefined) return;
+    const refusal = options.limiter.admitChat(principal.userId);
+    if (refusal !== undefined) {
+      options.stats.rateLimited(refusal.scope);
+      replyRateLimited(ctx.res, refusal, options.now());
+      return;
+    }
+    const request = await readValidBody(ctx.req, ctx.res, SendMessageRequestSchema, ctx.body, { after: oneSessionSource });
+    if (request === undefined) return;
+    const controller = new AbortController();
+    const onClose = () => {
+      if (!ctx.res.writableFinished) controller.abort();
+    };
+    ctx.res.once('close', onClose);
+    try {
+      const { tokens } = await options.engine.handle({ request, userId: principal.userId, res: ctx.res, signal: controller.signal });
+      options.limiter.charge(principal.userId, tokens);
+      options.stats.chatTokens(tokens);
+    } finally {
+      ctx.res.off('close', onClose);
+    }
+  };
+}

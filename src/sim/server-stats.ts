@@ -1,0 +1,44 @@
+/**
+ * @module sim/server-stats
+ * The server's own counters: responses by route and status, and 429s by limit scope. Plain
+ * counters on the hot path; the snapshot is built only when asked.
+ */
+import type { RateLimitScope } from './rate-limit.js';
+import { RATE_LIMIT_SCOPES } from './rate-limit.js';
+
+/** Route names used as keys in `http`; `unmatched` is every path no route serves. */
+export const ROUTE_NAMES = ['send-chat-message', 'open-urls', 'project-instructions', 'unmatched'] as const;
+export type RouteName = (typeof ROUTE_NAMES)[number];
+
+export interface ServerStats {
+  /** Responses by route, then by status code (as a string key). */
+  readonly http: Record<RouteName, Record<string, number>>;
+  /** 429 responses by the limit that refused: a user's budget, the global budget, the gateway. */
+  readonly rate_limited: Record<RateLimitScope, number>;
+  /** Tokens the engine produced, as charged to the usage budgets. */
+  readonly chat_tokens: number;
+}
+
+export function createServerStats() {
+  const http = Object.fromEntries(ROUTE_NAMES.map((name) => [name, new Map<number, number>()])) as Record<RouteName, Map<number, number>>;
+  const limited = Object.fromEntries(RATE_LIMIT_SCOPES.map((scope) => [scope, 0])) as Record<RateLimitScope, number>;
+  let chatTokens = 0;
+  return {
+    response(route: RouteName, status: number): void {
+      http[route].set(status, (http[route].get(status) ?? 0) + 1);
+    },
+    rateLimited(scope: RateLimitScope): void {
+      limited[scope] += 1;
+    },
+    chatTokens(tokens: number): void {
+      chatTokens += tokens;
+    },
+    snapshot(): ServerStats {
+      const byRoute = Object.fromEntries(
+        ROUTE_NAMES.map((name) => [name, Object.fromEntries([...http[name]].map(([status, n]) => [String(status), n]))]),
+      ) as ServerStats['http'];
+      return { http: byRoute, rate_limited: { ...limited }, chat_tokens: chatTokens };
+    },
+  };
+}
+export type ServerStatsRecorder = ReturnType<typeof createServerStats>;
