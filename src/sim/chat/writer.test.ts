@@ -1,0 +1,92 @@
+import { EventEmitter } from 'node:events';
+import type { ServerResponse } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { createScheduler } from './scheduler.js';
+import type { WireStep } from './stream-plan.js';
+import { playSteps } from './writer.js';
+
+/** Just enough of a ServerResponse: records writes; `full` makes write() report a full buffer. */
+class FakeResponse extends EventEmitter {
+  headersSent = false;
+  destroyed = false;
+  ended = false;
+  full = false;
+  status = 0;
+  writes: string[] = [];
+  socket = null;
+  writeHead(status: number) {
+    this.status = status;
+    this.headersSent = true;
+    return this;
+  }
+  write(chunk: string) {
+    this.writes.push(chunk);
+    return !this.full;
+  }
+  end() {
+    this.ended = true;
+  }
+  destroy() {
+    this.destroyed = true;
+  }
+}
+
+const steps = (n: number, gap: number): WireStep[] => Array.from({ length: n }, (_, i) => ({ at: i * gap, part: { n: i } }));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('playSteps', () => {
+  it('writes each due step as a framed line and ends after the last', async () => {
+    const lags: number[] = [];
+    const scheduler = createScheduler((lag) => lags.push(lag));
+    const res = new FakeResponse();
+    await playSteps({ res: res as unknown as ServerResponse, signal: new AbortController().signal, head: { status: 200, headers: {} },
+      steps: [{ at: 0, part: { a: 1 } }, { at: 0, part: { b: 'é' } }, { at: 15, raw: 'raw' }], framing: 'ndjson', scheduler, start: performance.now() });
+    expect(res.status).toBe(200);
+    expect(res.writes.join('')).toBe('{"a": 1}\n{"b": "\\u00e9"}\nraw');
+    expect(res.writes[0]!.startsWith('{"a": 1}\n{"b": "\\u00e9"}\n')).toBe(true); // steps due together leave in one write
+    expect(res.ended).toBe(true);
+    expect(lags.length).toBe(res.writes.length);
+    scheduler.close();
+  });
+  it('stops producing while the buffer is full and resumes on drain, shifting the rest of the timeline', async () => {
+    const lags: number[] = [];
+    const scheduler = createScheduler((lag) => lags.push(lag));
+    const res = new FakeResponse();
+    res.full = true;
+    const done = playSteps({ res: res as unknown as ServerResponse, signal: new AbortController().signal, head: { status: 200, headers: {} },
+      steps: steps(4, 30), framing: 'ndjson', scheduler, start: performance.now() });
+    const lines = () => res.writes.join('').split('\n').length - 1;
+    await sleep(100);
+    const before = lines();
+    await sleep(100);
+    expect(lines()).toBe(before); // paused after the first write, however late that was
+    expect(before).toBeLessThan(4);
+    expect(scheduler.size).toBe(0);
+    res.full = false;
+    const lagsBefore = lags.length;
+    res.emit('drain');
+    await done;
+    expect(lines()).toBe(4);
+    // the 200 ms pause moved the rest of the timeline: resumed sends are not 200 ms late
+    expect(Math.max(...lags.slice(lagsBefore))).toBeLessThan(60);
+    scheduler.close();
+  });
+  it('stops at once when the client leaves, writing nothing more', async () => {
+    const scheduler = createScheduler(() => {});
+    const res = new FakeResponse();
+    const controller = new AbortController();
+    const done = playSteps({ res: res as unknown as ServerResponse, signal: controller.signal, head: { status: 200, headers: {} },
+      steps: steps(50, 10), framing: 'sse', scheduler, start: performance.now() });
+    await sleep(25);
+    controller.abort();
+    await done;
+    const written = res.writes.length;
+    await sleep(40);
+    expect(res.writes.length).toBe(written);
+    expect(written).toBeLessThan(10);
+    expect(res.writes[0]!.startsWith('data: {"n": 0}\n\n')).toBe(true);
+    expect(res.ended).toBe(false);
+    expect(scheduler.size).toBe(0);
+    scheduler.close();
+  });
+});
