@@ -72,7 +72,7 @@ describe('multi-model mode', () => {
     expect(r.status).toBe(200);
     const ps = parts(r.body);
     expect(ps.map((p) => p.kind)).toEqual(['session_created', 'streaming_error']);
-    expect(ps[1]!.part).toMatchObject({ error_code: 'VALIDATION_ERROR', is_retryable: false });
+    expect(ps[1]).toMatchObject({ kind: 'streaming_error', part: { error_code: 'VALIDATION_ERROR', is_retryable: false } });
     expect(server.engine.stats().streaming_errors).toBe(1);
   });
   it('exactly one llm_overrides entry is ignored: single-model with the default model', async () => {
