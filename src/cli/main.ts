@@ -21,7 +21,7 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
       .strict()
       .recommendCommands()
       .exitProcess(false)
-      .wrap(Math.min(110, process.stdout.columns ?? 100))
+      .wrap(Math.min(110, (io.stdout as { columns?: number }).columns ?? 100))
       .help()
       .alias('h', 'help')
       .version()
@@ -30,8 +30,11 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
         throw error ?? new UsageError(message);
       });
     for (const command of commands(io, setExitCode)) parser = parser.command(command);
-    const output = await new Promise<string>((resolve, reject) => {
-      parser.parseAsync([...argv], {}, (_err, _argv, text) => resolve(text)).catch(reject);
+    // Await parseAsync itself: a handler's rejection must reach the catch below. The callback only
+    // captures what yargs would print (help, version) so it goes to io.stdout, not the process.
+    let output = '';
+    await parser.parseAsync([...argv], {}, (_error, _argv, text) => {
+      output = text;
     });
     if (output) io.stdout.write(`${output}\n`);
     return exitCode;

@@ -1,0 +1,47 @@
+/**
+ * @module app/manifest
+ * manifest.json of a run directory: what was run, against what, with which inputs (by hash), so a
+ * run can be told apart from another, resumed and merged. Secrets never go in: the token is not
+ * here at all, and `mcp_headers` values are redacted.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+
+export const PLAN_VERSION = 1;
+
+export const ManifestSchema = z.object({
+  manifest_version: z.literal(1),
+  chatbench_version: z.string(),
+  command: z.string(),
+  started_at: z.string(),
+  /** Scheme, host and path only: credentials in a URL are dropped. */
+  base_url: z.string(),
+  target: z.enum(['service', 'simulator']),
+  plan_version: z.literal(PLAN_VERSION),
+  planned_requests: z.number().int(),
+  dataset: z.object({ path: z.string(), sha256: z.string(), questions: z.number().int() }),
+  models: z.object({ path: z.string(), sha256: z.string() }).nullable(),
+  sets: z.array(z.object({ name: z.string(), multi: z.boolean(), models: z.array(z.string()) })),
+  defaults: z.record(z.string(), z.unknown()),
+  options: z.record(z.string(), z.unknown()),
+});
+export type Manifest = z.infer<typeof ManifestSchema>;
+
+export async function sha256File(path: string): Promise<string> {
+  return createHash('sha256').update(await readFile(path)).digest('hex');
+}
+
+/** `https://user:pass@host/api?x` → `https://host/api`. */
+export function displayUrl(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  return `${url.protocol}//${url.host}${url.pathname}`.replace(/\/+$/, '');
+}
+
+const REDACTED = '[redacted]';
+
+/** Copies `defaults` with every mcp_headers value replaced, keeping the header names. */
+export function redactDefaults<T extends { mcp_headers?: Record<string, string> | undefined }>(defaults: T): T {
+  if (!defaults.mcp_headers) return defaults;
+  return { ...defaults, mcp_headers: Object.fromEntries(Object.keys(defaults.mcp_headers).map((k) => [k, REDACTED])) };
+}

@@ -1,0 +1,55 @@
+/**
+ * @module app/render-reports
+ * Writes every report of a run directory from its results.jsonl alone. `chatbench eval` calls this
+ * after the run and `chatbench report DIR` calls it again, so both give byte-identical files. The
+ * records stream past once: the summarizer and the report builder keep numbers and slim rows only.
+ */
+import { createWriteStream } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { finished } from 'node:stream/promises';
+import { createSummarizer } from '../metrics/summarize.js';
+import type { Summary } from '../records/summary.js';
+import { createReportInputBuilder, REPORT_RENDERERS, type ReportInput } from '../reports/index.js';
+import { readRecords } from './read-records.js';
+
+export interface RenderedReports {
+  readonly summary: Summary;
+  readonly input: ReportInput;
+  /** Paths of the files written, results.jsonl first. */
+  readonly files: readonly string[];
+}
+
+export interface RenderOptions {
+  readonly version: string;
+  readonly title?: string;
+  /** Extra JUnit testcases (the gates of a comparison), inserted as their own suite. */
+  readonly extraJunit?: string;
+}
+
+export async function renderReports(dir: string, options: RenderOptions): Promise<RenderedReports> {
+  const summarizer = createSummarizer();
+  const builder = createReportInputBuilder({ version: options.version, title: options.title ?? 'chatbench evaluation' });
+  const csvPath = join(dir, 'results.csv');
+  const csvOut = createWriteStream(csvPath);
+  const csv = REPORT_RENDERERS['results.csv'].createSink((chunk) => void csvOut.write(chunk));
+  for await (const record of readRecords(dir)) {
+    summarizer.add(record);
+    builder.add(record);
+    csv.write(record);
+  }
+  await csv.close();
+  csvOut.end();
+  await finished(csvOut);
+  const summary = summarizer.finish();
+  const input = builder.finish(summary);
+  const files = [join(dir, 'results.jsonl'), csvPath];
+  for (const name of ['summary.json', 'report.md', 'junit.xml', 'report.html'] as const) {
+    let text = REPORT_RENDERERS[name].render(input);
+    if (name === 'junit.xml' && options.extraJunit) text = text.replace('</testsuites>', `${options.extraJunit}</testsuites>`);
+    const path = join(dir, name);
+    await writeFile(path, text);
+    files.push(path);
+  }
+  return { summary, input, files };
+}

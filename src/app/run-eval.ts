@@ -1,0 +1,156 @@
+/**
+ * @module app/run-eval
+ * The evaluation use-case: read and check the inputs (nothing is sent if any is wrong), plan, apply
+ * the project instructions, run, score each record and append it to results.jsonl as it completes,
+ * then write every report from results.jsonl.
+ */
+import { createWriteStream } from 'node:fs';
+import { access, mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { createChatClient } from '../client/chat-client.js';
+import { getProjectInstructions, putProjectInstructions } from '../client/project-client.js';
+import { readDataset, type Dataset } from '../dataset/index.js';
+import { InputError, RunError, ToolkitError, UsageError } from '../errors.js';
+import { buildPlan } from '../plan/build-plan.js';
+import type { PlannedRequest } from '../plan/planned-request.js';
+import { createJsonlSink } from '../reports/index.js';
+import { runPlan, type RunProgress, type RunResult } from '../runner/index.js';
+import { checkSetsForMode, resolveSets, type ModeOption, type ResolvedSets } from '../sets/index.js';
+import { displayUrl, PLAN_VERSION, redactDefaults, sha256File, type Manifest } from './manifest.js';
+import { renderReports, type RenderedReports } from './render-reports.js';
+import { scoreRecord } from './score-record.js';
+
+export interface EvalInputs {
+  readonly datasetPath: string;
+  readonly modelsPath?: string | undefined;
+  readonly setFlags: readonly string[];
+  readonly mode: ModeOption;
+  readonly repeat: number;
+  readonly cwd: string;
+}
+
+export interface PreparedEval {
+  readonly dataset: Dataset;
+  readonly sets: ResolvedSets;
+  readonly plan: PlannedRequest[];
+}
+
+/** Reads and checks every input, listing the problems of all of them at once; builds the plan. */
+export async function prepareEval(inputs: EvalInputs): Promise<PreparedEval> {
+  const problems: string[] = [];
+  const collect = async <T>(work: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof InputError) problems.push(...error.problems);
+      else if (error instanceof ToolkitError) problems.push(error.message);
+      else throw error;
+      return undefined;
+    }
+  };
+  const dataset = await collect(() => readDataset(resolve(inputs.cwd, inputs.datasetPath)));
+  const sets = await collect(async () => {
+    const resolved = await resolveSets({ modelsPath: inputs.modelsPath, setFlags: inputs.setFlags, cwd: inputs.cwd });
+    checkSetsForMode(resolved.sets, inputs.mode);
+    return resolved;
+  });
+  if (problems.length > 0 || !dataset || !sets) throw new InputError(problems);
+  const plan = buildPlan({ rows: dataset.rows, sets: sets.sets, defaults: sets.defaults, mode: inputs.mode, repeat: inputs.repeat });
+  if (plan.length === 0) throw new InputError([`${inputs.datasetPath}: the dataset has no questions`]);
+  return { dataset, sets, plan };
+}
+
+export interface EvalOptions extends EvalInputs {
+  readonly baseUrl: string;
+  readonly token?: string | undefined;
+  readonly target: 'service' | 'simulator';
+  readonly concurrency: number;
+  readonly timeoutMs: number;
+  readonly retries: number;
+  readonly retry429: boolean;
+  readonly outDir: string;
+  readonly graceMs: number;
+  readonly signal: AbortSignal;
+  readonly version: string;
+  readonly onProgress?: (progress: RunProgress) => void;
+  /** Called once the run directory exists and the plan is known, before the first request. */
+  readonly onStart?: (info: { outDir: string; planned: number }) => void;
+}
+
+export interface EvalResult {
+  readonly outDir: string;
+  readonly run: RunResult;
+  readonly reports: RenderedReports;
+}
+
+export async function runEval(options: EvalOptions, prepared?: PreparedEval): Promise<EvalResult> {
+  const { dataset, sets, plan } = prepared ?? (await prepareEval(options));
+  const outDir = resolve(options.cwd, options.outDir);
+  await ensureFreshRunDir(outDir);
+  await writeManifest(outDir, options, dataset, sets, plan.length);
+
+  const client = createChatClient({ baseUrl: options.baseUrl, token: options.token, connections: options.concurrency, timeoutMs: options.timeoutMs });
+  const jsonlOut = createWriteStream(join(outDir, 'results.jsonl'));
+  const sink = createJsonlSink(jsonlOut);
+  const expectations = new Map(plan.map((p) => [p.key, p.expectations]));
+  let run: RunResult;
+  try {
+    if (sets.defaults.project) await applyProject(options, sets.defaults.project);
+    options.onStart?.({ outDir, planned: plan.length });
+    run = await runPlan(plan, {
+      client,
+      concurrency: options.concurrency,
+      retries: options.retries,
+      retry429: options.retry429,
+      signal: options.signal,
+      graceMs: options.graceMs,
+      onProgress: options.onProgress,
+      onRecord: (record) => sink.write(scoreRecord(record, expectations.get(record.key)!)),
+    });
+  } finally {
+    await sink.close();
+    await client.close();
+  }
+  const reports = await renderReports(outDir, { version: options.version });
+  return { outDir, run, reports };
+}
+
+/** A run directory holds one run: an existing results.jsonl is never appended to or overwritten. */
+async function ensureFreshRunDir(outDir: string): Promise<void> {
+  const exists = await access(join(outDir, 'results.jsonl')).then(() => true, () => false);
+  if (exists) throw new UsageError(`--out ${outDir} already holds a run (results.jsonl); choose another directory`);
+  await mkdir(outDir, { recursive: true });
+}
+
+async function writeManifest(outDir: string, options: EvalOptions, dataset: Dataset, sets: ResolvedSets, planned: number): Promise<void> {
+  const manifest: Manifest = {
+    manifest_version: 1,
+    chatbench_version: options.version,
+    command: 'eval',
+    started_at: new Date().toISOString(),
+    base_url: displayUrl(options.baseUrl),
+    target: options.target,
+    plan_version: PLAN_VERSION,
+    planned_requests: planned,
+    dataset: { path: options.datasetPath, sha256: await sha256File(dataset.path), questions: dataset.rows.length },
+    models: sets.modelsPath ? { path: sets.modelsPath, sha256: await sha256File(resolve(options.cwd, sets.modelsPath)) } : null,
+    sets: sets.sets.map((s) => ({
+      name: s.name,
+      multi: s.multi,
+      models: (s.llm_overrides ?? (s.llm_override ? [s.llm_override] : [])).map((o) => o.display_name ?? o.model_version ?? 'configured model'),
+    })),
+    defaults: redactDefaults(sets.defaults),
+    options: { mode: options.mode, repeat: options.repeat, concurrency: options.concurrency, timeout_ms: options.timeoutMs, retries: options.retries, retry_429: options.retry429 },
+  };
+  await writeFile(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+/** Sets the project's instructions before the first request and reads them back to be sure. */
+async function applyProject(options: EvalOptions, project: { id: number; instructions: string }): Promise<void> {
+  const endpoint = { baseUrl: options.baseUrl, token: options.token, timeoutMs: options.timeoutMs };
+  await putProjectInstructions(endpoint, project.id, project.instructions);
+  const saved = await getProjectInstructions(endpoint, project.id);
+  if (saved.instructions !== project.instructions) {
+    throw new RunError(`project ${project.id}: the service saved other instructions than those sent`);
+  }
+}

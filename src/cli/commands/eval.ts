@@ -1,0 +1,105 @@
+/**
+ * @module cli/commands/eval
+ * `chatbench eval`: run a dataset against the override sets and write the reports.
+ */
+import type { Argv } from 'yargs';
+import { openTarget } from '../../app/target.js';
+import { prepareEval, runEval, type EvalResult } from '../../app/run-eval.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import { renderTerminalTable } from '../../reports/terminal-table.js';
+import type { ModeOption } from '../../sets/index.js';
+import { resolveBaseUrl, resolveToken } from '../connection.js';
+import { parseDuration } from '../duration.js';
+import { wholeNumber, withConnectionFlags } from '../flags.js';
+import type { Io } from '../io.js';
+import { createProgressView } from '../progress.js';
+import { defaultRunDir } from '../run-dir.js';
+import { VERSION } from '../version.js';
+import { defineCommand, type AnyCommand, type SetExitCode } from './index.js';
+
+export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
+  return defineCommand<EvalArgs>({
+    command: 'eval',
+    describe: 'Run a question dataset against model override sets; score citations and write the reports',
+    builder: (y: Argv) =>
+      withConnectionFlags(y)
+        .option('dataset', { type: 'string', demandOption: true, describe: 'CSV file of questions', group: 'Inputs:' })
+        .option('models', { type: 'string', describe: 'JSON file of model override sets', group: 'Inputs:' })
+        .option('set', { type: 'string', array: true, default: [], describe: 'A set as name=provider:version[@temperature] (repeatable)', group: 'Inputs:' })
+        .option('mode', { choices: ['stream', 'full', 'both'] as const, default: 'stream' as const, describe: 'Streamed requests, full (stream=false) ones, or both', group: 'Run:' })
+        .option('concurrency', { type: 'number', default: 4, describe: 'Requests in flight at once', group: 'Run:' })
+        .option('repeat', { type: 'number', default: 1, describe: 'Ask every question this many times per set and mode', group: 'Run:' })
+        .option('timeout', { type: 'string', default: '60s', describe: 'Time allowed per attempt, sent to last byte', group: 'Run:' })
+        .option('retries', { type: 'number', default: 0, describe: 'Retry network errors and 5xx this many times', group: 'Run:' })
+        .option('retry-429', { type: 'boolean', default: false, describe: 'Retry 429s too, honouring Retry-After', group: 'Run:' })
+        .option('grace', { type: 'string', default: '10s', describe: 'On Ctrl-C, how long in-flight requests may finish', group: 'Run:' })
+        .option('out', { type: 'string', describe: 'Run directory (default reports/<date-time>-eval)', group: 'Output:' })
+        .check((a) => {
+          const problem = wholeNumber(a.concurrency, 'concurrency', 1) ?? wholeNumber(a.repeat, 'repeat', 1) ?? wholeNumber(a.retries, 'retries', 0);
+          if (problem) throw new UsageError(problem);
+          return true;
+        })
+        .example('$0 eval --sim --dataset datasets/sample.csv --models datasets/models.example.json', 'A dry run against the embedded simulated service')
+        .example('$0 eval --base-url https://chat.example.com/api --token-file ~/.chat-token --dataset q.csv --set fast=openai:gpt-4o-mini@0 --set accurate=openai:gpt-4o@0', 'Compare two models on a real deployment')
+        .example('CHATBENCH_BASE_URL=http://127.0.0.1:8080/api CHATBENCH_TOKEN=... $0 eval --dataset q.csv --mode both --concurrency 8 --out reports/nightly', 'Both modes, eight in flight, a fixed run directory'),
+    handler: async (a) => {
+      setExitCode(await evalHandler(a, io));
+    },
+  });
+}
+
+export interface EvalArgs {
+  'base-url'?: string;
+  token?: string;
+  'token-file'?: string;
+  sim: boolean;
+  seed: number;
+  dataset: string;
+  models?: string;
+  set: string[];
+  mode: ModeOption;
+  concurrency: number;
+  repeat: number;
+  timeout: string;
+  retries: number;
+  'retry-429': boolean;
+  grace: string;
+  out?: string;
+}
+
+export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
+  const timeoutMs = parseDuration(a.timeout, 'timeout');
+  const graceMs = parseDuration(a.grace, 'grace');
+  const baseUrl = resolveBaseUrl(a, io);
+  const token = resolveToken(a, io);
+  if (a.sim && a['base-url'] !== undefined) throw new UsageError('--sim and --base-url conflict: --sim runs against the embedded simulated service');
+  if (!a.sim && baseUrl === undefined) {
+    throw new UsageError('no target: give --base-url (or CHATBENCH_BASE_URL), or --sim for a dry run against the embedded simulated service');
+  }
+  const inputs = { datasetPath: a.dataset, modelsPath: a.models, setFlags: a.set, mode: a.mode, repeat: a.repeat, cwd: io.cwd };
+  // Every input is checked before a simulator starts or a byte is sent.
+  const prepared = await prepareEval(inputs);
+  const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl, token });
+  const progress = createProgressView(io.stderr);
+  let result: EvalResult;
+  try {
+    result = await runEval(
+      {
+        ...inputs, baseUrl: target.baseUrl, token: target.token, target: target.kind, concurrency: a.concurrency, timeoutMs,
+        retries: a.retries, retry429: a['retry-429'], outDir: a.out ?? defaultRunDir('eval'), graceMs, signal: io.signal, version: VERSION,
+        onStart: ({ outDir, planned }) => io.stderr.write(`chatbench eval: ${planned} requests, ${a.concurrency} in flight, against ${target.kind === 'simulator' ? 'the embedded simulated service' : target.baseUrl} → ${outDir}\n`),
+        onProgress: (tick) => progress.update(tick),
+      },
+      prepared,
+    );
+  } finally {
+    progress.stop();
+    await target.close();
+  }
+  io.stdout.write(`\n${renderTerminalTable(result.reports.summary)}\nreports:\n${result.reports.files.map((f) => `  ${f}`).join('\n')}\n`);
+  if (result.run.interrupted) {
+    io.stderr.write(`chatbench eval: interrupted; ${result.run.sent} of ${result.run.planned} requests were sent and recorded\n`);
+    return ExitCode.Interrupted;
+  }
+  return ExitCode.Ok;
+}
