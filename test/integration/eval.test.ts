@@ -1,0 +1,203 @@
+/**
+ * `chatbench eval` end to end, in-process through main(), over real HTTP against the simulator:
+ * outcome classes forced by fault triggers, timings against a deterministic profile, multi-model
+ * figures, project instructions, redaction, `chatbench report` reproducing the reports, bad input.
+ */
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { RequestRecordSchema, type RequestRecord } from '../../src/records/record.js';
+import { createFakeIo } from '../helpers/fake-io.js';
+import { startSim, TOKENS } from '../helpers/start-sim.js';
+
+const scratch = () => mkdtempSync(join(tmpdir(), 'chatbench-eval-'));
+const csv = (dir: string, rows: string[][], header = 'id,question,expected_documents,must_contain,expect_no_answer,category') => {
+  const path = join(dir, 'questions.csv');
+  writeFileSync(path, `${header}\n${rows.map((r) => r.map((c) => `"${c.replaceAll('"', '""')}"`).join(',')).join('\n')}\n`);
+  return path;
+};
+const json = (dir: string, name: string, value: unknown) => {
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify(value));
+  return path;
+};
+const records = (out: string): RequestRecord[] =>
+  readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((line) => RequestRecordSchema.parse(JSON.parse(line)));
+
+async function evalCli(args: string[], env: Record<string, string> = {}) {
+  const fake = createFakeIo({ env });
+  const code = await main(['eval', ...args], fake.io);
+  return { code, stdout: fake.stdout(), stderr: fake.stderr() };
+}
+
+describe('chatbench eval against the simulator', () => {
+  it('classifies every outcome forced through the fault triggers, one record per planned request', async () => {
+    const faults = {
+      'reset before headers': ['reset_before_headers', 'network'],
+      'reset mid stream': ['reset_mid_stream', 'network'],
+      'stall mid stream': ['stall_mid_stream', 'timeout'],
+      'malformed line': ['malformed_line', 'invalid_response'],
+      'end without stop': ['end_without_stop', 'truncated'],
+      'unterminated error': ['unterminated_error', 'stream_error'],
+      'server error 500': ['http_500', 'http_error'],
+      'unavailable 503': ['http_503', 'http_error'],
+      'provider limit': ['streaming_error', 'stream_error'],
+    } as const;
+    const sim = await startSim({
+      config: {
+        chat: {
+          stall_ms: 1_000_000, // scaled by time_scale: 20 s, far past the 2 s timeout
+          time_scale: 0.02,
+          faults: { triggers: Object.entries(faults).map(([match, [fault]]) => ({ match, fault, ...(fault === 'streaming_error' ? { error_code: 'RATE_LIMIT' } : {}) })) },
+        },
+      },
+    });
+    const dir = scratch();
+    const rows = [['ok', 'How many days of paid time off do employees get?', '', '', 'false', 'ok'], ...Object.keys(faults).map((q, i) => [`f${i}`, `Question with ${q} please`, '', '', 'false', 'fault'])];
+    const out = join(dir, 'run');
+    const { code, stderr } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', csv(dir, rows), '--set', 'mini=openai:gpt-4o-mini', '--timeout', '2s', '--concurrency', '3', '--out', out]);
+    expect(stderr).not.toMatch(/internal error|at .*\.ts:\d+/);
+    expect(code).toBe(0);
+    const byQuestion = new Map(records(out).map((r) => [r.question_id, r]));
+    expect(byQuestion.size).toBe(rows.length);
+    expect(byQuestion.get('ok')?.outcome).toBe('ok');
+    Object.values(faults).forEach(([fault, outcome], i) => expect({ fault, outcome: byQuestion.get(`f${i}`)?.outcome }).toEqual({ fault, outcome }));
+    expect(byQuestion.get(`f${Object.keys(faults).indexOf('server error 500')}`)?.http_status).toBe(500);
+    expect(byQuestion.get(`f${Object.keys(faults).indexOf('provider limit')}`)?.error_code).toBe('RATE_LIMIT');
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+    expect(summary.run.outcomes).toMatchObject({ ok: 1, network: 2, timeout: 1, invalid_response: 1, truncated: 1, stream_error: 2, http_error: 2 });
+  });
+
+  it('records 429s as rate_limited with Retry-After, apart from errors', async () => {
+    const sim = await startSim({ config: { rate_limits: { requests_per_second: { global: { rate: 0.01, burst: 2 } } } } });
+    const dir = scratch();
+    const out = join(dir, 'run');
+    const rows = Array.from({ length: 5 }, (_, i) => [`q${i}`, 'What is the expense reimbursement deadline?', '', '', 'false', 'x']);
+    const { code } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', csv(dir, rows), '--concurrency', '1', '--out', out]);
+    expect(code).toBe(0);
+    const all = records(out);
+    expect(all.map((r) => r.outcome).sort()).toEqual(['ok', 'ok', 'rate_limited', 'rate_limited', 'rate_limited']);
+    const limited = all.find((r) => r.outcome === 'rate_limited')!;
+    expect(limited.http_status).toBe(429);
+    expect(limited.rate_limit?.retry_after_s).toBeGreaterThan(0);
+    expect(limited.total_ms).not.toBeNull();
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+    expect(summary.groups[0].latency.total_ms.count).toBe(2);
+  });
+
+  it('measures TTFT within a few milliseconds of the simulator schedule', async () => {
+    const fixed = (ms: number) => ({ median: ms, p99: ms });
+    const sim = await startSim({
+      config: { chat: { time_scale: 1, profiles: { default: { pre_answer_ms: fixed(150), first_token_ms: fixed(100), token_ms: fixed(5) } } } },
+    });
+    const dir = scratch();
+    const out = join(dir, 'run');
+    const rows = Array.from({ length: 6 }, (_, i) => [`q${i}`, 'How many days of paid time off do employees get?', '', '', 'false', 'x']);
+    const { code } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', csv(dir, rows), '--concurrency', '2', '--out', out]);
+    expect(code).toBe(0);
+    const all = records(out);
+    const ttft = all.map((r) => r.ttft_ms!).sort((a, b) => a - b);
+    const median = ttft[Math.floor(ttft.length / 2)]!;
+    // The schedule puts the first answer token at 150 + 100 ms; the median absorbs a noisy neighbour.
+    expect(median).toBeGreaterThanOrEqual(250);
+    expect(median).toBeLessThan(250 + 10);
+    for (const r of all) {
+      expect(r.ttfp_ms!).toBeLessThan(r.ttft_ms!);
+      expect(r.first_packet_ms.message_start).toBeGreaterThanOrEqual(250);
+      expect(r.tpot_ms!).toBeGreaterThanOrEqual(4);
+      expect(r.tpot_ms!).toBeLessThan(10);
+    }
+  });
+
+  it('gives per-model figures for a multi-model set and applies the project instructions first', async () => {
+    const sim = await startSim();
+    const dir = scratch();
+    const out = join(dir, 'run');
+    const models = json(dir, 'models.json', {
+      sets: [{ name: 'side-by-side', llm_overrides: [{ model_provider: 'openai', model_version: 'gpt-4o-mini' }, { model_provider: 'anthropic', model_version: 'claude-sonnet-4' }] }],
+      defaults: { project: { id: 2, instructions: 'Answer in one paragraph.' } },
+    });
+    const rows = [['q1', 'How many days of paid time off do employees get?', 'hr-pto-policy', '', 'false', 'hr']];
+    const { code } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', csv(dir, rows), '--models', models, '--out', out]);
+    expect(code).toBe(0);
+    const [record] = records(out);
+    expect(record?.models?.map((m) => [m.model_index, m.model_name, m.outcome])).toEqual([[0, 'gpt-4o-mini', 'ok'], [1, 'claude-sonnet-4', 'ok']]);
+    for (const model of record!.models!) {
+      expect(model.ttft_ms).toBeGreaterThan(0);
+      expect(model.answer).toBeTruthy();
+      expect(model.scores?.citation_recall).not.toBeUndefined();
+    }
+    expect(record?.models?.[1]?.reasoning_chars).toBeGreaterThan(0);
+    const project = await fetch(`${sim.baseUrl}/user/projects/2/instructions`, { headers: { authorization: `Bearer ${TOKENS.demo}` } });
+    expect(await project.json()).toEqual({ instructions: 'Answer in one paragraph.' });
+  });
+
+  it('never writes the token or mcp_headers values, and `report` rebuilds the reports byte for byte', async () => {
+    const secret = 'onyx_pat_chatbench_demo';
+    const mcpSecret = 'Bearer user-jwt-SECRET-123';
+    const sim = await startSim({ config: { chat: { faults: { triggers: [{ match: 'fail please', fault: 'http_500' }] } } } });
+    const dir = scratch();
+    const out = join(dir, 'run');
+    const models = json(dir, 'models.json', { sets: [{ name: 'fast', llm_override: { model_version: 'gpt-4o-mini' } }, { name: 'accurate', llm_override: { model_version: 'gpt-4o' } }], defaults: { mcp_headers: { Authorization: mcpSecret } } });
+    const rows = [['q1', 'How many days of paid time off do employees get?', 'hr-pto-policy', 'days', 'false', 'hr'], ['q2', 'fail please', '', '', 'false', 'x']];
+    const first = await evalCli(['--base-url', sim.baseUrl, '--dataset', csv(dir, rows), '--models', models, '--mode', 'both', '--retries', '1', '--out', out], { CHATBENCH_TOKEN: secret });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('citation recall');
+    const files = readdirSync(out);
+    expect(files.sort()).toEqual(['junit.xml', 'manifest.json', 'report.html', 'report.md', 'results.csv', 'results.jsonl', 'summary.json']);
+    for (const text of [first.stdout, first.stderr, ...files.map((f) => readFileSync(join(out, f), 'utf8'))]) {
+      expect(text).not.toContain(secret);
+      expect(text).not.toContain('SECRET-123');
+    }
+    const before = Object.fromEntries(files.map((f) => [f, readFileSync(join(out, f))]));
+    const fake = createFakeIo();
+    expect(await main(['report', out], fake.io)).toBe(0);
+    for (const f of files) expect({ f, same: readFileSync(join(out, f)).equals(before[f]!) }).toEqual({ f, same: true });
+  });
+});
+
+describe('chatbench eval refuses bad input before sending anything', () => {
+  it('lists every dataset and models problem with file:line, exit 2, nothing sent', async () => {
+    const sim = await startSim();
+    const dir = scratch();
+    const dataset = csv(dir, [['q1', 'fine', '', '', 'maybe', 'x'], ['q1', '', '', '', 'false', 'x']]);
+    const models = json(dir, 'models.json', { sets: [{ name: 'hot', llm_override: { temperature: 2.5 } }] });
+    const { code, stderr } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--models', models, '--out', join(dir, 'run')]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`${dataset}:2: expect_no_answer`);
+    expect(stderr).toContain(`${dataset}:3: question`);
+    expect(stderr).toContain('temperature');
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(sim.stats().requests).toBe(0);
+    expect(readdirSync(dir)).not.toContain('run');
+  });
+
+  it.each([
+    [['--dataset', 'x.csv'], /no target/],
+    [['--dataset', 'x.csv', '--base-url', 'localhost:8080'], /--base-url: "localhost:8080" must start with http/],
+    [['--dataset', 'x.csv', '--sim', '--concurrency', 'many'], /--concurrency must be a whole number/],
+    [['--dataset', 'x.csv', '--sim', '--timeout', 'soon'], /--timeout: "soon" is not a duration/],
+    [['--dataset', 'x.csv', '--sim', '--token', 'a', '--token-file', 'b'], /--token and --token-file conflict/],
+    [['--dataset', 'x.csv', '--sim', '--bogus'], /Unknown argument: bogus/],
+  ])('usage %j → exit 2', async (args, message) => {
+    const { code, stderr } = await evalCli(args);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+    expect(stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
+  });
+
+  it('stops early with exit 3 when the target is unreachable or refuses every request', async () => {
+    const dir = scratch();
+    const dataset = csv(dir, [['q1', 'Hello?', '', '', 'false', 'x'], ['q2', 'Hello again?', '', '', 'false', 'x']]);
+    const closed = await evalCli(['--base-url', 'http://127.0.0.1:9/api', '--dataset', dataset, '--out', join(dir, 'a')]);
+    expect(closed.code).toBe(3);
+    expect(closed.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9\/api/);
+    const sim = await startSim();
+    const refused = await evalCli(['--base-url', sim.baseUrl, '--token', 'wrong-token', '--dataset', dataset, '--out', join(dir, 'b')]);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(/403/);
+    expect(refused.stderr).not.toContain('wrong-token');
+  });
+});
