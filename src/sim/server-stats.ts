@@ -11,7 +11,7 @@ export const ROUTE_NAMES = ['send-chat-message', 'open-urls', 'project-instructi
 export type RouteName = (typeof ROUTE_NAMES)[number];
 
 export interface ServerStats {
-  /** Responses by route, then by status code (as a string key). */
+  /** Responses by route, then by status code (as a string key); `no_response` = the connection closed before any status was sent. */
   readonly http: Record<RouteName, Record<string, number>>;
   /** 429 responses by the limit that refused: a user's budget, the global budget, the gateway. */
   readonly rate_limited: Record<RateLimitScope, number>;
@@ -20,12 +20,14 @@ export interface ServerStats {
 }
 
 export function createServerStats() {
-  const http = Object.fromEntries(ROUTE_NAMES.map((name) => [name, new Map<number, number>()])) as Record<RouteName, Map<number, number>>;
+  const http = Object.fromEntries(ROUTE_NAMES.map((name) => [name, new Map<string, number>()])) as Record<RouteName, Map<string, number>>;
   const limited = Object.fromEntries(RATE_LIMIT_SCOPES.map((scope) => [scope, 0])) as Record<RateLimitScope, number>;
   let chatTokens = 0;
   return {
-    response(route: RouteName, status: number): void {
-      http[route].set(status, (http[route].get(status) ?? 0) + 1);
+    /** Counts one finished exchange; `status` undefined when none was sent (reset, client gone). */
+    response(route: RouteName, status: number | undefined): void {
+      const key = status === undefined ? 'no_response' : String(status);
+      http[route].set(key, (http[route].get(key) ?? 0) + 1);
     },
     rateLimited(scope: RateLimitScope): void {
       limited[scope] += 1;
@@ -35,7 +37,7 @@ export function createServerStats() {
     },
     snapshot(): ServerStats {
       const byRoute = Object.fromEntries(
-        ROUTE_NAMES.map((name) => [name, Object.fromEntries([...http[name]].map(([status, n]) => [String(status), n]))]),
+        ROUTE_NAMES.map((name) => [name, Object.fromEntries(http[name])]),
       ) as ServerStats['http'];
       return { http: byRoute, rate_limited: { ...limited }, chat_tokens: chatTokens };
     },

@@ -98,7 +98,8 @@ export function createSimServer(options: SimServerOptions): SimServer {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const pathname = new URL(req.url ?? '/', 'http://sim.invalid').pathname;
     const matched = match(pathname);
-    res.once('finish', () => counters.response(matched?.route.name ?? 'unmatched', res.statusCode));
+    // 'close' fires for every exchange, also one cut short; the status counts only if it was sent.
+    res.once('close', () => counters.response(matched?.route.name ?? 'unmatched', res.headersSent ? res.statusCode : undefined));
     const refusal = limiter.admitRequest(bearerToken(req.headers.authorization) ?? '');
     if (refusal !== undefined) {
       counters.rateLimited(refusal.scope);

@@ -48,6 +48,22 @@ describe('chat through the server', () => {
     expect(full.error_msg ?? null).toBeNull();
   });
 
+  it('ignores unknown fields, as the service does', async () => {
+    const sim = await startSim();
+    const res = await call(sim, CHAT, { token: TOKENS.demo, body: { message: QUESTION, stream: false, temperature_hint: 'warm', extra: { a: 1 } } });
+    expect(res.status).toBe(200);
+    expect(ChatFullResponseSchema.safeParse(res.json).success).toBe(true);
+  });
+
+  it('a connection reset before headers is counted as no_response', async () => {
+    const sim = await startSim({ config: { chat: { faults: { triggers: [{ match: 'reset me', fault: 'reset_before_headers' }] } } } });
+    await expect(call(sim, CHAT, { token: TOKENS.demo, body: { message: 'reset me please' } })).rejects.toThrow();
+    const until = Date.now() + 2_000;
+    while (sim.stats().http['send-chat-message'].no_response === undefined && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    expect(sim.stats().http['send-chat-message']).toEqual({ no_response: 1 });
+    expect(sim.stats().faults_injected.reset_before_headers).toBe(1);
+  });
+
   it('more than one llm_overrides entry with stream=false is 400 INVALID_INPUT', async () => {
     const sim = await startSim();
     const res = await call(sim, CHAT, { token: TOKENS.demo, body: { message: QUESTION, stream: false, llm_overrides: [{}, {}] } });
