@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { ShardSchema } from '../plan/shard.js';
 
 export const PLAN_VERSION = 1;
 
@@ -19,7 +20,11 @@ export const ManifestSchema = z.object({
   base_url: z.string(),
   target: z.enum(['service', 'simulator']),
   plan_version: z.literal(PLAN_VERSION),
+  /** Requests this run planned to send (its shard). */
   planned_requests: z.number().int(),
+  /** Requests of the whole plan, every shard together. */
+  planned_total: z.number().int(),
+  shard: ShardSchema.nullable(),
   dataset: z.object({ path: z.string(), sha256: z.string(), questions: z.number().int() }),
   models: z.object({ path: z.string(), sha256: z.string() }).nullable(),
   sets: z.array(z.object({ name: z.string(), multi: z.boolean(), models: z.array(z.string()) })),

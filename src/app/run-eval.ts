@@ -13,6 +13,7 @@ import { readDataset, type Dataset } from '../dataset/index.js';
 import { InputError, RunError, ToolkitError, UsageError } from '../errors.js';
 import { buildPlan } from '../plan/build-plan.js';
 import type { PlannedRequest } from '../plan/planned-request.js';
+import { selectShard, type Shard } from '../plan/shard.js';
 import { createJsonlSink } from '../reports/index.js';
 import { runPlan, type RunProgress, type RunResult } from '../runner/index.js';
 import { checkSetsForMode, resolveSets, type ModeOption, type ResolvedSets } from '../sets/index.js';
@@ -27,12 +28,17 @@ export interface EvalInputs {
   readonly mode: ModeOption;
   readonly repeat: number;
   readonly cwd: string;
+  /** Only this shard of the plan (every shard of a plan together is the whole plan). */
+  readonly shard?: Shard | null | undefined;
 }
 
 export interface PreparedEval {
   readonly dataset: Dataset;
   readonly sets: ResolvedSets;
+  /** The requests this run sends: the whole plan, or one shard of it. */
   readonly plan: PlannedRequest[];
+  /** Size of the whole plan, before sharding. */
+  readonly plannedTotal: number;
 }
 
 /** Reads and checks every input, listing the problems of all of them at once; builds the plan. */
@@ -55,9 +61,11 @@ export async function prepareEval(inputs: EvalInputs): Promise<PreparedEval> {
     return resolved;
   });
   if (problems.length > 0 || !dataset || !sets) throw new InputError(problems);
-  const plan = buildPlan({ rows: dataset.rows, sets: sets.sets, defaults: sets.defaults, mode: inputs.mode, repeat: inputs.repeat });
-  if (plan.length === 0) throw new InputError([`${inputs.datasetPath}: the dataset has no questions`]);
-  return { dataset, sets, plan };
+  const whole = buildPlan({ rows: dataset.rows, sets: sets.sets, defaults: sets.defaults, mode: inputs.mode, repeat: inputs.repeat });
+  if (whole.length === 0) throw new InputError([`${inputs.datasetPath}: the dataset has no questions`]);
+  const plan = selectShard(whole, inputs.shard);
+  if (plan.length === 0) throw new InputError([`shard ${inputs.shard?.index}/${inputs.shard?.count} has no requests: the plan has only ${whole.length}`]);
+  return { dataset, sets, plan, plannedTotal: whole.length };
 }
 
 export interface EvalOptions extends EvalInputs {
@@ -84,10 +92,10 @@ export interface EvalResult {
 }
 
 export async function runEval(options: EvalOptions, prepared?: PreparedEval): Promise<EvalResult> {
-  const { dataset, sets, plan } = prepared ?? (await prepareEval(options));
+  const { dataset, sets, plan, plannedTotal } = prepared ?? (await prepareEval(options));
   const outDir = resolve(options.cwd, options.outDir);
   await ensureFreshRunDir(outDir);
-  await writeManifest(outDir, options, dataset, sets, plan.length);
+  await writeManifest(outDir, options, dataset, sets, { planned: plan.length, plannedTotal });
 
   const client = createChatClient({ baseUrl: options.baseUrl, token: options.token, connections: options.concurrency, timeoutMs: options.timeoutMs });
   const jsonlOut = createWriteStream(join(outDir, 'results.jsonl'));
@@ -122,7 +130,7 @@ async function ensureFreshRunDir(outDir: string): Promise<void> {
   await mkdir(outDir, { recursive: true });
 }
 
-async function writeManifest(outDir: string, options: EvalOptions, dataset: Dataset, sets: ResolvedSets, planned: number): Promise<void> {
+async function writeManifest(outDir: string, options: EvalOptions, dataset: Dataset, sets: ResolvedSets, size: { planned: number; plannedTotal: number }): Promise<void> {
   const manifest: Manifest = {
     manifest_version: 1,
     chatbench_version: options.version,
@@ -131,7 +139,9 @@ async function writeManifest(outDir: string, options: EvalOptions, dataset: Data
     base_url: displayUrl(options.baseUrl),
     target: options.target,
     plan_version: PLAN_VERSION,
-    planned_requests: planned,
+    planned_requests: size.planned,
+    planned_total: size.plannedTotal,
+    shard: options.shard ?? null,
     dataset: { path: options.datasetPath, sha256: await sha256File(dataset.path), questions: dataset.rows.length },
     models: sets.modelsPath ? { path: sets.modelsPath, sha256: await sha256File(resolve(options.cwd, sets.modelsPath)) } : null,
     sets: sets.sets.map((s) => ({

@@ -3,6 +3,9 @@
  * Flags shared by the commands that send requests, defined once so they read the same everywhere.
  */
 import type { Argv } from 'yargs';
+import { UsageError } from '../errors.js';
+import { parseShard, type Shard } from '../plan/shard.js';
+import type { Io } from './io.js';
 
 export function withConnectionFlags<T>(y: Argv<T>) {
   return y
@@ -17,4 +20,31 @@ export function withConnectionFlags<T>(y: Argv<T>) {
 export function wholeNumber(value: number, flag: string, min: number): string | undefined {
   if (!Number.isInteger(value) || value < min) return `--${flag} must be a whole number of at least ${min}, got ${Number.isNaN(value) ? 'a non-number' : value}`;
   return undefined;
+}
+
+/**
+ * `--shard i/N`, or `--shards N` with the 0-based index from JOB_COMPLETION_INDEX (a Kubernetes
+ * Indexed Job). Null when neither is given.
+ */
+export function resolveShard(flags: { shard?: string | undefined; shards?: number | undefined }, io: Io): Shard | null {
+  if (flags.shard !== undefined && flags.shards !== undefined) throw new UsageError('--shard and --shards conflict: give --shard i/N, or --shards N with JOB_COMPLETION_INDEX set');
+  if (flags.shard !== undefined) {
+    const shard = parseShard(flags.shard);
+    if (typeof shard === 'string') throw new UsageError(`--shard: ${shard}`);
+    return shard;
+  }
+  if (flags.shards === undefined) return null;
+  const problem = wholeNumber(flags.shards, 'shards', 1);
+  if (problem) throw new UsageError(problem);
+  const index = io.env.JOB_COMPLETION_INDEX;
+  if (index === undefined || !/^\d+$/.test(index)) throw new UsageError('--shards needs JOB_COMPLETION_INDEX (0-based, as a Kubernetes Indexed Job sets it); or give --shard i/N');
+  const shard = parseShard(`${Number(index) + 1}/${flags.shards}`);
+  if (typeof shard === 'string') throw new UsageError(`JOB_COMPLETION_INDEX=${index} with --shards ${flags.shards}: ${shard}`);
+  return shard;
+}
+
+export function withShardFlags<T>(y: Argv<T>) {
+  return y
+    .option('shard', { type: 'string', describe: 'Run only shard i of N (1-based), e.g. 2/4', group: 'Scale out:' })
+    .option('shards', { type: 'number', describe: 'Shard count; the index comes from JOB_COMPLETION_INDEX (0-based)', group: 'Scale out:' });
 }

@@ -201,3 +201,35 @@ describe('chatbench eval refuses bad input before sending anything', () => {
     expect(refused.stderr).not.toContain('wrong-token');
   });
 });
+
+describe('chatbench eval --shard', () => {
+  it('four shards run exactly the keys of the whole plan, each once', async () => {
+    const sim = await startSim();
+    const dir = scratch();
+    const rows = Array.from({ length: 5 }, (_, i) => [`q${i}`, 'How many days of paid time off do employees get?', 'hr-pto-policy', '', 'false', 'hr']);
+    const dataset = csv(dir, rows);
+    const keys: string[] = [];
+    for (let i = 1; i <= 4; i += 1) {
+      const out = join(dir, `shard-${i}`);
+      const env = i === 4 ? { JOB_COMPLETION_INDEX: '3' } : {};
+      const shardArgs = i === 4 ? ['--shards', '4'] : ['--shard', `${i}/4`];
+      const { code } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--set', 'a=openai:gpt-4o-mini', '--mode', 'both', ...shardArgs, '--out', out], env);
+      expect(code).toBe(0);
+      const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
+      expect(manifest).toMatchObject({ shard: { index: i, count: 4 }, planned_total: 10 });
+      keys.push(...records(out).map((r) => r.key));
+    }
+    expect(keys).toHaveLength(10);
+    expect(new Set(keys).size).toBe(10);
+  });
+
+  it.each([
+    [['--shard', '3/2'], /--shard: "3\/2": the shard index must be between 1 and 2/],
+    [['--shards', '2'], /--shards needs JOB_COMPLETION_INDEX/],
+    [['--shard', '1/2', '--shards', '2'], /--shard and --shards conflict/],
+  ])('refuses %j with exit 2', async (args, message) => {
+    const { code, stderr } = await evalCli(['--sim', '--dataset', 'x.csv', ...args]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+  });
+});

@@ -10,7 +10,7 @@ import { renderTerminalTable } from '../../reports/terminal-table.js';
 import type { ModeOption } from '../../sets/index.js';
 import { resolveBaseUrl, resolveToken } from '../connection.js';
 import { parseDuration } from '../duration.js';
-import { wholeNumber, withConnectionFlags } from '../flags.js';
+import { resolveShard, wholeNumber, withConnectionFlags, withShardFlags } from '../flags.js';
 import type { Io } from '../io.js';
 import { createProgressView } from '../progress.js';
 import { defaultRunDir } from '../run-dir.js';
@@ -22,7 +22,7 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
     command: 'eval',
     describe: 'Run a question dataset against model override sets; score citations and write the reports',
     builder: (y: Argv) =>
-      withConnectionFlags(y)
+      withShardFlags(withConnectionFlags(y))
         .option('dataset', { type: 'string', demandOption: true, describe: 'CSV file of questions', group: 'Inputs:' })
         .option('models', { type: 'string', describe: 'JSON file of model override sets', group: 'Inputs:' })
         .option('set', { type: 'string', array: true, default: [], describe: 'A set as name=provider:version[@temperature] (repeatable)', group: 'Inputs:' })
@@ -65,6 +65,8 @@ export interface EvalArgs {
   'retry-429': boolean;
   grace: string;
   out?: string;
+  shard?: string;
+  shards?: number;
 }
 
 export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
@@ -76,7 +78,7 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
   if (!a.sim && baseUrl === undefined) {
     throw new UsageError('no target: give --base-url (or CHATBENCH_BASE_URL), or --sim for a dry run against the embedded simulated service');
   }
-  const inputs = { datasetPath: a.dataset, modelsPath: a.models, setFlags: a.set, mode: a.mode, repeat: a.repeat, cwd: io.cwd };
+  const inputs = { datasetPath: a.dataset, modelsPath: a.models, setFlags: a.set, mode: a.mode, repeat: a.repeat, cwd: io.cwd, shard: resolveShard(a, io) };
   // Every input is checked before a simulator starts or a byte is sent.
   const prepared = await prepareEval(inputs);
   const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl, token });
@@ -87,7 +89,7 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
       {
         ...inputs, baseUrl: target.baseUrl, token: target.token, target: target.kind, concurrency: a.concurrency, timeoutMs,
         retries: a.retries, retry429: a['retry-429'], outDir: a.out ?? defaultRunDir('eval'), graceMs, signal: io.signal, version: VERSION,
-        onStart: ({ outDir, planned }) => io.stderr.write(`chatbench eval: ${planned} requests, ${a.concurrency} in flight, against ${target.kind === 'simulator' ? 'the embedded simulated service' : target.baseUrl} → ${outDir}\n`),
+        onStart: ({ outDir, planned }) => io.stderr.write(`chatbench eval: ${planned} requests${inputs.shard ? ` (shard ${inputs.shard.index}/${inputs.shard.count} of ${prepared.plannedTotal})` : ''}, ${a.concurrency} in flight, against ${target.kind === 'simulator' ? 'the embedded simulated service' : target.baseUrl} → ${outDir}\n`),
         onProgress: (tick) => progress.update(tick),
       },
       prepared,

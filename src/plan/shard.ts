@@ -1,0 +1,32 @@
+/**
+ * @module plan/shard
+ * Deterministic shards of a plan (`--shard i/N`, 1-based). Request `index` goes to shard
+ * `index mod N + 1`: every planned request is in exactly one shard, shards differ in size by at
+ * most one request, and the split depends only on the plan, so it is the same on every machine.
+ * Because the plan interleaves sets per question, each shard gets a fair mix of sets and questions.
+ */
+import { z } from 'zod';
+
+export const ShardSchema = z
+  .object({ index: z.number().int().min(1), count: z.number().int().min(1) })
+  .refine((s) => s.index <= s.count, { message: 'the shard index must be between 1 and the shard count' });
+export type Shard = z.infer<typeof ShardSchema>;
+
+/** Parses `i/N`; returns a message for the caller to wrap, or the shard. */
+export function parseShard(text: string): Shard | string {
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
+  if (!match) return `"${text}" is not a shard: give i/N, e.g. 2/4`;
+  const shard = { index: Number(match[1]), count: Number(match[2]) };
+  if (shard.count < 1) return `"${text}": the shard count must be at least 1`;
+  if (shard.index < 1 || shard.index > shard.count) return `"${text}": the shard index must be between 1 and ${shard.count}`;
+  return shard;
+}
+
+export function inShard(index: number, shard: Shard | null | undefined): boolean {
+  return !shard || index % shard.count === shard.index - 1;
+}
+
+/** The requests of one shard, in plan order, keeping their plan `index`. */
+export function selectShard<T extends { index: number }>(plan: readonly T[], shard: Shard | null | undefined): T[] {
+  return plan.filter((p) => inShard(p.index, shard));
+}
