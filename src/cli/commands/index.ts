@@ -5,6 +5,8 @@
 import type { CommandModule } from 'yargs';
 import type { ExitCode } from '../../errors.js';
 import type { Io } from '../io.js';
+import { baselineCommand } from './baseline.js';
+import { compareCommand } from './compare.js';
 import { demoCommand } from './demo.js';
 import { evalCommand } from './eval.js';
 import { reportCommand } from './report.js';
@@ -29,5 +31,7 @@ export function commands(_io: Io, _setExitCode: SetExitCode): AnyCommand[] {
     reportCommand(_io, _setExitCode),
     validateCommand(_io, _setExitCode),
     serveCommand(_io, _setExitCode),
+    compareCommand(_io, _setExitCode),
+    baselineCommand(_io, _setExitCode),
   ];
 }

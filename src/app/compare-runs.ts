@@ -1,0 +1,105 @@
+/**
+ * @module app/compare-runs
+ * Compare a run with a baseline and gate it, in one call: what `chatbench compare` does, and what
+ * `chatbench eval --baseline DIR --gate ...` calls after its run. Reads both runs as streams,
+ * writes compare.md/json/html, appends the step summary for GitHub Actions.
+ */
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import { readUtf8File } from '../dataset/read-text.js';
+import { ExitCode } from '../errors.js';
+import {
+  compareRuns, createRunCollector, parseSetMap, renderCompareHtml, renderCompareJson, renderCompareMd, renderStepSummary,
+  type Comparison, type RunData,
+} from '../compare/index.js';
+import { evaluateGates, parseGate, parseGatesFile, renderGateTestcases, type Gate, type GateResult } from '../gates/index.js';
+import { readRecords } from './read-records.js';
+
+export { renderGateTestcases };
+
+/** Reads a run directory (or a results.jsonl) into what comparisons and gates need. */
+export async function loadRun(pathOrDir: string, options: { cwd?: string } = {}): Promise<RunData> {
+  const collector = createRunCollector();
+  const records = readRecords(pathOrDir, options);
+  for await (const record of records) collector.add(record);
+  return collector.finish(pathOrDir, records.tornLines);
+}
+
+/** Parses `--gate` texts and a `--gates` file (flags first). UsageError / InputError (exit 2) on any mistake. */
+export async function loadGates(options: { gates?: readonly string[]; gatesFile?: string | undefined; cwd?: string }): Promise<Gate[]> {
+  const gates = (options.gates ?? []).map((text) => parseGate(text));
+  if (options.gatesFile !== undefined) {
+    const text = await readUtf8File({ path: options.gatesFile, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+    gates.push(...parseGatesFile(text, options.gatesFile));
+  }
+  return gates;
+}
+
+export interface CompareAndGateOptions {
+  /** The baseline run or saved baseline; without one only absolute gates can be checked. */
+  baselineDir?: string | undefined;
+  currentDir: string;
+  /** `--gate` texts. */
+  gates?: readonly string[];
+  /** `--gates` file. */
+  gatesFile?: string | undefined;
+  /** `--map old=new` flags. */
+  map?: readonly string[];
+  /** Where compare.md/json/html go (created if needed); omitted → nothing is written. */
+  outDir?: string | undefined;
+  seed?: number | undefined;
+  resamples?: number | undefined;
+  /** Relative paths resolve against it. */
+  cwd?: string;
+  /** `$GITHUB_STEP_SUMMARY`: the Markdown summary is appended to it when given. */
+  stepSummaryPath?: string | undefined;
+}
+
+export interface CompareAndGateResult {
+  /** null without a baseline. */
+  comparison: Comparison | null;
+  gateResults: GateResult[];
+  /** Ok when every gate passed (or there were none), GateFailed otherwise. */
+  exitCode: ExitCode;
+  /** Files written, in order. */
+  files: string[];
+}
+
+const COMPARE_FILES = ['compare.md', 'compare.json', 'compare.html'] as const;
+
+/**
+ * Parses the gates first (a bad gate fails before any run is read), reads both runs, compares
+ * them, evaluates the gates, writes the reports and appends the step summary. Bad input (missing
+ * run, bad gate, bad --map, a scope naming no group) throws a ToolkitError with exit code 2.
+ */
+export async function compareAndGate(options: CompareAndGateOptions): Promise<CompareAndGateResult> {
+  const cwd = options.cwd;
+  const at = (p: string) => (isAbsolute(p) || cwd === undefined ? p : resolve(cwd, p));
+  const gates = await loadGates({ gates: options.gates ?? [], gatesFile: options.gatesFile, ...(cwd === undefined ? {} : { cwd }) });
+  const setMap = parseSetMap(options.map ?? []);
+  const readOptions = cwd === undefined ? {} : { cwd };
+  const [baseline, current] = await Promise.all([
+    options.baselineDir === undefined ? Promise.resolve(undefined) : loadRun(options.baselineDir, readOptions),
+    loadRun(options.currentDir, readOptions),
+  ]);
+  const comparison = baseline === undefined ? null : compareRuns(baseline, current, { seed: options.seed ?? 1, resamples: options.resamples, setMap });
+  const gateResults = evaluateGates(gates, current, baseline && comparison ? { baseline, comparison } : undefined);
+  const files: string[] = [];
+  if (comparison !== null && options.outDir !== undefined) {
+    const dir = at(options.outDir);
+    await mkdir(dir, { recursive: true });
+    const texts = {
+      'compare.md': renderCompareMd(comparison, gateResults),
+      'compare.json': renderCompareJson(comparison),
+      'compare.html': renderCompareHtml(comparison, gateResults),
+    };
+    for (const name of COMPARE_FILES) {
+      await writeFile(join(dir, name), texts[name]);
+      files.push(join(options.outDir, name));
+    }
+  }
+  if (options.stepSummaryPath !== undefined && options.stepSummaryPath !== '') {
+    await appendFile(at(options.stepSummaryPath), renderStepSummary(comparison, gateResults));
+  }
+  return { comparison, gateResults, exitCode: gateResults.every((r) => r.passed) ? ExitCode.Ok : ExitCode.GateFailed, files };
+}

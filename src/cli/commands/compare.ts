@@ -1,0 +1,112 @@
+/**
+ * @module cli/commands/compare
+ * `chatbench compare BASELINE CURRENT`: compares two runs (or a saved baseline and a run), writes
+ * compare.md/json/html, prints the delta tables and the failed gates, and exits 0 (every gate
+ * passed), 1 (a gate failed) or 2 (bad input).
+ */
+import type { Argv } from 'yargs';
+import { compareAndGate } from '../../app/compare-runs.js';
+import { renderGroupTable, type Comparison } from '../../compare/index.js';
+import { exitCodeOf, formatError } from '../../errors.js';
+import type { GateResult } from '../../gates/index.js';
+import type { Io } from '../io.js';
+import { defineCommand, type AnyCommand, type SetExitCode } from './index.js';
+
+interface CompareArgs {
+  baseline: string;
+  current: string;
+  out: string | undefined;
+  map: string[] | undefined;
+  gate: string[] | undefined;
+  gates: string | undefined;
+  seed: number;
+  resamples: number;
+}
+
+/** `reports/2026-01-31T12-00-00-compare`: local time, sortable, safe in every file system. */
+export function defaultCompareDir(now: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const stamp = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}T${pad(now.getHours())}-${pad(now.getMinutes())}-${pad(now.getSeconds())}`;
+  return `reports/${stamp}-compare`;
+}
+
+/** What the terminal shows: per group its table and broken questions, then the failed gates. */
+export function renderCompareOutput(comparison: Comparison, gates: readonly GateResult[], files: readonly string[]): string {
+  const lines: string[] = [];
+  for (const g of comparison.groups) {
+    lines.push(`${g.label}: ${g.questions.paired} questions paired`, ...renderGroupTable(comparison, g));
+    if (g.broken.length > 0) lines.push(`broken: ${g.broken.map((b) => `${b.question_id} (${b.changes.join(', ')})`).join('; ')}`);
+    if (g.questions.baseline_only.length + g.questions.current_only.length > 0) {
+      lines.push(`one side only: baseline ${g.questions.baseline_only.join(', ') || '–'}; current ${g.questions.current_only.join(', ') || '–'}`);
+    }
+    lines.push('');
+  }
+  for (const u of comparison.unmatched.baseline) lines.push(`not compared: ${u.label} is in the baseline only`);
+  for (const u of comparison.unmatched.current) lines.push(`not compared: ${u.label} is in the current run only`);
+  const sig = comparison.significant;
+  lines.push(sig.better + sig.worse === 0 ? 'No significant change.' : `Significant changes: ${sig.worse} worse, ${sig.better} better.`);
+  lines.push(...renderGateLines(gates));
+  if (files.length > 0) lines.push(`Wrote ${files.join(', ')}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The gates' verdict: every failed gate with its figures and reason; a count of the passed ones. */
+export function renderGateLines(gates: readonly GateResult[]): string[] {
+  if (gates.length === 0) return [];
+  const failed = gates.filter((r) => !r.passed);
+  if (failed.length === 0) return [`Gates: all ${gates.length} passed.`];
+  return [`Gates: ${failed.length} of ${gates.length} failed:`, ...failed.map((r) => `  FAIL ${r.reason}`)];
+}
+
+/** Maps a handler's failure to its exit code here: main() does not always see a handler's rejection. */
+export function reportFailure(io: Io, setExitCode: SetExitCode, error: unknown): void {
+  io.stderr.write(formatError(error));
+  setExitCode(exitCodeOf(error));
+}
+
+export function compareCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
+  return defineCommand<CompareArgs>({
+    command: 'compare <baseline> <current>',
+    describe: 'Compare a run with a baseline: deltas with 95% intervals, broken questions, gates',
+    builder: (y: Argv) =>
+      y
+        .positional('baseline', { type: 'string', demandOption: true, describe: 'baseline run directory, saved baseline, or results.jsonl' })
+        .positional('current', { type: 'string', demandOption: true, describe: 'current run directory or results.jsonl' })
+        .option('out', { alias: 'o', type: 'string', describe: 'directory for compare.md/json/html (default reports/<date-time>-compare)' })
+        .option('map', { type: 'string', array: true, describe: 'a renamed set, repeatable: OLD=NEW (baseline name = current name)' })
+        .option('gate', { alias: 'g', type: 'string', array: true, describe: 'a gate, repeatable: [set:NAME] [mode:M] FIGURE[.STAT] [delta|ratio] OP NUMBER [significant]' })
+        .option('gates', { type: 'string', describe: 'JSON file of gates: {"gates": ["...", ...]}' })
+        .option('seed', { type: 'number', default: 1, describe: 'seed of the bootstrap resampling' })
+        .option('resamples', { type: 'number', default: 2000, describe: 'bootstrap resamples per interval' })
+        .check((a) => {
+          if (!Number.isInteger(a.seed)) throw new Error('--seed must be an integer');
+          if (!Number.isInteger(a.resamples) || a.resamples < 100 || a.resamples > 100_000) throw new Error('--resamples must be an integer from 100 to 100000');
+          return true;
+        })
+        .example('$0 compare datasets/baselines/main reports/latest', 'compare a run with the saved baseline')
+        .example('$0 compare old/ new/ --gate "citation_recall delta >= -0.02 significant" --gate "ttfp_ms.p95 ratio <= 1.2"', 'fail (exit 1) on a significant recall drop or 20% slower p95 TTFP')
+        .example('$0 compare old/ new/ --map fast=fast-v2 --gate "set:fast-v2 pass_rate >= 0.9"', 'a renamed set, a scoped absolute gate')
+        .example('$0 compare old/ new/ --gates gates.json --out reports/pr-42', 'gates from a file, reports into a chosen directory')
+        .epilogue('Exit codes: 0 every gate passed, 1 a gate failed, 2 bad input (missing run, bad gate or --map). Gate grammar and statistics: docs/ci.md.'),
+    handler: async (args) => {
+      try {
+        const result = await compareAndGate({
+          baselineDir: args.baseline,
+          currentDir: args.current,
+          gates: args.gate ?? [],
+          gatesFile: args.gates,
+          map: args.map ?? [],
+          outDir: args.out ?? defaultCompareDir(new Date()),
+          seed: args.seed,
+          resamples: args.resamples,
+          cwd: io.cwd,
+          stepSummaryPath: io.env.GITHUB_STEP_SUMMARY,
+        });
+        if (result.comparison !== null) io.stdout.write(renderCompareOutput(result.comparison, result.gateResults, result.files));
+        setExitCode(result.exitCode);
+      } catch (error) {
+        reportFailure(io, setExitCode, error);
+      }
+    },
+  });
+}

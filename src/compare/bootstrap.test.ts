@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { latencyStatsOfSorted, percentile } from '../metrics/stats.js';
+import { latencyIntervals, LATENCY_STATS, pairedMeanInterval, signTestP } from './bootstrap.js';
+import { createRandom, hashSeed } from './prng.js';
+
+describe('createRandom', () => {
+  it('is deterministic under its seed, uniform-looking, and differs between seeds', () => {
+    const a = createRandom(42);
+    const b = createRandom(42);
+    const first = Array.from({ length: 5 }, () => a());
+    expect(Array.from({ length: 5 }, () => b())).toEqual(first);
+    expect(createRandom(43)()).not.toBe(first[0]);
+    expect(createRandom('seed|x')()).toBe(createRandom(hashSeed('seed|x'))());
+    const r = createRandom(7);
+    let sum = 0;
+    for (let i = 0; i < 20_000; i += 1) {
+      const v = r();
+      expect(v >= 0 && v < 1).toBe(true);
+      sum += v;
+    }
+    expect(sum / 20_000).toBeCloseTo(0.5, 1);
+  });
+});
+
+describe('pairedMeanInterval', () => {
+  // 40 questions that all lost about 0.1 (±0.05): the drop is real, the interval must exclude 0.
+  const drop = Array.from({ length: 40 }, (_, i) => -0.1 + ((i % 5) - 2) * 0.025);
+  // 40 questions, half up 1 and half down 1: no change on average, the interval must include 0.
+  const noise = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? 1 : -1));
+
+  it('excludes 0 for a consistent drop', () => {
+    const ci = pairedMeanInterval(drop, 2000, createRandom(1))!;
+    expect(ci.high).toBeLessThan(0);
+    expect(ci.low).toBeGreaterThan(-0.12);
+  });
+
+  it('includes 0 for changes that cancel out', () => {
+    const ci = pairedMeanInterval(noise, 2000, createRandom(1))!;
+    expect(ci.low).toBeLessThan(0);
+    expect(ci.high).toBeGreaterThan(0);
+  });
+
+  it('matches the normal approximation on a large sample (mean ± 1.96·s/√n)', () => {
+    const diffs = Array.from({ length: 400 }, (_, i) => (i % 4 === 0 ? 1 : 0)); // mean 0.25, s ≈ 0.4335
+    const ci = pairedMeanInterval(diffs, 4000, createRandom(3))!;
+    const half = (1.96 * Math.sqrt((0.25 * 0.75 * 400) / 399)) / Math.sqrt(400);
+    expect(ci.low).toBeCloseTo(0.25 - half, 2);
+    expect(ci.high).toBeCloseTo(0.25 + half, 2);
+  });
+
+  it('is the same under the same seed and has no interval for no pairs', () => {
+    expect(pairedMeanInterval(noise, 500, createRandom(9))).toEqual(pairedMeanInterval(noise, 500, createRandom(9)));
+    expect(pairedMeanInterval(noise, 500, createRandom(9))).not.toEqual(pairedMeanInterval(noise, 500, createRandom(10)));
+    expect(pairedMeanInterval([], 500, createRandom(9))).toBeNull();
+    expect(pairedMeanInterval([0, 0, 0], 100, createRandom(9))).toEqual({ low: 0, high: 0 });
+  });
+});
+
+describe('latencyIntervals', () => {
+  const sample = (n: number, scale: number, seed: number) => {
+    const r = createRandom(seed);
+    return Array.from({ length: n }, () => scale * (100 + 400 * r() ** 3)).sort((a, b) => a - b);
+  };
+
+  it('equals a naive resample-and-sort bootstrap drawn from the same stream', () => {
+    const base = sample(57, 1, 1);
+    const cur = sample(43, 1.1, 2);
+    const got = latencyIntervals(base, cur, 200, createRandom(5))!;
+    const r = createRandom(5);
+    const resample = (s: number[]) => latencyStatsOfSorted(Array.from(s, () => s[Math.floor(r() * s.length)]!).sort((a, b) => a - b))!;
+    const deltas = LATENCY_STATS.map(() => [] as number[]);
+    for (let b = 0; b < 200; b += 1) {
+      const bs = resample(base);
+      const cs = resample(cur);
+      LATENCY_STATS.forEach((stat, s) => deltas[s]!.push(cs[stat] - bs[stat]));
+    }
+    LATENCY_STATS.forEach((stat, s) => {
+      const sorted = deltas[s]!.sort((a, b) => a - b);
+      expect(got[stat].delta.low).toBeCloseTo(percentile(sorted, 0.025)!, 9);
+      expect(got[stat].delta.high).toBeCloseTo(percentile(sorted, 0.975)!, 9);
+    });
+  });
+
+  it('a run 50% slower has a ratio interval above 1; the same sample twice has one around 1', () => {
+    const base = sample(200, 1, 1);
+    const slower = base.map((v) => v * 1.5);
+    const ci = latencyIntervals(base, slower, 1000, createRandom(1))!;
+    expect(ci.p95.ratio!.low).toBeGreaterThan(1.1);
+    expect(ci.p50.delta.low).toBeGreaterThan(0);
+    const same = latencyIntervals(base, sample(200, 1, 1), 1000, createRandom(1))!;
+    expect(same.p95.ratio!.low).toBeLessThan(1);
+    expect(same.p95.ratio!.high).toBeGreaterThan(1);
+  });
+
+  it('has no interval when a side is empty', () => {
+    expect(latencyIntervals([], [1, 2], 10, createRandom(1))).toBeNull();
+  });
+});
+
+describe('signTestP (exact binomial, two-sided)', () => {
+  it.each([
+    { worse: 0, better: 0, p: 1 },
+    { worse: 1, better: 0, p: 1 },
+    { worse: 5, better: 5, p: 1 },
+    { worse: 9, better: 1, p: 22 / 1024 }, // 2·(C(10,0)+C(10,1))/2^10
+    { worse: 1, better: 9, p: 22 / 1024 },
+    { worse: 15, better: 5, p: (2 * (1 + 20 + 190 + 1140 + 4845 + 15504)) / 2 ** 20 },
+    { worse: 30, better: 0, p: 2 / 2 ** 30 },
+    { worse: 6, better: 2, p: (2 * (1 + 8 + 28)) / 256 },
+  ])('worse $worse, better $better → p = $p', ({ worse, better, p }) => {
+    expect(signTestP(worse, better)).toBeCloseTo(p, 12);
+  });
+});

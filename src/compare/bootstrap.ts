@@ -1,0 +1,155 @@
+/**
+ * @module compare/bootstrap
+ * The statistics of a comparison, all seeded and deterministic:
+ * - a paired percentile bootstrap of the mean per-question difference (scores and rates);
+ * - an independent two-sample percentile bootstrap of latency statistics, giving intervals of
+ *   current − baseline and current / baseline from the same resamples;
+ * - the exact two-sided sign test.
+ * Intervals are percentile intervals: the 2.5th and 97.5th percentiles (metrics/stats `percentile`,
+ * linear interpolation) of the B resampled statistics.
+ */
+import { percentile } from '../metrics/stats.js';
+import type { Random } from './prng.js';
+
+/** Two-sided 95%: the share of resampled statistics left out on each side. */
+export const TAIL = 0.025;
+/** Resamples per interval unless the caller asks for another number. */
+export const DEFAULT_RESAMPLES = 2000;
+
+export interface Interval {
+  low: number;
+  high: number;
+}
+
+/** The percentile interval of resampled statistics (sorted here, in place). */
+function interval(values: Float64Array): Interval {
+  values.sort();
+  const sorted = values as unknown as readonly number[];
+  return { low: percentile(sorted, TAIL) ?? Number.NaN, high: percentile(sorted, 1 - TAIL) ?? Number.NaN };
+}
+
+/**
+ * Paired bootstrap of the mean of per-question differences (current − baseline): resamples the m
+ * differences with replacement B times. Empty → null. All differences equal → a zero-width
+ * interval at that value (which excludes 0 unless the value is 0).
+ */
+export function pairedMeanInterval(diffs: readonly number[], resamples: number, random: Random): Interval | null {
+  const m = diffs.length;
+  if (m === 0) return null;
+  const means = new Float64Array(resamples);
+  for (let b = 0; b < resamples; b += 1) {
+    let sum = 0;
+    for (let i = 0; i < m; i += 1) sum += diffs[Math.floor(random() * m)] ?? 0;
+    means[b] = sum / m;
+  }
+  return interval(means);
+}
+
+/** The latency statistics a gate or a comparison can name (LatencyStats keys). */
+export const LATENCY_STATS = ['p50', 'p90', 'p95', 'p99', 'p99_9', 'mean', 'max'] as const;
+export type LatencyStat = (typeof LATENCY_STATS)[number];
+
+const QUANTILES: Record<Exclude<LatencyStat, 'mean' | 'max'>, number> = { p50: 0.5, p90: 0.9, p95: 0.95, p99: 0.99, p99_9: 0.999 };
+
+/**
+ * One bootstrap resample of an ascending sample, summarised without sorting: n indices are drawn
+ * into a count per position, and the order statistics are read off the running count (the sample
+ * is already sorted, so the resample's k-th smallest is the value at the position where the
+ * running count passes k). O(n) per resample; percentiles use the same type-7 rule as `percentile`.
+ */
+function resampleStats(sorted: readonly number[], counts: Uint32Array, random: Random, out: Float64Array): void {
+  const n = sorted.length;
+  counts.fill(0);
+  for (let i = 0; i < n; i += 1) counts[Math.floor(random() * n)]! += 1;
+  const stats = LATENCY_STATS;
+  const ranks = new Set<number>([n - 1]);
+  for (const stat of stats) {
+    if (stat === 'mean' || stat === 'max') continue;
+    const rank = QUANTILES[stat] * (n - 1);
+    ranks.add(Math.floor(rank)).add(Math.ceil(rank));
+  }
+  // Ascending and distinct: the walk below hands each rank out once, in order.
+  const wanted = [...ranks].sort((a, b) => a - b);
+  const valueAt = new Map<number, number>();
+  let sum = 0;
+  let seen = 0;
+  let next = 0;
+  for (let i = 0; i < n; i += 1) {
+    const c = counts[i]!;
+    if (c === 0) continue;
+    sum += c * (sorted[i] ?? 0);
+    seen += c;
+    while (next < wanted.length && (wanted[next] ?? 0) < seen) valueAt.set(wanted[next++]!, sorted[i] ?? 0);
+  }
+  stats.forEach((stat, s) => {
+    if (stat === 'mean') out[s] = sum / n;
+    else if (stat === 'max') out[s] = valueAt.get(n - 1) ?? Number.NaN;
+    else {
+      const rank = QUANTILES[stat] * (n - 1);
+      const below = valueAt.get(Math.floor(rank)) ?? Number.NaN;
+      const above = valueAt.get(Math.ceil(rank)) ?? Number.NaN;
+      out[s] = below + (above - below) * (rank - Math.floor(rank));
+    }
+  });
+}
+
+/** Intervals of current − baseline and current / baseline for one latency statistic. */
+export interface LatencyIntervals {
+  delta: Interval;
+  /** null when a resampled baseline statistic was 0 (the ratio does not exist). */
+  ratio: Interval | null;
+}
+
+/**
+ * Two-sample bootstrap of every LATENCY_STATS statistic: each side is resampled on its own (the
+ * requests are not paired), B times, and both intervals come from the same resample pairs, so the
+ * ratio interval excludes 1 exactly when the delta interval excludes 0. Either side empty → null.
+ */
+export function latencyIntervals(
+  baselineSorted: readonly number[],
+  currentSorted: readonly number[],
+  resamples: number,
+  random: Random,
+): Record<LatencyStat, LatencyIntervals> | null {
+  if (baselineSorted.length === 0 || currentSorted.length === 0) return null;
+  const k = LATENCY_STATS.length;
+  const deltas = LATENCY_STATS.map(() => new Float64Array(resamples));
+  const ratios = LATENCY_STATS.map(() => new Float64Array(resamples));
+  const zeroBase = new Array<boolean>(k).fill(false);
+  const base = new Float64Array(k);
+  const cur = new Float64Array(k);
+  const baseCounts = new Uint32Array(baselineSorted.length);
+  const curCounts = new Uint32Array(currentSorted.length);
+  for (let b = 0; b < resamples; b += 1) {
+    resampleStats(baselineSorted, baseCounts, random, base);
+    resampleStats(currentSorted, curCounts, random, cur);
+    for (let s = 0; s < k; s += 1) {
+      deltas[s]![b] = cur[s]! - base[s]!;
+      if (base[s] === 0) zeroBase[s] = true;
+      else ratios[s]![b] = cur[s]! / base[s]!;
+    }
+  }
+  return Object.fromEntries(
+    LATENCY_STATS.map((stat, s) => [stat, { delta: interval(deltas[s]!), ratio: zeroBase[s] ? null : interval(ratios[s]!) }]),
+  ) as Record<LatencyStat, LatencyIntervals>;
+}
+
+/**
+ * The exact two-sided sign test: under "no change", each of the n = worse + better changed
+ * questions is equally likely to go either way, so p = min(1, 2 · P(X ≤ min(worse, better))) with
+ * X ~ Binomial(n, ½). Ties (unchanged questions) are left out. n = 0 → 1. Computed in log space,
+ * so it stays exact to ~1e-13 for any n.
+ */
+export function signTestP(worse: number, better: number): number {
+  const n = worse + better;
+  if (n === 0) return 1;
+  const k = Math.min(worse, better);
+  let logChoose = 0; // ln C(n, 0)
+  let tail = 0;
+  const logHalfN = -n * Math.LN2;
+  for (let i = 0; i <= k; i += 1) {
+    if (i > 0) logChoose += Math.log(n - i + 1) - Math.log(i);
+    tail += Math.exp(logChoose + logHalfN);
+  }
+  return Math.min(1, 2 * tail);
+}

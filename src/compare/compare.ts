@@ -1,0 +1,148 @@
+/**
+ * @module compare/compare
+ * Matches a current run with its baseline — sets by name (or --map old=new), modes, models of a
+ * multi-model set by model_index, questions by question_id — and compares every matched group.
+ * Groups and questions found on one side only are listed in the result, never dropped silently.
+ * Pure and deterministic: the same runs and seed give the same Comparison, to the bit.
+ */
+import { UsageError } from '../errors.js';
+import { naturalCompare } from '../reports/format.js';
+import { DEFAULT_RESAMPLES, signTestP, TAIL } from './bootstrap.js';
+import { figureDeltas, MIN_SAMPLES } from './figure-deltas.js';
+import { questionValue } from './figures.js';
+import { questionChanges } from './question-changes.js';
+import type { GroupData, RunData } from './run-data.js';
+import { COMPARISON_VERSION, type Comparison, type GroupComparison, type GroupRef, type SignTest } from './schema.js';
+
+export interface CompareOptions {
+  /** Seeds every bootstrap; default 1. */
+  seed?: number;
+  /** Bootstrap resamples per interval; default DEFAULT_RESAMPLES (2000). */
+  resamples?: number;
+  /** Baseline set name → current set name (from parseSetMap). */
+  setMap?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Parses `--map old=new` flags into a baseline → current map. Each side of `=` must be a non-empty
+ * name; a baseline name mapped twice, or two names mapped onto one, is a UsageError (exit 2).
+ */
+export function parseSetMap(flags: readonly string[]): Record<string, string> {
+  const map: Record<string, string> = {};
+  const targets = new Set<string>();
+  for (const flag of flags) {
+    const match = /^([^=\s]+)=([^=\s]+)$/.exec(flag.trim());
+    if (match === null) throw new UsageError(`--map "${flag}": expected OLD=NEW (the baseline's set name = the current run's)`);
+    const [, from, to] = match as unknown as [string, string, string];
+    if (from in map) throw new UsageError(`--map "${flag}": set "${from}" is already mapped to "${map[from]}"`);
+    if (targets.has(to)) throw new UsageError(`--map "${flag}": two baseline sets are mapped onto "${to}"`);
+    map[from] = to;
+    targets.add(to);
+  }
+  return map;
+}
+
+/** "set (mode)" or "set · model (mode)"; the baseline's name first when --map renamed the set. */
+export function groupLabel(g: Pick<GroupData, 'set' | 'mode' | 'model_index' | 'model_name'>, baselineSet?: string): string {
+  const model = g.model_index === null ? '' : ` · ${g.model_name ?? `model ${g.model_index}`}`;
+  const renamed = baselineSet !== undefined && baselineSet !== g.set ? `${baselineSet}→` : '';
+  return `${renamed}${g.set}${model} (${g.mode})`;
+}
+
+const ref = (g: GroupData): GroupRef => ({ set: g.set, mode: g.mode, model_index: g.model_index, model_name: g.model_name, label: groupLabel(g) });
+
+function checkMap(map: Readonly<Record<string, string>>, baseline: RunData, current: RunData): void {
+  for (const [from, to] of Object.entries(map)) {
+    if (!baseline.summary.run.sets.includes(from)) {
+      throw new UsageError(`--map ${from}=${to}: the baseline has no set "${from}" (its sets: ${baseline.summary.run.sets.join(', ') || 'none'})`);
+    }
+    if (!current.summary.run.sets.includes(to)) {
+      throw new UsageError(`--map ${from}=${to}: the current run has no set "${to}" (its sets: ${current.summary.run.sets.join(', ') || 'none'})`);
+    }
+  }
+}
+
+/** Pass shares per paired question: went down (worse), up (better), or stayed. */
+function passChanges(b: GroupData, c: GroupData): SignTest {
+  let worse = 0;
+  let better = 0;
+  let unchanged = 0;
+  for (const [id, cq] of c.questions) {
+    const bq = b.questions.get(id);
+    if (bq === undefined) continue;
+    const diff = (questionValue(cq, 'pass_rate') ?? 0) - (questionValue(bq, 'pass_rate') ?? 0);
+    if (diff < 0) worse += 1;
+    else if (diff > 0) better += 1;
+    else unchanged += 1;
+  }
+  return { worse, better, unchanged, p_value: signTestP(worse, better) };
+}
+
+function runSide(run: RunData): Comparison['baseline'] {
+  return {
+    source: run.source,
+    requests: run.summary.run.requests,
+    questions: run.summary.run.questions,
+    sets: [...run.summary.run.sets],
+    repeats: Math.max(0, ...run.repeats.map((r) => r.repeats)),
+    torn_lines: run.torn_lines,
+  };
+}
+
+/** Compares `current` with `baseline`. Throws UsageError when --map names a set a run does not have. */
+export function compareRuns(baseline: RunData, current: RunData, options: CompareOptions = {}): Comparison {
+  const seed = options.seed ?? 1;
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
+  const setMap = { ...(options.setMap ?? {}) };
+  checkMap(setMap, baseline, current);
+  const toBaseline = new Map(Object.entries(setMap).map(([from, to]) => [to, from]));
+  const mappedAway = new Set(Object.keys(setMap));
+  const baselineSetOf = (set: string) => toBaseline.get(set) ?? (mappedAway.has(set) ? undefined : set);
+
+  const repeats = Math.max(runSide(baseline).repeats, runSide(current).repeats) > 1;
+  const matchedBaseline = new Set<GroupData>();
+  const groups: GroupComparison[] = [];
+  const unmatchedCurrent: GroupRef[] = [];
+  for (const c of current.groups) {
+    const baselineSet = baselineSetOf(c.set);
+    const b = baseline.groups.find((g) => g.set === baselineSet && g.mode === c.mode && g.model_index === c.model_index);
+    if (b === undefined || baselineSet === undefined) {
+      unmatchedCurrent.push(ref(c));
+      continue;
+    }
+    matchedBaseline.add(b);
+    const figures = figureDeltas({ run: baseline, key: b, data: b }, { run: current, key: c, data: c }, { seed, resamples, repeats });
+    const { broken, fixed } = questionChanges(b.questions, c.questions);
+    groups.push({
+      ...ref(c),
+      label: groupLabel(c, baselineSet),
+      baseline_set: baselineSet,
+      questions: {
+        paired: [...c.questions.keys()].filter((id) => b.questions.has(id)).length,
+        baseline_only: [...b.questions.keys()].filter((id) => !c.questions.has(id)).sort(naturalCompare),
+        current_only: [...c.questions.keys()].filter((id) => !b.questions.has(id)).sort(naturalCompare),
+      },
+      figures,
+      pass_changes: passChanges(b, c),
+      broken,
+      fixed,
+    });
+  }
+  const significant = { better: 0, worse: 0 };
+  for (const g of groups) {
+    for (const f of g.figures) if (f.headline && f.significant && (f.direction === 'better' || f.direction === 'worse')) significant[f.direction] += 1;
+  }
+  return {
+    comparison_version: COMPARISON_VERSION,
+    seed,
+    resamples,
+    confidence: 1 - 2 * TAIL,
+    min_samples: MIN_SAMPLES,
+    set_map: setMap,
+    baseline: runSide(baseline),
+    current: runSide(current),
+    unmatched: { baseline: baseline.groups.filter((g) => !matchedBaseline.has(g)).map(ref), current: unmatchedCurrent },
+    groups,
+    significant,
+  };
+}

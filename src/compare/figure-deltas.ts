@@ -1,0 +1,114 @@
+/**
+ * @module compare/figure-deltas
+ * The rows of one group's comparison: every score, rate and repeat figure compared pairwise over
+ * the questions both runs have, and every latency figure × statistic compared by resampling each
+ * run's ok samples.
+ */
+import { latencyIntervals, pairedMeanInterval, type Interval, type LatencyStat } from './bootstrap.js';
+import { HEADLINE_FIGURES, HEADLINE_LATENCY, LATENCY_FIGURES, LATENCY_STATS, RATE_FIGURES, REPEAT_FIGURES, SCORE_NAMES, higherIsBetter, questionValue } from './figures.js';
+import { createRandom } from './prng.js';
+import { groupKeyString, groupValue, type GroupData, type GroupKey, type RunData } from './run-data.js';
+import type { Direction, FigureDelta } from './schema.js';
+
+/** Below this many paired questions (or ok samples on a side), no change is called significant: a bootstrap of a handful of values is overconfident. */
+export const MIN_SAMPLES = 5;
+
+export interface DeltaOptions {
+  seed: number;
+  resamples: number;
+  /** Either run had repeats: the repeat figures are headline figures. */
+  repeats: boolean;
+}
+
+/** One side of the comparison of one group. */
+export interface Side {
+  run: RunData;
+  key: GroupKey;
+  data: GroupData;
+}
+
+function direction(delta: number | null, higherBetter: boolean): Direction {
+  if (delta === null) return null;
+  if (delta === 0) return 'same';
+  return delta > 0 === higherBetter ? 'better' : 'worse';
+}
+
+const excludes = (ci: Interval | null, value: number) => ci !== null && (ci.low > value || ci.high < value);
+
+const HEADLINE: ReadonlySet<string> = new Set<string>([...HEADLINE_FIGURES, ...HEADLINE_LATENCY]);
+const REPEATS: ReadonlySet<string> = new Set<string>(REPEAT_FIGURES);
+
+function base(figure: string, kind: FigureDelta['kind'], baseline: number | null, current: number | null, options: DeltaOptions) {
+  const delta = baseline === null || current === null ? null : current - baseline;
+  const higher = higherIsBetter(figure);
+  return {
+    figure,
+    kind,
+    higher_is_better: higher,
+    headline: HEADLINE.has(figure) || (options.repeats && REPEATS.has(figure)),
+    baseline,
+    current,
+    delta,
+    relative: delta === null || baseline === 0 || baseline === null ? null : delta / Math.abs(baseline),
+    ratio: baseline === null || current === null || baseline === 0 ? null : current / baseline,
+    direction: direction(delta, higher),
+  };
+}
+
+/** A score or rate: paired over the questions where both runs have a value. */
+function pairedDelta(b: Side, c: Side, figure: string, kind: 'score' | 'rate', options: DeltaOptions): FigureDelta {
+  const diffs: number[] = [];
+  let nBase = 0;
+  let nCur = 0;
+  for (const [id, cq] of c.data.questions) {
+    const cv = questionValue(cq, figure);
+    if (cv !== null) nCur += 1;
+    const bq = b.data.questions.get(id);
+    const bv = bq === undefined ? null : questionValue(bq, figure);
+    if (cv !== null && bv !== null) diffs.push(cv - bv);
+  }
+  for (const bq of b.data.questions.values()) if (questionValue(bq, figure) !== null) nBase += 1;
+  const random = createRandom(`${options.seed}|${groupKeyString(c.key)}|${figure}`);
+  const ci = pairedMeanInterval(diffs, options.resamples, random);
+  return {
+    ...base(figure, kind, groupValue(b.run, b.key, figure), groupValue(c.run, c.key, figure), options),
+    ci,
+    ratio_ci: null,
+    n_baseline: nBase,
+    n_current: nCur,
+    n_paired: diffs.length,
+    significant: diffs.length >= MIN_SAMPLES && excludes(ci, 0),
+  };
+}
+
+/** Every latency statistic of every latency figure, resampling each side on its own. */
+function latencyDeltas(b: Side, c: Side, options: DeltaOptions): FigureDelta[] {
+  return LATENCY_FIGURES.flatMap((figure) => {
+    const bs = b.data.latency[figure];
+    const cs = c.data.latency[figure];
+    const random = createRandom(`${options.seed}|${groupKeyString(c.key)}|${figure}`);
+    const intervals = latencyIntervals(bs, cs, options.resamples, random);
+    const enough = bs.length >= MIN_SAMPLES && cs.length >= MIN_SAMPLES;
+    return LATENCY_STATS.map((stat: LatencyStat): FigureDelta => {
+      const iv = intervals?.[stat] ?? null;
+      return {
+        ...base(`${figure}.${stat}`, 'latency', groupValue(b.run, b.key, figure, stat), groupValue(c.run, c.key, figure, stat), options),
+        ci: iv?.delta ?? null,
+        ratio_ci: iv?.ratio ?? null,
+        n_baseline: bs.length,
+        n_current: cs.length,
+        n_paired: null,
+        significant: enough && excludes(iv?.delta ?? null, 0),
+      };
+    });
+  });
+}
+
+/** Every figure of the catalogue for one matched group: scores, rates, repeat figures, then latencies. */
+export function figureDeltas(b: Side, c: Side, options: DeltaOptions): FigureDelta[] {
+  return [
+    ...SCORE_NAMES.map((name) => pairedDelta(b, c, name, 'score', options)),
+    ...[...RATE_FIGURES, ...REPEAT_FIGURES].map((name) => pairedDelta(b, c, name, 'rate', options)),
+    ...latencyDeltas(b, c, options),
+  ];
+}

@@ -1,0 +1,88 @@
+/**
+ * @module compare/render-html
+ * compare.html: one self-contained page (inline CSS and SVG, no script, no external URL) with,
+ * per group, the forest plots of the deltas and latency ratios, the delta table and the broken and
+ * fixed questions with both answers side by side; then the gates. Pure.
+ */
+import { esc } from '../reports/html/svg.js';
+import type { GateResult } from '../gates/evaluate.js';
+import { renderForestPlot, type ForestRow } from './forest-plot.js';
+import type { Comparison, FigureDelta, GroupComparison, QuestionChange, QuestionSide } from './schema.js';
+import { formatDelta, formatDirection, formatInterval, formatPassChanges, formatRelative, formatValue, shownFigures } from './table.js';
+
+const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1100px;padding:0 1rem;color:#222}
+table{border-collapse:collapse;margin:.5rem 0 1rem}th,td{border:1px solid #ddd;padding:.25rem .5rem;vertical-align:top}
+td.n{text-align:right;font-variant-numeric:tabular-nums}tr.sig td{font-weight:600}.worse{color:#b34700}.better{color:#005a8c}
+.answers td{width:40%;font-size:13px}.fail{color:#b34700}.pass{color:#2a7a2a}figure{margin:.5rem 0}figcaption{font-size:12px;color:#555}`;
+
+function forestRows(figures: readonly FigureDelta[], latency: boolean): ForestRow[] {
+  return figures
+    .filter((f) => (f.kind === 'latency') === latency)
+    .flatMap((f): ForestRow[] => {
+      const estimate = latency ? f.ratio : f.delta;
+      if (estimate === null) return [];
+      const ci = latency ? f.ratio_ci : f.ci;
+      const text = latency ? formatInterval(f) : `${formatDelta(f, f.delta)} ${formatInterval(f)}`;
+      return [{ label: f.figure, estimate, low: ci?.low ?? null, high: ci?.high ?? null, significant: f.significant, direction: f.direction, text }];
+    });
+}
+
+function table(c: Comparison, g: GroupComparison): string {
+  const rows = shownFigures(c, g).map((f) => {
+    const cls = f.significant ? ` class="sig ${f.direction ?? ''}"` : '';
+    return `<tr${cls}><td>${esc(f.figure)}${f.significant ? ' ✱' : ''}</td><td class="n">${esc(formatValue(f, f.baseline))}</td><td class="n">${esc(formatValue(f, f.current))}</td><td class="n">${esc(formatDelta(f, f.delta))}</td><td class="n">${esc(formatRelative(f.relative))}</td><td>${esc(formatInterval(f))}</td><td>${esc(formatDirection(f))}</td></tr>`;
+  });
+  return `<table><thead><tr><th>figure</th><th>baseline</th><th>current</th><th>Δ</th><th>Δ%</th><th>95% CI (Δ; latency: ratio)</th><th>change</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+const side = (s: QuestionSide) =>
+  `<div>${esc([...new Set(s.outcomes)].join('/') || 'no request')} · pass ${s.pass === null ? '–' : `${Math.round(s.pass * 100)}%`} · ${s.cited_document_ids.length > 0 ? `cited ${esc(s.cited_document_ids.join(', '))}` : 'cited nothing'}</div><div>${esc(s.answer ?? '(no answer)')}</div>`;
+
+function changes(title: string, list: readonly QuestionChange[], cls: string): string {
+  if (list.length === 0) return '';
+  const rows = list.map((q) => `<tr><td><b>${esc(q.question_id)}</b><br>${esc(q.question)}<br><span class="${cls}">${esc(q.changes.join(', '))}</span></td><td>${side(q.baseline)}</td><td>${side(q.current)}</td></tr>`);
+  return `<h3>${esc(title)} (${list.length})</h3><table class="answers"><thead><tr><th>question</th><th>baseline</th><th>current</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function section(c: Comparison, g: GroupComparison): string {
+  const shown = shownFigures(c, g);
+  const q = g.questions;
+  const oneSided = [q.baseline_only.length > 0 ? `baseline only: ${q.baseline_only.join(', ')}` : '', q.current_only.length > 0 ? `current only: ${q.current_only.join(', ')}` : ''].filter(Boolean).join('; ');
+  return [
+    `<section><h2>${esc(g.label)}</h2>`,
+    `<p>${q.paired} questions paired${oneSided ? `; ${esc(oneSided)}` : ''}. ${esc(formatPassChanges(g))}.</p>`,
+    renderForestPlot(forestRows(shown, false), { title: `${g.label}: score and rate changes`, reference: 0, axisLabel: 'current − baseline (95% paired bootstrap interval)' }),
+    renderForestPlot(forestRows(shown, true), { title: `${g.label}: latency ratios`, reference: 1, axisLabel: 'current / baseline (95% bootstrap interval)' }),
+    table(c, g),
+    changes('Broken', g.broken, 'fail'),
+    changes('Fixed', g.fixed, 'pass'),
+    '</section>',
+  ].join('\n');
+}
+
+function gatesSection(results: readonly GateResult[]): string {
+  if (results.length === 0) return '';
+  const failed = results.filter((r) => !r.passed).length;
+  const items = [...results].sort((a, b) => Number(a.passed) - Number(b.passed)).map((r) => `<li class="${r.passed ? 'pass' : 'fail'}">${r.passed ? '✅' : '❌'} ${esc(r.reason)}</li>`);
+  return `<section><h2>Gates: ${failed === 0 ? `all ${results.length} passed` : `${failed} of ${results.length} failed`}</h2><ul>${items.join('')}</ul></section>`;
+}
+
+/** compare.html for a comparison and its gates. */
+export function renderCompareHtml(comparison: Comparison, gates: readonly GateResult[] = []): string {
+  const c = comparison;
+  const sig = c.significant.better + c.significant.worse === 0 ? 'No significant change.' : `Significant changes: ${c.significant.worse} worse, ${c.significant.better} better.`;
+  const unmatched = c.unmatched.baseline.length + c.unmatched.current.length === 0 ? '' : `<p>Not compared — baseline only: ${esc(c.unmatched.baseline.map((g) => g.label).join(', ') || 'none')}; current only: ${esc(c.unmatched.current.map((g) => g.label).join(', ') || 'none')}.</p>`;
+  return [
+    '<!doctype html>',
+    '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>chatbench comparison</title><style>${STYLE}</style></head><body>`,
+    '<h1>chatbench comparison</h1>',
+    `<p>Baseline <code>${esc(c.baseline.source)}</code> (${c.baseline.requests} requests) → current <code>${esc(c.current.source)}</code> (${c.current.requests} requests).</p>`,
+    `<p><b>${esc(sig)}</b> 95% bootstrap intervals, ${c.resamples} resamples, seed ${c.seed}; scores and rates paired by question; ✱ significant (interval excludes 0, or 1 for a ratio, with at least ${c.min_samples} values).</p>`,
+    unmatched,
+    gatesSection(gates),
+    ...c.groups.map((g) => section(c, g)),
+    '</body></html>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,180 @@
+/**
+ * @module compare/run-data
+ * What a comparison or a gate needs from one run, collected in one pass over its records: the
+ * Summary (metrics/summarize), the repeat figures (metrics/repeats), per group the latency
+ * samples of ok requests, and per question its tries, its per-question score means and the first
+ * try's answer (trimmed). Pure: the app streams the records in.
+ */
+import { trimText } from '../reports/format.js';
+import { createRepeatsAccumulator, modelPassed, recordPassed, type RepeatsGroup } from '../metrics/repeats.js';
+import { createSummarizer } from '../metrics/summarize.js';
+import type { AnswerFigures, Mode, Outcome, RequestRecord } from '../records/record.js';
+import { LATENCY_FIGURES, type Group, type LatencyFigure, type Summary } from '../records/summary.js';
+import type { LatencyStat } from './bootstrap.js';
+import { SCORE_NAMES, figureKind, type QuestionFigures, type ScoreName } from './figures.js';
+
+/** Answers kept per question for the broken/fixed lists. */
+export const ANSWER_CHARS = 400;
+
+/** One question of one group. */
+export interface QuestionData extends QuestionFigures {
+  question: string;
+  outcomes: Outcome[];
+  passes: boolean[];
+  scores: Partial<Record<ScoreName, number>>;
+  /** The lowest repeat's answer, trimmed to ANSWER_CHARS; null when it had none. */
+  answer: string | null;
+  cited_document_ids: string[];
+}
+
+/** Identifies a group: a set × mode, or one model of a multi-model set × mode. */
+export interface GroupKey {
+  set: string;
+  mode: Mode;
+  model_index: number | null;
+}
+
+export const groupKeyString = (g: GroupKey): string => JSON.stringify([g.set, g.mode, g.model_index]);
+
+export interface GroupData extends GroupKey {
+  model_name: string | null;
+  /** By question id, in first-seen order. */
+  questions: Map<string, QuestionData>;
+  /** Latencies of ok requests, ascending. */
+  latency: Record<LatencyFigure, number[]>;
+}
+
+export interface RunData {
+  /** Where the records came from, for messages and reports. */
+  source: string;
+  summary: Summary;
+  repeats: RepeatsGroup[];
+  groups: GroupData[];
+  /** Torn last lines skipped while reading (a run that crashed mid-write). */
+  torn_lines: number;
+}
+
+interface QuestionState {
+  question: string;
+  tries: Map<number, { outcome: Outcome; passed: boolean; figures: AnswerFigures }>;
+}
+
+/** Takes every record of a run, then gives its RunData. */
+export interface RunCollector {
+  add(record: RequestRecord): void;
+  finish(source: string, tornLines?: number): RunData;
+}
+
+export function createRunCollector(): RunCollector {
+  const summarizer = createSummarizer();
+  const repeats = createRepeatsAccumulator();
+  const groups = new Map<string, { key: GroupKey; model_name: string | null; questions: Map<string, QuestionState>; latency: Record<LatencyFigure, number[]> }>();
+
+  const observe = (record: RequestRecord, model_index: number | null, model_name: string | null, figures: AnswerFigures, passed: boolean) => {
+    const key = { set: record.set, mode: record.mode, model_index };
+    const id = groupKeyString(key);
+    let group = groups.get(id);
+    if (group === undefined) {
+      const latency = Object.fromEntries(LATENCY_FIGURES.map((f) => [f, [] as number[]])) as Record<LatencyFigure, number[]>;
+      groups.set(id, (group = { key, model_name, questions: new Map(), latency }));
+    }
+    if (model_name !== null && (group.model_name === null || model_name < group.model_name)) group.model_name = model_name;
+    let question = group.questions.get(record.question_id);
+    if (question === undefined) group.questions.set(record.question_id, (question = { question: record.question, tries: new Map() }));
+    question.tries.set(record.repeat, { outcome: figures.outcome, passed, figures });
+    if (figures.outcome !== 'ok') return;
+    for (const f of LATENCY_FIGURES) {
+      const value = f === 'headers_ms' ? record.headers_ms : figures[f];
+      if (value !== null && Number.isFinite(value)) group.latency[f].push(value);
+    }
+  };
+
+  return {
+    add(record) {
+      summarizer.add(record);
+      repeats.add(record);
+      observe(record, null, null, record, recordPassed(record));
+      for (const model of record.models ?? []) observe(record, model.model_index, model.model_name, model, modelPassed(model));
+    },
+    finish(source, tornLines = 0) {
+      return {
+        source,
+        summary: summarizer.finish(),
+        repeats: repeats.finish(),
+        groups: [...groups.values()].map(({ key, model_name, questions, latency }) => ({
+          ...key,
+          model_name,
+          questions: new Map([...questions].map(([id, q]) => [id, toQuestionData(q)])),
+          latency: Object.fromEntries(LATENCY_FIGURES.map((f) => [f, [...latency[f]].sort((a, b) => a - b)])) as Record<LatencyFigure, number[]>,
+        })),
+        torn_lines: tornLines,
+      };
+    },
+  };
+}
+
+function toQuestionData(state: QuestionState): QuestionData {
+  const tries = [...state.tries.entries()].sort(([a], [b]) => a - b).map(([, t]) => t);
+  const scores: Partial<Record<ScoreName, number>> = {};
+  for (const name of SCORE_NAMES) {
+    let sum = 0;
+    let n = 0;
+    for (const t of tries) {
+      const value = t.outcome === 'ok' ? t.figures.scores?.[name] : null;
+      if (value === null || value === undefined || !Number.isFinite(value)) continue;
+      sum += value;
+      n += 1;
+    }
+    if (n > 0) scores[name] = sum / n;
+  }
+  const first = tries[0]?.figures;
+  return {
+    question: state.question,
+    outcomes: tries.map((t) => t.outcome),
+    passes: tries.map((t) => t.passed),
+    scores,
+    answer: first?.answer == null ? null : trimText(first.answer, ANSWER_CHARS),
+    cited_document_ids: first?.cited_document_ids ?? [],
+  };
+}
+
+/** The summary group and repeat figures of a key; undefined when the run has no such group. */
+export function findGroup(run: RunData, key: GroupKey): { group: Group; data: GroupData; repeats: RepeatsGroup | undefined } | undefined {
+  const same = (g: GroupKey) => g.set === key.set && g.mode === key.mode && g.model_index === key.model_index;
+  const group = run.summary.groups.find(same);
+  const data = run.groups.find(same);
+  if (group === undefined || data === undefined) return undefined;
+  return { group, data, repeats: run.repeats.find(same) };
+}
+
+/**
+ * A group's value of a figure, as the summary reports it: a score's mean over ok requests, a rate
+ * over all requests, a repeat figure over questions, a latency statistic over ok requests.
+ * null when the figure does not exist (nothing had it, or a latency figure without a statistic).
+ */
+export function groupValue(run: RunData, key: GroupKey, figure: string, stat?: LatencyStat): number | null {
+  const found = findGroup(run, key);
+  if (found === undefined) return null;
+  const { group, repeats } = found;
+  const share = (count: number) => (group.requests === 0 ? null : count / group.requests);
+  const o = group.outcomes;
+  switch (figure) {
+    case 'pass_rate':
+      return group.pass_rate?.mean ?? null;
+    case 'ok_rate':
+      return share(o.ok);
+    case 'rate_limited_rate':
+      return share(o.rate_limited);
+    case 'error_rate':
+      return share(group.requests - o.ok - o.rate_limited);
+    case 'pass_at_n':
+    case 'pass_all_n':
+    case 'flaky_rate':
+      return repeats?.[figure]?.mean ?? null;
+  }
+  if (figureKind(figure) === 'latency') {
+    if (stat === undefined) return null;
+    return group.latency[figure as LatencyFigure]?.[stat] ?? null;
+  }
+  return group.scores[figure]?.mean ?? null;
+}

@@ -1,0 +1,135 @@
+/**
+ * @module compare/schema
+ * compare.json: the comparison of a current run with a baseline. Everything the Markdown, HTML
+ * and gate reports show is in it, so a CI artifact can be read again without the runs.
+ */
+import { z } from 'zod';
+import { ModeSchema, OutcomeSchema } from '../records/record.js';
+
+export const COMPARISON_VERSION = 1;
+
+export const IntervalSchema = z.object({ low: z.number(), high: z.number() });
+
+/** Judged by which way is good for the figure; null when either side has no value. */
+export const DirectionSchema = z.enum(['better', 'worse', 'same']).nullable();
+export type Direction = z.infer<typeof DirectionSchema>;
+
+export const FigureDeltaSchema = z.object({
+  /** A base name (`citation_recall`, `pass_rate`) or a latency figure with its statistic (`ttfp_ms.p95`). */
+  figure: z.string(),
+  kind: z.enum(['score', 'rate', 'latency']),
+  higher_is_better: z.boolean(),
+  /** Shown in the tables and counted in `significant`: the headline scores, rates and latencies (and the repeat figures when a run had repeats). */
+  headline: z.boolean(),
+  /** The group's figure as each run's summary reports it. */
+  baseline: z.number().nullable(),
+  current: z.number().nullable(),
+  /** current − baseline. */
+  delta: z.number().nullable(),
+  /** delta / |baseline|; null when the baseline is 0 or missing. */
+  relative: z.number().nullable(),
+  /** current / baseline; null when the baseline is 0 or missing. */
+  ratio: z.number().nullable(),
+  /**
+   * 95% bootstrap interval of the change. Scores and rates: of the mean per-question difference
+   * over the paired questions. Latency: of current − baseline, each side resampled on its own.
+   */
+  ci: IntervalSchema.nullable(),
+  /** Latency only: 95% bootstrap interval of current / baseline. */
+  ratio_ci: IntervalSchema.nullable(),
+  /** Requests (latency: ok samples) or questions with a value on each side. */
+  n_baseline: z.number().int(),
+  n_current: z.number().int(),
+  /** Questions with a value on both sides (null for latency: not paired). */
+  n_paired: z.number().int().nullable(),
+  /** The interval excludes 0 (ratio: 1) and there were enough values to say so (MIN_SAMPLES). */
+  significant: z.boolean(),
+  direction: DirectionSchema,
+});
+export type FigureDelta = z.infer<typeof FigureDeltaSchema>;
+
+/** Exact two-sided sign test over the questions whose pass share changed. */
+export const SignTestSchema = z.object({
+  worse: z.number().int(),
+  better: z.number().int(),
+  unchanged: z.number().int(),
+  p_value: z.number(),
+});
+export type SignTest = z.infer<typeof SignTestSchema>;
+
+/** One side of a question that changed. */
+export const QuestionSideSchema = z.object({
+  outcomes: z.array(OutcomeSchema),
+  /** Share of tries that passed. */
+  pass: z.number().nullable(),
+  hit_at_5: z.number().nullable(),
+  citation_recall: z.number().nullable(),
+  /** The first try's answer, trimmed. */
+  answer: z.string().nullable(),
+  cited_document_ids: z.array(z.string()),
+});
+export type QuestionSide = z.infer<typeof QuestionSideSchema>;
+
+export const QuestionChangeSchema = z.object({
+  question_id: z.string(),
+  question: z.string(),
+  /** e.g. `pass→fail`, `hit@5→miss`, `new timeout`; for fixed ones `fail→pass`, `miss→hit@5`, `no more timeout`. */
+  changes: z.array(z.string()),
+  baseline: QuestionSideSchema,
+  current: QuestionSideSchema,
+});
+export type QuestionChange = z.infer<typeof QuestionChangeSchema>;
+
+export const GroupRefSchema = z.object({
+  set: z.string(),
+  mode: ModeSchema,
+  model_index: z.number().int().nullable(),
+  model_name: z.string().nullable(),
+  label: z.string(),
+});
+export type GroupRef = z.infer<typeof GroupRefSchema>;
+
+export const GroupComparisonSchema = GroupRefSchema.extend({
+  /** The baseline's name of the set (differs from `set` under --map). */
+  baseline_set: z.string(),
+  questions: z.object({
+    paired: z.number().int(),
+    /** Never silently dropped: questions present on one side only. */
+    baseline_only: z.array(z.string()),
+    current_only: z.array(z.string()),
+  }),
+  figures: z.array(FigureDeltaSchema),
+  pass_changes: SignTestSchema,
+  broken: z.array(QuestionChangeSchema),
+  fixed: z.array(QuestionChangeSchema),
+});
+export type GroupComparison = z.infer<typeof GroupComparisonSchema>;
+
+export const RunSideSchema = z.object({
+  source: z.string(),
+  requests: z.number().int(),
+  questions: z.number().int(),
+  sets: z.array(z.string()),
+  /** The most tries any question had. */
+  repeats: z.number().int(),
+  torn_lines: z.number().int(),
+});
+
+export const ComparisonSchema = z.object({
+  comparison_version: z.literal(COMPARISON_VERSION),
+  seed: z.number().int(),
+  resamples: z.number().int(),
+  confidence: z.number(),
+  /** Fewer paired questions (or latency samples per side) than this: no change is called significant. */
+  min_samples: z.number().int(),
+  /** --map: baseline set name → current set name. */
+  set_map: z.record(z.string(), z.string()),
+  baseline: RunSideSchema,
+  current: RunSideSchema,
+  /** Groups present on one side only. */
+  unmatched: z.object({ baseline: z.array(GroupRefSchema), current: z.array(GroupRefSchema) }),
+  groups: z.array(GroupComparisonSchema),
+  /** Significant changes of headline figures, over all groups. */
+  significant: z.object({ better: z.number().int(), worse: z.number().int() }),
+});
+export type Comparison = z.infer<typeof ComparisonSchema>;

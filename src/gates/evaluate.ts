@@ -1,0 +1,155 @@
+/**
+ * @module gates/evaluate
+ * Evaluates gates against a run (and, for delta/ratio gates, its comparison with a baseline). An
+ * unscoped gate applies to every set × mode of the current run — for a multi-model set, to each of
+ * its models — and each must pass; `set:`/`mode:` narrow it. Every result carries the figures used
+ * and a one-line reason.
+ */
+import { z } from 'zod';
+import { UsageError } from '../errors.js';
+import type { Mode } from '../records/record.js';
+import { figureKind, higherIsBetter, questionValue } from '../compare/figures.js';
+import { groupLabel } from '../compare/compare.js';
+import { groupValue, type GroupData, type RunData } from '../compare/run-data.js';
+import { GroupRefSchema, IntervalSchema, type Comparison, type FigureDelta, type GroupComparison } from '../compare/schema.js';
+import { compareOp, describeGate, gateFigure, GateSchema, type Gate } from './grammar.js';
+
+export const GateResultSchema = z.object({
+  gate: GateSchema,
+  /** The group the gate was checked on. */
+  target: GroupRefSchema,
+  /** What was compared with the threshold: the value, the delta or the ratio; null when missing. */
+  value: z.number().nullable(),
+  baseline: z.number().nullable(),
+  current: z.number().nullable(),
+  /** 95% interval of the delta or ratio (null for absolute gates). */
+  ci: IntervalSchema.nullable(),
+  significant: z.boolean().nullable(),
+  passed: z.boolean(),
+  /** One line: `citation_recall delta >= -0.02 failed for set accurate/stream: -0.081 [-0.12, -0.04] significant`. */
+  reason: z.string(),
+  /** The questions that pulled a failed score or rate gate down, worst first (at most 5). */
+  questions: z.array(z.string()),
+});
+export type GateResult = z.infer<typeof GateResultSchema>;
+
+/** What a gate is checked on besides the current run. */
+export interface GateBaseline {
+  baseline: RunData;
+  comparison: Comparison;
+}
+
+const WORST_SHOWN = 5;
+
+/** The set × mode (per model for multi-model sets) groups gates apply to, in the run's order. */
+export function gateTargets(run: RunData): GroupData[] {
+  const hasModels = (g: GroupData) => run.groups.some((o) => o.set === g.set && o.mode === g.mode && o.model_index !== null);
+  return run.groups.filter((g) => g.model_index !== null || !hasModels(g));
+}
+
+/**
+ * Checks what can be checked before anything runs: a scope must name a set and mode of the run;
+ * delta/ratio gates need a baseline. Throws UsageError naming the gate.
+ */
+export function checkGates(gates: readonly Gate[], run: { sets: readonly string[]; modes: readonly Mode[]; hasBaseline: boolean }): void {
+  for (const gate of gates) {
+    const where = `gate "${gate.text}"`;
+    if (gate.set !== null && !run.sets.includes(gate.set)) {
+      throw new UsageError(`${where}: set:${gate.set} names no set of the run (its sets: ${run.sets.join(', ') || 'none'})`);
+    }
+    if (gate.mode !== null && !run.modes.includes(gate.mode)) throw new UsageError(`${where}: mode:${gate.mode} names no mode of the run (it ran ${run.modes.join(', ') || 'nothing'})`);
+    if (gate.against !== 'value' && !run.hasBaseline) {
+      throw new UsageError(`${where}: ${gate.against} needs a baseline to compare with (compare BASELINE CURRENT, or eval --baseline DIR)`);
+    }
+  }
+}
+
+/** Up to 3 decimals, no trailing zeros; latencies to 0.1 ms. */
+export function formatFigure(value: number | null, kind?: string): string {
+  if (value === null || !Number.isFinite(value)) return 'n/a';
+  const digits = kind === 'latency' && Math.abs(value) >= 10 ? 1 : 3;
+  return String(Number(value.toFixed(digits)));
+}
+
+/** Questions whose value moved the wrong way the most (delta/ratio) or that are worst now (absolute). */
+function worstQuestions(gate: Gate, target: GroupData, baselineGroup: GroupData | undefined): string[] {
+  if (figureKind(gate.figure) === 'latency') return [];
+  const sign = higherIsBetter(gate.figure) ? 1 : -1;
+  const scored: [string, number][] = [];
+  for (const [id, q] of target.questions) {
+    const cv = questionValue(q, gate.figure);
+    if (cv === null) continue;
+    if (gate.against === 'value') scored.push([id, sign * cv]);
+    else {
+      const bq = baselineGroup?.questions.get(id);
+      const bv = bq === undefined ? null : questionValue(bq, gate.figure);
+      if (bv !== null && sign * (cv - bv) < 0) scored.push([id, sign * (cv - bv)]);
+    }
+  }
+  if (gate.against === 'value') {
+    const mean = scored.reduce((s, [, v]) => s + v, 0) / Math.max(1, scored.length);
+    return scored.filter(([, v]) => v < mean).sort((a, b) => a[1] - b[1]).slice(0, WORST_SHOWN).map(([id]) => id);
+  }
+  return scored.sort((a, b) => a[1] - b[1]).slice(0, WORST_SHOWN).map(([id]) => id);
+}
+
+/** The ratio interval of a figure: latencies have their own; for a score or rate, delta / baseline (the baseline taken as fixed). */
+function ratioInterval(f: FigureDelta): FigureDelta['ci'] {
+  if (f.kind === 'latency') return f.ratio_ci;
+  if (f.ci === null || f.baseline === null || f.baseline === 0) return null;
+  const a = 1 + f.ci.low / f.baseline;
+  const b = 1 + f.ci.high / f.baseline;
+  return { low: Math.min(a, b), high: Math.max(a, b) };
+}
+
+function evaluateOne(gate: Gate, target: GroupData, current: RunData, compared: GateBaseline | undefined): GateResult {
+  const kind = figureKind(gate.figure);
+  const name = gateFigure(gate);
+  const where = `for set ${target.set}/${target.mode}${target.model_index === null ? '' : ` model ${target.model_name ?? target.model_index}`}`;
+  const group: GroupComparison | undefined =
+    gate.against === 'value' ? undefined : compared?.comparison.groups.find((g) => g.set === target.set && g.mode === target.mode && g.model_index === target.model_index);
+  const baselineGroup = group && compared?.baseline.groups.find((g) => g.set === group.baseline_set && g.mode === group.mode && g.model_index === group.model_index);
+  const ref = { set: target.set, mode: target.mode, model_index: target.model_index, model_name: target.model_name, label: groupLabel(target) };
+  const result = (fields: Omit<GateResult, 'gate' | 'target' | 'reason' | 'questions'>, detail: string): GateResult => {
+    const questions = fields.passed ? [] : worstQuestions(gate, target, baselineGroup);
+    const worst = questions.length > 0 ? `; ${gate.against === 'value' ? 'lowest' : 'dropped most'}: ${questions.join(', ')}` : '';
+    return { gate, target: ref, ...fields, reason: `${describeGate(gate)} ${fields.passed ? 'passed' : 'failed'} ${where}: ${detail}${worst}`, questions };
+  };
+  if (gate.against === 'value') {
+    const value = groupValue(current, target, gate.figure, gate.stat ?? undefined);
+    if (value === null) return result({ value, baseline: null, current: null, ci: null, significant: null, passed: false }, `no ${name} in the run (no ok request had it)`);
+    const passed = compareOp(value, gate.op, gate.threshold);
+    return result({ value, baseline: null, current: value, ci: null, significant: null, passed }, formatFigure(value, kind));
+  }
+  const figure = group?.figures.find((f) => f.figure === name);
+  if (group === undefined || figure === undefined) {
+    return result({ value: null, baseline: null, current: null, ci: null, significant: null, passed: false }, 'not in the baseline');
+  }
+  const value = gate.against === 'delta' ? figure.delta : figure.ratio;
+  const ci = gate.against === 'delta' ? figure.ci : ratioInterval(figure);
+  const base = { baseline: figure.baseline, current: figure.current, ci, significant: figure.significant };
+  if (value === null) {
+    return result({ value, ...base, passed: false }, `no ${gate.against} (${name} ${formatFigure(figure.baseline, kind)} → ${formatFigure(figure.current, kind)})`);
+  }
+  const holds = compareOp(value, gate.op, gate.threshold);
+  const passed = holds || (gate.significant && !figure.significant);
+  const interval = ci === null ? '' : ` [${formatFigure(ci.low, gate.against === 'ratio' ? 'ratio' : kind)}, ${formatFigure(ci.high, gate.against === 'ratio' ? 'ratio' : kind)}]`;
+  const detail = `${formatFigure(value, gate.against === 'ratio' ? 'ratio' : kind)}${interval} ${figure.significant ? 'significant' : 'not significant'} (${formatFigure(figure.baseline, kind)} → ${formatFigure(figure.current, kind)})`;
+  return result({ value, ...base, passed }, detail);
+}
+
+/**
+ * Evaluates every gate on every group it applies to. Delta and ratio gates read `compared` (a
+ * UsageError when there is none); a group missing from the baseline, or a figure with no value,
+ * fails its gate with a reason saying so. With `significant`, a gate fails only when the threshold
+ * is crossed and the change is significant.
+ */
+export function evaluateGates(gates: readonly Gate[], current: RunData, compared?: GateBaseline): GateResult[] {
+  const targets = gateTargets(current);
+  checkGates(gates, { sets: current.summary.run.sets, modes: [...new Set(targets.map((t) => t.mode))], hasBaseline: compared !== undefined });
+  return gates.flatMap((gate) => {
+    const scoped = targets.filter((t) => (gate.set === null || t.set === gate.set) && (gate.mode === null || t.mode === gate.mode));
+    if (scoped.length === 0) throw new UsageError(`gate "${gate.text}": its scope names no group of the run (set ${gate.set ?? 'any'}, mode ${gate.mode ?? 'any'})`);
+    return scoped.map((target) => evaluateOne(gate, target, current, compared));
+  });
+}

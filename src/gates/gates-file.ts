@@ -1,0 +1,70 @@
+/**
+ * @module gates/gates-file
+ * `--gates FILE`: gates kept in a JSON file, `{"gates": [...]}`, each entry either a gate string
+ * or an object with the same parts. Every problem is reported at once, as `FILE: gates.N...`.
+ * Pure: the app reads the file and passes the text.
+ */
+import { z } from 'zod';
+import { InputError, UsageError } from '../errors.js';
+import { LATENCY_STATS } from '../compare/figures.js';
+import { ModeSchema } from '../records/record.js';
+import { GateAgainstSchema, GateOperatorSchema, parseGate, type Gate } from './grammar.js';
+
+/** The object form of a gate; `against` defaults to "value". */
+export const GateObjectSchema = z.strictObject({
+  set: z.string().min(1).optional(),
+  mode: ModeSchema.optional(),
+  figure: z.string().min(1),
+  stat: z.enum(LATENCY_STATS).optional(),
+  against: GateAgainstSchema.optional(),
+  op: GateOperatorSchema,
+  value: z.number(),
+  significant: z.boolean().optional(),
+});
+export type GateObject = z.infer<typeof GateObjectSchema>;
+
+export const GatesFileSchema = z.strictObject({
+  gates: z.array(z.union([z.string().min(1), GateObjectSchema])),
+});
+
+/** The gate string an object stands for, so both forms go through the one parser. */
+export function gateObjectText(g: GateObject): string {
+  return [
+    g.set === undefined ? '' : `set:${g.set}`,
+    g.mode === undefined ? '' : `mode:${g.mode}`,
+    g.stat === undefined ? g.figure : `${g.figure}.${g.stat}`,
+    g.against === undefined || g.against === 'value' ? '' : g.against,
+    g.op,
+    String(g.value),
+    g.significant ? 'significant' : '',
+  ].filter((part) => part !== '').join(' ');
+}
+
+/** Parses a gates file's text. Throws InputError listing every problem, each `file: gates.N: ...`. */
+export function parseGatesFile(text: string, file: string): Gate[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new InputError([`${file}: not JSON (${(error as Error).message})`], { cause: error });
+  }
+  const parsed = GatesFileSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new InputError(parsed.error.issues.map((issue) => `${file}: ${issue.path.join('.') || '(top level)'}: ${issue.message}`), {
+      hint: '{"gates": ["citation_recall >= 0.8", {"figure": "ttfp_ms", "stat": "p95", "against": "ratio", "op": "<=", "value": 1.2}]}',
+    });
+  }
+  const gates: Gate[] = [];
+  const problems: string[] = [];
+  parsed.data.gates.forEach((entry, index) => {
+    const gateText = typeof entry === 'string' ? entry : gateObjectText(entry);
+    try {
+      gates.push(parseGate(gateText, `${file}: gates.${index} "${gateText}"`));
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      problems.push(error.message);
+    }
+  });
+  if (problems.length > 0) throw new InputError(problems);
+  return gates;
+}

@@ -1,0 +1,126 @@
+/**
+ * @module metrics/repeats
+ * Figures across repeats (`--repeat N`), per question × set × mode (and per model of a
+ * multi-model set): pass@N (passed at least once), pass^N (passed every time) and flakiness (the
+ * outcome or the pass differs between repeats); their rates per group and the list of flaky
+ * questions. Keeps two small arrays per question, never answers.
+ */
+import { z } from 'zod';
+import { ModeSchema, OutcomeSchema, type Mode, type ModelFigures, type Outcome, type RequestRecord } from '../records/record.js';
+import { MeanEstimateSchema } from '../records/summary.js';
+import { proportionEstimate } from './stats.js';
+
+/** One question's tries, in repeat order. */
+export const QuestionTriesSchema = z.object({
+  question_id: z.string(),
+  outcomes: z.array(OutcomeSchema),
+  passes: z.array(z.boolean()),
+});
+export type QuestionTries = z.infer<typeof QuestionTriesSchema>;
+
+export const RepeatsGroupSchema = z.object({
+  set: z.string(),
+  mode: ModeSchema,
+  model_index: z.number().int().nullable(),
+  questions: z.number().int(),
+  /** The most tries any question had (N). */
+  repeats: z.number().int(),
+  /** Shares of questions, with 95% Wilson intervals; null when the group has no question. */
+  pass_at_n: MeanEstimateSchema.nullable(),
+  pass_all_n: MeanEstimateSchema.nullable(),
+  flaky_rate: MeanEstimateSchema.nullable(),
+  /** Flaky questions in first-seen order, with what each try did. */
+  flaky: z.array(QuestionTriesSchema),
+});
+export type RepeatsGroup = z.infer<typeof RepeatsGroupSchema>;
+
+/** pass@N, pass^N and flakiness of one question's tries. No tries → nothing passed, not flaky. */
+export function questionRepeatFigures(tries: Pick<QuestionTries, 'outcomes' | 'passes'>): { pass_at_n: boolean; pass_all_n: boolean; flaky: boolean } {
+  const { outcomes, passes } = tries;
+  return {
+    pass_at_n: passes.some(Boolean),
+    pass_all_n: passes.length > 0 && passes.every(Boolean),
+    flaky: outcomes.some((o) => o !== outcomes[0]) || passes.some((p) => p !== passes[0]),
+  };
+}
+
+/**
+ * Whether a whole request passed: the same rule as the summarizer (metrics/summarize) uses for
+ * pass_rate — a failed request does not pass; a multi-model record without record-level scores
+ * passes when every model does.
+ */
+export function recordPassed(record: RequestRecord): boolean {
+  if (record.outcome !== 'ok') return false;
+  if (record.scores !== null) return record.scores.pass;
+  const models = record.models ?? [];
+  return models.length > 0 && models.every(modelPassed);
+}
+
+/** A model of a multi-model request passes when it is ok and its scores pass. */
+export const modelPassed = (model: ModelFigures): boolean => model.outcome === 'ok' && model.scores?.pass === true;
+
+interface GroupState {
+  set: string;
+  mode: Mode;
+  model_index: number | null;
+  /** question → repeat → [outcome, pass] */
+  questions: Map<string, Map<number, [Outcome, boolean]>>;
+}
+
+/** Takes records in any order; `finish()` gives one RepeatsGroup per set × mode (and model). */
+export interface RepeatsAccumulator {
+  add(record: RequestRecord): void;
+  finish(): RepeatsGroup[];
+}
+
+/**
+ * Creates an accumulator. Groups appear in first-seen order (the whole request before its models);
+ * tries are ordered by repeat, so the figures do not depend on record order. A record seen twice
+ * for the same repeat keeps the last one.
+ */
+export function createRepeatsAccumulator(): RepeatsAccumulator {
+  const groups = new Map<string, GroupState>();
+  const observe = (record: RequestRecord, modelIndex: number | null, outcome: Outcome, passed: boolean) => {
+    const key = JSON.stringify([record.set, record.mode, modelIndex]);
+    let group = groups.get(key);
+    if (group === undefined) groups.set(key, (group = { set: record.set, mode: record.mode, model_index: modelIndex, questions: new Map() }));
+    let tries = group.questions.get(record.question_id);
+    if (tries === undefined) group.questions.set(record.question_id, (tries = new Map()));
+    tries.set(record.repeat, [outcome, passed]);
+  };
+  return {
+    add(record) {
+      observe(record, null, record.outcome, recordPassed(record));
+      for (const model of record.models ?? []) observe(record, model.model_index, model.outcome, modelPassed(model));
+    },
+    finish: () => [...groups.values()].map(toRepeatsGroup),
+  };
+}
+
+function toRepeatsGroup(group: GroupState): RepeatsGroup {
+  let passAt = 0;
+  let passAll = 0;
+  let repeats = 0;
+  const flaky: QuestionTries[] = [];
+  for (const [question_id, byRepeat] of group.questions) {
+    const ordered = [...byRepeat.entries()].sort(([a], [b]) => a - b).map(([, value]) => value);
+    const tries = { question_id, outcomes: ordered.map(([o]) => o), passes: ordered.map(([, p]) => p) };
+    const figures = questionRepeatFigures(tries);
+    repeats = Math.max(repeats, ordered.length);
+    if (figures.pass_at_n) passAt += 1;
+    if (figures.pass_all_n) passAll += 1;
+    if (figures.flaky) flaky.push(tries);
+  }
+  const n = group.questions.size;
+  return {
+    set: group.set,
+    mode: group.mode,
+    model_index: group.model_index,
+    questions: n,
+    repeats,
+    pass_at_n: proportionEstimate(passAt, n),
+    pass_all_n: proportionEstimate(passAll, n),
+    flaky_rate: proportionEstimate(flaky.length, n),
+    flaky,
+  };
+}
