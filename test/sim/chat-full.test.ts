@@ -37,7 +37,8 @@ describe('stream=false', () => {
     expect(body.top_documents).toEqual(finalDocs);
     expect(body.tool_calls).toHaveLength(1);
     expect(body.tool_calls[0]).toMatchObject({ tool_name: 'run_search', tool_arguments: { queries: [QUESTION] }, search_docs: finalDocs });
-    expect(JSON.parse(body.tool_calls[0]!.tool_result)).toHaveLength(5);
+    expect(JSON.parse(body.tool_calls[0]!.tool_result)).toHaveLength(body.top_documents.length);
+    expect(body.top_documents.length).toBeGreaterThan(1);
     expect(body.message_id).toBe(2);
     expect(body.chat_session_id).toBe((stream[0] as { chat_session_id: string }).chat_session_id);
     expect(body).toMatchObject({ incognito: false, error_msg: null, pre_answer_reasoning: null });

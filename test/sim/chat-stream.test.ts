@@ -46,7 +46,8 @@ describe('a single-model stream', () => {
     expect(obj(ps[2]!)).toEqual({ type: 'search_tool_start', is_internet_search: false });
     expect(obj(ps[3]!)).toEqual({ type: 'search_tool_queries_delta', queries: [QUESTION] });
     const documents = obj(ps[4]!).documents as Array<{ document_id: string }>;
-    expect(documents).toHaveLength(5);
+    expect(documents.length).toBeGreaterThan(1); // top 5 of what matches; the test corpus is small
+    expect(documents.length).toBeLessThanOrEqual(5);
     const start6 = obj(ps[6]!);
     expect(start6.final_documents).toEqual(documents);
     expect(start6.pre_answer_processing_seconds).toBeGreaterThan(0);
@@ -87,12 +88,17 @@ describe('a single-model stream', () => {
   });
   it('filters change what is retrieved and cited', async () => {
     const server = await start(FAST);
-    const filtered = parts((await post(server.url, { message: QUESTION, internal_search_filters: { source_type: ['github'] } })).body);
-    const docs = obj(filtered.find((p) => label(p) === 'search_tool_documents_delta')!).documents as Array<{ source_type: string; document_id: string }>;
-    expect(docs.length).toBeGreaterThan(0);
-    expect(docs.every((d) => d.source_type === 'github')).toBe(true);
-    const cited = filtered.filter((p) => label(p) === 'citation_info').map((p) => obj(p).document_id);
-    expect(cited.every((id) => docs.some((d) => d.document_id === id))).toBe(true);
+    const docsOf = (ps: StreamPart[]) => (obj(ps.find((p) => label(p) === 'search_tool_documents_delta')!).documents as Array<{ document_id: string }>)
+      .map((d) => d.document_id);
+    const citedOf = (ps: StreamPart[]) => ps.filter((p) => label(p) === 'citation_info').map((p) => obj(p).document_id as string);
+    const open = parts((await post(server.url, { message: QUESTION })).body);
+    expect(docsOf(open)).toContain('fin-travel-policy');
+    expect(citedOf(open)).toContain('fin-travel-policy');
+    const filters = { time_cutoff: '2024-01-01T00:00:00Z' }; // the travel policy was last updated in 2023
+    const filtered = parts((await post(server.url, { message: QUESTION, internal_search_filters: filters })).body);
+    expect(docsOf(filtered)).not.toContain('fin-travel-policy');
+    expect(docsOf(filtered)).toContain('fin-expense-policy');
+    expect(citedOf(filtered)).toEqual(['fin-expense-policy']);
   });
   it('a question the corpus does not cover: the model says so and cites nothing', async () => {
     const server = await start(FAST);

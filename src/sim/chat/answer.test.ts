@@ -12,7 +12,7 @@ const exact: ModelProfile = { ...BUILTIN_PROFILES.default!, wrong_citation_rate:
 
 function answer(question: string, overrides: Partial<AnswerInput> = {}, seed = 1) {
   const r = retrieve(corpus, question, null, config);
-  return buildAnswer({ question, hits: r.hits, relevant: r.relevant, corpus, profile: exact, rng: createRng(seed), includeCitations: true, ...overrides });
+  return buildAnswer({ hits: r.hits, relevant: r.relevant, ranked: r.ranked, organisation: corpus.organisation, profile: exact, rng: createRng(seed), includeCitations: true, ...overrides });
 }
 const MARKER = /\[\[(\d+)\]\]\(([^)]*)\)/g;
 
@@ -74,12 +74,18 @@ describe('buildAnswer', () => {
     const missed = answer('When is the deploy freeze?', { profile: { ...exact, missed_citation_rate: 1 } });
     expect(missed.text).not.toMatch(MARKER);
     expect(missed.citations).toEqual([]);
-    const right = answer('When is the deploy freeze?');
-    const wrong = answer('When is the deploy freeze?', { profile: { ...exact, wrong_citation_rate: 1 } });
+    // with wrong_citation_rate 1 every marker points at a retrieved document other than the source
+    const question = 'Which receipts do I need for expenses and hotel stays when travelling?';
+    const markerDocs = (a: ReturnType<typeof answer>) => [...a.text.matchAll(MARKER)]
+      .map((m) => a.citations.find((c) => c.citation_number === Number(m[1]))?.document_id);
+    const right = answer(question);
+    const wrong = answer(question, { profile: { ...exact, wrong_citation_rate: 1 } });
     expect(wrong.citationless).toBe(right.citationless);
-    expect(right.citations[0]?.document_id).toBe('eng-deploy-runbook');
-    expect(wrong.citations.map((c) => c.document_id)).not.toContain('eng-deploy-runbook');
-    const retrieved = retrieve(corpus, 'When is the deploy freeze?', null, config).hits.map((h) => h.doc.document_id);
+    const [rightDocs, wrongDocs] = [markerDocs(right), markerDocs(wrong)];
+    expect(rightDocs.length).toBeGreaterThan(1);
+    expect(wrongDocs).toHaveLength(rightDocs.length);
+    wrongDocs.forEach((id, i) => expect(id).not.toBe(rightDocs[i]));
+    const retrieved = retrieve(corpus, question, null, config).hits.map((h) => h.doc.document_id);
     for (const c of wrong.citations) expect(retrieved).toContain(c.document_id);
   });
   it('the knobs are rates: about 25% of sentences uncited over many seeded answers', () => {
@@ -89,7 +95,7 @@ describe('buildAnswer', () => {
     const r = retrieve(corpus, question, null, config);
     const profile = { ...exact, missed_citation_rate: 0.25 };
     for (let seed = 0; seed < 400; seed++) {
-      const a = buildAnswer({ question, hits: r.hits, relevant: r.relevant, corpus, profile, rng: createRng(seed), includeCitations: true });
+      const a = buildAnswer({ hits: r.hits, relevant: r.relevant, ranked: r.ranked, organisation: corpus.organisation, profile, rng: createRng(seed), includeCitations: true });
       sentences += a.citationless.split(/(?<=[.!?])\s/).length;
       markers += [...a.text.matchAll(MARKER)].length;
     }

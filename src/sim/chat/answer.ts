@@ -8,7 +8,7 @@
  * it found nothing and cites nothing.
  */
 import type { Corpus, SearchHit } from '../corpus/index.js';
-import { contentTerms, sentences, words } from '../corpus/index.js';
+import { contentTerms } from '../corpus/index.js';
 import type { ModelProfile } from '../profiles.js';
 import type { Rng } from '../rng.js';
 
@@ -28,18 +28,19 @@ export interface Answer {
 }
 
 export interface AnswerInput {
-  question: string;
   hits: readonly SearchHit[];
   /** Whether the best hit passed the relevance threshold. */
   relevant: boolean;
-  corpus: Corpus;
+  /** The question's best-matching sentences (rankSentences). */
+  ranked: readonly RankedSentence[];
+  organisation: string;
   profile: ModelProfile;
   rng: Rng;
   includeCitations: boolean;
 }
 
 /** Documents sentences are drawn from (the best few of the final documents). */
-const SOURCE_DOCS = 3;
+const SOURCE_DOCS = 5;
 /** A sentence scoring below this share of the best one is not worth saying. */
 const KEEP_RATIO = 0.3;
 
@@ -50,9 +51,9 @@ export function tokenize(text: string): string[] {
 
 /** Builds the answer a model with this profile gives. Draws from `rng` in a fixed order. */
 export function buildAnswer(input: AnswerInput): Answer {
-  if (!input.relevant || input.hits.length === 0) return notFound(input.corpus.organisation);
-  const picked = pickSentences(input.question, input.hits, input.corpus, input.profile.answer_sentences);
-  if (picked.length === 0) return notFound(input.corpus.organisation);
+  if (!input.relevant || input.hits.length === 0) return notFound(input.organisation);
+  const picked = pickSentences(input.ranked, input.profile.answer_sentences);
+  if (picked.length === 0) return notFound(input.organisation);
   const segments: AnswerSegment[] = [];
   const numbers = new Map<string, number>();
   picked.forEach(({ sentence, hit }, i) => {
@@ -108,25 +109,28 @@ function finish(segments: AnswerSegment[], found: boolean): Answer {
   return { segments, text, citationless, citations, found };
 }
 
-interface Candidate {
+/** A sentence of a retrieved document and how well it matches the question. */
+export interface RankedSentence {
   sentence: string;
   hit: SearchHit;
   score: number;
 }
 
 /**
- * The best-matching sentences of the top documents: each question word a sentence contains (or,
- * for words of four letters or more, starts a word of) adds its rarity; the total is scaled by how
- * well the sentence's document ranked. At most `max`, best first, none far below the best.
+ * The sentences of the top documents that match the question, best first: each question word a
+ * sentence contains (or, for words of four letters or more, starts a word of) adds its rarity; the
+ * total is scaled by how well the sentence's document ranked. Duplicates are dropped.
  */
-function pickSentences(question: string, hits: readonly SearchHit[], corpus: Corpus, max: number): Candidate[] {
+export function rankSentences(question: string, hits: readonly SearchHit[], corpus: Corpus): RankedSentence[] {
   const terms = contentTerms(question);
   const top = hits[0]?.score ?? 1;
-  const candidates: Candidate[] = [];
+  const candidates: RankedSentence[] = [];
+  const seen = new Set<string>();
   for (const hit of hits.slice(0, SOURCE_DOCS)) {
     const rank = Math.sqrt(hit.score / top);
-    for (const sentence of sentences(hit.doc.content)) {
-      const present = words(sentence);
+    for (const { text: sentence, words: present } of corpus.sentencesOf(hit.doc)) {
+      if (seen.has(sentence)) continue;
+      seen.add(sentence);
       let score = 0;
       for (const term of terms) {
         const match = present.includes(term) || (term.length >= 4 && present.some((w) => w.startsWith(term)));
@@ -135,14 +139,15 @@ function pickSentences(question: string, hits: readonly SearchHit[], corpus: Cor
       if (score > 0) candidates.push({ sentence, hit, score: score * rank });
     }
   }
-  candidates.sort((a, b) => b.score - a.score);
-  const best = candidates[0]?.score ?? 0;
-  const seen = new Set<string>();
-  const out: Candidate[] = [];
-  for (const candidate of candidates) {
+  return candidates.sort((a, b) => b.score - a.score);
+}
+
+/** At most `max` of the ranked sentences, always the best two, then none far below the best. */
+function pickSentences(ranked: readonly RankedSentence[], max: number): RankedSentence[] {
+  const best = ranked[0]?.score ?? 0;
+  const out: RankedSentence[] = [];
+  for (const candidate of ranked) {
     if (out.length >= max || (out.length >= 2 && candidate.score < best * KEEP_RATIO)) break;
-    if (seen.has(candidate.sentence)) continue;
-    seen.add(candidate.sentence);
     out.push(candidate);
   }
   return out;

@@ -19,7 +19,7 @@ import { createFaultPicker, type FaultChoice } from './faults.js';
 import { jsonHead, jsonSteps, planFull } from './full-plan.js';
 import { planModel, type ModelRun } from './model-plan.js';
 import { messageIdsPart, multiModelIdsPart, sessionPart, streamingErrorPart } from './parts.js';
-import { retrieve, type Retrieval } from './retrieval.js';
+import { createRetriever, type Retrieval } from './retrieval.js';
 import { createScheduler } from './scheduler.js';
 import { createStatsRecorder, type ChatStats } from './stats.js';
 import { composeStream, type WireStep } from './stream-plan.js';
@@ -62,6 +62,7 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
   const stats = createStatsRecorder();
   const scheduler = createScheduler(stats.lag);
   const pickFault = createFaultPicker(config.faults);
+  const retrieve = createRetriever(corpus, config);
   const occurrences = new Map<string, number>();
   const inFlight = new Set<AbortController>();
   let nextId = config.first_message_id;
@@ -124,7 +125,7 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
     const models = overrides.length > 1 ? overrides.map((o) => resolveProfile(profiles, o)) : [resolveProfile(profiles, request.llm_override)];
     const userMessageId = nextId++;
     const messageIds = models.map(() => nextId++);
-    const retrieval = retrieve(corpus, message, request.internal_search_filters, config);
+    const retrieval = retrieve(message, request.internal_search_filters);
     const failing = fault?.kind === 'streaming_error' || (!request.stream && fault?.kind === 'unterminated_error')
       ? (fault.modelIndex ?? (models.length > 1 ? faultRng.int(models.length) : 0)) : -1;
     const runs = models.map((model, i) => runModel({ model, i, multi: models.length > 1, message, n, retrieval, request, fault, failing }));
@@ -161,7 +162,7 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
   const runModel = ({ model, i, multi, message, n, retrieval, request, fault, failing }: RunInput): ModelRun => {
     const profile: ModelProfile = model.profile;
     const built = buildAnswer({
-      question: message, hits: retrieval.hits, relevant: retrieval.relevant, corpus, profile,
+      hits: retrieval.hits, relevant: retrieval.relevant, ranked: retrieval.ranked, organisation: corpus.organisation, profile,
       rng: createRng(seed, 'answer', message, n, i), includeCitations: request.include_citations,
     });
     const modelFails = createRng(seed, 'error', message, n, i).chance(profile.error_rate);
@@ -170,7 +171,7 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
     return planModel({
       modelIndex: i, multi, profile, timing: createRng(seed, 'timing', message, n, i), answer: built,
       reasoning: profile.reasoning ? buildReasoning(message, retrieval.hits, built.found) : null,
-      queries: retrieval.queries, documents: retrieval.documents, timeScale: config.time_scale, failure,
+      queries: retrieval.queries, documents: retrieval.documentsJson, timeScale: config.time_scale, failure,
     });
   };
 

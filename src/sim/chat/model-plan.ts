@@ -8,11 +8,11 @@
  *   the first delta together, then one token every token_ms; a citation_info goes out with the
  *   marker it precedes → stop (or the streaming error where a failing model stops).
  */
-import { pyFloat } from '../encode/index.js';
+import { pyFloat, type PyRaw } from '../encode/index.js';
 import type { ModelProfile } from '../profiles.js';
 import { sampleLogNormal, type Rng } from '../rng.js';
 import type { Answer } from './answer.js';
-import { errorMessage, packet, streamingErrorPart, type WireDoc } from './parts.js';
+import { errorMessage, packet, streamingErrorPart } from './parts.js';
 
 /** A part with its send time. */
 export interface TimedPart {
@@ -33,7 +33,8 @@ export interface ModelPlanInput {
   /** Reasoning tokens, or null when the profile does not reason. */
   reasoning: string[] | null;
   queries: string[];
-  documents: WireDoc[];
+  /** The retrieved SearchDocs, already encoded. */
+  documents: PyRaw;
   timeScale: number;
   /** The model fails mid-answer with this error code. */
   failure: { code: string } | null;

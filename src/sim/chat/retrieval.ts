@@ -7,10 +7,15 @@
  * Raw BM25 scores grow with the length of a question, so a fixed score threshold would let long
  * off-topic questions through; a question about something the corpus never mentions has most of
  * its weight on words no document contains.
+ * Retrieval is a pure function of the message and filters, and load tests repeat their questions,
+ * so results are kept in a small LRU cache together with what every answer to them reuses: the
+ * document list encoded once, and the question's sentences ranked.
  */
 import type { BaseFilters } from '../../api/index.js';
 import type { Corpus, SearchHit } from '../corpus/index.js';
 import { contentTerms, words } from '../corpus/index.js';
+import { PyRaw, dumps } from '../encode/index.js';
+import { rankSentences, type RankedSentence } from './answer.js';
 import type { ChatConfig } from './config.js';
 import { wireDoc, type WireDoc } from './parts.js';
 
@@ -18,9 +23,34 @@ export interface Retrieval {
   queries: string[];
   hits: SearchHit[];
   documents: WireDoc[];
+  /** `documents` as stream JSON, encoded once. */
+  documentsJson: PyRaw;
+  /** The sentences of the top documents, best match first. */
+  ranked: RankedSentence[];
   /** The coverage of the best hit (0 when nothing was found). */
   coverage: number;
   relevant: boolean;
+}
+
+type RetrievalConfig = Pick<ChatConfig, 'top_k' | 'min_coverage' | 'min_score'>;
+
+/** Entries kept by createRetriever. */
+const CACHE_SIZE = 1024;
+
+/** A retrieve() with an LRU cache keyed by message and filters. Results are shared: do not mutate. */
+export function createRetriever(corpus: Corpus, config: RetrievalConfig) {
+  const cache = new Map<string, Retrieval>();
+  return (message: string, filters: BaseFilters | null | undefined): Retrieval => {
+    const key = `${message}\u0000${filters == null ? '' : JSON.stringify(filters)}`;
+    let result = cache.get(key);
+    if (result !== undefined) cache.delete(key);
+    else {
+      result = retrieve(corpus, message, filters, config);
+      if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+    }
+    cache.set(key, result);
+    return result;
+  };
 }
 
 /** Runs the search for a message. */
@@ -28,7 +58,7 @@ export function retrieve(
   corpus: Corpus,
   message: string,
   filters: BaseFilters | null | undefined,
-  config: Pick<ChatConfig, 'top_k' | 'min_coverage' | 'min_score'>,
+  config: RetrievalConfig,
 ): Retrieval {
   const query = message.trim();
   const hits = corpus.search(query, filters, config.top_k);
@@ -36,7 +66,10 @@ export function retrieve(
   const top = hits[0];
   const coverage = top === undefined ? 0 : coverageOf(query, top, corpus);
   const relevant = top !== undefined && coverage >= config.min_coverage && top.score >= config.min_score;
-  return { queries: [query], hits, documents, coverage, relevant };
+  return {
+    queries: [query], hits, documents, documentsJson: new PyRaw(dumps(documents)),
+    ranked: relevant ? rankSentences(query, hits, corpus) : [], coverage, relevant,
+  };
 }
 
 /** Rarity-weighted share of the question's meaningful words that the hit matched. */

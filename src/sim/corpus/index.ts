@@ -10,7 +10,7 @@ import MiniSearch from 'minisearch';
 import type { BaseFilters, SearchDoc } from '../../api/index.js';
 import { compileFilters } from './filters.js';
 import { CorpusError, parseCorpusFile, type CorpusDocument, type CorpusFile } from './schema.js';
-import { contentTerms, cutAtWord, highlight, paragraphs, words } from './text.js';
+import { STOP_WORDS, contentTerms, cutAtWord, highlight, paragraphs, sentences, words } from './text.js';
 
 export { CorpusError, CorpusFileSchema, parseCorpusFile, type CorpusDocument, type CorpusFile, type CorpusFileInput } from './schema.js';
 export { compileFilters, parseInstant } from './filters.js';
@@ -40,6 +40,20 @@ export interface Corpus {
   pageContent(url: string): string | undefined;
   /** Inverse document frequency of a lowercase word over the corpus (rare words weigh more). */
   termWeight(term: string): number;
+  /** The document's sentences with their words (see `sentences`), computed once at load. */
+  sentencesOf(doc: CorpusDocument): readonly Sentence[];
+}
+
+/** A sentence of a document and its lowercase words. */
+export interface Sentence {
+  text: string;
+  words: readonly string[];
+}
+
+/** What is computed once per document so that requests do not redo it. */
+interface Prepared {
+  paragraphs: Array<{ text: string; words: ReadonlySet<string> }>;
+  sentences: Sentence[];
 }
 
 const BLURB_CHARS = 200;
@@ -66,13 +80,23 @@ export function createCorpus(file: CorpusFile): Corpus {
   const index = new MiniSearch<{ id: number; title: string; content: string }>({
     fields: ['title', 'content'],
     storeFields: [],
-    searchOptions: { boost: { title: 2 }, prefix: true, fuzzy: 0.1, combineWith: 'OR' },
+    searchOptions: {
+      boost: { title: 2 }, prefix: true, fuzzy: 0.1, combineWith: 'OR',
+      // Stop words are dropped from queries only: as prefixes, "i" or "a" would match half the
+      // vocabulary and outscore the words that carry the question.
+      processTerm: (term) => {
+        const lower = term.toLowerCase();
+        return STOP_WORDS.has(lower) ? null : lower;
+      },
+    },
   });
   index.addAll(documents.map((doc, id) => ({ id, title: doc.title, content: doc.content })));
   const pages = new Map<string, string>();
   for (const doc of documents) pages.set(doc.link, doc.content);
   for (const page of file.pages) pages.set(page.url, page.content);
   const idf = inverseDocumentFrequencies(documents);
+  const prepared = new Map<CorpusDocument, Prepared>(documents.map((doc) => [doc, prepareDocument(doc)]));
+  const prepare = (doc: CorpusDocument): Prepared => prepared.get(doc) ?? prepareDocument(doc);
   const maxIdf = Math.log(1 + (documents.length + 0.5) / 0.5);
 
   return {
@@ -85,9 +109,17 @@ export function createCorpus(file: CorpusFile): Corpus {
         doc: documents[r.id as number] as CorpusDocument, score: r.score, terms: r.terms, queryTerms: r.queryTerms,
       }));
     },
-    toSearchDoc: (doc, score, chunkInd = 0, terms = []) => searchDocOf(doc, score, chunkInd, terms),
+    toSearchDoc: (doc, score, chunkInd = 0, terms = []) => searchDocOf(doc, prepare(doc), score, chunkInd, terms),
     pageContent: (url) => pages.get(url) ?? pages.get(url.endsWith('/') ? url.slice(0, -1) : `${url}/`),
     termWeight: (term) => idf.get(term) ?? maxIdf,
+    sentencesOf: (doc) => prepare(doc).sentences,
+  };
+}
+
+function prepareDocument(doc: CorpusDocument): Prepared {
+  return {
+    paragraphs: paragraphs(doc.content).map((text) => ({ text, words: new Set(words(text)) })),
+    sentences: sentences(doc.content).map((text) => ({ text, words: words(text) })),
   };
 }
 
@@ -100,14 +132,14 @@ function inverseDocumentFrequencies(documents: readonly CorpusDocument[]): Map<s
   return new Map([...df].map(([word, count]) => [word, Math.log(1 + (n - count + 0.5) / (count + 0.5))]));
 }
 
-function searchDocOf(doc: CorpusDocument, score: number, chunkInd: number, terms: readonly string[]): SearchDoc {
+function searchDocOf(doc: CorpusDocument, prepared: Prepared, score: number, chunkInd: number, terms: readonly string[]): SearchDoc {
   const meaningful = terms.filter((t) => contentTerms(t).length > 0);
   return {
     document_id: doc.document_id,
     chunk_ind: chunkInd,
     semantic_identifier: doc.title,
     link: doc.link,
-    blurb: cutAtWord(bestPassage(doc.content, meaningful), BLURB_CHARS),
+    blurb: cutAtWord(bestPassage(prepared.paragraphs, meaningful), BLURB_CHARS),
     source_type: doc.source_type,
     boost: 0,
     hidden: false,
@@ -128,14 +160,12 @@ function searchDocOf(doc: CorpusDocument, score: number, chunkInd: number, terms
 }
 
 /** The paragraph holding the most distinct matched terms (the first paragraph when none match). */
-function bestPassage(content: string, terms: readonly string[]): string {
-  const blocks = paragraphs(content);
-  let best = blocks[0] ?? '';
+function bestPassage(blocks: Prepared['paragraphs'], terms: readonly string[]): string {
+  let best = blocks[0]?.text ?? '';
   let bestCount = 0;
   for (const block of blocks) {
-    const present = new Set(words(block));
-    const count = terms.filter((t) => present.has(t)).length;
-    if (count > bestCount) [best, bestCount] = [block, count];
+    const count = terms.filter((t) => block.words.has(t)).length;
+    if (count > bestCount) [best, bestCount] = [block.text, count];
   }
   return best;
 }

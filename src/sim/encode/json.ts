@@ -20,6 +20,14 @@ export class PyFloat {
 export const pyFloat = (value: number): PyFloat => new PyFloat(value);
 
 /**
+ * JSON text already encoded (with the same style it will be embedded in), inserted verbatim: large
+ * values that recur in many parts (a document list) are encoded once.
+ */
+export class PyRaw {
+  constructor(readonly json: string) {}
+}
+
+/**
  * A JSON value as the encoder accepts it. `undefined` object values are skipped, as JSON.stringify
  * does. The encoder takes `unknown` so that API types (whose loose objects have unknown extras) pass
  * without casts; anything else (function, symbol, bigint, class instance other than PyFloat) throws.
@@ -45,35 +53,53 @@ export function dumpsResponse(value: unknown): string {
 }
 
 function encode(value: unknown, style: Style): string {
-  if (value === null || value === undefined) return 'null';
-  if (typeof value === 'string') return encodeString(value, style.ascii);
-  if (typeof value === 'number') return Number.isInteger(value) ? intRepr(value) : floatRepr(value);
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  switch (typeof value) {
+    case 'string':
+      return encodeString(value, style.ascii);
+    case 'number':
+      return Number.isInteger(value) ? intRepr(value) : floatRepr(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'undefined':
+      return 'null';
+    case 'object':
+      break;
+    default:
+      throw new TypeError(`cannot encode a ${typeof value} as JSON`);
+  }
+  if (value === null) return 'null';
   if (value instanceof PyFloat) return floatRepr(value.value);
+  if (value instanceof PyRaw) return value.json;
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
-    return `[${value.map((item: unknown) => encode(item, style)).join(style.item)}]`;
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : style.item) + encode(value[i], style);
+    return `${out}]`;
   }
-  const proto: unknown = typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
-  if (proto !== Object.prototype && proto !== null) {
-    throw new TypeError(`cannot encode a ${typeof value} as JSON`);
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) throw new TypeError('cannot encode a class instance as JSON');
+  let out = '{';
+  let first = true;
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    const item = record[key];
+    if (item === undefined) continue;
+    out += (first ? '' : style.item) + encodeString(key, style.ascii) + style.key + encode(item, style);
+    first = false;
   }
-  const parts: string[] = [];
-  for (const [key, item] of Object.entries(value)) {
-    if (item !== undefined) parts.push(`${encodeString(key, style.ascii)}${style.key}${encode(item, style)}`);
-  }
-  return parts.length === 0 ? '{}' : `{${parts.join(style.item)}}`;
+  return `${out}}`;
 }
 
 // JSON.stringify already escapes `"`, `\` and control characters exactly as Python does (\n, \t,
 // \u001f ...) and lone surrogates as \udxxx; what remains for ensure_ascii is everything else
 // outside space..tilde, one UTF-16 unit at a time (which yields surrogate pairs for astral text).
-const NON_ASCII = /[^\x20-\x7e]/g;
+const NON_ASCII = /[^\x20-\x7e]/;
+const NON_ASCII_ALL = /[^\x20-\x7e]/g;
 const escapeUnit = (unit: string): string => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 function encodeString(text: string, ascii: boolean): string {
   const json = JSON.stringify(text);
-  return ascii ? json.replace(NON_ASCII, escapeUnit) : json;
+  return ascii && NON_ASCII.test(json) ? json.replace(NON_ASCII_ALL, escapeUnit) : json;
 }
 
 function intRepr(value: number): string {
