@@ -23,9 +23,9 @@ export const GateObjectSchema = z.strictObject({
 });
 export type GateObject = z.infer<typeof GateObjectSchema>;
 
-export const GatesFileSchema = z.strictObject({
-  gates: z.array(z.union([z.string().min(1), GateObjectSchema])),
-});
+/** The file's shape; each entry is checked on its own (GateEntrySchema) so a message names its fields. */
+export const GatesFileSchema = z.strictObject({ gates: z.array(z.unknown()) });
+const GateEntrySchema = z.union([z.string().min(1), z.looseObject({})]);
 
 /** The gate string an object stands for, so both forms go through the one parser. */
 export function gateObjectText(g: GateObject): string {
@@ -56,8 +56,14 @@ export function parseGatesFile(text: string, file: string): Gate[] {
   }
   const gates: Gate[] = [];
   const problems: string[] = [];
-  parsed.data.gates.forEach((entry, index) => {
-    const gateText = typeof entry === 'string' ? entry : gateObjectText(entry);
+  const issues = (error: z.ZodError, index: number) =>
+    error.issues.map((issue) => `${file}: ${['gates', index, ...issue.path].join('.')}: ${issue.message}`);
+  parsed.data.gates.forEach((raw, index) => {
+    const kind = GateEntrySchema.safeParse(raw);
+    if (!kind.success) return void problems.push(`${file}: gates.${index}: expected a gate string or a gate object`);
+    const object = typeof kind.data === 'string' ? undefined : GateObjectSchema.safeParse(kind.data);
+    if (object !== undefined && !object.success) return void problems.push(...issues(object.error, index));
+    const gateText = object === undefined ? (kind.data as string) : gateObjectText(object.data);
     try {
       gates.push(parseGate(gateText, `${file}: gates.${index} "${gateText}"`));
     } catch (error) {
