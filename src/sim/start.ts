@@ -49,7 +49,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     sim.server.once('error', reject);
-    sim.server.listen(options.port ?? 0, host, () => {
+    // A load test opens thousands of connections at once: a deeper accept queue than Node's
+    // default 511 keeps them from timing out while the server catches up (the OS caps it).
+    sim.server.listen({ port: options.port ?? 0, host, backlog: 4096 }, () => {
       sim.server.off('error', reject);
       resolve();
     });
