@@ -9,6 +9,7 @@ import { baselineCommand } from './baseline.js';
 import { compareCommand } from './compare.js';
 import { demoCommand } from './demo.js';
 import { evalCommand } from './eval.js';
+import { mergeCommand } from './merge.js';
 import { reportCommand } from './report.js';
 import { serveCommand } from './serve.js';
 import { validateCommand } from './validate.js';
@@ -33,5 +34,6 @@ export function commands(_io: Io, _setExitCode: SetExitCode): AnyCommand[] {
     serveCommand(_io, _setExitCode),
     compareCommand(_io, _setExitCode),
     baselineCommand(_io, _setExitCode),
+    mergeCommand(_io, _setExitCode),
   ];
 }

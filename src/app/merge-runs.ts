@@ -1,0 +1,266 @@
+/**
+ * @module app/merge-runs
+ * `chatbench merge`: joins the run directories of the shards of one plan into one run directory,
+ * as if one machine had run the whole plan. Nothing is averaged: the raw records are copied byte
+ * for byte into one results.jsonl, sorted by key (so the same shards always give the same file),
+ * and every report is recomputed from it — a percentile of the merge is the percentile of all the
+ * records. Runs that are not the shards of one plan (merge-checks.ts), and request keys found in
+ * two shards, are refused before anything is written. Gates are evaluated on the merged whole.
+ *
+ * Memory stays small whatever the run size: the records are indexed (key, file, byte span), the
+ * index sorted, and each line then read back by its span.
+ */
+import { createReadStream } from 'node:fs';
+import { access, mkdir, open, writeFile, type FileHandle } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { ExitCode, InputError, UsageError } from '../errors.js';
+import { evaluateGates, renderGateTestsuite, type Gate, type GateResult } from '../gates/index.js';
+import type { Summary } from '../records/summary.js';
+import { loadGates, loadRun } from './compare-runs.js';
+import { capped, mergeProblems, readRunManifest, type MergedFrom, type RunManifest, type ShardRun } from './merge-checks.js';
+import { readRecords } from './read-records.js';
+import { renderReports } from './render-reports.js';
+
+export { MergedFromSchema, RunManifestSchema, type MergedFrom, type RunManifest } from './merge-checks.js';
+
+export interface MergeOptions {
+  /** The shards' run directories, as the user gave them (relative to `cwd`). */
+  readonly dirs: readonly string[];
+  /** The merged run directory; created; must not hold a run already. */
+  readonly outDir: string;
+  readonly cwd: string;
+  /** Of the chatbench doing the merge, printed in the reports. */
+  readonly version: string;
+  /** `--gate` texts, checked on the merged run. */
+  readonly gates?: readonly string[];
+  /** `--gates` file. */
+  readonly gatesFile?: string | undefined;
+}
+
+export interface MergeResult {
+  /** Resolved path of the merged run directory. */
+  readonly outDir: string;
+  /** `eval` or `load`: the shards' command. */
+  readonly command: string;
+  /** Records in the merged results.jsonl. */
+  readonly records: number;
+  /** The shards, in shard order, as the merged manifest lists them. */
+  readonly mergedFrom: readonly MergedFrom[];
+  /** Not refusals: shards that recorded fewer requests than planned (interrupted), torn last lines. */
+  readonly warnings: readonly string[];
+  /** The merged summary (eval); null for a run kind whose reports merge does not render. */
+  readonly summary: Summary | null;
+  /** Files written, results.jsonl first. */
+  readonly files: readonly string[];
+  readonly gateResults: readonly GateResult[];
+  /** Ok, or GateFailed when a gate failed. */
+  readonly exitCode: ExitCode;
+}
+
+/** One record's place: which shard file, where in it. */
+interface Entry {
+  readonly key: string;
+  readonly run: number;
+  readonly offset: number;
+  readonly length: number;
+}
+
+interface IndexedRun {
+  readonly run: ShardRun;
+  readonly file: string;
+  readonly entries: Entry[];
+  readonly tornLines: number;
+}
+
+/**
+ * Compares request keys piece by piece, runs of digits as numbers (`q2|…` before `q10|…`, repeat
+ * 2 before 10), everything else by UTF-16 code unit: no locale, so the same order on every machine.
+ * Ties (`q01` vs `q1`) fall back to plain code-unit order, so the order is total.
+ */
+export function compareKeys(a: string, b: string): number {
+  const pa = a.split(/(\d+)/);
+  const pb = b.split(/(\d+)/);
+  for (let i = 0; i < Math.min(pa.length, pb.length); i += 1) {
+    const x = pa[i]!;
+    const y = pb[i]!;
+    if (x === y) continue;
+    if (i % 2 === 1) {
+      const nx = x.replace(/^0+(?=\d)/, '');
+      const ny = y.replace(/^0+(?=\d)/, '');
+      if (nx.length !== ny.length) return nx.length - ny.length;
+      if (nx !== ny) return nx < ny ? -1 : 1;
+      continue;
+    }
+    return x < y ? -1 : 1;
+  }
+  if (pa.length !== pb.length) return pa.length - pb.length;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Byte spans of the non-blank lines of a file, in order, a final line without a newline included;
+ * a trailing `\r` is left out. "Blank" is read-records' rule (only whitespace after decoding), so
+ * the spans pair one to one with the records it yields plus a torn last line.
+ */
+async function lineSpans(full: string): Promise<Array<{ offset: number; length: number }>> {
+  const spans: Array<{ offset: number; length: number }> = [];
+  let position = 0;
+  let lineStart = 0;
+  let parts: Buffer[] = [];
+  const endLine = () => {
+    const bytes = Buffer.concat(parts);
+    parts = [];
+    const blank = bytes[0] !== 0x7b && bytes.toString('utf8').trim() === ''; // a record starts with `{`
+    const length = bytes.at(-1) === 0x0d ? bytes.length - 1 : bytes.length;
+    if (!blank) spans.push({ offset: lineStart, length });
+  };
+  for await (const chunk of createReadStream(full) as AsyncIterable<Buffer>) {
+    let from = 0;
+    for (let newline = chunk.indexOf(0x0a); newline !== -1; newline = chunk.indexOf(0x0a, from)) {
+      parts.push(chunk.subarray(from, newline));
+      endLine();
+      from = newline + 1;
+      lineStart = position + from;
+    }
+    if (from < chunk.length) parts.push(chunk.subarray(from));
+    position += chunk.length;
+  }
+  if (position > lineStart) endLine();
+  return spans;
+}
+
+/** Validates a shard's records (read-records) and pairs each with its byte span. */
+async function indexRun(run: ShardRun, at: number, cwd: string): Promise<IndexedRun> {
+  const records = readRecords(run.label, { cwd });
+  const keys: string[] = [];
+  for await (const record of records) keys.push(record.key);
+  const file = join(run.path, 'results.jsonl');
+  const spans = await lineSpans(file);
+  if (spans.length !== keys.length + records.tornLines) {
+    throw new InputError([`${records.file}: ${spans.length} lines but ${keys.length} records; was the file changed while merging?`]);
+  }
+  return { run, file, tornLines: records.tornLines, entries: keys.map((key, i) => ({ key, run: at, ...spans[i]! })) };
+}
+
+/** Every record of every shard, sorted by key; InputError listing the keys found twice. */
+function mergeIndex(indexed: readonly IndexedRun[]): Entry[] {
+  const all = indexed.flatMap((r) => r.entries).sort((a, b) => compareKeys(a.key, b.key) || a.run - b.run);
+  const problems: string[] = [];
+  for (let i = 1; i < all.length; i += 1) {
+    const [prev, entry] = [all[i - 1]!, all[i]!];
+    if (prev.key !== entry.key) continue;
+    const [a, b] = [indexed[prev.run]!.run.label, indexed[entry.run]!.run.label];
+    problems.push(a === b ? `request key ${entry.key} is twice in ${a}` : `request key ${entry.key} is in both ${a} and ${b}`);
+  }
+  if (problems.length > 0) {
+    throw new InputError(capped(problems, 'keys found twice'), { hint: 'each request of a plan belongs to exactly one shard: were two runs given the same --shard, or a shard run twice into one directory?' });
+  }
+  return all;
+}
+
+/** Copies each record's line, in `entries` order, into a new results.jsonl (never over an existing one). */
+async function writeRecords(path: string, indexed: readonly IndexedRun[], entries: readonly Entry[]): Promise<void> {
+  const handles: FileHandle[] = [];
+  const out = await open(path, 'wx');
+  try {
+    for (const r of indexed) handles.push(await open(r.file, 'r'));
+    let batch: Buffer[] = [];
+    let size = 0;
+    for (const entry of entries) {
+      const line = Buffer.allocUnsafe(entry.length + 1);
+      const { bytesRead } = await handles[entry.run]!.read(line, 0, entry.length, entry.offset);
+      if (bytesRead !== entry.length) throw new InputError([`${indexed[entry.run]!.run.label}results.jsonl: changed while merging`]);
+      line[entry.length] = 0x0a;
+      batch.push(line);
+      size += line.length;
+      if (size >= 1 << 20) {
+        await out.write(Buffer.concat(batch));
+        [batch, size] = [[], 0];
+      }
+    }
+    if (batch.length > 0) await out.write(Buffer.concat(batch));
+  } finally {
+    await Promise.all([out.close(), ...handles.map((h) => h.close())]);
+  }
+}
+
+/** The merged manifest: the first shard's, with the whole plan's size, no shard, and where it came from. */
+function mergedManifest(indexed: readonly IndexedRun[], mergedFrom: readonly MergedFrom[]): RunManifest {
+  const first = indexed[0]!.run.manifest;
+  const startedAt = mergedFrom.map((m) => m.started_at).sort()[0] ?? first.started_at;
+  return {
+    ...first,
+    started_at: startedAt,
+    planned_requests: mergedFrom.reduce((sum, m) => sum + m.planned_requests, 0),
+    shard: null,
+    ...(first.load === undefined ? {} : { load: { ...first.load, shard: null } }),
+    merged_from: [...mergedFrom],
+  };
+}
+
+/** Fails before anything is read when the output directory already holds a run (or is one of the inputs). */
+async function checkOut(outDir: string, label: string): Promise<void> {
+  const exists = await access(join(outDir, 'results.jsonl')).then(() => true, () => false);
+  if (exists) throw new UsageError(`--out ${label} already holds a run (results.jsonl); choose another directory`);
+}
+
+/**
+ * Checks that `dirs` are the complete shards of one plan (InputError, exit 2, listing every
+ * problem otherwise), then writes the merged run directory: results.jsonl, manifest.json and
+ * every report, recomputed from the records. Gates (parsed first, so a bad gate fails before any
+ * work) are then evaluated on the whole and added to junit.xml. A shard with fewer records than
+ * it planned (interrupted) is merged with a warning, not refused: the reports say what was sent.
+ */
+export async function mergeRuns(options: MergeOptions): Promise<MergeResult> {
+  const { cwd } = options;
+  const outDir = resolve(cwd, options.outDir);
+  const gates = await loadGates({ gates: options.gates ?? [], gatesFile: options.gatesFile, cwd });
+  await checkOut(outDir, options.outDir);
+  const runs = await Promise.all(options.dirs.map((dir) => readRunManifest(dir, cwd)));
+  const problems = mergeProblems(runs);
+  if (problems.length > 0) throw new InputError(problems, { hint: 'merge takes every shard of one plan once: the run directories of --shard 1/N … N/N' });
+  const command = runs[0]!.manifest.command;
+  if (command !== 'eval') throw new UsageError(`merge cannot merge ${command} runs yet: only eval runs`);
+  runs.sort((a, b) => (a.manifest.shard?.index ?? 0) - (b.manifest.shard?.index ?? 0));
+  const indexed: IndexedRun[] = [];
+  for (const [i, run] of runs.entries()) indexed.push(await indexRun(run, i, cwd));
+  const entries = mergeIndex(indexed);
+
+  const mergedFrom: MergedFrom[] = indexed.map(({ run, entries: e, tornLines }) => ({
+    dir: run.label,
+    shard: run.manifest.shard!,
+    chatbench_version: run.manifest.chatbench_version,
+    started_at: run.manifest.started_at,
+    planned_requests: run.manifest.planned_requests,
+    records: e.length,
+    torn_lines: tornLines,
+  }));
+  const warnings = mergedFrom.flatMap((m) => [
+    ...(m.records < m.planned_requests ? [`${m.dir} (shard ${m.shard.index}/${m.shard.count}) recorded ${m.records} of its ${m.planned_requests} planned requests: it was interrupted, so the merged run is incomplete`] : []),
+    ...(m.torn_lines > 0 ? [`${m.dir}results.jsonl: a torn last line was skipped`] : []),
+  ]);
+
+  await mkdir(outDir, { recursive: true });
+  await writeRecords(join(outDir, 'results.jsonl'), indexed, entries);
+  await writeFile(join(outDir, 'manifest.json'), `${JSON.stringify(mergedManifest(indexed, mergedFrom), null, 2)}\n`);
+  const { summary, files, gateResults } = await renderEval(outDir, options.version, gates);
+  const exitCode = gateResults.every((r) => r.passed) ? ExitCode.Ok : ExitCode.GateFailed;
+  return { outDir, command, records: entries.length, mergedFrom, warnings, summary, files: [...files, join(outDir, 'manifest.json')], gateResults, exitCode };
+}
+
+/** Every eval report from the merged records; gates on the whole, as a `gates` suite in junit.xml. */
+async function renderEval(outDir: string, version: string, gates: readonly Gate[]): Promise<{ summary: Summary; files: readonly string[]; gateResults: GateResult[] }> {
+  let gateResults: GateResult[] = [];
+  let gateError: unknown;
+  if (gates.length > 0) {
+    try {
+      gateResults = evaluateGates(gates, await loadRun(outDir));
+    } catch (error) {
+      gateError = error; // a gate naming no set of the run: the reports are still written
+    }
+  }
+  const extraJunit = gateResults.length > 0 ? `${renderGateTestsuite(gateResults)}\n` : undefined;
+  const reports = await renderReports(outDir, { version, ...(extraJunit === undefined ? {} : { extraJunit }) });
+  if (gateError !== undefined) throw gateError;
+  return { summary: reports.summary, files: reports.files, gateResults };
+}
