@@ -14,7 +14,7 @@
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { ModeSchema, type Mode } from '../records/record.js';
-import { FIGURE_NAMES, LATENCY_STATS, figureKind, type LatencyStat } from '../compare/figures.js';
+import { FIGURE_NAMES, LATENCY_STATS, figureKind, type FigureKind, type LatencyStat } from '../compare/figures.js';
 
 export const GATE_OPERATORS = ['>=', '<=', '>', '<', '=='] as const;
 export const GateOperatorSchema = z.enum(GATE_OPERATORS);
@@ -81,11 +81,15 @@ const WRONG_OPERATORS: Record<string, string> = { '=': '==', '=>': '>=', '=<': '
 const OPERATOR_PATTERN = /(>=|<=|==|!=|=>|=<|<>|>|<|=)/g;
 const NUMBER_PATTERN = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
+/** Figures some runs have besides the common catalogue (a load run's `response_ms`, `goodput`), by kind. */
+export type ExtraFigures = Readonly<Record<string, FigureKind>>;
+
 /**
  * Parses one gate. `origin` names where it came from in messages (default `--gate "TEXT"`).
+ * `extraFigures` adds figures to the catalogue (load gates and SLOs pass the load figures).
  * Throws UsageError `ORIGIN: PROBLEM` on the first mistake.
  */
-export function parseGate(text: string, origin = `--gate "${text}"`): Gate {
+export function parseGate(text: string, origin = `--gate "${text}"`, extraFigures: ExtraFigures = {}): Gate {
   const fail = (problem: string): never => {
     throw new UsageError(`${origin}: ${problem}`, { hint: 'gate form: [set:NAME] [mode:stream|full] FIGURE[.STAT] [delta|ratio] OP NUMBER [significant]; see docs/ci.md' });
   };
@@ -112,8 +116,8 @@ export function parseGate(text: string, origin = `--gate "${text}"`): Gate {
   if (figureToken === undefined) return fail('missing figure after the scope');
   if (figureToken in WRONG_OPERATORS || (GATE_OPERATORS as readonly string[]).includes(figureToken)) fail(`missing figure before "${figureToken}"`);
   const [figure = '', statText, ...extra] = figureToken.split('.');
-  const kind = figureKind(figure);
-  if (kind === undefined) fail(`unknown figure "${figure}"${didYouMean(figure, FIGURE_NAMES)}`);
+  const kind = figureKind(figure) ?? (Object.hasOwn(extraFigures, figure) ? extraFigures[figure] : undefined);
+  if (kind === undefined) fail(`unknown figure "${figure}"${didYouMean(figure, [...FIGURE_NAMES, ...Object.keys(extraFigures)])}`);
   if (extra.length > 0) fail(`"${figureToken}": one statistic at most (${figure}.STAT)`);
   let stat: LatencyStat | null = null;
   if (kind === 'latency') {

@@ -6,3 +6,5 @@ export { checkGates, evaluateGates, formatFigure, gateTargets, GateResultSchema,
 export { GatesFileSchema, gateObjectText, parseGatesFile, type GateObject } from './gates-file.js';
 export { compareOp, describeGate, GATE_OPERATORS, gateFigure, GateSchema, parseGate, type Gate, type GateOperator } from './grammar.js';
 export { gateCaseName, renderGateTestcases, renderGateTestsuite } from './junit.js';
+export { evaluateLoadGates, parseLoadGateFlag } from './load.js';
+export type { ExtraFigures } from './grammar.js';
