@@ -56,9 +56,10 @@ export function buildAnswer(input: AnswerInput): Answer {
   if (picked.length === 0) return notFound(input.organisation);
   const segments: AnswerSegment[] = [];
   const numbers = new Map<string, number>();
-  picked.forEach(({ sentence, hit }, i) => {
-    const [, body = sentence, punct = '.'] = /^(.*?)([.!?]+)?$/s.exec(sentence) ?? [];
-    for (const text of tokenize(i === 0 ? body : ` ${body}`)) segments.push({ kind: 'token', text, marker: false });
+  picked.forEach((candidate, i) => {
+    const { hit } = candidate;
+    const { tokens, punct } = tokensOf(candidate);
+    tokens.forEach((text, k) => segments.push({ kind: 'token', text: i === 0 && k === 0 ? text.trimStart() : text, marker: false }));
     const missed = input.rng.chance(input.profile.missed_citation_rate);
     const wrong = input.rng.chance(input.profile.wrong_citation_rate);
     const others = input.hits.filter((h) => h.doc.document_id !== hit.doc.document_id);
@@ -114,6 +115,22 @@ export interface RankedSentence {
   sentence: string;
   hit: SearchHit;
   score: number;
+  /** Tokens of the sentence without its final punctuation, each with its leading space; filled on first use. */
+  tokens?: string[];
+  punct?: string;
+}
+
+/**
+ * The sentence's tokens, computed once and kept on the (cached) ranked sentence, so that every
+ * answer using it shares the same strings instead of holding copies while it streams.
+ */
+function tokensOf(candidate: RankedSentence): { tokens: string[]; punct: string } {
+  if (candidate.tokens === undefined || candidate.punct === undefined) {
+    const [, body = candidate.sentence, punct = '.'] = /^(.*?)([.!?]+)?$/s.exec(candidate.sentence) ?? [];
+    candidate.tokens = tokenize(` ${body}`);
+    candidate.punct = punct;
+  }
+  return { tokens: candidate.tokens, punct: candidate.punct };
 }
 
 /**

@@ -23,6 +23,7 @@ import { createRetriever, type Retrieval } from './retrieval.js';
 import { createScheduler } from './scheduler.js';
 import { createStatsRecorder, type ChatStats } from './stats.js';
 import { composeStream, type WireStep } from './stream-plan.js';
+import { compilePlan, type WirePlan } from './wire-plan.js';
 import { playSteps, resetConnection, type ResponseHead } from './writer.js';
 
 /** One request as the server hands it over. */
@@ -51,6 +52,16 @@ export interface ChatEngineOptions {
   corpus: Corpus;
 }
 
+/** A reply ready to play: the compiled plan and the tokens it charges. */
+interface Play {
+  kind: 'play';
+  head: ResponseHead;
+  plan: WirePlan;
+  stream: boolean;
+  tokens: number;
+}
+type Reply = Play | { kind: 'reset' };
+
 /** Distinct message texts remembered for occurrence counting before the memory is reset. */
 const MAX_REMEMBERED_MESSAGES = 200_000;
 const MAX_MODELS = 3;
@@ -74,42 +85,42 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
     return n;
   };
 
-  const play = async (ctx: ChatRequestContext, head: ResponseHead, steps: WireStep[], stream: boolean): Promise<void> => {
+  const play = async (ctx: ChatRequestContext, reply: Play): Promise<void> => {
     const controller = new AbortController();
     const forward = () => controller.abort();
     ctx.signal.addEventListener('abort', forward, { once: true });
     if (ctx.signal.aborted) controller.abort();
     inFlight.add(controller);
-    if (stream) stats.streamOpened();
+    if (reply.stream) stats.streamOpened();
     try {
-      await playSteps({ res: ctx.res, signal: controller.signal, head, steps, framing: config.framing, scheduler, start: performance.now() });
+      await playSteps({ res: ctx.res, signal: controller.signal, head: reply.head, plan: reply.plan, scheduler, start: performance.now() });
     } finally {
-      if (stream) stats.streamClosed();
+      if (reply.stream) stats.streamClosed();
       inFlight.delete(controller);
       ctx.signal.removeEventListener('abort', forward);
     }
   };
+  const playing = (head: ResponseHead, steps: WireStep[], stream: boolean, tokens: number): Play =>
+    ({ kind: 'play', head, plan: compilePlan(steps, config.framing), stream, tokens });
 
-  const answer = async (ctx: ChatRequestContext): Promise<{ tokens: number }> => {
-    const { request, res } = ctx;
+  /**
+   * Decides the whole reply synchronously. Only the compiled plan outlives this call, so nothing
+   * else of the request is kept alive while it plays.
+   */
+  const prepare = (request: SendMessageRequestParsed): Reply => {
     const message = request.message;
     const n = occurrence(message);
     const faultRng = createRng(seed, 'fault', message, n);
     const overrides = request.llm_overrides ?? [];
     if (overrides.length > 1 && !request.stream) {
-      await play(ctx, jsonHead(400), jsonSteps(0, { error_code: 'INVALID_INPUT', detail: MULTI_MODEL_REQUIRES_STREAM_DETAIL }), false);
-      return { tokens: 0 };
+      return playing(jsonHead(400), jsonSteps(0, { error_code: 'INVALID_INPUT', detail: MULTI_MODEL_REQUIRES_STREAM_DETAIL }), false, 0);
     }
     const fault = pickFault(message, faultRng);
     if (fault !== null) stats.fault(fault.kind);
-    if (fault?.kind === 'reset_before_headers') {
-      resetConnection(res);
-      return { tokens: 0 };
-    }
+    if (fault?.kind === 'reset_before_headers') return { kind: 'reset' };
     if (fault?.kind === 'http_500' || fault?.kind === 'http_503') {
       const body = fault.kind === 'http_500' ? { detail: 'Internal Server Error' } : { detail: 'Service Unavailable' };
-      await play(ctx, jsonHead(fault.kind === 'http_500' ? 500 : 503), jsonSteps(0, body), false);
-      return { tokens: 0 };
+      return playing(jsonHead(fault.kind === 'http_500' ? 500 : 503), jsonSteps(0, body), false, 0);
     }
     const sessionId = request.chat_session_id ?? createRng(seed, 'session', message, n).uuid();
     const incognito = request.chat_session_info?.incognito ?? false;
@@ -119,8 +130,7 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
       stats.streamingError();
       const error = `Multi-model mode supports at most ${MAX_MODELS} models; ${overrides.length} were given.`;
       const steps = [...prefix, streamingErrorPart(error, 'VALIDATION_ERROR', null, false)].map((part): WireStep => ({ at: 0, part }));
-      await play(ctx, streamHead, steps, true);
-      return { tokens: 0 };
+      return playing(streamHead, steps, true, 0);
     }
     const models = overrides.length > 1 ? overrides.map((o) => resolveProfile(profiles, o)) : [resolveProfile(profiles, request.llm_override)];
     const userMessageId = nextId++;
@@ -134,8 +144,7 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
     const first = runs[0] as ModelRun;
     if (!request.stream) {
       const full = planFull({ run: first, retrieval, messageId: messageIds[0] ?? 0, sessionId, incognito, fault: fault?.kind ?? null, stallMs: config.stall_ms * config.time_scale });
-      await play(ctx, full.head, full.steps, false);
-      return { tokens };
+      return playing(full.head, full.steps, false, tokens);
     }
     prefix.push(models.length > 1
       ? multiModelIdsPart(userMessageId, models.map((m, i) => ({ message_id: messageIds[i] ?? 0, model_name: m.modelName })))
@@ -144,8 +153,7 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
       prefix, models: runs.map((r) => r.steps), fault: fault?.kind ?? null, rng: faultRng,
       stallMs: config.stall_ms * config.time_scale, heartbeatMs: config.heartbeat_ms, framing: config.framing,
     });
-    await play(ctx, streamHead, steps, true);
-    return { tokens };
+    return playing(streamHead, steps, true, tokens);
   };
 
   interface RunInput {
@@ -178,14 +186,19 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
   return {
     async handle(ctx) {
       stats.request();
+      let reply: Reply;
       try {
-        return await answer(ctx);
+        reply = prepare(ctx.request);
       } catch {
         // A bug must not take the server down; answer as the deployed service does on an uncaught error.
-        if (!ctx.res.headersSent && !ctx.res.destroyed) await play(ctx, jsonHead(500), jsonSteps(0, { detail: 'Internal Server Error' }), false);
-        else ctx.res.destroy();
+        reply = playing(jsonHead(500), jsonSteps(0, { detail: 'Internal Server Error' }), false, 0);
+      }
+      if (reply.kind === 'reset') {
+        resetConnection(ctx.res);
         return { tokens: 0 };
       }
+      await play(ctx, reply);
+      return { tokens: reply.tokens };
     },
     stats: () => stats.snapshot(),
     close() {

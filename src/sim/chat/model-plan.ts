@@ -14,14 +14,16 @@ import { sampleLogNormal, type Rng } from '../rng.js';
 import type { Answer } from './answer.js';
 import { errorMessage, packet, streamingErrorPart } from './parts.js';
 
-/** A part with its send time. */
+/**
+ * A part with its send time: either any part, or an answer `message_delta` kept as its model and
+ * content (the line is templated when sent; deltas are also where mid-stream faults strike).
+ */
 export interface TimedPart {
   /** Milliseconds after the request started (scaled). */
   at: number;
-  part: unknown;
   turn: number;
-  /** An answer `message_delta`: where mid-stream faults strike. */
-  delta: boolean;
+  part?: unknown;
+  delta?: { model: number; content: string };
 }
 
 export interface ModelPlanInput {
@@ -58,8 +60,8 @@ export interface ModelRun {
 export function planModel(input: ModelPlanInput): ModelRun {
   const { modelIndex, profile, timing, timeScale } = input;
   const steps: TimedPart[] = [];
-  const push = (ms: number, turn: number, obj: { type: string; [key: string]: unknown }, delta = false) =>
-    steps.push({ at: ms * timeScale, part: packet(turn, modelIndex, obj), turn, delta });
+  const push = (ms: number, turn: number, obj: { type: string; [key: string]: unknown }) =>
+    steps.push({ at: ms * timeScale, part: packet(turn, modelIndex, obj), turn });
   const tokenGap = () => sampleLogNormal(timing, profile.token_ms);
 
   let t = 0;
@@ -101,7 +103,7 @@ export function planModel(input: ModelPlanInput): ModelRun {
       advanced = true; // the marker it precedes goes out at the same moment
       continue;
     }
-    push(t, 1, { type: 'message_delta', content: segment.text }, true);
+    steps.push({ at: t * timeScale, turn: 1, delta: { model: modelIndex, content: segment.text } });
     advanced = false;
     emitted++;
     text += segment.text;
@@ -113,7 +115,7 @@ export function planModel(input: ModelPlanInput): ModelRun {
   if (input.failure === null) push(t, 1, { type: 'stop', stop_reason: null });
   else {
     error = errorMessage(input.failure.code);
-    steps.push({ at: t * timeScale, part: streamingErrorPart(error, input.failure.code, input.multi ? modelIndex : null), turn: 1, delta: false });
+    steps.push({ at: t * timeScale, part: streamingErrorPart(error, input.failure.code, input.multi ? modelIndex : null), turn: 1 });
   }
   const reasoning = input.reasoning === null ? null : input.reasoning.join('');
   return { steps, tokens, text, citationless, citations, reasoning, error, endAt: t * timeScale };

@@ -2,14 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../rng.js';
 import type { TimedPart } from './model-plan.js';
 import { packet } from './parts.js';
-import { composeStream, RESET_AFTER_MS, UNTERMINATED_ERROR_PART, type ComposeInput, type WireStep } from './stream-plan.js';
+import { composeStream, partOf, RESET_AFTER_MS, UNTERMINATED_ERROR_PART, type ComposeInput, type WireStep } from './stream-plan.js';
 
-const delta = (at: number, model: number, content: string): TimedPart =>
-  ({ at, part: packet(1, model, { type: 'message_delta', content }), turn: 1, delta: true });
+const delta = (at: number, model: number, content: string): TimedPart => ({ at, turn: 1, delta: { model, content } });
 const base = (models: TimedPart[][], over: Partial<ComposeInput> = {}): ComposeInput =>
   ({ prefix: [{ user_message_id: 1 }], models, fault: null, rng: createRng(1), stallMs: 500, heartbeatMs: 10_000, framing: 'ndjson', ...over });
-const contentOf = (s: WireStep) => ((s.part as { obj?: { content?: string; type?: string } } | undefined)?.obj?.content);
-const typeOf = (s: WireStep) => ((s.part as { obj?: { type?: string } } | undefined)?.obj?.type);
+const contentOf = (s: WireStep) => ((partOf(s) as { obj?: { content?: string; type?: string } } | undefined)?.obj?.content);
+const typeOf = (s: WireStep) => ((partOf(s) as { obj?: { type?: string } } | undefined)?.obj?.type);
 
 describe('composeStream', () => {
   it('puts the bare parts first, then interleaves models by time (ties: lower model_index first)', () => {
@@ -35,7 +34,7 @@ describe('composeStream', () => {
     expect(steps.filter(contentOf).length).toBeLessThan(10);
   });
   it('end_without_stop: the stream just ends mid-answer', () => {
-    const steps = composeStream(base([[...deltas, { at: 100, part: packet(1, 0, { type: 'stop', stop_reason: null }), turn: 1, delta: false }]], { fault: 'end_without_stop' }));
+    const steps = composeStream(base([[...deltas, { at: 100, part: packet(1, 0, { type: 'stop', stop_reason: null }), turn: 1 }]], { fault: 'end_without_stop' }));
     expect(steps.some((s) => typeOf(s) === 'stop')).toBe(false);
     expect(steps.at(-1)!.destroy).toBeUndefined();
   });
@@ -50,7 +49,7 @@ describe('composeStream', () => {
     expect(raw).toHaveLength(1);
     expect(raw[0]!.raw!.endsWith('\n')).toBe(true);
     expect(() => JSON.parse(raw[0]!.raw!)).toThrow();
-    expect(steps.filter(contentOf).map(contentOf)).toEqual(deltas.map((d) => (d.part as { obj: { content: string } }).obj.content));
+    expect(steps.filter(contentOf).map(contentOf)).toEqual(deltas.map((d) => d.delta?.content));
   });
   it('stall_mid_stream: later steps move by stall_ms, with no heartbeat inside the stall', () => {
     const steps = composeStream(base([deltas], { fault: 'stall_mid_stream', stallMs: 5000, heartbeatMs: 1000 }));

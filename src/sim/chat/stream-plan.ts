@@ -17,6 +17,8 @@ export interface WireStep {
   at: number;
   /** Encoded and framed when sent. */
   part?: unknown;
+  /** An answer message_delta of this model (see TimedPart). */
+  delta?: { model: number; content: string };
   /** Sent as is (malformed or unterminated lines, whole bodies). */
   raw?: string;
   /** Reset the connection here instead of writing. */
@@ -58,8 +60,8 @@ export interface ComposeInput {
 export function composeStream(input: ComposeInput): WireStep[] {
   const deltas: number[] = [];
   const merged = input.models.flat().sort((a, b) => a.at - b.at).map((p, i): WireStep => {
-    if (p.delta) deltas.push(i);
-    return { at: p.at, part: p.part, turn: p.turn };
+    if (p.delta !== undefined) deltas.push(i);
+    return p;
   });
   const steps = [...input.prefix.map((part): WireStep => ({ at: 0, part, turn: 0 })), ...applyFault(merged, deltas, input)];
   return withHeartbeats(steps, input.heartbeatMs);
@@ -78,7 +80,7 @@ function applyFault(steps: WireStep[], deltas: number[], input: ComposeInput): W
     case 'unterminated_error':
       return [...head, { at, raw: frameUnterminated(UNTERMINATED_ERROR_PART, input.framing) }];
     case 'malformed_line': {
-      const line = dumps(steps[pos]?.part ?? {});
+      const line = dumps(partOf(steps[pos] ?? { at }));
       return [...head, { at, raw: frameText(line.slice(0, Math.ceil(line.length / 2)), input.framing) }, ...steps.slice(pos + 1)];
     }
     case 'stall_mid_stream': {
@@ -89,6 +91,12 @@ function applyFault(steps: WireStep[], deltas: number[], input: ComposeInput): W
     default:
       return steps;
   }
+}
+
+/** The part a step sends (a delta's packet is built here; the writer templates it instead). */
+export function partOf(step: WireStep): unknown {
+  if (step.delta === undefined) return step.part;
+  return packet(step.turn ?? 1, step.delta.model, { type: 'message_delta', content: step.delta.content });
 }
 
 function withHeartbeats(steps: WireStep[], heartbeatMs: number): WireStep[] {

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createScheduler } from './scheduler.js';
 import type { WireStep } from './stream-plan.js';
+import { compilePlan, stepText } from './wire-plan.js';
 import { playSteps } from './writer.js';
 
 /** Just enough of a ServerResponse: records writes; `full` makes write() report a full buffer. */
@@ -40,7 +41,7 @@ describe('playSteps', () => {
     const scheduler = createScheduler((lag) => lags.push(lag));
     const res = new FakeResponse();
     await playSteps({ res: res as unknown as ServerResponse, signal: new AbortController().signal, head: { status: 200, headers: {} },
-      steps: [{ at: 0, part: { a: 1 } }, { at: 0, part: { b: 'é' } }, { at: 15, raw: 'raw' }], framing: 'ndjson', scheduler, start: performance.now() });
+      plan: compilePlan([{ at: 0, part: { a: 1 } }, { at: 0, part: { b: 'é' } }, { at: 15, raw: 'raw' }], 'ndjson'), scheduler, start: performance.now() });
     expect(res.status).toBe(200);
     expect(res.writes.join('')).toBe('{"a": 1}\n{"b": "\\u00e9"}\nraw');
     expect(res.writes[0]!.startsWith('{"a": 1}\n{"b": "\\u00e9"}\n')).toBe(true); // steps due together leave in one write
@@ -54,7 +55,7 @@ describe('playSteps', () => {
     const res = new FakeResponse();
     res.full = true;
     const done = playSteps({ res: res as unknown as ServerResponse, signal: new AbortController().signal, head: { status: 200, headers: {} },
-      steps: steps(4, 30), framing: 'ndjson', scheduler, start: performance.now() });
+      plan: compilePlan(steps(4, 30), 'ndjson'), scheduler, start: performance.now() });
     const lines = () => res.writes.join('').split('\n').length - 1;
     await sleep(100);
     const before = lines();
@@ -71,12 +72,19 @@ describe('playSteps', () => {
     expect(Math.max(...lags.slice(lagsBefore))).toBeLessThan(60);
     scheduler.close();
   });
+  it('templates message_delta lines exactly as the encoder writes the packet', () => {
+    for (const framing of ['ndjson', 'sse'] as const) {
+      const plan = compilePlan([{ at: 0, turn: 1, delta: { model: 2, content: ' café "x"' } }], framing);
+      const line = '{"placement": {"turn_index": 1, "tab_index": 0, "sub_turn_index": null, "model_index": 2}, "obj": {"type": "message_delta", "content": " caf\\u00e9 \\"x\\""}}';
+      expect(stepText(plan, 0)).toBe(framing === 'sse' ? `data: ${line}\n\n` : `${line}\n`);
+    }
+  });
   it('stops at once when the client leaves, writing nothing more', async () => {
     const scheduler = createScheduler(() => {});
     const res = new FakeResponse();
     const controller = new AbortController();
     const done = playSteps({ res: res as unknown as ServerResponse, signal: controller.signal, head: { status: 200, headers: {} },
-      steps: steps(50, 10), framing: 'sse', scheduler, start: performance.now() });
+      plan: compilePlan(steps(50, 10), 'sse'), scheduler, start: performance.now() });
     await sleep(25);
     controller.abort();
     await done;

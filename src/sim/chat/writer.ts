@@ -1,6 +1,6 @@
 /**
  * @module sim/chat/writer
- * Plays a list of timed steps on a response through the shared scheduler. Each wake-up writes every
+ * Plays a compiled plan of timed steps on a response through the shared scheduler. Each wake-up writes every
  * step already due as one `res.write` (a packet is never split across writes). When `res.write`
  * reports a full buffer the stream stops producing until 'drain' and its remaining timeline moves
  * later by the pause, so a slow reader neither grows memory nor counts as scheduler lag. When the
@@ -9,9 +9,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { framePart, type Framing } from '../encode/index.js';
 import type { Scheduler, ScheduledTask } from './scheduler.js';
-import type { WireStep } from './stream-plan.js';
+import { isReset, stepText, type WirePlan } from './wire-plan.js';
 
 /** Status line and headers, sent with the first step. */
 export interface ResponseHead {
@@ -23,8 +22,7 @@ export interface PlayOptions {
   res: ServerResponse;
   signal: AbortSignal;
   head: ResponseHead;
-  steps: readonly WireStep[];
-  framing: Framing;
+  plan: WirePlan;
   scheduler: Scheduler;
   /** performance.now() when the request started: step times count from here. */
   start: number;
@@ -33,7 +31,8 @@ export interface PlayOptions {
 
 /** Resolves when the last step is written, the connection was reset, or the client left. Never rejects. */
 export function playSteps(options: PlayOptions): Promise<void> {
-  const { res, steps, scheduler, start } = options;
+  const { res, plan, scheduler, start } = options;
+  const count = plan.at.length;
   const now = options.now ?? (() => performance.now());
   return new Promise<void>((resolve) => {
     let next = 0;
@@ -50,7 +49,7 @@ export function playSteps(options: PlayOptions): Promise<void> {
       resolve();
     };
     const scheduleNext = (): void => {
-      task.due = start + shift + (steps[next]?.at ?? 0);
+      task.due = start + shift + (plan.at[next] ?? 0);
       scheduler.schedule(task);
     };
     const resume = (): void => {
@@ -63,20 +62,19 @@ export function playSteps(options: PlayOptions): Promise<void> {
       let chunk = '';
       const limit = now() + 0.2;
       let reset = false;
-      for (let step = steps[next]; step !== undefined && start + shift + step.at <= limit; step = steps[next]) {
-        next++;
-        if (step.destroy === true) {
+      for (; next < count && start + shift + (plan.at[next] ?? 0) <= limit; next++) {
+        if (isReset(plan, next)) {
           reset = true;
           break;
         }
-        chunk += step.raw ?? framePart(step.part, options.framing);
+        chunk += stepText(plan, next);
       }
       if (!res.headersSent) res.writeHead(options.head.status, options.head.headers);
       const flushed = chunk === '' || res.write(chunk);
       if (reset) {
         resetConnection(res);
         finish();
-      } else if (next >= steps.length) {
+      } else if (next >= count) {
         res.end();
         finish();
       } else if (!flushed) {
@@ -88,7 +86,7 @@ export function playSteps(options: PlayOptions): Promise<void> {
     if (options.signal.aborted || res.destroyed) return finish();
     options.signal.addEventListener('abort', finish, { once: true });
     res.once('close', finish);
-    if (steps.length === 0) {
+    if (count === 0) {
       res.writeHead(options.head.status, options.head.headers).end();
       return finish();
     }
