@@ -29,6 +29,8 @@ export type MergedFrom = z.infer<typeof MergedFromSchema>;
  * run's `load` spec, fields added later) is kept as it is. `merged_from` is set on merged runs only.
  */
 export const RunManifestSchema = ManifestSchema.extend({
+  /** Any version, so that a shard of another plan version is refused with a message saying so. */
+  plan_version: z.number().int(),
   load: z.looseObject({ shard: ShardSchema.nullable().optional(), start_at: z.string().nullable().optional() }).optional(),
   merged_from: z.array(MergedFromSchema).optional(),
 }).loose();
@@ -65,6 +67,7 @@ export async function readRunManifest(dir: string, cwd: string): Promise<ShardRu
   return { path: resolve(cwd, dir), label, manifest: result.data };
 }
 
+const an = (word: string): string => `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
 const major = (version: string): string => version.split('.')[0] ?? version;
 const short = (hash: string | undefined): string => (hash === undefined ? 'none' : `${hash.slice(0, 12)}…`);
 const shardText = (s: Shard | null): string => (s === null ? 'not a shard' : `shard ${s.index}/${s.count}`);
@@ -85,7 +88,7 @@ interface Rule {
 
 /** Checked in this order against the first directory given; the first rule a run breaks is reported. */
 const RULES: readonly Rule[] = [
-  { of: (m) => m.command, say: (r, f) => `${r.label} is a ${r.manifest.command} run but ${f.label} is a ${f.manifest.command} run: only runs of one command merge` },
+  { of: (m) => m.command, say: (r, f) => `${r.label} is ${an(r.manifest.command)} run but ${f.label} is ${an(f.manifest.command)} run: only runs of one command merge` },
   { of: (m) => m.plan_version, say: (r, f) => `${r.label} has plan version ${r.manifest.plan_version} but ${f.label} has ${f.manifest.plan_version}` },
   {
     of: (m) => major(m.chatbench_version),
