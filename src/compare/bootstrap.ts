@@ -36,10 +36,13 @@ function interval(values: Float64Array): Interval {
 export function pairedMeanInterval(diffs: readonly number[], resamples: number, random: Random): Interval | null {
   const m = diffs.length;
   if (m === 0) return null;
+  // Every resample of equal values has that mean: skip the work (and the generator's draws).
+  if (diffs.every((d) => d === diffs[0])) return { low: diffs[0]!, high: diffs[0]! };
+  const values = Float64Array.from(diffs);
   const means = new Float64Array(resamples);
   for (let b = 0; b < resamples; b += 1) {
     let sum = 0;
-    for (let i = 0; i < m; i += 1) sum += diffs[Math.floor(random() * m)] ?? 0;
+    for (let i = 0; i < m; i += 1) sum += values[Math.floor(random() * m)]!;
     means[b] = sum / m;
   }
   return interval(means);
@@ -51,44 +54,56 @@ export type LatencyStat = (typeof LATENCY_STATS)[number];
 
 const QUANTILES: Record<Exclude<LatencyStat, 'mean' | 'max'>, number> = { p50: 0.5, p90: 0.9, p95: 0.95, p99: 0.99, p99_9: 0.999 };
 
+/** The order-statistic ranks (0-based, ascending, distinct) the statistics of an n-sample read. */
+interface RankPlan {
+  ranks: Int32Array;
+  /** Per LATENCY_STATS entry: positions in `ranks` of the ranks below and above, and the fraction between. */
+  below: Int32Array;
+  above: Int32Array;
+  fraction: Float64Array;
+}
+
+function rankPlan(n: number): RankPlan {
+  const rankOf = (stat: LatencyStat): number => (stat === 'mean' ? 0 : stat === 'max' ? n - 1 : QUANTILES[stat] * (n - 1));
+  const all = new Set<number>();
+  for (const stat of LATENCY_STATS) all.add(Math.floor(rankOf(stat))).add(Math.ceil(rankOf(stat)));
+  const ranks = Int32Array.from([...all].sort((a, b) => a - b));
+  const at = (rank: number) => ranks.indexOf(rank);
+  return {
+    ranks,
+    below: Int32Array.from(LATENCY_STATS, (stat) => at(Math.floor(rankOf(stat)))),
+    above: Int32Array.from(LATENCY_STATS, (stat) => at(Math.ceil(rankOf(stat)))),
+    fraction: Float64Array.from(LATENCY_STATS, (stat) => rankOf(stat) - Math.floor(rankOf(stat))),
+  };
+}
+
 /**
  * One bootstrap resample of an ascending sample, summarised without sorting: n indices are drawn
  * into a count per position, and the order statistics are read off the running count (the sample
  * is already sorted, so the resample's k-th smallest is the value at the position where the
  * running count passes k). O(n) per resample; percentiles use the same type-7 rule as `percentile`.
  */
-function resampleStats(sorted: readonly number[], counts: Uint32Array, random: Random, out: Float64Array): void {
+function resampleStats(sorted: Float64Array, plan: RankPlan, counts: Uint32Array, values: Float64Array, random: Random, out: Float64Array): void {
   const n = sorted.length;
   counts.fill(0);
   for (let i = 0; i < n; i += 1) counts[Math.floor(random() * n)]! += 1;
-  const stats = LATENCY_STATS;
-  const ranks = new Set<number>([n - 1]);
-  for (const stat of stats) {
-    if (stat === 'mean' || stat === 'max') continue;
-    const rank = QUANTILES[stat] * (n - 1);
-    ranks.add(Math.floor(rank)).add(Math.ceil(rank));
-  }
-  // Ascending and distinct: the walk below hands each rank out once, in order.
-  const wanted = [...ranks].sort((a, b) => a - b);
-  const valueAt = new Map<number, number>();
+  const { ranks } = plan;
   let sum = 0;
   let seen = 0;
   let next = 0;
   for (let i = 0; i < n; i += 1) {
     const c = counts[i]!;
     if (c === 0) continue;
-    sum += c * (sorted[i] ?? 0);
+    const v = sorted[i]!;
+    sum += c * v;
     seen += c;
-    while (next < wanted.length && (wanted[next] ?? 0) < seen) valueAt.set(wanted[next++]!, sorted[i] ?? 0);
+    while (next < ranks.length && ranks[next]! < seen) values[next++] = v;
   }
-  stats.forEach((stat, s) => {
+  LATENCY_STATS.forEach((stat, s) => {
     if (stat === 'mean') out[s] = sum / n;
-    else if (stat === 'max') out[s] = valueAt.get(n - 1) ?? Number.NaN;
     else {
-      const rank = QUANTILES[stat] * (n - 1);
-      const below = valueAt.get(Math.floor(rank)) ?? Number.NaN;
-      const above = valueAt.get(Math.ceil(rank)) ?? Number.NaN;
-      out[s] = below + (above - below) * (rank - Math.floor(rank));
+      const below = values[plan.below[s]!]!;
+      out[s] = below + (values[plan.above[s]!]! - below) * plan.fraction[s]!;
     }
   });
 }
@@ -118,11 +133,17 @@ export function latencyIntervals(
   const zeroBase = new Array<boolean>(k).fill(false);
   const base = new Float64Array(k);
   const cur = new Float64Array(k);
+  const baseSample = Float64Array.from(baselineSorted);
+  const curSample = Float64Array.from(currentSorted);
+  const basePlan = rankPlan(baselineSorted.length);
+  const curPlan = rankPlan(currentSorted.length);
   const baseCounts = new Uint32Array(baselineSorted.length);
   const curCounts = new Uint32Array(currentSorted.length);
+  const baseValues = new Float64Array(basePlan.ranks.length);
+  const curValues = new Float64Array(curPlan.ranks.length);
   for (let b = 0; b < resamples; b += 1) {
-    resampleStats(baselineSorted, baseCounts, random, base);
-    resampleStats(currentSorted, curCounts, random, cur);
+    resampleStats(baseSample, basePlan, baseCounts, baseValues, random, base);
+    resampleStats(curSample, curPlan, curCounts, curValues, random, cur);
     for (let s = 0; s < k; s += 1) {
       deltas[s]![b] = cur[s]! - base[s]!;
       if (base[s] === 0) zeroBase[s] = true;

@@ -34,17 +34,19 @@ function splitmix32(seed: number): () => number {
 /** A generator seeded by a number or a string (strings are hashed first). */
 export function createRandom(seed: number | string): Random {
   const mix = splitmix32(typeof seed === 'string' ? hashSeed(seed) : seed);
-  let a = mix();
-  let b = mix();
-  let c = mix();
-  let d = mix();
+  // State in a typed array: closure variables holding values past 2^30 would be boxed on every
+  // write, which made each draw ~20 times slower.
+  const s = new Uint32Array([mix(), mix(), mix(), mix()]);
   const next = (): number => {
-    const t = (((a + b) >>> 0) + d) >>> 0;
-    d = (d + 1) >>> 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) >>> 0;
-    c = ((c << 21) | (c >>> 11)) >>> 0;
-    c = (c + t) >>> 0;
+    const a = s[0]!;
+    const b = s[1]!;
+    const c = s[2]!;
+    const d = s[3]!;
+    const t = (a + b + d) >>> 0;
+    s[3] = d + 1;
+    s[0] = b ^ (b >>> 9);
+    s[1] = c + (c << 3);
+    s[2] = ((c << 21) | (c >>> 11)) + t;
     return t;
   };
   // The first outputs still echo the seed's structure; discard them as sfc32's author advises.
