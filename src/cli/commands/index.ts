@@ -9,6 +9,7 @@ import { baselineCommand } from './baseline.js';
 import { compareCommand } from './compare.js';
 import { demoCommand } from './demo.js';
 import { evalCommand } from './eval.js';
+import { loadCommand } from './load.js';
 import { mergeCommand } from './merge.js';
 import { reportCommand } from './report.js';
 import { serveCommand } from './serve.js';
@@ -28,6 +29,7 @@ export const defineCommand = <A>(command: CommandModule<object, A>): AnyCommand 
 export function commands(_io: Io, _setExitCode: SetExitCode): AnyCommand[] {
   return [
     evalCommand(_io, _setExitCode),
+    loadCommand(_io, _setExitCode),
     demoCommand(_io, _setExitCode),
     reportCommand(_io, _setExitCode),
     validateCommand(_io, _setExitCode),

@@ -1,0 +1,301 @@
+/**
+ * @module app/run-load
+ * The load use-case (`chatbench load`): check every input before anything is sent (prepareLoad),
+ * wait for `--start-at`, run the open or the closed model on the schedule computed before the run,
+ * score each record like eval and append it to results.jsonl as it ends, then write generator.json
+ * (the generator's own health) and the final manifest, and render the load reports when
+ * src/app/render-load-reports.ts is present.
+ *
+ * Warm-up and cool-down are windows INSIDE the schedule: the measured window is
+ * [warmup_ms, schedule_ms − cooldown_ms) (generator.json carries schedule_ms).
+ */
+import { createWriteStream } from 'node:fs';
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { readDataset } from '../dataset/index.js';
+import { InputError, ToolkitError, UsageError, type RunError } from '../errors.js';
+import type { Expectations } from '../metrics/score.js';
+import { percentile } from '../metrics/stats.js';
+import { arrivals, shardUsers } from '../plan/arrivals.js';
+import { createLoadPlan, loadSchedule, parseUrlCsv, parseUrlList, type LoadPlanInput, type LoadSpec, type UrlEntry } from '../plan/load-plan.js';
+import type { Mode, RequestRecord } from '../records/record.js';
+import { createJsonlSink } from '../reports/index.js';
+import { runClosedUsers } from '../runner/closed-users.js';
+import type { GeneratorHealth } from '../runner/generator-health.js';
+import type { UnscoredRecord } from '../runner/index.js';
+import { createLoadCounters } from '../runner/load-run.js';
+import { createLoadTarget } from '../runner/load-target.js';
+import { createLoadTicker, type LoadTick } from '../runner/load-ticker.js';
+import { runOpenLoop } from '../runner/open-loop.js';
+import { createTokenPool } from '../runner/token-pool.js';
+import { checkSetsForMode, resolveSets, type SetDefinition, type SetsDefaults } from '../sets/index.js';
+import { displayUrl, PLAN_VERSION, redactDefaults, sha256File, type Manifest } from './manifest.js';
+import { scoreRecord } from './score-record.js';
+
+export { LoadSpecSchema, type LoadSpec } from '../plan/load-plan.js';
+export { GeneratorHealthSchema, type GeneratorHealth } from '../runner/generator-health.js';
+export type { LoadTick } from '../runner/load-ticker.js';
+
+export interface LoadInputs {
+  readonly operation: LoadSpec['operation'];
+  readonly mode: Mode;
+  /** Chat: the questions; open-urls: a CSV with a `url` column (or use urlsFile). */
+  readonly datasetPath?: string | undefined;
+  readonly urlsFile?: string | undefined;
+  readonly modelsPath?: string | undefined;
+  readonly setFlags: readonly string[];
+  /** Which set of the sets file; needed when it has more than one. */
+  readonly setName?: string | undefined;
+  readonly cwd: string;
+}
+
+/** Checked inputs: what the plan draws from, and what the manifest says about it. */
+export interface PreparedLoad {
+  readonly source: { operation: 'chat'; rows: Extract<LoadPlanInput, { operation: 'chat' }>['rows']; set: SetDefinition; defaults: SetsDefaults } | { operation: 'open-urls'; urls: UrlEntry[] };
+  readonly dataset: Manifest['dataset'];
+  readonly models: Manifest['models'];
+  readonly sets: Manifest['sets'];
+  readonly defaults: SetsDefaults;
+}
+
+/** Reads and checks every input; lists the problems of all of them in one InputError. */
+export async function prepareLoad(inputs: LoadInputs): Promise<PreparedLoad> {
+  if (inputs.operation === 'open-urls') return prepareUrls(inputs);
+  if (inputs.datasetPath === undefined) throw new UsageError('--dataset is required for the chat operation');
+  const problems: string[] = [];
+  const collect = async <T>(work: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof InputError) problems.push(...error.problems);
+      else if (error instanceof ToolkitError) problems.push(error.message);
+      else throw error;
+      return undefined;
+    }
+  };
+  const dataset = await collect(() => readDataset(resolve(inputs.cwd, inputs.datasetPath!)));
+  const set = await collect(async () => {
+    const resolved = await resolveSets({ modelsPath: inputs.modelsPath, setFlags: inputs.setFlags, cwd: inputs.cwd });
+    const chosen = chooseSet(resolved.sets, inputs.setName);
+    checkSetsForMode([chosen], inputs.mode);
+    return { chosen, resolved };
+  });
+  if (problems.length > 0 || !dataset || !set) throw new InputError(problems);
+  const { chosen, resolved } = set;
+  return {
+    source: { operation: 'chat', rows: dataset.rows, set: chosen, defaults: resolved.defaults },
+    dataset: { path: inputs.datasetPath, sha256: await sha256File(dataset.path), questions: dataset.rows.length },
+    models: resolved.modelsPath ? { path: resolved.modelsPath, sha256: await sha256File(resolve(inputs.cwd, resolved.modelsPath)) } : null,
+    sets: [{ name: chosen.name, multi: chosen.multi, models: (chosen.llm_overrides ?? (chosen.llm_override ? [chosen.llm_override] : [])).map((o) => o.display_name ?? o.model_version ?? 'configured model') }],
+    defaults: resolved.defaults,
+  };
+}
+
+/** A load run sends one set: the only one, or the one named. */
+function chooseSet(sets: readonly SetDefinition[], name: string | undefined): SetDefinition {
+  if (name !== undefined) {
+    const found = sets.find((s) => s.name === name);
+    if (!found) throw new InputError([`--set-name ${name}: no such set; the sets are ${sets.map((s) => s.name).join(', ')}`]);
+    return found;
+  }
+  if (sets.length > 1) throw new InputError([`a load run sends one set, and ${sets.length} are defined (${sets.map((s) => s.name).join(', ')}): pick one with --set-name`]);
+  return sets[0]!;
+}
+
+async function prepareUrls(inputs: LoadInputs): Promise<PreparedLoad> {
+  const path = inputs.urlsFile ?? inputs.datasetPath;
+  if (path === undefined) throw new UsageError('--operation open-urls needs --urls-file (one URL per line) or --dataset with a url column');
+  const full = resolve(inputs.cwd, path);
+  let text: string;
+  try {
+    text = await readFile(full, 'utf8');
+  } catch (error) {
+    throw new InputError([`${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`]);
+  }
+  const urls = inputs.urlsFile !== undefined ? parseUrlList(text, path) : parseUrlCsv(text, path);
+  return {
+    source: { operation: 'open-urls', urls }, dataset: { path, sha256: await sha256File(full), questions: urls.length },
+    models: null, sets: [{ name: 'open-urls', multi: false, models: [] }], defaults: {},
+  };
+}
+
+export interface LoadOptions {
+  readonly spec: LoadSpec;
+  readonly baseUrl: string;
+  /** Token values, in token_index order; [''] sends none. */
+  readonly tokens: readonly string[];
+  readonly prepared: PreparedLoad;
+  readonly target: 'service' | 'simulator';
+  readonly cwd: string;
+  readonly outDir: string;
+  readonly signal: AbortSignal;
+  readonly graceMs: number;
+  readonly timeoutMs: number;
+  readonly retries: number;
+  readonly retry429: boolean;
+  readonly version: string;
+  readonly onRecord?: (record: RequestRecord) => void;
+  readonly onTick?: (tick: LoadTick) => void;
+  /** Once the run directory exists, before waiting for --start-at; `startsInMs` < 0 when already late. */
+  readonly onStart?: (info: { outDir: string; planned: number | null; startsInMs: number | null }) => void;
+  /** The process's CPU time in µs (process.cpuUsage), passed in by the CLI. */
+  readonly cpuUsage?: () => { user: number; system: number };
+  readonly now?: () => number;
+  readonly wallClock?: () => number;
+}
+
+export interface LoadResult {
+  readonly outDir: string;
+  /** Records written (= sent arrivals). */
+  readonly records: number;
+  readonly generator: GeneratorHealth;
+  readonly interrupted: boolean;
+  /** Files the load reports wrote; null when the load reports are not available. */
+  readonly reports: readonly string[] | null;
+}
+
+/** Runs the load; after writing everything, rejects with the RunError (exit 3) when the target was unreachable or refused every request. */
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const { spec } = options;
+  const now = options.now ?? (() => performance.now());
+  const wallClock = options.wallClock ?? Date.now;
+  const outDir = resolve(options.cwd, options.outDir);
+  await ensureFreshRunDir(outDir);
+  const schedule = loadSchedule(spec);
+  const manifest = manifestOf(options, schedule.planned(spec.shard));
+  await writeJson(join(outDir, 'manifest.json'), manifest);
+  const startAt = spec.start_at === null ? null : Date.parse(spec.start_at);
+  options.onStart?.({ outDir, planned: schedule.planned(spec.shard), startsInMs: startAt === null ? null : startAt - wallClock() });
+  if (startAt !== null) await sleepWall(startAt - wallClock(), options.signal);
+  const zero = now();
+  const wallZero = wallClock();
+  const cpuBefore = options.cpuUsage?.();
+
+  const plan = createLoadPlan(planInput(options.prepared, spec));
+  const target = createLoadTarget({ baseUrl: options.baseUrl, tokens: options.tokens, timeoutMs: options.timeoutMs, connections: schedule.connections(spec.shard), now });
+  const sink = createJsonlSink(createWriteStream(join(outDir, 'results.jsonl')));
+  const counters = createLoadCounters();
+  const ticker = createLoadTicker({ counters, now, zero, onTick: (tick) => options.onTick?.(tick) });
+  const expectations = expectationsOf(options.prepared);
+  const onRecord = (unscored: UnscoredRecord) => {
+    const wanted = expectations.get(unscored.question_id);
+    const record: RequestRecord = wanted ? scoreRecord(unscored, wanted) : unscored;
+    sink.write(record);
+    ticker.observe(record.ttfp_ms);
+    options.onRecord?.(record);
+  };
+  const common = {
+    target, tokens: createTokenPool(options.tokens.length, spec.token_weights), retry: { retries: options.retries, retry429: options.retry429 },
+    signal: options.signal, graceMs: options.graceMs, now, zero, counters, plan, shard: spec.shard, onRecord,
+  };
+  let health: Omit<GeneratorHealth, 'cpu_user_ms' | 'cpu_system_ms' | 'started_at' | 'start_delay_ms' | 'schedule_ms'>;
+  let stopError: RunError | undefined;
+  try {
+    if (spec.model === 'open') {
+      const run = await runOpenLoop({ ...common, arrivals: arrivals(schedule.arrivalOptions(spec.shard)), maxInFlight: spec.max_in_flight, connections: spec.connections ?? undefined });
+      const lags = [...run.lags_ms].sort((a, b) => a - b);
+      const lag = (p: number) => (lags.length === 0 ? null : round(percentile(lags, p)!));
+      health = {
+        planned_arrivals: run.planned, sent: run.sent, dropped: run.dropped, unsent: run.unsent, queued: run.queued, late_sends: run.late_sends,
+        schedule_lag_ms: { p50: lag(0.5), p99: lag(0.99), max: lag(1) }, peak_in_flight: run.peak_in_flight, interrupted: run.interrupted, duration_ms: round(run.duration_ms),
+      };
+      stopError = run.stop_error;
+    } else {
+      const run = await runClosedUsers({ ...common, steps: schedule.userSteps(spec.shard), endMs: schedule.lengthMs, maxRequests: spec.requests === null ? null : shardUsers(spec.requests, spec.shard) });
+      health = {
+        planned_arrivals: run.sent, sent: run.sent, dropped: [], unsent: 0, queued: 0, late_sends: 0, schedule_lag_ms: { p50: null, p99: null, max: null },
+        peak_in_flight: run.peak_in_flight, interrupted: run.interrupted, duration_ms: round(run.duration_ms),
+      };
+      stopError = run.stop_error;
+    }
+  } finally {
+    ticker.stop();
+    await sink.close();
+    await target.close();
+  }
+  const cpuAfter = options.cpuUsage?.();
+  const generator: GeneratorHealth = {
+    ...health,
+    cpu_user_ms: cpuBefore && cpuAfter ? round((cpuAfter.user - cpuBefore.user) / 1000) : null,
+    cpu_system_ms: cpuBefore && cpuAfter ? round((cpuAfter.system - cpuBefore.system) / 1000) : null,
+    started_at: new Date(wallZero).toISOString(),
+    start_delay_ms: startAt === null ? 0 : round(Math.max(0, wallZero - startAt)),
+    schedule_ms: schedule.lengthMs,
+  };
+  await writeJson(join(outDir, 'generator.json'), generator);
+  const plannedTotal = spec.model === 'open' ? schedule.planned(null) : null;
+  await writeJson(join(outDir, 'manifest.json'), { ...manifest, planned_requests: generator.planned_arrivals, planned_total: plannedTotal ?? generator.planned_arrivals });
+  if (stopError) throw stopError;
+  const reports = await renderLoadReportsIfPresent(outDir, options.version);
+  return { outDir, records: generator.sent, generator, interrupted: generator.interrupted, reports };
+}
+
+const round = (ms: number) => Math.round(ms * 1000) / 1000;
+const writeJson = (path: string, value: unknown) => writeFile(path, `${JSON.stringify(value, null, 2)}\n`);
+
+function planInput(prepared: PreparedLoad, spec: LoadSpec): LoadPlanInput {
+  const common = { order: spec.question_order, seed: spec.seed };
+  const { source } = prepared;
+  if (source.operation === 'open-urls') return { operation: 'open-urls', urls: source.urls, ...common };
+  return { operation: 'chat', rows: source.rows, set: source.set, defaults: source.defaults, mode: spec.mode, ...common };
+}
+
+/** Chat records are scored like eval's; open-urls records have nothing to score. */
+function expectationsOf(prepared: PreparedLoad): Map<string, Expectations> {
+  if (prepared.source.operation !== 'chat') return new Map();
+  return new Map(prepared.source.rows.map((row) => [row.id, row.expectations]));
+}
+
+function manifestOf(options: LoadOptions, planned: number | null): Manifest & { load: LoadSpec } {
+  const { prepared, spec } = options;
+  return {
+    manifest_version: 1, chatbench_version: options.version, command: 'load', started_at: new Date().toISOString(),
+    base_url: displayUrl(options.baseUrl), target: options.target, plan_version: PLAN_VERSION,
+    planned_requests: planned ?? 0, planned_total: planned ?? 0, shard: spec.shard,
+    dataset: prepared.dataset, models: prepared.models, sets: prepared.sets, defaults: redactDefaults(prepared.defaults),
+    options: { timeout_ms: options.timeoutMs, retries: options.retries, retry_429: options.retry429, grace_ms: options.graceMs },
+    load: spec,
+  };
+}
+
+/** Waits `ms` of wall-clock time (for --start-at), or less if the run is interrupted first. */
+function sleepWall(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((done) => {
+    if (ms <= 0 || signal.aborted) return done();
+    const finish = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', finish);
+      done();
+    };
+    const timer = setTimeout(finish, ms);
+    signal.addEventListener('abort', finish, { once: true });
+  });
+}
+
+/** A run directory holds one run: an existing results.jsonl is never appended to or overwritten. */
+async function ensureFreshRunDir(outDir: string): Promise<void> {
+  const exists = await access(join(outDir, 'results.jsonl')).then(() => true, () => false);
+  if (exists) throw new UsageError(`--out ${outDir} already holds a run (results.jsonl); choose another directory`);
+  await mkdir(outDir, { recursive: true });
+}
+
+type RenderLoadReports = (dir: string, options: { version: string; slos: never[] }) => Promise<unknown>;
+
+/**
+ * The load reports live in src/app/render-load-reports.ts, written apart from this file; until it
+ * exists a run writes results.jsonl, manifest.json and generator.json only (null here).
+ */
+async function renderLoadReportsIfPresent(outDir: string, version: string): Promise<string[] | null> {
+  const specifier = './render-load-reports.js';
+  let render: RenderLoadReports | undefined;
+  try {
+    render = ((await import(specifier)) as { renderLoadReports?: RenderLoadReports }).renderLoadReports;
+  } catch (error) {
+    if (String((error as Error).message).includes('render-load-reports')) return null;
+    throw error;
+  }
+  if (render === undefined) return null;
+  const result = await render(outDir, { version, slos: [] });
+  const files = (result as { files?: unknown } | undefined)?.files;
+  return Array.isArray(files) ? files.map(String) : [];
+}

@@ -1,0 +1,219 @@
+/**
+ * @module cli/commands/load
+ * `chatbench load`: the open model (`--rate`, arrivals on a schedule computed before the run) or the
+ * closed model (`--concurrency` virtual users), optionally ramped with `--stages`, against the chat
+ * or the open-urls operation. Parses and checks flags, then delegates to app/run-load.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import type { Argv } from 'yargs';
+import { prepareLoad, runLoad, type LoadResult, type LoadSpec } from '../../app/run-load.js';
+import { openTarget } from '../../app/target.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import { LoadSpecSchema } from '../../plan/load-plan.js';
+import { shardUsers } from '../../plan/arrivals.js';
+import { parseStages, stagesDurationMs } from '../../plan/stages.js';
+import { parseTokenFile } from '../../runner/token-pool.js';
+import { resolveBaseUrl } from '../connection.js';
+import { parseDuration } from '../duration.js';
+import { resolveShard, wholeNumber, withShardFlags } from '../flags.js';
+import type { Io } from '../io.js';
+import { createLoadView } from '../load-view.js';
+import { defaultRunDir } from '../run-dir.js';
+import { VERSION } from '../version.js';
+import { defineCommand, type AnyCommand, type SetExitCode } from './index.js';
+
+export interface LoadArgs {
+  'base-url'?: string;
+  token: string[];
+  'token-file'?: string;
+  sim: boolean;
+  seed: number;
+  operation: 'chat' | 'open-urls';
+  mode: 'stream' | 'full';
+  dataset?: string;
+  'urls-file'?: string;
+  models?: string;
+  set: string[];
+  'set-name'?: string;
+  model?: 'open' | 'closed';
+  concurrency?: number;
+  rate?: number;
+  arrival: 'constant' | 'poisson';
+  'max-in-flight'?: number;
+  connections?: number;
+  stages?: string;
+  duration?: string;
+  requests?: number;
+  warmup: string;
+  cooldown: string;
+  'question-order': 'sequential' | 'random';
+  timeout: string;
+  retries: number;
+  'retry-429': boolean;
+  grace: string;
+  'start-at'?: string;
+  out?: string;
+  shard?: string;
+  shards?: number;
+}
+
+export function loadCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
+  return defineCommand<LoadArgs>({
+    command: 'load',
+    describe: 'Load-test the service: open model (--rate) or closed model (--concurrency), optionally ramped (--stages)',
+    builder: (y: Argv) =>
+      withShardFlags(y)
+        .option('base-url', { type: 'string', describe: 'Base URL of the chat service, with its path prefix (env CHATBENCH_BASE_URL)', group: 'Target:' })
+        .option('token', { type: 'string', array: true, default: [], describe: 'Bearer token (repeat for several, used round-robin; env CHATBENCH_TOKEN); never printed', group: 'Target:' })
+        .option('token-file', { type: 'string', describe: 'Tokens, one per line, each optionally followed by a weight', group: 'Target:' })
+        .option('sim', { type: 'boolean', default: false, describe: 'Run against the embedded simulated service', group: 'Target:' })
+        .option('operation', { choices: ['chat', 'open-urls'] as const, default: 'chat' as const, describe: 'What each request does', group: 'Inputs:' })
+        .option('dataset', { type: 'string', describe: 'CSV of questions (chat), or with a url column (open-urls)', group: 'Inputs:' })
+        .option('urls-file', { type: 'string', describe: 'open-urls: one URL per line', group: 'Inputs:' })
+        .option('models', { type: 'string', describe: 'JSON file of model override sets', group: 'Inputs:' })
+        .option('set', { type: 'string', array: true, default: [], describe: 'The set as name=provider:version[@temperature]', group: 'Inputs:' })
+        .option('set-name', { type: 'string', describe: 'Which set of --models to send', group: 'Inputs:' })
+        .option('mode', { choices: ['stream', 'full'] as const, default: 'stream' as const, describe: 'Streamed requests or full (stream=false) ones', group: 'Inputs:' })
+        .option('question-order', { choices: ['sequential', 'random'] as const, default: 'sequential' as const, describe: 'Questions in dataset order (cycling) or drawn at random (seeded)', group: 'Inputs:' })
+        .option('rate', { type: 'number', describe: 'Open model: arrivals per second, whatever the responses', group: 'Load:' })
+        .option('concurrency', { type: 'number', describe: 'Closed model: virtual users, each sending when its last request ends', group: 'Load:' })
+        .option('model', { choices: ['open', 'closed'] as const, describe: 'With --stages: ramp a rate (open, default) or users (closed)', group: 'Load:' })
+        .option('arrival', { choices: ['constant', 'poisson'] as const, default: 'constant' as const, describe: 'Open model: evenly spaced or Poisson arrivals', group: 'Load:' })
+        .option('max-in-flight', { type: 'number', describe: 'Open model: arrivals finding this many in flight are dropped and counted (default 1000)', group: 'Load:' })
+        .option('connections', { type: 'number', describe: 'Open model: requests sent and unanswered at most; later arrivals wait (their wait counts in response_ms). Default: --max-in-flight', group: 'Load:' })
+        .option('stages', { type: 'string', describe: 'A ramp, e.g. "30s:10,2m:50,30s:0" (duration:target; from 0)', group: 'Load:' })
+        .option('duration', { type: 'string', describe: 'How long to send, e.g. 60s, 5m', group: 'Load:' })
+        .option('requests', { type: 'number', describe: 'How many requests to send (with or instead of --duration)', group: 'Load:' })
+        .option('warmup', { type: 'string', default: '0s', describe: 'First window of the schedule, excluded from the figures', group: 'Load:' })
+        .option('cooldown', { type: 'string', default: '0s', describe: 'Last window of the schedule, excluded from the figures', group: 'Load:' })
+        .option('seed', { type: 'number', default: 1, describe: 'Seed of Poisson gaps, random question order and the simulator', group: 'Load:' })
+        .option('timeout', { type: 'string', default: '60s', describe: 'Time allowed per attempt, sent to last byte', group: 'Run:' })
+        .option('retries', { type: 'number', default: 0, describe: 'Retry network errors and 5xx this many times', group: 'Run:' })
+        .option('retry-429', { type: 'boolean', default: false, describe: 'Retry 429s too, honouring Retry-After', group: 'Run:' })
+        .option('grace', { type: 'string', default: '10s', describe: 'On Ctrl-C, how long in-flight requests may finish', group: 'Run:' })
+        .option('start-at', { type: 'string', describe: 'ISO time at which every shard starts its schedule', group: 'Scale out:' })
+        .option('out', { type: 'string', describe: 'Run directory (default reports/<date-time>-load)', group: 'Output:' })
+        .example('$0 load --sim --dataset datasets/sample.csv --rate 20 --duration 60s', 'Open model: 20 requests per second for a minute against the simulator')
+        .example('$0 load --sim --dataset datasets/sample.csv --concurrency 16 --requests 500 --mode full', 'Closed model: 16 users, 500 full requests')
+        .example('$0 load --base-url https://chat.example.com/api --token-file tokens.txt --dataset q.csv --stages "30s:5,2m:50,30s:0" --arrival poisson --question-order random', 'Ramp the rate to 50/s with Poisson arrivals, several tokens')
+        .example('$0 load --sim --operation open-urls --urls-file urls.txt --rate 5 --duration 30s', 'Load the open-urls operation'),
+    handler: async (a) => {
+      setExitCode(await loadHandler(a, io));
+    },
+  });
+}
+
+/** Turns flags into a checked LoadSpec; every conflict is a UsageError (exit 2) naming the flags. */
+export function loadSpecOf(a: LoadArgs, io: Io, tokens: { count: number; weights: number[] | null }): LoadSpec {
+  if (a.rate !== undefined && a.concurrency !== undefined) throw new UsageError('--rate (open model) and --concurrency (closed model) conflict: give one');
+  if (a.stages !== undefined && a.duration !== undefined) throw new UsageError('--stages and --duration conflict: the stages set the duration');
+  if (a.stages !== undefined && (a.rate !== undefined || a.concurrency !== undefined)) throw new UsageError('--stages sets the rate or users itself: drop --rate/--concurrency (use --model closed to ramp users)');
+  if (a.stages === undefined && a.rate === undefined && a.concurrency === undefined) throw new UsageError('give --rate R (open model), --concurrency N (closed model) or --stages');
+  if (a.stages === undefined && a.duration === undefined && a.requests === undefined) throw new UsageError('give --duration, --requests or --stages: a load run must end by itself');
+  const model = a.model ?? (a.concurrency !== undefined ? 'closed' : 'open');
+  if (a.model === 'open' && a.concurrency !== undefined) throw new UsageError('--model open takes --rate, not --concurrency');
+  if (a.model === 'closed' && a.rate !== undefined) throw new UsageError('--model closed takes --concurrency, not --rate');
+  if (model === 'closed' && a.arrival !== 'constant') throw new UsageError('--arrival applies to the open model (--rate) only');
+  if (model === 'closed' && (a['max-in-flight'] !== undefined || a.connections !== undefined)) throw new UsageError('--max-in-flight and --connections apply to the open model only: the closed model has one request in flight per user');
+  const problem = (a.concurrency !== undefined ? wholeNumber(a.concurrency, 'concurrency', 1) : undefined)
+    ?? (a.requests !== undefined ? wholeNumber(a.requests, 'requests', 1) : undefined)
+    ?? (a['max-in-flight'] !== undefined ? wholeNumber(a['max-in-flight'], 'max-in-flight', 1) : undefined)
+    ?? (a.connections !== undefined ? wholeNumber(a.connections, 'connections', 1) : undefined)
+    ?? wholeNumber(a.retries, 'retries', 0);
+  if (problem) throw new UsageError(problem);
+  if (a.rate !== undefined && !(a.rate > 0)) throw new UsageError(`--rate must be a number above 0, got ${a.rate}`);
+  let stages = null;
+  if (a.stages !== undefined) {
+    const parsed = parseStages(a.stages, { integerTargets: model === 'closed' });
+    if ('problems' in parsed) throw new UsageError(`--stages: ${parsed.problems.join('; ')}`);
+    stages = parsed;
+  }
+  const result = LoadSpecSchema.safeParse({
+    operation: a.operation, mode: a.operation === 'open-urls' ? 'full' : a.mode, model, concurrency: a.concurrency, rate: a.rate,
+    arrival: a.arrival, max_in_flight: a['max-in-flight'] ?? 1000, connections: a.connections ?? null, stages, duration_ms: a.duration === undefined ? null : parseDuration(a.duration, 'duration'),
+    requests: a.requests ?? null, warmup_ms: parseDuration(a.warmup, 'warmup'), cooldown_ms: parseDuration(a.cooldown, 'cooldown'), seed: a.seed,
+    // The set's name is settled by prepareLoad (a sets file may name it); this is the flags' guess.
+    question_order: a['question-order'], set: a.operation === 'open-urls' ? 'open-urls' : (a['set-name'] ?? setNameOf(a.set[0])),
+    tokens: tokens.count, token_weights: tokens.weights, shard: resolveShard(a, io), start_at: a['start-at'] ?? null,
+  });
+  if (!result.success) throw new UsageError(result.error.issues.map((i) => `${i.path.length > 0 ? `${flagOf(i.path)}: ` : ''}${i.message}`).join('\n'));
+  return result.data;
+}
+
+const setNameOf = (flag: string | undefined) => (flag === undefined ? 'default' : (flag.split('=')[0] ?? 'default'));
+const flagOf = (path: readonly PropertyKey[]) => `--${String(path[0]).replace('_ms', '').replaceAll('_', '-')}`;
+
+/** Tokens from --token (repeatable), --token-file (one per line, optional weight) or CHATBENCH_TOKEN. */
+export function resolveTokens(a: Pick<LoadArgs, 'token' | 'token-file'>, io: Io): { tokens: string[]; weights: number[] | null } {
+  if (a.token.length > 0 && a['token-file'] !== undefined) throw new UsageError('--token and --token-file conflict: give one');
+  if (a['token-file'] !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(resolve(io.cwd, a['token-file']), 'utf8');
+    } catch (error) {
+      throw new UsageError(`--token-file: cannot read ${a['token-file']} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    return parseTokenFile(text, a['token-file']);
+  }
+  const tokens = a.token.length > 0 ? a.token.map((t) => t.trim()) : io.env.CHATBENCH_TOKEN ? [io.env.CHATBENCH_TOKEN.trim()] : [];
+  if (tokens.some((t) => t === '' || /\s/.test(t))) throw new UsageError('--token: a token is empty or contains white space');
+  return { tokens, weights: null };
+}
+
+export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
+  const timeoutMs = parseDuration(a.timeout, 'timeout');
+  const graceMs = parseDuration(a.grace, 'grace');
+  if (a.sim && a['base-url'] !== undefined) throw new UsageError('--sim and --base-url conflict: --sim runs against the embedded simulated service');
+  const baseUrl = resolveBaseUrl({ 'base-url': a['base-url'] }, io);
+  if (!a.sim && baseUrl === undefined) throw new UsageError('no target: give --base-url (or CHATBENCH_BASE_URL), or --sim for a dry run against the embedded simulated service');
+  if (a['start-at'] !== undefined && !z.iso.datetime({ offset: true }).safeParse(a['start-at']).success) throw new UsageError(`--start-at: "${a['start-at']}" is not an ISO date-time, e.g. 2030-01-01T12:00:00Z`);
+  const { tokens, weights } = resolveTokens(a, io);
+  const flags = loadSpecOf(a, io, { count: Math.max(1, tokens.length), weights });
+  // Every input is checked before a simulator starts or a byte is sent.
+  const prepared = await prepareLoad({
+    operation: flags.operation, mode: flags.mode, datasetPath: a.dataset, urlsFile: a['urls-file'], modelsPath: a.models, setFlags: a.set, setName: a['set-name'], cwd: io.cwd,
+  });
+  const spec: LoadSpec = { ...flags, set: prepared.sets[0]?.name ?? flags.set };
+  const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl, token: tokens[0] });
+  const view = createLoadView(io.stderr, {
+    scheduleMs: spec.stages ? stagesDurationMs(spec.stages) : spec.duration_ms,
+    requests: spec.stages === null && spec.duration_ms === null && spec.requests !== null ? shardUsers(spec.requests, spec.shard) : null,
+  });
+  let result: LoadResult;
+  try {
+    result = await runLoad({
+      spec, baseUrl: target.baseUrl, tokens: tokens.length > 0 ? tokens : [target.token ?? ''], prepared, target: target.kind, cwd: io.cwd,
+      outDir: a.out ?? defaultRunDir('load'), signal: io.signal, graceMs, timeoutMs, retries: a.retries, retry429: a['retry-429'], version: VERSION,
+      cpuUsage: () => process.cpuUsage(),
+      onStart: ({ outDir, planned, startsInMs }) => {
+        const load = spec.model === 'open' ? (spec.rate !== undefined ? `${spec.rate}/s ${spec.arrival}` : 'a ramp of rate') : (spec.concurrency !== undefined ? `${spec.concurrency} users` : 'a ramp of users');
+        const shard = spec.shard ? ` (shard ${spec.shard.index}/${spec.shard.count})` : '';
+        io.stderr.write(`chatbench load: ${load}${planned === null ? '' : `, ${planned} requests planned`}${shard}, against ${target.kind === 'simulator' ? 'the embedded simulated service' : target.baseUrl} → ${outDir}\n`);
+        if (startsInMs !== null && startsInMs < 0) io.stderr.write(`chatbench load: --start-at ${spec.start_at} has passed: starting now, ${Math.round(-startsInMs)} ms late\n`);
+        else if (startsInMs !== null) io.stderr.write(`chatbench load: waiting ${Math.round(startsInMs / 1000)} s for --start-at ${spec.start_at}\n`);
+      },
+      onTick: (tick) => view.update(tick),
+    });
+  } finally {
+    view.stop();
+    await target.close();
+  }
+  io.stdout.write(summaryText(result));
+  if (result.interrupted) {
+    io.stderr.write(`chatbench load: interrupted; ${result.records} sent requests recorded, ${result.generator.unsent} planned arrivals not sent\n`);
+    return ExitCode.Interrupted;
+  }
+  return ExitCode.Ok;
+}
+
+function summaryText(result: LoadResult): string {
+  const g = result.generator;
+  const lag = g.schedule_lag_ms.p99 === null ? '' : `, schedule lag p99 ${g.schedule_lag_ms.p99} ms`;
+  const lines = [
+    `${result.records} requests sent and recorded in ${(g.duration_ms / 1000).toFixed(1)} s; ${g.dropped.length} dropped at the in-flight cap, ${g.late_sends} late (> 5 ms)${lag}, peak in flight ${g.peak_in_flight}`,
+    result.reports === null ? `records: ${result.outDir}/results.jsonl (load reports are not available in this build)` : `reports:\n${result.reports.map((f) => `  ${f}`).join('\n')}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}

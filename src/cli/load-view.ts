@@ -1,0 +1,74 @@
+/**
+ * @module cli/load-view
+ * The live view of `chatbench load`: on a terminal a progress bar and a line with the current send
+ * rate, requests in flight, p95 time to first part over the last seconds, 429s, errors and dropped
+ * sends, rewritten in place once a second; otherwise (CI logs) a plain line every 5 s. Fed by the
+ * run's ticks; never on the request path.
+ */
+import type { Writable } from 'node:stream';
+import type { LoadTick } from '../app/run-load.js';
+
+export interface LoadViewOptions {
+  /** Planned length of the schedule, ms; with `requests` null too, the bar shows elapsed time only. */
+  readonly scheduleMs: number | null;
+  /** Planned requests (arrivals) of this process, when known. */
+  readonly requests: number | null;
+  readonly plainEveryMs?: number;
+  readonly now?: () => number;
+  readonly barWidth?: number;
+}
+
+export interface LoadView {
+  update(tick: LoadTick): void;
+  /** Clears the live lines (a terminal) so the next output starts clean. */
+  stop(): void;
+}
+
+const seconds = (ms: number) => `${Math.floor(ms / 1000)}s`;
+
+/** The fraction done: by requests when bounded by a count, else by time. Null when neither is known. */
+export function progressOf(tick: LoadTick, options: Pick<LoadViewOptions, 'scheduleMs' | 'requests'>): number | null {
+  if (options.requests !== null && options.requests > 0) return Math.min(1, (tick.sent + tick.dropped) / options.requests);
+  if (options.scheduleMs !== null && options.scheduleMs > 0) return Math.min(1, tick.elapsed_ms / options.scheduleMs);
+  return null;
+}
+
+/** `12.0/s · in flight 8 · p95 TTFP 412 ms · ok 230 · 429s 3 · errors 0 · dropped 0 · late 1` */
+export function formatLoadLine(tick: LoadTick): string {
+  const ttfp = tick.ttfp_p95_ms === null ? 'n/a' : `${Math.round(tick.ttfp_p95_ms)} ms`;
+  return `${tick.current_rate_per_s.toFixed(1)}/s · in flight ${tick.in_flight} · p95 TTFP ${ttfp} · ok ${tick.ok} · 429s ${tick.rate_limited} · errors ${tick.errors} · dropped ${tick.dropped} · late ${tick.late}`;
+}
+
+/** `[#########-----------]  45% 27s/60s sent 540` */
+export function formatLoadBar(tick: LoadTick, options: Pick<LoadViewOptions, 'scheduleMs' | 'requests' | 'barWidth'>): string {
+  const width = options.barWidth ?? 30;
+  const fraction = progressOf(tick, options);
+  const time = options.scheduleMs === null ? seconds(tick.elapsed_ms) : `${seconds(tick.elapsed_ms)}/${seconds(options.scheduleMs)}`;
+  const sent = options.requests === null ? `sent ${tick.sent}` : `sent ${tick.sent}/${options.requests}`;
+  if (fraction === null) return `${time} ${sent}`;
+  const filled = Math.round(fraction * width);
+  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(Math.floor(fraction * 100)).padStart(3)}% ${time} ${sent}`;
+}
+
+export function createLoadView(out: Writable & { isTTY?: boolean }, options: LoadViewOptions): LoadView {
+  const now = options.now ?? (() => performance.now());
+  const every = options.plainEveryMs ?? 5000;
+  let lastPlain = -Infinity;
+  let live = false;
+  return {
+    update(tick) {
+      if (out.isTTY) {
+        // Two lines: move up over the previous pair before rewriting them.
+        out.write(`${live ? '\x1b[1A\r\x1b[2K' : ''}${formatLoadBar(tick, options)}\n\x1b[2K${formatLoadLine(tick)}`);
+        live = true;
+      } else if (now() - lastPlain >= every) {
+        out.write(`${formatLoadBar(tick, { ...options, barWidth: 20 })} · ${formatLoadLine(tick)}\n`);
+        lastPlain = now();
+      }
+    },
+    stop() {
+      if (live) out.write('\r\x1b[2K\x1b[1A\r\x1b[2K');
+      live = false;
+    },
+  };
+}

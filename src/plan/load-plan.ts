@@ -1,0 +1,235 @@
+/**
+ * @module plan/load-plan
+ * Which request each arrival of a load run sends. Chat: the dataset's questions, in order (cycling)
+ * or drawn at random, under one override set and one mode; each question's body is built once
+ * (autocannon's requestIterator) and every arrival reuses it. Open-urls: one URL per request, from a
+ * list. The choice depends only on the arrival's global number and the seed, so every shard of a
+ * run, on any machine, agrees on what arrival n asks. Pure.
+ */
+import { parse } from 'csv-parse/sync';
+import { z } from 'zod';
+import type { DatasetRow } from '../dataset/index.js';
+import { InputError } from '../errors.js';
+import { ModeSchema, requestKey, type Mode } from '../records/record.js';
+import type { SetDefinition, SetsDefaults } from '../sets/index.js';
+import { ARRIVAL_SHAPES, arrivals, constantProfile, seededUniform, shardUsers, stagesProfile, userSteps, type ArrivalOptions, type UserStep } from './arrivals.js';
+import { buildBody, modelName } from './build-plan.js';
+import type { PlannedRequest } from './planned-request.js';
+import { ShardSchema, type Shard } from './shard.js';
+import { StageSchema, stagesDurationMs } from './stages.js';
+
+export const QUESTION_ORDERS = ['sequential', 'random'] as const;
+export type QuestionOrder = (typeof QUESTION_ORDERS)[number];
+
+/** What a load run does (the seam with the load reports, re-exported by app/run-load); recorded as `load` in manifest.json. Every rule between fields is checked here. */
+export const LoadSpecSchema = z
+  .object({
+    operation: z.enum(['chat', 'open-urls']),
+    mode: ModeSchema,
+    model: z.enum(['closed', 'open']),
+    /** Closed model without stages: virtual users. */
+    concurrency: z.number().int().min(1).optional(),
+    /** Open model without stages: arrivals per second. */
+    rate: z.number().positive().optional(),
+    arrival: z.enum(ARRIVAL_SHAPES),
+    /** Open model: outstanding arrivals (sent or waiting for a connection) at most; beyond: dropped. */
+    max_in_flight: z.number().int().min(1),
+    /** Open model: requests sent and unanswered at most (wrk2-style); null: max_in_flight. Additive. */
+    connections: z.number().int().min(1).nullable().optional(),
+    /** Targets are rates (open) or users (closed); the first stage ramps from 0. */
+    stages: z.array(StageSchema).min(1).nullable(),
+    duration_ms: z.number().positive().nullable(),
+    requests: z.number().int().min(1).nullable(),
+    warmup_ms: z.number().nonnegative(),
+    cooldown_ms: z.number().nonnegative(),
+    seed: z.number().int(),
+    question_order: z.enum(QUESTION_ORDERS),
+    set: z.string(),
+    /** How many tokens, never their values. */
+    tokens: z.number().int().min(1),
+    token_weights: z.array(z.number().positive()).nullable(),
+    shard: ShardSchema.nullable(),
+    start_at: z.iso.datetime({ offset: true }).nullable(),
+  })
+  .superRefine((spec, ctx) => {
+    const problem = (message: string) => ctx.addIssue({ code: 'custom', message });
+    if (spec.model === 'open' && spec.concurrency !== undefined) problem('the open model takes a rate, not a concurrency');
+    if (spec.model === 'closed' && spec.rate !== undefined) problem('the closed model takes a concurrency, not a rate');
+    if (spec.stages === null && spec.model === 'open' && spec.rate === undefined) problem('the open model needs a rate or stages');
+    if (spec.stages === null && spec.model === 'closed' && spec.concurrency === undefined) problem('the closed model needs a concurrency or stages');
+    if (spec.stages !== null && (spec.rate !== undefined || spec.concurrency !== undefined)) problem('stages set the rate or users themselves');
+    if (spec.stages !== null && spec.duration_ms !== null) problem('stages set the duration themselves');
+    if (spec.stages === null && spec.duration_ms === null && spec.requests === null) problem('give a duration, a request count or stages');
+    if (spec.token_weights !== null && spec.token_weights.length !== spec.tokens) problem('one weight per token');
+    const length = spec.stages ? stagesDurationMs(spec.stages) : spec.duration_ms;
+    if (length !== null && spec.warmup_ms + spec.cooldown_ms >= length) problem('warm-up and cool-down take the whole schedule');
+  });
+export type LoadSpec = z.output<typeof LoadSpecSchema>;
+
+/** The set name open-urls records carry. */
+export const OPEN_URLS_SET = 'open-urls';
+
+/** One arrival's request: the planned chat request (for open-urls, its identity only) and the URLs to open, if any. */
+export interface LoadRequest {
+  readonly planned: PlannedRequest;
+  /** Open-urls only: the URLs of the request; null for chat. */
+  readonly urls: readonly string[] | null;
+}
+
+export interface LoadPlan {
+  /** Distinct questions (or URLs) the plan draws from. */
+  readonly size: number;
+  /** The request of arrival `index` (global, from 0). */
+  requestFor(index: number): LoadRequest;
+}
+
+export type LoadPlanInput =
+  | {
+      readonly operation: 'chat';
+      readonly rows: readonly DatasetRow[];
+      readonly set: SetDefinition;
+      readonly defaults: SetsDefaults;
+      readonly mode: Mode;
+      readonly order: QuestionOrder;
+      readonly seed: number;
+    }
+  | {
+      readonly operation: 'open-urls';
+      /** `id` names the URL in records (a dataset id, or its line number). */
+      readonly urls: ReadonlyArray<{ readonly id: string; readonly url: string }>;
+      readonly order: QuestionOrder;
+      readonly seed: number;
+    };
+
+/** A uniform draw in [0, 1) for (seed, n) without state, so any shard computes any arrival's draw. */
+export function uniformAt(seed: number, n: number): number {
+  return seededUniform((Math.imul(seed >>> 0, 0x85ebca6b) ^ Math.imul(n >>> 0, 0x9e3779b1) ^ Math.floor(n / 2 ** 32)) >>> 0)();
+}
+
+/** Builds the templates once; refuses an empty source (the caller checks inputs before this). */
+export function createLoadPlan(input: LoadPlanInput): LoadPlan {
+  const templates = input.operation === 'chat' ? chatTemplates(input) : urlTemplates(input);
+  if (templates.length === 0) throw new RangeError('a load plan needs at least one question or URL');
+  const pick = (index: number) =>
+    input.order === 'sequential' ? index % templates.length : Math.floor(uniformAt(input.seed, index) * templates.length);
+  return {
+    size: templates.length,
+    requestFor(index) {
+      const template = templates[pick(index)]!;
+      const { planned } = template;
+      return {
+        urls: template.urls,
+        planned: { ...planned, index, repeat: index, key: requestKey(planned.question_id, planned.set, planned.mode, index) },
+      };
+    },
+  };
+}
+
+function chatTemplates(input: Extract<LoadPlanInput, { operation: 'chat' }>): LoadRequest[] {
+  const { set, mode, defaults } = input;
+  return input.rows.map((row) => ({
+    urls: null,
+    planned: {
+      index: 0, key: '', repeat: 0, question_id: row.id, question: row.question, category: row.category, metadata: row.metadata,
+      expected_document_ids: row.expectations.expected_document_ids, set: set.name, mode,
+      model_names: set.llm_overrides?.map(modelName) ?? null,
+      body: buildBody(row, set, mode === 'stream', defaults),
+      expectations: row.expectations,
+    },
+  }));
+}
+
+function urlTemplates(input: Extract<LoadPlanInput, { operation: 'open-urls' }>): LoadRequest[] {
+  return input.urls.map(({ id, url }) => ({
+    urls: [url],
+    planned: {
+      index: 0, key: '', repeat: 0, question_id: id, question: url, category: null, metadata: { url }, expected_document_ids: [],
+      set: OPEN_URLS_SET, mode: 'full', model_names: null, body: { message: url, stream: false },
+      expectations: { expected_document_ids: [], must_contain: [], must_not_contain: [], expect_no_answer: false },
+    },
+  }));
+}
+
+/** A URL to open and the id its records carry. */
+export type UrlEntry = Extract<LoadPlanInput, { operation: 'open-urls' }>['urls'][number];
+
+function checkUrl(url: string, where: string, problems: string[]): void {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') problems.push(`${where}: "${url}" is not an http(s) URL`);
+  } catch {
+    problems.push(`${where}: "${url}" is not a URL`);
+  }
+}
+
+/** `--urls-file`: one URL per line; blank lines and `#` comments skipped; the id is the line number. */
+export function parseUrlList(text: string, file: string): UrlEntry[] {
+  const urls: UrlEntry[] = [];
+  const problems: string[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const url = raw.trim();
+    if (url === '' || url.startsWith('#')) return;
+    checkUrl(url, `${file}:${i + 1}`, problems);
+    urls.push({ id: String(i + 1), url });
+  });
+  if (urls.length === 0 && problems.length === 0) problems.push(`${file}: no URLs (one per line)`);
+  if (problems.length > 0) throw new InputError(problems);
+  return urls;
+}
+
+/** A CSV dataset's `url` column (the id from an `id` column, else the row number). */
+export function parseUrlCsv(text: string, file: string): UrlEntry[] {
+  let rows: Array<Record<string, string>>;
+  try {
+    rows = parse(text, { columns: (header: string[]) => header.map((h) => h.trim()), bom: true, skip_empty_lines: true, relax_column_count: true });
+  } catch (error) {
+    throw new InputError([`${file}: ${(error as Error).message}`], { cause: error });
+  }
+  if (rows.length === 0) throw new InputError([`${file}: no rows`]);
+  if (!('url' in rows[0]!)) throw new InputError([`${file}: no "url" column; --operation open-urls reads URLs from it`]);
+  const problems: string[] = [];
+  const urls = rows.map((row, i) => {
+    const url = (row.url ?? '').trim();
+    if (url === '') problems.push(`${file}: row ${i + 1}: url is empty`);
+    else checkUrl(url, `${file}: row ${i + 1}`, problems);
+    return { id: row.id?.trim() || String(i + 1), url };
+  });
+  if (problems.length > 0) throw new InputError(problems);
+  return urls;
+}
+
+/** The schedule of a spec, computed before the run. */
+export interface LoadSchedule {
+  /** Planned length, ms; null when only a request count bounds the run. */
+  readonly lengthMs: number | null;
+  /** The open model's arrivals of one shard (null: all of them). */
+  arrivalOptions(shard: Shard | null): ArrivalOptions;
+  /** The closed model's user count over time for one shard. */
+  userSteps(shard: Shard | null): UserStep[];
+  /** Arrivals (open) or the request bound (closed) of one shard; null when unknown before the run. */
+  planned(shard: Shard | null): number | null;
+  /** Sockets a shard needs at most. */
+  connections(shard: Shard | null): number;
+}
+
+export function loadSchedule(spec: LoadSpec): LoadSchedule {
+  const lengthMs = spec.stages ? stagesDurationMs(spec.stages) : spec.duration_ms;
+  const arrivalOptions = (shard: Shard | null): ArrivalOptions => ({
+    profile: spec.stages ? stagesProfile(spec.stages) : constantProfile(spec.rate ?? 0, lengthMs ?? Infinity),
+    shape: spec.arrival, seed: spec.seed, maxArrivals: spec.requests, shard,
+  });
+  const open = spec.model === 'open';
+  const users = spec.stages ? Math.max(...spec.stages.map((s) => s.target)) : (spec.concurrency ?? 1);
+  return {
+    lengthMs,
+    arrivalOptions,
+    userSteps: (shard) => userSteps(spec.stages ? { stages: spec.stages } : { users: spec.concurrency ?? 1 }, shard),
+    planned(shard) {
+      if (!open) return spec.requests === null ? null : shardUsers(spec.requests, shard);
+      let n = 0;
+      for (const _ of arrivals(arrivalOptions(shard))) n++;
+      return n;
+    },
+    connections: (shard) => (open ? (spec.connections ?? spec.max_in_flight) : Math.max(1, shardUsers(Math.ceil(users), shard))),
+  };
+}

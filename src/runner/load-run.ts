@@ -1,0 +1,154 @@
+/**
+ * @module runner/load-run
+ * What the open and the closed model share: live counters (read once a second for the live view;
+ * plain numbers, no statistics on the request path), stopping (Ctrl-C or the early stop: nothing new
+ * is sent, no retry starts, requests in flight get `graceMs` and are then cancelled), and turning a
+ * sent arrival into its record, handed over synchronously as soon as its final attempt ends.
+ */
+import { setMaxListeners } from 'node:events';
+import type { Exchange } from '../client/exchange.js';
+import type { RunError } from '../errors.js';
+import type { LoadRequest } from '../plan/load-plan.js';
+import { createEarlyStop } from './early-stop.js';
+import { retryPolicyOf, sendWithRetries, toLoadRecord, type LoadRetryOptions, type SendContext } from './load-send.js';
+import type { LoadTarget } from './load-target.js';
+import { seededRandom } from './retry.js';
+import type { TokenPool } from './token-pool.js';
+import type { UnscoredRecord } from './unscored-record.js';
+
+/** A send this much behind its schedule counts as late (metrics.md "generator health"). */
+export const LATE_SEND_MS = 5;
+
+/** Live counts of a load run; the runner mutates them, the live view reads them. */
+export interface LoadCounters {
+  /** Arrivals whose time came (sent + dropped). */
+  offered: number;
+  sent: number;
+  /** Records handed over. */
+  done: number;
+  /** Sent and not yet ended (retry waits included). */
+  in_flight: number;
+  /** Open model: due arrivals waiting for a connection. */
+  queued: number;
+  peak_in_flight: number;
+  ok: number;
+  rate_limited: number;
+  errors: number;
+  dropped: number;
+  late: number;
+}
+
+export const createLoadCounters = (): LoadCounters => ({
+  offered: 0, sent: 0, done: 0, in_flight: 0, queued: 0, peak_in_flight: 0, ok: 0, rate_limited: 0, errors: 0, dropped: 0, late: 0,
+});
+
+export interface LoadRunOptions {
+  readonly target: Pick<LoadTarget, 'send' | 'baseUrl'>;
+  readonly tokens: TokenPool;
+  readonly retry: LoadRetryOptions;
+  /** Aborting (Ctrl-C) stops the run: see the module comment. */
+  readonly signal?: AbortSignal | undefined;
+  /** Default 10 s. */
+  readonly graceMs?: number | undefined;
+  /** Monotonic ms clock, the clients' (default performance.now). */
+  readonly now?: (() => number) | undefined;
+  /** The schedule's zero on `now`'s clock (default: when the run starts). */
+  readonly zero?: number | undefined;
+  /** Called synchronously once per sent arrival, when its final attempt ended. */
+  readonly onRecord: (record: UnscoredRecord) => void;
+  /** Filled live; pass your own to read it while the run goes. */
+  readonly counters?: LoadCounters | undefined;
+}
+
+/** Shared machinery of one run; `finish()` rethrows a bug and returns the early stop's RunError, if any. */
+export function createLoadRun(options: LoadRunOptions) {
+  const now = options.now ?? (() => performance.now());
+  const zero = options.zero ?? now();
+  const counters = options.counters ?? createLoadCounters();
+  const stopping = new AbortController();
+  const cancelling = new AbortController();
+  // Every request in flight listens to both: that many listeners is expected, not a leak.
+  setMaxListeners(0, stopping.signal, cancelling.signal);
+  const ctx: SendContext = {
+    target: options.target, policy: retryPolicyOf(options.retry), random: seededRandom(retryPolicyOf(options.retry).backoff.seed),
+    stopping: stopping.signal, cancelling: cancelling.signal,
+  };
+  const earlyStop = createEarlyStop(options.target.baseUrl, 5);
+  let stopError: RunError | undefined;
+  let bug: unknown;
+  let interrupted = false;
+  let graceTimer: NodeJS.Timeout | undefined;
+  const wakers = new Set<() => void>();
+  const stop = (error?: RunError) => {
+    if (stopping.signal.aborted) return;
+    stopError = error;
+    stopping.abort();
+    for (const wake of wakers) wake();
+    graceTimer = setTimeout(() => cancelling.abort(), options.graceMs ?? 10_000);
+  };
+  const onSignal = () => {
+    interrupted = true;
+    stop();
+  };
+  if (options.signal?.aborted) onSignal();
+  else options.signal?.addEventListener('abort', onSignal, { once: true });
+  let sequence = 0;
+
+  /** Sends one arrival (counted in flight until its record is out); never rejects. */
+  async function send(request: LoadRequest, scheduledOffsetMs: number | null): Promise<void> {
+    const tokenIndex = options.tokens.next();
+    const mine = sequence++;
+    if (scheduledOffsetMs === null) counters.offered++; // closed model: every request is offered as it is sent
+    counters.sent++;
+    counters.in_flight++;
+    counters.peak_in_flight = Math.max(counters.peak_in_flight, counters.in_flight);
+    const observe = (exchange: Exchange) => {
+      const verdict = earlyStop.observe(mine, exchange);
+      if (verdict) stop(verdict);
+    };
+    try {
+      const sent = await sendWithRetries(ctx, request, tokenIndex, observe);
+      const record = toLoadRecord(request, sent, { zero, scheduledOffsetMs, tokenIndex });
+      if (scheduledOffsetMs !== null && (record.queue_ms ?? 0) > LATE_SEND_MS) counters.late++;
+      if (record.outcome === 'ok') counters.ok++;
+      else if (record.outcome === 'rate_limited') counters.rate_limited++;
+      else counters.errors++;
+      counters.done++;
+      options.onRecord(record);
+    } catch (error) {
+      bug ??= error; // the clients never throw for the server: a bug, surfaced after the run
+      stop();
+    } finally {
+      counters.in_flight--;
+    }
+  }
+
+  return {
+    now, zero, counters, send, stop,
+    stopping: stopping.signal,
+    get interrupted() {
+      return interrupted;
+    },
+    /** Sleeps until `at` on the monotonic clock (Infinity: until the run stops), waking early when the run stops. */
+    sleepUntil(at: number): Promise<void> {
+      return new Promise((resolve) => {
+        const remaining = at - now();
+        if (remaining <= 0 || stopping.signal.aborted) return resolve();
+        const wake = () => {
+          clearTimeout(timer);
+          wakers.delete(wake);
+          resolve();
+        };
+        const timer = Number.isFinite(remaining) ? setTimeout(wake, remaining) : undefined;
+        wakers.add(wake);
+      });
+    },
+    finish(): RunError | undefined {
+      clearTimeout(graceTimer);
+      options.signal?.removeEventListener('abort', onSignal);
+      if (bug !== undefined) throw bug;
+      return stopError;
+    },
+  };
+}
+export type LoadRun = ReturnType<typeof createLoadRun>;

@@ -1,0 +1,112 @@
+/**
+ * @module runner/load-send
+ * One arrival of a load run from its first attempt to its record, shared by the open and the closed
+ * model: eval's retry policy (retry.ts: network errors and 5xx, 429s with `retry429`, Retry-After
+ * honoured up to a cap), every try kept in `attempts`, and the load timing fields. `sent` is the
+ * FIRST attempt's: queue_ms = sent − scheduled and response_ms = done(final attempt) − scheduled, so
+ * the wait of a request delayed by the generator or by retries is never hidden.
+ */
+import type { Exchange } from '../client/exchange.js';
+import { roundMs } from '../client/exchange.js';
+import type { LoadRequest } from '../plan/load-plan.js';
+import type { LoadTarget } from './load-target.js';
+import { retryDelayMs, type BackoffOptions, type RetryPolicy } from './retry.js';
+import { toRecord, type AttemptRecord } from './to-record.js';
+import type { UnscoredRecord } from './unscored-record.js';
+
+export interface LoadRetryOptions {
+  /** Extra attempts after the first (0: none). */
+  readonly retries: number;
+  readonly retry429: boolean;
+  /** Longest Retry-After honoured, seconds (default 30). */
+  readonly retryAfterCapS?: number | undefined;
+  readonly backoff?: BackoffOptions | undefined;
+}
+
+/** The retry policy of retry.ts with eval's defaults. */
+export function retryPolicyOf(options: LoadRetryOptions): RetryPolicy {
+  return {
+    retries: options.retries,
+    retry429: options.retry429,
+    retryAfterCapS: options.retryAfterCapS ?? 30,
+    backoff: { baseMs: 250, maxMs: 10_000, seed: 1, ...options.backoff },
+  };
+}
+
+export interface SendContext {
+  readonly target: Pick<LoadTarget, 'send'>;
+  readonly policy: RetryPolicy;
+  readonly random: () => number;
+  /** Aborted: no retry starts (the run is stopping). */
+  readonly stopping: AbortSignal;
+  /** Aborted: the attempt in flight ends as cancelled (the grace is over). */
+  readonly cancelling: AbortSignal;
+}
+
+export interface SentRequest {
+  readonly first: Exchange;
+  readonly final: Exchange;
+  readonly attempts: AttemptRecord[];
+}
+
+/** Sends `request` with token `tokenIndex`, retrying as the policy says; `onFirst` sees the first attempt's end. */
+export async function sendWithRetries(
+  ctx: SendContext, request: LoadRequest, tokenIndex: number, onFirst?: (exchange: Exchange) => void,
+): Promise<SentRequest> {
+  const attempts: AttemptRecord[] = [];
+  let first: Exchange | undefined;
+  for (let attempt = 1; ; attempt++) {
+    const exchange = await ctx.target.send(request, tokenIndex, ctx.cancelling);
+    attempts.push({
+      attempt, outcome: exchange.outcome, http_status: exchange.http_status, error_code: exchange.error_code,
+      retry_after_s: exchange.rate_limit?.retry_after_s ?? null, total_ms: exchange.total_ms,
+    });
+    if (first === undefined) {
+      first = exchange;
+      onFirst?.(exchange);
+    }
+    const delay = retryDelayMs(exchange, attempt, ctx.policy, ctx.random);
+    if (delay === null || ctx.stopping.aborted) return { first, final: exchange, attempts };
+    await abortableSleep(delay, ctx.stopping);
+    if (ctx.stopping.aborted) return { first, final: exchange, attempts };
+  }
+}
+
+export interface LoadRecordTiming {
+  /** The schedule's zero on the client's monotonic clock. */
+  readonly zero: number;
+  /** When the plan wanted it sent, ms after zero; null (closed model): the send itself. */
+  readonly scheduledOffsetMs: number | null;
+  readonly tokenIndex: number;
+}
+
+/** The record of one sent arrival: eval's record plus scheduled/queue/response and the token's index. */
+export function toLoadRecord(request: LoadRequest, sent: SentRequest, timing: LoadRecordTiming): UnscoredRecord {
+  const base = toRecord(request.planned, sent.final, sent.attempts, timing.zero);
+  const sentOffset = sent.first.sent - timing.zero;
+  const scheduled = timing.scheduledOffsetMs ?? sentOffset;
+  const done = sent.final.total_ms === null ? null : sent.final.sent + sent.final.total_ms - timing.zero;
+  return {
+    ...base,
+    started_at: sent.first.started_at,
+    sent_offset_ms: roundMs(sentOffset),
+    scheduled_offset_ms: roundMs(scheduled),
+    queue_ms: roundMs(sentOffset - scheduled),
+    response_ms: done === null ? null : roundMs(done - scheduled),
+    token_index: timing.tokenIndex,
+  };
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,123 @@
+/**
+ * @module runner/open-loop
+ * The open model (k6's arrival-rate executors): every arrival is sent at its scheduled time whether
+ * or not earlier requests have answered, so a slow service builds a queue instead of slowing the
+ * generator (no coordinated omission). The timer sleeps with setTimeout to about 1 ms before the
+ * due time, then yields with setImmediate until it is reached: precise without burning a core.
+ * When the generator is behind, due arrivals go out back to back, yielding to I/O every few sends.
+ *
+ * `connections` (wrk2-style) bounds the requests sent and unanswered: an arrival beyond it waits,
+ * in order, for one to end; its scheduled time is kept, so its wait shows in queue_ms and
+ * response_ms but not in total_ms. An arrival that finds `maxInFlight` outstanding (sent or
+ * waiting) is dropped: not sent, not a record, listed with its scheduled offset. Invariant:
+ * records + dropped + unsent (stopped before being sent) = the schedule's arrivals.
+ */
+import { roundMs } from '../client/exchange.js';
+import type { RunError } from '../errors.js';
+import { countRemaining, type Arrival } from '../plan/arrivals.js';
+import type { LoadPlan } from '../plan/load-plan.js';
+import { createLoadRun, type LoadRunOptions } from './load-run.js';
+
+export interface OpenLoopOptions extends LoadRunOptions {
+  /** This process's arrivals (one shard's), in time order. */
+  readonly arrivals: Iterable<Arrival>;
+  readonly plan: Pick<LoadPlan, 'requestFor'>;
+  /** Outstanding arrivals (sent or waiting for a connection) at most; at least 1. */
+  readonly maxInFlight: number;
+  /** Requests sent and unanswered at most (default maxInFlight: nobody waits). */
+  readonly connections?: number | undefined;
+}
+
+export interface OpenLoopResult {
+  /** sent + dropped + unsent. */
+  readonly planned: number;
+  readonly sent: number;
+  readonly dropped: Array<{ scheduled_offset_ms: number }>;
+  /** Arrivals never sent because the run stopped first (not yet due, or waiting for a connection). */
+  readonly unsent: number;
+  /** Per arrival sent at its time (not after waiting for a connection): actual send − scheduled, ms. */
+  readonly lags_ms: number[];
+  /** Arrivals that waited for a connection before being sent. */
+  readonly queued: number;
+  readonly late_sends: number;
+  readonly peak_in_flight: number;
+  readonly interrupted: boolean;
+  /** The early stop's verdict (target unreachable, every request refused), after every record is out. */
+  readonly stop_error: RunError | undefined;
+  /** From the schedule's zero to the last record. */
+  readonly duration_ms: number;
+}
+
+/** Sends that may go out back to back before the loop yields to I/O. */
+const BURST = 16;
+
+/** Runs the schedule; rejects only on a bug. */
+export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopResult> {
+  const run = createLoadRun(options);
+  const { counters, now } = run;
+  const connections = options.connections ?? options.maxInFlight;
+  const iterator = options.arrivals[Symbol.iterator]();
+  const inFlight = new Set<Promise<void>>();
+  const waiting: Arrival[] = [];
+  let head = 0; // waiting[head..] still wait: a FIFO without shifting
+  const dropped: Array<{ scheduled_offset_ms: number }> = [];
+  const lags: number[] = [];
+  let unsent = 0;
+  let queued = 0;
+  let burst = 0;
+  const launch = (arrival: Arrival) => {
+    const sending = run.send(options.plan.requestFor(arrival.index), arrival.offset_ms).then(() => {
+      inFlight.delete(sending);
+      if (head < waiting.length && !run.stopping.aborted) {
+        counters.queued--;
+        launch(waiting[head++]!);
+        if (head === waiting.length) waiting.length = head = 0;
+      }
+    });
+    inFlight.add(sending);
+  };
+  for (let next = iterator.next(); !next.done; next = iterator.next()) {
+    const arrival = next.value;
+    const due = run.zero + arrival.offset_ms;
+    if (due - now() > 0) {
+      burst = 0;
+      await waitUntil(run, due);
+    } else if (++burst >= BURST) {
+      burst = 0;
+      await yieldToIo();
+    }
+    if (run.stopping.aborted) {
+      unsent = 1 + countRemaining(iterator);
+      break;
+    }
+    counters.offered++;
+    if (counters.in_flight + counters.queued >= options.maxInFlight) {
+      counters.dropped++;
+      dropped.push({ scheduled_offset_ms: roundMs(arrival.offset_ms) });
+    } else if (counters.in_flight >= connections) {
+      counters.queued++;
+      queued++;
+      waiting.push(arrival);
+    } else {
+      lags.push(now() - due);
+      launch(arrival);
+    }
+  }
+  while (inFlight.size > 0) await Promise.all(inFlight);
+  unsent += waiting.length - head; // stopped while they waited
+  counters.queued = 0;
+  const stopError = run.finish();
+  return {
+    planned: counters.sent + dropped.length + unsent, sent: counters.sent, dropped, unsent, lags_ms: lags, queued,
+    late_sends: counters.late, peak_in_flight: counters.peak_in_flight, interrupted: run.interrupted,
+    stop_error: stopError, duration_ms: now() - run.zero,
+  };
+}
+
+const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** setTimeout to within ~1 ms (timers fire late, never early), then setImmediate until due. */
+async function waitUntil(run: { now: () => number; sleepUntil(at: number): Promise<void>; stopping: AbortSignal }, due: number): Promise<void> {
+  if (due - run.now() > 1.5) await run.sleepUntil(due - 1);
+  while (run.now() < due && !run.stopping.aborted) await yieldToIo();
+}
