@@ -45,11 +45,19 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
   const input = builder.finish(summary);
   const files = [join(dir, 'results.jsonl'), csvPath];
   for (const name of ['summary.json', 'report.md', 'junit.xml', 'report.html'] as const) {
-    let text = REPORT_RENDERERS[name].render(input);
-    if (name === 'junit.xml' && options.extraJunit) text = text.replace('</testsuites>', `${options.extraJunit}</testsuites>`);
     const path = join(dir, name);
-    await writeFile(path, text);
+    await writeFile(path, name === 'junit.xml' ? junitText(input, options.extraJunit) : REPORT_RENDERERS[name].render(input));
     files.push(path);
   }
   return { summary, input, files };
+}
+
+/** Writes junit.xml again with extra testcases (the gates, known only after the comparison). */
+export async function rewriteJunit(dir: string, input: ReportInput, extraJunit: string): Promise<void> {
+  await writeFile(join(dir, 'junit.xml'), junitText(input, extraJunit));
+}
+
+function junitText(input: ReportInput, extra: string | undefined): string {
+  const text = REPORT_RENDERERS['junit.xml'].render(input);
+  return extra ? text.replace('</testsuites>', `${extra}</testsuites>`) : text;
 }

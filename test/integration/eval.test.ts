@@ -211,7 +211,7 @@ describe('chatbench eval --shard', () => {
     const keys: string[] = [];
     for (let i = 1; i <= 4; i += 1) {
       const out = join(dir, `shard-${i}`);
-      const env = i === 4 ? { JOB_COMPLETION_INDEX: '3' } : {};
+      const env: Record<string, string> = i === 4 ? { JOB_COMPLETION_INDEX: '3' } : {};
       const shardArgs = i === 4 ? ['--shards', '4'] : ['--shard', `${i}/4`];
       const { code } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--set', 'a=openai:gpt-4o-mini', '--mode', 'both', ...shardArgs, '--out', out], env);
       expect(code).toBe(0);

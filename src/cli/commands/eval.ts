@@ -3,7 +3,13 @@
  * `chatbench eval`: run a dataset against the override sets and write the reports.
  */
 import type { Argv } from 'yargs';
+import { compareAndGate, loadGates, renderGateTestcases } from '../../app/compare-runs.js';
+import { rewriteJunit } from '../../app/render-reports.js';
 import { openTarget } from '../../app/target.js';
+import { checkGates } from '../../gates/index.js';
+import { InputError } from '../../errors.js';
+import { stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { prepareEval, runEval, type EvalResult } from '../../app/run-eval.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { renderTerminalTable } from '../../reports/terminal-table.js';
@@ -34,6 +40,10 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('retry-429', { type: 'boolean', default: false, describe: 'Retry 429s too, honouring Retry-After', group: 'Run:' })
         .option('grace', { type: 'string', default: '10s', describe: 'On Ctrl-C, how long in-flight requests may finish', group: 'Run:' })
         .option('out', { type: 'string', describe: 'Run directory (default reports/<date-time>-eval)', group: 'Output:' })
+        .option('baseline', { type: 'string', describe: 'Compare with this run or saved baseline after the run (compare.md/json/html)', group: 'Gates:' })
+        .option('gate', { type: 'string', array: true, default: [], describe: 'A gate, e.g. "citation_recall delta >= -0.02 significant" (repeatable; docs/ci.md)', group: 'Gates:' })
+        .option('gates', { type: 'string', describe: 'A JSON file of gates', group: 'Gates:' })
+        .option('map', { type: 'string', array: true, default: [], describe: 'old=new: a set renamed since the baseline', group: 'Gates:' })
         .check((a) => {
           const problem = wholeNumber(a.concurrency, 'concurrency', 1) ?? wholeNumber(a.repeat, 'repeat', 1) ?? wholeNumber(a.retries, 'retries', 0);
           if (problem) throw new UsageError(problem);
@@ -41,6 +51,7 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         })
         .example('$0 eval --sim --dataset datasets/sample.csv --models datasets/models.example.json', 'A dry run against the embedded simulated service')
         .example('$0 eval --base-url https://chat.example.com/api --token-file ~/.chat-token --dataset q.csv --set fast=openai:gpt-4o-mini@0 --set accurate=openai:gpt-4o@0', 'Compare two models on a real deployment')
+        .example('$0 eval --sim --dataset datasets/sample.csv --models datasets/models.example.json --baseline datasets/baselines/main --gate "citation_recall delta >= -0.02 significant" --gate "ttfp_ms.p95 ratio <= 1.2"', 'Run, compare with a baseline and gate, in one CI step (exit 1 when a gate fails)')
         .example('CHATBENCH_BASE_URL=http://127.0.0.1:8080/api CHATBENCH_TOKEN=... $0 eval --dataset q.csv --mode both --concurrency 8 --out reports/nightly', 'Both modes, eight in flight, a fixed run directory'),
     handler: async (a) => {
       setExitCode(await evalHandler(a, io));
@@ -67,6 +78,10 @@ export interface EvalArgs {
   out?: string;
   shard?: string;
   shards?: number;
+  baseline?: string;
+  gate?: string[];
+  gates?: string;
+  map?: string[];
 }
 
 export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
@@ -79,8 +94,13 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
     throw new UsageError('no target: give --base-url (or CHATBENCH_BASE_URL), or --sim for a dry run against the embedded simulated service');
   }
   const inputs = { datasetPath: a.dataset, modelsPath: a.models, setFlags: a.set, mode: a.mode, repeat: a.repeat, cwd: io.cwd, shard: resolveShard(a, io) };
-  // Every input is checked before a simulator starts or a byte is sent.
+  // Every input is checked before a simulator starts or a byte is sent: the gates too.
+  const gates = await loadGates({ gates: a.gate ?? [], gatesFile: a.gates, cwd: io.cwd });
+  if (a.baseline !== undefined && !(await stat(resolve(io.cwd, a.baseline)).catch(() => undefined))) {
+    throw new InputError([`--baseline ${a.baseline}: no such run or baseline directory`]);
+  }
   const prepared = await prepareEval(inputs);
+  checkGates(gates, { sets: prepared.sets.sets.map((s) => s.name), modes: [...new Set(prepared.plan.map((p) => p.mode))], hasBaseline: a.baseline !== undefined });
   const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl, token });
   const progress = createProgressView(io.stderr);
   let result: EvalResult;
@@ -99,9 +119,22 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
     await target.close();
   }
   io.stdout.write(`\n${renderTerminalTable(result.reports.summary)}\nreports:\n${result.reports.files.map((f) => `  ${f}`).join('\n')}\n`);
+  const gated = a.baseline !== undefined || gates.length > 0
+    ? await compareAndGate({
+        baselineDir: a.baseline, currentDir: result.outDir, gates: a.gate ?? [], gatesFile: a.gates, map: a.map ?? [],
+        outDir: a.baseline !== undefined ? result.outDir : undefined, cwd: io.cwd, stepSummaryPath: io.env.GITHUB_STEP_SUMMARY,
+      })
+    : undefined;
+  if (gated) {
+    if (gated.gateResults.length > 0) await rewriteJunit(result.outDir, result.reports.input, renderGateTestcases(gated.gateResults));
+    for (const file of gated.files.filter((f) => f.startsWith(result.outDir))) io.stdout.write(`  ${file}\n`);
+    const failed = gated.gateResults.filter((g) => !g.passed);
+    for (const gate of failed) io.stderr.write(`gate failed: ${gate.reason}\n`);
+    if (gated.gateResults.length > 0) io.stderr.write(`${gated.gateResults.length - failed.length} of ${gated.gateResults.length} gates passed\n`);
+  }
   if (result.run.interrupted) {
     io.stderr.write(`chatbench eval: interrupted; ${result.run.sent} of ${result.run.planned} requests were sent and recorded\n`);
     return ExitCode.Interrupted;
   }
-  return ExitCode.Ok;
+  return gated?.exitCode ?? ExitCode.Ok;
 }

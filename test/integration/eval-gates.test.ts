@@ -1,0 +1,75 @@
+/**
+ * Issue 4 end to end: one `chatbench eval --baseline DIR --gate ...` command per CI job, against
+ * the simulator. The same profile twice passes with no significant delta; a worse citation
+ * profile fails the citation gate (exit 1, naming the questions that broke); a slower profile fails
+ * the latency ratio gate.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import type { SimConfigInput } from '../../src/sim/index.js';
+import { createFakeIo } from '../helpers/fake-io.js';
+import { startSim, TOKENS } from '../helpers/start-sim.js';
+
+const dataset = join(import.meta.dirname, '../../datasets/sample.csv');
+
+async function evalAgainst(config: SimConfigInput, out: string, extra: string[] = [], env: Record<string, string> = {}) {
+  // time_scale 0.2: the profiles' delays (hundreds of ms) dominate the in-process CPU noise.
+  const sim = await startSim({ config: { ...config, chat: { time_scale: 0.2, ...config.chat } } });
+  const fake = createFakeIo({ env });
+  const code = await main(['eval', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--set', 'accurate=openai:gpt-4o@0', '--concurrency', '16', '--out', out, ...extra], fake.io);
+  return { code, stdout: fake.stdout(), stderr: fake.stderr() };
+}
+
+describe('eval --baseline --gate', () => {
+  it('passes on an unchanged service, fails with a readable explanation on a degraded one', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chatbench-gates-'));
+    const base = join(dir, 'baseline');
+    // A first run warms the JIT and the connection pool; the baseline is taken warm, as CI would keep it.
+    expect((await evalAgainst({}, join(dir, 'warm-up'))).code).toBe(0);
+    expect((await evalAgainst({}, base)).code).toBe(0);
+
+    const gates = ['--baseline', base, '--gate', 'citation_recall delta >= -0.02 significant', '--gate', 'pass_rate >= 0.8', '--gate', 'ttft_ms.p50 ratio <= 1.5'];
+    const summaryFile = join(dir, 'step-summary.md');
+    writeFileSync(summaryFile, '');
+    const same = await evalAgainst({}, join(dir, 'same'), gates, { GITHUB_STEP_SUMMARY: summaryFile });
+    expect(same.stderr).toContain('3 of 3 gates passed');
+    expect(same.code).toBe(0);
+    const comparison = JSON.parse(readFileSync(join(dir, 'same', 'compare.json'), 'utf8'));
+    const significantScores = comparison.groups.flatMap((g: { figures: Array<{ kind: string; figure: string; significant: boolean }> }) =>
+      g.figures.filter((f) => f.kind !== 'latency' && f.significant).map((f) => f.figure));
+    expect(significantScores).toEqual([]);
+    expect(readFileSync(summaryFile, 'utf8')).toContain('citation_recall');
+    const junit = readFileSync(join(dir, 'same', 'junit.xml'), 'utf8');
+    expect(junit).toContain('citation_recall delta &gt;= -0.02 significant');
+
+    const worse = await evalAgainst({ chat: { profiles: { 'gpt-4o': { wrong_citation_rate: 0.6, missed_citation_rate: 0.5 } } } }, join(dir, 'worse'), gates);
+    expect(worse.code).toBe(1);
+    expect(worse.stderr).toMatch(/gate failed: citation_recall delta >= -0\.02 significant failed for set accurate\/stream/);
+    expect(worse.stderr).toMatch(/q\d{3}/);
+    expect(readFileSync(join(dir, 'worse', 'junit.xml'), 'utf8')).toMatch(/<failure[^>]*citation_recall delta/);
+
+    const slower = await evalAgainst({ chat: { profiles: { 'gpt-4o': { first_token_ms: { median: 2800, p99: 8000 } } } } }, join(dir, 'slower'), gates);
+    expect(slower.code).toBe(1);
+    expect(slower.stderr).toMatch(/gate failed: ttft_ms\.p50 ratio <= 1\.5/);
+    expect(slower.stderr).not.toMatch(/gate failed: citation_recall/);
+  });
+
+  it('refuses a bad gate or a missing baseline before sending anything (exit 2)', async () => {
+    const sim = await startSim();
+    for (const [args, message] of [
+      [['--gate', 'citation_recal >= 0.8'], /did you mean citation_recall/],
+      [['--gate', 'citation_recall delta >= 0'], /needs a baseline/],
+      [['--gate', 'set:nope pass_rate >= 0.5'], /set:nope names no set of the run/],
+      [['--baseline', '/no/such/run'], /--baseline \/no\/such\/run: no such run/],
+    ] as const) {
+      const fake = createFakeIo();
+      const code = await main(['eval', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--set', 'a=openai:gpt-4o', '--out', join(tmpdir(), 'never'), ...args], fake.io);
+      expect({ args, code }).toEqual({ args, code: 2 });
+      expect(fake.stderr()).toMatch(message);
+    }
+    expect(sim.stats().requests).toBe(0);
+  });
+});
