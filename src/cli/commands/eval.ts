@@ -9,7 +9,7 @@ import { openTarget } from '../../app/target.js';
 import { checkGates } from '../../gates/index.js';
 import { InputError } from '../../errors.js';
 import { stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { prepareEval, runEval, type EvalResult } from '../../app/run-eval.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { renderTerminalTable } from '../../reports/terminal-table.js';
