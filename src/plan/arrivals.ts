@@ -90,6 +90,7 @@ function* unitPoints(shape: ArrivalShape, seed: number): Generator<number> {
  * when the slope is tiny or negative.
  */
 function invert(segment: RateSegment, lambda: number): number {
+  if (lambda <= 0) return 0;
   const seconds = segment.duration_ms / 1000;
   const a = Number.isFinite(seconds) ? (segment.to - segment.from) / (2 * seconds) : 0;
   if (a === 0) return lambda / segment.from;

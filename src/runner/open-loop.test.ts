@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { arrivals, constantProfile } from '../plan/arrivals.js';
+import type { LoadRequest } from '../plan/load-plan.js';
+import type { Exchange } from '../client/exchange.js';
+import { fakeExchange, plannedRequest } from './testing/fake-client.js';
+import { runOpenLoop } from './open-loop.js';
+import { createTokenPool } from './token-pool.js';
+import type { UnscoredRecord } from './unscored-record.js';
+
+const plan = { requestFor: (index: number): LoadRequest => ({ urls: null, planned: plannedRequest(index, { repeat: index, key: `q${index}|s|stream|${index}` }) }) };
+
+/** A target answering each send after `delayMs(n)` (n: the send's number), or when its signal aborts (cancelled). */
+function timedTarget(delayMs: (n: number) => number, outcome: (n: number, attempt: number) => Partial<Exchange> = () => ({})) {
+  let n = 0;
+  const attempts = new Map<string, number>();
+  const tokens: number[] = [];
+  return {
+    baseUrl: 'http://fake.invalid/api',
+    tokens,
+    send(request: LoadRequest, tokenIndex: number, signal: AbortSignal): Promise<Exchange> {
+      const mine = n++;
+      const attempt = (attempts.get(request.planned.key) ?? 0) + 1;
+      attempts.set(request.planned.key, attempt);
+      tokens.push(tokenIndex);
+      const sent = performance.now();
+      return new Promise((resolve) => {
+        const finish = (fields: Partial<Exchange>) => {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', cancel);
+          resolve(fakeExchange({ sent, total_ms: performance.now() - sent, ...fields }));
+        };
+        const cancel = () => finish({ outcome: 'cancelled' });
+        const timer = setTimeout(() => finish(outcome(mine, attempt)), delayMs(mine));
+        signal.addEventListener('abort', cancel, { once: true });
+      });
+    },
+  };
+}
+
+const common = (target: ReturnType<typeof timedTarget>, records: UnscoredRecord[]) => ({
+  target, tokens: createTokenPool(2), retry: { retries: 0, retry429: false }, graceMs: 50, plan, onRecord: (r: UnscoredRecord) => void records.push(r),
+});
+const schedule = (rate: number, ms: number) => arrivals({ profile: constantProfile(rate, ms), shape: 'constant', seed: 1 });
+
+describe('open loop', () => {
+  it('sends every arrival near its time without waiting for answers, one record each', async () => {
+    const records: UnscoredRecord[] = [];
+    const target = timedTarget(() => 150); // slower than the gaps: requests overlap
+    const result = await runOpenLoop({ ...common(target, records), arrivals: schedule(100, 400), maxInFlight: 100 });
+    expect(result).toMatchObject({ planned: 40, sent: 40, unsent: 0, dropped: [], interrupted: false });
+    expect(records).toHaveLength(40);
+    expect(result.peak_in_flight).toBeGreaterThan(10);
+    for (const r of records) {
+      expect(r.queue_ms!).toBeGreaterThanOrEqual(0);
+      expect(r.queue_ms!).toBeLessThan(60); // a shared machine: tens of ms of slack
+      expect(r.response_ms!).toBeCloseTo(r.queue_ms! + r.total_ms!, 0);
+    }
+    expect(records.map((r) => r.scheduled_offset_ms).sort((a, b) => a! - b!)).toEqual(Array.from({ length: 40 }, (_, i) => i * 10));
+    expect(new Set(records.map((r) => r.token_index))).toEqual(new Set([0, 1]));
+    expect(result.lags_ms).toHaveLength(40);
+  });
+
+  it('drops arrivals that find the in-flight cap reached, and lists them; records + dropped = planned', async () => {
+    const records: UnscoredRecord[] = [];
+    const result = await runOpenLoop({ ...common(timedTarget(() => 200), records), arrivals: schedule(200, 50), maxInFlight: 3 });
+    expect(result.sent).toBe(3);
+    expect(result.dropped.map((d) => d.scheduled_offset_ms)).toEqual([15, 20, 25, 30, 35, 40, 45]);
+    expect(records.length + result.dropped.length + result.unsent).toBe(result.planned);
+    expect(result.planned).toBe(10);
+  });
+
+  it('queues arrivals beyond the connections: the wait is in response_ms, not in total_ms', async () => {
+    const records: UnscoredRecord[] = [];
+    const result = await runOpenLoop({ ...common(timedTarget(() => 40), records), arrivals: schedule(1000, 5), maxInFlight: 100, connections: 1 });
+    expect(result.queued).toBe(4);
+    expect(result.lags_ms).toHaveLength(1);
+    const byIndex = [...records].sort((a, b) => a.repeat - b.repeat);
+    byIndex.forEach((r, i) => {
+      expect(r.total_ms!).toBeLessThan(90);
+      expect(r.queue_ms!).toBeGreaterThanOrEqual(i * 38 - i); // waited for each earlier request (40 ms apiece)
+      expect(r.response_ms! - r.total_ms!).toBeCloseTo(r.queue_ms!, 0);
+    });
+  });
+
+  it('stops on the signal: no new sends, in-flight cancelled after the grace, the rest counted unsent', async () => {
+    const records: UnscoredRecord[] = [];
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 120);
+    const result = await runOpenLoop({ ...common(timedTarget(() => 10_000), records), arrivals: schedule(50, 2000), maxInFlight: 100, signal: controller.signal });
+    expect(result.interrupted).toBe(true);
+    expect(result.sent).toBeGreaterThan(3);
+    expect(result.sent).toBeLessThan(12);
+    expect(records).toHaveLength(result.sent);
+    expect(records.every((r) => r.outcome === 'cancelled')).toBe(true);
+    expect(records.length + result.dropped.length + result.unsent).toBe(100);
+  });
+
+  it('retries as eval does, keeping every attempt, and stops early when the target refuses connections', async () => {
+    const records: UnscoredRecord[] = [];
+    const flaky = timedTarget(() => 5, (_n, attempt) => (attempt === 1 ? { outcome: 'http_error', http_status: 503 } : {}));
+    await runOpenLoop({ ...common(flaky, records), retry: { retries: 2, retry429: false, backoff: { baseMs: 10 } }, arrivals: schedule(100, 30), maxInFlight: 10 });
+    expect(records.map((r) => [r.outcome, r.attempts.map((a) => a.http_status)])).toEqual(Array(3).fill(['ok', [503, 200]]));
+    const refused: UnscoredRecord[] = [];
+    const down = timedTarget(() => 1, () => ({ outcome: 'network', error_code: 'ECONNREFUSED', http_status: null }));
+    const result = await runOpenLoop({ ...common(down, refused), arrivals: schedule(100, 2000), maxInFlight: 100 });
+    expect(result.stop_error?.message).toMatch(/cannot reach .*connection refused/);
+    expect(result.sent).toBeLessThan(20);
+    expect(refused.length + result.unsent).toBe(200);
+  });
+});
+
