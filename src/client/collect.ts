@@ -24,7 +24,7 @@
 import type { StreamPart } from '../api/stream.js';
 import { KNOWN_PACKET_TYPES } from '../api/stream.js';
 import type { Outcome } from '../records/record.js';
-import { citedDocumentIds, markersWithoutCitation } from './citations.js';
+import { citedDocumentIds, markersWithoutCitation } from '../records/citations.js';
 import type { BodyFigures, Failure, UnscoredModelFigures } from './exchange.js';
 import { roundMs, truncateText } from './exchange.js';
 import { worseOutcome, worstOutcome } from './outcome.js';

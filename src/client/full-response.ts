@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { ChatFullResponseSchema } from '../api/documents.js';
-import { citedDocumentIds, markersWithoutCitation } from './citations.js';
+import { citedDocumentIds, markersWithoutCitation } from '../records/citations.js';
 import type { BodyFigures } from './exchange.js';
 import { truncateText } from './exchange.js';
 

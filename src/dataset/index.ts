@@ -5,6 +5,6 @@
 export { readDataset, metadataColumns, type Dataset } from './read-csv.js';
 export { readUtf8File, type InputFile } from './read-text.js';
 export {
-  DatasetRowSchema, DatasetExpectationsSchema, KNOWN_COLUMNS, isKnownColumn,
-  type DatasetRow, type DatasetRowInput, type DatasetExpectations, type KnownColumn,
+  DatasetRowSchema, KNOWN_COLUMNS, isKnownColumn,
+  type DatasetRow, type DatasetRowInput, type KnownColumn,
 } from './schema.js';

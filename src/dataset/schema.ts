@@ -4,6 +4,7 @@
  * rest of chatbench sees out. Every cell rule reports its own issue with the column as the path,
  * so the reader can print `file:line: column: message` for each problem at once.
  */
+import type { Expectations } from '../records/expectations.js';
 import { z } from 'zod';
 import { DateTimeSchema, DocumentSourceSchema, type BaseFilters } from '../api/index.js';
 
@@ -124,17 +125,6 @@ function required(value: string, ctx: Ctx): string {
   return value.trim();
 }
 
-/**
- * The expectations of one question, with exactly the field names of metrics' `ExpectationsSchema`
- * (dataset may not import metrics, so the shape is written here and must stay identical).
- */
-export const DatasetExpectationsSchema = z.object({
-  expected_document_ids: z.array(z.string()),
-  must_contain: z.array(z.string()),
-  must_not_contain: z.array(z.string()),
-  expect_no_answer: z.boolean(),
-});
-export type DatasetExpectations = z.infer<typeof DatasetExpectationsSchema>;
 
 /**
  * One row in: `line` (where the record starts), a cell per known column that the file has (`id`
@@ -169,7 +159,7 @@ export const DatasetRowSchema = z
       must_contain: row.must_contain,
       must_not_contain: row.must_not_contain,
       expect_no_answer: row.expect_no_answer,
-    } satisfies DatasetExpectations,
+    } satisfies Expectations,
     category: row.category,
     persona_id: row.persona_id,
     project_id: row.project_id,

@@ -4,7 +4,7 @@
  * expect_no_answer) and the per-question pass rule (README "Pass rule").
  */
 import type { Outcome } from '../records/record.js';
-import { stripCitations } from './citations.js';
+import { stripCitations } from '../records/citations.js';
 
 /**
  * Folds text for phrase matching: Unicode NFKC, lower case, every run of whitespace (newlines,

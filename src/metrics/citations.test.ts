@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  citationScores,
-  citedDocumentIds,
-  invalidCitations,
-  markersWithoutCitation,
-  parseCitationMarkers,
-  rankCitations,
-  stripCitations,
-} from './citations.js';
+import { citedDocumentIds, markersWithoutCitation, parseCitationMarkers, rankCitations, stripCitations } from '../records/citations.js';
+import { citationScores, invalidCitations } from './citations.js';
 
 const c = (citation_number: number, document_id: string) => ({ citation_number, document_id });
 

@@ -4,27 +4,27 @@
  * per scope (user, global, gateway), the Retry-After the service asked for; and retries, reported
  * apart from first attempts.
  *
- * A record holds its final attempt's figures and every attempt's outcome, status and Retry-After,
- * but not each attempt's send time. The first 429 is therefore timed exactly when it was a final
- * attempt (sent + headers, else total), and for an earlier attempt as the first attempt's arrival
- * plus its duration: exact for attempt 0 in the open model, where the first attempt goes out at
- * its scheduled time (plus the schedule lag).
+ * A load record's `sent_offset_ms` is its first attempt's send, its figures the final attempt's,
+ * and each attempt keeps its outcome, Retry-After and duration, not its send time. A first attempt's
+ * 429 is therefore timed exactly (sent + headers, or + that attempt's duration when retries
+ * followed); a later attempt's by the request's end (arrival + response_ms), an upper bound.
  */
 import type { RateLimitFigures, RetryFigures, ShareRow } from '../records/load-summary.js';
 import { emptyOutcomeCounts } from '../records/summary.js';
 import { latencyStats } from './stats.js';
-import { arrivalOf, type LoadRecord } from './load-window.js';
+import { arrivalOf, doneOf, type LoadRecord } from './load-window.js';
 
 /** The key of records without a token index or a scope. */
 export const NO_KEY = 'none';
 
 /** When this record's first 429 came back (ms after the schedule's zero), or undefined. */
 function first429Of(r: LoadRecord): number | undefined {
-  const index = r.attempts.findIndex((a) => a.outcome === 'rate_limited');
-  const last = r.attempts.length - 1;
-  if (index === -1 && r.outcome !== 'rate_limited') return undefined;
-  if (index === -1 || index === last) return r.sent_offset_ms + (r.headers_ms ?? r.total_ms ?? 0);
-  return arrivalOf(r) + r.attempts.slice(0, index + 1).reduce((s, a) => s + (a.total_ms ?? 0), 0);
+  let index = r.attempts.findIndex((a) => a.outcome === 'rate_limited');
+  if (index === -1 && r.outcome === 'rate_limited') index = Math.max(0, r.attempts.length - 1);
+  if (index === -1) return undefined;
+  if (index > 0) return doneOf(r);
+  if (r.attempts.length <= 1) return r.sent_offset_ms + (r.headers_ms ?? r.total_ms ?? 0);
+  return r.sent_offset_ms + (r.attempts[0]?.total_ms ?? 0);
 }
 
 function shareRows(records: readonly LoadRecord[], keyOf: (r: LoadRecord) => string, totalLimited: number): ShareRow[] {

@@ -6,7 +6,7 @@ import { makeRecord } from './test-records.js';
 let n = 0;
 const rec = (scheduled: number, sent: number, total: number, outcome: 'ok' | 'rate_limited' | 'timeout' = 'ok', ttfp = 10) => {
   n += 1;
-  return toLoadRecord(makeRecord({ question_id: `q${n}`, repeat: n, scheduled_offset_ms: scheduled, sent_offset_ms: sent, total_ms: total, ttfp_ms: outcome === 'ok' ? ttfp : null, outcome }));
+  return toLoadRecord(makeRecord({ question_id: `q${n}`, repeat: n, scheduled_offset_ms: scheduled, sent_offset_ms: sent, total_ms: total, response_ms: sent - scheduled + total, ttfp_ms: outcome === 'ok' ? ttfp : null, outcome }));
 };
 
 it('one row per second: arrivals, sends, completions by outcome, in flight at the end, latency percentiles', () => {
@@ -19,7 +19,7 @@ it('one row per second: arrivals, sends, completions by outcome, in flight at th
   const bounds = windowBounds(3000, 1000, 1000);
   const rows = buildTimeline(records, [2500], 3000, bounds);
   expect(rows.map((r) => r.second)).toEqual([0, 1, 2, 3]);
-  expect(rows.map((r) => r.window)).toEqual(['warmup', 'measured', 'cooldown', 'cooldown']);
+  expect(rows.map((r) => r.window)).toEqual(['warmup', 'measured', 'cooldown', 'drain']);
   expect(rows.map((r) => r.offered)).toEqual([3, 1, 1, 0]);
   expect(rows.map((r) => r.sent)).toEqual([2, 2, 0, 0]);
   expect(rows.map((r) => r.dropped)).toEqual([0, 0, 1, 0]);

@@ -3,7 +3,8 @@
  * timeline.csv: one row per second of a load run. Offered counts arrivals (scheduled offsets,
  * dropped ones included), sent counts sends, and ok / 429 / errors and the latency percentiles
  * count completions in that second: what the service returned per second, as a chart should show
- * it. In flight is the number of requests sent and not yet done at the second's end.
+ * it. In flight is the number of requests sent and not yet done at the second's end. Seconds from
+ * the schedule's end on are marked `drain`: nothing is sent, requests in flight finish.
  */
 import type { TimelineRow, WindowName } from '../records/load-summary.js';
 import { percentile } from './stats.js';
@@ -76,7 +77,7 @@ export function buildTimeline(records: readonly LoadRecord[], droppedOffsets: re
     const end = (second + 1) * 1000;
     return {
       second,
-      window: windowOf(second * 1000, bounds),
+      window: second * 1000 >= endMs && endMs > 0 ? 'drain' : windowOf(second * 1000, bounds),
       offered: b.offered,
       sent: b.sent,
       dropped: b.dropped,

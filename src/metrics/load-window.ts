@@ -37,8 +37,13 @@ export function toLoadRecord(r: RequestRecord): LoadRecord {
 /** When the plan wanted the request sent (open model), else when it was sent. */
 export const arrivalOf = (r: Pick<LoadRecord, 'scheduled_offset_ms' | 'sent_offset_ms'>): number => r.scheduled_offset_ms ?? r.sent_offset_ms;
 
-/** When the request's last attempt ended (sent + total, or + headers when the body never ended). */
-export const doneOf = (r: Pick<LoadRecord, 'sent_offset_ms' | 'total_ms' | 'headers_ms'>): number => r.sent_offset_ms + (r.total_ms ?? r.headers_ms ?? 0);
+/**
+ * When the request's last attempt ended: arrival + response_ms (a load record's sent and response
+ * time span every attempt, retries included); without response_ms, sent + total (or + headers when
+ * the body never ended).
+ */
+export const doneOf = (r: Pick<LoadRecord, 'sent_offset_ms' | 'scheduled_offset_ms' | 'response_ms' | 'total_ms' | 'headers_ms'>): number =>
+  r.response_ms !== null ? arrivalOf(r) + r.response_ms : r.sent_offset_ms + (r.total_ms ?? r.headers_ms ?? 0);
 
 /** Not ok and not rate-limited: the gates' error_rate definition (cancelled included). */
 export const isError = (outcome: LoadRecord['outcome']): boolean => outcome !== 'ok' && outcome !== 'rate_limited';

@@ -14,6 +14,7 @@ const SPEC: LoadSpecFields = {
 const HEALTH: LoadHealth = {
   planned_arrivals: 0, sent: 0, dropped: [], late_sends: 0, schedule_lag_ms: { p50: 0.2, p99: 1, max: 2 },
   peak_in_flight: 3, cpu_user_ms: 40, cpu_system_ms: 10, interrupted: false, started_at: '2026-01-01T00:00:00.000Z', start_delay_ms: 0,
+  schedule_ms: 10_000,
 };
 
 let n = 0;

@@ -6,8 +6,9 @@
  * time) and from `scheduled` (response time, free of coordinated omission), generator health,
  * rate limits, retries and the per-second timeline. Pure: the app reads the files.
  *
- * The run lasts from the schedule's zero to the planned end (duration, stages, or requests / rate
- * for a constant open rate); with no planned end, or when interrupted, to the last arrival.
+ * The run lasts from the schedule's zero to the planned end (generator.json's schedule_ms, else
+ * duration, stages, or requests / rate for a constant open rate); with no planned end, or when
+ * interrupted, to the last arrival.
  */
 import type { GeneratorFigures, LoadSummary, WindowName } from '../records/load-summary.js';
 import { LOAD_SUMMARY_VERSION } from '../records/load-summary.js';
@@ -47,8 +48,9 @@ export function plannedEndMs(spec: LoadSpecFields): number | null {
 function generatorFigures(records: readonly LoadRecord[], health: LoadHealth | null): GeneratorFigures {
   const sent = health?.sent ?? records.length;
   if (health !== null) {
-    const cpu = health.cpu_user_ms + health.cpu_system_ms;
-    const lag = health.schedule_lag_ms;
+    const cpu = health.cpu_user_ms === null || health.cpu_system_ms === null ? null : health.cpu_user_ms + health.cpu_system_ms;
+    const { p50, p99, max } = health.schedule_lag_ms;
+    const lag = p50 === null || p99 === null || max === null ? null : { p50, p99, max };
     return {
       planned_arrivals: health.planned_arrivals,
       sent,
@@ -57,7 +59,7 @@ function generatorFigures(records: readonly LoadRecord[], health: LoadHealth | n
       schedule_lag_ms: lag,
       peak_in_flight: health.peak_in_flight,
       cpu_ms: cpu,
-      cpu_ms_per_request: sent > 0 ? cpu / sent : null,
+      cpu_ms_per_request: cpu !== null && sent > 0 ? cpu / sent : null,
       interrupted: health.interrupted,
       start_delay_ms: health.start_delay_ms,
       fell_behind: (lag?.p99 ?? 0) > LATE_MS || health.dropped.length > 0,
@@ -93,7 +95,7 @@ export function computeLoadFigures(input: LoadInput): LoadFigures {
   let lastArrival = 0;
   for (const r of records) lastArrival = Math.max(lastArrival, arrivalOf(r));
   for (const d of droppedOffsets) lastArrival = Math.max(lastArrival, d);
-  const planned = plannedEndMs(spec);
+  const planned = health?.schedule_ms ?? plannedEndMs(spec);
   const interrupted = health?.interrupted ?? false;
   const end = planned === null ? lastArrival : interrupted ? Math.min(planned, lastArrival) : planned;
   const bounds = windowBounds(end, spec.warmup_ms, spec.cooldown_ms);

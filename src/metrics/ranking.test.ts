@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CUTOFFS, RankingScoresSchema } from '../records/scores.js';
-import { rankedUnique, rankingScores } from './ranking.js';
+import { rankedUnique } from '../records/citations.js';
+import { rankingScores } from './ranking.js';
 
 const q1 = rankingScores(['B', 'A', 'D', 'C'], ['A', 'C']);
 const q2 = rankingScores([], ['X']);

@@ -6,21 +6,6 @@
  */
 import { CUTOFFS, type RankingScores } from '../records/scores.js';
 
-/**
- * Trims each id, drops empty ones and keeps the first occurrence of every id, in order: the ranked
- * list R of metrics.md. `duplicates` counts the later occurrences that were dropped.
- */
-export function rankedUnique(ids: readonly string[]): { ranked: string[]; duplicates: number } {
-  const seen = new Set<string>();
-  let duplicates = 0;
-  for (const raw of ids) {
-    const id = raw.trim();
-    if (id === '') continue;
-    if (seen.has(id)) duplicates += 1;
-    else seen.add(id);
-  }
-  return { ranked: [...seen], duplicates };
-}
 
 /**
  * Every ranking metric of `ranked` (R, already trimmed and de-duplicated) against `expected` (E),

@@ -6,8 +6,9 @@
  * questions. Keeps two small arrays per question, never answers.
  */
 import { z } from 'zod';
-import { ModeSchema, OutcomeSchema, type Mode, type ModelFigures, type Outcome, type RequestRecord } from '../records/record.js';
+import { ModeSchema, OutcomeSchema, type Mode, type Outcome, type RequestRecord } from '../records/record.js';
 import { MeanEstimateSchema } from '../records/summary.js';
+import { modelPassed, recordPassed } from './pass.js';
 import { proportionEstimate } from './stats.js';
 
 /** One question's tries, in repeat order. */
@@ -44,20 +45,7 @@ export function questionRepeatFigures(tries: Pick<QuestionTries, 'outcomes' | 'p
   };
 }
 
-/**
- * Whether a whole request passed: the same rule as the summarizer (metrics/summarize) uses for
- * pass_rate — a failed request does not pass; a multi-model record without record-level scores
- * passes when every model does.
- */
-export function recordPassed(record: RequestRecord): boolean {
-  if (record.outcome !== 'ok') return false;
-  if (record.scores !== null) return record.scores.pass;
-  const models = record.models ?? [];
-  return models.length > 0 && models.every(modelPassed);
-}
-
-/** A model of a multi-model request passes when it is ok and its scores pass. */
-export const modelPassed = (model: ModelFigures): boolean => model.outcome === 'ok' && model.scores?.pass === true;
+export { modelPassed, recordPassed } from './pass.js';
 
 interface GroupState {
   set: string;

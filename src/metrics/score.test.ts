@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OUTCOMES } from '../records/record.js';
 import { ScoresSchema } from '../records/scores.js';
-import { citedDocumentIds } from './citations.js';
+import { citedDocumentIds } from '../records/citations.js';
 import { computeScores, ExpectationsSchema, type Expectations, type ScoredFigures } from './score.js';
 
 const expectations = (over: Partial<Expectations> = {}): Expectations => ({

@@ -4,22 +4,15 @@
  * ranking metrics over the cited list and over top_documents, invalid and duplicate citations,
  * answer checks and the pass rule. Definitions: shared/spec/metrics.md.
  */
-import { z } from 'zod';
-import { RequestRecordSchema, type AnswerFigures } from '../records/record.js';
+import type { Expectations } from '../records/expectations.js';
+import type { AnswerFigures } from '../records/record.js';
 import type { RankingScores, Scores } from '../records/scores.js';
 import { checkAnswer, passes } from './checks.js';
-import { citationScores, invalidCitations, rankCitations } from './citations.js';
-import { rankedUnique, rankingScores } from './ranking.js';
+import { rankCitations, rankedUnique } from '../records/citations.js';
+import { citationScores, invalidCitations } from './citations.js';
+import { rankingScores } from './ranking.js';
 
-const Phrases = z.array(z.string());
-
-/** What a question expects of its answer (from the dataset row). */
-export const ExpectationsSchema = RequestRecordSchema.pick({ expected_document_ids: true }).extend({
-  must_contain: Phrases,
-  must_not_contain: Phrases,
-  expect_no_answer: z.boolean(),
-});
-export type Expectations = z.infer<typeof ExpectationsSchema>;
+export { ExpectationsSchema, type Expectations } from '../records/expectations.js';
 
 /** The figures scoring reads. */
 export type ScoredFigures = Pick<

@@ -7,6 +7,7 @@
 import { ModeSchema, type Mode, type ModelFigures, type RequestRecord } from '../records/record.js';
 import { emptyOutcomeCounts, SUMMARY_VERSION, type Group, type Summary } from '../records/summary.js';
 import { createFigureAccumulator, type FigureAccumulator, type Observation } from './group-figures.js';
+import { modelPassed, recordPassed } from './pass.js';
 
 /** The category key of records whose category is null. */
 export const UNCATEGORISED = 'uncategorised';
@@ -85,10 +86,9 @@ export function createSummarizer(): Summarizer {
       const category = record.category ?? UNCATEGORISED;
       const expects = record.expected_document_ids.length > 0;
       const base = { headers_ms: record.headers_ms, expects_documents: expects };
-      observe(groupOf(record, null), category, { ...base, figures: record, passed: requestPassed(record) });
+      observe(groupOf(record, null), category, { ...base, figures: record, passed: recordPassed(record) });
       for (const model of record.models ?? []) {
-        const passed = model.outcome === 'ok' && model.scores?.pass === true;
-        observe(groupOf(record, model), category, { ...base, figures: model, passed });
+        observe(groupOf(record, model), category, { ...base, figures: model, passed: modelPassed(model) });
       }
     },
     finish() {
@@ -110,13 +110,6 @@ export function createSummarizer(): Summarizer {
   };
 }
 
-/** A failed request does not pass; see createSummarizer for multi-model records without scores. */
-function requestPassed(record: RequestRecord): boolean {
-  if (record.outcome !== 'ok') return false;
-  if (record.scores !== null) return record.scores.pass;
-  const models = record.models ?? [];
-  return models.length > 0 && models.every((m) => m.outcome === 'ok' && m.scores?.pass === true);
-}
 
 const MODE_ORDER = ModeSchema.options;
 

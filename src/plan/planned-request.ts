@@ -6,18 +6,11 @@
  */
 import { z } from 'zod';
 import { SendMessageRequestSchema } from '../api/send-message.js';
+import { ExpectationsSchema } from '../records/expectations.js';
 import { ModeSchema } from '../records/record.js';
 
 const DocumentIds = z.array(z.string());
 
-/** What scoring needs later (metrics.md "Answer checks"); passed through the run untouched. */
-export const PlannedExpectationsSchema = z.object({
-  expected_document_ids: DocumentIds,
-  must_contain: z.array(z.string()),
-  must_not_contain: z.array(z.string()),
-  expect_no_answer: z.boolean(),
-});
-export type PlannedExpectations = z.infer<typeof PlannedExpectationsSchema>;
 
 export const PlannedRequestSchema = z.object({
   /** Position in the plan, from 0: the order requests are handed to the scheduler. */
@@ -41,7 +34,8 @@ export const PlannedRequestSchema = z.object({
   model_names: z.array(z.string()).nullable(),
   /** The request body, `stream` already set from `mode`. */
   body: SendMessageRequestSchema,
-  expectations: PlannedExpectationsSchema,
+  /** What scoring needs later; passed through the run untouched. */
+  expectations: ExpectationsSchema,
 });
 /** Input type: `body` may leave out what the service defaults (the client sends it as written). */
 export type PlannedRequest = z.input<typeof PlannedRequestSchema>;

@@ -65,7 +65,8 @@ export type WindowFigures = z.infer<typeof WindowFiguresSchema>;
 /** One second of the run (timeline.csv). Sends by sent time, outcomes and latencies by completion time. */
 export const TimelineRowSchema = z.object({
   second: z.number().int(),
-  window: WindowNameSchema,
+  /** The window the second starts in; `drain` after the schedule's end, while requests finish. */
+  window: z.enum([...WINDOW_NAMES, 'drain']),
   offered: z.number().int(),
   sent: z.number().int(),
   dropped: z.number().int(),

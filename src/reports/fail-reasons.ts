@@ -4,6 +4,7 @@
  * questions" say. Derived from the record's outcome and scores only (README "Pass rule"), so it
  * reads the same in every report and after `chatbench report`.
  */
+import { recordPassed } from '../metrics/pass.js';
 import type { AnswerFigures, RequestRecord } from '../records/record.js';
 
 type Figures = Pick<AnswerFigures, 'outcome' | 'error_code' | 'error_message' | 'scores'>;
@@ -35,16 +36,7 @@ export function answerFailReasons(figures: Figures, httpStatus: number | null): 
   return scores.pass ? [] : reasons;
 }
 
-/**
- * Whether the request as a whole passed. A single-model request passes by its own scores; a
- * multi-model request whose top-level scores are absent passes when it is ok and every model passed.
- */
-export function recordPassed(record: RequestRecord): boolean {
-  if (record.outcome !== 'ok') return false;
-  if (record.scores) return record.scores.pass;
-  if (record.models && record.models.length > 0) return record.models.every((m) => m.outcome === 'ok' && (m.scores?.pass ?? false));
-  return false;
-}
+export { recordPassed };
 
 /** Reasons for the whole request: its own, then each model's prefixed with its name; empty when it passed. */
 export function recordFailReasons(record: RequestRecord): string[] {

@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import { RequestRecordSchema, type RequestRecord } from '../records/record.js';
 import { SummarySchema, type Summary } from '../records/summary.js';
-import { answerFailReasons, describeOutcome, recordFailReasons, recordPassed } from './fail-reasons.js';
+import { modelPassed } from '../metrics/pass.js';
+import { answerFailReasons, recordFailReasons, recordPassed } from './fail-reasons.js';
 
 /** How much of the question text a row keeps. */
 export const QUESTION_CHARS = 200;
@@ -134,12 +135,9 @@ export function rowsOf(record: RequestRecord): ReportRow[] {
     reasons: recordFailReasons(record),
   };
   const models = (record.models ?? []).map((m): ReportRow => {
-    // A model can reach stop while the request as a whole still failed (e.g. timed out later).
-    const reasons =
-      m.outcome === 'ok' && record.outcome !== 'ok'
-        ? [`request outcome ${describeOutcome(record, record.http_status)}`]
-        : answerFailReasons(m, record.http_status);
-    const pass = record.outcome === 'ok' && m.outcome === 'ok' && (m.scores?.pass ?? false);
+    // Each model is judged on its own answer (metrics/pass), as its column in the summary is.
+    const reasons = answerFailReasons(m, record.http_status);
+    const pass = modelPassed(m);
     return {
       ...base,
       model_index: m.model_index,

@@ -7,6 +7,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { AnswerFigures, RequestRecord } from '../records/record.js';
 import { ScoresSchema, type Scores } from '../records/scores.js';
+import { modelPassed, recordPassed } from '../metrics/pass.js';
 import type { RecordSink } from './sink.js';
 
 /** Score columns in schema order, `pass` last (it has its own column after them). */
@@ -106,7 +107,7 @@ function cellsOf(record: RequestRecord, figures: AnswerFigures, modelIndex: numb
     markers_without_citation: figures.markers_without_citation.join('|'),
   };
   const scores = figures.scores;
-  const passed = record.outcome === 'ok' && figures.outcome === 'ok' && (scores?.pass ?? false);
+  const passed = modelIndex === null ? recordPassed(record) : modelPassed(figures);
   return [...BASE_COLUMNS.map((c) => base[c]), ...SCORE_COLUMNS.map((c) => scoreCell(scores?.[c])), String(passed)];
 }
 

@@ -44,8 +44,9 @@ describe('report.html', () => {
 
   it('colours each grid cell by its state, with a title saying why', () => {
     const grid = chart('pass-grid');
-    expect(count(grid, /data-state="pass"/g)).toBe(10);
-    expect(count(grid, /data-state="fail"/g)).toBe(4);
+    // duo's mini model passes on its own answer although the other model failed (metrics/pass).
+    expect(count(grid, /data-state="pass"/g)).toBe(11);
+    expect(count(grid, /data-state="fail"/g)).toBe(3);
     expect(count(grid, /data-state="error"/g)).toBe(2);
     expect(count(grid, /data-state="none"/g)).toBe(4); // duo ran q1 and q2 only
     expect(grid).toContain('q2 · fast (stream): failed\nmissing phrases: &quot;refund &lt;policy&gt;&quot;');

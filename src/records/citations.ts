@@ -1,0 +1,115 @@
+/**
+ * @module records/citations
+ * How a record's citation fields derive from what the service sent: the ranked list R of
+ * metrics.md (`cited_document_ids`), and the `[[n]](link)` markers of the answer text. One copy,
+ * used by the client that writes the record and by the metrics that score it, so they cannot disagree.
+ */
+import type { z } from 'zod';
+import type { CitationSchema } from './record.js';
+
+type Citation = z.infer<typeof CitationSchema>;
+
+/**
+ * Trims each id, drops empty ones and keeps the first occurrence of every id, in order: the ranked
+ * list R of metrics.md. `duplicates` counts the later occurrences that were dropped.
+ */
+export function rankedUnique(ids: readonly string[]): { ranked: string[]; duplicates: number } {
+  const seen = new Set<string>();
+  let duplicates = 0;
+  for (const raw of ids) {
+    const id = raw.trim();
+    if (id === '') continue;
+    if (seen.has(id)) duplicates += 1;
+    else seen.add(id);
+  }
+  return { ranked: [...seen], duplicates };
+}
+
+/**
+ * Orders citations by citation number (ties keep arrival order), trims ids, drops empty ones and
+ * keeps the first occurrence of each document. `duplicates` counts citations of a document already
+ * cited (metrics.md: kept once in the ranking, reported separately).
+ */
+export function rankCitations(citations: readonly Citation[]): { ranked: string[]; duplicates: number } {
+  // Array.prototype.sort is stable, so equal numbers keep the order they arrived in.
+  const byNumber = [...citations].sort((a, b) => a.citation_number - b.citation_number);
+  return rankedUnique(byNumber.map((c) => c.document_id));
+}
+
+/** The record's `cited_document_ids`: cited documents in citation-number order, de-duplicated. */
+export function citedDocumentIds(citations: readonly Citation[]): string[] {
+  return rankCitations(citations).ranked;
+}
+
+/** One `[[n]]` marker in the answer text; `end` is exclusive and covers the `(link)` when present. */
+export interface CitationMarker {
+  number: number;
+  start: number;
+  end: number;
+  link: string | null;
+}
+
+const MARKER = /\[\[(\d+)\]\]/g;
+const WHITESPACE = /\s/;
+
+/**
+ * Finds `[[n]](link)` and bare `[[n]]` markers, in text order. A link may hold brackets and
+ * balanced parentheses (`(https://w.org/Foo_(bar))`); it ends at the parenthesis that balances the
+ * opening one. A `(` that is not closed before whitespace or the end of the text is not a link: the
+ * marker is then bare and the text after it stays. Text inside a link is never read as a marker.
+ */
+export function parseCitationMarkers(answer: string): CitationMarker[] {
+  const markers: CitationMarker[] = [];
+  MARKER.lastIndex = 0;
+  for (let match = MARKER.exec(answer); match !== null; match = MARKER.exec(answer)) {
+    const start = match.index;
+    const afterMarker = start + match[0].length;
+    const linkEnd = answer[afterMarker] === '(' ? closingParenthesis(answer, afterMarker) : -1;
+    const end = linkEnd === -1 ? afterMarker : linkEnd + 1;
+    const link = linkEnd === -1 ? null : answer.slice(afterMarker + 1, linkEnd);
+    markers.push({ number: Number(match[1]), start, end, link });
+    MARKER.lastIndex = end;
+  }
+  return markers;
+}
+
+/** Index of the `)` balancing the `(` at `open`, or -1 when whitespace or the end comes first. */
+function closingParenthesis(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i += 1) {
+    const ch = text[i] ?? '';
+    if (ch === '(') depth += 1;
+    else if (ch === ')') {
+      depth -= 1;
+      if (depth === 0) return i;
+    } else if (WHITESPACE.test(ch)) return -1;
+  }
+  return -1;
+}
+
+/**
+ * The answer with every marker (and its link) removed; nothing else changes, so "Compose [[1]](x)."
+ * becomes "Compose ." — the answer checks fold whitespace, which makes that harmless.
+ */
+export function stripCitations(answer: string): string {
+  let out = '';
+  let from = 0;
+  for (const marker of parseCitationMarkers(answer)) {
+    out += answer.slice(from, marker.start);
+    from = marker.end;
+  }
+  return out + answer.slice(from);
+}
+
+/**
+ * The record's `markers_without_citation`: numbers of markers with no citation of that number,
+ * each once, in order of first appearance. A null answer has none.
+ */
+export function markersWithoutCitation(answer: string | null, citations: readonly Citation[]): number[] {
+  if (answer === null) return [];
+  const cited = new Set(citations.map((c) => c.citation_number));
+  const missing = new Set<number>();
+  for (const marker of parseCitationMarkers(answer)) if (!cited.has(marker.number)) missing.add(marker.number);
+  return [...missing];
+}
+
