@@ -15,7 +15,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import type { SimConfigInput, SimStats } from '../../src/sim/index.js';
@@ -262,6 +262,7 @@ function renderMarkdown(report: { load: { before: number; after: number; cores: 
 
 async function runParent(): Promise<void> {
   const loadBefore = Math.round((loadavg()[0] ?? 0) * 10) / 10;
+  const cores = cpus().length; // before pinning: availableParallelism() would then say 1
   const { child, pinned } = startChild();
   // The bound: past 3 minutes something hangs; kill the child and let this process end.
   const deadline = setTimeout(() => {
@@ -284,7 +285,7 @@ async function runParent(): Promise<void> {
   clearTimeout(deadline);
   const held = Math.max(0, ...streams.filter((s) => s.on_schedule).map((s) => s.target_streams));
   const verdict = held >= TARGET.streams ? `Target (≥ ${TARGET.streams}) met.` : `Target (≥ ${TARGET.streams}) MISSED.`;
-  const load = { before: loadBefore, after: Math.round((loadavg()[0] ?? 0) * 10) / 10, cores: availableParallelism() };
+  const load = { before: loadBefore, after: Math.round((loadavg()[0] ?? 0) * 10) / 10, cores };
   const report = { generated_at: new Date().toISOString(), node: process.version, pinned, load, target: TARGET, streams, held, rps, verdict };
   mkdirSync('reports/bench', { recursive: true });
   writeFileSync('reports/bench/sim.json', `${JSON.stringify(report, null, 2)}\n`);
