@@ -6,6 +6,7 @@ import type { CommandModule } from 'yargs';
 import type { ExitCode } from '../../errors.js';
 import type { Io } from '../io.js';
 import { baselineCommand } from './baseline.js';
+import { capacityCommand } from './capacity.js';
 import { compareCommand } from './compare.js';
 import { demoCommand } from './demo.js';
 import { evalCommand } from './eval.js';
@@ -30,6 +31,7 @@ export function commands(_io: Io, _setExitCode: SetExitCode): AnyCommand[] {
   return [
     evalCommand(_io, _setExitCode),
     loadCommand(_io, _setExitCode),
+    capacityCommand(_io, _setExitCode),
     demoCommand(_io, _setExitCode),
     reportCommand(_io, _setExitCode),
     validateCommand(_io, _setExitCode),

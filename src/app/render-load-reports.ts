@@ -1,0 +1,113 @@
+/**
+ * @module app/render-load-reports
+ * Writes the reports of a load run directory from its files alone: results.jsonl (every sent
+ * request), manifest.json (its `load` spec) and generator.json (the generator's health; optional,
+ * the figures are then estimated from the records). `chatbench load` calls this when the run ends,
+ * `chatbench capacity` once per step, and it can be called again later: same files in, same
+ * reports out. Records stream past once and only the fields the figures need are kept.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { InputError } from '../errors.js';
+import { evaluateLoadGates } from '../gates/load.js';
+import type { Gate, GateResult } from '../gates/index.js';
+import { computeLoadFigures, type LoadFigures } from '../metrics/load.js';
+import type { LoadHealth, LoadSpecFields } from '../metrics/load-input.js';
+import type { Slo } from '../metrics/load-slo.js';
+import { toLoadRecord, type LoadRecord } from '../metrics/load-window.js';
+import type { LoadSummary } from '../records/load-summary.js';
+import { renderLoadHtml } from '../reports/load/load-html.js';
+import { renderLoadMd } from '../reports/load/load-md.js';
+import { describeModel, type LoadReportInput } from '../reports/load/load-tables.js';
+import { renderTimelineCsv } from '../reports/load/timeline-csv.js';
+import { readRecords } from './read-records.js';
+import { GeneratorHealthSchema, LoadSpecSchema, type GeneratorHealth, type LoadSpec } from './run-load.js';
+
+export interface LoadReportOptions {
+  readonly version: string;
+  /** `--slo`s: checked on the measured window, and they define goodput. */
+  readonly slos?: readonly Slo[];
+  /** `--gate`s: evaluated on the measured window; their results go into the reports. */
+  readonly gates?: readonly Gate[];
+  readonly title?: string;
+}
+
+export interface RenderedLoadReports {
+  readonly summary: LoadSummary;
+  readonly figures: LoadFigures;
+  readonly gates: readonly GateResult[];
+  /** Paths written: summary.json, timeline.csv, report.md, report.html. */
+  readonly files: readonly string[];
+}
+
+// The figures read structural subsets of the run's files; these fail to compile if the schemas drift.
+const specFields = (spec: LoadSpec): LoadSpecFields => spec;
+const healthFields = (health: GeneratorHealth): LoadHealth => health;
+
+const ManifestLoadSchema = z.looseObject({ load: LoadSpecSchema });
+
+async function readJson(path: string, name: string): Promise<unknown | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new InputError([`${name}: not JSON (${(error as Error).message})`]);
+  }
+}
+
+const problemsOf = (name: string, error: z.ZodError) => error.issues.map((i) => `${name}: ${i.path.join('.') || '(root)'}: ${i.message}`);
+
+/** The run's load spec (manifest.json `load`) and generator health (generator.json, or null when absent). */
+export async function readLoadRun(dir: string): Promise<{ spec: LoadSpec; generator: GeneratorHealth | null }> {
+  const manifestName = join(dir, 'manifest.json');
+  const manifest = await readJson(manifestName, manifestName);
+  if (manifest === undefined) throw new InputError([`${manifestName}: no such file`], { hint: 'a load run directory holds the manifest.json that chatbench load wrote' });
+  const parsed = ManifestLoadSchema.safeParse(manifest);
+  if (!parsed.success) throw new InputError(problemsOf(manifestName, parsed.error), { hint: 'only a run of chatbench load has a load spec in its manifest' });
+  const generatorName = join(dir, 'generator.json');
+  const generator = await readJson(generatorName, generatorName);
+  if (generator === undefined) return { spec: parsed.data.load, generator: null };
+  const health = GeneratorHealthSchema.safeParse(generator);
+  if (!health.success) throw new InputError(problemsOf(generatorName, health.error));
+  return { spec: parsed.data.load, generator: health.data };
+}
+
+/** Computes the load summary of a run directory and writes its four reports. */
+export async function renderLoadReports(dir: string, options: LoadReportOptions): Promise<RenderedLoadReports> {
+  const { spec, generator } = await readLoadRun(dir);
+  const records: LoadRecord[] = [];
+  for await (const record of readRecords(dir)) records.push(toLoadRecord(record));
+  const figures = computeLoadFigures({
+    records,
+    spec: specFields(spec),
+    generator: generator === null ? null : healthFields(generator),
+    slos: options.slos ?? [],
+  });
+  const gates = evaluateLoadGates(options.gates ?? [], figures.summary);
+  const input: LoadReportInput = {
+    summary: figures.summary,
+    samples: figures.samples,
+    meta: { title: options.title ?? `chatbench load: ${spec.set} (${describeModel(figures.summary.run)})`, generated_by: `chatbench ${options.version}`, run_dir: dir },
+    gates,
+  };
+  const outputs: Array<[string, string]> = [
+    ['summary.json', `${JSON.stringify(figures.summary, null, 2)}\n`],
+    ['timeline.csv', renderTimelineCsv(figures.summary.timeline)],
+    ['report.md', renderLoadMd(input)],
+    ['report.html', renderLoadHtml(input)],
+  ];
+  const files: string[] = [];
+  for (const [name, text] of outputs) {
+    const path = join(dir, name);
+    await writeFile(path, text);
+    files.push(path);
+  }
+  return { summary: figures.summary, figures, gates, files };
+}

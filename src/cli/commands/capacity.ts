@@ -1,0 +1,135 @@
+/**
+ * @module cli/commands/capacity
+ * `chatbench capacity`: find the highest rate (or, with --users, the most users) the service
+ * sustains under the SLOs. Parses and checks flags (reusing `load`'s spec checks with the first
+ * step's target), then delegates to app/run-capacity. Exit 0 when a sustainable target was found,
+ * 1 when even the smallest target failed, 130 when interrupted.
+ */
+import type { Argv } from 'yargs';
+import { prepareLoad } from '../../app/run-load.js';
+import { runCapacity } from '../../app/run-capacity.js';
+import { openTarget } from '../../app/target.js';
+import { ExitCode, UsageError } from '../../errors.js';
+import { parseSlo } from '../../metrics/load-slo.js';
+import { DEFAULT_SATURATION, DEFAULT_SEARCH } from '../../plan/capacity.js';
+import { capacityHeadline } from '../../reports/load/capacity-report.js';
+import { resolveBaseUrl } from '../connection.js';
+import { parseDuration } from '../duration.js';
+import { wholeNumber } from '../flags.js';
+import type { Io } from '../io.js';
+import { defaultRunDir } from '../run-dir.js';
+import { VERSION } from '../version.js';
+import { defineCommand, type AnyCommand, type SetExitCode } from './index.js';
+import { loadSpecOf, resolveTokens, type LoadArgs } from './load.js';
+
+export interface CapacityArgs extends Pick<LoadArgs, 'base-url' | 'token' | 'token-file' | 'sim' | 'seed' | 'operation' | 'mode' | 'dataset' | 'urls-file' | 'models' | 'set' | 'set-name' | 'question-order' | 'arrival' | 'max-in-flight' | 'connections' | 'timeout' | 'retries' | 'retry-429' | 'grace' | 'out'> {
+  users: boolean;
+  'start-rate': number;
+  'start-users': number;
+  factor: number;
+  precision: number;
+  'step-duration': string;
+  'step-warmup': string;
+  'max-steps': number;
+  'max-duration': string;
+  slo: string[];
+  'max-ttfp-rise': number;
+}
+
+export function capacityCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
+  return defineCommand<CapacityArgs>({
+    command: 'capacity',
+    describe: 'Find the highest sustainable rate (or users): step up ×2 until an SLO breaks or the service saturates, then bisect',
+    builder: (y: Argv) =>
+      y
+        .option('base-url', { type: 'string', describe: 'Base URL of the chat service, with its path prefix (env CHATBENCH_BASE_URL)', group: 'Target:' })
+        .option('token', { type: 'string', array: true, default: [], describe: 'Bearer token (repeat for several; env CHATBENCH_TOKEN); never printed', group: 'Target:' })
+        .option('token-file', { type: 'string', describe: 'Tokens, one per line, each optionally followed by a weight', group: 'Target:' })
+        .option('sim', { type: 'boolean', default: false, describe: 'Run against the embedded simulated service', group: 'Target:' })
+        .option('seed', { type: 'number', default: 1, describe: 'Seed of arrivals, question order and the simulator', group: 'Target:' })
+        .option('operation', { choices: ['chat', 'open-urls'] as const, default: 'chat' as const, group: 'Inputs:' })
+        .option('dataset', { type: 'string', describe: 'CSV of questions (chat), or with a url column (open-urls)', group: 'Inputs:' })
+        .option('urls-file', { type: 'string', describe: 'open-urls: one URL per line', group: 'Inputs:' })
+        .option('models', { type: 'string', describe: 'JSON file of model override sets', group: 'Inputs:' })
+        .option('set', { type: 'string', array: true, default: [], describe: 'The set as name=provider:version[@temperature]', group: 'Inputs:' })
+        .option('set-name', { type: 'string', describe: 'Which set of --models to send', group: 'Inputs:' })
+        .option('mode', { choices: ['stream', 'full'] as const, default: 'stream' as const, group: 'Inputs:' })
+        .option('question-order', { choices: ['sequential', 'random'] as const, default: 'sequential' as const, group: 'Inputs:' })
+        .option('users', { type: 'boolean', default: false, describe: 'Step virtual users (closed model) instead of the arrival rate', group: 'Search:' })
+        .option('start-rate', { type: 'number', default: 1, describe: 'First step: requests per second', group: 'Search:' })
+        .option('start-users', { type: 'number', default: 1, describe: 'With --users: first step\'s users', group: 'Search:' })
+        .option('factor', { type: 'number', default: DEFAULT_SEARCH.factor, describe: 'Ramp factor between steps until one is bad', group: 'Search:' })
+        .option('precision', { type: 'number', default: DEFAULT_SEARCH.precision, describe: 'Bisect until good and bad targets are this close (relative)', group: 'Search:' })
+        .option('step-duration', { type: 'string', default: '20s', describe: 'How long each step holds its target', group: 'Search:' })
+        .option('step-warmup', { type: 'string', default: '0s', describe: 'Start of each step left out of its figures', group: 'Search:' })
+        .option('max-steps', { type: 'number', default: DEFAULT_SEARCH.maxSteps, group: 'Search:' })
+        .option('max-duration', { type: 'string', default: '10m', describe: 'No step starts that would end after this', group: 'Search:' })
+        .option('slo', { type: 'string', array: true, default: [], describe: 'An objective, e.g. "ttfp_ms.p95<=2000", "error_rate<=0.01" (repeatable)', group: 'Search:' })
+        .option('max-ttfp-rise', { type: 'number', default: DEFAULT_SATURATION.maxTtfpRise, describe: 'Saturated when TTFP p50 rises more than this (relative) within a step', group: 'Search:' })
+        .option('arrival', { choices: ['constant', 'poisson'] as const, default: 'constant' as const, group: 'Load:' })
+        .option('max-in-flight', { type: 'number', describe: 'Open model: arrivals finding this many in flight are dropped (default 1000)', group: 'Load:' })
+        .option('connections', { type: 'number', describe: 'Open model: requests sent and unanswered at most', group: 'Load:' })
+        .option('timeout', { type: 'string', default: '60s', group: 'Run:' })
+        .option('retries', { type: 'number', default: 0, group: 'Run:' })
+        .option('retry-429', { type: 'boolean', default: false, group: 'Run:' })
+        .option('grace', { type: 'string', default: '10s', group: 'Run:' })
+        .option('out', { type: 'string', describe: 'Directory (default reports/<date-time>-capacity); steps go to steps/NN-rate-R/', group: 'Output:' })
+        .example('$0 capacity --sim --dataset datasets/sample.csv --start-rate 5 --step-duration 10s --slo "ttfp_ms.p95<=2000" --slo "rate_limited_rate<=0.05"', 'Find the sustainable rate of the simulator')
+        .example('$0 capacity --base-url https://chat.example.com/api --token-file tokens.txt --dataset q.csv --users --start-users 2 --slo "error_rate<=0.01"', 'Find how many concurrent users a deployment takes'),
+    handler: async (a) => {
+      setExitCode(await capacityHandler(a, io));
+    },
+  });
+}
+
+export async function capacityHandler(a: CapacityArgs, io: Io): Promise<ExitCode> {
+  const problem = wholeNumber(a['max-steps'], 'max-steps', 1) ?? (a.users ? wholeNumber(a['start-users'], 'start-users', 1) : undefined);
+  if (problem) throw new UsageError(problem);
+  if (!(a.factor > 1)) throw new UsageError(`--factor must be above 1, got ${a.factor}`);
+  if (!(a.precision > 0 && a.precision < 1)) throw new UsageError(`--precision must be between 0 and 1 (e.g. 0.1 for 10%), got ${a.precision}`);
+  if (!(a['max-ttfp-rise'] > 0)) throw new UsageError(`--max-ttfp-rise must be above 0, got ${a['max-ttfp-rise']}`);
+  if (a.sim && a['base-url'] !== undefined) throw new UsageError('--sim and --base-url conflict: --sim runs against the embedded simulated service');
+  const baseUrl = resolveBaseUrl({ 'base-url': a['base-url'] }, io);
+  if (!a.sim && baseUrl === undefined) throw new UsageError('no target: give --base-url (or CHATBENCH_BASE_URL), or --sim');
+  const slos = a.slo.map((text) => parseSlo(text));
+  const start = a.users ? a['start-users'] : a['start-rate'];
+  const stepMs = parseDuration(a['step-duration'], 'step-duration');
+  const maxDurationMs = parseDuration(a['max-duration'], 'max-duration');
+  const { tokens, weights } = resolveTokens(a, io);
+  // The first step's spec, checked with load's own rules (conflicts, warm-up within the step).
+  const spec = loadSpecOf(
+    { ...a, rate: a.users ? undefined : start, concurrency: a.users ? start : undefined, duration: a['step-duration'], warmup: a['step-warmup'], cooldown: '0s' },
+    io,
+    { count: Math.max(1, tokens.length), weights },
+  );
+  const prepared = await prepareLoad({ operation: spec.operation, mode: spec.mode, datasetPath: a.dataset, urlsFile: a['urls-file'], modelsPath: a.models, setFlags: a.set, setName: a['set-name'], cwd: io.cwd });
+  const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl, token: tokens[0] });
+  const outDir = a.out ?? defaultRunDir('capacity');
+  io.stderr.write(`chatbench capacity: ${a.users ? 'users' : 'rate'} from ${start}, ×${a.factor} then bisect to ${a.precision * 100}%, ${a['step-duration']} per step, at most ${a['max-steps']} steps / ${a['max-duration']} → ${outDir}\n`);
+  let run;
+  try {
+    run = await runCapacity({
+      load: {
+        baseUrl: target.baseUrl, tokens: tokens.length > 0 ? tokens : [target.token ?? ''], prepared, target: target.kind, cwd: io.cwd, signal: io.signal,
+        graceMs: parseDuration(a.grace, 'grace'), timeoutMs: parseDuration(a.timeout, 'timeout'), retries: a.retries, retry429: a['retry-429'], version: VERSION,
+        cpuUsage: () => process.cpuUsage(),
+      },
+      spec: { ...spec, set: prepared.sets[0]?.name ?? spec.set },
+      users: a.users,
+      search: { start, factor: a.factor, precision: a.precision, maxSteps: a['max-steps'], integer: a.users },
+      saturation: { ...DEFAULT_SATURATION, maxTtfpRise: a['max-ttfp-rise'] },
+      stepDurationMs: stepMs,
+      stepWarmupMs: parseDuration(a['step-warmup'], 'step-warmup'),
+      maxDurationMs,
+      slos,
+      outDir,
+      onStepStart: ({ index, target: t, phase }) => io.stderr.write(`step ${index + 1} (${phase}): ${t} ${a.users ? 'users' : 'req/s'} for ${a['step-duration']}…\n`),
+      onStep: (s) => io.stderr.write(`  ${s.good ? 'good' : 'bad'}: accepted ${s.ok_rate_per_s?.toFixed(1) ?? '–'}/s of ${s.offered_rate?.toFixed(1) ?? '–'}/s offered${s.reasons.length > 0 ? ` (${s.reasons.join('; ')})` : ''}\n`),
+    });
+  } finally {
+    await target.close();
+  }
+  io.stdout.write(`${capacityHeadline(run.result)}\nreports:\n${run.files.map((f) => `  ${f}`).join('\n')}\n`);
+  if (run.result.stopped === 'interrupted') return ExitCode.Interrupted;
+  return run.result.sustainable === null ? ExitCode.GateFailed : ExitCode.Ok;
+}
