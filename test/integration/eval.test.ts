@@ -100,9 +100,12 @@ describe('chatbench eval against the simulator', () => {
     const all = records(out);
     const ttft = all.map((r) => r.ttft_ms!).sort((a, b) => a - b);
     const median = ttft[Math.floor(ttft.length / 2)]!;
-    // The schedule puts the first answer token at 150 + 100 ms; the median absorbs a noisy neighbour.
-    expect(median).toBeGreaterThanOrEqual(250);
-    expect(median).toBeLessThan(250 + 10);
+    // The schedule puts the first answer token at 150 + 100 ms. Never early; late only by what the
+    // simulator says it was late itself (a loaded machine delays its timers) plus a little of ours:
+    // client and simulator share one event loop here. `npm run bench` measures the error precisely.
+    const simLate = sim.stats().send_lag_ms.p50;
+    expect(ttft[0]).toBeGreaterThanOrEqual(250);
+    expect(median - 250 - simLate).toBeLessThan(15);
     for (const r of all) {
       expect(r.ttfp_ms!).toBeLessThan(r.ttft_ms!);
       expect(r.first_packet_ms.message_start).toBeGreaterThanOrEqual(250);
