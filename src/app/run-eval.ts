@@ -3,11 +3,16 @@
  * The evaluation use-case: read and check the inputs (nothing is sent if any is wrong), plan, apply
  * the project instructions, run, score each record and append it to results.jsonl as it completes,
  * then write every report from results.jsonl.
+ *
+ * Resume (`resume: true`): the run directory's manifest must describe the same inputs; the keys
+ * already recorded are skipped and the others appended (resume.ts). Stopping: `signal` stops
+ * scheduling and gives in-flight requests `graceMs`; `cancelNow` (a second Ctrl-C) cancels them at
+ * once. Either way every record that exists is on disk before the reports are written.
  */
 import { createWriteStream } from 'node:fs';
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { createChatClient } from '../client/chat-client.js';
+import { createChatClient, type ChatClient } from '../client/chat-client.js';
 import { getProjectInstructions, putProjectInstructions } from '../client/project-client.js';
 import { readDataset, type Dataset } from '../dataset/index.js';
 import { InputError, RunError, ToolkitError, UsageError } from '../errors.js';
@@ -19,6 +24,7 @@ import { runPlan, type RunProgress, type RunResult } from '../runner/index.js';
 import { checkSetsForMode, resolveSets, type ModeOption, type ResolvedSets } from '../sets/index.js';
 import { displayUrl, PLAN_VERSION, redactDefaults, sha256File, type Manifest } from './manifest.js';
 import { renderReports, type RenderedReports } from './render-reports.js';
+import { planDigest, prepareResume } from './resume.js';
 import { scoreRecord } from './score-record.js';
 
 export interface EvalInputs {
@@ -82,7 +88,11 @@ export interface EvalOptions extends EvalInputs {
   readonly version: string;
   readonly onProgress?: (progress: RunProgress) => void;
   /** Called once the run directory exists and the plan is known, before the first request. */
-  readonly onStart?: (info: { outDir: string; planned: number }) => void;
+  readonly onStart?: (info: { outDir: string; planned: number; alreadyDone: number; truncatedBytes: number }) => void;
+  /** Continue the run in `outDir` (its manifest must match) instead of starting a fresh one. */
+  readonly resume?: boolean;
+  /** Aborting cancels the requests in flight at once, without waiting for the grace (a second Ctrl-C). */
+  readonly cancelNow?: AbortSignal;
 }
 
 export interface EvalResult {
@@ -94,19 +104,27 @@ export interface EvalResult {
 export async function runEval(options: EvalOptions, prepared?: PreparedEval): Promise<EvalResult> {
   const { dataset, sets, plan, plannedTotal } = prepared ?? (await prepareEval(options));
   const outDir = resolve(options.cwd, options.outDir);
-  await ensureFreshRunDir(outDir);
-  await writeManifest(outDir, options, dataset, sets, { planned: plan.length, plannedTotal });
+  const manifest = await buildManifest(options, dataset, sets, plan, plannedTotal);
+  let done: ReadonlySet<string> = new Set();
+  let truncatedBytes = 0;
+  if (options.resume) {
+    ({ done, truncatedBytes } = await prepareResume(outDir, options.outDir, manifest, plan));
+  } else {
+    await ensureFreshRunDir(outDir);
+    await writeFile(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  }
+  const todo = plan.filter((p) => !done.has(p.key));
 
   const client = createChatClient({ baseUrl: options.baseUrl, token: options.token, connections: options.concurrency, timeoutMs: options.timeoutMs });
-  const jsonlOut = createWriteStream(join(outDir, 'results.jsonl'));
+  const jsonlOut = createWriteStream(join(outDir, 'results.jsonl'), { flags: options.resume ? 'a' : 'w' });
   const sink = createJsonlSink(jsonlOut);
   const expectations = new Map(plan.map((p) => [p.key, p.expectations]));
   let run: RunResult;
   try {
     if (sets.defaults.project) await applyProject(options, sets.defaults.project);
-    options.onStart?.({ outDir, planned: plan.length });
-    run = await runPlan(plan, {
-      client,
+    options.onStart?.({ outDir, planned: todo.length, alreadyDone: done.size, truncatedBytes });
+    run = await runPlan(todo, {
+      client: withCancelNow(client, options.cancelNow),
       concurrency: options.concurrency,
       retries: options.retries,
       retry429: options.retry429,
@@ -126,12 +144,13 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
 /** A run directory holds one run: an existing results.jsonl is never appended to or overwritten. */
 async function ensureFreshRunDir(outDir: string): Promise<void> {
   const exists = await access(join(outDir, 'results.jsonl')).then(() => true, () => false);
-  if (exists) throw new UsageError(`--out ${outDir} already holds a run (results.jsonl); choose another directory`);
+  if (exists) throw new UsageError(`--out ${outDir} already holds a run (results.jsonl); choose another directory, or continue that run with --resume ${outDir}`);
   await mkdir(outDir, { recursive: true });
 }
 
-async function writeManifest(outDir: string, options: EvalOptions, dataset: Dataset, sets: ResolvedSets, size: { planned: number; plannedTotal: number }): Promise<void> {
-  const manifest: Manifest = {
+/** The run's manifest: what was run, against what, with which inputs by hash (and the plan's digest). */
+async function buildManifest(options: EvalOptions, dataset: Dataset, sets: ResolvedSets, plan: readonly PlannedRequest[], plannedTotal: number): Promise<Manifest> {
+  return {
     manifest_version: 1,
     chatbench_version: options.version,
     command: 'eval',
@@ -139,8 +158,8 @@ async function writeManifest(outDir: string, options: EvalOptions, dataset: Data
     base_url: displayUrl(options.baseUrl),
     target: options.target,
     plan_version: PLAN_VERSION,
-    planned_requests: size.planned,
-    planned_total: size.plannedTotal,
+    planned_requests: plan.length,
+    planned_total: plannedTotal,
     shard: options.shard ?? null,
     dataset: { path: options.datasetPath, sha256: await sha256File(dataset.path), questions: dataset.rows.length },
     models: sets.modelsPath ? { path: sets.modelsPath, sha256: await sha256File(resolve(options.cwd, sets.modelsPath)) } : null,
@@ -150,9 +169,20 @@ async function writeManifest(outDir: string, options: EvalOptions, dataset: Data
       models: (s.llm_overrides ?? (s.llm_override ? [s.llm_override] : [])).map((o) => o.display_name ?? o.model_version ?? 'configured model'),
     })),
     defaults: redactDefaults(sets.defaults),
-    options: { mode: options.mode, repeat: options.repeat, concurrency: options.concurrency, timeout_ms: options.timeoutMs, retries: options.retries, retry_429: options.retry429 },
+    options: { mode: options.mode, repeat: options.repeat, concurrency: options.concurrency, timeout_ms: options.timeoutMs, retries: options.retries, retry_429: options.retry429, plan_sha256: planDigest(plan) },
   };
-  await writeFile(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+/**
+ * The client as the runner sees it, with `cancelNow` joined to every request's own signal. The
+ * runner's stop already keeps new requests from starting; this only ends the ones in flight early.
+ */
+function withCancelNow(client: ChatClient, cancelNow: AbortSignal | undefined): Pick<ChatClient, 'send' | 'baseUrl'> {
+  if (cancelNow === undefined) return client;
+  return {
+    baseUrl: client.baseUrl,
+    send: (body, signal) => client.send(body, signal === undefined ? cancelNow : AbortSignal.any([signal, cancelNow])),
+  };
 }
 
 /** Sets the project's instructions before the first request and reads them back to be sure. */

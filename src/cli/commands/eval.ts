@@ -18,6 +18,7 @@ import { resolveBaseUrl, resolveToken } from '../connection.js';
 import { parseDuration } from '../duration.js';
 import { resolveShard, wholeNumber, withConnectionFlags, withShardFlags } from '../flags.js';
 import type { Io } from '../io.js';
+import { watchInterrupts } from '../interrupt.js';
 import { createProgressView } from '../progress.js';
 import { defaultRunDir } from '../run-dir.js';
 import { VERSION } from '../version.js';
@@ -40,6 +41,7 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('retry-429', { type: 'boolean', default: false, describe: 'Retry 429s too, honouring Retry-After', group: 'Run:' })
         .option('grace', { type: 'string', default: '10s', describe: 'On Ctrl-C, how long in-flight requests may finish', group: 'Run:' })
         .option('out', { type: 'string', describe: 'Run directory (default reports/<date-time>-eval)', group: 'Output:' })
+        .option('resume', { type: 'string', describe: 'Continue the killed or interrupted run in this directory: same command line, only the requests it has no record of are sent', group: 'Output:' })
         .option('baseline', { type: 'string', describe: 'Compare with this run or saved baseline after the run (compare.md/json/html)', group: 'Gates:' })
         .option('gate', { type: 'string', array: true, default: [], describe: 'A gate, e.g. "citation_recall delta >= -0.02 significant" (repeatable; docs/ci.md)', group: 'Gates:' })
         .option('gates', { type: 'string', describe: 'A JSON file of gates', group: 'Gates:' })
@@ -76,6 +78,7 @@ export interface EvalArgs {
   'retry-429': boolean;
   grace: string;
   out?: string;
+  resume?: string;
   shard?: string;
   shards?: number;
   baseline?: string;
@@ -93,6 +96,7 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
   if (!a.sim && baseUrl === undefined) {
     throw new UsageError('no target: give --base-url (or CHATBENCH_BASE_URL), or --sim for a dry run against the embedded simulated service');
   }
+  if (a.resume !== undefined && a.out !== undefined && a.out !== a.resume) throw new UsageError('--out and --resume conflict: --resume DIR writes into DIR');
   const inputs = { datasetPath: a.dataset, modelsPath: a.models, setFlags: a.set, mode: a.mode, repeat: a.repeat, cwd: io.cwd, shard: resolveShard(a, io) };
   // Every input is checked before a simulator starts or a byte is sent: the gates too.
   const gates = await loadGates({ gates: a.gate ?? [], gatesFile: a.gates, cwd: io.cwd });
@@ -103,18 +107,24 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
   checkGates(gates, { sets: prepared.sets.sets.map((s) => s.name), modes: [...new Set(prepared.plan.map((p) => p.mode))], hasBaseline: a.baseline !== undefined });
   const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl, token });
   const progress = createProgressView(io.stderr);
+  const stopping = watchInterrupts(io, a.grace);
   let result: EvalResult;
   try {
     result = await runEval(
       {
         ...inputs, baseUrl: target.baseUrl, token: target.token, target: target.kind, concurrency: a.concurrency, timeoutMs,
-        retries: a.retries, retry429: a['retry-429'], outDir: a.out ?? defaultRunDir('eval'), graceMs, signal: io.signal, version: VERSION,
-        onStart: ({ outDir, planned }) => io.stderr.write(`chatbench eval: ${planned} requests${inputs.shard ? ` (shard ${inputs.shard.index}/${inputs.shard.count} of ${prepared.plannedTotal})` : ''}, ${a.concurrency} in flight, against ${target.kind === 'simulator' ? 'the embedded simulated service' : target.baseUrl} → ${outDir}\n`),
+        retries: a.retries, retry429: a['retry-429'], outDir: a.resume ?? a.out ?? defaultRunDir('eval'), graceMs, signal: io.signal, version: VERSION,
+        resume: a.resume !== undefined, cancelNow: stopping.cancelNow,
+        onStart: ({ outDir, planned, alreadyDone, truncatedBytes }) => {
+          if (a.resume !== undefined) io.stderr.write(`chatbench eval: resuming ${outDir}: ${alreadyDone} requests recorded${truncatedBytes > 0 ? ` (a torn last line of ${truncatedBytes} bytes was cut)` : ''}, ${planned} to go\n`);
+          io.stderr.write(`chatbench eval: ${planned} requests${inputs.shard ? ` (shard ${inputs.shard.index}/${inputs.shard.count} of ${prepared.plannedTotal})` : ''}, ${a.concurrency} in flight, against ${target.kind === 'simulator' ? 'the embedded simulated service' : target.baseUrl} → ${outDir}\n`);
+        },
         onProgress: (tick) => progress.update(tick),
       },
       prepared,
     );
   } finally {
+    stopping.dispose();
     progress.stop();
     await target.close();
   }
@@ -132,7 +142,7 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
     for (const gate of failed) io.stderr.write(`gate failed: ${gate.reason}\n`);
     if (gated.gateResults.length > 0) io.stderr.write(`${gated.gateResults.length - failed.length} of ${gated.gateResults.length} gates passed\n`);
   }
-  if (result.run.interrupted) {
+  if (result.run.interrupted || io.signal.aborted) {
     io.stderr.write(`chatbench eval: interrupted; ${result.run.sent} of ${result.run.planned} requests were sent and recorded\n`);
     return ExitCode.Interrupted;
   }
