@@ -1,0 +1,68 @@
+/**
+ * Issue 7 §3 with the real process and real signals: SIGINT or SIGTERM stops scheduling, lets the
+ * requests in flight finish within --grace (then cancels them), writes every report and exits 130;
+ * a second SIGINT cancels at once and still leaves a readable results.jsonl and the reports.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import type { RunningSimulator } from '../../src/sim/index.js';
+import { startSim, TOKENS } from '../helpers/start-sim.js';
+import { readRunRecords, scratch, writeCsv, STACK_LINE } from './helpers.js';
+import { spawnCli, waitFor, type CliProcess } from './spawn-cli.js';
+
+const REPORTS = ['junit.xml', 'manifest.json', 'report.html', 'report.md', 'results.csv', 'results.jsonl', 'summary.json'];
+const fixed = (ms: number) => ({ median: ms, p99: ms });
+
+/** A simulator whose answers take about `answerMs` (the service's configured model), and a run of 12 requests at 3 in flight against it. */
+async function startRun(answerMs: number, grace: string): Promise<{ sim: RunningSimulator; run: CliProcess; out: string }> {
+  const tokenMs = Math.max(1, Math.round((answerMs - 200) / 70)); // ~70 answer tokens
+  const sim = await startSim({ config: { chat: { time_scale: 1, profiles: { default: { pre_answer_ms: fixed(100), first_token_ms: fixed(100), token_ms: fixed(tokenMs) } } } } });
+  const dir = scratch();
+  const rows = Array.from({ length: 12 }, (_, i) => [`q${i}`, `How many days of paid time off do employees get? (${i})`, '', '', 'false', 'x']);
+  const out = join(dir, 'run');
+  const run = spawnCli(['eval', '--base-url', sim.baseUrl, '--dataset', writeCsv(dir, rows), '--concurrency', '3', '--grace', grace, '--out', out], { CHATBENCH_TOKEN: TOKENS.demo });
+  await waitFor(() => sim.stats().streams_open === 3, 'three streams in flight', 15_000);
+  return { sim, run, out };
+}
+
+it('SIGINT: no new requests, the three in flight finish within the grace, every report, exit 130', { timeout: 20_000 }, async () => {
+  const { sim, run, out } = await startRun(1_200, '10s');
+  run.child.kill('SIGINT');
+  const end = await run.exited;
+  expect(run.stderr()).not.toMatch(STACK_LINE);
+  expect(end.code).toBe(130);
+  expect(run.stderr()).toMatch(/interrupted — no new requests; those in flight have 10s to finish/);
+  expect(run.stderr()).toMatch(/interrupted; 3 of 12 requests were sent and recorded/);
+  const records = readRunRecords(out);
+  expect(records.map((r) => r.outcome)).toEqual(['ok', 'ok', 'ok']);
+  expect(sim.stats().requests).toBe(3);
+  expect(readdirSync(out).sort()).toEqual(REPORTS);
+  expect(run.stdout()).toContain('reports:');
+});
+
+it('SIGTERM with a short grace: the requests in flight are cancelled when it ends, reports written, exit 130', { timeout: 20_000 }, async () => {
+  const { run, out } = await startRun(8_000, '300ms');
+  const sentAt = performance.now();
+  run.child.kill('SIGTERM');
+  const end = await run.exited;
+  expect(end.code).toBe(130);
+  expect(performance.now() - sentAt).toBeLessThan(4_000); // 300 ms of grace, then reports: far from the 8 s answers
+  const records = readRunRecords(out);
+  expect(records.map((r) => r.outcome)).toEqual(['cancelled', 'cancelled', 'cancelled']);
+  expect(readdirSync(out).sort()).toEqual(REPORTS);
+});
+
+it('a second SIGINT cancels at once despite a long grace; results.jsonl is readable and the reports are written', { timeout: 20_000 }, async () => {
+  const { run, out } = await startRun(8_000, '60s');
+  run.child.kill('SIGINT');
+  await waitFor(() => run.stderr().includes('interrupted — no new requests'), 'the first interrupt to be announced');
+  const secondAt = performance.now();
+  run.child.kill('SIGINT');
+  const end = await run.exited;
+  expect(end.code).toBe(130);
+  expect(performance.now() - secondAt).toBeLessThan(4_000);
+  expect(run.stderr()).toMatch(/cancelling the requests in flight/);
+  expect(readRunRecords(out).map((r) => r.outcome)).toEqual(['cancelled', 'cancelled', 'cancelled']);
+  expect(readdirSync(out).sort()).toEqual(REPORTS);
+});
