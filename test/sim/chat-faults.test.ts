@@ -47,7 +47,9 @@ describe('faults forced by a trigger', () => {
     const server = await start({ time_scale: 0.05, stall_ms: 6000, heartbeat_ms: 50, faults: { triggers: [{ match: 'fail here', fault: 'stall_mid_stream' }] } });
     const r = await ask(server);
     const gaps = r.chunkTimes.slice(1).map((t, i) => t - r.chunkTimes[i]!);
-    expect(Math.max(...gaps)).toBeGreaterThan(270); // 6000 × 0.05 = 300 ms
+    // 6000 × 0.05 = 300 ms of silence; token gaps here are ~1 ms. A loaded machine can send the packet
+    // before the stall late, which shortens the gap as the client sees it, so the bound is generous.
+    expect(Math.max(...gaps)).toBeGreaterThan(200);
     expect(hasStop(r.body)).toBe(true);
     expect(r.body).not.toContain('chat_heartbeat');
   });

@@ -3,8 +3,10 @@
  * The send-chat-message operation of the simulated service. For each request it decides everything
  * up front from seeded randomness (fault, session id, retrieval, each model's answer and timeline),
  * then plays the result on the response through one shared scheduler. Randomness is derived from
- * the seed, the message text and how many times that text was asked before, so concurrency and the
- * order of other requests do not change what a request gets; message ids are a plain counter.
+ * the seed, the request's identity (its message, model overrides, citations flag and filters) and
+ * how many times that same request was made before in the same mode, so concurrency and the order of other
+ * requests do not change what a request gets: a plan run whole or in shards gets the same answers.
+ * Message ids are a plain counter.
  */
 import type { ServerResponse } from 'node:http';
 import type { SendMessageRequestParsed } from '../../api/index.js';
@@ -62,7 +64,7 @@ interface Play {
 }
 type Reply = Play | { kind: 'reset' };
 
-/** Distinct message texts remembered for occurrence counting before the memory is reset. */
+/** Distinct requests remembered for occurrence counting before the memory is reset. */
 const MAX_REMEMBERED_MESSAGES = 200_000;
 const MAX_MODELS = 3;
 
@@ -109,8 +111,11 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
    */
   const prepare = (request: SendMessageRequestParsed): Reply => {
     const message = request.message;
-    const n = occurrence(message);
-    const faultRng = createRng(seed, 'fault', message, n);
+    // Content keys on the request without its mode, so streamed and full get the same answer;
+    // the count keys on it with its mode, so each is the first of its kind in a plan.
+    const identity = requestIdentity(request);
+    const n = occurrence(`${request.stream}${identity}`);
+    const faultRng = createRng(seed, 'fault', identity, n);
     const overrides = request.llm_overrides ?? [];
     if (overrides.length > 1 && !request.stream) {
       return playing(jsonHead(400), jsonSteps(0, { error_code: 'INVALID_INPUT', detail: MULTI_MODEL_REQUIRES_STREAM_DETAIL }), false, 0);
@@ -122,7 +127,7 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
       const body = fault.kind === 'http_500' ? { detail: 'Internal Server Error' } : { detail: 'Service Unavailable' };
       return playing(jsonHead(fault.kind === 'http_500' ? 500 : 503), jsonSteps(0, body), false, 0);
     }
-    const sessionId = request.chat_session_id ?? createRng(seed, 'session', message, n).uuid();
+    const sessionId = request.chat_session_id ?? createRng(seed, 'session', identity, n).uuid();
     const incognito = request.chat_session_info?.incognito ?? false;
     const prefix: unknown[] = request.chat_session_id == null ? [sessionPart(sessionId, incognito)] : [];
     const streamHead: ResponseHead = { status: 200, headers: { 'Content-Type': STREAM_CONTENT_TYPE } };
@@ -138,7 +143,7 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
     const retrieval = retrieve(message, request.internal_search_filters);
     const failing = fault?.kind === 'streaming_error' || (!request.stream && fault?.kind === 'unterminated_error')
       ? (fault.modelIndex ?? (models.length > 1 ? faultRng.int(models.length) : 0)) : -1;
-    const runs = models.map((model, i) => runModel({ model, i, multi: models.length > 1, message, n, retrieval, request, fault, failing }));
+    const runs = models.map((model, i) => runModel({ model, i, multi: models.length > 1, message, identity, n, retrieval, request, fault, failing }));
     for (const run of runs) if (run.error !== null) stats.streamingError();
     const tokens = runs.reduce((sum, run) => sum + run.tokens, 0);
     const first = runs[0] as ModelRun;
@@ -161,23 +166,24 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
     i: number;
     multi: boolean;
     message: string;
+    identity: string;
     n: number;
     retrieval: Retrieval;
     request: SendMessageRequestParsed;
     fault: FaultChoice | null;
     failing: number;
   }
-  const runModel = ({ model, i, multi, message, n, retrieval, request, fault, failing }: RunInput): ModelRun => {
+  const runModel = ({ model, i, multi, message, identity, n, retrieval, request, fault, failing }: RunInput): ModelRun => {
     const profile: ModelProfile = model.profile;
     const built = buildAnswer({
       hits: retrieval.hits, relevant: retrieval.relevant, ranked: retrieval.ranked, organisation: corpus.organisation, profile,
-      rng: createRng(seed, 'answer', message, n, i), includeCitations: request.include_citations,
+      rng: createRng(seed, 'answer', identity, n, i), includeCitations: request.include_citations,
     });
-    const modelFails = createRng(seed, 'error', message, n, i).chance(profile.error_rate);
+    const modelFails = createRng(seed, 'error', identity, n, i).chance(profile.error_rate);
     const failure = i === failing ? { code: fault?.kind === 'unterminated_error' ? 'UNKNOWN_ERROR' : fault?.errorCode ?? 'MODEL_ERROR' }
       : modelFails ? { code: 'MODEL_ERROR' } : null;
     return planModel({
-      modelIndex: i, multi, profile, timing: createRng(seed, 'timing', message, n, i), answer: built,
+      modelIndex: i, multi, profile, timing: createRng(seed, 'timing', identity, n, i), answer: built,
       reasoning: profile.reasoning ? buildReasoning(message, retrieval.hits, built.found) : null,
       queries: retrieval.queries, documents: retrieval.documentsJson, timeScale: config.time_scale, failure,
     });
@@ -206,4 +212,12 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
       scheduler.close();
     },
   };
+}
+
+/** What makes two requests ask the same thing: the same question of the same models with the same filters. */
+function requestIdentity(request: SendMessageRequestParsed): string {
+  return JSON.stringify([
+    request.message, request.llm_override ?? null, request.llm_overrides ?? null, request.include_citations,
+    request.internal_search_filters ?? null,
+  ]);
 }

@@ -33,8 +33,11 @@ export const MID_STREAM_FAULTS: ReadonlySet<FaultKind> = new Set<FaultKind>([
   'reset_mid_stream', 'stall_mid_stream', 'malformed_line', 'end_without_stop', 'unterminated_error',
 ]);
 
-/** A reset comes this long (real ms) after the last write, so what was written reaches the client first. */
-export const RESET_AFTER_MS = 20;
+/**
+ * A reset comes this long (real ms) after the last write: the bytes already sent reach the client first (an
+ * RST arriving sooner can make the peer's kernel drop data the client has not read yet).
+ */
+export const RESET_AFTER_MS = 100;
 
 /** The deployed service's last line when it fails after the stream started. */
 export const UNTERMINATED_ERROR_PART = {
