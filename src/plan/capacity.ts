@@ -9,7 +9,8 @@
  *
  * A step is bad when an SLO broke, or the service saturated: it accepted (ok) under
  * `minAcceptedShare` of what was offered, or its TTFP p50 rose within the step by more than
- * `maxTtfpRise` (relative) and `minTtfpRiseMs` (absolute, so jitter of a fast service is no rise).
+ * `maxTtfpRise` (relative) and `minTtfpRiseMs` (absolute, default 100 ms: a cold start or the jitter
+ * of a fast service is no rise).
  */
 
 export interface SearchOptions {
@@ -35,7 +36,7 @@ export interface SaturationRule {
   readonly minTtfpRiseMs: number;
 }
 
-export const DEFAULT_SATURATION: SaturationRule = { minAcceptedShare: 0.95, maxTtfpRise: 0.5, minTtfpRiseMs: 25 };
+export const DEFAULT_SATURATION: SaturationRule = { minAcceptedShare: 0.95, maxTtfpRise: 0.5, minTtfpRiseMs: 100 };
 
 /** What a step measured (its load summary's measured window, reduced). */
 export interface StepFigures {
