@@ -173,7 +173,15 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 
   const plan = createLoadPlan(planInput(options.prepared, spec));
   const target = createLoadTarget({ baseUrl: options.baseUrl, tokens: options.tokens, timeoutMs: options.timeoutMs, connections: schedule.connections(spec.shard), now });
-  const sink = createJsonlSink(createWriteStream(join(outDir, 'results.jsonl')));
+  // Corked and flushed ten times a second: one write per flush instead of one per record keeps the
+  // generator's own CPU and syscalls low at high rates (a record still lands within 100 ms).
+  const file = createWriteStream(join(outDir, 'results.jsonl'));
+  file.cork();
+  const flusher = setInterval(() => {
+    file.uncork();
+    file.cork();
+  }, 100);
+  const sink = createJsonlSink(file);
   const counters = createLoadCounters();
   const ticker = createLoadTicker({ counters, now, zero, onTick: (tick) => options.onTick?.(tick) });
   const expectations = expectationsOf(options.prepared);
@@ -210,6 +218,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     }
   } finally {
     ticker.stop();
+    clearInterval(flusher);
+    file.uncork();
     await sink.close();
     await target.close();
   }

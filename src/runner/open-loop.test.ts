@@ -52,9 +52,11 @@ describe('open loop', () => {
     expect(result.peak_in_flight).toBeGreaterThan(10);
     for (const r of records) {
       expect(r.queue_ms!).toBeGreaterThanOrEqual(0);
-      expect(r.queue_ms!).toBeLessThan(60); // a shared machine: tens of ms of slack
+      expect(r.queue_ms!).toBeLessThan(250); // a shared, busy machine: generous slack per send
       expect(r.response_ms!).toBeCloseTo(r.queue_ms! + r.total_ms!, 0);
     }
+    const queue = records.map((r) => r.queue_ms!).sort((a, b) => a - b);
+    expect(queue[20]!).toBeLessThan(30);
     expect(records.map((r) => r.scheduled_offset_ms).sort((a, b) => a! - b!)).toEqual(Array.from({ length: 40 }, (_, i) => i * 10));
     expect(new Set(records.map((r) => r.token_index))).toEqual(new Set([0, 1]));
     expect(result.lags_ms).toHaveLength(40);
