@@ -25,6 +25,8 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
       .help()
       .alias('h', 'help')
       .version()
+      // yargs passes its instance as a second argument, which @types/yargs does not declare.
+      .middleware(refuseRepeatedFlags as unknown as (argv: object) => void, true)
       // yargs calls fail() for usage mistakes (message only) and for a failing handler (error).
       .fail((message, error) => {
         throw error ?? new UsageError(message);
@@ -41,5 +43,18 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
   } catch (error) {
     io.stderr.write(formatError(error));
     return exitCodeOf(error);
+  }
+}
+
+/**
+ * yargs turns a single-valued flag given twice (`--dataset a.csv --dataset b.csv`) into an array,
+ * which the commands would take for a string (a TypeError, i.e. a stack trace). Refused here, once
+ * for every command, before validation; flags declared repeatable (`array: true`) are not touched.
+ */
+function refuseRepeatedFlags(argv: Record<string, unknown>, y: { getOptions(): { array: string[] } }): void {
+  const repeatable = new Set(y.getOptions().array);
+  for (const [key, value] of Object.entries(argv)) {
+    if (key === '_' || key.length === 1 || /[A-Z]/.test(key) || repeatable.has(key) || !Array.isArray(value)) continue;
+    throw new UsageError(`--${key} was given ${value.length} times (${value.map((v) => JSON.stringify(String(v))).join(', ')}); give it once`);
   }
 }
