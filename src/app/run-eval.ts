@@ -60,7 +60,8 @@ export async function prepareEval(inputs: EvalInputs): Promise<PreparedEval> {
       return undefined;
     }
   };
-  const dataset = await collect(() => readDataset(resolve(inputs.cwd, inputs.datasetPath)));
+  // Named as the user gave it, so that every message reads `their/path.csv:12: column: ...`.
+  const dataset = await collect(() => readDataset({ path: inputs.datasetPath, cwd: inputs.cwd }));
   const sets = await collect(async () => {
     const resolved = await resolveSets({ modelsPath: inputs.modelsPath, setFlags: inputs.setFlags, cwd: inputs.cwd });
     checkSetsForMode(resolved.sets, inputs.mode);
@@ -161,7 +162,7 @@ async function buildManifest(options: EvalOptions, dataset: Dataset, sets: Resol
     planned_requests: plan.length,
     planned_total: plannedTotal,
     shard: options.shard ?? null,
-    dataset: { path: options.datasetPath, sha256: await sha256File(dataset.path), questions: dataset.rows.length },
+    dataset: { path: options.datasetPath, sha256: await sha256File(resolve(options.cwd, dataset.path)), questions: dataset.rows.length },
     models: sets.modelsPath ? { path: sets.modelsPath, sha256: await sha256File(resolve(options.cwd, sets.modelsPath)) } : null,
     sets: sets.sets.map((s) => ({
       name: s.name,
