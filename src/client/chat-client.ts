@@ -38,8 +38,11 @@ export interface ChatClientOptions {
 
 export interface ChatClient {
   readonly baseUrl: string;
-  /** One attempt. Resolves with the Exchange whatever happens; `signal` aborting makes it `cancelled`. */
-  send(body: SendMessageRequest, signal?: AbortSignal): Promise<Exchange>;
+  /**
+   * One attempt. Resolves with the Exchange whatever happens; `signal` aborting makes it `cancelled`.
+   * `payload`, when given, is `body` already serialised (a load plan serialises each body once).
+   */
+  send(body: SendMessageRequest, signal?: AbortSignal, payload?: string): Promise<Exchange>;
   /** Closes the default Agent (a dispatcher passed in stays the caller's to close). */
   close(): Promise<void>;
 }
@@ -65,8 +68,8 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
 
   return {
     baseUrl: options.baseUrl,
-    send(body, signal) {
-      const payload = JSON.stringify(body);
+    send(body, signal, serialised) {
+      const payload = serialised ?? JSON.stringify(body);
       return new Promise<Exchange>((resolve) => {
         const attempt = new Attempt({
           stream: body.stream ?? true, modelNames: multiModelNames(body), timeoutMs: options.timeoutMs,

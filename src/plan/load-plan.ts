@@ -72,6 +72,8 @@ export const OPEN_URLS_SET = 'open-urls';
 /** One arrival's request: the planned chat request (for open-urls, its identity only) and the URLs to open, if any. */
 export interface LoadRequest {
   readonly planned: PlannedRequest;
+  /** Chat only: `planned.body` serialised once, so the send path does not serialise it again. */
+  readonly payload: string | null;
   /** Open-urls only: the URLs of the request; null for chat. */
   readonly urls: readonly string[] | null;
 }
@@ -119,6 +121,7 @@ export function createLoadPlan(input: LoadPlanInput): LoadPlan {
       const { planned } = template;
       return {
         urls: template.urls,
+        payload: template.payload,
         planned: { ...planned, index, repeat: index, key: requestKey(planned.question_id, planned.set, planned.mode, index) },
       };
     },
@@ -127,21 +130,26 @@ export function createLoadPlan(input: LoadPlanInput): LoadPlan {
 
 function chatTemplates(input: Extract<LoadPlanInput, { operation: 'chat' }>): LoadRequest[] {
   const { set, mode, defaults } = input;
-  return input.rows.map((row) => ({
-    urls: null,
-    planned: {
-      index: 0, key: '', repeat: 0, question_id: row.id, question: row.question, category: row.category, metadata: row.metadata,
-      expected_document_ids: row.expectations.expected_document_ids, set: set.name, mode,
-      model_names: set.llm_overrides?.map(modelName) ?? null,
-      body: buildBody(row, set, mode === 'stream', defaults),
-      expectations: row.expectations,
-    },
-  }));
+  return input.rows.map((row) => {
+    const body = buildBody(row, set, mode === 'stream', defaults);
+    return {
+      urls: null,
+      payload: JSON.stringify(body),
+      planned: {
+        index: 0, key: '', repeat: 0, question_id: row.id, question: row.question, category: row.category, metadata: row.metadata,
+        expected_document_ids: row.expectations.expected_document_ids, set: set.name, mode,
+        model_names: set.llm_overrides?.map(modelName) ?? null,
+        body,
+        expectations: row.expectations,
+      },
+    };
+  });
 }
 
 function urlTemplates(input: Extract<LoadPlanInput, { operation: 'open-urls' }>): LoadRequest[] {
   return input.urls.map(({ id, url }) => ({
     urls: [url],
+    payload: null,
     planned: {
       index: 0, key: '', repeat: 0, question_id: id, question: url, category: null, metadata: { url }, expected_document_ids: [],
       set: OPEN_URLS_SET, mode: 'full', model_names: null, body: { message: url, stream: false },

@@ -7,7 +7,7 @@ import { fakeExchange, plannedRequest } from './testing/fake-client.js';
 import { createTokenPool } from './token-pool.js';
 import type { UnscoredRecord } from './unscored-record.js';
 
-const plan = { requestFor: (index: number): LoadRequest => ({ urls: null, planned: plannedRequest(index, { repeat: index, key: `q|s|stream|${index}` }) }) };
+const plan = { requestFor: (index: number): LoadRequest => ({ urls: null, payload: null, planned: plannedRequest(index, { repeat: index, key: `q|s|stream|${index}` }) }) };
 
 function slowTarget(delayMs: number) {
   let inFlight = 0;

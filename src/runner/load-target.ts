@@ -38,7 +38,7 @@ export function createLoadTarget(options: LoadTargetOptions): LoadTarget {
   return {
     baseUrl: options.baseUrl,
     send(request, tokenIndex, signal) {
-      if (request.urls === null) return clients[tokenIndex]!.send(request.planned.body, signal);
+      if (request.urls === null) return clients[tokenIndex]!.send(request.planned.body, signal, request.payload ?? undefined);
       return openUrlsExchange(options, dispatcher, options.tokens[tokenIndex]!, request.urls, signal, now);
     },
     close: () => dispatcher.close(),

@@ -7,7 +7,7 @@ import { runOpenLoop } from './open-loop.js';
 import { createTokenPool } from './token-pool.js';
 import type { UnscoredRecord } from './unscored-record.js';
 
-const plan = { requestFor: (index: number): LoadRequest => ({ urls: null, planned: plannedRequest(index, { repeat: index, key: `q${index}|s|stream|${index}` }) }) };
+const plan = { requestFor: (index: number): LoadRequest => ({ urls: null, payload: null, planned: plannedRequest(index, { repeat: index, key: `q${index}|s|stream|${index}` }) }) };
 
 /** A target answering each send after `delayMs(n)` (n: the send's number), or when its signal aborts (cancelled). */
 function timedTarget(delayMs: (n: number) => number, outcome: (n: number, attempt: number) => Partial<Exchange> = () => ({})) {
