@@ -1,0 +1,90 @@
+/**
+ * @module bench/lib/sim-trace
+ * What the simulator did with each chat request, seen from inside its process: when the request
+ * arrived, when its first write and the write carrying the first `message_delta` were made, and when
+ * those bytes left for the kernel. The benchmark needs this to split a timing error between "the
+ * simulator was late" and "the client measured late"; the simulator's own stats only give an
+ * aggregate send lag.
+ *
+ * It hooks the server from outside (src/sim stays untouched): a 'request' listener placed before the
+ * simulator's own, and a wrapper around that response's `write` for its first writes only. Node
+ * corks a response's socket for the rest of the tick, and the scheduler writes every due stream in
+ * one tick, so bytes leave at the end of that batch: the "flush" stamp is taken in a nextTick queued
+ * right after the write, which runs just after the socket's uncork.
+ */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { epochNow } from './clock.js';
+
+/** One streamed chat response. Times are epoch ms (clock.ts) of the simulator's process. */
+export interface SimTrace {
+  /** `reserved_assistant_message_id`: the key the client's record shares. */
+  message_id: number;
+  /** The 'request' event: headers parsed, body possibly still on its way. */
+  arrival: number;
+  /** The first `res.write` (the bare parts due at 0) was called … */
+  first_call: number;
+  /** … and its bytes were handed to the kernel. */
+  first_flush: number;
+  /** Same for the first write holding a `message_delta`; null when none came (errors). */
+  delta_call: number | null;
+  delta_flush: number | null;
+}
+
+export interface TraceRecorder {
+  /** The traces gathered since the last call, which are then forgotten. */
+  drain(): SimTrace[];
+}
+
+const MESSAGE_ID = /"reserved_assistant_message_id":\s*(\d+)/;
+const CHAT_PATH = 'send-chat-message';
+
+/** Starts tracing every chat response of `server`; call before the simulator handles its first request. */
+export function traceChatResponses(server: Server, now: () => number = epochNow): TraceRecorder {
+  let traces: SimTrace[] = [];
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (!(req.url ?? '').includes(CHAT_PATH)) return;
+    wrapWrites(res, now(), now, (trace) => traces.push(trace));
+  });
+  return {
+    drain() {
+      const out = traces;
+      traces = [];
+      return out;
+    },
+  };
+}
+
+/** Wraps `res.write` until the first delta went out (or the response closed), then puts it back. */
+function wrapWrites(res: ServerResponse, arrival: number, now: () => number, done: (trace: SimTrace) => void): void {
+  const original = res.write;
+  const trace: SimTrace = { message_id: -1, arrival, first_call: Number.NaN, first_flush: Number.NaN, delta_call: null, delta_flush: null };
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    res.write = original;
+    res.off('close', finish); // a response that ends before any delta (an error) keeps null delta times
+    if (trace.message_id >= 0) done(trace);
+  };
+  res.write = function tracedWrite(this: ServerResponse, ...args: unknown[]): boolean {
+    const called = now();
+    const ok = (original as (...a: unknown[]) => boolean).apply(this, args);
+    const chunk = args[0];
+    const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : '';
+    if (Number.isNaN(trace.first_call)) {
+      trace.first_call = called;
+      trace.message_id = Number(MESSAGE_ID.exec(text)?.[1] ?? -1);
+      process.nextTick(() => void (trace.first_flush = now()));
+    }
+    if (text.includes('"message_delta"')) {
+      trace.delta_call = called;
+      res.write = original; // later writes pass untouched
+      process.nextTick(() => {
+        trace.delta_flush = now();
+        finish();
+      });
+    }
+    return ok;
+  } as ServerResponse['write'];
+  res.once('close', finish);
+}
