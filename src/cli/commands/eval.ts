@@ -5,6 +5,7 @@
 import type { Argv } from 'yargs';
 import { compareAndGate, loadGates, renderGateTestcases } from '../../app/compare-runs.js';
 import { rewriteJunit } from '../../app/render-reports.js';
+import { displayUrl } from '../../app/manifest.js';
 import { openTarget } from '../../app/target.js';
 import { checkGates } from '../../gates/index.js';
 import { InputError } from '../../errors.js';
@@ -117,7 +118,7 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
         resume: a.resume !== undefined, cancelNow: stopping.cancelNow,
         onStart: ({ outDir, planned, alreadyDone, truncatedBytes }) => {
           if (a.resume !== undefined) io.stderr.write(`chatbench eval: resuming ${outDir}: ${alreadyDone} requests recorded${truncatedBytes > 0 ? ` (a torn last line of ${truncatedBytes} bytes was cut)` : ''}, ${planned} to go\n`);
-          io.stderr.write(`chatbench eval: ${planned} requests${inputs.shard ? ` (shard ${inputs.shard.index}/${inputs.shard.count} of ${prepared.plannedTotal})` : ''}, ${a.concurrency} in flight, against ${target.kind === 'simulator' ? 'the embedded simulated service' : target.baseUrl} → ${outDir}\n`);
+          io.stderr.write(`chatbench eval: ${planned} requests${inputs.shard ? ` (shard ${inputs.shard.index}/${inputs.shard.count} of ${prepared.plannedTotal})` : ''}, ${a.concurrency} in flight, against ${target.kind === 'simulator' ? 'the embedded simulated service' : displayUrl(target.baseUrl)} → ${outDir}\n`);
         },
         onProgress: (tick) => progress.update(tick),
       },
