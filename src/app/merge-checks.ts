@@ -106,7 +106,8 @@ const RULES: readonly Rule[] = [
     of: (m) => m.shard?.count ?? null,
     say: (r, f) => `${r.label} is ${shardText(r.manifest.shard)} but ${f.label} is ${shardText(f.manifest.shard)}: shard counts differ`,
   },
-  { of: (m) => m.planned_total, say: (r, f) => `${r.label} belongs to a plan of ${r.manifest.planned_total} requests but ${f.label} to one of ${f.manifest.planned_total}` },
+  // A closed-model load plans no request count: its spec (planIdentity) is what must agree.
+  { of: (m) => (m.command === 'load' ? null : m.planned_total), say: (r, f) => `${r.label} belongs to a plan of ${r.manifest.planned_total} requests but ${f.label} to one of ${f.manifest.planned_total}` },
   { of: planIdentity, say: (r, f) => `${r.label} planned other requests than ${f.label} (mode, repeat, sets, defaults or load spec differ)` },
   { of: targetIdentity, say: (r, f) => `${r.label} ran against ${targetIdentity(r.manifest)} but ${f.label} against ${targetIdentity(f.manifest)}` },
 ];

@@ -15,8 +15,11 @@ import { access, mkdir, open, writeFile, type FileHandle } from 'node:fs/promise
 import { join, resolve } from 'node:path';
 import { ExitCode, InputError, UsageError } from '../errors.js';
 import { evaluateGates, renderGateTestsuite, type Gate, type GateResult } from '../gates/index.js';
+import type { LoadSummary } from '../records/load-summary.js';
 import type { Summary } from '../records/summary.js';
+import type { GeneratorHealth } from '../runner/generator-health.js';
 import { loadGates, loadRun } from './compare-runs.js';
+import { finishLoadMerge, parseLoadChecks, readGeneratorHealth } from './merge-load.js';
 import { capped, mergeProblems, readRunManifest, type MergedFrom, type RunManifest, type ShardRun } from './merge-checks.js';
 import { readRecords } from './read-records.js';
 import { renderReports } from './render-reports.js';
@@ -33,8 +36,10 @@ export interface MergeOptions {
   readonly version: string;
   /** `--gate` texts, checked on the merged run. */
   readonly gates?: readonly string[];
-  /** `--gates` file. */
+  /** `--gates` file (eval runs). */
   readonly gatesFile?: string | undefined;
+  /** `--slo` texts (load runs): checked on the merged measured window; they define goodput. */
+  readonly slos?: readonly string[];
 }
 
 export interface MergeResult {
@@ -46,10 +51,12 @@ export interface MergeResult {
   readonly records: number;
   /** The shards, in shard order, as the merged manifest lists them. */
   readonly mergedFrom: readonly MergedFrom[];
-  /** Not refusals: shards that recorded fewer requests than planned (interrupted), torn last lines. */
+  /** Not refusals: interrupted shards, torn last lines, shards that did not start together. */
   readonly warnings: readonly string[];
-  /** The merged summary (eval); null for a run kind whose reports merge does not render. */
+  /** The merged summary of eval runs; null for load runs. */
   readonly summary: Summary | null;
+  /** The merged load summary of load runs; null for eval runs. */
+  readonly loadSummary: LoadSummary | null;
   /** Files written, results.jsonl first. */
   readonly files: readonly string[];
   readonly gateResults: readonly GateResult[];
@@ -184,12 +191,15 @@ async function writeRecords(path: string, indexed: readonly IndexedRun[], entrie
   }
 }
 
-/** The merged manifest: the first shard's, with the whole plan's size, no shard, and where it came from. */
+/** The merged manifest: the first shard's, with the whole plan's size, no shard (nor a shard's plan digest), and where it came from. */
 function mergedManifest(indexed: readonly IndexedRun[], mergedFrom: readonly MergedFrom[]): RunManifest {
   const first = indexed[0]!.run.manifest;
   const startedAt = mergedFrom.map((m) => m.started_at).sort()[0] ?? first.started_at;
+  // A shard's plan digest covers its own requests only: it would misdescribe the whole.
+  const { plan_sha256: _shardDigest, ...options } = first.options;
   return {
     ...first,
+    options,
     started_at: startedAt,
     planned_requests: mergedFrom.reduce((sum, m) => sum + m.planned_requests, 0),
     shard: null,
@@ -204,48 +214,73 @@ async function checkOut(outDir: string, label: string): Promise<void> {
   if (exists) throw new UsageError(`--out ${label} already holds a run (results.jsonl); choose another directory`);
 }
 
-/**
- * Checks that `dirs` are the complete shards of one plan (InputError, exit 2, listing every
- * problem otherwise), then writes the merged run directory: results.jsonl, manifest.json and
- * every report, recomputed from the records. Gates (parsed first, so a bad gate fails before any
- * work) are then evaluated on the whole and added to junit.xml. A shard with fewer records than
- * it planned (interrupted) is merged with a warning, not refused: the reports say what was sent.
- */
-export async function mergeRuns(options: MergeOptions): Promise<MergeResult> {
-  const { cwd } = options;
-  const outDir = resolve(cwd, options.outDir);
-  const gates = await loadGates({ gates: options.gates ?? [], gatesFile: options.gatesFile, cwd });
-  await checkOut(outDir, options.outDir);
-  const runs = await Promise.all(options.dirs.map((dir) => readRunManifest(dir, cwd)));
-  const problems = mergeProblems(runs);
-  if (problems.length > 0) throw new InputError(problems, { hint: 'merge takes every shard of one plan once: the run directories of --shard 1/N … N/N' });
-  const command = runs[0]!.manifest.command;
-  if (command !== 'eval') throw new UsageError(`merge cannot merge ${command} runs yet: only eval runs`);
-  runs.sort((a, b) => (a.manifest.shard?.index ?? 0) - (b.manifest.shard?.index ?? 0));
-  const indexed: IndexedRun[] = [];
-  for (const [i, run] of runs.entries()) indexed.push(await indexRun(run, i, cwd));
-  const entries = mergeIndex(indexed);
-
-  const mergedFrom: MergedFrom[] = indexed.map(({ run, entries: e, tornLines }) => ({
+/** The shards as the merged manifest lists them. */
+const describeShards = (indexed: readonly IndexedRun[]): MergedFrom[] =>
+  indexed.map(({ run, entries, tornLines }) => ({
     dir: run.label,
     shard: run.manifest.shard!,
     chatbench_version: run.manifest.chatbench_version,
     started_at: run.manifest.started_at,
     planned_requests: run.manifest.planned_requests,
-    records: e.length,
+    records: entries.length,
     torn_lines: tornLines,
   }));
-  const warnings = mergedFrom.flatMap((m) => [
-    ...(m.records < m.planned_requests ? [`${m.dir} (shard ${m.shard.index}/${m.shard.count}) recorded ${m.records} of its ${m.planned_requests} planned requests: it was interrupted, so the merged run is incomplete`] : []),
-    ...(m.torn_lines > 0 ? [`${m.dir}results.jsonl: a torn last line was skipped`] : []),
-  ]);
 
+/** Interrupted shards (eval: fewer records than planned; load: its generator says so) and torn lines. */
+function shardWarnings(mergedFrom: readonly MergedFrom[], generators: readonly GeneratorHealth[]): string[] {
+  return mergedFrom.flatMap((m, i) => {
+    const which = `${m.dir} (shard ${m.shard.index}/${m.shard.count})`;
+    const generator = generators[i];
+    const interrupted = generator === undefined
+      ? m.records < m.planned_requests ? [`${which} recorded ${m.records} of its ${m.planned_requests} planned requests: it was interrupted, so the merged run is incomplete`] : []
+      : generator.interrupted ? [`${which} was interrupted after ${generator.sent} of its ${generator.planned_arrivals} planned arrivals, so the merged run is incomplete`] : [];
+    return [...interrupted, ...(m.torn_lines > 0 ? [`${m.dir}results.jsonl: a torn last line was skipped`] : [])];
+  });
+}
+
+/**
+ * Checks that `dirs` are the complete shards of one plan (InputError, exit 2, listing every
+ * problem otherwise) and parses the gates, all before any record is read; then writes the merged
+ * run directory: results.jsonl, manifest.json and every report recomputed from the records (for a
+ * load run, generator.json and the load reports). Gates are evaluated on the whole: eval gates per
+ * set × mode as `chatbench eval` does, load gates (and `--slo`s) on the measured window. A shard
+ * that was interrupted is merged with a warning, not refused: the reports say what was sent.
+ */
+export async function mergeRuns(options: MergeOptions): Promise<MergeResult> {
+  const { cwd } = options;
+  const outDir = resolve(cwd, options.outDir);
+  await checkOut(outDir, options.outDir);
+  const runs = await Promise.all(options.dirs.map((dir) => readRunManifest(dir, cwd)));
+  const problems = mergeProblems(runs);
+  if (problems.length > 0) throw new InputError(problems, { hint: 'merge takes every shard of one plan once: the run directories of --shard 1/N … N/N' });
+  const command = runs[0]!.manifest.command;
+  if (command !== 'eval' && command !== 'load') throw new UsageError(`merge joins eval and load runs, not ${command} runs`);
+  const gateTexts = { gates: options.gates ?? [], gatesFile: options.gatesFile, slos: options.slos ?? [] };
+  if (command === 'eval' && gateTexts.slos.length > 0) throw new UsageError('--slo applies to load runs; these are eval runs');
+  const load = command === 'load' ? parseLoadChecks(gateTexts) : null;
+  const evalGates = load === null ? await loadGates({ ...gateTexts, cwd }) : [];
+  runs.sort((a, b) => a.manifest.shard!.index - b.manifest.shard!.index);
+  const generators = load === null ? [] : await Promise.all(runs.map((run) => readGeneratorHealth(run)));
+
+  const indexed: IndexedRun[] = [];
+  for (const [i, run] of runs.entries()) indexed.push(await indexRun(run, i, cwd));
+  const entries = mergeIndex(indexed);
+  const mergedFrom = describeShards(indexed);
+  const warnings = shardWarnings(mergedFrom, generators);
   await mkdir(outDir, { recursive: true });
-  await writeRecords(join(outDir, 'results.jsonl'), indexed, entries);
-  await writeFile(join(outDir, 'manifest.json'), `${JSON.stringify(mergedManifest(indexed, mergedFrom), null, 2)}\n`);
-  const { summary, files, gateResults } = await renderEval(outDir, options.version, gates);
-  const exitCode = gateResults.every((r) => r.passed) ? ExitCode.Ok : ExitCode.GateFailed;
-  return { outDir, command, records: entries.length, mergedFrom, warnings, summary, files: [...files, join(outDir, 'manifest.json')], gateResults, exitCode };
+  const [recordsFile, manifestFile] = [join(outDir, 'results.jsonl'), join(outDir, 'manifest.json')];
+  await writeRecords(recordsFile, indexed, entries);
+  await writeFile(manifestFile, `${JSON.stringify(mergedManifest(indexed, mergedFrom), null, 2)}\n`);
+
+  const base = { outDir, command, records: entries.length, mergedFrom };
+  const verdict = (gateResults: readonly GateResult[]) => (gateResults.every((r) => r.passed) ? ExitCode.Ok : ExitCode.GateFailed);
+  if (load !== null) {
+    const merged = await finishLoadMerge(outDir, runs, generators, { version: options.version, ...load });
+    const files = [recordsFile, manifestFile, ...merged.files];
+    return { ...base, warnings: [...warnings, ...merged.warnings], summary: null, loadSummary: merged.summary, files, gateResults: merged.gateResults, exitCode: verdict(merged.gateResults) };
+  }
+  const { summary, files, gateResults } = await renderEval(outDir, options.version, evalGates);
+  return { ...base, warnings, summary, loadSummary: null, files: [...files, manifestFile], gateResults, exitCode: verdict(gateResults) };
 }
 
 /** Every eval report from the merged records; gates on the whole, as a `gates` suite in junit.xml. */

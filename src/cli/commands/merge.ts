@@ -5,6 +5,7 @@
  */
 import type { Argv } from 'yargs';
 import { mergeRuns } from '../../app/merge-runs.js';
+import type { LoadSummary } from '../../records/load-summary.js';
 import { renderTerminalTable } from '../../reports/terminal-table.js';
 import type { Io } from '../io.js';
 import { VERSION } from '../version.js';
@@ -16,6 +17,20 @@ interface MergeArgs {
   out: string;
   gate: string[] | undefined;
   gates: string | undefined;
+  slo: string[] | undefined;
+}
+
+const fixed = (value: number | null | undefined, digits: number): string => (value === null || value === undefined ? 'n/a' : value.toFixed(digits));
+
+/** One paragraph for a merged load run: its warning first, then the measured window's rates and latency. */
+export function renderLoadLines(summary: LoadSummary): string[] {
+  const w = summary.windows.measured;
+  return [
+    ...(summary.warning === null ? [] : [summary.warning]),
+    `measured window ${fixed(w.duration_s, 1)} s: offered ${fixed(w.rates.offered, 2)}/s, sent ${fixed(w.rates.sent, 2)}/s, ok ${fixed(w.rates.ok, 2)}/s, 429 ${fixed(w.rates.rate_limited, 2)}/s, errors ${fixed(w.rates.errors, 2)}/s, goodput ${fixed(w.rates.goodput, 2)}/s`,
+    `TTFP p50 ${fixed(w.latency.ttfp_ms?.p50, 0)} ms, p95 ${fixed(w.latency.ttfp_ms?.p95, 0)} ms; response p95 ${fixed(w.latency.response_ms?.p95, 0)} ms; dropped ${w.dropped}`,
+    ...summary.slos.map((slo) => `SLO ${slo.passed ? 'ok  ' : 'FAIL'} ${slo.reason}`),
+  ];
 }
 
 export function mergeCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
@@ -27,18 +42,21 @@ export function mergeCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .positional('dirs', { type: 'string', array: true, demandOption: true, describe: 'the shards\' run directories (every shard 1/N … N/N once)' })
         .option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'the merged run directory (must not hold a run)' })
         .option('gate', { alias: 'g', type: 'string', array: true, describe: 'a gate checked on the merged run, repeatable: [set:NAME] [mode:M] FIGURE[.STAT] OP NUMBER' })
-        .option('gates', { type: 'string', describe: 'JSON file of gates: {"gates": ["...", ...]}' })
+        .option('gates', { type: 'string', describe: 'JSON file of gates: {"gates": ["...", ...]} (eval runs)' })
+        .option('slo', { type: 'string', array: true, describe: 'load runs: an SLO on the merged whole, repeatable, e.g. "ttfp_ms <= 2000" (defines goodput)' })
         .example('$0 merge runs/shard-1 runs/shard-2 runs/shard-3 runs/shard-4 --out runs/merged', 'four shards into one run')
         .example('$0 merge /runs/$RUN_ID/shard-* --out /runs/$RUN_ID/merged --gate "pass_rate >= 0.9"', 'after a Kubernetes Indexed Job; exit 1 when the gate fails')
+        .example('$0 merge load-1 load-2 load-3 --out load --slo "ttfp_ms <= 2000" --gate "error_rate <= 0.01"', 'three load shards: rates add up, percentiles from every record')
         .epilogue(
           'Refused with exit 2: runs of another command, dataset, models file, plan, shard count or chatbench major version; a missing shard; a shard given twice; a request key in two shards. Exit 1: a gate failed. docs/scale-out.md has the Kubernetes and GitHub Actions recipes.',
         ),
     handler: async (a) => {
-      const result = await mergeRuns({ dirs: a.dirs, outDir: a.out, cwd: io.cwd, version: VERSION, gates: a.gate ?? [], gatesFile: a.gates });
+      const result = await mergeRuns({ dirs: a.dirs, outDir: a.out, cwd: io.cwd, version: VERSION, gates: a.gate ?? [], gatesFile: a.gates, slos: a.slo ?? [] });
       for (const warning of result.warnings) io.stderr.write(`chatbench merge: warning: ${warning}\n`);
       const shards = result.mergedFrom.map((m) => `${m.shard.index}/${m.shard.count} ${m.dir} (${m.records})`).join(', ');
       const lines = [`merged ${result.records} records of ${result.mergedFrom.length} shards: ${shards}`];
       if (result.summary !== null) lines.push('', renderTerminalTable(result.summary).trimEnd());
+      if (result.loadSummary !== null) lines.push(...renderLoadLines(result.loadSummary));
       lines.push(...renderGateLines(result.gateResults), 'reports:', ...result.files.map((f) => `  ${f}`));
       io.stdout.write(`${lines.join('\n')}\n`);
       setExitCode(result.exitCode);
