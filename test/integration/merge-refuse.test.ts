@@ -87,13 +87,16 @@ describe('chatbench merge refuses runs that do not belong together', () => {
     expect(existsSync(join(root, 'merged', 'results.jsonl'))).toBe(false);
   });
 
-  it('refuses an output directory that holds a run, and a bad gate, before reading any shard', async () => {
+  it('refuses an output directory that holds a run, a bad gate and --slo before reading any record', async () => {
     const root = fourShards();
     const taken = await merge(root, ['s1', 's2', 's3', 's4', '--out', 's1']);
     expect(taken.code).toBe(2);
     expect(taken.stderr).toContain('--out s1 already holds a run (results.jsonl)');
     const badGate = await merge(root, ['s1', 's2', 's3', 's4', '--out', 'merged', '--gate', 'pass_rate >=']);
     expect(badGate.code).toBe(2);
+    const slo = await merge(root, ['s1', 's2', 's3', 's4', '--out', 'merged', '--slo', 'ttfp_ms <= 2000']);
+    expect(slo.stderr).toContain('--slo applies to load runs; these are eval runs');
+    expect(slo.code).toBe(2);
     expect(existsSync(join(root, 'merged'))).toBe(false);
   });
 });
