@@ -105,6 +105,18 @@ describe('computeLoadFigures: windows and rates', () => {
     expect(plannedEndMs({ ...SPEC, model: 'closed', duration_ms: null, requests: 50 })).toBeNull();
   });
 
+  it('closed model: no schedule lag, offered equals sent, no warning; users are the target', () => {
+    const records = Array.from({ length: 40 }, (_, i) => rec(i * 250, { scheduled_offset_ms: i * 250, queue_ms: 0 }));
+    const closed = { ...SPEC, model: 'closed' as const, rate: undefined, concurrency: 4, warmup_ms: 0, cooldown_ms: 0 };
+    const health = { ...HEALTH, schedule_lag_ms: { p50: null, p99: null, max: null }, cpu_user_ms: null, cpu_system_ms: null };
+    const { summary } = computeLoadFigures({ records, spec: closed, generator: health, slos: [] });
+    expect(summary.generator.schedule_lag_ms).toBeNull();
+    expect(summary.generator.cpu_ms_per_request).toBeNull();
+    expect(summary.warning).toBeNull();
+    expect(summary.run).toMatchObject({ model: 'closed', target: 4, arrival: null });
+    expect(summary.windows.measured.offered).toBe(summary.windows.measured.sent);
+  });
+
   it('has empty figures, never zeros, for an empty measured window', () => {
     const { measured } = computeLoadFigures({ records: [], spec: { ...SPEC, warmup_ms: 20_000 }, generator: null, slos: [] }).summary.windows;
     expect(measured.duration_s).toBe(0);
