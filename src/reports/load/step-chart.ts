@@ -30,16 +30,17 @@ export function renderStepChart(result: CapacityResult): string {
     const tip = `step ${s.index + 1} (${s.phase}): target ${s.target}, accepted ${s.ok_rate_per_s?.toFixed(1) ?? 'n/a'}/s, ${why}`;
     return `<circle class="step ${s.good ? 'step-good' : 'step-bad'}" data-target="${s.target}" cx="${px(x(s.target))}" cy="${px(y(s.ok_rate_per_s ?? 0))}" r="6" fill="${s.good ? GOOD : BAD}"><title>${esc(tip)}</title></circle>`;
   });
-  const vline = (value: number | null, cls: string, colour: string, dash: string, label: string) =>
+  // Labels on either side of their line: the two lines are close when the search converged.
+  const vline = (value: number | null, cls: string, colour: string, dash: string, label: string, side: 'left' | 'right') =>
     value === null
       ? ''
-      : `<g class="${cls}" data-value="${value}"><line x1="${px(x(value))}" x2="${px(x(value))}" y1="${M.top}" y2="${HEIGHT - M.bottom}" stroke="${colour}" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ''}/><text x="${px(x(value) + 4)}" y="${M.top + 12}">${esc(label)}</text></g>`;
+      : `<g class="${cls}" data-value="${value}"><line x1="${px(x(value))}" x2="${px(x(value))}" y1="${M.top}" y2="${HEIGHT - M.bottom}" stroke="${colour}" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ''}/><text x="${px(x(value) + (side === 'left' ? -4 : 4))}" y="${M.top + 12}" text-anchor="${side === 'left' ? 'end' : 'start'}">${esc(label)}</text></g>`;
   const body = [
     axisBottom(x, { at: HEIGHT - M.bottom, label: `target (${unit})` }),
     axisLeft(y, { at: M.left, label: 'accepted (ok) per second', grid: WIDTH - M.left - M.right }),
     diagonal,
-    vline(result.sustainable, 'sustainable', GOOD, '6 3', `sustainable ${result.sustainable}`),
-    vline(result.knee, 'knee', BAD, '', `knee ${result.knee}`),
+    vline(result.sustainable, 'sustainable', GOOD, '6 3', `sustainable ${result.sustainable}`, 'left'),
+    vline(result.knee, 'knee', BAD, '', `knee ${result.knee}`, 'right'),
     ...marks,
   ].join('');
   return figure({

@@ -76,7 +76,8 @@ export function renderRatesChart(rows: readonly TimelineRow[]): string {
   if (rows.length === 0) return emptyFigure('rates', title, 'No second of the run was recorded.');
   const over: TimeSeries[] = [
     { key: 'offered', label: 'offered per second', value: (r) => r.offered, colour: '#000000' },
-    { key: 'sent', label: 'sent per second', value: (r) => r.sent },
+    // Pink: the palette's orange is the 429 band's.
+    { key: 'sent', label: 'sent per second', value: (r) => r.sent, colour: '#CC79A7' },
   ];
   const data: Stacked[] = rows.map((r) => ({ ok: r.ok, rate_limited: r.rate_limited, errors: r.errors }));
   const max = Math.max(maxOf(rows, over), ...data.map((d) => d.ok + d.rate_limited + d.errors));
