@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { LLMOverride } from '../api/index.js';
 
 const LogNormalSchema = z
-  .object({ median: z.number().positive(), p99: z.number().positive() })
+  .strictObject({ median: z.number().positive(), p99: z.number().positive() })
   .refine((d) => d.p99 >= d.median, 'p99 must be at least the median');
 const Probability = z.number().min(0).max(1);
 
@@ -39,7 +39,7 @@ export const ModelProfileSchema = z.object({
 export type ModelProfile = z.output<typeof ModelProfileSchema>;
 
 /** What a config may give for a profile: any subset, laid over the built-in of that key or `default`. */
-export const ModelProfileOverrideSchema = z.object({
+export const ModelProfileOverrideSchema = z.strictObject({
   pre_answer_ms: LogNormalSchema.optional(),
   first_token_ms: LogNormalSchema.optional(),
   token_ms: LogNormalSchema.optional(),

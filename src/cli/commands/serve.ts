@@ -6,11 +6,11 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
-import { ExitCode, InputError, RunError, UsageError, exitCodeOf, formatError } from '../../errors.js';
+import { ExitCode, InputError, RunError, UsageError } from '../../errors.js';
 import type { RunningSimulator, SimConfigInput, TokenEntry } from '../../sim/index.js';
 import { DEMO_TOKEN, SimConfigError, parseSimConfig, startSimulator } from '../../sim/index.js';
 import type { Io } from '../io.js';
-import type { AnyCommand, SetExitCode } from './index.js';
+import { defineCommand, type AnyCommand, type SetExitCode } from './index.js';
 
 interface ServeArgs {
   host: string;
@@ -123,17 +123,9 @@ export function serveCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .example(`CHATBENCH_SIM_TOKEN=onyx_pat_mine $0 serve`, 'choose the demo token in advance')
         .epilogue(CURL_EXAMPLES),
     handler: async (args: ArgumentsCamelCase<ServeArgs>) => {
-      // main() does not yet turn a handler's rejection into an exit code (its parseAsync callback
-      // resolves first), so this handler reports its own failure.
-      try {
-        await serve(args, io);
-        setExitCode(ExitCode.Ok);
-      } catch (error) {
-        io.stderr.write(formatError(error));
-        setExitCode(exitCodeOf(error));
-      }
+      await serve(args, io);
+      setExitCode(ExitCode.Ok);
     },
   } satisfies CommandModule<object, ServeArgs>;
-  // A handler of concrete arguments is not assignable to CommandModule<any, any>'s (see validate.ts).
-  return command as unknown as AnyCommand;
+  return defineCommand(command);
 }

@@ -6,13 +6,13 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { LLMOverride } from '../../api/index.js';
 import { metadataColumns, readDataset, type Dataset } from '../../dataset/index.js';
-import { ExitCode, InputError, formatError } from '../../errors.js';
+import { ExitCode, InputError } from '../../errors.js';
 import {
   ModeOptionSchema, SET_FLAG_FORM, checkSetsForMode, plannedModes, resolveSets,
   type ModeOption, type ResolvedSets, type SetDefinition, type SetsDefaults,
 } from '../../sets/index.js';
 import type { Io } from '../io.js';
-import type { AnyCommand, SetExitCode } from './index.js';
+import { defineCommand, type AnyCommand, type SetExitCode } from './index.js';
 
 interface ValidateArgs {
   dataset: string;
@@ -131,20 +131,10 @@ export function validateCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .example('$0 validate -d datasets/sample.csv --set fast=openai:gpt-4o-mini@0 --set big=openai:gpt-4o', 'two quick sets, no file')
         .example('$0 validate -d datasets/sample.csv -m datasets/models.example.json --mode both', 'plan streamed and full requests'),
     handler: async (args) => {
-      try {
-        const { dataset, resolved } = await readInputs(args, io.cwd);
-        io.stdout.write(renderValidation(dataset, resolved, args.mode));
-        setExitCode(ExitCode.Ok);
-      } catch (error) {
-        // main() currently resolves parseAsync's callback even when a handler failed, dropping the
-        // error (exit 0, nothing printed); report input errors here until that is fixed there.
-        if (!(error instanceof InputError)) throw error;
-        io.stderr.write(formatError(error));
-        setExitCode(error.exitCode);
-      }
+      const { dataset, resolved } = await readInputs(args, io.cwd);
+      io.stdout.write(renderValidation(dataset, resolved, args.mode));
+      setExitCode(ExitCode.Ok);
     },
   } satisfies CommandModule<object, ValidateArgs>;
-  // A handler of concrete arguments is not assignable to CommandModule<any, any>'s handler
-  // (ArgumentsCamelCase<any> lacks the named keys), so the registry's type is asserted here.
-  return command as unknown as AnyCommand;
+  return defineCommand(command);
 }

@@ -20,7 +20,7 @@ const REGEX_FORM = /^\/(.+)\/([a-z]*)$/s;
 
 /** Forces a fault on every request whose message matches. The first matching trigger wins. */
 export const FaultTriggerSchema = z
-  .object({
+  .strictObject({
     match: z.string().min(1),
     fault: FaultKindSchema,
     /** For `streaming_error`: the error_code sent (default MODEL_ERROR). */
@@ -41,7 +41,7 @@ export type FaultTrigger = z.output<typeof FaultTriggerSchema>;
 
 const Probability = z.number().min(0).max(1);
 
-export const ChatConfigSchema = z.object({
+export const ChatConfigSchema = z.strictObject({
   /** `ndjson` as the deployed service sends; `sse` for real `data:` framing. */
   framing: z.enum(FRAMINGS).default('ndjson'),
   /** Multiplies every simulated delay (1 = real time; tests use e.g. 0.05). */
@@ -64,7 +64,7 @@ export const ChatConfigSchema = z.object({
   /** Profiles by model_version (or provider/model_version), laid over the built-ins. */
   profiles: z.record(z.string(), ModelProfileOverrideSchema).default({}),
   faults: z
-    .object({
+    .strictObject({
       rates: z.partialRecord(FaultKindSchema, Probability).default({}),
       triggers: z.array(FaultTriggerSchema).default([]),
     })
