@@ -27,7 +27,7 @@ async function load(baseUrl: string, dataset: string, args: string[]) {
   const fake = createFakeIo();
   const code = await main(['load', '--base-url', baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--out', out, ...args], fake.io);
   expect(fake.stderr()).not.toMatch(/E_[A-Z]/);
-  expect(code).toBe(0);
+  expect(code, fake.stderr()).toBe(0);
   const summary = LoadSummarySchema.parse(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')));
   const records = readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => RequestRecordSchema.parse(JSON.parse(l)));
   return { summary, records, out };

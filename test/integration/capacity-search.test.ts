@@ -31,7 +31,7 @@ it(`finds a ${LIMIT}/s gateway limit within 10%`, { timeout: 90_000 }, async () 
     fake.io,
   );
   expect(fake.stderr()).not.toMatch(/E_/);
-  expect(code).toBe(0);
+  expect(code, fake.stderr()).toBe(0);
   const result = CapacityResultSchema.parse(JSON.parse(readFileSync(join(out, 'capacity.json'), 'utf8')));
   expect(result.stopped).toBe('converged');
   expect(result.sustainable).not.toBeNull();
