@@ -35,20 +35,29 @@ function chatbench(args: readonly string[]): Promise<{ code: number | null; stde
 }
 
 describe('chatbench merge of a load split over three shards', () => {
-  it('achieves the total rate within 2%', { timeout: 60_000 }, async () => {
+  it('achieves the total rate within 2%', { timeout: 90_000 }, async () => {
     const sim = await startSim();
-    const dir = mkdtempSync(join(tmpdir(), 'chatbench-merge-load-'));
     // The common start must leave three processes time to start on a shared two-core machine:
-    // twice what three cold starts take right now, so a busy machine gets a later start, not a late shard.
+    // twice what three cold starts take right now. If a shard still starts late (the machine got
+    // busier, e.g. another test spawning processes), that says nothing of the split: the scenario
+    // runs once more with twice the lead. At most two attempts.
     const before = Date.now();
     await Promise.all([1, 2, 3].map(() => chatbench(['--version'])));
-    const startAt = new Date(Date.now() + Math.max(2000, 2 * (Date.now() - before) + 1000)).toISOString();
-    const args = (i: number) => [
-      'load', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', join(ROOT, 'datasets/sample.csv'), '--set', 'mini=openai:gpt-4o-mini',
-      '--mode', 'full', '--rate', String(RATE), '--duration', `${SECONDS}s`, '--shard', `${i}/3`, '--start-at', startAt, '--out', join(dir, `shard-${i}`),
-    ];
-    const shards = await Promise.all([1, 2, 3].map((i) => chatbench(args(i))));
-    shards.forEach(({ code, stderr }, i) => expect({ shard: i + 1, code, stderr: code === 0 ? '' : stderr }).toEqual({ shard: i + 1, code: 0, stderr: '' }));
+    let leadMs = Math.max(2000, 2 * (Date.now() - before) + 1000);
+    let dir = '';
+    let startAt = '';
+    for (let attempt = 1; attempt <= 2; attempt += 1, leadMs *= 2) {
+      dir = mkdtempSync(join(tmpdir(), 'chatbench-merge-load-'));
+      startAt = new Date(Date.now() + leadMs).toISOString();
+      const args = (i: number) => [
+        'load', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', join(ROOT, 'datasets/sample.csv'), '--set', 'mini=openai:gpt-4o-mini',
+        '--mode', 'full', '--rate', String(RATE), '--duration', `${SECONDS}s`, '--shard', `${i}/3`, '--start-at', startAt, '--out', join(dir, `shard-${i}`),
+      ];
+      const shards = await Promise.all([1, 2, 3].map((i) => chatbench(args(i))));
+      shards.forEach(({ code, stderr }, i) => expect({ shard: i + 1, code, stderr: code === 0 ? '' : stderr }).toEqual({ shard: i + 1, code: 0, stderr: '' }));
+      const delays = [1, 2, 3].map((i) => GeneratorHealthSchema.parse(JSON.parse(readFileSync(join(dir, `shard-${i}`, 'generator.json'), 'utf8'))).start_delay_ms);
+      if (delays.every((d) => d < 100)) break;
+    }
 
     const fake = createFakeIo({ cwd: dir });
     const code = await main(['merge', 'shard-1', 'shard-2', 'shard-3', '--out', 'merged', '--gate', `sent_per_s >= ${RATE * 0.98}`], fake.io);
