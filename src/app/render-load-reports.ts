@@ -22,7 +22,8 @@ import { renderLoadMd } from '../reports/load/load-md.js';
 import { describeModel, type LoadReportInput } from '../reports/load/load-tables.js';
 import { renderTimelineCsv } from '../reports/load/timeline-csv.js';
 import { readRecords } from './read-records.js';
-import { GeneratorHealthSchema, LoadSpecSchema, type GeneratorHealth, type LoadSpec } from './run-load.js';
+import { LoadSpecSchema, type LoadSpec } from '../plan/load-plan.js';
+import { GeneratorHealthSchema, type GeneratorHealth } from '../runner/generator-health.js';
 
 export interface LoadReportOptions {
   readonly version: string;

@@ -9,6 +9,9 @@
  * Warm-up and cool-down are windows INSIDE the schedule: the measured window is
  * [warmup_ms, schedule_ms − cooldown_ms) (generator.json carries schedule_ms).
  */
+import type { Gate, GateResult } from '../gates/index.js';
+import type { Slo } from '../metrics/load-slo.js';
+import { renderLoadReports } from './render-load-reports.js';
 import { createWriteStream } from 'node:fs';
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -134,6 +137,10 @@ export interface LoadOptions {
   readonly retries: number;
   readonly retry429: boolean;
   readonly version: string;
+  /** `--slo`s: checked on the measured window; they define goodput. */
+  readonly slos?: readonly Slo[];
+  /** `--gate`s on the load figures (exit 1 when one fails). */
+  readonly gates?: readonly Gate[];
   readonly onRecord?: (record: RequestRecord) => void;
   readonly onTick?: (tick: LoadTick) => void;
   /** Once the run directory exists, before waiting for --start-at; `startsInMs` < 0 when already late. */
@@ -150,8 +157,10 @@ export interface LoadResult {
   readonly records: number;
   readonly generator: GeneratorHealth;
   readonly interrupted: boolean;
-  /** Files the load reports wrote; null when the load reports are not available. */
-  readonly reports: readonly string[] | null;
+  /** Files the load reports wrote. */
+  readonly reports: readonly string[];
+  /** The `--gate`s, evaluated on the measured window. */
+  readonly gates: readonly GateResult[];
 }
 
 /** Runs the load; after writing everything, rejects with the RunError (exit 3) when the target was unreachable or refused every request. */
@@ -236,8 +245,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const plannedTotal = spec.model === 'open' ? schedule.planned(null) : null;
   await writeJson(join(outDir, 'manifest.json'), { ...manifest, planned_requests: generator.planned_arrivals, planned_total: plannedTotal ?? generator.planned_arrivals });
   if (stopError) throw stopError;
-  const reports = await renderLoadReportsIfPresent(outDir, options.version);
-  return { outDir, records: generator.sent, generator, interrupted: generator.interrupted, reports };
+  const rendered = await renderLoadReports(outDir, { version: options.version, slos: options.slos ?? [], gates: options.gates ?? [] });
+  return { outDir, records: generator.sent, generator, interrupted: generator.interrupted, reports: rendered.files, gates: rendered.gates };
 }
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
@@ -287,25 +296,4 @@ async function ensureFreshRunDir(outDir: string): Promise<void> {
   const exists = await access(join(outDir, 'results.jsonl')).then(() => true, () => false);
   if (exists) throw new UsageError(`--out ${outDir} already holds a run (results.jsonl); choose another directory`);
   await mkdir(outDir, { recursive: true });
-}
-
-type RenderLoadReports = (dir: string, options: { version: string; slos: never[] }) => Promise<unknown>;
-
-/**
- * The load reports live in src/app/render-load-reports.ts, written apart from this file; until it
- * exists a run writes results.jsonl, manifest.json and generator.json only (null here).
- */
-async function renderLoadReportsIfPresent(outDir: string, version: string): Promise<string[] | null> {
-  const specifier = './render-load-reports.js';
-  let render: RenderLoadReports | undefined;
-  try {
-    render = ((await import(specifier)) as { renderLoadReports?: RenderLoadReports }).renderLoadReports;
-  } catch (error) {
-    if (String((error as Error).message).includes('render-load-reports')) return null;
-    throw error;
-  }
-  if (render === undefined) return null;
-  const result = await render(outDir, { version, slos: [] });
-  const files = (result as { files?: unknown } | undefined)?.files;
-  return Array.isArray(files) ? files.map(String) : [];
 }

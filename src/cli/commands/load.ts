@@ -4,6 +4,8 @@
  * closed model (`--concurrency` virtual users), optionally ramped with `--stages`, against the chat
  * or the open-urls operation. Parses and checks flags, then delegates to app/run-load.
  */
+import { parseLoadGateFlag } from '../../gates/load.js';
+import { parseSlo } from '../../metrics/load-slo.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
@@ -55,6 +57,8 @@ export interface LoadArgs {
   grace: string;
   'start-at'?: string;
   out?: string;
+  slo?: string[];
+  gate?: string[];
   shard?: string;
   shards?: number;
 }
@@ -95,9 +99,12 @@ export function loadCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('grace', { type: 'string', default: '10s', describe: 'On Ctrl-C, how long in-flight requests may finish', group: 'Run:' })
         .option('start-at', { type: 'string', describe: 'ISO time at which every shard starts its schedule', group: 'Scale out:' })
         .option('out', { type: 'string', describe: 'Run directory (default reports/<date-time>-load)', group: 'Output:' })
+        .option('slo', { type: 'string', array: true, default: [], describe: 'An SLO on the measured window, e.g. "ttfp_ms.p95<=2000"; latency SLOs define goodput (repeatable)', group: 'Gates:' })
+        .option('gate', { type: 'string', array: true, default: [], describe: 'A gate on the load figures, e.g. "rate_limited_rate <= 0.05"; exit 1 when one fails (repeatable)', group: 'Gates:' })
         .example('$0 load --sim --dataset datasets/sample.csv --rate 20 --duration 60s', 'Open model: 20 requests per second for a minute against the simulator')
         .example('$0 load --sim --dataset datasets/sample.csv --concurrency 16 --requests 500 --mode full', 'Closed model: 16 users, 500 full requests')
         .example('$0 load --base-url https://chat.example.com/api --token-file tokens.txt --dataset q.csv --stages "30s:5,2m:50,30s:0" --arrival poisson --question-order random', 'Ramp the rate to 50/s with Poisson arrivals, several tokens')
+        .example('$0 load --sim --dataset datasets/sample.csv --rate 10 --duration 30s --slo "ttfp_ms.p95<=2000" --gate "ttft_ms.p99 <= 3000" --gate "rate_limited_rate <= 0.05"', 'SLOs (goodput) and gates (exit 1 when one fails)')
         .example('$0 load --sim --operation open-urls --urls-file urls.txt --rate 5 --duration 30s', 'Load the open-urls operation'),
     handler: async (a) => {
       setExitCode(await loadHandler(a, io));
@@ -169,6 +176,8 @@ export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
   const baseUrl = resolveBaseUrl({ 'base-url': a['base-url'] }, io);
   if (!a.sim && baseUrl === undefined) throw new UsageError('no target: give --base-url (or CHATBENCH_BASE_URL), or --sim for a dry run against the embedded simulated service');
   if (a['start-at'] !== undefined && !z.iso.datetime({ offset: true }).safeParse(a['start-at']).success) throw new UsageError(`--start-at: "${a['start-at']}" is not an ISO date-time, e.g. 2030-01-01T12:00:00Z`);
+  const slos = (a.slo ?? []).map((text) => parseSlo(text));
+  const gates = (a.gate ?? []).map((text) => parseLoadGateFlag(text));
   const { tokens, weights } = resolveTokens(a, io);
   const flags = loadSpecOf(a, io, { count: Math.max(1, tokens.length), weights });
   // Every input is checked before a simulator starts or a byte is sent.
@@ -185,7 +194,7 @@ export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
   try {
     result = await runLoad({
       spec, baseUrl: target.baseUrl, tokens: tokens.length > 0 ? tokens : [target.token ?? ''], prepared, target: target.kind, cwd: io.cwd,
-      outDir: a.out ?? defaultRunDir('load'), signal: io.signal, graceMs, timeoutMs, retries: a.retries, retry429: a['retry-429'], version: VERSION,
+      outDir: a.out ?? defaultRunDir('load'), signal: io.signal, graceMs, timeoutMs, retries: a.retries, retry429: a['retry-429'], version: VERSION, slos, gates,
       cpuUsage: () => process.cpuUsage(),
       onStart: ({ outDir, planned, startsInMs }) => {
         const load = spec.model === 'open' ? (spec.rate !== undefined ? `${spec.rate}/s ${spec.arrival}` : 'a ramp of rate') : (spec.concurrency !== undefined ? `${spec.concurrency} users` : 'a ramp of users');
@@ -201,11 +210,14 @@ export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
     await target.close();
   }
   io.stdout.write(summaryText(result));
+  const failed = result.gates.filter((g) => !g.passed);
+  for (const gate of failed) io.stderr.write(`gate failed: ${gate.reason}\n`);
+  if (result.gates.length > 0) io.stderr.write(`${result.gates.length - failed.length} of ${result.gates.length} gates passed\n`);
   if (result.interrupted) {
     io.stderr.write(`chatbench load: interrupted; ${result.records} sent requests recorded, ${result.generator.unsent} planned arrivals not sent\n`);
     return ExitCode.Interrupted;
   }
-  return ExitCode.Ok;
+  return failed.length > 0 ? ExitCode.GateFailed : ExitCode.Ok;
 }
 
 function summaryText(result: LoadResult): string {
@@ -213,7 +225,7 @@ function summaryText(result: LoadResult): string {
   const lag = g.schedule_lag_ms.p99 === null ? '' : `, schedule lag p99 ${g.schedule_lag_ms.p99} ms`;
   const lines = [
     `${result.records} requests sent and recorded in ${(g.duration_ms / 1000).toFixed(1)} s; ${g.dropped.length} dropped at the in-flight cap, ${g.late_sends} late (> 5 ms)${lag}, peak in flight ${g.peak_in_flight}`,
-    result.reports === null ? `records: ${result.outDir}/results.jsonl (load reports are not available in this build)` : `reports:\n${result.reports.map((f) => `  ${f}`).join('\n')}`,
+    `reports:\n${[`${result.outDir}/results.jsonl`, ...result.reports].map((f) => `  ${f}`).join('\n')}`,
   ];
   return `${lines.join('\n')}\n`;
 }
