@@ -272,7 +272,11 @@ function manifestOf(options: LoadOptions, planned: number | null): Manifest & { 
     base_url: displayUrl(options.baseUrl), target: options.target, plan_version: PLAN_VERSION,
     planned_requests: planned ?? 0, planned_total: planned ?? 0, shard: spec.shard,
     dataset: prepared.dataset, models: prepared.models, sets: prepared.sets, defaults: redactDefaults(prepared.defaults),
-    options: { timeout_ms: options.timeoutMs, retries: options.retries, retry_429: options.retry429, grace_ms: options.graceMs },
+    options: {
+      timeout_ms: options.timeoutMs, retries: options.retries, retry_429: options.retry429, grace_ms: options.graceMs,
+      // As given, so `chatbench report DIR` computes goodput and the gates again identically.
+      slos: (options.slos ?? []).map((s) => s.gate.text), gates: (options.gates ?? []).map((g) => g.text),
+    },
     load: spec,
   };
 }

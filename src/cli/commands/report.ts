@@ -2,13 +2,18 @@
  * @module cli/commands/report
  * `chatbench report DIR`: rebuilds every report of a run from its results.jsonl alone.
  */
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
+import { z } from 'zod';
+import { renderLoadReports } from '../../app/render-load-reports.js';
+import { parseLoadGateFlag } from '../../gates/load.js';
+import { parseSlo } from '../../metrics/load-slo.js';
 import { renderReports } from '../../app/render-reports.js';
 import { ExitCode } from '../../errors.js';
 import { renderTerminalTable } from '../../reports/terminal-table.js';
 import type { Io } from '../io.js';
 import { VERSION } from '../version.js';
-import { resolve } from 'node:path';
 import { defineCommand, type AnyCommand, type SetExitCode } from './index.js';
 
 export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
@@ -18,11 +23,32 @@ export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
     builder: (y: Argv) =>
       y
         .positional('dir', { type: 'string', demandOption: true, describe: 'Run directory (holding results.jsonl)' })
-        .example('$0 report reports/2026-11-20T10-00-00-eval', 'Writes summary.json, results.csv, report.md, junit.xml and report.html again'),
+        .example('$0 report reports/2026-11-20T10-00-00-eval', 'Writes summary.json, results.csv, report.md, junit.xml and report.html again')
+        .example('$0 report reports/2026-11-20T10-00-00-load', 'A load run: summary.json, timeline.csv, report.md and report.html, with its SLOs and gates'),
     handler: async (a) => {
-      const { summary, files } = await renderReports(resolve(io.cwd, a.dir), { version: VERSION });
-      io.stdout.write(`${renderTerminalTable(summary)}\nreports:\n${files.map((f) => `  ${f}`).join('\n')}\n`);
+      const dir = resolve(io.cwd, a.dir);
+      const load = await loadOptionsOf(dir);
+      if (load) {
+        const { files } = await renderLoadReports(dir, { version: VERSION, slos: load.slos.map((t) => parseSlo(t)), gates: load.gates.map((t) => parseLoadGateFlag(t)) });
+        io.stdout.write(`reports:\n${files.map((f) => `  ${f}`).join('\n')}\n`);
+      } else {
+        const { summary, files } = await renderReports(dir, { version: VERSION });
+        io.stdout.write(`${renderTerminalTable(summary)}\nreports:\n${files.map((f) => `  ${f}`).join('\n')}\n`);
+      }
       setExitCode(ExitCode.Ok);
     },
   });
 }
+
+/** The SLOs and gates of a load run (its manifest says `command: load`); undefined for an eval run. */
+async function loadOptionsOf(dir: string): Promise<{ slos: string[]; gates: string[] } | undefined> {
+  const text = await readFile(join(dir, 'manifest.json'), 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  const manifest = LoadManifestSchema.safeParse(JSON.parse(text));
+  return manifest.success && manifest.data.command === 'load' ? { slos: manifest.data.options.slos, gates: manifest.data.options.gates } : undefined;
+}
+
+const LoadManifestSchema = z.looseObject({
+  command: z.string(),
+  options: z.looseObject({ slos: z.array(z.string()).default([]), gates: z.array(z.string()).default([]) }).prefault({}),
+});
