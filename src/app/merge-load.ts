@@ -16,7 +16,7 @@ import { parseLoadGateFlag } from '../gates/load.js';
 import { parseSlo } from '../metrics/load-slo.js';
 import { percentile } from '../metrics/stats.js';
 import type { LoadSummary } from '../records/load-summary.js';
-import { GeneratorHealthSchema, type GeneratorHealth } from '../runner/generator-health.js';
+import { GeneratorHealthSchema, type GeneratorHealth } from '../records/generator-health.js';
 import type { ShardRun } from './merge-checks.js';
 import { readRecords } from './read-records.js';
 import { renderLoadReports } from './render-load-reports.js';

@@ -17,7 +17,7 @@ import { ExitCode, InputError, UsageError } from '../errors.js';
 import { evaluateGates, renderGateTestsuite, type Gate, type GateResult } from '../gates/index.js';
 import type { LoadSummary } from '../records/load-summary.js';
 import type { Summary } from '../records/summary.js';
-import type { GeneratorHealth } from '../runner/generator-health.js';
+import type { GeneratorHealth } from '../records/generator-health.js';
 import { loadGates, loadRun } from './compare-runs.js';
 import { finishLoadMerge, parseLoadChecks, readGeneratorHealth } from './merge-load.js';
 import { capped, mergeProblems, readRunManifest, type MergedFrom, type RunManifest, type ShardRun } from './merge-checks.js';

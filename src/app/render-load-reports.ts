@@ -13,7 +13,6 @@ import { InputError } from '../errors.js';
 import { evaluateLoadGates } from '../gates/load.js';
 import type { Gate, GateResult } from '../gates/index.js';
 import { computeLoadFigures, type LoadFigures } from '../metrics/load.js';
-import type { LoadHealth, LoadSpecFields } from '../metrics/load-input.js';
 import type { Slo } from '../metrics/load-slo.js';
 import { toLoadRecord, type LoadRecord } from '../metrics/load-window.js';
 import type { LoadSummary } from '../records/load-summary.js';
@@ -23,7 +22,7 @@ import { describeModel, type LoadReportInput } from '../reports/load/load-tables
 import { renderTimelineCsv } from '../reports/load/timeline-csv.js';
 import { readRecords } from './read-records.js';
 import { LoadSpecSchema, type LoadSpec } from '../plan/load-plan.js';
-import { GeneratorHealthSchema, type GeneratorHealth } from '../runner/generator-health.js';
+import { GeneratorHealthSchema, type GeneratorHealth } from '../records/generator-health.js';
 
 export interface LoadReportOptions {
   readonly version: string;
@@ -42,9 +41,6 @@ export interface RenderedLoadReports {
   readonly files: readonly string[];
 }
 
-// The figures read structural subsets of the run's files; these fail to compile if the schemas drift.
-const specFields = (spec: LoadSpec): LoadSpecFields => spec;
-const healthFields = (health: GeneratorHealth): LoadHealth => health;
 
 const ManifestLoadSchema = z.looseObject({ load: LoadSpecSchema });
 
@@ -87,8 +83,8 @@ export async function renderLoadReports(dir: string, options: LoadReportOptions)
   for await (const record of readRecords(dir)) records.push(toLoadRecord(record));
   const figures = computeLoadFigures({
     records,
-    spec: specFields(spec),
-    generator: generator === null ? null : healthFields(generator),
+    spec,
+    generator,
     slos: options.slos ?? [],
   });
   const gates = evaluateLoadGates(options.gates ?? [], figures.summary);

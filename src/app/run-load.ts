@@ -24,7 +24,7 @@ import { createLoadPlan, loadSchedule, parseUrlCsv, parseUrlList, type LoadPlanI
 import type { Mode, RequestRecord } from '../records/record.js';
 import { createJsonlSink } from '../reports/index.js';
 import { runClosedUsers } from '../runner/closed-users.js';
-import type { GeneratorHealth } from '../runner/generator-health.js';
+import type { GeneratorHealth } from '../records/generator-health.js';
 import type { UnscoredRecord } from '../runner/index.js';
 import { createLoadCounters } from '../runner/load-run.js';
 import { createLoadTarget } from '../runner/load-target.js';
@@ -36,7 +36,7 @@ import { displayUrl, PLAN_VERSION, redactDefaults, sha256File, type Manifest } f
 import { scoreRecord } from './score-record.js';
 
 export { LoadSpecSchema, type LoadSpec } from '../plan/load-plan.js';
-export { GeneratorHealthSchema, type GeneratorHealth } from '../runner/generator-health.js';
+export { GeneratorHealthSchema, type GeneratorHealth } from '../records/generator-health.js';
 export type { LoadTick } from '../runner/load-ticker.js';
 
 export interface LoadInputs {

@@ -32,8 +32,8 @@ export interface Arrival {
   readonly offset_ms: number;
 }
 
-export const ARRIVAL_SHAPES = ['constant', 'poisson'] as const;
-export type ArrivalShape = (typeof ARRIVAL_SHAPES)[number];
+import type { ArrivalShape } from '../records/load-spec.js';
+export { ARRIVAL_SHAPES, type ArrivalShape } from '../records/load-spec.js';
 
 /** A constant rate for `durationMs` (Infinity when only a request count bounds the run). */
 export const constantProfile = (rate: number, durationMs: number): RateSegment[] => [{ duration_ms: durationMs, from: rate, to: rate }];

@@ -7,50 +7,22 @@
  * run, on any machine, agrees on what arrival n asks. Pure.
  */
 import { parse } from 'csv-parse/sync';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { DatasetRow } from '../dataset/index.js';
 import { InputError } from '../errors.js';
-import { ModeSchema, requestKey, type Mode } from '../records/record.js';
+import { requestKey, type Mode } from '../records/record.js';
 import type { SetDefinition, SetsDefaults } from '../sets/index.js';
-import { ARRIVAL_SHAPES, arrivals, constantProfile, seededUniform, shardUsers, stagesProfile, userSteps, type ArrivalOptions, type UserStep } from './arrivals.js';
+import { arrivals, constantProfile, seededUniform, shardUsers, stagesProfile, userSteps, type ArrivalOptions, type UserStep } from './arrivals.js';
 import { buildBody, modelName } from './build-plan.js';
 import type { PlannedRequest } from './planned-request.js';
-import { ShardSchema, type Shard } from './shard.js';
-import { StageSchema, stagesDurationMs } from './stages.js';
+import type { Shard } from './shard.js';
+import { stagesDurationMs } from './stages.js';
+import { LoadSpecShapeSchema, type QuestionOrder } from '../records/load-spec.js';
 
-export const QUESTION_ORDERS = ['sequential', 'random'] as const;
-export type QuestionOrder = (typeof QUESTION_ORDERS)[number];
+export { QUESTION_ORDERS, type QuestionOrder } from '../records/load-spec.js';
 
 /** What a load run does (the seam with the load reports, re-exported by app/run-load); recorded as `load` in manifest.json. Every rule between fields is checked here. */
-export const LoadSpecSchema = z
-  .object({
-    operation: z.enum(['chat', 'open-urls']),
-    mode: ModeSchema,
-    model: z.enum(['closed', 'open']),
-    /** Closed model without stages: virtual users. */
-    concurrency: z.number().int().min(1).optional(),
-    /** Open model without stages: arrivals per second. */
-    rate: z.number().positive().optional(),
-    arrival: z.enum(ARRIVAL_SHAPES),
-    /** Open model: outstanding arrivals (sent or waiting for a connection) at most; beyond: dropped. */
-    max_in_flight: z.number().int().min(1),
-    /** Open model: requests sent and unanswered at most (wrk2-style); null: max_in_flight. Additive. */
-    connections: z.number().int().min(1).nullable().optional(),
-    /** Targets are rates (open) or users (closed); the first stage ramps from 0. */
-    stages: z.array(StageSchema).min(1).nullable(),
-    duration_ms: z.number().positive().nullable(),
-    requests: z.number().int().min(1).nullable(),
-    warmup_ms: z.number().nonnegative(),
-    cooldown_ms: z.number().nonnegative(),
-    seed: z.number().int(),
-    question_order: z.enum(QUESTION_ORDERS),
-    set: z.string(),
-    /** How many tokens, never their values. */
-    tokens: z.number().int().min(1),
-    token_weights: z.array(z.number().positive()).nullable(),
-    shard: ShardSchema.nullable(),
-    start_at: z.iso.datetime({ offset: true }).nullable(),
-  })
+export const LoadSpecSchema = LoadSpecShapeSchema
   .superRefine((spec, ctx) => {
     const problem = (message: string) => ctx.addIssue({ code: 'custom', message });
     if (spec.model === 'open' && spec.concurrency !== undefined) problem('the open model takes a rate, not a concurrency');

@@ -5,12 +5,9 @@
  * most one request, and the split depends only on the plan, so it is the same on every machine.
  * Because the plan interleaves sets per question, each shard gets a fair mix of sets and questions.
  */
-import { z } from 'zod';
+import type { Shard } from '../records/shard.js';
 
-export const ShardSchema = z
-  .object({ index: z.number().int().min(1), count: z.number().int().min(1) })
-  .refine((s) => s.index <= s.count, { message: 'the shard index must be between 1 and the shard count' });
-export type Shard = z.infer<typeof ShardSchema>;
+export { ShardSchema, type Shard } from '../records/shard.js';
 
 /** Parses `i/N`; returns a message for the caller to wrap, or the shard. */
 export function parseShard(text: string): Shard | string {

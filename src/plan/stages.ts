@@ -4,13 +4,9 @@
  * the open model, a number of virtual users in the closed one) linearly from the previous stage's
  * target to its own over its duration; the first stage starts from 0. Pure.
  */
-import { z } from 'zod';
 
-export const StageSchema = z.object({
-  duration_ms: z.number().positive(),
-  target: z.number().nonnegative(),
-});
-export type Stage = z.infer<typeof StageSchema>;
+import type { Stage } from '../records/load-spec.js';
+export { StageSchema, type Stage } from '../records/load-spec.js';
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
 

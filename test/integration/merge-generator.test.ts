@@ -13,7 +13,7 @@ import { mergeGeneratorHealth, startWarnings } from '../../src/app/merge-load.js
 import type { LoadSpec } from '../../src/app/run-load.js';
 import { main } from '../../src/cli/main.js';
 import { makeRecord } from '../../src/metrics/test-records.js';
-import type { GeneratorHealth } from '../../src/runner/generator-health.js';
+import type { GeneratorHealth } from '../../src/records/generator-health.js';
 import { createFakeIo } from '../helpers/fake-io.js';
 
 function health(over: Partial<GeneratorHealth> = {}): GeneratorHealth {

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { LoadSummarySchema } from '../../src/records/load-summary.js';
 import { RequestRecordSchema } from '../../src/records/record.js';
-import { GeneratorHealthSchema } from '../../src/runner/generator-health.js';
+import { GeneratorHealthSchema } from '../../src/records/generator-health.js';
 import { createFakeIo } from '../helpers/fake-io.js';
 import { startSim, TOKENS } from '../helpers/start-sim.js';
 

@@ -1,5 +1,5 @@
 /**
- * @module runner/generator-health
+ * @module records/generator-health
  * generator.json of a load run: how well the generator itself kept its schedule (metrics.md
  * "generator health"). When it fell behind, the load reports say so first: their figures then
  * describe the generator as much as the service.

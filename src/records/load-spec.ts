@@ -1,0 +1,50 @@
+/**
+ * @module records/load-spec
+ * What a load run does, as manifest.json records it (`load`): the shape every reader shares. The
+ * rules between its fields are checked where the spec is made (plan/load-plan.ts LoadSpecSchema).
+ */
+import { z } from 'zod';
+import { ModeSchema } from './record.js';
+import { ShardSchema } from './shard.js';
+
+export const ARRIVAL_SHAPES = ['constant', 'poisson'] as const;
+export type ArrivalShape = (typeof ARRIVAL_SHAPES)[number];
+export const QUESTION_ORDERS = ['sequential', 'random'] as const;
+export type QuestionOrder = (typeof QUESTION_ORDERS)[number];
+
+/** One stage of a ramp: the target (rate or users) reached at its end, from the previous one. */
+export const StageSchema = z.object({
+  duration_ms: z.number().positive(),
+  target: z.number().nonnegative(),
+});
+export type Stage = z.infer<typeof StageSchema>;
+
+export const LoadSpecShapeSchema = z.object({
+    operation: z.enum(['chat', 'open-urls']),
+    mode: ModeSchema,
+    model: z.enum(['closed', 'open']),
+    /** Closed model without stages: virtual users. */
+    concurrency: z.number().int().min(1).optional(),
+    /** Open model without stages: arrivals per second. */
+    rate: z.number().positive().optional(),
+    arrival: z.enum(ARRIVAL_SHAPES),
+    /** Open model: outstanding arrivals (sent or waiting for a connection) at most; beyond: dropped. */
+    max_in_flight: z.number().int().min(1),
+    /** Open model: requests sent and unanswered at most (wrk2-style); null: max_in_flight. Additive. */
+    connections: z.number().int().min(1).nullable().optional(),
+    /** Targets are rates (open) or users (closed); the first stage ramps from 0. */
+    stages: z.array(StageSchema).min(1).nullable(),
+    duration_ms: z.number().positive().nullable(),
+    requests: z.number().int().min(1).nullable(),
+    warmup_ms: z.number().nonnegative(),
+    cooldown_ms: z.number().nonnegative(),
+    seed: z.number().int(),
+    question_order: z.enum(QUESTION_ORDERS),
+    set: z.string(),
+    /** How many tokens, never their values. */
+    tokens: z.number().int().min(1),
+    token_weights: z.array(z.number().positive()).nullable(),
+    shard: ShardSchema.nullable(),
+    start_at: z.iso.datetime({ offset: true }).nullable(),
+});
+export type LoadSpecShape = z.infer<typeof LoadSpecShapeSchema>;
