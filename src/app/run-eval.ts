@@ -24,7 +24,6 @@ import { runPlan, type RunProgress, type RunResult } from '../runner/index.js';
 import { checkSetsForMode, resolveSets, type ModeOption, type ResolvedSets } from '../sets/index.js';
 import { displayUrl, PLAN_VERSION, redactDefaults, sha256File, type Manifest } from './manifest.js';
 import { renderReports, type RenderedReports } from './render-reports.js';
-import { withSecretsRedacted } from './redact-exchange.js';
 import { planDigest, prepareResume } from './resume.js';
 import { scoreRecord } from './score-record.js';
 
@@ -126,7 +125,7 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
     if (sets.defaults.project) await applyProject(options, sets.defaults.project);
     options.onStart?.({ outDir, planned: todo.length, alreadyDone: done.size, truncatedBytes });
     run = await runPlan(todo, {
-      client: withSecretsRedacted(withCancelNow(client, options.cancelNow)),
+      client: withCancelNow(client, options.cancelNow),
       concurrency: options.concurrency,
       retries: options.retries,
       retry429: options.retry429,

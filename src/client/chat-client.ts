@@ -9,6 +9,7 @@
  * outcome. The token goes into the Authorization header and nowhere else (redacted from every text
  * that could carry it back).
  */
+import { redactExchange, secretsOf, withoutCredentials } from './redact.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, type Dispatcher } from 'undici';
 import { SEND_MESSAGE_PATH, type SendMessageRequest } from '../api/send-message.js';
@@ -64,17 +65,17 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
   const token = options.token ?? '';
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream, application/json' };
   if (token !== '') headers['authorization'] = `Bearer ${token}`;
-  const redact = (text: string | null) => (text === null || token === '' ? text : text.replaceAll(token, '[redacted]'));
 
   return {
-    baseUrl: options.baseUrl,
+    // Messages name the target; a user:password in the URL must not go with it.
+    baseUrl: withoutCredentials(options.baseUrl),
     send(body, signal, serialised) {
       const payload = serialised ?? JSON.stringify(body);
       return new Promise<Exchange>((resolve) => {
         const attempt = new Attempt({
           stream: body.stream ?? true, modelNames: multiModelNames(body), timeoutMs: options.timeoutMs,
           maxLineBytes: options.maxLineBytes, now, wallClock, signal,
-          done: (exchange) => resolve(redactExchange(exchange, redact)),
+          done: (exchange) => resolve(redactExchange(exchange, secretsOf(body, token))),
         });
         attempt.start(dispatcher, { origin, path, method: 'POST', headers, body: payload, headersTimeout: 0, bodyTimeout: 0 });
       });
@@ -90,15 +91,6 @@ export function multiModelNames(body: SendMessageRequest): string[] | null {
   const overrides = body.llm_overrides;
   if ((body.stream ?? true) === false || overrides == null || overrides.length < 2) return null;
   return overrides.map((o, i) => o.display_name ?? o.model_version ?? `model ${i}`);
-}
-
-function redactExchange(exchange: Exchange, redact: (text: string | null) => string | null): Exchange {
-  return {
-    ...exchange,
-    error_message: redact(exchange.error_message),
-    error_body: redact(exchange.error_body),
-    models: exchange.models?.map((m) => ({ ...m, error_message: redact(m.error_message) })) ?? null,
-  };
 }
 
 interface AttemptOptions {

@@ -1,13 +1,11 @@
 /**
- * @module app/redact-exchange
- * The request's own secrets taken out of what the server said back. The client already removes the
- * token; a server may also echo `mcp_headers` values (a pydantic 422 echoes its `input`, a proxy
- * may echo headers), and those texts reach results.jsonl and the early stop's message.
+ * @module client/redact
+ * A request's secrets taken out of what the server said back. A server may echo the token or
+ * `mcp_headers` values (a pydantic 422 echoes its `input`, a proxy may echo headers); those texts
+ * would reach results.jsonl, reports and messages.
  */
 import type { SendMessageRequest } from '../api/send-message.js';
-import type { ChatClient } from '../client/chat-client.js';
-import type { Exchange } from '../client/exchange.js';
-import { displayUrl } from './manifest.js';
+import type { Exchange } from './exchange.js';
 
 export const REDACTED = '[redacted]';
 /** Shorter values are not redacted: replacing every "1" or "on" would garble messages, not protect. */
@@ -15,12 +13,12 @@ const MIN_SECRET_CHARS = 4;
 
 /**
  * The strings to hide for `body`: every mcp_headers value, and for a value like `Bearer abc` its
- * credential part alone too. Longest first, so that a value is replaced before its own part.
+ * credential part alone too; plus the token. Longest first, so a value goes before its own part.
  */
-export function secretsOf(body: Pick<SendMessageRequest, 'mcp_headers'>): string[] {
+export function secretsOf(body: Pick<SendMessageRequest, 'mcp_headers'>, token = ''): string[] {
   const values = Object.values(body.mcp_headers ?? {});
   const parts = values.flatMap((v) => /^\S+\s+(\S+)$/.exec(v.trim())?.[1] ?? []);
-  return [...new Set([...values, ...parts])].filter((s) => s.length >= MIN_SECRET_CHARS).sort((a, b) => b.length - a.length);
+  return [...new Set([token, ...values, ...parts])].filter((s) => s.length >= MIN_SECRET_CHARS).sort((a, b) => b.length - a.length);
 }
 
 /** `text` with every secret replaced by `[redacted]`; null stays null. */
@@ -42,13 +40,10 @@ export function redactExchange(exchange: Exchange, secrets: readonly string[]): 
   };
 }
 
-/**
- * `client` whose exchanges come back without the secrets of their own request's mcp_headers, and
- * whose baseUrl (which the early stop's message names) carries no user:password.
- */
-export function withSecretsRedacted(client: Pick<ChatClient, 'send' | 'baseUrl'>): Pick<ChatClient, 'send' | 'baseUrl'> {
-  return {
-    baseUrl: displayUrl(client.baseUrl),
-    send: async (body, signal) => redactExchange(await client.send(body, signal), secretsOf(body)),
-  };
+/** `https://user:pass@host/api` → `https://host/api`, for messages. */
+export function withoutCredentials(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.href.replace(/\/+$/, '');
 }
