@@ -36,6 +36,11 @@ function verdict(baseUrl: string, exchanges: readonly Exchange[]): RunError | un
     const why = first.error_code === 'ECONNREFUSED' ? 'connection refused' : `host not found (${first.error_code})`;
     return new RunError(`cannot reach ${baseUrl}: ${why}`, { hint: 'check --base-url (it includes any /api prefix) and that the service is up' });
   }
+  if (exchanges.every((e) => e.outcome === 'network' && isTlsFailure(e.error_code))) {
+    return new RunError(`cannot reach ${baseUrl}: the TLS handshake failed (${first.error_code})`, {
+      hint: 'an https:// URL to a plain-HTTP port, or a certificate this machine does not trust',
+    });
+  }
   const status = first.http_status;
   if ((status === 401 || status === 403) && exchanges.every((e) => e.http_status === 401 || e.http_status === 403)) {
     return new RunError(`every request was refused with ${status}: ${first.error_body ?? `HTTP ${status}`} — check the token`, {
@@ -44,3 +49,6 @@ function verdict(baseUrl: string, exchanges: readonly Exchange[]): RunError | un
   }
   return undefined;
 }
+
+/** Node's and OpenSSL's codes for a failed TLS handshake (ERR_SSL_*, EPROTO, certificate errors). */
+const isTlsFailure = (code: string | null): boolean => code !== null && /SSL|TLS|EPROTO|CERT/.test(code);

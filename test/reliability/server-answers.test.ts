@@ -77,11 +77,12 @@ describe('odd server answers become outcome classes on the record', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('a TLS error (https to a plain-HTTP port) → network, recorded, run completes', async () => {
+  it('a TLS error (https to a plain-HTTP port) → network, recorded; every first request failing it stops the run (exit 3)', async () => {
     const server = await startScriptedServer([{ chunks: [{ at_ms: 0, bytes: IDS + STOP }] }]);
     const { run, out } = await evalAgainst(server.baseUrl.replace('http://', 'https://'), 'stream');
     expect(run.stderr).not.toMatch(STACK_LINE);
-    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/cannot reach https:.*the TLS handshake failed/);
+    expect(run.code).toBe(3);
     const [record] = readRunRecords(out);
     expect(record?.outcome).toBe('network');
     expect(record?.http_status).toBeNull();
