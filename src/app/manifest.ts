@@ -25,6 +25,10 @@ export const ManifestSchema = z.object({
   /** Requests of the whole plan, every shard together. */
   planned_total: z.number().int(),
   shard: ShardSchema.nullable(),
+  /** Digest of the requests this run sends (keys and bodies, mcp_headers values left out): what --resume checks. */
+  plan_sha256: z.string().nullish(),
+  /** Digest of the whole plan before sharding: shards of one plan share it, which merge checks. */
+  whole_plan_sha256: z.string().nullish(),
   dataset: z.object({ path: z.string(), sha256: z.string(), questions: z.number().int() }),
   models: z.object({ path: z.string(), sha256: z.string() }).nullable(),
   sets: z.array(z.object({ name: z.string(), multi: z.boolean(), models: z.array(z.string()) })),

@@ -108,6 +108,10 @@ const RULES: readonly Rule[] = [
   },
   // A closed-model load plans no request count: its spec (planIdentity) is what must agree.
   { of: (m) => (m.command === 'load' ? null : m.planned_total), say: (r, f) => `${r.label} belongs to a plan of ${r.manifest.planned_total} requests but ${f.label} to one of ${f.manifest.planned_total}` },
+  {
+    of: (m) => m.whole_plan_sha256 ?? null,
+    say: (r, f) => `${r.label} is a shard of another plan than ${f.label} (the whole plans' digests differ: the sets, flags or defaults give other requests)`,
+  },
   { of: planIdentity, say: (r, f) => `${r.label} planned other requests than ${f.label} (mode, repeat, sets, defaults or load spec differ)` },
   { of: targetIdentity, say: (r, f) => `${r.label} ran against ${targetIdentity(r.manifest)} but ${f.label} against ${targetIdentity(f.manifest)}` },
 ];

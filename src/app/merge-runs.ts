@@ -195,11 +195,10 @@ async function writeRecords(path: string, indexed: readonly IndexedRun[], entrie
 function mergedManifest(indexed: readonly IndexedRun[], mergedFrom: readonly MergedFrom[]): RunManifest {
   const first = indexed[0]!.run.manifest;
   const startedAt = mergedFrom.map((m) => m.started_at).sort()[0] ?? first.started_at;
-  // A shard's plan digest covers its own requests only: it would misdescribe the whole.
-  const { plan_sha256: _shardDigest, ...options } = first.options;
   return {
     ...first,
-    options,
+    // The merged run is the whole plan: a shard's own digest would misdescribe it.
+    plan_sha256: first.whole_plan_sha256 ?? null,
     started_at: startedAt,
     planned_requests: mergedFrom.reduce((sum, m) => sum + m.planned_requests, 0),
     shard: null,

@@ -76,8 +76,7 @@ export function resumeMismatches(then: Manifest, now: Manifest): string[] {
     if (then.options[option] !== now.options[option]) problems.push(`--${option} was ${String(then.options[option])}, now ${String(now.options[option])}`);
   }
   if (JSON.stringify(then.shard) !== JSON.stringify(now.shard)) problems.push(`the run's shard was ${then.shard ? `${then.shard.index}/${then.shard.count}` : 'none'}, now ${now.shard ? `${now.shard.index}/${now.shard.count}` : 'none'}`);
-  const planThen = then.options['plan_sha256'];
-  if (problems.length === 0 && typeof planThen === 'string' && planThen !== now.options['plan_sha256']) {
+  if (problems.length === 0 && typeof then.plan_sha256 === 'string' && then.plan_sha256 !== now.plan_sha256) {
     problems.push('the sets or flags give other requests than the run planned (the plan digest differs)');
   }
   if (then.target !== now.target) problems.push(`the run went to ${then.target === 'simulator' ? 'the embedded simulator' : then.base_url}, not ${now.target === 'simulator' ? 'the embedded simulator' : now.base_url}`);

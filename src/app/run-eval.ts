@@ -45,6 +45,8 @@ export interface PreparedEval {
   readonly plan: PlannedRequest[];
   /** Size of the whole plan, before sharding. */
   readonly plannedTotal: number;
+  /** Digest of the whole plan: shards of one plan share it. */
+  readonly wholePlanSha256: string;
 }
 
 /** Reads and checks every input, listing the problems of all of them at once; builds the plan. */
@@ -72,7 +74,7 @@ export async function prepareEval(inputs: EvalInputs): Promise<PreparedEval> {
   if (whole.length === 0) throw new InputError([`${inputs.datasetPath}: the dataset has no questions`]);
   const plan = selectShard(whole, inputs.shard);
   if (plan.length === 0) throw new InputError([`shard ${inputs.shard?.index}/${inputs.shard?.count} has no requests: the plan has only ${whole.length}`]);
-  return { dataset, sets, plan, plannedTotal: whole.length };
+  return { dataset, sets, plan, plannedTotal: whole.length, wholePlanSha256: planDigest(whole) };
 }
 
 export interface EvalOptions extends EvalInputs {
@@ -103,9 +105,9 @@ export interface EvalResult {
 }
 
 export async function runEval(options: EvalOptions, prepared?: PreparedEval): Promise<EvalResult> {
-  const { dataset, sets, plan, plannedTotal } = prepared ?? (await prepareEval(options));
+  const { dataset, sets, plan, plannedTotal, wholePlanSha256 } = prepared ?? (await prepareEval(options));
   const outDir = resolve(options.cwd, options.outDir);
-  const manifest = await buildManifest(options, dataset, sets, plan, plannedTotal);
+  const manifest = await buildManifest(options, dataset, sets, plan, plannedTotal, wholePlanSha256);
   let done: ReadonlySet<string> = new Set();
   let truncatedBytes = 0;
   if (options.resume) {
@@ -150,7 +152,7 @@ async function ensureFreshRunDir(outDir: string): Promise<void> {
 }
 
 /** The run's manifest: what was run, against what, with which inputs by hash (and the plan's digest). */
-async function buildManifest(options: EvalOptions, dataset: Dataset, sets: ResolvedSets, plan: readonly PlannedRequest[], plannedTotal: number): Promise<Manifest> {
+async function buildManifest(options: EvalOptions, dataset: Dataset, sets: ResolvedSets, plan: readonly PlannedRequest[], plannedTotal: number, wholePlanSha256: string): Promise<Manifest> {
   return {
     manifest_version: 1,
     chatbench_version: options.version,
@@ -170,7 +172,9 @@ async function buildManifest(options: EvalOptions, dataset: Dataset, sets: Resol
       models: (s.llm_overrides ?? (s.llm_override ? [s.llm_override] : [])).map((o) => o.display_name ?? o.model_version ?? 'configured model'),
     })),
     defaults: redactDefaults(sets.defaults),
-    options: { mode: options.mode, repeat: options.repeat, concurrency: options.concurrency, timeout_ms: options.timeoutMs, retries: options.retries, retry_429: options.retry429, plan_sha256: planDigest(plan) },
+    plan_sha256: planDigest(plan),
+    whole_plan_sha256: wholePlanSha256,
+    options: { mode: options.mode, repeat: options.repeat, concurrency: options.concurrency, timeout_ms: options.timeoutMs, retries: options.retries, retry_429: options.retry429 },
   };
 }
 

@@ -70,6 +70,8 @@ describe('chatbench merge refuses runs that do not belong together', () => {
     ['another shard count', (r: string) => shard(r, 'x', 2, { shard: { index: 2, count: 5 } }), ['s1', 'x', 's3', 's4'], 'x/ is shard 2/5 but s1/ is shard 1/4: shard counts differ'],
     ['another major version', (r: string) => shard(r, 'x', 2, { chatbench_version: '1.0.0' }), ['s1', 'x', 's3', 's4'], 'x/ was written by chatbench 1.0.0 but s1/ by 0.1.0: major versions differ'],
     ['another plan', (r: string) => shard(r, 'x', 2, { options: { mode: 'stream', repeat: 1 } }), ['s1', 'x', 's3', 's4'], 'x/ planned other requests than s1/'],
+    // Sets that differ only in a temperature look alike in every other field: the whole plan's digest tells.
+    ['a shard of another plan', (r: string) => shard(r, 'x', 2, { whole_plan_sha256: 'd'.repeat(64) }), ['s1', 'x', 's3', 's4'], 'x/ is a shard of another plan than s1/ (the whole plans\' digests differ'],
     ['not a shard', (r: string) => shard(r, 'x', 2, { shard: null }), ['s1', 'x', 's3', 's4'], 'x/ is not a shard: merge joins the runs of --shard i/N'],
     ['a missing shard', () => undefined, ['s1', 's2', 's4'], 'missing shard 3/4'],
     ['two missing shards', () => undefined, ['s4', 's2'], 'missing shard 1/4\nmissing shard 3/4'],
