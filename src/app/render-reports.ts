@@ -5,9 +5,10 @@
  * records stream past once: the summarizer and the report builder keep numbers and slim rows only.
  */
 import { createWriteStream } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
+import { z } from 'zod';
 import { createSummarizer } from '../metrics/summarize.js';
 import type { Summary } from '../records/summary.js';
 import { createReportInputBuilder, REPORT_RENDERERS, type ReportInput } from '../reports/index.js';
@@ -28,7 +29,9 @@ export interface RenderOptions {
 }
 
 export async function renderReports(dir: string, options: RenderOptions): Promise<RenderedReports> {
-  const summarizer = createSummarizer();
+  // The plan's set order (manifest.json), so a resumed or merged run lists its sets as planned,
+  // whatever order its requests finished in.
+  const summarizer = createSummarizer({ setOrder: await plannedSetOrder(dir) });
   const builder = createReportInputBuilder({ version: options.version, title: options.title ?? 'chatbench evaluation' });
   const csvPath = join(dir, 'results.csv');
   const csvOut = createWriteStream(csvPath);
@@ -60,4 +63,12 @@ export async function rewriteJunit(dir: string, input: ReportInput, extraJunit: 
 function junitText(input: ReportInput, extra: string | undefined): string {
   const text = REPORT_RENDERERS['junit.xml'].render(input);
   return extra ? text.replace('</testsuites>', `${extra}</testsuites>`) : text;
+}
+
+/** The sets in plan order, from the run's manifest.json; undefined when there is none (a bare results.jsonl). */
+async function plannedSetOrder(dir: string): Promise<string[] | undefined> {
+  const text = await readFile(join(dir, 'manifest.json'), 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  const parsed = z.object({ sets: z.array(z.object({ name: z.string() })) }).safeParse(JSON.parse(text));
+  return parsed.success ? parsed.data.sets.map((s) => s.name) : undefined;
 }

@@ -196,3 +196,17 @@ describe('createSummarizer: size', () => {
     expect(JSON.stringify(summary).length).toBeLessThan(50_000);
   });
 });
+
+describe('set order', () => {
+  it('follows the plan order when given, whatever order the records came in', () => {
+    const records = [makeRecord({ set: 'b', key: 'q1|b|stream|0' }), makeRecord({ set: 'a', key: 'q1|a|stream|0' })];
+    const planned = createSummarizer({ setOrder: ['a', 'b'] });
+    records.forEach((r) => planned.add(r));
+    const summary = planned.finish();
+    expect(summary.run.sets).toEqual(['a', 'b']);
+    expect(summary.groups.map((g) => g.set)).toEqual(['a', 'b']);
+    const seen = createSummarizer();
+    records.forEach((r) => seen.add(r));
+    expect(seen.finish().run.sets).toEqual(['b', 'a']);
+  });
+});

@@ -39,11 +39,12 @@ interface GroupState {
  * `scores.pass`; a multi-model record whose record-level scores are null passes when every model
  * does. `no_expectation` counts requests with no expected documents.
  *
- * Order: groups by first-seen set, then stream before full, then model_index (the whole request
- * first); `run.sets` is in first-seen order. Those two orders follow the records; every figure
- * does not (same records in any order → same figures, to the bit).
+ * Order: groups by set — in `setOrder` (the plan's, from the manifest) when given, else first
+ * seen — then stream before full, then model_index (the whole request first); `run.sets` likewise.
+ * With `setOrder`, nothing depends on the order of the records (same records in any order → the
+ * same summary, to the bit); without it, only the set order does.
  */
-export function createSummarizer(): Summarizer {
+export function createSummarizer(options: { setOrder?: readonly string[] } = {}): Summarizer {
   const groups = new Map<string, GroupState>();
   const sets: string[] = [];
   const questions = new Set<string>();
@@ -93,6 +94,8 @@ export function createSummarizer(): Summarizer {
     },
     finish() {
       const hasTimes = Number.isFinite(firstSentMs);
+      const order = options.setOrder ?? [];
+      const orderedSets = [...order.filter((s) => sets.includes(s)), ...sets.filter((s) => !order.includes(s))];
       return {
         summary_version: SUMMARY_VERSION,
         run: {
@@ -101,10 +104,10 @@ export function createSummarizer(): Summarizer {
           duration_s: hasTimes ? (lastDoneMs - firstSentMs) / 1000 : null,
           requests,
           questions: questions.size,
-          sets: [...sets],
+          sets: orderedSets,
           outcomes: { ...outcomes },
         },
-        groups: [...groups.values()].sort(groupOrder(sets)).map(toGroup),
+        groups: [...groups.values()].sort(groupOrder(orderedSets)).map(toGroup),
       };
     },
   };
