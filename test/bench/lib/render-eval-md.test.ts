@@ -9,7 +9,7 @@ const FIGURES: TimingFigure[] = [
   'ttfp_error_ms', 'ttft_error_ms', 'client_ttfp_ms', 'sim_ttfp_ms', 'client_ttft_ms', 'sim_ttft_ms', 'client_send_ms', 'sim_read_ms',
   'sim_first_part_ms', 'client_first_part_ms', 'sim_first_answer_ms', 'client_first_answer_ms', 'sim_handling_ms', 'sim_answer_step_late_ms', 'sim_flush_wait_ms',
 ];
-const usage = { loop_delay_ms: { p50: 1, p99: 2, max: 9 }, cpu_percent: 20, cpu_ms_per_request: 1.25, preempted: 3 };
+const usage = { loop_delay_ms: { p50: 1, p99: 2, max: 9 }, cpu_percent: 20, cpu_ms_per_request: 1.25, preempted: 40, gc: { count: 9, total_ms: 30, max_ms: 4.5 } };
 
 function step(concurrency: number, p99: number, tail: { client_send_ms: number; sim_read_ms: number; sim_send_ms: number; client_receive_ms: number }): TimingStep {
   const legs = { count: 3, error_ms: tail.client_send_ms + tail.sim_read_ms + tail.sim_send_ms + tail.client_receive_ms, ...tail };
@@ -53,15 +53,16 @@ describe('renderEvalMarkdown', () => {
     expect(md).toContain('p99 ×10.0');
     expect(md).toContain('| 20000 | 200.0 | 40.5 | 10.0 |');
     expect(md).toContain('**flat**');
-    expect(md).toContain('| 20% (1.25) | 3 |');
+    expect(md).toContain('| 100 | simulator | 2.0 / 9 | 20% (1.25 ms) | 2 | 4.5 / 30 | send lag p50 / p99 0.5 / 3.0 |');
+    expect(md).toContain('| 1000 | client | 2.0 / 9 | 20% (1.25 ms) | 2 | 4.5 / 30 | in flight 1000 |');
     expect(md).not.toContain('Contended machine');
   });
 
   it('says when the heap grows by about a record per record, and when the machine was contended', () => {
-    const md = renderEvalMarkdown(report({ memory: memory(80), machine: { ...report().machine, load_after: 7 } }));
+    const md = renderEvalMarkdown(report({ memory: memory(80), machine: { ...report().machine, load_before: 3 } }));
     expect(md).toContain('**GROWING**');
     expect(md).toContain('Contended machine');
-    expect(md).toContain('about 29% of a core');
+    expect(md).toContain('load average 3.0 on 2 cores');
   });
 });
 
@@ -75,6 +76,7 @@ describe('dominantLeg and contended', () => {
 
   it('compares the load average with the cores', () => {
     expect(contended(report().machine)).toBe(false);
-    expect(contended({ ...report().machine, load_before: 2.5 })).toBe(true);
+    expect(contended({ ...report().machine, load_before: 0.8 })).toBe(true);
+    expect(contended({ ...report().machine, cores: 8, load_before: 4 })).toBe(false);
   });
 });

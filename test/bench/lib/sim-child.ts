@@ -2,7 +2,7 @@
  * @module bench/lib/sim-child
  * The simulator as the benchmark runs it: alone in a child process (pinned to its own core by the
  * parent), answering over loopback, driven over IPC. Besides the simulator's own stats it reports
- * its CPU time, its event-loop delay and the per-request traces of sim-trace.ts, and answers clock
+ * its CPU time, its event-loop delay, its GC pauses and the per-request traces of sim-trace.ts, and answers clock
  * pings so the parent can put those traces on its own time axis.
  */
 import type { AddressInfo } from 'node:net';
@@ -10,6 +10,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { SimConfigInput, SimStats } from '../../../src/sim/index.js';
 import { createSimServer, loadCorpus } from '../../../src/sim/index.js';
 import { epochNow } from './clock.js';
+import { watchGc, type GcPauses, type GcWatch } from './gc-watch.js';
 import { traceChatResponses, type SimTrace, type TraceRecorder } from './sim-trace.js';
 
 /** Percentiles of an event-loop delay histogram, ms. */
@@ -31,7 +32,7 @@ export type FromSim =
   | { type: 'ready' }
   | { type: 'started'; baseUrl: string }
   | { type: 'clock'; at: number }
-  | { type: 'stats'; stats: SimStats; usage: ProcessUsage; loop_delay_ms: LoopDelay }
+  | { type: 'stats'; stats: SimStats; usage: ProcessUsage; loop_delay_ms: LoopDelay; gc: GcPauses }
   | { type: 'traces'; traces: SimTrace[] }
   | { type: 'stopped' };
 
@@ -57,6 +58,7 @@ export function loopDelayOf(histogram: { percentile(p: number): number; max: num
 export async function runSimChild(): Promise<void> {
   const corpus = await loadCorpus();
   const loop = monitorEventLoopDelay({ resolution: 1 });
+  let gc: GcWatch | undefined;
   let sim: { stats(): SimStats; close(): Promise<void>; traces: TraceRecorder } | undefined;
   const send = (message: FromSim): void => void process.send?.(message);
   const handle = async (message: ToSim): Promise<void> => {
@@ -69,17 +71,19 @@ export async function runSimChild(): Promise<void> {
         sim = { stats: server.stats, close: server.close, traces };
         loop.reset();
         loop.enable();
+        gc = watchGc();
         return send({ type: 'started', baseUrl: `http://127.0.0.1:${port}${server.config.base_path}` });
       }
       case 'clock':
         return send({ type: 'clock', at: epochNow() });
       case 'stats':
-        if (sim) send({ type: 'stats', stats: sim.stats(), usage: processUsage(), loop_delay_ms: loopDelayOf(loop) });
+        if (sim) send({ type: 'stats', stats: sim.stats(), usage: processUsage(), loop_delay_ms: loopDelayOf(loop), gc: gc?.read() ?? { count: 0, total_ms: 0, max_ms: 0 } });
         return;
       case 'traces':
         return send({ type: 'traces', traces: sim?.traces.drain() ?? [] });
       case 'stop':
         loop.disable();
+        gc?.stop();
         await sim?.close();
         sim = undefined;
         return send({ type: 'stopped' });

@@ -16,6 +16,7 @@ import { runPlan } from '../../../src/runner/index.js';
 import type { SimConfigInput, SimStats } from '../../../src/sim/index.js';
 import { ask } from './child-ipc.js';
 import { watchDispatches } from './dispatch-times.js';
+import { watchGc, type GcPauses } from './gc-watch.js';
 import { epochNow, estimateOffset, type ClockOffset, type ClockSample } from './clock.js';
 import { loopDelayOf, processUsage, type FromSim, type LoopDelay, type ProcessUsage } from './sim-child.js';
 import { decompose, spreadOf, spreadsOf, tailLegs, type ClientTiming, type Scheduled, type Spread, type TailLegs, type TimingFigure } from './timing-figures.js';
@@ -39,6 +40,8 @@ export interface ProcessFigures {
   cpu_ms_per_request: number;
   /** Involuntary context switches: times the kernel gave its core to another process. */
   preempted: number;
+  /** GC pauses over the step. */
+  gc: GcPauses;
 }
 
 export interface TimingStep {
@@ -46,7 +49,7 @@ export interface TimingStep {
   /** Requests measured: every one after the first wave. */
   requests: number;
   duration_s: number;
-  /** Mean requests in flight over the run (sampled by the runner's progress). */
+  /** Mean requests in flight while requests were left to send (the runner's progress, every 250 ms). */
   in_flight_mean: number;
   outcomes: Record<string, number>;
   /** Measured requests left out of the figures: not ok, or no matching simulator trace. */
@@ -76,13 +79,15 @@ export async function runTimingStep(options: TimingStepOptions): Promise<TimingS
     const before = processUsage();
     const loop = monitorEventLoopDelay({ resolution: 1 });
     loop.enable();
+    const gc = watchGc();
     const kept: KeptTiming[] = [];
     const inFlight: number[] = [];
     const dispatches = watchDispatches();
     const run = await runPlan(options.plan, {
-      client: keepTimings(client, kept), concurrency, onRecord: () => undefined, onProgress: (p) => void inFlight.push(p.inFlight),
+      client: keepTimings(client, kept), concurrency, onRecord: () => undefined, onProgress: (p) => void (p.sent < p.total && inFlight.push(p.inFlight)),
     }).finally(() => dispatches.stop());
     loop.disable();
+    gc.stop();
     for (const k of kept) k.written = dispatches.writtenAt[k.sequence] ?? Number.NaN;
     const simAfter = await ask<Sim, 'stats'>(sim, { type: 'stats' }, 'stats');
     const { traces } = await ask<Sim, 'traces'>(sim, { type: 'traces' }, 'traces', 60_000);
@@ -106,8 +111,8 @@ export async function runTimingStep(options: TimingStepOptions): Promise<TimingS
         ttfp_error_ms: spreadOf(firstWave.rows.map((r) => r.ttfp_error_ms)),
         ttft_error_ms: spreadOf(firstWave.rows.map((r) => r.ttft_error_ms)),
       },
-      sim: { send_lag_ms: simAfter.stats.send_lag_ms, ...processFigures(simBefore.usage, simAfter.usage, simAfter.loop_delay_ms, wallMs, kept.length) },
-      client: processFigures(before, processUsage(), loopDelayOf(loop), wallMs, kept.length),
+      sim: { send_lag_ms: simAfter.stats.send_lag_ms, ...processFigures(simBefore.usage, simAfter.usage, simAfter.loop_delay_ms, wallMs, kept.length), gc: simAfter.gc },
+      client: { ...processFigures(before, processUsage(), loopDelayOf(loop), wallMs, kept.length), gc: gc.read() },
     };
   } finally {
     await client.close();
@@ -115,7 +120,7 @@ export async function runTimingStep(options: TimingStepOptions): Promise<TimingS
   }
 }
 
-function processFigures(before: ProcessUsage, after: ProcessUsage, loop: LoopDelay, wallMs: number, requests: number): ProcessFigures {
+function processFigures(before: ProcessUsage, after: ProcessUsage, loop: LoopDelay, wallMs: number, requests: number): Omit<ProcessFigures, 'gc'> {
   const cpuMs = after.cpu_ms - before.cpu_ms;
   return {
     loop_delay_ms: loop,
