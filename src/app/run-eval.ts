@@ -9,13 +9,14 @@
  * scheduling and gives in-flight requests `graceMs`; `cancelNow` (a second Ctrl-C) cancels them at
  * once. Either way every record that exists is on disk before the reports are written.
  */
+import { createProblemCollector } from './collect-problems.js';
 import { createWriteStream } from 'node:fs';
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createChatClient, type ChatClient } from '../client/chat-client.js';
 import { getProjectInstructions, putProjectInstructions } from '../client/project-client.js';
 import { readDataset, type Dataset } from '../dataset/index.js';
-import { InputError, RunError, ToolkitError, UsageError } from '../errors.js';
+import { InputError, RunError, UsageError } from '../errors.js';
 import { buildPlan } from '../plan/build-plan.js';
 import type { PlannedRequest } from '../plan/planned-request.js';
 import { selectShard, type Shard } from '../plan/shard.js';
@@ -51,17 +52,7 @@ export interface PreparedEval {
 
 /** Reads and checks every input, listing the problems of all of them at once; builds the plan. */
 export async function prepareEval(inputs: EvalInputs): Promise<PreparedEval> {
-  const problems: string[] = [];
-  const collect = async <T>(work: () => Promise<T>): Promise<T | undefined> => {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof InputError) problems.push(...error.problems);
-      else if (error instanceof ToolkitError) problems.push(error.message);
-      else throw error;
-      return undefined;
-    }
-  };
+  const { problems, collect } = createProblemCollector();
   // Named as the user gave it, so that every message reads `their/path.csv:12: column: ...`.
   const dataset = await collect(() => readDataset({ path: inputs.datasetPath, cwd: inputs.cwd }));
   const sets = await collect(async () => {

@@ -9,6 +9,8 @@
  * Warm-up and cool-down are windows INSIDE the schedule: the measured window is
  * [warmup_ms, schedule_ms − cooldown_ms) (generator.json carries schedule_ms).
  */
+import { createProblemCollector } from './collect-problems.js';
+import { abortableSleep } from '../runner/sleep.js';
 import type { Gate, GateResult } from '../gates/index.js';
 import type { Slo } from '../metrics/load-slo.js';
 import { renderLoadReports } from './render-load-reports.js';
@@ -16,7 +18,7 @@ import { createWriteStream } from 'node:fs';
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { readDataset } from '../dataset/index.js';
-import { InputError, ToolkitError, UsageError, type RunError } from '../errors.js';
+import { InputError, UsageError, type RunError } from '../errors.js';
 import type { Expectations } from '../metrics/score.js';
 import { percentile } from '../metrics/stats.js';
 import { arrivals, shardUsers } from '../plan/arrivals.js';
@@ -65,17 +67,7 @@ export interface PreparedLoad {
 export async function prepareLoad(inputs: LoadInputs): Promise<PreparedLoad> {
   if (inputs.operation === 'open-urls') return prepareUrls(inputs);
   if (inputs.datasetPath === undefined) throw new UsageError('--dataset is required for the chat operation');
-  const problems: string[] = [];
-  const collect = async <T>(work: () => Promise<T>): Promise<T | undefined> => {
-    try {
-      return await work();
-    } catch (error) {
-      if (error instanceof InputError) problems.push(...error.problems);
-      else if (error instanceof ToolkitError) problems.push(error.message);
-      else throw error;
-      return undefined;
-    }
-  };
+  const { problems, collect } = createProblemCollector();
   const dataset = await collect(() => readDataset(resolve(inputs.cwd, inputs.datasetPath!)));
   const set = await collect(async () => {
     const resolved = await resolveSets({ modelsPath: inputs.modelsPath, setFlags: inputs.setFlags, cwd: inputs.cwd });
@@ -175,7 +167,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   await writeJson(join(outDir, 'manifest.json'), manifest);
   const startAt = spec.start_at === null ? null : Date.parse(spec.start_at);
   options.onStart?.({ outDir, planned: schedule.planned(spec.shard), startsInMs: startAt === null ? null : startAt - wallClock() });
-  if (startAt !== null) await sleepWall(startAt - wallClock(), options.signal);
+  if (startAt !== null) await abortableSleep(startAt - wallClock(), options.signal);
   const zero = now();
   const wallZero = wallClock();
   const cpuBefore = options.cpuUsage?.();
@@ -281,19 +273,6 @@ function manifestOf(options: LoadOptions, planned: number | null): Manifest & { 
   };
 }
 
-/** Waits `ms` of wall-clock time (for --start-at), or less if the run is interrupted first. */
-function sleepWall(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((done) => {
-    if (ms <= 0 || signal.aborted) return done();
-    const finish = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', finish);
-      done();
-    };
-    const timer = setTimeout(finish, ms);
-    signal.addEventListener('abort', finish, { once: true });
-  });
-}
 
 /** A run directory holds one run: an existing results.jsonl is never appended to or overwritten. */
 async function ensureFreshRunDir(outDir: string): Promise<void> {

@@ -6,6 +6,7 @@
  * FIRST attempt's: queue_ms = sent − scheduled and response_ms = done(final attempt) − scheduled, so
  * the wait of a request delayed by the generator or by retries is never hidden.
  */
+import { abortableSleep } from './sleep.js';
 import type { Exchange } from '../client/exchange.js';
 import { roundMs } from '../client/exchange.js';
 import type { LoadRequest } from '../plan/load-plan.js';
@@ -97,16 +98,3 @@ export function toLoadRecord(request: LoadRequest, sent: SentRequest, timing: Lo
   };
 }
 
-/** Resolves after `ms`, or at once when `signal` aborts. */
-export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}

@@ -5,6 +5,7 @@
  * invalid responses, other 4xx (a retry would not change them, or would double the load of a slow
  * target). Backoff is exponential with equal jitter from a seeded RNG, so a run's waits reproduce.
  */
+import { seededUniform } from '../plan/arrivals.js';
 import type { Exchange } from '../client/exchange.js';
 
 export interface BackoffOptions {
@@ -23,17 +24,6 @@ export interface RetryPolicy {
   backoff: Required<BackoffOptions>;
 }
 
-/** mulberry32: a tiny seeded PRNG in [0, 1); plenty for jitter. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Exponential backoff with equal jitter: half the bound plus a random part of the other half. */
 export function backoffMs(attempt: number, backoff: Required<BackoffOptions>, random: () => number): number {
@@ -56,3 +46,6 @@ export function retryDelayMs(exchange: Exchange, attempt: number, policy: RetryP
   }
   return null;
 }
+
+/** The seeded generator of retry jitter: the plan's mulberry32, one implementation for both. */
+export const seededRandom = seededUniform;

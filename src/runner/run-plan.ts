@@ -11,6 +11,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import pLimit from 'p-limit';
+import { abortableSleep } from './sleep.js';
 import type { ChatClient } from '../client/chat-client.js';
 import type { Exchange } from '../client/exchange.js';
 import type { PlannedRequest } from '../plan/planned-request.js';
@@ -63,7 +64,7 @@ export interface RunResult {
 /** Runs the plan; rejects only with the early stop's RunError (after every record is out) or a bug. */
 export async function runPlan(plan: readonly PlannedRequest[], options: RunPlanOptions): Promise<RunResult> {
   const now = options.now ?? (() => performance.now());
-  const sleep = options.sleep ?? defaultSleep;
+  const sleep = options.sleep ?? abortableSleep;
   const policy: RetryPolicy = {
     retries: options.retries ?? 0,
     retry429: options.retry429 ?? false,
@@ -164,15 +165,3 @@ function attemptOf(exchange: Exchange, attempt: number): AttemptRecord {
   };
 }
 
-function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
