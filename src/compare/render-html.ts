@@ -4,6 +4,7 @@
  * per group, the forest plots of the deltas and latency ratios, the delta table and the broken and
  * fixed questions with both answers side by side; then the gates. Pure.
  */
+import { renderPage } from '../reports/html/page.js';
 import { esc } from '../reports/html/svg.js';
 import type { GateResult } from '../gates/evaluate.js';
 import { renderForestPlot, type ForestRow } from './forest-plot.js';
@@ -72,17 +73,17 @@ export function renderCompareHtml(comparison: Comparison, gates: readonly GateRe
   const c = comparison;
   const sig = c.significant.better + c.significant.worse === 0 ? 'No significant change.' : `Significant changes: ${c.significant.worse} worse, ${c.significant.better} better.`;
   const unmatched = c.unmatched.baseline.length + c.unmatched.current.length === 0 ? '' : `<p>Not compared — baseline only: ${esc(c.unmatched.baseline.map((g) => g.label).join(', ') || 'none')}; current only: ${esc(c.unmatched.current.map((g) => g.label).join(', ') || 'none')}.</p>`;
-  return [
-    '<!doctype html>',
-    '<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>chatbench comparison</title><style>${STYLE}</style></head><body>`,
-    '<h1>chatbench comparison</h1>',
-    `<p>Baseline <code>${esc(c.baseline.source)}</code> (${c.baseline.requests} requests) → current <code>${esc(c.current.source)}</code> (${c.current.requests} requests).</p>`,
-    `<p><b>${esc(sig)}</b> 95% bootstrap intervals, ${c.resamples} resamples, seed ${c.seed}; scores and rates paired by question; ✱ significant (interval excludes 0, or 1 for a ratio, with at least ${c.min_samples} values).</p>`,
-    unmatched,
-    gatesSection(gates),
-    ...c.groups.map((g) => section(c, g)),
-    '</body></html>',
-    '',
-  ].join('\n');
+  return renderPage({
+    title: 'chatbench comparison',
+    css: STYLE,
+    footer: `Compared with a seeded bootstrap (seed ${c.seed}); chatbench compare.`,
+    main: [
+      '<h1>chatbench comparison</h1>',
+      `<p>Baseline <code>${esc(c.baseline.source)}</code> (${c.baseline.requests} requests) → current <code>${esc(c.current.source)}</code> (${c.current.requests} requests).</p>`,
+      `<p><b>${esc(sig)}</b> 95% bootstrap intervals, ${c.resamples} resamples, seed ${c.seed}; scores and rates paired by question; ✱ significant (interval excludes 0, or 1 for a ratio, with at least ${c.min_samples} values).</p>`,
+      unmatched,
+      gatesSection(gates),
+      ...c.groups.map((g) => section(c, g)),
+    ],
+  });
 }

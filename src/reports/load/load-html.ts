@@ -4,14 +4,13 @@
  * script, a Content-Security-Policy that forbids every fetch). The generator warning, when there
  * is one, is the first element of the page.
  */
-import { REPORT_CSS } from '../html/style.js';
+import { renderPage } from '../html/page.js';
 import { esc } from '../html/svg.js';
 import { renderLoadCdfChart } from './load-cdf-chart.js';
 import { describeModel, generatorTable, headline, latencyTable, objectiveLines, rateLimitLines, scopeTable, tokenTable, windowsTable, type LoadReportInput, type TextTable } from './load-tables.js';
 import { renderInFlight, renderLatencyOverTime, renderRatesChart } from './time-charts.js';
 
 /** Nothing may be fetched; inline styles only. */
-export const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
 /** Styles the load pages add to the eval report's. */
 export const LOAD_CSS = `
@@ -28,29 +27,14 @@ export function htmlTable(t: TextTable, cls: string): string {
   return `<div class="table-wrap"><table class="${cls}">${head}<tbody>${body}</tbody></table></div>`;
 }
 
-/** The page shell shared with the capacity page: head, warning first, body, footer. */
+/** The page shell shared with the capacity page: the warning first, then the title and body. */
 export function page(o: { title: string; warning: string | null; body: readonly string[]; footer: string }): string {
-  return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${CSP}">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${esc(o.title)}</title>`,
-    `<style>${REPORT_CSS}${LOAD_CSS}</style>`,
-    '</head>',
-    '<body>',
-    '<main>',
-    ...(o.warning === null ? [] : [`<p class="warning" role="alert">${esc(o.warning)}</p>`]),
-    `<h1>${esc(o.title)}</h1>`,
-    ...o.body,
-    '</main>',
-    `<footer>${esc(o.footer)}</footer>`,
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+  return renderPage({
+    title: o.title,
+    css: LOAD_CSS,
+    main: [...(o.warning === null ? [] : [`<p class="warning" role="alert">${esc(o.warning)}</p>`]), `<h1>${esc(o.title)}</h1>`, ...o.body],
+    footer: o.footer,
+  });
 }
 
 /** Renders report.html; pure. */
