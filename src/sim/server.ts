@@ -47,6 +47,8 @@ export interface SimServer {
   /** Every token the server accepts, with its user and scopes (none = unrestricted). */
   readonly tokens: readonly TokenEntry[];
   stats(): SimStats;
+  /** Restarts the send-lag window of `stats().send_lag_window_ms`. */
+  restartLagWindow(): void;
   /** Clears the engine's timers and drops every connection; resolves when the server has closed. */
   close(): Promise<void>;
 }
@@ -126,6 +128,7 @@ export function createSimServer(options: SimServerOptions): SimServer {
     config,
     tokens,
     stats: () => ({ ...engine.stats(), ...counters.snapshot() }),
+    restartLagWindow: () => engine.restartLagWindow(),
     close: () =>
       new Promise<void>((resolve) => {
         engine.close();

@@ -32,6 +32,8 @@ export interface RunningSimulator {
   readonly baseUrl: string;
   readonly tokens: readonly TokenEntry[];
   stats(): SimStats;
+  /** Restarts the send-lag window of `stats().send_lag_window_ms`. */
+  restartLagWindow(): void;
   /** Drops every connection and stops listening. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -62,6 +64,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     baseUrl: `http://${hostPart(host)}:${port}${sim.config.base_path}`,
     tokens: sim.tokens,
     stats: () => sim.stats(),
+    restartLagWindow: () => sim.restartLagWindow(),
     close: () => (closing ??= sim.close()),
   };
 }

@@ -29,16 +29,24 @@ const TARGET = { streams: 2_000, lagP99Ms: 5 };
 const TOKEN = 'onyx_pat_chatbench_demo';
 const QUESTION = 'How do I request paid time off, how many days carry over, and when do unused days expire?';
 
-/** Long answers in real time: six sentences at gpt-4o's token pace, little waiting before them. */
+/** Long answers in real time: six sentences at gpt-4o's token pace (~38 packets/s a stream), little waiting before them. */
 const STREAM_CONFIG: SimConfigInput = {
   chat: {
     time_scale: 1,
     profiles: { default: { answer_sentences: 6, pre_answer_ms: { median: 40, p99: 120 }, first_token_ms: { median: 150, p99: 400 } } },
   },
 };
+/** The same at 20 tokens a second a stream (50 ms a token), a common pace of large models under load. */
+const SLOW_STREAM_CONFIG: SimConfigInput = {
+  chat: {
+    time_scale: 1,
+    profiles: { default: { answer_sentences: 6, pre_answer_ms: { median: 40, p99: 120 }, first_token_ms: { median: 150, p99: 400 }, token_ms: { median: 50, p99: 120 } } },
+  },
+};
+const SLOW_STREAM_STEPS = [2000, 3000];
 const RPS_CONFIG: SimConfigInput = { chat: { time_scale: 1e-6 } };
 
-type ToChild = { type: 'start'; config: SimConfigInput } | { type: 'stats' } | { type: 'stop' } | { type: 'exit' };
+type ToChild = { type: 'start'; config: SimConfigInput } | { type: 'stats' } | { type: 'window' } | { type: 'stop' } | { type: 'exit' };
 type FromChild =
   | { type: 'ready' }
   | { type: 'started'; baseUrl: string }
@@ -56,6 +64,10 @@ async function runChild(): Promise<void> {
       if (message.type === 'start') {
         sim = await startSimulator({ config: message.config, corpus, seed: 1 });
         send({ type: 'started', baseUrl: sim.baseUrl });
+      } else if (message.type === 'window' && sim) {
+        sim.restartLagWindow();
+        const cpu = process.cpuUsage();
+        send({ type: 'stats', stats: sim.stats(), cpuUs: cpu.user + cpu.system });
       } else if (message.type === 'stats' && sim) {
         const cpu = process.cpuUsage();
         send({ type: 'stats', stats: sim.stats(), cpuUs: cpu.user + cpu.system });
@@ -153,9 +165,14 @@ function closedLoop(baseUrl: string, clients: number, body: string, rampMs: numb
 }
 
 interface StreamStep {
+  /** Token pace of the step's profile. */
+  pace: string;
   target_streams: number;
   streams_open: { min: number; mean: number; max: number };
+  /** Over the whole step, ramp included. */
   send_lag_ms: SimStats['send_lag_ms'];
+  /** Over the hold only, once every stream is open: what "on schedule" is judged on. */
+  send_lag_hold_ms: SimStats['send_lag_window_ms'];
   streams_completed: number;
   failed: number;
   errors: Record<string, number>;
@@ -169,12 +186,12 @@ interface StreamStep {
   on_schedule: boolean;
 }
 
-async function streamStep(child: ChildProcess, clients: number): Promise<StreamStep> {
-  const { baseUrl } = await ask(child, { type: 'start', config: STREAM_CONFIG }, 'started');
+async function streamStep(child: ChildProcess, clients: number, config: SimConfigInput, pace: string): Promise<StreamStep> {
+  const { baseUrl } = await ask(child, { type: 'start', config }, 'started');
   const stop = new AbortController();
   const run = closedLoop(baseUrl, clients, JSON.stringify({ message: QUESTION }), RAMP_MS, stop.signal);
   await sleep(RAMP_MS + 1_000);
-  const first = await ask(child, { type: 'stats' }, 'stats');
+  const first = await ask(child, { type: 'window' }, 'stats');
   const driverBefore = process.cpuUsage();
   const open: number[] = [];
   const started = Date.now();
@@ -195,9 +212,11 @@ async function streamStep(child: ChildProcess, clients: number): Promise<StreamS
   const packetsPerSecond = (packets / heldMs) * 1000;
   const cpuUsPerPacket = (last.cpuUs - first.cpuUs) / packets;
   return {
+    pace,
     target_streams: clients,
     streams_open: { min: Math.min(...open), mean: Math.round(mean), max: Math.max(...open) },
     send_lag_ms: lag,
+    send_lag_hold_ms: last.stats.send_lag_window_ms,
     streams_completed: run.load.completed,
     failed: run.load.failed,
     errors: run.load.errors,
@@ -206,7 +225,7 @@ async function streamStep(child: ChildProcess, clients: number): Promise<StreamS
     packets_per_second: Math.round(packetsPerSecond),
     cpu_us_per_packet: Math.round(cpuUsPerPacket * 10) / 10,
     projected_streams_per_core: Math.round(1e6 / cpuUsPerPacket / (packetsPerSecond / Math.max(1, mean))),
-    on_schedule: lag.p99 < TARGET.lagP99Ms && mean >= clients * 0.9,
+    on_schedule: last.stats.send_lag_window_ms.p99 < TARGET.lagP99Ms && mean >= clients * 0.9,
   };
 }
 
@@ -234,9 +253,9 @@ async function rpsStep(child: ChildProcess): Promise<{ concurrency: number; seco
   };
 }
 
-function renderMarkdown(report: { load: { before: number; after: number; cores: number }; pinned: boolean; streams: StreamStep[]; rps: Awaited<ReturnType<typeof rpsStep>>; held: number; verdict: string }): string {
+function renderMarkdown(report: { load: { before: number; after: number; cores: number }; pinned: boolean; streams: StreamStep[]; rps: Awaited<ReturnType<typeof rpsStep>>; held: number; heldSlow: number; verdict: string }): string {
   const rows = report.streams.map((s) =>
-    `| ${s.target_streams} | ${s.streams_open.min} / ${s.streams_open.mean} | ${s.send_lag_ms.p50} | ${s.send_lag_ms.p99} | ${s.send_lag_ms.max} | ${s.packets_per_second} | ${s.cpu_us_per_packet} | ${s.projected_streams_per_core} | ${s.child_cpu_percent}% | ${s.driver_cpu_percent}% | ${s.failed}${s.failed > 0 ? ` (${Object.entries(s.errors).map(([k, n]) => `${k}: ${n}`).join(', ')})` : ''} | ${s.on_schedule ? 'yes' : 'no'} |`);
+    `| ${s.pace} | ${s.target_streams} | ${s.streams_open.min} / ${s.streams_open.mean} | ${s.send_lag_hold_ms.p50} | ${s.send_lag_hold_ms.p99} | ${s.send_lag_hold_ms.max} | ${s.send_lag_ms.p99} | ${s.packets_per_second} | ${s.cpu_us_per_packet} | ${s.projected_streams_per_core} | ${s.child_cpu_percent}% | ${s.driver_cpu_percent}% | ${s.failed}${s.failed > 0 ? ` (${Object.entries(s.errors).map(([k, n]) => `${k}: ${n}`).join(', ')})` : ''} | ${s.on_schedule ? 'yes' : 'no'} |`);
   return [
     '# Simulator benchmark',
     '',
@@ -245,13 +264,13 @@ function renderMarkdown(report: { load: { before: number; after: number; cores: 
     '',
     '## Concurrent streams with real-time token pacing',
     '',
-    'Send lag = actual minus scheduled write time of every packet, over the whole step (ramp included).',
+    'Send lag = actual minus scheduled write time of every packet: over the hold (every stream open, new ones replacing those that end), and over the whole step with the ramp, when every stream is planned at once.',
     '',
-    '| streams | open min / mean | lag p50 ms | lag p99 ms | lag max ms | packets/s | CPU µs/packet | streams/core at 100% CPU | sim CPU | driver CPU | failed | on schedule |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|',
+    '| pace | streams | open min / mean | hold lag p50 ms | hold lag p99 ms | hold lag max ms | step lag p99 ms | packets/s | CPU µs/packet | streams/core at 100% CPU | sim CPU | driver CPU | failed | on schedule |',
+    '|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|',
     ...rows,
     '',
-    `Held on schedule (p99 < ${TARGET.lagP99Ms} ms, mean open ≥ 90% of the target; a closed-loop client is between two streams for a moment): **${report.held}** streams. ${report.verdict}`,
+    `Held on schedule at gpt-4o's pace (hold lag p99 < ${TARGET.lagP99Ms} ms, mean open ≥ 90% of the target; a closed-loop client is between two streams for a moment): **${report.held}** streams; at 20 tokens/s: **${report.heldSlow}**. ${report.verdict}`,
     '',
     '## Non-streamed requests per second (one core)',
     '',
@@ -274,23 +293,27 @@ async function runParent(): Promise<void> {
   deadline.unref();
   await reply(child, 'ready');
   const streams: StreamStep[] = [];
-  for (const clients of STREAM_STEPS) {
-    const step = await streamStep(child, clients);
+  const series = [...STREAM_STEPS.map((c) => [c, STREAM_CONFIG, 'gpt-4o'] as const), ...SLOW_STREAM_STEPS.map((c) => [c, SLOW_STREAM_CONFIG, '20 tok/s'] as const)];
+  for (const [clients, config, pace] of series) {
+    const step = await streamStep(child, clients, config, pace);
     streams.push(step);
-    console.log(`streams ${clients}: open min ${step.streams_open.min} mean ${step.streams_open.mean}, send lag p50 ${step.send_lag_ms.p50} ms p99 ${step.send_lag_ms.p99} ms max ${step.send_lag_ms.max} ms, ${step.packets_per_second} packets/s at ${step.cpu_us_per_packet} µs CPU each (≈ ${step.projected_streams_per_core} streams/core at 100%), sim CPU ${step.child_cpu_percent}%, driver CPU ${step.driver_cpu_percent}%, failed ${step.failed} ${JSON.stringify(step.errors)}`);
+    console.log(`${pace} streams ${clients}: open min ${step.streams_open.min} mean ${step.streams_open.mean}, hold lag p50 ${step.send_lag_hold_ms.p50} ms p99 ${step.send_lag_hold_ms.p99} ms max ${step.send_lag_hold_ms.max} ms (whole step p99 ${step.send_lag_ms.p99} ms), ${step.packets_per_second} packets/s at ${step.cpu_us_per_packet} µs CPU each (≈ ${step.projected_streams_per_core} streams/core at 100%), sim CPU ${step.child_cpu_percent}%, driver CPU ${step.driver_cpu_percent}%, failed ${step.failed} ${JSON.stringify(step.errors)}`);
   }
   const rps = await rpsStep(child);
   console.log(`non-streamed: ${rps.requests_per_second} requests/s at concurrency ${rps.concurrency} (sim CPU ${rps.child_cpu_percent}%, failed ${rps.failed})`);
   child.send({ type: 'exit' } satisfies ToChild);
   clearTimeout(deadline);
-  const held = Math.max(0, ...streams.filter((s) => s.on_schedule).map((s) => s.target_streams));
-  const verdict = held >= TARGET.streams ? `Target (≥ ${TARGET.streams}) met.` : `Target (≥ ${TARGET.streams}) MISSED.`;
+  const held = Math.max(0, ...streams.filter((s) => s.on_schedule && s.pace === 'gpt-4o').map((s) => s.target_streams));
+  const heldSlow = Math.max(0, ...streams.filter((s) => s.on_schedule && s.pace !== 'gpt-4o').map((s) => s.target_streams));
+  const verdict = held >= TARGET.streams
+    ? `Target (≥ ${TARGET.streams} at gpt-4o's pace) met.`
+    : `Target (≥ ${TARGET.streams}) ${heldSlow >= TARGET.streams ? `met at 20 tokens/s a stream, MISSED at gpt-4o's pace (about ${TARGET.streams * 38} packets/s)` : 'MISSED'}.`;
   const load = { before: loadBefore, after: Math.round((loadavg()[0] ?? 0) * 10) / 10, cores };
-  const report = { generated_at: new Date().toISOString(), node: process.version, pinned, load, target: TARGET, streams, held, rps, verdict };
+  const report = { generated_at: new Date().toISOString(), node: process.version, pinned, load, target: TARGET, streams, held, heldSlow, rps, verdict };
   mkdirSync('reports/bench', { recursive: true });
   writeFileSync('reports/bench/sim.json', `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync('reports/bench/sim.md', renderMarkdown(report));
-  console.log(`held on schedule: ${held} streams. ${verdict}\nwrote reports/bench/sim.json and reports/bench/sim.md`);
+  console.log(`held on schedule: ${held} streams at gpt-4o's pace, ${heldSlow} at 20 tokens/s. ${verdict}\nwrote reports/bench/sim.json and reports/bench/sim.md`);
 }
 
 if (process.argv.includes('--child')) await runChild();

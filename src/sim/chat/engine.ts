@@ -44,6 +44,8 @@ export interface ChatEngine {
   /** Answers on ctx.res and ends it; resolves when done or the client left. Never rejects. */
   handle(ctx: ChatRequestContext): Promise<{ tokens: number }>;
   stats(): ChatStats;
+  /** Restarts the `send_lag_window_ms` window (e.g. once a benchmark's ramp is over). */
+  restartLagWindow(): void;
   /** Clears every timer; requests in progress resolve and write nothing more. */
   close(): void;
 }
@@ -207,6 +209,7 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
       return { tokens: reply.tokens };
     },
     stats: () => stats.snapshot(),
+    restartLagWindow: () => stats.restartLagWindow(),
     close() {
       for (const controller of inFlight) controller.abort();
       scheduler.close();

@@ -39,6 +39,22 @@ export function playSteps(options: PlayOptions): Promise<void> {
     let shift = 0;
     let pausedAt = 0;
     let done = false;
+    // After the first write has sent the head, a chunked stream's later packets go to the socket
+    // with their chunk framing written here: one socket write each, where res.write makes three
+    // plus a cork and a next-tick uncork. The bytes on the wire are the same.
+    let direct = false;
+    const write = (chunk: string): boolean => {
+      const socket = res.socket;
+      if (direct && socket !== null && !socket.destroyed) {
+        const bytes = Buffer.byteLength(chunk);
+        // The encoder escapes every non-ASCII character, so a chunk is almost always ASCII, whose
+        // latin1 bytes are its UTF-8 bytes: the latin1 path is several times cheaper.
+        return socket.write(`${bytes.toString(16)}\r\n${chunk}\r\n`, bytes === chunk.length ? 'latin1' : 'utf8');
+      }
+      const flushed = res.write(chunk);
+      direct = (res as { chunkedEncoding?: boolean }).chunkedEncoding === true;
+      return flushed;
+    };
     const finish = (): void => {
       if (done) return;
       done = true;
@@ -46,6 +62,7 @@ export function playSteps(options: PlayOptions): Promise<void> {
       options.signal.removeEventListener('abort', finish);
       res.off('close', finish);
       res.off('drain', resume);
+      res.socket?.off('drain', resume);
       resolve();
     };
     const scheduleNext = (): void => {
@@ -70,7 +87,7 @@ export function playSteps(options: PlayOptions): Promise<void> {
         chunk += stepText(plan, next);
       }
       if (!res.headersSent) res.writeHead(options.head.status, options.head.headers);
-      const flushed = chunk === '' || res.write(chunk);
+      const flushed = chunk === '' || write(chunk);
       if (reset) {
         resetConnection(res);
         finish();
@@ -79,7 +96,7 @@ export function playSteps(options: PlayOptions): Promise<void> {
         finish();
       } else if (!flushed) {
         pausedAt = now();
-        res.once('drain', resume);
+        (direct ? res.socket : res)?.once('drain', resume);
       } else scheduleNext();
     };
     const task: ScheduledTask = { due: 0, slot: -1, run };
