@@ -7,7 +7,8 @@
  * aggregate send lag.
  *
  * It hooks the server from outside (src/sim stays untouched): a 'request' listener placed before the
- * simulator's own, and a wrapper around that response's `write` for its first writes only. Node
+ * simulator's own, and a wrapper around that response's `write`, and its socket's (the simulator
+ * writes a stream's later packets to the socket directly, framed), for its first writes only. Node
  * corks a response's socket for the rest of the tick, and the scheduler writes every due stream in
  * one tick, so bytes leave at the end of that batch: the "flush" stamp is taken in a nextTick queued
  * right after the write, which runs just after the socket's uncork.
@@ -54,37 +55,45 @@ export function traceChatResponses(server: Server, now: () => number = epochNow)
   };
 }
 
-/** Wraps `res.write` until the first delta went out (or the response closed), then puts it back. */
+/** Wraps `res.write` and its socket's `write` until the first delta went out (or the response closed), then puts them back. */
 function wrapWrites(res: ServerResponse, arrival: number, now: () => number, done: (trace: SimTrace) => void): void {
   const original = res.write;
+  const socket = res.socket;
+  const originalSocketWrite = socket?.write;
   const trace: SimTrace = { message_id: -1, arrival, first_call: Number.NaN, first_flush: Number.NaN, delta_call: null, delta_flush: null };
   let finished = false;
   const finish = () => {
     if (finished) return;
     finished = true;
     res.write = original;
+    if (socket && originalSocketWrite) socket.write = originalSocketWrite;
     res.off('close', finish); // a response that ends before any delta (an error) keeps null delta times
     if (trace.message_id >= 0) done(trace);
   };
-  res.write = function tracedWrite(this: ServerResponse, ...args: unknown[]): boolean {
+  const traced = (write: (...a: unknown[]) => boolean) => function tracedWrite(this: unknown, ...args: unknown[]): boolean {
     const called = now();
-    const ok = (original as (...a: unknown[]) => boolean).apply(this, args);
+    const ok = write.apply(this, args);
     const chunk = args[0];
     const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : '';
     if (Number.isNaN(trace.first_call)) {
       trace.first_call = called;
-      trace.message_id = Number(MESSAGE_ID.exec(text)?.[1] ?? -1);
       process.nextTick(() => void (trace.first_flush = now()));
     }
-    if (text.includes('"message_delta"')) {
+    // res.write itself writes to the socket (headers first): take the id from whichever write holds it.
+    if (trace.message_id < 0) trace.message_id = Number(MESSAGE_ID.exec(text)?.[1] ?? -1);
+    if (text.includes('"message_delta"') && trace.delta_call === null) {
       trace.delta_call = called;
-      res.write = original; // later writes pass untouched
+      // later writes pass untouched
+      res.write = original;
+      if (socket && originalSocketWrite) socket.write = originalSocketWrite;
       process.nextTick(() => {
         trace.delta_flush = now();
         finish();
       });
     }
     return ok;
-  } as ServerResponse['write'];
+  };
+  res.write = traced(original as (...a: unknown[]) => boolean) as ServerResponse['write'];
+  if (socket && originalSocketWrite) socket.write = traced(originalSocketWrite as (...a: unknown[]) => boolean) as typeof socket.write;
   res.once('close', finish);
 }
