@@ -139,7 +139,8 @@ export function createLoadRun(options: LoadRunOptions) {
           wakers.delete(wake);
           resolve();
         };
-        const timer = Number.isFinite(remaining) ? setTimeout(wake, remaining) : undefined;
+        // Rounded up: Node's timers run on a whole-millisecond clock and would otherwise wake early.
+        const timer = Number.isFinite(remaining) ? setTimeout(wake, Math.ceil(remaining)) : undefined;
         wakers.add(wake);
       });
     },

@@ -2,8 +2,9 @@
  * @module runner/open-loop
  * The open model (k6's arrival-rate executors): every arrival is sent at its scheduled time whether
  * or not earlier requests have answered, so a slow service builds a queue instead of slowing the
- * generator (no coordinated omission). The timer sleeps with setTimeout to about 1 ms before the
- * due time, then yields with setImmediate until it is reached: precise without burning a core.
+ * generator (no coordinated omission). The timer sleeps with setTimeout until the due time (about a
+ * millisecond late at most on an idle loop) and never spins: the generator costs CPU per request,
+ * not per millisecond of waiting.
  * When the generator is behind, due arrivals go out back to back, yielding to I/O every few sends.
  *
  * `connections` (wrk2-style) bounds the requests sent and unanswered: an arrival beyond it waits,
@@ -116,8 +117,13 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
 
 const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** setTimeout to within ~1 ms (timers fire late, never early), then setImmediate until due. */
+/**
+ * Sleeps on the timer until `due` (timers fire late, never early; by about a millisecond here).
+ * No busy-wait to the exact instant: spinning on setImmediate bought sub-millisecond sends for a
+ * core's worth of CPU between arrivals, while lateness is judged at 5 ms. The last sub-millisecond
+ * (under a whole timer tick) is taken in turns of the event loop.
+ */
 async function waitUntil(run: { now: () => number; sleepUntil(at: number): Promise<void>; stopping: AbortSignal }, due: number): Promise<void> {
-  if (due - run.now() > 1.5) await run.sleepUntil(due - 1);
+  if (due - run.now() >= 1) await run.sleepUntil(due);
   while (run.now() < due && !run.stopping.aborted) await yieldToIo();
 }
