@@ -140,7 +140,8 @@ const outcomeList = (counts: Record<string, number>) => Object.entries(counts).f
 /** One line per SLO and gate: met/broken with its figure. */
 export function objectiveLines(input: LoadReportInput): string[] {
   return [
-    ...input.summary.slos.map((s) => `${s.passed ? 'met' : 'BROKEN'}: ${s.reason}`),
-    ...(input.gates ?? []).map((g) => `${g.passed ? 'passed' : 'FAILED'}: ${g.reason}`),
+    // Each reason already says met/broken or passed/failed; a capital prefix marks only the failures.
+    ...input.summary.slos.map((s) => (s.passed ? s.reason : `BROKEN: ${s.reason}`)),
+    ...(input.gates ?? []).map((g) => (g.passed ? g.reason : `FAILED: ${g.reason}`)),
   ];
 }
