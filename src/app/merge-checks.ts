@@ -5,9 +5,9 @@
  * load spec), shard count, target and chatbench major version; every shard 1..N present exactly
  * once. Each problem is one line naming the directories, so a user sees every mistake at once.
  */
+import { parseJsonText } from '../util/parse-json.js';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { InputError } from '../errors.js';
 import { ShardSchema, type Shard } from '../plan/shard.js';
 import { readUtf8File } from '../dataset/read-text.js';
 import { ManifestSchema } from './manifest.js';
@@ -56,15 +56,7 @@ export async function readRunManifest(dir: string, cwd: string): Promise<ShardRu
   const label = dirLabel(dir);
   const file = `${label}manifest.json`;
   const text = await readUtf8File({ path: file, cwd });
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new InputError([`${file}: not JSON (${(error as Error).message})`], { cause: error });
-  }
-  const result = RunManifestSchema.safeParse(json);
-  if (!result.success) throw new InputError(result.error.issues.map((i) => `${file}: ${i.path.join('.') || 'manifest'}: ${i.message}`));
-  return { path: resolve(cwd, dir), label, manifest: result.data };
+  return { path: resolve(cwd, dir), label, manifest: parseJsonText(text, file, RunManifestSchema) };
 }
 
 const an = (word: string): string => `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;

@@ -8,6 +8,7 @@
  * generator's own lag leaves out, so the records cannot say; the worst shard's p50/p99 are then
  * given (an upper bound of the exact figure).
  */
+import { parseJsonText } from '../util/parse-json.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
@@ -27,17 +28,15 @@ export const START_SPREAD_WARN_MS = 1000;
 /** A shard's generator.json, validated; InputError `DIR/generator.json: ...` when missing or wrong. */
 export async function readGeneratorHealth(run: ShardRun): Promise<GeneratorHealth> {
   const file = `${run.label}generator.json`;
-  let json: unknown;
+  let text: string;
   try {
-    json = JSON.parse(await readFile(join(run.path, 'generator.json'), 'utf8'));
+    text = await readFile(join(run.path, 'generator.json'), 'utf8');
   } catch (error) {
     throw new InputError([`${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`], {
       hint: 'a load run writes generator.json when it ends; a shard that crashed has none',
     });
   }
-  const result = GeneratorHealthSchema.safeParse(json);
-  if (!result.success) throw new InputError(result.error.issues.map((i) => `${file}: ${i.path.join('.') || 'generator'}: ${i.message}`));
-  return result.data;
+  return parseJsonText(text, file, GeneratorHealthSchema);
 }
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;

@@ -4,6 +4,7 @@
  * its summary.json. A run that crashed mid-write leaves a torn last line: no trailing newline and
  * not JSON. That line is skipped and counted; any other bad line is an error.
  */
+import { parseJsonText } from '../util/parse-json.js';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -129,13 +130,5 @@ export function readRecords(pathOrDir: string, options: { cwd?: string } = {}): 
 export async function readSummary(dir: string, options: { cwd?: string } = {}): Promise<Summary> {
   const file = join(dir, 'summary.json');
   const text = await readUtf8File({ path: file, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new InputError([`${file}: not JSON (${(error as Error).message})`], { cause: error });
-  }
-  const result = SummarySchema.safeParse(json);
-  if (!result.success) throw new InputError(result.error.issues.map((i) => `${file}: ${i.path.join('.') || 'summary'}: ${i.message}`));
-  return result.data;
+  return parseJsonText(text, file, SummarySchema);
 }

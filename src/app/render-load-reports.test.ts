@@ -34,7 +34,7 @@ describe('renderLoadReports', () => {
     expect(summary.windows.measured.sent).toBe(20);
     expect(summary.slos[0]).toMatchObject({ passed: false, value: 0.05 });
     expect(rendered.gates[0]?.passed).toBe(true);
-    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain('passed: ttfp\\_ms.p99 \\<= 3000 passed');
+    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain('- ttfp\\_ms.p99 \\<= 3000 passed for the measured window');
     // Same files in, same reports out.
     const again = await renderLoadReports(dir, { version: 'test', slos: [parseSlo('rate_limited_rate<=0.01')], gates: [parseLoadGateFlag('ttfp_ms.p99 <= 3000')] });
     expect(JSON.stringify(again.summary)).toBe(JSON.stringify(rendered.summary));

@@ -6,6 +6,7 @@
  * `chatbench capacity` once per step, and it can be called again later: same files in, same
  * reports out. Records stream past once and only the fields the figures need are kept.
  */
+import { parseJsonText } from '../util/parse-json.js';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -44,36 +45,25 @@ export interface RenderedLoadReports {
 
 const ManifestLoadSchema = z.looseObject({ load: LoadSpecSchema });
 
-async function readJson(path: string, name: string): Promise<unknown | undefined> {
-  let text: string;
+/** A file's text, or undefined when it does not exist. */
+async function readIfThere(path: string): Promise<string | undefined> {
   try {
-    text = await readFile(path, 'utf8');
+    return await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new InputError([`${name}: not JSON (${(error as Error).message})`]);
-  }
 }
-
-const problemsOf = (name: string, error: z.ZodError) => error.issues.map((i) => `${name}: ${i.path.join('.') || '(root)'}: ${i.message}`);
 
 /** The run's load spec (manifest.json `load`) and generator health (generator.json, or null when absent). */
 export async function readLoadRun(dir: string): Promise<{ spec: LoadSpec; generator: GeneratorHealth | null }> {
   const manifestName = join(dir, 'manifest.json');
-  const manifest = await readJson(manifestName, manifestName);
+  const manifest = await readIfThere(manifestName);
   if (manifest === undefined) throw new InputError([`${manifestName}: no such file`], { hint: 'a load run directory holds the manifest.json that chatbench load wrote' });
-  const parsed = ManifestLoadSchema.safeParse(manifest);
-  if (!parsed.success) throw new InputError(problemsOf(manifestName, parsed.error), { hint: 'only a run of chatbench load has a load spec in its manifest' });
+  const { load: spec } = parseJsonText(manifest, manifestName, ManifestLoadSchema, { hint: 'only a run of chatbench load has a load spec in its manifest' });
   const generatorName = join(dir, 'generator.json');
-  const generator = await readJson(generatorName, generatorName);
-  if (generator === undefined) return { spec: parsed.data.load, generator: null };
-  const health = GeneratorHealthSchema.safeParse(generator);
-  if (!health.success) throw new InputError(problemsOf(generatorName, health.error));
-  return { spec: parsed.data.load, generator: health.data };
+  const generator = await readIfThere(generatorName);
+  return { spec, generator: generator === undefined ? null : parseJsonText(generator, generatorName, GeneratorHealthSchema) };
 }
 
 /** Computes the load summary of a run directory and writes its four reports. */

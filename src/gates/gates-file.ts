@@ -4,6 +4,7 @@
  * or an object with the same parts. Every problem is reported at once, as `FILE: gates.N...`.
  * Pure: the app reads the file and passes the text.
  */
+import { parseJsonText, zodProblems } from '../util/parse-json.js';
 import { z } from 'zod';
 import { InputError, UsageError } from '../errors.js';
 import { LATENCY_STATS } from '../compare/figures.js';
@@ -42,23 +43,13 @@ export function gateObjectText(g: GateObject): string {
 
 /** Parses a gates file's text. Throws InputError listing every problem, each `file: gates.N: ...`. */
 export function parseGatesFile(text: string, file: string): Gate[] {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new InputError([`${file}: not JSON (${(error as Error).message})`], { cause: error });
-  }
-  const parsed = GatesFileSchema.safeParse(json);
-  if (!parsed.success) {
-    throw new InputError(parsed.error.issues.map((issue) => `${file}: ${issue.path.join('.') || '(top level)'}: ${issue.message}`), {
-      hint: '{"gates": ["citation_recall >= 0.8", {"figure": "ttfp_ms", "stat": "p95", "against": "ratio", "op": "<=", "value": 1.2}]}',
-    });
-  }
+  const parsed = parseJsonText(text, file, GatesFileSchema, {
+    hint: '{"gates": ["citation_recall >= 0.8", {"figure": "ttfp_ms", "stat": "p95", "against": "ratio", "op": "<=", "value": 1.2}]}',
+  });
   const gates: Gate[] = [];
   const problems: string[] = [];
-  const issues = (error: z.ZodError, index: number) =>
-    error.issues.map((issue) => `${file}: ${['gates', index, ...issue.path].join('.')}: ${issue.message}`);
-  parsed.data.gates.forEach((raw, index) => {
+  const issues = (error: z.ZodError, index: number) => zodProblems(file, error, ['gates', index]);
+  parsed.gates.forEach((raw, index) => {
     const kind = GateEntrySchema.safeParse(raw);
     if (!kind.success) return void problems.push(`${file}: gates.${index}: expected a gate string or a gate object`);
     const object = typeof kind.data === 'string' ? undefined : GateObjectSchema.safeParse(kind.data);
