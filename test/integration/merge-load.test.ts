@@ -4,7 +4,7 @@
  * run sends the whole plan at the total rate, measured from the records' wall-clock send times, and
  * its load reports and gates are computed on the whole.
  */
-import { spawn } from 'node:child_process';
+import { runCli } from '../helpers/spawn-cli.js';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -20,19 +20,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const RATE = 60;
 const SECONDS = 5;
 
-function chatbench(args: readonly string[]): Promise<{ code: number | null; stderr: string }> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CHATBENCH_') && k !== 'JOB_COMPLETION_INDEX'));
-  const child = spawn(process.execPath, [join(ROOT, 'bin/chatbench.js'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  return new Promise((done) =>
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stderr });
-    }),
-  );
-}
+const chatbench = (args: readonly string[]) => runCli(args);
 
 describe('chatbench merge of a load split over three shards', () => {
   it('achieves the total rate within 2%', { timeout: 90_000 }, async () => {

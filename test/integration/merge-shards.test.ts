@@ -7,7 +7,7 @@
  * equal (keys, outcomes, citations, scores); latencies differ by nature, so the merged percentiles
  * are checked against the merged records themselves.
  */
-import { spawn } from 'node:child_process';
+import { runCli } from '../helpers/spawn-cli.js';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -32,20 +32,7 @@ const lines = (dir: string) => readFileSync(join(dir, 'results.jsonl'), 'utf8').
 const records = (dir: string): RequestRecord[] => lines(dir).map((l) => RequestRecordSchema.parse(JSON.parse(l)));
 const summary = (dir: string) => SummarySchema.parse(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')));
 
-/** `node bin/chatbench.js ARGS` in its own process; resolves with its exit code, killed after 30 s. */
-function chatbench(args: readonly string[]): Promise<{ code: number | null; stderr: string }> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CHATBENCH_') && k !== 'JOB_COMPLETION_INDEX'));
-  const child = spawn(process.execPath, [join(ROOT, 'bin/chatbench.js'), ...args], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  return new Promise((done) =>
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stderr });
-    }),
-  );
-}
+const chatbench = (args: readonly string[]) => runCli(args);
 
 async function cli(args: string[], cwd: string) {
   const fake = createFakeIo({ cwd });

@@ -12,7 +12,7 @@ import { makeRecord } from '../../src/metrics/test-records.js';
 import { RequestRecordSchema } from '../../src/records/record.js';
 import { createJsonlSink } from '../../src/reports/index.js';
 import { scratch } from './helpers.js';
-import { waitFor } from './spawn-cli.js';
+import { waitFor } from '../helpers/spawn-cli.js';
 
 /** Bytes of FILE on disk now; 0 before the file exists. */
 const sizeOf = (file: string): number => (existsSync(file) ? statSync(file).size : 0);

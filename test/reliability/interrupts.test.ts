@@ -9,7 +9,7 @@ import { expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/index.js';
 import { startSim, TOKENS } from '../helpers/start-sim.js';
 import { readRunRecords, scratch, writeCsv, STACK_LINE } from './helpers.js';
-import { spawnCli, waitFor, type CliProcess } from './spawn-cli.js';
+import { spawnCli, waitFor, type CliProcess } from '../helpers/spawn-cli.js';
 
 const REPORTS = ['junit.xml', 'manifest.json', 'report.html', 'report.md', 'results.csv', 'results.jsonl', 'summary.json'];
 const fixed = (ms: number) => ({ median: ms, p99: ms });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSim, TOKENS } from '../helpers/start-sim.js';
 import { plannedKeys, readRunRecords, runCli, scratch, writeCsv, STACK_LINE } from './helpers.js';
-import { completeLines, spawnCli, waitFor } from './spawn-cli.js';
+import { completeLines, spawnCli, waitFor } from '../helpers/spawn-cli.js';
 
 /** 0.1–0.2 s per request: a 60-request run at 3 in flight lasts some 3 s, long enough to kill mid-way. */
 const TIME_SCALE = 0.05;

@@ -1,16 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { post, startChatServer, type ChatTestServer } from '../../src/sim/chat/fixtures/test-server.js';
+import { startChatServerForTest } from '../helpers/start-chat-server.js';
+import { describe, expect, it } from 'vitest';
+import { post, type ChatTestServer } from '../../src/sim/chat/fixtures/test-server.js';
 import type { ChatConfigInput, FaultKind } from '../../src/sim/chat/index.js';
 
-const servers: ChatTestServer[] = [];
-const start = async (config: ChatConfigInput) => {
-  const server = await startChatServer(config);
-  servers.push(server);
-  return server;
-};
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+const start = (config: ChatConfigInput) => startChatServerForTest(config);
 
 const QUESTION = 'Which receipts do I need for expenses and hotel stays when travelling?';
 const lines = (body: string) => body.split('\n').filter((l) => l !== '');

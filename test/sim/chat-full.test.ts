@@ -1,16 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { startChatServerForTest } from '../helpers/start-chat-server.js';
+import { describe, expect, it } from 'vitest';
 import { ChatFullResponseSchema, MULTI_MODEL_REQUIRES_STREAM_DETAIL } from '../../src/api/index.js';
-import { ndjson, post, startChatServer, type ChatTestServer } from '../../src/sim/chat/fixtures/test-server.js';
+import { ndjson, post } from '../../src/sim/chat/fixtures/test-server.js';
 
-const servers: ChatTestServer[] = [];
-const start = async (...args: Parameters<typeof startChatServer>) => {
-  const server = await startChatServer(...args);
-  servers.push(server);
-  return server;
-};
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+const start = startChatServerForTest;
 
 const QUESTION = 'Which receipts do I need for expenses and hotel stays when travelling?';
 const deltas = (body: string) => ndjson(body).filter((p) => (p.obj as { type?: string } | undefined)?.type === 'message_delta')

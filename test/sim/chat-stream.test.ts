@@ -1,16 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { startChatServerForTest } from '../helpers/start-chat-server.js';
+import { describe, expect, it } from 'vitest';
 import { classifyPart, type StreamPart } from '../../src/api/index.js';
-import { ndjson, post, startChatServer, type ChatTestServer } from '../../src/sim/chat/fixtures/test-server.js';
+import { ndjson, post } from '../../src/sim/chat/fixtures/test-server.js';
 
-const servers: ChatTestServer[] = [];
-const start = async (...args: Parameters<typeof startChatServer>) => {
-  const server = await startChatServer(...args);
-  servers.push(server);
-  return server;
-};
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+const start = startChatServerForTest;
 
 const FAST = { time_scale: 0.05 };
 const QUESTION = 'Which receipts do I need for expenses and hotel stays when travelling?';

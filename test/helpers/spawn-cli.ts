@@ -54,3 +54,12 @@ export function completeLines(file: string): number {
   const text = readFileSync(file, 'utf8');
   return text.split('\n').length - 1;
 }
+
+/** Runs `node bin/chatbench.js ARGS` to its end; killed after `timeoutMs`. */
+export async function runCli(args: readonly string[], timeoutMs = 30_000): Promise<{ code: number | null; stderr: string }> {
+  const cli = spawnCli(args);
+  const timer = setTimeout(() => cli.child.kill('SIGKILL'), timeoutMs);
+  const { code } = await cli.exited;
+  clearTimeout(timer);
+  return { code, stderr: cli.stderr() };
+}
