@@ -12,7 +12,8 @@ import {
   compareRuns, createRunCollector, parseSetMap, renderCompareHtml, renderCompareJson, renderCompareMd, renderStepSummary,
   type Comparison, type RunData,
 } from '../compare/index.js';
-import { evaluateGates, parseGate, parseGatesFile, renderGateTestcases, type Gate, type GateResult } from '../gates/index.js';
+import { parseGate, type Gate } from '../figures/index.js';
+import { evaluateGates, parseGatesFile, renderGateTestcases, type GateResult } from '../gates/index.js';
 import { readRecords } from './read-records.js';
 
 export { renderGateTestcases };

@@ -11,7 +11,8 @@
  */
 import { createProblemCollector } from './collect-problems.js';
 import { abortableSleep } from '../runner/sleep.js';
-import type { Gate, GateResult } from '../gates/index.js';
+import type { Gate } from '../figures/index.js';
+import type { GateResult } from '../gates/index.js';
 import type { Slo } from '../metrics/load-slo.js';
 import { renderLoadReports } from './render-load-reports.js';
 import { createWriteStream } from 'node:fs';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { latencyStatsOfSorted, percentile } from '../metrics/stats.js';
-import { latencyIntervals, LATENCY_STATS, pairedMeanInterval, signTestP } from './bootstrap.js';
+import { LATENCY_STATS } from '../figures/catalogue.js';
+import { latencyIntervals, pairedMeanInterval, signTestP } from './bootstrap.js';
 import { createRandom, hashSeed } from './prng.js';
 
 describe('createRandom', () => {

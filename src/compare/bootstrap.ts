@@ -8,6 +8,7 @@
  * Intervals are percentile intervals: the 2.5th and 97.5th percentiles (metrics/stats `percentile`,
  * linear interpolation) of the B resampled statistics.
  */
+import { LATENCY_STATS, type LatencyStat } from '../figures/catalogue.js';
 import { percentile } from '../metrics/stats.js';
 import type { Random } from './prng.js';
 
@@ -48,9 +49,6 @@ export function pairedMeanInterval(diffs: readonly number[], resamples: number, 
   return interval(means);
 }
 
-/** The latency statistics a gate or a comparison can name (LatencyStats keys). */
-export const LATENCY_STATS = ['p50', 'p90', 'p95', 'p99', 'p99_9', 'mean', 'max'] as const;
-export type LatencyStat = (typeof LATENCY_STATS)[number];
 
 const QUANTILES: Record<Exclude<LatencyStat, 'mean' | 'max'>, number> = { p50: 0.5, p90: 0.9, p95: 0.95, p99: 0.99, p99_9: 0.999 };
 

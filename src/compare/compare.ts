@@ -9,7 +9,7 @@ import { UsageError } from '../errors.js';
 import { naturalCompare } from '../reports/format.js';
 import { DEFAULT_RESAMPLES, signTestP, TAIL } from './bootstrap.js';
 import { figureDeltas, MIN_SAMPLES } from './figure-deltas.js';
-import { questionValue } from './figures.js';
+import { questionValue } from '../metrics/question-value.js';
 import { questionChanges } from './question-changes.js';
 import type { GroupData, RunData } from './run-data.js';
 import { COMPARISON_VERSION, type Comparison, type GroupComparison, type GroupRef, type SignTest } from './schema.js';

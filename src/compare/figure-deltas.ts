@@ -4,8 +4,9 @@
  * the questions both runs have, and every latency figure × statistic compared by resampling each
  * run's ok samples.
  */
-import { latencyIntervals, pairedMeanInterval, type Interval, type LatencyStat } from './bootstrap.js';
-import { HEADLINE_FIGURES, HEADLINE_LATENCY, LATENCY_FIGURES, LATENCY_STATS, RATE_FIGURES, REPEAT_FIGURES, SCORE_NAMES, higherIsBetter, questionValue } from './figures.js';
+import { latencyIntervals, pairedMeanInterval, type Interval } from './bootstrap.js';
+import { HEADLINE_FIGURES, HEADLINE_LATENCY, LATENCY_FIGURES, LATENCY_STATS, RATE_FIGURES, REPEAT_FIGURES, SCORE_NAMES, higherIsBetter, type LatencyStat } from '../figures/catalogue.js';
+import { questionValue } from '../metrics/question-value.js';
 import { createRandom } from './prng.js';
 import { groupKeyString, groupValue, type GroupData, type GroupKey, type RunData } from './run-data.js';
 import type { Direction, FigureDelta } from './schema.js';

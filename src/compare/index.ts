@@ -2,10 +2,9 @@
  * @module compare
  * Comparing a run with a baseline: collect each run's data, match and compare, render.
  */
-export { DEFAULT_RESAMPLES, LATENCY_STATS, type Interval, type LatencyStat } from './bootstrap.js';
+export { DEFAULT_RESAMPLES, type Interval } from './bootstrap.js';
 export { compareRuns, groupLabel, parseSetMap, type CompareOptions } from './compare.js';
 export { MIN_SAMPLES } from './figure-deltas.js';
-export { figureKind, FIGURE_NAMES, higherIsBetter, questionValue } from './figures.js';
 export { renderCompareHtml } from './render-html.js';
 export { renderCompareJson, renderCompareMd, renderGatesMd, renderGroupTable, renderStepSummary } from './render-md.js';
 export { createRunCollector, findGroup, groupValue, type GroupData, type GroupKey, type QuestionData, type RunCollector, type RunData } from './run-data.js';

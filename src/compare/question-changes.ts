@@ -6,7 +6,7 @@
  */
 import type { Outcome } from '../records/record.js';
 import { naturalCompare } from '../reports/format.js';
-import { questionValue } from './figures.js';
+import { questionValue } from '../metrics/question-value.js';
 import type { QuestionData } from './run-data.js';
 import type { QuestionChange, QuestionSide } from './schema.js';
 

@@ -10,8 +10,8 @@ import { createRepeatsAccumulator, modelPassed, recordPassed, type RepeatsGroup 
 import { createSummarizer } from '../metrics/summarize.js';
 import type { AnswerFigures, Mode, Outcome, RequestRecord } from '../records/record.js';
 import { LATENCY_FIGURES, type Group, type LatencyFigure, type Summary } from '../records/summary.js';
-import type { LatencyStat } from './bootstrap.js';
-import { SCORE_NAMES, figureKind, type QuestionFigures, type ScoreName } from './figures.js';
+import { SCORE_NAMES, figureKind, type LatencyStat, type ScoreName } from '../figures/catalogue.js';
+import type { QuestionFigures } from '../metrics/question-value.js';
 
 /** Answers kept per question for the broken/fixed lists. */
 export const ANSWER_CHARS = 400;

@@ -6,7 +6,7 @@
  * and the step summary so they never disagree.
  */
 import { formatMs, formatPct, formatScore, NA } from '../reports/format.js';
-import { HEADLINE_FIGURES, HEADLINE_LATENCY, REPEAT_FIGURES } from './figures.js';
+import { HEADLINE_FIGURES, HEADLINE_LATENCY, REPEAT_FIGURES } from '../figures/catalogue.js';
 import type { Comparison, FigureDelta, GroupComparison } from './schema.js';
 
 /** Significant changes of other scores shown below the headline rows, at most. */

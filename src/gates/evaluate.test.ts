@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 import type { RequestRecord } from '../records/record.js';
 import { BASELINE_MISSES, DEGRADED_MISSES, makeRun } from '../../test/fixtures/runs/make-runs.js';
 import { evaluateGates, gateTargets } from './evaluate.js';
-import { parseGate } from './grammar.js';
+import { parseGate } from '../figures/grammar.js';
 
 const runOf = (records: RequestRecord[], source = 'run'): RunData => {
   const collector = createRunCollector();

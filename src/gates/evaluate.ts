@@ -8,11 +8,12 @@
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import type { Mode } from '../records/record.js';
-import { figureKind, higherIsBetter, questionValue } from '../compare/figures.js';
+import { figureKind, higherIsBetter } from '../figures/catalogue.js';
+import { questionValue } from '../metrics/question-value.js';
 import { groupLabel } from '../compare/compare.js';
 import { groupValue, type GroupData, type RunData } from '../compare/run-data.js';
 import { GroupRefSchema, IntervalSchema, type Comparison, type FigureDelta, type GroupComparison } from '../compare/schema.js';
-import { compareOp, describeGate, gateFigure, GateSchema, type Gate } from './grammar.js';
+import { compareOp, describeGate, gateFigure, GateSchema, type Gate } from '../figures/grammar.js';
 
 export const GateResultSchema = z.object({
   gate: GateSchema,

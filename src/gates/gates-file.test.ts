@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
 import type { GateResult } from './evaluate.js';
 import { parseGatesFile } from './gates-file.js';
-import { parseGate } from './grammar.js';
+import { parseGate } from '../figures/grammar.js';
 import { renderGateTestcases, renderGateTestsuite } from './junit.js';
 
 const problemsOf = (text: string): readonly string[] => {

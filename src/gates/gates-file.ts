@@ -7,9 +7,9 @@
 import { parseJsonText, zodProblems } from '../util/parse-json.js';
 import { z } from 'zod';
 import { InputError, UsageError } from '../errors.js';
-import { LATENCY_STATS } from '../compare/figures.js';
+import { LATENCY_STATS } from '../figures/catalogue.js';
 import { ModeSchema } from '../records/record.js';
-import { GateAgainstSchema, GateOperatorSchema, parseGate, type Gate } from './grammar.js';
+import { GateAgainstSchema, GateOperatorSchema, parseGate, type Gate } from '../figures/grammar.js';
 
 /** The object form of a gate; `against` defaults to "value". */
 export const GateObjectSchema = z.strictObject({

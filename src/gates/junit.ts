@@ -4,7 +4,7 @@
  * lists each gate as a test and shows a failed one's reason.
  */
 import { xmlAttr, xmlText } from '../reports/junit-xml.js';
-import { describeGate } from './grammar.js';
+import { describeGate } from '../figures/grammar.js';
 import type { GateResult } from './evaluate.js';
 
 /** `citation_recall delta >= -0.02 [accurate (stream)]`: unique per gate × group. */

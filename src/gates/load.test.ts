@@ -38,7 +38,7 @@ describe('evaluateLoadGates', () => {
 
 describe('the load figures extend the catalogue for load gates only', () => {
   it('eval gates still refuse load-only figures', async () => {
-    const { parseGate } = await import('./grammar.js');
+    const { parseGate } = await import('../figures/grammar.js');
     expect(() => parseGate('response_ms.p95 <= 1')).toThrow(/unknown figure "response_ms"/);
     expect(parseLoadGateFlag('response_ms.p95 <= 1').figure).toBe('response_ms');
   });

@@ -9,7 +9,7 @@ import { UsageError } from '../errors.js';
 import { loadFigureValue, parseLoadGate } from '../metrics/load-figures.js';
 import type { LoadSummary } from '../records/load-summary.js';
 import { formatFigure, type GateResult } from './evaluate.js';
-import { compareOp, describeGate, gateFigure, type Gate } from './grammar.js';
+import { compareOp, describeGate, gateFigure, type Gate } from '../figures/grammar.js';
 
 /** Parses a `--gate` of `chatbench load` (the load figures are known). */
 export const parseLoadGateFlag = (text: string): Gate => parseLoadGate(text, `--gate "${text}"`);

@@ -5,16 +5,12 @@
  * everything it reports is independent of the order the observations came in.
  */
 import type { AnswerFigures, Outcome } from '../records/record.js';
-import { ScoresSchema, type ScoreName, type Scores } from '../records/scores.js';
+import { SCORE_NAMES } from '../figures/catalogue.js';
+import type { ScoreName, Scores } from '../records/scores.js';
 import { emptyOutcomeCounts, LATENCY_FIGURES, type GroupFigures, type LatencyFigure } from '../records/summary.js';
 import { createPooledLatency, type PooledLatency } from './pooled-latency.js';
 import { latencyStatsOfSorted, meanEstimateOfCounts, proportionEstimate } from './stats.js';
 
-/** Every numeric score of ScoresSchema (the ones `scores` averages), in schema order. */
-export const SCORE_NAMES: readonly ScoreName[] = (Object.keys(ScoresSchema.shape) as (keyof Scores)[]).filter(
-  // A numeric score accepts 0; the booleans and phrase lists do not.
-  (key): key is ScoreName => ScoresSchema.shape[key].safeParse(0).success,
-);
 
 /** One answer as a group sees it: a whole request, or one model of a multi-model request. */
 export interface Observation {

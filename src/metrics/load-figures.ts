@@ -5,9 +5,9 @@
  * `rate_limited_rate`) mean the same thing; the load-only ones are listed in LOAD_ONLY_FIGURES and
  * passed to the gate grammar as its extra catalogue, so one parser reads both.
  */
-import type { FigureKind } from '../compare/figures.js';
-import { parseGate, type Gate } from '../gates/grammar.js';
-import type { ExtraFigures } from '../gates/grammar.js';
+import type { FigureKind } from '../figures/catalogue.js';
+import { parseGate, type Gate } from '../figures/grammar.js';
+import type { ExtraFigures } from '../figures/grammar.js';
 import type { LoadSummary, WindowFigures } from '../records/load-summary.js';
 import type { RequestRecord } from '../records/record.js';
 

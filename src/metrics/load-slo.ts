@@ -10,7 +10,7 @@
  * figure (ttft_ms of a full response) is not good. Rate SLOs do not apply to single requests.
  */
 import { UsageError } from '../errors.js';
-import { compareOp, gateFigure, type Gate } from '../gates/grammar.js';
+import { compareOp, gateFigure, type Gate } from '../figures/grammar.js';
 import type { LoadSummary, SloResult } from '../records/load-summary.js';
 import { LOAD_LATENCY_FIGURES, loadFigureValue, parseLoadGate, recordLatency } from './load-figures.js';
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { parseGate } from '../../src/gates/index.js';
+import { parseGate } from '../../src/figures/index.js';
 import { parseLoadGate } from '../../src/metrics/load-figures.js';
 import { createFakeIo } from '../helpers/fake-io.js';
 

@@ -8,7 +8,7 @@ import { saveBaseline } from '../../app/baseline.js';
 import { ExitCode } from '../../errors.js';
 import type { Io } from '../io.js';
 import { reportFailure } from './compare.js';
-import { defineCommand, type AnyCommand, type SetExitCode } from './index.js';
+import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
 interface SaveArgs {
   run: string;

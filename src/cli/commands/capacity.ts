@@ -19,7 +19,7 @@ import { wholeNumber } from '../flags.js';
 import type { Io } from '../io.js';
 import { defaultRunDir } from '../run-dir.js';
 import { VERSION } from '../version.js';
-import { defineCommand, type AnyCommand, type SetExitCode } from './index.js';
+import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 import { loadSpecOf, resolveTokens, type LoadArgs } from './load.js';
 
 export interface CapacityArgs extends Pick<LoadArgs, 'base-url' | 'token' | 'token-file' | 'sim' | 'seed' | 'operation' | 'mode' | 'dataset' | 'urls-file' | 'models' | 'set' | 'set-name' | 'question-order' | 'arrival' | 'max-in-flight' | 'connections' | 'timeout' | 'retries' | 'retry-429' | 'grace' | 'out'> {

@@ -10,7 +10,7 @@ import { renderGroupTable, type Comparison } from '../../compare/index.js';
 import { exitCodeOf, formatError } from '../../errors.js';
 import type { GateResult } from '../../gates/index.js';
 import type { Io } from '../io.js';
-import { defineCommand, type AnyCommand, type SetExitCode } from './index.js';
+import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
 interface CompareArgs {
   baseline: string;

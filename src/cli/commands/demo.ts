@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Argv } from 'yargs';
 import type { Io } from '../io.js';
 import { evalHandler } from './eval.js';
-import { defineCommand, type AnyCommand, type SetExitCode } from './index.js';
+import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
 const shipped = (name: string) => fileURLToPath(new URL(`../../../datasets/${name}`, import.meta.url));
 

@@ -23,7 +23,7 @@ import { watchInterrupts } from '../interrupt.js';
 import { createProgressView } from '../progress.js';
 import { defaultRunDir } from '../run-dir.js';
 import { VERSION } from '../version.js';
-import { defineCommand, type AnyCommand, type SetExitCode } from './index.js';
+import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
 export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
   return defineCommand<EvalArgs>({

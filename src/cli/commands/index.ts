@@ -2,8 +2,6 @@
  * @module cli/commands
  * The registry of commands, one file each.
  */
-import type { CommandModule } from 'yargs';
-import type { ExitCode } from '../../errors.js';
 import type { Io } from '../io.js';
 import { baselineCommand } from './baseline.js';
 import { capacityCommand } from './capacity.js';
@@ -15,17 +13,9 @@ import { mergeCommand } from './merge.js';
 import { reportCommand } from './report.js';
 import { serveCommand } from './serve.js';
 import { validateCommand } from './validate.js';
+import type { AnyCommand, SetExitCode } from './define.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyCommand = CommandModule<any, any>;
-export type SetExitCode = (code: ExitCode) => void;
-
-/**
- * Types a command against its own arguments, then widens it for the registry: a handler of
- * concrete arguments is not assignable to CommandModule<any, any>'s (ArgumentsCamelCase<any> lacks
- * the named keys), so the one cast lives here.
- */
-export const defineCommand = <A>(command: CommandModule<object, A>): AnyCommand => command as unknown as AnyCommand;
+export type { AnyCommand, SetExitCode } from './define.js';
 
 export function commands(_io: Io, _setExitCode: SetExitCode): AnyCommand[] {
   return [

@@ -24,7 +24,7 @@ import type { Io } from '../io.js';
 import { createLoadView } from '../load-view.js';
 import { defaultRunDir } from '../run-dir.js';
 import { VERSION } from '../version.js';
-import { defineCommand, type AnyCommand, type SetExitCode } from './index.js';
+import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
 export interface LoadArgs {
   'base-url'?: string;

@@ -10,7 +10,7 @@ import { renderTerminalTable } from '../../reports/terminal-table.js';
 import type { Io } from '../io.js';
 import { VERSION } from '../version.js';
 import { renderGateLines } from './compare.js';
-import { defineCommand, type AnyCommand, type SetExitCode } from './index.js';
+import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
 interface MergeArgs {
   dirs: string[];

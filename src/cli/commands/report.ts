@@ -14,7 +14,7 @@ import { ExitCode } from '../../errors.js';
 import { renderTerminalTable } from '../../reports/terminal-table.js';
 import type { Io } from '../io.js';
 import { VERSION } from '../version.js';
-import { defineCommand, type AnyCommand, type SetExitCode } from './index.js';
+import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
 export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
   return defineCommand<{ dir: string }>({

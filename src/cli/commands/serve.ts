@@ -10,7 +10,7 @@ import { ExitCode, InputError, RunError, UsageError } from '../../errors.js';
 import type { RunningSimulator, SimConfigInput, TokenEntry } from '../../sim/index.js';
 import { DEMO_TOKEN, SimConfigError, parseSimConfig, startSimulator } from '../../sim/index.js';
 import type { Io } from '../io.js';
-import { defineCommand, type AnyCommand, type SetExitCode } from './index.js';
+import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
 interface ServeArgs {
   host: string;

@@ -12,7 +12,7 @@ import {
   type ModeOption, type ResolvedSets, type SetDefinition, type SetsDefaults,
 } from '../../sets/index.js';
 import type { Io } from '../io.js';
-import { defineCommand, type AnyCommand, type SetExitCode } from './index.js';
+import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
 interface ValidateArgs {
   dataset: string;

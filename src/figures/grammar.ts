@@ -1,5 +1,5 @@
 /**
- * @module gates/grammar
+ * @module figures/grammar
  * The gate grammar (docs/ci.md):
  *
  *   [set:NAME] [mode:stream|full] FIGURE[.STAT] [delta|ratio] OP NUMBER [significant]
@@ -14,7 +14,7 @@
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { ModeSchema, type Mode } from '../records/record.js';
-import { FIGURE_NAMES, LATENCY_STATS, figureKind, type FigureKind, type LatencyStat } from '../compare/figures.js';
+import { FIGURE_NAMES, LATENCY_STATS, figureKind, type FigureKind, type LatencyStat } from './catalogue.js';
 
 export const GATE_OPERATORS = ['>=', '<=', '>', '<', '=='] as const;
 export const GateOperatorSchema = z.enum(GATE_OPERATORS);

@@ -1,16 +1,23 @@
 /**
- * @module compare/figures
- * The catalogue of figures a comparison shows and a gate can name: every numeric score (a
- * per-question mean), the outcome and pass rates, the repeat figures, and the latency figures
- * with a statistic. For each, which way is good; for the per-question ones, a question's value.
- * One catalogue, so the table, the chart and the gates never disagree on a name or a direction.
+ * @module figures/catalogue
+ * The catalogue of figures a summary reports, a comparison shows and a gate can name: every
+ * numeric score (a per-question mean), the outcome and pass rates, the repeat figures, and the
+ * latency figures with a statistic. For each, its kind and which way is good. One catalogue at the
+ * bottom of the tree, so metrics, compare, gates and the reports never disagree on a name or a
+ * direction.
  */
-import { SCORE_NAMES } from '../metrics/group-figures.js';
-import { questionRepeatFigures } from '../metrics/repeats.js';
-import type { Outcome } from '../records/record.js';
-import type { ScoreName } from '../records/scores.js';
+import { ScoresSchema, type ScoreName, type Scores } from '../records/scores.js';
 import { LATENCY_FIGURES, type LatencyFigure } from '../records/summary.js';
-import { LATENCY_STATS, type LatencyStat } from './bootstrap.js';
+
+/** Every numeric score of ScoresSchema (the ones `scores` averages), in schema order. */
+export const SCORE_NAMES: readonly ScoreName[] = (Object.keys(ScoresSchema.shape) as (keyof Scores)[]).filter(
+  // A numeric score accepts 0; the booleans and phrase lists do not.
+  (key): key is ScoreName => ScoresSchema.shape[key].safeParse(0).success,
+);
+
+/** The latency statistics a gate or a comparison can name (LatencyStats keys). */
+export const LATENCY_STATS = ['p50', 'p90', 'p95', 'p99', 'p99_9', 'mean', 'max'] as const;
+export type LatencyStat = (typeof LATENCY_STATS)[number];
 
 /** Shares of requests: of a group's requests, or of one question's tries. */
 export const RATE_FIGURES = ['pass_rate', 'ok_rate', 'error_rate', 'rate_limited_rate'] as const;
@@ -18,8 +25,8 @@ export const RATE_FIGURES = ['pass_rate', 'ok_rate', 'error_rate', 'rate_limited
 export const REPEAT_FIGURES = ['pass_at_n', 'pass_all_n', 'flaky_rate'] as const;
 export type RateFigure = (typeof RATE_FIGURES)[number] | (typeof REPEAT_FIGURES)[number];
 
-export { SCORE_NAMES, LATENCY_FIGURES, LATENCY_STATS };
-export type { LatencyFigure, LatencyStat, ScoreName };
+export { LATENCY_FIGURES };
+export type { LatencyFigure, ScoreName };
 
 /** A figure known per question (compared pairwise) — or a latency figure (compared by its samples). */
 export type FigureKind = 'score' | 'rate' | 'latency';
@@ -55,41 +62,4 @@ export const FIGURE_NAMES: readonly string[] = [...SCORE_NAMES, ...RATE_FIGURES,
 export function higherIsBetter(name: string): boolean {
   const base = name.split('.')[0] ?? name;
   return !LOWER_IS_BETTER.has(base) && !LATENCY_SET.has(base);
-}
-
-/** A question's data as the comparison keeps it (compare/run-data QuestionData). */
-export interface QuestionFigures {
-  outcomes: readonly Outcome[];
-  passes: readonly boolean[];
-  scores: Readonly<Partial<Record<ScoreName, number>>>;
-}
-
-const share = (values: readonly boolean[]): number | null =>
-  values.length === 0 ? null : values.filter(Boolean).length / values.length;
-
-/**
- * One question's value of a score or rate figure: a score is its mean over the ok tries where it
- * is not N/A (missing → null); a rate is the share of its tries; a repeat figure is 0 or 1.
- * error_rate counts outcomes that are neither ok nor rate_limited.
- */
-export function questionValue(q: QuestionFigures, figure: string): number | null {
-  switch (figure) {
-    case 'pass_rate':
-      return share(q.passes);
-    case 'ok_rate':
-      return share(q.outcomes.map((o) => o === 'ok'));
-    case 'error_rate':
-      return share(q.outcomes.map((o) => o !== 'ok' && o !== 'rate_limited'));
-    case 'rate_limited_rate':
-      return share(q.outcomes.map((o) => o === 'rate_limited'));
-    case 'pass_at_n':
-    case 'pass_all_n':
-    case 'flaky_rate': {
-      if (q.outcomes.length === 0) return null;
-      const r = questionRepeatFigures({ outcomes: [...q.outcomes], passes: [...q.passes] });
-      return Number(figure === 'flaky_rate' ? r.flaky : r[figure]);
-    }
-    default:
-      return q.scores[figure as ScoreName] ?? null;
-  }
 }

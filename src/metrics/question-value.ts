@@ -1,0 +1,45 @@
+/**
+ * @module metrics/question-value
+ * One question's value of a per-question figure of the catalogue (figures/catalogue): what paired
+ * comparisons and gates compare question by question.
+ */
+import type { Outcome } from '../records/record.js';
+import type { ScoreName } from '../records/scores.js';
+import { questionRepeatFigures } from './repeats.js';
+
+/** A question's data as the comparison keeps it (compare/run-data QuestionData). */
+export interface QuestionFigures {
+  outcomes: readonly Outcome[];
+  passes: readonly boolean[];
+  scores: Readonly<Partial<Record<ScoreName, number>>>;
+}
+
+const share = (values: readonly boolean[]): number | null =>
+  values.length === 0 ? null : values.filter(Boolean).length / values.length;
+
+/**
+ * One question's value of a score or rate figure: a score is its mean over the ok tries where it
+ * is not N/A (missing → null); a rate is the share of its tries; a repeat figure is 0 or 1.
+ * error_rate counts outcomes that are neither ok nor rate_limited.
+ */
+export function questionValue(q: QuestionFigures, figure: string): number | null {
+  switch (figure) {
+    case 'pass_rate':
+      return share(q.passes);
+    case 'ok_rate':
+      return share(q.outcomes.map((o) => o === 'ok'));
+    case 'error_rate':
+      return share(q.outcomes.map((o) => o !== 'ok' && o !== 'rate_limited'));
+    case 'rate_limited_rate':
+      return share(q.outcomes.map((o) => o === 'rate_limited'));
+    case 'pass_at_n':
+    case 'pass_all_n':
+    case 'flaky_rate': {
+      if (q.outcomes.length === 0) return null;
+      const r = questionRepeatFigures({ outcomes: [...q.outcomes], passes: [...q.passes] });
+      return Number(figure === 'flaky_rate' ? r.flaky : r[figure]);
+    }
+    default:
+      return q.scores[figure as ScoreName] ?? null;
+  }
+}
