@@ -6,6 +6,7 @@
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { RequestRecordSchema, type RequestRecord } from '../../src/records/record.js';
@@ -95,22 +96,27 @@ describe('chatbench eval against the simulator', () => {
     const dir = scratch();
     const out = join(dir, 'run');
     const rows = Array.from({ length: 6 }, (_, i) => [`q${i}`, 'How many days of paid time off do employees get?', '', '', 'false', 'x']);
+    // Client and simulator share this process's event loop: how late it ran is the tolerance.
+    const loop = monitorEventLoopDelay({ resolution: 1 });
+    loop.enable();
     const { code } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', csv(dir, rows), '--concurrency', '2', '--out', out]);
+    loop.disable();
     expect(code).toBe(0);
     const all = records(out);
     const ttft = all.map((r) => r.ttft_ms!).sort((a, b) => a - b);
     const median = ttft[Math.floor(ttft.length / 2)]!;
     // The schedule puts the first answer token at 150 + 100 ms. Never early; late only by what the
-    // simulator says it was late itself (a loaded machine delays its timers) plus a little of ours:
-    // client and simulator share one event loop here. `npm run bench` measures the error precisely.
+    // simulator says it was late itself plus what the loop was observed late by (a busy machine
+    // delays both), and a millisecond of ours. `npm run bench` measures the error precisely.
     const simLate = sim.stats().send_lag_ms.p50;
+    const loopLateMs = loop.max / 1e6;
     expect(ttft[0]).toBeGreaterThanOrEqual(250);
-    expect(median - 250 - simLate).toBeLessThan(15);
+    expect(median - 250 - simLate).toBeLessThan(2 + loopLateMs);
     for (const r of all) {
       expect(r.ttfp_ms!).toBeLessThan(r.ttft_ms!);
       expect(r.first_packet_ms.message_start).toBeGreaterThanOrEqual(250);
       expect(r.tpot_ms!).toBeGreaterThanOrEqual(4);
-      expect(r.tpot_ms!).toBeLessThan(10);
+      expect(r.tpot_ms!).toBeLessThan(5 + loopLateMs);
     }
   });
 

@@ -59,8 +59,8 @@ describe('chatbench load against the simulator', () => {
     const openRecords = records(open.out).sort((a, b) => a.scheduled_offset_ms! - b.scheduled_offset_ms!);
     expect(openRecords).toHaveLength(20);
     const last = openRecords.at(-1)!;
-    expect(last.total_ms!).toBeLessThan(400);
     expect(last.queue_ms!).toBeGreaterThan(1000); // 20 requests through 2 connections at ~210 ms each
+    expect(last.total_ms!).toBeLessThan(last.queue_ms!); // the wait is in queue_ms, not in total_ms
     expect(last.response_ms! - last.total_ms!).toBeCloseTo(last.queue_ms!, 0);
     expect(generator(open.out).queued).toBeGreaterThan(10);
     // The closed model waits for each answer: about 2 users × 1 s / 210 ms sends instead of 20.
