@@ -26,9 +26,9 @@ function chunksOf(bytes: Uint8Array, cuts: readonly number[]): Uint8Array[] {
 }
 
 /** Decodes the chunks, timing it; the chunk buffers are overwritten after each push, as undici may. */
-function decode(chunks: readonly Uint8Array[], maxLineBytes?: number): { parts: StreamPart[]; ms: number } {
+/** Decodes the chunks; a decoder that hangs fails the test by its timeout (no wall-clock bound here). */
+function decode(chunks: readonly Uint8Array[], maxLineBytes?: number): { parts: StreamPart[] } {
   const decoder = createStreamDecoder(maxLineBytes === undefined ? {} : { maxLineBytes });
-  const started = performance.now();
   const parts: StreamPart[] = [];
   for (const chunk of chunks) {
     const copy = Uint8Array.from(chunk);
@@ -37,7 +37,7 @@ function decode(chunks: readonly Uint8Array[], maxLineBytes?: number): { parts: 
   }
   parts.push(...decoder.end());
   parts.push(...decoder.push(new Uint8Array([0x7b, 0x0a])), ...decoder.end()); // after end: nothing
-  return { parts, ms: performance.now() - started };
+  return { parts };
 }
 
 function expectWellFormed(parts: readonly StreamPart[]): void {
@@ -75,27 +75,25 @@ function mutate(source: Uint8Array, mutations: readonly Mutation[]): Uint8Array 
 }
 
 describe('stream decoder fuzzing', () => {
-  it('random bytes in random chunks: never throws, bounded parts, fast', () => {
+  it('random bytes in random chunks: never throws, bounded parts', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 4096 }), fc.array(fc.nat(), { maxLength: 20 }), fc.constantFrom(undefined, 16, 64, 1024), (bytes, cuts, limit) => {
-        const { parts, ms } = decode(chunksOf(bytes, cuts), limit);
+        const { parts } = decode(chunksOf(bytes, cuts), limit);
         expectWellFormed(parts);
         expect(parts.length).toBeLessThanOrEqual(bytes.length + 1);
-        expect(ms).toBeLessThan(500);
       }),
       { numRuns: 400, seed: 7 },
     );
   });
 
-  it('random mutations of the recorded streams: never throws, well-formed parts, fast', () => {
+  it('random mutations of the recorded streams: never throws, well-formed parts', () => {
     fc.assert(
       fc.property(fc.constantFrom(...FIXTURES.map((f) => f.name)), fc.array(mutation, { minLength: 1, maxLength: 8 }), fc.array(fc.nat(), { maxLength: 30 }), fc.constantFrom(undefined, 128, 4096),
         (name, mutations, cuts, limit) => {
           const bytes = mutate(FIXTURES.find((f) => f.name === name)!.bytes, mutations);
-          const { parts, ms } = decode(chunksOf(bytes, cuts), limit);
+          const { parts } = decode(chunksOf(bytes, cuts), limit);
           expectWellFormed(parts);
-          expect(ms).toBeLessThan(500);
-        }),
+          }),
       { numRuns: 400, seed: 11 },
     );
   });
