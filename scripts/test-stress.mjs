@@ -14,7 +14,12 @@ const busy = Array.from({ length: BUSY }, () =>
   spawn(process.execPath, ['-e', `const end = Date.now() + ${BUSY_LIMIT_S * 1000}; while (Date.now() < end) {}`], { stdio: 'ignore' }));
 const stopBusy = () => busy.forEach((child) => child.kill('SIGKILL'));
 process.once('exit', stopBusy);
-for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    stopBusy();
+    process.kill(process.pid, signal); // the default action, now that the loops are gone
+  });
+}
 
 const results = [];
 for (let run = 1; run <= RUNS; run += 1) {
