@@ -2,7 +2,8 @@
  * @module app/baseline
  * `chatbench baseline save RUN DEST`: a baseline small and stable enough to review in git —
  * records sorted by key, bulky timing detail dropped (answer_gaps_ms, first_packet_ms), answers
- * trimmed; summary.json computed from the full records; a README saying where it came from.
+ * trimmed; summary.json computed from the full records; the run's reviews.jsonl when it has one; a
+ * README saying where it came from.
  * Saving the same run twice gives the same bytes (no save-time timestamp).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { createSummarizer } from '../metrics/summarize.js';
 import type { AnswerFigures, RequestRecord } from '../records/record.js';
 import { naturalCompare, trimText } from '../reports/format.js';
 import { readRecords } from './read-records.js';
+import { readReviews } from './reviews.js';
 
 /** Answers in a baseline are cut to this many characters. */
 export const BASELINE_ANSWER_CHARS = 2000;
@@ -40,7 +42,9 @@ export interface SavedBaseline {
 export async function saveBaseline(options: { runDir: string; destDir: string; cwd?: string }): Promise<SavedBaseline> {
   const cwd = options.cwd;
   const source = readRecords(options.runDir, cwd === undefined ? {} : { cwd });
-  const summarizer = createSummarizer();
+  // The run's reviews go with it, so human_pass_rate can be compared with the baseline's.
+  const { reviews, verdicts } = await readReviews(options.runDir, cwd === undefined ? {} : { cwd });
+  const summarizer = createSummarizer({ verdicts });
   const kept: RequestRecord[] = [];
   for await (const record of source) {
     summarizer.add(record);
@@ -61,7 +65,8 @@ export async function saveBaseline(options: { runDir: string; destDir: string; c
     'Compare a run with it: `chatbench compare <this directory> <run directory> --gate ...`.',
     '',
   ].join('\n');
-  const files = { 'results.jsonl': kept.map((r) => `${JSON.stringify(r)}\n`).join(''), 'summary.json': `${JSON.stringify(summary, null, 2)}\n`, 'README.md': readme };
+  const files: Record<string, string> = { 'results.jsonl': kept.map((r) => `${JSON.stringify(r)}\n`).join(''), 'summary.json': `${JSON.stringify(summary, null, 2)}\n`, 'README.md': readme };
+  if (reviews.length > 0) files['reviews.jsonl'] = reviews.map((r) => `${JSON.stringify(r)}\n`).join('');
   for (const [name, text] of Object.entries(files)) await writeFile(join(dest, name), text);
   return { records: kept.length, tornLines: source.tornLines, files: Object.keys(files).map((name) => join(options.destDir, name)) };
 }

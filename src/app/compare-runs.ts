@@ -15,12 +15,14 @@ import {
 import { parseGate, type Gate } from '../figures/index.js';
 import { evaluateGates, parseGatesFile, renderGateTestcases, type GateResult } from '../gates/index.js';
 import { readRecords } from './read-records.js';
+import { readReviews } from './reviews.js';
 
 export { renderGateTestcases };
 
-/** Reads a run directory (or a results.jsonl) into what comparisons and gates need. */
+/** Reads a run directory (or a results.jsonl) and its reviews.jsonl into what comparisons and gates need. */
 export async function loadRun(pathOrDir: string, options: { cwd?: string } = {}): Promise<RunData> {
-  const collector = createRunCollector();
+  const { verdicts } = await readReviews(pathOrDir, options);
+  const collector = createRunCollector({ verdicts });
   const records = readRecords(pathOrDir, options);
   for await (const record of records) collector.add(record);
   return collector.finish(pathOrDir, records.tornLines);

@@ -13,6 +13,7 @@ import { createSummarizer } from '../metrics/summarize.js';
 import type { Summary } from '../records/summary.js';
 import { createReportInputBuilder, REPORT_RENDERERS, type ReportInput } from '../reports/index.js';
 import { readRecords } from './read-records.js';
+import { readReviews } from './reviews.js';
 
 export interface RenderedReports {
   readonly summary: Summary;
@@ -31,7 +32,9 @@ export interface RenderOptions {
 export async function renderReports(dir: string, options: RenderOptions): Promise<RenderedReports> {
   // The plan's set order (manifest.json), so a resumed or merged run lists its sets as planned,
   // whatever order its requests finished in.
-  const summarizer = createSummarizer({ setOrder: await plannedSetOrder(dir) });
+  // reviews.jsonl (chatbench view) gives each group its human_pass_rate.
+  const { verdicts } = await readReviews(dir);
+  const summarizer = createSummarizer({ setOrder: await plannedSetOrder(dir), verdicts });
   const builder = createReportInputBuilder({ version: options.version, title: options.title ?? 'chatbench evaluation' });
   const csvPath = join(dir, 'results.csv');
   const csvOut = createWriteStream(csvPath);

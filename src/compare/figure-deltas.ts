@@ -5,7 +5,7 @@
  * run's ok samples.
  */
 import { latencyIntervals, pairedMeanInterval, type Interval } from './bootstrap.js';
-import { HEADLINE_FIGURES, HEADLINE_LATENCY, LATENCY_FIGURES, LATENCY_STATS, RATE_FIGURES, REPEAT_FIGURES, SCORE_NAMES, higherIsBetter, type LatencyStat } from '../figures/catalogue.js';
+import { HEADLINE_FIGURES, HEADLINE_LATENCY, LATENCY_FIGURES, LATENCY_STATS, RATE_FIGURES, REPEAT_FIGURES, REVIEW_FIGURES, SCORE_NAMES, higherIsBetter, type LatencyStat } from '../figures/catalogue.js';
 import { questionValue } from '../metrics/question-value.js';
 import { createRandom } from './prng.js';
 import { groupKeyString, groupValue, type GroupData, type GroupKey, type RunData } from './run-data.js';
@@ -38,6 +38,7 @@ const excludes = (ci: Interval | null, value: number) => ci !== null && (ci.low 
 
 const HEADLINE: ReadonlySet<string> = new Set<string>([...HEADLINE_FIGURES, ...HEADLINE_LATENCY]);
 const REPEATS: ReadonlySet<string> = new Set<string>(REPEAT_FIGURES);
+const REVIEWS: ReadonlySet<string> = new Set<string>(REVIEW_FIGURES);
 
 function base(figure: string, kind: FigureDelta['kind'], baseline: number | null, current: number | null, options: DeltaOptions) {
   const delta = baseline === null || current === null ? null : current - baseline;
@@ -46,7 +47,8 @@ function base(figure: string, kind: FigureDelta['kind'], baseline: number | null
     figure,
     kind,
     higher_is_better: higher,
-    headline: HEADLINE.has(figure) || (options.repeats && REPEATS.has(figure)),
+    // human_pass_rate heads the table once either run has reviews.
+    headline: HEADLINE.has(figure) || (options.repeats && REPEATS.has(figure)) || (REVIEWS.has(figure) && (baseline !== null || current !== null)),
     baseline,
     current,
     delta,
@@ -109,7 +111,7 @@ function latencyDeltas(b: Side, c: Side, options: DeltaOptions): FigureDelta[] {
 export function figureDeltas(b: Side, c: Side, options: DeltaOptions): FigureDelta[] {
   return [
     ...SCORE_NAMES.map((name) => pairedDelta(b, c, name, 'score', options)),
-    ...[...RATE_FIGURES, ...REPEAT_FIGURES].map((name) => pairedDelta(b, c, name, 'rate', options)),
+    ...[...RATE_FIGURES, ...REPEAT_FIGURES, ...REVIEW_FIGURES].map((name) => pairedDelta(b, c, name, 'rate', options)),
     ...latencyDeltas(b, c, options),
   ];
 }

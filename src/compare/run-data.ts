@@ -12,6 +12,7 @@ import type { AnswerFigures, Mode, Outcome, RequestRecord } from '../records/rec
 import { LATENCY_FIGURES, type Group, type LatencyFigure, type Summary } from '../records/summary.js';
 import { SCORE_NAMES, figureKind, type LatencyStat, type ScoreName } from '../figures/catalogue.js';
 import type { QuestionFigures } from '../metrics/question-value.js';
+import { answerKey, NO_VERDICTS, recordVerdict, type HumanVerdicts } from '../records/review.js';
 
 /** Answers kept per question for the broken/fixed lists. */
 export const ANSWER_CHARS = 400;
@@ -22,6 +23,8 @@ export interface QuestionData extends QuestionFigures {
   outcomes: Outcome[];
   passes: boolean[];
   scores: Partial<Record<ScoreName, number>>;
+  /** Per try, a person's verdict (reviews.jsonl): true good, false bad, null not reviewed. */
+  human: (boolean | null)[];
   /** The lowest repeat's answer, trimmed to ANSWER_CHARS; null when it had none. */
   answer: string | null;
   cited_document_ids: string[];
@@ -56,7 +59,7 @@ export interface RunData {
 
 interface QuestionState {
   question: string;
-  tries: Map<number, { outcome: Outcome; passed: boolean; figures: AnswerFigures }>;
+  tries: Map<number, { outcome: Outcome; passed: boolean; human: boolean | null; figures: AnswerFigures }>;
 }
 
 /** Takes every record of a run, then gives its RunData. */
@@ -65,12 +68,14 @@ export interface RunCollector {
   finish(source: string, tornLines?: number): RunData;
 }
 
-export function createRunCollector(): RunCollector {
-  const summarizer = createSummarizer();
+/** `verdicts`: the run's reviews (records/review), for human_pass_rate; none by default. */
+export function createRunCollector(options: { verdicts?: HumanVerdicts } = {}): RunCollector {
+  const verdicts = options.verdicts ?? NO_VERDICTS;
+  const summarizer = createSummarizer({ verdicts });
   const repeats = createRepeatsAccumulator();
   const groups = new Map<string, { key: GroupKey; model_name: string | null; questions: Map<string, QuestionState>; latency: Record<LatencyFigure, number[]> }>();
 
-  const observe = (record: RequestRecord, model_index: number | null, model_name: string | null, figures: AnswerFigures, passed: boolean) => {
+  const observe = (record: RequestRecord, model_index: number | null, model_name: string | null, figures: AnswerFigures, passed: boolean, human: boolean | undefined) => {
     const key = { set: record.set, mode: record.mode, model_index };
     const id = groupKeyString(key);
     let group = groups.get(id);
@@ -81,7 +86,7 @@ export function createRunCollector(): RunCollector {
     if (model_name !== null && (group.model_name === null || model_name < group.model_name)) group.model_name = model_name;
     let question = group.questions.get(record.question_id);
     if (question === undefined) group.questions.set(record.question_id, (question = { question: record.question, tries: new Map() }));
-    question.tries.set(record.repeat, { outcome: figures.outcome, passed, figures });
+    question.tries.set(record.repeat, { outcome: figures.outcome, passed, human: human ?? null, figures });
     if (figures.outcome !== 'ok') return;
     for (const f of LATENCY_FIGURES) {
       const value = f === 'headers_ms' ? record.headers_ms : figures[f];
@@ -93,8 +98,11 @@ export function createRunCollector(): RunCollector {
     add(record) {
       summarizer.add(record);
       repeats.add(record);
-      observe(record, null, null, record, recordPassed(record));
-      for (const model of record.models ?? []) observe(record, model.model_index, model.model_name, model, modelPassed(model));
+      const modelIndexes = (record.models ?? []).map((m) => m.model_index);
+      observe(record, null, null, record, recordPassed(record), recordVerdict(verdicts, record.key, modelIndexes));
+      for (const model of record.models ?? []) {
+        observe(record, model.model_index, model.model_name, model, modelPassed(model), verdicts.get(answerKey(record.key, model.model_index))?.pass);
+      }
     },
     finish(source, tornLines = 0) {
       return {
@@ -132,6 +140,7 @@ function toQuestionData(state: QuestionState): QuestionData {
     question: state.question,
     outcomes: tries.map((t) => t.outcome),
     passes: tries.map((t) => t.passed),
+    human: tries.map((t) => t.human),
     scores,
     answer: first?.answer == null ? null : trimText(first.answer, ANSWER_CHARS),
     cited_document_ids: first?.cited_document_ids ?? [],
@@ -161,6 +170,8 @@ export function groupValue(run: RunData, key: GroupKey, figure: string, stat?: L
   switch (figure) {
     case 'pass_rate':
       return group.pass_rate?.mean ?? null;
+    case 'human_pass_rate':
+      return group.human_pass_rate?.mean ?? null;
     case 'ok_rate':
       return share(o.ok);
     case 'rate_limited_rate':

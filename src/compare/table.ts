@@ -6,19 +6,19 @@
  * and the step summary so they never disagree.
  */
 import { formatMs, formatPct, formatScore, NA } from '../reports/format.js';
-import { HEADLINE_FIGURES, HEADLINE_LATENCY, REPEAT_FIGURES } from '../figures/catalogue.js';
+import { HEADLINE_FIGURES, HEADLINE_LATENCY, REPEAT_FIGURES, REVIEW_FIGURES } from '../figures/catalogue.js';
 import type { Comparison, FigureDelta, GroupComparison } from './schema.js';
 
 /** Significant changes of other scores shown below the headline rows, at most. */
 const OTHERS_SHOWN = 8;
 
 /**
- * The rows shown for a group, in order: the headline scores and rates, the repeat figures (when
- * a run had repeats), the headline latencies, then up to 8 other scores whose change is
+ * The rows shown for a group, in order: the headline scores and rates, human_pass_rate (when a
+ * run has reviews), the repeat figures (when a run had repeats), the headline latencies, then up to 8 other scores whose change is
  * significant (every figure is in compare.json).
  */
 export function shownFigures(_comparison: Comparison, group: GroupComparison): FigureDelta[] {
-  const wanted: string[] = [...HEADLINE_FIGURES, ...REPEAT_FIGURES, ...HEADLINE_LATENCY];
+  const wanted: string[] = [...HEADLINE_FIGURES, ...REVIEW_FIGURES, ...REPEAT_FIGURES, ...HEADLINE_LATENCY];
   const byName = new Map(group.figures.map((f) => [f.figure, f]));
   const rows = wanted.flatMap((name) => byName.get(name) ?? []).filter((f) => f.headline);
   const others = group.figures.filter((f) => !f.headline && f.significant && f.kind === 'score').slice(0, OTHERS_SHOWN);

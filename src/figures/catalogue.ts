@@ -23,7 +23,9 @@ export type LatencyStat = (typeof LATENCY_STATS)[number];
 export const RATE_FIGURES = ['pass_rate', 'ok_rate', 'error_rate', 'rate_limited_rate'] as const;
 /** Shares of questions across repeats (metrics/repeats). */
 export const REPEAT_FIGURES = ['pass_at_n', 'pass_all_n', 'flaky_rate'] as const;
-export type RateFigure = (typeof RATE_FIGURES)[number] | (typeof REPEAT_FIGURES)[number];
+/** Shares of the answers a person reviewed (reviews.jsonl, records/review): N/A where nothing was reviewed. */
+export const REVIEW_FIGURES = ['human_pass_rate'] as const;
+export type RateFigure = (typeof RATE_FIGURES)[number] | (typeof REPEAT_FIGURES)[number] | (typeof REVIEW_FIGURES)[number];
 
 export { LATENCY_FIGURES };
 export type { LatencyFigure, ScoreName };
@@ -42,7 +44,7 @@ export const HEADLINE_LATENCY: readonly `${LatencyFigure}.${LatencyStat}`[] = ['
 );
 
 const SCORE_SET: ReadonlySet<string> = new Set(SCORE_NAMES);
-const RATE_SET: ReadonlySet<string> = new Set<string>([...RATE_FIGURES, ...REPEAT_FIGURES]);
+const RATE_SET: ReadonlySet<string> = new Set<string>([...RATE_FIGURES, ...REPEAT_FIGURES, ...REVIEW_FIGURES]);
 const LATENCY_SET: ReadonlySet<string> = new Set(LATENCY_FIGURES);
 /** Counts of bad things: a fall is an improvement. */
 const LOWER_IS_BETTER: ReadonlySet<string> = new Set(['duplicate_citations', 'invalid_citations', 'error_rate', 'rate_limited_rate', 'flaky_rate']);
@@ -56,7 +58,7 @@ export function figureKind(name: string): FigureKind | undefined {
 }
 
 /** Every base figure name a gate accepts, for "did you mean". */
-export const FIGURE_NAMES: readonly string[] = [...SCORE_NAMES, ...RATE_FIGURES, ...REPEAT_FIGURES, ...LATENCY_FIGURES];
+export const FIGURE_NAMES: readonly string[] = [...SCORE_NAMES, ...RATE_FIGURES, ...REPEAT_FIGURES, ...REVIEW_FIGURES, ...LATENCY_FIGURES];
 
 /** Which way is good: latencies and counts of bad things should fall, everything else rise. */
 export function higherIsBetter(name: string): boolean {

@@ -19,6 +19,8 @@ export interface Observation {
   headers_ms: number | null;
   expects_documents: boolean;
   passed: boolean;
+  /** A person's verdict on the answer (reviews.jsonl): true good, false bad, undefined not reviewed. */
+  human?: boolean | undefined;
 }
 
 /** Accumulates observations; `figures()` may be called at any time. */
@@ -34,6 +36,8 @@ export function createFigureAccumulator(): FigureAccumulator {
   let noExpectation = 0;
   let invalid = 0;
   let duplicates = 0;
+  let reviewed = 0;
+  let good = 0;
   const outcomes: Record<Outcome, number> = emptyOutcomeCounts();
   const latency = Object.fromEntries(LATENCY_FIGURES.map((f) => [f, [] as number[]])) as Record<LatencyFigure, number[]>;
   let gaps: PooledLatency | null = null;
@@ -49,8 +53,12 @@ export function createFigureAccumulator(): FigureAccumulator {
   };
 
   return {
-    add({ figures, headers_ms, expects_documents, passed: didPass }) {
+    add({ figures, headers_ms, expects_documents, passed: didPass, human }) {
       requests += 1;
+      if (human !== undefined) {
+        reviewed += 1;
+        if (human) good += 1;
+      }
       outcomes[figures.outcome] += 1;
       if (didPass) passed += 1;
       if (!expects_documents) noExpectation += 1;
@@ -77,6 +85,7 @@ export function createFigureAccumulator(): FigureAccumulator {
         answer_gap_ms: gaps?.stats() ?? null,
         scores: Object.fromEntries(SCORE_NAMES.map((name) => [name, meanEstimateOfCounts(scores.get(name) ?? new Map())])),
         pass_rate: proportionEstimate(passed, requests),
+        ...(reviewed > 0 ? { human_pass_rate: proportionEstimate(good, reviewed) } : {}),
         no_expectation: noExpectation,
         invalid_citations: invalid,
         duplicate_citations: duplicates,

@@ -12,6 +12,8 @@ export interface QuestionFigures {
   outcomes: readonly Outcome[];
   passes: readonly boolean[];
   scores: Readonly<Partial<Record<ScoreName, number>>>;
+  /** Per try, a person's verdict on its answer (reviews.jsonl): true good, false bad, null not reviewed. */
+  human?: readonly (boolean | null)[];
 }
 
 const share = (values: readonly boolean[]): number | null =>
@@ -20,7 +22,8 @@ const share = (values: readonly boolean[]): number | null =>
 /**
  * One question's value of a score or rate figure: a score is its mean over the ok tries where it
  * is not N/A (missing → null); a rate is the share of its tries; a repeat figure is 0 or 1.
- * error_rate counts outcomes that are neither ok nor rate_limited.
+ * error_rate counts outcomes that are neither ok nor rate_limited; human_pass_rate is the share of
+ * the reviewed tries a person judged good (null when none was reviewed).
  */
 export function questionValue(q: QuestionFigures, figure: string): number | null {
   switch (figure) {
@@ -32,6 +35,8 @@ export function questionValue(q: QuestionFigures, figure: string): number | null
       return share(q.outcomes.map((o) => o !== 'ok' && o !== 'rate_limited'));
     case 'rate_limited_rate':
       return share(q.outcomes.map((o) => o === 'rate_limited'));
+    case 'human_pass_rate':
+      return share((q.human ?? []).filter((v): v is boolean => v !== null));
     case 'pass_at_n':
     case 'pass_all_n':
     case 'flaky_rate': {

@@ -8,6 +8,7 @@ import { ModeSchema, type Mode, type ModelFigures, type RequestRecord } from '..
 import { emptyOutcomeCounts, SUMMARY_VERSION, type Group, type Summary } from '../records/summary.js';
 import { createFigureAccumulator, type FigureAccumulator, type Observation } from './group-figures.js';
 import { modelPassed, recordPassed } from './pass.js';
+import { answerKey, NO_VERDICTS, recordVerdict, type HumanVerdicts } from '../records/review.js';
 
 /** The category key of records whose category is null. */
 export const UNCATEGORISED = 'uncategorised';
@@ -43,8 +44,12 @@ interface GroupState {
  * seen — then stream before full, then model_index (the whole request first); `run.sets` likewise.
  * With `setOrder`, nothing depends on the order of the records (same records in any order → the
  * same summary, to the bit); without it, only the set order does.
+ *
+ * `verdicts` (reviews.jsonl, records/review) give each group a `human_pass_rate` over the answers
+ * a person reviewed; a multi-model request counts by records/review recordVerdict.
  */
-export function createSummarizer(options: { setOrder?: readonly string[] } = {}): Summarizer {
+export function createSummarizer(options: { setOrder?: readonly string[]; verdicts?: HumanVerdicts } = {}): Summarizer {
+  const verdicts = options.verdicts ?? NO_VERDICTS;
   const groups = new Map<string, GroupState>();
   const sets: string[] = [];
   const questions = new Set<string>();
@@ -87,9 +92,11 @@ export function createSummarizer(options: { setOrder?: readonly string[] } = {})
       const category = record.category ?? UNCATEGORISED;
       const expects = record.expected_document_ids.length > 0;
       const base = { headers_ms: record.headers_ms, expects_documents: expects };
-      observe(groupOf(record, null), category, { ...base, figures: record, passed: recordPassed(record) });
+      const modelIndexes = (record.models ?? []).map((m) => m.model_index);
+      observe(groupOf(record, null), category, { ...base, figures: record, passed: recordPassed(record), human: recordVerdict(verdicts, record.key, modelIndexes) });
       for (const model of record.models ?? []) {
-        observe(groupOf(record, model), category, { ...base, figures: model, passed: modelPassed(model) });
+        const human = verdicts.get(answerKey(record.key, model.model_index))?.pass;
+        observe(groupOf(record, model), category, { ...base, figures: model, passed: modelPassed(model), human });
       }
     },
     finish() {

@@ -52,6 +52,11 @@ export const GroupFiguresSchema = z.object({
   scores: z.record(z.string(), MeanEstimateSchema.nullable()),
   /** Share of requests that pass (a failed request does not pass), with a 95% Wilson interval. */
   pass_rate: MeanEstimateSchema.nullable(),
+  /**
+   * Share of the reviewed answers a person judged good (reviews.jsonl, `chatbench view`), with a
+   * 95% Wilson interval; n is the number reviewed. Absent or null when nothing was reviewed.
+   */
+  human_pass_rate: MeanEstimateSchema.nullable().optional(),
   /** Requests whose question expects no documents: every ranking metric is N/A for them. */
   no_expectation: z.number().int(),
   invalid_citations: z.number().int(),

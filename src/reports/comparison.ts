@@ -96,6 +96,10 @@ export function comparisonRows(columns: readonly ReportColumn[]): ComparisonRow[
     { label: 'ok %', better: 'higher', value: (g) => (g.requests > 0 ? (g.outcomes.ok ?? 0) / g.requests : null), format: formatPct },
     ...occurred.map((o): RowSpec => ({ label: o, better: 'lower', value: (g) => g.outcomes[o] ?? 0, format: formatCount })),
     { label: 'pass rate [95% CI]', better: 'higher', value: (g) => g.pass_rate?.mean ?? null, text: (g) => formatPctWithCi(g.pass_rate), format: formatPct },
+    // Only once someone reviewed answers (chatbench view): n is the number reviewed.
+    ...(columns.some((c) => c.group.human_pass_rate)
+      ? [{ label: 'human pass rate [95% CI]', better: 'higher', value: (g) => g.human_pass_rate?.mean ?? null, text: (g) => (g.human_pass_rate ? `${formatPctWithCi(g.human_pass_rate)} of ${g.human_pass_rate.n}` : formatPct(null)), format: formatPct } satisfies RowSpec]
+      : []),
     score('citation precision', 'citation_precision'),
     score('citation recall', 'citation_recall'),
     score('citation F1', 'citation_f1'),
