@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint, the whole vitest suite; then one plain closing line
+// `npm test`: typecheck (sources and tests, then the viewer's browser app), lint, the whole vitest suite; then one plain closing line
 // "N passed, N failed[, N skipped]" read from vitest's own JSON results, never counted by hand.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -11,6 +11,8 @@ const bin = (name) => join('node_modules', '.bin', name);
 
 const failures = [];
 if (run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']) !== 0) failures.push('typecheck');
+// The viewer's browser app (DOM, JSX) has its own config.
+if (run(bin('tsc'), ['--noEmit', '-p', join('src', 'viewer', 'ui', 'tsconfig.json')]) !== 0) failures.push('typecheck (viewer app)');
 if (run(bin('eslint'), ['.']) !== 0) failures.push('lint');
 
 const dir = mkdtempSync(join(tmpdir(), 'chatbench-vitest-'));

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { ShardSchema } from '../plan/shard.js';
 
@@ -53,4 +54,18 @@ const REDACTED = '[redacted]';
 export function redactDefaults<T extends { mcp_headers?: Record<string, string> | undefined }>(defaults: T): T {
   if (!defaults.mcp_headers) return defaults;
   return { ...defaults, mcp_headers: Object.fromEntries(Object.keys(defaults.mcp_headers).map((k) => [k, REDACTED])) };
+}
+
+/** The sets in plan order, from the run's manifest.json; undefined when there is none (a bare results.jsonl). */
+export async function plannedSetOrder(dir: string): Promise<string[] | undefined> {
+  const text = await readFile(join(dir, 'manifest.json'), 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = z.object({ sets: z.array(z.object({ name: z.string() })) }).safeParse(json);
+  return parsed.success ? parsed.data.sets.map((s) => s.name) : undefined;
 }

@@ -5,14 +5,17 @@
  * records stream past once: the summarizer and the report builder keep numbers and slim rows only.
  */
 import { createWriteStream } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
-import { z } from 'zod';
 import { createSummarizer } from '../metrics/summarize.js';
 import type { Summary } from '../records/summary.js';
 import { createReportInputBuilder, REPORT_RENDERERS, type ReportInput } from '../reports/index.js';
-import { readRecords } from './read-records.js';
+import { plannedSetOrder } from './manifest.js';
+import { readRecordEntries } from './read-records.js';
+import { createViewerFileBuilder } from './view-runs.js';
+import { readViewerBundle, type ViewerBundle } from '../viewer/assets.js';
+import { renderViewerFile } from '../viewer/page.js';
 import { readReviews } from './reviews.js';
 
 export interface RenderedReports {
@@ -20,6 +23,8 @@ export interface RenderedReports {
   readonly input: ReportInput;
   /** Paths of the files written, results.jsonl first. */
   readonly files: readonly string[];
+  /** Reports not written, each with why (viewer.html without the viewer's bundle). */
+  readonly skipped: readonly string[];
 }
 
 export interface RenderOptions {
@@ -27,22 +32,30 @@ export interface RenderOptions {
   readonly title?: string;
   /** Extra JUnit testcases (the gates of a comparison), inserted as their own suite. */
   readonly extraJunit?: string;
+  /** Where the viewer's bundle is (default dist/viewer); viewer.html is skipped, and says so, without it. */
+  readonly viewerBundleDir?: string;
 }
 
 export async function renderReports(dir: string, options: RenderOptions): Promise<RenderedReports> {
   // The plan's set order (manifest.json), so a resumed or merged run lists its sets as planned,
   // whatever order its requests finished in.
   // reviews.jsonl (chatbench view) gives each group its human_pass_rate.
-  const { verdicts } = await readReviews(dir);
-  const summarizer = createSummarizer({ setOrder: await plannedSetOrder(dir), verdicts });
+  const reviews = await readReviews(dir);
+  const setOrder = await plannedSetOrder(dir);
+  const summarizer = createSummarizer({ setOrder, verdicts: reviews.verdicts });
+  const bundle: ViewerBundle | Error = await readViewerBundle(options.viewerBundleDir).catch((error: Error) => error);
+  const name = basename(resolve(dir));
+  const viewer = bundle instanceof Error ? undefined : createViewerFileBuilder({ source: name, name, version: options.version, reviews, setOrder });
   const builder = createReportInputBuilder({ version: options.version, title: options.title ?? 'chatbench evaluation' });
   const csvPath = join(dir, 'results.csv');
   const csvOut = createWriteStream(csvPath);
   const csv = REPORT_RENDERERS['results.csv'].createSink((chunk) => void csvOut.write(chunk));
-  for await (const record of readRecords(dir)) {
+  for await (const entry of readRecordEntries(dir)) {
+    const { record } = entry;
     summarizer.add(record);
     builder.add(record);
     csv.write(record);
+    viewer?.add(entry);
   }
   await csv.close();
   csvOut.end();
@@ -55,7 +68,14 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
     await writeFile(path, name === 'junit.xml' ? junitText(input, options.extraJunit) : REPORT_RENDERERS[name].render(input));
     files.push(path);
   }
-  return { summary, input, files };
+  const skipped: string[] = [];
+  if (viewer === undefined) skipped.push(`viewer.html: ${(bundle as Error).message}`);
+  else {
+    const path = join(dir, 'viewer.html');
+    await writeFile(path, renderViewerFile({ title: `chatbench viewer: ${name}`, bundle: bundle as ViewerBundle, ...viewer.finish() }));
+    files.push(path);
+  }
+  return { summary, input, files, skipped };
 }
 
 /** Writes junit.xml again with extra testcases (the gates, known only after the comparison). */
@@ -66,12 +86,4 @@ export async function rewriteJunit(dir: string, input: ReportInput, extraJunit: 
 function junitText(input: ReportInput, extra: string | undefined): string {
   const text = REPORT_RENDERERS['junit.xml'].render(input);
   return extra ? text.replace('</testsuites>', `${extra}</testsuites>`) : text;
-}
-
-/** The sets in plan order, from the run's manifest.json; undefined when there is none (a bare results.jsonl). */
-async function plannedSetOrder(dir: string): Promise<string[] | undefined> {
-  const text = await readFile(join(dir, 'manifest.json'), 'utf8').catch(() => undefined);
-  if (text === undefined) return undefined;
-  const parsed = z.object({ sets: z.array(z.object({ name: z.string() })) }).safeParse(JSON.parse(text));
-  return parsed.success ? parsed.data.sets.map((s) => s.name) : undefined;
 }

@@ -68,10 +68,10 @@ export interface RunCollector {
   finish(source: string, tornLines?: number): RunData;
 }
 
-/** `verdicts`: the run's reviews (records/review), for human_pass_rate; none by default. */
-export function createRunCollector(options: { verdicts?: HumanVerdicts } = {}): RunCollector {
+/** `verdicts`: the run's reviews (records/review), for human_pass_rate; `setOrder`: the plan's set order (summarize). */
+export function createRunCollector(options: { verdicts?: HumanVerdicts; setOrder?: readonly string[] } = {}): RunCollector {
   const verdicts = options.verdicts ?? NO_VERDICTS;
-  const summarizer = createSummarizer({ verdicts });
+  const summarizer = createSummarizer({ verdicts, ...(options.setOrder ? { setOrder: options.setOrder } : {}) });
   const repeats = createRepeatsAccumulator();
   const groups = new Map<string, { key: GroupKey; model_name: string | null; questions: Map<string, QuestionState>; latency: Record<LatencyFigure, number[]> }>();
 

@@ -6,6 +6,7 @@
  * reads the file; this parses its text and folds the reviews into one verdict per answer.
  */
 import { z } from 'zod';
+import { answerKey } from './answer-key.js';
 import { ModeSchema } from './record.js';
 
 export const REVIEW_VERSION = 1;
@@ -33,8 +34,7 @@ export const ReviewSchema = z.object({
 });
 export type Review = z.infer<typeof ReviewSchema>;
 
-/** An answer: a whole record (`key`), or one model's answer of a multi-model record (`key#i`). */
-export const answerKey = (key: string, modelIndex: number | null): string => (modelIndex === null ? key : `${key}#${modelIndex}`);
+export { answerKey };
 
 /** The `human_verdict` label of one answer: the last review of it in the file (a later one replaces an earlier one). */
 export interface HumanVerdict {

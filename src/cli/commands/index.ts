@@ -13,6 +13,7 @@ import { mergeCommand } from './merge.js';
 import { reportCommand } from './report.js';
 import { serveCommand } from './serve.js';
 import { validateCommand } from './validate.js';
+import { viewCommand } from './view.js';
 import type { AnyCommand, SetExitCode } from './define.js';
 
 export type { AnyCommand, SetExitCode } from './define.js';
@@ -29,5 +30,6 @@ export function commands(_io: Io, _setExitCode: SetExitCode): AnyCommand[] {
     compareCommand(_io, _setExitCode),
     baselineCommand(_io, _setExitCode),
     mergeCommand(_io, _setExitCode),
+    viewCommand(_io, _setExitCode),
   ];
 }

@@ -8,29 +8,13 @@ import { scaleBand } from 'd3-scale';
 import { rowsOfColumn, type ReportColumn } from '../comparison.js';
 import { naturalCompare, trimText } from '../format.js';
 import type { ReportRow } from '../report-input.js';
+import { CELL_STATES, cellState, type CellState } from '../cell-state.js';
 import { esc, figure, legend, px } from './svg.js';
 
 /** Past this many questions the grid shows the first ones (natural id order) and says how many were left out. */
 export const MAX_GRID_QUESTIONS = 400;
 
-/** A cell's state over the repeats of one question in one column. */
-export const CELL_STATES = {
-  pass: { label: 'passed', colour: '#0072B2', glyph: '', dark: true },
-  partial: { label: 'passed in some repeats', colour: '#56B4E9', glyph: '½', dark: false },
-  fail: { label: 'failed', colour: '#E69F00', glyph: '×', dark: false },
-  error: { label: 'request not ok', colour: '#3b3b3b', glyph: '!', dark: true },
-  none: { label: 'not run', colour: '#eeeeee', glyph: '', dark: false },
-} as const;
-export type CellState = keyof typeof CELL_STATES;
-
-/** pass: every repeat passed; fail: none passed and at least one came back ok; error: none came back ok. */
-export function cellState(rows: readonly ReportRow[]): CellState {
-  if (rows.length === 0) return 'none';
-  const passed = rows.filter((r) => r.pass).length;
-  if (passed === rows.length) return 'pass';
-  if (passed > 0) return 'partial';
-  return rows.some((r) => r.outcome === 'ok') ? 'fail' : 'error';
-}
+export { CELL_STATES, cellState, type CellState };
 
 const CELL_W = 56;
 const CELL_H = 22;

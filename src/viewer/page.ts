@@ -1,0 +1,78 @@
+/**
+ * @module viewer/page
+ * The viewer's HTML: the page `chatbench view` serves (script and style from /assets), and
+ * viewer.html, the same app in one file with the run's data embedded, which opens offline from a
+ * file URL. Both carry a Content-Security-Policy that lets the page fetch nothing but its own
+ * server (served) or nothing at all (viewer.html: only its own inline script and style, by hash).
+ */
+import { createHash } from 'node:crypto';
+import { esc } from '../reports/html/svg.js';
+import type { ViewerBundle } from './assets.js';
+import type { ViewData, ViewDetail } from './view-data.js';
+
+/** The element ids the app reads its embedded data from (viewer.html). */
+export const DATA_ELEMENT = 'chatbench-view-data';
+export const DETAILS_ELEMENT = 'chatbench-view-details';
+
+export const SERVED_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'";
+/** The served page's policy as an HTTP header also forbids framing (a meta element cannot). */
+export const SERVED_CSP_HEADER = `${SERVED_CSP}; frame-ancestors 'none'`;
+
+const head = (title: string, csp: string, style: string) =>
+  [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${csp}">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="referrer" content="no-referrer">',
+    // No favicon to fetch.
+    '<link rel="icon" href="data:,">',
+    `<title>${esc(title)}</title>`,
+    style,
+    '</head>',
+  ].join('\n');
+
+/** The page `chatbench view` serves at /. */
+export function renderServedPage(options: { title: string }): string {
+  return [
+    head(options.title, SERVED_CSP, '<link rel="stylesheet" href="/assets/viewer.css">'),
+    '<body>',
+    '<div id="app"><p class="loading">Loading the runs…</p></div>',
+    '<noscript>The chatbench viewer needs JavaScript; report.html and report.md show the same figures without it.</noscript>',
+    '<script src="/assets/viewer.js"></script>',
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+/** JSON that can sit inside a <script> element: no `<` (so no `</script>`), no line separators. */
+export const embedJson = (value: unknown): string =>
+  JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/**
+ * viewer.html: the app, its style and the data in one file. Deterministic: the same data gives the
+ * same bytes (`chatbench report` rebuilds it identically).
+ */
+export function renderViewerFile(options: { title: string; bundle: ViewerBundle; data: ViewData; details: Readonly<Record<string, ViewDetail>> }): string {
+  // Script text may not contain its own end tag; nothing else in it needs escaping.
+  const js = options.bundle.js.replace(/<\/script/gi, '<\\/script');
+  const css = options.bundle.css.replace(/<\/style/gi, '<\\/style');
+  const csp = `default-src 'none'; script-src ${sha256(js)}; style-src ${sha256(css)}; img-src data:; base-uri 'none'; form-action 'none'`;
+  return [
+    head(options.title, csp, `<style>${css}</style>`),
+    '<body>',
+    '<div id="app"><p class="loading">Loading…</p></div>',
+    '<noscript>The chatbench viewer needs JavaScript; report.html and report.md beside this file show the same figures without it.</noscript>',
+    `<script type="application/json" id="${DATA_ELEMENT}">${embedJson(options.data)}</script>`,
+    `<script type="application/json" id="${DETAILS_ELEMENT}">${embedJson(options.details)}</script>`,
+    `<script>${js}</script>`,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,93 @@
+/**
+ * @module viewer/ui/Overview
+ * The sets side by side: every figure of the catalogue that the runs have, with its interval and
+ * n; the best of a row marked only where that means something (two or more values, enough of
+ * them, not all equal). A figure's name links to the questions sorted by it.
+ */
+import { useState } from 'preact/hooks';
+import type { ViewData, ViewEstimate, ViewFigure } from '../view-data.js';
+import { formatEstimate, formatFigure } from './figures.js';
+import { href } from './route.js';
+
+/** Fewer values than this under a figure: it is never called the best (compare's MIN_SAMPLES). */
+const MIN_N = 5;
+
+/** Which cells of a row hold its best value, judged on the value as printed. */
+export function bestOf(figure: ViewFigure, cells: readonly (ViewEstimate | null)[]): boolean[] {
+  const present = cells.filter((c): c is ViewEstimate => c !== null && (c.n === null || c.n >= MIN_N));
+  if (present.length < 2) return cells.map(() => false);
+  const best = figure.higher_is_better ? Math.max(...present.map((c) => c.value)) : Math.min(...present.map((c) => c.value));
+  const text = formatFigure(figure, best);
+  const marked = cells.map((c) => c !== null && (c.n === null || c.n >= MIN_N) && formatFigure(figure, c.value) === text);
+  return present.every((c) => formatFigure(figure, c.value) === text) ? cells.map(() => false) : marked;
+}
+
+export function Overview(props: { data: ViewData; params: URLSearchParams }) {
+  const { data } = props;
+  const [all, setAll] = useState(props.params.get('all') === '1');
+  const rows = data.figures.map((f, i) => ({ f, i })).filter(({ f }) => all || f.headline);
+  const perQuestion = new Set(data.cell_figures.map((f) => f.name));
+  return (
+    <div class="overview">
+      <p class="lead">
+        {data.runs.map((r) => `${r.name}: ${r.requests} requests, ${r.questions} questions, sets ${r.sets.join(', ')}${r.reviews > 0 ? `, ${r.reviews} reviews` : ''}`).join(' · ')}
+        {data.baseline ? ` · baseline ${data.baseline.name}` : ''}
+      </p>
+      <label class="toggle">
+        <input type="checkbox" checked={all} onChange={(e) => setAll((e.target as HTMLInputElement).checked)} /> every figure ({data.figures.length}), not only the headline ones
+      </label>
+      <div class="table-box">
+        <table class="figures">
+          <thead>
+            <tr>
+              <th scope="col">figure</th>
+              {data.columns.map((c) => (
+                <th scope="col" key={c.id}>
+                  {c.label}
+                  <div class="sub">{c.requests} requests</div>
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map(({ f, i }) => {
+              const cells = data.columns.map((c) => c.figures[i] ?? null);
+              const best = bestOf(f, cells);
+              const sortable = perQuestion.has(f.name) ? f.name : perQuestion.has(f.base) ? f.base : null;
+              return (
+                <tr key={f.name} data-figure={f.name}>
+                  <th scope="row">
+                    {sortable ? (
+                      <a href={href('questions', { sort: sortable, colour: sortable })} title={`questions sorted by ${sortable}, worst first`}>
+                        {f.name}
+                      </a>
+                    ) : (
+                      f.name
+                    )}
+                    <span class="dir" title={f.higher_is_better ? 'higher is better' : 'lower is better'}>
+                      {f.higher_is_better ? '↑' : '↓'}
+                    </span>
+                  </th>
+                  {cells.map((e, j) => {
+                    const { value, interval } = formatEstimate(f, e);
+                    return (
+                      <td key={j} class={best[j] ? 'best' : ''}>
+                        <span class="v">{value}</span>
+                        {interval ? <span class="ci"> [{interval}]</span> : null}
+                        {e?.n !== null && e?.n !== undefined ? <span class="n"> n={e.n}</span> : null}
+                      </td>
+                    );
+                  })}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <p class="note">
+        Best of a row (shaded) only with two or more values of at least {MIN_N} each that differ as printed. Intervals are 95% (Student t for scores, Wilson for rates); latency statistics are
+        over ok requests. Click a figure to sort the questions by it, worst first.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+/**
+ * @module viewer/ui/api
+ * Where the app's data comes from: the local server (`chatbench view`: /api/data, /api/question,
+ * POST /api/reviews) or the data embedded in viewer.html (read-only). One interface, so every view
+ * works the same in both.
+ */
+import type { Review } from '../../records/review.js';
+import type { ReviewRequest, ViewData, ViewDetail } from '../view-data.js';
+
+/** The element ids of viewer/page.ts (kept in step by the browser test). */
+const DATA_ELEMENT = 'chatbench-view-data';
+const DETAILS_ELEMENT = 'chatbench-view-details';
+
+export interface DataSource {
+  readonly readOnly: boolean;
+  data(): Promise<ViewData>;
+  /** undefined: the question has no records here (viewer.html of a large run embeds only some). */
+  question(id: string): Promise<ViewDetail | undefined>;
+  saveReview(request: ReviewRequest): Promise<Review>;
+}
+
+async function getJson<T>(url: string, init?: RequestInit): Promise<T> {
+  const response = await fetch(url, { ...init, headers: { accept: 'application/json', ...(init?.headers ?? {}) } });
+  const body = (await response.json().catch(() => ({}))) as { error?: string };
+  if (!response.ok) throw new Error(body.error ?? `${response.status} ${response.statusText}`);
+  return body as T;
+}
+
+function serverSource(): DataSource {
+  return {
+    readOnly: false,
+    data: () => getJson<ViewData>('/api/data'),
+    async question(id) {
+      const response = await fetch(`/api/question?id=${encodeURIComponent(id)}`);
+      if (response.status === 404) return undefined;
+      if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+      return (await response.json()) as ViewDetail;
+    },
+    async saveReview(request) {
+      const { review } = await getJson<{ review: Review }>('/api/reviews', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
+      return review;
+    },
+  };
+}
+
+function embeddedSource(dataText: string, detailsText: string): DataSource {
+  const data = JSON.parse(dataText) as ViewData;
+  const details = JSON.parse(detailsText) as Record<string, ViewDetail>;
+  return {
+    readOnly: true,
+    data: async () => data,
+    question: async (id) => (Object.prototype.hasOwnProperty.call(details, id) ? details[id] : undefined),
+    saveReview: async () => {
+      throw new Error('Reviews cannot be saved in viewer.html: it is read-only. Open the run with `chatbench view DIR` to review.');
+    },
+  };
+}
+
+/** The embedded data when the page has it (viewer.html), else the server. */
+export function openSource(doc: Document): DataSource {
+  const data = doc.getElementById(DATA_ELEMENT);
+  const details = doc.getElementById(DETAILS_ELEMENT);
+  return data?.textContent ? embeddedSource(data.textContent, details?.textContent || '{}') : serverSource();
+}
