@@ -18,7 +18,7 @@ const forbid = (files, folders, message, extra = []) => ({
 const nodeIo = (message) => ({ group: ['node:fs', 'node:fs/*', 'node:net', 'node:http', 'node:https', 'node:child_process'], message });
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'reports/**', 'coverage/**'] },
+  { ignores: ['node_modules/**', 'reports/**', 'coverage/**', 'dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -62,4 +62,25 @@ export default tseslint.config(
   forbid(['src/reports/**'], ['sim', 'client', 'runner', 'plan', 'app', 'cli'],
     'Reports render metrics; they never run anything.'),
   forbid(['src/app/**'], ['cli'], 'Nothing imports the CLI.'),
+  forbid(['src/viewer/**'], ['sim', 'client', 'runner', 'plan', 'app', 'cli'],
+    'The viewer serves what the app reads (a ViewSource); it runs nothing and reads no run itself.'),
+  // The browser app: no Node, and of the rest of chatbench only types and a few dependency-free
+  // modules, so the bundle carries no zod and no Node code (it is type-checked by its own tsconfig).
+  {
+    files: ['src/viewer/ui/**'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['node:*'], message: 'Browser code: no Node modules.' },
+          {
+            group: ['../*.js', '../../*.js', '../../*/*.js', '../../*/*/*.js', '!../view-data.js', '!../../reports/format.js', '!../../reports/cell-state.js', '!../../reports/fail-reasons.js',
+              '!../../metrics/pass.js', '!../../records/answer-key.js', '!../../compare/format-delta.js'],
+            allowTypeImports: true,
+            message: 'The viewer app imports types, and only dependency-free modules as values (see eslint.config.js).',
+          },
+        ],
+      }],
+    },
+  },
 );

@@ -74,7 +74,8 @@ export function viewCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
     handler: async (args) => {
       if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) throw new UsageError(`--port ${args.port}: give a port from 0 to 65535`);
       const reviewer = reviewerOf(args.reviewer, io);
-      const bundle = await readViewerBundle();
+      // CHATBENCH_VIEWER_DIR: a bundle built elsewhere (packagers, tests); default dist/viewer.
+      const bundle = await readViewerBundle(io.env.CHATBENCH_VIEWER_DIR || undefined);
       const source = await openViewRuns({ runs: args.runs, baseline: args.baseline, map: args.map ?? [], cwd: io.cwd, reviewer, version: VERSION });
       let server;
       try {

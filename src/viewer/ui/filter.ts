@@ -32,7 +32,10 @@ export interface Filters {
 
 const RESULTS = ['', 'pass', 'fail'] as const;
 const REVIEWS = ['', 'reviewed', 'unreviewed', 'good', 'bad'] as const;
-const pick = <T extends string>(value: string | null, allowed: readonly T[]): T => (allowed as readonly string[]).includes(value ?? '') ? (value as T) : allowed[0]!;
+const pick = <T extends string>(value: string | null, allowed: readonly T[]): T => {
+  const v = value ?? '';
+  return (allowed as readonly string[]).includes(v) ? (v as T) : allowed[0]!;
+};
 
 export function filtersFrom(params: URLSearchParams): Filters {
   return {

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { compareRuns } from '../compare/compare.js';
+import { SCORE_NAMES } from '../figures/catalogue.js';
+import { makeFigures, makeModel, makeRecord, makeScores } from '../metrics/test-records.js';
+import type { RequestRecord } from '../records/record.js';
+import { humanVerdicts, type Review } from '../records/review.js';
+import { buildViewData, createViewCollector, type CollectedRun } from './model.js';
+
+const collect = (records: RequestRecord[], reviews: Review[] = []): CollectedRun => {
+  const c = createViewCollector({ verdicts: humanVerdicts(reviews) });
+  for (const r of records) c.add(r);
+  return c.finish('run');
+};
+const passing = makeScores({ citation_recall: 1, pass: true });
+const failing = makeScores({ citation_recall: 0, pass: false });
+
+function records(recallOfQ2: 'pass' | 'fail'): RequestRecord[] {
+  const out: RequestRecord[] = [];
+  for (const q of ['q1', 'q2', 'q10']) {
+    const scores = q === 'q2' && recallOfQ2 === 'fail' ? failing : passing;
+    out.push(makeRecord({ question_id: q, set: 'fast', scores, ttfp_ms: q === 'q1' ? 100 : 300, category: 'hr' }));
+    out.push(
+      makeRecord({
+        question_id: q,
+        set: 'duo',
+        scores: null,
+        models: [makeModel(0, { scores: passing }), makeModel(1, { scores: q === 'q10' ? failing : passing, outcome: q === 'q10' ? 'timeout' : 'ok' })],
+      }),
+    );
+  }
+  return out;
+}
+
+const review = (over: Partial<Review>): Review => ({
+  review_version: 1, key: 'q1|fast|stream|0', model_index: null, question_id: 'q1', set: 'fast', mode: 'stream', repeat: 0, verdict: 'good', note: '', reviewer: 'ann', at: '2026-01-01T00:00:00Z', ...over,
+});
+
+describe('buildViewData', () => {
+  it('a column per set × mode, per model for a multi-model set; a row per question in natural order', () => {
+    const data = buildViewData({ runs: [{ name: 'a', source: 'a', collected: collect(records('pass')), reviews: 0, comparison: null }], mode: 'server', generatedBy: 'chatbench test', details: { source: 'server' } });
+    expect(data.columns.map((c) => c.label)).toEqual(['fast', 'duo · model-0', 'duo · model-1']);
+    expect(data.questions.map((q) => q.id)).toEqual(['q1', 'q2', 'q10']);
+    const q10 = data.questions[2]!;
+    expect(q10.cells.map((c) => c?.state)).toEqual(['pass', 'pass', 'error']);
+    expect(q10.cells[2]?.outcomes).toEqual(['timeout']);
+    const ttfp = data.cell_figures.findIndex((f) => f.name === 'ttfp_ms');
+    expect(data.questions[0]!.cells[0]!.values[ttfp]).toBe(100);
+    expect(data.questions[1]!.cells[0]!.values[ttfp]).toBe(300);
+  });
+
+  it('shows every figure of the catalogue that a column has, with intervals, and no human_pass_rate before a review', () => {
+    const collected = collect(records('pass'));
+    const data = buildViewData({ runs: [{ name: 'a', source: 'a', collected, reviews: 0, comparison: null }], mode: 'server', generatedBy: 't', details: { source: 'server' } });
+    const names = data.figures.map((f) => f.name);
+    expect(names).toContain('citation_recall');
+    expect(names).toContain('ttfp_ms.p95');
+    expect(names).not.toContain('human_pass_rate');
+    // Scores with a value anywhere are all there: the list comes from the catalogue, not from the viewer.
+    const scored = SCORE_NAMES.filter((s) => collected.data.summary.groups.some((g) => g.scores[s] != null));
+    expect(scored.length).toBeGreaterThanOrEqual(3);
+    expect(names.filter((n) => (SCORE_NAMES as readonly string[]).includes(n))).toEqual(scored);
+    const pass = data.figures.findIndex((f) => f.name === 'pass_rate');
+    expect(data.columns[0]!.figures[pass]).toMatchObject({ value: 1, n: 3 });
+    expect(data.columns[0]!.figures[pass]!.low).toBeLessThan(1);
+    expect(data.figures.find((f) => f.name === 'ttfp_ms.p95')).toMatchObject({ kind: 'latency', higher_is_better: false, headline: true });
+  });
+
+  it('reviews become human_pass_rate and the cells show them', () => {
+    const reviews = [review({}), review({ key: 'q2|fast|stream|0', question_id: 'q2', verdict: 'bad' }), review({ key: 'q1|duo|stream|0', set: 'duo', model_index: 1, verdict: 'bad' })];
+    const data = buildViewData({ runs: [{ name: 'a', source: 'a', collected: collect(records('pass'), reviews), reviews: reviews.length, comparison: null }], mode: 'server', generatedBy: 't', details: { source: 'server' } });
+    const human = data.figures.findIndex((f) => f.name === 'human_pass_rate');
+    expect(human).toBeGreaterThan(-1);
+    expect(data.columns[0]!.figures[human]).toMatchObject({ value: 0.5, n: 2 });
+    expect(data.columns[2]!.figures[human]).toMatchObject({ value: 0, n: 1 });
+    expect(data.columns[1]!.figures[human]).toBeNull();
+    expect(data.questions[0]!.cells.map((c) => c?.review)).toEqual(['good', null, 'bad']);
+    const cellHuman = data.cell_figures.findIndex((f) => f.name === 'human_pass_rate');
+    expect(data.questions[1]!.cells[0]!.values[cellHuman]).toBe(0);
+  });
+
+  it('marks what broke against the baseline', () => {
+    const baseline = collect(records('pass'));
+    const current = collect(records('fail'));
+    const comparison = compareRuns(baseline.data, current.data, { resamples: 200 });
+    const data = buildViewData({
+      runs: [{ name: 'new', source: 'new', collected: current, reviews: 0, comparison }],
+      baseline: { name: 'old', source: 'old', collected: baseline, reviews: 0, comparison: null },
+      mode: 'server',
+      generatedBy: 't',
+      details: { source: 'server' },
+    });
+    expect(data.questions[1]!.cells[0]!.change).toBe('broken');
+    expect(data.questions[0]!.cells[0]!.change).toBeNull();
+    expect(data.runs[0]!.shown_figures[0]).toContain('pass_rate');
+  });
+
+  it('keeps the first answer, cut to answer_chars, for search', () => {
+    const long = makeRecord({ ...makeFigures({ answer: 'x'.repeat(50) }) });
+    const data = buildViewData({ runs: [{ name: 'a', source: 'a', collected: collect([long]), reviews: 0, comparison: null }], mode: 'file', generatedBy: 't', answerChars: 10, details: { source: 'embedded', complete: true } });
+    expect(data.questions[0]!.cells[0]!.text).toBe(`${'x'.repeat(9)}…`);
+  });
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import type { ViewCell, ViewData, ViewQuestion } from '../view-data.js';
+import { filterQuestions, filtersFrom, paramsOf, searchTexts } from './filter.js';
+
+const cell = (state: ViewCell['state'], value: number | null, over: Partial<ViewCell> = {}): ViewCell => ({ state, outcomes: [state === 'error' ? 'timeout' : 'ok'], values: [value], review: null, change: null, text: '', ...over });
+const question = (id: string, cells: (ViewCell | null)[], over: Partial<ViewQuestion> = {}): ViewQuestion => ({ id, question: `About ${id}?`, category: null, expected: [], cells, ...over });
+const column = (id: number, set: string, mode: 'stream' | 'full' = 'stream') => ({ id, run: 0, set, mode, model_index: null, model_name: null, label: set, requests: 1, figures: [] });
+
+const data = {
+  columns: [column(0, 'fast'), column(1, 'slow'), column(2, 'slow', 'full')],
+  cell_figures: [{ name: 'citation_recall', base: 'citation_recall', kind: 'score', higher_is_better: true, headline: true }],
+  questions: [
+    question('q1', [cell('pass', 1, { text: 'Paid time off is 25 days' }), cell('pass', 1), cell('pass', 1)], { category: 'hr' }),
+    question('q2', [cell('fail', 0), cell('pass', 0.5, { change: 'broken' }), null]),
+    question('q10', [cell('error', null), cell('fail', 0.2, { review: 'bad' }), cell('fail', 0.2)], { category: 'it' }),
+  ],
+} as unknown as ViewData;
+const texts = searchTexts(data);
+const ids = (params: string) => filterQuestions(data, filtersFrom(new URLSearchParams(params)), texts).map((i) => data.questions[i]!.id);
+
+describe('questions filters', () => {
+  it('keeps every question by default, in id order', () => expect(ids('')).toEqual(['q1', 'q2', 'q10']));
+  it('searches ids, questions and answers, every word', () => {
+    expect(ids('q=paid%20days')).toEqual(['q1']);
+    expect(ids('q=ABOUT%20q1')).toEqual(['q1', 'q10']);
+    expect(ids('q=nothing')).toEqual([]);
+  });
+  it('filters by set and mode (the columns in view), category and outcome', () => {
+    expect(ids('set=slow&mode=full')).toEqual(['q1', 'q10']);
+    expect(ids('category=hr')).toEqual(['q1']);
+    expect(ids('outcome=timeout')).toEqual(['q10']);
+    expect(ids('outcome=timeout&set=slow')).toEqual([]);
+  });
+  it('pass/fail, differs between sets, broken against the baseline, reviews', () => {
+    expect(ids('result=pass')).toEqual(['q1']);
+    expect(ids('result=fail')).toEqual(['q2', 'q10']);
+    expect(ids('differs=1')).toEqual(['q2', 'q10']);
+    expect(ids('differs=1&set=slow')).toEqual([]);
+    expect(ids('broken=1')).toEqual(['q2']);
+    expect(ids('review=bad')).toEqual(['q10']);
+    expect(ids('review=unreviewed')).toEqual(['q1', 'q2']);
+  });
+  it('sorts by a figure worst first (mean over the columns in view, or one column), missing values last', () => {
+    expect(ids('sort=citation_recall')).toEqual(['q10', 'q2', 'q1']);
+    expect(ids('sort=citation_recall&dir=desc')).toEqual(['q1', 'q2', 'q10']);
+    expect(ids('sort=citation_recall&sortcol=0')).toEqual(['q2', 'q1', 'q10']);
+  });
+  it('round-trips through the URL, defaults left out', () => {
+    const f = filtersFrom(new URLSearchParams('q=x&differs=1&colour=pass&result=bogus'));
+    expect(paramsOf(f)).toEqual({ q: 'x', differs: '1' });
+  });
+});
