@@ -108,12 +108,19 @@ export async function openViewRuns(options: ViewRunsOptions): Promise<ViewSource
   const baseline = options.baseline === undefined ? undefined : await loadRun(options.baseline, options.cwd, `baseline ${names[names.length - 1]!}`);
   const now = options.now ?? (() => new Date());
 
+  // A comparison is computed once per reading of a run (a review reads its run again).
+  const comparisons = new WeakMap<LoadedRun, ViewRunInput['comparison']>();
+  const comparisonOf = (run: LoadedRun): ViewRunInput['comparison'] => {
+    if (baseline === undefined) return null;
+    if (!comparisons.has(run)) comparisons.set(run, compareRuns(baseline.collected.data, run.collected.data, { setMap, seed: options.seed ?? 1, resamples: options.resamples }));
+    return comparisons.get(run) ?? null;
+  };
   const inputOf = (run: LoadedRun): ViewRunInput => ({
     name: run.name,
     source: run.source,
     collected: run.collected,
     reviews: run.reviews.reviews.length,
-    comparison: baseline === undefined ? null : compareRuns(baseline.collected.data, run.collected.data, { setMap, seed: options.seed ?? 1, resamples: options.resamples }),
+    comparison: comparisonOf(run),
   });
   const build = (): ViewData =>
     buildViewData({
