@@ -130,5 +130,19 @@ describe('renderers', () => {
     expect(html).toContain('<svg viewBox=');
     expect(html).toContain('fill="#D55E00"'); // a significant worse change
     expect(html).toContain('<h3>Broken (9)</h3>');
+    // Answers wrap, left-aligned, in a scrolling box; no width cap on the page.
+    expect(html).toContain('<div class="table-wrap"><table class="answers">');
+    expect(html).toMatch(/\.answers th,\.answers td\{white-space:normal;text-align:left;overflow-wrap:anywhere/);
+    expect(html).not.toMatch(/max-width:\s*\d+px/);
+  });
+
+  it('marks gates with drawn ticks, not emoji', () => {
+    const html = renderCompareHtml(compareRuns(baseline, baseline, { resamples: R }), [
+      { passed: true, reason: 'ok one' },
+      { passed: false, reason: 'bad one' },
+    ] as unknown as Parameters<typeof renderCompareHtml>[1]);
+    expect(html).not.toMatch(/[\u2705\u274c]/u);
+    expect(html).toContain('<svg class="mark pass"');
+    expect(html).toContain('<svg class="mark fail"');
   });
 });

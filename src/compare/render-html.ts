@@ -11,10 +11,18 @@ import { renderForestPlot, type ForestRow } from './forest-plot.js';
 import type { Comparison, FigureDelta, GroupComparison, QuestionChange, QuestionSide } from './schema.js';
 import { formatDelta, formatDirection, formatInterval, formatPassChanges, formatRelative, formatValue, shownFigures } from './table.js';
 
-const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:1100px;padding:0 1rem;color:#222}
-table{border-collapse:collapse;margin:.5rem 0 1rem}th,td{border:1px solid #ddd;padding:.25rem .5rem;vertical-align:top}
-td.n{text-align:right;font-variant-numeric:tabular-nums}tr.sig td{font-weight:600}.worse{color:#b34700}.better{color:#005a8c}
-.answers td{width:40%;font-size:13px}.fail{color:#b34700}.pass{color:#2a7a2a}figure{margin:.5rem 0}figcaption{font-size:12px;color:#555}`;
+// After the shared report style: no width cap (report/html/style); the answers of broken and fixed
+// questions wrap, left-aligned, in columns of their own.
+const STYLE = `th,td{vertical-align:top}td.n{text-align:right}tr.sig td{font-weight:600}.worse{color:#b34700}.better{color:#005a8c}
+table.answers{table-layout:fixed;width:100%;min-width:640px}.answers th,.answers td{white-space:normal;text-align:left;overflow-wrap:anywhere;font-size:13px}
+.answers th:first-child,.answers td:first-child{width:24%}.answers .answer{white-space:pre-wrap;margin-top:.25rem}
+.fail{color:#b34700}.pass{color:#0072B2}figure{margin:.5rem 0}figcaption{font-size:12px;color:#555}ul.gates{list-style:none;padding-left:0}`;
+
+/** A check or a cross drawn in SVG, so it shows without an emoji font. */
+export const passMark = (passed: boolean): string =>
+  passed
+    ? '<svg class="mark pass" viewBox="0 0 16 16" width="14" height="14" role="img" aria-label="passed"><path d="M3 8.5l3 3 7-7" fill="none" stroke="currentColor" stroke-width="2.2"/></svg>'
+    : '<svg class="mark fail" viewBox="0 0 16 16" width="14" height="14" role="img" aria-label="failed"><path d="M4 4l8 8M12 4l-8 8" fill="none" stroke="currentColor" stroke-width="2.2"/></svg>';
 
 function forestRows(figures: readonly FigureDelta[], latency: boolean): ForestRow[] {
   return figures
@@ -33,16 +41,16 @@ function table(c: Comparison, g: GroupComparison): string {
     const cls = f.significant ? ` class="sig ${f.direction ?? ''}"` : '';
     return `<tr${cls}><td>${esc(f.figure)}${f.significant ? ' ✱' : ''}</td><td class="n">${esc(formatValue(f, f.baseline))}</td><td class="n">${esc(formatValue(f, f.current))}</td><td class="n">${esc(formatDelta(f, f.delta))}</td><td class="n">${esc(formatRelative(f.relative))}</td><td>${esc(formatInterval(f))}</td><td>${esc(formatDirection(f))}</td></tr>`;
   });
-  return `<table><thead><tr><th>figure</th><th>baseline</th><th>current</th><th>Δ</th><th>Δ%</th><th>95% CI (Δ; latency: ratio)</th><th>change</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return `<div class="table-wrap"><table><thead><tr><th>figure</th><th>baseline</th><th>current</th><th>Δ</th><th>Δ%</th><th>95% CI (Δ; latency: ratio)</th><th>change</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
 const side = (s: QuestionSide) =>
-  `<div>${esc([...new Set(s.outcomes)].join('/') || 'no request')} · pass ${s.pass === null ? '–' : `${Math.round(s.pass * 100)}%`} · ${s.cited_document_ids.length > 0 ? `cited ${esc(s.cited_document_ids.join(', '))}` : 'cited nothing'}</div><div>${esc(s.answer ?? '(no answer)')}</div>`;
+  `<div>${esc([...new Set(s.outcomes)].join('/') || 'no request')} · pass ${s.pass === null ? '–' : `${Math.round(s.pass * 100)}%`} · ${s.cited_document_ids.length > 0 ? `cited ${esc(s.cited_document_ids.join(', '))}` : 'cited nothing'}</div><div class="answer">${esc(s.answer ?? '(no answer)')}</div>`;
 
 function changes(title: string, list: readonly QuestionChange[], cls: string): string {
   if (list.length === 0) return '';
   const rows = list.map((q) => `<tr><td><b>${esc(q.question_id)}</b><br>${esc(q.question)}<br><span class="${cls}">${esc(q.changes.join(', '))}</span></td><td>${side(q.baseline)}</td><td>${side(q.current)}</td></tr>`);
-  return `<h3>${esc(title)} (${list.length})</h3><table class="answers"><thead><tr><th>question</th><th>baseline</th><th>current</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return `<h3>${esc(title)} (${list.length})</h3><div class="table-wrap"><table class="answers"><thead><tr><th>question</th><th>baseline</th><th>current</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
 function section(c: Comparison, g: GroupComparison): string {
@@ -64,8 +72,8 @@ function section(c: Comparison, g: GroupComparison): string {
 function gatesSection(results: readonly GateResult[]): string {
   if (results.length === 0) return '';
   const failed = results.filter((r) => !r.passed).length;
-  const items = [...results].sort((a, b) => Number(a.passed) - Number(b.passed)).map((r) => `<li class="${r.passed ? 'pass' : 'fail'}">${r.passed ? '✅' : '❌'} ${esc(r.reason)}</li>`);
-  return `<section><h2>Gates: ${failed === 0 ? `all ${results.length} passed` : `${failed} of ${results.length} failed`}</h2><ul>${items.join('')}</ul></section>`;
+  const items = [...results].sort((a, b) => Number(a.passed) - Number(b.passed)).map((r) => `<li class="${r.passed ? 'pass' : 'fail'}">${passMark(r.passed)} ${esc(r.reason)}</li>`);
+  return `<section><h2>Gates: ${failed === 0 ? `all ${results.length} passed` : `${failed} of ${results.length} failed`}</h2><ul class="gates">${items.join('')}</ul></section>`;
 }
 
 /** compare.html for a comparison and its gates. */

@@ -38,7 +38,7 @@ function watch(page: Page): { problems: string[]; requests: string[] } {
 /** Answer panes wider than their box, and how far the page scrolls sideways: both must be 0. */
 async function overflow(page: Page): Promise<{ panes: number; overflowing: string[]; page: number }> {
   return page.evaluate(() => {
-    const panes = [...document.querySelectorAll<HTMLElement>('.pane')];
+    const panes = Array.from(document.querySelectorAll<HTMLElement>('.pane'));
     const overflowing = panes.filter((p) => p.scrollWidth > p.clientWidth + 1 || p.getBoundingClientRect().right > innerWidth + 1).map((p) => p.dataset.pane ?? '?');
     return { panes: panes.length, overflowing, page: document.documentElement.scrollWidth - innerWidth };
   });

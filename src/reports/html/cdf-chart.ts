@@ -39,7 +39,7 @@ export function cdfPoints(values: readonly number[], maxPoints = CDF_POINTS): Po
   return [[sorted[0]!, 0], ...[...new Set(ranks)].map((i): Point => [sorted[i]!, (i + 1) / n])];
 }
 
-/** The CDF figure of one latency over `ok` requests, one line per column (columns without data are left out of the plot and say so in the legend). */
+/** The CDF figure of one latency over `ok` requests, one line per column; columns without data are left out of the plot and the legend, and named in a note. */
 export function renderCdfChart(columns: readonly ReportColumn[], rows: readonly ReportRow[], o: CdfChartOptions): string {
   const series = columns.map((column, i) => {
     const values = rowsOfColumn(rows, column)
@@ -67,14 +67,15 @@ export function renderCdfChart(columns: readonly ReportColumn[], rows: readonly 
     axisLeft(y, { at: M.left, label: 'share of requests', format: (d) => `${Math.round(d * 100)}%`, grid: WIDTH - M.left - M.right }),
     ...lines,
   ].join('');
-  const names = series.map((s) => `${s.column.label}${s.n === 0 ? ' (no data)' : ''}`);
+  const missing = series.filter((s) => s.points.length === 0).map((s) => s.column.label);
+  const note = missing.length === 0 ? '' : `<p class="note">Not drawn: no ok request of ${esc(missing.join(', '))} has ${esc(o.figure)}.</p>`;
   return figure({
     chart: o.chart,
     caption: o.title,
-    label: `${o.title}: cumulative share of ok requests by ${o.figure}, one line per ${names.length === 1 ? 'set' : 'set or model'}: ${names.join(', ')}.`,
+    label: `${o.title}: cumulative share of ok requests by ${o.figure}, one line per ${drawn.length === 1 ? 'set' : 'set or model'}: ${drawn.map((s) => s.column.label).join(', ')}.`,
     width: WIDTH,
     height: HEIGHT,
     body,
-    after: legend(series.map((s, i) => ({ label: names[i]!, colour: s.style.colour, dash: s.style.dash, shape: 'line' }))),
+    after: `${legend(drawn.map((s) => ({ label: s.column.label, colour: s.style.colour, dash: s.style.dash, shape: 'line' })))}${note}`,
   });
 }

@@ -19,21 +19,28 @@ export { CELL_STATES, cellState, type CellState };
 const CELL_W = 56;
 const CELL_H = 22;
 const M = { top: 10, right: 10, bottom: 10, left: 150 };
-const HEADER = 26;
+/** Column labels are written at 45° above their column; their length sets the header's height. */
+const LABEL_CHARS = 40;
+const CHAR_W = 6.6;
+const SIN45 = Math.SQRT1_2;
 
 /** The pass/fail grid (data-chart="pass-grid"). */
 export function renderPassGrid(columns: readonly ReportColumn[], rows: readonly ReportRow[]): string {
   const allQuestions = [...new Set(rows.filter((r) => r.model_index === null).map((r) => r.question_id))].sort(naturalCompare);
   const questions = allQuestions.slice(0, MAX_GRID_QUESTIONS);
-  const width = M.left + columns.length * CELL_W + M.right;
-  const height = M.top + HEADER + questions.length * CELL_H + M.bottom;
+  const labels = columns.map((c) => trimText(c.label, LABEL_CHARS));
+  // A 45° label rises and runs right by the same amount: room above the grid and after its last column.
+  const reach = Math.ceil(Math.max(0, ...labels.map((l) => Array.from(l).length)) * CHAR_W * SIN45) + 12;
+  const header = reach;
+  const width = M.left + columns.length * CELL_W + Math.max(M.right, reach - CELL_W / 2);
+  const height = M.top + header + questions.length * CELL_H + M.bottom;
   const x = scaleBand<number>()
     .domain(columns.map((_, i) => i))
     .range([M.left, M.left + columns.length * CELL_W])
     .padding(0.08);
   const y = scaleBand<string>()
     .domain(questions)
-    .range([M.top + HEADER, M.top + HEADER + questions.length * CELL_H])
+    .range([M.top + header, M.top + header + questions.length * CELL_H])
     .padding(0.08);
   const byColumn = columns.map((c) => groupByQuestion(rowsOfColumn(rows, c)));
   const questionText = new Map(rows.map((r) => [r.question_id, r.question]));
@@ -56,10 +63,10 @@ export function renderPassGrid(columns: readonly ReportColumn[], rows: readonly 
     (q) => `<text class="row-label" x="${M.left - 8}" y="${px((y(q) ?? 0) + y.bandwidth() / 2)}" dy="0.35em" text-anchor="end">${esc(trimText(q, 22))}<title>${esc(trimText(questionText.get(q) ?? q, 200))}</title></text>`,
   );
   const columnLabels = columns.map(
-    (c, i) => `<text class="col-label" x="${px((x(i) ?? 0) + x.bandwidth() / 2)}" y="${M.top + HEADER - 8}" text-anchor="middle">${i + 1}<title>${esc(c.label)}</title></text>`,
+    (c, i) =>
+      `<text class="col-label" transform="translate(${px((x(i) ?? 0) + x.bandwidth() / 2)},${M.top + header - 6}) rotate(-45)" text-anchor="start">${esc(labels[i]!)}<title>${esc(c.label)}</title></text>`,
   );
   const left = allQuestions.length - questions.length;
-  const key = columns.map((c, i) => `<li><span class="col-key">${i + 1}</span> ${esc(c.label)}</li>`).join('');
   return figure({
     chart: 'pass-grid',
     caption: 'Pass or fail of every question in every set',
@@ -68,7 +75,6 @@ export function renderPassGrid(columns: readonly ReportColumn[], rows: readonly 
     height,
     body: [...columnLabels, ...rowLabels, ...cells].join(''),
     after: [
-      `<ol class="column-key">${key}</ol>`,
       legend((Object.keys(CELL_STATES) as CellState[]).map((k) => ({ label: `${CELL_STATES[k].glyph ? `${CELL_STATES[k].glyph} ` : ''}${CELL_STATES[k].label}`, colour: CELL_STATES[k].colour, shape: 'box' }))),
       left > 0 ? `<p class="note">${left} more questions are not shown; results.csv has every one.</p>` : '',
     ].join('\n'),

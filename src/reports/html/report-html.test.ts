@@ -34,7 +34,9 @@ describe('report.html', () => {
 
   it('draws the marks of every chart', () => {
     expect(count(chart('ttfp-cdf'), /<path class="cdf-line"/g)).toBe(4); // fast (full) has no TTFP
-    expect(chart('ttfp-cdf')).toContain('fast (full) (no data)');
+    expect(chart('ttfp-cdf')).not.toContain('(no data)');
+    expect(chart('ttfp-cdf')).toContain('Not drawn: no ok request of fast (full) has ttfp_ms.');
+    expect(count(chart('ttfp-cdf'), /<li class="legend-item">/g)).toBe(4);
     expect(count(chart('total-cdf'), /<path class="cdf-line"/g)).toBe(5);
     expect(count(chart('citation-scores'), /<rect class="score-bar"/g)).toBe(14); // 5 columns × 3, less one N/A
     expect(count(chart('citation-scores'), /<path class="ci-bar"/g)).toBe(14);
@@ -50,6 +52,20 @@ describe('report.html', () => {
     expect(count(grid, /data-state="error"/g)).toBe(2);
     expect(count(grid, /data-state="none"/g)).toBe(4); // duo ran q1 and q2 only
     expect(grid).toContain('q2 · fast (stream): failed\nmissing phrases: &quot;refund &lt;policy&gt;&quot;');
+  });
+
+  it('has no width cap: tables scroll in their own box, header row and first column sticky', () => {
+    expect(html).not.toMatch(/max-width:\s*\d+px/);
+    expect(html).toMatch(/\.table-wrap thead th \{ position: sticky; top: 0;/);
+    expect(html).toMatch(/\.table-wrap th:first-child, \.table-wrap td:first-child \{ position: sticky; left: 0;/);
+    expect(count(html, /<div class="table-wrap"><table/g)).toBe(2);
+  });
+
+  it('names the grid columns after their sets, above the grid', () => {
+    const grid = chart('pass-grid');
+    const labels = [...grid.matchAll(/<text class="col-label"[^>]*>([^<]*)<title>/g)].map((m) => m[1]);
+    expect(labels).toEqual(reportColumns(fixtureInput().summary).map((c) => c.label));
+    expect(grid).not.toContain('column-key');
   });
 
   it('draws N/A as "–", never as a bar of 0', () => {

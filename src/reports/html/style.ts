@@ -5,18 +5,27 @@
 export const REPORT_CSS = `
 :root { color-scheme: light; --ink: #1b1f24; --muted: #57606a; --line: #d0d7de; --best: #e7f1fa; }
 * { box-sizing: border-box; }
-body { margin: 0 auto; max-width: 1040px; padding: 24px 28px 48px; color: var(--ink); background: #fff;
+body { margin: 0; padding: 24px 28px 48px; color: var(--ink); background: #fff;
   font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
 h1 { font-size: 26px; margin: 0 0 4px; }
 h2 { font-size: 19px; margin: 36px 0 10px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }
 p.figures { margin: 0; font-size: 16px; }
-p.provenance, p.note, .legend, .column-key { color: var(--muted); font-size: 13px; }
-table { border-collapse: collapse; font-variant-numeric: tabular-nums; margin: 8px 0; }
-th, td { padding: 5px 10px; border-bottom: 1px solid var(--line); text-align: right; white-space: nowrap; }
+p.provenance, p.note, .legend { color: var(--muted); font-size: 13px; }
+p, dl.read { max-width: 110ch; }
+table { border-collapse: separate; border-spacing: 0; font-variant-numeric: tabular-nums; margin: 8px 0; }
+th, td { padding: 5px 10px; border-bottom: 1px solid var(--line); text-align: right; white-space: nowrap; background: #fff; }
 th:first-child, td:first-child { text-align: left; }
 thead th { border-bottom: 2px solid var(--ink); vertical-align: bottom; white-space: normal; }
 td.best { background: var(--best); font-weight: 700; }
-.table-wrap { overflow-x: auto; }
+/* No width cap: a wide table scrolls in its own box, its header row and first column staying in view. */
+.table-wrap { overflow: auto; max-height: 85vh; max-width: 100%; border: 1px solid var(--line); border-radius: 4px; }
+.table-wrap table { margin: 0; }
+.table-wrap thead th { position: sticky; top: 0; z-index: 2; }
+.table-wrap th:first-child, .table-wrap td:first-child { position: sticky; left: 0; z-index: 1; }
+.table-wrap thead th:first-child { z-index: 3; }
+.mark { vertical-align: -2px; }
+.mark.pass { color: #0072B2; }
+.mark.fail { color: #b34700; }
 figure.chart { margin: 24px 0; }
 figcaption { font-weight: 600; margin-bottom: 6px; }
 figure svg { max-width: 100%; height: auto; overflow: visible; }
@@ -31,8 +40,6 @@ svg text { font-size: 12px; fill: var(--ink); }
 .cdf-line:hover { stroke-width: 4; }
 .legend { list-style: none; display: flex; flex-wrap: wrap; gap: 4px 16px; padding: 0; margin: 6px 0 0; }
 .legend-item { display: inline-flex; align-items: center; gap: 6px; }
-.column-key { margin: 4px 0; padding-left: 0; list-style: none; display: flex; flex-wrap: wrap; gap: 2px 16px; }
-.col-key { display: inline-block; min-width: 1.6em; text-align: center; border: 1px solid var(--line); border-radius: 3px; }
 dl.read { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; }
 dl.read dt { font-weight: 600; }
 dl.read dd { margin: 0; }

@@ -23,7 +23,7 @@ export interface CdfSeries {
   readonly values: readonly number[];
 }
 
-/** One CDF line per series (data-chart="latency-cdf"); series without values are named "(no data)". */
+/** One CDF line per series (data-chart="latency-cdf"); series without values are left out of the legend and named in a note. */
 export function renderLoadCdfChart(series: readonly CdfSeries[]): string {
   const title = 'Latency of ok requests, cumulative distribution: service time vs response time';
   const drawn = series.map((s, i) => ({ ...s, style: seriesStyle(i), points: cdfPoints(s.values) })).filter((s) => s.points.length > 0);
@@ -42,14 +42,15 @@ export function renderLoadCdfChart(series: readonly CdfSeries[]): string {
     axisLeft(y, { at: M.left, label: 'share of requests', format: (d) => `${Math.round(d * 100)}%`, grid: WIDTH - M.left - M.right }),
     ...paths,
   ].join('');
-  const names = series.map((s) => `${s.label}${s.values.length === 0 ? ' (no data)' : ''}`);
+  const missing = series.filter((s) => s.values.length === 0).map((s) => s.label);
+  const note = missing.length === 0 ? '' : `<p class="note">Not drawn, no values: ${esc(missing.join(', '))}.</p>`;
   return figure({
     chart: 'latency-cdf',
     caption: title,
-    label: `${title}: ${names.join(', ')}.`,
+    label: `${title}: ${drawn.map((s) => s.label).join(', ')}.`,
     width: WIDTH,
     height: HEIGHT,
     body,
-    after: legend(series.map((s, i) => ({ label: names[i]!, ...seriesStyle(i), shape: 'line' as const }))),
+    after: `${legend(drawn.map((s) => ({ label: s.label, colour: s.style.colour, dash: s.style.dash, shape: 'line' as const })))}${note}`,
   });
 }
