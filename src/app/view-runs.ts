@@ -35,6 +35,8 @@ interface LoadedRun {
   readonly reviews: RunReviews;
   readonly byQuestion: ReadonlyMap<string, readonly RecordRef[]>;
   readonly byKey: ReadonlyMap<string, RecordRef>;
+  /** Per question, its id, text and every answer, lower-cased: what search looks in. */
+  readonly searchText: ReadonlyMap<string, string>;
 }
 
 const refOf = (entry: RecordEntry): RecordRef => ({
@@ -63,15 +65,19 @@ async function loadRun(source: string, cwd: string, name: string): Promise<Loade
   const entries = readRecordEntries(source, { cwd });
   const byQuestion = new Map<string, RecordRef[]>();
   const byKey = new Map<string, RecordRef>();
+  const searchText = new Map<string, string>();
   for await (const entry of entries) {
     collector.add(entry.record);
+    const r = entry.record;
+    const answers = [r.answer, ...(r.models ?? []).map((m) => m.answer)].filter((a): a is string => a !== null).join('\n');
+    searchText.set(r.question_id, `${searchText.get(r.question_id) ?? `${r.question_id}\n${r.question}`}\n${answers}`.toLowerCase());
     const ref = refOf(entry);
     const list = byQuestion.get(ref.record.question_id);
     if (list) list.push(ref);
     else byQuestion.set(ref.record.question_id, [ref]);
     byKey.set(ref.record.key, ref);
   }
-  return { name, source, dir, resultsPath: entries.fullPath, collected: collector.finish(source, entries.tornLines), reviews, byQuestion, byKey };
+  return { name, source, dir, resultsPath: entries.fullPath, collected: collector.finish(source, entries.tornLines), reviews, byQuestion, byKey, searchText };
 }
 
 /** Short, distinct run names: the directories' last segments, numbered when two are alike. */
@@ -129,6 +135,8 @@ export async function openViewRuns(options: ViewRunsOptions): Promise<ViewSource
       mode: 'server',
       reviewer: options.reviewer,
       generatedBy: `chatbench ${options.version}`,
+      // The server searches whole answers (search below): the rows carry no answer text.
+      answerChars: 0,
       details: { source: 'server' },
     });
   let data: Promise<ViewData> = Promise.resolve(build());
@@ -142,6 +150,14 @@ export async function openViewRuns(options: ViewRunsOptions): Promise<ViewSource
       if (records.length === 0) return undefined;
       const reviews = runs.flatMap((run, index) => run.reviews.reviews.filter((r) => r.question_id === id).map((review) => ({ run: index, review })));
       return { question_id: id, records, reviews } satisfies ViewDetail;
+    },
+    async search(query) {
+      const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+      const ids = new Set<string>();
+      for (const run of [...runs, ...(baseline === undefined ? [] : [baseline])]) {
+        for (const [id, text] of run.searchText) if (words.every((w) => text.includes(w))) ids.add(id);
+      }
+      return [...ids];
     },
     async saveReview(request: ReviewRequest) {
       const run = runs[request.run];

@@ -107,6 +107,19 @@ export function proportionEstimate(successes: number, n: number): MeanEstimate |
  */
 export function studentTQuantile(p: number, df: number): number {
   if (!(p > 0 && p < 1) || !(df > 0)) return Number.NaN;
+  // Summaries ask for the same few (p, df) thousands of times (every score of every group and
+  // category): the bisection runs once per pair.
+  const key = `${p}|${df}`;
+  const known = QUANTILES.get(key);
+  if (known !== undefined) return known;
+  const value = tQuantile(p, df);
+  if (QUANTILES.size < 10_000) QUANTILES.set(key, value);
+  return value;
+}
+
+const QUANTILES = new Map<string, number>();
+
+function tQuantile(p: number, df: number): number {
   if (p === 0.5) return 0;
   if (p < 0.5) return -studentTQuantile(1 - p, df);
   if (df === 1) return Math.tan(Math.PI * (p - 0.5));

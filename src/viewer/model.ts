@@ -191,7 +191,7 @@ function cellOf(collected: CollectedRun, column: GroupData, questionId: string, 
     values,
     review: reviewOf(tries),
     change,
-    text: first === null ? '' : trimText(first, answerChars),
+    text: first === null || answerChars === 0 ? '' : trimText(first, answerChars),
   };
 }
 
@@ -261,7 +261,13 @@ export function buildViewData(options: ViewDataOptions): ViewData {
     const cells = columnSources.map(({ run, group, changes }) => cellOf(run.collected, group, id, allCellFigures, answerChars, changes.get(id) ?? null));
     return { id, meta, cells };
   });
-  const keptCell = allCellFigures.map((_, i) => rawRows.some((r) => r.cells.some((c) => c !== null && c.values[i] !== null)));
+  // A per-question figure is kept when it tells questions apart: some cell has it and not every cell the same.
+  const keptCell = allCellFigures.map((_, i) => {
+    const seen = new Set<number | null>();
+    for (const r of rawRows) for (const c of r.cells) if (c !== null) seen.add(c.values[i] ?? null);
+    seen.delete(null);
+    return seen.size > 1;
+  });
   const questions: ViewQuestion[] = rawRows.map(({ id, meta, cells }) => ({
     id,
     question: meta.question,

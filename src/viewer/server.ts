@@ -20,6 +20,8 @@ export interface ViewSource {
   data(): Promise<ViewData>;
   /** undefined: no such question in any run. */
   question(id: string): Promise<ViewDetail | undefined>;
+  /** The ids of the questions whose id, text or any answer (whole, every try, every run) holds every word. */
+  search(query: string): Promise<string[]>;
   /** Appends the review to the run's reviews.jsonl; a ToolkitError (exit code 2 kind) for a record the run does not have. */
   saveReview(request: ReviewRequest): Promise<Review>;
 }
@@ -95,6 +97,8 @@ export async function startViewerServer(options: ServeOptions): Promise<ViewerSe
           return send(res, 200, 'text/css; charset=utf-8', options.bundle.css);
         case '/api/data':
           return json(res, 200, await options.source.data());
+        case '/api/search':
+          return json(res, 200, { ids: await options.source.search(url.searchParams.get('q') ?? '') });
         case '/api/question': {
           const id = url.searchParams.get('id');
           if (id === null) return problem(res, 400, 'id is required');

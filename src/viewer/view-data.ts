@@ -79,7 +79,7 @@ export interface ViewCell {
   /** The reviews' verdicts over the tries; 'mixed' when they differ; null when none was reviewed. */
   readonly review: Verdict | 'mixed' | null;
   readonly change: ViewChange | null;
-  /** The first try's answer, cut to ViewData.answer_chars (search and preview). */
+  /** The first try's answer, cut to ViewData.answer_chars (viewer.html's search and preview); empty when served (the server searches). */
   readonly text: string;
 }
 
@@ -104,11 +104,11 @@ export interface ViewData {
   readonly baseline: ViewRun | null;
   /** The overview's rows, in catalogue order; only figures some column has. */
   readonly figures: readonly ViewFigure[];
-  /** The per-question figures (latency: the mean of the question's ok tries); only those some cell has. */
+  /** The per-question figures (latency: the mean of the question's ok tries); only those that differ between cells. */
   readonly cell_figures: readonly ViewFigure[];
   readonly columns: readonly ViewColumn[];
   readonly questions: readonly ViewQuestion[];
-  /** How many characters of each answer a cell's `text` keeps. */
+  /** How many characters of each answer a cell's `text` keeps (0 when served: the server searches whole answers). */
   readonly answer_chars: number;
   /** The record fields this version knows (records/record); the question page shows any other field as it is (judge reasons, tools, turns). */
   readonly known_fields: { readonly record: readonly string[]; readonly model: readonly string[] };

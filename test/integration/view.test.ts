@@ -90,6 +90,13 @@ describe('chatbench view', () => {
     expect(data.runs[0]!.comparison?.groups.find((g) => g.set === 'fast' && g.mode === 'stream')?.broken.map((b) => b.question_id)).toEqual(['q2']);
   });
 
+  it('searches whole answers of every run, every word', async () => {
+    const search = async (q: string) => (JSON.parse((await raw(`/api/search?q=${encodeURIComponent(q)}`, { headers: { host: url.host } })).body) as { ids: string[] }).ids.sort();
+    expect(await search('policy ABOUT q4')).toEqual(['q4']);
+    expect(await search('segment-very-long-path-segment-end')).toEqual(['q1', 'q2', 'q3', 'q4', 'q5', 'q6']);
+    expect(await search('nowhere else q7')).toEqual([]);
+  });
+
   it('gives one question: every record of every run and the baseline, every field kept', async () => {
     const detail = JSON.parse((await raw('/api/question?id=q1', { headers: { host: url.host } })).body) as ViewDetail;
     expect(detail.records).toHaveLength(6);

@@ -9,6 +9,7 @@ import type { ViewCell, ViewData, ViewFigure } from '../view-data.js';
 import { figureLabel, formatFigure, valueColour } from './figures.js';
 import { filterQuestions, filtersFrom, paramsOf, searchTexts, visibleColumns, type Filters } from './filter.js';
 import { href } from './route.js';
+import type { DataSource } from './api.js';
 import { useVirtualizer } from './virtual.js';
 
 const ROW_HEIGHT = 34;
@@ -41,7 +42,13 @@ function cellStyle(cell: ViewCell, figure: ViewFigure | undefined, index: number
   return { style: { background, color: dark ? '#fff' : '#1b1f24' }, text: formatFigure(figure, value), title: `${figure.name}: ${formatFigure(figure, value)} · ${state.label}` };
 }
 
-export function Questions(props: { data: ViewData; params: URLSearchParams; navigate: (hash: string) => void }) {
+/** What the server found for a search (served mode); viewer.html searches the rows' text instead. */
+export interface SearchHits {
+  readonly q: string;
+  readonly ids: ReadonlySet<string>;
+}
+
+export function Questions(props: { data: ViewData; params: URLSearchParams; navigate: (hash: string) => void; source: DataSource; hits: SearchHits | null; onHits: (hits: SearchHits) => void }) {
   const { data } = props;
   const filters = filtersFrom(props.params);
   const [query, setQuery] = useState(filters.q);
@@ -55,7 +62,22 @@ export function Questions(props: { data: ViewData; params: URLSearchParams; navi
   useEffect(() => setQuery(filters.q), [filters.q]);
 
   const texts = useMemo(() => searchTexts(data), [data]);
-  const rows = useMemo(() => filterQuestions(data, filters, texts), [data, texts, props.params.toString()]);
+  const [searchError, setSearchError] = useState<string | null>(null);
+  useEffect(() => {
+    const search = props.source.search;
+    if (search === undefined || filters.q.trim() === '' || props.hits?.q === filters.q) return;
+    let live = true;
+    search(filters.q).then(
+      (ids) => live && props.onHits({ q: filters.q, ids }),
+      (error: Error) => live && setSearchError(error.message),
+    );
+    return () => {
+      live = false;
+    };
+  }, [filters.q]);
+  const matches = props.source.search && props.hits?.q === filters.q ? props.hits.ids : null;
+  const searching = props.source.search !== undefined && filters.q.trim() !== '' && matches === null;
+  const rows = useMemo(() => filterQuestions(data, filters, texts, matches), [data, texts, props.params.toString(), matches]);
   const columns = visibleColumns(data, filters);
   const colourIndex = data.cell_figures.findIndex((f) => f.name === filters.colour);
   const colourFigure = colourIndex === -1 ? undefined : data.cell_figures[colourIndex];
@@ -112,6 +134,8 @@ export function Questions(props: { data: ViewData; params: URLSearchParams; navi
         <Select label="sort by" value={filters.sort} options={[['', 'question id'], ...figureOptions]} onChange={(v) => set({ sort: v, sortcol: '', dir: '' })} />
       </form>
       <p class="count" aria-live="polite">
+        {searching ? 'searching the answers… ' : ''}
+        {searchError ? `search failed: ${searchError} ` : ''}
         {rows.length === data.questions.length ? `${rows.length} questions` : `${rows.length} of ${data.questions.length} questions`}
         {filters.sort ? ` · sorted by ${filters.sort}${filters.sortcol ? ` in ${data.columns[Number(filters.sortcol)]?.label ?? ''}` : ' (mean over the columns shown)'}, ${filters.dir || 'worst first'}` : ''}
       </p>

@@ -17,6 +17,8 @@ export interface DataSource {
   /** undefined: the question has no records here (viewer.html of a large run embeds only some). */
   question(id: string): Promise<ViewDetail | undefined>;
   saveReview(request: ReviewRequest): Promise<Review>;
+  /** Question ids matching every word, searched by the server in whole answers; undefined: search the rows' text here. */
+  readonly search?: (query: string) => Promise<ReadonlySet<string>>;
 }
 
 async function getJson<T>(url: string, init?: RequestInit): Promise<T> {
@@ -36,6 +38,7 @@ function serverSource(): DataSource {
       if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
       return (await response.json()) as ViewDetail;
     },
+    search: async (query) => new Set((await getJson<{ ids: string[] }>(`/api/search?q=${encodeURIComponent(query)}`)).ids),
     async saveReview(request) {
       const { review } = await getJson<{ review: Review }>('/api/reviews', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
       return review;

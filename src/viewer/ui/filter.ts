@@ -75,8 +75,11 @@ export function searchTexts(data: ViewData): string[] {
   return data.questions.map((q) => [q.id, q.question, ...q.cells.map((c) => c?.text ?? '')].join('\n').toLowerCase());
 }
 
-/** Indexes of the questions the filters keep, in the order asked for. */
-export function filterQuestions(data: ViewData, f: Filters, texts: readonly string[]): number[] {
+/**
+ * Indexes of the questions the filters keep, in the order asked for. The search words are looked
+ * for in `texts` (viewer.html), or `matches` holds the ids the server found for them.
+ */
+export function filterQuestions(data: ViewData, f: Filters, texts: readonly string[], matches?: ReadonlySet<string> | null): number[] {
   const columns = visibleColumns(data, f).map((c) => c.id);
   const words = f.q.toLowerCase().split(/\s+/).filter(Boolean);
   const keep: number[] = [];
@@ -92,8 +95,14 @@ export function filterQuestions(data: ViewData, f: Filters, texts: readonly stri
     if (f.review === 'reviewed' && !cells.some((c) => c.review !== null)) return;
     if (f.review === 'unreviewed' && cells.some((c) => c.review !== null)) return;
     if ((f.review === 'good' || f.review === 'bad') && !cells.some((c) => c.review === f.review || c.review === 'mixed')) return;
-    const text = texts[i] ?? '';
-    if (!words.every((w) => text.includes(w))) return;
+    if (words.length > 0) {
+      if (matches) {
+        if (!matches.has(q.id)) return;
+      } else {
+        const text = texts[i] ?? '';
+        if (!words.every((w) => text.includes(w))) return;
+      }
+    }
     keep.push(i);
   });
   return sortQuestions(data, f, keep, columns);

@@ -14,7 +14,7 @@ import { Baseline } from './Baseline.js';
 import { filterQuestions, filtersFrom, searchTexts } from './filter.js';
 import { Overview } from './Overview.js';
 import { QuestionPage } from './Question.js';
-import { Questions } from './Questions.js';
+import { Questions, type SearchHits } from './Questions.js';
 import { href, parseRoute, type Page } from './route.js';
 import './viewer.css';
 
@@ -36,6 +36,7 @@ function App(props: { source: DataSource }) {
   const [failure, setFailure] = useState<string | null>(null);
   const [hash, setHash] = useState(location.hash);
   const [listParams, setListParams] = useState(new URLSearchParams());
+  const [hits, setHits] = useState<SearchHits | null>(null);
   useEffect(() => {
     const onHash = () => setHash(location.hash);
     addEventListener('hashchange', onHash);
@@ -60,7 +61,8 @@ function App(props: { source: DataSource }) {
     ...(data.baseline ? [['baseline', 'Against the baseline'] as [Page, string]] : []),
   ];
   const neighbours = () => {
-    const order = filterQuestions(data, filtersFrom(listParams), texts).map((i) => data.questions[i]!.id);
+    const filters = filtersFrom(listParams);
+    const order = filterQuestions(data, filters, texts, props.source.search && hits?.q === filters.q ? hits.ids : null).map((i) => data.questions[i]!.id);
     const at = order.indexOf(route.id ?? '');
     const list = at === -1 ? data.questions.map((q) => q.id) : order;
     const i = list.indexOf(route.id ?? '');
@@ -87,7 +89,7 @@ function App(props: { source: DataSource }) {
       ) : null}
       <main>
         {route.page === 'overview' ? <Overview data={data} params={route.params} /> : null}
-        {route.page === 'questions' ? <Questions data={data} params={route.params} navigate={navigate} /> : null}
+        {route.page === 'questions' ? <Questions data={data} params={route.params} navigate={navigate} source={props.source} hits={hits} onHits={setHits} /> : null}
         {route.page === 'question' && route.id !== null ? (
           <QuestionPage
             id={route.id}
