@@ -44,10 +44,22 @@ export function formatPctWithCi(estimate: { mean: number; ci_low: number; ci_hig
 
 /** Cuts `text` to at most `max` characters on a code-point boundary, marking the cut with "…". */
 export function trimText(text: string, max: number): string {
-  const chars = Array.from(text);
-  if (chars.length <= max) return text;
-  return `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
+  // Code units bound code points from above: a text this short fits whatever it holds.
+  if (text.length <= max) return text;
+  if (max <= 1) return max === 1 && Array.from(text).length === 1 ? text : '…';
+  // Walk code points only as far as the cut (answers can be long, and many are trimmed).
+  const keep = Math.max(0, max - 1);
+  let at = 0;
+  let points = 0;
+  for (; at < text.length && points < keep; points += 1) at += isHighSurrogate(text.charCodeAt(at)) && isLowSurrogate(text.charCodeAt(at + 1)) ? 2 : 1;
+  let rest = 0;
+  for (let i = at; i < text.length && rest <= 1; rest += 1) i += isHighSurrogate(text.charCodeAt(i)) && isLowSurrogate(text.charCodeAt(i + 1)) ? 2 : 1;
+  // Nothing cut when what is left after max - 1 code points is one code point: the text has max.
+  return rest <= 1 ? text : `${text.slice(0, at)}…`;
 }
+
+const isHighSurrogate = (c: number) => c >= 0xd800 && c <= 0xdbff;
+const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 
 const collator = new Intl.Collator('en', { numeric: true });
 /** Natural order ("q2" before "q10"), the same on every machine: question ids and categories are sorted with it. */

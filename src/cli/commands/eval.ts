@@ -10,7 +10,7 @@ import { openTarget } from '../../app/target.js';
 import { checkGates } from '../../gates/index.js';
 import { InputError } from '../../errors.js';
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { prepareEval, runEval, type EvalResult } from '../../app/run-eval.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { renderTerminalTable } from '../../reports/terminal-table.js';
@@ -23,6 +23,7 @@ import { watchInterrupts } from '../interrupt.js';
 import { createProgressView } from '../progress.js';
 import { defaultRunDir } from '../run-dir.js';
 import { VERSION } from '../version.js';
+import { reportsList } from './reports-list.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
 export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
@@ -129,7 +130,7 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
     progress.stop();
     await target.close();
   }
-  io.stdout.write(`\n${renderTerminalTable(result.reports.summary)}\nreports:\n${result.reports.files.map((f) => `  ${f}`).join('\n')}\n`);
+  io.stdout.write(`\n${renderTerminalTable(result.reports.summary)}\n${reportsList(result.reports.files, result.reports.skipped, relative(io.cwd, result.outDir) || '.')}`);
   const gated = a.baseline !== undefined || gates.length > 0
     ? await compareAndGate({
         baselineDir: a.baseline, currentDir: result.outDir, gates: a.gate ?? [], gatesFile: a.gates, map: a.map ?? [],

@@ -14,6 +14,7 @@ import { ExitCode } from '../../errors.js';
 import { renderTerminalTable } from '../../reports/terminal-table.js';
 import type { Io } from '../io.js';
 import { VERSION } from '../version.js';
+import { reportsList } from './reports-list.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
 export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
@@ -32,8 +33,8 @@ export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         const { files } = await renderLoadReports(dir, { version: VERSION, slos: load.slos.map((t) => parseSlo(t)), gates: load.gates.map((t) => parseLoadGateFlag(t)) });
         io.stdout.write(`reports:\n${files.map((f) => `  ${f}`).join('\n')}\n`);
       } else {
-        const { summary, files } = await renderReports(dir, { version: VERSION });
-        io.stdout.write(`${renderTerminalTable(summary)}\nreports:\n${files.map((f) => `  ${f}`).join('\n')}\n`);
+        const { summary, files, skipped } = await renderReports(dir, { version: VERSION, ...(io.env.CHATBENCH_VIEWER_DIR ? { viewerBundleDir: io.env.CHATBENCH_VIEWER_DIR } : {}) });
+        io.stdout.write(`${renderTerminalTable(summary)}\n${reportsList(files, skipped, a.dir)}`);
       }
       setExitCode(ExitCode.Ok);
     },
