@@ -155,7 +155,7 @@ describe('chatbench eval against the simulator', () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('citation recall');
     const files = readdirSync(out);
-    expect(files.sort()).toEqual(['junit.xml', 'manifest.json', 'report.html', 'report.md', 'results.csv', 'results.jsonl', 'summary.json']);
+    expect(files.sort()).toEqual(['junit.xml', 'manifest.json', 'report.html', 'report.md', 'results.csv', 'results.jsonl', 'summary.json', 'viewer.html']);
     for (const text of [first.stdout, first.stderr, ...files.map((f) => readFileSync(join(out, f), 'utf8'))]) {
       expect(text).not.toContain(secret);
       expect(text).not.toContain('SECRET-123');
