@@ -28,7 +28,7 @@ describe('renderLoadReports', () => {
   it('writes the four reports from results.jsonl and the manifest alone (no generator.json)', async () => {
     const dir = runDir({ manifest_version: 1, load });
     const rendered = await renderLoadReports(dir, { version: 'test', slos: [parseSlo('rate_limited_rate<=0.01')], gates: [parseLoadGateFlag('ttfp_ms.p99 <= 3000')] });
-    expect(rendered.files.map((f) => f.split('/').at(-1))).toEqual(['summary.json', 'timeline.csv', 'report.md', 'report.html']);
+    expect(rendered.files.map((f) => f.split('/').at(-1))).toEqual(['summary.json', 'timeline.csv', 'report.md', 'report.html', 'viewer.html']);
     const summary = LoadSummarySchema.parse(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')));
     expect(summary.generator.from_generator).toBe(false);
     expect(summary.windows.measured.sent).toBe(20);

@@ -22,7 +22,8 @@ import { renderLoadHtml } from '../reports/load/load-html.js';
 import { renderLoadMd } from '../reports/load/load-md.js';
 import { describeModel, type LoadReportInput } from '../reports/load/load-tables.js';
 import { renderTimelineCsv } from '../reports/load/timeline-csv.js';
-import { readRecords } from './read-records.js';
+import { readRecordEntries } from './read-records.js';
+import { openViewerFile } from './view-runs.js';
 import { LoadSpecSchema, type LoadSpec } from '../plan/load-plan.js';
 import { GeneratorHealthSchema, type GeneratorHealth } from '../records/generator-health.js';
 
@@ -33,6 +34,8 @@ export interface LoadReportOptions {
   /** `--gate`s: evaluated on the measured window; their results go into the reports. */
   readonly gates?: readonly Gate[];
   readonly title?: string;
+  /** Where the viewer's bundle is (default dist/viewer); without it no viewer.html is written. */
+  readonly viewerBundleDir?: string;
 }
 
 export interface RenderedLoadReports {
@@ -71,7 +74,12 @@ export async function readLoadRun(dir: string): Promise<{ spec: LoadSpec; genera
 export async function renderLoadReports(dir: string, options: LoadReportOptions): Promise<RenderedLoadReports> {
   const { spec, generator } = await readLoadRun(dir);
   const records: LoadRecord[] = [];
-  for await (const record of readRecords(dir)) records.push(toLoadRecord(record));
+  // Every run has its viewer.html too: the answers of a load run, bounded like any other's.
+  const viewer = await openViewerFile(dir, { version: options.version, bundleDir: options.viewerBundleDir });
+  for await (const entry of readRecordEntries(dir)) {
+    records.push(toLoadRecord(entry.record));
+    viewer.add(entry);
+  }
   const figures = computeLoadFigures({
     records,
     spec,
@@ -97,5 +105,7 @@ export async function renderLoadReports(dir: string, options: LoadReportOptions)
     await writeFile(path, text);
     files.push(path);
   }
+  const { file } = await viewer.finish();
+  if (file !== null) files.push(file);
   return { summary: figures.summary, figures, gates, files };
 }

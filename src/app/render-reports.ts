@@ -6,16 +6,14 @@
  */
 import { createWriteStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { createSummarizer } from '../metrics/summarize.js';
 import type { Summary } from '../records/summary.js';
 import { createReportInputBuilder, REPORT_RENDERERS, type ReportInput } from '../reports/index.js';
 import { plannedSetOrder } from './manifest.js';
 import { readRecordEntries } from './read-records.js';
-import { createViewerFileBuilder } from './view-runs.js';
-import { readViewerBundle, type ViewerBundle } from '../viewer/assets.js';
-import { renderViewerFile } from '../viewer/page.js';
+import { openViewerFile } from './view-runs.js';
 import { readReviews } from './reviews.js';
 
 export interface RenderedReports {
@@ -43,9 +41,7 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
   const reviews = await readReviews(dir);
   const setOrder = await plannedSetOrder(dir);
   const summarizer = createSummarizer({ setOrder, verdicts: reviews.verdicts });
-  const bundle: ViewerBundle | Error = await readViewerBundle(options.viewerBundleDir).catch((error: Error) => error);
-  const name = basename(resolve(dir));
-  const viewer = bundle instanceof Error ? undefined : createViewerFileBuilder({ source: name, name, version: options.version, reviews, setOrder });
+  const viewer = await openViewerFile(dir, { version: options.version, bundleDir: options.viewerBundleDir, setOrder, reviews });
   const builder = createReportInputBuilder({ version: options.version, title: options.title ?? 'chatbench evaluation' });
   const csvPath = join(dir, 'results.csv');
   const csvOut = createWriteStream(csvPath);
@@ -55,7 +51,7 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
     summarizer.add(record);
     builder.add(record);
     csv.write(record);
-    viewer?.add(entry);
+    viewer.add(entry);
   }
   await csv.close();
   csvOut.end();
@@ -68,14 +64,9 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
     await writeFile(path, name === 'junit.xml' ? junitText(input, options.extraJunit) : REPORT_RENDERERS[name].render(input));
     files.push(path);
   }
-  const skipped: string[] = [];
-  if (viewer === undefined) skipped.push(`viewer.html: ${(bundle as Error).message}`);
-  else {
-    const path = join(dir, 'viewer.html');
-    await writeFile(path, renderViewerFile({ title: `chatbench viewer: ${name}`, bundle: bundle as ViewerBundle, ...viewer.finish() }));
-    files.push(path);
-  }
-  return { summary, input, files, skipped };
+  const { file, skipped } = await viewer.finish();
+  if (file !== null) files.push(file);
+  return { summary, input, files, skipped: skipped === null ? [] : [skipped] };
 }
 
 /** Writes junit.xml again with extra testcases (the gates, known only after the comparison). */

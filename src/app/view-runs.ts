@@ -5,14 +5,16 @@
  * viewer.html (the same data with the records embedded, bounded in size). Reads the runs as they
  * are, with the readers compare and the reports use.
  */
-import { basename, dirname, isAbsolute, resolve } from 'node:path';
-import { stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { stat, writeFile } from 'node:fs/promises';
 import { compareRuns, parseSetMap } from '../compare/index.js';
 import { InputError } from '../errors.js';
 import type { RequestRecord } from '../records/record.js';
 import { REVIEW_VERSION, type Review } from '../records/review.js';
 import { naturalCompare } from '../reports/format.js';
 import { buildViewData, createViewCollector, type CollectedRun, type ViewCollector, type ViewRunInput } from '../viewer/model.js';
+import { readViewerBundle, type ViewerBundle } from '../viewer/assets.js';
+import { renderViewerFile } from '../viewer/page.js';
 import type { ViewSource } from '../viewer/server.js';
 import type { ReviewRequest, ViewData, ViewDetail, ViewRecord } from '../viewer/view-data.js';
 import { readRecordAt, readRecordEntries, type RecordEntry, type RecordPlace } from './read-records.js';
@@ -273,6 +275,32 @@ export function createViewerFileBuilder(options: { source: string; name: string;
         details: { source: 'embedded', complete },
       });
       return { data, details };
+    },
+  };
+}
+
+/** viewer.html of a run directory, fed the records while a report streams them past. */
+export interface ViewerFileWriter {
+  add(entry: RecordEntry): void;
+  /** Writes viewer.html; without the viewer's bundle, writes nothing and says why. */
+  finish(): Promise<{ file: string | null; skipped: string | null }>;
+}
+
+/**
+ * Starts viewer.html of `dir` (its reviews read now, its bundle from `bundleDir`, default
+ * dist/viewer). Without a bundle the records are not even kept: finish() gives the reason.
+ */
+export async function openViewerFile(dir: string, options: { version: string; bundleDir?: string | undefined; setOrder?: readonly string[] | undefined; reviews?: RunReviews }): Promise<ViewerFileWriter> {
+  const bundle: ViewerBundle | Error = await readViewerBundle(options.bundleDir).catch((error: Error) => error);
+  if (bundle instanceof Error) return { add: () => undefined, finish: async () => ({ file: null, skipped: `viewer.html: ${bundle.message}` }) };
+  const name = basename(resolve(dir));
+  const builder = createViewerFileBuilder({ source: name, name, version: options.version, reviews: options.reviews ?? (await readReviews(dir)), setOrder: options.setOrder });
+  return {
+    add: (entry) => builder.add(entry),
+    async finish() {
+      const file = join(dir, 'viewer.html');
+      await writeFile(file, renderViewerFile({ title: `chatbench viewer: ${name}`, bundle, ...builder.finish() }));
+      return { file, skipped: null };
     },
   };
 }

@@ -23,7 +23,7 @@ it('rebuilds a load run’s reports identically, SLOs and gates included', async
   const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
   expect(manifest.options).toMatchObject({ slos: ['ttft_ms<=5000'], gates: ['error_rate <= 0.01', 'ttft_ms.p99 <= 1'] });
   const files = readdirSync(out).sort();
-  expect(files).toEqual(['generator.json', 'manifest.json', 'report.html', 'report.md', 'results.jsonl', 'summary.json', 'timeline.csv']);
+  expect(files).toEqual(['generator.json', 'manifest.json', 'report.html', 'report.md', 'results.jsonl', 'summary.json', 'timeline.csv', 'viewer.html']);
   const before = Object.fromEntries(files.map((f) => [f, readFileSync(join(out, f))]));
   const again = createFakeIo();
   expect(await main(['report', out], again.io)).toBe(0);
