@@ -5,7 +5,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { CELL_STATES } from '../../reports/cell-state.js';
-import type { ViewCell, ViewData, ViewFigure } from '../view-data.js';
+import type { ViewCell, ViewColumn, ViewData, ViewFigure } from '../view-data.js';
 import { figureLabel, formatFigure, valueColour } from './figures.js';
 import { filterQuestions, filtersFrom, paramsOf, searchTexts, visibleColumns, type Filters } from './filter.js';
 import { href } from './route.js';
@@ -96,21 +96,24 @@ export function Questions(props: { data: ViewData; params: URLSearchParams; navi
     return Number.isFinite(low) ? [low, high] : [0, 1];
   }, [data, colourIndex, filters.set, filters.mode]);
 
-  const scroller = useRef<HTMLDivElement>(null);
-  const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12, paddingStart: HEAD_HEIGHT });
-  useEffect(() => virtual.scrollToOffset(0), [props.params.toString()]);
 
-  const sets = [...new Set(data.columns.map((c) => c.set))];
-  const modes = [...new Set(data.columns.map((c) => c.mode))];
-  const categories = [...new Set(data.questions.map((q) => q.category ?? ''))].filter(Boolean).sort();
-  const outcomes = [...new Set(data.questions.flatMap((q) => q.cells.flatMap((c) => c?.outcomes ?? [])))].sort();
-  const figureOptions = data.cell_figures.map((f) => [f.name, figureLabel(f.name)] as const);
+  // The choices of the filters: once per data, not on every scroll frame (the list re-renders then).
+  const { sets, modes, categories, outcomes, figureOptions } = useMemo(() => {
+    const outcomeSet = new Set<string>();
+    for (const q of data.questions) for (const c of q.cells) for (const o of c?.outcomes ?? []) outcomeSet.add(o);
+    return {
+      sets: [...new Set(data.columns.map((c) => c.set))],
+      modes: [...new Set(data.columns.map((c) => c.mode))],
+      categories: [...new Set(data.questions.map((q) => q.category ?? ''))].filter(Boolean).sort(),
+      outcomes: [...outcomeSet].sort(),
+      figureOptions: data.cell_figures.map((f) => [f.name, figureLabel(f.name)] as const),
+    };
+  }, [data]);
   const headerSort = (columnId: number | '') => {
     const figure = colourFigure?.name ?? 'pass_rate';
     const same = filters.sort === figure && filters.sortcol === String(columnId);
     set({ sort: figure, sortcol: String(columnId), dir: same ? (filters.dir === 'desc' ? 'asc' : 'desc') : '' });
   };
-  const width = `calc(var(--id-w) + var(--q-min) + ${columns.length} * var(--cell-w))`;
 
   return (
     <div class="questions">
@@ -139,42 +142,7 @@ export function Questions(props: { data: ViewData; params: URLSearchParams; navi
         {rows.length === data.questions.length ? `${rows.length} questions` : `${rows.length} of ${data.questions.length} questions`}
         {filters.sort ? ` · sorted by ${filters.sort}${filters.sortcol ? ` in ${data.columns[Number(filters.sortcol)]?.label ?? ''}` : ' (mean over the columns shown)'}, ${filters.dir || 'worst first'}` : ''}
       </p>
-      <div class="list" ref={scroller} style={{ '--cols': String(columns.length) }}>
-        <div class="list-inner" style={{ height: `${virtual.getTotalSize()}px`, width }}>
-          <div class="row head">
-            <span class="id">id</span>
-            <span class="q">question</span>
-            {columns.map((c) => (
-              <button type="button" class="cell head-cell" key={c.id} title={`${c.label}: sort by ${colourFigure?.name ?? 'pass_rate'} in this column`} onClick={() => headerSort(c.id)}>
-                {c.label}
-              </button>
-            ))}
-          </div>
-          {virtual.getVirtualItems().map((item) => {
-            const q = data.questions[rows[item.index]!]!;
-            return (
-              <a class="row" key={q.id} href={href('question', {}, q.id)} data-question={q.id} style={{ transform: `translateY(${item.start}px)` }}>
-                <span class="id">{q.id}</span>
-                <span class="q" title={q.question}>
-                  {q.question}
-                </span>
-                {columns.map((c) => {
-                  const cell = q.cells[c.id];
-                  if (!cell) return <span class="cell none" key={c.id} title="not run" />;
-                  const look = cellStyle(cell, colourFigure, colourIndex, range);
-                  const marks = `${cell.review === 'good' ? ' ✓' : cell.review === 'bad' ? ' ✗' : cell.review === 'mixed' ? ' ±' : ''}${cell.change === 'broken' || cell.change === 'both' ? ' ▼' : cell.change === 'fixed' ? ' ▲' : ''}`;
-                  return (
-                    <span class={`cell state-${cell.state}`} key={c.id} style={look.style} title={`${c.label}: ${look.title}${cell.review ? ` · reviewed ${cell.review}` : ''}${cell.change ? ` · ${cell.change} vs baseline` : ''}`}>
-                      {look.text}
-                      {marks}
-                    </span>
-                  );
-                })}
-              </a>
-            );
-          })}
-        </div>
-      </div>
+      <List data={data} rows={rows} columns={columns} colourFigure={colourFigure} colourIndex={colourIndex} range={range} onHeader={headerSort} resetKey={props.params.toString()} />
       <ul class="legend">
         {colourFigure === undefined ? (
           (['pass', 'partial', 'fail', 'error'] as const).map((k) => (
@@ -191,6 +159,66 @@ export function Questions(props: { data: ViewData; params: URLSearchParams; navi
         <li>✓ ✗ reviewed good / bad</li>
         {data.baseline ? <li>▼ broken, ▲ fixed against the baseline</li> : null}
       </ul>
+    </div>
+  );
+}
+
+/**
+ * The virtualised rows: a component of its own, so scrolling re-renders the rows in view and
+ * nothing else (not the toolbar, not the filters).
+ */
+function List(props: {
+  data: ViewData;
+  rows: readonly number[];
+  columns: readonly ViewColumn[];
+  colourFigure: ViewFigure | undefined;
+  colourIndex: number;
+  range: [number, number];
+  onHeader: (columnId: number) => void;
+  /** Scrolls back to the top when it changes (new filters). */
+  resetKey: string;
+}) {
+  const { data, rows, columns, colourFigure, colourIndex, range } = props;
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12, paddingStart: HEAD_HEIGHT });
+  useEffect(() => virtual.scrollToOffset(0), [props.resetKey]);
+  const width = `calc(var(--id-w) + var(--q-min) + ${columns.length} * var(--cell-w))`;
+  return (
+    <div class="list" ref={scroller} style={{ '--cols': String(columns.length) }}>
+      <div class="list-inner" style={{ height: `${virtual.getTotalSize()}px`, width }}>
+        <div class="row head">
+          <span class="id">id</span>
+          <span class="q">question</span>
+          {columns.map((c) => (
+            <button type="button" class="cell head-cell" key={c.id} title={`${c.label}: sort by ${colourFigure?.name ?? 'pass_rate'} in this column`} onClick={() => props.onHeader(c.id)}>
+              {c.label}
+            </button>
+          ))}
+        </div>
+        {virtual.getVirtualItems().map((item) => {
+          const q = data.questions[rows[item.index]!]!;
+          return (
+            <a class="row" key={q.id} href={href('question', {}, q.id)} data-question={q.id} style={{ transform: `translateY(${item.start}px)` }}>
+              <span class="id">{q.id}</span>
+              <span class="q" title={q.question}>
+                {q.question}
+              </span>
+              {columns.map((c) => {
+                const cell = q.cells[c.id];
+                if (!cell) return <span class="cell none" key={c.id} title="not run" />;
+                const look = cellStyle(cell, colourFigure, colourIndex, range);
+                const marks = `${cell.review === 'good' ? ' ✓' : cell.review === 'bad' ? ' ✗' : cell.review === 'mixed' ? ' ±' : ''}${cell.change === 'broken' || cell.change === 'both' ? ' ▼' : cell.change === 'fixed' ? ' ▲' : ''}`;
+                return (
+                  <span class={`cell state-${cell.state}`} key={c.id} style={look.style} title={`${c.label}: ${look.title}${cell.review ? ` · reviewed ${cell.review}` : ''}${cell.change ? ` · ${cell.change} vs baseline` : ''}`}>
+                    {look.text}
+                    {marks}
+                  </span>
+                );
+              })}
+            </a>
+          );
+        })}
+      </div>
     </div>
   );
 }
