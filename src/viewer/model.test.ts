@@ -94,6 +94,14 @@ describe('buildViewData', () => {
     expect(data.runs[0]!.shown_figures[0]).toContain('pass_rate');
   });
 
+  it('several runs side by side: a column per run × set, labels prefixed with the run', () => {
+    const a = collect(records('pass'));
+    const b = collect(records('fail').filter((r) => r.set === 'fast'));
+    const data = buildViewData({ runs: [{ name: 'old', source: 'old', collected: a, reviews: 0, comparison: null }, { name: 'new', source: 'new', collected: b, reviews: 0, comparison: null }], mode: 'server', generatedBy: 't', details: { source: 'server' } });
+    expect(data.columns.map((c) => [c.run, c.label])).toEqual([[0, 'old: fast'], [0, 'old: duo · model-0'], [0, 'old: duo · model-1'], [1, 'new: fast']]);
+    expect(data.questions[1]!.cells.map((c) => c?.state)).toEqual(['pass', 'pass', 'pass', 'fail']);
+  });
+
   it('keeps the first answer, cut to answer_chars, for search', () => {
     const long = makeRecord({ ...makeFigures({ answer: 'x'.repeat(50) }) });
     const data = buildViewData({ runs: [{ name: 'a', source: 'a', collected: collect([long]), reviews: 0, comparison: null }], mode: 'file', generatedBy: 't', answerChars: 10, details: { source: 'embedded', complete: true } });

@@ -3,7 +3,7 @@
  * and same-origin guards, a review appended to reviews.jsonl and read back by `compare` (and its
  * gates) as human_pass_rate; a missing bundle and a missing run as one-line errors.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,8 +47,12 @@ beforeAll(async () => {
   bundleDir = await buildTestBundle();
   writeViewRun(root, 'current');
   writeViewRun(root, 'base', 'baseline');
-  fake = createFakeIo({ cwd: root, env: { CHATBENCH_VIEWER_DIR: bundleDir } });
-  exit = main(['view', 'current', '--baseline', 'base', '--reviewer', 'ann'], fake.io);
+  // --open runs $BROWSER with the URL: here a script that writes it down.
+  const browser = join(root, 'browser.sh');
+  writeFileSync(browser, `#!/bin/sh\necho "$1" > "${join(root, 'opened.txt')}"\n`);
+  chmodSync(browser, 0o755);
+  fake = createFakeIo({ cwd: root, env: { CHATBENCH_VIEWER_DIR: bundleDir, BROWSER: browser } });
+  exit = main(['view', 'current', '--baseline', 'base', '--reviewer', 'ann', '--open'], fake.io);
   for (let i = 0; i < 200 && !/http:\/\/127\.0\.0\.1:\d+\//.test(fake.stdout()); i += 1) await new Promise((r) => setTimeout(r, 25));
   const printed = /http:\/\/127\.0\.0\.1:\d+\//.exec(fake.stdout());
   if (!printed) throw new Error(`no URL printed: ${fake.stdout()} ${fake.stderr()}`);
@@ -61,8 +65,11 @@ afterAll(async () => {
 });
 
 describe('chatbench view', () => {
-  it('prints its loopback URL and serves the page with a strict policy and the bundled assets', async () => {
+  it('prints its loopback URL, opens it with --open, and serves the page with a strict policy and the bundled assets', async () => {
     expect(fake.stdout()).toContain('reviews are saved as ann');
+    const opened = join(root, 'opened.txt');
+    for (let i = 0; i < 100 && !existsSync(opened); i += 1) await new Promise((r) => setTimeout(r, 20));
+    expect(readFileSync(opened, 'utf8').trim()).toBe(url.href);
     const page = await raw('/', { headers: { host: url.host } });
     expect(page.status).toBe(200);
     expect(page.headers['content-security-policy']).toContain("default-src 'none'");
