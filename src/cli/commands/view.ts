@@ -22,6 +22,8 @@ interface ViewArgs {
   port: number;
   open: boolean;
   reviewer: string | undefined;
+  seed: number;
+  resamples: number;
 }
 
 /** The reviewer: --reviewer, else the OS user, else $USER. */
@@ -65,6 +67,13 @@ export function viewCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('port', { type: 'number', default: 0, describe: 'port on 127.0.0.1 (0: any free port)' })
         .option('open', { type: 'boolean', default: false, describe: 'open the viewer in a browser ($BROWSER, else the system opener)' })
         .option('reviewer', { type: 'string', describe: 'name saved with your reviews (default: the OS user)' })
+        .option('seed', { type: 'number', default: 1, describe: 'seed of the baseline comparison\'s bootstrap (as compare)' })
+        .option('resamples', { type: 'number', default: 2000, describe: 'bootstrap resamples per interval of the baseline comparison (as compare; fewer start a large run sooner)' })
+        .check((a) => {
+          if (!Number.isInteger(a.seed)) throw new Error('--seed must be an integer');
+          if (!Number.isInteger(a.resamples) || a.resamples < 100 || a.resamples > 100_000) throw new Error('--resamples must be an integer from 100 to 100000');
+          return true;
+        })
         .example('$0 view reports/2026-11-20T10-00-00-eval', 'the sets of one run side by side; review answers')
         .example('$0 view reports/new --baseline datasets/baselines/main --open', 'what broke and what was fixed, in a browser')
         .example('$0 view runs/a runs/b --reviewer alice --port 8090', 'two runs side by side, reviews saved as alice')
@@ -76,7 +85,7 @@ export function viewCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
       const reviewer = reviewerOf(args.reviewer, io);
       // CHATBENCH_VIEWER_DIR: a bundle built elsewhere (packagers, tests); default dist/viewer.
       const bundle = await readViewerBundle(io.env.CHATBENCH_VIEWER_DIR || undefined);
-      const source = await openViewRuns({ runs: args.runs, baseline: args.baseline, map: args.map ?? [], cwd: io.cwd, reviewer, version: VERSION });
+      const source = await openViewRuns({ runs: args.runs, baseline: args.baseline, map: args.map ?? [], cwd: io.cwd, reviewer, version: VERSION, seed: args.seed, resamples: args.resamples });
       let server;
       try {
         server = await startViewerServer({ source, bundle, port: args.port, title: `chatbench viewer: ${args.runs.join(', ')}` });
