@@ -113,7 +113,7 @@ export async function openViewRuns(options: ViewRunsOptions): Promise<ViewSource
   const setMap = parseSetMap(options.map ?? []);
   const names = runNames([...options.runs, ...(options.baseline === undefined ? [] : [options.baseline])]);
   const runs: LoadedRun[] = await Promise.all(options.runs.map((source, i) => loadRun(source, options.cwd, names[i]!)));
-  const baseline = options.baseline === undefined ? undefined : await loadRun(options.baseline, options.cwd, `baseline ${names[names.length - 1]!}`);
+  const baseline = options.baseline === undefined ? undefined : await loadRun(options.baseline, options.cwd, names[names.length - 1]!);
   const now = options.now ?? (() => new Date());
 
   // A comparison is computed once per reading of a run (a review reads its run again).
