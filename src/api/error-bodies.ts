@@ -42,8 +42,15 @@ export const NOT_AUTHENTICATED_DETAIL = 'Access denied. User is not authenticate
 export const PROJECT_NOT_FOUND_DETAIL = 'Project not found';
 export const MULTI_MODEL_REQUIRES_STREAM_DETAIL = 'Multi-model mode (llm_overrides with >1 entry) requires stream=True.';
 
-/** Mid-stream `error_code` values the deployed service sends. */
+/**
+ * Mid-stream `error_code` values the deployed service sends, over every listed release
+ * (onyx-releases.md): TOOL_CALL_FAILED (v2.7–v2.8), EMPTY_LLM_RESPONSE (v3.1+), the classified
+ * model errors (v4.2+), MODEL_REFUSAL (v4.5+, backported to v4.4.9). Another code is kept as sent.
+ */
 export const STREAMING_ERROR_CODES = [
   'RATE_LIMIT', 'CONTEXT_TOO_LONG', 'AUTH_ERROR', 'BUDGET_EXCEEDED', 'SERVICE_UNAVAILABLE', 'CONNECTION_ERROR',
-  'MODEL_ERROR', 'EMPTY_LLM_RESPONSE', 'VALIDATION_ERROR', 'INIT_FAILED', 'UNKNOWN_ERROR',
+  'MODEL_ERROR', 'EMPTY_LLM_RESPONSE', 'VALIDATION_ERROR', 'INIT_FAILED', 'UNKNOWN_ERROR', 'TOOL_CALL_FAILED',
+  'MODEL_REFUSAL', 'CONTENT_POLICY', 'BAD_REQUEST', 'PERMISSION_DENIED', 'NOT_FOUND', 'UNPROCESSABLE_ENTITY',
+  'REQUEST_TOO_LARGE', 'API_ERROR', 'STREAM_WRITER_ERROR',
 ] as const;
+export type StreamingErrorCode = (typeof STREAMING_ERROR_CODES)[number];

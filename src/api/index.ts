@@ -9,3 +9,4 @@ export * from './stream.js';
 export * from './open-urls.js';
 export * from './projects.js';
 export * from './error-bodies.js';
+export * from './releases.js';

@@ -13,7 +13,11 @@ describe('classifyPart: the part kinds of wire-format.md', () => {
     { kind: 'streaming_error', value: { error: 'the deployed service may send only this' } },
     { kind: 'packet', value: packet({ type: 'message_delta', content: 'It can' }) },
     { kind: 'packet', value: packet({ type: 'chat_heartbeat' }, { ...placement, model_index: null }) },
-    { kind: 'packet', value: packet({ type: 'deep_research_plan_delta', plan: ['a'] }) }, // unknown type: kept
+    { kind: 'packet', value: packet({ type: 'deep_research_plan_delta', content: 'Plan: ' }) },
+    { kind: 'packet', value: packet({ type: 'future_packet_type', plan: ['a'] }) }, // unknown type: kept
+    // every release: no model_index before v3.1, null in v3.1; no incognito before v4.6
+    { kind: 'packet', value: packet({ type: 'message_delta', content: 'x' }, { turn_index: 1, tab_index: 0, sub_turn_index: null }) },
+    { kind: 'packet', value: packet({ type: 'message_delta', content: 'x' }, { ...placement, model_index: null }) },
   ])('$kind: $value', ({ kind, value }) => {
     expect(classifyPart(value, 'line')).toEqual({ kind, part: value });
   });
@@ -56,6 +60,22 @@ describe('classifyPart: decode errors name the wrong field', () => {
     for (const type of ['message_start', 'message_delta', 'citation_info', 'stop', 'section_end', 'chat_heartbeat', 'error', 'reasoning_delta']) {
       expect(KNOWN_PACKET_TYPES.has(type)).toBe(true);
     }
-    expect(KNOWN_PACKET_TYPES.has('python_tool_start')).toBe(false);
+    expect(KNOWN_PACKET_TYPES.has('future_packet_type')).toBe(false);
+  });
+
+  it('knows every packet type of the newest listed release, so unknown_parts counts only newer ones', () => {
+    const v4_6 = ['section_end', 'stop', 'top_level_branching', 'error', 'chat_heartbeat', 'message_start', 'message_delta',
+      'search_tool_start', 'search_tool_queries_delta', 'search_tool_filter_delta', 'search_tool_documents_delta', 'open_url_start',
+      'open_url_urls', 'open_url_documents', 'image_generation_start', 'image_generation_heartbeat', 'image_generation_final',
+      'python_tool_start', 'python_tool_delta', 'custom_tool_start', 'custom_tool_args', 'custom_tool_delta', 'file_reader_start',
+      'file_reader_result', 'reasoning_start', 'reasoning_delta', 'reasoning_done', 'citation_info', 'tool_call_debug',
+      'tool_call_argument_delta', 'memory_tool_start', 'memory_tool_delta', 'memory_tool_no_access', 'deep_research_plan_start',
+      'deep_research_plan_delta', 'research_agent_start', 'intermediate_report_start', 'intermediate_report_delta',
+      'intermediate_report_cited_docs', 'coding_agent_start', 'coding_agent_thinking_delta', 'coding_agent_final', 'bash_tool_start', 'bash_tool_delta'];
+    expect([...KNOWN_PACKET_TYPES].sort()).toEqual([...v4_6].sort());
+  });
+
+  it('reads a session line without incognito (before v4.6) as incognito false', () => {
+    expect(classifyPart({ chat_session_id: 's' }, '')).toEqual({ kind: 'session_created', part: { chat_session_id: 's', incognito: false } });
   });
 });

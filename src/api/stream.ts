@@ -7,9 +7,10 @@
 import { z } from 'zod';
 import { GeneratedImageSchema, SearchDocSchema } from './documents.js';
 
+/** `incognito` came in v4.6.0 (onyx-releases.md); an older release's line has only the session id. */
 export const SessionCreatedPartSchema = z.looseObject({
   chat_session_id: z.string(),
-  incognito: z.boolean(),
+  incognito: z.boolean().default(false),
 });
 export const MessageIdsPartSchema = z.looseObject({
   user_message_id: z.number().int().nullable(),
@@ -26,6 +27,7 @@ export const StreamingErrorPartSchema = z.looseObject({
   stack_trace: z.string().nullish(),
   error_code: z.string().nullish(),
   is_retryable: z.boolean().nullish(),
+  /** v3.2+: `{model, provider, model_index}` of the failing model; v4.5+ adds `tool_choice`, `finish_reason`. */
   details: z.looseObject({ model_index: z.number().int().nullish() }).nullish(),
 });
 
@@ -33,17 +35,28 @@ export const PlacementSchema = z.looseObject({
   turn_index: z.number().int(),
   tab_index: z.number().int().nullish(),
   sub_turn_index: z.number().int().nullish(),
-  /** 0 for a single model; 0/1/2 in multi-model mode; null on heartbeats and a user-cancel stop. */
+  /**
+   * 0 for a single model; 0/1/2 in multi-model mode; null on heartbeats and a user-cancel stop.
+   * Absent before v3.1 and null on every packet in v3.1: in a single-model stream that is model 0.
+   */
   model_index: z.number().int().nullish(),
 });
 
 const obj = <T extends string, S extends z.core.$ZodLooseShape>(type: T, shape: S = {} as S) =>
   z.looseObject({ type: z.literal(type), ...shape });
 
-/** The packet types the toolkit reads fields of. Every other type is kept as a GenericPacketObj. */
+const Docs = z.array(SearchDocSchema);
+
+/**
+ * Every packet type of the newest release (onyx-releases.md), each with the fields its release
+ * writes; a field an older release lacks is optional. So `unknown_parts` counts only types newer
+ * than the newest listed release. Fields the toolkit never reads are typed loosely where releases
+ * differ.
+ */
 export const KnownPacketObjSchema = z.discriminatedUnion('type', [
   obj('message_start', {
-    final_documents: z.array(SearchDocSchema).nullish(),
+    final_documents: Docs.nullish(),
+    /** v2.12+: the service's own time from the request to the answer's start. */
     pre_answer_processing_seconds: z.number().nullish(),
   }),
   obj('message_delta', { content: z.string() }),
@@ -53,14 +66,17 @@ export const KnownPacketObjSchema = z.discriminatedUnion('type', [
   obj('reasoning_done'),
   obj('search_tool_start', { is_internet_search: z.boolean().nullish() }),
   obj('search_tool_queries_delta', { queries: z.array(z.string()) }),
-  obj('search_tool_filter_delta'),
-  obj('search_tool_documents_delta', { documents: z.array(SearchDocSchema) }),
+  /** v4.3+ `sources`; v4.4+ `time_filter_start`, `time_filter_end`. */
+  obj('search_tool_filter_delta', { sources: z.array(z.string()).nullish() }),
+  obj('search_tool_documents_delta', { documents: Docs }),
   obj('open_url_start'),
   obj('open_url_urls', { urls: z.array(z.string()) }),
-  obj('open_url_documents'),
+  obj('open_url_documents', { documents: Docs.nullish() }),
   obj('image_generation_start'),
   obj('image_generation_heartbeat'),
   obj('image_generation_final', { images: z.array(GeneratedImageSchema) }),
+  obj('python_tool_start', { code: z.string().nullish() }),
+  obj('python_tool_delta'),
   obj('custom_tool_start', { tool_name: z.string().nullish(), tool_id: z.number().int().nullish() }),
   obj('custom_tool_args'),
   obj('custom_tool_delta', {
@@ -70,16 +86,36 @@ export const KnownPacketObjSchema = z.discriminatedUnion('type', [
     file_ids: z.array(z.string()).nullish(),
     error: z.unknown(),
   }),
+  obj('tool_call_debug'),
+  obj('tool_call_argument_delta'),
+  obj('file_reader_start'),
+  obj('file_reader_result'),
+  obj('memory_tool_start'),
+  obj('memory_tool_delta'),
+  obj('memory_tool_no_access'),
+  obj('deep_research_plan_start'),
+  obj('deep_research_plan_delta', { content: z.string() }),
+  obj('research_agent_start', { research_task: z.string() }),
+  obj('intermediate_report_start'),
+  obj('intermediate_report_delta', { content: z.string() }),
+  obj('intermediate_report_cited_docs', { cited_docs: Docs.nullish() }),
+  obj('coding_agent_start'),
+  obj('coding_agent_thinking_delta'),
+  obj('coding_agent_final'),
+  obj('bash_tool_start'),
+  obj('bash_tool_delta'),
+  obj('top_level_branching', { num_parallel_branches: z.number().int().nullish() }),
   obj('section_end'),
   obj('stop', { stop_reason: z.string().nullish() }),
   obj('chat_heartbeat'),
+  /** A tool failed (v3.2+ streams it); the answer goes on. */
   obj('error'),
 ]);
 export type KnownPacketObj = z.infer<typeof KnownPacketObjSchema>;
 export type PacketType = KnownPacketObj['type'];
 export const KNOWN_PACKET_TYPES: ReadonlySet<string> = new Set(KnownPacketObjSchema.options.map((o) => o.shape.type.value));
 
-/** A packet type this toolkit does not know (python tool, deep research, ...). */
+/** A packet type this toolkit does not know (one newer than the newest listed release). */
 export const GenericPacketObjSchema = z.looseObject({
   type: z.string().refine((type) => !KNOWN_PACKET_TYPES.has(type), 'a known packet type with the wrong fields'),
 });

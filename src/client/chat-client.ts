@@ -5,6 +5,13 @@
  * it; between `sent` and `done` the only work is decoding and folding parts (collect.ts). Bodies of
  * full answers and of errors are buffered (bounded) and read after the end.
  *
+ * Time limits (issue 10: real answers with tools or deep research take minutes): `timeoutMs` is the
+ * longest silence allowed between two parts (the status and headers count as one, every decoded
+ * stream part, heartbeats included, resets it; a body that is not a stream resets it with each
+ * chunk); default 180 s, 300 s for a request with `deep_research`. `maxDurationMs` (default none)
+ * caps a whole attempt. Either firing ends the attempt as `timeout`, its error_code saying which
+ * (`SILENCE_TIMEOUT` or `MAX_DURATION`).
+ *
  * Never throws for anything the server or the network does: every ending is an Exchange with an
  * outcome. The token goes into the Authorization header and nowhere else (redacted from every text
  * that could carry it back).
@@ -14,7 +21,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, type Dispatcher } from 'undici';
 import { SEND_MESSAGE_PATH, type SendMessageRequest } from '../api/send-message.js';
 import { createStreamDecoder, type StreamDecoder } from './wire/index.js';
-import { createCollector, type Collector } from './collect.js';
+import { createCollector, DEFAULT_MAX_ANSWER_BYTES, type Collector } from './collect.js';
 import type { BodyFigures, Exchange, Failure } from './exchange.js';
 import { roundMs, truncateText } from './exchange.js';
 import { emptyFigures, fullResponseFigures } from './full-response.js';
@@ -28,11 +35,20 @@ export interface ChatClientOptions {
   dispatcher?: Dispatcher;
   /** Sockets per origin of the default Agent; size it to the concurrency. Default 16. */
   connections?: number;
-  /** Total time allowed per attempt, from sent to the last byte. */
-  timeoutMs: number;
+  /**
+   * Longest silence allowed between two parts, ms. Default (undefined): DEFAULT_TIMEOUT_MS, or
+   * DEEP_RESEARCH_TIMEOUT_MS for a request with `deep_research`.
+   */
+  timeoutMs?: number | undefined;
+  /** Longest a whole attempt may take, ms; default none. */
+  maxDurationMs?: number | undefined;
   maxLineBytes?: number;
+  /** Answer text kept per answer, UTF-8 bytes (default 1 MiB); answer_truncated says when it was cut. */
+  maxAnswerBytes?: number;
   /** Monotonic ms clock; default performance.now. */
   now?: () => number;
+  /** Timers of the time limits; default the global ones (tests pass fake ones). */
+  timers?: Timers;
   /** Wall clock for started_at and HTTP dates; default Date.now. */
   wallClock?: () => number;
 }
@@ -46,6 +62,26 @@ export interface ChatClient {
   send(body: SendMessageRequest, signal?: AbortSignal, payload?: string): Promise<Exchange>;
   /** Closes the default Agent (a dispatcher passed in stays the caller's to close). */
   close(): Promise<void>;
+}
+
+/** The timer functions the time limits use. */
+export interface Timers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+const GLOBAL_TIMERS: Timers = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+/** Longest silence between two parts by default: the service's own load kit allows 180 s. */
+export const DEFAULT_TIMEOUT_MS = 180_000;
+/** Longest silence for a `deep_research` request by default (the load kit's 300 s). */
+export const DEEP_RESEARCH_TIMEOUT_MS = 300_000;
+
+/** The silence limit of one request: the one given, else the default for its kind. */
+export function silenceLimitMs(timeoutMs: number | undefined, body: Pick<SendMessageRequest, 'deep_research'>): number {
+  return timeoutMs ?? (body.deep_research === true ? DEEP_RESEARCH_TIMEOUT_MS : DEFAULT_TIMEOUT_MS);
 }
 
 /** Bodies of errors are read for their code and message only. */
@@ -73,8 +109,9 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       const payload = serialised ?? JSON.stringify(body);
       return new Promise<Exchange>((resolve) => {
         const attempt = new Attempt({
-          stream: body.stream ?? true, modelNames: multiModelNames(body), timeoutMs: options.timeoutMs,
-          maxLineBytes: options.maxLineBytes, now, wallClock, signal,
+          stream: body.stream ?? true, modelNames: multiModelNames(body), timeoutMs: silenceLimitMs(options.timeoutMs, body),
+          maxDurationMs: options.maxDurationMs, maxLineBytes: options.maxLineBytes, maxAnswerBytes: options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
+          now, wallClock, signal, timers: options.timers ?? GLOBAL_TIMERS,
           done: (exchange) => resolve(redactExchange(exchange, secretsOf(body, token))),
         });
         attempt.start(dispatcher, { origin, path, method: 'POST', headers, body: payload, headersTimeout: 0, bodyTimeout: 0 });
@@ -97,7 +134,10 @@ interface AttemptOptions {
   stream: boolean;
   modelNames: string[] | null;
   timeoutMs: number;
+  maxDurationMs: number | undefined;
   maxLineBytes: number | undefined;
+  maxAnswerBytes: number;
+  timers: Timers;
   now: () => number;
   wallClock: () => number;
   signal: AbortSignal | undefined;
@@ -120,7 +160,8 @@ class Attempt implements Dispatcher.DispatchHandler {
   private bufferedBytes = 0;
   private overflow = false;
   private statusInfo: ReturnType<typeof statusFigures> | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private silenceTimer: unknown;
+  private durationTimer: unknown;
   private readonly onAbortSignal = () => this.fail({ outcome: 'cancelled', error_code: null, error_message: 'cancelled by the caller' });
 
   constructor(private readonly o: AttemptOptions) {}
@@ -133,7 +174,14 @@ class Attempt implements Dispatcher.DispatchHandler {
       return;
     }
     this.o.signal?.addEventListener('abort', this.onAbortSignal, { once: true });
-    this.timer = setTimeout(() => this.fail({ outcome: 'timeout', error_code: null, error_message: `no complete response within ${this.o.timeoutMs} ms` }), this.o.timeoutMs);
+    this.armSilence();
+    const maxMs = this.o.maxDurationMs;
+    if (maxMs !== undefined) {
+      this.durationTimer = this.o.timers.setTimeout(
+        () => this.fail({ outcome: 'timeout', error_code: 'MAX_DURATION', error_message: `the request took longer than --max-duration ${seconds(maxMs)}` }),
+        maxMs,
+      );
+    }
     this.startedAt = new Date(this.o.wallClock()).toISOString();
     this.sent = this.o.now();
     try {
@@ -141,6 +189,16 @@ class Attempt implements Dispatcher.DispatchHandler {
     } catch (error) {
       this.fail(networkFailure(error));
     }
+  }
+
+  /** (Re)starts the silence limit: called at send, on the headers and on every part. */
+  private armSilence(): void {
+    if (this.silenceTimer !== undefined) this.o.timers.clearTimeout(this.silenceTimer);
+    const limit = this.o.timeoutMs;
+    this.silenceTimer = this.o.timers.setTimeout(
+      () => this.fail({ outcome: 'timeout', error_code: 'SILENCE_TIMEOUT', error_message: `nothing received for ${seconds(limit)} (--timeout, the longest silence between two parts)` }),
+      limit,
+    );
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -153,9 +211,10 @@ class Attempt implements Dispatcher.DispatchHandler {
     this.headersAt = this.o.now();
     this.status = statusCode;
     this.responseHeaders = headers;
+    this.armSilence();
     if (statusCode < 300 && this.o.stream) {
       this.decoder = createStreamDecoder(this.o.maxLineBytes === undefined ? {} : { maxLineBytes: this.o.maxLineBytes });
-      this.collector = createCollector({ sent: this.sent, modelNames: this.o.modelNames });
+      this.collector = this.newCollector();
     }
   }
 
@@ -163,9 +222,12 @@ class Attempt implements Dispatcher.DispatchHandler {
     if (this.settled) return;
     const t = this.o.now();
     if (this.decoder && this.collector) {
-      for (const part of this.decoder.push(chunk)) this.collector.onPart(part, t);
+      const parts = this.decoder.push(chunk);
+      if (parts.length > 0) this.armSilence();
+      for (const part of parts) this.collector.onPart(part, t);
       return;
     }
+    this.armSilence();
     const limit = (this.status ?? 0) >= 300 ? MAX_ERROR_BODY_BYTES : (this.o.maxLineBytes ?? DEFAULT_MAX_BODY);
     if (this.bufferedBytes + chunk.length > limit) {
       this.overflow = true;
@@ -197,7 +259,7 @@ class Attempt implements Dispatcher.DispatchHandler {
     const t = this.o.now();
     if (this.status !== undefined && this.status >= 300) this.settle(this.errorStatusFigures(t)); // the status decided already
     else if (this.collector) this.settle(this.collector.finish(t, failure));
-    else this.settle(createCollector({ sent: this.sent, modelNames: this.o.modelNames }).finish(t, failure));
+    else this.settle(this.newCollector().finish(t, failure));
     // After settling: aborting calls onResponseError synchronously, which must not reclassify.
     const reason = new Error(failure.error_message ?? failure.outcome);
     if (this.controller) {
@@ -212,7 +274,11 @@ class Attempt implements Dispatcher.DispatchHandler {
     if ((this.status ?? 0) >= 300) return this.errorStatusFigures(t);
     const totalMs = roundMs(t - this.sent);
     if (this.overflow) return { ...emptyFigures(totalMs), error_message: `the response body exceeds ${this.o.maxLineBytes ?? DEFAULT_MAX_BODY} bytes` };
-    return fullResponseFigures(Buffer.concat(this.buffered).toString('utf8'), totalMs);
+    return fullResponseFigures(Buffer.concat(this.buffered).toString('utf8'), totalMs, this.o.maxAnswerBytes);
+  }
+
+  private newCollector(): Collector {
+    return createCollector({ sent: this.sent, modelNames: this.o.modelNames, maxAnswerBytes: this.o.maxAnswerBytes });
   }
 
   /** A status ≥ 300 decides the outcome; the body (as much as arrived) gives the code and message. */
@@ -220,14 +286,14 @@ class Attempt implements Dispatcher.DispatchHandler {
     const text = Buffer.concat(this.buffered).toString('utf8');
     this.statusInfo = statusFigures(this.status ?? 0, this.responseHeaders, text, this.o.wallClock());
     const { outcome, error_code, error_message } = this.statusInfo;
-    return createCollector({ sent: this.sent, modelNames: this.o.modelNames })
-      .finish(t, { outcome: outcome === 'ok' ? 'http_error' : outcome, error_code, error_message });
+    return this.newCollector().finish(t, { outcome: outcome === 'ok' ? 'http_error' : outcome, error_code, error_message });
   }
 
   private settle(figures: BodyFigures): void {
     if (this.settled) return;
     this.settled = true;
-    clearTimeout(this.timer);
+    if (this.silenceTimer !== undefined) this.o.timers.clearTimeout(this.silenceTimer);
+    if (this.durationTimer !== undefined) this.o.timers.clearTimeout(this.durationTimer);
     this.o.signal?.removeEventListener('abort', this.onAbortSignal);
     const status = this.status ?? null;
     const errorFields = this.statusInfo;
@@ -239,9 +305,15 @@ class Attempt implements Dispatcher.DispatchHandler {
       headers_ms: this.headersAt === undefined ? null : roundMs(this.headersAt - this.sent),
       rate_limit: errorFields?.rate_limit ?? null,
       error_body: errorFields?.error_body ?? null,
+      framing: this.decoder?.framing ?? null,
       sent: this.sent,
       started_at: this.startedAt,
       error_message: figures.error_message === null ? null : truncateText(figures.error_message),
     });
   }
+}
+
+/** `180 s`, `1.5 s`, `250 ms`. */
+function seconds(ms: number): string {
+  return ms >= 1000 ? `${Number((ms / 1000).toFixed(3))} s` : `${ms} ms`;
 }

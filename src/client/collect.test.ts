@@ -30,7 +30,7 @@ function fold(steps: ReadonlyArray<readonly [number, StreamPart]>, end: number, 
   return collector.finish(1000 + end);
 }
 const exchangeOf = (body: ReturnType<typeof fold>) =>
-  ExchangeSchema.parse({ ...body, http_status: 200, content_type: null, headers_ms: 1, rate_limit: null, sent: 0, started_at: 'x', error_body: null });
+  ExchangeSchema.parse({ ...body, http_status: 200, content_type: null, headers_ms: 1, rate_limit: null, sent: 0, started_at: 'x', error_body: null, framing: null });
 
 describe('single model', () => {
   const steps = [
@@ -80,9 +80,9 @@ describe('single model', () => {
     }
   });
   it('decode errors are counted and make an otherwise complete answer invalid; unknown types are counted and kept', () => {
-    const f = fold([[1, ids], [2, decodeError], [3, packet({ type: 'python_tool_start' })], [4, delta('a')], [5, stop()]], 6);
-    expect(f).toMatchObject({ outcome: 'invalid_response', decode_errors: 1, unknown_parts: 1, parts: 4 });
-    expect(f.first_packet_ms).toHaveProperty('python_tool_start', 3);
+    const f = fold([[1, ids], [2, decodeError], [3, packet({ type: 'future_tool_start' })], [4, delta('a')], [5, stop()]], 6);
+    expect(f).toMatchObject({ outcome: 'invalid_response', decode_errors: 1, unknown_parts: 1, parts: 4, error_message: 'a part could not be decoded: not JSON' });
+    expect(f.first_packet_ms).toHaveProperty('future_tool_start', 3);
     expect(fold([[1, decodeError], [2, streamingError('MODEL_ERROR')]], 3).outcome).toBe('stream_error');
   });
   it('a failure applies to the unfinished answer, and outranks ok after a stop', () => {
@@ -101,6 +101,7 @@ describe('single model', () => {
 });
 
 describe('multi-model', () => {
+  const two = { modelNames: ['m0', 'm1'] };
   const multiIds: StreamPart = {
     kind: 'multi_model_ids', part: { user_message_id: 1, responses: [{ message_id: 2, model_name: 'fast' }, { message_id: 3, model_name: 'slow' }] },
   };
@@ -113,7 +114,7 @@ describe('multi-model', () => {
   ] as const;
 
   it('keeps every milestone, answer and outcome per model_index', () => {
-    const f = fold([...base, [90, stop(1)]], 95);
+    const f = fold([...base, [90, stop(1)]], 95, two);
     expect(f).toMatchObject({ outcome: 'ok', ttfp_ms: 2, ttft_ms: 20, first_citation_ms: 25, total_ms: 95, answer: null, answer_deltas: 5 });
     expect(f.models).toHaveLength(2);
     expect(f.models?.[0]).toMatchObject({ model_index: 0, model_name: 'fast', outcome: 'ok', ttfp_ms: 10, ttft_ms: 20, total_ms: 81, tpot_ms: 10, answer: 'fast answer [[1]]', cited_document_ids: ['a'], top_document_ids: ['a'], scores: null });
@@ -121,28 +122,28 @@ describe('multi-model', () => {
     expect(() => exchangeOf(f)).not.toThrow();
   });
   it('a streaming error with details.model_index ends only that model; the record is the worst', () => {
-    const f = fold([...base, [85, streamingError('MODEL_ERROR', 1)]], 95);
+    const f = fold([...base, [85, streamingError('MODEL_ERROR', 1)]], 95, two);
     expect(f.models?.map((m) => m.outcome)).toEqual(['ok', 'stream_error']);
     expect(f).toMatchObject({ outcome: 'stream_error', error_code: 'MODEL_ERROR' });
     expect(f.models?.[1]?.total_ms).toBe(85);
   });
   it('a streaming error without model_index ends every unfinished model', () => {
-    const f = fold([...base, [85, streamingError('UNKNOWN_ERROR')]], 95);
+    const f = fold([...base, [85, streamingError('UNKNOWN_ERROR')]], 95, two);
     expect(f.models?.map((m) => [m.outcome, m.error_code])).toEqual([['ok', null], ['stream_error', 'UNKNOWN_ERROR']]);
   });
   it('a model that never stops is truncated at the end of the body', () => {
-    const f = fold(base, 95);
+    const f = fold(base, 95, two);
     expect(f.models?.map((m) => [m.outcome, m.total_ms])).toEqual([['ok', 81], ['truncated', 95]]);
     expect(f.outcome).toBe('truncated');
   });
   it('expected models that send nothing exist, named from the plan until the ids part renames them', () => {
-    const f = fold([[1, packet({ type: 'stop', stop_reason: null }, 0)]], 5, { modelNames: ['m0', 'm1', 'm2'] });
+    const f = fold([[1, delta('x', 0)], [1, packet({ type: 'stop', stop_reason: null }, 0)]], 5, { modelNames: ['m0', 'm1', 'm2'] });
     expect(f.models?.map((m) => [m.model_name, m.outcome])).toEqual([['m0', 'ok'], ['m1', 'truncated'], ['m2', 'truncated']]);
     const renamed = fold([[1, multiIds]], 5, { modelNames: ['m0', 'm1'] });
     expect(renamed.models?.map((m) => m.model_name)).toEqual(['fast', 'slow']);
   });
   it('a stop with a null model_index (user cancel) stops every unfinished model', () => {
-    const f = fold([[1, multiIds], [2, delta('x', 1)], [3, stop(null)]], 4);
+    const f = fold([[1, multiIds], [2, delta('x', 0)], [2, delta('x', 1)], [3, stop(null)]], 4, two);
     expect(f.models?.map((m) => m.outcome)).toEqual(['ok', 'ok']);
   });
 });

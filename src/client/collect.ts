@@ -9,13 +9,30 @@
  *   `chat_heartbeat` packets and decode errors never count, and are not counted in `parts`.
  * - A model's ttfp (multi-model `models[]`): the first part carrying its model_index (or its
  *   streaming error); the shared session/ids parts belong to the request, not to a model.
- * - ttft: first `message_delta` with non-empty content; `answer_deltas`, gaps and tpot count only
- *   those. tpot = (last answer delta - first) / (answer_deltas - 1).
+ * - ttft: first `message_delta` with non-empty content; `answer_deltas`, gaps, tpot and
+ *   output_chars_per_s count only those. tpot = (last answer delta - first) / (answer_deltas - 1);
+ *   output_chars_per_s = characters of the deltas after the first / (last - first) in seconds.
+ * - Every release (onyx-releases.md): a packet without `model_index`, or with it null, belongs to
+ *   model 0 in a single-model stream (before v3.1 the key is absent; v3.1 sends null). In a
+ *   multi-model stream a null model_index is the request's own (heartbeats; a user-cancel stop).
+ * - Whether the stream is multi-model is what the service answered: its ids part. A request that
+ *   asked for several models (llm_overrides) and got the single-model ids part was answered by one
+ *   model (a release before v3.2 ignores llm_overrides): that one model is recorded as the only
+ *   `models[]` entry, `answered_models: 1`, and the request is invalid_response, never scored as if
+ *   every model had answered.
+ * - A model_index outside the request's models (negative, huge, or ≥ the number asked) in a packet
+ *   or a streaming error's `details` is a decode error of that part: nothing is allocated for it.
+ * - A `stop` with no answer text before it is `empty_answer`, not ok.
+ * - A `{"type": "error"}` packet (a tool failed, v3.2+) is counted in `tool_errors`; the answer goes on.
  * - A streaming error with `details.model_index` ends that model; without it, every unfinished model.
- *   A `stop` with a null model_index (user cancel) stops every unfinished model.
+ *   A `stop` with a null model_index in a multi-model stream (user cancel) stops every unfinished model.
  * - A decode error taints the models still streaming (any of them may have lost the part); a tainted
- *   model that would otherwise be ok or truncated is `invalid_response`. A stream with no part at all
- *   is `invalid_response`.
+ *   model that would otherwise be ok, empty or truncated is `invalid_response`, and its error_message
+ *   names the part and field. A stream with no part at all is `invalid_response`.
+ * - The answer kept is capped at `maxAnswerBytes` (UTF-8) per answer: `answer_truncated` says so,
+ *   and answer_chars, the deltas and the timings still count the whole answer.
+ * - Citations: markers with no citation_info whose link is the link of a document the model was
+ *   given (any SearchDoc of its stream) cite that document (`marker_citations`, records/citations.ts).
  * - Single model: the record's figures are model 0's, total = end of body. Multi-model: each model's
  *   total is its stop or error (end of body if neither); the record keeps request-wide times (ttfp,
  *   earliest ttft and first citation, total = end of body) and sums, with answer/citations per model
@@ -24,12 +41,15 @@
 import type { StreamPart } from '../api/stream.js';
 import { KNOWN_PACKET_TYPES } from '../api/stream.js';
 import type { Outcome } from '../records/record.js';
-import { citedDocumentIds, markersWithoutCitation } from '../records/citations.js';
+import { citedDocumentIds, resolveMarkers } from '../records/citations.js';
 import type { BodyFigures, Failure, UnscoredModelFigures } from './exchange.js';
 import { roundMs, truncateText } from './exchange.js';
 import { worseOutcome, worstOutcome } from './outcome.js';
 
 type Citation = BodyFigures['citations'][number];
+
+/** Default cap of the answer text kept per answer: 1 MiB of UTF-8. */
+export const DEFAULT_MAX_ANSWER_BYTES = 1024 * 1024;
 
 interface ModelState {
   index: number;
@@ -38,6 +58,7 @@ interface ModelState {
   outcome: Outcome | undefined;
   errorCode: string | null;
   errorMessage: string | null;
+  retryable: boolean | null;
   tainted: boolean;
   firstPart: number | undefined;
   firstAnswer: number | undefined;
@@ -48,10 +69,19 @@ interface ModelState {
   gaps: number[];
   parts: number;
   answerDeltas: number;
+  /** Code points of every non-empty delta, kept or not. */
+  answerChars: number;
+  firstDeltaChars: number;
   answer: string[];
+  answerBytes: number;
+  answerTruncated: boolean;
   citations: Citation[];
   topDocumentIds: string[];
+  /** Link → document id of every SearchDoc the model was given (first link wins). */
+  links: Map<string, string>;
   reasoningChars: number;
+  toolErrors: number;
+  preAnswerSeconds: number | null;
 }
 
 export interface CollectorOptions {
@@ -59,6 +89,8 @@ export interface CollectorOptions {
   sent: number;
   /** Multi-model: the expected model names, one per slot (from llm_overrides). Omit for a single model. */
   modelNames?: readonly string[] | null;
+  /** Answer text kept per answer, UTF-8 bytes (default 1 MiB). */
+  maxAnswerBytes?: number;
 }
 
 /** Folds parts as they arrive; see the module header for every definition. */
@@ -72,13 +104,17 @@ export interface Collector {
 /** Creates a collector for one attempt. */
 export function createCollector(options: CollectorOptions): Collector {
   const { sent } = options;
+  const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+  const asked = options.modelNames?.length ?? 1;
   const models: ModelState[] = [];
   let multi = options.modelNames != null;
   options.modelNames?.forEach((name, i) => (slot(i).name = name));
+  let answeredSingle = false;
   let firstPart: number | undefined;
   let parts = 0;
   let unknownParts = 0;
   let decodeErrors = 0;
+  let firstDecodeError: string | null = null;
   let chatSessionId: string | null = null;
   let messageId: number | null = null;
   const requestFirstPacket: Record<string, number> = {};
@@ -92,16 +128,30 @@ export function createCollector(options: CollectorOptions): Collector {
     parts++;
     firstPart ??= t;
   };
+  /** Indices a part may name: the request's models (one when the service answered with one). */
+  const validIndex = (index: number) => Number.isSafeInteger(index) && index >= 0 && index < (answeredSingle ? 1 : asked);
+  const decodeError = (reason: string) => {
+    decodeErrors++;
+    firstDecodeError ??= reason;
+    const open = unfinished();
+    for (const m of open.length > 0 ? open : models.length > 0 ? models : [slot(0)]) m.tainted = true;
+  };
 
   function onPacket(part: Extract<StreamPart, { kind: 'packet' }>['part'], t: number): void {
     const { obj } = part;
     const type = obj.type as string; // the generic packet's type is a string too
     if (type === 'chat_heartbeat') return;
+    const given = part.placement.model_index;
+    if (given != null && !validIndex(given)) {
+      decodeError(`${type}: placement.model_index: ${given} is not a model of this request (${answeredSingle ? 1 : asked} asked)`);
+      return;
+    }
     counted(t);
     if (!KNOWN_PACKET_TYPES.has(type)) unknownParts++;
     requestFirstPacket[type] ??= t;
-    const index = part.placement.model_index;
-    if (index == null) {
+    // Absent (before v3.1) or null (v3.1) in a single-model stream: model 0.
+    const index = given ?? (multi ? null : 0);
+    if (index === null) {
       if (type === 'stop') for (const m of unfinished().length > 0 ? unfinished() : [slot(0)]) stopModel(m, t);
       return;
     }
@@ -110,18 +160,15 @@ export function createCollector(options: CollectorOptions): Collector {
     model.firstPart ??= t;
     model.firstPacket[type] ??= t;
     if (model.outcome !== undefined) return; // after its stop or error: counted, nothing more
-    foldObj(model, obj, t);
+    foldObj(model, obj, t, maxAnswerBytes);
   }
 
   return {
     onPart(part, t) {
       switch (part.kind) {
-        case 'decode_error': {
-          decodeErrors++;
-          const open = unfinished();
-          for (const m of open.length > 0 ? open : models.length > 0 ? models : [slot(0)]) m.tainted = true;
+        case 'decode_error':
+          decodeError(part.reason);
           return;
-        }
         case 'session_created':
           counted(t);
           chatSessionId = part.part.chat_session_id;
@@ -129,15 +176,29 @@ export function createCollector(options: CollectorOptions): Collector {
         case 'message_ids':
           counted(t);
           messageId = part.part.reserved_assistant_message_id;
+          if (multi && !answeredSingle && !models.some((m) => m.parts > 0 || m.outcome !== undefined)) {
+            // Several models asked, the single-model ids part came: one model answers.
+            answeredSingle = true;
+            multi = false;
+            models.length = 1;
+            const only = models[0] as ModelState;
+            only.name = null; // the service's configured model: llm_overrides were ignored
+          }
           return;
         case 'multi_model_ids':
           counted(t);
           multi = true;
-          part.part.responses.forEach((r, i) => (slot(i).name = r.model_name));
+          part.part.responses.forEach((r, i) => {
+            if (i < asked) slot(i).name = r.model_name;
+          });
           return;
         case 'streaming_error': {
-          counted(t);
           const index = part.part.details?.model_index;
+          if (index != null && !validIndex(index)) {
+            decodeError(`streaming error: details.model_index: ${index} is not a model of this request (${answeredSingle ? 1 : asked} asked)`);
+            return;
+          }
+          counted(t);
           const open = unfinished();
           const targets = index != null ? [slot(index)] : open.length > 0 ? open : models.length > 0 ? [] : [slot(0)];
           for (const m of targets) {
@@ -145,6 +206,7 @@ export function createCollector(options: CollectorOptions): Collector {
             m.outcome = 'stream_error';
             m.errorCode = part.part.error_code ?? null;
             m.errorMessage = truncateText(part.part.error);
+            m.retryable = part.part.is_retryable ?? null;
             m.end = t;
             m.firstPart ??= t;
           }
@@ -157,24 +219,34 @@ export function createCollector(options: CollectorOptions): Collector {
     finish(t, failure) {
       if (models.length === 0) slot(0);
       const empty = parts === 0 && decodeErrors === 0 && failure === undefined;
-      for (const m of models) settle(m, t, failure, empty);
+      for (const m of models) settle(m, t, failure, empty, firstDecodeError);
       const rel = (x: number | undefined) => (x === undefined ? null : roundMs(x - sent));
-      const figures = models.map((m) => modelFigures(m, rel, multi));
+      const figures = models.map((m) => modelFigures(m, rel, multi || answeredSingle));
+      if (answeredSingle) {
+        const only = figures[0] as UnscoredModelFigures;
+        if (only.outcome === 'ok' || only.outcome === 'empty_answer' || only.outcome === 'truncated') {
+          only.outcome = 'invalid_response';
+          only.error_message = `${asked} models were asked (llm_overrides) but the service answered with one, its configured model: it ignores llm_overrides (an Onyx release before v3.2); the answer is kept, not scored`;
+        }
+      }
       const outcome = worstOutcome([...figures.map((f) => f.outcome), ...(failure ? [failure.outcome] : [])]);
-      const culprit = figures.find((f) => f.outcome === outcome && f.error_code !== null);
+      const culprit = figures.find((f) => f.outcome === outcome && (f.error_code !== null || f.error_message !== null));
+      const culpritState = culprit === undefined ? undefined : models[culprit.model_index];
       const common = {
         outcome,
         error_code: culprit?.error_code ?? (failure?.outcome === outcome ? failure.error_code : null) ?? null,
         error_message: culprit?.error_message ?? (failure?.outcome === outcome ? failure.error_message : null) ?? null,
+        error_retryable: culpritState?.outcome === 'stream_error' ? culpritState.retryable : null,
         ttfp_ms: rel(firstPart),
         total_ms: rel(t),
         parts,
         chat_session_id: chatSessionId,
-        message_id: multi ? null : messageId,
+        message_id: multi || answeredSingle ? null : messageId,
         unknown_parts: unknownParts,
         decode_errors: decodeErrors,
+        answered_models: answeredSingle ? 1 : null,
       };
-      if (!multi) {
+      if (!multi && !answeredSingle) {
         const { model_index: _i, model_name: _n, scores: _s, ...single } = figures[0] as UnscoredModelFigures;
         return { ...single, ...common, models: null };
       }
@@ -185,21 +257,32 @@ export function createCollector(options: CollectorOptions): Collector {
 
 function newModel(index: number): ModelState {
   return {
-    index, name: null, outcome: undefined, errorCode: null, errorMessage: null, tainted: false,
+    index, name: null, outcome: undefined, errorCode: null, errorMessage: null, retryable: null, tainted: false,
     firstPart: undefined, firstAnswer: undefined, lastAnswer: undefined, firstCitation: undefined, end: undefined,
-    firstPacket: {}, gaps: [], parts: 0, answerDeltas: 0, answer: [], citations: [], topDocumentIds: [], reasoningChars: 0,
+    firstPacket: {}, gaps: [], parts: 0, answerDeltas: 0, answerChars: 0, firstDeltaChars: 0, answer: [], answerBytes: 0,
+    answerTruncated: false, citations: [], topDocumentIds: [], links: new Map(), reasoningChars: 0, toolErrors: 0, preAnswerSeconds: null,
   };
 }
 
 function stopModel(m: ModelState, t: number): void {
   if (m.outcome !== undefined) return;
-  m.outcome = 'ok';
+  m.outcome = m.answerDeltas > 0 ? 'ok' : 'empty_answer';
+  if (m.outcome === 'empty_answer') m.errorMessage = 'the answer reached stop with no answer text';
   m.end = t;
 }
 
 type PacketObj = Extract<StreamPart, { kind: 'packet' }>['part']['obj'];
+interface Doc { document_id: string; link?: string | null }
 
-function foldObj(m: ModelState, obj: PacketObj, t: number): void {
+function rememberLinks(m: ModelState, docs: readonly Doc[] | null | undefined): void {
+  if (docs == null) return;
+  for (const d of docs) {
+    const link = d.link?.trim();
+    if (link && !m.links.has(link)) m.links.set(link, d.document_id);
+  }
+}
+
+function foldObj(m: ModelState, obj: PacketObj, t: number, maxAnswerBytes: number): void {
   switch (obj.type as string) {
     case 'message_delta': {
       const content = (obj as { content: string }).content;
@@ -208,7 +291,10 @@ function foldObj(m: ModelState, obj: PacketObj, t: number): void {
       m.firstAnswer ??= t;
       m.lastAnswer = t;
       m.answerDeltas++;
-      m.answer.push(content);
+      const chars = codePoints(content);
+      if (m.answerDeltas === 1) m.firstDeltaChars = chars;
+      m.answerChars += chars;
+      keepAnswer(m, content, maxAnswerBytes);
       return;
     }
     case 'citation_info': {
@@ -218,19 +304,58 @@ function foldObj(m: ModelState, obj: PacketObj, t: number): void {
       return;
     }
     case 'message_start': {
-      const docs = (obj as { final_documents?: { document_id: string }[] | null }).final_documents;
-      if (docs != null) m.topDocumentIds = docs.map((d) => d.document_id);
+      const start = obj as { final_documents?: Doc[] | null; pre_answer_processing_seconds?: number | null };
+      if (start.final_documents != null) {
+        m.topDocumentIds = start.final_documents.map((d) => d.document_id);
+        rememberLinks(m, start.final_documents);
+      }
+      if (start.pre_answer_processing_seconds != null) m.preAnswerSeconds = start.pre_answer_processing_seconds;
       return;
     }
+    case 'search_tool_documents_delta':
+    case 'open_url_documents':
+      rememberLinks(m, (obj as { documents?: Doc[] | null }).documents);
+      return;
+    case 'intermediate_report_cited_docs':
+      rememberLinks(m, (obj as { cited_docs?: Doc[] | null }).cited_docs);
+      return;
     case 'reasoning_delta':
       m.reasoningChars += (obj as { reasoning: string }).reasoning.length;
+      return;
+    case 'error':
+      m.toolErrors++;
       return;
     case 'stop':
       stopModel(m, t);
   }
 }
 
-function settle(m: ModelState, t: number, failure: Failure | undefined, empty: boolean): void {
+const utf8 = new TextEncoder();
+
+/** Keeps `content` while the answer stays within `max` UTF-8 bytes; cuts at a character boundary. */
+function keepAnswer(m: ModelState, content: string, max: number): void {
+  if (m.answerTruncated) return;
+  // Fast path: a string of n UTF-16 units is at most 3n bytes of UTF-8.
+  const bytes = m.answerBytes + content.length * 3 <= max ? content.length * 3 : utf8.encode(content).length;
+  if (m.answerBytes + bytes <= max) {
+    m.answer.push(content);
+    m.answerBytes += bytes;
+    return;
+  }
+  let room = max - m.answerBytes;
+  let kept = '';
+  for (const ch of content) {
+    const size = utf8.encode(ch).length;
+    if (size > room) break;
+    kept += ch;
+    room -= size;
+  }
+  if (kept !== '') m.answer.push(kept);
+  m.answerBytes = max - room;
+  m.answerTruncated = true;
+}
+
+function settle(m: ModelState, t: number, failure: Failure | undefined, empty: boolean, decodeReason: string | null): void {
   if (m.outcome === undefined) {
     m.end = t;
     if (failure) {
@@ -242,14 +367,20 @@ function settle(m: ModelState, t: number, failure: Failure | undefined, empty: b
       m.errorMessage = 'the response stream was empty';
     } else {
       m.outcome = 'truncated';
+      m.errorMessage = 'the stream ended without stop or a streaming error';
     }
   }
-  if (m.tainted) m.outcome = worseOutcome(m.outcome, 'invalid_response');
+  if (m.tainted && worseOutcome(m.outcome, 'invalid_response') === 'invalid_response' && m.outcome !== 'invalid_response') {
+    m.outcome = 'invalid_response';
+    m.errorCode = null;
+    m.errorMessage = `a part could not be decoded: ${decodeReason ?? 'unknown'}`;
+  }
 }
 
 function modelFigures(m: ModelState, rel: (x: number | undefined) => number | null, multi: boolean): UnscoredModelFigures {
   const answer = m.answer.join('');
   const span = m.firstAnswer !== undefined && m.lastAnswer !== undefined ? m.lastAnswer - m.firstAnswer : 0;
+  const { marker_citations, markers_without_citation } = resolveMarkers(m.answerDeltas > 0 ? answer : null, m.citations, m.links);
   return {
     model_index: m.index,
     model_name: m.name,
@@ -265,13 +396,18 @@ function modelFigures(m: ModelState, rel: (x: number | undefined) => number | nu
     answer_gaps_ms: m.gaps.map(roundMs),
     parts: m.parts,
     answer_deltas: m.answerDeltas,
-    answer_chars: codePoints(answer),
+    answer_chars: m.answerChars,
     answer: m.answerDeltas > 0 ? answer : null,
+    answer_truncated: m.answerTruncated,
     citations: m.citations,
-    cited_document_ids: citedDocumentIds(m.citations),
+    marker_citations,
+    cited_document_ids: citedDocumentIds(m.citations, marker_citations),
     top_document_ids: m.topDocumentIds,
-    markers_without_citation: markersWithoutCitation(answer, m.citations),
+    markers_without_citation,
     reasoning_chars: m.reasoningChars,
+    tool_errors: m.toolErrors,
+    pre_answer_processing_seconds: m.preAnswerSeconds,
+    output_chars_per_s: m.answerDeltas >= 2 && span > 0 ? roundMs((m.answerChars - m.firstDeltaChars) / (span / 1000)) : null,
     scores: null,
   };
 }
@@ -291,16 +427,29 @@ function multiTotals(
     answer_deltas: sum((f) => f.answer_deltas),
     answer_chars: sum((f) => f.answer_chars),
     answer: null,
+    answer_truncated: figures.some((f) => f.answer_truncated),
     citations: [],
+    marker_citations: [],
     cited_document_ids: [],
     top_document_ids: [],
     markers_without_citation: [],
     reasoning_chars: sum((f) => f.reasoning_chars),
+    tool_errors: sum((f) => f.tool_errors),
+    pre_answer_processing_seconds: null,
+    output_chars_per_s: null,
   };
 }
 
 function codePoints(text: string): number {
   let n = 0;
-  for (const _ of text) n++;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // A high surrogate followed by a low one is one code point.
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
   return n;
 }

@@ -17,7 +17,8 @@ export const ExchangeSchema = RequestRecordSchema.pick({
   first_packet_ms: true, answer_gaps_ms: true, parts: true, answer_deltas: true, answer_chars: true,
   answer: true, citations: true, cited_document_ids: true, top_document_ids: true, markers_without_citation: true,
   reasoning_chars: true, chat_session_id: true, message_id: true, unknown_parts: true, decode_errors: true,
-  rate_limit: true,
+  rate_limit: true, answer_truncated: true, marker_citations: true, tool_errors: true, pre_answer_processing_seconds: true,
+  output_chars_per_s: true, answered_models: true,
 }).extend({
   models: z.array(UnscoredModelFiguresSchema).nullable(),
   /** Monotonic ms (the client's `now`) just before the request was handed to undici. */
@@ -29,11 +30,15 @@ export const ExchangeSchema = RequestRecordSchema.pick({
    * Not a record field.
    */
   error_body: z.string().nullable(),
+  /** How the stream was framed (`ndjson` as deployed, or real `sse`); null for a body that was not a stream. Not a record field. */
+  framing: z.enum(['ndjson', 'sse']).nullable(),
+  /** The streaming error's `is_retryable` (null when absent or no streaming error): false is never retried. Not a record field. */
+  error_retryable: z.boolean().nullable(),
 });
 export type Exchange = z.infer<typeof ExchangeSchema>;
 
 /** Fields the HTTP layer fills; the rest come from folding the body (collect.ts, full-response.ts). */
-export type HttpFields = 'http_status' | 'content_type' | 'headers_ms' | 'rate_limit' | 'sent' | 'started_at' | 'error_body';
+export type HttpFields = 'http_status' | 'content_type' | 'headers_ms' | 'rate_limit' | 'sent' | 'started_at' | 'error_body' | 'framing';
 /** What a body (stream or full response) yields: every Exchange field the HTTP layer does not fill. */
 export type BodyFigures = Omit<Exchange, HttpFields>;
 

@@ -2,16 +2,20 @@
  * @module client/full-response
  * Figures of a `stream=false` answer (ChatFullResponse). Only `headers` and `done` exist as
  * milestones; the caller sets headers_ms, and total_ms is the end of the body. A body that is not the
- * schema's shape (HTML, empty, wrong JSON) is invalid_response; `error_msg` set is stream_error.
+ * schema's shape (HTML, empty, wrong JSON) is invalid_response; `error_msg` set is stream_error; an
+ * empty `answer` without error_msg is empty_answer. Every release's body reads (`incognito`, v4.6+,
+ * defaults to false). Markers without citation_info resolve by the link of a given document
+ * (top_documents and every tool call's search_docs), as in a stream.
  */
 import { z } from 'zod';
 import { ChatFullResponseSchema } from '../api/documents.js';
-import { citedDocumentIds, markersWithoutCitation } from '../records/citations.js';
+import { citedDocumentIds, resolveMarkers } from '../records/citations.js';
+import { DEFAULT_MAX_ANSWER_BYTES } from './collect.js';
 import type { BodyFigures } from './exchange.js';
 import { truncateText } from './exchange.js';
 
-/** Folds a complete full-mode body, received `totalMs` after sent. */
-export function fullResponseFigures(body: string, totalMs: number): BodyFigures {
+/** Folds a complete full-mode body, received `totalMs` after sent; the answer kept is cut at `maxAnswerBytes`. */
+export function fullResponseFigures(body: string, totalMs: number, maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES): BodyFigures {
   let value: unknown;
   try {
     value = JSON.parse(body);
@@ -23,16 +27,25 @@ export function fullResponseFigures(body: string, totalMs: number): BodyFigures 
   const r = parsed.data;
   const citations = r.citation_info.map(({ citation_number, document_id }) => ({ citation_number, document_id }));
   const failed = r.error_msg != null && r.error_msg !== '';
+  const links = new Map<string, string>();
+  for (const d of [...r.top_documents, ...r.tool_calls.flatMap((c) => c.search_docs ?? [])]) {
+    const link = d.link?.trim();
+    if (link && !links.has(link)) links.set(link, d.document_id);
+  }
+  const { marker_citations, markers_without_citation } = resolveMarkers(r.answer, citations, links);
+  const kept = cutUtf8(r.answer, maxAnswerBytes);
   return {
     ...emptyFigures(totalMs),
-    outcome: failed ? 'stream_error' : 'ok',
-    error_message: failed ? truncateText(r.error_msg ?? '') : null,
-    answer: r.answer,
+    outcome: failed ? 'stream_error' : r.answer === '' ? 'empty_answer' : 'ok',
+    error_message: failed ? truncateText(r.error_msg ?? '') : r.answer === '' ? 'the full response has an empty answer' : null,
+    answer: kept,
+    answer_truncated: kept.length < r.answer.length,
     answer_chars: [...r.answer].length,
     citations,
-    cited_document_ids: citedDocumentIds(citations),
+    marker_citations,
+    cited_document_ids: citedDocumentIds(citations, marker_citations),
     top_document_ids: r.top_documents.map((d) => d.document_id),
-    markers_without_citation: markersWithoutCitation(r.answer, citations),
+    markers_without_citation,
     reasoning_chars: r.pre_answer_reasoning?.length ?? 0,
     chat_session_id: r.chat_session_id ?? null,
     message_id: r.message_id,
@@ -48,8 +61,25 @@ export function emptyFigures(totalMs: number | null): BodyFigures {
   return {
     outcome: 'invalid_response', error_code: null, error_message: null,
     ttfp_ms: null, ttft_ms: null, first_citation_ms: null, total_ms: totalMs, tpot_ms: null,
-    first_packet_ms: {}, answer_gaps_ms: [], parts: 0, answer_deltas: 0, answer_chars: 0, answer: null,
-    citations: [], cited_document_ids: [], top_document_ids: [], markers_without_citation: [], reasoning_chars: 0,
-    chat_session_id: null, message_id: null, unknown_parts: 0, decode_errors: 0, models: null,
+    first_packet_ms: {}, answer_gaps_ms: [], parts: 0, answer_deltas: 0, answer_chars: 0, answer: null, answer_truncated: false,
+    citations: [], marker_citations: [], cited_document_ids: [], top_document_ids: [], markers_without_citation: [], reasoning_chars: 0,
+    tool_errors: 0, pre_answer_processing_seconds: null, output_chars_per_s: null,
+    chat_session_id: null, message_id: null, unknown_parts: 0, decode_errors: 0, models: null, answered_models: null, error_retryable: null,
   };
+}
+
+const utf8 = new TextEncoder();
+
+/** The longest start of `text` within `max` UTF-8 bytes, cut at a character boundary. */
+export function cutUtf8(text: string, max: number): string {
+  if (text.length * 3 <= max || utf8.encode(text).length <= max) return text;
+  let room = max;
+  let end = 0;
+  for (const ch of text) {
+    const size = utf8.encode(ch).length;
+    if (size > room) break;
+    room -= size;
+    end += ch.length;
+  }
+  return text.slice(0, end);
 }

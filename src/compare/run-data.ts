@@ -10,7 +10,7 @@ import { createRepeatsAccumulator, modelPassed, recordPassed, type RepeatsGroup 
 import { createSummarizer } from '../metrics/summarize.js';
 import type { AnswerFigures, Mode, Outcome, RequestRecord } from '../records/record.js';
 import { LATENCY_FIGURES, type Group, type LatencyFigure, type Summary } from '../records/summary.js';
-import { SCORE_NAMES, figureKind, type LatencyStat, type ScoreName } from '../figures/catalogue.js';
+import { SCORE_NAMES, figureKind, sampleValue, type LatencyStat, type ScoreName } from '../figures/catalogue.js';
 import type { QuestionFigures } from '../metrics/question-value.js';
 import { answerKey, NO_VERDICTS, recordVerdict, type HumanVerdicts } from '../records/review.js';
 
@@ -89,8 +89,8 @@ export function createRunCollector(options: { verdicts?: HumanVerdicts; setOrder
     question.tries.set(record.repeat, { outcome: figures.outcome, passed, human: human ?? null, figures });
     if (figures.outcome !== 'ok') return;
     for (const f of LATENCY_FIGURES) {
-      const value = f === 'headers_ms' ? record.headers_ms : figures[f];
-      if (value !== null && Number.isFinite(value)) group.latency[f].push(value);
+      const value = sampleValue(f, figures, record.headers_ms);
+      if (value !== null) group.latency[f].push(value);
     }
   };
 

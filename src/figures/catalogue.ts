@@ -2,12 +2,71 @@
  * @module figures/catalogue
  * The catalogue of figures a summary reports, a comparison shows and a gate can name: every
  * numeric score (a per-question mean), the outcome and pass rates, the repeat figures, and the
- * latency figures with a statistic. For each, its kind and which way is good. One catalogue at the
- * bottom of the tree, so metrics, compare, gates and the reports never disagree on a name or a
- * direction.
+ * per-request figures summarised by their distribution (latencies and milestones, TPOT, output
+ * characters per second, the service's own pre-answer time), which take a statistic. For each, its
+ * kind, which way is good, and (for the per-request ones) how it is read from a record. One
+ * catalogue at the bottom of the tree, so metrics, compare, gates and the reports never disagree on
+ * a name, a definition or a direction.
  */
+import type { AnswerFigures } from '../records/record.js';
 import { ScoresSchema, type ScoreName, type Scores } from '../records/scores.js';
-import { LATENCY_FIGURES, type LatencyFigure } from '../records/summary.js';
+
+/**
+ * The per-request figures summarised by their distribution (count, mean, percentiles) over `ok`
+ * answers, each group and each model of a multi-model set: the milestones of metrics.md, TPOT,
+ * output characters per second and the service's `pre_answer_processing_seconds`.
+ */
+export const LATENCY_FIGURES = [
+  'headers_ms', 'ttfp_ms', 'ttft_ms', 'first_citation_ms', 'total_ms', 'tpot_ms',
+  'first_search_documents_ms', 'message_start_ms', 'first_reasoning_ms', 'pre_answer_processing_seconds', 'output_chars_per_s',
+] as const;
+export type LatencyFigure = (typeof LATENCY_FIGURES)[number];
+
+/** What a per-request figure is read from: one answer's figures, and the request's headers_ms. */
+export type SampleSource = Pick<
+  AnswerFigures,
+  'ttfp_ms' | 'ttft_ms' | 'first_citation_ms' | 'total_ms' | 'tpot_ms' | 'first_packet_ms' | 'pre_answer_processing_seconds' | 'output_chars_per_s'
+>;
+
+/** One per-request figure: its unit, which way is good, and how it is read. */
+export interface SampleFigure {
+  readonly unit: 'ms' | 's' | 'chars/s';
+  readonly higherIsBetter: boolean;
+  /** One line for reports and docs. */
+  readonly label: string;
+  /** The value of one answer; null when it does not exist (no such packet, full mode). */
+  read(figures: SampleSource, headersMs: number | null): number | null;
+}
+
+const packetAt = (f: SampleSource, ...types: string[]): number | null => {
+  for (const type of types) {
+    const at = f.first_packet_ms?.[type];
+    if (at !== undefined) return at;
+  }
+  return null;
+};
+const ms = (label: string, read: SampleFigure['read']): SampleFigure => ({ unit: 'ms', higherIsBetter: false, label, read });
+
+/** The definition of every per-request figure (metrics.md "Timing milestones"). */
+export const SAMPLE_FIGURES: Readonly<Record<LatencyFigure, SampleFigure>> = {
+  headers_ms: ms('status and headers received', (_f, headers) => headers),
+  ttfp_ms: ms('first part (TTFP)', (f) => f.ttfp_ms),
+  ttft_ms: ms('first answer token (TTFT)', (f) => f.ttft_ms),
+  first_citation_ms: ms('first citation_info', (f) => f.first_citation_ms),
+  total_ms: ms('end of the body (or of the model)', (f) => f.total_ms),
+  tpot_ms: ms('time per answer delta after the first (TPOT)', (f) => f.tpot_ms),
+  first_search_documents_ms: ms('first search documents', (f) => packetAt(f, 'search_tool_documents_delta')),
+  message_start_ms: ms('message_start (the answer begins)', (f) => packetAt(f, 'message_start')),
+  first_reasoning_ms: ms('first reasoning', (f) => packetAt(f, 'reasoning_start', 'reasoning_delta')),
+  pre_answer_processing_seconds: { unit: 's', higherIsBetter: false, label: "the service's own pre-answer time", read: (f) => f.pre_answer_processing_seconds ?? null },
+  output_chars_per_s: { unit: 'chars/s', higherIsBetter: true, label: 'answer characters per second after the first delta', read: (f) => f.output_chars_per_s ?? null },
+};
+
+/** A per-request figure's value of one answer; null when absent or not finite. */
+export function sampleValue(figure: LatencyFigure, figures: SampleSource, headersMs: number | null): number | null {
+  const value = SAMPLE_FIGURES[figure].read(figures, headersMs);
+  return value !== null && Number.isFinite(value) ? value : null;
+}
 
 /** Every numeric score of ScoresSchema (the ones `scores` averages), in schema order. */
 export const SCORE_NAMES: readonly ScoreName[] = (Object.keys(ScoresSchema.shape) as (keyof Scores)[]).filter(
@@ -27,10 +86,9 @@ export const REPEAT_FIGURES = ['pass_at_n', 'pass_all_n', 'flaky_rate'] as const
 export const REVIEW_FIGURES = ['human_pass_rate'] as const;
 export type RateFigure = (typeof RATE_FIGURES)[number] | (typeof REPEAT_FIGURES)[number] | (typeof REVIEW_FIGURES)[number];
 
-export { LATENCY_FIGURES };
-export type { LatencyFigure, ScoreName };
+export type { ScoreName };
 
-/** A figure known per question (compared pairwise) — or a latency figure (compared by its samples). */
+/** A figure known per question (compared pairwise), or a per-request figure with a statistic ('latency': compared by its samples). */
 export type FigureKind = 'score' | 'rate' | 'latency';
 
 /** The scores and rates the table shows by default (compare.json carries every score). */
@@ -60,8 +118,9 @@ export function figureKind(name: string): FigureKind | undefined {
 /** Every base figure name a gate accepts, for "did you mean". */
 export const FIGURE_NAMES: readonly string[] = [...SCORE_NAMES, ...RATE_FIGURES, ...REPEAT_FIGURES, ...REVIEW_FIGURES, ...LATENCY_FIGURES];
 
-/** Which way is good: latencies and counts of bad things should fall, everything else rise. */
+/** Which way is good: latencies and counts of bad things should fall, everything else (output characters per second too) rise. */
 export function higherIsBetter(name: string): boolean {
   const base = name.split('.')[0] ?? name;
-  return !LOWER_IS_BETTER.has(base) && !LATENCY_SET.has(base);
+  if (LATENCY_SET.has(base)) return SAMPLE_FIGURES[base as LatencyFigure].higherIsBetter;
+  return !LOWER_IS_BETTER.has(base);
 }

@@ -5,7 +5,7 @@
  * everything it reports is independent of the order the observations came in.
  */
 import type { AnswerFigures, Outcome } from '../records/record.js';
-import { SCORE_NAMES } from '../figures/catalogue.js';
+import { SCORE_NAMES, sampleValue, type SampleSource } from '../figures/catalogue.js';
 import type { ScoreName, Scores } from '../records/scores.js';
 import { emptyOutcomeCounts, LATENCY_FIGURES, type GroupFigures, type LatencyFigure } from '../records/summary.js';
 import { createPooledLatency, type PooledLatency } from './pooled-latency.js';
@@ -14,7 +14,7 @@ import { latencyStatsOfSorted, meanEstimateOfCounts, proportionEstimate } from '
 
 /** One answer as a group sees it: a whole request, or one model of a multi-model request. */
 export interface Observation {
-  figures: Pick<AnswerFigures, 'outcome' | 'answer_gaps_ms' | 'scores' | Exclude<LatencyFigure, 'headers_ms'>>;
+  figures: Pick<AnswerFigures, 'outcome' | 'answer_gaps_ms' | 'scores'> & SampleSource & { tool_errors?: number };
   /** The request's headers_ms (shared by every model of a stream). */
   headers_ms: number | null;
   expects_documents: boolean;
@@ -38,6 +38,7 @@ export function createFigureAccumulator(): FigureAccumulator {
   let duplicates = 0;
   let reviewed = 0;
   let good = 0;
+  let toolErrors = 0;
   const outcomes: Record<Outcome, number> = emptyOutcomeCounts();
   const latency = Object.fromEntries(LATENCY_FIGURES.map((f) => [f, [] as number[]])) as Record<LatencyFigure, number[]>;
   let gaps: PooledLatency | null = null;
@@ -62,6 +63,7 @@ export function createFigureAccumulator(): FigureAccumulator {
       outcomes[figures.outcome] += 1;
       if (didPass) passed += 1;
       if (!expects_documents) noExpectation += 1;
+      toolErrors += figures.tool_errors ?? 0;
       if (figures.scores !== null) {
         invalid += figures.scores.invalid_citations;
         duplicates += figures.scores.duplicate_citations;
@@ -69,8 +71,8 @@ export function createFigureAccumulator(): FigureAccumulator {
       // Failed requests are counted by outcome only: never mixed into latencies or score means.
       if (figures.outcome !== 'ok') return;
       for (const figure of LATENCY_FIGURES) {
-        const value = figure === 'headers_ms' ? headers_ms : figures[figure];
-        if (value !== null && Number.isFinite(value)) latency[figure].push(value);
+        const value = sampleValue(figure, figures, headers_ms);
+        if (value !== null) latency[figure].push(value);
       }
       for (const gap of figures.answer_gaps_ms) (gaps ??= createPooledLatency()).record(gap);
       if (figures.scores !== null) addScores(figures.scores);
@@ -89,6 +91,7 @@ export function createFigureAccumulator(): FigureAccumulator {
         no_expectation: noExpectation,
         invalid_citations: invalid,
         duplicate_citations: duplicates,
+        tool_errors: toolErrors,
       };
     },
   };

@@ -45,6 +45,11 @@ export function makeFigures(over: Partial<AnswerFigures> = {}): AnswerFigures {
     top_document_ids: ['doc-1', 'doc-2'],
     markers_without_citation: [],
     reasoning_chars: 0,
+    answer_truncated: false,
+    marker_citations: [],
+    tool_errors: 0,
+    pre_answer_processing_seconds: null,
+    output_chars_per_s: null,
     scores: makeScores(),
     ...over,
   };
@@ -89,6 +94,7 @@ export function makeRecord(over: Partial<RequestRecord> = {}): RequestRecord {
     token_index: null,
     attempts: [{ attempt: 0, outcome: 'ok', http_status: 200, error_code: null, retry_after_s: null, total_ms: 1000 }],
     models: null,
+    answered_models: null,
     ...over,
   };
   return RequestRecordSchema.parse(record);

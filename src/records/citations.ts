@@ -36,9 +36,12 @@ export function rankCitations(citations: readonly Citation[]): { ranked: string[
   return rankedUnique(byNumber.map((c) => c.document_id));
 }
 
-/** The record's `cited_document_ids`: cited documents in citation-number order, de-duplicated. */
-export function citedDocumentIds(citations: readonly Citation[]): string[] {
-  return rankCitations(citations).ranked;
+/**
+ * The record's `cited_document_ids`: cited documents in citation-number order, de-duplicated, over
+ * the citation_info parts and the markers resolved by their link (`markerCitations`) together.
+ */
+export function citedDocumentIds(citations: readonly Citation[], markerCitations: readonly Citation[] = []): string[] {
+  return rankCitations(markerCitations.length === 0 ? citations : [...citations, ...markerCitations]).ranked;
 }
 
 /** One `[[n]]` marker in the answer text; `end` is exclusive and covers the `(link)` when present. */
@@ -101,15 +104,50 @@ export function stripCitations(answer: string): string {
   return out + answer.slice(from);
 }
 
+/** How the markers of an answer resolve: by their citation_info, by their link, or not at all. */
+export interface MarkerResolution {
+  /** Markers with no citation_info for their number whose link is a given document's: they cite it. */
+  marker_citations: Citation[];
+  /** Numbers of markers that match neither (each once, in order of first appearance): invalid citations. */
+  markers_without_citation: number[];
+}
+
 /**
- * The record's `markers_without_citation`: numbers of markers with no citation of that number,
- * each once, in order of first appearance. A null answer has none.
+ * Resolves the `[[n]](link)` markers of `answer`. The service numbers citations per search call (a
+ * second search starts at 101) and sends citation_info only the first time a document is cited, so
+ * a marker whose number has no citation_info is still valid when its link is the link of a
+ * document the answer was given (`linkToDocument`, trimmed links → document ids): it cites that
+ * document. Only a marker that matches neither is invalid. A null answer has no markers.
+ */
+export function resolveMarkers(
+  answer: string | null,
+  citations: readonly Citation[],
+  linkToDocument: ReadonlyMap<string, string> = new Map(),
+): MarkerResolution {
+  if (answer === null) return { marker_citations: [], markers_without_citation: [] };
+  const cited = new Set(citations.map((c) => c.citation_number));
+  const resolved = new Map<number, string>();
+  const missing = new Set<number>();
+  for (const marker of parseCitationMarkers(answer)) {
+    if (cited.has(marker.number) || resolved.has(marker.number)) continue;
+    const document = marker.link === null ? undefined : linkToDocument.get(marker.link.trim());
+    if (document === undefined) missing.add(marker.number);
+    else {
+      resolved.set(marker.number, document);
+      missing.delete(marker.number);
+    }
+  }
+  return {
+    marker_citations: [...resolved].map(([citation_number, document_id]) => ({ citation_number, document_id })),
+    markers_without_citation: [...missing],
+  };
+}
+
+/**
+ * The record's `markers_without_citation` when no document link is known: numbers of markers with
+ * no citation of that number, each once, in order of first appearance. A null answer has none.
  */
 export function markersWithoutCitation(answer: string | null, citations: readonly Citation[]): number[] {
-  if (answer === null) return [];
-  const cited = new Set(citations.map((c) => c.citation_number));
-  const missing = new Set<number>();
-  for (const marker of parseCitationMarkers(answer)) if (!cited.has(marker.number)) missing.add(marker.number);
-  return [...missing];
+  return resolveMarkers(answer, citations).markers_without_citation;
 }
 

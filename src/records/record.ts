@@ -7,11 +7,19 @@
 import { z } from 'zod';
 import { ScoresSchema } from './scores.js';
 
+/**
+ * Still 1: every field added since (tool_errors, answer_truncated, marker_citations,
+ * pre_answer_processing_seconds, output_chars_per_s, answered_models) has a default, so a record
+ * written before them still parses, and reports, comparisons and baselines read old runs.
+ */
 export const RECORD_VERSION = 1;
 
-/** metrics.md "Outcome classes". `ok` only when every model reached `stop` (or full, no error_msg). */
+/**
+ * metrics.md "Outcome classes". `ok` only when every model reached `stop` with answer text (or the
+ * full response came back with a non-empty answer and no error_msg).
+ */
 export const OutcomeSchema = z.enum([
-  'ok', 'rate_limited', 'http_error', 'stream_error', 'truncated', 'timeout', 'network', 'invalid_response', 'cancelled',
+  'ok', 'rate_limited', 'http_error', 'stream_error', 'truncated', 'empty_answer', 'timeout', 'network', 'invalid_response', 'cancelled',
 ]);
 export type Outcome = z.infer<typeof OutcomeSchema>;
 export const OUTCOMES = OutcomeSchema.options;
@@ -44,17 +52,31 @@ export const AnswerFiguresSchema = z.object({
   parts: z.number().int(),
   answer_deltas: z.number().int(),
   answer_chars: z.number().int(),
-  /** The answer text as received, markers included. */
+  /** The answer text as received, markers included; cut at --max-answer-bytes (see answer_truncated). */
   answer: z.string().nullable(),
+  /** The answer was longer than --max-answer-bytes: `answer` keeps its start; answer_chars counts it whole. */
+  answer_truncated: z.boolean().default(false),
   /** Citations in arrival order, as the service sent them. */
   citations: z.array(CitationSchema),
-  /** In citation-number order, de-duplicated: the ranked list R of metrics.md. */
+  /**
+   * `[[n]](link)` markers with no citation_info for n whose link is the link of a document the
+   * answer was given: they cite that document (the service numbers citations per search call and
+   * sends citation_info only for a document's first citation). First occurrence of each n.
+   */
+  marker_citations: z.array(CitationSchema).default([]),
+  /** In citation-number order, de-duplicated, citations and marker_citations together: the ranked list R of metrics.md. */
   cited_document_ids: z.array(z.string()),
   /** final_documents of the last message_start (full mode: top_documents): what the answer was given. */
   top_document_ids: z.array(z.string()),
-  /** `[[n]]` markers in the answer with no citation_info for n. */
+  /** `[[n]]` markers in the answer with neither a citation_info for n nor the link of a given document. */
   markers_without_citation: z.array(z.number().int()),
   reasoning_chars: z.number().int(),
+  /** `{"type": "error"}` packets: a tool failed and the answer went on (v3.2+ streams them). */
+  tool_errors: z.number().int().default(0),
+  /** The service's own figure from message_start (v2.12+), seconds; null when absent. */
+  pre_answer_processing_seconds: z.number().nullable().default(null),
+  /** Characters of the answer deltas after the first, per second from the first to the last delta; null under two deltas. */
+  output_chars_per_s: z.number().nullable().default(null),
   scores: ScoresSchema.nullable(),
 });
 export type AnswerFigures = z.infer<typeof AnswerFiguresSchema>;
@@ -115,8 +137,14 @@ export const RequestRecordSchema = AnswerFiguresSchema.extend({
   decode_errors: z.number().int(),
   token_index: z.number().int().nullable(),
   attempts: z.array(AttemptSchema),
-  /** Multi-model sets: one entry per model_index; null for a single model. */
+  /** Multi-model sets: one entry per model_index that answered; null for a single model. */
   models: z.array(ModelFiguresSchema).nullable(),
+  /**
+   * Multi-model sets: how many models the service answered with (the stream's ids part), when it
+   * differs from the models asked (a release before v3.2 ignores llm_overrides and answers with one).
+   * Null when every model asked answered, and for a single model.
+   */
+  answered_models: z.number().int().nullable().default(null),
 });
 export type RequestRecord = z.infer<typeof RequestRecordSchema>;
 

@@ -4,7 +4,10 @@
  * results.jsonl alone, so `chatbench report DIR` rebuilds it identically.
  */
 import { z } from 'zod';
+import { LATENCY_FIGURES, type LatencyFigure } from '../figures/catalogue.js';
 import { ModeSchema, OUTCOMES, OutcomeSchema } from './record.js';
+
+export { LATENCY_FIGURES, type LatencyFigure };
 
 export const SUMMARY_VERSION = 1;
 
@@ -32,19 +35,23 @@ export const MeanEstimateSchema = z.object({
 });
 export type MeanEstimate = z.infer<typeof MeanEstimateSchema>;
 
-export const LATENCY_FIGURES = ['headers_ms', 'ttfp_ms', 'ttft_ms', 'first_citation_ms', 'total_ms', 'tpot_ms'] as const;
-export type LatencyFigure = (typeof LATENCY_FIGURES)[number];
-
-export const OutcomeCountsSchema = z.record(OutcomeSchema, z.number().int());
+/** Counts per outcome class; a class a summary of an older version lacks (empty_answer) reads as 0. */
+export const OutcomeCountsSchema = z.preprocess(
+  (value) => (typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...emptyOutcomeCounts(), ...value } : value),
+  z.record(OutcomeSchema, z.number().int()),
+);
 
 /** The figures of one group of records: a set × mode, one model of a multi-model set, or a category. */
 export const GroupFiguresSchema = z.object({
   requests: z.number().int(),
   outcomes: OutcomeCountsSchema,
-  /** Latencies of `ok` requests only (failures are counted by class, never mixed in). */
-  latency: z.object(Object.fromEntries(LATENCY_FIGURES.map((f) => [f, LatencyStatsSchema.nullable()])) as Record<
+  /**
+   * The per-request figures of the catalogue (figures/catalogue.ts) over `ok` requests only (failures
+   * are counted by class, never mixed in); one an older summary lacks reads as null.
+   */
+  latency: z.object(Object.fromEntries(LATENCY_FIGURES.map((f) => [f, LatencyStatsSchema.nullable().default(null)])) as Record<
     LatencyFigure,
-    z.ZodNullable<typeof LatencyStatsSchema>
+    z.ZodDefault<z.ZodNullable<typeof LatencyStatsSchema>>
   >),
   /** Inter-part gaps between answer deltas, all requests pooled. */
   answer_gap_ms: LatencyStatsSchema.nullable(),
@@ -61,6 +68,8 @@ export const GroupFiguresSchema = z.object({
   no_expectation: z.number().int(),
   invalid_citations: z.number().int(),
   duplicate_citations: z.number().int(),
+  /** `{"type": "error"}` packets of every request: tools that failed while the answer went on. */
+  tool_errors: z.number().int().default(0),
 });
 export type GroupFigures = z.infer<typeof GroupFiguresSchema>;
 
@@ -90,5 +99,6 @@ export const SummarySchema = z.object({
 });
 export type Summary = z.infer<typeof SummarySchema>;
 
-export const emptyOutcomeCounts = (): Record<z.infer<typeof OutcomeSchema>, number> =>
-  Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<z.infer<typeof OutcomeSchema>, number>;
+export function emptyOutcomeCounts(): Record<z.infer<typeof OutcomeSchema>, number> {
+  return Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<z.infer<typeof OutcomeSchema>, number>;
+}

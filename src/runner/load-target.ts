@@ -68,5 +68,6 @@ async function openUrlsExchange(
     sent,
     started_at: startedAt,
     error_body: null,
+    framing: null,
   };
 }

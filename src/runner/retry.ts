@@ -1,9 +1,11 @@
 /**
  * @module runner/retry
- * When an attempt is tried again, and after how long. Retried: network errors and 5xx, and with
- * `retry429` a 429, honouring its Retry-After up to a cap. Never retried: timeouts, stream errors,
- * invalid responses, other 4xx (a retry would not change them, or would double the load of a slow
- * target). Backoff is exponential with equal jitter from a seeded RNG, so a run's waits reproduce.
+ * When an attempt is tried again, and after how long. Retried: network errors, 5xx, a streaming
+ * error the service marks `is_retryable: true` (a provider's rate limit, an unavailable model), and
+ * with `retry429` a 429, honouring its Retry-After up to a cap. Never retried: a streaming error
+ * with `is_retryable` false or absent (MODEL_REFUSAL, BUDGET_EXCEEDED, ...: the same request would
+ * fail the same way), timeouts, empty answers, invalid responses, other 4xx (a retry would not
+ * change them, or would double the load of a slow target). Backoff is exponential with equal jitter from a seeded RNG, so a run's waits reproduce.
  */
 import { seededUniform } from '../plan/arrivals.js';
 import type { Exchange } from '../client/exchange.js';
@@ -38,7 +40,8 @@ export function backoffMs(attempt: number, backoff: Required<BackoffOptions>, ra
 export function retryDelayMs(exchange: Exchange, attempt: number, policy: RetryPolicy, random: () => number): number | null {
   if (attempt > policy.retries) return null;
   const serverError = exchange.outcome === 'http_error' && (exchange.http_status ?? 0) >= 500;
-  if (exchange.outcome === 'network' || serverError) return backoffMs(attempt, policy.backoff, random);
+  const retryableStream = exchange.outcome === 'stream_error' && exchange.error_retryable === true;
+  if (exchange.outcome === 'network' || serverError || retryableStream) return backoffMs(attempt, policy.backoff, random);
   if (exchange.outcome === 'rate_limited' && policy.retry429) {
     const retryAfter = exchange.rate_limit?.retry_after_s;
     const waitS = retryAfter == null ? backoffMs(attempt, policy.backoff, random) / 1000 : retryAfter;

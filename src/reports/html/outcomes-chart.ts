@@ -16,6 +16,7 @@ export const OUTCOME_COLOURS: Record<Outcome, string> = {
   http_error: '#D55E00',
   stream_error: '#CC79A7',
   truncated: '#56B4E9',
+  empty_answer: '#882255',
   timeout: '#F0E442',
   network: '#000000',
   invalid_response: '#009E73',

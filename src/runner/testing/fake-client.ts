@@ -27,7 +27,7 @@ export function fakeExchange(fields: Partial<Exchange> = {}): Exchange {
   const body = createCollector({ sent: 0 }).finish(10, outcome === 'ok' ? undefined : { outcome, error_code: null, error_message: null });
   return {
     ...body, outcome, http_status: 200, content_type: null, headers_ms: 1, rate_limit: null, sent: 0,
-    started_at: '2030-01-01T00:00:00.000Z', error_body: null, ...fields,
+    started_at: '2030-01-01T00:00:00.000Z', error_body: null, framing: null, ...fields,
   };
 }
 
