@@ -17,7 +17,7 @@ import { createChatClient, type ChatClient } from '../client/chat-client.js';
 import { getProjectInstructions, putProjectInstructions } from '../client/project-client.js';
 import { readDataset, type Dataset } from '../dataset/index.js';
 import { InputError, RunError, UsageError } from '../errors.js';
-import { buildPlan } from '../plan/build-plan.js';
+import { buildPlan, deepResearchProblems } from '../plan/build-plan.js';
 import type { PlannedRequest } from '../plan/planned-request.js';
 import { selectShard, type Shard } from '../plan/shard.js';
 import { createJsonlSink } from '../reports/index.js';
@@ -60,6 +60,7 @@ export async function prepareEval(inputs: EvalInputs): Promise<PreparedEval> {
     checkSetsForMode(resolved.sets, inputs.mode);
     return resolved;
   });
+  if (dataset && sets) problems.push(...deepResearchProblems(dataset.rows, sets.sets, inputs.datasetPath));
   if (problems.length > 0 || !dataset || !sets) throw new InputError(problems);
   const whole = buildPlan({ rows: dataset.rows, sets: sets.sets, defaults: sets.defaults, mode: inputs.mode, repeat: inputs.repeat });
   if (whole.length === 0) throw new InputError([`${inputs.datasetPath}: the dataset has no questions`]);

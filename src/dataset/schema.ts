@@ -11,7 +11,7 @@ import { DateTimeSchema, DocumentSourceSchema, type BaseFilters } from '../api/i
 /** Columns with a meaning; any other column is kept as metadata. Names are lowercase, exact. */
 export const KNOWN_COLUMNS = [
   'id', 'question', 'expected_documents', 'must_contain', 'must_not_contain', 'expect_no_answer', 'category',
-  'persona_id', 'project_id', 'additional_context', 'source_type', 'document_set', 'tags', 'time_cutoff',
+  'persona_id', 'project_id', 'additional_context', 'source_type', 'document_set', 'tags', 'time_cutoff', 'deep_research',
 ] as const;
 export type KnownColumn = (typeof KNOWN_COLUMNS)[number];
 const KNOWN = new Set<string>(KNOWN_COLUMNS);
@@ -73,6 +73,11 @@ function parseBoolean(value: string, ctx: Ctx): boolean {
   const parsed = BOOLEANS[value.trim().toLowerCase()];
   if (parsed === undefined) issue(ctx, `${quote(value)} is not a boolean (use true/false, yes/no, 1/0, or leave it empty)`);
   return parsed ?? false;
+}
+
+/** A boolean where an empty cell means "not said" (the set's or the defaults' value applies). */
+function parseOptionalBoolean(value: string, ctx: Ctx): boolean | null {
+  return value.trim() === '' ? null : parseBoolean(value, ctx);
 }
 
 function parseInteger(value: string, ctx: Ctx): number | null {
@@ -148,6 +153,7 @@ export const DatasetRowSchema = z
     document_set: cell.transform(parsePhraseList),
     tags: cell.transform(parseTags),
     time_cutoff: cell.transform(parseDateTime),
+    deep_research: cell.transform(parseOptionalBoolean),
     metadata: z.record(z.string(), z.string()).default({}),
   })
   .transform((row) => ({
@@ -164,6 +170,8 @@ export const DatasetRowSchema = z
     persona_id: row.persona_id,
     project_id: row.project_id,
     additional_context: row.additional_context,
+    /** Ask with deep research (true/false); null: the set's or the defaults' choice. */
+    deep_research: row.deep_research,
     filters: toFilters(row),
     metadata: row.metadata,
   }));

@@ -81,7 +81,24 @@ export function buildBody(row: DatasetRow, set: SetDefinition, stream: boolean, 
   if (defaults.forced_tool_id !== undefined) body.forced_tool_id = defaults.forced_tool_id;
   if (defaults.origin) body.origin = defaults.origin;
   if (defaults.mcp_headers) body.mcp_headers = defaults.mcp_headers;
+  if (deepResearch(row, set, defaults)) body.deep_research = true;
   return body;
 }
 
+/** Deep research for this row under this set: the row's column, else the set's field, else the defaults'. */
+export function deepResearch(row: Pick<DatasetRow, 'deep_research'>, set: Pick<SetDefinition, 'deep_research'>, defaults: Pick<SetsDefaults, 'deep_research'>): boolean {
+  return row.deep_research ?? set.deep_research ?? defaults.deep_research ?? false;
+}
+
 const projectId = (row: DatasetRow, defaults: SetsDefaults): number | undefined => row.project_id ?? defaults.project?.id;
+
+/**
+ * The rows that ask for deep research under a multi-model set: the service refuses that pair
+ * (VALIDATION_ERROR), so it is refused before anything is sent. One problem per row and set. (A
+ * set or the defaults asking for it with a multi-model set is a problem of the sets file.)
+ */
+export function deepResearchProblems(rows: readonly DatasetRow[], sets: readonly SetDefinition[], datasetName: string): string[] {
+  return rows.flatMap((row) => sets
+    .filter((set) => set.multi && row.deep_research === true)
+    .map((set) => `${datasetName}:${row.line}: deep_research: true, but set ${JSON.stringify(set.name)} is multi-model: the service refuses deep research in multi-model mode`));
+}

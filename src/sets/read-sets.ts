@@ -63,6 +63,13 @@ export function setRuleProblems(raw: unknown): Problem[] {
     if (Array.isArray(overrides)) {
       const message = multiLengthProblem(overrides.length);
       if (message !== undefined) problems.push({ path: ['sets', index, 'llm_overrides'], message });
+      const deep = entry.deep_research ?? (isRecord(raw) && isRecord(raw.defaults) ? raw.defaults.deep_research : undefined);
+      if (deep === true && overrides.length > 1) {
+        problems.push({
+          path: ['sets', index, 'deep_research' in entry ? 'deep_research' : 'llm_overrides'],
+          message: `is multi-model with deep_research${'deep_research' in entry ? '' : ' (from defaults)'}: the service refuses deep research in multi-model mode (VALIDATION_ERROR); set "deep_research": false on this set`,
+        });
+      }
     }
     if (typeof entry.name === 'string' && entry.name !== '') {
       const first = firstIndex.get(entry.name);

@@ -25,6 +25,8 @@ export const SetEntrySchema = z.strictObject({
   name: SetNameSchema,
   llm_override: StrictLLMOverrideSchema.nullish(),
   llm_overrides: z.array(StrictLLMOverrideSchema).nullish(),
+  /** Ask every question of this set with deep research (overrides `defaults.deep_research`; a row's own column wins). */
+  deep_research: z.boolean().optional(),
 });
 export type SetEntry = z.infer<typeof SetEntrySchema>;
 
@@ -38,6 +40,8 @@ export const SetsDefaultsSchema = z.strictObject({
   origin: MessageOriginSchema.optional(),
   /** Forwarded to the remote tool server; values are secrets and are redacted in every output. */
   mcp_headers: SendMessageRequestSchema.shape.mcp_headers.unwrap().unwrap().optional(),
+  /** Ask with deep research: long, paced answers (a 300 s silence limit by default). A set or a row may say otherwise. */
+  deep_research: z.boolean().optional(),
   /** Applied with the project-instructions operation before the first request. */
   project: z.strictObject({ id: z.number().int().nonnegative(), instructions: z.string() }).optional(),
 });
@@ -58,6 +62,8 @@ export const SetDefinitionSchema = z.object({
   llm_override: LLMOverrideSchema.nullable(),
   llm_overrides: z.array(LLMOverrideSchema).nullable(),
   multi: z.boolean(),
+  /** The set's own deep_research; absent: the defaults' choice. */
+  deep_research: z.boolean().optional(),
 });
 export type SetDefinition = z.infer<typeof SetDefinitionSchema>;
 
@@ -76,5 +82,6 @@ export function toSetDefinition(entry: SetEntry): SetDefinition {
     llm_override: entry.llm_override ?? null,
     llm_overrides: overrides,
     multi: overrides !== null,
+    ...(entry.deep_research === undefined ? {} : { deep_research: entry.deep_research }),
   };
 }

@@ -9,7 +9,8 @@ import { ANONYMOUS_PRINCIPAL } from './auth.js';
 import type { ChatEngine } from './chat/index.js';
 import { readValidBody } from './parse-body.js';
 import type { RateLimiter } from './rate-limit.js';
-import { replyRateLimited } from './replies.js';
+import { replyBudgetSpent } from './replies.js';
+import type { ReleaseTraits } from './releases.js';
 import type { RouteContext } from './route.js';
 import { authorize } from './route.js';
 import type { ServerStatsRecorder } from './server-stats.js';
@@ -22,6 +23,8 @@ export interface ChatRouteOptions {
   readonly stats: ServerStatsRecorder;
   readonly anonymousChat: boolean;
   readonly now: () => number;
+  /** The release decides the 429 body of a spent budget. */
+  readonly release?: ReleaseTraits;
 }
 
 /** The deployed model validator: a request names an existing session or asks for a new one, not both. */
@@ -38,7 +41,7 @@ export function chatHandler(options: ChatRouteOptions) {
     const refusal = options.limiter.admitChat(principal.userId);
     if (refusal !== undefined) {
       options.stats.rateLimited(refusal.scope);
-      replyRateLimited(ctx.res, refusal, options.now());
+      replyBudgetSpent(ctx.res, refusal, options.now(), options.release?.structuredBudget429 ?? true);
       return;
     }
     const request = await readValidBody(ctx.req, ctx.res, SendMessageRequestSchema, ctx.body, { after: oneSessionSource });

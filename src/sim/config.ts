@@ -10,11 +10,18 @@ import { ChatConfigSchema } from './chat/index.js';
 import { OpenUrlsConfigSchema } from './open-urls.js';
 import { ProjectEntrySchema } from './projects.js';
 import { RateLimitsSchema } from './rate-limit.js';
+import { OnyxReleaseSchema } from './releases.js';
 import { VALIDATION_SHAPES } from './validation.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 export const SimConfigSchema = z.strictObject({
+  /**
+   * The Onyx release to speak, "4.5" or "4.5.2" (onyx-releases.md: from 2.7 to 4.6); default the
+   * newest. Every documented difference of that release is written: session line, placement,
+   * packets, errors, 429 bodies, multi-model support, `GET /version`.
+   */
+  onyx_release: OnyxReleaseSchema.optional(),
   /** The prefix routes are served under; the deployed service has `/api` behind its proxy. */
   base_path: z
     .string()

@@ -35,6 +35,8 @@ export const ModelProfileSchema = z.object({
   error_rate: Probability.default(0),
   /** How many of the best-matching sentences the answer uses (at most; fewer if fewer match). */
   answer_sentences: z.number().int().min(1).max(6).default(3),
+  /** Deep research: how long each step of a research agent takes (its search, its report), before time_scale. */
+  deep_research_step_ms: LogNormalSchema.default({ median: 20_000, p99: 45_000 }),
 });
 export type ModelProfile = z.output<typeof ModelProfileSchema>;
 
@@ -50,6 +52,7 @@ export const ModelProfileOverrideSchema = z.strictObject({
   missed_citation_rate: Probability.optional(),
   error_rate: Probability.optional(),
   answer_sentences: z.number().int().min(1).max(6).optional(),
+  deep_research_step_ms: LogNormalSchema.optional(),
 });
 export type ModelProfileOverride = z.input<typeof ModelProfileOverrideSchema>;
 
@@ -58,6 +61,7 @@ const GPT_4O: ModelProfile = {
   model_name: 'gpt-4o', provider: 'openai', pre_answer_ms: SEARCH,
   first_token_ms: { median: 700, p99: 2000 }, token_ms: { median: 22, p99: 70 },
   reasoning: false, wrong_citation_rate: 0.02, missed_citation_rate: 0.03, error_rate: 0, answer_sentences: 3,
+  deep_research_step_ms: { median: 20_000, p99: 45_000 },
 };
 
 /** The built-in profiles; a config can override any field of these or add new keys. */
@@ -68,11 +72,13 @@ export const BUILTIN_PROFILES: Readonly<Record<string, ModelProfile>> = {
     model_name: 'gpt-4o-mini', provider: 'openai', pre_answer_ms: SEARCH,
     first_token_ms: { median: 300, p99: 900 }, token_ms: { median: 12, p99: 40 },
     reasoning: false, wrong_citation_rate: 0.15, missed_citation_rate: 0.25, error_rate: 0, answer_sentences: 2,
+    deep_research_step_ms: { median: 12_000, p99: 30_000 },
   },
   'claude-sonnet-4': {
     model_name: 'claude-sonnet-4', provider: 'anthropic', pre_answer_ms: SEARCH,
     first_token_ms: { median: 900, p99: 2500 }, token_ms: { median: 18, p99: 60 },
     reasoning: true, wrong_citation_rate: 0.02, missed_citation_rate: 0.03, error_rate: 0, answer_sentences: 3,
+    deep_research_step_ms: { median: 25_000, p99: 55_000 },
   },
 };
 

@@ -58,3 +58,14 @@ export function replyRateLimited(res: ServerResponse, refusal: Refusal, nowMs: n
     { headers: { 'retry-after': String(seconds) } },
   );
 }
+
+/**
+ * 429 of a spent usage budget as the release writes it: from v4.5 the structured body with
+ * Retry-After (replyRateLimited); before, `{"detail": "Token budget exceeded for user. Try again
+ * later."}` with no code and no Retry-After.
+ */
+export function replyBudgetSpent(res: ServerResponse, refusal: Refusal, nowMs: number, structured: boolean): void {
+  if (structured) return replyRateLimited(res, refusal, nowMs);
+  const who = refusal.scope === 'global' ? 'organization' : 'user';
+  sendJson(res, 429, { detail: `Token budget exceeded for ${who}. Try again later.` });
+}

@@ -7,7 +7,7 @@
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { OPEN_URLS_PATH, SEND_MESSAGE_PATH } from '../api/index.js';
+import { OPEN_URLS_PATH, SEND_MESSAGE_PATH, VERSION_PATH } from '../api/index.js';
 import type { TokenEntry } from './auth.js';
 import { bearerToken, createAuthenticator, defaultTokens } from './auth.js';
 import { chatHandler } from './chat-route.js';
@@ -19,7 +19,9 @@ import type { Corpus } from './corpus/index.js';
 import { openUrlsHandler } from './open-urls.js';
 import { createProjectStore, defaultProjects, projectInstructionsHandlers } from './projects.js';
 import { createRateLimiter } from './rate-limit.js';
+import { releaseTraits, type ReleaseTraits } from './releases.js';
 import { replyInternal, replyMethodNotAllowed, replyNotFound, replyRateLimited } from './replies.js';
+import { sendJson } from './http.js';
 import type { RouteHandler } from './route.js';
 import type { RouteName, ServerStats } from './server-stats.js';
 import { createServerStats } from './server-stats.js';
@@ -44,6 +46,8 @@ export interface SimServer {
   /** Not listening yet. */
   readonly server: Server;
   readonly config: SimConfig;
+  /** The Onyx release it speaks. */
+  readonly release: ReleaseTraits;
   /** Every token the server accepts, with its user and scopes (none = unrestricted). */
   readonly tokens: readonly TokenEntry[];
   stats(): SimStats;
@@ -69,18 +73,22 @@ function routePattern(path: string): RegExp {
 export function createSimServer(options: SimServerOptions): SimServer {
   const config = parseSimConfig(options.config ?? {});
   const now = options.now ?? Date.now;
+  const release = releaseTraits(config.onyx_release);
   const tokens = config.tokens ?? defaultTokens(options.token);
-  const authenticator = createAuthenticator(tokens);
+  // Before v4.1 there are no token scopes: every token may do what its user may.
+  const authenticator = createAuthenticator(release.scopes ? tokens : tokens.map(({ scopes: _scopes, ...t }) => t));
   const limiter = createRateLimiter(config.rate_limits, now);
   const counters = createServerStats();
-  const engine = createChatEngine({ config: config.chat, seed: options.seed ?? 1, corpus: options.corpus });
+  const engine = createChatEngine({ config: config.chat, seed: options.seed ?? 1, corpus: options.corpus, release });
   const projects = projectInstructionsHandlers(createProjectStore(config.projects ?? defaultProjects()));
   const routes: Route[] = [
     {
       name: 'send-chat-message',
       pattern: routePattern(SEND_MESSAGE_PATH),
-      methods: { POST: chatHandler({ engine, limiter, stats: counters, anonymousChat: config.anonymous_chat, now }) },
+      methods: { POST: chatHandler({ engine, limiter, stats: counters, anonymousChat: config.anonymous_chat, now, release }) },
     },
+    // Public (no token), as in the service: how a client learns the release it talks to.
+    { name: 'version', pattern: routePattern(VERSION_PATH), methods: { GET: ({ res }) => sendJson(res, 200, { backend_version: release.backendVersion }) } },
     { name: 'open-urls', pattern: routePattern(OPEN_URLS_PATH), methods: { POST: openUrlsHandler(config.open_urls, options.corpus) } },
     { name: 'project-instructions', pattern: routePattern('/user/projects/{project_id}/instructions'), methods: projects },
   ];
@@ -126,6 +134,7 @@ export function createSimServer(options: SimServerOptions): SimServer {
   return {
     server,
     config,
+    release,
     tokens,
     stats: () => ({ ...engine.stats(), ...counters.snapshot() }),
     restartLagWindow: () => engine.restartLagWindow(),

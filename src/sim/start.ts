@@ -30,6 +30,8 @@ export interface SimulatorOptions {
 export interface RunningSimulator {
   /** e.g. `http://127.0.0.1:41234/api`: what a client uses as its base URL. */
   readonly baseUrl: string;
+  /** What `GET /version` says, e.g. `v4.6.0`. */
+  readonly backendVersion: string;
   readonly tokens: readonly TokenEntry[];
   stats(): SimStats;
   /** Restarts the send-lag window of `stats().send_lag_window_ms`. */
@@ -62,6 +64,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   let closing: Promise<void> | undefined;
   return {
     baseUrl: `http://${hostPart(host)}:${port}${sim.config.base_path}`,
+    backendVersion: sim.release.backendVersion,
     tokens: sim.tokens,
     stats: () => sim.stats(),
     restartLagWindow: () => sim.restartLagWindow(),

@@ -24,6 +24,9 @@ const EXPECTED: Record<FaultKind, Record<Mode, Outcome>> = {
   http_500: { stream: 'http_error', full: 'http_error' },
   http_503: { stream: 'http_error', full: 'http_error' },
   streaming_error: { stream: 'stream_error', full: 'stream_error' },
+  tool_error: { stream: 'ok', full: 'ok' }, // the newest release: a tool error packet, and the answer goes on
+  empty_answer: { stream: 'stream_error', full: 'stream_error' }, // v4.5+: EMPTY_LLM_RESPONSE
+  model_refusal: { stream: 'stream_error', full: 'stream_error' }, // v4.5+: MODEL_REFUSAL
 };
 const STATUS: Partial<Record<FaultKind, number>> = { http_500: 500, http_503: 503 };
 

@@ -84,7 +84,8 @@ describe('faults forced by a trigger', () => {
     const server = await forced('streaming_error', { error_code: 'RATE_LIMIT' });
     const r = await ask(server);
     const last = JSON.parse(lines(r.body).at(-1)!);
-    expect(last).toEqual({ error: expect.stringContaining('RATE_LIMIT'), stack_trace: null, error_code: 'RATE_LIMIT', is_retryable: true, details: null });
+    // v3.2+: the details name the model (and its model_index, 0 for a single model).
+    expect(last).toEqual({ error: expect.stringContaining('RATE_LIMIT'), stack_trace: null, error_code: 'RATE_LIMIT', is_retryable: true, details: { model: 'gpt-4o', provider: 'openai', model_index: 0 } });
     expect(r.body.endsWith('\n')).toBe(true);
     expect(hasStop(r.body)).toBe(false);
     expect(server.engine.stats()).toMatchObject({ streaming_errors: 1, faults_injected: { streaming_error: 1 } });

@@ -27,7 +27,7 @@ describe('multi-model mode', () => {
     // each model's own packets are a complete single-model sequence
     for (const m of [0, 1]) {
       const own = ps.filter((p) => modelOf(p) === m).map(typeOf);
-      expect(own.slice(0, 5)).toEqual(['search_tool_start', 'search_tool_queries_delta', 'search_tool_documents_delta', 'section_end', 'message_start']);
+      expect(own.slice(0, 6)).toEqual(['search_tool_start', 'search_tool_queries_delta', 'search_tool_filter_delta', 'search_tool_documents_delta', 'section_end', 'message_start']);
       expect(own.at(-1)).toBe('stop');
     }
     // interleaved: the answer deltas switch between models many times

@@ -23,13 +23,13 @@ describe('a single-model stream', () => {
     const ps = parts(r.body);
     expect(ps.every((p) => p.kind !== 'decode_error')).toBe(true);
     const labels = ps.map(label);
-    expect(labels.slice(0, 7)).toEqual(['session_created', 'message_ids', 'search_tool_start', 'search_tool_queries_delta',
+    expect(labels.slice(0, 8)).toEqual(['session_created', 'message_ids', 'search_tool_start', 'search_tool_queries_delta', 'search_tool_filter_delta',
       'search_tool_documents_delta', 'section_end', 'message_start']);
     expect(labels.at(-1)).toBe('stop');
-    expect(labels.slice(7, -1).every((l) => l === 'message_delta' || l === 'citation_info')).toBe(true);
+    expect(labels.slice(8, -1).every((l) => l === 'message_delta' || l === 'citation_info')).toBe(true);
     for (const p of ps.slice(2)) {
       if (p.kind !== 'packet') continue;
-      const turn = ['search_tool_start', 'search_tool_queries_delta', 'search_tool_documents_delta', 'section_end'].includes(label(p)) ? 0 : 1;
+      const turn = ['search_tool_start', 'search_tool_queries_delta', 'search_tool_filter_delta', 'search_tool_documents_delta', 'section_end'].includes(label(p)) ? 0 : 1;
       expect(p.part.placement).toEqual({ turn_index: turn, tab_index: 0, sub_turn_index: null, model_index: 0 });
     }
     const session = ps[0]!.kind === 'session_created' ? ps[0]!.part : undefined;
@@ -38,10 +38,11 @@ describe('a single-model stream', () => {
     expect(ps[1]).toMatchObject({ part: { user_message_id: 1, reserved_assistant_message_id: 2 } });
     expect(obj(ps[2]!)).toEqual({ type: 'search_tool_start', is_internet_search: false });
     expect(obj(ps[3]!)).toEqual({ type: 'search_tool_queries_delta', queries: [QUESTION] });
-    const documents = obj(ps[4]!).documents as Array<{ document_id: string }>;
+    expect(obj(ps[4]!)).toEqual({ type: 'search_tool_filter_delta', sources: [], time_filter_start: null, time_filter_end: null }); // v4.4+
+    const documents = obj(ps[5]!).documents as Array<{ document_id: string }>;
     expect(documents.length).toBeGreaterThan(1); // top 5 of what matches; the test corpus is small
     expect(documents.length).toBeLessThanOrEqual(5);
-    const start6 = obj(ps[6]!);
+    const start6 = obj(ps[7]!);
     expect(start6.final_documents).toEqual(documents);
     expect(start6.pre_answer_processing_seconds).toBeGreaterThan(0);
     expect(obj(ps.at(-1)!)).toEqual({ type: 'stop', stop_reason: null });

@@ -27,7 +27,7 @@ describe('chat through the server', () => {
     expect(decoded.filter((p) => p.kind === 'decode_error')).toEqual([]);
     expect(decoded.slice(0, 2).map((p) => p.kind)).toEqual(['session_created', 'message_ids']);
     const types = decoded.flatMap((p) => (p.kind === 'packet' ? [p.part.obj.type] : []));
-    expect(types.slice(0, 4)).toEqual(['search_tool_start', 'search_tool_queries_delta', 'search_tool_documents_delta', 'section_end']);
+    expect(types.slice(0, 5)).toEqual(['search_tool_start', 'search_tool_queries_delta', 'search_tool_filter_delta', 'search_tool_documents_delta', 'section_end']);
     expect(types).toContain('message_start');
     expect(types.at(-1)).toBe('stop');
     const answer = decoded.flatMap((p) => (p.kind === 'packet' && p.part.obj.type === 'message_delta' ? [p.part.obj.content as string] : [])).join('');
@@ -106,6 +106,7 @@ describe('chat through the server', () => {
       'send-chat-message': { '200': 1, '403': 1 },
       'open-urls': { '200': 1 },
       'project-instructions': {},
+      version: {},
       unmatched: { '404': 1 },
     });
     expect(stats.streams_open).toBe(0);

@@ -19,6 +19,7 @@ interface ServeArgs {
   seed: number;
   token: string | undefined;
   'time-scale': number | undefined;
+  'onyx-release': string | undefined;
 }
 
 const CURL = (op: string) => `curl -sN http://127.0.0.1:8080/api/${op} -H "Authorization: Bearer $CHATBENCH_SIM_TOKEN"`;
@@ -54,11 +55,14 @@ async function readConfig(path: string, cwd: string): Promise<Record<string, unk
   }
 }
 
-/** `--time-scale` overrides the file's chat.time_scale; every other setting comes from the file. */
-function withTimeScale(config: Record<string, unknown>, timeScale: number | undefined): SimConfigInput {
-  if (timeScale === undefined) return config as SimConfigInput;
+/** `--time-scale` overrides the file's chat.time_scale, `--onyx-release` its onyx_release; every other setting comes from the file. */
+function withFlags(config: Record<string, unknown>, timeScale: number | undefined, release: string | undefined): SimConfigInput {
   const chat = typeof config.chat === 'object' && config.chat !== null ? config.chat : {};
-  return { ...config, chat: { ...chat, time_scale: timeScale } } as SimConfigInput;
+  return {
+    ...config,
+    ...(release === undefined ? {} : { onyx_release: release }),
+    ...(timeScale === undefined ? {} : { chat: { ...chat, time_scale: timeScale } }),
+  } as SimConfigInput;
 }
 
 function describeTokens(tokens: readonly TokenEntry[]): string {
@@ -72,9 +76,9 @@ async function start(args: ServeArgs, io: Io): Promise<RunningSimulator> {
   if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) throw new UsageError(`--port ${args.port}: give a port from 0 to 65535`);
   if (args['time-scale'] !== undefined && !(args['time-scale'] > 0)) throw new UsageError('--time-scale must be a positive number');
   const file = args.config === undefined ? {} : await readConfig(args.config, io.cwd);
-  const config = withTimeScale(file, args['time-scale']);
+  const config = withFlags(file, args['time-scale'], args['onyx-release']);
   try {
-    parseSimConfig(config, args.config ?? 'config');
+    parseSimConfig(config, args['onyx-release'] !== undefined && args.config === undefined ? '--onyx-release' : args.config ?? 'config');
   } catch (error) {
     if (error instanceof SimConfigError) throw new InputError(error.problems, { hint: 'see examples/sim.json for every setting' });
     throw error;
@@ -99,7 +103,7 @@ async function start(args: ServeArgs, io: Io): Promise<RunningSimulator> {
 /** Starts the simulator, prints where it is, and waits for the interrupt signal to close it. */
 async function serve(args: ServeArgs, io: Io): Promise<void> {
   const sim = await start(args, io);
-  io.stdout.write(`chatbench simulator listening on ${sim.baseUrl}\ntokens:\n${describeTokens(sim.tokens)}\nPress Ctrl+C to stop.\n`);
+  io.stdout.write(`chatbench simulator listening on ${sim.baseUrl} (speaking Onyx ${sim.backendVersion})\ntokens:\n${describeTokens(sim.tokens)}\nPress Ctrl+C to stop.\n`);
   if (!io.signal.aborted) await new Promise((done) => io.signal.addEventListener('abort', done, { once: true }));
   await sim.close();
   io.stdout.write('chatbench simulator stopped\n');
@@ -118,9 +122,11 @@ export function serveCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('seed', { type: 'number', default: 1, describe: 'seed of every random choice: the same seed gives the same answers' })
         .option('token', { type: 'string', describe: `the unrestricted demo token (default: $CHATBENCH_SIM_TOKEN, else ${DEMO_TOKEN})` })
         .option('time-scale', { type: 'number', describe: 'multiply every simulated delay (0.1 = ten times faster; default from the config, 1)' })
+        .option('onyx-release', { type: 'string', describe: 'speak like this Onyx release, 2.7 to 4.6 (e.g. 4.5 or 4.5.2; default the newest); see the README\'s "Onyx releases"' })
         .example('$0 serve', 'serve on http://127.0.0.1:8080/api with the default tokens')
         .example('$0 serve --port 0 --config examples/sim.json --seed 7', 'any free port, a config file, another seed')
         .example(`CHATBENCH_SIM_TOKEN=onyx_pat_mine $0 serve`, 'choose the demo token in advance')
+        .example('$0 serve --onyx-release 3.1', 'speak like an Onyx v3.1 deployment (no incognito, model_index null, llm_overrides ignored)')
         .epilogue(CURL_EXAMPLES),
     handler: async (args: ArgumentsCamelCase<ServeArgs>) => {
       await serve(args, io);

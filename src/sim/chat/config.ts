@@ -7,10 +7,17 @@ import { z } from 'zod';
 import { FRAMINGS } from '../encode/index.js';
 import { ModelProfileOverrideSchema } from '../profiles.js';
 
-/** The failures the simulator can inject (issue 2 §3). */
+/**
+ * The failures the simulator can inject (issue 2 §3), and what a model or a tool does wrong, each
+ * written as the configured `onyx_release` writes it (issue 10): `tool_error` (v3.2+ a
+ * `{"type": "error"}` packet and the answer goes on; before, the stream ends in a streaming error),
+ * `empty_answer` (no answer text: before v3.1 the stream reaches stop with nothing said, then a
+ * streaming error whose code depends on the release), `model_refusal` (v4.5+ MODEL_REFUSAL, not
+ * retryable; before, an empty answer).
+ */
 export const FAULT_KINDS = [
   'reset_before_headers', 'reset_mid_stream', 'stall_mid_stream', 'malformed_line', 'end_without_stop',
-  'unterminated_error', 'http_500', 'http_503', 'streaming_error',
+  'unterminated_error', 'http_500', 'http_503', 'streaming_error', 'tool_error', 'empty_answer', 'model_refusal',
 ] as const;
 export const FaultKindSchema = z.enum(FAULT_KINDS);
 export type FaultKind = z.infer<typeof FaultKindSchema>;
@@ -73,9 +80,12 @@ export const ChatConfigSchema = z.strictObject({
 export type ChatConfig = z.output<typeof ChatConfigSchema>;
 export type ChatConfigInput = z.input<typeof ChatConfigSchema>;
 
-/** Whether a client may retry after this mid-stream error (transient provider or network trouble). */
+/** Whether a client may retry after this mid-stream error (transient provider or network trouble), as the service says. */
 export function isRetryable(code: string): boolean {
-  return ['RATE_LIMIT', 'SERVICE_UNAVAILABLE', 'CONNECTION_ERROR', 'MODEL_ERROR', 'EMPTY_LLM_RESPONSE', 'UNKNOWN_ERROR'].includes(code);
+  return [
+    'RATE_LIMIT', 'SERVICE_UNAVAILABLE', 'CONNECTION_ERROR', 'MODEL_ERROR', 'EMPTY_LLM_RESPONSE', 'UNKNOWN_ERROR', 'API_ERROR',
+    'STREAM_WRITER_ERROR', 'TOOL_CALL_FAILED', 'INIT_FAILED',
+  ].includes(code);
 }
 
 /** Compiles a trigger's `match` into a test on the message text. */

@@ -14,12 +14,14 @@ import { MULTI_MODEL_REQUIRES_STREAM_DETAIL } from '../../api/index.js';
 import type { Corpus } from '../corpus/index.js';
 import { STREAM_CONTENT_TYPE } from '../encode/index.js';
 import { mergeProfiles, resolveProfile, type ModelProfile, type ResolvedProfile } from '../profiles.js';
+import { releaseTraits, type ReleaseTraits } from '../releases.js';
 import { createRng } from '../rng.js';
-import { buildAnswer, buildReasoning } from './answer.js';
+import { buildAnswer, buildReasoning, tokenize } from './answer.js';
+import type { DeepResearchInput } from './deep-research.js';
 import type { ChatConfig } from './config.js';
 import { createFaultPicker, type FaultChoice } from './faults.js';
 import { jsonHead, jsonSteps, planFull } from './full-plan.js';
-import { planModel, type ModelRun } from './model-plan.js';
+import { planModel, type ModelFailure, type ModelRun } from './model-plan.js';
 import { messageIdsPart, multiModelIdsPart, sessionPart, streamingErrorPart } from './parts.js';
 import { createRetriever, type Retrieval } from './retrieval.js';
 import { createScheduler } from './scheduler.js';
@@ -54,6 +56,8 @@ export interface ChatEngineOptions {
   config: ChatConfig;
   seed: number;
   corpus: Corpus;
+  /** The Onyx release to speak (default: the newest). */
+  release?: ReleaseTraits;
 }
 
 /** A reply ready to play: the compiled plan and the tokens it charges. */
@@ -73,11 +77,12 @@ const MAX_MODELS = 3;
 /** Creates the engine. One per server; it owns a scheduler timer until close(). */
 export function createChatEngine(options: ChatEngineOptions): ChatEngine {
   const { config, seed, corpus } = options;
+  const traits = options.release ?? releaseTraits();
   const profiles = mergeProfiles(config.profiles);
   const stats = createStatsRecorder();
   const scheduler = createScheduler(stats.lag);
   const pickFault = createFaultPicker(config.faults);
-  const retrieve = createRetriever(corpus, config);
+  const retrieve = createRetriever(corpus, config, { fileId: traits.fileId });
   const occurrences = new Map<string, number>();
   const inFlight = new Set<AbortController>();
   let nextId = config.first_message_id;
@@ -105,7 +110,7 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
     }
   };
   const playing = (head: ResponseHead, steps: WireStep[], stream: boolean, tokens: number): Play =>
-    ({ kind: 'play', head, plan: compilePlan(steps, config.framing), stream, tokens });
+    ({ kind: 'play', head, plan: compilePlan(steps, config.framing, traits.placement), stream, tokens });
 
   /**
    * Decides the whole reply synchronously. Only the compiled plan outlives this call, so nothing
@@ -118,7 +123,8 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
     const identity = requestIdentity(request);
     const n = occurrence(`${request.stream}${identity}`);
     const faultRng = createRng(seed, 'fault', identity, n);
-    const overrides = request.llm_overrides ?? [];
+    // Before v3.2 the service does not know llm_overrides: it answers with its configured model.
+    const overrides = traits.multiModel ? request.llm_overrides ?? [] : [];
     if (overrides.length > 1 && !request.stream) {
       return playing(jsonHead(400), jsonSteps(0, { error_code: 'INVALID_INPUT', detail: MULTI_MODEL_REQUIRES_STREAM_DETAIL }), false, 0);
     }
@@ -131,26 +137,33 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
     }
     const sessionId = request.chat_session_id ?? createRng(seed, 'session', identity, n).uuid();
     const incognito = request.chat_session_info?.incognito ?? false;
-    const prefix: unknown[] = request.chat_session_id == null ? [sessionPart(sessionId, incognito)] : [];
+    const prefix: unknown[] = request.chat_session_id == null ? [sessionPart(sessionId, incognito, traits.incognitoKey)] : [];
     const streamHead: ResponseHead = { status: 200, headers: { 'Content-Type': STREAM_CONTENT_TYPE } };
-    if (overrides.length > MAX_MODELS) {
+    const refuse = (error: string): Play => {
       stats.streamingError();
-      const error = `Multi-model mode supports at most ${MAX_MODELS} models; ${overrides.length} were given.`;
       const steps = [...prefix, streamingErrorPart(error, 'VALIDATION_ERROR', null, false)].map((part): WireStep => ({ at: 0, part }));
       return playing(streamHead, steps, true, 0);
-    }
+    };
+    if (overrides.length > MAX_MODELS) return refuse(`Multi-model mode supports at most ${MAX_MODELS} models; ${overrides.length} were given.`);
+    if (overrides.length > 1 && request.deep_research) return refuse('Multi-model is not supported with deep research');
     const models = overrides.length > 1 ? overrides.map((o) => resolveProfile(profiles, o)) : [resolveProfile(profiles, request.llm_override)];
     const userMessageId = nextId++;
     const messageIds = models.map(() => nextId++);
     const retrieval = retrieve(message, request.internal_search_filters);
-    const failing = fault?.kind === 'streaming_error' || (!request.stream && fault?.kind === 'unterminated_error')
-      ? (fault.modelIndex ?? (models.length > 1 ? faultRng.int(models.length) : 0)) : -1;
+    const modelFault = fault !== null && MODEL_FAULTS.has(fault.kind);
+    const failing = modelFault || (!request.stream && fault?.kind === 'unterminated_error')
+      ? (fault?.modelIndex ?? (models.length > 1 ? faultRng.int(models.length) : 0)) : -1;
     const runs = models.map((model, i) => runModel({ model, i, multi: models.length > 1, message, identity, n, retrieval, request, fault, failing }));
     for (const run of runs) if (run.error !== null) stats.streamingError();
     const tokens = runs.reduce((sum, run) => sum + run.tokens, 0);
     const first = runs[0] as ModelRun;
     if (!request.stream) {
-      const full = planFull({ run: first, retrieval, messageId: messageIds[0] ?? 0, sessionId, incognito, fault: fault?.kind ?? null, stallMs: config.stall_ms * config.time_scale });
+      // Before v4.0 a full response to a request that named its session leaves chat_session_id null.
+      const fullSession = request.chat_session_id != null && !traits.fullSessionBackfill ? null : sessionId;
+      const full = planFull({
+        run: first, retrieval, messageId: messageIds[0] ?? 0, sessionId: fullSession, incognito, withIncognito: traits.incognitoKey,
+        fault: fault?.kind ?? null, stallMs: config.stall_ms * config.time_scale,
+      });
       return playing(full.head, full.steps, false, tokens);
     }
     prefix.push(models.length > 1
@@ -159,6 +172,7 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
     const steps = composeStream({
       prefix, models: runs.map((r) => r.steps), fault: fault?.kind ?? null, rng: faultRng,
       stallMs: config.stall_ms * config.time_scale, heartbeatMs: config.heartbeat_ms, framing: config.framing,
+      style: traits.placement, heartbeats: traits.heartbeats,
     });
     return playing(streamHead, steps, true, tokens);
   };
@@ -176,18 +190,20 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
     failing: number;
   }
   const runModel = ({ model, i, multi, message, identity, n, retrieval, request, fault, failing }: RunInput): ModelRun => {
-    const profile: ModelProfile = model.profile;
+    const deep = request.deep_research && !multi;
+    // A deep-research report is longer: it uses every matching sentence the profile allows, up to six.
+    const profile: ModelProfile = deep ? { ...model.profile, answer_sentences: 6 } : model.profile;
     const built = buildAnswer({
       hits: retrieval.hits, relevant: retrieval.relevant, ranked: retrieval.ranked, organisation: corpus.organisation, profile,
       rng: createRng(seed, 'answer', identity, n, i), includeCitations: request.include_citations,
     });
     const modelFails = createRng(seed, 'error', identity, n, i).chance(profile.error_rate);
-    const failure = i === failing ? { code: fault?.kind === 'unterminated_error' ? 'UNKNOWN_ERROR' : fault?.errorCode ?? 'MODEL_ERROR' }
-      : modelFails ? { code: 'MODEL_ERROR' } : null;
+    const failure: ModelFailure | null = i === failing ? failureOf(fault) : modelFails ? { code: 'MODEL_ERROR' } : null;
     return planModel({
       modelIndex: i, multi, profile, timing: createRng(seed, 'timing', identity, n, i), answer: built,
-      reasoning: profile.reasoning ? buildReasoning(message, retrieval.hits, built.found) : null,
+      reasoning: profile.reasoning && !deep ? buildReasoning(message, retrieval.hits, built.found) : null,
       queries: retrieval.queries, documents: retrieval.documentsJson, timeScale: config.time_scale, failure,
+      traits, modelName: model.modelName, provider: profile.provider, deepResearch: deep ? deepResearchOf(message, retrieval, corpus.organisation) : null,
     });
   };
 
@@ -217,10 +233,46 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
   };
 }
 
+/** Faults that strike one model (the others of a multi-model request go on). */
+const MODEL_FAULTS: ReadonlySet<string> = new Set(['streaming_error', 'tool_error', 'empty_answer', 'model_refusal']);
+
+/** What the failing model does wrong, from the request's fault. */
+function failureOf(fault: FaultChoice | null): ModelFailure {
+  switch (fault?.kind) {
+    case 'unterminated_error':
+      return { code: 'UNKNOWN_ERROR' };
+    case 'tool_error':
+      return { code: 'TOOL_CALL_FAILED', kind: 'tool' };
+    case 'empty_answer':
+      return { code: 'EMPTY_LLM_RESPONSE', kind: 'empty' };
+    case 'model_refusal':
+      return { code: 'MODEL_REFUSAL', kind: 'refusal' };
+    default:
+      return { code: fault?.errorCode ?? 'MODEL_ERROR' };
+  }
+}
+
+/** The plan and two research agents of a deep-research answer: the second searches again and finds the documents in another order. */
+function deepResearchOf(message: string, retrieval: Retrieval, organisation: string): DeepResearchInput {
+  const question = message.trim().replace(/\s+/g, ' ');
+  const docs = retrieval.documents;
+  const report = (found: typeof docs) => tokenize(found.length === 0
+    ? 'The search found nothing relevant.'
+    : `The search found ${found.length} document${found.length === 1 ? '' : 's'}; the most relevant is "${found[0]?.semantic_identifier ?? ''}".`);
+  const rotated = docs.length > 1 ? [...docs.slice(1), docs[0]!] : [...docs];
+  return {
+    plan: tokenize(`1. Search the ${organisation} knowledge base for: "${question}". 2. Search again for the details. 3. Write the report, citing each source.`),
+    agents: [
+      { task: `What does the knowledge base say about: ${question}`, queries: [question], documents: docs, report: report(docs) },
+      { task: `Details and exceptions for: ${question}`, queries: [`${question} details`], documents: rotated, report: report(rotated) },
+    ],
+  };
+}
+
 /** What makes two requests ask the same thing: the same question of the same models with the same filters. */
 function requestIdentity(request: SendMessageRequestParsed): string {
   return JSON.stringify([
     request.message, request.llm_override ?? null, request.llm_overrides ?? null, request.include_citations,
-    request.internal_search_filters ?? null,
+    request.internal_search_filters ?? null, ...(request.deep_research ? ['deep_research'] : []),
   ]);
 }

@@ -27,8 +27,11 @@ export interface FullPlanInput {
   run: ModelRun;
   retrieval: Retrieval;
   messageId: number;
-  sessionId: string;
+  /** Null when the release does not back-fill a session the request named (before v4.0). */
+  sessionId: string | null;
   incognito: boolean;
+  /** v4.6+: the body carries `incognito`. */
+  withIncognito: boolean;
   fault: FaultKind | null;
   /** Scaled milliseconds a stall adds. */
   stallMs: number;
@@ -39,8 +42,8 @@ export function planFull(input: FullPlanInput): { head: ResponseHead; steps: Wir
   const { run } = input;
   const body = dumpsResponse(fullResponse({
     answer: run.text, answerCitationless: run.citationless, reasoning: run.reasoning, queries: input.retrieval.queries,
-    documents: input.retrieval.documents, citations: run.citations, messageId: input.messageId,
-    chatSessionId: input.sessionId, incognito: input.incognito, errorMsg: run.error,
+    documents: run.finalDocuments ?? input.retrieval.documents, citations: run.citations, messageId: input.messageId,
+    chatSessionId: input.sessionId, incognito: input.incognito, withIncognito: input.withIncognito, errorMsg: run.error,
   }));
   const bytes = Buffer.byteLength(body);
   const at = run.endAt + (input.fault === 'stall_mid_stream' ? input.stallMs : 0);

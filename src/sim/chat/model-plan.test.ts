@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PyRaw } from '../encode/index.js';
 import { BUILTIN_PROFILES } from '../profiles.js';
+import { releaseTraits } from '../releases.js';
 import { createRng } from '../rng.js';
 import type { Answer } from './answer.js';
 import { planModel, type ModelPlanInput, type TimedPart } from './model-plan.js';
@@ -15,7 +16,9 @@ const answer: Answer = {
 };
 const input = (over: Partial<ModelPlanInput> = {}): ModelPlanInput => ({
   modelIndex: 0, multi: false, profile: BUILTIN_PROFILES['gpt-4o']!, timing: createRng(1), answer, reasoning: null,
-  queries: ['q'], documents: new PyRaw('[]'), timeScale: 1, failure: null, ...over,
+  queries: ['q'], documents: new PyRaw('[]'), timeScale: 1, failure: null,
+  traits: releaseTraits({ release: '4.2', backend_version: 'v4.2.0' }), // no filter delta yet: the plain layout
+  ...over,
 });
 const typeOf = (p: TimedPart) => (p.delta ? 'message_delta' : (p.part as { obj?: { type: string } }).obj?.type ?? 'error');
 

@@ -3,16 +3,22 @@
  * One model's part of a response as a timeline: every packet it sends and when (milliseconds after
  * the request started, already multiplied by time_scale). Timing is drawn from the model's own
  * timing Rng and profile:
- *   search_tool_start, queries at 0 → documents and section_end after pre_answer_ms →
- *   first_token_ms later the reasoning (if the profile reasons) or the answer: message_start and
- *   the first delta together, then one token every token_ms; a citation_info goes out with the
- *   marker it precedes → stop (or the streaming error where a failing model stops).
+ *   search_tool_start, queries at 0 (v4.3+: the filter delta) → documents and section_end after
+ *   pre_answer_ms → first_token_ms later the reasoning (if the profile reasons) or the answer:
+ *   message_start and the first delta together, then one token every token_ms; a citation_info
+ *   goes out with the marker it precedes → stop (or the streaming error where a failing model stops).
+ * Deep research (the request's `deep_research`) is longer and paced (deep-research.ts).
+ * Every packet is written as the configured release writes it (releases.ts): its placement, its
+ * message_start, its errors.
  */
 import { pyFloat, type PyRaw } from '../encode/index.js';
 import type { ModelProfile } from '../profiles.js';
+import { releaseTraits, type ReleaseTraits } from '../releases.js';
 import { sampleLogNormal, type Rng } from '../rng.js';
 import type { Answer } from './answer.js';
-import { errorMessage, packet, streamingErrorPart } from './parts.js';
+import { isRetryable } from './config.js';
+import { planDeepResearch, type DeepResearchInput } from './deep-research.js';
+import { errorMessage, packet, streamingErrorPart, type WireDoc, type Where } from './parts.js';
 
 /**
  * A part with its send time: either any part, or an answer `message_delta` kept as its model and
@@ -24,6 +30,15 @@ export interface TimedPart {
   turn: number;
   part?: unknown;
   delta?: { model: number; content: string };
+}
+
+/**
+ * What goes wrong with this model: a streaming error mid-answer (`error`, with its code), a tool
+ * that fails (`tool`), an answer with no text (`empty`), or a refusal (`refusal`).
+ */
+export interface ModelFailure {
+  code: string;
+  kind?: 'error' | 'tool' | 'empty' | 'refusal';
 }
 
 export interface ModelPlanInput {
@@ -38,8 +53,14 @@ export interface ModelPlanInput {
   /** The retrieved SearchDocs, already encoded. */
   documents: PyRaw;
   timeScale: number;
-  /** The model fails mid-answer with this error code. */
-  failure: { code: string } | null;
+  failure: ModelFailure | null;
+  /** The release the simulator speaks (default: the newest). */
+  traits?: ReleaseTraits;
+  /** For the details of a streaming error. */
+  modelName?: string;
+  provider?: string | null;
+  /** The request asked for deep research: the plan, the research agents, then the report. */
+  deepResearch?: DeepResearchInput | null;
 }
 
 /** What the model produced, for the full response and the token count. */
@@ -54,22 +75,80 @@ export interface ModelRun {
   error: string | null;
   /** When the last part goes out (scaled ms). */
   endAt: number;
+  /** The documents the answer was given (deep research: the cited ones), when not the retrieved list. */
+  finalDocuments?: WireDoc[];
+}
+
+/** The streaming error of this model's failure, with the details its release writes. */
+export function modelErrorPart(input: Pick<ModelPlanInput, 'modelIndex' | 'multi' | 'modelName' | 'provider' | 'traits'>, failure: ModelFailure) {
+  const traits = input.traits ?? releaseTraits();
+  const kind = failure.kind ?? 'error';
+  let code = failure.code;
+  let retryable = isRetryable(code);
+  if (kind === 'refusal' || kind === 'empty') {
+    code = kind === 'refusal' && traits.refusal ? 'MODEL_REFUSAL' : (traits.emptyAnswerCode ?? 'EMPTY_LLM_RESPONSE');
+    retryable = code !== 'MODEL_REFUSAL';
+  }
+  if (kind === 'tool') {
+    code = traits.toolFailureCode;
+    retryable = true;
+  } else if (traits.modelErrorsUnclassified) {
+    code = 'MODEL_ERROR';
+    retryable = true;
+  }
+  const model = { model: input.modelName ?? 'gpt-4o', provider: input.provider ?? null };
+  let details: Record<string, unknown> | null = kind === 'tool' && !traits.toolErrorPacket && traits.toolFailureCode === 'TOOL_CALL_FAILED'
+    ? { tool_name: 'run_search' }
+    : traits.detailsModelIndex ? { ...model, model_index: input.modelIndex } : input.multi ? null : model;
+  if (traits.refusal && (kind === 'empty' || kind === 'refusal') && details !== null) {
+    details = { ...details, tool_choice: 'auto', finish_reason: kind === 'refusal' ? 'content_filter' : 'stop' };
+  }
+  const message = kind === 'refusal' && traits.refusal
+    ? 'The selected model declined to respond to this request and returned no content (finish_reason=content_filter). Try rephrasing the request or switching to a different model.'
+    : kind === 'empty' || kind === 'refusal'
+      ? 'The selected model returned no final answer before the stream completed. No text or tool calls were received from the upstream provider.'
+      : kind === 'tool' ? 'Simulated tool failure: the search tool raised an error.' : errorMessage(code);
+  return { part: streamingErrorPart(message, code, details, retryable), message };
 }
 
 /** Lays one model's packets out in time. */
 export function planModel(input: ModelPlanInput): ModelRun {
+  if (input.deepResearch) return planDeepResearch(input, input.deepResearch);
   const { modelIndex, profile, timing, timeScale } = input;
+  const traits = input.traits ?? releaseTraits();
   const steps: TimedPart[] = [];
-  const push = (ms: number, turn: number, obj: { type: string; [key: string]: unknown }) =>
-    steps.push({ at: ms * timeScale, part: packet(turn, modelIndex, obj), turn });
+  const push = (ms: number, turn: number, obj: { type: string; [key: string]: unknown }, where?: Where) =>
+    steps.push({ at: ms * timeScale, part: packet(turn, modelIndex, obj, traits.placement, where), turn });
   const tokenGap = () => sampleLogNormal(timing, profile.token_ms);
+  const failure = input.failure;
+  const fail = (ms: number, f: ModelFailure) => {
+    const { part, message } = modelErrorPart(input, f);
+    steps.push({ at: ms * timeScale, part, turn: 1 });
+    return message;
+  };
+  const done = (error: string | null, t: number): ModelRun => ({
+    steps, tokens: 0, text: '', citationless: '', citations: [], reasoning: null, error, endAt: t * timeScale,
+  });
 
   let t = 0;
   push(t, 0, { type: 'search_tool_start', is_internet_search: false });
   push(t, 0, { type: 'search_tool_queries_delta', queries: input.queries });
-  t += sampleLogNormal(timing, profile.pre_answer_ms);
-  push(t, 0, { type: 'search_tool_documents_delta', documents: input.documents });
-  push(t, 0, { type: 'section_end' });
+  if (traits.filterDelta !== 'none') {
+    push(t, 0, traits.filterDelta === 'time'
+      ? { type: 'search_tool_filter_delta', sources: [], time_filter_start: null, time_filter_end: null }
+      : { type: 'search_tool_filter_delta', sources: [] });
+  }
+  if (failure?.kind === 'tool') {
+    if (!traits.toolErrorPacket) return done(fail(t + sampleLogNormal(timing, profile.pre_answer_ms), failure), t);
+    // v3.2+: the tool's error packet, and the answer goes on from what the model knows.
+    t += sampleLogNormal(timing, profile.pre_answer_ms);
+    push(t, 0, { type: 'error' });
+    push(t, 0, { type: 'section_end' });
+  } else {
+    t += sampleLogNormal(timing, profile.pre_answer_ms);
+    push(t, 0, { type: 'search_tool_documents_delta', documents: input.documents });
+    push(t, 0, { type: 'section_end' });
+  }
   t += sampleLogNormal(timing, profile.first_token_ms);
   let tokens = 0;
   if (input.reasoning !== null) {
@@ -83,12 +162,24 @@ export function planModel(input: ModelPlanInput): ModelRun {
     push(t, 1, { type: 'reasoning_done' });
     t += tokenGap();
   }
+  if (failure?.kind === 'empty' || failure?.kind === 'refusal') {
+    const emptyStop = failure.kind === 'empty' ? traits.emptyAnswerCode === null : !traits.refusal && traits.emptyAnswerCode === null;
+    if (emptyStop) {
+      // Before v3.1 an answer with no text simply stops: nothing was said.
+      push(t, 1, { type: 'stop', stop_reason: null });
+      return { ...done(null, t), tokens };
+    }
+    return { ...done(fail(t, failure), t), tokens };
+  }
   const seconds = Math.round(t * timeScale) / 1000;
-  push(t, 1, { type: 'message_start', final_documents: input.documents, pre_answer_processing_seconds: pyFloat(seconds) });
+  push(t, 1, traits.preAnswerSeconds
+    ? { type: 'message_start', final_documents: input.documents, pre_answer_processing_seconds: pyFloat(seconds) }
+    : { type: 'message_start', final_documents: input.documents });
 
   const segments = input.answer.segments;
   const tokenCount = segments.filter((s) => s.kind === 'token').length;
-  const cutAt = input.failure === null ? Infinity : Math.max(1, Math.floor(tokenCount * (0.25 + 0.5 * timing.next())));
+  const midAnswer = failure !== null && (failure.kind ?? 'error') === 'error';
+  const cutAt = !midAnswer ? Infinity : Math.max(1, Math.floor(tokenCount * (0.25 + 0.5 * timing.next())));
   let text = '';
   let citationless = '';
   const citations: Answer['citations'] = [];
@@ -112,11 +203,8 @@ export function planModel(input: ModelPlanInput): ModelRun {
   tokens += emitted;
   t += tokenGap();
   let error: string | null = null;
-  if (input.failure === null) push(t, 1, { type: 'stop', stop_reason: null });
-  else {
-    error = errorMessage(input.failure.code);
-    steps.push({ at: t * timeScale, part: streamingErrorPart(error, input.failure.code, input.multi ? modelIndex : null), turn: 1 });
-  }
+  if (midAnswer && failure !== null) error = fail(t, failure);
+  else push(t, 1, { type: 'stop', stop_reason: null });
   const reasoning = input.reasoning === null ? null : input.reasoning.join('');
   return { steps, tokens, text, citationless, citations, reasoning, error, endAt: t * timeScale };
 }

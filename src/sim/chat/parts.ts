@@ -6,6 +6,7 @@
  */
 import type { CitationInfo, SearchDoc } from '../../api/index.js';
 import { dumps, pyFloat, type PyFloat } from '../encode/index.js';
+import type { PlacementStyle } from '../releases.js';
 import { isRetryable } from './config.js';
 
 /** A SearchDoc ready for the encoder: the score prints as a Python float. */
@@ -14,12 +15,24 @@ export type WireDoc = Omit<SearchDoc, 'score'> & { score: PyFloat | null };
 /** Marks the score of a SearchDoc as a float, keeping every key where it was. */
 export const wireDoc = (doc: SearchDoc): WireDoc => ({ ...doc, score: doc.score == null ? null : pyFloat(doc.score) });
 
-/** `{placement, obj}`; `modelIndex` null on heartbeats. */
-export function packet(turn: number, modelIndex: number | null, obj: { type: string; [key: string]: unknown }) {
-  return { placement: { turn_index: turn, tab_index: 0, sub_turn_index: null, model_index: modelIndex }, obj };
+/** Where a packet goes besides its turn: a tab (parallel tool calls, research agents) and a nested sub-turn. */
+export interface Where {
+  tab?: number;
+  subTurn?: number | null;
 }
 
-export const sessionPart = (chatSessionId: string, incognito: boolean) => ({ chat_session_id: chatSessionId, incognito });
+/**
+ * `{placement, obj}`; `modelIndex` null on heartbeats. `style` is the release's: from v3.2 the
+ * model_index is set, v3.1 writes it null on every packet, and before v3.1 the key is absent.
+ */
+export function packet(turn: number, modelIndex: number | null, obj: { type: string; [key: string]: unknown }, style: PlacementStyle = 'set', where: Where = {}) {
+  const base = { turn_index: turn, tab_index: where.tab ?? 0, sub_turn_index: where.subTurn ?? null };
+  return { placement: style === 'absent' ? base : { ...base, model_index: style === 'null' ? null : modelIndex }, obj };
+}
+
+/** The session-created line; `incognito` only from v4.6 (`withIncognito`). */
+export const sessionPart = (chatSessionId: string, incognito: boolean, withIncognito = true) =>
+  withIncognito ? { chat_session_id: chatSessionId, incognito } : { chat_session_id: chatSessionId };
 
 export const messageIdsPart = (userMessageId: number, assistantMessageId: number) =>
   ({ user_message_id: userMessageId, reserved_assistant_message_id: assistantMessageId });
@@ -28,16 +41,17 @@ export const multiModelIdsPart = (userMessageId: number, responses: ReadonlyArra
   ({ user_message_id: userMessageId, responses: responses.map((r) => ({ message_id: r.message_id, model_name: r.model_name })) });
 
 /**
- * A streaming error. `details.model_index` names the failing model in multi-model mode; a single
- * model's error has `details: null`.
+ * A streaming error. `details` as the release writes it: `{model, provider}` for a model's error
+ * (v3.2+ adds `model_index`, v4.5+ `tool_choice` and `finish_reason` for an empty answer), null for
+ * an error of the request as a whole.
  */
-export function streamingErrorPart(error: string, errorCode: string, modelIndex: number | null, retryable = isRetryable(errorCode)) {
+export function streamingErrorPart(error: string, errorCode: string, details: Record<string, unknown> | null, retryable = isRetryable(errorCode)) {
   return {
     error,
     stack_trace: null,
     error_code: errorCode,
     is_retryable: retryable,
-    details: modelIndex === null ? null : { model_index: modelIndex },
+    details,
   };
 }
 
@@ -65,8 +79,10 @@ export interface FullResponseInput {
   documents: readonly WireDoc[];
   citations: ReadonlyArray<Pick<CitationInfo, 'citation_number' | 'document_id'>>;
   messageId: number;
-  chatSessionId: string;
+  chatSessionId: string | null;
   incognito: boolean;
+  /** v4.6+: the body carries `incognito` (between chat_session_id and error_msg). */
+  withIncognito: boolean;
   errorMsg: string | null;
 }
 
@@ -81,7 +97,7 @@ export function fullResponse(input: FullResponseInput) {
     citation_info: input.citations.map((c) => ({ type: 'citation_info', citation_number: c.citation_number, document_id: c.document_id })),
     message_id: input.messageId,
     chat_session_id: input.chatSessionId,
-    incognito: input.incognito,
+    ...(input.withIncognito ? { incognito: input.incognito } : {}),
     error_msg: input.errorMsg,
   };
 }

@@ -37,15 +37,18 @@ type RetrievalConfig = Pick<ChatConfig, 'top_k' | 'min_coverage' | 'min_score'>;
 /** Entries kept by createRetriever. */
 const CACHE_SIZE = 1024;
 
-/** A retrieve() with an LRU cache keyed by message and filters. Results are shared: do not mutate. */
-export function createRetriever(corpus: Corpus, config: RetrievalConfig) {
+/**
+ * A retrieve() with an LRU cache keyed by message and filters. Results are shared: do not mutate.
+ * `fileId: false` writes SearchDocs without `file_id`, as releases before v3.3 do.
+ */
+export function createRetriever(corpus: Corpus, config: RetrievalConfig, options: { fileId?: boolean } = {}) {
   const cache = new Map<string, Retrieval>();
   return (message: string, filters: BaseFilters | null | undefined): Retrieval => {
     const key = `${message}\u0000${filters == null ? '' : JSON.stringify(filters)}`;
     let result = cache.get(key);
     if (result !== undefined) cache.delete(key);
     else {
-      result = retrieve(corpus, message, filters, config);
+      result = retrieve(corpus, message, filters, config, options.fileId ?? true);
       if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
     }
     cache.set(key, result);
@@ -59,10 +62,16 @@ export function retrieve(
   message: string,
   filters: BaseFilters | null | undefined,
   config: RetrievalConfig,
+  fileId = true,
 ): Retrieval {
   const query = message.trim();
   const hits = corpus.search(query, filters, config.top_k);
-  const documents = hits.map((h) => wireDoc(corpus.toSearchDoc(h.doc, h.score, 0, h.terms)));
+  const documents = hits.map((h) => {
+    const doc = wireDoc(corpus.toSearchDoc(h.doc, h.score, 0, h.terms));
+    if (fileId) return doc;
+    const { file_id: _fileId, ...older } = doc;
+    return older as WireDoc;
+  });
   const top = hits[0];
   const coverage = top === undefined ? 0 : coverageOf(query, top, corpus);
   const relevant = top !== undefined && coverage >= config.min_coverage && top.score >= config.min_score;

@@ -6,6 +6,7 @@
  * silence (never inside a stall: a stall is silence on purpose).
  */
 import { frameText, frameUnterminated, dumps, type Framing } from '../encode/index.js';
+import type { PlacementStyle } from '../releases.js';
 import type { Rng } from '../rng.js';
 import type { FaultKind } from './config.js';
 import type { TimedPart } from './model-plan.js';
@@ -57,6 +58,10 @@ export interface ComposeInput {
   stallMs: number;
   heartbeatMs: number;
   framing: Framing;
+  /** The release's placement (default: model_index set). */
+  style?: PlacementStyle;
+  /** v4.1+ sends chat_heartbeat packets in a silence (default true). */
+  heartbeats?: boolean;
 }
 
 /** Builds the stream's steps. */
@@ -67,7 +72,7 @@ export function composeStream(input: ComposeInput): WireStep[] {
     return p;
   });
   const steps = [...input.prefix.map((part): WireStep => ({ at: 0, part, turn: 0 })), ...applyFault(merged, deltas, input)];
-  return withHeartbeats(steps, input.heartbeatMs);
+  return input.heartbeats === false ? steps : withHeartbeats(steps, input.heartbeatMs);
 }
 
 function applyFault(steps: WireStep[], deltas: number[], input: ComposeInput): WireStep[] {
@@ -83,7 +88,7 @@ function applyFault(steps: WireStep[], deltas: number[], input: ComposeInput): W
     case 'unterminated_error':
       return [...head, { at, raw: frameUnterminated(UNTERMINATED_ERROR_PART, input.framing) }];
     case 'malformed_line': {
-      const line = dumps(partOf(steps[pos] ?? { at }));
+      const line = dumps(partOf(steps[pos] ?? { at }, input.style));
       return [...head, { at, raw: frameText(line.slice(0, Math.ceil(line.length / 2)), input.framing) }, ...steps.slice(pos + 1)];
     }
     case 'stall_mid_stream': {
@@ -97,9 +102,9 @@ function applyFault(steps: WireStep[], deltas: number[], input: ComposeInput): W
 }
 
 /** The part a step sends (a delta's packet is built here; the writer templates it instead). */
-export function partOf(step: WireStep): unknown {
+export function partOf(step: WireStep, style: PlacementStyle = 'set'): unknown {
   if (step.delta === undefined) return step.part;
-  return packet(step.turn ?? 1, step.delta.model, { type: 'message_delta', content: step.delta.content });
+  return packet(step.turn ?? 1, step.delta.model, { type: 'message_delta', content: step.delta.content }, style);
 }
 
 function withHeartbeats(steps: WireStep[], heartbeatMs: number): WireStep[] {

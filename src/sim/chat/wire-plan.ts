@@ -7,6 +7,7 @@
  * cached retrieval: its line is templated when it is sent.
  */
 import { dumps, frameText, type Framing } from '../encode/index.js';
+import type { PlacementStyle } from '../releases.js';
 import { packet } from './parts.js';
 import { partOf, type WireStep } from './stream-plan.js';
 
@@ -22,11 +23,12 @@ export interface WirePlan {
   kind: Uint8Array;
   text: string[];
   framing: Framing;
+  style: PlacementStyle;
 }
 
 /** Encodes and packs steps. Raw steps are sent as they are; other parts are encoded with dumps. */
-export function compilePlan(steps: readonly WireStep[], framing: Framing): WirePlan {
-  const plan: WirePlan = { at: new Float64Array(steps.length), kind: new Uint8Array(steps.length), text: new Array<string>(steps.length), framing };
+export function compilePlan(steps: readonly WireStep[], framing: Framing, style: PlacementStyle = 'set'): WirePlan {
+  const plan: WirePlan = { at: new Float64Array(steps.length), kind: new Uint8Array(steps.length), text: new Array<string>(steps.length), framing, style };
   steps.forEach((step, i) => {
     plan.at[i] = step.at;
     if (step.destroy === true) {
@@ -37,7 +39,7 @@ export function compilePlan(steps: readonly WireStep[], framing: Framing): WireP
       plan.text[i] = step.delta.content;
     } else {
       plan.kind[i] = RAW;
-      plan.text[i] = step.raw ?? frameText(dumps(partOf(step)), framing);
+      plan.text[i] = step.raw ?? frameText(dumps(partOf(step, style)), framing);
     }
   });
   return plan;
@@ -46,13 +48,14 @@ export function compilePlan(steps: readonly WireStep[], framing: Framing): WireP
 /** Whether step i resets the connection. */
 export const isReset = (plan: WirePlan, i: number): boolean => plan.kind[i] === RESET;
 
-// `{"placement": {... "model_index": m}, "obj": {"type": "message_delta", "content": ` for m = 0..2
-const DELTA_PREFIX = [0, 1, 2].map((m) => dumps(packet(1, m, { type: 'message_delta', content: '' })).slice(0, -4));
+// `{"placement": {... "model_index": m}, "obj": {"type": "message_delta", "content": ` for m = 0..2, per placement style
+const prefixes = (style: PlacementStyle) => [0, 1, 2].map((m) => dumps(packet(1, m, { type: 'message_delta', content: '' }, style)).slice(0, -4));
+const DELTA_PREFIX: Record<PlacementStyle, string[]> = { set: prefixes('set'), null: prefixes('null'), absent: prefixes('absent') };
 
 /** The framed text of step i (not a reset). */
 export function stepText(plan: WirePlan, i: number): string {
   const kind = plan.kind[i] ?? RAW;
   const text = plan.text[i] ?? '';
   if (kind === RAW) return text;
-  return frameText(`${DELTA_PREFIX[kind - DELTA] ?? ''}${dumps(text)}}}`, plan.framing);
+  return frameText(`${DELTA_PREFIX[plan.style][kind - DELTA] ?? ''}${dumps(text)}}}`, plan.framing);
 }
