@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { ONYX_RELEASES } from '../api/index.js';
 import { ShardSchema } from '../plan/shard.js';
 
 export const PLAN_VERSION = 1;
@@ -35,6 +36,15 @@ export const ManifestSchema = z.object({
   sets: z.array(z.object({ name: z.string(), multi: z.boolean(), models: z.array(z.string()) })),
   defaults: z.record(z.string(), z.unknown()),
   options: z.record(z.string(), z.unknown()),
+  /**
+   * What the target told of itself: `GET /version`'s backend_version, the listed release it reads
+   * as, and the stream framing seen (known once a stream came back). Absent in older manifests.
+   */
+  service: z.object({
+    backend_version: z.string().nullable(),
+    release: z.string().nullable(),
+    framing: z.enum(['ndjson', 'sse']).nullable(),
+  }).nullish(),
 });
 export type Manifest = z.infer<typeof ManifestSchema>;
 
@@ -68,4 +78,26 @@ export async function plannedSetOrder(dir: string): Promise<string[] | undefined
   }
   const parsed = z.object({ sets: z.array(z.object({ name: z.string() })) }).safeParse(json);
   return parsed.success ? parsed.data.sets.map((s) => s.name) : undefined;
+}
+
+const ServiceOfManifestSchema = z.object({
+  service: z.object({
+    backend_version: z.string().nullable(),
+    release: z.enum(ONYX_RELEASES).nullable().catch(null),
+    framing: z.enum(['ndjson', 'sse']).nullable(),
+  }).nullish(),
+});
+
+/** What the target said of itself, from the run's manifest.json; undefined when it is not there (an older run, a bare results.jsonl). */
+export async function targetService(dir: string): Promise<NonNullable<z.infer<typeof ServiceOfManifestSchema>['service']> | undefined> {
+  const text = await readFile(join(dir, 'manifest.json'), 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = ServiceOfManifestSchema.safeParse(json);
+  return parsed.success ? (parsed.data.service ?? undefined) : undefined;
 }

@@ -11,7 +11,8 @@ import { finished } from 'node:stream/promises';
 import { createSummarizer } from '../metrics/summarize.js';
 import type { Summary } from '../records/summary.js';
 import { createReportInputBuilder, REPORT_RENDERERS, type ReportInput } from '../reports/index.js';
-import { plannedSetOrder } from './manifest.js';
+import { plannedSetOrder, targetService } from './manifest.js';
+import { describeService } from '../client/version-client.js';
 import { readRecordEntries } from './read-records.js';
 import { openViewerFile } from './view-runs.js';
 import { readReviews } from './reviews.js';
@@ -42,7 +43,11 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
   const setOrder = await plannedSetOrder(dir);
   const summarizer = createSummarizer({ setOrder, verdicts: reviews.verdicts });
   const viewer = await openViewerFile(dir, { version: options.version, bundleDir: options.viewerBundleDir, setOrder, reviews });
-  const builder = createReportInputBuilder({ version: options.version, title: options.title ?? 'chatbench evaluation' });
+  const service = await targetService(dir);
+  const builder = createReportInputBuilder({
+    version: options.version, title: options.title ?? 'chatbench evaluation',
+    ...(service ? { service: describeService(service) } : {}),
+  });
   const csvPath = join(dir, 'results.csv');
   const csvOut = createWriteStream(csvPath);
   const csv = REPORT_RENDERERS['results.csv'].createSink((chunk) => void csvOut.write(chunk));

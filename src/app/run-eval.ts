@@ -14,6 +14,11 @@ import { createWriteStream } from 'node:fs';
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createChatClient, type ChatClient } from '../client/chat-client.js';
+import type { Exchange } from '../client/exchange.js';
+import { describeService, probeVersion, type ServiceVersion } from '../client/version-client.js';
+import { releaseAtLeast } from '../api/index.js';
+
+export { describeService };
 import { getProjectInstructions, putProjectInstructions } from '../client/project-client.js';
 import { readDataset, type Dataset } from '../dataset/index.js';
 import { InputError, RunError, UsageError } from '../errors.js';
@@ -22,7 +27,7 @@ import type { PlannedRequest } from '../plan/planned-request.js';
 import { selectShard, type Shard } from '../plan/shard.js';
 import { createJsonlSink } from '../reports/index.js';
 import { runPlan, type RunProgress, type RunResult } from '../runner/index.js';
-import { checkSetsForMode, resolveSets, type ModeOption, type ResolvedSets } from '../sets/index.js';
+import { checkSetsForMode, resolveSets, type ModeOption, type ResolvedSets, type SetDefinition } from '../sets/index.js';
 import { displayUrl, PLAN_VERSION, redactDefaults, sha256File, type Manifest } from './manifest.js';
 import { renderReports, type RenderedReports } from './render-reports.js';
 import { planDigest, prepareResume } from './resume.js';
@@ -74,7 +79,12 @@ export interface EvalOptions extends EvalInputs {
   readonly token?: string | undefined;
   readonly target: 'service' | 'simulator';
   readonly concurrency: number;
-  readonly timeoutMs: number;
+  /** Longest silence between two parts; undefined: 180 s, 300 s for deep research. */
+  readonly timeoutMs?: number | undefined;
+  /** Longest whole request; undefined: none. */
+  readonly maxDurationMs?: number | undefined;
+  /** Answer text kept per answer (UTF-8 bytes); undefined: 1 MiB. */
+  readonly maxAnswerBytes?: number | undefined;
   readonly retries: number;
   readonly retry429: boolean;
   readonly outDir: string;
@@ -83,15 +93,30 @@ export interface EvalOptions extends EvalInputs {
   readonly version: string;
   readonly onProgress?: (progress: RunProgress) => void;
   /** Called once the run directory exists and the plan is known, before the first request. */
-  readonly onStart?: (info: { outDir: string; planned: number; alreadyDone: number; truncatedBytes: number }) => void;
+  readonly onStart?: (info: { outDir: string; planned: number; alreadyDone: number; truncatedBytes: number; service: ServiceVersion }) => void;
+  /** Called once what the target is has been learned: when the first stream came back (its framing), or after the run when none did. */
+  readonly onTarget?: (service: ServiceDescription) => void;
   /** Continue the run in `outDir` (its manifest must match) instead of starting a fresh one. */
   readonly resume?: boolean;
   /** Aborting cancels the requests in flight at once, without waiting for the grace (a second Ctrl-C). */
   readonly cancelNow?: AbortSignal;
 }
 
+/** What a run learned of its target: the release it says it runs, and the framing of its streams. */
+export interface ServiceDescription extends ServiceVersion {
+  framing: 'ndjson' | 'sse' | null;
+}
+
+/** What the run should know of its target before it starts: a release before v3.2 answers multi-model sets with one model. */
+export function serviceWarnings(service: ServiceVersion, sets: readonly SetDefinition[]): string[] {
+  const multi = sets.filter((s) => s.multi).map((s) => s.name);
+  if (service.release === null || releaseAtLeast(service.release, '3.2') || multi.length === 0) return [];
+  return [`${service.backend_version ?? `release ${service.release}`} predates multi-model answers (v3.2): it ignores llm_overrides and answers set${multi.length === 1 ? '' : 's'} ${multi.join(', ')} with one model; those requests are recorded invalid_response, not scored`];
+}
+
 export interface EvalResult {
   readonly outDir: string;
+  readonly service: ServiceDescription;
   readonly run: RunResult;
   readonly reports: RenderedReports;
 }
@@ -99,7 +124,9 @@ export interface EvalResult {
 export async function runEval(options: EvalOptions, prepared?: PreparedEval): Promise<EvalResult> {
   const { dataset, sets, plan, plannedTotal, wholePlanSha256 } = prepared ?? (await prepareEval(options));
   const outDir = resolve(options.cwd, options.outDir);
-  const manifest = await buildManifest(options, dataset, sets, plan, plannedTotal, wholePlanSha256);
+  const version = await probeVersion({ baseUrl: options.baseUrl }, options.signal);
+  const service: ServiceDescription = { ...version, framing: null };
+  const manifest = await buildManifest(options, dataset, sets, plan, plannedTotal, wholePlanSha256, service);
   let done: ReadonlySet<string> = new Set();
   let truncatedBytes = 0;
   if (options.resume) {
@@ -110,16 +137,36 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   }
   const todo = plan.filter((p) => !done.has(p.key));
 
-  const client = createChatClient({ baseUrl: options.baseUrl, token: options.token, connections: options.concurrency, timeoutMs: options.timeoutMs });
+  const client = createChatClient({
+    baseUrl: options.baseUrl, token: options.token, connections: options.concurrency, timeoutMs: options.timeoutMs,
+    maxDurationMs: options.maxDurationMs, ...(options.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: options.maxAnswerBytes }),
+  });
+  let told = false;
+  const tell = () => {
+    if (told) return;
+    told = true;
+    options.onTarget?.(service);
+  };
+  const watched: Pick<ChatClient, 'send' | 'baseUrl'> = {
+    baseUrl: client.baseUrl,
+    send: async (body, signal, payload) => {
+      const exchange: Exchange = await client.send(body, signal, payload);
+      if (service.framing === null && exchange.framing !== null) {
+        service.framing = exchange.framing;
+        tell();
+      }
+      return exchange;
+    },
+  };
   const jsonlOut = createWriteStream(join(outDir, 'results.jsonl'), { flags: options.resume ? 'a' : 'w' });
   const sink = createJsonlSink(jsonlOut);
   const expectations = new Map(plan.map((p) => [p.key, p.expectations]));
   let run: RunResult;
   try {
     if (sets.defaults.project) await applyProject(options, sets.defaults.project);
-    options.onStart?.({ outDir, planned: todo.length, alreadyDone: done.size, truncatedBytes });
+    options.onStart?.({ outDir, planned: todo.length, alreadyDone: done.size, truncatedBytes, service: version });
     run = await runPlan(todo, {
-      client: withCancelNow(client, options.cancelNow),
+      client: withCancelNow(watched, options.cancelNow),
       concurrency: options.concurrency,
       retries: options.retries,
       retry429: options.retry429,
@@ -131,9 +178,14 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   } finally {
     await sink.close();
     await client.close();
+    tell();
+  }
+  // The framing is known only once a stream came back: the manifest says it for the reports.
+  if (service.framing !== null && !options.resume) {
+    await writeFile(join(outDir, 'manifest.json'), `${JSON.stringify({ ...manifest, service }, null, 2)}\n`);
   }
   const reports = await renderReports(outDir, { version: options.version });
-  return { outDir, run, reports };
+  return { outDir, run, reports, service };
 }
 
 /** A run directory holds one run: an existing results.jsonl is never appended to or overwritten. */
@@ -144,7 +196,10 @@ async function ensureFreshRunDir(outDir: string): Promise<void> {
 }
 
 /** The run's manifest: what was run, against what, with which inputs by hash (and the plan's digest). */
-async function buildManifest(options: EvalOptions, dataset: Dataset, sets: ResolvedSets, plan: readonly PlannedRequest[], plannedTotal: number, wholePlanSha256: string): Promise<Manifest> {
+async function buildManifest(
+  options: EvalOptions, dataset: Dataset, sets: ResolvedSets, plan: readonly PlannedRequest[], plannedTotal: number, wholePlanSha256: string,
+  service: ServiceDescription,
+): Promise<Manifest> {
   return {
     manifest_version: 1,
     chatbench_version: options.version,
@@ -166,7 +221,11 @@ async function buildManifest(options: EvalOptions, dataset: Dataset, sets: Resol
     defaults: redactDefaults(sets.defaults),
     plan_sha256: planDigest(plan),
     whole_plan_sha256: wholePlanSha256,
-    options: { mode: options.mode, repeat: options.repeat, concurrency: options.concurrency, timeout_ms: options.timeoutMs, retries: options.retries, retry_429: options.retry429 },
+    options: {
+      mode: options.mode, repeat: options.repeat, concurrency: options.concurrency, timeout_ms: options.timeoutMs ?? null,
+      max_duration_ms: options.maxDurationMs ?? null, max_answer_bytes: options.maxAnswerBytes ?? null, retries: options.retries, retry_429: options.retry429,
+    },
+    service: { ...service },
   };
 }
 
@@ -174,7 +233,7 @@ async function buildManifest(options: EvalOptions, dataset: Dataset, sets: Resol
  * The client as the runner sees it, with `cancelNow` joined to every request's own signal. The
  * runner's stop already keeps new requests from starting; this only ends the ones in flight early.
  */
-function withCancelNow(client: ChatClient, cancelNow: AbortSignal | undefined): Pick<ChatClient, 'send' | 'baseUrl'> {
+function withCancelNow(client: Pick<ChatClient, 'send' | 'baseUrl'>, cancelNow: AbortSignal | undefined): Pick<ChatClient, 'send' | 'baseUrl'> {
   if (cancelNow === undefined) return client;
   return {
     baseUrl: client.baseUrl,
@@ -184,7 +243,7 @@ function withCancelNow(client: ChatClient, cancelNow: AbortSignal | undefined): 
 
 /** Sets the project's instructions before the first request and reads them back to be sure. */
 async function applyProject(options: EvalOptions, project: { id: number; instructions: string }): Promise<void> {
-  const endpoint = { baseUrl: options.baseUrl, token: options.token, timeoutMs: options.timeoutMs };
+  const endpoint = { baseUrl: options.baseUrl, token: options.token, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) };
   await putProjectInstructions(endpoint, project.id, project.instructions);
   const saved = await getProjectInstructions(endpoint, project.id);
   if (saved.instructions !== project.instructions) {

@@ -126,7 +126,12 @@ export interface LoadOptions {
   readonly outDir: string;
   readonly signal: AbortSignal;
   readonly graceMs: number;
-  readonly timeoutMs: number;
+  /** Longest silence between two parts; undefined: 180 s, 300 s for deep research. */
+  readonly timeoutMs?: number | undefined;
+  /** Longest whole request; undefined: none. */
+  readonly maxDurationMs?: number | undefined;
+  /** Answer text kept per answer (UTF-8 bytes); undefined: 1 MiB. */
+  readonly maxAnswerBytes?: number | undefined;
   readonly retries: number;
   readonly retry429: boolean;
   readonly version: string;
@@ -174,7 +179,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const cpuBefore = options.cpuUsage?.();
 
   const plan = createLoadPlan(planInput(options.prepared, spec));
-  const target = createLoadTarget({ baseUrl: options.baseUrl, tokens: options.tokens, timeoutMs: options.timeoutMs, connections: schedule.connections(spec.shard), now });
+  const target = createLoadTarget({
+    baseUrl: options.baseUrl, tokens: options.tokens, timeoutMs: options.timeoutMs, maxDurationMs: options.maxDurationMs,
+    maxAnswerBytes: options.maxAnswerBytes, connections: schedule.connections(spec.shard), now,
+  });
   // Corked and flushed ten times a second: one write per flush instead of one per record keeps the
   // generator's own CPU and syscalls low at high rates (a record still lands within 100 ms).
   const file = createWriteStream(join(outDir, 'results.jsonl'));
@@ -266,7 +274,7 @@ function manifestOf(options: LoadOptions, planned: number | null): Manifest & { 
     planned_requests: planned ?? 0, planned_total: planned ?? 0, shard: spec.shard,
     dataset: prepared.dataset, models: prepared.models, sets: prepared.sets, defaults: redactDefaults(prepared.defaults),
     options: {
-      timeout_ms: options.timeoutMs, retries: options.retries, retry_429: options.retry429, grace_ms: options.graceMs,
+      timeout_ms: options.timeoutMs ?? null, max_duration_ms: options.maxDurationMs ?? null, retries: options.retries, retry_429: options.retry429, grace_ms: options.graceMs,
       // As given, so `chatbench report DIR` computes goodput and the gates again identically.
       slos: (options.slos ?? []).map((s) => s.gate.text), gates: (options.gates ?? []).map((g) => g.text),
     },

@@ -16,3 +16,10 @@ export function parseDuration(text: string, flag: string): number {
   }
   return parts.reduce((total, [, value, unit]) => total + Number(value) * UNIT_MS[unit as keyof typeof UNIT_MS], 0);
 }
+
+/** A duration flag that must be more than zero (a time limit of 0 would fail every request). */
+export function positiveDuration(text: string, flag: string): number {
+  const ms = parseDuration(text, flag);
+  if (!(ms > 0)) throw new UsageError(`--${flag}: "${text}" must be more than zero`);
+  return ms;
+}

@@ -50,6 +50,8 @@ export const ReportMetaSchema = z.object({
   /** `chatbench <version>`. */
   generated_by: z.string(),
   run_dir: z.string().optional(),
+  /** What the target told of itself (release, stream framing), from the run's manifest. */
+  service: z.string().optional(),
 });
 
 export const ReportInputSchema = z.object({
@@ -68,6 +70,7 @@ export interface ReportInputOptions {
   /** The toolkit's version, for `generated_by`; the app passes it (reports never read package.json). */
   version?: string;
   run_dir?: string;
+  service?: string;
 }
 
 export interface ReportInputBuilder {
@@ -101,6 +104,7 @@ export function createReportInputBuilder(options: ReportInputOptions = {}): Repo
           title: options.title ?? 'chatbench report',
           generated_by: options.version ? `chatbench ${options.version}` : 'chatbench',
           ...(options.run_dir === undefined ? {} : { run_dir: options.run_dir }),
+          ...(options.service === undefined ? {} : { service: options.service }),
         },
       };
     },

@@ -5,7 +5,7 @@
  * request becomes an Exchange, so both load models and the record builder handle one shape.
  */
 import { Agent } from 'undici';
-import { createChatClient, type ChatClient } from '../client/chat-client.js';
+import { createChatClient, DEFAULT_TIMEOUT_MS, type ChatClient } from '../client/chat-client.js';
 import type { Exchange } from '../client/exchange.js';
 import { roundMs } from '../client/exchange.js';
 import { emptyFigures } from '../client/full-response.js';
@@ -23,7 +23,10 @@ export interface LoadTargetOptions {
   readonly baseUrl: string;
   /** At least one; an empty string sends no Authorization header. */
   readonly tokens: readonly string[];
-  readonly timeoutMs: number;
+  /** Longest silence between two parts (undefined: the client's default); an open-urls call's whole limit. */
+  readonly timeoutMs?: number | undefined;
+  readonly maxDurationMs?: number | undefined;
+  readonly maxAnswerBytes?: number | undefined;
   /** Sockets of the shared Agent: size it to the in-flight bound. */
   readonly connections: number;
   readonly now?: () => number;
@@ -34,7 +37,10 @@ export function createLoadTarget(options: LoadTargetOptions): LoadTarget {
   const now = options.now ?? (() => performance.now());
   const dispatcher = new Agent({ connections: options.connections, keepAliveTimeout: 30_000, pipelining: 1 });
   const clients: ChatClient[] = options.tokens.map((token) =>
-    createChatClient({ baseUrl: options.baseUrl, token, dispatcher, timeoutMs: options.timeoutMs, now }));
+    createChatClient({
+      baseUrl: options.baseUrl, token, dispatcher, timeoutMs: options.timeoutMs, maxDurationMs: options.maxDurationMs, now,
+      ...(options.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: options.maxAnswerBytes }),
+    }));
   return {
     baseUrl: options.baseUrl,
     send(request, tokenIndex, signal) {
@@ -51,7 +57,7 @@ async function openUrlsExchange(
 ): Promise<Exchange> {
   const startedAt = new Date().toISOString();
   const sent = now();
-  const result = await openUrls({ baseUrl: options.baseUrl, token, dispatcher, timeoutMs: options.timeoutMs, now }, urls, signal);
+  const result = await openUrls({ baseUrl: options.baseUrl, token, dispatcher, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, now }, urls, signal);
   const fetched = result.results.length;
   const chars = result.results.reduce((sum, r) => sum + r.content.length, 0);
   return {

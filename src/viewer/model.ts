@@ -20,6 +20,7 @@ import { proportionEstimate } from '../metrics/stats.js';
 import { ModeSchema, ModelFiguresSchema, RequestRecordSchema, type AnswerFigures, type RequestRecord } from '../records/record.js';
 import { answerKey, NO_VERDICTS, recordVerdict, type HumanVerdicts } from '../records/review.js';
 import { LATENCY_FIGURES, type LatencyFigure } from '../records/summary.js';
+import { sampleValue } from '../figures/catalogue.js';
 import { cellState } from '../reports/cell-state.js';
 import { naturalCompare, trimText } from '../reports/format.js';
 import {
@@ -68,7 +69,7 @@ export function createViewCollector(options: { verdicts?: HumanVerdicts; setOrde
     if (group === undefined) tries.set(id, (group = new Map()));
     let question = group.get(record.question_id);
     if (question === undefined) group.set(record.question_id, (question = new Map()));
-    const latency = Object.fromEntries(LATENCY_FIGURES.map((f) => [f, f === 'headers_ms' ? record.headers_ms : figures[f]])) as Record<LatencyFigure, number | null>;
+    const latency = Object.fromEntries(LATENCY_FIGURES.map((f) => [f, sampleValue(f, figures, record.headers_ms)])) as Record<LatencyFigure, number | null>;
     question.set(record.repeat, { outcome: figures.outcome, passed, human, latency, answer: figures.answer });
   };
   return {

@@ -14,7 +14,7 @@ import { parseSlo } from '../../metrics/load-slo.js';
 import { DEFAULT_SATURATION, DEFAULT_SEARCH } from '../../plan/capacity.js';
 import { capacityHeadline } from '../../reports/load/capacity-report.js';
 import { resolveBaseUrl } from '../connection.js';
-import { parseDuration } from '../duration.js';
+import { parseDuration, positiveDuration } from '../duration.js';
 import { wholeNumber } from '../flags.js';
 import type { Io } from '../io.js';
 import { defaultRunDir } from '../run-dir.js';
@@ -69,7 +69,7 @@ export function capacityCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('arrival', { choices: ['constant', 'poisson'] as const, default: 'constant' as const, group: 'Load:' })
         .option('max-in-flight', { type: 'number', describe: 'Open model: arrivals finding this many in flight are dropped (default 1000)', group: 'Load:' })
         .option('connections', { type: 'number', describe: 'Open model: requests sent and unanswered at most', group: 'Load:' })
-        .option('timeout', { type: 'string', default: '60s', group: 'Run:' })
+        .option('timeout', { type: 'string', describe: 'Longest silence allowed between two parts of an answer; default 180s, 300s for deep research', group: 'Run:' })
         .option('retries', { type: 'number', default: 0, group: 'Run:' })
         .option('retry-429', { type: 'boolean', default: false, group: 'Run:' })
         .option('grace', { type: 'string', default: '10s', group: 'Run:' })
@@ -111,7 +111,7 @@ export async function capacityHandler(a: CapacityArgs, io: Io): Promise<ExitCode
     run = await runCapacity({
       load: {
         baseUrl: target.baseUrl, tokens: tokens.length > 0 ? tokens : [target.token ?? ''], prepared, target: target.kind, cwd: io.cwd, signal: io.signal,
-        graceMs: parseDuration(a.grace, 'grace'), timeoutMs: parseDuration(a.timeout, 'timeout'), retries: a.retries, retry429: a['retry-429'], version: VERSION,
+        graceMs: parseDuration(a.grace, 'grace'), timeoutMs: a.timeout === undefined ? undefined : positiveDuration(a.timeout, 'timeout'), retries: a.retries, retry429: a['retry-429'], version: VERSION,
         cpuUsage: () => process.cpuUsage(),
       },
       spec: { ...spec, set: prepared.sets[0]?.name ?? spec.set },

@@ -26,7 +26,7 @@ export function demoCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         await evalHandler(
           {
             sim: true, seed: 1, dataset: shipped('sample.csv'), models: shipped('models.example.json'), set: [], mode: 'both',
-            concurrency: a.concurrency, repeat: 1, timeout: '60s', retries: 0, 'retry-429': false, grace: '10s', ...(a.out ? { out: a.out } : {}),
+            concurrency: a.concurrency, repeat: 1, retries: 0, 'retry-429': false, grace: '10s', ...(a.out ? { out: a.out } : {}),
           },
           io,
         ),

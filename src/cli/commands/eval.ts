@@ -11,12 +11,13 @@ import { checkGates } from '../../gates/index.js';
 import { InputError } from '../../errors.js';
 import { stat } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
-import { prepareEval, runEval, type EvalResult } from '../../app/run-eval.js';
+import { describeService, prepareEval, runEval, serviceWarnings, type EvalResult } from '../../app/run-eval.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { renderTerminalTable } from '../../reports/terminal-table.js';
 import type { ModeOption } from '../../sets/index.js';
 import { resolveBaseUrl, resolveToken } from '../connection.js';
-import { parseDuration } from '../duration.js';
+import { parseDuration, positiveDuration } from '../duration.js';
+import { parseBytes } from '../bytes.js';
 import { resolveShard, wholeNumber, withConnectionFlags, withShardFlags } from '../flags.js';
 import type { Io } from '../io.js';
 import { watchInterrupts } from '../interrupt.js';
@@ -38,7 +39,9 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('mode', { choices: ['stream', 'full', 'both'] as const, default: 'stream' as const, describe: 'Streamed requests, full (stream=false) ones, or both', group: 'Run:' })
         .option('concurrency', { type: 'number', default: 4, describe: 'Requests in flight at once', group: 'Run:' })
         .option('repeat', { type: 'number', default: 1, describe: 'Ask every question this many times per set and mode', group: 'Run:' })
-        .option('timeout', { type: 'string', default: '60s', describe: 'Time allowed per attempt, sent to last byte', group: 'Run:' })
+        .option('timeout', { type: 'string', describe: 'Longest silence allowed between two parts of an answer (heartbeats count); default 180s, 300s for deep research', group: 'Run:' })
+        .option('max-duration', { type: 'string', describe: 'Longest one request may take in all (default: no limit)', group: 'Run:' })
+        .option('max-answer-bytes', { type: 'string', default: '1MiB', describe: 'Answer text kept per answer in the record (answer_truncated says when cut; counts use the whole answer)', group: 'Run:' })
         .option('retries', { type: 'number', default: 0, describe: 'Retry network errors and 5xx this many times', group: 'Run:' })
         .option('retry-429', { type: 'boolean', default: false, describe: 'Retry 429s too, honouring Retry-After', group: 'Run:' })
         .option('grace', { type: 'string', default: '10s', describe: 'On Ctrl-C, how long in-flight requests may finish', group: 'Run:' })
@@ -56,7 +59,8 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .example('$0 eval --sim --dataset datasets/sample.csv --models datasets/models.example.json', 'A dry run against the embedded simulated service')
         .example('$0 eval --base-url https://chat.example.com/api --token-file ~/.chat-token --dataset q.csv --set fast=openai:gpt-4o-mini@0 --set accurate=openai:gpt-4o@0', 'Compare two models on a real deployment')
         .example('$0 eval --sim --dataset datasets/sample.csv --models datasets/models.example.json --baseline datasets/baselines/main --gate "citation_recall delta >= -0.02 significant" --gate "ttfp_ms.p95 ratio <= 1.2"', 'Run, compare with a baseline and gate, in one CI step (exit 1 when a gate fails)')
-        .example('CHATBENCH_BASE_URL=http://127.0.0.1:8080/api CHATBENCH_TOKEN=... $0 eval --dataset q.csv --mode both --concurrency 8 --out reports/nightly', 'Both modes, eight in flight, a fixed run directory'),
+        .example('CHATBENCH_BASE_URL=http://127.0.0.1:8080/api CHATBENCH_TOKEN=... $0 eval --dataset q.csv --mode both --concurrency 8 --out reports/nightly', 'Both modes, eight in flight, a fixed run directory')
+        .example('$0 eval --base-url https://chat.example.com/api --dataset q.csv --models research.json --timeout 5m --max-duration 20m', 'Deep-research sets ("deep_research": true): up to 5 minutes of silence, 20 minutes per request'),
     handler: async (a) => {
       setExitCode(await evalHandler(a, io));
     },
@@ -75,7 +79,9 @@ export interface EvalArgs {
   mode: ModeOption;
   concurrency: number;
   repeat: number;
-  timeout: string;
+  timeout?: string | undefined;
+  'max-duration'?: string | undefined;
+  'max-answer-bytes'?: string | undefined;
   retries: number;
   'retry-429': boolean;
   grace: string;
@@ -90,7 +96,9 @@ export interface EvalArgs {
 }
 
 export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
-  const timeoutMs = parseDuration(a.timeout, 'timeout');
+  const timeoutMs = a.timeout === undefined ? undefined : positiveDuration(a.timeout, 'timeout');
+  const maxDurationMs = a['max-duration'] === undefined ? undefined : positiveDuration(a['max-duration'], 'max-duration');
+  const maxAnswerBytes = parseBytes(a['max-answer-bytes'] ?? '1MiB', 'max-answer-bytes');
   const graceMs = parseDuration(a.grace, 'grace');
   const baseUrl = resolveBaseUrl(a, io);
   const token = resolveToken(a, io);
@@ -114,10 +122,12 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
   try {
     result = await runEval(
       {
-        ...inputs, baseUrl: target.baseUrl, token: target.token, target: target.kind, concurrency: a.concurrency, timeoutMs,
+        ...inputs, baseUrl: target.baseUrl, token: target.token, target: target.kind, concurrency: a.concurrency, timeoutMs, maxDurationMs, maxAnswerBytes,
         retries: a.retries, retry429: a['retry-429'], outDir: a.resume ?? a.out ?? defaultRunDir('eval'), graceMs, signal: io.signal, version: VERSION,
         resume: a.resume !== undefined, cancelNow: stopping.cancelNow,
-        onStart: ({ outDir, planned, alreadyDone, truncatedBytes }) => {
+        onTarget: (service) => io.stderr.write(`chatbench eval: target ${describeService(service)}\n`),
+        onStart: ({ outDir, planned, alreadyDone, truncatedBytes, service }) => {
+          for (const warning of serviceWarnings(service, prepared.sets.sets)) io.stderr.write(`chatbench eval: warning: ${warning}\n`);
           if (a.resume !== undefined) io.stderr.write(`chatbench eval: resuming ${outDir}: ${alreadyDone} requests recorded${truncatedBytes > 0 ? ` (a torn last line of ${truncatedBytes} bytes was cut)` : ''}, ${planned} to go\n`);
           io.stderr.write(`chatbench eval: ${planned} requests${inputs.shard ? ` (shard ${inputs.shard.index}/${inputs.shard.count} of ${prepared.plannedTotal})` : ''}, ${a.concurrency} in flight, against ${target.kind === 'simulator' ? 'the embedded simulated service' : displayUrl(target.baseUrl)} → ${outDir}\n`);
         },

@@ -18,7 +18,8 @@ import { shardUsers } from '../../plan/arrivals.js';
 import { parseStages, stagesDurationMs } from '../../plan/stages.js';
 import { parseTokenFile } from '../../runner/token-pool.js';
 import { resolveBaseUrl } from '../connection.js';
-import { parseDuration } from '../duration.js';
+import { parseDuration, positiveDuration } from '../duration.js';
+import { parseBytes } from '../bytes.js';
 import { resolveShard, wholeNumber, withShardFlags } from '../flags.js';
 import type { Io } from '../io.js';
 import { createLoadView } from '../load-view.js';
@@ -51,7 +52,9 @@ export interface LoadArgs {
   warmup: string;
   cooldown: string;
   'question-order': 'sequential' | 'random';
-  timeout: string;
+  timeout?: string | undefined;
+  'max-duration'?: string | undefined;
+  'max-answer-bytes'?: string | undefined;
   retries: number;
   'retry-429': boolean;
   grace: string;
@@ -93,7 +96,9 @@ export function loadCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('warmup', { type: 'string', default: '0s', describe: 'First window of the schedule, excluded from the figures', group: 'Load:' })
         .option('cooldown', { type: 'string', default: '0s', describe: 'Last window of the schedule, excluded from the figures', group: 'Load:' })
         .option('seed', { type: 'number', default: 1, describe: 'Seed of Poisson gaps, random question order and the simulator', group: 'Load:' })
-        .option('timeout', { type: 'string', default: '60s', describe: 'Time allowed per attempt, sent to last byte', group: 'Run:' })
+        .option('timeout', { type: 'string', describe: 'Longest silence allowed between two parts of an answer (heartbeats count); default 180s, 300s for deep research', group: 'Run:' })
+        .option('max-duration', { type: 'string', describe: 'Longest one request may take in all (default: no limit; the run\'s length is --duration)', group: 'Run:' })
+        .option('max-answer-bytes', { type: 'string', default: '1MiB', describe: 'Answer text kept per answer in the record', group: 'Run:' })
         .option('retries', { type: 'number', default: 0, describe: 'Retry network errors and 5xx this many times', group: 'Run:' })
         .option('retry-429', { type: 'boolean', default: false, describe: 'Retry 429s too, honouring Retry-After', group: 'Run:' })
         .option('grace', { type: 'string', default: '10s', describe: 'On Ctrl-C, how long in-flight requests may finish', group: 'Run:' })
@@ -170,7 +175,9 @@ export function resolveTokens(a: Pick<LoadArgs, 'token' | 'token-file'>, io: Io)
 }
 
 export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
-  const timeoutMs = parseDuration(a.timeout, 'timeout');
+  const timeoutMs = a.timeout === undefined ? undefined : positiveDuration(a.timeout, 'timeout');
+  const maxDurationMs = a['max-duration'] === undefined ? undefined : positiveDuration(a['max-duration'], 'max-duration');
+  const maxAnswerBytes = parseBytes(a['max-answer-bytes'] ?? '1MiB', 'max-answer-bytes');
   const graceMs = parseDuration(a.grace, 'grace');
   if (a.sim && a['base-url'] !== undefined) throw new UsageError('--sim and --base-url conflict: --sim runs against the embedded simulated service');
   const baseUrl = resolveBaseUrl({ 'base-url': a['base-url'] }, io);
@@ -194,7 +201,7 @@ export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
   try {
     result = await runLoad({
       spec, baseUrl: target.baseUrl, tokens: tokens.length > 0 ? tokens : [target.token ?? ''], prepared, target: target.kind, cwd: io.cwd,
-      outDir: a.out ?? defaultRunDir('load'), signal: io.signal, graceMs, timeoutMs, retries: a.retries, retry429: a['retry-429'], version: VERSION, slos, gates,
+      outDir: a.out ?? defaultRunDir('load'), signal: io.signal, graceMs, timeoutMs, maxDurationMs, maxAnswerBytes, retries: a.retries, retry429: a['retry-429'], version: VERSION, slos, gates,
       cpuUsage: () => process.cpuUsage(),
       onStart: ({ outDir, planned, startsInMs }) => {
         const load = spec.model === 'open' ? (spec.rate !== undefined ? `${spec.rate}/s ${spec.arrival}` : 'a ramp of rate') : (spec.concurrency !== undefined ? `${spec.concurrency} users` : 'a ramp of users');

@@ -57,7 +57,7 @@ function header(input: ReportInput): string[] {
   return [
     `<h1>${esc(input.meta.title)}</h1>`,
     `<p class="figures">${esc(figures.join(' · '))}</p>`,
-    `<p class="provenance">Sets: ${esc(run.sets.join(', '))}${run.started_at ? ` · started ${esc(run.started_at)}` : ''}</p>`,
+    `<p class="provenance">Sets: ${esc(run.sets.join(', '))}${run.started_at ? ` · started ${esc(run.started_at)}` : ''}${input.meta.service ? ` · target ${esc(input.meta.service)}` : ''}</p>`,
   ];
 }
 

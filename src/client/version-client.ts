@@ -1,0 +1,42 @@
+/**
+ * @module client/version-client
+ * Asks a deployment which Onyx release it runs: `GET {base}/version` → `{"backend_version":
+ * "v4.5.2"}` (public in every listed release, so no token is sent). Never throws: a deployment that
+ * does not say (an older proxy, a development build reporting "Development", no such route) is
+ * simply unknown.
+ */
+import { parseOnyxVersion, releaseOf, VERSION_PATH, VersionResponseSchema, type OnyxRelease } from '../api/index.js';
+import { jsonRequest, type JsonEndpointOptions } from './json-request.js';
+
+/** What a deployment told of itself. */
+export interface ServiceVersion {
+  /** As the service said it ("v4.5.2", "Development"); null when it did not answer. */
+  backend_version: string | null;
+  /** The listed release whose behaviour that version has; null when unknown. */
+  release: OnyxRelease | null;
+}
+
+/** Probes `GET /version` (default timeout 5 s). */
+export async function probeVersion(options: Omit<JsonEndpointOptions, 'token'>, signal?: AbortSignal): Promise<ServiceVersion> {
+  try {
+    const response = await jsonRequest({ timeoutMs: 5_000, ...options }, 'GET', VERSION_PATH, undefined, signal);
+    if (response.status !== 200) return { backend_version: null, release: null };
+    const parsed = VersionResponseSchema.safeParse(JSON.parse(response.text));
+    if (!parsed.success) return { backend_version: null, release: null };
+    const version = parseOnyxVersion(parsed.data.backend_version);
+    return { backend_version: parsed.data.backend_version.slice(0, 100), release: version === undefined ? null : (releaseOf(version) ?? null) };
+  } catch {
+    return { backend_version: null, release: null };
+  }
+}
+
+/** One line for people: `Onyx v4.5.2 (behaves as release 4.5), NDJSON streams`. */
+export function describeService(service: ServiceVersion & { framing: 'ndjson' | 'sse' | null }): string {
+  const version = service.backend_version === null
+    ? 'release unknown (GET /version did not answer)'
+    : service.release === null
+      ? `release unknown (GET /version says ${JSON.stringify(service.backend_version)})`
+      : `Onyx ${service.backend_version} (read as release ${service.release})`;
+  const framing = service.framing === null ? 'no stream seen' : service.framing === 'ndjson' ? 'streams as newline-delimited JSON' : 'streams as server-sent events';
+  return `${version}, ${framing}`;
+}
