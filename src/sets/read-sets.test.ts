@@ -24,7 +24,7 @@ describe('parseSetsText: every rule with its message', () => {
     {
       name: 'an unknown field in a set',
       text: json({ sets: [{ name: 'a', modle: 'x' }] }),
-      want: ['models.json: sets[0].modle: unknown field (known fields: name, llm_override, llm_overrides)'],
+      want: ['models.json: sets[0].modle: unknown field (known fields: name, llm_override, llm_overrides, deep_research)'],
     },
     {
       name: 'an unknown field in an override',
@@ -87,13 +87,23 @@ describe('parseSetsText: every rule with its message', () => {
       text: json({ defaults: { origin: 'cli', stream: true } }),
       want: [
         'models.json: defaults.origin: Invalid option: expected one of "webapp"|"chrome_extension"|"api"|"slackbot"|"widget"|"discordbot"|"mobile"|"unknown"|"unset"',
-        'models.json: defaults.stream: unknown field (known fields: persona_id, include_citations, additional_context, allowed_tool_ids, forced_tool_id, origin, mcp_headers, project)',
+        'models.json: defaults.stream: unknown field (known fields: persona_id, include_citations, additional_context, allowed_tool_ids, forced_tool_id, origin, mcp_headers, deep_research, project)',
       ],
     },
     {
       name: 'a project without instructions',
       text: json({ defaults: { project: { id: 7 } } }),
       want: ['models.json: defaults.project.instructions: Invalid input: expected string, received undefined'],
+    },
+    {
+      name: 'deep research in a multi-model set (the service refuses it)',
+      text: '{"sets": [{"name": "duo", "llm_overrides": [{"model_version": "a"}, {"model_version": "b"}], "deep_research": true}]}',
+      want: ['models.json: sets[0].deep_research: is multi-model with deep_research: the service refuses deep research in multi-model mode (VALIDATION_ERROR); set "deep_research": false on this set'],
+    },
+    {
+      name: 'deep research from defaults reaches a multi-model set',
+      text: '{"defaults": {"deep_research": true}, "sets": [{"name": "duo", "llm_overrides": [{"model_version": "a"}, {"model_version": "b"}]}]}',
+      want: ['models.json: sets[0].llm_overrides: is multi-model with deep_research (from defaults): the service refuses deep research in multi-model mode (VALIDATION_ERROR); set "deep_research": false on this set'],
     },
     { name: 'not an object', text: '[]', want: ['models.json: (top level): Invalid input: expected object, received array'] },
   ])('$name', ({ text, want }) => {

@@ -72,7 +72,8 @@ describe('chatbench eval against the simulator', () => {
   });
 
   it('records 429s as rate_limited with Retry-After, apart from errors', async () => {
-    const sim = await startSim({ config: { rate_limits: { requests_per_second: { global: { rate: 0.01, burst: 2 } } } } });
+    // Burst 3: eval's GET /version probe takes one, as it would from a real gateway's bucket.
+    const sim = await startSim({ config: { rate_limits: { requests_per_second: { global: { rate: 0.01, burst: 3 } } } } });
     const dir = scratch();
     const out = join(dir, 'run');
     const rows = Array.from({ length: 5 }, (_, i) => [`q${i}`, 'What is the expense reimbursement deadline?', '', '', 'false', 'x']);
