@@ -1,7 +1,8 @@
 /**
  * @module app/baseline
  * `chatbench baseline save RUN DEST`: a baseline small and stable enough to review in git —
- * records sorted by key, bulky timing detail dropped (answer_gaps_ms, first_packet_ms), answers
+ * records sorted by key, bulky timing detail dropped (answer_gaps_ms, and first_packet_ms but the
+ * milestones the figure catalogue reads, so milestone figures compare with a baseline), answers
  * trimmed; summary.json computed from the full records; the run's reviews.jsonl when it has one; a
  * README saying where it came from.
  * Saving the same run twice gives the same bytes (no save-time timestamp).
@@ -11,6 +12,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { createSummarizer } from '../metrics/summarize.js';
 import type { AnswerFigures, RequestRecord } from '../records/record.js';
 import { naturalCompare, trimText } from '../reports/format.js';
+import { MILESTONE_PACKET_TYPES } from '../figures/catalogue.js';
 import { readRecords } from './read-records.js';
 import { readReviews } from './reviews.js';
 
@@ -22,7 +24,10 @@ function slim<T extends AnswerFigures>(figures: T): T {
   return {
     ...figures,
     answer_gaps_ms: [],
-    first_packet_ms: {},
+    first_packet_ms: Object.fromEntries(MILESTONE_PACKET_TYPES.flatMap((type) => {
+      const at = figures.first_packet_ms[type];
+      return at === undefined ? [] : [[type, at]];
+    })),
     answer: figures.answer === null ? null : trimText(figures.answer, BASELINE_ANSWER_CHARS),
   };
 }

@@ -38,6 +38,9 @@ export interface SampleFigure {
   read(figures: SampleSource, headersMs: number | null): number | null;
 }
 
+/** The packet types whose first arrival a catalogue figure reads from `first_packet_ms`. */
+export const MILESTONE_PACKET_TYPES: readonly string[] = ['search_tool_documents_delta', 'message_start', 'reasoning_start', 'reasoning_delta'];
+
 const packetAt = (f: SampleSource, ...types: string[]): number | null => {
   for (const type of types) {
     const at = f.first_packet_ms?.[type];

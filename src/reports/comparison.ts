@@ -5,7 +5,7 @@
  * the two reports can never disagree on a figure or on what "best" means.
  */
 import { OUTCOMES, type Mode } from '../records/record.js';
-import type { Group, GroupFigures, MeanEstimate, Summary } from '../records/summary.js';
+import type { Group, GroupFigures, LatencyFigure, MeanEstimate, Summary } from '../records/summary.js';
 import { formatCount, formatMs, formatPct, formatPctWithCi, formatScore, naturalCompare } from './format.js';
 import type { ReportRow } from './report-input.js';
 
@@ -81,12 +81,29 @@ const score = (label: string, name: string): RowSpec => ({
   value: (g) => g.scores[name]?.mean ?? null,
   format: formatScore,
 });
-const latency = (label: string, figure: 'ttfp_ms' | 'ttft_ms' | 'total_ms', p: 'p50' | 'p95'): RowSpec => ({
+const latency = (label: string, figure: LatencyFigure, p: 'p50' | 'p95'): RowSpec => ({
   label,
   better: 'lower',
   value: (g) => g.latency[figure]?.[p] ?? null,
   format: formatMs,
 });
+const formatSeconds = (v: number | null) => (v === null ? formatMs(null) : `${v >= 10 ? v.toFixed(1) : v.toFixed(2)} s`);
+const formatRate = (v: number | null) => (v === null ? formatMs(null) : `${v >= 100 ? Math.round(v) : v.toFixed(1)}/s`);
+
+/**
+ * The milestones and rates of the answer (issue 10): shown only when some column has them, so a run
+ * in full mode, or an old run, keeps its table as it was.
+ */
+const MILESTONE_ROWS: readonly RowSpec[] = [
+  latency('first search documents p50', 'first_search_documents_ms', 'p50'),
+  latency('message_start p50', 'message_start_ms', 'p50'),
+  latency('first reasoning p50', 'first_reasoning_ms', 'p50'),
+  latency('first citation p50', 'first_citation_ms', 'p50'),
+  { label: 'pre-answer (service) p50', better: 'lower', value: (g) => g.latency.pre_answer_processing_seconds?.p50 ?? null, format: formatSeconds },
+  latency('TPOT p50', 'tpot_ms', 'p50'),
+  latency('TPOT p95', 'tpot_ms', 'p95'),
+  { label: 'output chars/s p50', better: 'higher', value: (g) => g.latency.output_chars_per_s?.p50 ?? null, format: formatRate },
+];
 
 /** The rows of the comparison table, each with its best cells marked. Outcome rows appear only for classes that occurred. */
 export function comparisonRows(columns: readonly ReportColumn[]): ComparisonRow[] {
@@ -114,6 +131,8 @@ export function comparisonRows(columns: readonly ReportColumn[]): ComparisonRow[
     latency('TTFT p95', 'ttft_ms', 'p95'),
     latency('total p50', 'total_ms', 'p50'),
     latency('total p95', 'total_ms', 'p95'),
+    ...MILESTONE_ROWS.filter((spec) => columns.some((c) => spec.value(c.group) !== null)),
+    ...(columns.some((c) => (c.group.tool_errors ?? 0) > 0) ? [{ label: 'tool errors', better: 'lower' as const, value: (g: GroupFigures) => g.tool_errors ?? 0, format: formatCount }] : []),
   ];
   return specs.map((spec) => {
     const values = columns.map((c) => spec.value(c.group));

@@ -131,9 +131,9 @@ describe('full responses of each release', () => {
 
 describe('error bodies of each release', () => {
   it.each([
-    { name: '429-v2.7.json', headers: {}, code: null, retry: null, scope: null, message: 'Token budget exceeded for user. Try again later.' },
-    { name: '429-v3.3-cloud.json', headers: {}, code: 'RATE_LIMITED', retry: null, scope: null, message: 'API call limit reached for this period.' },
-    { name: '429-v4.5.json', headers: { 'retry-after': '42' }, code: 'RATE_LIMITED', retry: 42, scope: 'user', message: "You've reached the usage budget for your account." },
+    { name: '429-v2.7.json', headers: {} as Record<string, string>, code: null, retry: null, scope: null, message: 'Token budget exceeded for user. Try again later.' },
+    { name: '429-v3.3-cloud.json', headers: {} as Record<string, string>, code: 'RATE_LIMITED', retry: null, scope: null, message: 'API call limit reached for this period.' },
+    { name: '429-v4.5.json', headers: { 'retry-after': '42' } as Record<string, string>, code: 'RATE_LIMITED', retry: 42, scope: 'user', message: "You've reached the usage budget for your account." },
   ])('$name is rate_limited; what is missing is null', async ({ name, headers, code, retry, scope, message }) => {
     const e = await exchange(body(name, 429, headers));
     expect(e).toMatchObject({ outcome: 'rate_limited', http_status: 429, error_code: code, error_message: message });

@@ -113,7 +113,7 @@ describe.each(ONYX_RELEASES.map((release) => ({ release })))('Onyx $release', ({
   });
 
   it('its own failures: an empty answer, a failing tool, a refusal', async () => {
-    const [empty, tool, refusal] = await Promise.all(['[empty]', '[tool]', '[refusal]'].map((tag) => send(release, { message: `${QUESTION} ${tag}` })));
+    const [empty, tool, refusal] = (await Promise.all(['[empty]', '[tool]', '[refusal]'].map((tag) => send(release, { message: `${QUESTION} ${tag}` })))) as [Exchange, Exchange, Exchange];
     const emptyCode = !at(release, '3.1') ? null : !at(release, '3.2') ? 'EMPTY_LLM_RESPONSE' : !at(release, '4.2') ? 'MODEL_ERROR' : !at(release, '4.5') ? 'UNKNOWN_ERROR' : 'EMPTY_LLM_RESPONSE';
     expect(empty).toMatchObject(emptyCode === null ? { outcome: 'empty_answer', error_code: null } : { outcome: 'stream_error', error_code: emptyCode });
     if (at(release, '3.2')) expect(tool).toMatchObject({ outcome: 'ok', tool_errors: 1 });

@@ -19,9 +19,11 @@ const HEIGHT = 300;
 const M = { top: 12, right: 20, bottom: 48, left: 60 };
 
 export interface CdfChartOptions {
-  readonly chart: 'ttfp-cdf' | 'total-cdf';
-  readonly figure: 'ttfp_ms' | 'total_ms';
+  readonly chart: 'ttfp-cdf' | 'total-cdf' | 'tpot-cdf' | 'output-rate-cdf';
+  readonly figure: 'ttfp_ms' | 'total_ms' | 'tpot_ms' | 'output_chars_per_s';
   readonly title: string;
+  /** Axis unit (default ms). */
+  readonly unit?: 'ms' | 'chars/s';
 }
 
 type Point = readonly [ms: number, share: number];
@@ -59,11 +61,12 @@ export function renderCdfChart(columns: readonly ReportColumn[], rows: readonly 
     .curve(curveStepAfter)
     .digits(2);
   const lines = drawn.map((s) => {
-    const title = `${s.column.label}: ${s.n} ok requests, p50 ${formatMs(s.column.group.latency[o.figure]?.p50)}, p95 ${formatMs(s.column.group.latency[o.figure]?.p95)}`;
+    const format = o.unit === 'chars/s' ? (v: number | null | undefined) => (v == null ? formatMs(null) : `${Math.round(v)} chars/s`) : formatMs;
+    const title = `${s.column.label}: ${s.n} ok requests, p50 ${format(s.column.group.latency[o.figure]?.p50)}, p95 ${format(s.column.group.latency[o.figure]?.p95)}`;
     return `<path class="cdf-line" d="${path(s.points) ?? ''}" fill="none" stroke="${s.style.colour}" stroke-width="2"${s.style.dash ? ` stroke-dasharray="${s.style.dash}"` : ''}><title>${esc(title)}</title></path>`;
   });
   const body = [
-    axisBottom(x, { at: HEIGHT - M.bottom, label: `${o.figure} (ms)`, grid: HEIGHT - M.bottom - M.top }),
+    axisBottom(x, { at: HEIGHT - M.bottom, label: `${o.figure} (${o.unit ?? 'ms'})`, grid: HEIGHT - M.bottom - M.top }),
     axisLeft(y, { at: M.left, label: 'share of requests', format: (d) => `${Math.round(d * 100)}%`, grid: WIDTH - M.left - M.right }),
     ...lines,
   ].join('');
