@@ -35,7 +35,8 @@ export function toRecord(planned: PlannedRequest, final: Exchange, attempts: rea
     ...figures,
     scores: null,
     attempts: [...attempts],
-    // The stream's ids part names the models; the plan's display names fill in when it did not come.
-    models: models?.map((m) => ({ ...m, model_name: m.model_name ?? planned.model_names?.[m.model_index] ?? null })) ?? null,
+    // The stream's ids part names the models; the plan's display names fill in when it did not come,
+    // unless the service answered with fewer models than asked: then the one that answered is not the plan's.
+    models: models?.map((m) => ({ ...m, model_name: m.model_name ?? (figures.answered_models === null ? planned.model_names?.[m.model_index] ?? null : null) })) ?? null,
   };
 }
