@@ -146,6 +146,21 @@ describe('chatbench serve', () => {
     expect(t.err()).toMatch(message);
   });
 
+  it('--onyx-release speaks that release, says so, and an unknown one exits 2', async () => {
+    const t = testIo();
+    const exit = main(['serve', '--port', '0', '--onyx-release', '3.1'], t.io);
+    onTestFinished(() => t.abort());
+    await waitFor(() => t.out().includes('Ctrl+C'));
+    expect(t.out()).toMatch(/listening on \S+ \(speaking Onyx v3\.1\.0\)/);
+    const baseUrl = /listening on (\S+)/.exec(t.out())?.[1] ?? '';
+    expect(await (await fetch(`${baseUrl}/version`)).json()).toEqual({ backend_version: 'v3.1.0' });
+    t.abort();
+    expect(await exit).toBe(0);
+    const bad = testIo();
+    expect(await main(['serve', '--port', '0', '--onyx-release', '2.6'], bad.io)).toBe(2);
+    expect(bad.err()).toContain('--onyx-release: onyx_release: unknown Onyx release "2.6": one of 2.7, 2.12, 3.0, 3.1, 3.2, 3.3, 4.0, 4.1, 4.2, 4.3, 4.4, 4.5, 4.6');
+  });
+
   it('a port in use exits 3', async () => {
     const sim = await startSimulator();
     onTestFinished(() => sim.close());
