@@ -5,6 +5,10 @@
  * monotonic clock the client uses (performance.now: same process), so tests compare the client's
  * measurements with the real send times rather than with the timer's intent.
  * Closed in teardown: closeAllConnections() then close().
+ *
+ * `GET …/version` (what `chatbench eval` asks first, to learn the release) is answered 404, as a
+ * deployment that does not route it would, without taking a scripted response or being recorded:
+ * the script is the chat endpoint's.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -63,6 +67,10 @@ export async function startScriptedServer(responses: readonly ScriptedResponse[]
   let inFlight = 0;
   let peak = 0;
   const server = createServer((req, res) => {
+    if (req.method === 'GET' && /\/version(\?|$)/.test(req.url ?? '')) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"Not Found"}');
+      return;
+    }
     const index = requests.length;
     const script = responses[Math.min(index, responses.length - 1)] ?? {};
     const pieces: Buffer[] = [];
