@@ -17,8 +17,9 @@ export const SCORE_COLUMNS = Object.keys(ScoresSchema.shape).filter((k): k is ke
 export const BASE_COLUMNS = [
   'key', 'question_id', 'question', 'category', 'set', 'mode', 'repeat', 'model_index', 'model_name', 'started_at',
   'outcome', 'http_status', 'error_code', 'attempts',
-  'queue_ms', 'headers_ms', 'ttfp_ms', 'ttft_ms', 'first_citation_ms', 'total_ms', 'response_ms', 'tpot_ms', 'first_packet_ms',
-  'parts', 'answer_deltas', 'answer_chars', 'reasoning_chars',
+  'queue_ms', 'headers_ms', 'ttfp_ms', 'ttft_ms', 'first_citation_ms', 'total_ms', 'response_ms', 'tpot_ms',
+  'output_chars_per_s', 'pre_answer_processing_seconds', 'first_packet_ms',
+  'parts', 'answer_deltas', 'answer_chars', 'answer_truncated', 'reasoning_chars', 'tool_errors',
   'cited_document_ids', 'top_document_ids', 'expected_document_ids', 'markers_without_citation',
 ] as const;
 
@@ -96,11 +97,15 @@ function cellsOf(record: RequestRecord, figures: AnswerFigures, modelIndex: numb
     total_ms: figures.total_ms,
     response_ms: record.response_ms,
     tpot_ms: figures.tpot_ms,
+    output_chars_per_s: figures.output_chars_per_s,
+    pre_answer_processing_seconds: figures.pre_answer_processing_seconds,
     first_packet_ms: Object.keys(figures.first_packet_ms).length > 0 ? JSON.stringify(figures.first_packet_ms) : null,
     parts: figures.parts,
     answer_deltas: figures.answer_deltas,
     answer_chars: figures.answer_chars,
+    answer_truncated: String(figures.answer_truncated),
     reasoning_chars: figures.reasoning_chars,
+    tool_errors: figures.tool_errors,
     cited_document_ids: figures.cited_document_ids.join('|'),
     top_document_ids: figures.top_document_ids.join('|'),
     expected_document_ids: record.expected_document_ids.join('|'),

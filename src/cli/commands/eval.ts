@@ -42,7 +42,7 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('timeout', { type: 'string', describe: 'Longest silence allowed between two parts of an answer (heartbeats count); default 180s, 300s for deep research', group: 'Run:' })
         .option('max-duration', { type: 'string', describe: 'Longest one request may take in all (default: no limit)', group: 'Run:' })
         .option('max-answer-bytes', { type: 'string', default: '1MiB', describe: 'Answer text kept per answer in the record (answer_truncated says when cut; counts use the whole answer)', group: 'Run:' })
-        .option('retries', { type: 'number', default: 0, describe: 'Retry network errors and 5xx this many times', group: 'Run:' })
+        .option('retries', { type: 'number', default: 0, describe: 'Retry network errors, 5xx and streaming errors marked is_retryable this many times', group: 'Run:' })
         .option('retry-429', { type: 'boolean', default: false, describe: 'Retry 429s too, honouring Retry-After', group: 'Run:' })
         .option('grace', { type: 'string', default: '10s', describe: 'On Ctrl-C, how long in-flight requests may finish', group: 'Run:' })
         .option('out', { type: 'string', describe: 'Run directory (default reports/<date-time>-eval)', group: 'Output:' })

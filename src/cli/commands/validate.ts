@@ -11,6 +11,7 @@ import {
   ModeOptionSchema, SET_FLAG_FORM, checkSetsForMode, plannedModes, resolveSets,
   type ModeOption, type ResolvedSets, type SetDefinition, type SetsDefaults,
 } from '../../sets/index.js';
+import { deepResearchProblems } from '../../plan/build-plan.js';
 import type { Io } from '../io.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
@@ -39,6 +40,7 @@ async function readInputs(args: ValidateArgs, cwd: string): Promise<{ dataset: D
       if (!(error instanceof InputError)) throw error;
       problems.push(...error.problems);
     }
+    if (dataset.status === 'fulfilled') problems.push(...deepResearchProblems(dataset.value.rows, resolved.value.sets, args.dataset));
   }
   if (problems.length > 0 || dataset.status !== 'fulfilled' || resolved.status !== 'fulfilled') throw new InputError(problems);
   return { dataset: dataset.value, resolved: resolved.value };
@@ -56,9 +58,10 @@ export function describeOverride(override: LLMOverride): string {
 }
 
 function describeSet(set: SetDefinition): string {
-  if (set.llm_overrides !== null) return `multi-model (stream only): ${set.llm_overrides.map(describeOverride).join(' | ')}`;
-  if (set.llm_override !== null) return describeOverride(set.llm_override);
-  return "the service's configured model";
+  const deep = set.deep_research === undefined ? '' : `, deep research ${set.deep_research ? 'on' : 'off'}`;
+  if (set.llm_overrides !== null) return `multi-model (stream only): ${set.llm_overrides.map(describeOverride).join(' | ')}${deep}`;
+  if (set.llm_override !== null) return `${describeOverride(set.llm_override)}${deep}`;
+  return `the service's configured model${deep}`;
 }
 
 /** mcp_headers values are secrets: only their names are shown. */
@@ -96,7 +99,8 @@ export function renderValidation(dataset: Dataset, resolved: ResolvedSets, mode:
     `  metadata      ${metadata.length > 0 ? metadata.join(', ') : 'none'}`,
     `  expectations  ${count((r) => r.expectations.expected_document_ids.length > 0)} with expected documents, ` +
       `${count((r) => r.expectations.must_contain.length + r.expectations.must_not_contain.length > 0)} with phrase checks, ` +
-      `${count((r) => r.expectations.expect_no_answer)} expecting no answer, ${count((r) => r.filters !== null)} with filters`,
+      `${count((r) => r.expectations.expect_no_answer)} expecting no answer, ${count((r) => r.filters !== null)} with filters` +
+      `${count((r) => r.deep_research !== null) > 0 ? `, ${count((r) => r.deep_research === true)} asking for deep research` : ''}`,
     `Sets ${resolved.modelsPath === null ? '(no --models file)' : `(${resolved.modelsPath})`}`,
     ...resolved.sets.map((set) => `  ${set.name.padEnd(width)}  ${describeSet(set)}`),
     `  ${'defaults'.padEnd(width)}  ${describeDefaults(resolved.defaults)}`,
