@@ -131,7 +131,7 @@ describe.each(ONYX_RELEASES.map((release) => ({ release })))('Onyx $release', ({
     expectGoodAnswer(e);
     expect(e.unknown_parts).toBe(0);
     for (const type of ['deep_research_plan_delta', 'research_agent_start', 'intermediate_report_delta', 'message_start']) expect(e.first_packet_ms).toHaveProperty(type);
-    expect(e.first_packet_ms.research_agent_start!).toBeLessThan(e.first_packet_ms.message_start!);
+    expect(e.first_packet_ms.research_agent_start!).toBeLessThanOrEqual(e.first_packet_ms.message_start!); // one chunk may carry both
     // The second agent's numbering (101, ...) cites a document already cited: no citation_info, valid by its link.
     expect(e.citations.some((c) => c.citation_number > 100)).toBe(true);
     expect(e.marker_citations.length).toBeGreaterThan(0);
