@@ -11,7 +11,7 @@
  */
 import { createProblemCollector } from './collect-problems.js';
 import { createWriteStream } from 'node:fs';
-import { access, mkdir, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createChatClient, type ChatClient } from '../client/chat-client.js';
 import type { Exchange } from '../client/exchange.js';
@@ -180,9 +180,12 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
     await client.close();
     tell();
   }
-  // The framing is known only once a stream came back: the manifest says it for the reports.
-  if (service.framing !== null && !options.resume) {
-    await writeFile(join(outDir, 'manifest.json'), `${JSON.stringify({ ...manifest, service }, null, 2)}\n`);
+  // The framing is known only once a stream came back: the manifest says it for the reports. A
+  // resumed run keeps the run's own manifest and only learns what the target said.
+  if (service.framing !== null) {
+    const file = join(outDir, 'manifest.json');
+    const current: unknown = options.resume ? JSON.parse(await readFile(file, 'utf8')) : manifest;
+    await writeFile(file, `${JSON.stringify({ ...(current as object), service }, null, 2)}\n`);
   }
   const reports = await renderReports(outDir, { version: options.version });
   return { outDir, run, reports, service };
