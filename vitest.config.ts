@@ -11,7 +11,8 @@ export default defineConfig({
     // One module graph per worker, not per file: importing it again for each of 120 files cost
     // 55 s of a 150 s run. Tests restore what they change (fake timers, env) in their own hooks.
     isolate: false,
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // Bounds against a hang, not a speed requirement: a busy runner may take many times a quiet one's time.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });

@@ -39,8 +39,11 @@ export function spawnCli(args: readonly string[], env: Record<string, string> = 
   return { child, stdout: () => Buffer.concat(out).toString('utf8'), stderr: () => Buffer.concat(err).toString('utf8'), exited };
 }
 
-/** Polls `condition` every 20 ms until it holds; rejects after `timeoutMs` with `what`. */
-export async function waitFor(condition: () => boolean, what: string, timeoutMs = 8_000): Promise<void> {
+/**
+ * Polls `condition` every 20 ms until it holds; rejects after `timeoutMs` with `what`. The bound
+ * catches a hang, not a slow machine: a busy CI runner may take many times a quiet one's time.
+ */
+export async function waitFor(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (!condition()) {
     if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -55,8 +58,8 @@ export function completeLines(file: string): number {
   return text.split('\n').length - 1;
 }
 
-/** Runs `node bin/chatbench.js ARGS` to its end; killed after `timeoutMs`. */
-export async function runCli(args: readonly string[], timeoutMs = 30_000): Promise<{ code: number | null; stderr: string }> {
+/** Runs `node bin/chatbench.js ARGS` to its end; killed after `timeoutMs` (a hang, not a slow machine). */
+export async function runCli(args: readonly string[], timeoutMs = 120_000): Promise<{ code: number | null; stderr: string }> {
   const cli = spawnCli(args);
   const timer = setTimeout(() => cli.child.kill('SIGKILL'), timeoutMs);
   const { code } = await cli.exited;

@@ -33,7 +33,7 @@ async function load(baseUrl: string, dataset: string, args: string[]) {
   return { summary, records, out };
 }
 
-it('with a usage budget, the first 429 comes when the budget is spent', { timeout: 30_000 }, async () => {
+it('with a usage budget, the first 429 comes when the budget is spent', { timeout: 120_000 }, async () => {
   // The engine charges what it produced; one question → the same count every time.
   const probe = await startSim();
   await call(probe, '/chat/send-chat-message', { token: TOKENS.demo, body: { message: QUESTION } });
@@ -58,7 +58,7 @@ it('with a usage budget, the first 429 comes when the budget is spent', { timeou
   expect(secondOf429).toBe(Math.floor(summary.rate_limits.first_429_ms! / 1000));
 });
 
-it('retries of 429s wait for Retry-After, and are reported apart from first attempts', { timeout: 30_000 }, async () => {
+it('retries of 429s wait for Retry-After, and are reported apart from first attempts', { timeout: 120_000 }, async () => {
   const sim = await startSim({ config: { rate_limits: { requests_per_second: { global: { rate: 1, burst: 1 } } } } });
   const { summary, records } = await load(sim.baseUrl, oneQuestionDataset(), ['--rate', '4', '--requests', '3', '--retry-429', '--retries', '3']);
   expect(records).toHaveLength(3);

@@ -19,7 +19,7 @@ import { startSimProcess } from '../bench/load/sim-process.js';
 
 const LIMIT = 20;
 
-it(`searches up to a ${LIMIT}/s gateway limit and judges every step by its own figures`, { timeout: 90_000 }, async () => {
+it(`searches up to a ${LIMIT}/s gateway limit and judges every step by its own figures`, { timeout: 180_000 }, async () => {
   const sim = await startSimProcess({ rate_limits: { requests_per_second: { global: { rate: LIMIT, burst: 2 } } }, chat: { time_scale: 0.02 } });
   onTestFinished(() => sim.close());
   const out = join(mkdtempSync(join(tmpdir(), 'chatbench-capacity-')), 'cap');

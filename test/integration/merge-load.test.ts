@@ -23,7 +23,7 @@ const SECONDS = 2;
 const chatbench = (args: readonly string[]) => runCli(args);
 
 describe('chatbench merge of a load split over three shards', () => {
-  it('sends the whole schedule once, interleaved exactly, and merges it into one run', { timeout: 90_000 }, async () => {
+  it('sends the whole schedule once, interleaved exactly, and merges it into one run', { timeout: 180_000 }, async () => {
     const sim = await startSim();
     // The common start leaves three processes time to start on a busy machine: twice what three
     // cold starts take right now. A shard that still starts late says so in its generator.json;

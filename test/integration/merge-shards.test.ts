@@ -41,7 +41,7 @@ async function cli(args: string[], cwd: string) {
 }
 
 describe('chatbench merge of four shard processes', () => {
-  it('gives the keys, outcomes, citations and scores of one process, and percentiles of its own records', { timeout: 60_000 }, async () => {
+  it('gives the keys, outcomes, citations and scores of one process, and percentiles of its own records', { timeout: 180_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chatbench-merge-'));
     const [shared, reference] = [await startSim(), await startSim()];
     const common = ['--token', TOKENS.demo, '--dataset', sampleSlice(dir), '--set', 'mini=openai:gpt-4o-mini', '--concurrency', '4'];

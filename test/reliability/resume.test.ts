@@ -19,7 +19,7 @@ function questions(n: number): string[][] {
 }
 
 describe('--resume after SIGKILL', () => {
-  it('continues a killed run to exactly the planned keys, each once, with the reports of an uninterrupted run', { timeout: 30_000 }, async () => {
+  it('continues a killed run to exactly the planned keys, each once, with the reports of an uninterrupted run', { timeout: 120_000 }, async () => {
     const sim = await startSim({ config: { chat: { time_scale: TIME_SCALE } } });
     const dir = scratch();
     const dataset = writeCsv(dir, questions(30));
