@@ -3,7 +3,8 @@
  * The statistics of a comparison, all seeded and deterministic:
  * - a paired percentile bootstrap of the mean per-question difference (scores and rates);
  * - an independent two-sample percentile bootstrap of latency statistics, giving intervals of
- *   current − baseline and current / baseline from the same resamples;
+ *   current − baseline and current / baseline from the same resamples, and the standard error of
+ *   the difference (the spread of the resampled differences) that its p-value uses;
  * - the exact two-sided sign test.
  * Intervals are percentile intervals: the 2.5th and 97.5th percentiles (metrics/stats `percentile`,
  * linear interpolation) of the B resampled statistics.
@@ -109,6 +110,8 @@ function resampleStats(sorted: Float64Array, plan: RankPlan, counts: Uint32Array
 /** Intervals of current − baseline and current / baseline for one latency statistic. */
 export interface LatencyIntervals {
   delta: Interval;
+  /** Standard deviation of the resampled differences: the standard error of current − baseline. */
+  se: number;
   /** null when a resampled baseline statistic was 0 (the ratio does not exist). */
   ratio: Interval | null;
 }
@@ -149,8 +152,20 @@ export function latencyIntervals(
     }
   }
   return Object.fromEntries(
-    LATENCY_STATS.map((stat, s) => [stat, { delta: interval(deltas[s]!), ratio: zeroBase[s] ? null : interval(ratios[s]!) }]),
+    LATENCY_STATS.map((stat, s) => [stat, { se: standardDeviation(deltas[s]!), delta: interval(deltas[s]!), ratio: zeroBase[s] ? null : interval(ratios[s]!) }]),
   ) as Record<LatencyStat, LatencyIntervals>;
+}
+
+/** Sample standard deviation (n − 1) of the values; 0 under two values. Read before `interval` sorts them. */
+function standardDeviation(values: Float64Array): number {
+  const n = values.length;
+  if (n < 2) return 0;
+  let sum = 0;
+  for (const v of values) sum += v;
+  const mean = sum / n;
+  let squares = 0;
+  for (const v of values) squares += (v - mean) ** 2;
+  return Math.sqrt(squares / (n - 1));
 }
 
 /**

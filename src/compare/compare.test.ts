@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../errors.js';
+import { InputError, UsageError } from '../errors.js';
 import type { RequestRecord } from '../records/record.js';
 import { BASELINE_MISSES, DEGRADED_MISSES, makeRun } from '../../test/fixtures/runs/make-runs.js';
 import { compareRuns, parseSetMap } from './compare.js';
@@ -68,9 +68,18 @@ describe('compareRuns', () => {
   it('matches renamed sets with --map and lists groups on one side only', () => {
     const old = runOf(makeRun({ misses: BASELINE_MISSES, sets: ['fast', 'gone'] }));
     const cur = runOf(makeRun({ misses: BASELINE_MISSES, sets: ['fast-v2', 'added'] }));
-    const unmapped = compareRuns(old, cur, { resamples: R });
-    expect(unmapped.groups).toEqual([]);
-    expect(unmapped.unmatched.baseline.map((g) => g.label)).toEqual(['fast (stream)', 'gone (stream)']);
+    // Nothing in common: not "no significant change" but exit 2, naming both sides' groups.
+    const nothing = (() => {
+      try {
+        compareRuns(old, cur, { resamples: R });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(nothing).toBeInstanceOf(InputError);
+    expect((nothing as InputError).message).toBe('nothing to compare: the runs have no set × mode in common (baseline run: fast (stream), gone (stream); current run: fast-v2 (stream), added (stream))');
+    expect((nothing as InputError).exitCode).toBe(2);
+    expect((nothing as InputError).hint).toBe('if a set was renamed, match it with --map OLD=NEW');
     const c = compareRuns(old, cur, { resamples: R, setMap: parseSetMap(['fast=fast-v2']) });
     expect(c.groups.map((g) => [g.label, g.set, g.baseline_set])).toEqual([['fast→fast-v2 (stream)', 'fast-v2', 'fast']]);
     expect(c.unmatched.baseline.map((g) => g.set)).toEqual(['gone']);
@@ -116,7 +125,10 @@ describe('renderers', () => {
     const md = renderCompareMd(c);
     expect(md).toContain('| **citation_recall** | 0.900 | 0.600 | -0.300 | -33.3% | [-0.');
     expect(md).toMatch(/\| \*\*citation_recall\*\* .*\| ↓ worse ✱ \|/);
-    expect(md).toMatch(/\| \*\*ttfp_ms\.p95\*\* .*×1\.\d\d \[\d\.\d\d, \d\.\d\d\] \| ↑ worse ✱ \|/);
+    expect(md).toMatch(/\| \*\*ttfp_ms\.p50\*\* .*×1\.\d\d \[\d\.\d\d, \d\.\d\d\] \| ↑ worse ✱ \|/);
+    // 30 samples a side: a p95 is shown greyed with its n, never tested, never starred.
+    expect(md).toMatch(/\| _ttfp_ms\.p95_ \| _\d+ ms_ \| _\d+ ms_ \| .* \| too few: n = 30 \/ 30, a p95 needs 200 on each side \| ↑ worse \|/);
+    expect(md).toMatch(/\*\*Significant changes: \d+ worse, 0 better, of \d+ tests \(false discovery rate held at 5% by Benjamini–Hochberg\)\.\*\*/);
     expect(md).toContain('### Broken (9)');
     expect(md).toContain('| **q2** What about topic 2? | pass→fail, hit@5→miss | ok · cited doc-2 · “The answer to q2 [[1]](https://d.example/2).” | ok · cited nothing · “I could not find that (q2).” |');
     expect(renderStepSummary(c, [])).toContain('Broken: q2 (pass→fail, hit@5→miss); q6');

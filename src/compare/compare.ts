@@ -5,10 +5,12 @@
  * Groups and questions found on one side only are listed in the result, never dropped silently.
  * Pure and deterministic: the same runs and seed give the same Comparison, to the bit.
  */
-import { UsageError } from '../errors.js';
+import { InputError, UsageError } from '../errors.js';
+import { MIN_MEAN_SAMPLES } from '../figures/min-samples.js';
 import { naturalCompare } from '../reports/format.js';
 import { DEFAULT_RESAMPLES, signTestP, TAIL } from './bootstrap.js';
-import { figureDeltas, MIN_SAMPLES } from './figure-deltas.js';
+import { benjaminiHochberg, FDR_Q } from './fdr.js';
+import { figureDeltas } from './figure-deltas.js';
 import { questionValue } from '../metrics/question-value.js';
 import { questionChanges } from './question-changes.js';
 import type { GroupData, RunData } from './run-data.js';
@@ -89,7 +91,11 @@ function runSide(run: RunData): Comparison['baseline'] {
   };
 }
 
-/** Compares `current` with `baseline`. Throws UsageError when --map names a set a run does not have. */
+/**
+ * Compares `current` with `baseline`. Throws UsageError when --map names a set a run does not have,
+ * and InputError (exit 2) when the runs have no group in common: a comparison of nothing would
+ * read "no significant change".
+ */
 export function compareRuns(baseline: RunData, current: RunData, options: CompareOptions = {}): Comparison {
   const seed = options.seed ?? 1;
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
@@ -128,16 +134,19 @@ export function compareRuns(baseline: RunData, current: RunData, options: Compar
       fixed,
     });
   }
+  if (groups.length === 0) throw noGroupInCommon(baseline, current);
+  const fdr = controlFalseDiscoveries(groups);
   const significant = { better: 0, worse: 0 };
   for (const g of groups) {
-    for (const f of g.figures) if (f.headline && f.significant && (f.direction === 'better' || f.direction === 'worse')) significant[f.direction] += 1;
+    for (const f of g.figures) if (f.significant && (f.direction === 'better' || f.direction === 'worse')) significant[f.direction] += 1;
   }
   return {
     comparison_version: COMPARISON_VERSION,
     seed,
     resamples,
     confidence: 1 - 2 * TAIL,
-    min_samples: MIN_SAMPLES,
+    min_samples: MIN_MEAN_SAMPLES,
+    fdr,
     set_map: setMap,
     baseline: runSide(baseline),
     current: runSide(current),
@@ -145,4 +154,30 @@ export function compareRuns(baseline: RunData, current: RunData, options: Compar
     groups,
     significant,
   };
+}
+
+/**
+ * Decides the list of significant changes: Benjamini–Hochberg at FDR_Q over every figure × group
+ * that was tested (had a p-value), in place. A figure is significant when its adjusted p-value is
+ * at most q and its own interval excludes no change too, so a starred row never shows an interval
+ * across 0 (a subset of the discoveries keeps the false discovery rate under q).
+ */
+function controlFalseDiscoveries(groups: GroupComparison[]): Comparison['fdr'] {
+  const tested = groups.flatMap((g) => g.figures.filter((f) => f.p_value !== null));
+  const adjusted = benjaminiHochberg(tested.map((f) => f.p_value!));
+  let discoveries = 0;
+  tested.forEach((f, i) => {
+    f.q_value = adjusted[i]!;
+    f.significant = f.q_value <= FDR_Q && f.significant_alone;
+    if (f.significant) discoveries += 1;
+  });
+  return { method: 'benjamini-hochberg', q: FDR_Q, tests: tested.length, discoveries };
+}
+
+/** Exit 2 naming both sides' groups, and --map when a set looks renamed. */
+function noGroupInCommon(baseline: RunData, current: RunData): InputError {
+  const list = (run: RunData) => run.groups.map((g) => groupLabel(g)).join(', ') || 'no records';
+  return new InputError([
+    `nothing to compare: the runs have no set × mode in common (baseline ${baseline.source}: ${list(baseline)}; current ${current.source}: ${list(current)})`,
+  ], { hint: 'if a set was renamed, match it with --map OLD=NEW' });
 }

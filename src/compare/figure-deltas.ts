@@ -2,17 +2,18 @@
  * @module compare/figure-deltas
  * The rows of one group's comparison: every score, rate and repeat figure compared pairwise over
  * the questions both runs have, and every latency figure × statistic compared by resampling each
- * run's ok samples.
+ * run's ok samples. Each row carries its own test (interval, p-value) when it has enough values
+ * (figures/min-samples); whether it is in the list of significant changes is decided afterwards,
+ * over every row of every group at once (compare.ts, fdr.ts).
  */
 import { latencyIntervals, pairedMeanInterval, type Interval } from './bootstrap.js';
 import { HEADLINE_FIGURES, HEADLINE_LATENCY, LATENCY_FIGURES, LATENCY_STATS, RATE_FIGURES, REPEAT_FIGURES, REVIEW_FIGURES, SCORE_NAMES, higherIsBetter, type LatencyStat } from '../figures/catalogue.js';
+import { MIN_MEAN_SAMPLES, minSamples, minSamplesJson } from '../figures/min-samples.js';
 import { questionValue } from '../metrics/question-value.js';
+import { normalTwoSidedP, pairedTTestP } from '../metrics/stats.js';
 import { createRandom } from './prng.js';
 import { groupKeyString, groupValue, type GroupData, type GroupKey, type RunData } from './run-data.js';
 import type { Direction, FigureDelta } from './schema.js';
-
-/** Below this many paired questions (or ok samples on a side), no change is called significant: a bootstrap of a handful of values is overconfident. */
-export const MIN_SAMPLES = 5;
 
 export interface DeltaOptions {
   seed: number;
@@ -73,6 +74,7 @@ function pairedDelta(b: Side, c: Side, figure: string, kind: 'score' | 'rate', o
   for (const bq of b.data.questions.values()) if (questionValue(bq, figure) !== null) nBase += 1;
   const random = createRandom(`${options.seed}|${groupKeyString(c.key)}|${figure}`);
   const ci = pairedMeanInterval(diffs, options.resamples, random);
+  const enough = diffs.length >= MIN_MEAN_SAMPLES;
   return {
     ...base(figure, kind, groupValue(b.run, b.key, figure), groupValue(c.run, c.key, figure), options),
     ci,
@@ -80,8 +82,24 @@ function pairedDelta(b: Side, c: Side, figure: string, kind: 'score' | 'rate', o
     n_baseline: nBase,
     n_current: nCur,
     n_paired: diffs.length,
-    significant: diffs.length >= MIN_SAMPLES && excludes(ci, 0),
+    min_n: MIN_MEAN_SAMPLES,
+    enough_samples: enough,
+    p_value: enough ? pairedTTestP(diffs) : null,
+    q_value: null,
+    significant: false,
+    significant_alone: enough && excludes(ci, 0),
   };
+}
+
+/**
+ * The p-value of a latency statistic's change: the difference over its bootstrap standard error,
+ * two-sided against the normal distribution. No spread at all (every resample gave the same
+ * difference) → 1 for no difference, else 0.
+ */
+function latencyP(delta: number | null, se: number | undefined): number | null {
+  if (delta === null || se === undefined) return null;
+  if (!(se > 0)) return delta === 0 ? 1 : 0;
+  return normalTwoSidedP(delta / se);
 }
 
 /** Every latency statistic of every latency figure, resampling each side on its own. */
@@ -91,17 +109,24 @@ function latencyDeltas(b: Side, c: Side, options: DeltaOptions): FigureDelta[] {
     const cs = c.data.latency[figure];
     const random = createRandom(`${options.seed}|${groupKeyString(c.key)}|${figure}`);
     const intervals = latencyIntervals(bs, cs, options.resamples, random);
-    const enough = bs.length >= MIN_SAMPLES && cs.length >= MIN_SAMPLES;
     return LATENCY_STATS.map((stat: LatencyStat): FigureDelta => {
       const iv = intervals?.[stat] ?? null;
+      const min = minSamples(stat);
+      const enough = bs.length >= min && cs.length >= min;
+      const row = base(`${figure}.${stat}`, 'latency', groupValue(b.run, b.key, figure, stat), groupValue(c.run, c.key, figure, stat), options);
       return {
-        ...base(`${figure}.${stat}`, 'latency', groupValue(b.run, b.key, figure, stat), groupValue(c.run, c.key, figure, stat), options),
+        ...row,
         ci: iv?.delta ?? null,
         ratio_ci: iv?.ratio ?? null,
         n_baseline: bs.length,
         n_current: cs.length,
         n_paired: null,
-        significant: enough && excludes(iv?.delta ?? null, 0),
+        min_n: minSamplesJson(min),
+        enough_samples: enough,
+        p_value: enough ? latencyP(row.delta, iv?.se) : null,
+        q_value: null,
+        significant: false,
+        significant_alone: enough && excludes(iv?.delta ?? null, 0),
       };
     });
   });

@@ -27,8 +27,23 @@ export function formatDelta(f: Pick<FigureDelta, 'kind'>, value: number | null):
 /** The relative change as a signed percentage, one decimal. */
 export const formatRelative = (value: number | null): string => (value === null ? NA : `${signed(Math.abs(value * 100).toFixed(1), value)}%`);
 
-/** The interval column: the delta's interval, or for latencies the ratio and its interval. */
+/** "n = 75 / 80" (latency: each side's ok samples) or "n = 4" (paired questions). */
+export function formatSamples(f: Pick<FigureDelta, 'kind' | 'n_baseline' | 'n_current' | 'n_paired'>): string {
+  return f.n_paired === null ? `n = ${f.n_baseline} / ${f.n_current}` : `n = ${f.n_paired}`;
+}
+
+/** Why a row was not tested: "too few: n = 75 / 80, a p95 needs 200 on each side"; undefined when it was. */
+export function fewSamplesText(f: FigureDelta): string | undefined {
+  if (f.enough_samples) return undefined;
+  const stat = f.kind === 'latency' ? (f.figure.split('.')[1] ?? 'mean').replace('p99_9', 'p99.9') : 'mean';
+  const need = f.min_n === null ? `no number of samples makes a ${stat} stable` : `a ${stat} needs ${f.min_n.toLocaleString('en-US')}${f.n_paired === null ? ' on each side' : ' paired questions'}`;
+  return `too few: ${formatSamples(f)}, ${need}`;
+}
+
+/** The interval column: the delta's interval, or for latencies the ratio and its interval; a row with too few values says so. */
 export function formatInterval(f: FigureDelta): string {
+  const few = fewSamplesText(f);
+  if (few !== undefined) return few;
   if (f.kind === 'latency') {
     if (f.ratio === null) return NA;
     const ci = f.ratio_ci === null ? '' : ` [${f.ratio_ci.low.toFixed(2)}, ${f.ratio_ci.high.toFixed(2)}]`;

@@ -9,11 +9,11 @@ import { esc } from '../reports/html/svg.js';
 import type { GateResult } from '../gates/evaluate.js';
 import { renderForestPlot, type ForestRow } from './forest-plot.js';
 import type { Comparison, FigureDelta, GroupComparison, QuestionChange, QuestionSide } from './schema.js';
-import { formatDelta, formatDirection, formatInterval, formatPassChanges, formatRelative, formatValue, shownFigures } from './table.js';
+import { formatDelta, formatDirection, formatInterval, formatPassChanges, formatRelative, formatValue, methodNote, shownFigures, significanceLine } from './table.js';
 
 // After the shared report style: no width cap (report/html/style); the answers of broken and fixed
 // questions wrap, left-aligned, in columns of their own.
-const STYLE = `th,td{vertical-align:top}td.n{text-align:right}tr.sig td{font-weight:600}.worse{color:#b34700}.better{color:#005a8c}
+const STYLE = `th,td{vertical-align:top}td.n{text-align:right}tr.sig td{font-weight:600}tr.few td{color:#767676}.worse{color:#b34700}.better{color:#005a8c}
 table.answers{table-layout:fixed;width:100%;min-width:640px}.answers th,.answers td{white-space:normal;text-align:left;overflow-wrap:anywhere;font-size:13px}
 .answers th:first-child,.answers td:first-child{width:24%}.answers .answer{white-space:pre-wrap;margin-top:.25rem}
 .fail{color:#b34700}.pass{color:#0072B2}figure{margin:.5rem 0}figcaption{font-size:12px;color:#555}ul.gates{list-style:none;padding-left:0}`;
@@ -38,7 +38,7 @@ function forestRows(figures: readonly FigureDelta[], latency: boolean): ForestRo
 
 function table(c: Comparison, g: GroupComparison): string {
   const rows = shownFigures(c, g).map((f) => {
-    const cls = f.significant ? ` class="sig ${f.direction ?? ''}"` : '';
+    const cls = f.significant ? ` class="sig ${f.direction ?? ''}"` : f.enough_samples ? '' : ' class="few"';
     return `<tr${cls}><td>${esc(f.figure)}${f.significant ? ' ✱' : ''}</td><td class="n">${esc(formatValue(f, f.baseline))}</td><td class="n">${esc(formatValue(f, f.current))}</td><td class="n">${esc(formatDelta(f, f.delta))}</td><td class="n">${esc(formatRelative(f.relative))}</td><td>${esc(formatInterval(f))}</td><td>${esc(formatDirection(f))}</td></tr>`;
   });
   return `<div class="table-wrap"><table><thead><tr><th>figure</th><th>baseline</th><th>current</th><th>Δ</th><th>Δ%</th><th>95% CI (Δ; latency: ratio)</th><th>change</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
@@ -79,7 +79,6 @@ function gatesSection(results: readonly GateResult[]): string {
 /** compare.html for a comparison and its gates. */
 export function renderCompareHtml(comparison: Comparison, gates: readonly GateResult[] = []): string {
   const c = comparison;
-  const sig = c.significant.better + c.significant.worse === 0 ? 'No significant change.' : `Significant changes: ${c.significant.worse} worse, ${c.significant.better} better.`;
   const unmatched = c.unmatched.baseline.length + c.unmatched.current.length === 0 ? '' : `<p>Not compared — baseline only: ${esc(c.unmatched.baseline.map((g) => g.label).join(', ') || 'none')}; current only: ${esc(c.unmatched.current.map((g) => g.label).join(', ') || 'none')}.</p>`;
   return renderPage({
     title: 'chatbench comparison',
@@ -88,7 +87,7 @@ export function renderCompareHtml(comparison: Comparison, gates: readonly GateRe
     main: [
       '<h1>chatbench comparison</h1>',
       `<p>Baseline <code>${esc(c.baseline.source)}</code> (${c.baseline.requests} requests) → current <code>${esc(c.current.source)}</code> (${c.current.requests} requests).</p>`,
-      `<p><b>${esc(sig)}</b> 95% bootstrap intervals, ${c.resamples} resamples, seed ${c.seed}; scores and rates paired by question; ✱ significant (interval excludes 0, or 1 for a ratio, with at least ${c.min_samples} values).</p>`,
+      `<p><b>${esc(significanceLine(c))}</b> ${esc(methodNote(c))} Greyed rows had too few values to be tested.</p>`,
       unmatched,
       gatesSection(gates),
       ...c.groups.map((g) => section(c, g)),

@@ -7,7 +7,7 @@
 import { replaceUnprintable, trimText } from '../reports/format.js';
 import type { GateResult } from '../gates/evaluate.js';
 import type { Comparison, GroupComparison, QuestionChange, QuestionSide } from './schema.js';
-import { formatDelta, formatDirection, formatInterval, formatPassChanges, formatRelative, formatValue, shownFigures } from './table.js';
+import { formatDelta, formatDirection, formatInterval, formatPassChanges, formatRelative, formatValue, methodNote, shownFigures, significanceLine } from './table.js';
 
 /** Text safe in a Markdown table cell: one line, pipes escaped. */
 export const mdCell = (text: string): string => replaceUnprintable(text).replace(/\r?\n|\r/g, ' ').replace(/\|/g, '\\|');
@@ -17,13 +17,11 @@ const ANSWER_SHOWN = 160;
 function header(c: Comparison): string[] {
   const side = (s: Comparison['baseline']) =>
     `\`${mdCell(s.source)}\` (${s.requests} requests, ${s.questions} questions${s.repeats > 1 ? `, ${s.repeats} repeats` : ''}${s.torn_lines > 0 ? `, ${s.torn_lines} torn last line skipped` : ''})`;
-  const sig = c.significant.better + c.significant.worse === 0
-    ? 'No significant change.'
-    : `**Significant changes: ${c.significant.worse} worse, ${c.significant.better} better.**`;
+  const sig = c.significant.better + c.significant.worse === 0 ? significanceLine(c) : `**${significanceLine(c)}**`;
   const lines = [
     `Baseline ${side(c.baseline)} → current ${side(c.current)}.`,
     '',
-    `${sig} Intervals: 95% bootstrap, ${c.resamples} resamples, seed ${c.seed}; scores and rates paired by question. ✱ = significant (the interval excludes 0, or 1 for a latency ratio, with at least ${c.min_samples} values).`,
+    `${sig} ${methodNote(c)} Rows in _italics_ had too few values to be tested.`,
   ];
   const maps = Object.entries(c.set_map);
   if (maps.length > 0) lines.push('', `Sets mapped: ${maps.map(([a, b]) => `${a} → ${b}`).join(', ')}.`);
@@ -37,8 +35,10 @@ function header(c: Comparison): string[] {
 export function renderGroupTable(c: Comparison, g: GroupComparison): string[] {
   const rows = shownFigures(c, g).map((f) => {
     const mark = f.significant ? ' ✱' : '';
-    const name = f.significant ? `**${f.figure}**` : f.figure;
-    return `| ${name} | ${formatValue(f, f.baseline)} | ${formatValue(f, f.current)} | ${formatDelta(f, f.delta)} | ${formatRelative(f.relative)} | ${formatInterval(f)} | ${formatDirection(f)}${mark} |`;
+    // Greyed (italic) when too few values to test it: the value is shown, never judged.
+    const grey = (text: string) => (f.enough_samples ? text : `_${text}_`);
+    const name = f.significant ? `**${f.figure}**` : grey(f.figure);
+    return `| ${name} | ${grey(formatValue(f, f.baseline))} | ${grey(formatValue(f, f.current))} | ${formatDelta(f, f.delta)} | ${formatRelative(f.relative)} | ${formatInterval(f)} | ${formatDirection(f)}${mark} |`;
   });
   return ['| figure | baseline | current | Δ | Δ% | 95% CI (Δ; latency: ratio) | change |', '|---|--:|--:|--:|--:|---|---|', ...rows];
 }

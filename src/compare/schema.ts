@@ -42,8 +42,32 @@ export const FigureDeltaSchema = z.object({
   n_current: z.number().int(),
   /** Questions with a value on both sides (null for latency: not paired). */
   n_paired: z.number().int().nullable(),
-  /** The interval excludes 0 (ratio: 1) and there were enough values to say so (MIN_SAMPLES). */
+  /**
+   * The fewest values the figure needs (figures/min-samples: a mean 5 paired questions; a latency
+   * p-quantile 10 / (1 − p) ok samples on each side); null when no number is enough (max).
+   */
+  min_n: z.number().int().nullable().default(5),
+  /** There were at least `min_n` values: only then is the figure tested at all. */
+  enough_samples: z.boolean().default(true),
+  /**
+   * Two-sided p-value of the figure's own test; null when not tested (too few values, no value).
+   * Scores and rates: the paired t-test of the per-question differences. Latency: the difference
+   * over its bootstrap standard error, against the normal distribution.
+   */
+  p_value: z.number().nullable().default(null),
+  /** Benjamini–Hochberg adjusted p-value over every test of the comparison; null when not tested. */
+  q_value: z.number().nullable().default(null),
+  /**
+   * In the comparison's list of significant changes: a discovery of the Benjamini–Hochberg
+   * procedure at q = 0.05 over every test the comparison made (q_value ≤ 0.05), whose own interval
+   * also excludes no change (`significant_alone`).
+   */
   significant: z.boolean(),
+  /**
+   * The figure's own 95% interval excludes 0 (ratio: 1) with enough values: the test of a gate that
+   * names this one figure (it makes one test, so no correction applies).
+   */
+  significant_alone: z.boolean().default(false),
   direction: DirectionSchema,
 });
 export type FigureDelta = z.infer<typeof FigureDeltaSchema>;
@@ -120,8 +144,17 @@ export const ComparisonSchema = z.object({
   seed: z.number().int(),
   resamples: z.number().int(),
   confidence: z.number(),
-  /** Fewer paired questions (or latency samples per side) than this: no change is called significant. */
+  /** Fewer paired questions than this: no change of a score or rate is tested (latency: per statistic, see `min_n`). */
   min_samples: z.number().int(),
+  /** How the list of significant changes holds its false discovery rate, and over how many tests. */
+  fdr: z.object({
+    method: z.literal('benjamini-hochberg'),
+    q: z.number(),
+    /** Figure × group tests the comparison made (figures with enough values on both sides). */
+    tests: z.number().int(),
+    /** Of them, changes reported as significant (`significant`). */
+    discoveries: z.number().int(),
+  }).default({ method: 'benjamini-hochberg', q: 0.05, tests: 0, discoveries: 0 }),
   /** --map: baseline set name → current set name. */
   set_map: z.record(z.string(), z.string()),
   baseline: RunSideSchema,
@@ -129,7 +162,7 @@ export const ComparisonSchema = z.object({
   /** Groups present on one side only. */
   unmatched: z.object({ baseline: z.array(GroupRefSchema), current: z.array(GroupRefSchema) }),
   groups: z.array(GroupComparisonSchema),
-  /** Significant changes of headline figures, over all groups. */
+  /** The list of significant changes (every figure, every group, after Benjamini–Hochberg), by direction. */
   significant: z.object({ better: z.number().int(), worse: z.number().int() }),
 });
 export type Comparison = z.infer<typeof ComparisonSchema>;

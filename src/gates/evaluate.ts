@@ -14,6 +14,9 @@ import { groupLabel } from '../compare/compare.js';
 import { groupValue, type GroupData, type RunData } from '../compare/run-data.js';
 import { GroupRefSchema, IntervalSchema, type Comparison, type FigureDelta, type GroupComparison } from '../compare/schema.js';
 import { compareOp, describeGate, gateFigure, GateSchema, type Gate } from '../figures/grammar.js';
+import { fewSamplesNote } from '../figures/min-samples.js';
+import { fewSamplesText } from '../compare/table.js';
+import type { LatencyFigure } from '../records/summary.js';
 
 export const GateResultSchema = z.object({
   gate: GateSchema,
@@ -120,7 +123,9 @@ function evaluateOne(gate: Gate, target: GroupData, current: RunData, compared: 
     const value = groupValue(current, target, gate.figure, gate.stat ?? undefined);
     if (value === null) return result({ value, baseline: null, current: null, ci: null, significant: null, passed: false }, `no ${name} in the run (no ok request had it)`);
     const passed = compareOp(value, gate.op, gate.threshold);
-    return result({ value, baseline: null, current: value, ci: null, significant: null, passed }, formatFigure(value, kind));
+    // A percentile from too few samples is still checked, but the reason says how little it rests on.
+    const few = kind === 'latency' ? fewSamplesNote(name, target.latency[gate.figure as LatencyFigure]?.length ?? 0) : undefined;
+    return result({ value, baseline: null, current: value, ci: null, significant: null, passed }, `${formatFigure(value, kind)}${few === undefined ? '' : ` (uncertain: ${few})`}`);
   }
   const figure = group?.figures.find((f) => f.figure === name);
   if (group === undefined || figure === undefined) {
@@ -128,14 +133,18 @@ function evaluateOne(gate: Gate, target: GroupData, current: RunData, compared: 
   }
   const value = gate.against === 'delta' ? figure.delta : figure.ratio;
   const ci = gate.against === 'delta' ? figure.ci : ratioInterval(figure);
-  const base = { baseline: figure.baseline, current: figure.current, ci, significant: figure.significant };
+  // A gate names one figure: it is one test, judged by that figure's own interval (no correction
+  // for the comparison's other tests), and never significant with too few values.
+  const significant = figure.significant_alone;
+  const base = { baseline: figure.baseline, current: figure.current, ci, significant };
   if (value === null) {
     return result({ value, ...base, passed: false }, `no ${gate.against} (${name} ${formatFigure(figure.baseline, kind)} → ${formatFigure(figure.current, kind)})`);
   }
   const holds = compareOp(value, gate.op, gate.threshold);
-  const passed = holds || (gate.significant && !figure.significant);
+  const passed = holds || (gate.significant && !significant);
   const interval = ci === null ? '' : ` [${formatFigure(ci.low, gate.against === 'ratio' ? 'ratio' : kind)}, ${formatFigure(ci.high, gate.against === 'ratio' ? 'ratio' : kind)}]`;
-  const detail = `${formatFigure(value, gate.against === 'ratio' ? 'ratio' : kind)}${interval} ${figure.significant ? 'significant' : 'not significant'} (${formatFigure(figure.baseline, kind)} → ${formatFigure(figure.current, kind)})`;
+  const verdict = significant ? 'significant' : figure.enough_samples ? 'not significant' : `not tested (${fewSamplesText(figure) ?? 'too few values'})`;
+  const detail = `${formatFigure(value, gate.against === 'ratio' ? 'ratio' : kind)}${interval} ${verdict} (${formatFigure(figure.baseline, kind)} → ${formatFigure(figure.current, kind)})`;
   return result({ value, ...base, passed }, detail);
 }
 
@@ -143,7 +152,8 @@ function evaluateOne(gate: Gate, target: GroupData, current: RunData, compared: 
  * Evaluates every gate on every group it applies to. Delta and ratio gates read `compared` (a
  * UsageError when there is none); a group missing from the baseline, or a figure with no value,
  * fails its gate with a reason saying so. With `significant`, a gate fails only when the threshold
- * is crossed and the change is significant.
+ * is crossed and the change is significant by the figure's own 95% interval (`significant_alone`:
+ * one figure, one test, no correction; never with fewer values than figures/min-samples asks).
  */
 export function evaluateGates(gates: readonly Gate[], current: RunData, compared?: GateBaseline): GateResult[] {
   const targets = gateTargets(current);

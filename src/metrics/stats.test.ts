@@ -5,6 +5,8 @@ import {
   latencyStats,
   meanEstimate,
   meanEstimateOfCounts,
+  normalTwoSidedP,
+  pairedTTestP,
   percentile,
   proportionEstimate,
   studentTCdf,
@@ -166,5 +168,25 @@ describe('proportionEstimate (95% Wilson)', () => {
     expect(proportionEstimate(0, 7)?.ci_low).toBe(0);
     expect(proportionEstimate(7, 7)?.ci_high).toBe(1);
     expect(proportionEstimate(0, 0)).toBeNull();
+  });
+});
+
+describe('normalTwoSidedP and pairedTTestP', () => {
+  it('gives the normal tail: z = 1.96 → 0.05, 0 → 1, 3.29 → 0.001', () => {
+    expect(normalTwoSidedP(1.959963984540054)).toBeCloseTo(0.05, 6);
+    expect(normalTwoSidedP(-1.959963984540054)).toBeCloseTo(0.05, 6);
+    expect(normalTwoSidedP(0)).toBeCloseTo(1, 6);
+    expect(normalTwoSidedP(3.2905267)).toBeCloseTo(0.001, 6);
+    expect(normalTwoSidedP(Number.POSITIVE_INFINITY)).toBe(0);
+  });
+
+  it('matches scipy ttest_1samp, and handles no spread and too few values', () => {
+    // scipy.stats.ttest_1samp([0.1, -0.2, 0.3, 0.4, 0.05], 0).pvalue = 0.281031
+    expect(pairedTTestP([0.1, -0.2, 0.3, 0.4, 0.05])).toBeCloseTo(0.281031, 5);
+    expect(pairedTTestP([1, 1, 1])).toBe(0);
+    expect(pairedTTestP([0, 0, 0, 0])).toBe(1);
+    expect(pairedTTestP([0.4])).toBeNull();
+    // A tiny p keeps its digits (computed from the tail, not 1 − CDF).
+    expect(pairedTTestP(Array.from({ length: 50 }, (_, i) => 1 + (i % 2) * 0.01))).toBeGreaterThan(0);
   });
 });

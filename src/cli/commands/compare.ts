@@ -6,7 +6,7 @@
  */
 import type { Argv } from 'yargs';
 import { compareAndGate } from '../../app/compare-runs.js';
-import { renderGroupTable, type Comparison } from '../../compare/index.js';
+import { renderGroupTable, significanceLine, type Comparison } from '../../compare/index.js';
 import { exitCodeOf, formatError } from '../../errors.js';
 import type { GateResult } from '../../gates/index.js';
 import type { Io } from '../io.js';
@@ -43,8 +43,7 @@ export function renderCompareOutput(comparison: Comparison, gates: readonly Gate
   }
   for (const u of comparison.unmatched.baseline) lines.push(`not compared: ${u.label} is in the baseline only`);
   for (const u of comparison.unmatched.current) lines.push(`not compared: ${u.label} is in the current run only`);
-  const sig = comparison.significant;
-  lines.push(sig.better + sig.worse === 0 ? 'No significant change.' : `Significant changes: ${sig.worse} worse, ${sig.better} better.`);
+  lines.push(significanceLine(comparison));
   lines.push(...renderGateLines(gates));
   if (files.length > 0) lines.push(`Wrote ${files.join(', ')}`);
   return `${lines.join('\n')}\n`;
