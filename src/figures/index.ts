@@ -5,3 +5,4 @@
  */
 export * from './catalogue.js';
 export { compareOp, describeGate, GATE_OPERATORS, gateFigure, GateSchema, parseGate, type ExtraFigures, type Gate, type GateOperator } from './grammar.js';
+export * from './min-samples.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureSummary, mean } from '../../test/fixtures/reports/fixture.js';
+import { fixtureSummary, mean, stats } from '../../test/fixtures/reports/fixture.js';
 import type { Summary } from '../records/summary.js';
 import { categoryRows, comparisonRows, reportColumns } from './comparison.js';
 
@@ -60,6 +60,24 @@ describe('comparisonRows', () => {
     expect(labels).toContain('stream_error');
     expect(labels).not.toContain('timeout');
     expect(rowOf(fixtureSummary(), 'http_error').cells).toEqual(['1', '0', '0', '0', '0']);
+  });
+
+  it('greys a figure from too few samples with its n and never marks it best (one ok request among 429s)', () => {
+    const summary = fixtureSummary();
+    // fast (stream): one ok request left, with a perfect precision; accurate: 40 questions, lower.
+    summary.groups[0]!.scores.citation_precision = mean(1, 0, 1);
+    summary.groups[2]!.scores.citation_precision = mean(0.8);
+    summary.groups[2]!.latency.ttfp_ms = stats(92, 99, 75);
+    const precision = rowOf(summary, 'citation precision');
+    expect(precision.cells[0]).toBe('1.000 (n=1)');
+    expect(precision.few[0]).toBe(true);
+    expect(precision.best[0]).toBe(false);
+    // A p95 from 75 samples is greyed (it needs 200); a p50 from 75 is judged (it needs 20).
+    expect(rowOf(summary, 'TTFP p95').cells[2]).toBe('99.0 ms (n=75)');
+    expect(rowOf(summary, 'TTFP p95').few[2]).toBe(true);
+    expect(rowOf(summary, 'TTFP p50').few[2]).toBe(false);
+    // Counts are never greyed.
+    expect(rowOf(summary, 'invalid citations').few.some(Boolean)).toBe(false);
   });
 
   it('prints the pass rate with its interval', () => {

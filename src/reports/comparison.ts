@@ -6,6 +6,7 @@
  */
 import { OUTCOMES, type Mode } from '../records/record.js';
 import type { Group, GroupFigures, LatencyFigure, MeanEstimate, Summary } from '../records/summary.js';
+import { hasEnoughSamples, type Statistic } from '../figures/min-samples.js';
 import { formatCount, formatMs, formatPct, formatPctWithCi, formatScore, naturalCompare } from './format.js';
 import type { ReportRow } from './report-input.js';
 
@@ -61,10 +62,15 @@ export interface ComparisonRow {
   readonly better: Better;
   /** Raw value per column; null = N/A. */
   readonly values: ReadonlyArray<number | null>;
-  /** Display text per column; N/A is "–". */
+  /** Display text per column; N/A is "–"; a figure from too few samples carries its n: "0.912 (n=3)". */
   readonly cells: readonly string[];
   /** Per column: holds the best value of the row (ties all marked). */
   readonly best: readonly boolean[];
+  /**
+   * Per column: the figure rests on too few samples (figures/min-samples): shown greyed with its n,
+   * never best. False for counts and for N/A cells.
+   */
+  readonly few: readonly boolean[];
 }
 
 interface RowSpec {
@@ -73,6 +79,8 @@ interface RowSpec {
   value: (g: GroupFigures) => number | null;
   text?: (g: GroupFigures) => string;
   format: (v: number | null) => string;
+  /** The statistic the row shows and how many samples it rests on; none for counts. */
+  samples?: { stat: Statistic; n: (g: GroupFigures) => number };
 }
 
 const score = (label: string, name: string): RowSpec => ({
@@ -80,12 +88,14 @@ const score = (label: string, name: string): RowSpec => ({
   better: 'higher',
   value: (g) => g.scores[name]?.mean ?? null,
   format: formatScore,
+  samples: { stat: 'mean', n: (g) => g.scores[name]?.n ?? 0 },
 });
 const latency = (label: string, figure: LatencyFigure, p: 'p50' | 'p95'): RowSpec => ({
   label,
   better: 'lower',
   value: (g) => g.latency[figure]?.[p] ?? null,
   format: formatMs,
+  samples: { stat: p, n: (g) => g.latency[figure]?.count ?? 0 },
 });
 const formatSeconds = (v: number | null) => (v === null ? formatMs(null) : `${v >= 10 ? v.toFixed(1) : v.toFixed(2)} s`);
 const formatRate = (v: number | null) => (v === null ? formatMs(null) : `${v >= 100 ? Math.round(v) : v.toFixed(1)}/s`);
@@ -110,12 +120,12 @@ export function comparisonRows(columns: readonly ReportColumn[]): ComparisonRow[
   const occurred = OUTCOMES.filter((o) => o !== 'ok' && columns.some((c) => (c.group.outcomes[o] ?? 0) > 0));
   const specs: RowSpec[] = [
     { label: 'requests', better: null, value: (g) => g.requests, format: formatCount },
-    { label: 'ok %', better: 'higher', value: (g) => (g.requests > 0 ? (g.outcomes.ok ?? 0) / g.requests : null), format: formatPct },
+    { label: 'ok %', better: 'higher', value: (g) => (g.requests > 0 ? (g.outcomes.ok ?? 0) / g.requests : null), format: formatPct, samples: { stat: 'mean', n: (g) => g.requests } },
     ...occurred.map((o): RowSpec => ({ label: o, better: 'lower', value: (g) => g.outcomes[o] ?? 0, format: formatCount })),
-    { label: 'pass rate [95% CI]', better: 'higher', value: (g) => g.pass_rate?.mean ?? null, text: (g) => formatPctWithCi(g.pass_rate), format: formatPct },
+    { label: 'pass rate [95% CI]', better: 'higher', value: (g) => g.pass_rate?.mean ?? null, text: (g) => formatPctWithCi(g.pass_rate), format: formatPct, samples: { stat: 'mean', n: (g) => g.pass_rate?.n ?? 0 } },
     // Only once someone reviewed answers (chatbench view): n is the number reviewed.
     ...(columns.some((c) => c.group.human_pass_rate)
-      ? [{ label: 'human pass rate [95% CI]', better: 'higher', value: (g) => g.human_pass_rate?.mean ?? null, text: (g) => (g.human_pass_rate ? `${formatPctWithCi(g.human_pass_rate)} of ${g.human_pass_rate.n}` : formatPct(null)), format: formatPct } satisfies RowSpec]
+      ? [{ label: 'human pass rate [95% CI]', better: 'higher', value: (g) => g.human_pass_rate?.mean ?? null, text: (g) => (g.human_pass_rate ? `${formatPctWithCi(g.human_pass_rate)} of ${g.human_pass_rate.n}` : formatPct(null)), format: formatPct, samples: { stat: 'mean', n: (g) => g.human_pass_rate?.n ?? 0 } } satisfies RowSpec]
       : []),
     score('citation precision', 'citation_precision'),
     score('citation recall', 'citation_recall'),
@@ -136,22 +146,28 @@ export function comparisonRows(columns: readonly ReportColumn[]): ComparisonRow[
   ];
   return specs.map((spec) => {
     const values = columns.map((c) => spec.value(c.group));
-    const cells = columns.map((c, i) => (spec.text ? spec.text(c.group) : spec.format(values[i] ?? null)));
-    return { label: spec.label, better: spec.better, values, cells, best: markBest(values, spec) };
+    const few = columns.map((c, i) => values[i] !== null && spec.samples !== undefined && !hasEnoughSamples(spec.samples.stat, spec.samples.n(c.group)));
+    const cells = columns.map((c, i) => {
+      const text = spec.text ? spec.text(c.group) : spec.format(values[i] ?? null);
+      return few[i] ? `${text} (n=${spec.samples?.n(c.group) ?? 0})` : text;
+    });
+    return { label: spec.label, better: spec.better, values, cells, best: markBest(values, few, spec), few };
   });
 }
 
 /**
  * Best cells of a row, judged on the value as displayed, so two cells that read the same are both
- * marked or neither. Nothing is marked with fewer than two figures or when every figure ties.
+ * marked or neither. Only figures with enough samples compete (a "best" from three requests is
+ * luck). Nothing is marked with fewer than two such figures or when they all tie.
  */
-function markBest(values: ReadonlyArray<number | null>, spec: RowSpec): boolean[] {
-  const present = values.filter((v): v is number => v !== null && Number.isFinite(v));
+function markBest(values: ReadonlyArray<number | null>, few: readonly boolean[], spec: RowSpec): boolean[] {
+  const judged = values.map((v, i) => (few[i] || v === null || !Number.isFinite(v) ? null : v));
+  const present = judged.filter((v): v is number => v !== null);
   if (spec.better === null || present.length < 2) return values.map(() => false);
   const best = spec.better === 'higher' ? Math.max(...present) : Math.min(...present);
   const bestText = spec.format(best);
-  const marked = values.map((v) => v !== null && spec.format(v) === bestText);
-  return marked.every((m, i) => m || values[i] === null) ? values.map(() => false) : marked;
+  const marked = judged.map((v) => v !== null && spec.format(v) === bestText);
+  return marked.every((m, i) => m || judged[i] === null) ? values.map(() => false) : marked;
 }
 
 /** Per-category figures of each column: pass rate and citation recall, categories in natural order. */

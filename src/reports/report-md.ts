@@ -11,6 +11,9 @@ import { answerFailReasons, describeOutcome, recordFailReasons, recordPassed } f
 import { NA, formatCount, formatPct, formatScore, replaceUnprintable, trimText } from './format.js';
 import type { ReportInput } from './report-input.js';
 
+/** How the reports explain a greyed figure (figures/min-samples). */
+export const FEW_SAMPLES_NOTE = 'A figure in _italics_ with its n rests on too few samples to be judged, and is never marked best: a mean needs 5, a p-quantile 10 / (1 − p) (p50 20, p95 200, p99 1,000).';
+
 /** Where the metric definitions live; the report links every metric name there. */
 export const METRICS_DOC = 'README.md#metrics';
 /** How much of an answer the worst-questions section shows. */
@@ -67,14 +70,14 @@ function comparisonLines(columns: readonly ReportColumn[]): string[] {
   if (columns.length === 0) return ['## Comparison', '', 'No requests were recorded.', ''];
   const rows = comparisonRows(columns).map((row) => [
     row.label,
-    ...row.cells.map((cell, i) => (row.best[i] ? `**${mdInline(cell)}**` : mdInline(cell))),
+    ...row.cells.map((cell, i) => (row.best[i] ? `**${mdInline(cell)}**` : row.few[i] ? `_${mdInline(cell)}_` : mdInline(cell))),
   ]);
   return [
     '## Comparison',
     '',
     ...table(['', ...columns.map((c) => mdInline(c.label))], rows),
     '',
-    `Best value of each row in **bold**: higher is better for rates and scores; lower for error counts, invalid citations and latencies. ${NA} means the figure does not exist (N/A), which is never counted as 0. Latencies are of \`ok\` requests only.`,
+    `Best value of each row in **bold**: higher is better for rates and scores; lower for error counts, invalid citations and latencies. ${NA} means the figure does not exist (N/A), which is never counted as 0. Latencies are of \`ok\` requests only. ${FEW_SAMPLES_NOTE}`,
     '',
   ];
 }

@@ -1,7 +1,8 @@
 /**
  * @module reports/terminal-table
  * The side-by-side comparison for a terminal: the same rows and best marks as report.md
- * (comparison.ts), laid out in aligned plain-text columns; `*` marks the best value of a row.
+ * (comparison.ts), laid out in aligned plain-text columns; `*` marks the best value of a row, and a
+ * figure from too few samples carries its n ("(n=3)") and is never marked.
  */
 import type { Summary } from '../records/summary.js';
 import { comparisonRows, reportColumns } from './comparison.js';
@@ -16,5 +17,5 @@ export function renderTerminalTable(summary: Summary): string {
   const format = (line: readonly string[]) =>
     line.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd();
   const rule = widths.map((w) => '─'.repeat(w)).join('  ');
-  return `${[format(header), rule, ...body.map(format)].join('\n')}\n(* best of the row)\n`;
+  return `${[format(header), rule, ...body.map(format)].join('\n')}\n(* best of the row; (n=…): too few samples to judge, never best)\n`;
 }

@@ -26,7 +26,7 @@ export function renderReportHtml(input: ReportInput): string {
       : [
           '<h2>Comparison</h2>',
           comparisonTable(columns),
-          `<p class="note">Best value of each row highlighted: higher is better for rates and scores, lower for error counts, invalid citations and latencies. ${NA} means the figure does not exist (N/A), never 0. Latencies are of <code>ok</code> requests only.</p>`,
+          `<p class="note">Best value of each row highlighted: higher is better for rates and scores, lower for error counts, invalid citations and latencies. ${NA} means the figure does not exist (N/A), never 0. Latencies are of <code>ok</code> requests only. A greyed figure with its n rests on too few samples to be judged, and is never highlighted: a mean needs 5, a p-quantile 10 / (1 − p) (p50 20, p95 200, p99 1,000).</p>`,
           '<h2>Latency</h2>',
           renderCdfChart(columns, input.rows, { chart: 'ttfp-cdf', figure: 'ttfp_ms', title: 'Time to first part (TTFP), cumulative distribution' }),
           renderCdfChart(columns, input.rows, { chart: 'total-cdf', figure: 'total_ms', title: 'Total time, cumulative distribution' }),
@@ -81,7 +81,7 @@ function comparisonTable(columns: readonly ReportColumn[]): string {
   const body = comparisonRows(columns).map(
     (row) =>
       `<tr><th scope="row">${esc(row.label)}</th>${row.cells
-        .map((cell, i) => (row.best[i] ? `<td class="best"><strong>${esc(cell)}</strong></td>` : `<td>${esc(cell)}</td>`))
+        .map((cell, i) => (row.best[i] ? `<td class="best"><strong>${esc(cell)}</strong></td>` : row.few[i] ? `<td class="few">${esc(cell)}</td>` : `<td>${esc(cell)}</td>`))
         .join('')}</tr>`,
   );
   return `<div class="table-wrap"><table class="comparison">${headRow('', columns)}<tbody>${body.join('')}</tbody></table></div>`;

@@ -26,6 +26,8 @@ td.best { background: var(--best); font-weight: 700; }
 .mark { vertical-align: -2px; }
 .mark.pass { color: #0072B2; }
 .mark.fail { color: #b34700; }
+td.few { color: #767676; font-style: italic; }
+p.banner { margin: 0 0 12px; padding: 10px 14px; border: 2px solid #D55E00; background: #fff4ec; font-weight: 700; }
 figure.chart { margin: 24px 0; }
 figcaption { font-weight: 600; margin-bottom: 6px; }
 figure svg { max-width: 100%; height: auto; overflow: visible; }
