@@ -5,10 +5,11 @@
  * records stream past once: the summarizer and the report builder keep numbers and slim rows only.
  */
 import { createWriteStream } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { createSummarizer } from '../metrics/summarize.js';
+import { GeneratorLoopDelaySchema, type LoopDelay } from '../records/generator-health.js';
 import type { Summary } from '../records/summary.js';
 import { createReportInputBuilder, REPORT_RENDERERS, type ReportInput } from '../reports/index.js';
 import { plannedSetOrder, targetService } from './manifest.js';
@@ -16,6 +17,7 @@ import { describeService } from '../client/version-client.js';
 import { readRecordEntries } from './read-records.js';
 import { openViewerFile } from './view-runs.js';
 import { readReviews } from './reviews.js';
+import { parseJsonText } from '../util/parse-json.js';
 
 export interface RenderedReports {
   readonly summary: Summary;
@@ -41,7 +43,7 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
   // reviews.jsonl (chatbench view) gives each group its human_pass_rate.
   const reviews = await readReviews(dir);
   const setOrder = await plannedSetOrder(dir);
-  const summarizer = createSummarizer({ setOrder, verdicts: reviews.verdicts });
+  const summarizer = createSummarizer({ setOrder, verdicts: reviews.verdicts, loopDelay: await generatorLoopDelay(dir) });
   const viewer = await openViewerFile(dir, { version: options.version, bundleDir: options.viewerBundleDir, setOrder, reviews });
   const service = await targetService(dir);
   const builder = createReportInputBuilder({
@@ -82,4 +84,12 @@ export async function rewriteJunit(dir: string, input: ReportInput, extraJunit: 
 function junitText(input: ReportInput, extra: string | undefined): string {
   const text = REPORT_RENDERERS['junit.xml'].render(input);
   return extra ? text.replace('</testsuites>', `${extra}</testsuites>`) : text;
+}
+
+/** The generator's event-loop delay from the run's generator.json (eval or load); null when it has none. */
+export async function generatorLoopDelay(dir: string): Promise<LoopDelay | null> {
+  const path = join(dir, 'generator.json');
+  const text = await readFile(path, 'utf8').catch(() => undefined);
+  if (text === undefined) return null;
+  return parseJsonText(text, path, GeneratorLoopDelaySchema).loop_delay_ms ?? null;
 }

@@ -8,6 +8,12 @@
  * already recorded are skipped and the others appended (resume.ts). Stopping: `signal` stops
  * scheduling and gives in-flight requests `graceMs`; `cancelNow` (a second Ctrl-C) cancels them at
  * once. Either way every record that exists is on disk before the reports are written.
+ *
+ * Timing: before the first send the hot path is warmed and the connections are opened
+ * (runner/warm-up); from the first send to the last byte the event loop is watched, and its delay
+ * (the timing uncertainty) goes to generator.json, which the summary and every report state.
+ * Verdict: when the run could not be carried out (the early stop, or every request failed the same
+ * way: runner/verdict) the reports are written all the same, then the RunError (exit 3) is thrown.
  */
 import { createProblemCollector } from './collect-problems.js';
 import { createWriteStream } from 'node:fs';
@@ -29,7 +35,10 @@ import { createJsonlSink } from '../reports/index.js';
 import { runPlan, type RunProgress, type RunResult } from '../runner/index.js';
 import { checkSetsForMode, resolveSets, type ModeOption, type ResolvedSets, type SetDefinition } from '../sets/index.js';
 import { displayUrl, PLAN_VERSION, redactDefaults, sha256File, type Manifest } from './manifest.js';
-import { renderReports, type RenderedReports } from './render-reports.js';
+import type { EvalGenerator, LoopDelay } from '../records/generator-health.js';
+import { watchLoopDelay, worseLoopDelay } from '../runner/loop-delay.js';
+import { warmUp, type WarmUpResult } from '../runner/warm-up.js';
+import { generatorLoopDelay, renderReports, type RenderedReports } from './render-reports.js';
 import { planDigest, prepareResume } from './resume.js';
 import { scoreRecord } from './score-record.js';
 
@@ -100,6 +109,11 @@ export interface EvalOptions extends EvalInputs {
   readonly resume?: boolean;
   /** Aborting cancels the requests in flight at once, without waiting for the grace (a second Ctrl-C). */
   readonly cancelNow?: AbortSignal;
+  /**
+   * The gates that need no baseline (--gate, --gates, --max-error-rate), as written: kept in the
+   * manifest so that `chatbench report DIR` puts them in junit.xml again.
+   */
+  readonly gates?: readonly string[];
 }
 
 /** What a run learned of its target: the release it says it runs, and the framing of its streams. */
@@ -161,20 +175,37 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   const jsonlOut = createWriteStream(join(outDir, 'results.jsonl'), { flags: options.resume ? 'a' : 'w' });
   const sink = createJsonlSink(jsonlOut);
   const expectations = new Map(plan.map((p) => [p.key, p.expectations]));
-  let run: RunResult;
+  const previous = options.resume ? await generatorLoopDelay(outDir) : null;
+  let run: RunResult | undefined;
+  let stopped: RunError | undefined;
+  let loopDelay: LoopDelay | null = null;
+  let warm: WarmUpResult = { connections_opened: 0, warm_up_ms: 0 };
   try {
     if (sets.defaults.project) await applyProject(options, sets.defaults.project);
     options.onStart?.({ outDir, planned: todo.length, alreadyDone: done.size, truncatedBytes, service: version });
-    run = await runPlan(todo, {
-      client: withCancelNow(watched, options.cancelNow),
-      concurrency: options.concurrency,
-      retries: options.retries,
-      retry429: options.retry429,
-      signal: options.signal,
-      graceMs: options.graceMs,
-      onProgress: options.onProgress,
-      onRecord: (record) => sink.write(scoreRecord(record, expectations.get(record.key)!)),
+    // The first wave must be timed like the rest: hot path warmed, connections open, before the first send.
+    warm = await warmUp({
+      preconnect: (n) => client.preconnect(n), connections: Math.min(options.concurrency, todo.length), sample: todo[0],
+      score: (record) => void scoreRecord(record, expectations.get(record.key)!),
     });
+    const loop = watchLoopDelay();
+    try {
+      run = await runPlan(todo, {
+        client: withCancelNow(watched, options.cancelNow),
+        concurrency: options.concurrency,
+        retries: options.retries,
+        retry429: options.retry429,
+        signal: options.signal,
+        graceMs: options.graceMs,
+        onProgress: options.onProgress,
+        onRecord: (record) => sink.write(scoreRecord(record, expectations.get(record.key)!)),
+      });
+    } catch (error) {
+      if (!(error instanceof RunError)) throw error;
+      stopped = error; // the early stop: every record is out, the reports still get written
+    } finally {
+      loopDelay = loop.stop();
+    }
   } finally {
     await sink.close();
     await client.close();
@@ -187,7 +218,12 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
     const current: unknown = options.resume ? JSON.parse(await readFile(file, 'utf8')) : manifest;
     await writeFile(file, `${JSON.stringify({ ...(current as object), service }, null, 2)}\n`);
   }
+  const generator: EvalGenerator = { loop_delay_ms: worseLoopDelay(previous, loopDelay), ...warm };
+  await writeFile(join(outDir, 'generator.json'), `${JSON.stringify(generator, null, 2)}\n`);
   const reports = await renderReports(outDir, { version: options.version });
+  // A run that could not be carried out leaves its reports (each opening with what failed), then exits 3.
+  const verdict = stopped ?? run?.verdict;
+  if (verdict !== undefined || run === undefined) throw verdict ?? new RunError('the run ended without a result');
   return { outDir, run, reports, service };
 }
 
@@ -227,6 +263,7 @@ async function buildManifest(
     options: {
       mode: options.mode, repeat: options.repeat, concurrency: options.concurrency, timeout_ms: options.timeoutMs ?? null,
       max_duration_ms: options.maxDurationMs ?? null, max_answer_bytes: options.maxAnswerBytes ?? null, retries: options.retries, retry_429: options.retry429,
+      gates: [...(options.gates ?? [])],
     },
     service: { ...service },
   };

@@ -34,6 +34,8 @@ import { createLoadTarget } from '../runner/load-target.js';
 import { createLoadTicker, type LoadTick } from '../runner/load-ticker.js';
 import { runOpenLoop } from '../runner/open-loop.js';
 import { createTokenPool } from '../runner/token-pool.js';
+import { watchLoopDelay } from '../runner/loop-delay.js';
+import { warmUp } from '../runner/warm-up.js';
 import { checkSetsForMode, resolveSets, type SetDefinition, type SetsDefaults } from '../sets/index.js';
 import { displayUrl, PLAN_VERSION, redactDefaults, sha256File, type Manifest } from './manifest.js';
 import { scoreRecord } from './score-record.js';
@@ -173,16 +175,27 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   await writeJson(join(outDir, 'manifest.json'), manifest);
   const startAt = spec.start_at === null ? null : Date.parse(spec.start_at);
   options.onStart?.({ outDir, planned: schedule.planned(spec.shard), startsInMs: startAt === null ? null : startAt - wallClock() });
-  if (startAt !== null) await abortableSleep(startAt - wallClock(), options.signal);
-  const zero = now();
-  const wallZero = wallClock();
-  const cpuBefore = options.cpuUsage?.();
-
   const plan = createLoadPlan(planInput(options.prepared, spec));
   const target = createLoadTarget({
     baseUrl: options.baseUrl, tokens: options.tokens, timeoutMs: options.timeoutMs, maxDurationMs: options.maxDurationMs,
     maxAnswerBytes: options.maxAnswerBytes, connections: schedule.connections(spec.shard), now,
   });
+  const expectations = expectationsOf(options.prepared);
+  // Before --start-at's wait, so that warming never delays the start every shard shares.
+  const sample = plan.requestFor(0);
+  const warm = await warmUp({
+    preconnect: (n) => target.preconnect(n), connections: schedule.firstWave(spec.shard), sample: sample.planned, now,
+    score: (record) => {
+      const wanted = expectations.get(record.question_id);
+      if (wanted) scoreRecord(record, wanted);
+    },
+  });
+  if (startAt !== null) await abortableSleep(startAt - wallClock(), options.signal);
+  const zero = now();
+  const wallZero = wallClock();
+  const cpuBefore = options.cpuUsage?.();
+  const loop = watchLoopDelay();
+
   // Corked and flushed ten times a second: one write per flush instead of one per record keeps the
   // generator's own CPU and syscalls low at high rates (a record still lands within 100 ms).
   const file = createWriteStream(join(outDir, 'results.jsonl'));
@@ -194,7 +207,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const sink = createJsonlSink(file);
   const counters = createLoadCounters();
   const ticker = createLoadTicker({ counters, now, zero, onTick: (tick) => options.onTick?.(tick) });
-  const expectations = expectationsOf(options.prepared);
   const onRecord = (unscored: UnscoredRecord) => {
     const wanted = expectations.get(unscored.question_id);
     const record: RequestRecord = wanted ? scoreRecord(unscored, wanted) : unscored;
@@ -233,6 +245,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     await sink.close();
     await target.close();
   }
+  // Stopped after the last byte (the runners resolve once every record is out).
+  const loopDelay = loop.stop();
   const cpuAfter = options.cpuUsage?.();
   const generator: GeneratorHealth = {
     ...health,
@@ -241,13 +255,19 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     started_at: new Date(wallZero).toISOString(),
     start_delay_ms: startAt === null ? 0 : round(Math.max(0, wallZero - startAt)),
     schedule_ms: schedule.lengthMs,
+    loop_delay_ms: loopDelay,
+    connections_opened: warm.connections_opened,
+    warm_up_ms: warm.warm_up_ms,
   };
   await writeJson(join(outDir, 'generator.json'), generator);
   const plannedTotal = spec.model === 'open' ? schedule.planned(null) : null;
   await writeJson(join(outDir, 'manifest.json'), { ...manifest, planned_requests: generator.planned_arrivals, planned_total: plannedTotal ?? generator.planned_arrivals });
+  // A run that could not be carried out still leaves its reports (each opening with what failed).
+  const rendered = generator.sent > 0 || stopError === undefined
+    ? await renderLoadReports(outDir, { version: options.version, slos: options.slos ?? [], gates: options.gates ?? [] })
+    : undefined;
   if (stopError) throw stopError;
-  const rendered = await renderLoadReports(outDir, { version: options.version, slos: options.slos ?? [], gates: options.gates ?? [] });
-  return { outDir, records: generator.sent, generator, interrupted: generator.interrupted, reports: rendered.files, gates: rendered.gates };
+  return { outDir, records: generator.sent, generator, interrupted: generator.interrupted, reports: rendered?.files ?? [], gates: rendered?.gates ?? [] };
 }
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;

@@ -18,7 +18,8 @@
  */
 import { redactExchange, secretsOf, withoutCredentials } from './redact.js';
 import type { IncomingHttpHeaders } from 'node:http';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { createPreconnectingAgent } from './preconnect.js';
 import { SEND_MESSAGE_PATH, type SendMessageRequest } from '../api/send-message.js';
 import { createStreamDecoder, type StreamDecoder } from './wire/index.js';
 import { createCollector, DEFAULT_MAX_ANSWER_BYTES, type Collector } from './collect.js';
@@ -60,6 +61,12 @@ export interface ChatClient {
    * `payload`, when given, is `body` already serialised (a load plan serialises each body once).
    */
   send(body: SendMessageRequest, signal?: AbortSignal, payload?: string): Promise<Exchange>;
+  /**
+   * Opens up to `count` connections before the first request (client/preconnect), so the first
+   * wave is not timed with its connecting; resolves with how many opened (0 with a dispatcher
+   * passed in, which is the caller's to warm). Never rejects.
+   */
+  preconnect(count: number): Promise<number>;
   /** Closes the default Agent (a dispatcher passed in stays the caller's to close). */
   close(): Promise<void>;
 }
@@ -94,8 +101,8 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
   const url = new URL(options.baseUrl);
   const origin = url.origin;
   const path = `${url.pathname.replace(/\/+$/, '')}${SEND_MESSAGE_PATH}`;
-  const ownDispatcher = options.dispatcher === undefined;
-  const dispatcher = options.dispatcher ?? new Agent({ connections: options.connections ?? 16, keepAliveTimeout: 30_000 });
+  const own = options.dispatcher === undefined ? createPreconnectingAgent({ connections: options.connections ?? 16, keepAliveTimeout: 30_000 }) : undefined;
+  const dispatcher: Dispatcher = options.dispatcher ?? own!.agent;
   const now = options.now ?? (() => performance.now());
   const wallClock = options.wallClock ?? Date.now;
   const token = options.token ?? '';
@@ -117,8 +124,11 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
         attempt.start(dispatcher, { origin, path, method: 'POST', headers, body: payload, headersTimeout: 0, bodyTimeout: 0 });
       });
     },
+    preconnect: (count) => (own === undefined ? Promise.resolve(0) : own.preconnect(origin, count)),
     async close() {
-      if (ownDispatcher) await dispatcher.close();
+      if (own === undefined) return;
+      own.release();
+      await own.agent.close();
     },
   };
 }

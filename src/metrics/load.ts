@@ -18,6 +18,7 @@ import { buildTimeline } from './load-timeline.js';
 import { arrivalOf, doneOf, windowBounds, windowFigures, windowOf, type LoadRecord } from './load-window.js';
 import { percentile } from './stats.js';
 import type { LoadHealth, LoadSpecFields } from './load-input.js';
+import { bannerLines } from './banner.js';
 
 /** Sends later than this behind their schedule are late (metrics.md). */
 export const LATE_MS = 5;
@@ -63,6 +64,7 @@ function generatorFigures(records: readonly LoadRecord[], health: LoadHealth | n
       interrupted: health.interrupted,
       start_delay_ms: health.start_delay_ms,
       fell_behind: (lag?.p99 ?? 0) > LATE_MS || health.dropped.length > 0,
+      loop_delay_ms: health.loop_delay_ms ?? null,
       from_generator: true,
     };
   }
@@ -75,7 +77,7 @@ function generatorFigures(records: readonly LoadRecord[], health: LoadHealth | n
   return {
     planned_arrivals: records.length, sent, dropped: 0, late_sends: lags.filter((l) => l > LATE_MS).length,
     schedule_lag_ms: lag, peak_in_flight: peak, cpu_ms: null, cpu_ms_per_request: null, interrupted: false,
-    start_delay_ms: null, fell_behind: (lag?.p99 ?? 0) > LATE_MS, from_generator: false,
+    start_delay_ms: null, fell_behind: (lag?.p99 ?? 0) > LATE_MS, loop_delay_ms: null, from_generator: false,
   };
 }
 
@@ -86,6 +88,13 @@ export function generatorWarning(g: GeneratorFigures): string | null {
   if (g.schedule_lag_ms !== null && g.schedule_lag_ms.p99 > LATE_MS) parts.push(`schedule lag p99 ${g.schedule_lag_ms.p99.toFixed(1)} ms (over ${LATE_MS} ms; ${g.late_sends} late sends)`);
   if (g.dropped > 0) parts.push(`${g.dropped} arrivals dropped at the in-flight cap`);
   return `Warning: the load generator fell behind its schedule: ${parts.join('; ')}. The figures describe the generator as much as the service.`;
+}
+
+/** Every record's outcome, counted by class (any class: new ones count without a change here). */
+function countOutcomes(records: readonly LoadRecord[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const r of records) counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
+  return counts;
 }
 
 /** Computes the load summary. Records may come in any order. */
@@ -113,6 +122,7 @@ export function computeLoadFigures(input: LoadInput): LoadFigures {
   const summary: LoadSummary = {
     load_summary_version: LOAD_SUMMARY_VERSION,
     warning: generatorWarning(generator),
+    banner: bannerLines(records.length, countOutcomes(records), generator.loop_delay_ms),
     run: {
       started_at: health?.started_at ?? firstStart,
       model: spec.model,

@@ -6,6 +6,8 @@
  */
 import { ModeSchema, type Mode, type ModelFigures, type RequestRecord } from '../records/record.js';
 import { emptyOutcomeCounts, SUMMARY_VERSION, type Group, type Summary } from '../records/summary.js';
+import type { LoopDelay } from '../records/generator-health.js';
+import { bannerLines } from './banner.js';
 import { createFigureAccumulator, type FigureAccumulator, type Observation } from './group-figures.js';
 import { modelPassed, recordPassed } from './pass.js';
 import { answerKey, NO_VERDICTS, recordVerdict, type HumanVerdicts } from '../records/review.js';
@@ -40,6 +42,9 @@ interface GroupState {
  * `scores.pass`; a multi-model record whose record-level scores are null passes when every model
  * does. `no_expectation` counts requests with no expected documents.
  *
+ * `banner` (metrics/banner) says how many requests failed by class and, with `loopDelay` (the
+ * run's generator.json), whether timings may be late; `timing` carries that loop delay.
+ *
  * Order: groups by set — in `setOrder` (the plan's, from the manifest) when given, else first
  * seen — then stream before full, then model_index (the whole request first); `run.sets` likewise.
  * With `setOrder`, nothing depends on the order of the records (same records in any order → the
@@ -48,7 +53,7 @@ interface GroupState {
  * `verdicts` (reviews.jsonl, records/review) give each group a `human_pass_rate` over the answers
  * a person reviewed; a multi-model request counts by records/review recordVerdict.
  */
-export function createSummarizer(options: { setOrder?: readonly string[]; verdicts?: HumanVerdicts } = {}): Summarizer {
+export function createSummarizer(options: { setOrder?: readonly string[]; verdicts?: HumanVerdicts; loopDelay?: LoopDelay | null } = {}): Summarizer {
   const verdicts = options.verdicts ?? NO_VERDICTS;
   const groups = new Map<string, GroupState>();
   const sets: string[] = [];
@@ -103,8 +108,11 @@ export function createSummarizer(options: { setOrder?: readonly string[]; verdic
       const hasTimes = Number.isFinite(firstSentMs);
       const order = options.setOrder ?? [];
       const orderedSets = [...order.filter((s) => sets.includes(s)), ...sets.filter((s) => !order.includes(s))];
+      const loopDelay = options.loopDelay ?? null;
       return {
         summary_version: SUMMARY_VERSION,
+        banner: bannerLines(requests, outcomes, loopDelay),
+        timing: loopDelay === null ? null : { loop_delay_ms: loopDelay },
         run: {
           started_at: hasTimes ? new Date(firstSentMs).toISOString() : null,
           finished_at: hasTimes ? new Date(lastDoneMs).toISOString() : null,

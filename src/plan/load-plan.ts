@@ -190,7 +190,15 @@ export interface LoadSchedule {
   planned(shard: Shard | null): number | null;
   /** Sockets a shard needs at most. */
   connections(shard: Shard | null): number;
+  /**
+   * Connections worth opening before the first send: the users of the closed model; for the open
+   * model the arrivals due in the first second, at most `connections` and FIRST_WAVE_CAP.
+   */
+  firstWave(shard: Shard | null): number;
 }
+
+/** The most connections a load run opens ahead of its first send. */
+export const FIRST_WAVE_CAP = 256;
 
 export function loadSchedule(spec: LoadSpec): LoadSchedule {
   const lengthMs = spec.stages ? stagesDurationMs(spec.stages) : spec.duration_ms;
@@ -211,5 +219,15 @@ export function loadSchedule(spec: LoadSpec): LoadSchedule {
       return n;
     },
     connections: (shard) => (open ? (spec.connections ?? spec.max_in_flight) : Math.max(1, shardUsers(Math.ceil(users), shard))),
+    firstWave(shard) {
+      const cap = Math.min(FIRST_WAVE_CAP, this.connections(shard));
+      if (!open) return Math.min(cap, Math.max(1, shardUsers(Math.ceil(spec.stages ? (spec.stages[0]?.target ?? 1) : users), shard)));
+      let n = 0;
+      for (const arrival of arrivals(arrivalOptions(shard))) {
+        if (arrival.offset_ms >= 1000 || n >= cap) break;
+        n++;
+      }
+      return Math.max(1, n);
+    },
   };
 }

@@ -8,6 +8,36 @@ import { z } from 'zod';
 
 const Lag = z.number().nullable();
 
+/**
+ * The generator's own event-loop delay from the first send to the last byte
+ * (perf_hooks.monitorEventLoopDelay, a 1 ms tick): how late a callback that should have run at
+ * once could have been. Every timestamp chatbench takes is taken in such a callback, so this is
+ * the uncertainty of its timings. Milliseconds beyond the tick; the idle floor is about 1 ms (the
+ * timer's own granularity).
+ */
+export const LoopDelaySchema = z.object({ p50: z.number(), p99: z.number(), max: z.number() });
+export type LoopDelay = z.infer<typeof LoopDelaySchema>;
+
+/** Over this event-loop delay (max), the reports warn that timings may be late. */
+export const LOOP_DELAY_WARN_MS = 5;
+
+/**
+ * generator.json of an eval run: the generator's own health while it timed the requests.
+ * (A load run's generator.json is GeneratorHealthSchema; both carry `loop_delay_ms`.)
+ */
+export const EvalGeneratorSchema = z.object({
+  /** Null when the run sent nothing. */
+  loop_delay_ms: LoopDelaySchema.nullable(),
+  /** Connections opened before the first send (the first wave does not pay for connecting). */
+  connections_opened: z.number().int(),
+  /** Time spent warming the decoder, the scorer and the HTTP parser on a synthetic stream. */
+  warm_up_ms: z.number(),
+});
+export type EvalGenerator = z.infer<typeof EvalGeneratorSchema>;
+
+/** What the summary of any run reads from generator.json: the loop delay, whichever command wrote it. */
+export const GeneratorLoopDelaySchema = z.looseObject({ loop_delay_ms: LoopDelaySchema.nullable().optional() });
+
 /** generator.json: how well the generator kept its schedule (metrics.md "generator health"). */
 export const GeneratorHealthSchema = z.object({
   planned_arrivals: z.number().int(),
@@ -34,5 +64,11 @@ export const GeneratorHealthSchema = z.object({
   schedule_ms: z.number().nullable(),
   /** From the schedule's zero to the last record, ms; additive. */
   duration_ms: z.number(),
+  /** The generator's event-loop delay from the first send to the last byte; additive. */
+  loop_delay_ms: LoopDelaySchema.nullable().optional(),
+  /** Connections opened before the first send; additive. */
+  connections_opened: z.number().int().optional(),
+  /** Warming the decoder, scorer and HTTP parser on a synthetic stream before the run, ms; additive. */
+  warm_up_ms: z.number().optional(),
 });
 export type GeneratorHealth = z.infer<typeof GeneratorHealthSchema>;

@@ -5,6 +5,7 @@
  * Rebuilt identically from those three files. A figure that does not exist is null, never 0.
  */
 import { z } from 'zod';
+import { LoopDelaySchema } from './generator-health.js';
 import { ModeSchema } from './record.js';
 import { LatencyStatsSchema, OutcomeCountsSchema } from './summary.js';
 
@@ -96,6 +97,8 @@ export const GeneratorFiguresSchema = z.object({
   start_delay_ms: z.number().nullable(),
   /** Lag p99 over 5 ms, or any dropped send: the figures describe the generator as much as the service. */
   fell_behind: z.boolean(),
+  /** The timing uncertainty: the generator's event-loop delay over the run; null when not measured. */
+  loop_delay_ms: LoopDelaySchema.nullable().default(null),
   /** false when there was no generator.json and these figures come from the records alone. */
   from_generator: z.boolean(),
 });
@@ -152,6 +155,8 @@ export const LoadSummarySchema = z.object({
   load_summary_version: z.literal(LOAD_SUMMARY_VERSION),
   /** The generator fell behind: reports print this in their first line. Null when it kept up. */
   warning: z.string().nullable(),
+  /** What the reports say next, before any figure: requests that failed by class, timings that may be late (metrics/banner). */
+  banner: z.array(z.string()).default([]),
   run: z.object({
     started_at: z.string().nullable(),
     model: z.enum(['open', 'closed']),

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { LATENCY_FIGURES, type LatencyFigure } from '../figures/catalogue.js';
+import { LoopDelaySchema } from './generator-health.js';
 import { ModeSchema, OUTCOMES, OutcomeSchema } from './record.js';
 
 export { LATENCY_FIGURES, type LatencyFigure };
@@ -85,6 +86,13 @@ export type Group = z.infer<typeof GroupSchema>;
 
 export const SummarySchema = z.object({
   summary_version: z.literal(SUMMARY_VERSION),
+  /**
+   * What every report says first, before any figure: how many requests failed and of which class;
+   * that timings may be late when the generator was busy. Empty when there is nothing to say.
+   */
+  banner: z.array(z.string()).default([]),
+  /** The timing uncertainty: the generator's event-loop delay over the run (generator.json); null when not measured. */
+  timing: z.object({ loop_delay_ms: LoopDelaySchema }).nullable().default(null),
   run: z.object({
     started_at: z.string().nullable(),
     finished_at: z.string().nullable(),

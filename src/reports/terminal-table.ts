@@ -2,12 +2,18 @@
  * @module reports/terminal-table
  * The side-by-side comparison for a terminal: the same rows and best marks as report.md
  * (comparison.ts), laid out in aligned plain-text columns; `*` marks the best value of a row, and a
- * figure from too few samples carries its n ("(n=3)") and is never marked.
+ * figure from too few samples carries its n ("(n=3)") and is never marked. The banner lines
+ * (failures, late timings) come first, each after a `!`.
  */
 import type { Summary } from '../records/summary.js';
 import { comparisonRows, reportColumns } from './comparison.js';
 
 export function renderTerminalTable(summary: Summary): string {
+  const banner = summary.banner.map((line) => `! ${line}\n`).join('');
+  return `${banner}${table(summary)}`;
+}
+
+function table(summary: Summary): string {
   const columns = reportColumns(summary);
   if (columns.length === 0) return 'no requests were recorded\n';
   const rows = comparisonRows(columns);

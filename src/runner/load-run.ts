@@ -9,7 +9,8 @@ import { setMaxListeners } from 'node:events';
 import type { Exchange } from '../client/exchange.js';
 import type { RunError } from '../errors.js';
 import type { LoadRequest } from '../plan/load-plan.js';
-import { createEarlyStop } from './early-stop.js';
+import { createEarlyStop, SAME_FAILURE_SAMPLE } from './early-stop.js';
+import { createFailureTally } from './verdict.js';
 import { retryPolicyOf, sendWithRetries, toLoadRecord, type LoadRetryOptions, type SendContext } from './load-send.js';
 import type { LoadTarget } from './load-target.js';
 import { seededRandom } from './retry.js';
@@ -60,7 +61,7 @@ export interface LoadRunOptions {
   readonly counters?: LoadCounters | undefined;
 }
 
-/** Shared machinery of one run; `finish()` rethrows a bug and returns the early stop's RunError, if any. */
+/** Shared machinery of one run; `finish()` rethrows a bug and returns the run's RunError (early stop, or every request failed alike), if any. */
 export function createLoadRun(options: LoadRunOptions) {
   const now = options.now ?? (() => performance.now());
   const zero = options.zero ?? now();
@@ -73,7 +74,8 @@ export function createLoadRun(options: LoadRunOptions) {
     target: options.target, policy: retryPolicyOf(options.retry), random: seededRandom(retryPolicyOf(options.retry).backoff.seed),
     stopping: stopping.signal, cancelling: cancelling.signal,
   };
-  const earlyStop = createEarlyStop(options.target.baseUrl, 5);
+  const earlyStop = createEarlyStop(options.target.baseUrl, SAME_FAILURE_SAMPLE, SAME_FAILURE_SAMPLE);
+  const failures = createFailureTally(options.target.baseUrl);
   let stopError: RunError | undefined;
   let bug: unknown;
   let interrupted = false;
@@ -108,7 +110,10 @@ export function createLoadRun(options: LoadRunOptions) {
     };
     try {
       const sent = await sendWithRetries(ctx, request, tokenIndex, observe);
+      const final = earlyStop.observeFinal(mine, sent.final);
+      if (final) stop(final);
       const record = toLoadRecord(request, sent, { zero, scheduledOffsetMs, tokenIndex });
+      failures.add(record);
       if (scheduledOffsetMs !== null && (record.queue_ms ?? 0) > LATE_SEND_MS) counters.late++;
       if (record.outcome === 'ok') counters.ok++;
       else if (record.outcome === 'rate_limited') counters.rate_limited++;
@@ -144,11 +149,12 @@ export function createLoadRun(options: LoadRunOptions) {
         wakers.add(wake);
       });
     },
+    /** The early stop's RunError, else (unless interrupted) the verdict that every request failed alike. */
     finish(): RunError | undefined {
       clearTimeout(graceTimer);
       options.signal?.removeEventListener('abort', onSignal);
       if (bug !== undefined) throw bug;
-      return stopError;
+      return stopError ?? (interrupted ? undefined : failures.verdict());
     },
   };
 }

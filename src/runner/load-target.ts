@@ -4,7 +4,8 @@
  * several tokens do not multiply the sockets), or the open-urls operation. Either way an arrival's
  * request becomes an Exchange, so both load models and the record builder handle one shape.
  */
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
+import { createPreconnectingAgent } from '../client/preconnect.js';
 import { createChatClient, DEFAULT_TIMEOUT_MS, type ChatClient } from '../client/chat-client.js';
 import type { Exchange } from '../client/exchange.js';
 import { roundMs } from '../client/exchange.js';
@@ -16,6 +17,8 @@ export interface LoadTarget {
   readonly baseUrl: string;
   /** One attempt with token `tokenIndex`; resolves whatever happens (the clients never throw). */
   send(request: LoadRequest, tokenIndex: number, signal: AbortSignal): Promise<Exchange>;
+  /** Opens up to `count` connections before the first arrival (client/preconnect); how many opened. */
+  preconnect(count: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -35,7 +38,8 @@ export interface LoadTargetOptions {
 /** Chat and open-urls alike: the request's `urls` decide which operation an arrival uses. */
 export function createLoadTarget(options: LoadTargetOptions): LoadTarget {
   const now = options.now ?? (() => performance.now());
-  const dispatcher = new Agent({ connections: options.connections, keepAliveTimeout: 30_000, pipelining: 1 });
+  const pool = createPreconnectingAgent({ connections: options.connections, keepAliveTimeout: 30_000, pipelining: 1 });
+  const dispatcher = pool.agent;
   const clients: ChatClient[] = options.tokens.map((token) =>
     createChatClient({
       baseUrl: options.baseUrl, token, dispatcher, timeoutMs: options.timeoutMs, maxDurationMs: options.maxDurationMs, now,
@@ -47,7 +51,11 @@ export function createLoadTarget(options: LoadTargetOptions): LoadTarget {
       if (request.urls === null) return clients[tokenIndex]!.send(request.planned.body, signal, request.payload ?? undefined);
       return openUrlsExchange(options, dispatcher, options.tokens[tokenIndex]!, request.urls, signal, now);
     },
-    close: () => dispatcher.close(),
+    preconnect: (count) => pool.preconnect(options.baseUrl, count),
+    close: () => {
+      pool.release();
+      return dispatcher.close();
+    },
   };
 }
 

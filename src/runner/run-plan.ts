@@ -17,7 +17,8 @@ import type { Exchange } from '../client/exchange.js';
 import type { PlannedRequest } from '../plan/planned-request.js';
 import { OUTCOMES, type Outcome } from '../records/record.js';
 import type { RunError } from '../errors.js';
-import { createEarlyStop } from './early-stop.js';
+import { createEarlyStop, SAME_FAILURE_SAMPLE } from './early-stop.js';
+import { createFailureTally } from './verdict.js';
 import { createProgress, type RunProgress } from './progress.js';
 import { retryDelayMs, seededRandom, type BackoffOptions, type RetryPolicy } from './retry.js';
 import { toRecord, type AttemptRecord } from './to-record.js';
@@ -59,6 +60,11 @@ export interface RunResult {
   /** True when `signal` aborted during the run (Ctrl-C): exit 130 after the reports. */
   interrupted: boolean;
   duration_ms: number;
+  /**
+   * Every request failed the same way (runner/verdict): the run could not be carried out. The
+   * caller writes the reports, then fails with it (exit 3). Undefined otherwise.
+   */
+  verdict: RunError | undefined;
 }
 
 /** Runs the plan; rejects only with the early stop's RunError (after every record is out) or a bug. */
@@ -100,7 +106,8 @@ export async function runPlan(plan: readonly PlannedRequest[], options: RunPlanO
   };
   if (options.signal?.aborted) onSignal();
   else options.signal?.addEventListener('abort', onSignal, { once: true });
-  const earlyStop = createEarlyStop(options.client.baseUrl, Math.min(options.concurrency, plan.length, 5));
+  const earlyStop = createEarlyStop(options.client.baseUrl, Math.min(options.concurrency, plan.length, 5), plan.length > SAME_FAILURE_SAMPLE ? SAME_FAILURE_SAMPLE : 0);
+  const failures = createFailureTally(options.client.baseUrl);
 
   async function runOne(planned: PlannedRequest): Promise<void> {
     if (stopping.signal.aborted || bug !== undefined) {
@@ -130,7 +137,10 @@ export async function runPlan(plan: readonly PlannedRequest[], options: RunPlanO
       state.inFlight--;
     }
     if (exchange === undefined) return;
+    const final = earlyStop.observeFinal(sequence, exchange);
+    if (final) stop(final);
     const record = toRecord(planned, exchange, attempts, runStart);
+    failures.add(record);
     outcomes[record.outcome]++;
     state.done++;
     try {
@@ -154,7 +164,7 @@ export async function runPlan(plan: readonly PlannedRequest[], options: RunPlanO
   if (stopError) throw stopError;
   return {
     planned: plan.length, sent: state.sent, skipped: state.skipped, outcomes,
-    interrupted, duration_ms: now() - runStart,
+    interrupted, duration_ms: now() - runStart, verdict: interrupted ? undefined : failures.verdict(),
   };
 }
 

@@ -31,7 +31,7 @@ describe('chatbench compare', () => {
     const r = await run(['compare', 'base', 'same', '--out', 'out/same', '--gate', 'citation_recall delta >= -0.02 significant', '--gate', 'ttfp_ms.p95 ratio <= 1.2', ...FAST]);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
-    expect(r.out).toContain('No significant change.');
+    expect(r.out).toMatch(/No significant change among \d+ tests \(false discovery rate held at 5% by Benjamini–Hochberg\)\./);
     expect(r.out).toContain('Gates: all 4 passed.');
     expect(readdirSync(join(root, 'out/same')).sort()).toEqual(['compare.html', 'compare.json', 'compare.md']);
     const comparison = ComparisonSchema.parse(JSON.parse(readFileSync(join(root, 'out/same/compare.json'), 'utf8')));
@@ -50,7 +50,15 @@ describe('chatbench compare', () => {
   it('a slower run fails the latency ratio gate', async () => {
     const r = await run(['compare', 'base', 'slower', '--out', 'out/slower', '--gate', 'set:fast ttfp_ms.p95 ratio <= 1.2', '--gate', 'citation_recall >= 0.8', ...FAST]);
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/Gates: 1 of 3 failed:\n {2}FAIL ttfp_ms\.p95 ratio <= 1\.2 failed for set fast\/stream: 1\.6 \[1\.\d+, \d\.\d+\] significant/);
+    // A p95 from 30 samples a side crosses the threshold, so the gate (without `significant`) fails,
+    // but it is never called significant: a p95 needs 200 samples.
+    expect(r.out).toMatch(/Gates: 1 of 3 failed:\n {2}FAIL ttfp_ms\.p95 ratio <= 1\.2 failed for set fast\/stream: 1\.6 \[1\.\d+, \d\.\d+\] not tested \(too few: n = 30 \/ 30, a p95 needs 200 on each side\)/);
+    // With `significant`, a gate on a figure it cannot test does not fail; on the p50 (20 needed) it does.
+    const p95 = await run(['compare', 'base', 'slower', '--out', 'out/slower-sig', '--gate', 'set:fast ttfp_ms.p95 ratio <= 1.2 significant', ...FAST]);
+    expect(p95.code).toBe(0);
+    const p50 = await run(['compare', 'base', 'slower', '--out', 'out/slower-p50', '--gate', 'set:fast ttfp_ms.p50 ratio <= 1.2 significant', ...FAST]);
+    expect(p50.code).toBe(1);
+    expect(p50.out).toMatch(/FAIL ttfp_ms\.p50 ratio <= 1\.2 significant failed for set fast\/stream: 1\.6 \[1\.\d+, \d\.\d+\] significant/);
   });
 
   it('appends the Markdown summary to $GITHUB_STEP_SUMMARY', async () => {

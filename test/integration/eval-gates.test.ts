@@ -49,7 +49,8 @@ describe('eval --baseline --gate', () => {
     const summaryFile = join(dir, 'step-summary.md');
     writeFileSync(summaryFile, '');
     const same = await evalAgainst(profile(), join(dir, 'same'), gates, { GITHUB_STEP_SUMMARY: summaryFile });
-    expect(same.stderr).toContain('3 of 3 gates passed');
+    // The three gates and --max-error-rate's two (error_rate, rate_limited_rate at 0.1).
+    expect(same.stderr).toContain('5 of 5 gates passed');
     expect(same.code).toBe(0);
     const comparison = JSON.parse(readFileSync(join(dir, 'same', 'compare.json'), 'utf8'));
     const significantScores = comparison.groups.flatMap((g: { figures: Array<{ kind: string; figure: string; significant: boolean }> }) =>

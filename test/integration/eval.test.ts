@@ -58,9 +58,14 @@ describe('chatbench eval against the simulator', () => {
     const dir = scratch();
     const rows = [['ok', 'How many days of paid time off do employees get?', '', '', 'false', 'ok'], ...Object.keys(faults).map((q, i) => [`f${i}`, `Question with ${q} please`, '', '', 'false', 'fault'])];
     const out = join(dir, 'run');
-    const { code, stderr } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', csv(dir, rows), '--set', 'mini=openai:gpt-4o-mini', '--timeout', '2s', '--concurrency', '3', '--out', out]);
+    const { code, stdout, stderr } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', csv(dir, rows), '--set', 'mini=openai:gpt-4o-mini', '--timeout', '2s', '--concurrency', '3', '--out', out]);
     expect(stderr).not.toMatch(/internal error|at .*\.ts:\d+/);
-    expect(code).toBe(0);
+    // The run finishes (the failures differ), says first how many failed, and --max-error-rate's
+    // default (0.1) fails it: exit 1, with the gate in junit.xml.
+    expect(stdout).toMatch(/^! 9 of 10 requests failed \(90%\): 2 http_error, 2 stream_error, 1 truncated, 1 timeout, 2 network, 1 invalid_response\./m);
+    expect(stderr).toContain('gate failed: error_rate <= 0.1 failed for set mini/stream: 0.9');
+    expect(code).toBe(1);
+    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(/<testcase name="error_rate &lt;= 0.1 \[mini \(stream\)\]"[^>]*>\s*<failure/);
     const byQuestion = new Map(records(out).map((r) => [r.question_id, r]));
     expect(byQuestion.size).toBe(rows.length);
     expect(byQuestion.get('ok')?.outcome).toBe('ok');
@@ -77,8 +82,10 @@ describe('chatbench eval against the simulator', () => {
     const dir = scratch();
     const out = join(dir, 'run');
     const rows = Array.from({ length: 5 }, (_, i) => [`q${i}`, 'What is the expense reimbursement deadline?', '', '', 'false', 'x']);
-    const { code } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', csv(dir, rows), '--concurrency', '1', '--out', out]);
-    expect(code).toBe(0);
+    const { code, stderr } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', csv(dir, rows), '--concurrency', '1', '--out', out]);
+    // 3 of 5 rate-limited: past --max-error-rate's 0.1 for 429s too.
+    expect(stderr).toContain('gate failed: rate_limited_rate <= 0.1 failed');
+    expect(code).toBe(1);
     const all = records(out);
     expect(all.map((r) => r.outcome).sort()).toEqual(['ok', 'ok', 'rate_limited', 'rate_limited', 'rate_limited']);
     const limited = all.find((r) => r.outcome === 'rate_limited')!;
@@ -152,11 +159,13 @@ describe('chatbench eval against the simulator', () => {
     const out = join(dir, 'run');
     const models = json(dir, 'models.json', { sets: [{ name: 'fast', llm_override: { model_version: 'gpt-4o-mini' } }, { name: 'accurate', llm_override: { model_version: 'gpt-4o' } }], defaults: { mcp_headers: { Authorization: mcpSecret } } });
     const rows = [['q1', 'How many days of paid time off do employees get?', 'hr-pto-policy', 'days', 'false', 'hr'], ['q2', 'fail please', '', '', 'false', 'x']];
+    // Half of every set's requests fail (q2): past --max-error-rate, so exit 1, its gates in junit.xml.
     const first = await evalCli(['--base-url', sim.baseUrl, '--dataset', csv(dir, rows), '--models', models, '--mode', 'both', '--retries', '1', '--out', out], { CHATBENCH_TOKEN: secret });
-    expect(first.code).toBe(0);
+    expect(first.code).toBe(1);
     expect(first.stdout).toContain('citation recall');
     const files = readdirSync(out);
-    expect(files.sort()).toEqual(['junit.xml', 'manifest.json', 'report.html', 'report.md', 'results.csv', 'results.jsonl', 'summary.json', 'viewer.html']);
+    expect(files.sort()).toEqual(['generator.json', 'junit.xml', 'manifest.json', 'report.html', 'report.md', 'results.csv', 'results.jsonl', 'summary.json', 'viewer.html']);
+    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain('name="error_rate &lt;= 0.1 [fast (stream)]"');
     for (const text of [first.stdout, first.stderr, ...files.map((f) => readFileSync(join(out, f), 'utf8'))]) {
       expect(text).not.toContain(secret);
       expect(text).not.toContain('SECRET-123');

@@ -51,9 +51,12 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('gate', { type: 'string', array: true, default: [], describe: 'A gate, e.g. "citation_recall delta >= -0.02 significant" (repeatable; docs/ci.md)', group: 'Gates:' })
         .option('gates', { type: 'string', describe: 'A JSON file of gates', group: 'Gates:' })
         .option('map', { type: 'string', array: true, default: [], describe: 'old=new: a set renamed since the baseline', group: 'Gates:' })
+        .option('max-error-rate', { type: 'number', default: DEFAULT_MAX_ERROR_RATE, describe: 'Exit 1 when, in any set × mode, more than this share of the requests failed (error_rate) or was rate-limited (rate_limited_rate); gates of their own in junit.xml. 1 turns it off', group: 'Gates:' })
         .check((a) => {
           const problem = wholeNumber(a.concurrency, 'concurrency', 1) ?? wholeNumber(a.repeat, 'repeat', 1) ?? wholeNumber(a.retries, 'retries', 0);
           if (problem) throw new UsageError(problem);
+          const max = a['max-error-rate'];
+          if (!(Number.isFinite(max) && max >= 0 && max <= 1)) throw new UsageError(`--max-error-rate must be a share between 0 and 1 (e.g. 0.1 for 10%), got ${max}`);
           return true;
         })
         .example('$0 eval --sim --dataset datasets/sample.csv --models datasets/models.example.json', 'A dry run against the embedded simulated service')
@@ -93,6 +96,19 @@ export interface EvalArgs {
   gate?: string[];
   gates?: string;
   map?: string[];
+  'max-error-rate'?: number;
+}
+
+/** `--max-error-rate`'s default: an evaluation where more than 10% of a set's requests failed is not a result. */
+export const DEFAULT_MAX_ERROR_RATE = 0.1;
+
+/**
+ * The gates `--max-error-rate R` stands for: the failed share (error_rate: neither ok nor
+ * rate-limited) and the rate-limited share, each at most R in every set × mode. None at R = 1.
+ */
+export function maxErrorRateGates(max: number | undefined): string[] {
+  const r = max ?? DEFAULT_MAX_ERROR_RATE;
+  return r >= 1 ? [] : [`error_rate <= ${r}`, `rate_limited_rate <= ${r}`];
 }
 
 export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
@@ -109,7 +125,8 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
   if (a.resume !== undefined && a.out !== undefined && a.out !== a.resume) throw new UsageError('--out and --resume conflict: --resume DIR writes into DIR');
   const inputs = { datasetPath: a.dataset, modelsPath: a.models, setFlags: a.set, mode: a.mode, repeat: a.repeat, cwd: io.cwd, shard: resolveShard(a, io) };
   // Every input is checked before a simulator starts or a byte is sent: the gates too.
-  const gates = await loadGates({ gates: a.gate ?? [], gatesFile: a.gates, cwd: io.cwd });
+  const gateTexts = [...(a.gate ?? []), ...maxErrorRateGates(a['max-error-rate'])];
+  const gates = await loadGates({ gates: gateTexts, gatesFile: a.gates, cwd: io.cwd });
   if (a.baseline !== undefined && !(await stat(resolve(io.cwd, a.baseline)).catch(() => undefined))) {
     throw new InputError([`--baseline ${a.baseline}: no such run or baseline directory`]);
   }
@@ -124,7 +141,7 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
       {
         ...inputs, baseUrl: target.baseUrl, token: target.token, target: target.kind, concurrency: a.concurrency, timeoutMs, maxDurationMs, maxAnswerBytes,
         retries: a.retries, retry429: a['retry-429'], outDir: a.resume ?? a.out ?? defaultRunDir('eval'), graceMs, signal: io.signal, version: VERSION,
-        resume: a.resume !== undefined, cancelNow: stopping.cancelNow,
+        resume: a.resume !== undefined, cancelNow: stopping.cancelNow, gates: gates.filter((g) => g.against === 'value').map((g) => g.text),
         onTarget: (service) => io.stderr.write(`chatbench eval: target ${describeService(service)}\n`),
         onStart: ({ outDir, planned, alreadyDone, truncatedBytes, service }) => {
           for (const warning of serviceWarnings(service, prepared.sets.sets)) io.stderr.write(`chatbench eval: warning: ${warning}\n`);
@@ -143,7 +160,7 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
   io.stdout.write(`\n${renderTerminalTable(result.reports.summary)}\n${reportsList(result.reports.files, result.reports.skipped, relative(io.cwd, result.outDir) || '.')}`);
   const gated = a.baseline !== undefined || gates.length > 0
     ? await compareAndGate({
-        baselineDir: a.baseline, currentDir: result.outDir, gates: a.gate ?? [], gatesFile: a.gates, map: a.map ?? [],
+        baselineDir: a.baseline, currentDir: result.outDir, gates: gateTexts, gatesFile: a.gates, map: a.map ?? [],
         outDir: a.baseline !== undefined ? result.outDir : undefined, cwd: io.cwd, stepSummaryPath: io.env.GITHUB_STEP_SUMMARY,
       })
     : undefined;

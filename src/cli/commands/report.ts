@@ -9,7 +9,8 @@ import { z } from 'zod';
 import { renderLoadReports } from '../../app/render-load-reports.js';
 import { parseLoadGateFlag } from '../../gates/load.js';
 import { parseSlo } from '../../metrics/load-slo.js';
-import { renderReports } from '../../app/render-reports.js';
+import { compareAndGate, renderGateTestcases } from '../../app/compare-runs.js';
+import { renderReports, rewriteJunit } from '../../app/render-reports.js';
 import { ExitCode } from '../../errors.js';
 import { renderTerminalTable } from '../../reports/terminal-table.js';
 import type { Io } from '../io.js';
@@ -33,7 +34,13 @@ export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         const { files } = await renderLoadReports(dir, { version: VERSION, slos: load.slos.map((t) => parseSlo(t)), gates: load.gates.map((t) => parseLoadGateFlag(t)) });
         io.stdout.write(`reports:\n${files.map((f) => `  ${f}`).join('\n')}\n`);
       } else {
-        const { summary, files, skipped } = await renderReports(dir, { version: VERSION, ...(io.env.CHATBENCH_VIEWER_DIR ? { viewerBundleDir: io.env.CHATBENCH_VIEWER_DIR } : {}) });
+        const { summary, files, skipped, input } = await renderReports(dir, { version: VERSION, ...(io.env.CHATBENCH_VIEWER_DIR ? { viewerBundleDir: io.env.CHATBENCH_VIEWER_DIR } : {}) });
+        // The run's gates that need no baseline, as eval put them in junit.xml.
+        const gates = await evalGatesOf(dir);
+        if (gates.length > 0) {
+          const gated = await compareAndGate({ currentDir: dir, gates, cwd: io.cwd });
+          await rewriteJunit(dir, input, renderGateTestcases(gated.gateResults));
+        }
         io.stdout.write(`${renderTerminalTable(summary)}\n${reportsList(files, skipped, a.dir)}`);
       }
       setExitCode(ExitCode.Ok);
@@ -53,3 +60,11 @@ const LoadManifestSchema = z.looseObject({
   command: z.string(),
   options: z.looseObject({ slos: z.array(z.string()).default([]), gates: z.array(z.string()).default([]) }).prefault({}),
 });
+
+/** The gates an eval run kept in its manifest (those that need no baseline); [] for older runs. */
+async function evalGatesOf(dir: string): Promise<string[]> {
+  const text = await readFile(join(dir, 'manifest.json'), 'utf8').catch(() => undefined);
+  if (text === undefined) return [];
+  const manifest = LoadManifestSchema.safeParse(JSON.parse(text));
+  return manifest.success && manifest.data.command === 'eval' ? manifest.data.options.gates : [];
+}

@@ -5,6 +5,7 @@
  * mistake here could not make the page reach the network when opened.
  */
 import { categoryRows, comparisonRows, reportColumns, type ReportColumn } from '../comparison.js';
+import { timingNote } from '../../metrics/banner.js';
 import { NA, formatCount, formatPct, formatScore } from '../format.js';
 import type { ReportInput } from '../report-input.js';
 import { renderCdfChart } from './cdf-chart.js';
@@ -67,9 +68,10 @@ function header(input: ReportInput): string[] {
     `duration ${run.duration_s === null ? NA : `${run.duration_s.toFixed(1)} s`}`,
   ];
   return [
+    ...input.summary.banner.map((line) => `<p class="banner" role="alert">${esc(line)}</p>`),
     `<h1>${esc(input.meta.title)}</h1>`,
     `<p class="figures">${esc(figures.join(' · '))}</p>`,
-    `<p class="provenance">Sets: ${esc(run.sets.join(', '))}${run.started_at ? ` · started ${esc(run.started_at)}` : ''}${input.meta.service ? ` · target ${esc(input.meta.service)}` : ''}</p>`,
+    `<p class="provenance">Sets: ${esc(run.sets.join(', '))}${run.started_at ? ` · started ${esc(run.started_at)}` : ''}${input.meta.service ? ` · target ${esc(input.meta.service)}` : ''} · ${esc(timingNote(input.summary.timing?.loop_delay_ms))}</p>`,
   ];
 }
 

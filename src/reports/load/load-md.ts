@@ -4,7 +4,7 @@
  * line, before the title: whoever reads only the top must not take the generator's limits for the
  * service's.
  */
-import { mdInline } from '../report-md.js';
+import { bannerMd, mdInline } from '../report-md.js';
 import { headline, latencyTable, generatorTable, objectiveLines, rateLimitLines, scopeTable, tokenTable, windowsTable, describeModel, type LoadReportInput, type TextTable } from './load-tables.js';
 
 /** A markdown table with every cell made inert; the first column left-aligned, the rest right. */
@@ -23,6 +23,7 @@ export function renderLoadMd(input: LoadReportInput): string {
   const objectives = objectiveLines(input);
   return [
     ...(s.warning === null ? [] : [`> **${mdInline(s.warning)}**`, '']),
+    ...bannerMd(s.banner),
     `# ${mdInline(input.meta.title)}`,
     '',
     `${mdInline(s.run.operation)} · set ${mdInline(s.run.set)} · ${s.run.mode} · ${mdInline(describeModel(s.run))} · ${(s.run.duration_ms / 1000).toFixed(1)} s · ${s.run.requests} requests${s.run.interrupted ? ' · **interrupted**' : ''}`,

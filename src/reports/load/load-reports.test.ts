@@ -31,9 +31,12 @@ function input(h: LoadHealth): LoadReportInput {
 }
 
 describe('report.md', () => {
-  it('starts with the title when the generator kept up, and lists SLOs, windows, latency, 429s per token', () => {
+  it('opens with the failures (before any figure), then the title, and lists SLOs, windows, latency, 429s per token', () => {
     const md = renderLoadMd(input(health()));
-    expect(md.split('\n')[0]).toBe('# chatbench load: fast');
+    const lines = md.split('\n');
+    // The generator kept up: no warning; 7 of the 50 requests failed (429s and errors): said first.
+    expect(lines[0]).toBe('> **7 of 50 requests failed (14%): 7 rate\\_limited. Latencies and scores describe the 43 that ended ok.**');
+    expect(lines[2]).toBe('# chatbench load: fast');
     expect(md).toContain('BROKEN: rate\\_limited\\_rate\\<=0.05 broken');
     expect(md).toContain('| response time (from scheduled) |');
     expect(md).toMatch(/\| 0 \| 25 \| 4 \| 57% \| 16% \|\n\| 1 \| 25 \| 3 \| 43% \| 12% \|/);

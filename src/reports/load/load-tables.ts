@@ -107,6 +107,7 @@ export function generatorTable(s: LoadSummary): TextTable {
       ['peak in flight', formatCount(g.peak_in_flight)],
       ['CPU per request', g.cpu_ms_per_request === null ? NA : `${g.cpu_ms_per_request.toFixed(3)} ms`],
       ['start delay', formatMs(g.start_delay_ms)],
+      ['event-loop delay p99 / max (timing uncertainty)', g.loop_delay_ms === null ? NA : `${formatMs(g.loop_delay_ms.p99)} / ${formatMs(g.loop_delay_ms.max)}`],
       ['source', g.from_generator ? 'generator.json' : 'estimated from the records (no generator.json)'],
     ],
   };

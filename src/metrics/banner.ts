@@ -1,0 +1,47 @@
+/**
+ * @module metrics/banner
+ * The lines every report of a run opens with, before any figure (terminal, report.md, report.html,
+ * summary.json): a run where requests failed must never look green, and a run whose generator was
+ * too busy to time well must say how late its timings may be. Pure; every outcome class is named
+ * as it is, so a class added to the record needs nothing here.
+ */
+import { LOOP_DELAY_WARN_MS, type LoopDelay } from '../records/generator-health.js';
+import { OUTCOMES } from '../records/record.js';
+
+/**
+ * "12 of 75 requests failed (16%): 10 http_error, 2 timeout. …"; null when every request ended ok
+ * (or there were none). Classes in the record's order, then any other class by name.
+ */
+export function failureBanner(requests: number, outcomes: Readonly<Record<string, number>>): string | null {
+  const known: readonly string[] = OUTCOMES;
+  const classes = [...known, ...Object.keys(outcomes).filter((o) => !known.includes(o)).sort()]
+    .filter((o) => o !== 'ok' && (outcomes[o] ?? 0) > 0);
+  const failed = classes.reduce((sum, o) => sum + (outcomes[o] ?? 0), 0);
+  if (requests <= 0 || failed === 0) return null;
+  const share = (failed / requests) * 100;
+  const pct = share > 0 && share < 1 ? '<1' : String(Math.round(share));
+  const ok = requests - failed;
+  const tail = ok === 0
+    ? 'No request ended ok: there are no latencies and no scores.'
+    : `Latencies and scores describe the ${ok} that ended ok.`;
+  return `${failed} of ${requests} requests failed (${pct}%): ${classes.map((o) => `${outcomes[o]} ${o}`).join(', ')}. ${tail}`;
+}
+
+/** "Timings may be late by up to 23.1 ms: …" when the loop delay's max exceeded LOOP_DELAY_WARN_MS; else null. */
+export function timingBanner(loop: LoopDelay | null | undefined): string | null {
+  if (loop === null || loop === undefined || !(loop.max > LOOP_DELAY_WARN_MS)) return null;
+  return `Timings may be late by up to ${formatDelay(loop.max)} ms: the generator was busy (its event-loop delay reached p99 ${formatDelay(loop.p99)} ms, max ${formatDelay(loop.max)} ms, over ${LOOP_DELAY_WARN_MS} ms).`;
+}
+
+/** The timing uncertainty in words, for the reports' notes: "event-loop delay p99 1.2 ms, max 3.4 ms". */
+export function timingNote(loop: LoopDelay | null | undefined): string {
+  if (loop === null || loop === undefined) return 'timing uncertainty not measured';
+  return `timing uncertainty: the generator's event-loop delay was p99 ${formatDelay(loop.p99)} ms, max ${formatDelay(loop.max)} ms`;
+}
+
+const formatDelay = (ms: number) => (ms < 10 ? ms.toFixed(1) : String(Math.round(ms)));
+
+/** Both banners, failures first, for a run with these outcomes and this loop delay. */
+export function bannerLines(requests: number, outcomes: Readonly<Record<string, number>>, loop: LoopDelay | null | undefined): string[] {
+  return [failureBanner(requests, outcomes), timingBanner(loop)].filter((line): line is string => line !== null);
+}
