@@ -65,6 +65,11 @@ export interface LogNormal {
 }
 
 /** Draws from a log-normal: median·exp(σ·z) with σ chosen so that the p99 lands where asked. */
+/** sampleLogNormal, where a median of 0 is no delay at all (0, no draw). */
+export function drawDelay(rng: Rng, dist: LogNormal): number {
+  return dist.median === 0 ? 0 : sampleLogNormal(rng, dist);
+}
+
 export function sampleLogNormal(rng: Rng, dist: LogNormal): number {
   const sigma = Math.log(dist.p99 / dist.median) / Z_P99;
   return dist.median * Math.exp(sigma * rng.normal());

@@ -66,8 +66,9 @@ describe('fault matrix through `chatbench eval`', () => {
     });
     const out = join(dir, 'run');
     const run = await runCli(['eval', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--models', models,
-      '--mode', 'both', '--timeout', '1500ms', '--concurrency', '10', '--out', out]);
+      '--mode', 'both', '--timeout', '1500ms', '--concurrency', '10', '--max-error-rate', '1', '--out', out]);
     expect(run.stderr).not.toMatch(STACK_LINE);
+    // Most requests fail on purpose here: --max-error-rate 1 lets the run pass on what it is about.
     expect(run.code).toBe(0);
 
     const records = readRunRecords(out);

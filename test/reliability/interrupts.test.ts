@@ -11,7 +11,7 @@ import { startSim, TOKENS } from '../helpers/start-sim.js';
 import { readRunRecords, scratch, writeCsv, STACK_LINE } from './helpers.js';
 import { spawnCli, waitFor, type CliProcess } from '../helpers/spawn-cli.js';
 
-const REPORTS = ['junit.xml', 'manifest.json', 'report.html', 'report.md', 'results.csv', 'results.jsonl', 'summary.json', 'viewer.html'];
+const REPORTS = ['generator.json', 'junit.xml', 'manifest.json', 'report.html', 'report.md', 'results.csv', 'results.jsonl', 'summary.json', 'viewer.html'];
 const fixed = (ms: number) => ({ median: ms, p99: ms });
 
 /** A simulator whose answers take about `answerMs` (the service's configured model), and a run of 12 requests at 3 in flight against it. */

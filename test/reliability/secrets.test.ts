@@ -53,7 +53,9 @@ describe('secrets never reach an output', () => {
     const out = join(dir, 'run');
     const baseUrl = server.baseUrl.replace('http://', `http://user:${URL_PASSWORD}@`);
     const run = await runCli(['eval', '--base-url', baseUrl, '--token-file', tokenFile, '--dataset', dataset, '--models', models, '--retries', '1', '--out', out]);
-    expect(run.code).toBe(0);
+    // Every request failed with a 500: exit 3, and the verdict (which quotes the error) is redacted too.
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/every request \(2 of 2\) failed the same way, with HTTP 500/);
     expect(server.requests).toHaveLength(4); // two questions, two attempts each
     expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${TOKEN}`); // it was sent, just never written
     const records = readRunRecords(out);

@@ -1,7 +1,7 @@
 /**
  * Issue 7 §4, what a server may answer: each odd answer, played by a scripted server, becomes the
  * right outcome class on the record of a `chatbench eval` run (never a crash, never a lost record),
- * and the run exits 0 with its reports.
+ * and the run writes its reports; its only request having failed, it exits 3 (issue 11).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -68,7 +68,10 @@ describe('odd server answers become outcome classes on the record', () => {
     const server = await startScriptedServer([c.response]);
     const { run, out } = await evalAgainst(server.baseUrl, c.mode);
     expect(run.stderr).not.toMatch(STACK_LINE);
-    expect(run.code).toBe(0);
+    // The run's only request failed: it could not be carried out (exit 3, the failure named), and
+    // its reports are written all the same.
+    expect(run.stderr).toContain('every request (1 of 1) failed the same way');
+    expect(run.code).toBe(3);
     const [record, ...rest] = readRunRecords(out);
     expect(rest).toEqual([]);
     expect({ outcome: record?.outcome, status: record?.http_status }).toEqual({ outcome: c.outcome, status: c.status });

@@ -15,7 +15,7 @@ import type { Corpus } from '../corpus/index.js';
 import { STREAM_CONTENT_TYPE } from '../encode/index.js';
 import { mergeProfiles, resolveProfile, type ModelProfile, type ResolvedProfile } from '../profiles.js';
 import { releaseTraits, type ReleaseTraits } from '../releases.js';
-import { createRng } from '../rng.js';
+import { createRng, drawDelay } from '../rng.js';
 import { buildAnswer, buildReasoning, tokenize } from './answer.js';
 import type { DeepResearchInput } from './deep-research.js';
 import type { ChatConfig } from './config.js';
@@ -23,7 +23,7 @@ import { createFaultPicker, type FaultChoice } from './faults.js';
 import { jsonHead, jsonSteps, planFull } from './full-plan.js';
 import { planModel, type ModelFailure, type ModelRun } from './model-plan.js';
 import { messageIdsPart, multiModelIdsPart, sessionPart, streamingErrorPart } from './parts.js';
-import { createRetriever, type Retrieval } from './retrieval.js';
+import { createRetriever, warmRetrieval, type Retrieval } from './retrieval.js';
 import { createScheduler } from './scheduler.js';
 import { createStatsRecorder, type ChatStats } from './stats.js';
 import { composeStream, type WireStep } from './stream-plan.js';
@@ -67,6 +67,8 @@ interface Play {
   plan: WirePlan;
   stream: boolean;
   tokens: number;
+  /** The drawn handling before the first part (scaled ms): the plan plays from arrival + this. */
+  firstPartMs: number;
 }
 type Reply = Play | { kind: 'reset' };
 
@@ -94,7 +96,10 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
     return n;
   };
 
-  const play = async (ctx: ChatRequestContext, reply: Play): Promise<void> => {
+  // Compiled before the first request: a cold first search would be paid by whoever asks first.
+  warmRetrieval(corpus, config);
+
+  const play = async (ctx: ChatRequestContext, reply: Play, start: number): Promise<void> => {
     const controller = new AbortController();
     const forward = () => controller.abort();
     ctx.signal.addEventListener('abort', forward, { once: true });
@@ -102,15 +107,15 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
     inFlight.add(controller);
     if (reply.stream) stats.streamOpened();
     try {
-      await playSteps({ res: ctx.res, signal: controller.signal, head: reply.head, plan: reply.plan, scheduler, start: performance.now() });
+      await playSteps({ res: ctx.res, signal: controller.signal, head: reply.head, plan: reply.plan, scheduler, start });
     } finally {
       if (reply.stream) stats.streamClosed();
       inFlight.delete(controller);
       ctx.signal.removeEventListener('abort', forward);
     }
   };
-  const playing = (head: ResponseHead, steps: WireStep[], stream: boolean, tokens: number): Play =>
-    ({ kind: 'play', head, plan: compilePlan(steps, config.framing, traits.placement), stream, tokens });
+  const playing = (head: ResponseHead, steps: WireStep[], stream: boolean, tokens: number, firstPartMs = 0): Play =>
+    ({ kind: 'play', head, plan: compilePlan(steps, config.framing, traits.placement), stream, tokens, firstPartMs });
 
   /**
    * Decides the whole reply synchronously. Only the compiled plan outlives this call, so nothing
@@ -123,17 +128,18 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
     const identity = requestIdentity(request);
     const n = occurrence(`${request.stream}${identity}`);
     const faultRng = createRng(seed, 'fault', identity, n);
+    const firstPartMs = drawDelay(createRng(seed, 'first-part', identity, n), config.first_part_ms) * config.time_scale;
     // Before v3.2 the service does not know llm_overrides: it answers with its configured model.
     const overrides = traits.multiModel ? request.llm_overrides ?? [] : [];
     if (overrides.length > 1 && !request.stream) {
-      return playing(jsonHead(400), jsonSteps(0, { error_code: 'INVALID_INPUT', detail: MULTI_MODEL_REQUIRES_STREAM_DETAIL }), false, 0);
+      return playing(jsonHead(400), jsonSteps(0, { error_code: 'INVALID_INPUT', detail: MULTI_MODEL_REQUIRES_STREAM_DETAIL }), false, 0, firstPartMs);
     }
     const fault = pickFault(message, faultRng);
     if (fault !== null) stats.fault(fault.kind);
     if (fault?.kind === 'reset_before_headers') return { kind: 'reset' };
     if (fault?.kind === 'http_500' || fault?.kind === 'http_503') {
       const body = fault.kind === 'http_500' ? { detail: 'Internal Server Error' } : { detail: 'Service Unavailable' };
-      return playing(jsonHead(fault.kind === 'http_500' ? 500 : 503), jsonSteps(0, body), false, 0);
+      return playing(jsonHead(fault.kind === 'http_500' ? 500 : 503), jsonSteps(0, body), false, 0, firstPartMs);
     }
     const sessionId = request.chat_session_id ?? createRng(seed, 'session', identity, n).uuid();
     const incognito = request.chat_session_info?.incognito ?? false;
@@ -142,7 +148,7 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
     const refuse = (error: string): Play => {
       stats.streamingError();
       const steps = [...prefix, streamingErrorPart(error, 'VALIDATION_ERROR', null, false)].map((part): WireStep => ({ at: 0, part }));
-      return playing(streamHead, steps, true, 0);
+      return playing(streamHead, steps, true, 0, firstPartMs);
     };
     if (overrides.length > MAX_MODELS) return refuse(`Multi-model mode supports at most ${MAX_MODELS} models; ${overrides.length} were given.`);
     if (overrides.length > 1 && request.deep_research) return refuse('Multi-model is not supported with deep research');
@@ -164,7 +170,7 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
         run: first, retrieval, messageId: messageIds[0] ?? 0, sessionId: fullSession, incognito, withIncognito: traits.incognitoKey,
         fault: fault?.kind ?? null, stallMs: config.stall_ms * config.time_scale,
       });
-      return playing(full.head, full.steps, false, tokens);
+      return playing(full.head, full.steps, false, tokens, firstPartMs);
     }
     prefix.push(models.length > 1
       ? multiModelIdsPart(userMessageId, models.map((m, i) => ({ message_id: messageIds[i] ?? 0, model_name: m.modelName })))
@@ -174,7 +180,7 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
       stallMs: config.stall_ms * config.time_scale, heartbeatMs: config.heartbeat_ms, framing: config.framing,
       style: traits.placement, heartbeats: traits.heartbeats,
     });
-    return playing(streamHead, steps, true, tokens);
+    return playing(streamHead, steps, true, tokens, firstPartMs);
   };
 
   interface RunInput {
@@ -209,19 +215,23 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
 
   return {
     async handle(ctx) {
+      // The plan plays from the request's arrival, not from when preparing it ended: how long this
+      // process took to prepare it (a retrieval, a cache miss) is the simulator's business, never a
+      // latency the client measures, as long as it fits in the drawn first-part delay.
+      const arrived = performance.now();
       stats.request();
       let reply: Reply;
       try {
         reply = prepare(ctx.request);
       } catch {
         // A bug must not take the server down; answer as the deployed service does on an uncaught error.
-        reply = playing(jsonHead(500), jsonSteps(0, { detail: 'Internal Server Error' }), false, 0);
+        reply = playing(jsonHead(500), jsonSteps(0, { detail: 'Internal Server Error' }), false, 0, 0);
       }
       if (reply.kind === 'reset') {
         resetConnection(ctx.res);
         return { tokens: 0 };
       }
-      await play(ctx, reply);
+      await play(ctx, reply, arrived + reply.firstPartMs);
       return { tokens: reply.tokens };
     },
     stats: () => stats.snapshot(),

@@ -22,6 +22,23 @@ describe('retrieval over the shipped corpus', () => {
     for (const r of answerable) expect({ id: r.id, relevant: coverage(r).relevant }).toEqual({ id: r.id, relevant: true });
     for (const r of noAnswer) expect({ id: r.id, relevant: coverage(r).relevant }).toEqual({ id: r.id, relevant: false });
   });
+  it.each([
+    'What is the capital of France?', // "capital" matches a finance document: half the words covered
+    'What is the speed of light?',
+    'Who won the 1998 football world cup?',
+    'What is the recipe for lasagna?',
+  ])('a question the corpus does not cover is not relevant, whatever its coverage: %s', (question) => {
+    const r = retrieve(corpus, question, null, config);
+    expect(r.relevant).toBe(false);
+    expect(r.ranked).toEqual([]);
+  });
+  it('the score threshold sits between the uncovered and the covered questions, with room on both sides', () => {
+    const top = (q: string) => retrieve(corpus, q, null, config).hits[0]?.score ?? 0;
+    const answerable = rows.filter((r) => r.expect_no_answer !== 'true').map((r) => top(r.question!));
+    const uncovered = [...rows.filter((r) => r.expect_no_answer === 'true').map((r) => r.question!), 'What is the capital of France?'].map(top);
+    expect(Math.min(...answerable)).toBeGreaterThan(2 * config.min_score);
+    expect(Math.max(...uncovered)).toBeLessThan(config.min_score);
+  });
   it('ranks an expected document first for at least 90% of the answerable questions (unfiltered)', () => {
     const answerable = rows.filter((r) => r.expect_no_answer !== 'true' && r.expected_documents);
     const first = answerable.filter((r) => r.expected_documents!.split('|').includes(retrieve(corpus, r.question!, null, config).hits[0]?.doc.document_id ?? ''));

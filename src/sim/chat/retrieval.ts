@@ -95,3 +95,12 @@ export function coverageOf(question: string, hit: SearchHit, corpus: Corpus): nu
   }
   return total === 0 ? 0 : covered / total;
 }
+
+/**
+ * Runs a few searches over the corpus's own titles and throws the results away, so the JIT has
+ * compiled search, coverage and sentence ranking before the first request (a cold first search
+ * costs tens of milliseconds, which the first request would otherwise be charged).
+ */
+export function warmRetrieval(corpus: Corpus, config: RetrievalConfig): void {
+  for (const doc of corpus.documents.slice(0, 8)) retrieve(corpus, `What does ${doc.title} say?`, null, config);
+}

@@ -147,16 +147,27 @@ function searchDocOf(doc: CorpusDocument, prepared: Prepared, score: number, chu
     score,
     is_relevant: null,
     relevance_explanation: null,
-    match_highlights: meaningful
-      .map((term) => highlight(doc.content, term))
-      .filter((h): h is string => h !== undefined)
-      .slice(0, MAX_HIGHLIGHTS),
+    match_highlights: highlightsOf(doc.content, meaningful),
     updated_at: doc.updated_at,
     primary_owners: [...doc.primary_owners],
     secondary_owners: [...doc.secondary_owners],
     is_internet: false,
     file_id: null,
   };
+}
+
+/**
+ * The first MAX_HIGHLIGHTS highlights of the terms, in term order. Stops as soon as it has them: a
+ * prefix search matches tens of terms, and each costs a pass over the document.
+ */
+function highlightsOf(content: string, terms: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const term of terms) {
+    if (found.length >= MAX_HIGHLIGHTS) break;
+    const h = highlight(content, term);
+    if (h !== undefined) found.push(h);
+  }
+  return found;
 }
 
 /** The paragraph holding the most distinct matched terms (the first paragraph when none match). */
