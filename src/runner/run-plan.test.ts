@@ -137,6 +137,44 @@ describe('early stop', () => {
   });
 });
 
+describe('the run could not be carried out (every request, or the first five, failed the same way)', () => {
+  it('the first five final outcomes all 404: a RunError with the hint about the path prefix; the rest skipped', async () => {
+    const client = gatedClient(() => fakeExchange({ outcome: 'http_error', http_status: 404, error_message: 'HTTP 404: {"detail": "Not Found"}' }));
+    client.open(true);
+    const { records, run } = collect({ client, concurrency: 2 }, plan(40));
+    const error = (await run.catch((e: unknown) => e)) as RunError;
+    expect(error).toBeInstanceOf(RunError);
+    expect(error.message).toBe('http://fake.invalid/api: the first 5 requests failed the same way, with HTTP 404: HTTP 404: {"detail": "Not Found"}');
+    expect(error.hint).toBe('no such path: does --base-url include the service\'s path prefix (e.g. /api)?');
+    expect(records.length).toBeLessThan(10);
+  });
+  it('judges the final attempt: 429s that a retry got past do not stop the run', async () => {
+    const client = gatedClient((_body, attempt) => fakeExchange(attempt === 1 ? { outcome: 'rate_limited', http_status: 429 } : {}));
+    client.open(true);
+    const { records, run } = collect({ client, concurrency: 2, retries: 1, retry429: true }, plan(8));
+    const result = await run;
+    expect(records).toHaveLength(8);
+    expect(result.verdict).toBeUndefined();
+  });
+  it('a plan no longer than five: the run ends, and its verdict names every request and the hint by status', async () => {
+    const client = gatedClient(() => fakeExchange({ outcome: 'http_error', http_status: 503, error_message: 'HTTP 503' }));
+    client.open(true);
+    const { records, run } = collect({ client, concurrency: 2 }, plan(3));
+    const result = await run;
+    expect(records).toHaveLength(3);
+    expect(result.verdict?.message).toBe('http://fake.invalid/api: every request (3 of 3) failed the same way, with HTTP 503: HTTP 503');
+    expect(result.verdict?.hint).toBe('the service is failing (HTTP 503): check its health and logs before measuring it');
+  });
+  it('no verdict when the failures differ, or one request succeeded', async () => {
+    const mixed = gatedClient((body) => fakeExchange(body.message === 'question 1?' ? { outcome: 'timeout', http_status: null } : { outcome: 'http_error', http_status: 500 }));
+    mixed.open(true);
+    expect((await collect({ client: mixed, concurrency: 2 }, plan(4)).run).verdict).toBeUndefined();
+    const one = gatedClient((body) => fakeExchange(body.message === 'question 3?' ? {} : { outcome: 'http_error', http_status: 500 }));
+    one.open(true);
+    expect((await collect({ client: one, concurrency: 1 }, plan(4)).run).verdict).toBeUndefined();
+  });
+});
+
 describe('stopping', () => {
   it('an abort stops sending; in-flight requests get the grace period, then end cancelled; nothing lost', async () => {
     const client = gatedClient();
