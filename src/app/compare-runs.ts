@@ -5,7 +5,7 @@
  * writes compare.md/json/html, appends the step summary for GitHub Actions.
  */
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { readUtf8File } from '../dataset/read-text.js';
 import { ExitCode } from '../errors.js';
 import {
@@ -16,6 +16,7 @@ import { parseGate, type Gate } from '../figures/index.js';
 import { evaluateGates, parseGatesFile, renderGateTestcases, type GateResult } from '../gates/index.js';
 import { readRecords } from './read-records.js';
 import { readReviews } from './reviews.js';
+import { generatorLoopDelay } from './render-reports.js';
 
 export { renderGateTestcases };
 
@@ -25,7 +26,10 @@ export async function loadRun(pathOrDir: string, options: { cwd?: string } = {})
   const collector = createRunCollector({ verdicts });
   const records = readRecords(pathOrDir, options);
   for await (const record of records) collector.add(record);
-  return collector.finish(pathOrDir, records.tornLines);
+  // A results.jsonl given alone has no generator.json beside it: its timing uncertainty is unknown.
+  const full = isAbsolute(pathOrDir) || options.cwd === undefined ? pathOrDir : resolve(options.cwd, pathOrDir);
+  const dir = full.endsWith('.jsonl') ? dirname(full) : full;
+  return collector.finish(pathOrDir, records.tornLines, await generatorLoopDelay(dir));
 }
 
 /** Parses `--gate` texts and a `--gates` file (flags first). UsageError / InputError (exit 2) on any mistake. */

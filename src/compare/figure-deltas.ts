@@ -88,6 +88,7 @@ function pairedDelta(b: Side, c: Side, figure: string, kind: 'score' | 'rate', o
     q_value: null,
     significant: false,
     significant_alone: enough && excludes(ci, 0),
+    timing_uncertainty_ms: null,
   };
 }
 
@@ -102,6 +103,16 @@ function latencyP(delta: number | null, se: number | undefined): number | null {
   return normalTwoSidedP(delta / se);
 }
 
+/**
+ * How much of a latency change the generators' own lateness could explain: every timestamp of a
+ * run is late by at most its event-loop delay's max (and never early), so a statistic moves by at
+ * most that much. Slower: the current run's max; faster: the baseline's. null when not measured.
+ */
+function timingUncertainty(baseline: RunData, current: RunData, delta: number | null): number | null {
+  const late = (delta ?? 0) >= 0 ? current.loop_delay_ms : baseline.loop_delay_ms;
+  return late === null ? null : late.max;
+}
+
 /** Every latency statistic of every latency figure, resampling each side on its own. */
 function latencyDeltas(b: Side, c: Side, options: DeltaOptions): FigureDelta[] {
   return LATENCY_FIGURES.flatMap((figure) => {
@@ -114,6 +125,8 @@ function latencyDeltas(b: Side, c: Side, options: DeltaOptions): FigureDelta[] {
       const min = minSamples(stat);
       const enough = bs.length >= min && cs.length >= min;
       const row = base(`${figure}.${stat}`, 'latency', groupValue(b.run, b.key, figure, stat), groupValue(c.run, c.key, figure, stat), options);
+      const uncertainty = timingUncertainty(b.run, c.run, row.delta);
+      const beyond = uncertainty === null || row.delta === null || Math.abs(row.delta) > uncertainty;
       return {
         ...row,
         ci: iv?.delta ?? null,
@@ -126,7 +139,8 @@ function latencyDeltas(b: Side, c: Side, options: DeltaOptions): FigureDelta[] {
         p_value: enough ? latencyP(row.delta, iv?.se) : null,
         q_value: null,
         significant: false,
-        significant_alone: enough && excludes(iv?.delta ?? null, 0),
+        significant_alone: enough && beyond && excludes(iv?.delta ?? null, 0),
+        timing_uncertainty_ms: uncertainty,
       };
     });
   });

@@ -44,11 +44,9 @@ export function fewSamplesText(f: FigureDelta): string | undefined {
 export function formatInterval(f: FigureDelta): string {
   const few = fewSamplesText(f);
   if (few !== undefined) return few;
-  if (f.kind === 'latency') {
-    if (f.ratio === null) return NA;
-    const ci = f.ratio_ci === null ? '' : ` [${f.ratio_ci.low.toFixed(2)}, ${f.ratio_ci.high.toFixed(2)}]`;
-    return `×${f.ratio.toFixed(2)}${ci}`;
-  }
+  const within = withinTimingText(f);
+  if (within !== undefined) return `${latencyInterval(f)}; ${within}`;
+  if (f.kind === 'latency') return latencyInterval(f);
   if (f.ci === null) return NA;
   return `[${formatDelta(f, f.ci.low)}, ${formatDelta(f, f.ci.high)}]`;
 }
@@ -58,4 +56,16 @@ export function formatDirection(f: FigureDelta): string {
   if (f.direction === null || f.delta === null) return NA;
   if (f.direction === 'same') return '= same';
   return `${f.delta > 0 ? '↑' : '↓'} ${f.direction}`;
+}
+
+function latencyInterval(f: FigureDelta): string {
+  if (f.ratio === null) return NA;
+  const ci = f.ratio_ci === null ? '' : ` [${f.ratio_ci.low.toFixed(2)}, ${f.ratio_ci.high.toFixed(2)}]`;
+  return `×${f.ratio.toFixed(2)}${ci}`;
+}
+
+/** "within the timing uncertainty (12.0 ms)" when a latency change is no larger than the generator's lateness could explain. */
+export function withinTimingText(f: FigureDelta): string | undefined {
+  if (f.timing_uncertainty_ms === null || f.delta === null || f.delta === 0 || Math.abs(f.delta) > f.timing_uncertainty_ms) return undefined;
+  return `within the timing uncertainty (${formatMs(f.timing_uncertainty_ms)})`;
 }

@@ -9,6 +9,7 @@ import { trimText } from '../reports/format.js';
 import { createRepeatsAccumulator, modelPassed, recordPassed, type RepeatsGroup } from '../metrics/repeats.js';
 import { createSummarizer } from '../metrics/summarize.js';
 import type { AnswerFigures, Mode, Outcome, RequestRecord } from '../records/record.js';
+import type { LoopDelay } from '../records/generator-health.js';
 import { LATENCY_FIGURES, type Group, type LatencyFigure, type Summary } from '../records/summary.js';
 import { SCORE_NAMES, figureKind, sampleValue, type LatencyStat, type ScoreName } from '../figures/catalogue.js';
 import type { QuestionFigures } from '../metrics/question-value.js';
@@ -55,6 +56,11 @@ export interface RunData {
   groups: GroupData[];
   /** Torn last lines skipped while reading (a run that crashed mid-write). */
   torn_lines: number;
+  /**
+   * The run's timing uncertainty: its generator's event-loop delay (generator.json); null when not
+   * measured. No latency was measured more than its max late, so a latency change within it proves nothing.
+   */
+  loop_delay_ms: LoopDelay | null;
 }
 
 interface QuestionState {
@@ -65,7 +71,7 @@ interface QuestionState {
 /** Takes every record of a run, then gives its RunData. */
 export interface RunCollector {
   add(record: RequestRecord): void;
-  finish(source: string, tornLines?: number): RunData;
+  finish(source: string, tornLines?: number, loopDelay?: LoopDelay | null): RunData;
 }
 
 /** `verdicts`: the run's reviews (records/review), for human_pass_rate; `setOrder`: the plan's set order (summarize). */
@@ -104,9 +110,10 @@ export function createRunCollector(options: { verdicts?: HumanVerdicts; setOrder
         observe(record, model.model_index, model.model_name, model, modelPassed(model), verdicts.get(answerKey(record.key, model.model_index))?.pass);
       }
     },
-    finish(source, tornLines = 0) {
+    finish(source, tornLines = 0, loopDelay = null) {
       return {
         source,
+        loop_delay_ms: loopDelay,
         summary: summarizer.finish(),
         repeats: repeats.finish(),
         groups: [...groups.values()].map(({ key, model_name, questions, latency }) => ({

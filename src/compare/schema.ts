@@ -64,10 +64,17 @@ export const FigureDeltaSchema = z.object({
    */
   significant: z.boolean(),
   /**
-   * The figure's own 95% interval excludes 0 (ratio: 1) with enough values: the test of a gate that
-   * names this one figure (it makes one test, so no correction applies).
+   * The figure's own 95% interval excludes 0 (ratio: 1) with enough values, and for a latency the
+   * change exceeds the timing uncertainty: the test of a gate that names this one figure (it makes
+   * one test, so no correction applies).
    */
   significant_alone: z.boolean().default(false),
+  /**
+   * Latency: how much of the change the generators' own lateness could explain (the slower side's
+   * event-loop delay max, from generator.json); a change no larger is never significant. null when
+   * not measured, and for scores and rates.
+   */
+  timing_uncertainty_ms: z.number().nullable().default(null),
   direction: DirectionSchema,
 });
 export type FigureDelta = z.infer<typeof FigureDeltaSchema>;

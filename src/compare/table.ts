@@ -5,7 +5,7 @@
  * statistics, and any other figure whose change is significant. Shared by compare.md, compare.html
  * and the step summary so they never disagree.
  */
-export { fewSamplesText, formatDelta, formatDirection, formatInterval, formatRelative, formatSamples, formatValue } from './format-delta.js';
+export { fewSamplesText, formatDelta, formatDirection, formatInterval, formatRelative, formatSamples, formatValue, withinTimingText } from './format-delta.js';
 import { HEADLINE_FIGURES, HEADLINE_LATENCY, REPEAT_FIGURES, REVIEW_FIGURES } from '../figures/catalogue.js';
 import type { Comparison, FigureDelta, GroupComparison } from './schema.js';
 

@@ -15,7 +15,7 @@ import { groupValue, type GroupData, type RunData } from '../compare/run-data.js
 import { GroupRefSchema, IntervalSchema, type Comparison, type FigureDelta, type GroupComparison } from '../compare/schema.js';
 import { compareOp, describeGate, gateFigure, GateSchema, type Gate } from '../figures/grammar.js';
 import { fewSamplesNote } from '../figures/min-samples.js';
-import { fewSamplesText } from '../compare/table.js';
+import { fewSamplesText, withinTimingText } from '../compare/table.js';
 import type { LatencyFigure } from '../records/summary.js';
 
 export const GateResultSchema = z.object({
@@ -143,7 +143,8 @@ function evaluateOne(gate: Gate, target: GroupData, current: RunData, compared: 
   const holds = compareOp(value, gate.op, gate.threshold);
   const passed = holds || (gate.significant && !significant);
   const interval = ci === null ? '' : ` [${formatFigure(ci.low, gate.against === 'ratio' ? 'ratio' : kind)}, ${formatFigure(ci.high, gate.against === 'ratio' ? 'ratio' : kind)}]`;
-  const verdict = significant ? 'significant' : figure.enough_samples ? 'not significant' : `not tested (${fewSamplesText(figure) ?? 'too few values'})`;
+  const within = withinTimingText(figure);
+  const verdict = significant ? 'significant' : !figure.enough_samples ? `not tested (${fewSamplesText(figure) ?? 'too few values'})` : within === undefined ? 'not significant' : `not significant (${within})`;
   const detail = `${formatFigure(value, gate.against === 'ratio' ? 'ratio' : kind)}${interval} ${verdict} (${formatFigure(figure.baseline, kind)} → ${formatFigure(figure.current, kind)})`;
   return result({ value, ...base, passed }, detail);
 }

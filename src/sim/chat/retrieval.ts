@@ -102,5 +102,10 @@ export function coverageOf(question: string, hit: SearchHit, corpus: Corpus): nu
  * costs tens of milliseconds, which the first request would otherwise be charged).
  */
 export function warmRetrieval(corpus: Corpus, config: RetrievalConfig): void {
+  // What it compiles stays compiled for the life of the process: once per corpus is enough.
+  if (warmed.has(corpus)) return;
+  warmed.add(corpus);
   for (const doc of corpus.documents.slice(0, 8)) retrieve(corpus, `What does ${doc.title} say?`, null, config);
 }
+
+const warmed = new WeakSet<Corpus>();
