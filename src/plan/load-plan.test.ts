@@ -69,4 +69,12 @@ describe('load spec', () => {
     expect(closed.planned({ index: 1, count: 2 })).toBe(25);
     expect(closed.userSteps({ index: 2, count: 2 })).toEqual([{ offset_ms: 0, users: 2 }]);
   });
+
+  it('knows how many connections the first second will use, to open them before the first send', () => {
+    expect(loadSchedule(LoadSpecSchema.parse({ ...base, rate: 10, duration_ms: 5000 })).firstWave(null)).toBe(10);
+    expect(loadSchedule(LoadSpecSchema.parse({ ...base, rate: 10, duration_ms: 5000 })).firstWave({ index: 1, count: 2 })).toBe(5);
+    expect(loadSchedule(LoadSpecSchema.parse({ ...base, rate: 10, duration_ms: 5000, connections: 4 })).firstWave(null)).toBe(4);
+    expect(loadSchedule(LoadSpecSchema.parse({ ...base, rate: 5000, duration_ms: 5000, max_in_flight: 1000 })).firstWave(null)).toBe(256);
+    expect(loadSchedule(LoadSpecSchema.parse({ ...base, model: 'closed', rate: undefined, concurrency: 5, requests: 50, duration_ms: null })).firstWave(null)).toBe(5);
+  });
 });
