@@ -21,17 +21,22 @@ import { renderEvalMarkdown, type EvalBenchReport } from './lib/render-eval-md.j
 import { runSimChild, type FromSim } from './lib/sim-child.js';
 import { runTimingStep, type TimingStep } from './lib/timing-step.js';
 
+/** `npm run bench -- --quick`: small sizes, to check the benchmark works (its figures mean little). */
+const QUICK = process.argv.includes('--quick');
 /** Streams open at once, and requests measured after the first wave. */
-const TIMING_STEPS = [
-  { concurrency: 100, measured: 300 },
-  { concurrency: 1_000, measured: 2_000 },
-] as const;
-const PROFILE = { pre_answer_ms: 200, first_token_ms: 100, token_ms: 50, answer_sentences: 6 } as const;
-const SCHEDULED = { first_part_ms: 0, first_answer_ms: PROFILE.pre_answer_ms + PROFILE.first_token_ms };
+const TIMING_STEPS = QUICK
+  ? [{ concurrency: 20, measured: 80 }]
+  : [
+      { concurrency: 100, measured: 300 },
+      { concurrency: 1_000, measured: 2_000 },
+    ];
+const PROFILE = { first_part_ms: 20, pre_answer_ms: 200, first_token_ms: 100, token_ms: 50, answer_sentences: 6 } as const;
+const SCHEDULED = { first_part_ms: PROFILE.first_part_ms, first_answer_ms: PROFILE.first_part_ms + PROFILE.pre_answer_ms + PROFILE.first_token_ms };
 const fixed = (ms: number) => ({ median: ms, p99: ms }); // median == p99: no spread
 const TIMING_CONFIG: SimConfigInput = {
   chat: {
     time_scale: 1,
+    first_part_ms: fixed(PROFILE.first_part_ms),
     profiles: {
       default: {
         pre_answer_ms: fixed(PROFILE.pre_answer_ms), first_token_ms: fixed(PROFILE.first_token_ms),
@@ -40,7 +45,9 @@ const TIMING_CONFIG: SimConfigInput = {
     },
   },
 };
-const MEMORY = { requests: 20_000, concurrency: 64, checkpoints: [5_000, 10_000, 20_000] } as const;
+const MEMORY = QUICK
+  ? { requests: 1_000, concurrency: 16, checkpoints: [250, 500, 1_000] }
+  : { requests: 20_000, concurrency: 64, checkpoints: [5_000, 10_000, 20_000] };
 /** The built-in profiles at 1/1000 of real time: a stream lasts a few milliseconds. */
 const MEMORY_CONFIG: SimConfigInput = { chat: { time_scale: 0.001 } };
 const DEADLINE_MS = 240_000;
@@ -59,6 +66,9 @@ async function timingSteps(sim: ChildProcess): Promise<TimingStep[]> {
     steps.push(step);
     const fig = step.figures;
     console.log(`${concurrency} streams (${step.requests} measured, ${step.duration_s} s): TTFP error p50 ${fig.ttfp_error_ms?.p50} p99 ${fig.ttfp_error_ms?.p99} ms; TTFT error p50 ${fig.ttft_error_ms?.p50} p99 ${fig.ttft_error_ms?.p99} ms; TTFT error split p50/p99 client ${fig.client_ttft_ms?.p50}/${fig.client_ttft_ms?.p99}, simulator ${fig.sim_ttft_ms?.p50}/${fig.sim_ttft_ms?.p99}; sim send lag p99 ${step.sim.send_lag_ms.p99} ms; outcomes ${JSON.stringify(step.outcomes)}`);
+    console.log(`  per wave, TTFP error p50/p99: ${step.waves.map((w) => `${w.wave}: ${w.ttfp_error_ms?.p50}/${w.ttfp_error_ms?.p99}`).join('; ')}`);
+    const legs = step.first_wave.legs;
+    if (legs) console.log(`  first wave legs p50 (ms): client send ${legs.client_send_ms?.p50}, sim read ${legs.sim_read_ms?.p50}, sim handling ${legs.sim_handling_ms?.p50}, sim first part ${legs.sim_first_part_ms?.p50}, client first part ${legs.client_first_part_ms?.p50}`);
   }
   return steps;
 }

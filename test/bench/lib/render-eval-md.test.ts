@@ -18,6 +18,7 @@ function step(concurrency: number, p99: number, tail: { client_send_ms: number; 
     clock: { offset_ms: 0.01, uncertainty_ms: 0.02, samples: 30 },
     figures: Object.fromEntries(FIGURES.map((f) => [f, spread(1.5, p99)])) as Record<TimingFigure, Spread>,
     tail: { ttfp: legs, ttft: legs }, first_wave: { ttfp_error_ms: spread(50, 90), ttft_error_ms: null },
+    waves: Array.from({ length: 7 }, (_, i) => ({ wave: i + 1, requests: concurrency, ttfp_error_ms: spread(i === 0 ? 2.5 : 1.5, 4), ttft_error_ms: spread(1.5, 4), client_ttfp_ms: spread(0.5, 1), sim_ttfp_ms: spread(1, 3) })),
     sim: { ...usage, send_lag_ms: { count: 10, p50: 0.5, p99: 3, max: 8 } }, client: usage,
   };
 }
@@ -43,6 +44,16 @@ function report(overrides: Partial<EvalBenchReport> = {}): EvalBenchReport {
     ...overrides,
   };
 }
+
+describe('the per-wave table', () => {
+  it('shows the first waves one by one and pools the rest', () => {
+    const md = renderEvalMarkdown(report());
+    expect(md).toContain('### Error per wave');
+    expect(md).toContain('| 100 | 1 | 100 | 2.5 / 4.0 | 0.5 / 1.0 | 1.0 / 3.0 | 1.5 / 4.0 |');
+    expect(md).toContain('| 100 | 4 | 100 | 1.5 / 4.0 | 0.5 / 1.0 | 1.0 / 3.0 | 1.5 / 4.0 |');
+    expect(md).toContain('| 100 | 5–7 (median of the waves) | 300 | 1.5 / 4.0 | 0.5 / 1.0 | 1.0 / 3.0 | 1.5 / 4.0 |');
+  });
+});
 
 describe('renderEvalMarkdown', () => {
   it('gives the machine, one row per concurrency, the ratio and a flat memory verdict', () => {

@@ -23,7 +23,7 @@ export interface EvalBenchReport {
   generated_at: string;
   machine: Machine;
   /** The simulator's deterministic profile. */
-  profile: { pre_answer_ms: number; first_token_ms: number; token_ms: number; answer_sentences: number };
+  profile: { first_part_ms?: number; pre_answer_ms: number; first_token_ms: number; token_ms: number; answer_sentences: number };
   scheduled: { first_part_ms: number; first_answer_ms: number };
   timing: TimingStep[];
   memory: MemoryRun;
@@ -68,7 +68,7 @@ function timingSection(report: EvalBenchReport): string[] {
   return [
     '## Timing error of TTFP and TTFT',
     '',
-    `The simulator (its own process${report.machine.pinned ? ', own core' : ''}) plays a deterministic profile: the first part at ${report.scheduled.first_part_ms} ms, the first answer token at ${report.scheduled.first_answer_ms} ms (${report.profile.pre_answer_ms} ms retrieval + ${report.profile.first_token_ms} ms to the first token), then one token every ${report.profile.token_ms} ms. The client is chatbench's own (createChatClient + runPlan) with that many streams open. Error = measured − scheduled, ms, p50 / p99, over every request after the first wave. Each error is split exactly into the **client's part** (its event loop before undici wrote the request, plus the bytes' wait between the simulator handing them to the kernel and the client's timestamp) and the **simulator's part** (reading the request, then handing the bytes to the kernel later than scheduled).`,
+    `The simulator (its own process${report.machine.pinned ? ', own core' : ''}) plays a deterministic profile: the first part at ${report.scheduled.first_part_ms} ms, the first answer token at ${report.scheduled.first_answer_ms} ms (${report.profile.first_part_ms ?? 0} ms to the first part + ${report.profile.pre_answer_ms} ms retrieval + ${report.profile.first_token_ms} ms to the first token), then one token every ${report.profile.token_ms} ms. The client is chatbench's own (createChatClient + runPlan) with that many streams open. Error = measured − scheduled, ms, p50 / p99, over every request after the first wave. Each error is split exactly into the **client's part** (its event loop before undici wrote the request, plus the bytes' wait between the simulator handing them to the kernel and the client's timestamp) and the **simulator's part** (reading the request, then handing the bytes to the kernel later than scheduled).`,
     '',
     '| streams | requests | TTFP error | TTFT error | client\'s part (TTFT) | simulator\'s part (TTFT) |',
     '|---:|---:|---:|---:|---:|---:|',
@@ -88,7 +88,42 @@ function timingSection(report: EvalBenchReport): string[] {
     '|---:|---|---:|---:|---:|---:|---|',
     ...processRows,
     '',
-    ...report.timing.map((s) => `- ${s.concurrency} streams: the worst 1% of TTFT errors (${s.tail.ttft?.count ?? 0} requests) come mostly from ${dominantLeg(s)}. First wave (all sent at once, connecting, simulator cold; not in the figures): TTFP error p50 / p99 ${pair(s.first_wave.ttfp_error_ms)}. Clock offset between the processes ${f(s.clock.offset_ms, 3)} ± ${f(s.clock.uncertainty_ms, 3)} ms.`),
+    ...report.timing.map((s) => `- ${s.concurrency} streams: the worst 1% of TTFT errors (${s.tail.ttft?.count ?? 0} requests) come mostly from ${dominantLeg(s)}. First wave (all sent at once; not in the figures): TTFP error p50 / p99 ${pair(s.first_wave.ttfp_error_ms)}. Clock offset between the processes ${f(s.clock.offset_ms, 3)} ± ${f(s.clock.uncertainty_ms, 3)} ms.`),
+    '',
+    ...waveSection(report),
+  ];
+}
+
+/** Waves shown one by one; the rest pooled into one row. */
+const WAVES_SHOWN = 4;
+
+/**
+ * The error per wave: is the first second timed like the hundredth? A wave is `streams` sends in
+ * send order; the first leaves at once after the run's warm-up (hot path warmed, connections
+ * opened, as eval does), the later ones as streams end.
+ */
+export function waveSection(report: EvalBenchReport): string[] {
+  const rows = report.timing.flatMap((s) => {
+    const waves = s.waves ?? [];
+    const shown = waves.slice(0, WAVES_SHOWN).map((w) => `| ${s.concurrency} | ${w.wave} | ${w.requests} | ${pair(w.ttfp_error_ms)} | ${pair(w.client_ttfp_ms ?? null)} | ${pair(w.sim_ttfp_ms ?? null)} | ${pair(w.ttft_error_ms)} |`);
+    const rest = waves.slice(WAVES_SHOWN);
+    if (rest.length === 0) return shown;
+    const pooled = (pick: (w: (typeof waves)[number]) => Spread | null) => {
+      const spreads = rest.map(pick).filter((x): x is Spread => x !== null);
+      const mid = (key: 'p50' | 'p99') => (spreads.length === 0 ? null : spreads.map((x) => x[key]).sort((a, b) => a - b)[Math.floor(spreads.length / 2)] ?? null);
+      return `${f(mid('p50'))} / ${f(mid('p99'))}`;
+    };
+    return [...shown, `| ${s.concurrency} | ${WAVES_SHOWN + 1}–${waves.length} (median of the waves) | ${rest.reduce((n, w) => n + w.requests, 0)} | ${pooled((w) => w.ttfp_error_ms)} | ${pooled((w) => w.client_ttfp_ms ?? null)} | ${pooled((w) => w.sim_ttfp_ms ?? null)} | ${pooled((w) => w.ttft_error_ms)} |`];
+  });
+  if (rows.length === 0) return [];
+  return [
+    '### Error per wave',
+    '',
+    'Is the first second timed like the hundredth? A wave is one concurrency\'s worth of sends in send order: the first leaves at once, after the warm-up every run does (hot path warmed on a synthetic stream, connections opened ahead); later waves leave as streams end. Error = measured − scheduled, ms, p50 / p99, with the TTFP error split into chatbench\'s own part and the simulator\'s (a first wave of new questions arrives at once and keeps it busy).',
+    '',
+    '| streams | wave | requests | TTFP error | client\'s part | simulator\'s part | TTFT error |',
+    '|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows,
   ];
 }
 

@@ -46,7 +46,7 @@ export interface RequestTiming {
   client_first_part_ms: number;
   sim_first_answer_ms: number;
   client_first_answer_ms: number;
-  /** Arrival → the first write: reading the body, validation, retrieval, planning, the first timer. */
+  /** Arrival → the first write, beyond the scheduled first part: reading the body, validation, retrieval, planning, the first timer. */
   sim_handling_ms: number;
   /** The answer step's write came this much later than scheduled after the first write. */
   sim_answer_step_late_ms: number;
@@ -113,7 +113,7 @@ function split(c: ClientTiming, t: CompleteTrace, offsetMs: number, scheduled: S
     client_first_part_ms: clientFirstPart,
     sim_first_answer_ms: simFirstAnswer,
     client_first_answer_ms: clientFirstAnswer,
-    sim_handling_ms: t.first_call - t.arrival,
+    sim_handling_ms: t.first_call - t.arrival - scheduled.first_part_ms,
     sim_answer_step_late_ms: t.delta_call - t.first_call - (scheduled.first_answer_ms - scheduled.first_part_ms),
     sim_flush_wait_ms: t.delta_flush - t.delta_call,
   };

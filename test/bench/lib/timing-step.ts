@@ -2,8 +2,9 @@
  * @module bench/lib/timing-step
  * One concurrency step of the timing benchmark: a fresh simulator in its child process, the real
  * client (createChatClient) driven by the real runner (runPlan) in this process, with `concurrency`
- * streams open. The first wave (the first `concurrency` sends) opens the connections and leaves all
- * at once, a burst no steady load has: it is reported apart, and the figures are those of every later
+ * streams open, after the warm-up eval does (hot path warmed, connections opened). The first wave
+ * (the first `concurrency` sends) leaves all at once, a burst no steady load has: it is reported
+ * apart, with every later wave (the per-wave table), and the figures are those of every later
  * request, sent as earlier streams ended. Each exchange is joined to the simulator's trace of it
  * (timing-figures.ts). The only addition to the production path is a pass-through around `send`
  * that keeps five numbers of each exchange, and undici's diagnostics channels (dispatch-times.ts).
@@ -13,6 +14,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createChatClient, type ChatClient } from '../../../src/client/chat-client.js';
 import type { PlannedRequest } from '../../../src/plan/planned-request.js';
 import { runPlan } from '../../../src/runner/index.js';
+import { warmUp } from '../../../src/runner/warm-up.js';
 import type { SimConfigInput, SimStats } from '../../../src/sim/index.js';
 import { ask } from './child-ipc.js';
 import { watchDispatches } from './dispatch-times.js';
@@ -59,8 +61,18 @@ export interface TimingStep {
   figures: Record<TimingFigure, Spread | null>;
   /** The worst 1% of requests by each error, and the mean of each leg over them. */
   tail: { ttfp: TailLegs | null; ttft: TailLegs | null };
-  /** The first wave (sent at once, connecting): its errors, for comparison only. */
-  first_wave: { ttfp_error_ms: Spread | null; ttft_error_ms: Spread | null };
+  /** The first wave (sent at once): its errors, for comparison only. */
+  first_wave: { ttfp_error_ms: Spread | null; ttft_error_ms: Spread | null; legs?: Record<TimingFigure, Spread | null> };
+  /**
+   * Every wave of `concurrency` sends in send order (the first is sent at once; later ones as
+   * streams end): whether the first second is timed like the rest. After the warm-up a run does
+   * (runner/warm-up: hot path warmed, connections opened), as eval does.
+   */
+  waves: Array<{
+    wave: number; requests: number; ttfp_error_ms: Spread | null; ttft_error_ms: Spread | null;
+    /** The TTFP error split: chatbench's own part, and the simulator's (a burst of new questions keeps it busy). */
+    client_ttfp_ms?: Spread | null; sim_ttfp_ms?: Spread | null;
+  }>;
   /** The simulator's own view over the whole step: its scheduler's send lag, its loop and CPU. */
   sim: ProcessFigures & { send_lag_ms: SimStats['send_lag_ms'] };
   client: ProcessFigures;
@@ -74,6 +86,8 @@ export async function runTimingStep(options: TimingStepOptions): Promise<TimingS
   const { baseUrl } = await ask<Sim, 'started'>(sim, { type: 'start', config: options.simConfig }, 'started');
   const client = createChatClient({ baseUrl, token: options.token, connections: concurrency, timeoutMs: 60_000, now: epochNow });
   try {
+    // As eval does before its first send (the bench measures the product, warm-up included).
+    await warmUp({ preconnect: (n) => client.preconnect(n), connections: concurrency });
     const clockBefore = await clockSamples(sim, 15);
     const simBefore = await ask<Sim, 'stats'>(sim, { type: 'stats' }, 'stats');
     const before = processUsage();
@@ -110,7 +124,9 @@ export async function runTimingStep(options: TimingStepOptions): Promise<TimingS
       first_wave: {
         ttfp_error_ms: spreadOf(firstWave.rows.map((r) => r.ttfp_error_ms)),
         ttft_error_ms: spreadOf(firstWave.rows.map((r) => r.ttft_error_ms)),
+        legs: spreadsOf(firstWave.rows),
       },
+      waves: wavesOf(kept, traces, clock.offset_ms, options.scheduled, concurrency),
       sim: { send_lag_ms: simAfter.stats.send_lag_ms, ...processFigures(simBefore.usage, simAfter.usage, simAfter.loop_delay_ms, wallMs, kept.length), gc: simAfter.gc },
       client: { ...processFigures(before, processUsage(), loopDelayOf(loop), wallMs, kept.length), gc: gc.read() },
     };
@@ -131,6 +147,22 @@ function processFigures(before: ProcessUsage, after: ProcessUsage, loop: LoopDel
 }
 
 type KeptTiming = ClientTiming & { sequence: number };
+
+/** The errors of each wave of `concurrency` sends, in send order. */
+function wavesOf(kept: readonly KeptTiming[], traces: Parameters<typeof decompose>[1], offsetMs: number, scheduled: Scheduled, concurrency: number): TimingStep['waves'] {
+  const byWave = new Map<number, KeptTiming[]>();
+  for (const k of kept) {
+    const wave = Math.floor(k.sequence / concurrency);
+    byWave.set(wave, [...(byWave.get(wave) ?? []), k]);
+  }
+  return [...byWave.entries()].sort(([a], [b]) => a - b).map(([wave, timings]) => {
+    const rows = decompose(timings, traces, offsetMs, scheduled).rows;
+    return {
+      wave: wave + 1, requests: rows.length, ttfp_error_ms: spreadOf(rows.map((r) => r.ttfp_error_ms)), ttft_error_ms: spreadOf(rows.map((r) => r.ttft_error_ms)),
+      client_ttfp_ms: spreadOf(rows.map((r) => r.client_ttfp_ms)), sim_ttfp_ms: spreadOf(rows.map((r) => r.sim_ttfp_ms)),
+    };
+  });
+}
 
 /** The same client, keeping the send order, sent time and two milestones of every exchange into `kept`. */
 function keepTimings(client: ChatClient, kept: KeptTiming[]): Pick<ChatClient, 'send' | 'baseUrl'> {
