@@ -73,8 +73,10 @@ describe('summaries, comparisons and gates', () => {
       for (const r of rs) c.add(r);
       return c.finish('run');
     };
-    const slower = records.map((r) => ({ ...r, first_packet_ms: { ...r.first_packet_ms, message_start: (r.first_packet_ms.message_start ?? 0) * 2 }, output_chars_per_s: (r.output_chars_per_s ?? 0) * 2 }));
-    const comparison = compareRuns(run(records), run(slower), { resamples: 200 });
+    // A p50 is tested from 20 samples a side (figures/min-samples).
+    const twenty = Array.from({ length: 20 }, (_, i) => withMilestones(i));
+    const slower = twenty.map((r) => ({ ...r, first_packet_ms: { ...r.first_packet_ms, message_start: (r.first_packet_ms.message_start ?? 0) * 2 }, output_chars_per_s: (r.output_chars_per_s ?? 0) * 2 }));
+    const comparison = compareRuns(run(twenty), run(slower), { resamples: 200 });
     const figures = comparison.groups[0]!.figures;
     expect(figures.find((f) => f.figure === 'message_start_ms.p50')).toMatchObject({ kind: 'latency', direction: 'worse', significant: true });
     expect(figures.find((f) => f.figure === 'output_chars_per_s.p50')).toMatchObject({ higher_is_better: true, direction: 'better' });
