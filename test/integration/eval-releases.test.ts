@@ -52,7 +52,9 @@ describe('eval against each release', () => {
     const dataset = write(dir, 'q.csv', `id,question,expected_documents\nq1,${PTO},hr-pto-policy\n`);
     const models = write(dir, 'm.json', JSON.stringify({ sets: [{ name: 'duo', llm_overrides: [{ model_version: 'gpt-4o-mini' }, { model_version: 'gpt-4o' }] }] }));
     const { code, stderr } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--models', models, '--out', out]);
-    expect(code).toBe(0);
+    // Its only request could not be used: the run could not be carried out (exit 3), reports written.
+    expect(code).toBe(3);
+    expect(stderr).toContain('every request (1 of 1) failed the same way, with invalid_response');
     expect(stderr).toContain('warning: v3.1.0 predates multi-model answers (v3.2): it ignores llm_overrides and answers set duo with one model');
     const [record] = records(out);
     expect(record).toMatchObject({ outcome: 'invalid_response', answered_models: 1 });
