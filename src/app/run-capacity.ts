@@ -81,6 +81,7 @@ function toStep(index: number, phase: 'ramp' | 'bisect', target: number, dir: st
     rate_limited_rate: m.shares.rate_limited_rate, error_rate: m.shares.error_rate,
     ttfp_p50_ms: m.latency.ttfp_ms?.p50 ?? null, ttfp_p95_ms: m.latency.ttfp_ms?.p95 ?? null, total_p95_ms: m.latency.total_ms?.p95 ?? null,
     response_p95_ms: m.latency.response_ms?.p95 ?? null, ttfp_rise: m.ttfp_trend.rise, warning: summary.warning,
+    loop_delay_ms: summary.generator.loop_delay_ms,
   };
 }
 

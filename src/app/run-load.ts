@@ -161,6 +161,8 @@ export interface LoadResult {
   readonly reports: readonly string[];
   /** The `--gate`s, evaluated on the measured window. */
   readonly gates: readonly GateResult[];
+  /** What the reports open with (summary.json `banner`): failures by class, late timings. */
+  readonly banner: readonly string[];
 }
 
 /** Runs the load; after writing everything, rejects with the RunError (exit 3) when the target was unreachable or refused every request. */
@@ -267,7 +269,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     ? await renderLoadReports(outDir, { version: options.version, slos: options.slos ?? [], gates: options.gates ?? [] })
     : undefined;
   if (stopError) throw stopError;
-  return { outDir, records: generator.sent, generator, interrupted: generator.interrupted, reports: rendered?.files ?? [], gates: rendered?.gates ?? [] };
+  return { outDir, records: generator.sent, generator, interrupted: generator.interrupted, reports: rendered?.files ?? [], gates: rendered?.gates ?? [], banner: rendered?.summary.banner ?? [] };
 }
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;

@@ -203,6 +203,8 @@ export const CapacityStepSchema = z.object({
   response_p95_ms: Rate,
   ttfp_rise: Rate,
   warning: z.string().nullable(),
+  /** The step's timing uncertainty: its generator's event-loop delay (null when not measured). */
+  loop_delay_ms: LoopDelaySchema.nullable().default(null),
 });
 export type CapacityStep = z.infer<typeof CapacityStepSchema>;
 

@@ -231,6 +231,7 @@ function summaryText(result: LoadResult): string {
   const g = result.generator;
   const lag = g.schedule_lag_ms.p99 === null ? '' : `, schedule lag p99 ${g.schedule_lag_ms.p99} ms`;
   const lines = [
+    ...result.banner.map((line) => `! ${line}`),
     `${result.records} requests sent and recorded in ${(g.duration_ms / 1000).toFixed(1)} s; ${g.dropped.length} dropped at the in-flight cap, ${g.late_sends} late (> 5 ms)${lag}, peak in flight ${g.peak_in_flight}`,
     `reports:\n${[`${result.outDir}/results.jsonl`, ...result.reports].map((f) => `  ${f}`).join('\n')}`,
   ];

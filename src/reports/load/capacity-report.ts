@@ -5,6 +5,7 @@
  * whose generator fell behind carries its warning in the table, and the page's first line says
  * how many steps did.
  */
+import { LOOP_DELAY_WARN_MS } from '../../records/generator-health.js';
 import type { CapacityResult, CapacityStep } from '../../records/load-summary.js';
 import { NA, formatMs, formatPct } from '../format.js';
 import { esc } from '../html/svg.js';
@@ -56,7 +57,15 @@ export function stepsTable(r: CapacityResult): TextTable {
   };
 }
 
-const slosLine = (r: CapacityResult) => `SLOs: ${r.slos.length === 0 ? 'none (saturation only)' : r.slos.join(', ')}. Precision ${formatPct(r.precision)}. Saturated: accepted under 95% of offered, or TTFP p50 rising within a step.`;
+const slosLine = (r: CapacityResult) => `SLOs: ${r.slos.length === 0 ? 'none (saturation only)' : r.slos.join(', ')}. Precision ${formatPct(r.precision)}. Saturated: accepted under 95% of offered, or TTFP p50 rising within a step. ${timingLine(r)}`;
+
+/** The timing uncertainty over the steps: the worst step's event-loop delay. */
+function timingLine(r: CapacityResult): string {
+  const measured = r.steps.filter((s) => s.loop_delay_ms !== null);
+  if (measured.length === 0) return 'Timing uncertainty not measured.';
+  const worst = measured.reduce((a, b) => (b.loop_delay_ms!.max > a.loop_delay_ms!.max ? b : a));
+  return `Timing uncertainty: the generator's event-loop delay reached p99 ${formatMs(worst.loop_delay_ms!.p99)}, max ${formatMs(worst.loop_delay_ms!.max)} (step ${worst.index + 1})${worst.loop_delay_ms!.max > LOOP_DELAY_WARN_MS ? `: that step's timings may be late by up to ${formatMs(worst.loop_delay_ms!.max)}` : ''}.`;
+}
 
 export function renderCapacityMd(r: CapacityResult, meta: CapacityMeta): string {
   const warning = capacityWarning(r);

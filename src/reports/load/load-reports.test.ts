@@ -91,7 +91,7 @@ describe('capacity reports', () => {
   const step = (index: number, target: number, good: boolean, over: Partial<CapacityStep> = {}): CapacityStep => ({
     index, phase: index < 3 ? 'ramp' : 'bisect', target, good, reasons: good ? [] : ['saturated: accepted 40/s, under 95% of the offered 60/s'], dir: `steps/0${index + 1}-rate-${target}`,
     offered_rate: target, sent_rate: target, ok_rate_per_s: Math.min(target, 40), goodput: Math.min(target, 40), rate_limited_rate: good ? 0 : 0.3, error_rate: 0,
-    ttfp_p50_ms: 10, ttfp_p95_ms: 20, total_p95_ms: 100, response_p95_ms: 110, ttfp_rise: 0, warning: null, ...over,
+    ttfp_p50_ms: 10, ttfp_p95_ms: 20, total_p95_ms: 100, response_p95_ms: 110, ttfp_rise: 0, warning: null, loop_delay_ms: { p50: 0.1, p99: 1.5, max: 3 + index }, ...over,
   });
   const result: CapacityResult = {
     capacity_version: 1, unit: 'requests_per_s', sustainable: 37.5, knee: 41.25, stopped: 'converged', precision: 0.1, slos: ['rate_limited_rate<=0.05'],
@@ -113,5 +113,7 @@ describe('capacity reports', () => {
     const md = renderCapacityMd(result, { generated_by: 'chatbench test', run_dir: null });
     expect(md.split('\n')[0]).toMatch(/^> \*\*Warning: the load generator fell behind in 1 of 6 steps \(targets 41.25\)/);
     expect(md).toContain('**highest sustainable: 37.5 requests/s; knee at 41.25 requests/s (6 steps, 20 s; stopped: the sustainable target and the knee are within the precision).**');
+    // The timing uncertainty: the worst step's event-loop delay, and what it means past 5 ms.
+    expect(md).toContain('Timing uncertainty: the generator\'s event-loop delay reached p99 1.5 ms, max 8.0 ms (step 6): that step\'s timings may be late by up to 8.0 ms.');
   });
 });
