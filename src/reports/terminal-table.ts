@@ -5,12 +5,14 @@
  * figure from too few samples carries its n ("(n=3)") and is never marked. The banner lines
  * (failures, late timings) come first, each after a `!`.
  */
+import { timingNote } from '../metrics/banner.js';
 import type { Summary } from '../records/summary.js';
 import { comparisonRows, reportColumns } from './comparison.js';
 
 export function renderTerminalTable(summary: Summary): string {
   const banner = summary.banner.map((line) => `! ${line}\n`).join('');
-  return `${banner}${table(summary)}`;
+  const timing = summary.timing === null ? '' : `${timingNote(summary.timing.loop_delay_ms)}\n`;
+  return `${banner}${table(summary)}${timing}`;
 }
 
 function table(summary: Summary): string {
