@@ -9,7 +9,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { UsageError } from '../errors.js';
+import { RunError, UsageError } from '../errors.js';
 import type { Slo } from '../metrics/load-slo.js';
 import { judgeStep, nextStep, type SaturationRule, type SearchOptions, type StepFigures } from '../plan/capacity.js';
 import { CAPACITY_VERSION, type CapacityResult, type CapacityStep, type LoadSummary } from '../records/load-summary.js';
@@ -94,7 +94,14 @@ export async function runCapacity(options: CapacityOptions): Promise<CapacityRun
   const runStep: StepRunner =
     options.runStep ??
     (async (spec, dir) => {
-      await runLoad({ ...options.load, spec, outDir: dir });
+      try {
+        await runLoad({ ...options.load, spec, outDir: dir });
+      } catch (error) {
+        // A first step that could not be carried out means the target cannot be measured (exit 3).
+        // Later, a step whose requests all failed alike (every one a 429 past the limit) is the
+        // search's finding: a bad step, judged from its reports like any other.
+        if (!(error instanceof RunError) || steps.length === 0) throw error;
+      }
       return (await renderLoadReports(dir, { version: options.load.version, slos: options.slos })).summary;
     });
   const steps: CapacityStep[] = [];

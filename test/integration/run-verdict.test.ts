@@ -89,6 +89,19 @@ describe('load and capacity give the verdict eval gives', () => {
     expect(run.stderr).toContain("does --base-url include the service's path prefix");
   });
 
+  it('capacity: a later step whose every request is refused alike is a bad step, not the end of the search', async () => {
+    // A usage budget of a few answers: spent during the first step, every later request is a 429.
+    const sim = await startSim({ config: { rate_limits: { budgets: { per_user: { tokens: 150, window_s: 3600 } } } } });
+    const dir = scratch();
+    const out = join(dir, 'capacity');
+    const run = await runCli(['capacity', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset(dir, 3), '--start-rate', '8', '--step-duration', '1s', '--max-steps', '2', '--slo', 'rate_limited_rate<=0.05', '--out', out]);
+    expect(run.stderr).not.toMatch(STACK_LINE);
+    expect(run.code).not.toBe(3);
+    const result = JSON.parse(readFileSync(join(out, 'capacity.json'), 'utf8'));
+    expect(result.steps.length).toBeGreaterThanOrEqual(2);
+    expect(result.steps[1].good).toBe(false);
+  });
+
   it('capacity against a closed port → exit 3 at its first step', async () => {
     const port = await closedPort();
     const dir = scratch();
