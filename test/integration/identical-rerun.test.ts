@@ -65,7 +65,7 @@ describe('an identical rerun compared with itself', () => {
       // Each with the timing uncertainty eval writes to generator.json (one process: the same).
       const first = collectors[0]!.finish('first', 0, loopDelay);
       const second = collectors[1]!.finish('second', 0, loopDelay);
-      const comparison = compareRuns(first, second, { seed: rep + 1, resamples: 1000 });
+      const comparison = compareRuns(first, second, { seed: rep + 1, resamples: 500 });
       tests += comparison.fdr.tests;
       const discoveries = comparison.significant.better + comparison.significant.worse;
       // Every discovery is false: V / R, and 0 when nothing was reported.
