@@ -116,18 +116,26 @@ function play(script: ScriptedResponse, req: IncomingMessage, res: ServerRespons
     }, delay);
     timers.add(timer);
   };
-  at(script.headers_at_ms ?? 0, () => {
+  // Timers due at one instant but armed at different moments can fire out of order (each rounds
+  // its own delay): whichever of the headers and a chunk comes first writes the headers.
+  const headers = () => {
+    if (res.headersSent) return;
     res.writeHead(script.status ?? 200, { ...SSE_HEADERS, ...script.headers });
     res.flushHeaders();
     received.headersWrittenAt = performance.now();
-  });
+  };
+  at(script.headers_at_ms ?? 0, headers);
   const chunks = script.chunks ?? [];
   chunks.forEach((chunk, i) => at(Math.max(chunk.at_ms, script.headers_at_ms ?? 0), () => {
+    headers();
     res.write(chunk.bytes);
     received.writtenAt.push(performance.now());
     if (i === chunks.length - 1) finish(script, req, res);
   }));
-  if (chunks.length === 0) at(script.headers_at_ms ?? 0, () => finish(script, req, res));
+  if (chunks.length === 0) at(script.headers_at_ms ?? 0, () => {
+    headers();
+    finish(script, req, res);
+  });
 }
 
 function finish(script: ScriptedResponse, req: IncomingMessage, res: ServerResponse): void {
