@@ -211,7 +211,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const ticker = createLoadTicker({ counters, now, zero, onTick: (tick) => options.onTick?.(tick) });
   const onRecord = (unscored: UnscoredRecord) => {
     const wanted = expectations.get(unscored.question_id);
-    const record: RequestRecord = wanted ? scoreRecord(unscored, wanted) : unscored;
+    const record: RequestRecord = scoreRecord(unscored, wanted);
     sink.write(record);
     ticker.observe(record.ttfp_ms);
     options.onRecord?.(record);

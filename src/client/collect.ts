@@ -42,6 +42,7 @@ import type { StreamPart } from '../api/stream.js';
 import { KNOWN_PACKET_TYPES } from '../api/stream.js';
 import type { Outcome } from '../records/record.js';
 import { citedDocumentIds, resolveMarkers } from '../records/citations.js';
+import { boundDocuments, type DocumentLike } from '../records/quality.js';
 import type { BodyFigures, Failure, UnscoredModelFigures } from './exchange.js';
 import { roundMs, truncateText } from './exchange.js';
 import { worseOutcome, worstOutcome } from './outcome.js';
@@ -77,6 +78,8 @@ interface ModelState {
   answerTruncated: boolean;
   citations: Citation[];
   topDocumentIds: string[];
+  /** final_documents as sent; bounded into the record's top_documents when the model ends. */
+  topDocuments: readonly DocumentLike[];
   /** Link → document id of every SearchDoc the model was given (first link wins). */
   links: Map<string, string>;
   reasoningChars: number;
@@ -260,7 +263,7 @@ function newModel(index: number): ModelState {
     index, name: null, outcome: undefined, errorCode: null, errorMessage: null, retryable: null, tainted: false,
     firstPart: undefined, firstAnswer: undefined, lastAnswer: undefined, firstCitation: undefined, end: undefined,
     firstPacket: {}, gaps: [], parts: 0, answerDeltas: 0, answerChars: 0, firstDeltaChars: 0, answer: [], answerBytes: 0,
-    answerTruncated: false, citations: [], topDocumentIds: [], links: new Map(), reasoningChars: 0, toolErrors: 0, preAnswerSeconds: null,
+    answerTruncated: false, citations: [], topDocumentIds: [], topDocuments: [], links: new Map(), reasoningChars: 0, toolErrors: 0, preAnswerSeconds: null,
   };
 }
 
@@ -304,9 +307,10 @@ function foldObj(m: ModelState, obj: PacketObj, t: number, maxAnswerBytes: numbe
       return;
     }
     case 'message_start': {
-      const start = obj as { final_documents?: Doc[] | null; pre_answer_processing_seconds?: number | null };
+      const start = obj as { final_documents?: Array<Doc & DocumentLike> | null; pre_answer_processing_seconds?: number | null };
       if (start.final_documents != null) {
         m.topDocumentIds = start.final_documents.map((d) => d.document_id);
+        m.topDocuments = start.final_documents;
         rememberLinks(m, start.final_documents);
       }
       if (start.pre_answer_processing_seconds != null) m.preAnswerSeconds = start.pre_answer_processing_seconds;
@@ -381,6 +385,7 @@ function modelFigures(m: ModelState, rel: (x: number | undefined) => number | nu
   const answer = m.answer.join('');
   const span = m.firstAnswer !== undefined && m.lastAnswer !== undefined ? m.lastAnswer - m.firstAnswer : 0;
   const { marker_citations, markers_without_citation } = resolveMarkers(m.answerDeltas > 0 ? answer : null, m.citations, m.links);
+  const cited = citedDocumentIds(m.citations, marker_citations);
   return {
     model_index: m.index,
     model_name: m.name,
@@ -401,8 +406,9 @@ function modelFigures(m: ModelState, rel: (x: number | undefined) => number | nu
     answer_truncated: m.answerTruncated,
     citations: m.citations,
     marker_citations,
-    cited_document_ids: citedDocumentIds(m.citations, marker_citations),
+    cited_document_ids: cited,
     top_document_ids: m.topDocumentIds,
+    top_documents: boundDocuments(m.topDocuments, cited),
     markers_without_citation,
     reasoning_chars: m.reasoningChars,
     tool_errors: m.toolErrors,
@@ -432,6 +438,7 @@ function multiTotals(
     marker_citations: [],
     cited_document_ids: [],
     top_document_ids: [],
+    top_documents: [],
     markers_without_citation: [],
     reasoning_chars: sum((f) => f.reasoning_chars),
     tool_errors: sum((f) => f.tool_errors),

@@ -7,8 +7,8 @@ import { z } from 'zod';
 import type { Outcome } from '../records/record.js';
 import { ModelFiguresSchema, RequestRecordSchema } from '../records/record.js';
 
-/** A `models[]` entry as the client produces it: scores are the app's job. */
-export const UnscoredModelFiguresSchema = ModelFiguresSchema.extend({ scores: z.null() });
+/** A `models[]` entry as the client produces it: scores, verdicts and checks are the app's job. */
+export const UnscoredModelFiguresSchema = ModelFiguresSchema.extend({ scores: z.null() }).omit({ judge: true, checks: true });
 export type UnscoredModelFigures = z.infer<typeof UnscoredModelFiguresSchema>;
 
 export const ExchangeSchema = RequestRecordSchema.pick({
@@ -16,7 +16,7 @@ export const ExchangeSchema = RequestRecordSchema.pick({
   headers_ms: true, ttfp_ms: true, ttft_ms: true, first_citation_ms: true, total_ms: true, tpot_ms: true,
   first_packet_ms: true, answer_gaps_ms: true, parts: true, answer_deltas: true, answer_chars: true,
   answer: true, citations: true, cited_document_ids: true, top_document_ids: true, markers_without_citation: true,
-  reasoning_chars: true, chat_session_id: true, message_id: true, unknown_parts: true, decode_errors: true,
+  reasoning_chars: true, top_documents: true, chat_session_id: true, message_id: true, unknown_parts: true, decode_errors: true,
   rate_limit: true, answer_truncated: true, marker_citations: true, tool_errors: true, pre_answer_processing_seconds: true,
   output_chars_per_s: true, answered_models: true,
 }).extend({

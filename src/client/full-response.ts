@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { ChatFullResponseSchema } from '../api/documents.js';
 import { citedDocumentIds, resolveMarkers } from '../records/citations.js';
+import { boundDocuments } from '../records/quality.js';
 import { DEFAULT_MAX_ANSWER_BYTES } from './collect.js';
 import type { BodyFigures } from './exchange.js';
 import { truncateText } from './exchange.js';
@@ -45,6 +46,7 @@ export function fullResponseFigures(body: string, totalMs: number, maxAnswerByte
     marker_citations,
     cited_document_ids: citedDocumentIds(citations, marker_citations),
     top_document_ids: r.top_documents.map((d) => d.document_id),
+    top_documents: boundDocuments(r.top_documents, citedDocumentIds(citations, marker_citations)),
     markers_without_citation,
     reasoning_chars: r.pre_answer_reasoning?.length ?? 0,
     chat_session_id: r.chat_session_id ?? null,
@@ -62,7 +64,7 @@ export function emptyFigures(totalMs: number | null): BodyFigures {
     outcome: 'invalid_response', error_code: null, error_message: null,
     ttfp_ms: null, ttft_ms: null, first_citation_ms: null, total_ms: totalMs, tpot_ms: null,
     first_packet_ms: {}, answer_gaps_ms: [], parts: 0, answer_deltas: 0, answer_chars: 0, answer: null, answer_truncated: false,
-    citations: [], marker_citations: [], cited_document_ids: [], top_document_ids: [], markers_without_citation: [], reasoning_chars: 0,
+    citations: [], marker_citations: [], cited_document_ids: [], top_document_ids: [], top_documents: [], markers_without_citation: [], reasoning_chars: 0,
     tool_errors: 0, pre_answer_processing_seconds: null, output_chars_per_s: null,
     chat_session_id: null, message_id: null, unknown_parts: 0, decode_errors: 0, models: null, answered_models: null, error_retryable: null,
   };

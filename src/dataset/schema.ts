@@ -5,6 +5,8 @@
  * so the reader can print `file:line: column: message` for each problem at once.
  */
 import type { Expectations } from '../records/expectations.js';
+import { canonicalPattern, compilePattern } from '../records/patterns.js';
+import type { HumanVerdict } from '../records/quality.js';
 import { z } from 'zod';
 import { DateTimeSchema, DocumentSourceSchema, type BaseFilters } from '../api/index.js';
 
@@ -12,6 +14,7 @@ import { DateTimeSchema, DocumentSourceSchema, type BaseFilters } from '../api/i
 export const KNOWN_COLUMNS = [
   'id', 'question', 'expected_documents', 'must_contain', 'must_not_contain', 'expect_no_answer', 'category',
   'persona_id', 'project_id', 'additional_context', 'source_type', 'document_set', 'tags', 'time_cutoff', 'deep_research',
+  'reference_answer', 'rubric', 'human_verdict', 'must_match', 'must_not_match',
 ] as const;
 export type KnownColumn = (typeof KNOWN_COLUMNS)[number];
 const KNOWN = new Set<string>(KNOWN_COLUMNS);
@@ -123,6 +126,48 @@ function parseDateTime(value: string, ctx: Ctx): string | null {
   return trimmed;
 }
 
+/**
+ * One regular expression, or a JSON array of them (`|` is part of a pattern, so it cannot separate
+ * them). A pattern is `/source/flags` or bare (then case-insensitive); each is compiled here, so a
+ * bad one is reported with its line before anything is sent.
+ */
+function parsePatterns(value: string, ctx: Ctx): string[] {
+  const trimmed = value.trim();
+  if (trimmed === '') return [];
+  let elements: unknown[] = [trimmed];
+  if (trimmed.startsWith('[') && trimmed.endsWith(']')) {
+    try {
+      const parsed: unknown = JSON.parse(trimmed);
+      if (Array.isArray(parsed)) elements = parsed;
+    } catch {
+      // Not JSON: a pattern that happens to be a character class, e.g. [0-9]+ … ]
+    }
+  }
+  const patterns: string[] = [];
+  elements.forEach((element, index) => {
+    const where = elements.length > 1 ? `element ${index + 1}: ` : '';
+    if (typeof element !== 'string' || element.trim() === '') return issue(ctx, `${where}not a pattern (a non-empty string)`);
+    const pattern = canonicalPattern(element.trim());
+    try {
+      compilePattern(pattern);
+      patterns.push(pattern);
+    } catch (error) {
+      issue(ctx, `${where}invalid regular expression ${quote(element.trim())}: ${(error as Error).message}`);
+    }
+  });
+  return patterns;
+}
+
+const VERDICTS: Record<string, HumanVerdict> = { pass: 'pass', fail: 'fail', true: 'pass', false: 'fail', yes: 'pass', no: 'fail', 1: 'pass', 0: 'fail' };
+
+function parseVerdict(value: string, ctx: Ctx): HumanVerdict | null {
+  const trimmed = value.trim().toLowerCase();
+  if (trimmed === '') return null;
+  const verdict = VERDICTS[trimmed];
+  if (verdict === undefined) issue(ctx, `${quote(value)} is not a verdict (pass or fail; true/false, yes/no, 1/0 also read)`);
+  return verdict ?? null;
+}
+
 const text = (value: string): string | null => (value.trim() === '' ? null : value.trim());
 
 function required(value: string, ctx: Ctx): string {
@@ -154,6 +199,11 @@ export const DatasetRowSchema = z
     tags: cell.transform(parseTags),
     time_cutoff: cell.transform(parseDateTime),
     deep_research: cell.transform(parseOptionalBoolean),
+    reference_answer: cell.transform(text),
+    rubric: cell.transform(text),
+    human_verdict: cell.transform(parseVerdict),
+    must_match: cell.transform(parsePatterns),
+    must_not_match: cell.transform(parsePatterns),
     metadata: z.record(z.string(), z.string()).default({}),
   })
   .transform((row) => ({
@@ -165,6 +215,11 @@ export const DatasetRowSchema = z
       must_contain: row.must_contain,
       must_not_contain: row.must_not_contain,
       expect_no_answer: row.expect_no_answer,
+      must_match: row.must_match,
+      must_not_match: row.must_not_match,
+      reference_answer: row.reference_answer,
+      rubric: row.rubric,
+      human_verdict: row.human_verdict,
     } satisfies Expectations,
     category: row.category,
     persona_id: row.persona_id,

@@ -1,10 +1,13 @@
 /**
  * @module metrics/checks
  * The optional answer checks of shared/spec/metrics.md (must_contain, must_not_contain,
- * expect_no_answer) and the per-question pass rule (README "Pass rule").
+ * must_match, must_not_match, expect_no_answer) and the default per-question pass rule (README
+ * "Pass rule"; `--pass` rules: pass-rule.ts).
  */
+import type { Expectations } from '../records/expectations.js';
 import type { Outcome } from '../records/record.js';
 import { stripCitations } from '../records/citations.js';
+import { cachedPattern } from '../records/patterns.js';
 
 /**
  * Folds text for phrase matching: Unicode NFKC, lower case, every run of whitespace (newlines,
@@ -20,26 +23,36 @@ export interface AnswerChecks {
   missing_phrases: string[];
   /** must_not_contain phrases present in it. */
   forbidden_phrases: string[];
+  /** must_match patterns the citation-free answer does not match. */
+  unmatched_patterns: string[];
+  /** must_not_match patterns it matches. */
+  forbidden_matches: string[];
   /** expect_no_answer: true when nothing was cited; null when the question does not expect that. */
   no_answer_ok: boolean | null;
 }
 
 /**
- * Runs the checks on the answer with its citation markers stripped, both sides folded by foldText
- * (case-insensitive, whitespace-folded). A phrase that folds to "" is ignored. A null answer contains
- * nothing: every must_contain phrase is missing.
+ * Runs the checks on the answer with its citation markers stripped. Phrases: both sides folded by
+ * foldText (case-insensitive, whitespace-folded); a phrase that folds to "" is ignored. Patterns
+ * (`/source/flags`, records/patterns) are matched against the citation-free text as it is. A null
+ * answer contains and matches nothing: every must_contain phrase is missing, every must_match
+ * pattern unmatched.
  */
 export function checkAnswer(
   answer: string | null,
   citedCount: number,
-  expectations: { must_contain: readonly string[]; must_not_contain: readonly string[]; expect_no_answer: boolean },
+  expectations: Pick<Expectations, 'must_contain' | 'must_not_contain' | 'expect_no_answer' | 'must_match' | 'must_not_match'>,
 ): AnswerChecks {
-  const text = answer === null ? null : foldText(stripCitations(answer));
+  const plain = answer === null ? null : stripCitations(answer);
+  const text = plain === null ? null : foldText(plain);
   const contains = (phrase: string) => text !== null && text.includes(foldText(phrase));
   const meaningful = (phrase: string) => foldText(phrase) !== '';
+  const matches = (pattern: string) => plain !== null && cachedPattern(pattern).test(plain);
   return {
     missing_phrases: expectations.must_contain.filter((p) => meaningful(p) && !contains(p)),
     forbidden_phrases: expectations.must_not_contain.filter((p) => meaningful(p) && contains(p)),
+    unmatched_patterns: (expectations.must_match ?? []).filter((p) => !matches(p)),
+    forbidden_matches: (expectations.must_not_match ?? []).filter((p) => matches(p)),
     no_answer_ok: expectations.expect_no_answer ? citedCount === 0 : null,
   };
 }
@@ -55,9 +68,9 @@ export interface PassInputs {
 }
 
 /**
- * The pass rule: outcome ok, no invalid citation, citation recall above 0 when documents are
- * expected, every must_contain present, no must_not_contain present, and nothing cited when the
- * question expects no answer.
+ * The default pass rule: outcome ok, no invalid citation, citation recall above 0 when documents
+ * are expected, every must_contain present, no must_not_contain present, every must_match
+ * matching, no must_not_match matching, and nothing cited when the question expects no answer.
  */
 export function passes(inputs: PassInputs): boolean {
   const { outcome, invalid_citations, citation_recall, expects_documents, checks } = inputs;
@@ -67,6 +80,8 @@ export function passes(inputs: PassInputs): boolean {
     (!expects_documents || (citation_recall ?? 0) > 0) &&
     checks.missing_phrases.length === 0 &&
     checks.forbidden_phrases.length === 0 &&
+    checks.unmatched_patterns.length === 0 &&
+    checks.forbidden_matches.length === 0 &&
     checks.no_answer_ok !== false
   );
 }

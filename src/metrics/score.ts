@@ -7,6 +7,7 @@
 import type { Expectations } from '../records/expectations.js';
 import type { AnswerFigures } from '../records/record.js';
 import type { RankingScores, Scores } from '../records/scores.js';
+import { referenceScores } from './answer-quality.js';
 import { checkAnswer, passes } from './checks.js';
 import { rankCitations, rankedUnique } from '../records/citations.js';
 import { citationScores, invalidCitations } from './citations.js';
@@ -25,11 +26,16 @@ const retrievalKeys = <T extends Record<string, unknown>>(scores: T) =>
     [K in keyof T as `retrieval_${K & string}`]: T[K];
   };
 
+/** The judged scores before a judge has answered: N/A. */
+const UNJUDGED = { correctness: null, groundedness: null, relevance: null, rubric: null } as const;
+
 /**
  * Scores one answer. R = `cited_document_ids` (the client derives it with citedDocumentIds);
  * duplicates are counted from `citations`; the retrieval metrics run over `top_document_ids`
- * (trimmed, first occurrence kept). A request that is not ok scores nothing: every numeric score
- * null, counts 0, lists empty, no_answer_ok null, pass false.
+ * (trimmed, first occurrence kept); answer_f1 and rouge_l against the reference answer. The judged
+ * scores are N/A here (the app fills them from the judge's verdicts), and `pass` is the default
+ * rule's. A request that is not ok scores nothing: every numeric score null, counts 0, lists
+ * empty, no_answer_ok null, pass false.
  */
 export function computeScores(figures: ScoredFigures, expectations: Expectations): Scores {
   if (figures.outcome !== 'ok') return unscored();
@@ -42,6 +48,8 @@ export function computeScores(figures: ScoredFigures, expectations: Expectations
     ...citation,
     ...rankingScores(ranked, expected),
     ...retrievalKeys(rankingScores(rankedUnique(figures.top_document_ids).ranked, expected)),
+    ...referenceScores(figures.answer, expectations.reference_answer),
+    ...UNJUDGED,
     duplicate_citations: rankCitations(figures.citations).duplicates,
     invalid_citations: invalid,
     ...checks,
@@ -52,6 +60,7 @@ export function computeScores(figures: ScoredFigures, expectations: Expectations
       expects_documents: expected.length > 0,
       checks,
     }),
+    failed_conditions: [],
   };
 }
 
@@ -63,11 +72,17 @@ function unscored(): Scores {
     citation_f1: null,
     ...none,
     ...retrievalKeys<RankingScores>(none),
+    answer_f1: null,
+    rouge_l: null,
+    ...UNJUDGED,
     duplicate_citations: 0,
     invalid_citations: 0,
     missing_phrases: [],
     forbidden_phrases: [],
+    unmatched_patterns: [],
+    forbidden_matches: [],
     no_answer_ok: null,
     pass: false,
+    failed_conditions: [],
   };
 }

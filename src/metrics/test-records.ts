@@ -51,6 +51,9 @@ export function makeFigures(over: Partial<AnswerFigures> = {}): AnswerFigures {
     pre_answer_processing_seconds: null,
     output_chars_per_s: null,
     scores: makeScores(),
+    top_documents: [],
+    judge: null,
+    checks: {},
     ...over,
   };
 }
@@ -78,6 +81,9 @@ export function makeRecord(over: Partial<RequestRecord> = {}): RequestRecord {
     repeat,
     expected_document_ids: ['doc-1'],
     metadata: {},
+    reference_answer: null,
+    rubric: null,
+    human_verdict: null,
     started_at: '2026-01-01T00:00:00.000Z',
     sent_offset_ms: 0,
     scheduled_offset_ms: null,

@@ -5,6 +5,7 @@
  * field in the README. A figure that does not exist is `null`, never 0.
  */
 import { z } from 'zod';
+import { CheckResultSchema, DocumentTextSchema, HumanVerdictSchema, JudgementSchema } from './quality.js';
 import { ScoresSchema } from './scores.js';
 
 /**
@@ -78,6 +79,12 @@ export const AnswerFiguresSchema = z.object({
   /** Characters of the answer deltas after the first, per second from the first to the last delta; null under two deltas. */
   output_chars_per_s: z.number().nullable().default(null),
   scores: ScoresSchema.nullable(),
+  /** The documents the answer was given, as a judge reads them (bounded: records/quality). */
+  top_documents: z.array(DocumentTextSchema).default([]),
+  /** The judge's verdicts (metrics.md "Answer quality"); null when no judge was asked. */
+  judge: JudgementSchema.nullable().default(null),
+  /** The user's checks (`--checks`), by export name. */
+  checks: z.record(z.string(), CheckResultSchema).default({}),
 });
 export type AnswerFigures = z.infer<typeof AnswerFiguresSchema>;
 
@@ -116,6 +123,11 @@ export const RequestRecordSchema = AnswerFiguresSchema.extend({
   expected_document_ids: z.array(z.string()),
   /** Extra dataset columns, kept as they were. */
   metadata: z.record(z.string(), z.string()),
+  /** The dataset's reference answer and rubric (what correctness and rubric are judged against). */
+  reference_answer: z.string().nullable().default(null),
+  rubric: z.string().nullable().default(null),
+  /** A human's verdict from the dataset's human_verdict column, for the judge's agreement. */
+  human_verdict: HumanVerdictSchema.nullable().default(null),
   /** Wall-clock time of `sent`, ISO 8601, for humans and timelines. */
   started_at: z.string(),
   /** `sent` in ms after the run started (monotonic). */

@@ -36,6 +36,14 @@ export const ScoresSchema = z.object({
   citation_f1: Score,
   ...RankingScoresSchema.shape,
   ...retrieval(RankingScoresSchema.shape),
+  /** metrics.md "Answer quality", without a model: token F1 and ROUGE-L against the reference answer; null without one. */
+  answer_f1: Score.default(null),
+  rouge_l: Score.default(null),
+  /** Judged 0–1 (the record's `judge` holds the verdicts and reasons); null when N/A or when the judge failed. */
+  correctness: Score.default(null),
+  groundedness: Score.default(null),
+  relevance: Score.default(null),
+  rubric: Score.default(null),
   /** Cited again after its first citation (kept once in the ranking). */
   duplicate_citations: z.number().int(),
   /** A cited document the answer was not given, plus `[[n]]` markers with no citation_info. */
@@ -44,10 +52,16 @@ export const ScoresSchema = z.object({
   missing_phrases: z.array(z.string()),
   /** must_not_contain phrases present in it. */
   forbidden_phrases: z.array(z.string()),
+  /** must_match patterns that did not match the citation-free answer. */
+  unmatched_patterns: z.array(z.string()).default([]),
+  /** must_not_match patterns that matched it. */
+  forbidden_matches: z.array(z.string()).default([]),
   /** expect_no_answer questions: true when nothing was cited; null when not expected. */
   no_answer_ok: z.boolean().nullable(),
   /** The per-question pass rule (README "Pass rule"); false for any request that is not ok. */
   pass: z.boolean(),
+  /** Under a `--pass` rule: its conditions that did not hold (the default rule's reasons come from the fields above). */
+  failed_conditions: z.array(z.string()).default([]),
 });
 export type Scores = z.infer<typeof ScoresSchema>;
 export type ScoreName = {

@@ -1,7 +1,8 @@
 /**
  * @module runner/unscored-record
- * What the runner hands over per request: a RequestRecord whose scores are all still null. The app
- * computes scores (src/metrics) and writes the line; nothing here knows about scoring.
+ * What the runner hands over per request: a RequestRecord whose scores are all still null, without
+ * the answer-quality fields (verdicts, checks, the question's reference). The app computes them
+ * (src/metrics, src/judge) and writes the line; nothing here knows about scoring.
  */
 import { z } from 'zod';
 import { UnscoredModelFiguresSchema } from '../client/exchange.js';
@@ -10,5 +11,5 @@ import { RequestRecordSchema } from '../records/record.js';
 export const UnscoredRecordSchema = RequestRecordSchema.extend({
   scores: z.null(),
   models: z.array(UnscoredModelFiguresSchema).nullable(),
-});
+}).omit({ judge: true, checks: true, reference_answer: true, rubric: true, human_verdict: true });
 export type UnscoredRecord = z.infer<typeof UnscoredRecordSchema>;

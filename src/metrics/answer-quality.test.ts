@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { answerTokens, lcsLength, referenceScores, rougeL, tokenF1 } from './answer-quality.js';
+
+describe('answerTokens (SQuAD normalisation)', () => {
+  it.each([
+    { text: 'The cat sat on the mat.', want: ['cat', 'sat', 'on', 'mat'] },
+    { text: 'A cat sat on a mat', want: ['cat', 'sat', 'on', 'mat'] },
+    { text: 'Compose [[1]](https://d.example/1) a message.', want: ['compose', 'message'] },
+    { text: 'ＡＢＣ state-of-the-art, 25%!', want: ['abc', 'stateoftheart', '25'] },
+    { text: '  \n ', want: [] },
+    { text: 'An apple, THE pear', want: ['apple', 'pear'] },
+  ])('$text', ({ text, want }) => expect(answerTokens(text)).toEqual(want));
+});
+
+describe('metrics.md test vectors', () => {
+  it('"The cat sat on the mat." vs "A cat sat on a mat": 1.0 and 1.0', () => {
+    expect(referenceScores('The cat sat on the mat.', 'A cat sat on a mat')).toEqual({ answer_f1: 1, rouge_l: 1 });
+  });
+  it('"Paid leave is 25 days" vs "25 days of paid leave": F1 0.8, ROUGE-L 0.4', () => {
+    const { answer_f1, rouge_l } = referenceScores('Paid leave is 25 days', '25 days of paid leave');
+    expect(answer_f1).toBeCloseTo(0.8, 12);
+    expect(rouge_l).toBeCloseTo(0.4, 12);
+  });
+});
+
+describe('edge cases', () => {
+  it.each([
+    { a: [], g: [], f1: 1, rouge: 1 },
+    { a: ['x'], g: [], f1: 0, rouge: 0 },
+    { a: [], g: ['x'], f1: 0, rouge: 0 },
+    { a: ['x', 'y'], g: ['z'], f1: 0, rouge: 0 },
+    // multiset: the answer's second "a" has nothing left to match
+    { a: ['a', 'a', 'b'], g: ['a', 'b'], f1: 0.8, rouge: 0.8 },
+    { a: ['b', 'a'], g: ['a', 'b'], f1: 1, rouge: 0.5 },
+  ])('$a vs $g', ({ a, g, f1, rouge }) => {
+    expect(tokenF1(a, g)).toBeCloseTo(f1, 12);
+    expect(rougeL(a, g)).toBeCloseTo(rouge, 12);
+  });
+  it('lcsLength', () => {
+    expect(lcsLength(['a', 'b', 'c', 'd'], ['b', 'd'])).toBe(2);
+    expect(lcsLength([], ['a'])).toBe(0);
+  });
+  it('is N/A without a reference; a null answer scores 0', () => {
+    expect(referenceScores('anything', null)).toEqual({ answer_f1: null, rouge_l: null });
+    expect(referenceScores('anything', '  ')).toEqual({ answer_f1: null, rouge_l: null });
+    expect(referenceScores(null, 'twenty days')).toEqual({ answer_f1: 0, rouge_l: 0 });
+  });
+});
