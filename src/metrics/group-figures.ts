@@ -14,7 +14,7 @@ import { latencyStatsOfSorted, meanEstimateOfCounts, proportionEstimate } from '
 
 /** One answer as a group sees it: a whole request, or one model of a multi-model request. */
 export interface Observation {
-  figures: Pick<AnswerFigures, 'outcome' | 'answer_gaps_ms' | 'scores'> & SampleSource & { tool_errors?: number };
+  figures: Pick<AnswerFigures, 'outcome' | 'answer_gaps_ms' | 'scores' | 'judge' | 'checks'> & SampleSource & { tool_errors?: number };
   /** The request's headers_ms (shared by every model of a stream). */
   headers_ms: number | null;
   expects_documents: boolean;
@@ -43,13 +43,25 @@ export function createFigureAccumulator(): FigureAccumulator {
   const latency = Object.fromEntries(LATENCY_FIGURES.map((f) => [f, [] as number[]])) as Record<LatencyFigure, number[]>;
   let gaps: PooledLatency | null = null;
   const scores = new Map<ScoreName, Map<number, number>>(SCORE_NAMES.map((name) => [name, new Map()]));
+  /** The user checks' figures by name (their means follow the catalogue's scores, names sorted). */
+  const checks = new Map<string, Map<number, number>>();
+  const errors = new Map<string, number>();
 
+  const count = (counts: Map<number, number>, value: number | null) => {
+    if (value !== null && Number.isFinite(value)) counts.set(value, (counts.get(value) ?? 0) + 1);
+  };
   const addScores = (s: Scores) => {
-    for (const name of SCORE_NAMES) {
-      const value = s[name];
-      if (value === null || !Number.isFinite(value)) continue;
-      const counts = scores.get(name);
-      counts?.set(value, (counts.get(value) ?? 0) + 1);
+    for (const name of SCORE_NAMES) count(scores.get(name)!, s[name]);
+  };
+  const addQuality = (f: Observation['figures']) => {
+    for (const [name, verdict] of Object.entries(f.judge?.verdicts ?? {})) {
+      if (verdict?.status === 'judge_error') errors.set(name, (errors.get(name) ?? 0) + 1);
+    }
+    for (const [name, result] of Object.entries(f.checks)) {
+      let counts = checks.get(name);
+      if (counts === undefined) checks.set(name, (counts = new Map()));
+      if (result.error !== null) errors.set(name, (errors.get(name) ?? 0) + 1);
+      else count(counts, result.score);
     }
   };
 
@@ -76,6 +88,7 @@ export function createFigureAccumulator(): FigureAccumulator {
       }
       for (const gap of figures.answer_gaps_ms) (gaps ??= createPooledLatency()).record(gap);
       if (figures.scores !== null) addScores(figures.scores);
+      addQuality(figures);
     },
     figures() {
       return {
@@ -85,13 +98,17 @@ export function createFigureAccumulator(): FigureAccumulator {
           LATENCY_FIGURES.map((f) => [f, latencyStatsOfSorted([...latency[f]].sort((a, b) => a - b))]),
         ) as GroupFigures['latency'],
         answer_gap_ms: gaps?.stats() ?? null,
-        scores: Object.fromEntries(SCORE_NAMES.map((name) => [name, meanEstimateOfCounts(scores.get(name) ?? new Map())])),
+        scores: Object.fromEntries([
+          ...SCORE_NAMES.map((name) => [name, meanEstimateOfCounts(scores.get(name) ?? new Map())] as const),
+          ...[...checks].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, counts]) => [name, meanEstimateOfCounts(counts)] as const),
+        ]),
         pass_rate: proportionEstimate(passed, requests),
         ...(reviewed > 0 ? { human_pass_rate: proportionEstimate(good, reviewed) } : {}),
         no_expectation: noExpectation,
         invalid_citations: invalid,
         duplicate_citations: duplicates,
         tool_errors: toolErrors,
+        figure_errors: Object.fromEntries([...errors].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
       };
     },
   };

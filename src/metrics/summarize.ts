@@ -8,7 +8,10 @@ import { ModeSchema, type Mode, type ModelFigures, type RequestRecord } from '..
 import { emptyOutcomeCounts, SUMMARY_VERSION, type Group, type Summary } from '../records/summary.js';
 import type { LoopDelay } from '../records/generator-health.js';
 import { bannerLines } from './banner.js';
+import type { Label } from '../records/labels.js';
+import type { JudgeFigure } from '../records/quality.js';
 import { createFigureAccumulator, type FigureAccumulator, type Observation } from './group-figures.js';
+import { createAgreementAccumulator } from './judge-agreement.js';
 import { modelPassed, recordPassed } from './pass.js';
 import { answerKey, NO_VERDICTS, recordVerdict, type HumanVerdicts } from '../records/review.js';
 
@@ -53,7 +56,21 @@ interface GroupState {
  * `verdicts` (reviews.jsonl, records/review) give each group a `human_pass_rate` over the answers
  * a person reviewed; a multi-model request counts by records/review recordVerdict.
  */
-export function createSummarizer(options: { setOrder?: readonly string[]; verdicts?: HumanVerdicts; loopDelay?: LoopDelay | null } = {}): Summarizer {
+export interface SummarizerOptions {
+  setOrder?: readonly string[];
+  /** Human verdicts of reviews.jsonl (records/review), for human_pass_rate. */
+  verdicts?: HumanVerdicts;
+  /** The run's event-loop delay (generator.json), for the banner's timing uncertainty. */
+  loopDelay?: LoopDelay | null;
+  /**
+   * Fills summary.quality: the pass rule in words (from the run's manifest), the human labels beside
+   * the records' own human_verdict, and each judged figure's seeded bootstrap stream. Without it
+   * (a baseline, a comparison) quality is null.
+   */
+  quality?: { passRule: string; labels: readonly Label[]; randomFor: (figure: JudgeFigure) => () => number };
+}
+
+export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   const verdicts = options.verdicts ?? NO_VERDICTS;
   const groups = new Map<string, GroupState>();
   const sets: string[] = [];
@@ -62,6 +79,19 @@ export function createSummarizer(options: { setOrder?: readonly string[]; verdic
   let requests = 0;
   let firstSentMs = Infinity;
   let lastDoneMs = -Infinity;
+  const agreement = options.quality ? createAgreementAccumulator(options.quality.labels, options.quality.randomFor) : undefined;
+  /** The judge the records name (the smallest, so record order does not matter), its most asks, the check names. */
+  let judge: { model: string; prompt_version: string; repeat: number } | null = null;
+  const checkNames = new Set<string>();
+  const noteQuality = (figures: Pick<ModelFigures, 'judge' | 'checks'>) => {
+    for (const name of Object.keys(figures.checks)) checkNames.add(name);
+    const j = figures.judge;
+    if (j === null) return;
+    const asks = Math.max(0, ...Object.values(j.verdicts).map((v) => v?.asks.length ?? 0));
+    if (judge === null || JSON.stringify([j.model, j.prompt_version]) < JSON.stringify([judge.model, judge.prompt_version])) {
+      judge = { model: j.model, prompt_version: j.prompt_version, repeat: Math.max(asks, judge?.repeat ?? 0) };
+    } else judge.repeat = Math.max(judge.repeat, asks);
+  };
 
   const groupOf = (record: RequestRecord, model: ModelFigures | null): GroupState => {
     const modelIndex = model?.model_index ?? null;
@@ -99,10 +129,13 @@ export function createSummarizer(options: { setOrder?: readonly string[]; verdic
       const base = { headers_ms: record.headers_ms, expects_documents: expects };
       const modelIndexes = (record.models ?? []).map((m) => m.model_index);
       observe(groupOf(record, null), category, { ...base, figures: record, passed: recordPassed(record), human: recordVerdict(verdicts, record.key, modelIndexes) });
+      noteQuality(record);
       for (const model of record.models ?? []) {
         const human = verdicts.get(answerKey(record.key, model.model_index))?.pass;
         observe(groupOf(record, model), category, { ...base, figures: model, passed: modelPassed(model), human });
+        noteQuality(model);
       }
+      agreement?.add(record);
     },
     finish() {
       const hasTimes = Number.isFinite(firstSentMs);
@@ -123,6 +156,9 @@ export function createSummarizer(options: { setOrder?: readonly string[]; verdic
           outcomes: { ...outcomes },
         },
         groups: [...groups.values()].sort(groupOrder(orderedSets)).map(toGroup),
+        quality: options.quality
+          ? { pass_rule: options.quality.passRule, judge, checks: [...checkNames].sort(), ...agreement!.finish() }
+          : null,
       };
     },
   };

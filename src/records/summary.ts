@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { LATENCY_FIGURES, type LatencyFigure } from '../figures/catalogue.js';
 import { LoopDelaySchema } from './generator-health.js';
+import { JudgeFigureSchema } from './quality.js';
 import { ModeSchema, OUTCOMES, OutcomeSchema } from './record.js';
 
 export { LATENCY_FIGURES, type LatencyFigure };
@@ -71,6 +72,11 @@ export const GroupFiguresSchema = z.object({
   duplicate_citations: z.number().int(),
   /** `{"type": "error"}` packets of every request: tools that failed while the answer went on. */
   tool_errors: z.number().int().default(0),
+  /**
+   * Answers whose judged figure (`correctness`, …) is judge_error, or whose user check failed (threw,
+   * timed out), by figure; such an answer is N/A in that figure's mean. Figures with none are left out.
+   */
+  figure_errors: z.record(z.string(), z.number().int()).default({}),
 });
 export type GroupFigures = z.infer<typeof GroupFiguresSchema>;
 
@@ -83,6 +89,50 @@ export const GroupSchema = GroupFiguresSchema.extend({
   by_category: z.record(z.string(), GroupFiguresSchema),
 });
 export type Group = z.infer<typeof GroupSchema>;
+
+/** A statistic with a 95% interval (a bootstrap percentile interval where said). */
+export const EstimateSchema = z.object({ value: z.number(), ci_low: z.number(), ci_high: z.number() });
+export type Estimate = z.infer<typeof EstimateSchema>;
+
+/** The judge against human verdicts on one judged figure, over every labelled answer of the run. */
+export const QualityAgreementSchema = z.object({
+  figure: JudgeFigureSchema,
+  /** Answers with both a human verdict and a judged score. */
+  n: z.number().int(),
+  /** Of them, how many the judge passed (score ≥ 0.5) and the humans passed. */
+  judge_pass: z.number().int(),
+  human_pass: z.number().int(),
+  /** Share of answers where both agree; bootstrap interval. */
+  accuracy: EstimateSchema,
+  /** Cohen's kappa with its bootstrap interval; null when undefined (both gave one same verdict throughout). */
+  kappa: EstimateSchema.nullable(),
+});
+export type QualityAgreement = z.infer<typeof QualityAgreementSchema>;
+
+/** The judge against itself (`--judge-repeat N`) on one judged figure. */
+export const QualityConsistencySchema = z.object({
+  figure: JudgeFigureSchema,
+  /** Answers asked at least twice with at least two answers. */
+  items: z.number().int(),
+  /** Of them, those whose pass verdict changed between asks. */
+  flipped: z.number().int(),
+  /** flipped / items with a 95% Wilson interval. */
+  flip_rate: MeanEstimateSchema,
+});
+export type QualityConsistency = z.infer<typeof QualityConsistencySchema>;
+
+/** How the run judged answers: the pass rule, the judge, the user's checks, and how far the judge is trusted. */
+export const QualitySummarySchema = z.object({
+  /** The per-question pass rule in words (metrics/pass-rule describePassRule). */
+  pass_rule: z.string(),
+  /** The judge model and prompt version the records name; null when nothing was judged. */
+  judge: z.object({ model: z.string(), prompt_version: z.string(), repeat: z.number().int() }).nullable(),
+  /** The user checks' figures (`--checks`), in first-seen order. */
+  checks: z.array(z.string()),
+  agreement: z.array(QualityAgreementSchema),
+  consistency: z.array(QualityConsistencySchema),
+});
+export type QualitySummary = z.infer<typeof QualitySummarySchema>;
 
 export const SummarySchema = z.object({
   summary_version: z.literal(SUMMARY_VERSION),
@@ -104,6 +154,8 @@ export const SummarySchema = z.object({
     outcomes: OutcomeCountsSchema,
   }),
   groups: z.array(GroupSchema),
+  /** Answer quality of the run as a whole; null in a summary built without the run's manifest (a baseline). */
+  quality: QualitySummarySchema.nullable().default(null),
 });
 export type Summary = z.infer<typeof SummarySchema>;
 
