@@ -10,3 +10,4 @@ export * from './open-urls.js';
 export * from './projects.js';
 export * from './error-bodies.js';
 export * from './releases.js';
+export * from './judge.js';

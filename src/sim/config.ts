@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { TokenEntrySchema } from './auth.js';
 import { ChatConfigSchema } from './chat/index.js';
+import { SimJudgeConfigSchema } from './judge/config.js';
 import { OpenUrlsConfigSchema } from './open-urls.js';
 import { ProjectEntrySchema } from './projects.js';
 import { RateLimitsSchema } from './rate-limit.js';
@@ -39,6 +40,8 @@ export const SimConfigSchema = z.strictObject({
   rate_limits: RateLimitsSchema.prefault({}),
   max_body_bytes: z.number().int().positive().default(DEFAULT_MAX_BODY_BYTES),
   chat: ChatConfigSchema.prefault({}),
+  /** The rule-based judge at POST /v1/chat/completions (sim/judge). */
+  judge: SimJudgeConfigSchema.prefault({}),
 });
 /** What a config file holds. */
 export type SimConfigInput = z.input<typeof SimConfigSchema>;

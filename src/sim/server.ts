@@ -7,7 +7,7 @@
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { OPEN_URLS_PATH, SEND_MESSAGE_PATH, VERSION_PATH } from '../api/index.js';
+import { CHAT_COMPLETIONS_PATH, OPEN_URLS_PATH, SEND_MESSAGE_PATH, VERSION_PATH } from '../api/index.js';
 import type { TokenEntry } from './auth.js';
 import { bearerToken, createAuthenticator, defaultTokens } from './auth.js';
 import { chatHandler } from './chat-route.js';
@@ -16,6 +16,7 @@ import { createChatEngine } from './chat/index.js';
 import type { SimConfig, SimConfigInput } from './config.js';
 import { parseSimConfig } from './config.js';
 import type { Corpus } from './corpus/index.js';
+import { createSimJudge } from './judge/route.js';
 import { openUrlsHandler } from './open-urls.js';
 import { createProjectStore, defaultProjects, projectInstructionsHandlers } from './projects.js';
 import { createRateLimiter } from './rate-limit.js';
@@ -93,6 +94,7 @@ export function createSimServer(options: SimServerOptions): SimServer {
     { name: 'project-instructions', pattern: routePattern('/user/projects/{project_id}/instructions'), methods: projects },
   ];
   const body = { maxBodyBytes: config.max_body_bytes, validationShape: config.validation_shape };
+  const judge = createSimJudge({ config: config.judge, seed: options.seed ?? 1, timeScale: config.chat.time_scale, maxBodyBytes: config.max_body_bytes, now });
 
   const match = (pathname: string) => {
     const base = config.base_path;
@@ -107,6 +109,11 @@ export function createSimServer(options: SimServerOptions): SimServer {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const pathname = new URL(req.url ?? '/', 'http://sim.invalid').pathname;
+    if (pathname === CHAT_COMPLETIONS_PATH) {
+      res.once('close', () => counters.response('chat-completions', res.headersSent ? res.statusCode : undefined));
+      if (req.method !== 'POST') return replyMethodNotAllowed(res, ['POST']);
+      return judge.handle({ req, res, params: {}, principal: undefined, body });
+    }
     const matched = match(pathname);
     // 'close' fires for every exchange, also one cut short; the status counts only if it was sent.
     res.once('close', () => counters.response(matched?.route.name ?? 'unmatched', res.headersSent ? res.statusCode : undefined));
@@ -141,6 +148,7 @@ export function createSimServer(options: SimServerOptions): SimServer {
     close: () =>
       new Promise<void>((resolve) => {
         engine.close();
+        judge.close();
         server.closeAllConnections();
         if (!server.listening) return resolve();
         server.close(() => resolve());

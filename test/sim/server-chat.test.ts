@@ -107,6 +107,7 @@ describe('chat through the server', () => {
       'open-urls': { '200': 1 },
       'project-instructions': {},
       version: {},
+      'chat-completions': {},
       unmatched: { '404': 1 },
     });
     expect(stats.streams_open).toBe(0);

@@ -1,0 +1,172 @@
+/**
+ * @module checks/runner
+ * `--checks FILE.mjs`: the user's own checks, each a named export `(ctx) => boolean | number |
+ * { pass?, score?, reason? }` that becomes a figure of that name. They run in a worker thread, one
+ * call at a time, each with a time limit: a check that throws, rejects, returns something else, or
+ * runs past the limit (even in an endless loop) is that check's error on that record — the worker is
+ * replaced and the run goes on. Loading is checked before anything is sent: a file that is missing,
+ * fails to import, exports no function, or names a check after a figure chatbench already has, is
+ * bad input (exit 2).
+ */
+import { Worker } from 'node:worker_threads';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { InputError } from '../errors.js';
+import type { CheckResult } from '../records/quality.js';
+import type { CheckContext } from './context.js';
+import { toCheckResult } from './result.js';
+import { WORKER_SOURCE } from './worker-source.js';
+
+/** A check's name must be a figure name the gate grammar reads. */
+const FIGURE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** How long loading the module may take. */
+const LOAD_TIMEOUT_MS = 15_000;
+
+export interface CheckRunner {
+  /** The file as the user named it. */
+  readonly file: string;
+  /** The checks (named exported functions), sorted by name (a module's exports have no other order). */
+  readonly names: readonly string[];
+  /** Every check on one answer; never rejects. */
+  run(ctx: CheckContext): Promise<Record<string, CheckResult>>;
+  /** Ends the worker. */
+  close(): Promise<void>;
+}
+
+export interface CheckOptions {
+  /** As the user gave it; resolved against `cwd`. */
+  path: string;
+  cwd: string;
+  /** The time one check may take on one answer. */
+  timeoutMs: number;
+  /** Figure names the checks may not take (the catalogue's). */
+  reserved: ReadonlySet<string>;
+}
+
+/** How one call ended; `fatal`: the worker is gone (crashed, exited) and must be replaced. */
+interface CallReply {
+  ok: boolean;
+  value?: unknown;
+  error?: string;
+  fatal?: boolean;
+}
+
+type Reply = { type: 'ready'; names: string[]; hasDefault: boolean } | { type: 'load-error'; error: string } | { type: 'result'; id: number; ok: boolean; value?: unknown; error?: string };
+
+interface Running {
+  worker: Worker;
+  ready: Promise<{ names: string[]; hasDefault: boolean }>;
+  /** The call waiting for its reply. */
+  pending: { id: number; settle: (reply: CallReply) => void } | undefined;
+}
+
+function spawn(file: string): Running {
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file } });
+  worker.unref();
+  const running: Running = { worker, ready: undefined as never, pending: undefined };
+  running.ready = new Promise((resolveReady, rejectReady) => {
+    const timer = setTimeout(() => rejectReady(new Error(`it did not load within ${LOAD_TIMEOUT_MS / 1000} s`)), LOAD_TIMEOUT_MS);
+    worker.on('message', (reply: Reply) => {
+      if (reply.type === 'ready') {
+        clearTimeout(timer);
+        resolveReady(reply);
+      } else if (reply.type === 'load-error') {
+        clearTimeout(timer);
+        rejectReady(new Error(reply.error));
+      } else if (running.pending?.id === reply.id) {
+        const { settle } = running.pending;
+        running.pending = undefined;
+        settle(reply);
+      }
+    });
+    const gone = (why: string) => {
+      clearTimeout(timer);
+      rejectReady(new Error(why));
+      const pending = running.pending;
+      running.pending = undefined;
+      pending?.settle({ ok: false, error: why, fatal: true });
+    };
+    worker.on('error', (error) => gone(`the check crashed its worker: ${error.message}`));
+    worker.on('exit', (code) => gone(`the worker exited (code ${code})`));
+  });
+  running.ready.catch(() => undefined);
+  return running;
+}
+
+/** Loads FILE's checks (InputError, exit 2, when they cannot be used) and returns their runner. */
+export async function loadChecks(options: CheckOptions): Promise<CheckRunner> {
+  const full = resolve(options.cwd, options.path);
+  const where = `--checks ${options.path}`;
+  if (!(await stat(full).then((s) => s.isFile(), () => false))) throw new InputError([`${where}: no such file`]);
+  let running: Running | undefined = spawn(full);
+  let loaded: { names: string[]; hasDefault: boolean };
+  try {
+    loaded = await running.ready;
+  } catch (error) {
+    await running.worker.terminate();
+    throw new InputError([`${where}: cannot load it: ${(error as Error).message}`], { hint: 'an ES module (.mjs) exporting named functions (ctx) => boolean | number | { pass, score, reason }' });
+  }
+  const problems: string[] = [];
+  if (loaded.names.length === 0) problems.push(`${where}: exports no named function${loaded.hasDefault ? ' (a default export is not a check: name it, e.g. export function cites_policy(ctx) {...})' : ''}`);
+  for (const name of loaded.names) {
+    if (!FIGURE_NAME.test(name)) problems.push(`${where}: check "${name}": a check's name must be letters, digits and _ (it becomes a figure name)`);
+    else if (options.reserved.has(name)) problems.push(`${where}: check "${name}" has the name of a figure chatbench reports already; rename the export`);
+  }
+  if (problems.length > 0) {
+    await running.worker.terminate();
+    throw new InputError(problems);
+  }
+  const names = loaded.names;
+  let nextId = 0;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  /** One call, with the time limit; a timeout or a crash retires the worker (the next call starts another). */
+  const callOne = async (name: string, ctx: CheckContext): Promise<CheckResult> => {
+    running ??= spawn(full);
+    const current = running;
+    try {
+      await current.ready;
+    } catch (error) {
+      running = undefined;
+      return { score: null, reason: null, error: `the checks could not be loaded again: ${(error as Error).message}` };
+    }
+    const id = (nextId += 1);
+    let timer: NodeJS.Timeout | undefined;
+    const reply = await new Promise<CallReply>((settle) => {
+      current.pending = { id, settle };
+      timer = setTimeout(() => settle({ ok: false, error: `timed out after ${options.timeoutMs} ms` }), options.timeoutMs);
+      try {
+        current.worker.postMessage({ id, name, ctx });
+      } catch (error) {
+        settle({ ok: false, error: `could not pass the context: ${(error as Error).message}` });
+      }
+    });
+    clearTimeout(timer);
+    if (!reply.ok && current.pending?.id === id) {
+      // Timed out: the worker may be stuck in the check; replace it.
+      current.pending = undefined;
+      if (running === current) running = undefined;
+      void current.worker.terminate();
+    } else if (reply.fatal === true && running === current) running = undefined;
+    return reply.ok ? toCheckResult(reply.value) : { score: null, reason: null, error: reply.error ?? 'failed' };
+  };
+
+  return {
+    file: options.path,
+    names,
+    run(ctx) {
+      const result = queue.then(async () => {
+        const out: Record<string, CheckResult> = {};
+        for (const name of names) out[name] = await callOne(name, ctx);
+        return out;
+      });
+      queue = result.catch(() => undefined);
+      return result;
+    },
+    async close() {
+      await queue;
+      if (running !== undefined) await running.worker.terminate();
+      running = undefined;
+    },
+  };
+}
