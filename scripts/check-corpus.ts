@@ -50,7 +50,7 @@ const CorpusSchema = z.object({
 });
 type Corpus = z.infer<typeof CorpusSchema>;
 
-const HEADER = 'id,question,expected_documents,must_contain,must_not_contain,expect_no_answer,category,source_type,document_set,tags,time_cutoff';
+const HEADER = 'id,question,expected_documents,must_contain,must_not_contain,expect_no_answer,category,source_type,document_set,tags,time_cutoff,reference_answer,rubric';
 const list = (cell: string) => cell.split('|').map((s) => s.trim()).filter((s) => s !== '');
 const RowSchema = z.object({
   id: z.string().regex(/^q\d{3}$/, 'id must look like q001'),
@@ -64,6 +64,8 @@ const RowSchema = z.object({
   document_set: z.string().transform(list),
   tags: z.string().transform(list).pipe(z.array(z.string().regex(/^[^=]+=[^=]+$/, 'tags are key=value'))),
   time_cutoff: z.union([z.literal(''), DateTimeSchema]),
+  reference_answer: z.string().trim(),
+  rubric: z.string().trim(),
 });
 type Row = z.infer<typeof RowSchema> & { line: number };
 
@@ -179,12 +181,33 @@ function checkRows(rows: Row[], byId: Map<string, Document>, path: string): void
         problems.push(`${at}: must_contain "${phrase}" is in no expected document`);
       }
     }
+    checkReference(row, expected.filter((d): d is Document => d !== undefined), at);
   }
   const count = (pred: (r: Row) => boolean) => rows.filter(pred).length;
   const categories = [...new Set(rows.map((r) => r.category))];
   const perCategory = categories.map((c) => `${c} ${count((r) => r.category === c)}`).join(', ');
   say(`dataset: ${rows.length} questions (${perCategory}); must_contain ${count((r) => r.must_contain.length > 0)}, ` +
-    `expect_no_answer ${count((r) => r.expect_no_answer)}, with filters ${count((r) => r.source_type.length + r.document_set.length + r.tags.length > 0 || r.time_cutoff !== '')}`);
+    `expect_no_answer ${count((r) => r.expect_no_answer)}, with filters ${count((r) => r.source_type.length + r.document_set.length + r.tags.length > 0 || r.time_cutoff !== '')}, ` +
+    `reference answers ${count((r) => r.reference_answer !== '')}, rubrics ${count((r) => r.rubric !== '')}`);
+}
+
+/**
+ * Reference answers: every answerable row has one, no expect_no_answer row does; it states the
+ * row's must_contain phrases, and every number in it is in an expected document (a reference must
+ * be true of the corpus, or correctness judges against a mistake).
+ */
+function checkReference(row: Row, expected: readonly Document[], at: string): void {
+  if (row.expect_no_answer) {
+    if (row.reference_answer !== '') problems.push(`${at}: an expect_no_answer row has no reference answer`);
+    return;
+  }
+  if (row.reference_answer === '') return void problems.push(`${at}: no reference_answer (every answerable row has one)`);
+  for (const phrase of row.must_contain) {
+    if (!fold(row.reference_answer).includes(fold(phrase))) problems.push(`${at}: the reference answer does not state must_contain "${phrase}"`);
+  }
+  for (const number of row.reference_answer.match(/\d+(?:[.,:]\d+)*/g) ?? []) {
+    if (!expected.some((d) => d.content.includes(number))) problems.push(`${at}: the reference answer's "${number}" is in no expected document`);
+  }
 }
 
 /** Rarity-weighted share of the question's meaningful words that the document contains (a relevance signal). */

@@ -12,7 +12,7 @@ import {
   compareRuns, createRunCollector, parseSetMap, renderCompareHtml, renderCompareJson, renderCompareMd, renderStepSummary,
   type Comparison, type RunData,
 } from '../compare/index.js';
-import { parseGate, type Gate } from '../figures/index.js';
+import { checkFigures, parseGate, type Gate } from '../figures/index.js';
 import { evaluateGates, parseGatesFile, renderGateTestcases, type GateResult } from '../gates/index.js';
 import { readRecords } from './read-records.js';
 import { readReviews } from './reviews.js';
@@ -32,12 +32,17 @@ export async function loadRun(pathOrDir: string, options: { cwd?: string } = {})
   return collector.finish(pathOrDir, records.tornLines, await generatorLoopDelay(dir));
 }
 
-/** Parses `--gate` texts and a `--gates` file (flags first). UsageError / InputError (exit 2) on any mistake. */
-export async function loadGates(options: { gates?: readonly string[]; gatesFile?: string | undefined; cwd?: string }): Promise<Gate[]> {
-  const gates = (options.gates ?? []).map((text) => parseGate(text));
+/**
+ * Parses `--gate` texts and a `--gates` file (flags first). `checkNames` are the run's user checks
+ * (`--checks`), figures a gate may name besides the catalogue's. UsageError / InputError (exit 2)
+ * on any mistake.
+ */
+export async function loadGates(options: { gates?: readonly string[]; gatesFile?: string | undefined; cwd?: string; checkNames?: readonly string[] }): Promise<Gate[]> {
+  const extra = checkFigures(options.checkNames ?? []);
+  const gates = (options.gates ?? []).map((text) => parseGate(text, undefined, extra));
   if (options.gatesFile !== undefined) {
     const text = await readUtf8File({ path: options.gatesFile, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
-    gates.push(...parseGatesFile(text, options.gatesFile));
+    gates.push(...parseGatesFile(text, options.gatesFile, extra));
   }
   return gates;
 }

@@ -13,6 +13,28 @@ import { ShardSchema } from '../plan/shard.js';
 
 export const PLAN_VERSION = 1;
 
+/**
+ * How answers were judged (issue 14): what `chatbench report` needs to say the pass rule, and what
+ * `--resume` checks is unchanged. The judge's URL is shown without credentials; its token never.
+ */
+export const QualityManifestSchema = z.object({
+  /** The `--pass` texts ([] = the default rule). */
+  pass: z.array(z.string()),
+  judge: z
+    .object({
+      url: z.string(),
+      model: z.string(),
+      prompt_version: z.string(),
+      figures: z.array(z.string()),
+      repeat: z.number().int(),
+      fetch_cited: z.boolean(),
+    })
+    .nullable(),
+  checks: z.object({ path: z.string(), sha256: z.string(), names: z.array(z.string()) }).nullable(),
+  labels: z.object({ path: z.string(), sha256: z.string(), labels: z.number().int() }).nullable(),
+});
+export type QualityManifest = z.infer<typeof QualityManifestSchema>;
+
 export const ManifestSchema = z.object({
   manifest_version: z.literal(1),
   chatbench_version: z.string(),
@@ -45,6 +67,8 @@ export const ManifestSchema = z.object({
     release: z.string().nullable(),
     framing: z.enum(['ndjson', 'sse']).nullable(),
   }).nullish(),
+  /** Absent in runs made before answer quality existed. */
+  quality: QualityManifestSchema.nullish(),
 });
 export type Manifest = z.infer<typeof ManifestSchema>;
 
@@ -100,4 +124,23 @@ export async function targetService(dir: string): Promise<NonNullable<z.infer<ty
   }
   const parsed = ServiceOfManifestSchema.safeParse(json);
   return parsed.success ? (parsed.data.service ?? undefined) : undefined;
+}
+
+const QualityOfManifestSchema = z.object({ quality: QualityManifestSchema.nullish() });
+
+/**
+ * How a run's answers were judged (its manifest's `quality`); null for a run made before answer
+ * quality existed, undefined when there is no manifest (a bare results.jsonl).
+ */
+export async function qualityOfRun(dir: string): Promise<QualityManifest | null | undefined> {
+  const text = await readFile(join(dir, 'manifest.json'), 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const parsed = QualityOfManifestSchema.safeParse(json);
+  return parsed.success ? (parsed.data.quality ?? null) : undefined;
 }

@@ -8,11 +8,15 @@ import { createWriteStream } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
+import { createRandom } from '../compare/prng.js';
+import { InputError } from '../errors.js';
+import { describePassRule, parsePassRule } from '../metrics/pass-rule.js';
 import { createSummarizer } from '../metrics/summarize.js';
+import { LabelSchema, LABELS_FILE, type Label } from '../records/labels.js';
 import { GeneratorLoopDelaySchema, type LoopDelay } from '../records/generator-health.js';
 import type { Summary } from '../records/summary.js';
 import { createReportInputBuilder, REPORT_RENDERERS, type ReportInput } from '../reports/index.js';
-import { plannedSetOrder, targetService } from './manifest.js';
+import { plannedSetOrder, qualityOfRun, targetService } from './manifest.js';
 import { describeService } from '../client/version-client.js';
 import { readRecordEntries } from './read-records.js';
 import { openViewerFile } from './view-runs.js';
@@ -39,11 +43,23 @@ export interface RenderOptions {
 
 export async function renderReports(dir: string, options: RenderOptions): Promise<RenderedReports> {
   // The plan's set order (manifest.json), so a resumed or merged run lists its sets as planned,
-  // whatever order its requests finished in.
-  // reviews.jsonl (chatbench view) gives each group its human_pass_rate.
+  // whatever order its requests finished in; the pass rule and the labels, for the answer quality.
+  // reviews.jsonl (chatbench view) gives each group its human_pass_rate, and the judge's agreement
+  // its humans beside labels.jsonl and the dataset's human_verdict.
   const reviews = await readReviews(dir);
   const setOrder = await plannedSetOrder(dir);
-  const summarizer = createSummarizer({ setOrder, verdicts: reviews.verdicts, loopDelay: await generatorLoopDelay(dir) });
+  const quality = await qualityOfRun(dir);
+  const summarizer = createSummarizer({
+    setOrder,
+    verdicts: reviews.verdicts,
+    loopDelay: await generatorLoopDelay(dir),
+    quality: {
+      passRule: quality === undefined ? 'unknown: the run directory has no manifest.json' : describePassRule(parsePassRule(quality?.pass ?? [], quality?.checks?.names ?? [])),
+      labels: await readRunLabels(dir),
+      reviews: reviews.verdicts,
+      randomFor: (figure) => createRandom(`agreement|${figure}`),
+    },
+  });
   const viewer = await openViewerFile(dir, { version: options.version, bundleDir: options.viewerBundleDir, setOrder, reviews });
   const service = await targetService(dir);
   const builder = createReportInputBuilder({
@@ -92,4 +108,25 @@ export async function generatorLoopDelay(dir: string): Promise<LoopDelay | null>
   const text = await readFile(path, 'utf8').catch(() => undefined);
   if (text === undefined) return null;
   return parseJsonText(text, path, GeneratorLoopDelaySchema).loop_delay_ms ?? null;
+}
+
+/** The run's labels.jsonl (human verdicts, `--labels`); [] when there is none. InputError for a bad line. */
+export async function readRunLabels(dir: string): Promise<Label[]> {
+  const file = join(dir, LABELS_FILE);
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  if (text === undefined) return [];
+  const labels: Label[] = [];
+  const problems: string[] = [];
+  text.split('\n').forEach((line, i) => {
+    if (line.trim() === '') return;
+    try {
+      const parsed = LabelSchema.safeParse(JSON.parse(line));
+      if (parsed.success) labels.push(parsed.data);
+      else problems.push(`${file}:${i + 1}: not a label (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+    } catch {
+      problems.push(`${file}:${i + 1}: not JSON`);
+    }
+  });
+  if (problems.length > 0) throw new InputError(problems);
+  return labels;
 }

@@ -79,10 +79,28 @@ export function resumeMismatches(then: Manifest, now: Manifest): string[] {
   if (problems.length === 0 && typeof then.plan_sha256 === 'string' && then.plan_sha256 !== now.plan_sha256) {
     problems.push('the sets or flags give other requests than the run planned (the plan digest differs)');
   }
+  problems.push(...qualityMismatches(then, now));
   if (then.target !== now.target) problems.push(`the run went to ${then.target === 'simulator' ? 'the embedded simulator' : then.base_url}, not ${now.target === 'simulator' ? 'the embedded simulator' : now.base_url}`);
   else if (then.target === 'service' && then.base_url !== now.base_url) problems.push(`the run went to ${then.base_url}, not ${now.base_url}`);
   return problems;
 }
+
+/** How the answers are judged must not change mid-run (the labels may: they only feed the report). */
+function qualityMismatches(then: Manifest, now: Manifest): string[] {
+  const a = then.quality ?? null;
+  const b = now.quality ?? null;
+  const problems: string[] = [];
+  if (JSON.stringify(a?.pass ?? []) !== JSON.stringify(b?.pass ?? [])) problems.push(`the pass rule was ${describePass(a?.pass)}, now ${describePass(b?.pass)}`);
+  const judge = (q: typeof a) => (q?.judge ? JSON.stringify([q.judge.model, q.judge.prompt_version, q.judge.figures, q.judge.repeat, q.judge.fetch_cited]) : 'none');
+  if (judge(a) !== judge(b)) {
+    const name = (q: typeof a) => (q?.judge ? `${q.judge.model} (prompts ${q.judge.prompt_version}, ${q.judge.figures.join('/')}, ×${q.judge.repeat}${q.judge.fetch_cited ? ', --fetch-cited' : ''})` : 'no judge');
+    problems.push(`the run was judged by ${name(a)}, now ${name(b)}`);
+  }
+  if ((a?.checks?.sha256 ?? null) !== (b?.checks?.sha256 ?? null)) problems.push(`the checks differ from the run's (${b?.checks?.path ?? 'none'} now, ${a?.checks?.path ?? 'none'} then)`);
+  return problems;
+}
+
+const describePass = (texts: readonly string[] | undefined) => (texts === undefined || texts.length === 0 ? 'the default' : texts.map((t) => `"${t}"`).join(' '));
 
 /** Cuts an unterminated last line off `file`; returns the bytes cut. A missing file cuts nothing. */
 export async function cutTornTail(file: string): Promise<number> {

@@ -14,9 +14,21 @@
  * (the timing uncertainty) goes to generator.json, which the summary and every report state.
  * Verdict: when the run could not be carried out (the early stop, or every request failed the same
  * way: runner/verdict) the reports are written all the same, then the RunError (exit 3) is thrown.
+ *
+ * Answer quality (assess-record): each record is judged and checked after its request completed,
+ * while the run goes on, and written once its verdicts are in; a stop gives the judge `graceMs`
+ * more (a second Ctrl-C none), then its open asks end as judge_error.
  */
 import { createProblemCollector } from './collect-problems.js';
 import { createWriteStream } from 'node:fs';
+import { loadChecks, type CheckRunner } from '../checks/runner.js';
+import { readLabels } from '../dataset/index.js';
+import { SCORE_NAMES, FIGURE_NAMES } from '../figures/catalogue.js';
+import { judgedFiguresOf, parsePassRule, type PassRule } from '../metrics/pass-rule.js';
+import { LABELS_FILE, type Label } from '../records/labels.js';
+import type { JudgeStats } from '../judge/pipeline.js';
+import { PROMPT_VERSION } from '../judge/prompts.js';
+import { createAssessor, type JudgeSettings } from './assess-record.js';
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createChatClient, type ChatClient } from '../client/chat-client.js';
@@ -51,6 +63,21 @@ export interface EvalInputs {
   readonly cwd: string;
   /** Only this shard of the plan (every shard of a plan together is the whole plan). */
   readonly shard?: Shard | null | undefined;
+  /** Answer-quality inputs, checked with the others before anything is sent. */
+  readonly quality?: QualityInputs | undefined;
+}
+
+export interface QualityInputs {
+  /** `--checks FILE.mjs`. */
+  readonly checksPath?: string | undefined;
+  /** The time one check may take on one answer (default 2 s). */
+  readonly checksTimeoutMs?: number | undefined;
+  /** `--pass` conditions ([] = the default rule). */
+  readonly pass?: readonly string[] | undefined;
+  /** `--labels FILE`: human verdicts for the judge's agreement. */
+  readonly labelsPath?: string | undefined;
+  /** A judge will be asked (a --pass condition on a judged figure needs one). */
+  readonly judged: boolean;
 }
 
 export interface PreparedEval {
@@ -62,7 +89,14 @@ export interface PreparedEval {
   readonly plannedTotal: number;
   /** Digest of the whole plan: shards of one plan share it. */
   readonly wholePlanSha256: string;
+  /** The user's checks, loaded (a worker thread waits for them); null without --checks. */
+  readonly checks: CheckRunner | null;
+  readonly passRule: PassRule;
+  /** The labels file's verdicts; null without --labels. */
+  readonly labels: Label[] | null;
 }
+
+const DEFAULT_CHECKS_TIMEOUT_MS = 2000;
 
 /** Reads and checks every input, listing the problems of all of them at once; builds the plan. */
 export async function prepareEval(inputs: EvalInputs): Promise<PreparedEval> {
@@ -75,12 +109,30 @@ export async function prepareEval(inputs: EvalInputs): Promise<PreparedEval> {
     return resolved;
   });
   if (dataset && sets) problems.push(...deepResearchProblems(dataset.rows, sets.sets, inputs.datasetPath));
-  if (problems.length > 0 || !dataset || !sets) throw new InputError(problems);
+  const quality = inputs.quality;
+  const checks = quality?.checksPath === undefined ? null : await collect(() => loadChecks({
+    path: quality.checksPath!, cwd: inputs.cwd, timeoutMs: quality.checksTimeoutMs ?? DEFAULT_CHECKS_TIMEOUT_MS,
+    reserved: new Set([...FIGURE_NAMES, ...SCORE_NAMES, 'pass']),
+  }));
+  const passRule = await collect(async () => {
+    const rule = parsePassRule(quality?.pass ?? [], checks?.names ?? []);
+    const judged = judgedFiguresOf(rule);
+    if (judged.length > 0 && !quality?.judged) throw new UsageError(`--pass names ${judged.join(', ')}, which a judge scores: give --judge URL (or run with --sim)`);
+    return rule;
+  });
+  const labels = quality?.labelsPath === undefined || !dataset || !sets ? null : await collect(() => readLabels(
+    { path: quality.labelsPath!, cwd: inputs.cwd },
+    { questionIds: new Set(dataset.rows.map((r) => r.id)), sets: sets.sets.map((s) => s.name) },
+  ));
+  if (problems.length > 0 || !dataset || !sets || !passRule || (quality?.checksPath !== undefined && !checks) || (quality?.labelsPath !== undefined && !labels)) {
+    await checks?.close();
+    throw new InputError(problems);
+  }
   const whole = buildPlan({ rows: dataset.rows, sets: sets.sets, defaults: sets.defaults, mode: inputs.mode, repeat: inputs.repeat });
   if (whole.length === 0) throw new InputError([`${inputs.datasetPath}: the dataset has no questions`]);
   const plan = selectShard(whole, inputs.shard);
   if (plan.length === 0) throw new InputError([`shard ${inputs.shard?.index}/${inputs.shard?.count} has no requests: the plan has only ${whole.length}`]);
-  return { dataset, sets, plan, plannedTotal: whole.length, wholePlanSha256: planDigest(whole) };
+  return { dataset, sets, plan, plannedTotal: whole.length, wholePlanSha256: planDigest(whole), checks: checks ?? null, passRule, labels: labels ?? null };
 }
 
 export interface EvalOptions extends EvalInputs {
@@ -114,6 +166,10 @@ export interface EvalOptions extends EvalInputs {
    * manifest so that `chatbench report DIR` puts them in junit.xml again.
    */
   readonly gates?: readonly string[];
+  /** The judge; null or absent: nothing is judged. */
+  readonly judge?: JudgeSettings | null;
+  /** Called when the requests are done and records still wait for the judge or the checks. */
+  readonly onDrain?: (waiting: number) => void;
 }
 
 /** What a run learned of its target: the release it says it runs, and the framing of its streams. */
@@ -133,14 +189,17 @@ export interface EvalResult {
   readonly service: ServiceDescription;
   readonly run: RunResult;
   readonly reports: RenderedReports;
+  /** What the judge did (null without one), and the pages --fetch-cited fetched. */
+  readonly quality: { judge: JudgeStats | null; pages_fetched: number };
 }
 
 export async function runEval(options: EvalOptions, prepared?: PreparedEval): Promise<EvalResult> {
-  const { dataset, sets, plan, plannedTotal, wholePlanSha256 } = prepared ?? (await prepareEval(options));
+  const ready = prepared ?? (await prepareEval(options));
+  const { dataset, sets, plan, plannedTotal, wholePlanSha256 } = ready;
   const outDir = resolve(options.cwd, options.outDir);
   const version = await probeVersion({ baseUrl: options.baseUrl }, options.signal);
   const service: ServiceDescription = { ...version, framing: null };
-  const manifest = await buildManifest(options, dataset, sets, plan, plannedTotal, wholePlanSha256, service);
+  const manifest = { ...(await buildManifest(options, dataset, sets, plan, plannedTotal, wholePlanSha256, service)), quality: await qualityManifest(options, ready) };
   let done: ReadonlySet<string> = new Set();
   let truncatedBytes = 0;
   if (options.resume) {
@@ -149,6 +208,7 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
     await ensureFreshRunDir(outDir);
     await writeFile(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   }
+  if (ready.labels !== null) await writeFile(join(outDir, LABELS_FILE), ready.labels.map((l) => `${JSON.stringify(l)}\n`).join(''));
   const todo = plan.filter((p) => !done.has(p.key));
 
   const client = createChatClient({
@@ -175,6 +235,34 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   const jsonlOut = createWriteStream(join(outDir, 'results.jsonl'), { flags: options.resume ? 'a' : 'w' });
   const sink = createJsonlSink(jsonlOut);
   const expectations = new Map(plan.map((p) => [p.key, p.expectations]));
+  const assessor = await createAssessor(
+    { judge: options.judge ?? null, checks: ready.checks, passRule: ready.passRule },
+    { baseUrl: options.baseUrl, token: options.token, timeoutMs: options.timeoutMs ?? 60_000 },
+  );
+  // Records wait here for their verdicts; each is written the moment it has them.
+  const waiting = new Set<Promise<void>>();
+  let failure: unknown;
+  const onRecord = (unscored: Parameters<typeof assessor.assess>[0]) => {
+    const written = assessor.assess(unscored, expectations.get(unscored.key)).then(
+      (record) => sink.write(record),
+      (error: unknown) => {
+        // A bug in assessing: keep the record's line (scored, unjudged) and report the bug after the run.
+        failure ??= error;
+        sink.write(scoreRecord(unscored, expectations.get(unscored.key)));
+      },
+    );
+    waiting.add(written);
+    void written.finally(() => waiting.delete(written));
+  };
+  const abortJudge = () => assessor.abort();
+  options.cancelNow?.addEventListener('abort', abortJudge, { once: true });
+  // A stop gives the judge the grace once the requests are done (or at once, if they already are).
+  let graceTimer: NodeJS.Timeout | undefined;
+  let draining = false;
+  const onStop = () => {
+    if (draining) graceTimer ??= setTimeout(abortJudge, options.graceMs);
+  };
+  options.signal.addEventListener('abort', onStop);
   const previous = options.resume ? await generatorLoopDelay(outDir) : null;
   let run: RunResult | undefined;
   let stopped: RunError | undefined;
@@ -198,7 +286,7 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
         signal: options.signal,
         graceMs: options.graceMs,
         onProgress: options.onProgress,
-        onRecord: (record) => sink.write(scoreRecord(record, expectations.get(record.key)!)),
+        onRecord,
       });
     } catch (error) {
       if (!(error instanceof RunError)) throw error;
@@ -206,7 +294,15 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
     } finally {
       loopDelay = loop.stop();
     }
+    if (waiting.size > 0) options.onDrain?.(waiting.size);
   } finally {
+    draining = true;
+    if (options.signal.aborted) onStop();
+    while (waiting.size > 0) await Promise.all([...waiting]);
+    clearTimeout(graceTimer);
+    options.signal.removeEventListener('abort', onStop);
+    options.cancelNow?.removeEventListener('abort', abortJudge);
+    await ready.checks?.close();
     await sink.close();
     await client.close();
     tell();
@@ -218,13 +314,28 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
     const current: unknown = options.resume ? JSON.parse(await readFile(file, 'utf8')) : manifest;
     await writeFile(file, `${JSON.stringify({ ...(current as object), service }, null, 2)}\n`);
   }
+  if (failure !== undefined) throw failure;
   const generator: EvalGenerator = { loop_delay_ms: worseLoopDelay(previous, loopDelay), ...warm };
   await writeFile(join(outDir, 'generator.json'), `${JSON.stringify(generator, null, 2)}\n`);
   const reports = await renderReports(outDir, { version: options.version });
   // A run that could not be carried out leaves its reports (each opening with what failed), then exits 3.
   const verdict = stopped ?? run?.verdict;
   if (verdict !== undefined || run === undefined) throw verdict ?? new RunError('the run ended without a result');
-  return { outDir, run, reports, service };
+  return { outDir, run, reports, service, quality: assessor.stats() };
+}
+/** manifest.json's `quality`: the pass rule, the judge (URL without credentials), the checks and labels by hash. */
+async function qualityManifest(options: EvalOptions, prepared: PreparedEval): Promise<Manifest['quality']> {
+  const judge = options.judge ?? null;
+  const checksPath = options.quality?.checksPath;
+  const labelsPath = options.quality?.labelsPath;
+  return {
+    pass: [...prepared.passRule.texts],
+    judge: judge === null ? null : {
+      url: displayUrl(judge.url), model: judge.model, prompt_version: PROMPT_VERSION, figures: [...judge.figures], repeat: judge.repeat, fetch_cited: judge.fetchCited,
+    },
+    checks: prepared.checks === null || checksPath === undefined ? null : { path: checksPath, sha256: await sha256File(resolve(options.cwd, checksPath)), names: [...prepared.checks.names] },
+    labels: prepared.labels === null || labelsPath === undefined ? null : { path: labelsPath, sha256: await sha256File(resolve(options.cwd, labelsPath)), labels: prepared.labels.length },
+  };
 }
 
 /** A run directory holds one run: an existing results.jsonl is never appended to or overwritten. */

@@ -9,13 +9,24 @@ export interface Target {
   readonly kind: 'service' | 'simulator';
   readonly baseUrl: string;
   readonly token: string | undefined;
+  /** The simulator's judge (its root URL, serving /v1/chat/completions); undefined for a service. */
+  readonly judgeUrl?: string | undefined;
   close(): Promise<void>;
 }
+
+/** The simulator's origin: its judge serves /v1/chat/completions there, beside the service's base path. */
+const originOf = (baseUrl: string) => new URL(baseUrl).origin;
 
 export async function openTarget(options: { sim: boolean; seed: number; baseUrl?: string | undefined; token?: string | undefined }): Promise<Target> {
   if (!options.sim) {
     return { kind: 'service', baseUrl: options.baseUrl!, token: options.token, close: async () => {} };
   }
   const sim = await startSimulator({ seed: options.seed, token: options.token ?? DEMO_TOKEN });
-  return { kind: 'simulator', baseUrl: sim.baseUrl, token: options.token ?? DEMO_TOKEN, close: () => sim.close() };
+  return { kind: 'simulator', baseUrl: sim.baseUrl, token: options.token ?? DEMO_TOKEN, judgeUrl: originOf(sim.baseUrl), close: () => sim.close() };
+}
+
+/** `--judge sim` against a real service: a simulator started only for its rule-based judge. */
+export async function openSimulatedJudge(seed: number): Promise<{ url: string; close(): Promise<void> }> {
+  const sim = await startSimulator({ seed });
+  return { url: originOf(sim.baseUrl), close: () => sim.close() };
 }

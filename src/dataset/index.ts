@@ -8,3 +8,4 @@ export {
   DatasetRowSchema, KNOWN_COLUMNS, isKnownColumn,
   type DatasetRow, type DatasetRowInput, type KnownColumn,
 } from './schema.js';
+export { readLabels, type LabelScope } from './read-labels.js';

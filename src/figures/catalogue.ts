@@ -1,12 +1,14 @@
 /**
  * @module figures/catalogue
  * The catalogue of figures a summary reports, a comparison shows and a gate can name: every
- * numeric score (a per-question mean), the outcome and pass rates, the repeat figures, and the
- * per-request figures summarised by their distribution (latencies and milestones, TPOT, output
- * characters per second, the service's own pre-answer time), which take a statistic. For each, its
- * kind, which way is good, and (for the per-request ones) how it is read from a record. One
- * catalogue at the bottom of the tree, so metrics, compare, gates and the reports never disagree on
- * a name, a definition or a direction.
+ * numeric score (a per-question mean; the answer-quality figures answer_f1, rouge_l and the judged
+ * correctness, groundedness, relevance and rubric among them), the outcome and pass rates, the
+ * repeat figures, the per-request figures summarised by their distribution (latencies and
+ * milestones, TPOT, output characters per second, the service's own pre-answer time), which take a
+ * statistic, and the user's own checks (`--checks`), scores named by the user. For each, its kind,
+ * which way is good, and (for the per-request ones) how it is read from a record. One catalogue at
+ * the bottom of the tree, so metrics, compare, gates and the reports never disagree on a name, a
+ * definition or a direction.
  */
 import type { AnswerFigures } from '../records/record.js';
 import { ScoresSchema, type ScoreName, type Scores } from '../records/scores.js';
@@ -99,6 +101,12 @@ export const HEADLINE_FIGURES: readonly (ScoreName | RateFigure)[] = [
   'citation_precision', 'citation_recall', 'citation_f1', 'reciprocal_rank', 'ndcg_at_5', 'retrieval_recall_at_5',
   'pass_rate', 'ok_rate', 'error_rate', 'rate_limited_rate',
 ];
+/**
+ * The answer-quality scores a comparison shows when either run has them (metrics.md "Answer
+ * quality"): without reference answers or a judge they do not exist, and a row of n/a says nothing.
+ */
+export const QUALITY_HEADLINE: readonly ScoreName[] = ['answer_f1', 'correctness', 'groundedness', 'relevance', 'rubric'];
+
 /** The latency rows the table shows by default (compare.json carries every figure × statistic). */
 export const HEADLINE_LATENCY: readonly `${LatencyFigure}.${LatencyStat}`[] = ['ttfp_ms', 'ttft_ms', 'total_ms'].flatMap((f) =>
   ['p50', 'p95', 'p99'].map((s) => `${f}.${s}` as `${LatencyFigure}.${LatencyStat}`),
@@ -126,4 +134,13 @@ export function higherIsBetter(name: string): boolean {
   const base = name.split('.')[0] ?? name;
   if (LATENCY_SET.has(base)) return SAMPLE_FIGURES[base as LatencyFigure].higherIsBetter;
   return !LOWER_IS_BETTER.has(base);
+}
+
+/**
+ * The figures of the user's checks (`--checks FILE.mjs`, one per named export): per-question
+ * scores, higher is better (a check says what is good), compared pairwise and gated like any score.
+ * In the shape the gate grammar takes its extra figures.
+ */
+export function checkFigures(names: readonly string[]): Readonly<Record<string, FigureKind>> {
+  return Object.fromEntries(names.map((name) => [name, 'score' as const]));
 }

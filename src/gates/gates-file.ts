@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { InputError, UsageError } from '../errors.js';
 import { LATENCY_STATS } from '../figures/catalogue.js';
 import { ModeSchema } from '../records/record.js';
-import { GateAgainstSchema, GateOperatorSchema, parseGate, type Gate } from '../figures/grammar.js';
+import { GateAgainstSchema, GateOperatorSchema, parseGate, type ExtraFigures, type Gate } from '../figures/grammar.js';
 
 /** The object form of a gate; `against` defaults to "value". */
 export const GateObjectSchema = z.strictObject({
@@ -42,7 +42,7 @@ export function gateObjectText(g: GateObject): string {
 }
 
 /** Parses a gates file's text. Throws InputError listing every problem, each `file: gates.N: ...`. */
-export function parseGatesFile(text: string, file: string): Gate[] {
+export function parseGatesFile(text: string, file: string, extraFigures: ExtraFigures = {}): Gate[] {
   const parsed = parseJsonText(text, file, GatesFileSchema, {
     hint: '{"gates": ["citation_recall >= 0.8", {"figure": "ttfp_ms", "stat": "p95", "against": "ratio", "op": "<=", "value": 1.2}]}',
   });
@@ -56,7 +56,7 @@ export function parseGatesFile(text: string, file: string): Gate[] {
     if (object !== undefined && !object.success) return void problems.push(...issues(object.error, index));
     const gateText = object === undefined ? (kind.data as string) : gateObjectText(object.data);
     try {
-      gates.push(parseGate(gateText, `${file}: gates.${index} "${gateText}"`));
+      gates.push(parseGate(gateText, `${file}: gates.${index} "${gateText}"`, extraFigures));
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
       problems.push(error.message);

@@ -8,3 +8,5 @@ export { createSimServer, type SimServer, type SimServerOptions, type SimStats }
 export { SimConfigError, SimConfigSchema, parseSimConfig, type SimConfig, type SimConfigInput } from './config.js';
 export { DEMO_TOKEN, SCOPES, defaultTokens, type Scope, type TokenEntry } from './auth.js';
 export { loadCorpus, type Corpus } from './corpus/index.js';
+export { SIM_JUDGE_MODEL } from './judge/route.js';
+export { SimJudgeConfigSchema, type SimJudgeConfig, type SimJudgeConfigInput } from './judge/config.js';

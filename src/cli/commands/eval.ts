@@ -6,7 +6,9 @@ import type { Argv } from 'yargs';
 import { compareAndGate, loadGates, renderGateTestcases } from '../../app/compare-runs.js';
 import { rewriteJunit } from '../../app/render-reports.js';
 import { displayUrl } from '../../app/manifest.js';
-import { openTarget } from '../../app/target.js';
+import { openSimulatedJudge, openTarget } from '../../app/target.js';
+import type { JudgeStats } from '../../judge/pipeline.js';
+import { judgeChoice, judgeSettings, withQualityFlags, type QualityFlags } from '../quality-flags.js';
 import { checkGates } from '../../gates/index.js';
 import { InputError } from '../../errors.js';
 import { stat } from 'node:fs/promises';
@@ -32,7 +34,7 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
     command: 'eval',
     describe: 'Run a question dataset against model override sets; score citations and write the reports',
     builder: (y: Argv) =>
-      withShardFlags(withConnectionFlags(y))
+      withQualityFlags(withShardFlags(withConnectionFlags(y)))
         .option('dataset', { type: 'string', demandOption: true, describe: 'CSV file of questions', group: 'Inputs:' })
         .option('models', { type: 'string', describe: 'JSON file of model override sets', group: 'Inputs:' })
         .option('set', { type: 'string', array: true, default: [], describe: 'A set as name=provider:version[@temperature] (repeatable)', group: 'Inputs:' })
@@ -63,14 +65,17 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .example('$0 eval --base-url https://chat.example.com/api --token-file ~/.chat-token --dataset q.csv --set fast=openai:gpt-4o-mini@0 --set accurate=openai:gpt-4o@0', 'Compare two models on a real deployment')
         .example('$0 eval --sim --dataset datasets/sample.csv --models datasets/models.example.json --baseline datasets/baselines/main --gate "citation_recall delta >= -0.02 significant" --gate "ttfp_ms.p95 ratio <= 1.2"', 'Run, compare with a baseline and gate, in one CI step (exit 1 when a gate fails)')
         .example('CHATBENCH_BASE_URL=http://127.0.0.1:8080/api CHATBENCH_TOKEN=... $0 eval --dataset q.csv --mode both --concurrency 8 --out reports/nightly', 'Both modes, eight in flight, a fixed run directory')
-        .example('$0 eval --base-url https://chat.example.com/api --dataset q.csv --models research.json --timeout 5m --max-duration 20m', 'Deep-research sets ("deep_research": true): up to 5 minutes of silence, 20 minutes per request'),
+        .example('$0 eval --base-url https://chat.example.com/api --dataset q.csv --models research.json --timeout 5m --max-duration 20m', 'Deep-research sets ("deep_research": true): up to 5 minutes of silence, 20 minutes per request')
+        .example('CHATBENCH_JUDGE_TOKEN=sk-... $0 eval --base-url https://chat.example.com/api --dataset q.csv --judge https://api.openai.com --judge-model gpt-4o-mini --fetch-cited --gate "correctness delta >= -0.03 significant"', 'Judge correctness, groundedness, relevance and rubrics with a hosted model; gate on correctness')
+        .example('$0 eval --sim --dataset q.csv --judge http://127.0.0.1:11434 --judge-model llama3.1:8b --judge-repeat 3 --labels labels.csv', 'A local Ollama judge, asked three times (flip rate), measured against human verdicts')
+        .example('$0 eval --sim --dataset q.csv --checks checks.mjs --pass default --pass "cites_policy >= 1"', 'Your own checks as figures, and the pass rule extended with one of them'),
     handler: async (a) => {
       setExitCode(await evalHandler(a, io));
     },
   });
 }
 
-export interface EvalArgs {
+export interface EvalArgs extends QualityFlags {
   'base-url'?: string;
   token?: string;
   'token-file'?: string;
@@ -123,16 +128,26 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
     throw new UsageError('no target: give --base-url (or CHATBENCH_BASE_URL), or --sim for a dry run against the embedded simulated service');
   }
   if (a.resume !== undefined && a.out !== undefined && a.out !== a.resume) throw new UsageError('--out and --resume conflict: --resume DIR writes into DIR');
-  const inputs = { datasetPath: a.dataset, modelsPath: a.models, setFlags: a.set, mode: a.mode, repeat: a.repeat, cwd: io.cwd, shard: resolveShard(a, io) };
-  // Every input is checked before a simulator starts or a byte is sent: the gates too.
+  const judge = judgeChoice(a, a.sim);
+  const quality = {
+    checksPath: a.checks, checksTimeoutMs: parseDuration(a['checks-timeout'], 'checks-timeout'), pass: a.pass ?? [], labelsPath: a.labels, judged: judge.kind !== 'off',
+  };
+  const inputs = { datasetPath: a.dataset, modelsPath: a.models, setFlags: a.set, mode: a.mode, repeat: a.repeat, cwd: io.cwd, shard: resolveShard(a, io), quality };
+  // Every input is checked before a simulator starts or a byte is sent: the gates too (after the
+  // checks are loaded, since a gate may name one).
   const gateTexts = [...(a.gate ?? []), ...maxErrorRateGates(a['max-error-rate'])];
-  const gates = await loadGates({ gates: gateTexts, gatesFile: a.gates, cwd: io.cwd });
   if (a.baseline !== undefined && !(await stat(resolve(io.cwd, a.baseline)).catch(() => undefined))) {
     throw new InputError([`--baseline ${a.baseline}: no such run or baseline directory`]);
   }
   const prepared = await prepareEval(inputs);
+  const gates = await loadGates({ gates: gateTexts, gatesFile: a.gates, cwd: io.cwd, checkNames: prepared.checks?.names ?? [] }).catch(async (error: unknown) => {
+    await prepared.checks?.close();
+    throw error;
+  });
   checkGates(gates, { sets: prepared.sets.sets.map((s) => s.name), modes: [...new Set(prepared.plan.map((p) => p.mode))], hasBaseline: a.baseline !== undefined });
   const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl, token });
+  const judgeSim = judge.kind === 'sim' && target.judgeUrl === undefined ? await openSimulatedJudge(a.seed) : undefined;
+  const judgeUrl = judge.kind === 'url' ? judge.url : judge.kind === 'sim' ? (target.judgeUrl ?? judgeSim?.url) : undefined;
   const progress = createProgressView(io.stderr);
   const stopping = watchInterrupts(io, a.grace);
   let result: EvalResult;
@@ -142,6 +157,11 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
         ...inputs, baseUrl: target.baseUrl, token: target.token, target: target.kind, concurrency: a.concurrency, timeoutMs, maxDurationMs, maxAnswerBytes,
         retries: a.retries, retry429: a['retry-429'], outDir: a.resume ?? a.out ?? defaultRunDir('eval'), graceMs, signal: io.signal, version: VERSION,
         resume: a.resume !== undefined, cancelNow: stopping.cancelNow, gates: gates.filter((g) => g.against === 'value').map((g) => g.text),
+        judge: judgeUrl === undefined ? null : judgeSettings(a, io, judgeUrl, judge.kind === 'sim'),
+        onDrain: (waiting) => {
+          progress.stop();
+          io.stderr.write(`chatbench eval: requests done; ${waiting} record${waiting === 1 ? '' : 's'} waiting for the judge or the checks\n`);
+        },
         onTarget: (service) => io.stderr.write(`chatbench eval: target ${describeService(service)}\n`),
         onStart: ({ outDir, planned, alreadyDone, truncatedBytes, service }) => {
           for (const warning of serviceWarnings(service, prepared.sets.sets)) io.stderr.write(`chatbench eval: warning: ${warning}\n`);
@@ -155,8 +175,10 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
   } finally {
     stopping.dispose();
     progress.stop();
+    await judgeSim?.close();
     await target.close();
   }
+  if (result.quality.judge !== null) io.stderr.write(judgeLine(result.quality.judge, result.quality.pages_fetched));
   io.stdout.write(`\n${renderTerminalTable(result.reports.summary)}\n${reportsList(result.reports.files, result.reports.skipped, relative(io.cwd, result.outDir) || '.')}`);
   const gated = a.baseline !== undefined || gates.length > 0
     ? await compareAndGate({
@@ -176,4 +198,11 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
     return ExitCode.Interrupted;
   }
   return gated?.exitCode ?? ExitCode.Ok;
+}
+
+/** One line on what the judge did: asks from the cache, calls made, failures (with the first one's text). */
+function judgeLine(stats: JudgeStats, pagesFetched: number): string {
+  const pages = pagesFetched > 0 ? `, ${pagesFetched} cited page${pagesFetched === 1 ? '' : 's'} fetched` : '';
+  const failed = stats.failed > 0 ? `; ${stats.failed} ask${stats.failed === 1 ? '' : 's'} failed (judge_error), the first: ${stats.first_error}` : '';
+  return `chatbench eval: judge: ${stats.calls} call${stats.calls === 1 ? '' : 's'}, ${stats.cached} verdict${stats.cached === 1 ? '' : 's'} from the cache${pages}${failed}\n`;
 }
