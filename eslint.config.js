@@ -1,5 +1,6 @@
 // Lint rules that carry the architecture: data flows dataset → plan → runner → records → metrics →
-// reports; the simulator shares only src/api with the client; only src/cli touches the process.
+// reports (the judge and the user's checks beside the runner, on records); the simulator shares
+// only src/api with the client; only src/cli touches the process.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -61,6 +62,10 @@ export default tseslint.config(
     'Metrics are pure functions of records.', [nodeIo('Metrics are pure: no I/O.')]),
   forbid(['src/reports/**'], ['sim', 'client', 'runner', 'plan', 'app', 'cli'],
     'Reports render metrics; they never run anything.'),
+  forbid(['src/judge/**'], ['sim', 'runner', 'plan', 'metrics', 'reports', 'dataset', 'sets', 'compare', 'gates', 'checks', 'app', 'cli'],
+    'The judge asks a model about answers; it knows records and the client\'s HTTP edge, nothing of runs, scores or reports.'),
+  forbid(['src/checks/**'], ['sim', 'client', 'runner', 'plan', 'metrics', 'reports', 'dataset', 'sets', 'compare', 'gates', 'judge', 'app', 'cli'],
+    'The user\'s checks run on records in their own worker; they know nothing of runs, scores or reports.'),
   forbid(['src/app/**'], ['cli'], 'Nothing imports the CLI.'),
   forbid(['src/viewer/**'], ['sim', 'client', 'runner', 'plan', 'app', 'cli'],
     'The viewer serves what the app reads (a ViewSource); it runs nothing and reads no run itself.'),

@@ -4,7 +4,8 @@
  * `chatbench eval --baseline DIR --gate ...` calls after its run. Reads both runs as streams,
  * writes compare.md/json/html, appends the step summary for GitHub Actions.
  */
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { z } from 'zod';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { readUtf8File } from '../dataset/read-text.js';
 import { ExitCode } from '../errors.js';
@@ -47,6 +48,18 @@ export async function loadGates(options: { gates?: readonly string[]; gatesFile?
   return gates;
 }
 
+/** The user checks a run directory's manifest names (`quality.checks.names`); [] without a manifest or checks. */
+async function manifestCheckNames(dir: string): Promise<string[]> {
+  const text = await readFile(join(dir, 'manifest.json'), 'utf8').catch(() => undefined);
+  if (text === undefined) return [];
+  try {
+    const parsed = z.object({ quality: z.object({ checks: z.object({ names: z.array(z.string()) }).nullable() }).nullish() }).safeParse(JSON.parse(text));
+    return parsed.success ? (parsed.data.quality?.checks?.names ?? []) : [];
+  } catch {
+    return [];
+  }
+}
+
 export interface CompareAndGateOptions {
   /** The baseline run or saved baseline; without one only absolute gates can be checked. */
   baselineDir?: string | undefined;
@@ -87,7 +100,9 @@ const COMPARE_FILES = ['compare.md', 'compare.json', 'compare.html'] as const;
 export async function compareAndGate(options: CompareAndGateOptions): Promise<CompareAndGateResult> {
   const cwd = options.cwd;
   const at = (p: string) => (isAbsolute(p) || cwd === undefined ? p : resolve(cwd, p));
-  const gates = await loadGates({ gates: options.gates ?? [], gatesFile: options.gatesFile, ...(cwd === undefined ? {} : { cwd }) });
+  // A gate may name one of the current run's checks: its manifest names them, before any record is read.
+  const checkNames = await manifestCheckNames(at(options.currentDir));
+  const gates = await loadGates({ gates: options.gates ?? [], gatesFile: options.gatesFile, checkNames, ...(cwd === undefined ? {} : { cwd }) });
   const setMap = parseSetMap(options.map ?? []);
   const readOptions = cwd === undefined ? {} : { cwd };
   const [baseline, current] = await Promise.all([

@@ -18,10 +18,11 @@ import type { Summary } from '../records/summary.js';
 import { createReportInputBuilder, REPORT_RENDERERS, type ReportInput } from '../reports/index.js';
 import { plannedSetOrder, qualityOfRun, targetService } from './manifest.js';
 import { describeService } from '../client/version-client.js';
-import { readRecordEntries } from './read-records.js';
+import { readRecordEntries, readRecords } from './read-records.js';
 import { openViewerFile } from './view-runs.js';
 import { readReviews } from './reviews.js';
 import { parseJsonText } from '../util/parse-json.js';
+import { readLabels } from '../dataset/index.js';
 
 export interface RenderedReports {
   readonly summary: Summary;
@@ -108,6 +109,21 @@ export async function generatorLoopDelay(dir: string): Promise<LoopDelay | null>
   const text = await readFile(path, 'utf8').catch(() => undefined);
   if (text === undefined) return null;
   return parseJsonText(text, path, GeneratorLoopDelaySchema).loop_delay_ms ?? null;
+}
+
+/**
+ * `chatbench report DIR --labels FILE`: checks the labels against the run's questions and sets and
+ * keeps them as DIR/labels.jsonl (replacing any), so every later `report DIR` gives the same agreement.
+ */
+export async function saveRunLabels(dir: string, file: { path: string; cwd: string }): Promise<void> {
+  const questionIds = new Set<string>();
+  const sets: string[] = [];
+  for await (const record of readRecords(dir)) {
+    questionIds.add(record.question_id);
+    if (!sets.includes(record.set)) sets.push(record.set);
+  }
+  const labels = await readLabels(file, { questionIds, sets });
+  await writeFile(join(dir, LABELS_FILE), labels.map((l) => `${JSON.stringify(l)}\n`).join(''));
 }
 
 /** The run's labels.jsonl (human verdicts, `--labels`); [] when there is none. InputError for a bad line. */

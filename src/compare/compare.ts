@@ -117,7 +117,8 @@ export function compareRuns(baseline: RunData, current: RunData, options: Compar
       continue;
     }
     matchedBaseline.add(b);
-    const figures = figureDeltas({ run: baseline, key: b, data: b }, { run: current, key: c, data: c }, { seed, resamples, repeats });
+    const checks = [...new Set([...baseline.check_names, ...current.check_names])].sort();
+    const figures = figureDeltas({ run: baseline, key: b, data: b }, { run: current, key: c, data: c }, { seed, resamples, repeats, checks });
     const { broken, fixed } = questionChanges(b.questions, c.questions);
     groups.push({
       ...ref(c),

@@ -7,7 +7,7 @@
  * over every row of every group at once (compare.ts, fdr.ts).
  */
 import { latencyIntervals, pairedMeanInterval, type Interval } from './bootstrap.js';
-import { HEADLINE_FIGURES, HEADLINE_LATENCY, LATENCY_FIGURES, LATENCY_STATS, RATE_FIGURES, REPEAT_FIGURES, REVIEW_FIGURES, SCORE_NAMES, higherIsBetter, type LatencyStat } from '../figures/catalogue.js';
+import { HEADLINE_FIGURES, HEADLINE_LATENCY, LATENCY_FIGURES, LATENCY_STATS, QUALITY_HEADLINE, RATE_FIGURES, REPEAT_FIGURES, REVIEW_FIGURES, SCORE_NAMES, higherIsBetter, type LatencyStat } from '../figures/catalogue.js';
 import { MIN_MEAN_SAMPLES, minSamples, minSamplesJson } from '../figures/min-samples.js';
 import { questionValue } from '../metrics/question-value.js';
 import { normalTwoSidedP, pairedTTestP } from '../metrics/stats.js';
@@ -20,6 +20,8 @@ export interface DeltaOptions {
   resamples: number;
   /** Either run had repeats: the repeat figures are headline figures. */
   repeats: boolean;
+  /** The user checks' figures of either run: headline figures when a side has them. */
+  checks?: readonly string[];
 }
 
 /** One side of the comparison of one group. */
@@ -40,6 +42,7 @@ const excludes = (ci: Interval | null, value: number) => ci !== null && (ci.low 
 const HEADLINE: ReadonlySet<string> = new Set<string>([...HEADLINE_FIGURES, ...HEADLINE_LATENCY]);
 const REPEATS: ReadonlySet<string> = new Set<string>(REPEAT_FIGURES);
 const REVIEWS: ReadonlySet<string> = new Set<string>(REVIEW_FIGURES);
+const QUALITY: ReadonlySet<string> = new Set<string>(QUALITY_HEADLINE);
 
 function base(figure: string, kind: FigureDelta['kind'], baseline: number | null, current: number | null, options: DeltaOptions) {
   const delta = baseline === null || current === null ? null : current - baseline;
@@ -48,8 +51,9 @@ function base(figure: string, kind: FigureDelta['kind'], baseline: number | null
     figure,
     kind,
     higher_is_better: higher,
-    // human_pass_rate heads the table once either run has reviews.
-    headline: HEADLINE.has(figure) || (options.repeats && REPEATS.has(figure)) || (REVIEWS.has(figure) && (baseline !== null || current !== null)),
+    // human_pass_rate heads the table once either run has reviews; answer quality and the checks once either has them.
+    headline: HEADLINE.has(figure) || (options.repeats && REPEATS.has(figure)) ||
+      ((REVIEWS.has(figure) || QUALITY.has(figure) || (options.checks ?? []).includes(figure)) && (baseline !== null || current !== null)),
     baseline,
     current,
     delta,
@@ -149,7 +153,7 @@ function latencyDeltas(b: Side, c: Side, options: DeltaOptions): FigureDelta[] {
 /** Every figure of the catalogue for one matched group: scores, rates, repeat figures, then latencies. */
 export function figureDeltas(b: Side, c: Side, options: DeltaOptions): FigureDelta[] {
   return [
-    ...SCORE_NAMES.map((name) => pairedDelta(b, c, name, 'score', options)),
+    ...[...SCORE_NAMES, ...(options.checks ?? [])].map((name) => pairedDelta(b, c, name, 'score', options)),
     ...[...RATE_FIGURES, ...REPEAT_FIGURES, ...REVIEW_FIGURES].map((name) => pairedDelta(b, c, name, 'rate', options)),
     ...latencyDeltas(b, c, options),
   ];

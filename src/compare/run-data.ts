@@ -18,12 +18,15 @@ import { answerKey, NO_VERDICTS, recordVerdict, type HumanVerdicts } from '../re
 /** Answers kept per question for the broken/fixed lists. */
 export const ANSWER_CHARS = 400;
 
+const SCORE_SET: ReadonlySet<string> = new Set(SCORE_NAMES);
+
 /** One question of one group. */
 export interface QuestionData extends QuestionFigures {
   question: string;
   outcomes: Outcome[];
   passes: boolean[];
-  scores: Partial<Record<ScoreName, number>>;
+  /** Per-question means of the catalogue's scores and of the user's checks (by name). */
+  scores: Partial<Record<ScoreName, number>> & Record<string, number>;
   /** Per try, a person's verdict (reviews.jsonl): true good, false bad, null not reviewed. */
   human: (boolean | null)[];
   /** The lowest repeat's answer, trimmed to ANSWER_CHARS; null when it had none. */
@@ -61,6 +64,8 @@ export interface RunData {
    * measured. No latency was measured more than its max late, so a latency change within it proves nothing.
    */
   loop_delay_ms: LoopDelay | null;
+  /** The user checks' figures (`--checks`) the records carry, sorted. */
+  check_names: string[];
 }
 
 interface QuestionState {
@@ -80,6 +85,7 @@ export function createRunCollector(options: { verdicts?: HumanVerdicts; setOrder
   const summarizer = createSummarizer({ verdicts, ...(options.setOrder ? { setOrder: options.setOrder } : {}) });
   const repeats = createRepeatsAccumulator();
   const groups = new Map<string, { key: GroupKey; model_name: string | null; questions: Map<string, QuestionState>; latency: Record<LatencyFigure, number[]> }>();
+  const checkNames = new Set<string>();
 
   const observe = (record: RequestRecord, model_index: number | null, model_name: string | null, figures: AnswerFigures, passed: boolean, human: boolean | undefined) => {
     const key = { set: record.set, mode: record.mode, model_index };
@@ -93,6 +99,7 @@ export function createRunCollector(options: { verdicts?: HumanVerdicts; setOrder
     let question = group.questions.get(record.question_id);
     if (question === undefined) group.questions.set(record.question_id, (question = { question: record.question, tries: new Map() }));
     question.tries.set(record.repeat, { outcome: figures.outcome, passed, human: human ?? null, figures });
+    for (const name of Object.keys(figures.checks)) checkNames.add(name);
     if (figures.outcome !== 'ok') return;
     for (const f of LATENCY_FIGURES) {
       const value = sampleValue(f, figures, record.headers_ms);
@@ -111,6 +118,7 @@ export function createRunCollector(options: { verdicts?: HumanVerdicts; setOrder
       }
     },
     finish(source, tornLines = 0, loopDelay = null) {
+      const checks = [...checkNames].sort();
       return {
         source,
         loop_delay_ms: loopDelay,
@@ -119,23 +127,26 @@ export function createRunCollector(options: { verdicts?: HumanVerdicts; setOrder
         groups: [...groups.values()].map(({ key, model_name, questions, latency }) => ({
           ...key,
           model_name,
-          questions: new Map([...questions].map(([id, q]) => [id, toQuestionData(q)])),
+          questions: new Map([...questions].map(([id, q]) => [id, toQuestionData(q, checks)])),
           latency: Object.fromEntries(LATENCY_FIGURES.map((f) => [f, [...latency[f]].sort((a, b) => a - b)])) as Record<LatencyFigure, number[]>,
         })),
         torn_lines: tornLines,
+        check_names: checks,
       };
     },
   };
 }
 
-function toQuestionData(state: QuestionState): QuestionData {
+function toQuestionData(state: QuestionState, checkNames: readonly string[]): QuestionData {
   const tries = [...state.tries.entries()].sort(([a], [b]) => a - b).map(([, t]) => t);
-  const scores: Partial<Record<ScoreName, number>> = {};
-  for (const name of SCORE_NAMES) {
+  const scores: QuestionData['scores'] = {};
+  const valueOf = (figures: AnswerFigures, name: string): number | null | undefined =>
+    (SCORE_SET.has(name) ? figures.scores?.[name as ScoreName] : figures.checks[name]?.score);
+  for (const name of [...SCORE_NAMES, ...checkNames]) {
     let sum = 0;
     let n = 0;
     for (const t of tries) {
-      const value = t.outcome === 'ok' ? t.figures.scores?.[name] : null;
+      const value = t.outcome === 'ok' ? valueOf(t.figures, name) : null;
       if (value === null || value === undefined || !Number.isFinite(value)) continue;
       sum += value;
       n += 1;

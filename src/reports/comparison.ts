@@ -4,6 +4,7 @@
  * each model of a multi-model set), which rows, and which cell of a row is best. Built once here so
  * the two reports can never disagree on a figure or on what "best" means.
  */
+import { SCORE_NAMES } from '../figures/catalogue.js';
 import { OUTCOMES, type Mode } from '../records/record.js';
 import type { Group, GroupFigures, LatencyFigure, MeanEstimate, Summary } from '../records/summary.js';
 import { hasEnoughSamples, type Statistic } from '../figures/min-samples.js';
@@ -115,9 +116,32 @@ const MILESTONE_ROWS: readonly RowSpec[] = [
   { label: 'output chars/s p50', better: 'higher', value: (g) => g.latency.output_chars_per_s?.p50 ?? null, format: formatRate },
 ];
 
+/** Answer quality (metrics.md): shown only when some column has the figure (a reference answer, a judge). */
+const QUALITY_ROWS: ReadonlyArray<[string, string]> = [
+  ['answer F1', 'answer_f1'], ['ROUGE-L', 'rouge_l'], ['correctness', 'correctness'], ['groundedness', 'groundedness'],
+  ['relevance', 'relevance'], ['rubric pass', 'rubric'],
+];
+
+const CATALOGUED: ReadonlySet<string> = new Set(SCORE_NAMES);
+
+/** The user checks' figures (`--checks`) the columns have: the score keys that are not in the catalogue, sorted. */
+export function checkNamesOf(columns: readonly ReportColumn[]): string[] {
+  return [...new Set(columns.flatMap((c) => Object.keys(c.group.scores)))].filter((name) => !CATALOGUED.has(name)).sort();
+}
+
+const errorsOf = (g: GroupFigures): number => Object.values(g.figure_errors).reduce((a, b) => a + b, 0);
+
 /** The rows of the comparison table, each with its best cells marked. Outcome rows appear only for classes that occurred. */
 export function comparisonRows(columns: readonly ReportColumn[]): ComparisonRow[] {
   const occurred = OUTCOMES.filter((o) => o !== 'ok' && columns.some((c) => (c.group.outcomes[o] ?? 0) > 0));
+  const present = (spec: RowSpec) => columns.some((c) => spec.value(c.group) !== null);
+  const quality = [
+    ...QUALITY_ROWS.map(([label, name]) => score(label, name)),
+    ...checkNamesOf(columns).map((name) => score(`check ${name}`, name)),
+  ].filter(present);
+  const errors: RowSpec[] = columns.some((c) => errorsOf(c.group) > 0)
+    ? [{ label: 'judge/check errors', better: 'lower', value: errorsOf, format: formatCount }]
+    : [];
   const specs: RowSpec[] = [
     { label: 'requests', better: null, value: (g) => g.requests, format: formatCount },
     { label: 'ok %', better: 'higher', value: (g) => (g.requests > 0 ? (g.outcomes.ok ?? 0) / g.requests : null), format: formatPct, samples: { stat: 'mean', n: (g) => g.requests } },
@@ -135,6 +159,8 @@ export function comparisonRows(columns: readonly ReportColumn[]): ComparisonRow[
     score('hit@5', 'hit_at_5'),
     score('retrieval recall@5', 'retrieval_recall_at_5'),
     { label: 'invalid citations', better: 'lower', value: (g) => g.invalid_citations, format: formatCount },
+    ...quality,
+    ...errors,
     latency('TTFP p50', 'ttfp_ms', 'p50'),
     latency('TTFP p95', 'ttfp_ms', 'p95'),
     latency('TTFT p50', 'ttft_ms', 'p50'),
@@ -170,11 +196,12 @@ function markBest(values: ReadonlyArray<number | null>, few: readonly boolean[],
   return marked.every((m, i) => m || judged[i] === null) ? values.map(() => false) : marked;
 }
 
-/** Per-category figures of each column: pass rate and citation recall, categories in natural order. */
+/** Per-category figures of each column: pass rate, citation recall and the judge's correctness, categories in natural order. */
 export interface CategoryRow {
   readonly category: string;
   readonly pass: ReadonlyArray<MeanEstimate | null>;
   readonly recall: ReadonlyArray<number | null>;
+  readonly correctness: ReadonlyArray<number | null>;
 }
 
 export function categoryRows(columns: readonly ReportColumn[]): CategoryRow[] {
@@ -183,5 +210,6 @@ export function categoryRows(columns: readonly ReportColumn[]): CategoryRow[] {
     category,
     pass: columns.map((c) => c.group.by_category[category]?.pass_rate ?? null),
     recall: columns.map((c) => c.group.by_category[category]?.scores.citation_recall?.mean ?? null),
+    correctness: columns.map((c) => c.group.by_category[category]?.scores.correctness?.mean ?? null),
   }));
 }

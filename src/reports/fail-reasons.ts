@@ -29,9 +29,16 @@ export function answerFailReasons(figures: Figures, httpStatus: number | null): 
   const reasons: string[] = [];
   if (scores.missing_phrases.length > 0) reasons.push(`missing phrases: ${scores.missing_phrases.map((p) => `"${p}"`).join(', ')}`);
   if (scores.forbidden_phrases.length > 0) reasons.push(`forbidden phrases present: ${scores.forbidden_phrases.map((p) => `"${p}"`).join(', ')}`);
+  if (scores.unmatched_patterns.length > 0) reasons.push(`no match for ${scores.unmatched_patterns.join(', ')}`);
+  if (scores.forbidden_matches.length > 0) reasons.push(`forbidden patterns match: ${scores.forbidden_matches.join(', ')}`);
   if (scores.invalid_citations > 0) reasons.push(`${scores.invalid_citations} invalid citation(s)`);
   if (scores.citation_recall === 0) reasons.push('no expected document cited (citation recall 0)');
   if (scores.no_answer_ok === false) reasons.push('cited documents on a question that expects no answer');
+  if (scores.failed_conditions.length > 0) {
+    // Under a --pass rule its failed conditions are the reasons (the default rule's count only if named).
+    const named = scores.failed_conditions.includes('the default rule');
+    return scores.pass ? [] : [...(named ? reasons : []), ...scores.failed_conditions.filter((c) => c !== 'the default rule').map((c) => `pass condition ${c}`)];
+  }
   if (!scores.pass && reasons.length === 0) reasons.push('did not pass');
   return scores.pass ? [] : reasons;
 }

@@ -7,6 +7,8 @@
  */
 import { timingNote } from '../metrics/banner.js';
 import type { AnswerFigures, RequestRecord } from '../records/record.js';
+import type { Summary } from '../records/summary.js';
+import { agreementRows, consistencyRows, errorRows, QUALITY_HELP, qualityLines } from './answer-quality.js';
 import { categoryRows, comparisonRows, reportColumns, type ReportColumn } from './comparison.js';
 import { answerFailReasons, describeOutcome, recordFailReasons, recordPassed } from './fail-reasons.js';
 import { NA, formatCount, formatPct, formatScore, replaceUnprintable, trimText } from './format.js';
@@ -34,9 +36,10 @@ export function renderReportMd(input: ReportInput): string {
   return [
     ...titleLines(input),
     ...comparisonLines(columns),
+    ...qualitySectionLines(input.summary, columns),
     ...categoryLines(columns),
     ...worstLines(input.worst),
-    ...howToReadLines(),
+    ...howToReadLines(input.summary),
   ].join('\n');
 }
 
@@ -86,6 +89,37 @@ function comparisonLines(columns: readonly ReportColumn[]): string[] {
   ];
 }
 
+/** The pass rule, the judge and checks, their errors, the judge's agreement with humans and its flip rate. */
+function qualitySectionLines(summary: Summary, columns: readonly ReportColumn[]): string[] {
+  if (summary.quality === null) return [];
+  const lines = qualityLines(summary.quality);
+  const out = [
+    '## Answer quality',
+    '',
+    `**Pass rule:** ${mdInline(lines.passRule)}`,
+    '',
+    `**Judge:** ${lines.judge === null ? 'none (correctness, groundedness, relevance and rubric are N/A)' : mdInline(lines.judge)}`,
+    '',
+  ];
+  if (lines.checks.length > 0) out.push(`**Checks** (\`--checks\`, each a figure): ${lines.checks.map((c) => `\`${c}\``).join(', ')}`, '');
+  const errors = errorRows(columns);
+  if (errors.rows.length > 0) {
+    out.push('### Judge and check errors', '', 'Answers whose verdict or check could not be had; each is left out of that figure\'s mean (the request itself is not failed).', '');
+    out.push(...table(errors.header.map(mdInline), errors.rows.map((r) => r.map(mdInline))), '');
+  }
+  const agreement = agreementRows(summary.quality);
+  if (agreement.rows.length > 0) {
+    out.push('### Agreement with human verdicts', '', 'How far the judge can be trusted: its pass verdicts (score ≥ 0.5) against the humans\', with 95% bootstrap intervals.', '');
+    out.push(...table(agreement.header.map(mdInline), agreement.rows.map((r) => r.map(mdInline))), '');
+  }
+  const consistency = consistencyRows(summary.quality);
+  if (consistency.rows.length > 0) {
+    out.push('### Judge consistency', '', 'The same answer asked again (`--judge-repeat`): how often the pass verdict changed.', '');
+    out.push(...table(consistency.header.map(mdInline), consistency.rows.map((r) => r.map(mdInline))), '');
+  }
+  return out;
+}
+
 function categoryLines(columns: readonly ReportColumn[]): string[] {
   const categories = categoryRows(columns);
   if (categories.length === 0) return [];
@@ -101,6 +135,9 @@ function categoryLines(columns: readonly ReportColumn[]): string[] {
     '',
     ...table(header, categories.map((r) => [mdInline(r.category), ...r.recall.map(formatScore)])),
     '',
+    ...(categories.some((r) => r.correctness.some((v) => v !== null))
+      ? ['### Correctness', '', ...table(header, categories.map((r) => [mdInline(r.category), ...r.correctness.map(formatScore)])), '']
+      : []),
   ];
 }
 
@@ -120,6 +157,8 @@ function worstEntry(record: RequestRecord, n: number): string[] {
     '',
     `**Expected documents:** ${idList(record.expected_document_ids)}`,
     '',
+    ...(record.reference_answer === null ? [] : [`**Reference answer:** ${mdInline(trimText(record.reference_answer, ANSWER_CHARS))}`, '']),
+    ...(record.rubric === null ? [] : [`**Rubric:** ${mdInline(trimText(record.rubric, ANSWER_CHARS))}`, '']),
   ];
   if (!record.models) return [...lines, ...answerLines(record)];
   return [
@@ -140,6 +179,22 @@ function answerLines(figures: AnswerFigures): string[] {
     '',
     ...answer,
     '',
+    ...verdictLines(figures),
+  ];
+}
+
+/** The judge's verdicts with their reasons, and the checks that said something: why a score is what it is. */
+function verdictLines(figures: AnswerFigures): string[] {
+  const verdicts = Object.entries(figures.judge?.verdicts ?? {}).flatMap(([figure, v]) => {
+    if (v === undefined || v.status === 'not_applicable') return [];
+    if (v.status === 'judge_error') return [`${figure}: judge error (${v.error ?? 'no verdict'})`];
+    return [`${figure} ${formatScore(v.score)}${v.reason ? ` (${v.reason})` : ''}`];
+  });
+  const checks = Object.entries(figures.checks).flatMap(([name, c]) =>
+    c.error !== null ? [`${name}: error (${c.error})`] : c.score === null ? [] : [`${name} ${Number(c.score.toFixed(3))}${c.reason ? ` (${c.reason})` : ''}`]);
+  return [
+    ...(verdicts.length > 0 ? [`**Judge:** ${verdicts.map((v) => mdInline(trimText(v, 300))).join(' · ')}`, ''] : []),
+    ...(checks.length > 0 ? [`**Checks:** ${checks.map((c) => mdInline(trimText(c, 300))).join(' · ')}`, ''] : []),
   ];
 }
 
@@ -153,13 +208,15 @@ function idList(ids: readonly string[]): string {
   return ids.length === 0 ? NA : ids.map((id) => `\`${id.replace(/`/g, "'")}\``).join(', ');
 }
 
-function howToReadLines(): string[] {
+function howToReadLines(summary: Summary): string[] {
   const link = (name: string) => `[${name}](${METRICS_DOC})`;
+  const rule = summary.quality?.pass_rule ?? `default: ok, no invalid citation, an expected document cited, every required phrase present, nothing cited when no answer is expected`;
   return [
     '## How to read this',
     '',
     `- ${link('Outcome')} classes count every request; only \`ok\` requests have latencies and scores.`,
-    `- ${link('Pass rate')}: share of requests that pass the pass rule (ok, no invalid citation, an expected document cited, every required phrase present, nothing cited when no answer is expected), with its 95% Wilson interval.`,
+    `- ${link('Pass rate')}: share of requests that pass the pass rule (${mdInline(rule)}), with its 95% Wilson interval.`,
+    ...(summary.quality === null ? [] : QUALITY_HELP.map((line) => `- ${link('Answer quality')}: ${line}.`)),
     `- ${link('Citation precision, recall and F1')} compare the cited documents with the expected ones; ${link('MRR')}, ${link('nDCG@5')} and ${link('hit@5')} judge the order of citation; ${link('retrieval recall@5')} judges the search ranking (\`top_documents\`).`,
     `- ${link('TTFP')} is the time to the first stream part, ${link('TTFT')} to the first answer token, ${link('total')} to the end of the body; p50 and p95 over \`ok\` requests.`,
     `- Scores are means over the questions that have them; a question with no expected documents is N/A (${NA}) for every ranking metric, never 0.`,

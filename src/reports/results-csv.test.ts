@@ -12,7 +12,7 @@ describe('results.csv', () => {
     expect(header.slice(0, 3)).toEqual(['key', 'question_id', 'question']);
     for (const column of ['outcome', 'http_status', 'error_code', 'ttfp_ms', 'ttft_ms', 'total_ms', 'headers_ms', 'parts', 'answer_chars', 'cited_document_ids', 'citation_precision', 'citation_recall', 'citation_f1', 'ndcg_at_5', 'retrieval_recall_at_5', 'invalid_citations', 'missing_phrases', 'pass', 'meta.difficulty'])
       expect(header).toContain(column);
-    expect(header).toHaveLength(BASE_COLUMNS.length + SCORE_COLUMNS.length + 2);
+    expect(header).toHaveLength(BASE_COLUMNS.length + SCORE_COLUMNS.length + 3); // pass, judge_errors, meta.difficulty
     expect(header.filter((c) => c === 'pass')).toHaveLength(1);
   });
 
@@ -49,10 +49,10 @@ describe('results.csv', () => {
     const chunks: string[] = [];
     const sink = createCsvSink((c) => chunks.push(c), { metadataColumns: ['team', 'difficulty'] });
     expect(chunks).toHaveLength(1);
-    expect(chunks[0]!.trimEnd().endsWith('pass,meta.team,meta.difficulty')).toBe(true);
+    expect(chunks[0]!.trimEnd().endsWith('pass,judge_errors,meta.team,meta.difficulty')).toBe(true);
     sink.write(makeRecord({ question_id: 'q1', set: 'a', metadata: { difficulty: 'hard', extra: 'dropped' } }));
     expect(chunks).toHaveLength(2);
-    expect(chunks[1]!.trimEnd().endsWith('true,,hard')).toBe(true);
+    expect(chunks[1]!.trimEnd().endsWith('true,,,hard')).toBe(true);
   });
 
   it('writes the header alone at close() when no record came', async () => {

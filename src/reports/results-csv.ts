@@ -3,6 +3,8 @@
  * results.csv: one row per request (one per model of a multi-model request) for spreadsheets and
  * pandas. Streamed from the records as they come, so it never needs the whole run in memory.
  * A figure that does not exist is an empty cell; booleans are `true`/`false`; lists are `|`-joined.
+ * After `pass`: `judge_errors` (the judged figures whose judge failed) and one `check.NAME` column
+ * per user check (`--checks`), then the dataset's extra columns.
  */
 import { stringify } from 'csv-stringify/sync';
 import type { AnswerFigures, RequestRecord } from '../records/record.js';
@@ -25,10 +27,14 @@ export const BASE_COLUMNS = [
 
 /** Metadata (extra dataset columns) are prefixed so a dataset column can never shadow one of ours. */
 export const META_PREFIX = 'meta.';
+/** A user check's score column. */
+export const CHECK_PREFIX = 'check.';
 
 export interface CsvOptions {
   /** The dataset's extra columns. Default: the metadata keys of the first record. */
   metadataColumns?: readonly string[];
+  /** The user checks' names. Default: the checks of the first record (or its first model); none when the header goes out at creation. */
+  checkColumns?: readonly string[];
 }
 
 type Cell = string | number | null;
@@ -39,21 +45,22 @@ type Cell = string | number | null;
  * A metadata key missing from a record is an empty cell; one not in the header is left out.
  */
 export function createCsvSink(write: (chunk: string) => void, options: CsvOptions = {}): RecordSink {
-  let metadata: readonly string[] | null = options.metadataColumns ?? null;
-  const header = (columns: readonly string[]) => {
-    write(stringify([[...BASE_COLUMNS, ...SCORE_COLUMNS, 'pass', ...columns.map((c) => `${META_PREFIX}${c}`)]]));
-    return columns;
+  let columns: { metadata: readonly string[]; checks: readonly string[] } | null = null;
+  const header = (metadata: readonly string[], checks: readonly string[]) => {
+    write(stringify([[...BASE_COLUMNS, ...SCORE_COLUMNS, 'pass', 'judge_errors', ...checks.map((c) => `${CHECK_PREFIX}${c}`), ...metadata.map((c) => `${META_PREFIX}${c}`)]]));
+    return { metadata, checks };
   };
-  if (metadata) header(metadata);
+  if (options.metadataColumns) columns = header(options.metadataColumns, options.checkColumns ?? []);
   return {
     name: 'csv',
     write(record) {
-      metadata ??= header(Object.keys(record.metadata));
-      const columns = metadata;
-      write(stringify(csvRowsOf(record).map((row) => [...row, ...columns.map((c) => record.metadata[c] ?? null)])));
+      const firstChecks = Object.keys(record.models?.[0]?.checks ?? record.checks);
+      columns ??= header(options.metadataColumns ?? Object.keys(record.metadata), options.checkColumns ?? firstChecks);
+      const { metadata, checks } = columns;
+      write(stringify(csvRowsOf(record, checks).map((row) => [...row, ...metadata.map((c) => record.metadata[c] ?? null)])));
     },
     async close() {
-      metadata ??= header([]);
+      columns ??= header(options.metadataColumns ?? [], options.checkColumns ?? []);
     },
   };
 }
@@ -68,12 +75,12 @@ export function renderResultsCsv(records: Iterable<RequestRecord>, options: CsvO
 }
 
 /** The rows of one record without the metadata cells: one, or one per model. */
-function csvRowsOf(record: RequestRecord): Cell[][] {
-  if (!record.models) return [cellsOf(record, record, null, null)];
-  return record.models.map((m) => cellsOf(record, m, m.model_index, m.model_name));
+function csvRowsOf(record: RequestRecord, checks: readonly string[]): Cell[][] {
+  if (!record.models) return [cellsOf(record, record, null, null, checks)];
+  return record.models.map((m) => cellsOf(record, m, m.model_index, m.model_name, checks));
 }
 
-function cellsOf(record: RequestRecord, figures: AnswerFigures, modelIndex: number | null, modelName: string | null): Cell[] {
+function cellsOf(record: RequestRecord, figures: AnswerFigures, modelIndex: number | null, modelName: string | null, checks: readonly string[]): Cell[] {
   const base: Record<(typeof BASE_COLUMNS)[number], Cell> = {
     key: record.key,
     question_id: record.question_id,
@@ -113,7 +120,11 @@ function cellsOf(record: RequestRecord, figures: AnswerFigures, modelIndex: numb
   };
   const scores = figures.scores;
   const passed = modelIndex === null ? recordPassed(record) : modelPassed(figures);
-  return [...BASE_COLUMNS.map((c) => base[c]), ...SCORE_COLUMNS.map((c) => scoreCell(scores?.[c])), String(passed)];
+  const judgeErrors = Object.entries(figures.judge?.verdicts ?? {}).filter(([, v]) => v?.status === 'judge_error').map(([f]) => f);
+  return [
+    ...BASE_COLUMNS.map((c) => base[c]), ...SCORE_COLUMNS.map((c) => scoreCell(scores?.[c])), String(passed), judgeErrors.join('|'),
+    ...checks.map((c) => figures.checks[c]?.score ?? null),
+  ];
 }
 
 function scoreCell(value: Scores[keyof Scores] | undefined): Cell {

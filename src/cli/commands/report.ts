@@ -10,8 +10,8 @@ import { renderLoadReports } from '../../app/render-load-reports.js';
 import { parseLoadGateFlag } from '../../gates/load.js';
 import { parseSlo } from '../../metrics/load-slo.js';
 import { compareAndGate, renderGateTestcases } from '../../app/compare-runs.js';
-import { renderReports, rewriteJunit } from '../../app/render-reports.js';
-import { ExitCode } from '../../errors.js';
+import { renderReports, rewriteJunit, saveRunLabels } from '../../app/render-reports.js';
+import { ExitCode, UsageError } from '../../errors.js';
 import { renderTerminalTable } from '../../reports/terminal-table.js';
 import type { Io } from '../io.js';
 import { VERSION } from '../version.js';
@@ -19,17 +19,23 @@ import { reportsList } from './reports-list.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
 export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
-  return defineCommand<{ dir: string }>({
+  return defineCommand<{ dir: string; labels?: string }>({
     command: 'report <dir>',
     describe: 'Rebuild every report of a run directory from its results.jsonl',
     builder: (y: Argv) =>
       y
         .positional('dir', { type: 'string', demandOption: true, describe: 'Run directory (holding results.jsonl)' })
+        .option('labels', { type: 'string', describe: 'Human verdicts (CSV: question_id, verdict[, set][, figure]) kept as the run\'s labels.jsonl: the report gives the judge\'s agreement with them' })
+        .example('$0 report reports/2026-11-20T10-00-00-eval --labels reviewed.csv', 'Add human verdicts to a judged run and rebuild its reports with the agreement table')
         .example('$0 report reports/2026-11-20T10-00-00-eval', 'Writes summary.json, results.csv, report.md, junit.xml and report.html again')
         .example('$0 report reports/2026-11-20T10-00-00-load', 'A load run: summary.json, timeline.csv, report.md and report.html, with its SLOs and gates'),
     handler: async (a) => {
       const dir = resolve(io.cwd, a.dir);
       const load = await loadOptionsOf(dir);
+      if (a.labels !== undefined) {
+        if (load) throw new UsageError('--labels: a load run has no judged answers; labels belong to an eval run');
+        await saveRunLabels(dir, { path: a.labels, cwd: io.cwd });
+      }
       if (load) {
         const { files } = await renderLoadReports(dir, { version: VERSION, slos: load.slos.map((t) => parseSlo(t)), gates: load.gates.map((t) => parseLoadGateFlag(t)) });
         io.stdout.write(`reports:\n${files.map((f) => `  ${f}`).join('\n')}\n`);

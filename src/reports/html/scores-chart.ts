@@ -9,11 +9,34 @@ import type { ReportColumn } from '../comparison.js';
 import { NA, formatScore } from '../format.js';
 import { axisLeft, esc, figure, legend, px, seriesStyle } from './svg.js';
 
-const METRICS = [
+interface Metric {
+  readonly name: string;
+  readonly label: string;
+}
+
+/** The citation chart's bars. */
+const CITATION_METRICS: readonly Metric[] = [
   { name: 'citation_precision', label: 'citation precision' },
   { name: 'citation_recall', label: 'citation recall' },
   { name: 'citation_f1', label: 'citation F1' },
-] as const;
+];
+
+/** The judged answer-quality chart's bars (drawn when a judge scored something). */
+const JUDGED_METRICS: readonly Metric[] = [
+  { name: 'correctness', label: 'correctness' },
+  { name: 'groundedness', label: 'groundedness' },
+  { name: 'relevance', label: 'relevance' },
+];
+
+/** The grouped bars of the judge's correctness, groundedness and relevance (data-chart="judged-scores"); '' when nothing was judged. */
+export function renderJudgedChart(columns: readonly ReportColumn[]): string {
+  if (!columns.some((c) => JUDGED_METRICS.some((m) => (c.group.scores[m.name] ?? null) !== null))) return '';
+  return barChart(columns, JUDGED_METRICS, {
+    chart: 'judged-scores',
+    caption: 'Correctness, groundedness and relevance (the judge\'s scores) with 95% confidence intervals',
+    label: (c) => `${c.label} correctness ${formatScore(c.group.scores.correctness?.mean)}, groundedness ${formatScore(c.group.scores.groundedness?.mean)}`,
+  });
+}
 
 const WIDTH = 720;
 const HEIGHT = 300;
@@ -21,6 +44,14 @@ const M = { top: 12, right: 20, bottom: 40, left: 60 };
 
 /** The grouped bar chart of citation scores (data-chart="citation-scores"). */
 export function renderScoresChart(columns: readonly ReportColumn[]): string {
+  return barChart(columns, CITATION_METRICS, {
+    chart: 'citation-scores',
+    caption: 'Citation precision, recall and F1 with 95% confidence intervals',
+    label: (c) => `${c.label} F1 ${formatScore(c.group.scores.citation_f1?.mean)}`,
+  });
+}
+
+function barChart(columns: readonly ReportColumn[], METRICS: readonly Metric[], text: { chart: string; caption: string; label: (c: ReportColumn) => string }): string {
   const outer = scaleBand<string>()
     .domain(METRICS.map((m) => m.label))
     .range([M.left, WIDTH - M.right])
@@ -60,11 +91,9 @@ export function renderScoresChart(columns: readonly ReportColumn[]): string {
     ...marks,
   ].join('');
   return figure({
-    chart: 'citation-scores',
-    caption: 'Citation precision, recall and F1 with 95% confidence intervals',
-    label: `Grouped bars of citation precision, recall and F1 per set with 95% confidence intervals: ${columns
-      .map((c) => `${c.label} F1 ${formatScore(c.group.scores.citation_f1?.mean)}`)
-      .join(', ')}.`,
+    chart: text.chart,
+    caption: text.caption,
+    label: `Grouped bars of ${METRICS.map((m) => m.label).join(', ')} per set with 95% confidence intervals: ${columns.map(text.label).join(', ')}.`,
     width: WIDTH,
     height: HEIGHT,
     body,
