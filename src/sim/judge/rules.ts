@@ -30,13 +30,13 @@ export interface RuleVerdict {
 const NO_ANSWER = /\b(could not find|couldn't find|can ?not find|no information|not found|do not know|don't know|cannot answer|no answer)\b/i;
 const NUMBER = /\d+(?:[.,:]\d+)*/g;
 
-/** A crude stemmer: enough to match "receives" with "receive" and "days" with "day". */
+/** A crude stemmer: enough to match "receives", "received" and "receive", or "days" and "day". */
 export function stem(word: string): string {
-  if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
-  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
-  if (word.length > 4 && word.endsWith('es')) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
-  return word;
+  let w = word;
+  if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
+  else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
+  else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
+  return w.length > 3 && w.endsWith('e') ? w.slice(0, -1) : w;
 }
 
 /** Content words of a text, stemmed, without numbers (counted apart), each once. */
