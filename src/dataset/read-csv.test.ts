@@ -152,11 +152,35 @@ describe('readDataset: good files', () => {
       'd,[],,,',
     ].join('\n');
     const rows = (await read(csv)).rows.map((row) => row.expectations);
+    const none = { must_match: [], must_not_match: [], reference_answer: null, rubric: null, human_verdict: null };
     expect(rows).toEqual([
-      { expected_document_ids: ['d1', 'd2'], must_contain: ['20 days', 'HR'], must_not_contain: ['sorry'], expect_no_answer: true },
-      { expected_document_ids: ['d3', 'd 4'], must_contain: [], must_not_contain: [], expect_no_answer: false },
-      { expected_document_ids: [], must_contain: [], must_not_contain: [], expect_no_answer: true },
-      { expected_document_ids: [], must_contain: [], must_not_contain: [], expect_no_answer: false },
+      { expected_document_ids: ['d1', 'd2'], must_contain: ['20 days', 'HR'], must_not_contain: ['sorry'], expect_no_answer: true, ...none },
+      { expected_document_ids: ['d3', 'd 4'], must_contain: [], must_not_contain: [], expect_no_answer: false, ...none },
+      { expected_document_ids: [], must_contain: [], must_not_contain: [], expect_no_answer: true, ...none },
+      { expected_document_ids: [], must_contain: [], must_not_contain: [], expect_no_answer: false, ...none },
+    ]);
+  });
+
+  it('answer-quality columns: a reference answer, a rubric, a human verdict, patterns (one, or a JSON array)', async () => {
+    const csv = [
+      'question,reference_answer,rubric,human_verdict,must_match,must_not_match',
+      'a, 25 days of PTO ,"Names ""PeopleHub"".",pass,\\b25 days\\b,"[""/sorry/i"", ""not sure""]"',
+      'b,,,FAIL,/^[A-Z]/,',
+      'c,,,,[Dd]ay[s],',
+    ].join('\n');
+    const rows = (await read(csv)).rows.map((row) => row.expectations);
+    expect(rows[0]).toMatchObject({ reference_answer: '25 days of PTO', rubric: 'Names "PeopleHub".', human_verdict: 'pass', must_match: ['/\\b25 days\\b/iu'], must_not_match: ['/sorry/i', '/not sure/iu'] });
+    expect(rows[1]).toMatchObject({ reference_answer: null, human_verdict: 'fail', must_match: ['/^[A-Z]/'] });
+    expect(rows[2]?.must_match).toEqual(['/[Dd]ay[s]/iu']);
+  });
+
+  it('reports a bad pattern or verdict with its line and column', async () => {
+    const csv = ['question,must_match,must_not_match,human_verdict', 'a,(unclosed,/x/g,maybe', 'b,"["""", ""ok""]",,'].join('\n');
+    expect(await problemsOf(csv)).toEqual([
+      'data.csv:2: human_verdict: "maybe" is not a verdict (pass or fail; true/false, yes/no, 1/0 also read)',
+      expect.stringMatching(/^data\.csv:2: must_match: invalid regular expression "\(unclosed": .*Unterminated group/),
+      'data.csv:2: must_not_match: invalid regular expression "/x/g": flags "g": only i, m, s and u are allowed',
+      'data.csv:3: must_match: element 1: not a pattern (a non-empty string)',
     ]);
   });
 

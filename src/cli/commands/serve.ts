@@ -103,7 +103,8 @@ async function start(args: ServeArgs, io: Io): Promise<RunningSimulator> {
 /** Starts the simulator, prints where it is, and waits for the interrupt signal to close it. */
 async function serve(args: ServeArgs, io: Io): Promise<void> {
   const sim = await start(args, io);
-  io.stdout.write(`chatbench simulator listening on ${sim.baseUrl} (speaking Onyx ${sim.backendVersion})\ntokens:\n${describeTokens(sim.tokens)}\nPress Ctrl+C to stop.\n`);
+  const judge = `${new URL(sim.baseUrl).origin}`;
+  io.stdout.write(`chatbench simulator listening on ${sim.baseUrl} (speaking Onyx ${sim.backendVersion})\njudge (rule-based, OpenAI-compatible): --judge ${judge} --judge-model any-name\ntokens:\n${describeTokens(sim.tokens)}\nPress Ctrl+C to stop.\n`);
   if (!io.signal.aborted) await new Promise((done) => io.signal.addEventListener('abort', done, { once: true }));
   await sim.close();
   io.stdout.write('chatbench simulator stopped\n');
