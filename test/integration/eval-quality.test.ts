@@ -56,12 +56,12 @@ const MODELS = write('models.json', JSON.stringify({
     { name: 'duo', llm_overrides: [{ model_provider: 'openai', model_version: 'gpt-4o-mini' }, { model_provider: 'openai', model_version: 'gpt-4o' }] },
   ],
 }));
-const CHECKS = write('checks.mjs', `
+write('checks.mjs', `
 export const polite = (ctx) => !/stupid/i.test(ctx.answer_text ?? '');
 export function cites_policy(ctx) { return { pass: ctx.cited_documents.length > 0, reason: ctx.cited_documents.length + ' cited' }; }
 export const picky = (ctx) => { if (ctx.row.id === 'q2') throw new Error('not my business'); return ctx.timings.total_ms !== null; };
 `);
-const LABELS = write('labels.csv', 'question_id,verdict,set,figure\nq1,pass,,\nq2,fail,solo,correctness\n');
+write('labels.csv', 'question_id,verdict,set,figure\nq1,pass,,\nq2,fail,solo,correctness\n');
 
 async function cli(args: string[], env: Record<string, string> = {}) {
   const fake = createFakeIo({ env, cwd: dir });
