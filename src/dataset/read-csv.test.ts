@@ -177,7 +177,7 @@ describe('readDataset: good files', () => {
   it('reports a bad pattern or verdict with its line and column', async () => {
     const csv = ['question,must_match,must_not_match,human_verdict', 'a,(unclosed,/x/g,maybe', 'b,"["""", ""ok""]",,'].join('\n');
     expect(await problemsOf(csv)).toEqual([
-      'data.csv:2: human_verdict: "maybe" is not a verdict (pass or fail; true/false, yes/no, 1/0 also read)',
+      'data.csv:2: human_verdict: "maybe" is not a verdict (pass or fail; good/bad, true/false, yes/no, 1/0 also read)',
       expect.stringMatching(/^data\.csv:2: must_match: invalid regular expression "\(unclosed": .*Unterminated group/),
       'data.csv:2: must_not_match: invalid regular expression "/x/g": flags "g": only i, m, s and u are allowed',
       'data.csv:3: must_match: element 1: not a pattern (a non-empty string)',

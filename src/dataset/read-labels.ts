@@ -9,10 +9,10 @@
 import { parse } from 'csv-parse/sync';
 import { InputError } from '../errors.js';
 import { LabelSchema, type Label } from '../records/labels.js';
-import { JUDGE_FIGURES, type HumanVerdict } from '../records/quality.js';
+import { JUDGE_FIGURES, type LabelVerdict } from '../records/quality.js';
 import { readUtf8File, type InputFile } from './read-text.js';
 
-const VERDICTS: Record<string, HumanVerdict> = { pass: 'pass', fail: 'fail', true: 'pass', false: 'fail', yes: 'pass', no: 'fail', 1: 'pass', 0: 'fail' };
+const VERDICTS: Record<string, LabelVerdict> = { pass: 'pass', fail: 'fail', good: 'pass', bad: 'fail', true: 'pass', false: 'fail', yes: 'pass', no: 'fail', 1: 'pass', 0: 'fail' };
 
 /** What the labels may name: the dataset's question ids and the run's sets. */
 export interface LabelScope {
@@ -50,7 +50,7 @@ export async function readLabels(file: InputFile, scope: LabelScope): Promise<La
     const figure = cell(figureAt) === '' ? null : cell(figureAt);
     if (questionId === '') problem(columns[idAt]!, 'is empty');
     else if (!scope.questionIds.has(questionId)) problem(columns[idAt]!, `no question "${questionId}" in the dataset`);
-    if (verdict === undefined) problem(columns[verdictAt]!, `"${cell(verdictAt)}" is not a verdict (pass or fail)`);
+    if (verdict === undefined) problem(columns[verdictAt]!, `"${cell(verdictAt)}" is not a verdict (pass or fail; good/bad, true/false, yes/no, 1/0 also read)`);
     if (set !== null && !scope.sets.includes(set)) problem('set', `no set "${set}" in the run (its sets: ${scope.sets.join(', ')})`);
     if (figure !== null && !(JUDGE_FIGURES as readonly string[]).includes(figure)) problem('figure', `"${figure}" is not a judged figure (${JUDGE_FIGURES.join(', ')})`);
     const key = JSON.stringify([questionId, set, figure]);

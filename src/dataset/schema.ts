@@ -6,7 +6,7 @@
  */
 import type { Expectations } from '../records/expectations.js';
 import { canonicalPattern, compilePattern } from '../records/patterns.js';
-import type { HumanVerdict } from '../records/quality.js';
+import type { LabelVerdict } from '../records/quality.js';
 import { z } from 'zod';
 import { DateTimeSchema, DocumentSourceSchema, type BaseFilters } from '../api/index.js';
 
@@ -158,13 +158,13 @@ function parsePatterns(value: string, ctx: Ctx): string[] {
   return patterns;
 }
 
-const VERDICTS: Record<string, HumanVerdict> = { pass: 'pass', fail: 'fail', true: 'pass', false: 'fail', yes: 'pass', no: 'fail', 1: 'pass', 0: 'fail' };
+const VERDICTS: Record<string, LabelVerdict> = { pass: 'pass', fail: 'fail', good: 'pass', bad: 'fail', true: 'pass', false: 'fail', yes: 'pass', no: 'fail', 1: 'pass', 0: 'fail' };
 
-function parseVerdict(value: string, ctx: Ctx): HumanVerdict | null {
+function parseVerdict(value: string, ctx: Ctx): LabelVerdict | null {
   const trimmed = value.trim().toLowerCase();
   if (trimmed === '') return null;
   const verdict = VERDICTS[trimmed];
-  if (verdict === undefined) issue(ctx, `${quote(value)} is not a verdict (pass or fail; true/false, yes/no, 1/0 also read)`);
+  if (verdict === undefined) issue(ctx, `${quote(value)} is not a verdict (pass or fail; good/bad, true/false, yes/no, 1/0 also read)`);
   return verdict ?? null;
 }
 

@@ -8,7 +8,7 @@
  */
 import pLimit from 'p-limit';
 import { verdictKindOf, type JudgeTask } from '../api/judge.js';
-import type { JudgeFigure, Judgement, Verdict } from '../records/quality.js';
+import type { JudgeFigure, Judgement, JudgeVerdict } from '../records/quality.js';
 import type { VerdictCache } from './cache.js';
 import { verdictKey } from './cache.js';
 import type { JudgeClient } from './client.js';
@@ -85,7 +85,7 @@ export function createJudge(options: JudgeOptions): Judge {
     return { score: result.score, reason: result.reason, cached: false };
   };
 
-  const verdictOf = async (figure: JudgeFigure, answer: JudgedAnswer, context: QuestionContext, pages: FetchedPages): Promise<Verdict> => {
+  const verdictOf = async (figure: JudgeFigure, answer: JudgedAnswer, context: QuestionContext, pages: FetchedPages): Promise<JudgeVerdict> => {
     const made = judgeInput(figure, answer, context, pages);
     if ('skip' in made) return { status: 'not_applicable', score: null, reason: made.skip, error: null, asks: [], cached: 0 };
     const user = JSON.stringify(made.input, null, 2);

@@ -6,8 +6,10 @@
  * JUDGE_PASS_THRESHOLD is a pass verdict. Pure: the caller injects the seeded random source, so the
  * same records give the same intervals.
  */
+import { answerKey } from '../records/answer-key.js';
 import type { Label } from '../records/labels.js';
-import { JUDGE_FIGURES, JUDGE_PASS_THRESHOLD, type JudgeFigure, type Verdict } from '../records/quality.js';
+import type { HumanVerdicts } from '../records/review.js';
+import { JUDGE_FIGURES, JUDGE_PASS_THRESHOLD, type JudgeFigure, type JudgeVerdict } from '../records/quality.js';
 import type { AnswerFigures, RequestRecord } from '../records/record.js';
 import type { Estimate, QualityAgreement, QualityConsistency } from '../records/summary.js';
 import { percentile, proportionEstimate } from './stats.js';
@@ -82,11 +84,15 @@ export interface AgreementAccumulator {
 }
 
 /**
- * Labels: the records' own `human_verdict` (per question), then the given labels, the more specific
- * winning (question × set × figure over question × set over question × figure over question).
- * `randomFor(figure)` gives each figure's seeded bootstrap stream.
+ * The humans' verdict on an answer, most specific first: a review of that very answer
+ * (reviews.jsonl, `chatbench view`: good is a pass), then the labels file (question × set × figure
+ * over question × set over question × figure over question), then the record's own `human_verdict`
+ * (the dataset's column, per question). `randomFor(figure)` gives each figure's seeded bootstrap
+ * stream.
  */
-export function createAgreementAccumulator(labels: readonly Label[], randomFor: (figure: JudgeFigure) => () => number): AgreementAccumulator {
+export function createAgreementAccumulator(
+  labels: readonly Label[], randomFor: (figure: JudgeFigure) => () => number, reviews: HumanVerdicts = new Map(),
+): AgreementAccumulator {
   const byKey = new Map<string, Label>();
   for (const label of labels) byKey.set(JSON.stringify([label.question_id, label.set, label.figure]), label);
   const find = (question: string, set: string, figure: JudgeFigure) =>
@@ -95,8 +101,9 @@ export function createAgreementAccumulator(labels: readonly Label[], randomFor: 
   const pairs = new Map<JudgeFigure, VerdictPair[]>(JUDGE_FIGURES.map((f) => [f, []]));
   const flips = new Map<JudgeFigure, { items: number; flipped: number }>(JUDGE_FIGURES.map((f) => [f, { items: 0, flipped: 0 }]));
 
-  const observe = (record: RequestRecord, figures: AnswerFigures) => {
-    for (const [figure, verdict] of Object.entries(figures.judge?.verdicts ?? {}) as [JudgeFigure, Verdict][]) {
+  const observe = (record: RequestRecord, figures: AnswerFigures, modelIndex: number | null) => {
+    const reviewed = reviews.get(answerKey(record.key, modelIndex));
+    for (const [figure, verdict] of Object.entries(figures.judge?.verdicts ?? {}) as [JudgeFigure, JudgeVerdict][]) {
       if (verdict.status !== 'ok' || verdict.score === null) continue;
       const flip = flipped(verdict.asks);
       if (flip !== null) {
@@ -105,15 +112,15 @@ export function createAgreementAccumulator(labels: readonly Label[], randomFor: 
         if (flip) f.flipped += 1;
       }
       const label = find(record.question_id, record.set, figure);
-      const human = label?.verdict ?? record.human_verdict;
-      if (human !== null) pairs.get(figure)!.push({ judge: verdict.score >= JUDGE_PASS_THRESHOLD, human: human === 'pass' });
+      const human = reviewed !== undefined ? reviewed.pass : (label?.verdict ?? record.human_verdict) === null ? null : (label?.verdict ?? record.human_verdict) === 'pass';
+      if (human !== null) pairs.get(figure)!.push({ judge: verdict.score >= JUDGE_PASS_THRESHOLD, human });
     }
   };
 
   return {
     add(record) {
-      if (record.models === null) observe(record, record);
-      for (const model of record.models ?? []) observe(record, model);
+      if (record.models === null) observe(record, record, null);
+      for (const model of record.models ?? []) observe(record, model, model.model_index);
     },
     finish() {
       const agreement: QualityAgreement[] = [];

@@ -67,7 +67,7 @@ export interface SummarizerOptions {
    * the records' own human_verdict, and each judged figure's seeded bootstrap stream. Without it
    * (a baseline, a comparison) quality is null.
    */
-  quality?: { passRule: string; labels: readonly Label[]; randomFor: (figure: JudgeFigure) => () => number };
+  quality?: { passRule: string; labels: readonly Label[]; reviews?: HumanVerdicts; randomFor: (figure: JudgeFigure) => () => number };
 }
 
 export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
@@ -79,7 +79,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   let requests = 0;
   let firstSentMs = Infinity;
   let lastDoneMs = -Infinity;
-  const agreement = options.quality ? createAgreementAccumulator(options.quality.labels, options.quality.randomFor) : undefined;
+  const agreement = options.quality ? createAgreementAccumulator(options.quality.labels, options.quality.randomFor, options.quality.reviews) : undefined;
   /** The judge the records name (the smallest, so record order does not matter), its most asks, the check names. */
   let judge: { model: string; prompt_version: string; repeat: number } | null = null;
   const checkNames = new Set<string>();

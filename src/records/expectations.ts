@@ -5,7 +5,7 @@
  * before them still reads; absent means none.
  */
 import { z } from 'zod';
-import { HumanVerdictSchema } from './quality.js';
+import { LabelVerdictSchema } from './quality.js';
 
 export const ExpectationsSchema = z.object({
   expected_document_ids: z.array(z.string()),
@@ -22,6 +22,6 @@ export const ExpectationsSchema = z.object({
   /** A criterion in words the judge checks (pass/fail). */
   rubric: z.string().nullable().optional(),
   /** A human's verdict on this question's answers, for the judge's agreement. */
-  human_verdict: HumanVerdictSchema.nullable().optional(),
+  human_verdict: LabelVerdictSchema.nullable().optional(),
 });
 export type Expectations = z.infer<typeof ExpectationsSchema>;

@@ -6,7 +6,7 @@
  * rebuilds the agreement table from the run directory alone.
  */
 import { z } from 'zod';
-import { HumanVerdictSchema, JudgeFigureSchema } from './quality.js';
+import { LabelVerdictSchema, JudgeFigureSchema } from './quality.js';
 
 export const LabelSchema = z.strictObject({
   question_id: z.string().min(1),
@@ -14,7 +14,7 @@ export const LabelSchema = z.strictObject({
   set: z.string().min(1).nullable().default(null),
   /** null: the verdict is on the answer as a whole, compared with every judged figure. */
   figure: JudgeFigureSchema.nullable().default(null),
-  verdict: HumanVerdictSchema,
+  verdict: LabelVerdictSchema,
   /** Where the label came from (a file:line, a reviewer), for messages; not compared. */
   source: z.string().nullable().default(null),
 });

@@ -18,9 +18,12 @@ export type JudgeFigure = z.infer<typeof JudgeFigureSchema>;
  */
 export const JUDGE_PASS_THRESHOLD = 0.5;
 
-/** A human's verdict on an answer. */
-export const HumanVerdictSchema = z.enum(['pass', 'fail']);
-export type HumanVerdict = z.infer<typeof HumanVerdictSchema>;
+/**
+ * A human's verdict on an answer from the dataset's `human_verdict` column or a labels file (pass or
+ * fail; the viewer's reviews, records/review, say good or bad, and a good one counts as a pass).
+ */
+export const LabelVerdictSchema = z.enum(['pass', 'fail']);
+export type LabelVerdict = z.infer<typeof LabelVerdictSchema>;
 
 /** How many documents a record keeps, and how much of each: enough for a judge, bounded for the file. */
 export const DOCUMENT_LIMITS = { documents: 10, blurb_chars: 600, highlights: 3, highlight_chars: 300 } as const;
@@ -76,7 +79,7 @@ export function boundDocuments(documents: readonly DocumentLike[], citedIds: rea
  *   not failed for it;
  * - `not_applicable`: the input the figure needs is missing (`reason` says which); nothing was asked.
  */
-export const VerdictSchema = z.object({
+export const JudgeVerdictSchema = z.object({
   status: z.enum(['ok', 'judge_error', 'not_applicable']),
   score: z.number().min(0).max(1).nullable(),
   reason: z.string().nullable(),
@@ -86,7 +89,7 @@ export const VerdictSchema = z.object({
   /** Asks answered from the on-disk cache (no call made). */
   cached: z.number().int(),
 });
-export type Verdict = z.infer<typeof VerdictSchema>;
+export type JudgeVerdict = z.infer<typeof JudgeVerdictSchema>;
 
 /** The judge's work on one answer. */
 export const JudgementSchema = z.object({
@@ -94,7 +97,7 @@ export const JudgementSchema = z.object({
   model: z.string(),
   /** The version of the prompt files (src/judge/prompts). */
   prompt_version: z.string(),
-  verdicts: z.partialRecord(JudgeFigureSchema, VerdictSchema),
+  verdicts: z.partialRecord(JudgeFigureSchema, JudgeVerdictSchema),
 });
 export type Judgement = z.infer<typeof JudgementSchema>;
 

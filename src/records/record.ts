@@ -5,7 +5,7 @@
  * field in the README. A figure that does not exist is `null`, never 0.
  */
 import { z } from 'zod';
-import { CheckResultSchema, DocumentTextSchema, HumanVerdictSchema, JudgementSchema } from './quality.js';
+import { CheckResultSchema, DocumentTextSchema, LabelVerdictSchema, JudgementSchema } from './quality.js';
 import { ScoresSchema } from './scores.js';
 
 /**
@@ -127,7 +127,7 @@ export const RequestRecordSchema = AnswerFiguresSchema.extend({
   reference_answer: z.string().nullable().default(null),
   rubric: z.string().nullable().default(null),
   /** A human's verdict from the dataset's human_verdict column, for the judge's agreement. */
-  human_verdict: HumanVerdictSchema.nullable().default(null),
+  human_verdict: LabelVerdictSchema.nullable().default(null),
   /** Wall-clock time of `sent`, ISO 8601, for humans and timelines. */
   started_at: z.string(),
   /** `sent` in ms after the run started (monotonic). */
