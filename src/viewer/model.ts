@@ -28,6 +28,13 @@ import {
 } from './view-data.js';
 
 /** Default of how much of each answer the questions list keeps for search and preview. */
+
+/**
+ * Answer-quality fields (issue 14) the question page shows as they are, with the extra fields: the
+ * judge's verdicts and reasons, the user's checks, the reference answer and the rubric.
+ */
+const SHOWN_AS_IS: ReadonlySet<string> = new Set(['judge', 'checks', 'reference_answer', 'rubric']);
+
 export const ANSWER_CHARS = 1000;
 
 interface Try {
@@ -289,7 +296,10 @@ export function buildViewData(options: ViewDataOptions): ViewData {
     columns,
     questions,
     answer_chars: answerChars,
-    known_fields: { record: Object.keys(RequestRecordSchema.shape), model: Object.keys(ModelFiguresSchema.shape) },
+    known_fields: {
+      record: Object.keys(RequestRecordSchema.shape).filter((k) => !SHOWN_AS_IS.has(k)),
+      model: Object.keys(ModelFiguresSchema.shape).filter((k) => !SHOWN_AS_IS.has(k)),
+    },
     details: options.details,
   };
 }

@@ -56,12 +56,18 @@ export function viewRecords(variant: 'current' | 'baseline' = 'current'): Reques
   return out;
 }
 
-/** Writes a run directory (results.jsonl with an extra `judge` field on one record) and gives its path. */
+/** The judge's verdict one record carries (records/quality): the question page shows it with its reason. */
+export const VIEW_JUDGEMENT = {
+  model: 'judge-1', prompt_version: 'v1',
+  verdicts: { correctness: { status: 'ok', score: 0.5, reason: 'Names the policy but not the number of days.', error: null, asks: [0.5], cached: 0 } },
+};
+
+/** Writes a run directory (results.jsonl with the judge's verdict on one record) and gives its path. */
 export function writeViewRun(root: string, name: string, variant: 'current' | 'baseline' = 'current'): string {
   const dir = join(root, name);
   mkdirSync(dir, { recursive: true });
   const lines = viewRecords(variant).map((r) =>
-    JSON.stringify(r.key === 'q1|fast|stream|0' ? { ...r, judge: { correctness: 0.5, reason: 'Names the policy but not the number of days.' } } : r),
+    JSON.stringify(r.key === 'q1|fast|stream|0' ? { ...r, judge: VIEW_JUDGEMENT } : r),
   );
   writeFileSync(join(dir, 'results.jsonl'), `${lines.join('\n')}\n`);
   return dir;

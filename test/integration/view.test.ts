@@ -13,7 +13,7 @@ import { ComparisonSchema } from '../../src/compare/schema.js';
 import { ReviewSchema } from '../../src/records/review.js';
 import type { ViewData, ViewDetail } from '../../src/viewer/view-data.js';
 import { createFakeIo, type FakeIo } from '../helpers/fake-io.js';
-import { buildTestBundle, writeViewRun } from '../helpers/view-run.js';
+import { buildTestBundle, VIEW_JUDGEMENT, writeViewRun } from '../helpers/view-run.js';
 
 const root = mkdtempSync(join(tmpdir(), 'chatbench-view-'));
 let bundleDir: string;
@@ -108,7 +108,7 @@ describe('chatbench view', () => {
     const detail = JSON.parse((await raw('/api/question?id=q1', { headers: { host: url.host } })).body) as ViewDetail;
     expect(detail.records).toHaveLength(6);
     expect(detail.records.filter((r) => r.run === -1)).toHaveLength(3);
-    expect(detail.records.find((r) => r.record.key === 'q1|fast|stream|0' && r.run === 0)?.record.judge).toEqual({ correctness: 0.5, reason: 'Names the policy but not the number of days.' });
+    expect(detail.records.find((r) => r.record.key === 'q1|fast|stream|0' && r.run === 0)?.record.judge).toEqual(VIEW_JUDGEMENT);
     expect((await raw('/api/question?id=nope', { headers: { host: url.host } })).status).toBe(404);
   });
 

@@ -160,10 +160,12 @@ function Attempts(props: { attempts: unknown }) {
 function Extras(props: { pane: Pane; known: ViewData['known_fields'] }) {
   const record = new Set(props.known.record);
   const model = new Set(props.known.model);
+  // A field with nothing in it (no judge, no check) says nothing: left out.
+  const said = ([, v]: [string, unknown]) => v !== null && v !== undefined && !(typeof v === 'object' && Object.keys(v).length === 0);
   const extras: [string, unknown][] = [
     ...Object.entries(props.pane.record).filter(([k]) => !record.has(k)),
     ...(props.pane.model_index === null ? [] : Object.entries(props.pane.figures).filter(([k]) => !model.has(k))),
-  ];
+  ].filter(said);
   if (extras.length === 0) return null;
   return (
     <section class="extras">
