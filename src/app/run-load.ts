@@ -211,7 +211,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const ticker = createLoadTicker({ counters, now, zero, onTick: (tick) => options.onTick?.(tick) });
   const onRecord = (unscored: UnscoredRecord) => {
     const wanted = expectations.get(unscored.question_id);
-    const record: RequestRecord = scoreRecord(unscored, wanted);
+    // A load run judges nothing: the documents' text (kept for a judge) would only swell the file.
+    const record: RequestRecord = withoutDocumentText(scoreRecord(unscored, wanted));
     sink.write(record);
     ticker.observe(record.ttfp_ms);
     options.onRecord?.(record);
@@ -310,4 +311,9 @@ async function ensureFreshRunDir(outDir: string): Promise<void> {
   const exists = await access(join(outDir, 'results.jsonl')).then(() => true, () => false);
   if (exists) throw new UsageError(`--out ${outDir} already holds a run (results.jsonl); choose another directory`);
   await mkdir(outDir, { recursive: true });
+}
+
+/** The record without `top_documents` (here and in each model's entry): the ids stay in top_document_ids. */
+function withoutDocumentText(record: RequestRecord): RequestRecord {
+  return { ...record, top_documents: [], models: record.models?.map((m) => ({ ...m, top_documents: [] })) ?? null };
 }
