@@ -4,7 +4,9 @@
  *
  *   [set:NAME] [mode:stream|full] FIGURE[.STAT] [delta|ratio] OP NUMBER [significant]
  *
- * FIGURE is any numeric score, a rate (pass_rate, ok_rate, error_rate, rate_limited_rate), a
+ * FIGURE is any numeric score (answer quality's answer_f1, rouge_l, correctness, groundedness,
+ * relevance and rubric among them; a user check's name when the caller passes it as an extra
+ * figure), a rate (pass_rate, ok_rate, error_rate, rate_limited_rate), a
  * repeat figure (pass_at_n, pass_all_n, flaky_rate) or a latency figure, which needs STAT (p50 p90
  * p95 p99 p99_9 mean max). OP is one of >= <= > < ==. `delta` compares current − baseline,
  * `ratio` current / baseline; `significant` (only with them) lets the gate fail only on a

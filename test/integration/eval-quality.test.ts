@@ -25,6 +25,7 @@ let judgeUrl: string;
 const dir = mkdtempSync(join(tmpdir(), 'chatbench-quality-'));
 const cacheDir = join(dir, 'judge-cache');
 const judgeCalls = () => Object.values(sim.stats().http['chat-completions']).reduce((a, b) => a + b, 0);
+const openUrlsCalls = () => Object.values(sim.stats().http['open-urls']).reduce((a, b) => a + b, 0);
 const chatCalls = () => Object.values(sim.stats().http['send-chat-message']).reduce((a, b) => a + b, 0);
 
 beforeAll(async () => {
@@ -81,9 +82,13 @@ describe('answer quality, judged by the simulator through --judge URL', () => {
 
   it('scores answers against the reference, judges them (twice each), runs the checks and reports all of it', async () => {
     const before = judgeCalls();
-    const { code, stderr } = await cli(evalArgs(run1, '--judge-repeat', '2', '--checks', 'checks.mjs', '--checks-timeout', '5s', '--labels', 'labels.csv'));
+    const pagesBefore = openUrlsCalls();
+    const { code, stderr } = await cli(evalArgs(run1, '--judge-repeat', '2', '--checks', 'checks.mjs', '--checks-timeout', '5s', '--labels', 'labels.csv', '--fetch-cited'));
     expect(code, stderr).toBe(0);
-    expect(stderr).toMatch(/judge: \d+ calls, \d+ verdicts from the cache/);
+    // --fetch-cited: each cited page once per run, through open-urls (a batch per answer at most).
+    const links = new Set(records(run1).flatMap((r) => [r, ...(r.models ?? [])]).flatMap((f) => f.top_documents.filter((d) => f.cited_document_ids.includes(d.document_id)).map((d) => d.link)));
+    expect(stderr).toMatch(new RegExp(`judge: \\d+ calls, \\d+ verdicts from the cache, ${links.size} cited pages? fetched`));
+    expect(openUrlsCalls() - pagesBefore).toBeLessThanOrEqual(links.size);
     const rs = records(run1);
     expect(rs).toHaveLength(6);
     const q1 = byKey(rs, 'q1|solo|stream|0');
@@ -146,7 +151,7 @@ describe('answer quality, judged by the simulator through --judge URL', () => {
 
   it('a rerun with unchanged answers makes zero judge calls; --no-judge-cache asks again', async () => {
     const calls = judgeCalls();
-    const rerun = await cli(evalArgs(join(dir, 'run2'), '--judge-repeat', '2', '--checks', 'checks.mjs'));
+    const rerun = await cli(evalArgs(join(dir, 'run2'), '--judge-repeat', '2', '--checks', 'checks.mjs', '--fetch-cited'));
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(judgeCalls()).toBe(calls);
     expect(rerun.stderr).toMatch(/judge: 0 calls, \d+ verdicts from the cache/);
