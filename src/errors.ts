@@ -55,6 +55,17 @@ export class RunError extends ToolkitError {
   readonly exitCode = ExitCode.RunFailed;
 }
 
+/**
+ * A file chatbench writes could not be written: the disk is full, a quota is reached, the file
+ * system turned read-only or failed. An environment failure, not a bug: exit 3, one line naming the
+ * file and the cause. What was written before (every complete record) stays as it was.
+ */
+export class OutputError extends ToolkitError {
+  override readonly name = 'OutputError';
+  readonly code = 'E_OUTPUT';
+  readonly exitCode = ExitCode.RunFailed;
+}
+
 export const exitCodeOf = (error: unknown): ExitCode =>
   error instanceof ToolkitError ? error.exitCode : ExitCode.Internal;
 

@@ -7,7 +7,7 @@
  * README saying where it came from.
  * Saving the same run twice gives the same bytes (no save-time timestamp).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { createSummarizer } from '../metrics/summarize.js';
 import type { AnswerFigures, RequestRecord } from '../records/record.js';
@@ -15,6 +15,7 @@ import { naturalCompare, trimText } from '../reports/format.js';
 import { MILESTONE_PACKET_TYPES } from '../figures/catalogue.js';
 import { readRecords } from './read-records.js';
 import { readReviews } from './reviews.js';
+import { writeFileAtomic } from './output-files.js';
 
 /** Answers in a baseline are cut to this many characters. */
 export const BASELINE_ANSWER_CHARS = 2000;
@@ -72,6 +73,6 @@ export async function saveBaseline(options: { runDir: string; destDir: string; c
   ].join('\n');
   const files: Record<string, string> = { 'results.jsonl': kept.map((r) => `${JSON.stringify(r)}\n`).join(''), 'summary.json': `${JSON.stringify(summary, null, 2)}\n`, 'README.md': readme };
   if (reviews.length > 0) files['reviews.jsonl'] = reviews.map((r) => `${JSON.stringify(r)}\n`).join('');
-  for (const [name, text] of Object.entries(files)) await writeFile(join(dest, name), text);
+  for (const [name, text] of Object.entries(files)) await writeFileAtomic(join(dest, name), text);
   return { records: kept.length, tornLines: source.tornLines, files: Object.keys(files).map((name) => join(options.destDir, name)) };
 }

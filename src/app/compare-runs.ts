@@ -4,7 +4,7 @@
  * `chatbench eval --baseline DIR --gate ...` calls after its run. Reads both runs as streams,
  * writes compare.md/json/html, appends the step summary for GitHub Actions.
  */
-import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { readUtf8File } from '../dataset/read-text.js';
@@ -18,6 +18,7 @@ import { evaluateGates, parseGatesFile, renderGateTestcases, type GateResult } f
 import { readRecords } from './read-records.js';
 import { readReviews } from './reviews.js';
 import { generatorLoopDelay } from './render-reports.js';
+import { outputError, writeFileAtomic } from './output-files.js';
 
 export { renderGateTestcases };
 
@@ -121,12 +122,15 @@ export async function compareAndGate(options: CompareAndGateOptions): Promise<Co
       'compare.html': renderCompareHtml(comparison, gateResults),
     };
     for (const name of COMPARE_FILES) {
-      await writeFile(join(dir, name), texts[name]);
+      await writeFileAtomic(join(dir, name), texts[name]);
       files.push(join(options.outDir, name));
     }
   }
   if (options.stepSummaryPath !== undefined && options.stepSummaryPath !== '') {
-    await appendFile(at(options.stepSummaryPath), renderStepSummary(comparison, gateResults));
+    const summaryPath = at(options.stepSummaryPath);
+    await appendFile(summaryPath, renderStepSummary(comparison, gateResults)).catch((error: unknown) => {
+      throw outputError(summaryPath, error);
+    });
   }
   return { comparison, gateResults, exitCode: gateResults.every((r) => r.passed) ? ExitCode.Ok : ExitCode.GateFailed, files };
 }

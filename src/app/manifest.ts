@@ -54,9 +54,12 @@ export const ManifestSchema = z.object({
   /** Digest of the whole plan before sharding: shards of one plan share it, which merge checks. */
   whole_plan_sha256: z.string().nullish(),
   dataset: z.object({ path: z.string(), sha256: z.string(), questions: z.number().int() }),
+  /** The dataset's question ids (load open-urls: URL ids) in file order: what merge checks each record's place in the plan with. */
+  question_ids: z.array(z.string()).optional(),
   models: z.object({ path: z.string(), sha256: z.string() }).nullable(),
   sets: z.array(z.object({ name: z.string(), multi: z.boolean(), models: z.array(z.string()) })),
   defaults: z.record(z.string(), z.unknown()),
+  /** How the run was started: mode, repeat, concurrency, timeout, retries. */
   options: z.record(z.string(), z.unknown()),
   /**
    * What the target told of itself: `GET /version`'s backend_version, the listed release it reads
@@ -69,6 +72,8 @@ export const ManifestSchema = z.object({
   }).nullish(),
   /** Absent in runs made before answer quality existed. */
   quality: QualityManifestSchema.nullish(),
+  /** Each `--resume` of the run, in order: when, and with which options (they may differ from the start's). */
+  resumes: z.array(z.object({ started_at: z.string(), options: z.record(z.string(), z.unknown()) })).optional(),
 });
 export type Manifest = z.infer<typeof ManifestSchema>;
 

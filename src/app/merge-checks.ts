@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ShardSchema, type Shard } from '../plan/shard.js';
 import { readUtf8File } from '../dataset/read-text.js';
+import type { PlanOutline } from '../plan/record-owner.js';
 import { ManifestSchema } from './manifest.js';
 
 /** One input of a merge, as the merged manifest lists it. */
@@ -156,4 +157,30 @@ export function mergeProblems(runs: readonly ShardRun[]): string[] {
   }
   if (problems.length > 0) return capped(problems, 'runs that do not match');
   return coverageProblems(runs, first.manifest.shard?.count ?? 1);
+}
+
+const LoadOutlineSchema = z.looseObject({
+  set: z.string(), mode: z.string(), question_order: z.enum(['sequential', 'random']), seed: z.number(),
+  model: z.enum(['open', 'closed']), requests: z.number().nullable(),
+});
+
+/**
+ * What a shard's manifest tells of its plan, for checking each record's place (plan/record-owner);
+ * null when it tells too little (an eval run written before manifests listed question ids).
+ */
+export function planOutline(m: RunManifest): PlanOutline | null {
+  const shardCount = m.shard?.count ?? 1;
+  if (m.command === 'eval') {
+    const mode = m.options['mode'];
+    const repeat = m.options['repeat'];
+    if (m.question_ids === undefined || (mode !== 'stream' && mode !== 'full' && mode !== 'both') || typeof repeat !== 'number') return null;
+    return { command: 'eval', questionIds: m.question_ids, sets: m.sets, mode, repeat, shardCount };
+  }
+  const load = LoadOutlineSchema.safeParse(m.load);
+  if (m.command !== 'load' || !load.success) return null;
+  const total = load.data.model === 'open' ? m.planned_total : load.data.requests;
+  return {
+    command: 'load', questionIds: m.question_ids ?? null, set: load.data.set, mode: load.data.mode, order: load.data.question_order,
+    seed: load.data.seed, total, shardCount,
+  };
 }

@@ -9,7 +9,7 @@
  * given (an upper bound of the exact figure).
  */
 import { parseJsonText } from '../util/parse-json.js';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
 import type { Gate } from '../figures/index.js';
@@ -22,6 +22,7 @@ import { GeneratorHealthSchema, type GeneratorHealth } from '../records/generato
 import type { ShardRun } from './merge-checks.js';
 import { readRecords } from './read-records.js';
 import { renderLoadReports } from './render-load-reports.js';
+import { writeFileAtomic } from './output-files.js';
 
 /** Shards whose schedules began further apart than this are flagged: their timelines overlay imperfectly. */
 export const START_SPREAD_WARN_MS = 1000;
@@ -94,7 +95,7 @@ export async function writeMergedGenerator(outDir: string, runs: readonly ShardR
   for await (const record of readRecords(outDir)) if (record.scheduled_offset_ms !== null && record.queue_ms !== null) lags.push(record.queue_ms);
   lags.sort((a, b) => a - b);
   const file = join(outDir, 'generator.json');
-  await writeFile(file, `${JSON.stringify(mergeGeneratorHealth(shards, lags), null, 2)}\n`);
+  await writeFileAtomic(file, `${JSON.stringify(mergeGeneratorHealth(shards, lags), null, 2)}\n`);
   return { file, warnings: startWarnings(runs, shards) };
 }
 

@@ -11,7 +11,7 @@
  * index sorted, and each line then read back by its span.
  */
 import { createReadStream } from 'node:fs';
-import { access, mkdir, open, writeFile, type FileHandle } from 'node:fs/promises';
+import { access, mkdir, open, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ExitCode, InputError, UsageError } from '../errors.js';
 import type { Gate } from '../figures/index.js';
@@ -21,9 +21,11 @@ import type { Summary } from '../records/summary.js';
 import type { GeneratorHealth } from '../records/generator-health.js';
 import { loadGates, loadRun } from './compare-runs.js';
 import { finishLoadMerge, parseLoadChecks, readGeneratorHealth } from './merge-load.js';
-import { capped, mergeProblems, readRunManifest, type MergedFrom, type RunManifest, type ShardRun } from './merge-checks.js';
+import { shardOfRecord } from '../plan/record-owner.js';
+import { capped, mergeProblems, planOutline, readRunManifest, type MergedFrom, type RunManifest, type ShardRun } from './merge-checks.js';
 import { readRecords } from './read-records.js';
 import { renderReports } from './render-reports.js';
+import { writeFileAtomic, writeFileAtomicWith } from './output-files.js';
 
 export { MergedFromSchema, RunManifestSchema, type MergedFrom, type RunManifest } from './merge-checks.js';
 
@@ -137,11 +139,25 @@ async function lineSpans(full: string): Promise<Array<{ offset: number; length: 
   return spans;
 }
 
-/** Validates a shard's records (read-records) and pairs each with its byte span. */
+/**
+ * Validates a shard's records (read-records: the record schema) and pairs each with its byte span.
+ * Every record must belong to this shard's part of the plan (plan/record-owner): a key in no
+ * shard's plan, or a record moved from another shard's file, is refused with the others found.
+ */
 async function indexRun(run: ShardRun, at: number, cwd: string): Promise<IndexedRun> {
   const records = readRecords(run.label, { cwd });
   const keys: string[] = [];
-  for await (const record of records) keys.push(record.key);
+  const outline = planOutline(run.manifest);
+  const shard = run.manifest.shard;
+  const misplaced: string[] = [];
+  for await (const record of records) {
+    keys.push(record.key);
+    if (outline === null || shard === null) continue;
+    const owner = shardOfRecord(outline, record);
+    if (typeof owner !== 'number') misplaced.push(`${records.file}: record ${record.key} is in no shard's plan: ${owner.reason}`);
+    else if (owner !== shard.index) misplaced.push(`${records.file}: record ${record.key} belongs to shard ${owner}/${shard.count}, not ${shard.index}/${shard.count}: moved between shards?`);
+  }
+  if (misplaced.length > 0) throw new InputError(capped(misplaced, 'misplaced records'), { hint: 'a shard holds only the records its own part of the plan made' });
   const file = join(run.path, 'results.jsonl');
   const spans = await lineSpans(file);
   if (spans.length !== keys.length + records.tornLines) {
@@ -166,29 +182,30 @@ function mergeIndex(indexed: readonly IndexedRun[]): Entry[] {
   return all;
 }
 
-/** Copies each record's line, in `entries` order, into a new results.jsonl (never over an existing one). */
+/** Copies each record's line, in `entries` order, into a new results.jsonl (temp file + rename: never half a file). */
 async function writeRecords(path: string, indexed: readonly IndexedRun[], entries: readonly Entry[]): Promise<void> {
   const handles: FileHandle[] = [];
-  const out = await open(path, 'wx');
   try {
     for (const r of indexed) handles.push(await open(r.file, 'r'));
-    let batch: Buffer[] = [];
-    let size = 0;
-    for (const entry of entries) {
-      const line = Buffer.allocUnsafe(entry.length + 1);
-      const { bytesRead } = await handles[entry.run]!.read(line, 0, entry.length, entry.offset);
-      if (bytesRead !== entry.length) throw new InputError([`${indexed[entry.run]!.run.label}results.jsonl: changed while merging`]);
-      line[entry.length] = 0x0a;
-      batch.push(line);
-      size += line.length;
-      if (size >= 1 << 20) {
-        await out.write(Buffer.concat(batch));
-        [batch, size] = [[], 0];
+    await writeFileAtomicWith(path, async (out) => {
+      let batch: Buffer[] = [];
+      let size = 0;
+      for (const entry of entries) {
+        const line = Buffer.allocUnsafe(entry.length + 1);
+        const { bytesRead } = await handles[entry.run]!.read(line, 0, entry.length, entry.offset);
+        if (bytesRead !== entry.length) throw new InputError([`${indexed[entry.run]!.run.label}results.jsonl: changed while merging`]);
+        line[entry.length] = 0x0a;
+        batch.push(line);
+        size += line.length;
+        if (size >= 1 << 20) {
+          await out.write(Buffer.concat(batch));
+          [batch, size] = [[], 0];
+        }
       }
-    }
-    if (batch.length > 0) await out.write(Buffer.concat(batch));
+      if (batch.length > 0) await out.write(Buffer.concat(batch));
+    });
   } finally {
-    await Promise.all([out.close(), ...handles.map((h) => h.close())]);
+    await Promise.all(handles.map((h) => h.close()));
   }
 }
 
@@ -270,7 +287,7 @@ export async function mergeRuns(options: MergeOptions): Promise<MergeResult> {
   await mkdir(outDir, { recursive: true });
   const [recordsFile, manifestFile] = [join(outDir, 'results.jsonl'), join(outDir, 'manifest.json')];
   await writeRecords(recordsFile, indexed, entries);
-  await writeFile(manifestFile, `${JSON.stringify(mergedManifest(indexed, mergedFrom), null, 2)}\n`);
+  await writeFileAtomic(manifestFile, `${JSON.stringify(mergedManifest(indexed, mergedFrom), null, 2)}\n`);
 
   const base = { outDir, command, records: entries.length, mergedFrom };
   const verdict = (gateResults: readonly GateResult[]) => (gateResults.every((r) => r.passed) ? ExitCode.Ok : ExitCode.GateFailed);

@@ -1,13 +1,15 @@
 /**
  * @module app/render-load-reports
  * Writes the reports of a load run directory from its files alone: results.jsonl (every sent
- * request), manifest.json (its `load` spec) and generator.json (the generator's health; optional,
- * the figures are then estimated from the records). `chatbench load` calls this when the run ends,
+ * request), manifest.json (its `load` spec) and generator.json (the generator's health, written when
+ * the run ends). Without generator.json the run is incomplete (killed, or still running): the figures
+ * are estimated from the records, over the time up to the last of them, and the reports say so first. `chatbench load` calls this when the run ends,
  * `chatbench capacity` once per step, and it can be called again later: same files in, same
  * reports out. Records stream past once and only the fields the figures need are kept.
  */
 import { parseJsonText } from '../util/parse-json.js';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from './output-files.js';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../errors.js';
@@ -80,12 +82,8 @@ export async function renderLoadReports(dir: string, options: LoadReportOptions)
     records.push(toLoadRecord(entry.record));
     viewer.add(entry);
   }
-  const figures = computeLoadFigures({
-    records,
-    spec,
-    generator,
-    slos: options.slos ?? [],
-  });
+  // generator.json is written when a run ends: without it the run was killed (or still runs).
+  const figures = computeLoadFigures({ records, spec, generator, slos: options.slos ?? [], incomplete: generator === null });
   const gates = evaluateLoadGates(options.gates ?? [], figures.summary);
   const input: LoadReportInput = {
     summary: figures.summary,
@@ -102,7 +100,7 @@ export async function renderLoadReports(dir: string, options: LoadReportOptions)
   const files: string[] = [];
   for (const [name, text] of outputs) {
     const path = join(dir, name);
-    await writeFile(path, text);
+    await writeFileAtomic(path, text);
     files.push(path);
   }
   const { file } = await viewer.finish();

@@ -4,10 +4,8 @@
  * after the run and `chatbench report DIR` calls it again, so both give byte-identical files. The
  * records stream past once: the summarizer and the report builder keep numbers and slim rows only.
  */
-import { createWriteStream } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { finished } from 'node:stream/promises';
 import { createRandom } from '../compare/prng.js';
 import { InputError } from '../errors.js';
 import { describePassRule, parsePassRule } from '../metrics/pass-rule.js';
@@ -18,6 +16,7 @@ import type { Summary } from '../records/summary.js';
 import { createReportInputBuilder, REPORT_RENDERERS, type ReportInput } from '../reports/index.js';
 import { plannedSetOrder, qualityOfRun, targetService } from './manifest.js';
 import { describeService } from '../client/version-client.js';
+import { createAtomicStream, writeFileAtomic } from './output-files.js';
 import { readRecordEntries, readRecords } from './read-records.js';
 import { openViewerFile } from './view-runs.js';
 import { readReviews } from './reviews.js';
@@ -68,8 +67,8 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
     ...(service ? { service: describeService(service) } : {}),
   });
   const csvPath = join(dir, 'results.csv');
-  const csvOut = createWriteStream(csvPath);
-  const csv = REPORT_RENDERERS['results.csv'].createSink((chunk) => void csvOut.write(chunk));
+  const csvOut = createAtomicStream(csvPath);
+  const csv = REPORT_RENDERERS['results.csv'].createSink((chunk) => csvOut.write(chunk));
   for await (const entry of readRecordEntries(dir)) {
     const { record } = entry;
     summarizer.add(record);
@@ -78,14 +77,13 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
     viewer.add(entry);
   }
   await csv.close();
-  csvOut.end();
-  await finished(csvOut);
+  await csvOut.commit();
   const summary = summarizer.finish();
   const input = builder.finish(summary);
   const files = [join(dir, 'results.jsonl'), csvPath];
   for (const name of ['summary.json', 'report.md', 'junit.xml', 'report.html'] as const) {
     const path = join(dir, name);
-    await writeFile(path, name === 'junit.xml' ? junitText(input, options.extraJunit) : REPORT_RENDERERS[name].render(input));
+    await writeFileAtomic(path, name === 'junit.xml' ? junitText(input, options.extraJunit) : REPORT_RENDERERS[name].render(input));
     files.push(path);
   }
   const { file, skipped } = await viewer.finish();
@@ -95,7 +93,7 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
 
 /** Writes junit.xml again with extra testcases (the gates, known only after the comparison). */
 export async function rewriteJunit(dir: string, input: ReportInput, extraJunit: string): Promise<void> {
-  await writeFile(join(dir, 'junit.xml'), junitText(input, extraJunit));
+  await writeFileAtomic(join(dir, 'junit.xml'), junitText(input, extraJunit));
 }
 
 function junitText(input: ReportInput, extra: string | undefined): string {
@@ -123,7 +121,7 @@ export async function saveRunLabels(dir: string, file: { path: string; cwd: stri
     if (!sets.includes(record.set)) sets.push(record.set);
   }
   const labels = await readLabels(file, { questionIds, sets });
-  await writeFile(join(dir, LABELS_FILE), labels.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  await writeFileAtomic(join(dir, LABELS_FILE), labels.map((l) => `${JSON.stringify(l)}\n`).join(''));
 }
 
 /** The run's labels.jsonl (human verdicts, `--labels`); [] when there is none. InputError for a bad line. */

@@ -16,6 +16,8 @@ import { readRecords } from './read-records.js';
 
 /** What a resumed run starts from. */
 export interface ResumeState {
+  /** The run's manifest as it was, before this resume. */
+  readonly manifest: Manifest;
   /** Keys already recorded, each once. */
   readonly done: ReadonlySet<string>;
   /** Bytes of a torn last line cut from results.jsonl (0 when it ended cleanly). */
@@ -155,5 +157,11 @@ export async function prepareResume(dir: string, label: string, manifest: Manife
     }
   }
   if (bad.length > 0) throw new InputError(bad, { hint: 'this results.jsonl was not written by this plan; start a new run with --out' });
-  return { done, truncatedBytes };
+  return { manifest: then, done, truncatedBytes };
 }
+
+/** The run's manifest with this resume added to `resumes` (its start time and its own options). */
+export const withResume = (then: Manifest, now: Manifest): Manifest => ({
+  ...then,
+  resumes: [...(then.resumes ?? []), { started_at: now.started_at, options: now.options }],
+});

@@ -7,7 +7,7 @@
  * would not fit is not started) and by the signal. Writes capacity.json, capacity.md and
  * capacity.html with the step chart.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { RunError, UsageError } from '../errors.js';
 import type { Slo } from '../metrics/load-slo.js';
@@ -16,6 +16,7 @@ import { CAPACITY_VERSION, type CapacityResult, type CapacityStep, type LoadSumm
 import { renderCapacityHtml, renderCapacityMd } from '../reports/load/capacity-report.js';
 import { renderLoadReports } from './render-load-reports.js';
 import { LoadSpecSchema, runLoad, type LoadOptions, type LoadSpec } from './run-load.js';
+import { writeFileAtomic } from './output-files.js';
 
 /** Runs one step: a load run of `spec` into `dir`; resolves to its load summary. */
 export type StepRunner = (spec: LoadSpec, dir: string) => Promise<LoadSummary>;
@@ -155,7 +156,7 @@ export async function runCapacity(options: CapacityOptions): Promise<CapacityRun
     ['capacity.md', renderCapacityMd(result, meta)],
     ['capacity.html', renderCapacityHtml(result, meta)],
   ] as const) {
-    await writeFile(join(outDir, name), text);
+    await writeFileAtomic(join(outDir, name), text);
     files.push(join(outDir, name));
   }
   return { result, files };

@@ -20,7 +20,6 @@
  * more (a second Ctrl-C none), then its open asks end as judge_error.
  */
 import { createProblemCollector } from './collect-problems.js';
-import { createWriteStream } from 'node:fs';
 import { loadChecks, type CheckRunner } from '../checks/runner.js';
 import { readLabels } from '../dataset/index.js';
 import { SCORE_NAMES, FIGURE_NAMES } from '../figures/catalogue.js';
@@ -29,7 +28,7 @@ import { LABELS_FILE, type Label } from '../records/labels.js';
 import type { JudgeStats } from '../judge/pipeline.js';
 import { PROMPT_VERSION } from '../judge/prompts.js';
 import { createAssessor, type JudgeSettings } from './assess-record.js';
-import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createChatClient, type ChatClient } from '../client/chat-client.js';
 import type { Exchange } from '../client/exchange.js';
@@ -41,17 +40,21 @@ import { getProjectInstructions, putProjectInstructions } from '../client/projec
 import { readDataset, type Dataset } from '../dataset/index.js';
 import { InputError, RunError, UsageError } from '../errors.js';
 import { buildPlan, deepResearchProblems } from '../plan/build-plan.js';
+import { planSize } from '../plan/build-plan.js';
+import { LIMITS, planTooLarge } from '../util/limits.js';
+import { heapLimitBytes } from './heap.js';
 import type { PlannedRequest } from '../plan/planned-request.js';
 import { selectShard, type Shard } from '../plan/shard.js';
-import { createJsonlSink } from '../reports/index.js';
 import { runPlan, type RunProgress, type RunResult } from '../runner/index.js';
 import { checkSetsForMode, resolveSets, type ModeOption, type ResolvedSets, type SetDefinition } from '../sets/index.js';
 import { displayUrl, PLAN_VERSION, redactDefaults, sha256File, type Manifest } from './manifest.js';
 import type { EvalGenerator, LoopDelay } from '../records/generator-health.js';
 import { watchLoopDelay, worseLoopDelay } from '../runner/loop-delay.js';
 import { warmUp, type WarmUpResult } from '../runner/warm-up.js';
+import { writeFileAtomic } from './output-files.js';
 import { generatorLoopDelay, renderReports, type RenderedReports } from './render-reports.js';
-import { planDigest, prepareResume } from './resume.js';
+import { openResultsFile } from './results-file.js';
+import { planDigest, prepareResume, withResume } from './resume.js';
 import { scoreRecord } from './score-record.js';
 
 export interface EvalInputs {
@@ -65,6 +68,8 @@ export interface EvalInputs {
   readonly shard?: Shard | null | undefined;
   /** Answer-quality inputs, checked with the others before anything is sent. */
   readonly quality?: QualityInputs | undefined;
+  /** The memory the plan may take half of; default this process's heap limit. */
+  readonly heapBytes?: number | undefined;
 }
 
 export interface QualityInputs {
@@ -127,6 +132,13 @@ export async function prepareEval(inputs: EvalInputs): Promise<PreparedEval> {
   if (problems.length > 0 || !dataset || !sets || !passRule || (quality?.checksPath !== undefined && !checks) || (quality?.labelsPath !== undefined && !labels)) {
     await checks?.close();
     throw new InputError(problems);
+  }
+  // Counted before it is built: --repeat 1e12 must be refused with its size, not exhaust the heap.
+  const size = planSize({ rows: dataset.rows, sets: sets.sets, mode: inputs.mode, repeat: inputs.repeat });
+  const tooLarge = planTooLarge(size.requests, LIMITS.evalPlan, inputs.heapBytes ?? heapLimitBytes(), 'the plan', size.how);
+  if (tooLarge) {
+    await checks?.close();
+    throw new UsageError(`${tooLarge}: lower --repeat or ask fewer questions`);
   }
   const whole = buildPlan({ rows: dataset.rows, sets: sets.sets, defaults: sets.defaults, mode: inputs.mode, repeat: inputs.repeat });
   if (whole.length === 0) throw new InputError([`${inputs.datasetPath}: the dataset has no questions`]);
@@ -203,12 +215,14 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   let done: ReadonlySet<string> = new Set();
   let truncatedBytes = 0;
   if (options.resume) {
-    ({ done, truncatedBytes } = await prepareResume(outDir, options.outDir, manifest, plan));
+    const resumed = await prepareResume(outDir, options.outDir, manifest, plan);
+    ({ done, truncatedBytes } = resumed);
+    await writeFileAtomic(join(outDir, 'manifest.json'), `${JSON.stringify(withResume(resumed.manifest, manifest), null, 2)}\n`);
   } else {
     await ensureFreshRunDir(outDir);
-    await writeFile(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    await writeFileAtomic(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   }
-  if (ready.labels !== null) await writeFile(join(outDir, LABELS_FILE), ready.labels.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  if (ready.labels !== null) await writeFileAtomic(join(outDir, LABELS_FILE), ready.labels.map((l) => `${JSON.stringify(l)}\n`).join(''));
   const todo = plan.filter((p) => !done.has(p.key));
 
   const client = createChatClient({
@@ -232,8 +246,10 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
       return exchange;
     },
   };
-  const jsonlOut = createWriteStream(join(outDir, 'results.jsonl'), { flags: options.resume ? 'a' : 'w' });
-  const sink = createJsonlSink(jsonlOut);
+  const sink = openResultsFile(join(outDir, 'results.jsonl'), {
+    append: options.resume === true,
+    hint: `every record written so far is intact: make room, then continue the run with the same command and --resume ${options.outDir}`,
+  });
   const expectations = new Map(plan.map((p) => [p.key, p.expectations]));
   const assessor = await createAssessor(
     { judge: options.judge ?? null, checks: ready.checks, passRule: ready.passRule },
@@ -312,11 +328,11 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   if (service.framing !== null) {
     const file = join(outDir, 'manifest.json');
     const current: unknown = options.resume ? JSON.parse(await readFile(file, 'utf8')) : manifest;
-    await writeFile(file, `${JSON.stringify({ ...(current as object), service }, null, 2)}\n`);
+    await writeFileAtomic(file, `${JSON.stringify({ ...(current as object), service }, null, 2)}\n`);
   }
   if (failure !== undefined) throw failure;
   const generator: EvalGenerator = { loop_delay_ms: worseLoopDelay(previous, loopDelay), ...warm };
-  await writeFile(join(outDir, 'generator.json'), `${JSON.stringify(generator, null, 2)}\n`);
+  await writeFileAtomic(join(outDir, 'generator.json'), `${JSON.stringify(generator, null, 2)}\n`);
   const reports = await renderReports(outDir, { version: options.version });
   // A run that could not be carried out leaves its reports (each opening with what failed), then exits 3.
   const verdict = stopped ?? run?.verdict;
@@ -362,6 +378,7 @@ async function buildManifest(
     planned_total: plannedTotal,
     shard: options.shard ?? null,
     dataset: { path: options.datasetPath, sha256: await sha256File(resolve(options.cwd, dataset.path)), questions: dataset.rows.length },
+    question_ids: dataset.rows.map((row) => row.id),
     models: sets.modelsPath ? { path: sets.modelsPath, sha256: await sha256File(resolve(options.cwd, sets.modelsPath)) } : null,
     sets: sets.sets.map((s) => ({
       name: s.name,

@@ -15,17 +15,16 @@ import type { Gate } from '../figures/index.js';
 import type { GateResult } from '../gates/index.js';
 import type { Slo } from '../metrics/load-slo.js';
 import { renderLoadReports } from './render-load-reports.js';
-import { createWriteStream } from 'node:fs';
-import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { access, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { readDataset } from '../dataset/index.js';
+import { readUtf8File } from '../dataset/read-text.js';
 import { InputError, UsageError, type RunError } from '../errors.js';
 import type { Expectations } from '../metrics/score.js';
 import { percentile } from '../metrics/stats.js';
 import { arrivals, shardUsers } from '../plan/arrivals.js';
 import { createLoadPlan, loadSchedule, parseUrlCsv, parseUrlList, type LoadPlanInput, type LoadSpec, type UrlEntry } from '../plan/load-plan.js';
 import type { Mode, RequestRecord } from '../records/record.js';
-import { createJsonlSink } from '../reports/index.js';
 import { runClosedUsers } from '../runner/closed-users.js';
 import type { GeneratorHealth } from '../records/generator-health.js';
 import type { UnscoredRecord } from '../runner/index.js';
@@ -38,6 +37,8 @@ import { watchLoopDelay } from '../runner/loop-delay.js';
 import { warmUp } from '../runner/warm-up.js';
 import { checkSetsForMode, resolveSets, type SetDefinition, type SetsDefaults } from '../sets/index.js';
 import { displayUrl, PLAN_VERSION, redactDefaults, sha256File, type Manifest } from './manifest.js';
+import { writeFileAtomic } from './output-files.js';
+import { openResultsFile } from './results-file.js';
 import { scoreRecord } from './score-record.js';
 
 export { LoadSpecSchema, type LoadSpec } from '../plan/load-plan.js';
@@ -104,12 +105,7 @@ async function prepareUrls(inputs: LoadInputs): Promise<PreparedLoad> {
   const path = inputs.urlsFile ?? inputs.datasetPath;
   if (path === undefined) throw new UsageError('--operation open-urls needs --urls-file (one URL per line) or --dataset with a url column');
   const full = resolve(inputs.cwd, path);
-  let text: string;
-  try {
-    text = await readFile(full, 'utf8');
-  } catch (error) {
-    throw new InputError([`${path}: cannot read (${(error as NodeJS.ErrnoException).code ?? 'error'})`]);
-  }
+  const text = await readUtf8File({ path, cwd: inputs.cwd });
   const urls = inputs.urlsFile !== undefined ? parseUrlList(text, path) : parseUrlCsv(text, path);
   return {
     source: { operation: 'open-urls', urls }, dataset: { path, sha256: await sha256File(full), questions: urls.length },
@@ -200,13 +196,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 
   // Corked and flushed ten times a second: one write per flush instead of one per record keeps the
   // generator's own CPU and syscalls low at high rates (a record still lands within 100 ms).
-  const file = createWriteStream(join(outDir, 'results.jsonl'));
-  file.cork();
+  const sink = openResultsFile(join(outDir, 'results.jsonl'), { hint: 'every record written so far is intact; `chatbench report` rebuilds the reports from them' });
+  sink.cork();
   const flusher = setInterval(() => {
-    file.uncork();
-    file.cork();
+    sink.uncork();
+    sink.cork();
   }, 100);
-  const sink = createJsonlSink(file);
   const counters = createLoadCounters();
   const ticker = createLoadTicker({ counters, now, zero, onTick: (tick) => options.onTick?.(tick) });
   const onRecord = (unscored: UnscoredRecord) => {
@@ -244,7 +239,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   } finally {
     ticker.stop();
     clearInterval(flusher);
-    file.uncork();
+    sink.uncork();
     await sink.close();
     await target.close();
   }
@@ -274,7 +269,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 }
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
-const writeJson = (path: string, value: unknown) => writeFile(path, `${JSON.stringify(value, null, 2)}\n`);
+const writeJson = (path: string, value: unknown) => writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
 
 function planInput(prepared: PreparedLoad, spec: LoadSpec): LoadPlanInput {
   const common = { order: spec.question_order, seed: spec.seed };
@@ -296,6 +291,7 @@ function manifestOf(options: LoadOptions, planned: number | null): Manifest & { 
     base_url: displayUrl(options.baseUrl), target: options.target, plan_version: PLAN_VERSION,
     planned_requests: planned ?? 0, planned_total: planned ?? 0, shard: spec.shard,
     dataset: prepared.dataset, models: prepared.models, sets: prepared.sets, defaults: redactDefaults(prepared.defaults),
+    question_ids: prepared.source.operation === 'chat' ? prepared.source.rows.map((row) => row.id) : prepared.source.urls.map((u) => u.id),
     options: {
       timeout_ms: options.timeoutMs ?? null, max_duration_ms: options.maxDurationMs ?? null, retries: options.retries, retry_429: options.retry429, grace_ms: options.graceMs,
       // As given, so `chatbench report DIR` computes goodput and the gates again identically.

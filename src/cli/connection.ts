@@ -3,9 +3,10 @@
  * Where to send and with which credential: `--base-url` / CHATBENCH_BASE_URL and `--token` /
  * CHATBENCH_TOKEN / `--token-file`. The token is returned to the caller and never echoed.
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
+import { formatBytes, LIMITS } from '../util/limits.js';
+import { FileTooLargeError, readCappedSync } from '../util/read-capped.js';
 import type { Io } from './io.js';
 
 export interface ConnectionFlags {
@@ -14,18 +15,37 @@ export interface ConnectionFlags {
   'token-file'?: string | undefined;
 }
 
-/** Validates the base URL: http or https with a host; a trailing slash is dropped, no prefix is ever added. */
+/**
+ * `text` with whatever stands before the last `@` of its authority shown as `***`, for messages:
+ * works on text that is not a valid URL too (a bad port, a password holding a slash), hiding more
+ * than the credentials rather than less.
+ */
+export function hideUrlCredentials(text: string): string {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(text)?.[0] ?? '';
+  const rest = text.slice(scheme.length);
+  const at = rest.lastIndexOf('@');
+  return at === -1 ? text : `${scheme}***${rest.slice(at)}`;
+}
+
+/**
+ * Validates the base URL: http or https with a host; a trailing slash is dropped, no prefix is ever
+ * added. A `user:password` is dropped: chatbench authenticates with the bearer token, sends the
+ * URL's origin only, and must never print a password (messages show the URL without it).
+ */
 export function parseBaseUrl(text: string, source: string): string {
+  const shown = hideUrlCredentials(text);
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`${source}: "${text}" is not a URL; give the scheme too, e.g. http://127.0.0.1:8080/api`);
+    throw new UsageError(`${source}: "${shown}" is not a URL; give the scheme too, e.g. http://127.0.0.1:8080/api`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`${source}: "${text}" must start with http:// or https://`);
+    throw new UsageError(`${source}: "${shown}" must start with http:// or https://`);
   }
-  if (url.search || url.hash) throw new UsageError(`${source}: "${text}" must not carry a query or fragment`);
+  if (url.search || url.hash) throw new UsageError(`${source}: "${shown}" must not carry a query or fragment`);
+  url.username = '';
+  url.password = '';
   return url.href.replace(/\/+$/, '');
 }
 
@@ -40,23 +60,42 @@ export function resolveToken(flags: ConnectionFlags, io: Io): string | undefined
   if (flags.token !== undefined && flags['token-file'] !== undefined) {
     throw new UsageError('--token and --token-file conflict: give one');
   }
-  if (flags.token !== undefined) return nonEmpty(flags.token, '--token');
-  if (flags['token-file'] !== undefined) {
-    const path = resolve(io.cwd, flags['token-file']);
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (error) {
-      throw new UsageError(`--token-file: cannot read ${flags['token-file']} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
-    return nonEmpty(text.trim(), `--token-file ${flags['token-file']}`);
-  }
+  if (flags.token !== undefined) return checkToken(flags.token, '--token');
+  if (flags['token-file'] !== undefined) return checkToken(readTokenFile(flags['token-file'], io.cwd), `--token-file ${flags['token-file']}`);
   const fromEnv = io.env.CHATBENCH_TOKEN;
-  return fromEnv ? fromEnv.trim() : undefined;
+  return fromEnv ? checkToken(fromEnv, 'CHATBENCH_TOKEN') : undefined;
 }
 
-function nonEmpty(token: string, source: string): string {
-  if (token.trim() === '') throw new UsageError(`${source}: the token is empty`);
-  if (/\s/.test(token.trim())) throw new UsageError(`${source}: the token contains white space`);
-  return token.trim();
+/**
+ * A token file's text, read no further than LIMITS.tokenFileBytes: `--token-file /dev/zero` (or a
+ * file of gigabytes) is refused at once instead of read for ever.
+ */
+export function readTokenFile(file: string, cwd: string): string {
+  try {
+    return readCappedSync(resolve(cwd, file), LIMITS.tokenFileBytes).toString('utf8');
+  } catch (error) {
+    if (error instanceof FileTooLargeError) {
+      throw new UsageError(`--token-file ${file}: ${error.size === null ? 'more than' : `${formatBytes(error.size)}, over`} the ${formatBytes(LIMITS.tokenFileBytes)} limit of a token file`);
+    }
+    throw new UsageError(`--token-file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
+
+/**
+ * The token, trimmed, when it can go into an Authorization header: not empty, no white space, only
+ * printable ASCII. A control character (a stray escape, a NUL from a binary file) would make the HTTP
+ * client refuse every request (recorded as `network`); it is refused here instead, naming where it is,
+ * never the token.
+ */
+export function checkToken(token: string, source: string): string {
+  const trimmed = token.trim();
+  if (trimmed === '') throw new UsageError(`${source}: the token is empty`);
+  if (/\s/.test(trimmed)) throw new UsageError(`${source}: the token contains white space`);
+  const bad = [...trimmed].findIndex((c) => c < '!' || c > '~');
+  if (bad !== -1) {
+    const code = trimmed.codePointAt(bad) ?? 0;
+    const what = code < 0x20 || code === 0x7f ? 'a control character' : 'a character outside printable ASCII';
+    throw new UsageError(`${source}: the token holds ${what} (U+${code.toString(16).toUpperCase().padStart(4, '0')} at character ${bad + 1}); a token is printable ASCII`);
+  }
+  return trimmed;
 }

@@ -4,6 +4,7 @@
  */
 import type { Argv } from 'yargs';
 import { UsageError } from '../errors.js';
+import { formatCount, LIMITS } from '../util/limits.js';
 import { parseShard, type Shard } from '../plan/shard.js';
 import type { Io } from './io.js';
 
@@ -16,11 +17,23 @@ export function withConnectionFlags<T>(y: Argv<T>) {
     .option('seed', { type: 'number', default: 1, describe: 'Seed of the embedded simulator', group: 'Target:' });
 }
 
-/** A number flag that must be a whole number ≥ min; yargs gives NaN for "abc". */
-export function wholeNumber(value: number, flag: string, min: number): string | undefined {
-  if (!Number.isInteger(value) || value < min) return `--${flag} must be a whole number of at least ${min}, got ${Number.isNaN(value) ? 'a non-number' : value}`;
+/** The epilogue of the commands that send: where the limits are, and what happens past one. */
+export const LIMITS_NOTE = 'Every count, rate and duration has a maximum (README "Limits": 10,000 in flight, 100,000 per second, 10,000,000 requests, 7 days), checked before anything is sent: exit 2. The run directory is locked while the command writes it.';
+
+/** A number flag that must be a whole number from `min` to `max` (README "Limits"); yargs gives NaN for "abc". */
+export function wholeNumber(value: number, flag: string, min: number, max = Number.MAX_SAFE_INTEGER): string | undefined {
+  const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${formatCount(max)}`;
+  if (!Number.isInteger(value) || value < min || value > max) return `--${flag} must be a whole number ${range}, got ${shown(value)}`;
   return undefined;
 }
+
+/** A rate flag: above 0 and at most `max` per second. */
+export function rateNumber(value: number, flag: string, max: number): string | undefined {
+  if (!(value > 0) || value > max) return `--${flag} must be a number above 0 and at most ${formatCount(max)} per second, got ${shown(value)}`;
+  return undefined;
+}
+
+const shown = (value: number): string => (Number.isNaN(value) ? 'a non-number' : String(value));
 
 /**
  * `--shard i/N`, or `--shards N` with the 0-based index from JOB_COMPLETION_INDEX (a Kubernetes
@@ -31,10 +44,11 @@ export function resolveShard(flags: { shard?: string | undefined; shards?: numbe
   if (flags.shard !== undefined) {
     const shard = parseShard(flags.shard);
     if (typeof shard === 'string') throw new UsageError(`--shard: ${shard}`);
+    if (shard.count > LIMITS.shards) throw new UsageError(`--shard ${flags.shard}: at most ${formatCount(LIMITS.shards)} shards`);
     return shard;
   }
   if (flags.shards === undefined) return null;
-  const problem = wholeNumber(flags.shards, 'shards', 1);
+  const problem = wholeNumber(flags.shards, 'shards', 1, LIMITS.shards);
   if (problem) throw new UsageError(problem);
   const index = io.env.JOB_COMPLETION_INDEX;
   if (index === undefined || !/^\d+$/.test(index)) throw new UsageError('--shards needs JOB_COMPLETION_INDEX (0-based, as a Kubernetes Indexed Job sets it); or give --shard i/N');

@@ -6,14 +6,19 @@ import yargs from 'yargs';
 import { ExitCode, UsageError, exitCodeOf, formatError } from '../errors.js';
 import type { Io } from './io.js';
 import { commands } from './commands/index.js';
+import { joinDashValues } from './argv.js';
+import { TerminalSafeStream } from './terminal-safe.js';
 
-export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
+export async function main(argv: readonly string[], rawIo: Io): Promise<ExitCode> {
+  // Everything printed goes through one filter: text from inputs or the service never drives the terminal.
+  const io: Io = { ...rawIo, stdout: new TerminalSafeStream(rawIo.stdout), stderr: new TerminalSafeStream(rawIo.stderr) };
+  const args = joinDashValues(argv);
   let exitCode: ExitCode = ExitCode.Ok;
   const setExitCode = (code: ExitCode) => {
     exitCode = code;
   };
   try {
-    let parser = yargs([...argv])
+    let parser = yargs(args)
       .scriptName('chatbench')
       .usage('$0 <command> [options]\n\nEvaluate and load-test a retrieval-augmented chat service.')
       .epilogue('Exit codes: 0 ok, 1 a gate failed, 2 bad input or usage (nothing sent), 3 the run could not be carried out, 4 internal error, 130 interrupted.')
@@ -35,7 +40,7 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
     // Await parseAsync itself: a handler's rejection must reach the catch below. The callback only
     // captures what yargs would print (help, version) so it goes to io.stdout, not the process.
     let output = '';
-    await parser.parseAsync([...argv], {}, (_error, _argv, text) => {
+    await parser.parseAsync(args, {}, (_error, _argv, text) => {
       output = text;
     });
     if (output) io.stdout.write(`${output}\n`);

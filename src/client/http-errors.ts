@@ -45,7 +45,7 @@ export function statusFigures(status: number, headers: IncomingHttpHeaders, body
   if (status === 429) {
     const fromBody = json?.['retry_after_seconds'];
     figures.rate_limit = {
-      retry_after_s: parseRetryAfter(headerValue(headers, 'retry-after'), nowWallMs) ?? (typeof fromBody === 'number' ? fromBody : null),
+      retry_after_s: parseRetryAfter(headerValue(headers, 'retry-after'), nowWallMs) ?? (typeof fromBody === 'number' && fromBody >= 0 ? fromBody : null),
       scope: typeof json?.['scope'] === 'string' ? json['scope'] : null,
       reset_at: typeof json?.['reset_at'] === 'string' ? json['reset_at'] : null,
     };

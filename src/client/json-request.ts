@@ -45,6 +45,3 @@ export async function jsonRequest(
   const text = await response.body.text();
   return { status: response.statusCode, headers: response.headers, text, latencyMs: now() - sent };
 }
-
-/** Removes the token from a text that may come back from the server. */
-export const redactToken = (text: string, token: string | undefined): string => (token ? text.replaceAll(token, '[redacted]') : text);

@@ -9,7 +9,8 @@ import { OPEN_URLS_PATH, OpenUrlsResponseSchema, type OpenUrlsResponse } from '.
 import type { Outcome } from '../records/record.js';
 import { roundMs, truncateText } from './exchange.js';
 import { networkFailure, statusFigures } from './http-errors.js';
-import { jsonRequest, redactToken, type JsonEndpointOptions } from './json-request.js';
+import { jsonRequest, type JsonEndpointOptions } from './json-request.js';
+import { redactDeep, secretsOf } from './redact.js';
 
 export type OpenUrlsClientOptions = JsonEndpointOptions;
 
@@ -25,8 +26,15 @@ export interface OpenUrlsExchange {
   latency_ms: number;
 }
 
-/** Asks the service to fetch `urls`; `signal` aborting makes the outcome `cancelled`, the timeout `timeout`. */
+/**
+ * Asks the service to fetch `urls`; `signal` aborting makes the outcome `cancelled`, the timeout
+ * `timeout`. The token is taken out of everything the server said (redact.ts).
+ */
 export async function openUrls(options: OpenUrlsClientOptions, urls: readonly string[], signal?: AbortSignal): Promise<OpenUrlsExchange> {
+  return redactDeep(await exchangeOf(options, urls, signal), secretsOf({}, options.token));
+}
+
+async function exchangeOf(options: OpenUrlsClientOptions, urls: readonly string[], signal?: AbortSignal): Promise<OpenUrlsExchange> {
   const now = options.now ?? (() => performance.now());
   const started = now();
   const empty = { results: [], provider_type: null };
@@ -39,12 +47,12 @@ export async function openUrls(options: OpenUrlsClientOptions, urls: readonly st
     if (signal?.aborted) return { ...empty, outcome: 'cancelled', http_status: null, error_code: null, error_message: 'cancelled by the caller', latency_ms };
     if (name === 'TimeoutError') return { ...empty, outcome: 'timeout', http_status: null, error_code: null, error_message: 'no response in time', latency_ms };
     const failure = networkFailure(error);
-    return { ...empty, ...failure, error_message: redactToken(failure.error_message ?? '', options.token), http_status: null, latency_ms };
+    return { ...empty, ...failure, error_message: failure.error_message, http_status: null, latency_ms };
   }
   const latency_ms = roundMs(response.latencyMs);
   if (response.status >= 300) {
     const f = statusFigures(response.status, response.headers, response.text, Date.now());
-    return { ...empty, outcome: f.outcome, http_status: response.status, error_code: f.error_code, error_message: redactToken(f.error_message ?? '', options.token), latency_ms };
+    return { ...empty, outcome: f.outcome, http_status: response.status, error_code: f.error_code, error_message: f.error_message, latency_ms };
   }
   let parsed;
   try {

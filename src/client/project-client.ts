@@ -9,7 +9,8 @@ import { ProjectInstructionsSchema, projectInstructionsPath, type ProjectInstruc
 import { RunError } from '../errors.js';
 import { truncateText } from './exchange.js';
 import { statusFigures } from './http-errors.js';
-import { jsonRequest, redactToken, type JsonEndpointOptions } from './json-request.js';
+import { jsonRequest, type JsonEndpointOptions } from './json-request.js';
+import { redactText, secretsOf } from './redact.js';
 
 export type ProjectClientOptions = JsonEndpointOptions;
 
@@ -31,11 +32,11 @@ async function call(options: ProjectClientOptions, method: 'GET' | 'POST', proje
     response = await jsonRequest(options, method, path, body);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new RunError(`project ${projectId} instructions: ${what} failed: ${redactToken(message, options.token)}`, { cause: error });
+    throw new RunError(`project ${projectId} instructions: ${what} failed: ${redactText(message, secretsOf({}, options.token))}`, { cause: error });
   }
   if (response.status !== 200) {
     const { error_message } = statusFigures(response.status, response.headers, response.text, Date.now());
-    throw new RunError(`project ${projectId} instructions: ${what} answered ${response.status}: ${redactToken(error_message ?? '', options.token)}`, {
+    throw new RunError(`project ${projectId} instructions: ${what} answered ${response.status}: ${redactText(error_message ?? '', secretsOf({}, options.token))}`, {
       hint: response.status === 403 ? 'the token needs the basic scope (a personal access token cannot be given it)' : undefined,
     });
   }
@@ -47,7 +48,7 @@ async function call(options: ProjectClientOptions, method: 'GET' | 'POST', proje
   }
   if (!parsed?.success) {
     const reason = parsed ? z.prettifyError(parsed.error).replaceAll('\n', ' ') : 'not JSON';
-    throw new RunError(`project ${projectId} instructions: ${what} answered 200 with an unexpected body (${reason}): ${truncateText(redactToken(response.text, options.token), 200)}`);
+    throw new RunError(`project ${projectId} instructions: ${what} answered 200 with an unexpected body (${reason}): ${truncateText(redactText(response.text, secretsOf({}, options.token)), 200)}`);
   }
   return parsed.data;
 }

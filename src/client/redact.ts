@@ -22,22 +22,54 @@ export function secretsOf(body: Pick<SendMessageRequest, 'mcp_headers'>, token =
 }
 
 /** `text` with every secret replaced by `[redacted]`; null stays null. */
-export function redactText(text: string | null, secrets: readonly string[]): string | null {
-  if (text === null) return null;
-  let out = text;
-  for (const secret of secrets) out = out.replaceAll(secret, REDACTED);
-  return out;
+export function redactText<T extends string | null>(text: T, secrets: readonly string[]): T {
+  if (text === null) return text;
+  let out: string = text;
+  for (const secret of secrets) if (out.includes(secret)) out = out.replaceAll(secret, REDACTED);
+  return out as T;
 }
 
-/** The exchange's server-given texts (error message and body, each model's message) without `secrets`. */
+/**
+ * `value` with every secret replaced in every string it holds, at any depth, object keys included
+ * (a service names packet types, models, scopes, documents: any of them may echo a credential).
+ * Parts that hold no secret are returned as they are, so a clean exchange costs one walk.
+ */
+export function redactDeep<T>(value: T, secrets: readonly string[]): T {
+  if (secrets.length === 0) return value;
+  return walk(value, secrets) as T;
+}
+
+function walk(value: unknown, secrets: readonly string[]): unknown {
+  if (typeof value === 'string') return redactText(value, secrets);
+  if (Array.isArray(value)) {
+    let changed = false;
+    const out = value.map((item) => {
+      const next = walk(item, secrets);
+      if (next !== item) changed = true;
+      return next;
+    });
+    return changed ? out : value;
+  }
+  if (typeof value === 'object' && value !== null) {
+    let changed = false;
+    const entries = Object.entries(value).map(([key, item]) => {
+      const [k, v] = [redactText(key, secrets), walk(item, secrets)];
+      if (k !== key || v !== item) changed = true;
+      return [k, v] as const;
+    });
+    return changed ? Object.fromEntries(entries) : value;
+  }
+  return value;
+}
+
+/**
+ * The exchange with `secrets` taken out of everything the server said: the answer, codes and
+ * messages, the 429's scope and reset time, model names, document ids, packet types, the error body.
+ * Applied to every exchange the client layer hands over (chat, open-urls), so no record, report,
+ * message or summary table can carry what the service echoed.
+ */
 export function redactExchange(exchange: Exchange, secrets: readonly string[]): Exchange {
-  if (secrets.length === 0) return exchange;
-  return {
-    ...exchange,
-    error_message: redactText(exchange.error_message, secrets),
-    error_body: redactText(exchange.error_body, secrets),
-    models: exchange.models?.map((m) => ({ ...m, error_message: redactText(m.error_message, secrets) })) ?? null,
-  };
+  return redactDeep(exchange, secrets);
 }
 
 /** `https://user:pass@host/api` → `https://host/api`, for messages. */

@@ -4,7 +4,7 @@
  * arrows (significant ones in bold with ✱), the pass changes with their sign test, and the broken
  * and fixed questions with both answers side by side; then the gates. Pure.
  */
-import { replaceUnprintable, trimText } from '../reports/format.js';
+import { mdCode, replaceUnprintable, trimText } from '../reports/format.js';
 import type { GateResult } from '../gates/evaluate.js';
 import type { Comparison, GroupComparison, QuestionChange, QuestionSide } from './schema.js';
 import { formatDelta, formatDirection, formatInterval, formatPassChanges, formatRelative, formatValue, methodNote, shownFigures, significanceLine } from './table.js';
@@ -16,7 +16,7 @@ const ANSWER_SHOWN = 160;
 
 function header(c: Comparison): string[] {
   const side = (s: Comparison['baseline']) =>
-    `\`${mdCell(s.source)}\` (${s.requests} requests, ${s.questions} questions${s.repeats > 1 ? `, ${s.repeats} repeats` : ''}${s.torn_lines > 0 ? `, ${s.torn_lines} torn last line skipped` : ''})`;
+    `${mdCode(s.source)} (${s.requests} requests, ${s.questions} questions${s.repeats > 1 ? `, ${s.repeats} repeats` : ''}${s.torn_lines > 0 ? `, ${s.torn_lines} torn last line skipped` : ''})`;
   const sig = c.significant.better + c.significant.worse === 0 ? significanceLine(c) : `**${significanceLine(c)}**`;
   const lines = [
     `Baseline ${side(c.baseline)} → current ${side(c.current)}.`,

@@ -119,6 +119,8 @@ function checkHeader(name: string, columns: string[]): string[] {
   const seen = new Set<string>();
   columns.forEach((column, index) => {
     if (column === '') problems.push(`${name}:1: column ${index + 1} has no name`);
+    // An object key of that name sets the object's prototype: the column would vanish from every record.
+    else if (column === '__proto__') problems.push(`${name}:1: column "__proto__" cannot be kept (the name is reserved in JavaScript objects); rename it`);
     else if (seen.has(column)) problems.push(`${name}:1: column "${column}" appears twice`);
     seen.add(column);
   });

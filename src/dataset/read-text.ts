@@ -4,9 +4,10 @@
  * `file: message` problem (an InputError, exit 2) instead of a Node error with a stack.
  * Shared by the dataset and model-set readers.
  */
-import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { InputError } from '../errors.js';
+import { formatBytes, LIMITS } from '../util/limits.js';
+import { FileTooLargeError, readCapped } from '../util/read-capped.js';
 
 /** Where to find a file named on the command line, and how to name it in messages. */
 export interface InputFile {
@@ -26,14 +27,17 @@ const REASONS: Record<string, string> = {
 
 /**
  * The file's text without a leading BOM. Throws InputError `file: no such file`, `file: empty file`
- * (no bytes, or only a BOM and whitespace) or `file: not UTF-8 (first invalid byte on line N; ...)`.
+ * (no bytes, or only a BOM and whitespace), `file: not UTF-8 (first invalid byte on line N; ...)`
+ * or `file: 1.1 GB, over the 268 MB limit of an input file` (a device such as /dev/zero is read
+ * no further than the limit).
  */
 export async function readUtf8File(file: InputFile): Promise<string> {
   const fullPath = isAbsolute(file.path) || file.cwd === undefined ? file.path : resolve(file.cwd, file.path);
   let bytes: Buffer;
   try {
-    bytes = await readFile(fullPath);
+    bytes = await readCapped(fullPath, LIMITS.inputFileBytes);
   } catch (error) {
+    if (error instanceof FileTooLargeError) throw new InputError([tooLargeMessage(file.path, error)], { cause: error });
     const code = (error as NodeJS.ErrnoException).code ?? '';
     throw new InputError([`${file.path}: ${REASONS[code] ?? `cannot read (${code || String(error)})`}`], { cause: error });
   }
@@ -65,4 +69,9 @@ function firstInvalidLine(bytes: Uint8Array): number {
     start = end + 1;
   }
   return 1;
+}
+
+/** `file: 1.1 GB, over the 268 MB limit of an input file`, or `file: more than the ...` when the size is unknown (a device). */
+export function tooLargeMessage(path: string, error: FileTooLargeError): string {
+  return `${path}: ${error.size === null ? 'more than' : `${formatBytes(error.size)}, over`} the ${formatBytes(error.maxBytes)} limit of an input file`;
 }

@@ -15,7 +15,8 @@ import { setTimeout as sleepTimer } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { CHAT_COMPLETIONS_PATH, ChatCompletionResponseSchema, VERDICT_JSON_SCHEMAS } from '../api/judge.js';
 import { headerValue, networkFailure, parseRetryAfter } from '../client/http-errors.js';
-import { jsonRequest, redactToken } from '../client/json-request.js';
+import { jsonRequest } from '../client/json-request.js';
+import { redactText, secretsOf } from '../client/redact.js';
 import { parseVerdict, type VerdictKind } from './parse-verdict.js';
 
 export interface JudgeClientOptions {
@@ -77,7 +78,7 @@ export function createJudgeClient(options: JudgeClientOptions): JudgeClient {
   const random = options.random ?? Math.random;
   let structured = options.structuredOutput !== 'off';
   const endpoint = { baseUrl, token: options.token, timeoutMs: options.timeoutMs ?? 60_000, ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}) };
-  const clean = (text: string) => redactToken(text, options.token);
+  const clean = (text: string) => redactText(text, secretsOf({}, options.token));
 
   const bodyOf = (request: JudgeAsk) => ({
     model: options.model,

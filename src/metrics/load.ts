@@ -29,6 +29,11 @@ export interface LoadInput {
   /** generator.json; null when the run has none (figures then come from the records). */
   readonly generator: LoadHealth | null;
   readonly slos: readonly Slo[];
+  /**
+   * The run did not end by itself (no generator.json: killed, or still running): the figures cover
+   * what was recorded, from the schedule's zero to its last recorded request, never the planned end.
+   */
+  readonly incomplete?: boolean;
 }
 
 export interface LoadFigures {
@@ -90,6 +95,12 @@ export function generatorWarning(g: GeneratorFigures): string | null {
   return `Warning: the load generator fell behind its schedule: ${parts.join('; ')}. The figures describe the generator as much as the service.`;
 }
 
+/** The first-line warning of a run that did not end by itself. */
+export function incompleteWarning(requests: number, endMs: number, plannedMs: number | null): string {
+  const planned = plannedMs === null ? '' : ` of the planned ${(plannedMs / 1000).toFixed(1)} s`;
+  return `Warning: this run is incomplete: it has no generator.json (its process was killed, or is still running). The figures cover its ${requests} recorded requests, over the ${(endMs / 1000).toFixed(1)} s up to the last of them${planned}.`;
+}
+
 /** Every record's outcome, counted by class (any class: new ones count without a change here). */
 function countOutcomes(records: readonly LoadRecord[]): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -106,7 +117,12 @@ export function computeLoadFigures(input: LoadInput): LoadFigures {
   for (const d of droppedOffsets) lastArrival = Math.max(lastArrival, d);
   const planned = health?.schedule_ms ?? plannedEndMs(spec);
   const interrupted = health?.interrupted ?? false;
-  const end = planned === null ? lastArrival : interrupted ? Math.min(planned, lastArrival) : planned;
+  const incomplete = input.incomplete ?? false;
+  let lastDone = 0;
+  for (const r of records) lastDone = Math.max(lastDone, doneOf(r));
+  const end = incomplete
+    ? Math.min(planned ?? Infinity, Math.max(lastArrival, lastDone))
+    : planned === null ? lastArrival : interrupted ? Math.min(planned, lastArrival) : planned;
   const bounds = windowBounds(end, spec.warmup_ms, spec.cooldown_ms);
   const byWindow: Record<WindowName, LoadRecord[]> = { warmup: [], measured: [], cooldown: [] };
   for (const r of records) byWindow[windowOf(arrivalOf(r), bounds)].push(r);
@@ -121,7 +137,7 @@ export function computeLoadFigures(input: LoadInput): LoadFigures {
   const firstStart = records.reduce<string | null>((min, r) => (min === null || r.started_at < min ? r.started_at : min), null);
   const summary: LoadSummary = {
     load_summary_version: LOAD_SUMMARY_VERSION,
-    warning: generatorWarning(generator),
+    warning: [incomplete ? incompleteWarning(records.length, end, planned) : null, generatorWarning(generator)].filter((w) => w !== null).join(' ') || null,
     banner: bannerLines(records.length, countOutcomes(records), generator.loop_delay_ms),
     run: {
       started_at: health?.started_at ?? firstStart,
@@ -135,6 +151,7 @@ export function computeLoadFigures(input: LoadInput): LoadFigures {
       duration_ms: end,
       requests: records.length,
       interrupted,
+      incomplete,
     },
     windows,
     slos: [],

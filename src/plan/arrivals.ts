@@ -98,7 +98,8 @@ function invert(segment: RateSegment, lambda: number): number {
   return (2 * lambda) / (segment.from + root);
 }
 
-const areaOf = (s: RateSegment): number =>
+/** Expected arrivals of one segment: the integral of its rate (Infinity for an endless positive rate). */
+export const areaOf = (s: RateSegment): number =>
   Number.isFinite(s.duration_ms) ? ((s.from + s.to) / 2) * (s.duration_ms / 1000) : s.from > 0 ? Infinity : 0;
 
 /** The arrivals of a schedule (of one shard), in time order. Ends with the profile or at `maxArrivals`. */

@@ -52,6 +52,13 @@ export function buildPlan(input: PlanInput): PlannedRequest[] {
   return plan;
 }
 
+/** How many requests buildPlan would make, and how (for messages), without building them. */
+export function planSize(input: Omit<PlanInput, 'defaults'>): { requests: number; how: string } {
+  const perQuestion = input.sets.reduce((sum, set) => sum + plannedModes(set, input.mode).length, 0);
+  const requests = input.rows.length * perQuestion * input.repeat;
+  return { requests, how: `${input.rows.length} questions × ${perQuestion} set and mode pairs × ${input.repeat} repeats` };
+}
+
 /** The display name of one model of a multi-model set: display_name, else model_version, else its slot. */
 export function modelName(override: LLMOverride, index: number): string {
   return override.display_name ?? override.model_version ?? `model ${index}`;

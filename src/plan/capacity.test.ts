@@ -86,3 +86,15 @@ describe('judgeStep', () => {
     expect(judgeStep({ ...ok, ttfp_last_p50_ms: 400 }, { ...DEFAULT_SATURATION, maxTtfpRise: 5 }).good).toBe(true);
   });
 });
+
+describe('nextStep at the highest target allowed', () => {
+  it('ramps no further than max and stops there when it is good', () => {
+    const result = search(Infinity, { ...RATES, max: 20 });
+    expect(result.history.map((s) => s.target)).toEqual([1, 2, 4, 8, 16, 20]);
+    expect(result.stop).toBe('max_target');
+  });
+
+  it('bisects below max as before when the knee is under it', () => {
+    expect(search(37, { ...RATES, max: 50 }).stop).toBe('converged');
+  });
+});

@@ -23,6 +23,8 @@ export interface SearchOptions {
   readonly maxSteps: number;
   /** Users: targets are whole numbers, and bisection stops when bad − good ≤ 1. */
   readonly integer: boolean;
+  /** The highest target a step may have (README "Limits"); the ramp stops there. Default: none. */
+  readonly max?: number;
 }
 
 export const DEFAULT_SEARCH = { factor: 2, precision: 0.1, maxSteps: 12 } as const;
@@ -71,7 +73,7 @@ export function judgeStep(f: StepFigures, rule: SaturationRule = DEFAULT_SATURAT
   return { good: reasons.length === 0, reasons };
 }
 
-export type StopReason = 'converged' | 'max_steps' | 'no_knee' | 'floor';
+export type StopReason = 'converged' | 'max_steps' | 'no_knee' | 'floor' | 'max_target';
 
 /** The search so far: every step's target and verdict, in order. */
 export type SearchHistory = ReadonlyArray<{ readonly target: number; readonly good: boolean }>;
@@ -94,7 +96,9 @@ export function nextStep(history: SearchHistory, o: SearchOptions): { target: nu
   const done = (reason: StopReason) => ({ stop: reason });
   if (bad === null) {
     if (history.length >= o.maxSteps) return done('no_knee');
-    return { target: roundTarget(Math.max(good ?? o.start, o.start) * o.factor, o.integer), phase: 'ramp' };
+    const max = o.max ?? Infinity;
+    if (good !== null && good >= max) return done('max_target');
+    return { target: Math.min(max, roundTarget(Math.max(good ?? o.start, o.start) * o.factor, o.integer)), phase: 'ramp' };
   }
   const low = good ?? 0;
   if (good !== null && bad - good <= (o.integer ? 1 : o.precision * good)) return done('converged');

@@ -12,7 +12,8 @@ import type { DatasetRow } from '../dataset/index.js';
 import { InputError } from '../errors.js';
 import { requestKey, type Mode } from '../records/record.js';
 import type { SetDefinition, SetsDefaults } from '../sets/index.js';
-import { arrivals, constantProfile, seededUniform, shardUsers, stagesProfile, userSteps, type ArrivalOptions, type UserStep } from './arrivals.js';
+import { areaOf, arrivals, constantProfile, seededUniform, shardUsers, stagesProfile, userSteps, type ArrivalOptions, type UserStep } from './arrivals.js';
+import { BYTES_PER_PLANNED_REQUEST, formatBytes, formatCount, LIMITS } from '../util/limits.js';
 import { buildBody, modelName } from './build-plan.js';
 import type { PlannedRequest } from './planned-request.js';
 import type { Shard } from './shard.js';
@@ -34,7 +35,9 @@ export const LoadSpecSchema = LoadSpecShapeSchema
     if (spec.stages === null && spec.duration_ms === null && spec.requests === null) problem('give a duration, a request count or stages');
     if (spec.token_weights !== null && spec.token_weights.length !== spec.tokens) problem('one weight per token');
     const length = spec.stages ? stagesDurationMs(spec.stages) : spec.duration_ms;
-    if (length !== null && spec.warmup_ms + spec.cooldown_ms >= length) problem('warm-up and cool-down take the whole schedule');
+    if (length !== null && spec.warmup_ms + spec.cooldown_ms >= length) {
+      ctx.addIssue({ code: 'custom', message: 'warm-up and cool-down take the whole schedule', path: [spec.warmup_ms > 0 ? 'warmup_ms' : 'cooldown_ms'] });
+    }
   });
 export type LoadSpec = z.output<typeof LoadSpecSchema>;
 
@@ -230,4 +233,33 @@ export function loadSchedule(spec: LoadSpec): LoadSchedule {
       return Math.max(1, n);
     },
   };
+}
+
+/**
+ * Arrivals a spec plans, every shard together, from its rate profile's integral (the schedule is
+ * not walked: a rate of 1e9/s must be refused, not counted). Poisson schedules land near it. Null
+ * for the closed model without --requests: how many requests users send depends on the service.
+ */
+export function expectedArrivals(spec: LoadSpec): number | null {
+  if (spec.model === 'closed') return spec.requests;
+  const profile = spec.stages ? stagesProfile(spec.stages) : constantProfile(spec.rate ?? 0, spec.duration_ms ?? Infinity);
+  const area = profile.reduce((sum, segment) => sum + areaOf(segment), 0);
+  return Math.min(spec.requests ?? Infinity, Math.ceil(area));
+}
+
+/**
+ * Why the schedule of `spec` is too large to run, or undefined: more arrivals than LIMITS.loadRequests,
+ * or more records than half of `heapBytes` can hold for the load figures (computed in memory).
+ */
+export function scheduleTooLarge(spec: LoadSpec, heapBytes: number): string | undefined {
+  const total = expectedArrivals(spec);
+  if (total === null) return undefined;
+  const how = spec.requests !== null && total === spec.requests ? '--requests' : spec.stages ? 'the area under --stages' : 'rate × duration';
+  if (total > LIMITS.loadRequests) return `the schedule plans about ${formatCount(total)} requests (${how}), over the limit of ${formatCount(LIMITS.loadRequests)}: lower the rate or the duration`;
+  const mine = spec.shard ? Math.ceil(total / spec.shard.count) : total;
+  const needed = mine * BYTES_PER_PLANNED_REQUEST;
+  if (needed > heapBytes / 2) {
+    return `the schedule plans about ${formatCount(mine)} requests${spec.shard ? ' for this shard' : ''} (${how}), whose records would need about ${formatBytes(needed)} of memory for the load figures, more than the ${formatBytes(heapBytes / 2)} this process may use (half its heap): split it with --shard`;
+  }
+  return undefined;
 }

@@ -65,6 +65,8 @@ export function parseCitationMarkers(answer: string): CitationMarker[] {
   const markers: CitationMarker[] = [];
   MARKER.lastIndex = 0;
   for (let match = MARKER.exec(answer); match !== null; match = MARKER.exec(answer)) {
+    // `[[99999999999999999999]]` is no citation number a record can hold (a safe integer): text, not a marker.
+    if (!Number.isSafeInteger(Number(match[1]))) continue;
     const start = match.index;
     const afterMarker = start + match[0].length;
     const linkEnd = answer[afterMarker] === '(' ? closingParenthesis(answer, afterMarker) : -1;

@@ -153,7 +153,7 @@ export type SloResult = z.infer<typeof SloResultSchema>;
 
 export const LoadSummarySchema = z.object({
   load_summary_version: z.literal(LOAD_SUMMARY_VERSION),
-  /** The generator fell behind: reports print this in their first line. Null when it kept up. */
+  /** The run is incomplete or the generator fell behind: reports print this in their first line. Null otherwise. */
   warning: z.string().nullable(),
   /** What the reports say next, before any figure: requests that failed by class, timings that may be late (metrics/banner). */
   banner: z.array(z.string()).default([]),
@@ -171,6 +171,11 @@ export const LoadSummarySchema = z.object({
     duration_ms: z.number(),
     requests: z.number().int(),
     interrupted: z.boolean(),
+    /**
+     * The run has no generator.json: its process was killed (or is still running). duration_ms then
+     * ends at its last recorded request, and `warning` says so.
+     */
+    incomplete: z.boolean(),
   }),
   windows: z.object({ warmup: WindowFiguresSchema, measured: WindowFiguresSchema, cooldown: WindowFiguresSchema }),
   slos: z.array(SloResultSchema),
@@ -216,7 +221,7 @@ export const CapacityResultSchema = z.object({
   /** The lowest bad target above it (the knee); null when no step failed. */
   knee: Rate,
   /** Why the search stopped. */
-  stopped: z.enum(['converged', 'max_steps', 'max_duration', 'no_knee', 'interrupted', 'floor']),
+  stopped: z.enum(['converged', 'max_steps', 'max_duration', 'no_knee', 'interrupted', 'floor', 'max_target']),
   precision: z.number(),
   slos: z.array(z.string()),
   steps: z.array(CapacityStepSchema),

@@ -28,7 +28,12 @@ export const OUTCOMES = OutcomeSchema.options;
 export const ModeSchema = z.enum(['stream', 'full']);
 export type Mode = z.infer<typeof ModeSchema>;
 
-const Ms = z.number().nullable();
+/**
+ * A time in ms: never negative (every milestone is after `sent`, every offset after the run's start).
+ * zod refuses NaN and ±Infinity already; `ttfp_ms: -1e308` is refused here.
+ */
+const Ms = z.number().nonnegative().nullable();
+const Count = z.number().int().nonnegative();
 
 export const CitationSchema = z.object({ citation_number: z.number().int(), document_id: z.string() });
 
@@ -47,12 +52,12 @@ export const AnswerFiguresSchema = z.object({
   /** (done_answer - first_answer) / (answer_deltas - 1); null under two answer deltas. */
   tpot_ms: Ms,
   /** First packet of each obj.type, ms after sent. */
-  first_packet_ms: z.record(z.string(), z.number()),
+  first_packet_ms: z.record(z.string(), z.number().nonnegative()),
   /** Every gap between consecutive non-empty answer deltas, ms. */
-  answer_gaps_ms: z.array(z.number()),
-  parts: z.number().int(),
-  answer_deltas: z.number().int(),
-  answer_chars: z.number().int(),
+  answer_gaps_ms: z.array(z.number().nonnegative()),
+  parts: Count,
+  answer_deltas: Count,
+  answer_chars: Count,
   /** The answer text as received, markers included; cut at --max-answer-bytes (see answer_truncated). */
   answer: z.string().nullable(),
   /** The answer was longer than --max-answer-bytes: `answer` keeps its start; answer_chars counts it whole. */
@@ -71,13 +76,13 @@ export const AnswerFiguresSchema = z.object({
   top_document_ids: z.array(z.string()),
   /** `[[n]]` markers in the answer with neither a citation_info for n nor the link of a given document. */
   markers_without_citation: z.array(z.number().int()),
-  reasoning_chars: z.number().int(),
+  reasoning_chars: Count,
   /** `{"type": "error"}` packets: a tool failed and the answer went on (v3.2+ streams them). */
-  tool_errors: z.number().int().default(0),
+  tool_errors: Count.default(0),
   /** The service's own figure from message_start (v2.12+), seconds; null when absent. */
   pre_answer_processing_seconds: z.number().nullable().default(null),
   /** Characters of the answer deltas after the first, per second from the first to the last delta; null under two deltas. */
-  output_chars_per_s: z.number().nullable().default(null),
+  output_chars_per_s: z.number().nonnegative().nullable().default(null),
   scores: ScoresSchema.nullable(),
   /** The documents the answer was given, as a judge reads them (bounded: records/quality). */
   top_documents: z.array(DocumentTextSchema).default([]),
@@ -89,23 +94,23 @@ export const AnswerFiguresSchema = z.object({
 export type AnswerFigures = z.infer<typeof AnswerFiguresSchema>;
 
 export const ModelFiguresSchema = AnswerFiguresSchema.extend({
-  model_index: z.number().int(),
+  model_index: Count,
   model_name: z.string().nullable(),
 });
 export type ModelFigures = z.infer<typeof ModelFiguresSchema>;
 
 /** One try of the request; the last one decides the record's outcome. */
 export const AttemptSchema = z.object({
-  attempt: z.number().int(),
+  attempt: Count,
   outcome: OutcomeSchema,
   http_status: z.number().int().nullable(),
   error_code: z.string().nullable(),
-  retry_after_s: z.number().nullable(),
+  retry_after_s: z.number().nonnegative().nullable(),
   total_ms: Ms,
 });
 
 export const RateLimitSchema = z.object({
-  retry_after_s: z.number().nullable(),
+  retry_after_s: z.number().nonnegative().nullable(),
   scope: z.string().nullable(),
   reset_at: z.string().nullable(),
 });
@@ -119,7 +124,7 @@ export const RequestRecordSchema = AnswerFiguresSchema.extend({
   category: z.string().nullable(),
   set: z.string(),
   mode: ModeSchema,
-  repeat: z.number().int(),
+  repeat: Count,
   expected_document_ids: z.array(z.string()),
   /** Extra dataset columns, kept as they were. */
   metadata: z.record(z.string(), z.string()),
@@ -131,7 +136,7 @@ export const RequestRecordSchema = AnswerFiguresSchema.extend({
   /** Wall-clock time of `sent`, ISO 8601, for humans and timelines. */
   started_at: z.string(),
   /** `sent` in ms after the run started (monotonic). */
-  sent_offset_ms: z.number(),
+  sent_offset_ms: z.number().nonnegative(),
   /** Open-loop load only: when the plan wanted it sent, ms after the run started; else null. */
   scheduled_offset_ms: Ms,
   /** sent - scheduled (0 when not scheduled). */
@@ -145,9 +150,9 @@ export const RequestRecordSchema = AnswerFiguresSchema.extend({
   chat_session_id: z.string().nullable(),
   message_id: z.number().int().nullable(),
   /** Parts of kinds we do not know, and lines that failed to decode. */
-  unknown_parts: z.number().int(),
-  decode_errors: z.number().int(),
-  token_index: z.number().int().nullable(),
+  unknown_parts: Count,
+  decode_errors: Count,
+  token_index: Count.nullable(),
   attempts: z.array(AttemptSchema),
   /** Multi-model sets: one entry per model_index that answered; null for a single model. */
   models: z.array(ModelFiguresSchema).nullable(),

@@ -70,3 +70,13 @@ export const naturalCompare = (a: string, b: string): number => collator.compare
 const UNPRINTABLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /** Replaces characters no report format can carry (see UNPRINTABLE) with U+FFFD, so the text stays visible and the file stays valid. */
 export const replaceUnprintable = (text: string): string => text.replace(UNPRINTABLE, '\uFFFD');
+
+/**
+ * `text` as one inline code span of markdown. A line break would end the paragraph the span is in,
+ * and what follows (a `<script>` line, a `# heading`) would be read as markdown: breaks are shown
+ * as the two characters `\n` (`\r`), unprintable characters replaced, backticks shown as `'`.
+ */
+export function mdCode(text: string): string {
+  const inner = replaceUnprintable(text).replace(/\r\n|\r|\n/g, (b) => (b === '\r' ? '\\r' : b === '\n' ? '\\n' : '\\r\\n')).replace(/`/g, "'");
+  return `\`${inner}\``;
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureInput, hasControlChars, NASTY_QUESTION } from '../../test/fixtures/reports/fixture.js';
+import { mdCode } from './format.js';
 import { ANSWER_CHARS, METRICS_DOC, mdInline, renderReportMd } from './report-md.js';
 
 const md = renderReportMd(fixtureInput());
@@ -71,5 +72,12 @@ describe('report.md', () => {
 
   it('is the same text for the same input', () => {
     expect(renderReportMd(fixtureInput())).toBe(md);
+  });
+});
+
+describe('mdCode', () => {
+  it('keeps line breaks and backticks from ending the code span', () => {
+    expect(mdCode('doc\n<script>x</script>\r\n# H\r`')).toBe("`doc\\n<script>x</script>\\r\\n# H\\r'`");
+    expect(mdCode('plain-id')).toBe('`plain-id`');
   });
 });

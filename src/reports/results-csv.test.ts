@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { NASTY_QUESTION, fixtureRecords, makeRecord } from '../../test/fixtures/reports/fixture.js';
-import { BASE_COLUMNS, SCORE_COLUMNS, createCsvSink, renderResultsCsv } from './results-csv.js';
+import { BASE_COLUMNS, SCORE_COLUMNS, createCsvSink, neutraliseCell, renderResultsCsv } from './results-csv.js';
 
 type Row = Record<string, string>;
 const rowsOf = (text: string): Row[] => parse(text, { columns: true }) as Row[];
@@ -63,4 +63,13 @@ describe('results.csv', () => {
     expect(chunks).toHaveLength(1);
     expect(rowsOf(chunks.join(''))).toEqual([]);
   });
+});
+
+describe('results.csv against spreadsheet formulas (OWASP)', () => {
+  it.each([
+    ['=HYPERLINK("http://x")', `'=HYPERLINK("http://x")`], ['+1', "'+1"], ['-2+3', "'-2+3"], ['@SUM(A1)', "'@SUM(A1)"], ['\tx', "'\tx"], ['\rx', "'\rx"],
+    ['plain', 'plain'], ['a=b', 'a=b'], ['', ''],
+  ])('%j is written as %j', (text, cell) => expect(neutraliseCell(text)).toBe(cell));
+
+  it('numbers stay numbers, negative ones too', () => expect(neutraliseCell(-3)).toBe(-3));
 });

@@ -5,6 +5,10 @@
  * A figure that does not exist is an empty cell; booleans are `true`/`false`; lists are `|`-joined.
  * After `pass`: `judge_errors` (the judged figures whose judge failed) and one `check.NAME` column
  * per user check (`--checks`), then the dataset's extra columns.
+ *
+ * Text cells come from the dataset and the service. One that starts with `=`, `+`, `-`, `@`, a tab
+ * or a carriage return is a formula to a spreadsheet (`=HYPERLINK(...)` in a document id), so it
+ * is written with a leading `'` (OWASP's rule for CSV injection); numbers are written as numbers.
  */
 import { stringify } from 'csv-stringify/sync';
 import type { AnswerFigures, RequestRecord } from '../records/record.js';
@@ -39,6 +43,14 @@ export interface CsvOptions {
 
 type Cell = string | number | null;
 
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** A text cell a spreadsheet will not run: `'` before a leading `=`, `+`, `-`, `@`, tab or CR (OWASP). */
+export const neutraliseCell = (cell: Cell): Cell => (typeof cell === 'string' && FORMULA_START.test(cell) ? `'${cell}` : cell);
+
+/** One CSV line of cells, each neutralised. */
+const csvLine = (rows: Cell[][]): string => stringify(rows.map((row) => row.map(neutraliseCell)));
+
 /**
  * A sink that writes results.csv through `write`. The header goes out at creation when
  * `metadataColumns` is given, else with the first record (or at close() if there was none).
@@ -47,7 +59,7 @@ type Cell = string | number | null;
 export function createCsvSink(write: (chunk: string) => void, options: CsvOptions = {}): RecordSink {
   let columns: { metadata: readonly string[]; checks: readonly string[] } | null = null;
   const header = (metadata: readonly string[], checks: readonly string[]) => {
-    write(stringify([[...BASE_COLUMNS, ...SCORE_COLUMNS, 'pass', 'judge_errors', ...checks.map((c) => `${CHECK_PREFIX}${c}`), ...metadata.map((c) => `${META_PREFIX}${c}`)]]));
+    write(csvLine([[...BASE_COLUMNS, ...SCORE_COLUMNS, 'pass', 'judge_errors', ...checks.map((c) => `${CHECK_PREFIX}${c}`), ...metadata.map((c) => `${META_PREFIX}${c}`)]]));
     return { metadata, checks };
   };
   if (options.metadataColumns) columns = header(options.metadataColumns, options.checkColumns ?? []);
@@ -57,7 +69,7 @@ export function createCsvSink(write: (chunk: string) => void, options: CsvOption
       const firstChecks = Object.keys(record.models?.[0]?.checks ?? record.checks);
       columns ??= header(options.metadataColumns ?? Object.keys(record.metadata), options.checkColumns ?? firstChecks);
       const { metadata, checks } = columns;
-      write(stringify(csvRowsOf(record, checks).map((row) => [...row, ...metadata.map((c) => record.metadata[c] ?? null)])));
+      write(csvLine(csvRowsOf(record, checks).map((row) => [...row, ...metadata.map((c) => record.metadata[c] ?? null)])));
     },
     async close() {
       columns ??= header(options.metadataColumns ?? [], options.checkColumns ?? []);

@@ -14,6 +14,7 @@ import { createFailureTally } from './verdict.js';
 import { retryPolicyOf, sendWithRetries, toLoadRecord, type LoadRetryOptions, type SendContext } from './load-send.js';
 import type { LoadTarget } from './load-target.js';
 import { seededRandom } from './retry.js';
+import { setLongTimeout } from './sleep.js';
 import type { TokenPool } from './token-pool.js';
 import type { UnscoredRecord } from './unscored-record.js';
 
@@ -140,12 +141,12 @@ export function createLoadRun(options: LoadRunOptions) {
         const remaining = at - now();
         if (remaining <= 0 || stopping.signal.aborted) return resolve();
         const wake = () => {
-          clearTimeout(timer);
+          cancel?.();
           wakers.delete(wake);
           resolve();
         };
         // Rounded up: Node's timers run on a whole-millisecond clock and would otherwise wake early.
-        const timer = Number.isFinite(remaining) ? setTimeout(wake, Math.ceil(remaining)) : undefined;
+        const cancel = Number.isFinite(remaining) ? setLongTimeout(wake, Math.ceil(remaining)) : undefined;
         wakers.add(wake);
       });
     },

@@ -90,7 +90,7 @@ describe('eval against each release', () => {
     const multi = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--models', models, '--out', join(dir, 'a')]);
     expect(multi.code).toBe(2);
     expect(multi.stderr).toContain(`${dataset}:2: deep_research: true, but set "duo" is multi-model`);
-    for (const [flag, value, message] of [['--timeout', '0s', 'must be more than zero'], ['--max-duration', 'soon', 'is not a duration'], ['--max-answer-bytes', 'lots', 'is not a size']] as const) {
+    for (const [flag, value, message] of [['--timeout', '0s', 'is no time at all'], ['--max-duration', 'soon', 'is not a duration'], ['--max-answer-bytes', 'lots', 'is not a size']] as const) {
       const r = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, flag, value, '--out', join(dir, flag)]);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(message);

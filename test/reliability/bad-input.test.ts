@@ -70,8 +70,8 @@ const MODELS_CASES: Case[] = [
 ];
 
 const COMMAND_LINE_CASES: Case[] = [
-  { name: 'a non-number for --concurrency', args: ['--concurrency', 'many'], lines: ['chatbench: --concurrency must be a whole number of at least 1, got a non-number'] },
-  { name: 'a non-number for --repeat', args: ['--repeat', 'twice'], lines: ['chatbench: --repeat must be a whole number of at least 1, got a non-number'] },
+  { name: 'a non-number for --concurrency', args: ['--concurrency', 'many'], lines: ['chatbench: --concurrency must be a whole number from 1 to 10,000, got a non-number'] },
+  { name: 'a non-number for --repeat', args: ['--repeat', 'twice'], lines: ['chatbench: --repeat must be a whole number from 1 to 1,000, got a non-number'] },
   { name: 'a non-duration for --timeout', args: ['--timeout', 'soon'], lines: ['chatbench: --timeout: "soon" is not a duration (e.g. 500ms, 60s, 2m, 1m30s)'] },
   { name: 'conflicting --token and --token-file', args: ['--token-file', 'token.txt'], lines: ['chatbench: --token and --token-file conflict: give one'] },
   { name: 'conflicting --shard and --shards', args: ['--shard', '1/2', '--shards', '2'], lines: ['chatbench: --shard and --shards conflict: give --shard i/N, or --shards N with JOB_COMPLETION_INDEX set'] },

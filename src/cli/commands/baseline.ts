@@ -6,6 +6,7 @@
 import type { Argv } from 'yargs';
 import { saveBaseline } from '../../app/baseline.js';
 import { ExitCode } from '../../errors.js';
+import { claimDir } from '../claim.js';
 import type { Io } from '../io.js';
 import { reportFailure } from './compare.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
@@ -26,7 +27,13 @@ function saveCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .example('$0 baseline save reports/2026-01-31T12-00-00 datasets/baselines/main', 'keep the last run as the main baseline, to commit'),
     handler: async (args) => {
       try {
-        const saved = await saveBaseline({ runDir: args.run, destDir: args.dest, cwd: io.cwd });
+        const claim = await claimDir(io, args.dest, { label: `DEST ${args.dest}`, command: 'baseline save' });
+        let saved;
+        try {
+          saved = await saveBaseline({ runDir: args.run, destDir: args.dest, cwd: io.cwd });
+        } finally {
+          await claim.release();
+        }
         const torn = saved.tornLines > 0 ? ` (skipped ${saved.tornLines} torn last line)` : '';
         io.stdout.write(`Saved ${saved.records} records${torn}: ${saved.files.join(', ')}\n`);
         setExitCode(ExitCode.Ok);

@@ -6,16 +6,19 @@
  * 1 when even the smallest target failed, 130 when interrupted.
  */
 import type { Argv } from 'yargs';
-import { prepareLoad } from '../../app/run-load.js';
+import { prepareLoad, type LoadSpec } from '../../app/run-load.js';
 import { runCapacity } from '../../app/run-capacity.js';
 import { openTarget } from '../../app/target.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { parseSlo } from '../../metrics/load-slo.js';
+import { heapLimitBytes } from '../../app/heap.js';
 import { DEFAULT_SATURATION, DEFAULT_SEARCH } from '../../plan/capacity.js';
+import { BYTES_PER_PLANNED_REQUEST, LIMITS } from '../../util/limits.js';
 import { capacityHeadline } from '../../reports/load/capacity-report.js';
 import { resolveBaseUrl } from '../connection.js';
+import { claimDir } from '../claim.js';
 import { parseDuration, positiveDuration } from '../duration.js';
-import { wholeNumber } from '../flags.js';
+import { LIMITS_NOTE, rateNumber, wholeNumber } from '../flags.js';
 import type { Io } from '../io.js';
 import { defaultRunDir } from '../run-dir.js';
 import { VERSION } from '../version.js';
@@ -75,7 +78,8 @@ export function capacityCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('grace', { type: 'string', default: '10s', group: 'Run:' })
         .option('out', { type: 'string', describe: 'Directory (default reports/<date-time>-capacity); steps go to steps/NN-rate-R/', group: 'Output:' })
         .example('$0 capacity --sim --dataset datasets/sample.csv --start-rate 5 --step-duration 10s --slo "ttfp_ms.p95<=2000" --slo "rate_limited_rate<=0.05"', 'Find the sustainable rate of the simulator')
-        .example('$0 capacity --base-url https://chat.example.com/api --token-file tokens.txt --dataset q.csv --users --start-users 2 --slo "error_rate<=0.01"', 'Find how many concurrent users a deployment takes'),
+        .example('$0 capacity --base-url https://chat.example.com/api --token-file tokens.txt --dataset q.csv --users --start-users 2 --slo "error_rate<=0.01"', 'Find how many concurrent users a deployment takes')
+        .epilogue(LIMITS_NOTE),
     handler: async (a) => {
       setExitCode(await capacityHandler(a, io));
     },
@@ -83,9 +87,10 @@ export function capacityCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
 }
 
 export async function capacityHandler(a: CapacityArgs, io: Io): Promise<ExitCode> {
-  const problem = wholeNumber(a['max-steps'], 'max-steps', 1) ?? (a.users ? wholeNumber(a['start-users'], 'start-users', 1) : undefined);
+  const problem = wholeNumber(a['max-steps'], 'max-steps', 1, LIMITS.capacitySteps)
+    ?? (a.users ? wholeNumber(a['start-users'], 'start-users', 1, LIMITS.inFlight) : rateNumber(a['start-rate'], 'start-rate', LIMITS.rate));
   if (problem) throw new UsageError(problem);
-  if (!(a.factor > 1)) throw new UsageError(`--factor must be above 1, got ${a.factor}`);
+  if (!(a.factor > 1) || !Number.isFinite(a.factor)) throw new UsageError(`--factor must be above 1, got ${a.factor}`);
   if (!(a.precision > 0 && a.precision < 1)) throw new UsageError(`--precision must be between 0 and 1 (e.g. 0.1 for 10%), got ${a.precision}`);
   if (!(a['max-ttfp-rise'] > 0)) throw new UsageError(`--max-ttfp-rise must be above 0, got ${a['max-ttfp-rise']}`);
   if (a.sim && a['base-url'] !== undefined) throw new UsageError('--sim and --base-url conflict: --sim runs against the embedded simulated service');
@@ -93,33 +98,65 @@ export async function capacityHandler(a: CapacityArgs, io: Io): Promise<ExitCode
   if (!a.sim && baseUrl === undefined) throw new UsageError('no target: give --base-url (or CHATBENCH_BASE_URL), or --sim');
   const slos = a.slo.map((text) => parseSlo(text));
   const start = a.users ? a['start-users'] : a['start-rate'];
-  const stepMs = parseDuration(a['step-duration'], 'step-duration');
-  const maxDurationMs = parseDuration(a['max-duration'], 'max-duration');
+  const stepMs = parseDuration(a['step-duration'], 'step-duration', { positive: true, maxMs: LIMITS.runMs });
+  const maxDurationMs = parseDuration(a['max-duration'], 'max-duration', { positive: true, maxMs: LIMITS.runMs });
+  const timeoutMs = a.timeout === undefined ? undefined : positiveDuration(a.timeout, 'timeout');
+  const graceMs = parseDuration(a.grace, 'grace');
+  const stepWarmupMs = parseDuration(a['step-warmup'], 'step-warmup', { maxMs: LIMITS.runMs });
   const { tokens, weights } = resolveTokens(a, io);
-  // The first step's spec, checked with load's own rules (conflicts, warm-up within the step).
+  // The first step's spec, checked with load's own rules (conflicts, warm-up within the step, limits),
+  // its messages naming capacity's flags.
   const spec = loadSpecOf(
     { ...a, rate: a.users ? undefined : start, concurrency: a.users ? start : undefined, duration: a['step-duration'], warmup: a['step-warmup'], cooldown: '0s' },
     io,
     { count: Math.max(1, tokens.length), weights },
+    { rate: 'start-rate', concurrency: 'start-users', duration: 'step-duration', warmup: 'step-warmup' },
   );
   const prepared = await prepareLoad({ operation: spec.operation, mode: spec.mode, datasetPath: a.dataset, urlsFile: a['urls-file'], modelsPath: a.models, setFlags: a.set, setName: a['set-name'], cwd: io.cwd });
-  const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl, token: tokens[0] });
   const outDir = a.out ?? defaultRunDir('capacity');
+  const claim = await claimDir(io, outDir, { label: `--out ${outDir}`, command: 'capacity' });
+  try {
+    return await searchClaimed(a, io, { spec, prepared, baseUrl, tokens, slos, start, stepMs, maxDurationMs, timeoutMs, graceMs, stepWarmupMs, outDir });
+  } finally {
+    await claim.release();
+  }
+}
+
+interface CheckedCapacity {
+  spec: LoadSpec;
+  prepared: Awaited<ReturnType<typeof prepareLoad>>;
+  baseUrl: string | undefined;
+  tokens: string[];
+  slos: ReturnType<typeof parseSlo>[];
+  start: number;
+  stepMs: number;
+  maxDurationMs: number;
+  /** Undefined: the silence limit's default. */
+  timeoutMs: number | undefined;
+  graceMs: number;
+  stepWarmupMs: number;
+  outDir: string;
+}
+
+/** Runs the checked search in its claimed directory. */
+async function searchClaimed(a: CapacityArgs, io: Io, c: CheckedCapacity): Promise<ExitCode> {
+  const { spec, prepared, baseUrl, tokens, slos, start, stepMs, maxDurationMs, timeoutMs, graceMs, stepWarmupMs, outDir } = c;
+  const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl, token: tokens[0] });
   io.stderr.write(`chatbench capacity: ${a.users ? 'users' : 'rate'} from ${start}, ×${a.factor} then bisect to ${a.precision * 100}%, ${a['step-duration']} per step, at most ${a['max-steps']} steps / ${a['max-duration']} → ${outDir}\n`);
   let run;
   try {
     run = await runCapacity({
       load: {
         baseUrl: target.baseUrl, tokens: tokens.length > 0 ? tokens : [target.token ?? ''], prepared, target: target.kind, cwd: io.cwd, signal: io.signal,
-        graceMs: parseDuration(a.grace, 'grace'), timeoutMs: a.timeout === undefined ? undefined : positiveDuration(a.timeout, 'timeout'), retries: a.retries, retry429: a['retry-429'], version: VERSION,
+        graceMs, timeoutMs, retries: a.retries, retry429: a['retry-429'], version: VERSION,
         cpuUsage: () => process.cpuUsage(),
       },
       spec: { ...spec, set: prepared.sets[0]?.name ?? spec.set },
       users: a.users,
-      search: { start, factor: a.factor, precision: a.precision, maxSteps: a['max-steps'], integer: a.users },
+      search: { start, factor: a.factor, precision: a.precision, maxSteps: a['max-steps'], integer: a.users, max: maxStepTarget(a.users, stepMs, heapLimitBytes()) },
       saturation: { ...DEFAULT_SATURATION, maxTtfpRise: a['max-ttfp-rise'] },
       stepDurationMs: stepMs,
-      stepWarmupMs: parseDuration(a['step-warmup'], 'step-warmup'),
+      stepWarmupMs,
       maxDurationMs,
       slos,
       outDir,
@@ -132,4 +169,15 @@ export async function capacityHandler(a: CapacityArgs, io: Io): Promise<ExitCode
   io.stdout.write(`${capacityHeadline(run.result)}\nreports:\n${run.files.map((f) => `  ${f}`).join('\n')}\n`);
   if (run.result.stopped === 'interrupted') return ExitCode.Interrupted;
   return run.result.sustainable === null ? ExitCode.GateFailed : ExitCode.Ok;
+}
+
+/**
+ * The highest target a step may take: users up to the in-flight limit; a rate up to the rate limit
+ * and to what one step's records (rate × step duration) may hold (the request limit, half the heap).
+ */
+export function maxStepTarget(users: boolean, stepMs: number, heapBytes: number): number {
+  if (users) return LIMITS.inFlight;
+  const stepS = stepMs / 1000;
+  const byRecords = Math.min(LIMITS.loadRequests, heapBytes / 2 / BYTES_PER_PLANNED_REQUEST) / stepS;
+  return Math.max(Number.MIN_VALUE, Math.min(LIMITS.rate, Number(byRecords.toPrecision(4))));
 }

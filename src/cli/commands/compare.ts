@@ -9,6 +9,7 @@ import { compareAndGate } from '../../app/compare-runs.js';
 import { renderGroupTable, significanceLine, type Comparison } from '../../compare/index.js';
 import { exitCodeOf, formatError } from '../../errors.js';
 import type { GateResult } from '../../gates/index.js';
+import { claimDir } from '../claim.js';
 import type { Io } from '../io.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
@@ -89,18 +90,25 @@ export function compareCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .epilogue('Exit codes: 0 every gate passed, 1 a gate failed, 2 bad input (missing run, bad gate or --map). Gate grammar and statistics: docs/ci.md.'),
     handler: async (args) => {
       try {
-        const result = await compareAndGate({
-          baselineDir: args.baseline,
-          currentDir: args.current,
-          gates: args.gate ?? [],
-          gatesFile: args.gates,
-          map: args.map ?? [],
-          outDir: args.out ?? defaultCompareDir(new Date()),
-          seed: args.seed,
-          resamples: args.resamples,
-          cwd: io.cwd,
-          stepSummaryPath: io.env.GITHUB_STEP_SUMMARY,
-        });
+        const outDir = args.out ?? defaultCompareDir(new Date());
+        const claim = await claimDir(io, outDir, { label: `--out ${outDir}`, command: 'compare' });
+        let result;
+        try {
+          result = await compareAndGate({
+            baselineDir: args.baseline,
+            currentDir: args.current,
+            gates: args.gate ?? [],
+            gatesFile: args.gates,
+            map: args.map ?? [],
+            outDir,
+            seed: args.seed,
+            resamples: args.resamples,
+            cwd: io.cwd,
+            stepSummaryPath: io.env.GITHUB_STEP_SUMMARY,
+          });
+        } finally {
+          await claim.release();
+        }
         if (result.comparison !== null) io.stdout.write(renderCompareOutput(result.comparison, result.gateResults, result.files));
         setExitCode(result.exitCode);
       } catch (error) {

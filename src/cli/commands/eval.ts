@@ -3,7 +3,7 @@
  * `chatbench eval`: run a dataset against the override sets and write the reports.
  */
 import type { Argv } from 'yargs';
-import { compareAndGate, loadGates, renderGateTestcases } from '../../app/compare-runs.js';
+import { compareAndGate, loadGates, loadRun, renderGateTestcases } from '../../app/compare-runs.js';
 import { rewriteJunit } from '../../app/render-reports.js';
 import { displayUrl } from '../../app/manifest.js';
 import { openSimulatedJudge, openTarget } from '../../app/target.js';
@@ -13,17 +13,21 @@ import { checkGates } from '../../gates/index.js';
 import { InputError } from '../../errors.js';
 import { stat } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
-import { describeService, prepareEval, runEval, serviceWarnings, type EvalResult } from '../../app/run-eval.js';
+import { describeService, prepareEval, runEval, serviceWarnings, type EvalInputs, type EvalResult, type PreparedEval } from '../../app/run-eval.js';
+import type { Gate } from '../../figures/index.js';
+import { LIMITS } from '../../util/limits.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { renderTerminalTable } from '../../reports/terminal-table.js';
 import type { ModeOption } from '../../sets/index.js';
 import { resolveBaseUrl, resolveToken } from '../connection.js';
+import { claimDir } from '../claim.js';
 import { parseDuration, positiveDuration } from '../duration.js';
 import { parseBytes } from '../bytes.js';
-import { resolveShard, wholeNumber, withConnectionFlags, withShardFlags } from '../flags.js';
+import { LIMITS_NOTE, resolveShard, wholeNumber, withConnectionFlags, withShardFlags } from '../flags.js';
 import type { Io } from '../io.js';
 import { watchInterrupts } from '../interrupt.js';
 import { createProgressView } from '../progress.js';
+import { liveOutput } from '../terminal-safe.js';
 import { defaultRunDir } from '../run-dir.js';
 import { VERSION } from '../version.js';
 import { reportsList } from './reports-list.js';
@@ -54,13 +58,6 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('gates', { type: 'string', describe: 'A JSON file of gates', group: 'Gates:' })
         .option('map', { type: 'string', array: true, default: [], describe: 'old=new: a set renamed since the baseline', group: 'Gates:' })
         .option('max-error-rate', { type: 'number', default: DEFAULT_MAX_ERROR_RATE, describe: 'Exit 1 when, in any set × mode, more than this share of the requests failed (error_rate) or was rate-limited (rate_limited_rate); gates of their own in junit.xml. 1 turns it off', group: 'Gates:' })
-        .check((a) => {
-          const problem = wholeNumber(a.concurrency, 'concurrency', 1) ?? wholeNumber(a.repeat, 'repeat', 1) ?? wholeNumber(a.retries, 'retries', 0);
-          if (problem) throw new UsageError(problem);
-          const max = a['max-error-rate'];
-          if (!(Number.isFinite(max) && max >= 0 && max <= 1)) throw new UsageError(`--max-error-rate must be a share between 0 and 1 (e.g. 0.1 for 10%), got ${max}`);
-          return true;
-        })
         .example('$0 eval --sim --dataset datasets/sample.csv --models datasets/models.example.json', 'A dry run against the embedded simulated service')
         .example('$0 eval --base-url https://chat.example.com/api --token-file ~/.chat-token --dataset q.csv --set fast=openai:gpt-4o-mini@0 --set accurate=openai:gpt-4o@0', 'Compare two models on a real deployment')
         .example('$0 eval --sim --dataset datasets/sample.csv --models datasets/models.example.json --baseline datasets/baselines/main --gate "citation_recall delta >= -0.02 significant" --gate "ttfp_ms.p95 ratio <= 1.2"', 'Run, compare with a baseline and gate, in one CI step (exit 1 when a gate fails)')
@@ -68,7 +65,8 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .example('$0 eval --base-url https://chat.example.com/api --dataset q.csv --models research.json --timeout 5m --max-duration 20m', 'Deep-research sets ("deep_research": true): up to 5 minutes of silence, 20 minutes per request')
         .example('CHATBENCH_JUDGE_TOKEN=sk-... $0 eval --base-url https://chat.example.com/api --dataset q.csv --judge https://api.openai.com --judge-model gpt-4o-mini --fetch-cited --gate "correctness delta >= -0.03 significant"', 'Judge correctness, groundedness, relevance and rubrics with a hosted model; gate on correctness')
         .example('$0 eval --sim --dataset q.csv --judge http://127.0.0.1:11434 --judge-model llama3.1:8b --judge-repeat 3 --labels labels.csv', 'A local Ollama judge, asked three times (flip rate), measured against human verdicts')
-        .example('$0 eval --sim --dataset q.csv --checks checks.mjs --pass default --pass "cites_policy >= 1"', 'Your own checks as figures, and the pass rule extended with one of them'),
+        .example('$0 eval --sim --dataset q.csv --checks checks.mjs --pass default --pass "cites_policy >= 1"', 'Your own checks as figures, and the pass rule extended with one of them')
+        .epilogue(LIMITS_NOTE),
     handler: async (a) => {
       setExitCode(await evalHandler(a, io));
     },
@@ -117,6 +115,12 @@ export function maxErrorRateGates(max: number | undefined): string[] {
 }
 
 export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
+  // Here rather than in a yargs check: `demo` calls this handler with its own flags.
+  const problem = wholeNumber(a.concurrency, 'concurrency', 1, LIMITS.inFlight) ?? wholeNumber(a.repeat, 'repeat', 1, LIMITS.repeat)
+    ?? wholeNumber(a.retries, 'retries', 0, LIMITS.retries);
+  if (problem) throw new UsageError(problem);
+  const maxErrorRate = a['max-error-rate'];
+  if (maxErrorRate !== undefined && !(Number.isFinite(maxErrorRate) && maxErrorRate >= 0 && maxErrorRate <= 1)) throw new UsageError(`--max-error-rate must be a share between 0 and 1 (e.g. 0.1 for 10%), got ${maxErrorRate}`);
   const timeoutMs = a.timeout === undefined ? undefined : positiveDuration(a.timeout, 'timeout');
   const maxDurationMs = a['max-duration'] === undefined ? undefined : positiveDuration(a['max-duration'], 'max-duration');
   const maxAnswerBytes = parseBytes(a['max-answer-bytes'] ?? '1MiB', 'max-answer-bytes');
@@ -134,28 +138,70 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
   };
   const inputs = { datasetPath: a.dataset, modelsPath: a.models, setFlags: a.set, mode: a.mode, repeat: a.repeat, cwd: io.cwd, shard: resolveShard(a, io), quality };
   // Every input is checked before a simulator starts or a byte is sent: the gates too (after the
-  // checks are loaded, since a gate may name one).
+  // checks are loaded, since a gate may name one), and the baseline read whole (a missing or
+  // corrupt one must not be found after every request was sent).
   const gateTexts = [...(a.gate ?? []), ...maxErrorRateGates(a['max-error-rate'])];
-  if (a.baseline !== undefined && !(await stat(resolve(io.cwd, a.baseline)).catch(() => undefined))) {
-    throw new InputError([`--baseline ${a.baseline}: no such run or baseline directory`]);
-  }
+  if (a.baseline !== undefined) await checkBaseline(a.baseline, io.cwd);
   const prepared = await prepareEval(inputs);
-  const gates = await loadGates({ gates: gateTexts, gatesFile: a.gates, cwd: io.cwd, checkNames: prepared.checks?.names ?? [] }).catch(async (error: unknown) => {
-    await prepared.checks?.close();
+  const outDir = a.resume ?? a.out ?? defaultRunDir('eval');
+  let claim;
+  try {
+    const gates = await loadGates({ gates: gateTexts, gatesFile: a.gates, cwd: io.cwd, checkNames: prepared.checks?.names ?? [] });
+    checkGates(gates, { sets: prepared.sets.sets.map((s) => s.name), modes: [...new Set(prepared.plan.map((p) => p.mode))], hasBaseline: a.baseline !== undefined });
+    claim = await claimDir(io, outDir, { label: a.resume !== undefined ? `--resume ${a.resume}` : `--out ${outDir}`, command: a.resume !== undefined ? 'eval --resume' : 'eval' });
+    return await runClaimed(a, io, { inputs, prepared, gates, gateTexts, judge, baseUrl, token, timeoutMs, maxDurationMs, maxAnswerBytes, graceMs, outDir });
+  } catch (error) {
+    await prepared.checks?.close(); // the checks' worker, when the run never started (runEval closes it otherwise)
     throw error;
-  });
-  checkGates(gates, { sets: prepared.sets.sets.map((s) => s.name), modes: [...new Set(prepared.plan.map((p) => p.mode))], hasBaseline: a.baseline !== undefined });
-  const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl, token });
+  } finally {
+    await claim?.release();
+  }
+}
+
+/** The baseline read whole (records validated) before anything is sent; each problem names the flag. */
+async function checkBaseline(baseline: string, cwd: string): Promise<void> {
+  if (!(await stat(resolve(cwd, baseline)).catch(() => undefined))) throw new InputError([`--baseline ${baseline}: no such run or baseline directory`]);
+  try {
+    await loadRun(baseline, { cwd });
+  } catch (error) {
+    if (error instanceof InputError) throw new InputError(error.problems.map((p) => `--baseline ${baseline}: ${p}`), { hint: error.hint ?? 'give the directory of a run, or of a baseline saved with chatbench baseline save' });
+    throw error;
+  }
+}
+
+/** What evalHandler checked before claiming the run directory. */
+interface Checked {
+  inputs: EvalInputs;
+  prepared: PreparedEval;
+  gates: readonly Gate[];
+  /** `--gate`s and `--max-error-rate`'s, as texts for the comparison after the run. */
+  gateTexts: readonly string[];
+  judge: ReturnType<typeof judgeChoice>;
+  baseUrl: string | undefined;
+  token: string | undefined;
+  /** Undefined: the silence limit's default (180 s, 300 s with deep research). */
+  timeoutMs: number | undefined;
+  maxDurationMs: number | undefined;
+  maxAnswerBytes: number;
+  graceMs: number;
+  outDir: string;
+}
+
+/** Runs the checked evaluation in its claimed directory, then compares and gates. */
+async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
+  const { inputs, prepared, gates, gateTexts, judge } = c;
+  const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl: c.baseUrl, token: c.token });
   const judgeSim = judge.kind === 'sim' && target.judgeUrl === undefined ? await openSimulatedJudge(a.seed) : undefined;
   const judgeUrl = judge.kind === 'url' ? judge.url : judge.kind === 'sim' ? (target.judgeUrl ?? judgeSim?.url) : undefined;
-  const progress = createProgressView(io.stderr);
+  const progress = createProgressView(liveOutput(io.stderr));
   const stopping = watchInterrupts(io, a.grace);
   let result: EvalResult;
   try {
     result = await runEval(
       {
-        ...inputs, baseUrl: target.baseUrl, token: target.token, target: target.kind, concurrency: a.concurrency, timeoutMs, maxDurationMs, maxAnswerBytes,
-        retries: a.retries, retry429: a['retry-429'], outDir: a.resume ?? a.out ?? defaultRunDir('eval'), graceMs, signal: io.signal, version: VERSION,
+        ...inputs, baseUrl: target.baseUrl, token: target.token, target: target.kind, concurrency: a.concurrency, timeoutMs: c.timeoutMs,
+        maxDurationMs: c.maxDurationMs, maxAnswerBytes: c.maxAnswerBytes,
+        retries: a.retries, retry429: a['retry-429'], outDir: c.outDir, graceMs: c.graceMs, signal: io.signal, version: VERSION,
         resume: a.resume !== undefined, cancelNow: stopping.cancelNow, gates: gates.filter((g) => g.against === 'value').map((g) => g.text),
         judge: judgeUrl === undefined ? null : judgeSettings(a, io, judgeUrl, judge.kind === 'sim'),
         onDrain: (waiting) => {

@@ -6,23 +6,25 @@
  */
 import { parseLoadGateFlag } from '../../gates/load.js';
 import { parseSlo } from '../../metrics/load-slo.js';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { Argv } from 'yargs';
 import { prepareLoad, runLoad, type LoadResult, type LoadSpec } from '../../app/run-load.js';
 import { openTarget } from '../../app/target.js';
 import { ExitCode, UsageError } from '../../errors.js';
-import { LoadSpecSchema } from '../../plan/load-plan.js';
+import { heapLimitBytes } from '../../app/heap.js';
+import { formatDuration, LIMITS } from '../../util/limits.js';
+import { LoadSpecSchema, scheduleTooLarge } from '../../plan/load-plan.js';
 import { shardUsers } from '../../plan/arrivals.js';
 import { parseStages, stagesDurationMs } from '../../plan/stages.js';
 import { parseTokenFile } from '../../runner/token-pool.js';
-import { resolveBaseUrl } from '../connection.js';
+import { checkToken, readTokenFile, resolveBaseUrl } from '../connection.js';
+import { claimDir } from '../claim.js';
 import { parseDuration, positiveDuration } from '../duration.js';
 import { parseBytes } from '../bytes.js';
-import { resolveShard, wholeNumber, withShardFlags } from '../flags.js';
+import { LIMITS_NOTE, rateNumber, resolveShard, wholeNumber, withShardFlags } from '../flags.js';
 import type { Io } from '../io.js';
 import { createLoadView } from '../load-view.js';
+import { liveOutput } from '../terminal-safe.js';
 import { defaultRunDir } from '../run-dir.js';
 import { VERSION } from '../version.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
@@ -110,15 +112,23 @@ export function loadCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .example('$0 load --sim --dataset datasets/sample.csv --concurrency 16 --requests 500 --mode full', 'Closed model: 16 users, 500 full requests')
         .example('$0 load --base-url https://chat.example.com/api --token-file tokens.txt --dataset q.csv --stages "30s:5,2m:50,30s:0" --arrival poisson --question-order random', 'Ramp the rate to 50/s with Poisson arrivals, several tokens')
         .example('$0 load --sim --dataset datasets/sample.csv --rate 10 --duration 30s --slo "ttfp_ms.p95<=2000" --gate "ttft_ms.p99 <= 3000" --gate "rate_limited_rate <= 0.05"', 'SLOs (goodput) and gates (exit 1 when one fails)')
-        .example('$0 load --sim --operation open-urls --urls-file urls.txt --rate 5 --duration 30s', 'Load the open-urls operation'),
+        .example('$0 load --sim --operation open-urls --urls-file urls.txt --rate 5 --duration 30s', 'Load the open-urls operation')
+        .epilogue(LIMITS_NOTE),
     handler: async (a) => {
       setExitCode(await loadHandler(a, io));
     },
   });
 }
 
-/** Turns flags into a checked LoadSpec; every conflict is a UsageError (exit 2) naming the flags. */
-export function loadSpecOf(a: LoadArgs, io: Io, tokens: { count: number; weights: number[] | null }): LoadSpec {
+/**
+ * What a flag of the spec is called on this command line: `capacity` sets the rate with
+ * --start-rate and the length with --step-duration, so its messages must say so.
+ */
+export type SpecFlagNames = Partial<Record<'rate' | 'concurrency' | 'duration' | 'warmup' | 'cooldown' | 'requests', string>>;
+
+/** Turns flags into a checked LoadSpec; every conflict or value past its limit is a UsageError (exit 2) naming the flags. */
+export function loadSpecOf(a: LoadArgs, io: Io, tokens: { count: number; weights: number[] | null }, names: SpecFlagNames = {}): LoadSpec {
+  const flag = (name: keyof SpecFlagNames) => names[name] ?? name;
   if (a.rate !== undefined && a.concurrency !== undefined) throw new UsageError('--rate (open model) and --concurrency (closed model) conflict: give one');
   if (a.stages !== undefined && a.duration !== undefined) throw new UsageError('--stages and --duration conflict: the stages set the duration');
   if (a.stages !== undefined && (a.rate !== undefined || a.concurrency !== undefined)) throw new UsageError('--stages sets the rate or users itself: drop --rate/--concurrency (use --model closed to ramp users)');
@@ -129,50 +139,55 @@ export function loadSpecOf(a: LoadArgs, io: Io, tokens: { count: number; weights
   if (a.model === 'closed' && a.rate !== undefined) throw new UsageError('--model closed takes --concurrency, not --rate');
   if (model === 'closed' && a.arrival !== 'constant') throw new UsageError('--arrival applies to the open model (--rate) only');
   if (model === 'closed' && (a['max-in-flight'] !== undefined || a.connections !== undefined)) throw new UsageError('--max-in-flight and --connections apply to the open model only: the closed model has one request in flight per user');
-  const problem = (a.concurrency !== undefined ? wholeNumber(a.concurrency, 'concurrency', 1) : undefined)
-    ?? (a.requests !== undefined ? wholeNumber(a.requests, 'requests', 1) : undefined)
-    ?? (a['max-in-flight'] !== undefined ? wholeNumber(a['max-in-flight'], 'max-in-flight', 1) : undefined)
-    ?? (a.connections !== undefined ? wholeNumber(a.connections, 'connections', 1) : undefined)
-    ?? wholeNumber(a.retries, 'retries', 0);
+  const problem = (a.concurrency !== undefined ? wholeNumber(a.concurrency, flag('concurrency'), 1, LIMITS.inFlight) : undefined)
+    ?? (a.requests !== undefined ? wholeNumber(a.requests, flag('requests'), 1, LIMITS.loadRequests) : undefined)
+    ?? (a['max-in-flight'] !== undefined ? wholeNumber(a['max-in-flight'], 'max-in-flight', 1, LIMITS.inFlight) : undefined)
+    ?? (a.connections !== undefined ? wholeNumber(a.connections, 'connections', 1, LIMITS.inFlight) : undefined)
+    ?? (a.rate !== undefined ? rateNumber(a.rate, flag('rate'), LIMITS.rate) : undefined)
+    ?? wholeNumber(a.retries, 'retries', 0, LIMITS.retries);
   if (problem) throw new UsageError(problem);
-  if (a.rate !== undefined && !(a.rate > 0)) throw new UsageError(`--rate must be a number above 0, got ${a.rate}`);
   let stages = null;
   if (a.stages !== undefined) {
-    const parsed = parseStages(a.stages, { integerTargets: model === 'closed' });
+    const parsed = parseStages(a.stages, { integerTargets: model === 'closed', maxTarget: model === 'closed' ? LIMITS.inFlight : LIMITS.rate, maxTotalMs: LIMITS.runMs });
     if ('problems' in parsed) throw new UsageError(`--stages: ${parsed.problems.join('; ')}`);
     stages = parsed;
   }
+  const run = { positive: true, maxMs: LIMITS.runMs };
   const result = LoadSpecSchema.safeParse({
     operation: a.operation, mode: a.operation === 'open-urls' ? 'full' : a.mode, model, concurrency: a.concurrency, rate: a.rate,
-    arrival: a.arrival, max_in_flight: a['max-in-flight'] ?? 1000, connections: a.connections ?? null, stages, duration_ms: a.duration === undefined ? null : parseDuration(a.duration, 'duration'),
-    requests: a.requests ?? null, warmup_ms: parseDuration(a.warmup, 'warmup'), cooldown_ms: parseDuration(a.cooldown, 'cooldown'), seed: a.seed,
+    arrival: a.arrival, max_in_flight: a['max-in-flight'] ?? 1000, connections: a.connections ?? null, stages,
+    duration_ms: a.duration === undefined ? null : parseDuration(a.duration, flag('duration'), run),
+    requests: a.requests ?? null, warmup_ms: parseDuration(a.warmup, flag('warmup'), { maxMs: LIMITS.runMs }),
+    cooldown_ms: parseDuration(a.cooldown, flag('cooldown'), { maxMs: LIMITS.runMs }), seed: a.seed,
     // The set's name is settled by prepareLoad (a sets file may name it); this is the flags' guess.
     question_order: a['question-order'], set: a.operation === 'open-urls' ? 'open-urls' : (a['set-name'] ?? setNameOf(a.set[0])),
     tokens: tokens.count, token_weights: tokens.weights, shard: resolveShard(a, io), start_at: a['start-at'] ?? null,
   });
-  if (!result.success) throw new UsageError(result.error.issues.map((i) => `${i.path.length > 0 ? `${flagOf(i.path)}: ` : ''}${i.message}`).join('\n'));
+  if (!result.success) throw new UsageError(result.error.issues.map((i) => `${i.path.length > 0 ? `${flagOf(i.path, names)}: ` : ''}${i.message}`).join('\n'));
+  const tooLarge = scheduleTooLarge(result.data, heapLimitBytes());
+  if (tooLarge) throw new UsageError(tooLarge);
   return result.data;
 }
 
 const setNameOf = (flag: string | undefined) => (flag === undefined ? 'default' : (flag.split('=')[0] ?? 'default'));
-const flagOf = (path: readonly PropertyKey[]) => `--${String(path[0]).replace('_ms', '').replaceAll('_', '-')}`;
+const flagOf = (path: readonly PropertyKey[], names: SpecFlagNames) => {
+  const name = String(path[0]).replace('_ms', '').replaceAll('_', '-');
+  return `--${names[name as keyof SpecFlagNames] ?? name}`;
+};
 
-/** Tokens from --token (repeatable), --token-file (one per line, optional weight) or CHATBENCH_TOKEN. */
+/** Tokens from --token (repeatable), --token-file (one per line, optional weight) or CHATBENCH_TOKEN; each checked (connection.ts). */
 export function resolveTokens(a: Pick<LoadArgs, 'token' | 'token-file'>, io: Io): { tokens: string[]; weights: number[] | null } {
   if (a.token.length > 0 && a['token-file'] !== undefined) throw new UsageError('--token and --token-file conflict: give one');
   if (a['token-file'] !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(resolve(io.cwd, a['token-file']), 'utf8');
-    } catch (error) {
-      throw new UsageError(`--token-file: cannot read ${a['token-file']} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
-    return parseTokenFile(text, a['token-file']);
+    const file = a['token-file'];
+    const list = parseTokenFile(readTokenFile(file, io.cwd), file);
+    return { tokens: list.tokens.map((t, i) => checkToken(t, `--token-file ${file}: token ${i + 1}`)), weights: list.weights };
   }
-  const tokens = a.token.length > 0 ? a.token.map((t) => t.trim()) : io.env.CHATBENCH_TOKEN ? [io.env.CHATBENCH_TOKEN.trim()] : [];
-  if (tokens.some((t) => t === '' || /\s/.test(t))) throw new UsageError('--token: a token is empty or contains white space');
-  return { tokens, weights: null };
+  if (a.token.length > 0) return { tokens: a.token.map((t, i) => checkToken(t, a.token.length > 1 ? `--token (the ${ordinal(i + 1)})` : '--token')), weights: null };
+  return { tokens: io.env.CHATBENCH_TOKEN ? [checkToken(io.env.CHATBENCH_TOKEN, 'CHATBENCH_TOKEN')] : [], weights: null };
 }
+
+const ordinal = (n: number): string => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
 
 export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
   const timeoutMs = a.timeout === undefined ? undefined : positiveDuration(a.timeout, 'timeout');
@@ -182,7 +197,7 @@ export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
   if (a.sim && a['base-url'] !== undefined) throw new UsageError('--sim and --base-url conflict: --sim runs against the embedded simulated service');
   const baseUrl = resolveBaseUrl({ 'base-url': a['base-url'] }, io);
   if (!a.sim && baseUrl === undefined) throw new UsageError('no target: give --base-url (or CHATBENCH_BASE_URL), or --sim for a dry run against the embedded simulated service');
-  if (a['start-at'] !== undefined && !z.iso.datetime({ offset: true }).safeParse(a['start-at']).success) throw new UsageError(`--start-at: "${a['start-at']}" is not an ISO date-time, e.g. 2030-01-01T12:00:00Z`);
+  if (a['start-at'] !== undefined) checkStartAt(a['start-at'], Date.now());
   const slos = (a.slo ?? []).map((text) => parseSlo(text));
   const gates = (a.gate ?? []).map((text) => parseLoadGateFlag(text));
   const { tokens, weights } = resolveTokens(a, io);
@@ -192,8 +207,35 @@ export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
     operation: flags.operation, mode: flags.mode, datasetPath: a.dataset, urlsFile: a['urls-file'], modelsPath: a.models, setFlags: a.set, setName: a['set-name'], cwd: io.cwd,
   });
   const spec: LoadSpec = { ...flags, set: prepared.sets[0]?.name ?? flags.set };
+  const outDir = a.out ?? defaultRunDir('load');
+  const claim = await claimDir(io, outDir, { label: `--out ${outDir}`, command: 'load' });
+  try {
+    return await runClaimed(a, io, { spec, prepared, baseUrl, tokens, timeoutMs, maxDurationMs, maxAnswerBytes, graceMs, slos, gates, outDir });
+  } finally {
+    await claim.release();
+  }
+}
+
+interface CheckedLoad {
+  spec: LoadSpec;
+  prepared: Awaited<ReturnType<typeof prepareLoad>>;
+  baseUrl: string | undefined;
+  tokens: string[];
+  /** Undefined: the silence limit's default. */
+  timeoutMs: number | undefined;
+  maxDurationMs: number | undefined;
+  maxAnswerBytes: number;
+  graceMs: number;
+  slos: ReturnType<typeof parseSlo>[];
+  gates: ReturnType<typeof parseLoadGateFlag>[];
+  outDir: string;
+}
+
+/** Runs the checked load in its claimed directory; prints the summary and the gates. */
+async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode> {
+  const { spec, prepared, baseUrl, tokens, timeoutMs, maxDurationMs, maxAnswerBytes, graceMs, slos, gates } = c;
   const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl, token: tokens[0] });
-  const view = createLoadView(io.stderr, {
+  const view = createLoadView(liveOutput(io.stderr), {
     scheduleMs: spec.stages ? stagesDurationMs(spec.stages) : spec.duration_ms,
     requests: spec.stages === null && spec.duration_ms === null && spec.requests !== null ? shardUsers(spec.requests, spec.shard) : null,
   });
@@ -201,7 +243,7 @@ export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
   try {
     result = await runLoad({
       spec, baseUrl: target.baseUrl, tokens: tokens.length > 0 ? tokens : [target.token ?? ''], prepared, target: target.kind, cwd: io.cwd,
-      outDir: a.out ?? defaultRunDir('load'), signal: io.signal, graceMs, timeoutMs, maxDurationMs, maxAnswerBytes, retries: a.retries, retry429: a['retry-429'], version: VERSION, slos, gates,
+      outDir: c.outDir, signal: io.signal, graceMs, timeoutMs, maxDurationMs, maxAnswerBytes, retries: a.retries, retry429: a['retry-429'], version: VERSION, slos, gates,
       cpuUsage: () => process.cpuUsage(),
       onStart: ({ outDir, planned, startsInMs }) => {
         const load = spec.model === 'open' ? (spec.rate !== undefined ? `${spec.rate}/s ${spec.arrival}` : 'a ramp of rate') : (spec.concurrency !== undefined ? `${spec.concurrency} users` : 'a ramp of users');
@@ -225,6 +267,13 @@ export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
     return ExitCode.Interrupted;
   }
   return failed.length > 0 ? ExitCode.GateFailed : ExitCode.Ok;
+}
+
+/** `--start-at`: an ISO date-time at most LIMITS.startAheadMs ahead (a timer cannot wait for ever; nobody means a month). */
+export function checkStartAt(text: string, nowMs: number): void {
+  if (!z.iso.datetime({ offset: true }).safeParse(text).success) throw new UsageError(`--start-at: "${text}" is not an ISO date-time, e.g. 2030-01-01T12:00:00Z`);
+  const ahead = Date.parse(text) - nowMs;
+  if (ahead > LIMITS.startAheadMs) throw new UsageError(`--start-at ${text} is ${formatDuration(ahead)} ahead, over the maximum of ${formatDuration(LIMITS.startAheadMs)}`);
 }
 
 function summaryText(result: LoadResult): string {

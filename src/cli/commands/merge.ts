@@ -7,6 +7,7 @@ import type { Argv } from 'yargs';
 import { mergeRuns } from '../../app/merge-runs.js';
 import type { LoadSummary } from '../../records/load-summary.js';
 import { renderTerminalTable } from '../../reports/terminal-table.js';
+import { claimDir } from '../claim.js';
 import type { Io } from '../io.js';
 import { VERSION } from '../version.js';
 import { renderGateLines } from './compare.js';
@@ -51,7 +52,13 @@ export function mergeCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
           'Refused with exit 2: runs of another command, dataset, models file, plan, shard count or chatbench major version; a missing shard; a shard given twice; a request key in two shards. Exit 1: a gate failed. docs/scale-out.md has the Kubernetes and GitHub Actions recipes.',
         ),
     handler: async (a) => {
-      const result = await mergeRuns({ dirs: a.dirs, outDir: a.out, cwd: io.cwd, version: VERSION, gates: a.gate ?? [], gatesFile: a.gates, slos: a.slo ?? [] });
+      const claim = await claimDir(io, a.out, { label: `--out ${a.out}`, command: 'merge' });
+      let result;
+      try {
+        result = await mergeRuns({ dirs: a.dirs, outDir: a.out, cwd: io.cwd, version: VERSION, gates: a.gate ?? [], gatesFile: a.gates, slos: a.slo ?? [] });
+      } finally {
+        await claim.release();
+      }
       for (const warning of result.warnings) io.stderr.write(`chatbench merge: warning: ${warning}\n`);
       const shards = result.mergedFrom.map((m) => `${m.shard.index}/${m.shard.count} ${m.dir} (${m.records})`).join(', ');
       const lines = [`merged ${result.records} records of ${result.mergedFrom.length} shards: ${shards}`];

@@ -13,6 +13,7 @@ import { compareAndGate, renderGateTestcases } from '../../app/compare-runs.js';
 import { renderReports, rewriteJunit, saveRunLabels } from '../../app/render-reports.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { renderTerminalTable } from '../../reports/terminal-table.js';
+import { claimDir } from '../claim.js';
 import type { Io } from '../io.js';
 import { VERSION } from '../version.js';
 import { reportsList } from './reports-list.js';
@@ -31,23 +32,29 @@ export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .example('$0 report reports/2026-11-20T10-00-00-load', 'A load run: summary.json, timeline.csv, report.md and report.html, with its SLOs and gates'),
     handler: async (a) => {
       const dir = resolve(io.cwd, a.dir);
-      const load = await loadOptionsOf(dir);
-      if (a.labels !== undefined) {
-        if (load) throw new UsageError('--labels: a load run has no judged answers; labels belong to an eval run');
-        await saveRunLabels(dir, { path: a.labels, cwd: io.cwd });
-      }
-      if (load) {
-        const { files } = await renderLoadReports(dir, { version: VERSION, slos: load.slos.map((t) => parseSlo(t)), gates: load.gates.map((t) => parseLoadGateFlag(t)) });
-        io.stdout.write(`reports:\n${files.map((f) => `  ${f}`).join('\n')}\n`);
-      } else {
-        const { summary, files, skipped, input } = await renderReports(dir, { version: VERSION, ...(io.env.CHATBENCH_VIEWER_DIR ? { viewerBundleDir: io.env.CHATBENCH_VIEWER_DIR } : {}) });
-        // The run's gates that need no baseline, as eval put them in junit.xml.
-        const gates = await evalGatesOf(dir);
-        if (gates.length > 0) {
-          const gated = await compareAndGate({ currentDir: dir, gates, cwd: io.cwd });
-          await rewriteJunit(dir, input, renderGateTestcases(gated.gateResults));
+      // Not while a run (or another report) writes the directory: its reports would mix two states.
+      const claim = await claimDir(io, a.dir, { label: a.dir, command: 'report', create: false });
+      try {
+        const load = await loadOptionsOf(dir);
+        if (a.labels !== undefined) {
+          if (load) throw new UsageError('--labels: a load run has no judged answers; labels belong to an eval run');
+          await saveRunLabels(dir, { path: a.labels, cwd: io.cwd });
         }
-        io.stdout.write(`${renderTerminalTable(summary)}\n${reportsList(files, skipped, a.dir)}`);
+        if (load) {
+          const { files } = await renderLoadReports(dir, { version: VERSION, slos: load.slos.map((t) => parseSlo(t)), gates: load.gates.map((t) => parseLoadGateFlag(t)) });
+          io.stdout.write(`reports:\n${files.map((f) => `  ${f}`).join('\n')}\n`);
+        } else {
+          const { summary, files, skipped, input } = await renderReports(dir, { version: VERSION, ...(io.env.CHATBENCH_VIEWER_DIR ? { viewerBundleDir: io.env.CHATBENCH_VIEWER_DIR } : {}) });
+          // The run's gates that need no baseline, as eval put them in junit.xml.
+          const gates = await evalGatesOf(dir);
+          if (gates.length > 0) {
+            const gated = await compareAndGate({ currentDir: dir, gates, cwd: io.cwd });
+            await rewriteJunit(dir, input, renderGateTestcases(gated.gateResults));
+          }
+          io.stdout.write(`${renderTerminalTable(summary)}\n${reportsList(files, skipped, a.dir)}`);
+        }
+      } finally {
+        await claim.release();
       }
       setExitCode(ExitCode.Ok);
     },
@@ -58,7 +65,13 @@ export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
 async function loadOptionsOf(dir: string): Promise<{ slos: string[]; gates: string[] } | undefined> {
   const text = await readFile(join(dir, 'manifest.json'), 'utf8').catch(() => undefined);
   if (text === undefined) return undefined;
-  const manifest = LoadManifestSchema.safeParse(JSON.parse(text));
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const manifest = LoadManifestSchema.safeParse(json);
   return manifest.success && manifest.data.command === 'load' ? { slos: manifest.data.options.slos, gates: manifest.data.options.gates } : undefined;
 }
 

@@ -3,12 +3,15 @@
  * `chatbench serve`: runs the simulated chat service until SIGINT/SIGTERM, printing its base URL
  * and tokens so a script or a curl can use them at once.
  */
-import { readFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { ExitCode, InputError, RunError, UsageError } from '../../errors.js';
 import type { RunningSimulator, SimConfigInput, TokenEntry } from '../../sim/index.js';
 import { DEMO_TOKEN, SimConfigError, parseSimConfig, startSimulator } from '../../sim/index.js';
+import { tooLargeMessage } from '../../dataset/read-text.js';
+import { LIMITS } from '../../util/limits.js';
+import { FileTooLargeError, readCapped } from '../../util/read-capped.js';
 import type { Io } from '../io.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
@@ -42,8 +45,9 @@ const CURL_EXAMPLES = [
 async function readConfig(path: string, cwd: string): Promise<Record<string, unknown>> {
   let text: string;
   try {
-    text = await readFile(resolve(cwd, path), 'utf8');
+    text = (await readCapped(resolve(cwd, path), LIMITS.inputFileBytes)).toString('utf8');
   } catch (error) {
+    if (error instanceof FileTooLargeError) throw new InputError([tooLargeMessage(path, error)]);
     throw new InputError([`${path}: cannot read the config file (${(error as NodeJS.ErrnoException).code ?? String(error)})`]);
   }
   try {
@@ -74,6 +78,7 @@ function describeTokens(tokens: readonly TokenEntry[]): string {
 
 async function start(args: ServeArgs, io: Io): Promise<RunningSimulator> {
   if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) throw new UsageError(`--port ${args.port}: give a port from 0 to 65535`);
+  checkHost(args.host);
   if (args['time-scale'] !== undefined && !(args['time-scale'] > 0)) throw new UsageError('--time-scale must be a positive number');
   const file = args.config === undefined ? {} : await readConfig(args.config, io.cwd);
   const config = withFlags(file, args['time-scale'], args['onyx-release']);
@@ -93,11 +98,25 @@ async function start(args: ServeArgs, io: Io): Promise<RunningSimulator> {
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EADDRNOTAVAIL' || code === 'EINVAL' || code === 'EAI_NONAME') {
+      throw new UsageError(`--host ${args.host}: not an address of this machine (${code})`, { hint: '127.0.0.1 (the default) serves this machine only; 0.0.0.0 every interface' });
+    }
+    if (code === 'EADDRINUSE' || code === 'EACCES') {
       throw new RunError(`cannot listen on ${args.host}:${args.port} (${code})`, { cause: error, hint: 'choose another --port, or --port 0 for any free port' });
     }
     throw error;
   }
+}
+
+/**
+ * `--host`: an IPv4 or IPv6 address or a host name. Digits and dots that do not make an IPv4
+ * address (`999.1.1.1`) are refused here: a resolver would take them for a name and fail later.
+ */
+export function checkHost(host: string): void {
+  const name = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
+  if (isIP(host) !== 0) return;
+  if (/^[\d.]+$/.test(host)) throw new UsageError(`--host ${host}: not an IPv4 address (four numbers from 0 to 255, e.g. 127.0.0.1)`);
+  if (!name.test(host)) throw new UsageError(`--host ${JSON.stringify(host)}: not an IP address or a host name`);
 }
 
 /** Starts the simulator, prints where it is, and waits for the interrupt signal to close it. */

@@ -1,0 +1,62 @@
+/**
+ * @module app/results-file
+ * results.jsonl as a run writes it: one line per record, appended as requests finish. Each record is
+ * checked against the record schema first (records/valid-record.ts), so whatever the service sent,
+ * the file stays readable. A failed write (disk full, quota, I/O error) stops nothing by itself: the
+ * next write() throws the OutputError, which stops the run (the runners surface an exception from
+ * their record callback once every request in flight has ended), and close() rejects with it. Lines
+ * written before the failure stay whole; a torn last line is what `--resume` cuts.
+ */
+import { finished } from 'node:stream/promises';
+import type { OutputError } from '../errors.js';
+import type { RequestRecord } from '../records/record.js';
+import { toValidRecord } from '../records/valid-record.js';
+import { currentOutputFs, outputError } from './output-files.js';
+
+export interface ResultsFile {
+  /** Validates and appends one record; throws the OutputError once a write has failed. */
+  write(record: RequestRecord): void;
+  /** Records that failed the schema and were written as `invalid_response` instead. */
+  readonly repaired: number;
+  /** Holds lines back until uncork (the load generator flushes ten times a second). */
+  cork(): void;
+  uncork(): void;
+  /** Ends the file; rejects with the OutputError when any write failed. */
+  close(): Promise<void>;
+}
+
+export interface ResultsFileOptions {
+  /** Append to an existing file (a resumed run) instead of creating it. */
+  readonly append?: boolean;
+  /** The hint of the OutputError (how to continue). */
+  readonly hint?: string;
+}
+
+export function openResultsFile(path: string, options: ResultsFileOptions = {}): ResultsFile {
+  const out = currentOutputFs().createWriteStream(path, { flags: options.append ? 'a' : 'w' });
+  let failure: OutputError | undefined;
+  let repaired = 0;
+  out.on('error', (error) => (failure ??= outputError(path, error, options.hint)));
+  return {
+    write(record) {
+      if (failure) throw failure;
+      const valid = toValidRecord(record);
+      if (valid !== record) repaired += 1;
+      out.write(`${JSON.stringify(valid)}\n`);
+    },
+    get repaired() {
+      return repaired;
+    },
+    cork: () => out.cork(),
+    uncork: () => out.uncork(),
+    async close() {
+      if (!failure) {
+        out.end();
+        await finished(out).catch((error: unknown) => void (failure ??= outputError(path, error, options.hint)));
+      } else {
+        out.destroy();
+      }
+      if (failure) throw failure;
+    },
+  };
+}

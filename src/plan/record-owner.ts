@@ -1,0 +1,101 @@
+/**
+ * @module plan/record-owner
+ * Which shard of a plan a record belongs to, from what the run's manifest says of the plan (its
+ * question ids in dataset order, sets, mode, repeats; for load, the arrival order and seed) and the
+ * record's own fields. `merge` checks every record with it: a record whose key is in no shard's
+ * plan, or that sits in another shard's results.jsonl than its own, is refused. Pure.
+ *
+ * Eval plans are ordered repeat → question → set → mode (build-plan.ts) and request k goes to shard
+ * k mod N + 1 (shard.ts). Load arrival k asks question `order(k)` and goes to shard k mod N + 1.
+ */
+import { requestKey } from '../records/record.js';
+import type { QuestionOrder } from '../records/load-spec.js';
+import { plannedModes, type ModeOption } from '../sets/index.js';
+import { uniformAt } from './load-plan.js';
+
+/** What a manifest tells of its plan. */
+export type PlanOutline =
+  | {
+      readonly command: 'eval';
+      readonly questionIds: readonly string[];
+      readonly sets: ReadonlyArray<{ readonly name: string; readonly multi: boolean }>;
+      readonly mode: ModeOption;
+      readonly repeat: number;
+      readonly shardCount: number;
+    }
+  | {
+      readonly command: 'load';
+      /** Null when the manifest does not list them (the question is then not checked). */
+      readonly questionIds: readonly string[] | null;
+      readonly set: string;
+      readonly mode: string;
+      readonly order: QuestionOrder;
+      readonly seed: number;
+      /** Arrivals of the whole plan when known (open model, or closed with a request count). */
+      readonly total: number | null;
+      readonly shardCount: number;
+    };
+
+export interface RecordIdentity {
+  readonly key: string;
+  readonly question_id: string;
+  readonly set: string;
+  readonly mode: string;
+  readonly repeat: number;
+}
+
+/** The 1-based shard the record belongs to, or why it belongs to no shard of this plan. */
+export function shardOfRecord(plan: PlanOutline, record: RecordIdentity): number | { readonly reason: string } {
+  if (record.key !== requestKey(record.question_id, record.set, record.mode, record.repeat)) {
+    return { reason: `its key does not match its question_id, set, mode and repeat` };
+  }
+  const index = plan.command === 'eval' ? evalIndex(plan, record) : loadIndex(plan, record);
+  return typeof index === 'number' ? (index % plan.shardCount) + 1 : index;
+}
+
+/** Cache of id → position per outline: a merge asks once per record. */
+const positions = new WeakMap<readonly string[], Map<string, number>>();
+function positionOf(ids: readonly string[], id: string): number | undefined {
+  let map = positions.get(ids);
+  if (map === undefined) {
+    map = new Map(ids.map((q, i) => [q, i]));
+    positions.set(ids, map);
+  }
+  return map.get(id);
+}
+
+function evalIndex(plan: Extract<PlanOutline, { command: 'eval' }>, r: RecordIdentity): number | { reason: string } {
+  const row = positionOf(plan.questionIds, r.question_id);
+  if (row === undefined) return { reason: `question ${JSON.stringify(r.question_id)} is not in the run's dataset` };
+  let offset = 0;
+  let perQuestion = 0;
+  let found: number | undefined;
+  for (const set of plan.sets) {
+    const modes = plannedModes(set, plan.mode);
+    if (set.name === r.set) {
+      const at = modes.indexOf(r.mode as (typeof modes)[number]);
+      if (at === -1) return { reason: `mode ${r.mode} is not planned for set ${set.name}` };
+      found = offset + at;
+    }
+    offset += modes.length;
+    perQuestion += modes.length;
+  }
+  if (found === undefined) return { reason: `set ${JSON.stringify(r.set)} is not one of the plan's sets` };
+  if (!Number.isInteger(r.repeat) || r.repeat < 0 || r.repeat >= plan.repeat) return { reason: `repeat ${r.repeat} is outside the plan's ${plan.repeat} repeats` };
+  return (r.repeat * plan.questionIds.length + row) * perQuestion + found;
+}
+
+function loadIndex(plan: Extract<PlanOutline, { command: 'load' }>, r: RecordIdentity): number | { reason: string } {
+  if (r.set !== plan.set) return { reason: `set ${JSON.stringify(r.set)} is not the run's set (${plan.set})` };
+  if (r.mode !== plan.mode) return { reason: `mode ${r.mode} is not the run's mode (${plan.mode})` };
+  const index = r.repeat; // a load record's repeat is its arrival's global number
+  if (!Number.isSafeInteger(index) || index < 0 || (plan.total !== null && index >= plan.total)) {
+    return { reason: `arrival ${index} is outside the plan's ${plan.total ?? 'arrivals'}` };
+  }
+  const ids = plan.questionIds;
+  if (ids !== null && ids.length > 0) {
+    const expected = ids[plan.order === 'sequential' ? index % ids.length : Math.floor(uniformAt(plan.seed, index) * ids.length)];
+    if (expected !== r.question_id) return { reason: `arrival ${index} asks ${JSON.stringify(expected)}, not ${JSON.stringify(r.question_id)}` };
+  }
+  return index;
+}
