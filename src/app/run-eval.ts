@@ -33,6 +33,7 @@ import { join, resolve } from 'node:path';
 import { createChatClient, type ChatClient } from '../client/chat-client.js';
 import type { Exchange } from '../client/exchange.js';
 import { describeService, probeVersion, type ServiceVersion } from '../client/version-client.js';
+import { secretsOf } from '../client/redact.js';
 import { releaseAtLeast } from '../api/index.js';
 
 export { describeService };
@@ -209,7 +210,7 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   const ready = prepared ?? (await prepareEval(options));
   const { dataset, sets, plan, plannedTotal, wholePlanSha256 } = ready;
   const outDir = resolve(options.cwd, options.outDir);
-  const version = await probeVersion({ baseUrl: options.baseUrl }, options.signal);
+  const version = await probeVersion({ baseUrl: options.baseUrl }, options.signal, secretsOf(sets.defaults, options.token));
   const service: ServiceDescription = { ...version, framing: null };
   const manifest = { ...(await buildManifest(options, dataset, sets, plan, plannedTotal, wholePlanSha256, service)), quality: await qualityManifest(options, ready) };
   let done: ReadonlySet<string> = new Set();

@@ -6,7 +6,7 @@
  * are, with the readers compare and the reports use.
  */
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { compareRuns, parseSetMap } from '../compare/index.js';
 import { InputError } from '../errors.js';
 import type { RequestRecord } from '../records/record.js';
@@ -20,6 +20,7 @@ import type { ReviewRequest, ViewData, ViewDetail, ViewRecord } from '../viewer/
 import { readRecordAt, readRecordEntries, type RecordEntry, type RecordPlace } from './read-records.js';
 import { plannedSetOrder } from './manifest.js';
 import { appendReview, readReviews, type RunReviews } from './reviews.js';
+import { writeFileAtomic } from './output-files.js';
 
 interface RecordRef {
   readonly place: RecordPlace;
@@ -299,7 +300,7 @@ export async function openViewerFile(dir: string, options: { version: string; bu
     add: (entry) => builder.add(entry),
     async finish() {
       const file = join(dir, 'viewer.html');
-      await writeFile(file, renderViewerFile({ title: `chatbench viewer: ${name}`, bundle, ...builder.finish() }));
+      await writeFileAtomic(file, renderViewerFile({ title: `chatbench viewer: ${name}`, bundle, ...builder.finish() }));
       return { file, skipped: null };
     },
   };

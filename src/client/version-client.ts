@@ -7,6 +7,7 @@
  */
 import { parseOnyxVersion, releaseOf, VERSION_PATH, VersionResponseSchema, type OnyxRelease } from '../api/index.js';
 import { jsonRequest, type JsonEndpointOptions } from './json-request.js';
+import { redactDeep } from './redact.js';
 
 /** What a deployment told of itself. */
 export interface ServiceVersion {
@@ -16,8 +17,15 @@ export interface ServiceVersion {
   release: OnyxRelease | null;
 }
 
-/** Probes `GET /version` (default timeout 5 s). */
-export async function probeVersion(options: Omit<JsonEndpointOptions, 'token'>, signal?: AbortSignal): Promise<ServiceVersion> {
+/**
+ * Probes `GET /version` (default timeout 5 s). `secrets` (the run's token and mcp_headers values,
+ * redact.ts) are taken out of what the service says, as from every other answer.
+ */
+export async function probeVersion(options: Omit<JsonEndpointOptions, 'token'>, signal?: AbortSignal, secrets: readonly string[] = []): Promise<ServiceVersion> {
+  return redactDeep(await probe(options, signal), secrets);
+}
+
+async function probe(options: Omit<JsonEndpointOptions, 'token'>, signal?: AbortSignal): Promise<ServiceVersion> {
   try {
     const response = await jsonRequest({ timeoutMs: 5_000, ...options }, 'GET', VERSION_PATH, undefined, signal);
     if (response.status !== 200) return { backend_version: null, release: null };

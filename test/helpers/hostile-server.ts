@@ -27,6 +27,7 @@ export interface HostileAnswer {
 export interface HostileServer {
   /** `http://127.0.0.1:PORT/api`. */
   readonly baseUrl: string;
+  /** Every request but eval's `GET /version` probe (answered 404). */
   readonly requests: HostileRequest[];
 }
 
@@ -40,6 +41,11 @@ export async function startHostileServer(
 ): Promise<HostileServer> {
   const requests: HostileRequest[] = [];
   const server = createServer((req, res) => {
+    // eval's probe of the release: not part of what a test scripts or counts.
+    if (req.method === 'GET' && req.url?.endsWith('/version')) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"detail": "Not Found"}');
+      return;
+    }
     const pieces: Buffer[] = [];
     req.on('data', (piece: Buffer) => pieces.push(piece));
     req.on('end', () => {
