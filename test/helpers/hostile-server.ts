@@ -22,6 +22,8 @@ export interface HostileAnswer {
   readonly body: string | readonly string[];
   /** Wait this long before answering. */
   readonly delayMs?: number;
+  /** Answer only once this settles (a test holds requests in flight, then lets them go). */
+  readonly after?: Promise<unknown>;
 }
 
 export interface HostileServer {
@@ -64,8 +66,9 @@ export async function startHostileServer(
         for (const chunk of typeof reply.body === 'string' ? [reply.body] : reply.body) res.write(chunk);
         res.end();
       };
-      if (reply.delayMs) setTimeout(write, reply.delayMs);
-      else write();
+      const send = () => (reply.delayMs ? void setTimeout(write, reply.delayMs) : write());
+      if (reply.after) void reply.after.then(send, send);
+      else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -11,33 +11,31 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE } from '../../src/app/run-dir-lock.js';
 import { fullAnswer, startHostileServer } from '../helpers/hostile-server.js';
+import { waitFor } from '../helpers/spawn-cli.js';
 import { readRunRecords, runCli, scratch, STACK_LINE, writeCsv } from './helpers.js';
 
 const answer = () => ({ headers: { 'content-type': 'application/json' }, body: fullAnswer({ answer: 'Fine.' }) });
 const questions = (n: number) => Array.from({ length: n }, (_, i) => [`q${i}`, `Question ${i}?`, '', '', 'false', 'x']);
 
-/** Polls until `condition` holds (bounded: 200 × 10 ms). */
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(condition()).toBe(true);
-}
-
 describe('one writer per run directory', () => {
   it('two --resume of one directory at once: the second exits 2 naming the holder; every key recorded once', async () => {
-    let delayMs = 0;
-    const server = await startHostileServer(() => ({ ...answer(), delayMs }));
+    let letGo = () => {};
+    const hold = new Promise<void>((resolve) => (letGo = resolve));
+    let holding = false;
+    const server = await startHostileServer(() => ({ ...answer(), ...(holding ? { after: hold } : {}) }));
     const dir = scratch();
     const dataset = writeCsv(dir, questions(6));
     const out = join(dir, 'run');
     const args = ['eval', '--base-url', server.baseUrl, '--token', 'tok-1234', '--dataset', dataset, '--mode', 'full', '--concurrency', '2'];
     expect((await runCli([...args, '--out', out])).code).toBe(0);
-    // Leave two records: four requests to go, slowly enough for a second process to arrive.
+    // Leave two records: four requests to go, held in flight until the second process has been refused.
     const lines = readFileSync(join(out, 'results.jsonl'), 'utf8').split('\n');
     writeFileSync(join(out, 'results.jsonl'), `${lines.slice(0, 2).join('\n')}\n`);
-    delayMs = 150;
+    holding = true;
     const first = runCli([...args, '--resume', out]);
-    await until(() => existsSync(join(out, LOCK_FILE)));
+    await waitFor(() => server.requests.length > 6, 'the first resume to send');
     const second = await runCli([...args, '--resume', out]);
+    letGo();
     expect(second.code).toBe(2);
     expect(second.stderr).toContain(`is being written by another chatbench (pid ${process.pid} on ${hostname()}, \`eval --resume\``);
     expect(second.stderr).not.toMatch(STACK_LINE);
