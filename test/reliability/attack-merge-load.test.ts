@@ -17,6 +17,13 @@ import { runCli, scratch, STACK_LINE, writeCsv } from './helpers.js';
 const answer = () => ({ headers: { 'content-type': 'application/json' }, body: fullAnswer({ answer: 'Fine.' }) });
 const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
 const write = (file: string, records: readonly string[]) => writeFileSync(file, records.map((l) => `${l}\n`).join(''));
+/** The line of `key` first, the others after (records are written in the order they completed). */
+const withFirst = (file: string, key: string): string[] => {
+  const all = lines(file);
+  const at = all.findIndex((l) => (JSON.parse(l) as { key: string }).key === key);
+  expect(at).not.toBe(-1);
+  return [all[at]!, ...all.filter((_, i) => i !== at)];
+};
 
 describe('merge refuses records that are not their shard\'s', () => {
   let root: string;
@@ -56,17 +63,17 @@ describe('merge refuses records that are not their shard\'s', () => {
       write(s1, [first!, JSON.stringify({ ...JSON.parse(first!), question_id: 'q99', key: 'q99|default|full|0' }), ...rest]);
     }, /record q99\|default\|full\|0 is in no shard's plan: question "q99" is not in the run's dataset/],
     ['eval', 'a record moved between shards', (s1: string, s2: string) => {
-      const [first, ...rest] = lines(s1);
+      const [first, ...rest] = withFirst(s1, 'q0|default|full|0');
       write(s1, rest);
       write(s2, [...lines(s2), first!]);
     }, /record q0\|default\|full\|0 belongs to shard 1\/2, not 2\/2: moved between shards\?/],
     ['load', 'a record moved between shards', (s1: string, s2: string) => {
-      const [first, ...rest] = lines(s1);
+      const [first, ...rest] = withFirst(s1, 'q0|default|full|0');
       write(s1, rest);
       write(s2, [...lines(s2), first!]);
     }, /record q0\|default\|full\|0 belongs to shard 1\/2, not 2\/2: moved between shards\?/],
     ['load', 'a record whose question is not its arrival\'s', (s1: string) => {
-      const [first, ...rest] = lines(s1);
+      const [first, ...rest] = withFirst(s1, 'q0|default|full|0');
       write(s1, [JSON.stringify({ ...JSON.parse(first!), question_id: 'q1', key: 'q1|default|full|0' }), ...rest]);
     }, /record q1\|default\|full\|0 is in no shard's plan: arrival 0 asks "q0", not "q1"/],
   ] as const)('%s: %s → exit 2, nothing written', async (kind, _name, tamper, message) => {
