@@ -16,6 +16,11 @@ import { currentOutputFs, outputError } from './output-files.js';
 export interface ResultsFile {
   /** Validates and appends one record; throws the OutputError once a write has failed. */
   write(record: RequestRecord): void;
+  /**
+   * Throws the OutputError once a write has failed. A runner's record callback calls it first, so
+   * the run stops at the next record even when records are written later (after their verdicts).
+   */
+  assertWritable(): void;
   /** Records that failed the schema and were written as `invalid_response` instead. */
   readonly repaired: number;
   /** Holds lines back until uncork (the load generator flushes ten times a second). */
@@ -43,6 +48,9 @@ export function openResultsFile(path: string, options: ResultsFileOptions = {}):
       const valid = toValidRecord(record);
       if (valid !== record) repaired += 1;
       out.write(`${JSON.stringify(valid)}\n`);
+    },
+    assertWritable() {
+      if (failure) throw failure;
     },
     get repaired() {
       return repaired;

@@ -54,6 +54,7 @@ import { watchLoopDelay, worseLoopDelay } from '../runner/loop-delay.js';
 import { warmUp, type WarmUpResult } from '../runner/warm-up.js';
 import { writeFileAtomic } from './output-files.js';
 import { generatorLoopDelay, renderReports, type RenderedReports } from './render-reports.js';
+import type { RequestRecord } from '../records/record.js';
 import { openResultsFile } from './results-file.js';
 import { planDigest, prepareResume, withResume } from './resume.js';
 import { scoreRecord } from './score-record.js';
@@ -259,13 +260,23 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   // Records wait here for their verdicts; each is written the moment it has them.
   const waiting = new Set<Promise<void>>();
   let failure: unknown;
+  // A write that failed (disk full) stops the run here, synchronously in the runner's callback; the
+  // records still waiting for verdicts are then dropped, and sink.close() reports the failure.
+  const write = (record: RequestRecord) => {
+    try {
+      sink.write(record);
+    } catch {
+      // the OutputError: close() rethrows it
+    }
+  };
   const onRecord = (unscored: Parameters<typeof assessor.assess>[0]) => {
+    sink.assertWritable();
     const written = assessor.assess(unscored, expectations.get(unscored.key)).then(
-      (record) => sink.write(record),
+      (record) => write(record),
       (error: unknown) => {
         // A bug in assessing: keep the record's line (scored, unjudged) and report the bug after the run.
         failure ??= error;
-        sink.write(scoreRecord(unscored, expectations.get(unscored.key)));
+        write(scoreRecord(unscored, expectations.get(unscored.key)));
       },
     );
     waiting.add(written);
@@ -320,9 +331,12 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
     options.signal.removeEventListener('abort', onStop);
     options.cancelNow?.removeEventListener('abort', abortJudge);
     await ready.checks?.close();
-    await sink.close();
-    await client.close();
-    tell();
+    try {
+      await sink.close(); // rejects with the OutputError of a failed write
+    } finally {
+      await client.close();
+      tell();
+    }
   }
   // The framing is known only once a stream came back: the manifest says it for the reports. A
   // resumed run keeps the run's own manifest and only learns what the target said.

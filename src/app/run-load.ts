@@ -240,8 +240,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     ticker.stop();
     clearInterval(flusher);
     sink.uncork();
-    await sink.close();
-    await target.close();
+    try {
+      await sink.close(); // rejects with the OutputError of a failed write
+    } finally {
+      await target.close();
+    }
   }
   // Stopped after the last byte (the runners resolve once every record is out).
   const loopDelay = loop.stop();
