@@ -86,20 +86,34 @@ it(`soak: ${QUESTIONS * REPEAT * 5} requests with ${FAULT_SHARE * 100}% random f
     http_error: outcomes['http_error'],
     stream_error: outcomes['stream_error'],
     cut: (outcomes['truncated'] ?? 0) + (outcomes['invalid_response'] ?? 0),
+    empty_answer: outcomes['empty_answer'],
     rate_limited: outcomes['rate_limited'],
     cancelled: outcomes['cancelled'],
   }).toEqual({
-    ok: planned.length - total,
+    // A failing tool is not fatal: the answer goes on, ok, with the tool error counted.
+    ok: planned.length - total + injected.tool_error,
     network: injected.reset_before_headers + injected.reset_mid_stream,
     timeout: injected.stall_mid_stream,
     http_error: injected.http_500 + injected.http_503,
-    stream_error: injected.unterminated_error + injected.streaming_error,
+    // At the newest release a model with nothing to say ends in EMPTY_LLM_RESPONSE, a streaming error.
+    stream_error: injected.unterminated_error + injected.streaming_error + injected.model_refusal + injected.empty_answer,
     cut: injected.malformed_line + injected.end_without_stop,
+    empty_answer: 0,
     rate_limited: 0,
     cancelled: 0,
   });
   expect(countBy(records.filter((r) => r.outcome === 'http_error'), (r) => String(r.http_status))).toEqual({ 500: injected.http_500, 503: injected.http_503 });
   expect(records.filter((r) => r.outcome === 'truncated').every((r) => r.mode === 'stream')).toBe(true);
+  // A failed tool shows in a stream (its error packet); a full response carries no trace of it.
+  const withToolErrors = records.filter((r) => r.tool_errors > 0);
+  expect(withToolErrors.every((r) => r.mode === 'stream' && r.outcome === 'ok')).toBe(true);
+  expect(withToolErrors.length).toBeGreaterThan(0);
+  expect(withToolErrors.length).toBeLessThanOrEqual(injected.tool_error);
+  // A streamed failure keeps its code (a full response has only error_msg's text).
+  const streamedCodes = countBy(records.filter((r) => r.mode === 'stream' && r.outcome === 'stream_error'), (r) => r.error_code ?? 'none');
+  expect(Object.keys(streamedCodes).every((code) => ['UNKNOWN_ERROR', 'MODEL_ERROR', 'MODEL_REFUSAL', 'EMPTY_LLM_RESPONSE', 'RATE_LIMIT', 'CONTEXT_TOO_LONG'].includes(code)), JSON.stringify(streamedCodes)).toBe(true);
+  expect(streamedCodes['MODEL_REFUSAL'] ?? 0).toBeLessThanOrEqual(injected.model_refusal);
+  expect(streamedCodes['EMPTY_LLM_RESPONSE'] ?? 0).toBeLessThanOrEqual(injected.empty_answer);
   // About a fifth were faulted (binomial: 1,000 ± 4σ ≈ ±115).
   expect(Math.abs(total - planned.length * FAULT_SHARE)).toBeLessThan(115);
   const okTotals = records.filter((r) => r.outcome === 'ok').map((r) => r.total_ms ?? 0).sort((a, b) => a - b);
