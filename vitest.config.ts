@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // The soaks run apart: `npm run test:soak` (vitest.soak.config.ts), which CI runs before `npm test`.
     exclude: [...configDefaults.exclude, 'test/soak/**'],
+    // Spawned CLIs run the compiled dist/: rebuilt first when src/ changed (scripts/build-cli.mjs).
+    globalSetup: ['test/global-setup.mjs'],
     // The machines are shared and have two cores: keep forks few so timing tests stay honest.
     pool: 'forks',
     maxWorkers: 2,

@@ -1,7 +1,14 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly through tsx, so `npx chatbench` works right after `npm ci`
-// with no build step to forget.
-import { register } from 'tsx/esm/api';
+// Runs the compiled CLI (dist/, built by `npm ci` through `prepare`, or `npm run build`) in this very
+// process: no transpiler at start, and a signal sent to this process reaches the command itself (a
+// `serve` killed here closes its port; nothing is left running). During development,
+// `npm run build` after editing src/ (npm test does it), or run the sources with `npx tsx src/cli/bin.ts`.
+import { existsSync } from 'node:fs';
 
-register();
-await import('../src/cli/bin.ts');
+const entry = new URL('../dist/cli/bin.js', import.meta.url);
+if (!existsSync(entry)) {
+  process.stderr.write('chatbench: the compiled CLI (dist/cli/bin.js) is missing: run `npm run build` (npm ci runs it) in the chatbench directory\n');
+  process.exitCode = 2;
+} else {
+  await import(entry.href);
+}

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: typecheck (sources and tests, then the viewer's browser app), lint, the whole vitest suite; then one plain closing line
+// `npm test`: typecheck (sources and tests, then the viewer's browser app), lint, dist/ brought up to
+// date with src/ (tests spawn the compiled CLI; nothing is compiled when it already is), the whole vitest suite; then one plain closing line
 // "N passed, N failed[, N skipped]" read from vitest's own JSON results, never counted by hand.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,6 +15,7 @@ if (run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']) !== 0) failures.push('t
 // The viewer's browser app (DOM, JSX) has its own config.
 if (run(bin('tsc'), ['--noEmit', '-p', join('src', 'viewer', 'ui', 'tsconfig.json')]) !== 0) failures.push('typecheck (viewer app)');
 if (run(bin('eslint'), ['.']) !== 0) failures.push('lint');
+if (run(process.execPath, [join('scripts', 'build-cli.mjs')]) !== 0) failures.push('build (dist/)');
 
 const dir = mkdtempSync(join(tmpdir(), 'chatbench-vitest-'));
 const resultsFile = join(dir, 'results.json');

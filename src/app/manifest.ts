@@ -35,6 +35,18 @@ export const QualityManifestSchema = z.object({
 });
 export type QualityManifest = z.infer<typeof QualityManifestSchema>;
 
+/**
+ * The command line as it took effect: every option's value (secrets redacted) and where it came from
+ * (`flag`, `env CHATBENCH_RATE`, `file chatbench.config.json (load.rate)`, `default`), so a run from
+ * a config file and the same run from flags record the same `options`.
+ */
+export const InvocationSchema = z.object({
+  config_file: z.string().nullable(),
+  options: z.record(z.string(), z.unknown()),
+  sources: z.record(z.string(), z.string()),
+});
+export type Invocation = z.infer<typeof InvocationSchema>;
+
 export const ManifestSchema = z.object({
   manifest_version: z.literal(1),
   chatbench_version: z.string(),
@@ -74,6 +86,7 @@ export const ManifestSchema = z.object({
   quality: QualityManifestSchema.nullish(),
   /** Each `--resume` of the run, in order: when, and with which options (they may differ from the start's). */
   resumes: z.array(z.object({ started_at: z.string(), options: z.record(z.string(), z.unknown()) })).optional(),
+  invocation: InvocationSchema.optional(),
 });
 export type Manifest = z.infer<typeof ManifestSchema>;
 

@@ -1,5 +1,12 @@
-import { hideBin } from 'yargs/helpers';
 import { nodeIo } from './io.js';
-import { main } from './main.js';
 
-process.exitCode = await main(hideBin(process.argv), nodeIo());
+// The arguments after `node script` (what yargs' hideBin returns outside Electron, without loading yargs).
+const argv = process.argv.slice(2);
+if (argv.length === 1 && argv[0] === '--version') {
+  // The one answer that needs nothing else: printed before the parser and the commands are loaded.
+  const { VERSION } = await import('./version.js');
+  process.stdout.write(`${VERSION}\n`);
+} else {
+  const { main } = await import('./main.js');
+  process.exitCode = await main(argv, nodeIo());
+}

@@ -4,6 +4,7 @@
  * with buffers (k6's GlobalState).
  */
 import type { Writable } from 'node:stream';
+import type { Output } from './output/output.js';
 
 export interface Io {
   readonly stdout: Writable & { isTTY?: boolean };
@@ -13,6 +14,8 @@ export interface Io {
   /** Aborted on the first SIGINT/SIGTERM; `onSecondInterrupt` fires on the next one. */
   readonly signal: AbortSignal;
   readonly onSecondInterrupt: (listener: () => void) => void;
+  /** The output mode (--json, --quiet, --verbose) and colour; main() sets it for the commands. */
+  readonly output?: Output | undefined;
 }
 
 export function nodeIo(): Io {

@@ -1,54 +1,111 @@
 /**
  * @module cli/main
- * The yargs root. Every error becomes an exit code here, in one place.
+ * The yargs root. Every error becomes an exit code here, in one place. Commands are loaded only when
+ * named (cli/commands); their options are merged from defaults, a config file, the environment and
+ * the command line by cli/options; the output mode is settled there too (cli/output).
  */
-import yargs from 'yargs';
-import { ExitCode, UsageError, exitCodeOf, formatError } from '../errors.js';
+import yargs, { type Argv } from 'yargs';
+import { ExitCode, InputError, UsageError, exitCodeOf, formatError } from '../errors.js';
 import type { Io } from './io.js';
-import { commands } from './commands/index.js';
+import { COMMANDS, commandNamed, type CommandEntry } from './commands/index.js';
+import { DURATION_HELP, EXIT_CODES_HELP } from './help-text.js';
+import { CONFIG_FILE_NAME } from './options/config-file.js';
+import { layering, recording, type SpecTable } from './options/yargs-layers.js';
+import { createOutput } from './output/output.js';
 import { joinDashValues } from './argv.js';
-import { TerminalSafeStream } from './terminal-safe.js';
 
-export async function main(argv: readonly string[], rawIo: Io): Promise<ExitCode> {
-  // Everything printed goes through one filter: text from inputs or the service never drives the terminal.
-  const io: Io = { ...rawIo, stdout: new TerminalSafeStream(rawIo.stdout), stderr: new TerminalSafeStream(rawIo.stderr) };
-  const args = joinDashValues(argv);
+export async function main(rawArgv: readonly string[], rawIo: Io): Promise<ExitCode> {
+  // `--timeout -1s` reaches the flag's own check (cli/argv) instead of yargs' "unknown arguments".
+  const argv = joinDashValues(rawArgv);
+  // Everything printed goes through one filter (text from inputs or the service never drives the
+  // terminal) and the output mode: cli/output.
+  const output = createOutput(rawIo);
+  // Until the options are merged, the mode the command line asks for (a config file error with --json is JSON too).
+  output.configure({ json: argv.includes('--json'), quiet: argv.includes('--quiet') });
+  const io: Io = { ...rawIo, stdout: output.stdout, stderr: output.stderr, output };
   let exitCode: ExitCode = ExitCode.Ok;
   const setExitCode = (code: ExitCode) => {
     exitCode = code;
   };
+  const named = commandNamed(argv);
+  const width = Math.min(110, (rawIo.stdout as { columns?: number }).columns ?? 100);
   try {
-    let parser = yargs(args)
+    const rootSpecs: SpecTable = new Map();
+    const commandSpecs = new Map<string, SpecTable>();
+    let parser = yargs([...argv])
       .scriptName('chatbench')
       .usage('$0 <command> [options]\n\nEvaluate and load-test a retrieval-augmented chat service.')
-      .epilogue('Exit codes: 0 ok, 1 a gate failed, 2 bad input or usage (nothing sent), 3 the run could not be carried out, 4 internal error, 130 interrupted.')
+      .epilogue(`${EXIT_CODES_HELP}\n\n${DURATION_HELP}\n\nEvery option can also come from a config file (--config FILE, or ${CONFIG_FILE_NAME} in the working directory) or from the environment (CHATBENCH_<OPTION>, e.g. CHATBENCH_BASE_URL); the command line wins. See the README, "Configuration".`)
       .demandCommand(1, 'Name a command: chatbench <command> --help shows its options.')
       .strict()
       .recommendCommands()
       .exitProcess(false)
-      .wrap(Math.min(110, (io.stdout as { columns?: number }).columns ?? 100))
+      .wrap(width)
       .help()
       .alias('h', 'help')
       .version()
+      .completion('completion', 'Print a bash/zsh completion script: chatbench completion >> ~/.bashrc');
+    parser = recording((y: typeof parser) => withGlobalOptions(y), rootSpecs)(parser) as typeof parser;
+    parser = parser
       // yargs passes its instance as a second argument, which @types/yargs does not declare.
       .middleware(refuseRepeatedFlags as unknown as (argv: object) => void, true)
+      .middleware(layering({ io, output, rootSpecs, commandSpecs, allOptionKeys: () => allOptionKeys(io) }) as unknown as (argv: object) => void, true)
       // yargs calls fail() for usage mistakes (message only) and for a failing handler (error).
       .fail((message, error) => {
         throw error ?? new UsageError(message);
       });
-    for (const command of commands(io, setExitCode)) parser = parser.command(command);
+    for (const entry of await commandsToLoad(argv, named)) {
+      const command = (await entry.load())(io, setExitCode);
+      const specs: SpecTable = new Map();
+      commandSpecs.set(entry.name, specs);
+      parser = parser.command({ ...command, builder: recording(command.builder, specs) as never });
+    }
     // Await parseAsync itself: a handler's rejection must reach the catch below. The callback only
-    // captures what yargs would print (help, version) so it goes to io.stdout, not the process.
-    let output = '';
-    await parser.parseAsync(args, {}, (_error, _argv, text) => {
-      output = text;
+    // captures what yargs would print (help, version, completion) so it goes to stdout, not the process.
+    let text = '';
+    await parser.parseAsync([...argv], {}, (_error, _argv, printed) => {
+      text = printed;
     });
-    if (output) io.stdout.write(`${output}\n`);
+    if (text) output.out.write(`${text}\n`);
+    else if (output.mode === 'json' && !output.resultGiven) output.result({ command: named?.name ?? null, exit_code: exitCode });
     return exitCode;
   } catch (error) {
-    io.stderr.write(formatError(error));
-    return exitCodeOf(error);
+    output.err.write(formatError(error));
+    const code = exitCodeOf(error);
+    if (output.mode === 'json' && !output.resultGiven) {
+      output.result({ command: named?.name ?? null, exit_code: code, errors: error instanceof InputError ? error.problems : [error instanceof Error ? error.message : String(error)] });
+    }
+    return code;
   }
+}
+
+/** The options every command takes: where options come from, and how the output looks. */
+function withGlobalOptions<T>(y: Argv<T>) {
+  return y
+    .option('config', { type: 'string', global: true, describe: `A config file (JSON, or YAML by its .yaml/.yml name) of options by their names, at the top level or under a command's name; default ${CONFIG_FILE_NAME} in the working directory, if there is one`, group: 'Output and configuration:' })
+    .option('json', { type: 'boolean', global: true, describe: 'Print the result as one JSON document on stdout and nothing else there (progress stays on stderr)', group: 'Output and configuration:' })
+    .option('quiet', { alias: 'q', type: 'boolean', global: true, describe: 'Print only the verdict and errors', group: 'Output and configuration:' })
+    .option('verbose', { type: 'boolean', global: true, describe: 'Also print a line per request as it finishes (stderr)', group: 'Output and configuration:' })
+    .option('color', { type: 'boolean', global: true, describe: 'Colour verdicts and bad figures; default on a terminal unless NO_COLOR is set (FORCE_COLOR forces it); --no-color turns it off', group: 'Output and configuration:' });
+}
+
+/** The command named, or none for `--version`, or every command (root help, completion, a mistyped command). */
+async function commandsToLoad(argv: readonly string[], named: CommandEntry | undefined): Promise<readonly CommandEntry[]> {
+  if (named) return [named];
+  if (argv.includes('--version') && !argv.includes('--help') && !argv.includes('-h')) return [];
+  return COMMANDS;
+}
+
+/** Every command's option names (their builders run on a scratch parser; nothing is parsed). */
+async function allOptionKeys(io: Io): Promise<ReadonlyMap<string, ReadonlySet<string>>> {
+  const all = new Map<string, Set<string>>();
+  for (const entry of COMMANDS) {
+    const specs: SpecTable = new Map();
+    const command = (await entry.load())(io, () => undefined);
+    recording(command.builder, specs, { eager: true })(yargs([]));
+    all.set(entry.name, new Set(specs.keys()));
+  }
+  return all;
 }
 
 /**

@@ -44,7 +44,13 @@ export class TerminalSafeStream extends Writable {
   }
 }
 
-/** The stream a live view may draw on: the raw stream under a TerminalSafeStream, else `out` itself. */
+/**
+ * The stream a live view may draw on: the raw stream under a TerminalSafeStream; a stream that
+ * forwards elsewhere (cli/output's, which follows --quiet and --json) says where with `live()`;
+ * else `out` itself.
+ */
 export function liveOutput(out: Out): Out {
-  return out instanceof TerminalSafeStream ? out.raw : out;
+  if (out instanceof TerminalSafeStream) return out.raw;
+  const live = (out as { live?: () => Out }).live;
+  return typeof live === 'function' ? live.call(out) : out;
 }

@@ -112,14 +112,19 @@ describe('.github/workflows/shards.yml', () => {
 });
 
 describe('deploy/Dockerfile', () => {
-  it('node:20-slim, npm ci, the sources and datasets, npx chatbench as the entrypoint', () => {
+  it('node:20-slim, dist/ compiled in a build stage, runtime dependencies only, npx chatbench as the entrypoint', () => {
     const text = read('deploy/Dockerfile');
+    expect(text).toMatch(/^FROM node:20-slim AS build$/m);
     expect(text).toMatch(/^FROM node:20-slim$/m);
-    expect(text).toMatch(/^COPY package\.json package-lock\.json \.\/$/m);
-    expect(text).toMatch(/^RUN npm ci --omit=dev\b/m);
-    for (const dir of ['bin', 'src', 'datasets']) expect(text).toMatch(new RegExp(`^COPY ${dir} \\./${dir}$`, 'm'));
+    expect(text).toMatch(/^COPY package\.json package-lock\.json tsconfig\.json tsconfig\.build\.json \.\/$/m);
+    // The build stage's npm ci runs `prepare` (npm run build: dist/ and the viewer's bundle).
+    expect(text).toMatch(/^RUN npm ci --no-audit --no-fund$/m);
+    expect((JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts.prepare).toBe('npm run build');
+    expect(text).toMatch(/^RUN npm ci --omit=dev --ignore-scripts\b/m);
+    for (const dir of ['bin', 'datasets']) expect(text).toMatch(new RegExp(`^COPY ${dir} \\./${dir}$`, 'm'));
+    expect(text).toMatch(/^COPY --from=build \/app\/dist \.\/dist$/m);
     expect(text).toMatch(/^ENTRYPOINT \["npx", "chatbench"\]$/m);
-    // tsx runs the sources at run time, so it must be a dependency, not a dev dependency.
-    expect((JSON.parse(read('package.json')) as { dependencies: Record<string, string> }).dependencies).toHaveProperty('tsx');
+    // Nothing is transpiled at run time: tsx is for development only.
+    expect((JSON.parse(read('package.json')) as { dependencies: Record<string, string> }).dependencies).not.toHaveProperty('tsx');
   });
 });

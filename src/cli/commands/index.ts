@@ -1,35 +1,52 @@
 /**
  * @module cli/commands
- * The registry of commands, one file each.
+ * The registry of commands, one file each, loaded only when used: `chatbench --version` loads none
+ * and `chatbench validate` only its own (each command imports what its run needs, which takes time
+ * to load). Only the root help, completion and a mistyped command load them all.
  */
 import type { Io } from '../io.js';
-import { baselineCommand } from './baseline.js';
-import { capacityCommand } from './capacity.js';
-import { compareCommand } from './compare.js';
-import { demoCommand } from './demo.js';
-import { evalCommand } from './eval.js';
-import { loadCommand } from './load.js';
-import { mergeCommand } from './merge.js';
-import { reportCommand } from './report.js';
-import { serveCommand } from './serve.js';
-import { validateCommand } from './validate.js';
-import { viewCommand } from './view.js';
 import type { AnyCommand, SetExitCode } from './define.js';
 
 export type { AnyCommand, SetExitCode } from './define.js';
 
-export function commands(_io: Io, _setExitCode: SetExitCode): AnyCommand[] {
-  return [
-    evalCommand(_io, _setExitCode),
-    loadCommand(_io, _setExitCode),
-    capacityCommand(_io, _setExitCode),
-    demoCommand(_io, _setExitCode),
-    reportCommand(_io, _setExitCode),
-    validateCommand(_io, _setExitCode),
-    serveCommand(_io, _setExitCode),
-    compareCommand(_io, _setExitCode),
-    baselineCommand(_io, _setExitCode),
-    mergeCommand(_io, _setExitCode),
-    viewCommand(_io, _setExitCode),
-  ];
+export type CommandFactory = (io: Io, setExitCode: SetExitCode) => AnyCommand;
+
+export interface CommandEntry {
+  /** The command's name on the command line (its file's `command` starts with it). */
+  readonly name: string;
+  readonly load: () => Promise<CommandFactory>;
+  /** Environment variables that differ from CHATBENCH_<FLAG> for this command's options. */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'eval', load: async () => (await import('./eval.js')).evalCommand },
+  { name: 'load', load: async () => (await import('./load.js')).loadCommand },
+  { name: 'capacity', load: async () => (await import('./capacity.js')).capacityCommand },
+  { name: 'demo', load: async () => (await import('./demo.js')).demoCommand },
+  { name: 'report', load: async () => (await import('./report.js')).reportCommand },
+  { name: 'validate', load: async () => (await import('./validate.js')).validateCommand },
+  // The simulator's demo token is CHATBENCH_SIM_TOKEN: CHATBENCH_TOKEN, the real service's, must never become it.
+  { name: 'serve', load: async () => (await import('./serve.js')).serveCommand, env: { token: 'CHATBENCH_SIM_TOKEN' } },
+  { name: 'compare', load: async () => (await import('./compare.js')).compareCommand },
+  { name: 'baseline', load: async () => (await import('./baseline.js')).baselineCommand },
+  { name: 'merge', load: async () => (await import('./merge.js')).mergeCommand },
+  { name: 'view', load: async () => (await import('./view.js')).viewCommand },
+];
+
+/**
+ * The command a command line names: its first word that is a command's name (global options may come
+ * before it; a completion request has `chatbench` before it). undefined when none is.
+ */
+export function commandNamed(argv: readonly string[]): CommandEntry | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') return undefined;
+    if (arg === '--config') i++;
+    else if (!arg.startsWith('-')) {
+      const entry = COMMANDS.find((c) => c.name === arg);
+      if (entry) return entry;
+    }
+  }
+  return undefined;
 }

@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+// `npm run build:cli` (run by `prepare`, so npm ci builds it, and by `npm test` before vitest): compiles
+// src/ to dist/ with tsc (tsconfig.build.json) for bin/chatbench.js, which then starts with no
+// transpiler. Skipped when dist/.source-digest already records the digest of the sources now (a
+// rebuild would change nothing); otherwise an incremental tsc, then the digest is written. A test
+// compares that digest with the sources' (test/build/dist.test.ts), so dist/ never runs stale code.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const DIST = join(root, 'dist');
+export const DIGEST_FILE = join(DIST, '.source-digest');
+
+/** What tsconfig.build.json compiles: src/**\/*.ts but tests, fixtures and the viewer's browser app. */
+function isCompiled(rel) {
+  const posix = rel.split(sep).join('/');
+  return posix.endsWith('.ts') && !posix.endsWith('.test.ts') && !posix.includes('/fixtures/') && !posix.startsWith('viewer/ui/');
+}
+
+function walk(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? walk(path) : [path];
+  });
+}
+
+/** The sources dist/ is built from, relative to src/, sorted. */
+export function compiledSources() {
+  const src = join(root, 'src');
+  return walk(src).map((path) => relative(src, path)).filter(isCompiled).sort();
+}
+
+/** SHA-256 over every compiled source's path and bytes, and the build's own settings. */
+export function sourceDigest() {
+  const hash = createHash('sha256');
+  for (const file of ['tsconfig.json', 'tsconfig.build.json']) hash.update(`${file}\0`).update(readFileSync(join(root, file))).update('\0');
+  for (const rel of compiledSources()) hash.update(`src/${rel.split(sep).join('/')}\0`).update(readFileSync(join(root, 'src', rel))).update('\0');
+  return hash.digest('hex');
+}
+
+/** The digest dist/ was built from; null when it was never built. */
+export function builtDigest() {
+  return existsSync(DIGEST_FILE) ? readFileSync(DIGEST_FILE, 'utf8').trim() : null;
+}
+
+/** The viewer's browser bundle (scripts/build-viewer.mjs) shares dist/viewer/ with compiled modules. */
+const BUNDLE = new Set([join('viewer', 'viewer.js'), join('viewer', 'viewer.css')]);
+
+/** Compiled files whose source is gone (a module deleted or renamed): tsc never removes them. */
+function removeOrphans() {
+  const wanted = new Set(compiledSources().map((rel) => rel.replace(/\.ts$/, '')));
+  for (const path of walk(DIST)) {
+    const rel = relative(DIST, path);
+    const match = /^(.*)\.js(\.map)?$/.exec(rel);
+    if (match && !BUNDLE.has(rel) && !BUNDLE.has(`${match[1]}.js`) && !wanted.has(match[1])) rmSync(path);
+  }
+}
+
+/** Builds dist/ unless it is up to date; returns what it did. Throws when tsc fails. */
+export function buildCli({ force = false, log = (line) => process.stderr.write(`${line}\n`) } = {}) {
+  const digest = sourceDigest();
+  if (!force && builtDigest() === digest && existsSync(join(DIST, 'cli', 'bin.js'))) return 'up to date';
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  const started = performance.now();
+  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`tsc -p tsconfig.build.json failed (exit ${result.status ?? result.signal})`);
+  removeOrphans();
+  writeFileSync(DIGEST_FILE, `${digest}\n`);
+  log(`chatbench: compiled src/ to dist/ in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return 'built';
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    const what = buildCli({ force: process.argv.includes('--force') });
+    if (what === 'up to date') console.log('chatbench: dist/ is up to date with src/');
+  } catch (error) {
+    console.error(`chatbench: ${error.message}`);
+    process.exitCode = 1;
+  }
+}

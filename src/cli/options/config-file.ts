@@ -1,0 +1,86 @@
+/**
+ * @module cli/options/config-file
+ * Finding and reading the config file: `--config FILE` (or CHATBENCH_CONFIG), else
+ * `chatbench.config.json` in the working directory when there is one. JSON, or YAML when the name
+ * ends in .yaml/.yml. A file that cannot be read or parsed is one problem naming the file (and the
+ * line); what its keys hold is checked in cli/options/layers.
+ */
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import { InputError } from '../../errors.js';
+import { findJsonError } from '../../sets/json-position.js';
+
+export const CONFIG_FILE_NAME = 'chatbench.config.json';
+
+/** A config file is a page of options: anything larger is a mistake (a data file named by accident, /dev/zero). */
+const MAX_BYTES = 1024 * 1024;
+
+export interface ConfigLocation {
+  /** As the user named it (for messages and the manifest). */
+  readonly shown: string;
+  readonly path: string;
+}
+
+/** The config file to read: the named one, else chatbench.config.json in `cwd` if it exists, else none. */
+export function locateConfig(named: string | undefined, cwd: string): ConfigLocation | null {
+  if (named !== undefined) return { shown: named, path: resolve(cwd, named) };
+  const path = resolve(cwd, CONFIG_FILE_NAME);
+  return existsSync(path) ? { shown: CONFIG_FILE_NAME, path } : null;
+}
+
+function readCapped(path: string, shown: string): string {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    throw new InputError([`${shown}: cannot read the config file (${(error as NodeJS.ErrnoException).code ?? String(error)})`]);
+  }
+  try {
+    const buffer = Buffer.alloc(MAX_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const n = readSync(fd, buffer, length, buffer.length - length, null);
+      if (n === 0) break;
+      length += n;
+      if (length > MAX_BYTES) throw new InputError([`${shown}: over 1 MiB: not a config file`]);
+    }
+    return buffer.subarray(0, length).toString('utf8').replace(/^\uFEFF/, '');
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    throw new InputError([`${shown}: cannot read the config file (${(error as NodeJS.ErrnoException).code ?? String(error)})`]);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+interface YamlModule {
+  load(text: string, options: { filename: string; json: boolean }): unknown;
+}
+
+interface YamlError {
+  readonly reason?: string;
+  readonly mark?: { readonly line: number; readonly column: number };
+}
+
+/** The parsed document (not yet checked: cli/options/layers does that). */
+export function readConfigFile(location: ConfigLocation): unknown {
+  const text = readCapped(location.path, location.shown);
+  if (/\.ya?ml$/i.test(location.path)) {
+    // Loaded only when a YAML file is read, so a start without one does not pay for the parser.
+    const yaml = createRequire(import.meta.url)('js-yaml') as YamlModule;
+    try {
+      return yaml.load(text, { filename: location.shown, json: true }) ?? {};
+    } catch (error) {
+      const { reason, mark } = error as YamlError;
+      const at = mark ? `:${mark.line + 1}:${mark.column + 1}` : '';
+      throw new InputError([`${location.shown}${at}: not YAML (${reason ?? (error as Error).message})`]);
+    }
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    const at = findJsonError(text);
+    throw new InputError([`${location.shown}${at ? `:${at.line}:${at.column}` : ''}: not JSON (${at?.reason ?? 'cannot be parsed'})${/\.json$/i.test(location.path) ? '' : '; a YAML file must end in .yaml or .yml'}`]);
+  }
+}

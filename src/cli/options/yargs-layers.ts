@@ -1,0 +1,171 @@
+/**
+ * @module cli/options/yargs-layers
+ * The layering of cli/options/layers applied to yargs, for every command and every option it
+ * declares, with no code per option:
+ *
+ * - `recording(builder)` runs a command's builder with `option`/`options`/`command` watched: each
+ *   option's declaration is kept (type, choices, default) and handed to yargs without its default
+ *   (shown in --help all the same), so what yargs parses is what the command line gave;
+ * - `layering(ctx)` is a middleware that runs before yargs validates: it reads the config file and
+ *   the environment, merges them under the command line, applies the defaults, writes the result
+ *   back into the arguments the command receives, settles the output mode and attaches the record of
+ *   every option's source for the manifest. Every problem of the file and the environment is
+ *   reported at once (exit 2).
+ */
+import yargs, { type Argv, type Options } from 'yargs';
+import { InputError } from '../../errors.js';
+import { COMMANDS, type CommandEntry } from '../commands/index.js';
+import type { Io } from '../io.js';
+import type { Output } from '../output/output.js';
+import { locateConfig, readConfigFile } from './config-file.js';
+import { INVOCATION, invocationRecord } from './invocation.js';
+import { envLayer, fileLayer, flagLayer, mergeLayers, unknownOption, type Layer, type OptionSpec } from './layers.js';
+
+export type SpecTable = Map<string, OptionSpec>;
+
+/**
+ * Options that exclude one another, wherever they appear: one given on the command line drops the
+ * others' values from the environment or a file (CHATBENCH_TOKEN, then `--token-file` given), instead
+ * of the command refusing a conflict the user did not type.
+ */
+export const ALTERNATIVES: readonly (readonly string[])[] = [
+  ['token', 'token-file'],
+  ['base-url', 'sim'],
+  ['rate', 'concurrency', 'stages'],
+  ['duration', 'stages'],
+  ['shard', 'shards'],
+  ['out', 'resume'],
+];
+
+/** The declaration of one option, as the layers need it. */
+export function specOf(key: string, option: Options): OptionSpec {
+  const choices = option.choices === undefined ? null : ([] as (string | number)[]).concat(option.choices as string | number | (string | number)[]);
+  const type = option.type === 'number' || option.type === 'count' ? 'number'
+    : option.type === 'boolean' ? 'boolean'
+      : option.type === undefined && choices !== null && typeof choices[0] === 'number' ? 'number' : 'string';
+  return { key, type, array: option.array === true || option.type === 'array', choices, default: option.default };
+}
+
+/** How --help shows a default: `60s`, `4`, `false`; an empty list shows none. */
+function defaultShown(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) return value.length === 0 ? undefined : value.join(' ');
+  return String(value);
+}
+
+type Builder = (y: Argv) => unknown;
+type CommandLike = { builder?: unknown } & Record<string, unknown>;
+
+/**
+ * `builder`, run with its option declarations recorded into `specs` and their defaults kept from
+ * yargs. Subcommands declared inside (`baseline save`) are recorded too; with `eager`, their builders
+ * run at once on a scratch instance (to list every option without parsing anything).
+ */
+export function recording(builder: unknown, specs: SpecTable, options: { eager?: boolean } = {}): Builder {
+  return (y: Argv) => {
+    const instance = y as unknown as Record<string, unknown>;
+    const option = y.option.bind(y) as (key: string, opt: Options) => Argv;
+    const command = y.command.bind(y) as (...args: unknown[]) => Argv;
+    const record = (key: string | Record<string, Options>, opt: Options = {}): Argv => {
+      if (typeof key === 'object') {
+        for (const [k, o] of Object.entries(key)) record(k, o);
+        return y;
+      }
+      specs.set(key, specOf(key, opt));
+      if (opt.default === undefined) return option(key, opt);
+      const { default: _default, ...rest } = opt;
+      const shown = defaultShown(opt.default);
+      return option(key, shown === undefined || rest.defaultDescription !== undefined ? rest : { ...rest, defaultDescription: shown });
+    };
+    instance.option = record;
+    instance.options = record;
+    instance.command = (...args: unknown[]) => {
+      const nested = args[0];
+      if (args.length !== 1 || typeof nested !== 'object' || nested === null) return command(...args);
+      const module = nested as CommandLike;
+      if (options.eager) recording(module.builder, specs, options)(yargs([]));
+      return command({ ...module, builder: recording(module.builder, specs, options) });
+    };
+    try {
+      if (typeof builder === 'function') return (builder as Builder)(y);
+      if (typeof builder === 'object' && builder !== null) return record(builder as Record<string, Options>);
+      return y;
+    } finally {
+      delete instance.option;
+      delete instance.options;
+      delete instance.command;
+    }
+  };
+}
+
+export interface LayeringContext {
+  readonly io: Io;
+  readonly output: Output;
+  /** The global options (--config, --json, ...), recorded from the root parser. */
+  readonly rootSpecs: SpecTable;
+  /** The loaded commands' options, by command name. */
+  readonly commandSpecs: ReadonlyMap<string, SpecTable>;
+  /** Every command's option names, by command (loads every command: only asked when a file names an option this command lacks). */
+  readonly allOptionKeys: () => Promise<ReadonlyMap<string, ReadonlySet<string>>>;
+}
+
+const camel = (key: string) => key.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/** The before-validation middleware that merges the layers into the command's arguments. */
+export function layering(ctx: LayeringContext) {
+  return async (argv: Record<string | symbol, unknown>, y: Argv): Promise<void> => {
+    if (argv.help === true || argv.version === true) return;
+    const name = String((argv._ as unknown[] | undefined)?.[0] ?? '');
+    const entry: CommandEntry | undefined = COMMANDS.find((c) => c.name === name);
+    const own = ctx.commandSpecs.get(name) ?? new Map<string, OptionSpec>();
+    const specs = [...new Map([...ctx.rootSpecs, ...own]).values()];
+    // A command with its own --config (serve: the simulator's file) reads chatbench.config.json only.
+    const ownsConfig = own.has('config');
+    const flags = flagLayer(specs, argv);
+    const env = envLayer(specs, ctx.io.env, entry?.env);
+    const named = ownsConfig ? undefined : ((flags.values.config ?? env.layer.values.config) as string | undefined);
+    const location = locateConfig(named, ctx.io.cwd);
+    const problems = [...env.problems];
+    let file: Layer = { values: {}, sources: {} };
+    if (location !== null) {
+      const checked = fileLayer(specs, {
+        file: location.shown, document: readConfigFile(location), command: name, commandNames: COMMANDS.map((c) => c.name), reserved: ownsConfig ? [] : ['config'],
+      });
+      file = checked.layer;
+      problems.push(...checked.problems);
+      if (checked.layer.otherKeys.length > 0 || Object.keys(checked.layer.otherSections).length > 0) {
+        problems.push(...(await othersProblems(location.shown, checked.layer.otherKeys, checked.layer.otherSections, ctx)));
+      }
+    }
+    if (problems.length > 0) {
+      throw new InputError(problems, { hint: 'options are named as on the command line (base-url, rate), at the top level or under a command\'s name (load: {rate: 20}); CHATBENCH_<OPTION> in the environment' });
+    }
+    const merged = mergeLayers(specs, [file, env.layer, flags], ALTERNATIVES);
+    const aliases = (y as unknown as { getOptions(): { alias?: Record<string, string[]> } }).getOptions().alias ?? {};
+    for (const spec of specs) {
+      const value = merged.values[spec.key];
+      for (const key of [spec.key, camel(spec.key), ...(aliases[spec.key] ?? [])]) {
+        if (value === undefined) delete argv[key];
+        else argv[key] = Array.isArray(value) ? [...value] : value;
+      }
+    }
+    ctx.output.configure({ json: merged.values.json as boolean | undefined, quiet: merged.values.quiet as boolean | undefined, verbose: merged.values.verbose as boolean | undefined, color: merged.values.color as boolean | undefined });
+    argv[INVOCATION] = invocationRecord(merged, location?.shown ?? null);
+  };
+}
+
+/** Problems of the file's keys that this command lacks: fine when another command has them, else unknown. */
+async function othersProblems(file: string, keys: readonly string[], sections: Readonly<Record<string, Record<string, unknown>>>, ctx: LayeringContext): Promise<string[]> {
+  const all = await ctx.allOptionKeys();
+  const everyKey = [...new Set([...ctx.rootSpecs.keys(), ...[...all.values()].flatMap((s) => [...s])])];
+  const problems = keys
+    .filter((key) => ![...all.values()].some((s) => s.has(key)))
+    .map((key) => `${file}: ${key}: ${unknownOption(key, everyKey, 'any chatbench command')}`);
+  for (const [command, section] of Object.entries(sections)) {
+    const known = [...(all.get(command) ?? []), ...ctx.rootSpecs.keys()];
+    for (const key of Object.keys(section)) {
+      if (!known.includes(key)) problems.push(`${file}: ${command}.${key}: ${unknownOption(key, known, `chatbench ${command}`)}`);
+    }
+  }
+  return problems;
+}

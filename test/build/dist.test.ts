@@ -1,0 +1,87 @@
+/**
+ * The compiled CLI that bin/chatbench.js runs: dist/ is built from the sources as they are now (the
+ * digest recorded at build time is the sources' digest now), every module is there, a missing dist/
+ * is one line saying how to build it, and the CLI runs in the process that was started: killing it
+ * closes the simulator's port (no orphan holding it).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { builtDigest, compiledSources, DIST, sourceDigest } from '../../scripts/build-cli.mjs';
+import { spawnCli, waitFor } from '../helpers/spawn-cli.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+/** Resolves true when something accepts a connection on 127.0.0.1:port, false when it is refused. */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+describe('dist/', () => {
+  it('was built from the sources as they are now', () => {
+    expect(builtDigest(), 'dist/ is stale: run `npm run build:cli` (npm test and vitest do)').toBe(sourceDigest());
+  });
+
+  it('holds every compiled module, and no test, fixture or browser code', () => {
+    const missing = compiledSources().filter((rel) => !existsSync(join(DIST, rel.replace(/\.ts$/, '.js'))));
+    expect(missing).toEqual([]);
+    expect(existsSync(join(DIST, 'cli', 'main.test.js'))).toBe(false);
+    expect(existsSync(join(DIST, 'viewer', 'ui'))).toBe(false);
+  });
+
+  it('bin/chatbench.js without dist/ says in one line how to build it, exit 2', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chatbench-nodist-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    mkdirSync(join(dir, 'bin'));
+    copyFileSync(join(ROOT, 'bin', 'chatbench.js'), join(dir, 'bin', 'chatbench.js'));
+    const result = spawnSync(process.execPath, [join(dir, 'bin', 'chatbench.js'), '--version'], { encoding: 'utf8' });
+    expect(result.status).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/^chatbench: .*dist.*npm run build/);
+  });
+
+  it('--version prints the package version', async () => {
+    const cli = spawnCli(['--version']);
+    expect((await cli.exited).code).toBe(0);
+    expect(cli.stdout().trim()).toBe((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+  });
+});
+
+describe('bin/chatbench.js runs the CLI in its own process', () => {
+  for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+    it(`serve killed with ${signal}: the port is closed, nothing left running`, async () => {
+      const cli = spawnCli(['serve', '--port', '0']);
+      await waitFor(() => /listening on http:\/\/127\.0\.0\.1:\d+/.test(cli.stdout()), 'the simulator to listen');
+      const port = Number(/127\.0\.0\.1:(\d+)/.exec(cli.stdout())![1]);
+      expect(await accepts(port)).toBe(true);
+      cli.child.kill(signal);
+      const exit = await cli.exited;
+      expect(signal === 'SIGTERM' ? exit.code : exit.signal).toBe(signal === 'SIGTERM' ? 0 : 'SIGKILL');
+      expect(await accepts(port)).toBe(false);
+    });
+  }
+});
+
+describe('the layering of a spawned process', () => {
+  it('takes options from the environment as a user sets them', async () => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'chatbench.js'), 'validate', '--json'], {
+      cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', CHATBENCH_DATASET: 'datasets/sample.csv' }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString('utf8')));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(0);
+    expect((JSON.parse(out) as { dataset: { questions: number } }).dataset.questions).toBeGreaterThan(0);
+  });
+});
