@@ -48,7 +48,7 @@ import type { PlannedRequest } from '../plan/planned-request.js';
 import { selectShard, type Shard } from '../plan/shard.js';
 import { runPlan, type RunProgress, type RunResult } from '../runner/index.js';
 import { checkSetsForMode, resolveSets, type ModeOption, type ResolvedSets, type SetDefinition } from '../sets/index.js';
-import { displayUrl, PLAN_VERSION, redactDefaults, sha256File, type Manifest } from './manifest.js';
+import { displayUrl, PLAN_VERSION, redactDefaults, sha256File, type Invocation, type Manifest } from './manifest.js';
 import type { EvalGenerator, LoopDelay } from '../records/generator-health.js';
 import { watchLoopDelay, worseLoopDelay } from '../runner/loop-delay.js';
 import { warmUp, type WarmUpResult } from '../runner/warm-up.js';
@@ -184,6 +184,10 @@ export interface EvalOptions extends EvalInputs {
   readonly judge?: JudgeSettings | null;
   /** Called when the requests are done and records still wait for the judge or the checks. */
   readonly onDrain?: (waiting: number) => void;
+  /** The options as they took effect and where each came from (the manifest records it). */
+  readonly invocation?: Invocation | undefined;
+  /** Each record as it is written (`--verbose` prints a line of it); off the request path. */
+  readonly onRecord?: ((record: RequestRecord) => void) | undefined;
 }
 
 /** What a run learned of its target: the release it says it runs, and the framing of its streams. */
@@ -272,7 +276,10 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   const onRecord = (unscored: Parameters<typeof assessor.assess>[0]) => {
     sink.assertWritable();
     const written = assessor.assess(unscored, expectations.get(unscored.key)).then(
-      (record) => write(record),
+      (record) => {
+        write(record);
+        options.onRecord?.(record);
+      },
       (error: unknown) => {
         // A bug in assessing: keep the record's line (scored, unjudged) and report the bug after the run.
         failure ??= error;
@@ -409,6 +416,7 @@ async function buildManifest(
       gates: [...(options.gates ?? [])],
     },
     service: { ...service },
+    ...(options.invocation ? { invocation: options.invocation } : {}),
   };
 }
 

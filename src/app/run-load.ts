@@ -36,9 +36,10 @@ import { createTokenPool } from '../runner/token-pool.js';
 import { watchLoopDelay } from '../runner/loop-delay.js';
 import { warmUp } from '../runner/warm-up.js';
 import { checkSetsForMode, resolveSets, type SetDefinition, type SetsDefaults } from '../sets/index.js';
-import { displayUrl, PLAN_VERSION, redactDefaults, sha256File, type Manifest } from './manifest.js';
+import { displayUrl, PLAN_VERSION, redactDefaults, sha256File, type Invocation, type Manifest } from './manifest.js';
 import { writeFileAtomic } from './output-files.js';
 import { openResultsFile } from './results-file.js';
+import type { LoadSummary } from '../records/load-summary.js';
 import { scoreRecord } from './score-record.js';
 
 export { LoadSpecSchema, type LoadSpec } from '../plan/load-plan.js';
@@ -137,8 +138,10 @@ export interface LoadOptions {
   readonly slos?: readonly Slo[];
   /** `--gate`s on the load figures (exit 1 when one fails). */
   readonly gates?: readonly Gate[];
-  readonly onRecord?: (record: RequestRecord) => void;
+  readonly onRecord?: ((record: RequestRecord) => void) | undefined;
   readonly onTick?: (tick: LoadTick) => void;
+  /** The options as they took effect and where each came from (the manifest records it). */
+  readonly invocation?: Invocation | undefined;
   /** Once the run directory exists, before waiting for --start-at; `startsInMs` < 0 when already late. */
   readonly onStart?: (info: { outDir: string; planned: number | null; startsInMs: number | null }) => void;
   /** The process's CPU time in µs (process.cpuUsage), passed in by the CLI. */
@@ -159,6 +162,8 @@ export interface LoadResult {
   readonly gates: readonly GateResult[];
   /** What the reports open with (summary.json `banner`): failures by class, late timings. */
   readonly banner: readonly string[];
+  /** summary.json: every figure of the run, its SLOs' verdicts, the generator's health; null when no report was written. */
+  readonly summary: LoadSummary | null;
 }
 
 /** Runs the load; after writing everything, rejects with the RunError (exit 3) when the target was unreachable or refused every request. */
@@ -268,7 +273,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     ? await renderLoadReports(outDir, { version: options.version, slos: options.slos ?? [], gates: options.gates ?? [] })
     : undefined;
   if (stopError) throw stopError;
-  return { outDir, records: generator.sent, generator, interrupted: generator.interrupted, reports: rendered?.files ?? [], gates: rendered?.gates ?? [], banner: rendered?.summary.banner ?? [] };
+  return { outDir, records: generator.sent, generator, interrupted: generator.interrupted, reports: rendered?.files ?? [], gates: rendered?.gates ?? [], banner: rendered?.summary.banner ?? [], summary: rendered?.summary ?? null };
 }
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
@@ -301,6 +306,7 @@ function manifestOf(options: LoadOptions, planned: number | null): Manifest & { 
       slos: (options.slos ?? []).map((s) => s.gate.text), gates: (options.gates ?? []).map((g) => g.text),
     },
     load: spec,
+    ...(options.invocation ? { invocation: options.invocation } : {}),
   };
 }
 

@@ -63,10 +63,18 @@ describe('computeLoadFigures: windows and rates', () => {
     expect(summary.warning).toMatch(/^Warning: the load generator fell behind.*3 arrivals dropped/);
   });
 
-  it('warns when the schedule lag p99 is over 5 ms', () => {
-    const { summary } = computeLoadFigures({ records: steady(), spec: SPEC, generator: { ...HEALTH, schedule_lag_ms: { p50: 1, p99: 12.5, max: 30 }, late_sends: 7 }, slos: [] });
+  it('warns when the schedule lag p99 is over 5 ms and a tenth of the median latency, with 1% of sends late', () => {
+    const { summary } = computeLoadFigures({ records: steady(), spec: SPEC, generator: { ...HEALTH, sent: 100, schedule_lag_ms: { p50: 1, p99: 12.5, max: 30 }, late_sends: 7 }, slos: [] });
+    expect(summary.generator.fell_behind).toBe(true);
     expect(summary.warning).toContain('schedule lag p99 12.5 ms');
-    expect(summary.warning).toContain('7 late sends');
+    expect(summary.warning).toContain('7 late sends of 100');
+  });
+
+  it('does not warn about a lateness small next to the latencies measured (4 late of 150, lag p99 7.6 ms, TTFP 300 ms)', () => {
+    const records = Array.from({ length: 150 }, (_, i) => rec(i * 66, { ttfp_ms: 300 }, 0, 400));
+    const { summary } = computeLoadFigures({ records, spec: SPEC, generator: { ...HEALTH, sent: 150, planned_arrivals: 150, schedule_lag_ms: { p50: 0.4, p99: 7.6, max: 9 }, late_sends: 4 }, slos: [] });
+    expect(summary.generator.fell_behind).toBe(false);
+    expect(summary.warning).toBeNull();
   });
 
   it('splits 429s, errors and ok into rates and shares', () => {

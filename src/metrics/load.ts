@@ -20,8 +20,9 @@ import { percentile } from './stats.js';
 import type { LoadHealth, LoadSpecFields } from './load-input.js';
 import { bannerLines } from './banner.js';
 
-/** Sends later than this behind their schedule are late (metrics.md). */
-export const LATE_MS = 5;
+import { generatorVerdict, LATE_MS } from './generator-verdict.js';
+
+export { LATE_MS } from './generator-verdict.js';
 
 export interface LoadInput {
   readonly records: readonly LoadRecord[];
@@ -50,8 +51,16 @@ export function plannedEndMs(spec: LoadSpecFields): number | null {
   return null;
 }
 
-/** Generator figures from generator.json, or estimated from the records' queue_ms when it is missing. */
-function generatorFigures(records: readonly LoadRecord[], health: LoadHealth | null): GeneratorFigures {
+/**
+ * Generator figures from generator.json, or estimated from the records' queue_ms when it is missing.
+ * `medianMs` (the measured TTFP p50, else total p50) sets what lateness matters (metrics/generator-verdict).
+ */
+function generatorFigures(records: readonly LoadRecord[], health: LoadHealth | null, medianMs: number | null): GeneratorFigures {
+  const figures = healthFigures(records, health);
+  return { ...figures, fell_behind: generatorVerdict(figures, medianMs).severity === 'warning' };
+}
+
+function healthFigures(records: readonly LoadRecord[], health: LoadHealth | null): GeneratorFigures {
   const sent = health?.sent ?? records.length;
   if (health !== null) {
     const cpu = health.cpu_user_ms === null || health.cpu_system_ms === null ? null : health.cpu_user_ms + health.cpu_system_ms;
@@ -68,7 +77,7 @@ function generatorFigures(records: readonly LoadRecord[], health: LoadHealth | n
       cpu_ms_per_request: cpu !== null && sent > 0 ? cpu / sent : null,
       interrupted: health.interrupted,
       start_delay_ms: health.start_delay_ms,
-      fell_behind: (lag?.p99 ?? 0) > LATE_MS || health.dropped.length > 0,
+      fell_behind: false,
       loop_delay_ms: health.loop_delay_ms ?? null,
       from_generator: true,
     };
@@ -82,15 +91,17 @@ function generatorFigures(records: readonly LoadRecord[], health: LoadHealth | n
   return {
     planned_arrivals: records.length, sent, dropped: 0, late_sends: lags.filter((l) => l > LATE_MS).length,
     schedule_lag_ms: lag, peak_in_flight: peak, cpu_ms: null, cpu_ms_per_request: null, interrupted: false,
-    start_delay_ms: null, fell_behind: (lag?.p99 ?? 0) > LATE_MS, loop_delay_ms: null, from_generator: false,
+    start_delay_ms: null, fell_behind: false, loop_delay_ms: null, from_generator: false,
   };
 }
 
-/** The first-line warning when the generator fell behind; null when it kept up. */
-export function generatorWarning(g: GeneratorFigures): string | null {
+/** The first-line warning when the generator fell behind (in proportion: metrics/generator-verdict); null when it kept up. */
+export function generatorWarning(g: GeneratorFigures, medianMs: number | null): string | null {
   if (!g.fell_behind) return null;
   const parts: string[] = [];
-  if (g.schedule_lag_ms !== null && g.schedule_lag_ms.p99 > LATE_MS) parts.push(`schedule lag p99 ${g.schedule_lag_ms.p99.toFixed(1)} ms (over ${LATE_MS} ms; ${g.late_sends} late sends)`);
+  if (g.schedule_lag_ms !== null && g.schedule_lag_ms.p99 > LATE_MS && g.late_sends > 0) {
+    parts.push(`schedule lag p99 ${g.schedule_lag_ms.p99.toFixed(1)} ms (over ${LATE_MS} ms${medianMs === null ? '' : ` and a tenth of the median latency, ${medianMs.toFixed(0)} ms`}; ${g.late_sends} late sends of ${g.sent})`);
+  }
   if (g.dropped > 0) parts.push(`${g.dropped} arrivals dropped at the in-flight cap`);
   return `Warning: the load generator fell behind its schedule: ${parts.join('; ')}. The figures describe the generator as much as the service.`;
 }
@@ -107,6 +118,9 @@ function countOutcomes(records: readonly LoadRecord[]): Record<string, number> {
   for (const r of records) counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
   return counts;
 }
+
+/** The median latency lateness is weighed against: the measured window's TTFP p50, else its total p50. */
+const medianLatency = (w: LoadSummary['windows']['measured']): number | null => w.latency.ttfp_ms?.p50 ?? w.latency.total_ms?.p50 ?? null;
 
 /** Computes the load summary. Records may come in any order. */
 export function computeLoadFigures(input: LoadInput): LoadFigures {
@@ -133,11 +147,12 @@ export function computeLoadFigures(input: LoadInput): LoadFigures {
     measured: windowFigures(bounds.measured, byWindow.measured, droppedIn('measured'), isGood),
     cooldown: windowFigures(bounds.cooldown, byWindow.cooldown, droppedIn('cooldown'), isGood),
   };
-  const generator = generatorFigures(records, health);
+  const median = medianLatency(windows.measured);
+  const generator = generatorFigures(records, health, median);
   const firstStart = records.reduce<string | null>((min, r) => (min === null || r.started_at < min ? r.started_at : min), null);
   const summary: LoadSummary = {
     load_summary_version: LOAD_SUMMARY_VERSION,
-    warning: [incomplete ? incompleteWarning(records.length, end, planned) : null, generatorWarning(generator)].filter((w) => w !== null).join(' ') || null,
+    warning: [incomplete ? incompleteWarning(records.length, end, planned) : null, generatorWarning(generator, median)].filter((w) => w !== null).join(' ') || null,
     banner: bannerLines(records.length, countOutcomes(records), generator.loop_delay_ms),
     run: {
       started_at: health?.started_at ?? firstStart,

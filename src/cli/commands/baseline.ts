@@ -8,6 +8,7 @@ import { saveBaseline } from '../../app/baseline.js';
 import { ExitCode } from '../../errors.js';
 import { claimDir } from '../claim.js';
 import type { Io } from '../io.js';
+import { outputOf } from '../output/output.js';
 import { reportFailure } from './compare.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
@@ -36,9 +37,10 @@ function saveCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         }
         const torn = saved.tornLines > 0 ? ` (skipped ${saved.tornLines} torn last line)` : '';
         io.stdout.write(`Saved ${saved.records} records${torn}: ${saved.files.join(', ')}\n`);
+        outputOf(io).result({ command: 'baseline save', exit_code: ExitCode.Ok, records: saved.records, torn_lines: saved.tornLines, files: saved.files });
         setExitCode(ExitCode.Ok);
       } catch (error) {
-        reportFailure(io, setExitCode, error);
+        reportFailure(io, setExitCode, error, 'baseline save');
       }
     },
   });

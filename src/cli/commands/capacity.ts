@@ -14,7 +14,6 @@ import { parseSlo } from '../../metrics/load-slo.js';
 import { heapLimitBytes } from '../../app/heap.js';
 import { DEFAULT_SATURATION, DEFAULT_SEARCH } from '../../plan/capacity.js';
 import { BYTES_PER_PLANNED_REQUEST, LIMITS } from '../../util/limits.js';
-import { capacityHeadline } from '../../reports/load/capacity-report.js';
 import { resolveBaseUrl } from '../connection.js';
 import { claimDir } from '../claim.js';
 import { parseDuration, positiveDuration } from '../duration.js';
@@ -23,6 +22,10 @@ import type { Io } from '../io.js';
 import { defaultRunDir } from '../run-dir.js';
 import { VERSION } from '../version.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
+import { invocationOf } from '../options/invocation.js';
+import { outputOf } from '../output/output.js';
+import { requestLine } from '../output/request-line.js';
+import { capacityVerdict, renderCapacitySummary } from '../../reports/load/terminal-summary.js';
 import { loadSpecOf, resolveTokens, type LoadArgs } from './load.js';
 
 export interface CapacityArgs extends Pick<LoadArgs, 'base-url' | 'token' | 'token-file' | 'sim' | 'seed' | 'operation' | 'mode' | 'dataset' | 'urls-file' | 'models' | 'set' | 'set-name' | 'question-order' | 'arrival' | 'max-in-flight' | 'connections' | 'timeout' | 'retries' | 'retry-429' | 'grace' | 'out'> {
@@ -141,6 +144,7 @@ interface CheckedCapacity {
 /** Runs the checked search in its claimed directory. */
 async function searchClaimed(a: CapacityArgs, io: Io, c: CheckedCapacity): Promise<ExitCode> {
   const { spec, prepared, baseUrl, tokens, slos, start, stepMs, maxDurationMs, timeoutMs, graceMs, stepWarmupMs, outDir } = c;
+  const output = outputOf(io);
   const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl, token: tokens[0] });
   io.stderr.write(`chatbench capacity: ${a.users ? 'users' : 'rate'} from ${start}, ×${a.factor} then bisect to ${a.precision * 100}%, ${a['step-duration']} per step, at most ${a['max-steps']} steps / ${a['max-duration']} → ${outDir}\n`);
   let run;
@@ -149,7 +153,8 @@ async function searchClaimed(a: CapacityArgs, io: Io, c: CheckedCapacity): Promi
       load: {
         baseUrl: target.baseUrl, tokens: tokens.length > 0 ? tokens : [target.token ?? ''], prepared, target: target.kind, cwd: io.cwd, signal: io.signal,
         graceMs, timeoutMs, retries: a.retries, retry429: a['retry-429'], version: VERSION,
-        cpuUsage: () => process.cpuUsage(),
+        cpuUsage: () => process.cpuUsage(), invocation: invocationOf(a),
+        onRecord: output.mode === 'verbose' ? (record) => output.detail(requestLine(record)) : undefined,
       },
       spec: { ...spec, set: prepared.sets[0]?.name ?? spec.set },
       users: a.users,
@@ -166,9 +171,11 @@ async function searchClaimed(a: CapacityArgs, io: Io, c: CheckedCapacity): Promi
   } finally {
     await target.close();
   }
-  io.stdout.write(`${capacityHeadline(run.result)}\nreports:\n${run.files.map((f) => `  ${f}`).join('\n')}\n`);
-  if (run.result.stopped === 'interrupted') return ExitCode.Interrupted;
-  return run.result.sustainable === null ? ExitCode.GateFailed : ExitCode.Ok;
+  const exitCode = run.result.stopped === 'interrupted' ? ExitCode.Interrupted : run.result.sustainable === null ? ExitCode.GateFailed : ExitCode.Ok;
+  io.stdout.write(`\n${renderCapacitySummary(run.result, output.paint)}\nreports:\n${run.files.map((f) => `  ${f}`).join('\n')}\n`);
+  output.verdict(capacityVerdict(run.result, output.paint));
+  output.result({ command: 'capacity', exit_code: exitCode, verdict: capacityVerdict(run.result), out_dir: outDir, files: run.files, capacity: run.result });
+  return exitCode;
 }
 
 /**

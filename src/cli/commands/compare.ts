@@ -7,7 +7,10 @@
 import type { Argv } from 'yargs';
 import { compareAndGate } from '../../app/compare-runs.js';
 import { renderGroupTable, significanceLine, type Comparison } from '../../compare/index.js';
-import { exitCodeOf, formatError } from '../../errors.js';
+import { InputError, exitCodeOf, formatError } from '../../errors.js';
+import { PLAIN } from '../../reports/paint.js';
+import { outputOf } from '../output/output.js';
+import { gatesVerdict } from '../output/verdict.js';
 import type { GateResult } from '../../gates/index.js';
 import { claimDir } from '../claim.js';
 import type { Io } from '../io.js';
@@ -59,9 +62,11 @@ export function renderGateLines(gates: readonly GateResult[]): string[] {
 }
 
 /** Maps a handler's failure to its exit code here: main() does not always see a handler's rejection. */
-export function reportFailure(io: Io, setExitCode: SetExitCode, error: unknown): void {
-  io.stderr.write(formatError(error));
+export function reportFailure(io: Io, setExitCode: SetExitCode, error: unknown, command = 'compare'): void {
+  const output = outputOf(io);
+  output.alert(formatError(error));
   setExitCode(exitCodeOf(error));
+  output.result({ command, exit_code: exitCodeOf(error), errors: error instanceof InputError ? error.problems : [error instanceof Error ? error.message : String(error)] });
 }
 
 export function compareCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
@@ -110,6 +115,10 @@ export function compareCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
           await claim.release();
         }
         if (result.comparison !== null) io.stdout.write(renderCompareOutput(result.comparison, result.gateResults, result.files));
+        const output = outputOf(io);
+        const changes = result.comparison === null ? '' : `${result.comparison.significant.worse} significantly worse, ${result.comparison.significant.better} better`;
+        output.verdict(gatesVerdict(result.gateResults, changes, output.paint));
+        output.result({ command: 'compare', exit_code: result.exitCode, verdict: gatesVerdict(result.gateResults, changes, PLAIN), files: result.files, gates: result.gateResults, comparison: result.comparison });
         setExitCode(result.exitCode);
       } catch (error) {
         reportFailure(io, setExitCode, error);

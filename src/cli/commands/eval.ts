@@ -32,6 +32,11 @@ import { defaultRunDir } from '../run-dir.js';
 import { VERSION } from '../version.js';
 import { reportsList } from './reports-list.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
+import { invocationOf } from '../options/invocation.js';
+import { outputOf } from '../output/output.js';
+import { requestLine } from '../output/request-line.js';
+import { gatesVerdict } from '../output/verdict.js';
+import { PLAIN } from '../../reports/paint.js';
 
 export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
   return defineCommand<EvalArgs>({
@@ -193,6 +198,7 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
   const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl: c.baseUrl, token: c.token });
   const judgeSim = judge.kind === 'sim' && target.judgeUrl === undefined ? await openSimulatedJudge(a.seed) : undefined;
   const judgeUrl = judge.kind === 'url' ? judge.url : judge.kind === 'sim' ? (target.judgeUrl ?? judgeSim?.url) : undefined;
+  const output = outputOf(io);
   const progress = createProgressView(liveOutput(io.stderr));
   const stopping = watchInterrupts(io, a.grace);
   let result: EvalResult;
@@ -202,7 +208,8 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
         ...inputs, baseUrl: target.baseUrl, token: target.token, target: target.kind, concurrency: a.concurrency, timeoutMs: c.timeoutMs,
         maxDurationMs: c.maxDurationMs, maxAnswerBytes: c.maxAnswerBytes,
         retries: a.retries, retry429: a['retry-429'], outDir: c.outDir, graceMs: c.graceMs, signal: io.signal, version: VERSION,
-        resume: a.resume !== undefined, cancelNow: stopping.cancelNow, gates: gates.filter((g) => g.against === 'value').map((g) => g.text),
+        resume: a.resume !== undefined, cancelNow: stopping.cancelNow, gates: gates.filter((g) => g.against === 'value').map((g) => g.text), invocation: invocationOf(a),
+        onRecord: output.mode === 'verbose' ? (record) => output.detail(requestLine(record)) : undefined,
         judge: judgeUrl === undefined ? null : judgeSettings(a, io, judgeUrl, judge.kind === 'sim'),
         onDrain: (waiting) => {
           progress.stop();
@@ -236,14 +243,20 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
     if (gated.gateResults.length > 0) await rewriteJunit(result.outDir, result.reports.input, renderGateTestcases(gated.gateResults));
     for (const file of gated.files.filter((f) => f.startsWith(result.outDir))) io.stdout.write(`  ${file}\n`);
     const failed = gated.gateResults.filter((g) => !g.passed);
-    for (const gate of failed) io.stderr.write(`gate failed: ${gate.reason}\n`);
+    for (const gate of failed) output.alert(`gate failed: ${gate.reason}`);
     if (gated.gateResults.length > 0) io.stderr.write(`${gated.gateResults.length - failed.length} of ${gated.gateResults.length} gates passed\n`);
   }
-  if (result.run.interrupted || io.signal.aborted) {
-    io.stderr.write(`chatbench eval: interrupted; ${result.run.sent} of ${result.run.planned} requests were sent and recorded\n`);
-    return ExitCode.Interrupted;
-  }
-  return gated?.exitCode ?? ExitCode.Ok;
+  const interrupted = result.run.interrupted || io.signal.aborted;
+  if (interrupted) io.stderr.write(`chatbench eval: interrupted; ${result.run.sent} of ${result.run.planned} requests were sent and recorded\n`);
+  const exitCode = interrupted ? ExitCode.Interrupted : (gated?.exitCode ?? ExitCode.Ok);
+  const gateResults = gated?.gateResults ?? [];
+  const detail = `${result.run.sent} requests, ${result.run.outcomes.ok} ok`;
+  output.verdict(gatesVerdict(gateResults, detail, output.paint, interrupted));
+  output.result({
+    command: 'eval', exit_code: exitCode, verdict: gatesVerdict(gateResults, detail, PLAIN, interrupted), out_dir: result.outDir,
+    files: [...result.reports.files, ...(gated?.files ?? [])], skipped: result.reports.skipped, run: result.run, gates: gateResults, summary: result.reports.summary,
+  });
+  return exitCode;
 }
 
 /** One line on what the judge did: asks from the cache, calls made, failures (with the first one's text). */

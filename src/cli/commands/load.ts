@@ -28,6 +28,10 @@ import { liveOutput } from '../terminal-safe.js';
 import { defaultRunDir } from '../run-dir.js';
 import { VERSION } from '../version.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
+import { invocationOf } from '../options/invocation.js';
+import { outputOf } from '../output/output.js';
+import { requestLine } from '../output/request-line.js';
+import { loadVerdict, renderLoadSummary } from '../../reports/load/terminal-summary.js';
 
 export interface LoadArgs {
   'base-url'?: string;
@@ -234,6 +238,7 @@ interface CheckedLoad {
 /** Runs the checked load in its claimed directory; prints the summary and the gates. */
 async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode> {
   const { spec, prepared, baseUrl, tokens, timeoutMs, maxDurationMs, maxAnswerBytes, graceMs, slos, gates } = c;
+  const output = outputOf(io);
   const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl, token: tokens[0] });
   const view = createLoadView(liveOutput(io.stderr), {
     scheduleMs: spec.stages ? stagesDurationMs(spec.stages) : spec.duration_ms,
@@ -244,7 +249,8 @@ async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode
     result = await runLoad({
       spec, baseUrl: target.baseUrl, tokens: tokens.length > 0 ? tokens : [target.token ?? ''], prepared, target: target.kind, cwd: io.cwd,
       outDir: c.outDir, signal: io.signal, graceMs, timeoutMs, maxDurationMs, maxAnswerBytes, retries: a.retries, retry429: a['retry-429'], version: VERSION, slos, gates,
-      cpuUsage: () => process.cpuUsage(),
+      cpuUsage: () => process.cpuUsage(), invocation: invocationOf(a),
+      onRecord: output.mode === 'verbose' ? (record) => output.detail(requestLine(record)) : undefined,
       onStart: ({ outDir, planned, startsInMs }) => {
         const load = spec.model === 'open' ? (spec.rate !== undefined ? `${spec.rate}/s ${spec.arrival}` : 'a ramp of rate') : (spec.concurrency !== undefined ? `${spec.concurrency} users` : 'a ramp of users');
         const shard = spec.shard ? ` (shard ${spec.shard.index}/${spec.shard.count})` : '';
@@ -258,15 +264,19 @@ async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode
     view.stop();
     await target.close();
   }
-  io.stdout.write(summaryText(result));
   const failed = result.gates.filter((g) => !g.passed);
-  for (const gate of failed) io.stderr.write(`gate failed: ${gate.reason}\n`);
-  if (result.gates.length > 0) io.stderr.write(`${result.gates.length - failed.length} of ${result.gates.length} gates passed\n`);
-  if (result.interrupted) {
-    io.stderr.write(`chatbench load: interrupted; ${result.records} sent requests recorded, ${result.generator.unsent} planned arrivals not sent\n`);
-    return ExitCode.Interrupted;
-  }
-  return failed.length > 0 ? ExitCode.GateFailed : ExitCode.Ok;
+  const exitCode = result.interrupted ? ExitCode.Interrupted : failed.length > 0 ? ExitCode.GateFailed : ExitCode.Ok;
+  const summary = result.summary;
+  if (summary === null) throw new Error('chatbench load: the run ended without its reports');
+  io.stdout.write(`\n${renderLoadSummary(summary, result.gates, output.paint)}\nreports:\n${[`${result.outDir}/results.jsonl`, ...result.reports].map((f) => `  ${f}`).join('\n')}\n`);
+  for (const gate of failed) output.alert(`gate failed: ${gate.reason}`);
+  if (result.interrupted) io.stderr.write(`chatbench load: interrupted; ${result.records} sent requests recorded, ${result.generator.unsent} planned arrivals not sent\n`);
+  output.verdict(loadVerdict(summary, result.gates, output.paint));
+  output.result({
+    command: 'load', exit_code: exitCode, verdict: loadVerdict(summary, result.gates), out_dir: result.outDir,
+    files: [`${result.outDir}/results.jsonl`, ...result.reports], gates: result.gates, summary,
+  });
+  return exitCode;
 }
 
 /** `--start-at`: an ISO date-time at most LIMITS.startAheadMs ahead (a timer cannot wait for ever; nobody means a month). */
@@ -274,15 +284,4 @@ export function checkStartAt(text: string, nowMs: number): void {
   if (!z.iso.datetime({ offset: true }).safeParse(text).success) throw new UsageError(`--start-at: "${text}" is not an ISO date-time, e.g. 2030-01-01T12:00:00Z`);
   const ahead = Date.parse(text) - nowMs;
   if (ahead > LIMITS.startAheadMs) throw new UsageError(`--start-at ${text} is ${formatDuration(ahead)} ahead, over the maximum of ${formatDuration(LIMITS.startAheadMs)}`);
-}
-
-function summaryText(result: LoadResult): string {
-  const g = result.generator;
-  const lag = g.schedule_lag_ms.p99 === null ? '' : `, schedule lag p99 ${g.schedule_lag_ms.p99} ms`;
-  const lines = [
-    ...result.banner.map((line) => `! ${line}`),
-    `${result.records} requests sent and recorded in ${(g.duration_ms / 1000).toFixed(1)} s; ${g.dropped.length} dropped at the in-flight cap, ${g.late_sends} late (> 5 ms)${lag}, peak in flight ${g.peak_in_flight}`,
-    `reports:\n${[`${result.outDir}/results.jsonl`, ...result.reports].map((f) => `  ${f}`).join('\n')}`,
-  ];
-  return `${lines.join('\n')}\n`;
 }

@@ -10,6 +10,9 @@ import { renderTerminalTable } from '../../reports/terminal-table.js';
 import { claimDir } from '../claim.js';
 import type { Io } from '../io.js';
 import { VERSION } from '../version.js';
+import { PLAIN } from '../../reports/paint.js';
+import { outputOf } from '../output/output.js';
+import { gatesVerdict } from '../output/verdict.js';
 import { renderGateLines } from './compare.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
@@ -66,6 +69,13 @@ export function mergeCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
       if (result.loadSummary !== null) lines.push(...renderLoadLines(result.loadSummary));
       lines.push(...renderGateLines(result.gateResults), 'reports:', ...result.files.map((f) => `  ${f}`));
       io.stdout.write(`${lines.join('\n')}\n`);
+      const output = outputOf(io);
+      const detail = `${result.records} records of ${result.mergedFrom.length} shards`;
+      output.verdict(gatesVerdict(result.gateResults, detail, output.paint));
+      output.result({
+        command: 'merge', exit_code: result.exitCode, verdict: gatesVerdict(result.gateResults, detail, PLAIN), records: result.records, merged_from: result.mergedFrom,
+        warnings: result.warnings, files: result.files, gates: result.gateResults, summary: result.summary, load_summary: result.loadSummary,
+      });
       setExitCode(result.exitCode);
     },
   });

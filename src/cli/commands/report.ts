@@ -17,6 +17,8 @@ import { claimDir } from '../claim.js';
 import type { Io } from '../io.js';
 import { VERSION } from '../version.js';
 import { reportsList } from './reports-list.js';
+import { outputOf } from '../output/output.js';
+import { loadVerdict, renderLoadSummary } from '../../reports/load/terminal-summary.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
 export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
@@ -35,14 +37,17 @@ export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
       // Not while a run (or another report) writes the directory: its reports would mix two states.
       const claim = await claimDir(io, a.dir, { label: a.dir, command: 'report', create: false });
       try {
+        const output = outputOf(io);
         const load = await loadOptionsOf(dir);
         if (a.labels !== undefined) {
           if (load) throw new UsageError('--labels: a load run has no judged answers; labels belong to an eval run');
           await saveRunLabels(dir, { path: a.labels, cwd: io.cwd });
         }
         if (load) {
-          const { files } = await renderLoadReports(dir, { version: VERSION, slos: load.slos.map((t) => parseSlo(t)), gates: load.gates.map((t) => parseLoadGateFlag(t)) });
-          io.stdout.write(`reports:\n${files.map((f) => `  ${f}`).join('\n')}\n`);
+          const { files, summary, gates } = await renderLoadReports(dir, { version: VERSION, slos: load.slos.map((t) => parseSlo(t)), gates: load.gates.map((t) => parseLoadGateFlag(t)) });
+          io.stdout.write(`${renderLoadSummary(summary, gates, output.paint)}\nreports:\n${files.map((f) => `  ${f}`).join('\n')}\n`);
+          output.verdict(loadVerdict(summary, gates, output.paint));
+          output.result({ command: 'report', exit_code: ExitCode.Ok, out_dir: dir, files, gates, load_summary: summary });
         } else {
           const { summary, files, skipped, input } = await renderReports(dir, { version: VERSION, ...(io.env.CHATBENCH_VIEWER_DIR ? { viewerBundleDir: io.env.CHATBENCH_VIEWER_DIR } : {}) });
           // The run's gates that need no baseline, as eval put them in junit.xml.
@@ -52,6 +57,7 @@ export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
             await rewriteJunit(dir, input, renderGateTestcases(gated.gateResults));
           }
           io.stdout.write(`${renderTerminalTable(summary)}\n${reportsList(files, skipped, a.dir)}`);
+          output.result({ command: 'report', exit_code: ExitCode.Ok, out_dir: dir, files, skipped, summary });
         }
       } finally {
         await claim.release();

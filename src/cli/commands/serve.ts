@@ -13,6 +13,7 @@ import { tooLargeMessage } from '../../dataset/read-text.js';
 import { LIMITS } from '../../util/limits.js';
 import { FileTooLargeError, readCapped } from '../../util/read-capped.js';
 import type { Io } from '../io.js';
+import { outputOf } from '../output/output.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
 interface ServeArgs {
@@ -124,6 +125,10 @@ async function serve(args: ServeArgs, io: Io): Promise<void> {
   const sim = await start(args, io);
   const judge = `${new URL(sim.baseUrl).origin}`;
   io.stdout.write(`chatbench simulator listening on ${sim.baseUrl} (speaking Onyx ${sim.backendVersion})\njudge (rule-based, OpenAI-compatible): --judge ${judge} --judge-model any-name\ntokens:\n${describeTokens(sim.tokens)}\nPress Ctrl+C to stop.\n`);
+  const output = outputOf(io);
+  if (output.mode === 'quiet') output.verdict(sim.baseUrl);
+  // --json: one document as soon as it listens (a script reads the URL and tokens, then uses them).
+  output.result({ command: 'serve', base_url: sim.baseUrl, tokens: sim.tokens });
   if (!io.signal.aborted) await new Promise((done) => io.signal.addEventListener('abort', done, { once: true }));
   await sim.close();
   io.stdout.write('chatbench simulator stopped\n');

@@ -6,7 +6,12 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { LLMOverride } from '../../api/index.js';
 import { metadataColumns, readDataset, type Dataset } from '../../dataset/index.js';
-import { ExitCode, InputError } from '../../errors.js';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ExitCode, InputError, UsageError } from '../../errors.js';
+import { datasetWarnings } from '../../dataset/warnings.js';
+import { outputOf } from '../output/output.js';
 import {
   ModeOptionSchema, SET_FLAG_FORM, checkSetsForMode, plannedModes, resolveSets,
   type ModeOption, type ResolvedSets, type SetDefinition, type SetsDefaults,
@@ -20,6 +25,40 @@ interface ValidateArgs {
   models: string | undefined;
   set: string[] | undefined;
   mode: ModeOption;
+  sim: boolean | undefined;
+  corpus: string | undefined;
+}
+
+/** The corpus the expected ids are checked against: --corpus FILE, the simulator's with --sim, else none. */
+async function corpusIds(args: ValidateArgs, cwd: string): Promise<{ name: string; ids: Set<string> } | null> {
+  if (args.corpus === undefined && args.sim !== true) return null;
+  const { parseCorpusFile, CorpusError, DEFAULT_CORPUS_URL } = await import('../../sim/corpus/index.js');
+  const path = args.corpus === undefined ? fileURLToPath(DEFAULT_CORPUS_URL) : resolve(cwd, args.corpus);
+  const name = args.corpus ?? 'datasets/corpus.json (the simulator\'s)';
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    throw new InputError([`${args.corpus ?? path}: ${(error as NodeJS.ErrnoException).code ? `cannot read the corpus (${(error as NodeJS.ErrnoException).code})` : 'not JSON'}`]);
+  }
+  try {
+    return { name, ids: new Set(parseCorpusFile(value, args.corpus ?? path).documents.map((d) => d.document_id)) };
+  } catch (error) {
+    if (error instanceof CorpusError) throw new InputError(error.problems.map((p) => `${args.corpus ?? path}: ${p}`));
+    throw error;
+  }
+}
+
+/** What `--json` prints: the same facts as the text, and the warnings. */
+export function validationJson(dataset: Dataset, resolved: ResolvedSets, mode: ModeOption, warnings: readonly string[]) {
+  const requests = Object.fromEntries((['stream', 'full'] as const).map((m) => [m, dataset.rows.length * resolved.sets.filter((set) => plannedModes(set, mode).includes(m)).length]));
+  return {
+    command: 'validate', exit_code: ExitCode.Ok, verdict: 'OK: nothing was sent',
+    dataset: { path: dataset.path, questions: dataset.rows.length, metadata_columns: metadataColumns(dataset) },
+    sets: resolved.sets.map((set) => ({ name: set.name, multi: set.multi, models: describeSet(set) })),
+    plan: { mode, requests, total: requests.stream! + requests.full! },
+    warnings,
+  };
 }
 
 /** Reads both inputs, so the problems of the dataset and of the sets show in one go. */
@@ -131,12 +170,21 @@ export function validateCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('models', { alias: 'm', type: 'string', describe: 'JSON file of model override sets and request defaults' })
         .option('set', { type: 'string', array: true, describe: `a quick single-model set, repeatable: ${SET_FLAG_FORM}` })
         .option('mode', { choices: ModeOptionSchema.options, default: 'stream' as ModeOption, describe: 'request modes to plan' })
+        .option('sim', { type: 'boolean', describe: 'also check that every expected document id is in the simulator\'s corpus (datasets/corpus.json)' })
+        .option('corpus', { type: 'string', describe: 'also check that every expected document id is in this corpus file (the simulator\'s format: {"documents": [{"document_id", ...}]})' })
         .example('$0 validate --dataset datasets/sample.csv --models datasets/models.example.json', 'check a dataset and the example sets')
         .example('$0 validate -d datasets/sample.csv --set fast=openai:gpt-4o-mini@0 --set big=openai:gpt-4o', 'two quick sets, no file')
         .example('$0 validate -d datasets/sample.csv -m datasets/models.example.json --mode both', 'plan streamed and full requests'),
     handler: async (args) => {
-      const { dataset, resolved } = await readInputs(args, io.cwd);
-      io.stdout.write(renderValidation(dataset, resolved, args.mode));
+      if (args.sim === true && args.corpus !== undefined) throw new UsageError('--sim and --corpus conflict: --sim checks against the simulator\'s corpus, --corpus against another');
+      const [{ dataset, resolved }, corpus] = await Promise.all([readInputs(args, io.cwd), corpusIds(args, io.cwd)]);
+      const output = outputOf(io);
+      const warnings = datasetWarnings(dataset, corpus);
+      for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
+      const text = renderValidation(dataset, resolved, args.mode);
+      io.stdout.write(text.slice(0, text.lastIndexOf('OK: nothing was sent.')));
+      output.verdict(`${output.paint.good('OK')}: nothing was sent.${warnings.length > 0 ? ` ${output.paint.warn(`${warnings.length} warning${warnings.length === 1 ? '' : 's'}`)} (stderr).` : ''}`);
+      output.result(validationJson(dataset, resolved, args.mode, warnings));
       setExitCode(ExitCode.Ok);
     },
   } satisfies CommandModule<object, ValidateArgs>;

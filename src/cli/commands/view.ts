@@ -12,6 +12,7 @@ import { ExitCode, RunError, UsageError } from '../../errors.js';
 import { readViewerBundle } from '../../viewer/assets.js';
 import { startViewerServer } from '../../viewer/server.js';
 import type { Io } from '../io.js';
+import { outputOf } from '../output/output.js';
 import { VERSION } from '../version.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
@@ -94,6 +95,9 @@ export function viewCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         throw new RunError(`cannot listen on 127.0.0.1:${args.port} (${code ?? (error as Error).message})`, { cause: error, hint: 'choose another --port, or leave it out for any free port' });
       }
       io.stdout.write(`chatbench viewer: ${server.url}\nreviews are saved as ${reviewer}. Press Ctrl+C to stop.\n`);
+      const output = outputOf(io);
+      if (output.mode === 'quiet') output.verdict(server.url);
+      output.result({ command: 'view', url: server.url, reviewer });
       if (args.open) openBrowser(server.url, io);
       if (!io.signal.aborted) await new Promise((done) => io.signal.addEventListener('abort', done, { once: true }));
       await server.close();
