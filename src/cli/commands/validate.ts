@@ -11,6 +11,8 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ExitCode, InputError, UsageError } from '../../errors.js';
 import { datasetWarnings } from '../../dataset/warnings.js';
+import { parseJsonText } from '../../util/parse-json.js';
+import { z } from 'zod';
 import { outputOf } from '../output/output.js';
 import {
   ModeOptionSchema, SET_FLAG_FORM, checkSetsForMode, plannedModes, resolveSets,
@@ -29,24 +31,23 @@ interface ValidateArgs {
   corpus: string | undefined;
 }
 
+/** A corpus as far as validate reads it: the documents' ids (the simulator's file, or any with this shape). */
+const CorpusIdsSchema = z.looseObject({ documents: z.array(z.looseObject({ document_id: z.string().min(1) })) });
+
 /** The corpus the expected ids are checked against: --corpus FILE, the simulator's with --sim, else none. */
 async function corpusIds(args: ValidateArgs, cwd: string): Promise<{ name: string; ids: Set<string> } | null> {
   if (args.corpus === undefined && args.sim !== true) return null;
-  const { parseCorpusFile, CorpusError, DEFAULT_CORPUS_URL } = await import('../../sim/corpus/index.js');
+  const { DEFAULT_CORPUS_URL } = await import('../../sim/corpus/index.js');
   const path = args.corpus === undefined ? fileURLToPath(DEFAULT_CORPUS_URL) : resolve(cwd, args.corpus);
   const name = args.corpus ?? 'datasets/corpus.json (the simulator\'s)';
-  let value: unknown;
+  let text: string;
   try {
-    value = JSON.parse(await readFile(path, 'utf8'));
+    text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new InputError([`${args.corpus ?? path}: ${(error as NodeJS.ErrnoException).code ? `cannot read the corpus (${(error as NodeJS.ErrnoException).code})` : 'not JSON'}`]);
+    throw new InputError([`${name}: cannot read the corpus (${(error as NodeJS.ErrnoException).code ?? String(error)})`]);
   }
-  try {
-    return { name, ids: new Set(parseCorpusFile(value, args.corpus ?? path).documents.map((d) => d.document_id)) };
-  } catch (error) {
-    if (error instanceof CorpusError) throw new InputError(error.problems.map((p) => `${args.corpus ?? path}: ${p}`));
-    throw error;
-  }
+  const corpus = parseJsonText(text, name, CorpusIdsSchema, { hint: 'a corpus is {"documents": [{"document_id": "...", ...}, ...]}, as datasets/corpus.json' });
+  return { name, ids: new Set(corpus.documents.map((d) => d.document_id)) };
 }
 
 /** What `--json` prints: the same facts as the text, and the warnings. */
@@ -171,7 +172,7 @@ export function validateCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('set', { type: 'string', array: true, describe: `a quick single-model set, repeatable: ${SET_FLAG_FORM}` })
         .option('mode', { choices: ModeOptionSchema.options, default: 'stream' as ModeOption, describe: 'request modes to plan' })
         .option('sim', { type: 'boolean', describe: 'also check that every expected document id is in the simulator\'s corpus (datasets/corpus.json)' })
-        .option('corpus', { type: 'string', describe: 'also check that every expected document id is in this corpus file (the simulator\'s format: {"documents": [{"document_id", ...}]})' })
+        .option('corpus', { type: 'string', describe: 'also check that every expected document id is in this corpus file: {"documents": [{"document_id": ...}]}, as datasets/corpus.json' })
         .example('$0 validate --dataset datasets/sample.csv --models datasets/models.example.json', 'check a dataset and the example sets')
         .example('$0 validate -d datasets/sample.csv --set fast=openai:gpt-4o-mini@0 --set big=openai:gpt-4o', 'two quick sets, no file')
         .example('$0 validate -d datasets/sample.csv -m datasets/models.example.json --mode both', 'plan streamed and full requests'),

@@ -120,7 +120,7 @@ export function renderCapacitySummary(r: CapacityResult, paint: Paint = PLAIN): 
     '',
     ...table.map((row, i) => {
       const step = r.steps[i - 1];
-      const text = `  ${row.join('  ')}`;
+      const text = `  ${row.join('  ')}`.trimEnd();
       if (step === undefined) return text;
       return `${step.good ? text : text.replace(/bad$/, paint.bad('bad'))}${step.reasons.length > 0 ? paint.dim(`  ${step.reasons.join('; ')}`) : ''}`;
     }),
