@@ -3,8 +3,6 @@
  * Where a run sends: a service the user names, or the embedded simulated service for a dry run,
  * started in-process on a loopback ephemeral port and closed when the run ends.
  */
-import { DEMO_TOKEN, startSimulator } from '../sim/index.js';
-
 export interface Target {
   readonly kind: 'service' | 'simulator';
   readonly baseUrl: string;
@@ -21,6 +19,8 @@ export async function openTarget(options: { sim: boolean; seed: number; baseUrl?
   if (!options.sim) {
     return { kind: 'service', baseUrl: options.baseUrl!, token: options.token, close: async () => {} };
   }
+  // Loaded only for a dry run: a run against a service does not pay for the simulator's modules at start.
+  const { DEMO_TOKEN, startSimulator } = await import('../sim/index.js');
   const sim = await startSimulator({ seed: options.seed, token: options.token ?? DEMO_TOKEN });
   return { kind: 'simulator', baseUrl: sim.baseUrl, token: options.token ?? DEMO_TOKEN, judgeUrl: originOf(sim.baseUrl), close: () => sim.close() };
 }
