@@ -27,6 +27,7 @@ export async function openTarget(options: { sim: boolean; seed: number; baseUrl?
 
 /** `--judge sim` against a real service: a simulator started only for its rule-based judge. */
 export async function openSimulatedJudge(seed: number): Promise<{ url: string; close(): Promise<void> }> {
+  const { startSimulator } = await import('../sim/index.js');
   const sim = await startSimulator({ seed });
   return { url: originOf(sim.baseUrl), close: () => sim.close() };
 }

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Argv } from 'yargs';
 import type { Io } from '../io.js';
 import { withQualityFlags, type QualityFlags } from '../quality-flags.js';
+import { INVOCATION, invocationOf } from '../options/invocation.js';
 import { evalHandler } from './eval.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
@@ -38,6 +39,8 @@ export function demoCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
             'fetch-cited': a['fetch-cited'] && a.judge !== 'off',
             sim: true, seed: 1, dataset: shipped('sample.csv'), models: shipped('models.example.json'), set: [], mode: 'both',
             concurrency: a.concurrency, repeat: 1, retries: 0, 'retry-429': false, grace: '10s', ...(a.out ? { out: a.out } : {}),
+            // The demo's own options, as they took effect, go to the run's manifest.
+            ...{ [INVOCATION]: invocationOf(a) },
           },
           io,
         ),
