@@ -50,7 +50,7 @@ describe('report.md', () => {
 });
 
 describe('report.html', () => {
-  const html = renderLoadHtml(input(health({ schedule_lag_ms: { p50: 2, p99: 9, max: 20 } })));
+  const html = renderLoadHtml(input(health({ schedule_lag_ms: { p50: 2, p99: 9, max: 20 }, late_sends: 5 })));
 
   it('shows the warning as the first element of the page', () => {
     const main = html.slice(html.indexOf('<main>') + '<main>'.length).trimStart();
