@@ -58,7 +58,7 @@ export async function main(rawArgv: readonly string[], rawIo: Io): Promise<ExitC
       const command = (await entry.load())(io, setExitCode);
       const specs: SpecTable = new Map();
       commandSpecs.set(entry.name, specs);
-      parser = parser.command({ ...command, builder: recording(command.builder, specs) as never });
+      parser = parser.command({ ...command, builder: recording(command.builder, specs, { help: { width } }) as never });
     }
     // Await parseAsync itself: a handler's rejection must reach the catch below. The callback only
     // captures what yargs would print (help, version, completion) so it goes to stdout, not the process.

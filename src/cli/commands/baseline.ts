@@ -25,7 +25,7 @@ function saveCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
       y
         .positional('run', { type: 'string', demandOption: true, describe: 'run directory (or its results.jsonl)' })
         .positional('dest', { type: 'string', demandOption: true, describe: 'baseline directory, e.g. datasets/baselines/main (created if needed)' })
-        .example('$0 baseline save reports/2026-01-31T12-00-00 datasets/baselines/main', 'keep the last run as the main baseline, to commit'),
+        .example('$0 baseline save reports/2026-11-20T10-00-00-eval datasets/baselines/main', 'keep the last run as the main baseline, to commit'),
     handler: async (args) => {
       try {
         const claim = await claimDir(io, args.dest, { label: `DEST ${args.dest}`, command: 'baseline save' });

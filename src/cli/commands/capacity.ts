@@ -24,6 +24,7 @@ import { VERSION } from '../version.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 import { invocationOf } from '../options/invocation.js';
 import { outputOf } from '../output/output.js';
+import { simTimeScale } from '../options/speedup.js';
 import { requestLine } from '../output/request-line.js';
 import { capacityVerdict, renderCapacitySummary } from '../../reports/load/terminal-summary.js';
 import { loadSpecOf, resolveTokens, type LoadArgs } from './load.js';
@@ -81,7 +82,7 @@ export function capacityCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('grace', { type: 'string', default: '10s', group: 'Run:' })
         .option('out', { type: 'string', describe: 'Directory (default reports/<date-time>-capacity); steps go to steps/NN-rate-R/', group: 'Output:' })
         .example('$0 capacity --sim --dataset datasets/sample.csv --start-rate 5 --step-duration 10s --slo "ttfp_ms.p95<=2000" --slo "rate_limited_rate<=0.05"', 'Find the sustainable rate of the simulator')
-        .example('$0 capacity --base-url https://chat.example.com/api --token-file tokens.txt --dataset q.csv --users --start-users 2 --slo "error_rate<=0.01"', 'Find how many concurrent users a deployment takes')
+        .example('$0 capacity --token-file tokens.txt --dataset q.csv --users --start-users 2 --slo "error_rate<=0.01"', 'Find how many concurrent users the deployment CHATBENCH_BASE_URL names takes')
         .epilogue(LIMITS_NOTE),
     handler: async (a) => {
       setExitCode(await capacityHandler(a, io));
@@ -145,7 +146,7 @@ interface CheckedCapacity {
 async function searchClaimed(a: CapacityArgs, io: Io, c: CheckedCapacity): Promise<ExitCode> {
   const { spec, prepared, baseUrl, tokens, slos, start, stepMs, maxDurationMs, timeoutMs, graceMs, stepWarmupMs, outDir } = c;
   const output = outputOf(io);
-  const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl, token: tokens[0] });
+  const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl, token: tokens[0], timeScale: simTimeScale(io.env) });
   io.stderr.write(`chatbench capacity: ${a.users ? 'users' : 'rate'} from ${start}, ×${a.factor} then bisect to ${a.precision * 100}%, ${a['step-duration']} per step, at most ${a['max-steps']} steps / ${a['max-duration']} → ${outDir}\n`);
   let run;
   try {

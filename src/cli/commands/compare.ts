@@ -88,7 +88,7 @@ export function compareCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
           if (!Number.isInteger(a.resamples) || a.resamples < 100 || a.resamples > 100_000) throw new Error('--resamples must be an integer from 100 to 100000');
           return true;
         })
-        .example('$0 compare datasets/baselines/main reports/latest', 'compare a run with the saved baseline')
+        .example('$0 compare datasets/baselines/main reports/2026-11-20T10-00-00-eval', 'compare a run with the saved baseline')
         .example('$0 compare old/ new/ --gate "citation_recall delta >= -0.02 significant" --gate "ttfp_ms.p95 ratio <= 1.2"', 'fail (exit 1) on a significant recall drop or 20% slower p95 TTFP')
         .example('$0 compare old/ new/ --map fast=fast-v2 --gate "set:fast-v2 pass_rate >= 0.9"', 'a renamed set, a scoped absolute gate')
         .example('$0 compare old/ new/ --gates gates.json --out reports/pr-42', 'gates from a file, reports into a chosen directory')

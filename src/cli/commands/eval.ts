@@ -34,6 +34,7 @@ import { reportsList } from './reports-list.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 import { invocationOf } from '../options/invocation.js';
 import { outputOf } from '../output/output.js';
+import { simTimeScale } from '../options/speedup.js';
 import { requestLine } from '../output/request-line.js';
 import { gatesVerdict } from '../output/verdict.js';
 import { PLAIN } from '../../reports/paint.js';
@@ -64,12 +65,12 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('map', { type: 'string', array: true, default: [], describe: 'old=new: a set renamed since the baseline', group: 'Gates:' })
         .option('max-error-rate', { type: 'number', default: DEFAULT_MAX_ERROR_RATE, describe: 'Exit 1 when, in any set × mode, more than this share of the requests failed (error_rate) or was rate-limited (rate_limited_rate); gates of their own in junit.xml. 1 turns it off', group: 'Gates:' })
         .example('$0 eval --sim --dataset datasets/sample.csv --models datasets/models.example.json', 'A dry run against the embedded simulated service')
-        .example('$0 eval --base-url https://chat.example.com/api --token-file ~/.chat-token --dataset q.csv --set fast=openai:gpt-4o-mini@0 --set accurate=openai:gpt-4o@0', 'Compare two models on a real deployment')
+        .example('$0 eval --dataset q.csv --set fast=openai:gpt-4o-mini@0 --set accurate=openai:gpt-4o@0', 'Compare two models on a real deployment: CHATBENCH_BASE_URL and CHATBENCH_TOKEN (or a config file) name it')
         .example('$0 eval --sim --dataset datasets/sample.csv --models datasets/models.example.json --baseline datasets/baselines/main --gate "citation_recall delta >= -0.02 significant" --gate "ttfp_ms.p95 ratio <= 1.2"', 'Run, compare with a baseline and gate, in one CI step (exit 1 when a gate fails)')
-        .example('CHATBENCH_BASE_URL=http://127.0.0.1:8080/api CHATBENCH_TOKEN=... $0 eval --dataset q.csv --mode both --concurrency 8 --out reports/nightly', 'Both modes, eight in flight, a fixed run directory')
-        .example('$0 eval --base-url https://chat.example.com/api --dataset q.csv --models research.json --timeout 5m --max-duration 20m', 'Deep-research sets ("deep_research": true): up to 5 minutes of silence, 20 minutes per request')
-        .example('CHATBENCH_JUDGE_TOKEN=sk-... $0 eval --base-url https://chat.example.com/api --dataset q.csv --judge https://api.openai.com --judge-model gpt-4o-mini --fetch-cited --gate "correctness delta >= -0.03 significant"', 'Judge correctness, groundedness, relevance and rubrics with a hosted model; gate on correctness')
-        .example('$0 eval --sim --dataset q.csv --judge http://127.0.0.1:11434 --judge-model llama3.1:8b --judge-repeat 3 --labels labels.csv', 'A local Ollama judge, asked three times (flip rate), measured against human verdicts')
+        .example('CHATBENCH_CONFIG=prod.json $0 eval --dataset q.csv --mode both --concurrency 8 --out reports/nightly', 'Both modes, eight in flight, a fixed run directory; the target in prod.json: {"base-url": "https://chat.example.com/api", "token-file": "token.txt"}')
+        .example('$0 eval --dataset q.csv --models research.json --timeout 5m --max-duration 20m', 'Deep-research sets ("deep_research": true): up to 5 minutes of silence, 20 minutes per request')
+        .example('CHATBENCH_JUDGE_TOKEN=sk-... $0 eval --dataset q.csv --judge-model gpt-4o-mini --fetch-cited --gate "correctness delta >= -0.03 significant"', 'Judge correctness with the model at CHATBENCH_JUDGE (e.g. https://api.openai.com), groundedness on the cited pages too, and gate on it')
+        .example('$0 eval --sim --dataset q.csv --judge-model llama3.1:8b --judge-repeat 3 --labels labels.csv', 'A local Ollama judge (CHATBENCH_JUDGE=http://127.0.0.1:11434), asked three times (flip rate), measured against human verdicts')
         .example('$0 eval --sim --dataset q.csv --checks checks.mjs --pass default --pass "cites_policy >= 1"', 'Your own checks as figures, and the pass rule extended with one of them')
         .epilogue(LIMITS_NOTE),
     handler: async (a) => {
@@ -195,7 +196,7 @@ interface Checked {
 /** Runs the checked evaluation in its claimed directory, then compares and gates. */
 async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
   const { inputs, prepared, gates, gateTexts, judge } = c;
-  const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl: c.baseUrl, token: c.token });
+  const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl: c.baseUrl, token: c.token, timeScale: simTimeScale(io.env) });
   const judgeSim = judge.kind === 'sim' && target.judgeUrl === undefined ? await openSimulatedJudge(a.seed) : undefined;
   const judgeUrl = judge.kind === 'url' ? judge.url : judge.kind === 'sim' ? (target.judgeUrl ?? judgeSim?.url) : undefined;
   const output = outputOf(io);

@@ -30,6 +30,7 @@ import { VERSION } from '../version.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 import { invocationOf } from '../options/invocation.js';
 import { outputOf } from '../output/output.js';
+import { simTimeScale } from '../options/speedup.js';
 import { requestLine } from '../output/request-line.js';
 import { loadVerdict, renderLoadSummary } from '../../reports/load/terminal-summary.js';
 
@@ -114,7 +115,7 @@ export function loadCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('gate', { type: 'string', array: true, default: [], describe: 'A gate on the load figures, e.g. "rate_limited_rate <= 0.05"; exit 1 when one fails (repeatable)', group: 'Gates:' })
         .example('$0 load --sim --dataset datasets/sample.csv --rate 20 --duration 60s', 'Open model: 20 requests per second for a minute against the simulator')
         .example('$0 load --sim --dataset datasets/sample.csv --concurrency 16 --requests 500 --mode full', 'Closed model: 16 users, 500 full requests')
-        .example('$0 load --base-url https://chat.example.com/api --token-file tokens.txt --dataset q.csv --stages "30s:5,2m:50,30s:0" --arrival poisson --question-order random', 'Ramp the rate to 50/s with Poisson arrivals, several tokens')
+        .example('$0 load --token-file tokens.txt --dataset q.csv --stages "30s:5,2m:50,30s:0" --arrival poisson --question-order random', 'Ramp the rate to 50/s with Poisson arrivals, several tokens, against the service CHATBENCH_BASE_URL names')
         .example('$0 load --sim --dataset datasets/sample.csv --rate 10 --duration 30s --slo "ttfp_ms.p95<=2000" --gate "ttft_ms.p99 <= 3000" --gate "rate_limited_rate <= 0.05"', 'SLOs (goodput) and gates (exit 1 when one fails)')
         .example('$0 load --sim --operation open-urls --urls-file urls.txt --rate 5 --duration 30s', 'Load the open-urls operation')
         .epilogue(LIMITS_NOTE),
@@ -239,7 +240,7 @@ interface CheckedLoad {
 async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode> {
   const { spec, prepared, baseUrl, tokens, timeoutMs, maxDurationMs, maxAnswerBytes, graceMs, slos, gates } = c;
   const output = outputOf(io);
-  const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl, token: tokens[0] });
+  const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl, token: tokens[0], timeScale: simTimeScale(io.env) });
   const view = createLoadView(liveOutput(io.stderr), {
     scheduleMs: spec.stages ? stagesDurationMs(spec.stages) : spec.duration_ms,
     requests: spec.stages === null && spec.duration_ms === null && spec.requests !== null ? shardUsers(spec.requests, spec.shard) : null,

@@ -26,20 +26,25 @@ interface ServeArgs {
   'onyx-release': string | undefined;
 }
 
-const CURL = (op: string) => `curl -sN http://127.0.0.1:8080/api/${op} -H "Authorization: Bearer $CHATBENCH_SIM_TOKEN"`;
-const JSON_BODY = `-H 'Content-Type: application/json' -d`;
+/** `curl` of one operation, broken with `\\` so that every line pastes whole into a shell, at any width. */
+const curl = (flags: string, path: string, body?: string) => [
+  `  curl ${flags} "$B/${path}" -H "Authorization: Bearer $T"${body === undefined ? '' : ' \\'}`,
+  ...(body === undefined ? [] : ["    -H 'Content-Type: application/json' \\", `    -d '${body}'`]),
+].join('\n');
+
 const CURL_EXAMPLES = [
-  'Each operation with curl (export CHATBENCH_SIM_TOKEN=onyx_pat_chatbench_demo first):',
+  'Each operation with curl, once B and T hold the base URL and a token it printed:',
+  '  B=http://127.0.0.1:8080/api T=onyx_pat_chatbench_demo',
   '',
   '  # a streamed answer (newline-delimited JSON, as the deployed service sends)',
-  `  ${CURL('chat/send-chat-message')} ${JSON_BODY} '{"message": "How many days of paid time off do I get?"}'`,
+  curl('-sN', 'chat/send-chat-message', '{"message": "How many days of paid time off do I get?"}'),
   '  # a complete answer (ChatFullResponse)',
-  `  ${CURL('chat/send-chat-message')} ${JSON_BODY} '{"message": "How do I fail over the database?", "stream": false}'`,
+  curl('-s', 'chat/send-chat-message', '{"message": "How do I fail over the database?", "stream": false}'),
   '  # page content for URLs (corpus links and configured pages)',
-  `  ${CURL('web-search/open-urls')} ${JSON_BODY} '{"urls": ["https://status.northwind.example/"]}'`,
+  curl('-s', 'web-search/open-urls', '{"urls": ["https://status.northwind.example/"]}'),
   "  # replace project 1's instructions, then read them back",
-  `  ${CURL('user/projects/1/instructions')} ${JSON_BODY} '{"instructions": "Answer briefly."}'`,
-  `  ${CURL('user/projects/1/instructions')}`,
+  curl('-s', 'user/projects/1/instructions', '{"instructions": "Answer briefly."}'),
+  curl('-s', 'user/projects/1/instructions'),
 ].join('\n');
 
 /** Reads and parses the config file; a missing file or bad JSON is the user's input error. */

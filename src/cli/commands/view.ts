@@ -77,7 +77,7 @@ export function viewCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         })
         .example('$0 view reports/2026-11-20T10-00-00-eval', 'the sets of one run side by side; review answers')
         .example('$0 view reports/new --baseline datasets/baselines/main --open', 'what broke and what was fixed, in a browser')
-        .example('$0 view runs/a runs/b --reviewer alice --port 8090', 'two runs side by side, reviews saved as alice')
+        .example('$0 view runs/a runs/b --reviewer alice', 'two runs side by side, reviews saved as alice (any free port; --port to choose)')
         .epilogue(
           'Reviews go to reviews.jsonl in each run directory; compare, report and gates read them as the figure human_pass_rate. Every run also writes viewer.html: the same app, read-only, in one file. Stop with Ctrl+C.',
         ),

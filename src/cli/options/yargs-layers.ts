@@ -14,11 +14,14 @@
  */
 import yargs, { type Argv, type Options } from 'yargs';
 import { InputError } from '../../errors.js';
+import { formatExamples } from '../help-examples.js';
+import { DURATION_HELP, EXIT_CODES_HELP, describeOption } from '../help-text.js';
 import { COMMANDS, type CommandEntry } from '../commands/index.js';
 import type { Io } from '../io.js';
 import type { Output } from '../output/output.js';
 import { locateConfig, readConfigFile } from './config-file.js';
 import { INVOCATION, invocationRecord } from './invocation.js';
+import { SPEEDUP_ENV, speedUp, speedupOf } from './speedup.js';
 import { envLayer, fileLayer, flagLayer, mergeLayers, unknownOption, type Layer, type OptionSpec } from './layers.js';
 
 export type SpecTable = Map<string, OptionSpec>;
@@ -61,24 +64,34 @@ type CommandLike = { builder?: unknown } & Record<string, unknown>;
  * yargs. Subcommands declared inside (`baseline save`) are recorded too; with `eager`, their builders
  * run at once on a scratch instance (to list every option without parsing anything).
  */
-export function recording(builder: unknown, specs: SpecTable, options: { eager?: boolean } = {}): Builder {
+export function recording(builder: unknown, specs: SpecTable, options: RecordingOptions = {}): Builder {
   return (y: Argv) => {
     const instance = y as unknown as Record<string, unknown>;
     const option = y.option.bind(y) as (key: string, opt: Options) => Argv;
     const command = y.command.bind(y) as (...args: unknown[]) => Argv;
+    const examples: [string, string][] = [];
+    let durations = false;
     const record = (key: string | Record<string, Options>, opt: Options = {}): Argv => {
       if (typeof key === 'object') {
         for (const [k, o] of Object.entries(key)) record(k, o);
         return y;
       }
       specs.set(key, specOf(key, opt));
-      if (opt.default === undefined) return option(key, opt);
-      const { default: _default, ...rest } = opt;
+      const describe = describeOption(key, opt.describe);
+      const declared: Options = describe === undefined ? opt : { ...opt, describe };
+      options.declared?.set(key, declared);
+      if (/\bduration\b/.test(describe ?? '')) durations = true;
+      if (opt.default === undefined) return option(key, declared);
+      const { default: _default, ...rest } = declared;
       const shown = defaultShown(opt.default);
       return option(key, shown === undefined || rest.defaultDescription !== undefined ? rest : { ...rest, defaultDescription: shown });
     };
     instance.option = record;
     instance.options = record;
+    instance.example = (cmd: string | [string, string?][], description?: string) => {
+      for (const [c, d] of Array.isArray(cmd) ? cmd : [[cmd, description] as const]) examples.push([c ?? '', d ?? '']);
+      return y;
+    };
     instance.command = (...args: unknown[]) => {
       const nested = args[0];
       if (args.length !== 1 || typeof nested !== 'object' || nested === null) return command(...args);
@@ -87,15 +100,34 @@ export function recording(builder: unknown, specs: SpecTable, options: { eager?:
       return command({ ...module, builder: recording(module.builder, specs, options) });
     };
     try {
-      if (typeof builder === 'function') return (builder as Builder)(y);
-      if (typeof builder === 'object' && builder !== null) return record(builder as Record<string, Options>);
-      return y;
+      if (typeof builder === 'function') (builder as Builder)(y);
+      else if (typeof builder === 'object' && builder !== null) record(builder as Record<string, Options>);
     } finally {
       delete instance.option;
       delete instance.options;
       delete instance.command;
+      delete instance.example;
     }
+    options.examples?.push(...examples);
+    if (options.help !== undefined) {
+      // Every command's help ends alike: examples that paste as they are, the exit codes, the durations.
+      if (examples.length > 0) y.epilogue(`\n${formatExamples(examples, options.help.width)}`);
+      y.epilogue(`\n${EXIT_CODES_HELP}`);
+      if (durations) y.epilogue(`\n${DURATION_HELP}`);
+    }
+    return y;
   };
+}
+
+export interface RecordingOptions {
+  /** Run subcommands' builders at once (to list every option without parsing). */
+  readonly eager?: boolean;
+  /** Append the examples, exit codes and duration syntax to the command's help, at this width. */
+  readonly help?: { readonly width: number };
+  /** Collects every option's declaration (tests of the help). */
+  readonly declared?: Map<string, Options>;
+  /** Collects every example as [command, description] (tests run them). */
+  readonly examples?: [string, string][];
 }
 
 export interface LayeringContext {
@@ -140,7 +172,13 @@ export function layering(ctx: LayeringContext) {
     if (problems.length > 0) {
       throw new InputError(problems, { hint: 'options are named as on the command line (base-url, rate), at the top level or under a command\'s name (load: {rate: 20}); CHATBENCH_<OPTION> in the environment' });
     }
-    const merged = mergeLayers(specs, [file, env.layer, flags], ALTERNATIVES);
+    let merged = mergeLayers(specs, [file, env.layer, flags], ALTERNATIVES);
+    const factor = speedupOf(ctx.io.env);
+    if (factor !== null) {
+      const changed = speedUp(merged.values, factor);
+      merged = { values: { ...merged.values, ...changed }, sources: merged.sources };
+      ctx.io.stderr.write(`chatbench: ${SPEEDUP_ENV}=${factor}: schedule lengths divided by ${factor}, the embedded simulator ${factor} times faster (a test of the documented examples)\n`);
+    }
     const aliases = (y as unknown as { getOptions(): { alias?: Record<string, string[]> } }).getOptions().alias ?? {};
     for (const spec of specs) {
       const value = merged.values[spec.key];

@@ -1,0 +1,54 @@
+/**
+ * @module cli/options/speedup
+ * `CHATBENCH_TEST_SPEEDUP=N`, for the tests that run every documented example as printed
+ * (test/integration/help-examples.test.ts): every schedule length (--duration, --stages, --warmup,
+ * --cooldown, --step-duration, --step-warmup, --max-duration) is divided by N, and the embedded
+ * simulator (--sim) runs N times faster, so `load --rate 20 --duration 60s` takes 0.6 s at N = 100.
+ * A run under it says so on stderr and records the scaled values in its manifest. Not for
+ * measuring anything: it is how a minute-long example runs in a test.
+ */
+import { UsageError } from '../../errors.js';
+import { parseDuration } from '../duration.js';
+
+export const SPEEDUP_ENV = 'CHATBENCH_TEST_SPEEDUP';
+
+/** Options that set how long a run's schedule lasts (not how long a request may take). */
+const SCHEDULE_OPTIONS = ['duration', 'warmup', 'cooldown', 'step-duration', 'step-warmup', 'max-duration'] as const;
+
+/** The speed-up asked for; null when the variable is unset. */
+export function speedupOf(env: Readonly<Record<string, string | undefined>>): number | null {
+  const text = env[SPEEDUP_ENV];
+  if (text === undefined || text === '') return null;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n < 1) throw new UsageError(`${SPEEDUP_ENV}: "${text}" must be a number of at least 1`);
+  return n;
+}
+
+const scaled = (text: string, key: string, factor: number): string => {
+  try {
+    return `${Math.max(1, Math.round(parseDuration(text, key) / factor))}ms`;
+  } catch {
+    return text; // not a duration: the command says what is wrong with it
+  }
+};
+
+/** The schedule options of `values` divided by `factor` (only those present and parseable). */
+export function speedUp(values: Readonly<Record<string, unknown>>, factor: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of SCHEDULE_OPTIONS) {
+    if (typeof values[key] === 'string') out[key] = scaled(values[key], key, factor);
+  }
+  if (typeof values.stages === 'string') {
+    out.stages = values.stages.split(',').map((stage) => {
+      const at = stage.lastIndexOf(':');
+      return at === -1 ? stage : `${scaled(stage.slice(0, at).trim(), 'stages', factor)}:${stage.slice(at + 1)}`;
+    }).join(',');
+  }
+  return out;
+}
+
+/** The embedded simulator's time scale under the speed-up (undefined: its own). */
+export function simTimeScale(env: Readonly<Record<string, string | undefined>>): number | undefined {
+  const factor = speedupOf(env);
+  return factor === null ? undefined : 1 / factor;
+}
