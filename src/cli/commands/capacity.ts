@@ -117,7 +117,7 @@ export async function capacityHandler(a: CapacityArgs, io: Io): Promise<ExitCode
     { rate: 'start-rate', concurrency: 'start-users', duration: 'step-duration', warmup: 'step-warmup' },
   );
   const prepared = await prepareLoad({ operation: spec.operation, mode: spec.mode, datasetPath: a.dataset, urlsFile: a['urls-file'], modelsPath: a.models, setFlags: a.set, setName: a['set-name'], cwd: io.cwd });
-  const outDir = a.out ?? defaultRunDir('capacity');
+  const outDir = a.out ?? defaultRunDir('capacity', new Date(), io.cwd);
   const claim = await claimDir(io, outDir, { label: `--out ${outDir}`, command: 'capacity' });
   try {
     return await searchClaimed(a, io, { spec, prepared, baseUrl, tokens, slos, start, stepMs, maxDurationMs, timeoutMs, graceMs, stepWarmupMs, outDir });

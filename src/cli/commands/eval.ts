@@ -66,7 +66,7 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('max-error-rate', { type: 'number', default: DEFAULT_MAX_ERROR_RATE, describe: 'Exit 1 when, in any set × mode, more than this share of the requests failed (error_rate) or was rate-limited (rate_limited_rate); gates of their own in junit.xml. 1 turns it off', group: 'Gates:' })
         .example('$0 eval --sim --dataset datasets/sample.csv --models datasets/models.example.json', 'A dry run against the embedded simulated service')
         .example('$0 eval --dataset q.csv --set fast=openai:gpt-4o-mini@0 --set accurate=openai:gpt-4o@0', 'Compare two models on a real deployment: CHATBENCH_BASE_URL and CHATBENCH_TOKEN (or a config file) name it')
-        .example('$0 eval --sim --dataset datasets/sample.csv --models datasets/models.example.json --baseline datasets/baselines/main --gate "citation_recall delta >= -0.02 significant" --gate "ttfp_ms.p95 ratio <= 1.2"', 'Run, compare with a baseline and gate, in one CI step (exit 1 when a gate fails)')
+        .example('$0 eval --sim --dataset datasets/sample.csv --baseline datasets/baselines/main --gate "citation_recall delta >= -0.02 significant" --gate "ttfp_ms.p95 ratio <= 1.2"', 'Run, compare with a baseline and gate, in one CI step (exit 1 when a gate fails)')
         .example('CHATBENCH_CONFIG=prod.json $0 eval --dataset q.csv --mode both --concurrency 8 --out reports/nightly', 'Both modes, eight in flight, a fixed run directory; the target in prod.json: {"base-url": "https://chat.example.com/api", "token-file": "token.txt"}')
         .example('$0 eval --dataset q.csv --models research.json --timeout 5m --max-duration 20m', 'Deep-research sets ("deep_research": true): up to 5 minutes of silence, 20 minutes per request')
         .example('CHATBENCH_JUDGE_TOKEN=sk-... $0 eval --dataset q.csv --judge-model gpt-4o-mini --fetch-cited --gate "correctness delta >= -0.03 significant"', 'Judge correctness with the model at CHATBENCH_JUDGE (e.g. https://api.openai.com), groundedness on the cited pages too, and gate on it')
@@ -149,7 +149,7 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
   const gateTexts = [...(a.gate ?? []), ...maxErrorRateGates(a['max-error-rate'])];
   if (a.baseline !== undefined) await checkBaseline(a.baseline, io.cwd);
   const prepared = await prepareEval(inputs);
-  const outDir = a.resume ?? a.out ?? defaultRunDir('eval');
+  const outDir = a.resume ?? a.out ?? defaultRunDir('eval', new Date(), io.cwd);
   let claim;
   try {
     const gates = await loadGates({ gates: gateTexts, gatesFile: a.gates, cwd: io.cwd, checkNames: prepared.checks?.names ?? [] });

@@ -212,7 +212,7 @@ export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
     operation: flags.operation, mode: flags.mode, datasetPath: a.dataset, urlsFile: a['urls-file'], modelsPath: a.models, setFlags: a.set, setName: a['set-name'], cwd: io.cwd,
   });
   const spec: LoadSpec = { ...flags, set: prepared.sets[0]?.name ?? flags.set };
-  const outDir = a.out ?? defaultRunDir('load');
+  const outDir = a.out ?? defaultRunDir('load', new Date(), io.cwd);
   const claim = await claimDir(io, outDir, { label: `--out ${outDir}`, command: 'load' });
   try {
     return await runClaimed(a, io, { spec, prepared, baseUrl, tokens, timeoutMs, maxDurationMs, maxAnswerBytes, graceMs, slos, gates, outDir });

@@ -1,0 +1,163 @@
+/**
+ * Every example of every command's --help and every `npx chatbench` line of the README's shell
+ * blocks runs as printed, against the simulator, in-process (test/helpers/run-example). The
+ * examples' world is set up as a user would have it, small: a working directory holding the files
+ * the examples name (datasets/sample.csv with four questions, q.csv, tokens.txt, prod.json, runs of
+ * earlier commands under the names the examples use), the variables the README exports pointing at
+ * the test's simulator (CHATBENCH_BASE_URL, CHATBENCH_TOKEN, START_AT, RUN_ID), CHATBENCH_PORT=0 so
+ * that `serve` and `view` take a free port, and CHATBENCH_TEST_SPEEDUP so that a minute-long
+ * example takes a fraction of a second (cli/options/speedup: schedule lengths divided, the embedded
+ * simulator faster). The curl examples of `serve --help` and of the README run through bash and
+ * curl (when installed) against the simulator, as pasted.
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import yargs from 'yargs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { COMMANDS } from '../../src/cli/commands/index.js';
+import { recording } from '../../src/cli/options/yargs-layers.js';
+import { loadCorpus, startSimulator, type RunningSimulator } from '../../src/sim/index.js';
+import { createFakeIo } from '../helpers/fake-io.js';
+import { joinContinuations, runExample } from '../helpers/run-example.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const TOKEN = 'onyx_pat_chatbench_demo';
+let sim: RunningSimulator;
+let base: string;
+let env: Record<string, string>;
+
+/** Examples that may exit 1: a gate, an SLO or a capacity search can fail on four questions. */
+const mayFail = (line: string) => /--gates? |--slo |--baseline | capacity /.test(line);
+
+async function chatbench(cwd: string, args: string[]): Promise<void> {
+  const fake = createFakeIo({ env, cwd });
+  const code = await main(args, fake.io);
+  if (code !== 0) throw new Error(`setup: chatbench ${args.join(' ')} exited ${code}: ${fake.stderr()}`);
+}
+
+let template: string;
+
+/** A fresh copy of the examples' working directory, less `except` (runs an example writes itself). */
+function world(except: readonly string[] = []): string {
+  const cwd = mkdtempSync(join(base, 'cwd-'));
+  cpSync(template, cwd, { recursive: true });
+  for (const dir of except) rmSync(join(cwd, dir), { recursive: true, force: true });
+  return cwd;
+}
+
+/** The working directory with what the examples name, and the runs they read, made once. */
+async function makeTemplate(): Promise<string> {
+  const cwd = mkdtempSync(join(base, 'template-'));
+  const sample = readFileSync(join(ROOT, 'datasets', 'sample.csv'), 'utf8').split('\n').slice(0, 5).join('\n');
+  mkdirSync(join(cwd, 'datasets'));
+  writeFileSync(join(cwd, 'datasets', 'sample.csv'), `${sample}\n`);
+  for (const name of ['q.csv', 'questions.csv']) writeFileSync(join(cwd, name), `${sample}\n`);
+  copyFileSync(join(ROOT, 'datasets', 'models.example.json'), join(cwd, 'datasets', 'models.example.json'));
+  copyFileSync(join(ROOT, 'datasets', 'models.example.json'), join(cwd, 'm.json'));
+  cpSync(join(ROOT, 'datasets', 'baselines'), join(cwd, 'datasets', 'baselines'), { recursive: true });
+  mkdirSync(join(cwd, 'examples'));
+  copyFileSync(join(ROOT, 'examples', 'sim.json'), join(cwd, 'examples', 'sim.json'));
+  writeFileSync(join(cwd, 'tokens.txt'), `${TOKEN} 4\nonyx_pat_chatbench_second_user 1\n`);
+  writeFileSync(join(cwd, 'token.txt'), `${TOKEN}\n`);
+  writeFileSync(join(cwd, 'prod.json'), JSON.stringify({ 'base-url': sim.baseUrl, 'token-file': 'token.txt' }));
+  writeFileSync(join(cwd, 'urls.txt'), 'https://status.northwind.example/\n');
+  writeFileSync(join(cwd, 'gates.json'), JSON.stringify({ gates: ['citation_recall delta >= -1'] }));
+  writeFileSync(join(cwd, 'research.json'), JSON.stringify({ sets: [{ name: 'research', deep_research: true }] }));
+  const evalRun = (out: string, ...more: string[]) => chatbench(cwd, ['eval', '--dataset', 'q.csv', '--out', out, ...more]);
+  await evalRun('reports/2026-11-20T10-00-00-eval');
+  for (const copy of ['reports/new', 'runs/a', 'runs/b']) cpSync(join(cwd, 'reports/2026-11-20T10-00-00-eval'), join(cwd, copy), { recursive: true });
+  await evalRun('old', '--set', 'fast=openai:gpt-4o-mini@0', '--set', 'accurate=openai:gpt-4o@0');
+  await evalRun('new', '--set', 'fast-v2=openai:gpt-4o-mini@0', '--set', 'accurate=openai:gpt-4o@0');
+  for (const i of [1, 2, 3, 4]) await evalRun(`runs/shard-${i}`, '--models', 'm.json', '--shard', `${i}/4`);
+  for (const i of [1, 2]) await evalRun(`runs/r1/shard-${i}`, '--shard', `${i}/2`);
+  await chatbench(cwd, ['load', '--dataset', 'q.csv', '--rate', '20', '--requests', '4', '--mode', 'full', '--out', 'reports/2026-11-20T10-00-00-load']);
+  for (const i of [1, 2, 3]) await chatbench(cwd, ['load', '--dataset', 'q.csv', '--rate', '30', '--duration', '30s', '--mode', 'full', '--shard', `${i}/3`, '--out', `load-${i}`]);
+  return cwd;
+}
+
+beforeAll(async () => {
+  sim = await startSimulator({ config: { chat: { time_scale: 0.003 } }, corpus: await loadCorpus() });
+  base = mkdtempSync(join(tmpdir(), 'chatbench-examples-'));
+  env = {
+    CHATBENCH_BASE_URL: sim.baseUrl, CHATBENCH_TOKEN: TOKEN, CHATBENCH_TEST_SPEEDUP: '600', CHATBENCH_PORT: '0',
+    RUN_ID: 'r1', HOME: base, BROWSER: 'true', START_AT: new Date(Date.now() - 1000).toISOString(),
+  };
+  template = await makeTemplate();
+}, 120_000);
+afterAll(async () => {
+  await sim?.close();
+  if (base) rmSync(base, { recursive: true, force: true });
+});
+
+/** Every example of every command's --help, as [command, example]. */
+async function helpExamples(): Promise<[string, string][]> {
+  const out: [string, string][] = [];
+  for (const entry of COMMANDS) {
+    const examples: [string, string][] = [];
+    const command = (await entry.load())(createFakeIo().io, () => undefined);
+    recording(command.builder, new Map(), { eager: true, examples })(yargs([]));
+    for (const [example] of examples) out.push([entry.name, example.replaceAll('$0', 'chatbench')]);
+  }
+  return out;
+}
+
+/** The README's `npx chatbench` commands (continuations joined), in order. */
+function readmeExamples(): string[] {
+  const blocks = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  return blocks.flatMap((block) => joinContinuations(block.split('\n')).filter((line) => /^npx chatbench /.test(line)));
+}
+
+async function expectRuns(line: string, cwd: string): Promise<void> {
+  const run = await runExample(line, { env, cwd });
+  const allowed = mayFail(line) ? [0, 1] : [0];
+  expect(allowed, `${line}\nexit ${run.code}\n${run.stderr}`).toContain(run.code);
+  expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
+}
+
+describe('every --help example runs as printed', () => {
+  it('against the simulator, in a directory holding what the examples name', async () => {
+    const cwd = world();
+    const examples = await helpExamples();
+    expect(examples.length).toBeGreaterThan(25);
+    // Those that write a directory others read come last (baseline save rewrites the baseline).
+    const order = (line: string) => (/baseline save|--out (runs\/merged|load|reports\/nightly)\b/.test(line) ? 1 : 0);
+    for (const [, line] of [...examples].sort((a, b) => order(a[1]) - order(b[1]))) await expectRuns(line, cwd);
+  }, 240_000);
+});
+
+describe('every README example runs as printed', () => {
+  it('in the README\'s order, with the variables it exports pointing at the simulator', async () => {
+    // The README's shard example writes runs/shard-2 itself, before it merges the four.
+    const cwd = world(['runs/shard-2']);
+    const examples = readmeExamples();
+    expect(examples.length).toBeGreaterThan(12);
+    for (const line of examples) await expectRuns(line, cwd);
+  }, 240_000);
+});
+
+describe('curl examples paste as printed', () => {
+  const curlAvailable = spawnSync('curl', ['--version']).status === 0;
+
+  /** The `curl` commands of `text` (continuations joined). */
+  const curls = (text: string) => joinContinuations(text.split('\n')).filter((line) => line.startsWith('curl '));
+
+  it.skipIf(!curlAvailable)('serve --help and the README: each answers with what it describes', async () => {
+    const fake = createFakeIo({ env: {} });
+    expect(await main(['serve', '--help'], fake.io)).toBe(0);
+    const help = fake.stdout();
+    for (const line of help.split('\n')) expect(line.length, line).toBeLessThanOrEqual(100);
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const commands = [...curls(help), ...curls(readme)];
+    expect(commands.length).toBeGreaterThanOrEqual(9);
+    for (const command of commands) {
+      // Not spawnSync: the simulator answering curl runs in this process.
+      const result = await promisify(execFile)('bash', ['-c', command], { env: { PATH: process.env.PATH ?? '', B: sim.baseUrl, T: TOKEN }, encoding: 'utf8', timeout: 30_000 });
+      expect(result.stdout, command).not.toBe('');
+      expect(result.stdout, command).not.toMatch(/"detail"|Not Found|Unauthorized/i);
+    }
+  });
+});
