@@ -4,7 +4,7 @@
  * examples' world is set up as a user would have it, small: a working directory holding the files
  * the examples name (datasets/sample.csv with four questions, q.csv, tokens.txt, prod.json, runs of
  * earlier commands under the names the examples use), the variables the README exports pointing at
- * the test's simulator (CHATBENCH_BASE_URL, CHATBENCH_TOKEN, START_AT, RUN_ID), CHATBENCH_PORT=0 so
+ * the test's simulator (CHATBENCH_BASE_URL, CHATBENCH_TOKEN, CHATBENCH_JUDGE, START_AT, RUN_ID), CHATBENCH_PORT=0 so
  * that `serve` and `view` take a free port, and CHATBENCH_TEST_SPEEDUP so that a minute-long
  * example takes a fraction of a second (cli/options/speedup: schedule lengths divided, the embedded
  * simulator faster). The curl examples of `serve --help` and of the README run through bash and
@@ -67,6 +67,8 @@ async function makeTemplate(): Promise<string> {
   writeFileSync(join(cwd, 'urls.txt'), 'https://status.northwind.example/\n');
   writeFileSync(join(cwd, 'gates.json'), JSON.stringify({ gates: ['citation_recall delta >= -1'] }));
   writeFileSync(join(cwd, 'research.json'), JSON.stringify({ sets: [{ name: 'research', deep_research: true }] }));
+  for (const name of ['labels.csv', 'reviewed.csv']) writeFileSync(join(cwd, name), 'question_id,verdict\nq001,pass\nq002,fail\n');
+  writeFileSync(join(cwd, 'checks.mjs'), "export const cites_policy = (ctx) => ctx.cited_documents.some((d) => d.title?.includes('policy'));\n");
   const evalRun = (out: string, ...more: string[]) => chatbench(cwd, ['eval', '--dataset', 'q.csv', '--out', out, ...more]);
   await evalRun('reports/2026-11-20T10-00-00-eval');
   for (const copy of ['reports/new', 'runs/a', 'runs/b']) cpSync(join(cwd, 'reports/2026-11-20T10-00-00-eval'), join(cwd, copy), { recursive: true });
@@ -84,6 +86,8 @@ beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), 'chatbench-examples-'));
   env = {
     CHATBENCH_BASE_URL: sim.baseUrl, CHATBENCH_TOKEN: TOKEN, CHATBENCH_TEST_SPEEDUP: '600', CHATBENCH_PORT: '0',
+    // The judge the examples name by CHATBENCH_JUDGE: the simulator's rule-based one (an OpenAI-compatible route).
+    CHATBENCH_JUDGE: new URL(sim.baseUrl).origin, CHATBENCH_JUDGE_MODEL: 'any-name', CHATBENCH_JUDGE_CACHE_DIR: join(base, 'judge-cache'),
     RUN_ID: 'r1', HOME: base, BROWSER: 'true', START_AT: new Date(Date.now() - 1000).toISOString(),
   };
   template = await makeTemplate();
@@ -112,6 +116,8 @@ function readmeExamples(): string[] {
 }
 
 async function expectRuns(line: string, cwd: string): Promise<void> {
+  // Never anywhere but loopback: an example that names a real host must take it from the environment.
+  expect(line).not.toMatch(/https?:\/\/(?!127\.0\.0\.1|localhost)/);
   const run = await runExample(line, { env, cwd });
   const allowed = mayFail(line) ? [0, 1] : [0];
   expect(allowed, `${line}\nexit ${run.code}\n${run.stderr}`).toContain(run.code);
