@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/soak/**/*.test.ts'],
+    // Spawned CLIs run the compiled dist/: rebuilt first when src/ changed (scripts/build-cli.mjs).
+    globalSetup: ['test/global-setup.mjs'],
     pool: 'forks',
     maxWorkers: 1,
     testTimeout: 300_000,

@@ -69,7 +69,8 @@ async function makeTemplate(): Promise<string> {
   writeFileSync(join(cwd, 'research.json'), JSON.stringify({ sets: [{ name: 'research', deep_research: true }] }));
   for (const name of ['labels.csv', 'reviewed.csv']) writeFileSync(join(cwd, name), 'question_id,verdict\nq001,pass\nq002,fail\n');
   writeFileSync(join(cwd, 'checks.mjs'), "export const cites_policy = (ctx) => ctx.cited_documents.some((d) => d.title?.includes('policy'));\n");
-  const evalRun = (out: string, ...more: string[]) => chatbench(cwd, ['eval', '--dataset', 'q.csv', '--out', out, ...more]);
+  // The runs the examples read are not judged (nothing reads the verdicts): setup stays quick.
+  const evalRun = (out: string, ...more: string[]) => chatbench(cwd, ['eval', '--dataset', 'q.csv', '--judge', 'off', '--out', out, ...more]);
   await evalRun('reports/2026-11-20T10-00-00-eval');
   for (const copy of ['reports/new', 'runs/a', 'runs/b']) cpSync(join(cwd, 'reports/2026-11-20T10-00-00-eval'), join(cwd, copy), { recursive: true });
   await evalRun('old', '--set', 'fast=openai:gpt-4o-mini@0', '--set', 'accurate=openai:gpt-4o@0');
