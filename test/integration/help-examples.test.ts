@@ -33,8 +33,9 @@ let env: Record<string, string>;
 /** Examples that may exit 1: a gate, an SLO or a capacity search can fail on four questions. */
 const mayFail = (line: string) => /--gates? |--slo |--baseline | capacity /.test(line);
 
+/** A setup run: no judge (nothing reads the verdicts of the runs the examples read), so setup stays quick. */
 async function chatbench(cwd: string, args: string[]): Promise<void> {
-  const fake = createFakeIo({ env, cwd });
+  const fake = createFakeIo({ env: Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('CHATBENCH_JUDGE'))), cwd });
   const code = await main(args, fake.io);
   if (code !== 0) throw new Error(`setup: chatbench ${args.join(' ')} exited ${code}: ${fake.stderr()}`);
 }
@@ -69,8 +70,7 @@ async function makeTemplate(): Promise<string> {
   writeFileSync(join(cwd, 'research.json'), JSON.stringify({ sets: [{ name: 'research', deep_research: true }] }));
   for (const name of ['labels.csv', 'reviewed.csv']) writeFileSync(join(cwd, name), 'question_id,verdict\nq001,pass\nq002,fail\n');
   writeFileSync(join(cwd, 'checks.mjs'), "export const cites_policy = (ctx) => ctx.cited_documents.some((d) => d.title?.includes('policy'));\n");
-  // The runs the examples read are not judged (nothing reads the verdicts): setup stays quick.
-  const evalRun = (out: string, ...more: string[]) => chatbench(cwd, ['eval', '--dataset', 'q.csv', '--judge', 'off', '--out', out, ...more]);
+  const evalRun = (out: string, ...more: string[]) => chatbench(cwd, ['eval', '--dataset', 'q.csv', '--out', out, ...more]);
   await evalRun('reports/2026-11-20T10-00-00-eval');
   for (const copy of ['reports/new', 'runs/a', 'runs/b']) cpSync(join(cwd, 'reports/2026-11-20T10-00-00-eval'), join(cwd, copy), { recursive: true });
   await evalRun('old', '--set', 'fast=openai:gpt-4o-mini@0', '--set', 'accurate=openai:gpt-4o@0');
@@ -88,7 +88,7 @@ beforeAll(async () => {
   env = {
     CHATBENCH_BASE_URL: sim.baseUrl, CHATBENCH_TOKEN: TOKEN, CHATBENCH_TEST_SPEEDUP: '600', CHATBENCH_PORT: '0',
     // The judge the examples name by CHATBENCH_JUDGE: the simulator's rule-based one (an OpenAI-compatible route).
-    CHATBENCH_JUDGE: new URL(sim.baseUrl).origin, CHATBENCH_JUDGE_MODEL: 'any-name', CHATBENCH_JUDGE_CACHE_DIR: join(base, 'judge-cache'),
+    CHATBENCH_JUDGE: new URL(sim.baseUrl).origin, CHATBENCH_JUDGE_MODEL: 'any-name', CHATBENCH_JUDGE_FIGURES: 'correctness', CHATBENCH_JUDGE_CACHE_DIR: join(base, 'judge-cache'),
     RUN_ID: 'r1', HOME: base, BROWSER: 'true', START_AT: new Date(Date.now() - 1000).toISOString(),
   };
   template = await makeTemplate();
