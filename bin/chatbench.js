@@ -4,6 +4,11 @@
 // `serve` killed here closes its port; nothing is left running). During development,
 // `npm run build` after editing src/ (npm test does it), or run the sources with `npx tsx src/cli/bin.ts`.
 import { existsSync } from 'node:fs';
+import module from 'node:module';
+
+// Node 22.1 and later keep V8's compiled code on disk (in the OS temp directory), so a start after the
+// first skips compiling the modules it loads; Node 20 has no such cache and skips this.
+module.enableCompileCache?.();
 
 const entry = new URL('../dist/cli/bin.js', import.meta.url);
 if (!existsSync(entry)) {
