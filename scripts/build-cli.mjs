@@ -6,7 +6,7 @@
 // compares that digest with the sources' (test/build/dist.test.ts), so dist/ never runs stale code.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,6 +18,12 @@ export const DIGEST_FILE = join(DIST, '.source-digest');
 function isCompiled(rel) {
   const posix = rel.split(sep).join('/');
   return posix.endsWith('.ts') && !posix.endsWith('.test.ts') && !posix.includes('/fixtures/') && !posix.startsWith('viewer/ui/');
+}
+
+/** Files the compiled code reads beside itself (the judge's prompts, *.md): copied to dist/ as they are. */
+function isAsset(rel) {
+  const posix = rel.split(sep).join('/');
+  return !posix.endsWith('.ts') && !posix.endsWith('.tsx') && !posix.includes('/fixtures/') && !posix.startsWith('viewer/ui/');
 }
 
 function walk(dir) {
@@ -33,11 +39,17 @@ export function compiledSources() {
   return walk(src).map((path) => relative(src, path)).filter(isCompiled).sort();
 }
 
+/** The assets copied to dist/, relative to src/, sorted. */
+export function assetFiles() {
+  const src = join(root, 'src');
+  return walk(src).map((path) => relative(src, path)).filter(isAsset).sort();
+}
+
 /** SHA-256 over every compiled source's path and bytes, and the build's own settings. */
 export function sourceDigest() {
   const hash = createHash('sha256');
   for (const file of ['tsconfig.json', 'tsconfig.build.json']) hash.update(`${file}\0`).update(readFileSync(join(root, file))).update('\0');
-  for (const rel of compiledSources()) hash.update(`src/${rel.split(sep).join('/')}\0`).update(readFileSync(join(root, 'src', rel))).update('\0');
+  for (const rel of [...compiledSources(), ...assetFiles()]) hash.update(`src/${rel.split(sep).join('/')}\0`).update(readFileSync(join(root, 'src', rel))).update('\0');
   return hash.digest('hex');
 }
 
@@ -68,6 +80,10 @@ export function buildCli({ force = false, log = (line) => process.stderr.write(`
   const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) throw new Error(`tsc -p tsconfig.build.json failed (exit ${result.status ?? result.signal})`);
   removeOrphans();
+  for (const rel of assetFiles()) {
+    mkdirSync(dirname(join(DIST, rel)), { recursive: true });
+    copyFileSync(join(root, 'src', rel), join(DIST, rel));
+  }
   writeFileSync(DIGEST_FILE, `${digest}\n`);
   log(`chatbench: compiled src/ to dist/ in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return 'built';

@@ -5,12 +5,12 @@
  * closes the simulator's port (no orphan holding it).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { builtDigest, compiledSources, DIST, sourceDigest } from '../../scripts/build-cli.mjs';
+import { assetFiles, builtDigest, compiledSources, DIST, sourceDigest } from '../../scripts/build-cli.mjs';
 import { spawnCli, waitFor } from '../helpers/spawn-cli.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -35,6 +35,9 @@ describe('dist/', () => {
   it('holds every compiled module, and no test, fixture or browser code', () => {
     const missing = compiledSources().filter((rel) => !existsSync(join(DIST, rel.replace(/\.ts$/, '.js'))));
     expect(missing).toEqual([]);
+    // What the code reads beside itself (the judge's prompts) is there too, byte for byte.
+    expect(assetFiles().length).toBeGreaterThan(0);
+    for (const rel of assetFiles()) expect(readFileSync(join(DIST, rel), 'utf8')).toBe(readFileSync(join(ROOT, 'src', rel), 'utf8'));
     expect(existsSync(join(DIST, 'cli', 'main.test.js'))).toBe(false);
     expect(existsSync(join(DIST, 'viewer', 'ui'))).toBe(false);
   });
@@ -71,6 +74,27 @@ describe('bin/chatbench.js runs the CLI in its own process', () => {
       expect(await accepts(port)).toBe(false);
     });
   }
+});
+
+describe('the compiled CLI end to end', () => {
+  it('runs a judged eval on the embedded simulator (what dist/ reads beside its code: prompts, corpus, viewer)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chatbench-dist-eval-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, 'q.csv'), `${readFileSync(join(ROOT, 'datasets', 'sample.csv'), 'utf8').split('\n').slice(0, 3).join('\n')}\n`);
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'chatbench.js'), 'eval', '--sim', '--dataset', 'q.csv', '--out', 'run', '--json'], {
+      cwd: dir, env: { PATH: process.env['PATH'] ?? '', HOME: dir, CHATBENCH_TEST_SPEEDUP: '200' }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString('utf8')));
+    child.stderr.on('data', (b: Buffer) => (err += b.toString('utf8')));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code, err).toBe(0);
+    const result = JSON.parse(out) as { command: string; files: string[]; summary: unknown };
+    expect(result.command).toBe('eval');
+    expect(result.files.some((f) => f.endsWith('viewer.html'))).toBe(true);
+    expect(readFileSync(join(dir, 'run', 'results.jsonl'), 'utf8')).toContain('"correctness"');
+  });
 });
 
 describe('the layering of a spawned process', () => {
