@@ -10,7 +10,7 @@ import type { Io } from './io.js';
 import { COMMANDS, commandNamed, type CommandEntry } from './commands/index.js';
 import { DURATION_HELP, EXIT_CODES_HELP } from './help-text.js';
 import { CONFIG_FILE_NAME } from './options/config-file.js';
-import { layering, recording, type SpecTable } from './options/yargs-layers.js';
+import { layering, recording, relabel, type LayeringContext, type SpecTable } from './options/yargs-layers.js';
 import { createOutput } from './output/output.js';
 import { joinDashValues } from './argv.js';
 
@@ -28,10 +28,12 @@ export async function main(rawArgv: readonly string[], rawIo: Io): Promise<ExitC
     exitCode = code;
   };
   const named = commandNamed(argv);
+  let layers: LayeringContext | undefined;
   const width = Math.min(110, (rawIo.stdout as { columns?: number }).columns ?? 100);
   try {
     const rootSpecs: SpecTable = new Map();
     const commandSpecs = new Map<string, SpecTable>();
+    layers = { io, output, rootSpecs, commandSpecs, allOptionKeys: () => allOptionKeys(io) };
     let parser = yargs([...argv])
       .scriptName('chatbench')
       .usage('$0 <command> [options]\n\nEvaluate and load-test a retrieval-augmented chat service.')
@@ -49,7 +51,7 @@ export async function main(rawArgv: readonly string[], rawIo: Io): Promise<ExitC
     parser = parser
       // yargs passes its instance as a second argument, which @types/yargs does not declare.
       .middleware(refuseRepeatedFlags as unknown as (argv: object) => void, true)
-      .middleware(layering({ io, output, rootSpecs, commandSpecs, allOptionKeys: () => allOptionKeys(io) }) as unknown as (argv: object) => void, true)
+      .middleware(layering(layers) as unknown as (argv: object) => void, true)
       // yargs calls fail() for usage mistakes (message only) and for a failing handler (error).
       .fail((message, error) => {
         throw error ?? new UsageError(message);
@@ -70,10 +72,10 @@ export async function main(rawArgv: readonly string[], rawIo: Io): Promise<ExitC
     else if (output.mode === 'json' && !output.resultGiven) output.result({ command: named?.name ?? null, exit_code: exitCode });
     return exitCode;
   } catch (error) {
-    output.err.write(formatError(error));
+    output.err.write(relabel(formatError(error), layers?.sources));
     const code = exitCodeOf(error);
     if (output.mode === 'json' && !output.resultGiven) {
-      output.result({ command: named?.name ?? null, exit_code: code, errors: error instanceof InputError ? error.problems : [error instanceof Error ? error.message : String(error)] });
+      output.result({ command: named?.name ?? null, exit_code: code, errors: (error instanceof InputError ? error.problems : [error instanceof Error ? error.message : String(error)]).map((line) => relabel(line, layers?.sources)) });
     }
     return code;
   }

@@ -114,6 +114,19 @@ describe('problems in a config file or the environment', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('a refusal of a value names where it came from: the file\'s key, the variable, else the flag', async () => {
+    const cwd = freshDir();
+    writeFileSync(join(cwd, 'chatbench.config.json'), JSON.stringify({ load: { rate: -1 } }));
+    const args = ['load', '--dataset', DATASET, '--base-url', sim.baseUrl, '--requests', '2', '--out', outDir()];
+    const fromFile = await run(args, { cwd });
+    expect(fromFile.code).toBe(2);
+    expect(fromFile.stderr).toMatch(/^chatbench: chatbench\.config\.json: load\.rate must be/);
+    const fromEnv = await run(args, { env: { CHATBENCH_RATE: '-1' } });
+    expect(fromEnv.stderr).toMatch(/^chatbench: CHATBENCH_RATE must be/);
+    const fromFlag = await run([...args, '--rate', '-1'], { cwd });
+    expect(fromFlag.stderr).toMatch(/^chatbench: --rate must be/);
+  });
+
   it('a file that is not JSON or YAML names the line', async () => {
     const file = join(freshDir(), 'c.yaml');
     writeFileSync(file, 'load:\n  rate: [1\n');

@@ -22,7 +22,22 @@ import type { Output } from '../output/output.js';
 import { locateConfig, readConfigFile } from './config-file.js';
 import { INVOCATION, invocationRecord } from './invocation.js';
 import { SPEEDUP_ENV, speedUp, speedupOf } from './speedup.js';
-import { envLayer, fileLayer, flagLayer, mergeLayers, unknownOption, type Layer, type OptionSpec } from './layers.js';
+import { envLayer, fileLayer, flagLayer, mergeLayers, unknownOption, type Layer, type OptionSpec, type Source } from './layers.js';
+
+/**
+ * A refusal's lines with an option's name replaced by where its value came from, when that was not
+ * the command line: `--token: the token holds a control character` becomes `CHATBENCH_TOKEN: ...`,
+ * `--rate must be above 0` becomes `chatbench.config.json: load.rate must be above 0`.
+ */
+export function relabel(text: string, sources: Readonly<Record<string, Source>> | undefined): string {
+  if (sources === undefined) return text;
+  return text.replace(/^(chatbench: |)--([a-z0-9][a-z0-9-]*)\b/gm, (whole, prefix: string, key: string) => {
+    const source = sources[key];
+    if (source?.kind === 'env') return `${prefix}${source.name}`;
+    if (source?.kind === 'file') return `${prefix}${source.file}: ${source.key}`;
+    return whole;
+  });
+}
 
 export type SpecTable = Map<string, OptionSpec>;
 
@@ -139,6 +154,8 @@ export interface LayeringContext {
   readonly commandSpecs: ReadonlyMap<string, SpecTable>;
   /** Every command's option names, by command (loads every command: only asked when a file names an option this command lacks). */
   readonly allOptionKeys: () => Promise<ReadonlyMap<string, ReadonlySet<string>>>;
+  /** Set once the options are merged: where each came from (main names it in a refusal, see `relabel`). */
+  sources?: Readonly<Record<string, Source>>;
 }
 
 const camel = (key: string) => key.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
@@ -189,6 +206,7 @@ export function layering(ctx: LayeringContext) {
     }
     ctx.output.configure({ json: merged.values.json as boolean | undefined, quiet: merged.values.quiet as boolean | undefined, verbose: merged.values.verbose as boolean | undefined, color: merged.values.color as boolean | undefined });
     argv[INVOCATION] = invocationRecord(merged, location?.shown ?? null);
+    ctx.sources = merged.sources;
   };
 }
 
