@@ -2,19 +2,40 @@
 // `npm test`: typecheck (sources and tests, then the viewer's browser app), lint, dist/ brought up to
 // date with src/ (tests spawn the compiled CLI; nothing is compiled when it already is), the whole vitest suite; then one plain closing line
 // "N passed, N failed[, N skipped]" read from vitest's own JSON results, never counted by hand.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Buffer } from 'node:buffer';
 
 const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit', shell: false }).status ?? 1;
 const bin = (name) => join('node_modules', '.bin', name);
 
+/** Runs a check with its output held back, so checks run side by side print one after another. */
+function check(name, cmd, args) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], shell: false });
+    const output = [];
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    child.once('error', (error) => resolve({ name, status: 1, output: `${error.message}\n` }));
+    child.once('close', (status) => resolve({ name, status: status ?? 1, output: Buffer.concat(output).toString('utf8') }));
+  });
+}
+
 const failures = [];
-if (run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']) !== 0) failures.push('typecheck');
-// The viewer's browser app (DOM, JSX) has its own config.
-if (run(bin('tsc'), ['--noEmit', '-p', join('src', 'viewer', 'ui', 'tsconfig.json')]) !== 0) failures.push('typecheck (viewer app)');
-if (run(bin('eslint'), ['.']) !== 0) failures.push('lint');
+// The static checks are independent and each mostly single-threaded: side by side they take the
+// longest one's time rather than the sum.
+const checks = await Promise.all([
+  check('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']),
+  // The viewer's browser app (DOM, JSX) has its own config.
+  check('typecheck (viewer app)', bin('tsc'), ['--noEmit', '-p', join('src', 'viewer', 'ui', 'tsconfig.json')]),
+  check('lint', bin('eslint'), ['.']),
+]);
+for (const { name, status, output } of checks) {
+  process.stdout.write(output);
+  if (status !== 0) failures.push(name);
+}
 if (run(process.execPath, [join('scripts', 'build-cli.mjs')]) !== 0) failures.push('build (dist/)');
 
 const dir = mkdtempSync(join(tmpdir(), 'chatbench-vitest-'));
