@@ -21,6 +21,10 @@
  *     primary_owners, secondary_owners: string[], created_at, updated_at (ISO date-times),
  *     content (paragraphs separated by blank lines) }
  *   `pages` are extra web pages only open-urls serves (not searchable).
+ *
+ * Conversations (`conversation`, `turn`): a later turn is searched as the simulator searches a
+ * follow-up, its conversation's last two earlier questions with it; turns must run 1, 2, … and
+ * the conversation's follow-ups must lean on the history (they are short of it on their own).
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
@@ -50,7 +54,9 @@ const CorpusSchema = z.object({
 });
 type Corpus = z.infer<typeof CorpusSchema>;
 
-const HEADER = 'id,question,expected_documents,must_contain,must_not_contain,expect_no_answer,category,source_type,document_set,tags,time_cutoff,reference_answer,rubric';
+const HEADER = 'id,question,expected_documents,must_contain,must_not_contain,expect_no_answer,category,source_type,document_set,tags,time_cutoff,reference_answer,rubric,conversation,turn,expected_tools';
+/** A follow-up is searched with this many earlier questions of its conversation (the simulator's sessions.history_turns). */
+const HISTORY_TURNS = 2;
 const list = (cell: string) => cell.split('|').map((s) => s.trim()).filter((s) => s !== '');
 const RowSchema = z.object({
   id: z.string().regex(/^q\d{3}$/, 'id must look like q001'),
@@ -66,6 +72,9 @@ const RowSchema = z.object({
   time_cutoff: z.union([z.literal(''), DateTimeSchema]),
   reference_answer: z.string().trim(),
   rubric: z.string().trim(),
+  conversation: z.string(),
+  turn: z.union([z.literal(''), z.string().regex(/^[1-9]\d*$/, 'turn is 1, 2, …')]).transform((t) => (t === '' ? null : Number(t))),
+  expected_tools: z.string().transform(list),
 });
 type Row = z.infer<typeof RowSchema> & { line: number };
 
@@ -183,12 +192,14 @@ function checkRows(rows: Row[], byId: Map<string, Document>, path: string): void
     }
     checkReference(row, expected.filter((d): d is Document => d !== undefined), at);
   }
+  checkConversations(rows, path);
   const count = (pred: (r: Row) => boolean) => rows.filter(pred).length;
   const categories = [...new Set(rows.map((r) => r.category))];
   const perCategory = categories.map((c) => `${c} ${count((r) => r.category === c)}`).join(', ');
   say(`dataset: ${rows.length} questions (${perCategory}); must_contain ${count((r) => r.must_contain.length > 0)}, ` +
     `expect_no_answer ${count((r) => r.expect_no_answer)}, with filters ${count((r) => r.source_type.length + r.document_set.length + r.tags.length > 0 || r.time_cutoff !== '')}, ` +
-    `reference answers ${count((r) => r.reference_answer !== '')}, rubrics ${count((r) => r.rubric !== '')}`);
+    `reference answers ${count((r) => r.reference_answer !== '')}, rubrics ${count((r) => r.rubric !== '')}, ` +
+    `conversations ${new Set(rows.flatMap((r) => (r.conversation === '' ? [] : [r.conversation]))).size} (${count((r) => r.conversation !== '')} turns)`);
 }
 
 /**
@@ -208,6 +219,26 @@ function checkReference(row: Row, expected: readonly Document[], at: string): vo
   for (const number of row.reference_answer.match(/\d+(?:[.,:]\d+)*/g) ?? []) {
     if (!expected.some((d) => d.content.includes(number))) problems.push(`${at}: the reference answer's "${number}" is in no expected document`);
   }
+}
+
+/** Turns 1, 2, … per conversation, every conversation of 2 to 4 turns, and no turn without a conversation. */
+function checkConversations(rows: Row[], path: string): void {
+  const turns = new Map<string, number[]>();
+  for (const row of rows) {
+    if ((row.conversation === '') !== (row.turn === null)) problems.push(`${path}:${row.line}: ${row.id}: conversation and turn go together`);
+    if (row.conversation !== '' && row.turn !== null) turns.set(row.conversation, [...(turns.get(row.conversation) ?? []), row.turn]);
+  }
+  for (const [id, numbers] of turns) {
+    if (numbers.join(',') !== numbers.map((_, i) => i + 1).join(',')) problems.push(`${path}: conversation ${id}: turns ${numbers.join(', ')}, want 1, 2, … in file order`);
+    if (numbers.length < 2 || numbers.length > 4) problems.push(`${path}: conversation ${id}: ${numbers.length} turns, want 2 to 4`);
+  }
+}
+
+/** What the simulator searches for a row: a follow-up with its conversation's last earlier questions. */
+function searchText(row: Row, rows: readonly Row[]): string {
+  if (row.conversation === '' || row.turn === null || row.turn === 1) return row.question;
+  const earlier = rows.filter((r) => r.conversation === row.conversation && r.turn !== null && r.turn < row.turn).slice(-HISTORY_TURNS);
+  return [...earlier.map((r) => r.question), row.question].join(' ');
 }
 
 /** Rarity-weighted share of the question's meaningful words that the document contains (a relevance signal). */
@@ -236,10 +267,11 @@ function checkRetrieval(corpus: Corpus, rows: Row[]): void {
   const noAnswerTop: number[] = [];
   say('\nid    rank  score  cover  top document (first expected)');
   for (const row of rows) {
-    const hits = index.search(row.question, { filter: (r) => admits(row, docs[r.id as number] as Document) }).slice(0, TOP_K);
+    const text = searchText(row, rows);
+    const hits = index.search(text, { filter: (r) => admits(row, docs[r.id as number] as Document) }).slice(0, TOP_K);
     const top = hits[0];
     const topDoc = top === undefined ? undefined : docs[top.id as number];
-    const cover = topDoc === undefined ? 0 : coverage(row.question, topDoc, idf);
+    const cover = topDoc === undefined ? 0 : coverage(text, topDoc, idf);
     const cells = [row.id.padEnd(5), '', (top?.score ?? 0).toFixed(1).padStart(5), cover.toFixed(2).padStart(6), ` ${topDoc?.document_id ?? '-'}`];
     if (row.expect_no_answer) {
       noAnswerTop.push(top?.score ?? 0);

@@ -79,12 +79,14 @@ export const KnownPacketObjSchema = z.discriminatedUnion('type', [
   obj('python_tool_delta'),
   obj('custom_tool_start', { tool_name: z.string().nullish(), tool_id: z.number().int().nullish() }),
   obj('custom_tool_args'),
+  /** `tool_id` and `error` from v3.1 (absent before: a required z.unknown() would refuse an older release's packet). */
   obj('custom_tool_delta', {
     tool_name: z.string().nullish(),
+    tool_id: z.number().int().nullish(),
     response_type: z.string().nullish(),
-    data: z.unknown(),
+    data: z.unknown().optional(),
     file_ids: z.array(z.string()).nullish(),
-    error: z.unknown(),
+    error: z.unknown().optional(),
   }),
   obj('tool_call_debug'),
   obj('tool_call_argument_delta'),

@@ -18,7 +18,7 @@ import type { FetchedPages, QuestionContext } from '../judge/inputs.js';
 import { createJudge, type Judge, type JudgeStats } from '../judge/pipeline.js';
 import { loadPrompts, PROMPT_VERSION } from '../judge/prompts.js';
 import { applyPassRule, type PassRule } from '../metrics/pass-rule.js';
-import type { Expectations } from '../records/expectations.js';
+import type { ExpectationsInput as Expectations } from '../records/expectations.js';
 import { JUDGE_FIGURES, type CheckResult, type JudgeFigure, type Judgement } from '../records/quality.js';
 import type { AnswerFigures, RequestRecord } from '../records/record.js';
 import type { UnscoredRecord } from '../runner/index.js';

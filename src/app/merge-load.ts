@@ -77,6 +77,9 @@ export function mergeGeneratorHealth(shards: readonly GeneratorHealth[], lagsMs:
     start_delay_ms: Math.max(...shards.map((g) => g.start_delay_ms)),
     schedule_ms: shards.some((g) => g.schedule_ms === null) ? null : Math.max(...shards.map((g) => g.schedule_ms ?? 0)),
     duration_ms: round(Math.max(...shards.map((g, i) => starts[i]! + g.duration_ms)) - zero),
+    ...(shards.some((g) => g.conversations != null)
+      ? { conversations: { started: sum((g) => g.conversations?.started ?? 0), skipped_turns: sum((g) => g.conversations?.skipped_turns ?? 0) } }
+      : {}),
   };
 }
 

@@ -5,6 +5,11 @@
  * itself by hash, the same target); the keys already in results.jsonl are the requests done. A
  * torn last line (a crash mid-write: no trailing newline) is cut away before anything is appended,
  * so the next record starts on a line of its own; its request counts as not done and is sent again.
+ *
+ * A conversation cut short continues from its first unrecorded turn, in the session its last
+ * recorded turn left when the service still continues it, else in a new session (the runner
+ * decides and the record says which: `session` resumed or restarted); when its last recorded turn
+ * failed, the rest are recorded skipped.
  */
 import { createHash } from 'node:crypto';
 import { open, readFile, stat, truncate } from 'node:fs/promises';
@@ -13,6 +18,8 @@ import { InputError } from '../errors.js';
 import type { PlannedRequest } from '../plan/planned-request.js';
 import { ManifestSchema, type Manifest } from './manifest.js';
 import { readRecords } from './read-records.js';
+import type { RequestRecord } from '../records/record.js';
+import type { PreviousTurn } from '../runner/index.js';
 
 /** What a resumed run starts from. */
 export interface ResumeState {
@@ -20,6 +27,11 @@ export interface ResumeState {
   readonly manifest: Manifest;
   /** Keys already recorded, each once. */
   readonly done: ReadonlySet<string>;
+  /**
+   * The recorded conversation turns by key: where an unfinished conversation continues from (its
+   * session and answer), or why its later turns are skipped.
+   */
+  readonly turns: ReadonlyMap<string, PreviousTurn>;
   /** Bytes of a torn last line cut from results.jsonl (0 when it ended cleanly). */
   readonly truncatedBytes: number;
 }
@@ -146,6 +158,7 @@ export async function prepareResume(dir: string, label: string, manifest: Manife
   const truncatedBytes = await cutTornTail(file);
   const planned = new Set(plan.map((p) => p.key));
   const done = new Set<string>();
+  const turns = new Map<string, PreviousTurn>();
   const bad: string[] = [];
   const exists = await stat(file).then(() => true, () => false);
   if (exists) {
@@ -153,11 +166,21 @@ export async function prepareResume(dir: string, label: string, manifest: Manife
       if (!planned.has(record.key)) bad.push(`${label}/results.jsonl: record ${record.key} is not in the plan`);
       else if (done.has(record.key)) bad.push(`${label}/results.jsonl: record ${record.key} appears twice`);
       done.add(record.key);
+      if (record.conversation !== null) turns.set(record.key, previousTurnOf(record));
       if (bad.length >= 5) break;
     }
   }
   if (bad.length > 0) throw new InputError(bad, { hint: 'this results.jsonl was not written by this plan; start a new run with --out' });
-  return { manifest: then, done, truncatedBytes };
+  return { manifest: then, done, truncatedBytes, turns };
+}
+
+/** What a later turn needs of a recorded one: how it ended and where it left the conversation (nothing else is kept). */
+function previousTurnOf(record: RequestRecord): PreviousTurn {
+  return {
+    outcome: record.outcome, error_code: record.error_code, error_message: record.error_message, turn: record.turn,
+    chat_session_id: record.chat_session_id, message_id: record.message_id,
+    models: record.models?.map((m) => ({ model_index: m.model_index, message_id: m.message_id })) ?? null,
+  };
 }
 
 /** The run's manifest with this resume added to `resumes` (its start time and its own options). */

@@ -46,7 +46,8 @@ import { LIMITS, planTooLarge } from '../util/limits.js';
 import { heapLimitBytes } from './heap.js';
 import type { PlannedRequest } from '../plan/planned-request.js';
 import { selectShard, type Shard } from '../plan/shard.js';
-import { runPlan, type RunProgress, type RunResult } from '../runner/index.js';
+import { runPlan, type PreviousTurn, type RunProgress, type RunResult } from '../runner/index.js';
+import { toolIdsOf, type ToolIds } from '../plan/tools.js';
 import { checkSetsForMode, resolveSets, type ModeOption, type ResolvedSets, type SetDefinition } from '../sets/index.js';
 import { displayUrl, PLAN_VERSION, redactDefaults, sha256File, type Invocation, type Manifest } from './manifest.js';
 import type { EvalGenerator, LoopDelay } from '../records/generator-health.js';
@@ -68,6 +69,11 @@ export interface EvalInputs {
   readonly cwd: string;
   /** Only this shard of the plan (every shard of a plan together is the whole plan). */
   readonly shard?: Shard | null | undefined;
+  /**
+   * The target's tools when chatbench knows them (the embedded simulator's catalogue), name → id;
+   * the models file's `defaults.tool_ids` wins. Unknown (null): tool names are taken as written.
+   */
+  readonly toolIds?: ToolIds | null | undefined;
   /** Answer-quality inputs, checked with the others before anything is sent. */
   readonly quality?: QualityInputs | undefined;
   /** The memory the plan may take half of; default this process's heap limit. */
@@ -107,14 +113,19 @@ const DEFAULT_CHECKS_TIMEOUT_MS = 2000;
 
 /** Reads and checks every input, listing the problems of all of them at once; builds the plan. */
 export async function prepareEval(inputs: EvalInputs): Promise<PreparedEval> {
-  const { problems, collect } = createProblemCollector();
-  // Named as the user gave it, so that every message reads `their/path.csv:12: column: ...`.
-  const dataset = await collect(() => readDataset({ path: inputs.datasetPath, cwd: inputs.cwd }));
-  const sets = await collect(async () => {
+  const setsRead = createProblemCollector();
+  const sets = await setsRead.collect(async () => {
     const resolved = await resolveSets({ modelsPath: inputs.modelsPath, setFlags: inputs.setFlags, cwd: inputs.cwd });
     checkSetsForMode(resolved.sets, inputs.mode);
     return resolved;
   });
+  // The tools known: the models file's names, else the target's (the simulator's catalogue), else none.
+  const toolIds = sets?.defaults.tool_ids ? toolIdsOf(Object.entries(sets.defaults.tool_ids)) : (inputs.toolIds ?? null);
+  const { problems, collect } = createProblemCollector();
+  // Named as the user gave it, so that every message reads `their/path.csv:12: column: ...`.
+  const dataset = await collect(() => readDataset({ path: inputs.datasetPath, cwd: inputs.cwd }, { toolIds }));
+  // The dataset's problems first, then the sets' (the order every input problem is listed in).
+  problems.push(...setsRead.problems);
   if (dataset && sets) problems.push(...deepResearchProblems(dataset.rows, sets.sets, inputs.datasetPath));
   const quality = inputs.quality;
   const checks = quality?.checksPath === undefined ? null : await collect(() => loadChecks({
@@ -142,7 +153,7 @@ export async function prepareEval(inputs: EvalInputs): Promise<PreparedEval> {
     await checks?.close();
     throw new UsageError(`${tooLarge}: lower --repeat or ask fewer questions`);
   }
-  const whole = buildPlan({ rows: dataset.rows, sets: sets.sets, defaults: sets.defaults, mode: inputs.mode, repeat: inputs.repeat });
+  const whole = buildPlan({ rows: dataset.rows, sets: sets.sets, defaults: sets.defaults, mode: inputs.mode, repeat: inputs.repeat, toolIds });
   if (whole.length === 0) throw new InputError([`${inputs.datasetPath}: the dataset has no questions`]);
   const plan = selectShard(whole, inputs.shard);
   if (plan.length === 0) throw new InputError([`shard ${inputs.shard?.index}/${inputs.shard?.count} has no requests: the plan has only ${whole.length}`]);
@@ -220,9 +231,10 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   const manifest = { ...(await buildManifest(options, dataset, sets, plan, plannedTotal, wholePlanSha256, service)), quality: await qualityManifest(options, ready) };
   let done: ReadonlySet<string> = new Set();
   let truncatedBytes = 0;
+  let turns: ReadonlyMap<string, PreviousTurn> = new Map();
   if (options.resume) {
     const resumed = await prepareResume(outDir, options.outDir, manifest, plan);
-    ({ done, truncatedBytes } = resumed);
+    ({ done, truncatedBytes, turns } = resumed);
     await writeFileAtomic(join(outDir, 'manifest.json'), `${JSON.stringify(withResume(resumed.manifest, manifest), null, 2)}\n`);
   } else {
     await ensureFreshRunDir(outDir);
@@ -257,6 +269,7 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
     hint: `every record written so far is intact: make room, then continue the run with the same command and --resume ${options.outDir}`,
   });
   const expectations = new Map(plan.map((p) => [p.key, p.expectations]));
+  const keyAt = new Map(plan.map((p) => [p.index, p.key]));
   const assessor = await createAssessor(
     { judge: options.judge ?? null, checks: ready.checks, passRule: ready.passRule },
     { baseUrl: options.baseUrl, token: options.token, timeoutMs: options.timeoutMs ?? 60_000 },
@@ -322,6 +335,7 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
         graceMs: options.graceMs,
         onProgress: options.onProgress,
         onRecord,
+        earlierTurn: (index) => turns.get(keyAt.get(index) ?? ''),
       });
     } catch (error) {
       if (!(error instanceof RunError)) throw error;

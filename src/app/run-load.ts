@@ -24,6 +24,7 @@ import type { Expectations } from '../metrics/score.js';
 import { percentile } from '../metrics/stats.js';
 import { arrivals, shardUsers } from '../plan/arrivals.js';
 import { createLoadPlan, loadSchedule, parseUrlCsv, parseUrlList, type LoadPlanInput, type LoadSpec, type UrlEntry } from '../plan/load-plan.js';
+import { toolIdsOf, type ToolIds } from '../plan/tools.js';
 import type { Mode, RequestRecord } from '../records/record.js';
 import { runClosedUsers } from '../runner/closed-users.js';
 import type { GeneratorHealth } from '../records/generator-health.js';
@@ -57,11 +58,15 @@ export interface LoadInputs {
   /** Which set of the sets file; needed when it has more than one. */
   readonly setName?: string | undefined;
   readonly cwd: string;
+  /** The target's tools when known (the embedded simulator's), name → id; the models file's defaults.tool_ids wins. */
+  readonly toolIds?: ToolIds | null | undefined;
 }
 
 /** Checked inputs: what the plan draws from, and what the manifest says about it. */
 export interface PreparedLoad {
-  readonly source: { operation: 'chat'; rows: Extract<LoadPlanInput, { operation: 'chat' }>['rows']; set: SetDefinition; defaults: SetsDefaults } | { operation: 'open-urls'; urls: UrlEntry[] };
+  readonly source:
+    | { operation: 'chat'; rows: Extract<LoadPlanInput, { operation: 'chat' }>['rows']; set: SetDefinition; defaults: SetsDefaults; toolIds: ToolIds | null }
+    | { operation: 'open-urls'; urls: UrlEntry[] };
   readonly dataset: Manifest['dataset'];
   readonly models: Manifest['models'];
   readonly sets: Manifest['sets'];
@@ -72,18 +77,22 @@ export interface PreparedLoad {
 export async function prepareLoad(inputs: LoadInputs): Promise<PreparedLoad> {
   if (inputs.operation === 'open-urls') return prepareUrls(inputs);
   if (inputs.datasetPath === undefined) throw new UsageError('--dataset is required for the chat operation');
-  const { problems, collect } = createProblemCollector();
-  const dataset = await collect(() => readDataset(resolve(inputs.cwd, inputs.datasetPath!)));
-  const set = await collect(async () => {
+  const setsRead = createProblemCollector();
+  const set = await setsRead.collect(async () => {
     const resolved = await resolveSets({ modelsPath: inputs.modelsPath, setFlags: inputs.setFlags, cwd: inputs.cwd });
     const chosen = chooseSet(resolved.sets, inputs.setName);
     checkSetsForMode([chosen], inputs.mode);
     return { chosen, resolved };
   });
+  const toolIds = set?.resolved.defaults.tool_ids ? toolIdsOf(Object.entries(set.resolved.defaults.tool_ids)) : (inputs.toolIds ?? null);
+  const datasetRead = createProblemCollector();
+  const dataset = await datasetRead.collect(() => readDataset(resolve(inputs.cwd, inputs.datasetPath!), { toolIds }));
+  // The dataset's problems first, then the sets' (the order every input problem is listed in).
+  const problems = [...datasetRead.problems, ...setsRead.problems];
   if (problems.length > 0 || !dataset || !set) throw new InputError(problems);
   const { chosen, resolved } = set;
   return {
-    source: { operation: 'chat', rows: dataset.rows, set: chosen, defaults: resolved.defaults },
+    source: { operation: 'chat', rows: dataset.rows, set: chosen, defaults: resolved.defaults, toolIds },
     dataset: { path: inputs.datasetPath, sha256: await sha256File(dataset.path), questions: dataset.rows.length },
     models: resolved.modelsPath ? { path: resolved.modelsPath, sha256: await sha256File(resolve(inputs.cwd, resolved.modelsPath)) } : null,
     sets: [{ name: chosen.name, multi: chosen.multi, models: (chosen.llm_overrides ?? (chosen.llm_override ? [chosen.llm_override] : [])).map((o) => o.display_name ?? o.model_version ?? 'configured model') }],
@@ -217,10 +226,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     ticker.observe(record.ttfp_ms);
     options.onRecord?.(record);
   };
+  const conversations = spec.conversations ? { thinkTime: spec.think_time, seed: spec.seed, endMs: schedule.lengthMs, wallClock } : null;
   const common = {
     target, tokens: createTokenPool(options.tokens.length, spec.token_weights), retry: { retries: options.retries, retry429: options.retry429 },
-    signal: options.signal, graceMs: options.graceMs, now, zero, counters, plan, shard: spec.shard, onRecord,
+    signal: options.signal, graceMs: options.graceMs, now, zero, counters, plan, shard: spec.shard, onRecord, conversations,
   };
+  let started = 0;
   let health: Omit<GeneratorHealth, 'cpu_user_ms' | 'cpu_system_ms' | 'started_at' | 'start_delay_ms' | 'schedule_ms'>;
   let stopError: RunError | undefined;
   try {
@@ -232,11 +243,13 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         planned_arrivals: run.planned, sent: run.sent, dropped: run.dropped, unsent: run.unsent, queued: run.queued, late_sends: run.late_sends,
         schedule_lag_ms: { p50: lag(0.5), p99: lag(0.99), max: lag(1) }, peak_in_flight: run.peak_in_flight, interrupted: run.interrupted, duration_ms: round(run.duration_ms),
       };
+      started = run.arrivals_sent;
       stopError = run.stop_error;
     } else {
       const run = await runClosedUsers({ ...common, steps: schedule.userSteps(spec.shard), endMs: schedule.lengthMs, maxRequests: spec.requests === null ? null : shardUsers(spec.requests, spec.shard) });
+      started = run.iterations;
       health = {
-        planned_arrivals: run.sent, sent: run.sent, dropped: [], unsent: 0, queued: 0, late_sends: 0, schedule_lag_ms: { p50: null, p99: null, max: null },
+        planned_arrivals: conversations === null ? run.sent : run.iterations, sent: run.sent, dropped: [], unsent: 0, queued: 0, late_sends: 0, schedule_lag_ms: { p50: null, p99: null, max: null },
         peak_in_flight: run.peak_in_flight, interrupted: run.interrupted, duration_ms: round(run.duration_ms),
       };
       stopError = run.stop_error;
@@ -264,6 +277,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     loop_delay_ms: loopDelay,
     connections_opened: warm.connections_opened,
     warm_up_ms: warm.warm_up_ms,
+    ...(conversations === null ? {} : { conversations: { started, skipped_turns: counters.skipped } }),
   };
   await writeJson(join(outDir, 'generator.json'), generator);
   const plannedTotal = spec.model === 'open' ? schedule.planned(null) : null;
@@ -283,7 +297,7 @@ function planInput(prepared: PreparedLoad, spec: LoadSpec): LoadPlanInput {
   const common = { order: spec.question_order, seed: spec.seed };
   const { source } = prepared;
   if (source.operation === 'open-urls') return { operation: 'open-urls', urls: source.urls, ...common };
-  return { operation: 'chat', rows: source.rows, set: source.set, defaults: source.defaults, mode: spec.mode, ...common };
+  return { operation: 'chat', rows: source.rows, set: source.set, defaults: source.defaults, mode: spec.mode, conversations: spec.conversations, toolIds: source.toolIds, ...common };
 }
 
 /** Chat records are scored like eval's; open-urls records have nothing to score. */

@@ -6,7 +6,8 @@
  * summarizer passes such a request only when every model passes). No judge and no check runs
  * here (judge/, checks/ and assess-record do that): their fields start empty.
  */
-import { computeScores, type Expectations } from '../metrics/score.js';
+import { computeScores } from '../metrics/score.js';
+import type { ExpectationsInput as Expectations } from '../records/expectations.js';
 import type { RequestRecord } from '../records/record.js';
 import type { UnscoredRecord } from '../runner/index.js';
 

@@ -3,6 +3,14 @@
  * Where a run sends: a service the user names, or the embedded simulated service for a dry run,
  * started in-process on a loopback ephemeral port and closed when the run ends.
  */
+import { toolIdsOf, type ToolIds } from '../plan/tools.js';
+
+/** The embedded simulator's tools (its default catalogue), name → id: a dataset's tool names are checked against them. */
+export async function simulatorToolIds(): Promise<ToolIds> {
+  const { DEFAULT_TOOLS } = await import('../sim/index.js');
+  return toolIdsOf(DEFAULT_TOOLS.map((tool) => [tool.name, tool.id] as const));
+}
+
 export interface Target {
   readonly kind: 'service' | 'simulator';
   readonly baseUrl: string;

@@ -6,7 +6,7 @@
  * request, or one model of a multi-model request).
  */
 import { stripCitations } from '../records/citations.js';
-import type { Expectations } from '../records/expectations.js';
+import type { ExpectationsInput as Expectations } from '../records/expectations.js';
 import type { AnswerFigures, RequestRecord } from '../records/record.js';
 
 /** The fields of a record the context reads (the runner's unscored record has them all). */

@@ -24,6 +24,9 @@
  *   or a streaming error's `details` is a decode error of that part: nothing is allocated for it.
  * - A `stop` with no answer text before it is `empty_answer`, not ok.
  * - A `{"type": "error"}` packet (a tool failed, v3.2+) is counted in `tool_errors`; the answer goes on.
+ * - The tools an answer used (`tools_used`) are named by their start packets (records/tools.ts),
+ *   each once, in order of first use. Each model's assistant message id (the ids part) is kept on
+ *   its `models[]` entry, so that a conversation can continue from the answer of any model.
  * - A streaming error with `details.model_index` ends that model; without it, every unfinished model.
  *   A `stop` with a null model_index in a multi-model stream (user cancel) stops every unfinished model.
  * - A decode error taints the models still streaming (any of them may have lost the part); a tainted
@@ -40,6 +43,7 @@
  */
 import type { StreamPart } from '../api/stream.js';
 import { KNOWN_PACKET_TYPES } from '../api/stream.js';
+import { TOOL_START_PACKETS, toolOfPacket } from '../records/tools.js';
 import type { Outcome } from '../records/record.js';
 import { citedDocumentIds, resolveMarkers } from '../records/citations.js';
 import { boundDocuments, type DocumentLike } from '../records/quality.js';
@@ -85,6 +89,10 @@ interface ModelState {
   reasoningChars: number;
   toolErrors: number;
   preAnswerSeconds: number | null;
+  /** The model's assistant message id (ids part); what a follow-up names as its parent. */
+  messageId: number | null;
+  /** Tools used, in order of first use (records/tools.ts). */
+  tools: string[];
 }
 
 export interface CollectorOptions {
@@ -179,6 +187,7 @@ export function createCollector(options: CollectorOptions): Collector {
         case 'message_ids':
           counted(t);
           messageId = part.part.reserved_assistant_message_id;
+          if (!multi) slot(0).messageId = messageId;
           if (multi && !answeredSingle && !models.some((m) => m.parts > 0 || m.outcome !== undefined)) {
             // Several models asked, the single-model ids part came: one model answers.
             answeredSingle = true;
@@ -186,13 +195,16 @@ export function createCollector(options: CollectorOptions): Collector {
             models.length = 1;
             const only = models[0] as ModelState;
             only.name = null; // the service's configured model: llm_overrides were ignored
+            only.messageId = messageId;
           }
           return;
         case 'multi_model_ids':
           counted(t);
           multi = true;
           part.part.responses.forEach((r, i) => {
-            if (i < asked) slot(i).name = r.model_name;
+            if (i >= asked) return;
+            slot(i).name = r.model_name;
+            slot(i).messageId = r.message_id;
           });
           return;
         case 'streaming_error': {
@@ -250,7 +262,7 @@ export function createCollector(options: CollectorOptions): Collector {
         answered_models: answeredSingle ? 1 : null,
       };
       if (!multi && !answeredSingle) {
-        const { model_index: _i, model_name: _n, scores: _s, ...single } = figures[0] as UnscoredModelFigures;
+        const { model_index: _i, model_name: _n, scores: _s, message_id: _m, ...single } = figures[0] as UnscoredModelFigures;
         return { ...single, ...common, models: null };
       }
       return { ...multiTotals(figures, rel, requestFirstPacket), ...common, models: figures };
@@ -264,6 +276,7 @@ function newModel(index: number): ModelState {
     firstPart: undefined, firstAnswer: undefined, lastAnswer: undefined, firstCitation: undefined, end: undefined,
     firstPacket: {}, gaps: [], parts: 0, answerDeltas: 0, answerChars: 0, firstDeltaChars: 0, answer: [], answerBytes: 0,
     answerTruncated: false, citations: [], topDocumentIds: [], topDocuments: [], links: new Map(), reasoningChars: 0, toolErrors: 0, preAnswerSeconds: null,
+    messageId: null, tools: [],
   };
 }
 
@@ -331,7 +344,18 @@ function foldObj(m: ModelState, obj: PacketObj, t: number, maxAnswerBytes: numbe
       return;
     case 'stop':
       stopModel(m, t);
+      return;
+    case 'search_tool_start':
+    case 'custom_tool_start':
+      useTool(m, toolOfPacket(obj as { type: string }));
+      return;
+    default:
+      useTool(m, TOOL_START_PACKETS[obj.type as string]);
   }
+}
+
+function useTool(m: ModelState, tool: string | undefined): void {
+  if (tool !== undefined && !m.tools.includes(tool)) m.tools.push(tool);
 }
 
 const utf8 = new TextEncoder();
@@ -414,6 +438,8 @@ function modelFigures(m: ModelState, rel: (x: number | undefined) => number | nu
     tool_errors: m.toolErrors,
     pre_answer_processing_seconds: m.preAnswerSeconds,
     output_chars_per_s: m.answerDeltas >= 2 && span > 0 ? roundMs((m.answerChars - m.firstDeltaChars) / (span / 1000)) : null,
+    tools_used: [...m.tools],
+    message_id: m.messageId,
     scores: null,
   };
 }
@@ -444,6 +470,7 @@ function multiTotals(
     tool_errors: sum((f) => f.tool_errors),
     pre_answer_processing_seconds: null,
     output_chars_per_s: null,
+    tools_used: [...new Set(figures.flatMap((f) => f.tools_used))],
   };
 }
 

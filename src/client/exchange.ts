@@ -18,7 +18,7 @@ export const ExchangeSchema = RequestRecordSchema.pick({
   answer: true, citations: true, cited_document_ids: true, top_document_ids: true, markers_without_citation: true,
   reasoning_chars: true, top_documents: true, chat_session_id: true, message_id: true, unknown_parts: true, decode_errors: true,
   rate_limit: true, answer_truncated: true, marker_citations: true, tool_errors: true, pre_answer_processing_seconds: true,
-  output_chars_per_s: true, answered_models: true,
+  output_chars_per_s: true, answered_models: true, tools_used: true,
 }).extend({
   models: z.array(UnscoredModelFiguresSchema).nullable(),
   /** Monotonic ms (the client's `now`) just before the request was handed to undici. */

@@ -5,12 +5,14 @@
  * schema's shape (HTML, empty, wrong JSON) is invalid_response; `error_msg` set is stream_error; an
  * empty `answer` without error_msg is empty_answer. Every release's body reads (`incognito`, v4.6+,
  * defaults to false). Markers without citation_info resolve by the link of a given document
- * (top_documents and every tool call's search_docs), as in a stream.
+ * (top_documents and every tool call's search_docs), as in a stream. `tools_used` are the
+ * `tool_calls` names (records/tools.ts: an older name such as `run_search` is read as its newer one).
  */
 import { z } from 'zod';
 import { ChatFullResponseSchema } from '../api/documents.js';
 import { citedDocumentIds, resolveMarkers } from '../records/citations.js';
 import { boundDocuments } from '../records/quality.js';
+import { canonicalToolName } from '../records/tools.js';
 import { DEFAULT_MAX_ANSWER_BYTES } from './collect.js';
 import type { BodyFigures } from './exchange.js';
 import { truncateText } from './exchange.js';
@@ -51,6 +53,7 @@ export function fullResponseFigures(body: string, totalMs: number, maxAnswerByte
     reasoning_chars: r.pre_answer_reasoning?.length ?? 0,
     chat_session_id: r.chat_session_id ?? null,
     message_id: r.message_id,
+    tools_used: [...new Set(r.tool_calls.map((c) => canonicalToolName(c.tool_name)))],
   };
 }
 
@@ -65,7 +68,7 @@ export function emptyFigures(totalMs: number | null): BodyFigures {
     ttfp_ms: null, ttft_ms: null, first_citation_ms: null, total_ms: totalMs, tpot_ms: null,
     first_packet_ms: {}, answer_gaps_ms: [], parts: 0, answer_deltas: 0, answer_chars: 0, answer: null, answer_truncated: false,
     citations: [], marker_citations: [], cited_document_ids: [], top_document_ids: [], top_documents: [], markers_without_citation: [], reasoning_chars: 0,
-    tool_errors: 0, pre_answer_processing_seconds: null, output_chars_per_s: null,
+    tool_errors: 0, pre_answer_processing_seconds: null, output_chars_per_s: null, tools_used: [],
     chat_session_id: null, message_id: null, unknown_parts: 0, decode_errors: 0, models: null, answered_models: null, error_retryable: null,
   };
 }

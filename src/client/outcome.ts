@@ -4,13 +4,14 @@
  * timeout and a broken connection explain everything after them, so they rank first; a status-decided
  * outcome (429, other ≥ 300) comes next; then what the body said: a streaming error, an undecodable
  * part, a stream without its end, and last an answer that ended properly but said nothing
- * (`empty_answer`: it reached stop, so only ok ranks below it).
+ * (`empty_answer`: it reached stop, so only ok ranks below it). `skipped` never meets another: it is
+ * the outcome of a conversation turn that was not sent (its earlier turn failed), and ranks first.
  */
 import type { Outcome } from '../records/record.js';
 
 /** Worst first. `ok` is last: it holds only when nothing else applies. */
 export const OUTCOME_PRECEDENCE = [
-  'cancelled', 'timeout', 'network', 'rate_limited', 'http_error', 'stream_error', 'invalid_response', 'truncated', 'empty_answer', 'ok',
+  'skipped', 'cancelled', 'timeout', 'network', 'rate_limited', 'http_error', 'stream_error', 'invalid_response', 'truncated', 'empty_answer', 'ok',
 ] as const satisfies readonly Outcome[];
 
 const RANK: ReadonlyMap<Outcome, number> = new Map(OUTCOME_PRECEDENCE.map((outcome, i) => [outcome, i]));

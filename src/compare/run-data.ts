@@ -66,11 +66,24 @@ export interface RunData {
   loop_delay_ms: LoopDelay | null;
   /** The user checks' figures (`--checks`) the records carry, sorted. */
   check_names: string[];
+  /**
+   * The run seen at one turn number of its conversations (only the records of that turn): what a
+   * gate scoped `turn:N` is checked on, and compared with the baseline's same turn. Empty without
+   * conversations.
+   */
+  turns: ReadonlyMap<number, RunData>;
 }
 
 interface QuestionState {
   question: string;
-  tries: Map<number, { outcome: Outcome; passed: boolean; human: boolean | null; figures: AnswerFigures }>;
+  tries: Map<number, { outcome: Outcome; passed: boolean; human: boolean | null; figures: AnswerFigures; conversation: boolean | null }>;
+}
+
+/** One conversation (× repeat) of a group: whether every turn passed so far, and its first turn's question. */
+interface ConversationState {
+  passed: boolean;
+  first: string | undefined;
+  repeat: number;
 }
 
 /** Takes every record of a run, then gives its RunData. */
@@ -79,12 +92,19 @@ export interface RunCollector {
   finish(source: string, tornLines?: number, loopDelay?: LoopDelay | null): RunData;
 }
 
-/** `verdicts`: the run's reviews (records/review), for human_pass_rate; `setOrder`: the plan's set order (summarize). */
-export function createRunCollector(options: { verdicts?: HumanVerdicts; setOrder?: readonly string[] } = {}): RunCollector {
+/**
+ * `verdicts`: the run's reviews (records/review), for human_pass_rate; `setOrder`: the plan's set
+ * order (summarize); `byTurn` (default true) also collects the run at each turn number.
+ */
+export function createRunCollector(options: { verdicts?: HumanVerdicts; setOrder?: readonly string[]; byTurn?: boolean } = {}): RunCollector {
   const verdicts = options.verdicts ?? NO_VERDICTS;
   const summarizer = createSummarizer({ verdicts, ...(options.setOrder ? { setOrder: options.setOrder } : {}) });
   const repeats = createRepeatsAccumulator();
-  const groups = new Map<string, { key: GroupKey; model_name: string | null; questions: Map<string, QuestionState>; latency: Record<LatencyFigure, number[]> }>();
+  const groups = new Map<string, {
+    key: GroupKey; model_name: string | null; questions: Map<string, QuestionState>; latency: Record<LatencyFigure, number[]>;
+    conversations: Map<string, ConversationState>;
+  }>();
+  const turns = new Map<number, RunCollector>();
   const checkNames = new Set<string>();
 
   const observe = (record: RequestRecord, model_index: number | null, model_name: string | null, figures: AnswerFigures, passed: boolean, human: boolean | undefined) => {
@@ -93,13 +113,20 @@ export function createRunCollector(options: { verdicts?: HumanVerdicts; setOrder
     let group = groups.get(id);
     if (group === undefined) {
       const latency = Object.fromEntries(LATENCY_FIGURES.map((f) => [f, [] as number[]])) as Record<LatencyFigure, number[]>;
-      groups.set(id, (group = { key, model_name, questions: new Map(), latency }));
+      groups.set(id, (group = { key, model_name, questions: new Map(), latency, conversations: new Map() }));
     }
     if (model_name !== null && (group.model_name === null || model_name < group.model_name)) group.model_name = model_name;
     let question = group.questions.get(record.question_id);
     if (question === undefined) group.questions.set(record.question_id, (question = { question: record.question, tries: new Map() }));
-    question.tries.set(record.repeat, { outcome: figures.outcome, passed, human: human ?? null, figures });
+    question.tries.set(record.repeat, { outcome: figures.outcome, passed, human: human ?? null, figures, conversation: null });
     for (const name of Object.keys(figures.checks)) checkNames.add(name);
+    if (record.conversation !== null) {
+      const conversationKey = JSON.stringify([record.conversation, record.repeat]);
+      const state = group.conversations.get(conversationKey) ?? { passed: true, first: undefined, repeat: record.repeat };
+      state.passed &&= passed;
+      if (record.turn === 1) state.first = record.question_id;
+      group.conversations.set(conversationKey, state);
+    }
     if (figures.outcome !== 'ok') return;
     for (const f of LATENCY_FIGURES) {
       const value = sampleValue(f, figures, record.headers_ms);
@@ -109,6 +136,11 @@ export function createRunCollector(options: { verdicts?: HumanVerdicts; setOrder
 
   return {
     add(record) {
+      if (options.byTurn !== false && record.turn !== null) {
+        let view = turns.get(record.turn);
+        if (view === undefined) turns.set(record.turn, (view = createRunCollector({ ...options, byTurn: false })));
+        view.add(record);
+      }
       summarizer.add(record);
       repeats.add(record);
       const modelIndexes = (record.models ?? []).map((m) => m.model_index);
@@ -119,6 +151,13 @@ export function createRunCollector(options: { verdicts?: HumanVerdicts; setOrder
     },
     finish(source, tornLines = 0, loopDelay = null) {
       const checks = [...checkNames].sort();
+      for (const group of groups.values()) {
+        // Each conversation's verdict goes on its first turn's try, so a comparison pairs conversations.
+        for (const state of group.conversations.values()) {
+          const attempt = state.first === undefined ? undefined : group.questions.get(state.first)?.tries.get(state.repeat);
+          if (attempt !== undefined) attempt.conversation = state.passed;
+        }
+      }
       return {
         source,
         loop_delay_ms: loopDelay,
@@ -132,6 +171,7 @@ export function createRunCollector(options: { verdicts?: HumanVerdicts; setOrder
         })),
         torn_lines: tornLines,
         check_names: checks,
+        turns: new Map([...turns.entries()].sort(([a], [b]) => a - b).map(([turn, view]) => [turn, view.finish(`${source} (turn ${turn})`, 0, loopDelay)])),
       };
     },
   };
@@ -159,6 +199,7 @@ function toQuestionData(state: QuestionState, checkNames: readonly string[]): Qu
     outcomes: tries.map((t) => t.outcome),
     passes: tries.map((t) => t.passed),
     human: tries.map((t) => t.human),
+    conversation_passes: tries.map((t) => t.conversation),
     scores,
     answer: first?.answer == null ? null : trimText(first.answer, ANSWER_CHARS),
     cited_document_ids: first?.cited_document_ids ?? [],
@@ -190,12 +231,14 @@ export function groupValue(run: RunData, key: GroupKey, figure: string, stat?: L
       return group.pass_rate?.mean ?? null;
     case 'human_pass_rate':
       return group.human_pass_rate?.mean ?? null;
+    case 'conversation_pass_rate':
+      return group.conversations?.pass_rate?.mean ?? null;
     case 'ok_rate':
       return share(o.ok);
     case 'rate_limited_rate':
       return share(o.rate_limited);
     case 'error_rate':
-      return share(group.requests - o.ok - o.rate_limited);
+      return share(group.requests - o.ok - o.rate_limited - (o.skipped ?? 0));
     case 'pass_at_n':
     case 'pass_all_n':
     case 'flaky_rate':

@@ -4,8 +4,10 @@
  */
 export { readDataset, metadataColumns, type Dataset } from './read-csv.js';
 export { readUtf8File, type InputFile } from './read-text.js';
+export { conversationProblems, conversationUnits, hasConversations } from './conversations.js';
+export { forcedToolId, toolIdsOf, toolProblems, type ToolIds } from './tools.js';
 export {
   DatasetRowSchema, KNOWN_COLUMNS, isKnownColumn,
-  type DatasetRow, type DatasetRowInput, type KnownColumn,
+  type DatasetRow, type DatasetRowInput, type KnownColumn, type ForcedTool,
 } from './schema.js';
 export { readLabels, type LabelScope } from './read-labels.js';

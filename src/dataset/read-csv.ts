@@ -8,6 +8,10 @@ import { CsvError, parse, type InfoRecord } from 'csv-parse/sync';
 import { InputError } from '../errors.js';
 import { DatasetRowSchema, isKnownColumn, type DatasetRow, type DatasetRowInput } from './schema.js';
 import { readUtf8File, type InputFile } from './read-text.js';
+import { conversationProblems } from './conversations.js';
+import { toolProblems, type ToolIds } from './tools.js';
+
+const lineNumber = (problem: string): number => Number(/^[^\n]*?:(\d+):/.exec(problem)?.[1] ?? 0);
 
 /** A validated dataset. `path` is as the user named it. */
 export interface Dataset {
@@ -31,9 +35,12 @@ interface RawRecord {
 /**
  * Reads and validates the dataset at `file.path` (relative to `file.cwd`). UTF-8 with or without
  * BOM, LF or CRLF, quoted cells spanning lines; blank lines and rows of empty cells are skipped.
- * `id` defaults to the row number (first question = "1"). Throws InputError listing every problem.
+ * `id` defaults to the row number (first question = "1"), or `conversation#turn` for a turn of a
+ * conversation. Conversations are checked across rows (dataset/conversations.ts), tool names
+ * against `toolIds` when the service's tools are known (dataset/tools.ts). Throws InputError
+ * listing every problem, by line.
  */
-export async function readDataset(file: InputFile | string): Promise<Dataset> {
+export async function readDataset(file: InputFile | string, options: { toolIds?: ToolIds | null | undefined } = {}): Promise<Dataset> {
   const input = typeof file === 'string' ? { path: file } : file;
   const name = input.path;
   // csv-parse counts a CRLF inside a quoted cell as two lines; with LF only, its line numbers are exact.
@@ -64,6 +71,8 @@ export async function readDataset(file: InputFile | string): Promise<Dataset> {
     if (first === undefined) firstLineOfId.set(id, record.line);
     else if (id !== '') problems.push(`${where}: id: duplicate id ${JSON.stringify(id)} (first on line ${first})`);
   });
+  problems.push(...conversationProblems(rows, name), ...toolProblems(rows, options.toolIds ?? null, name));
+  problems.sort((a, b) => lineNumber(a) - lineNumber(b));
   if (problems.length > 0) throw new InputError(problems);
   return { path: name, rows, columns, categories: [...new Set(rows.flatMap((row) => (row.category === null ? [] : [row.category])))] };
 }
@@ -140,6 +149,13 @@ function toRowInput(columns: string[], record: RawRecord, rowNumber: number): Da
     if (isKnownColumn(column)) known[column] = value;
     else metadata[column] = value;
   });
-  const id = known.id === undefined || known.id.trim() === '' ? String(rowNumber) : known.id;
+  const id = known.id === undefined || known.id.trim() === '' ? defaultId(known, rowNumber) : known.id;
   return { ...known, id, line: record.line, metadata };
+}
+
+/** A turn of a conversation is `conversation#turn` (stable when rows move); any other row its row number. */
+function defaultId(known: Record<string, string>, rowNumber: number): string {
+  const conversation = known.conversation?.trim() ?? '';
+  const turn = known.turn?.trim() ?? '';
+  return conversation !== '' && /^\d+$/.test(turn) ? `${conversation}#${Number(turn)}` : String(rowNumber);
 }

@@ -9,12 +9,14 @@ import { canonicalPattern, compilePattern } from '../records/patterns.js';
 import type { LabelVerdict } from '../records/quality.js';
 import { z } from 'zod';
 import { DateTimeSchema, DocumentSourceSchema, type BaseFilters } from '../api/index.js';
+import { canonicalToolName } from '../records/tools.js';
 
 /** Columns with a meaning; any other column is kept as metadata. Names are lowercase, exact. */
 export const KNOWN_COLUMNS = [
   'id', 'question', 'expected_documents', 'must_contain', 'must_not_contain', 'expect_no_answer', 'category',
   'persona_id', 'project_id', 'additional_context', 'source_type', 'document_set', 'tags', 'time_cutoff', 'deep_research',
   'reference_answer', 'rubric', 'human_verdict', 'must_match', 'must_not_match',
+  'conversation', 'turn', 'expected_tools', 'forced_tool',
 ] as const;
 export type KnownColumn = (typeof KNOWN_COLUMNS)[number];
 const KNOWN = new Set<string>(KNOWN_COLUMNS);
@@ -170,6 +172,51 @@ function parseVerdict(value: string, ctx: Ctx): LabelVerdict | null {
 
 const text = (value: string): string | null => (value.trim() === '' ? null : value.trim());
 
+/** A turn number: 1, 2, …; empty means none. */
+function parseTurn(value: string, ctx: Ctx): number | null {
+  const trimmed = value.trim();
+  if (trimmed === '') return null;
+  if (!/^\d+$/.test(trimmed) || Number(trimmed) < 1 || !Number.isSafeInteger(Number(trimmed))) {
+    issue(ctx, `${quote(value)} is not a turn number (1, 2, …)`);
+    return null;
+  }
+  return Number(trimmed);
+}
+
+/** Tool names separated by `|`, each once (records/tools.ts: aliases and case read as one name). */
+function parseToolNames(value: string, ctx: Ctx): string[] {
+  const names = parsePhraseList(value, ctx);
+  const firstAt = new Map<string, number>();
+  return names.filter((name, index) => {
+    const key = canonicalToolName(name);
+    const first = firstAt.get(key);
+    if (first !== undefined) {
+      issue(ctx, `element ${index + 1} ${quote(name)} names the same tool as element ${first}`);
+      return false;
+    }
+    firstAt.set(key, index + 1);
+    return true;
+  });
+}
+
+/** `forced_tool`: a tool id (an integer) or a tool name; resolved to an id before anything is sent. */
+export type ForcedTool = { id: number } | { name: string };
+
+function parseForcedTool(value: string, ctx: Ctx): ForcedTool | null {
+  const trimmed = value.trim();
+  if (trimmed === '') return null;
+  if (/^-?\d+$/.test(trimmed)) {
+    const id = Number(trimmed);
+    if (!Number.isSafeInteger(id) || id < 0) {
+      issue(ctx, `${quote(value)} is not a tool id (a non-negative integer) or a tool name`);
+      return null;
+    }
+    return { id };
+  }
+  if (trimmed.includes('|')) issue(ctx, `${quote(value)}: one tool only (the service forces one tool per message)`);
+  return { name: trimmed };
+}
+
 function required(value: string, ctx: Ctx): string {
   if (value.trim() === '') issue(ctx, 'is empty');
   return value.trim();
@@ -204,6 +251,10 @@ export const DatasetRowSchema = z
     human_verdict: cell.transform(parseVerdict),
     must_match: cell.transform(parsePatterns),
     must_not_match: cell.transform(parsePatterns),
+    conversation: cell.transform(text),
+    turn: cell.transform(parseTurn),
+    expected_tools: cell.transform(parseToolNames),
+    forced_tool: cell.transform(parseForcedTool),
     metadata: z.record(z.string(), z.string()).default({}),
   })
   .transform((row) => ({
@@ -220,6 +271,7 @@ export const DatasetRowSchema = z
       reference_answer: row.reference_answer,
       rubric: row.rubric,
       human_verdict: row.human_verdict,
+      expected_tools: row.expected_tools,
     } satisfies Expectations,
     category: row.category,
     persona_id: row.persona_id,
@@ -227,6 +279,11 @@ export const DatasetRowSchema = z
     additional_context: row.additional_context,
     /** Ask with deep research (true/false); null: the set's or the defaults' choice. */
     deep_research: row.deep_research,
+    /** The conversation this row is a turn of, and its turn number; both null for a question on its own (dataset/conversations.ts checks them together). */
+    conversation: row.conversation,
+    turn: row.turn,
+    /** The tool the service must use for this message: an id, or a name resolved before anything is sent. */
+    forced_tool: row.forced_tool,
     filters: toFilters(row),
     metadata: row.metadata,
   }));

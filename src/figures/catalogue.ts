@@ -5,7 +5,8 @@
  * correctness, groundedness, relevance and rubric among them), the outcome and pass rates, the
  * repeat figures, the per-request figures summarised by their distribution (latencies and
  * milestones, TPOT, output characters per second, the service's own pre-answer time), which take a
- * statistic, and the user's own checks (`--checks`), scores named by the user. For each, its kind,
+ * statistic, the tool scores and the conversation pass rate (each of them also per turn number
+ * of a conversation), and the user's own checks (`--checks`), scores named by the user. For each, its kind,
  * which way is good, and (for the per-request ones) how it is read from a record. One catalogue at
  * the bottom of the tree, so metrics, compare, gates and the reports never disagree on a name, a
  * definition or a direction.
@@ -89,7 +90,21 @@ export const RATE_FIGURES = ['pass_rate', 'ok_rate', 'error_rate', 'rate_limited
 export const REPEAT_FIGURES = ['pass_at_n', 'pass_all_n', 'flaky_rate'] as const;
 /** Shares of the answers a person reviewed (reviews.jsonl, records/review): N/A where nothing was reviewed. */
 export const REVIEW_FIGURES = ['human_pass_rate'] as const;
-export type RateFigure = (typeof RATE_FIGURES)[number] | (typeof REPEAT_FIGURES)[number] | (typeof REVIEW_FIGURES)[number];
+/**
+ * Shares of a group's conversations (metrics/conversations): a conversation passes when every
+ * turn passed. N/A in a run without conversations. Paired between runs by conversation.
+ */
+export const CONVERSATION_FIGURES = ['conversation_pass_rate'] as const;
+export type RateFigure = (typeof RATE_FIGURES)[number] | (typeof REPEAT_FIGURES)[number] | (typeof REVIEW_FIGURES)[number] | (typeof CONVERSATION_FIGURES)[number];
+
+/**
+ * Per-turn figures: every figure of this catalogue exists for each turn number of a run's
+ * conversations (summary.json `by_turn`; the gate scope `turn:N`, figures/grammar.ts), so that
+ * the quality and the time to the first token can be read, compared and gated by depth. The tool
+ * figures (`tool_assertion`, `tool_precision`) are scores of records/scores.ts, so they are here
+ * like every score.
+ */
+export const TURN_SCOPE = 'turn' as const;
 
 export type { ScoreName };
 
@@ -113,7 +128,7 @@ export const HEADLINE_LATENCY: readonly `${LatencyFigure}.${LatencyStat}`[] = ['
 );
 
 const SCORE_SET: ReadonlySet<string> = new Set(SCORE_NAMES);
-const RATE_SET: ReadonlySet<string> = new Set<string>([...RATE_FIGURES, ...REPEAT_FIGURES, ...REVIEW_FIGURES]);
+const RATE_SET: ReadonlySet<string> = new Set<string>([...RATE_FIGURES, ...REPEAT_FIGURES, ...REVIEW_FIGURES, ...CONVERSATION_FIGURES]);
 const LATENCY_SET: ReadonlySet<string> = new Set(LATENCY_FIGURES);
 /** Counts of bad things: a fall is an improvement. */
 const LOWER_IS_BETTER: ReadonlySet<string> = new Set(['duplicate_citations', 'invalid_citations', 'error_rate', 'rate_limited_rate', 'flaky_rate']);
@@ -127,7 +142,7 @@ export function figureKind(name: string): FigureKind | undefined {
 }
 
 /** Every base figure name a gate accepts, for "did you mean". */
-export const FIGURE_NAMES: readonly string[] = [...SCORE_NAMES, ...RATE_FIGURES, ...REPEAT_FIGURES, ...REVIEW_FIGURES, ...LATENCY_FIGURES];
+export const FIGURE_NAMES: readonly string[] = [...SCORE_NAMES, ...RATE_FIGURES, ...REPEAT_FIGURES, ...REVIEW_FIGURES, ...CONVERSATION_FIGURES, ...LATENCY_FIGURES];
 
 /** Which way is good: latencies and counts of bad things should fall, everything else (output characters per second too) rise. */
 export function higherIsBetter(name: string): boolean {

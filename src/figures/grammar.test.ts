@@ -61,7 +61,7 @@ describe('parseGate: every mistake, named precisely', () => {
     { text: 'set:a set:b pass_rate >= 0.8', message: '--gate "set:a set:b pass_rate >= 0.8": two set: scopes ("set:a" and "set:b"); write one gate per set' },
     { text: 'mode:both pass_rate >= 0.8', message: '--gate "mode:both pass_rate >= 0.8": unknown mode "both" (mode:stream or mode:full)' },
     { text: 'mode:full mode:full pass_rate >= 0.8', message: '--gate "mode:full mode:full pass_rate >= 0.8": two mode: scopes ("mode:full" and "mode:full")' },
-    { text: 'sett:a pass_rate >= 0.8', message: '--gate "sett:a pass_rate >= 0.8": unknown scope "sett:a" (set:NAME or mode:stream|full) (did you mean set?)' },
+    { text: 'sett:a pass_rate >= 0.8', message: '--gate "sett:a pass_rate >= 0.8": unknown scope "sett:a" (set:NAME, mode:stream|full or turn:N) (did you mean set?)' },
     { text: 'set:a', message: '--gate "set:a": missing figure after the scope' },
     { text: '>= 0.8', message: '--gate ">= 0.8": missing figure before ">="' },
   ])('$text', ({ text, message }) => {

@@ -2,8 +2,10 @@
  * @module figures/grammar
  * The gate grammar (docs/ci.md):
  *
- *   [set:NAME] [mode:stream|full] FIGURE[.STAT] [delta|ratio] OP NUMBER [significant]
+ *   [set:NAME] [mode:stream|full] [turn:N] FIGURE[.STAT] [delta|ratio] OP NUMBER [significant]
  *
+ * `turn:N` checks the figure on the N-th turns of the run's conversations only (the run seen at
+ * that depth: its summary's `by_turn`, compared with the baseline's same turn).
  * FIGURE is any numeric score (answer quality's answer_f1, rouge_l, correctness, groundedness,
  * relevance and rubric among them; a user check's name when the caller passes it as an extra
  * figure), a rate (pass_rate, ok_rate, error_rate, rate_limited_rate), a
@@ -16,7 +18,7 @@
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { ModeSchema, type Mode } from '../records/record.js';
-import { FIGURE_NAMES, LATENCY_STATS, figureKind, type FigureKind, type LatencyStat } from './catalogue.js';
+import { FIGURE_NAMES, LATENCY_STATS, TURN_SCOPE, figureKind, type FigureKind, type LatencyStat } from './catalogue.js';
 
 export const GATE_OPERATORS = ['>=', '<=', '>', '<', '=='] as const;
 export const GateOperatorSchema = z.enum(GATE_OPERATORS);
@@ -30,6 +32,8 @@ export const GateSchema = z.object({
   text: z.string(),
   set: z.string().nullable(),
   mode: ModeSchema.nullable(),
+  /** Only the conversation turns of this number; null: every request. */
+  turn: z.number().int().positive().nullable().default(null),
   /** Base figure name (`ttfp_ms`, `citation_recall`). */
   figure: z.string(),
   stat: z.enum(LATENCY_STATS).nullable(),
@@ -93,13 +97,14 @@ export type ExtraFigures = Readonly<Record<string, FigureKind>>;
  */
 export function parseGate(text: string, origin = `--gate "${text}"`, extraFigures: ExtraFigures = {}): Gate {
   const fail = (problem: string): never => {
-    throw new UsageError(`${origin}: ${problem}`, { hint: 'gate form: [set:NAME] [mode:stream|full] FIGURE[.STAT] [delta|ratio] OP NUMBER [significant]; see docs/ci.md' });
+    throw new UsageError(`${origin}: ${problem}`, { hint: 'gate form: [set:NAME] [mode:stream|full] [turn:N] FIGURE[.STAT] [delta|ratio] OP NUMBER [significant]; see docs/ci.md' });
   };
   const tokens = text.replace(OPERATOR_PATTERN, ' $1 ').trim().split(/\s+/).filter((t) => t !== '');
   if (tokens.length === 0) fail('empty gate');
   let i = 0;
   let set: string | null = null;
   let mode: Mode | null = null;
+  let turn: number | null = null;
   for (let token = tokens[i]; token !== undefined && /^[a-z_]+:/i.test(token); token = tokens[++i]) {
     const [scope, ...rest] = token.split(':');
     const name = rest.join(':');
@@ -112,7 +117,11 @@ export function parseGate(text: string, origin = `--gate "${text}"`, extraFigure
       const parsed = ModeSchema.safeParse(name);
       if (!parsed.success) fail(`unknown mode "${name}" (mode:stream or mode:full)`);
       mode = parsed.data ?? null;
-    } else fail(`unknown scope "${token}" (set:NAME or mode:stream|full)${didYouMean(scope ?? '', ['set', 'mode'])}`);
+    } else if (scope === TURN_SCOPE) {
+      if (turn !== null) fail(`two turn: scopes ("turn:${turn}" and "${token}")`);
+      if (!/^[1-9]\d*$/.test(name)) fail(`turn:${name} is not a turn number (turn:1, turn:2, …)`);
+      turn = Number(name);
+    } else fail(`unknown scope "${token}" (set:NAME, mode:stream|full or turn:N)${didYouMean(scope ?? '', ['set', 'mode', TURN_SCOPE])}`);
   }
   const figureToken = tokens[i++];
   if (figureToken === undefined) return fail('missing figure after the scope');
@@ -152,7 +161,7 @@ export function parseGate(text: string, origin = `--gate "${text}"`, extraFigure
     if (against === 'value') fail('"significant" needs delta or ratio: it qualifies a change against the baseline');
   }
   if (i < tokens.length) fail(`unexpected "${tokens[i]}" after the number${didYouMean(tokens[i] ?? '', ['significant'])}`);
-  return { text, set, mode, figure, stat, against, op: opToken as GateOperator, threshold: Number(numberToken), significant };
+  return { text, set, mode, turn, figure, stat, against, op: opToken as GateOperator, threshold: Number(numberToken), significant };
 }
 
 /** Whether `value OP threshold` holds. */

@@ -2,15 +2,16 @@
  * @module gates/evaluate
  * Evaluates gates against a run (and, for delta/ratio gates, its comparison with a baseline). An
  * unscoped gate applies to every set × mode of the current run — for a multi-model set, to each of
- * its models — and each must pass; `set:`/`mode:` narrow it. Every result carries the figures used
- * and a one-line reason.
+ * its models — and each must pass; `set:`/`mode:` narrow it, `turn:N` checks it on the run's N-th
+ * conversation turns only (and against the baseline's N-th turns). Every result carries the figures
+ * used and a one-line reason.
  */
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import type { Mode } from '../records/record.js';
 import { figureKind, higherIsBetter } from '../figures/catalogue.js';
 import { questionValue } from '../metrics/question-value.js';
-import { groupLabel } from '../compare/compare.js';
+import { compareRuns, groupLabel } from '../compare/compare.js';
 import { groupValue, type GroupData, type RunData } from '../compare/run-data.js';
 import { GroupRefSchema, IntervalSchema, type Comparison, type FigureDelta, type GroupComparison } from '../compare/schema.js';
 import { compareOp, describeGate, gateFigure, GateSchema, type Gate } from '../figures/grammar.js';
@@ -55,9 +56,13 @@ export function gateTargets(run: RunData): GroupData[] {
  * Checks what can be checked before anything runs: a scope must name a set and mode of the run;
  * delta/ratio gates need a baseline. Throws UsageError naming the gate.
  */
-export function checkGates(gates: readonly Gate[], run: { sets: readonly string[]; modes: readonly Mode[]; hasBaseline: boolean }): void {
+export function checkGates(gates: readonly Gate[], run: { sets: readonly string[]; modes: readonly Mode[]; hasBaseline: boolean; turns?: readonly number[] }): void {
   for (const gate of gates) {
     const where = `gate "${gate.text}"`;
+    const turn = gate.turn ?? null;
+    if (turn !== null && run.turns !== undefined && !run.turns.includes(turn)) {
+      throw new UsageError(`${where}: turn:${turn} names no turn of the run (${run.turns.length === 0 ? 'it has no conversations' : `its conversations have turns ${[...run.turns].sort((a, b) => a - b).join(', ')}`})`);
+    }
     if (gate.set !== null && !run.sets.includes(gate.set)) {
       throw new UsageError(`${where}: set:${gate.set} names no set of the run (its sets: ${run.sets.join(', ') || 'none'})`);
     }
@@ -109,7 +114,8 @@ function ratioInterval(f: FigureDelta): FigureDelta['ci'] {
 function evaluateOne(gate: Gate, target: GroupData, current: RunData, compared: GateBaseline | undefined): GateResult {
   const kind = figureKind(gate.figure);
   const name = gateFigure(gate);
-  const where = `for set ${target.set}/${target.mode}${target.model_index === null ? '' : ` model ${target.model_name ?? target.model_index}`}`;
+  const turn = gate.turn ?? null;
+  const where = `for set ${target.set}/${target.mode}${target.model_index === null ? '' : ` model ${target.model_name ?? target.model_index}`}${turn === null ? '' : ` turn ${turn}`}`;
   const group: GroupComparison | undefined =
     gate.against === 'value' ? undefined : compared?.comparison.groups.find((g) => g.set === target.set && g.mode === target.mode && g.model_index === target.model_index);
   const baselineGroup = group && compared?.baseline.groups.find((g) => g.set === group.baseline_set && g.mode === group.mode && g.model_index === group.model_index);
@@ -158,10 +164,27 @@ function evaluateOne(gate: Gate, target: GroupData, current: RunData, compared: 
  */
 export function evaluateGates(gates: readonly Gate[], current: RunData, compared?: GateBaseline): GateResult[] {
   const targets = gateTargets(current);
-  checkGates(gates, { sets: current.summary.run.sets, modes: [...new Set(targets.map((t) => t.mode))], hasBaseline: compared !== undefined });
-  return gates.flatMap((gate) => {
-    const scoped = targets.filter((t) => (gate.set === null || t.set === gate.set) && (gate.mode === null || t.mode === gate.mode));
-    if (scoped.length === 0) throw new UsageError(`gate "${gate.text}": its scope names no group of the run (set ${gate.set ?? 'any'}, mode ${gate.mode ?? 'any'})`);
-    return scoped.map((target) => evaluateOne(gate, target, current, compared));
+  checkGates(gates, {
+    sets: current.summary.run.sets, modes: [...new Set(targets.map((t) => t.mode))], hasBaseline: compared !== undefined, turns: [...current.turns.keys()],
   });
+  const atTurn = new Map<number, { run: RunData; compared: GateBaseline | undefined }>();
+  return gates.flatMap((gate) => {
+    const turn = gate.turn ?? null;
+    let view = { run: current, compared };
+    if (turn !== null) {
+      view = atTurn.get(turn) ?? { run: current.turns.get(turn)!, compared: compared && turnBaseline(compared, current.turns.get(turn)!, turn) };
+      atTurn.set(turn, view);
+    }
+    const scoped = (turn === null ? targets : gateTargets(view.run)).filter((t) => (gate.set === null || t.set === gate.set) && (gate.mode === null || t.mode === gate.mode));
+    if (scoped.length === 0) throw new UsageError(`gate "${gate.text}": its scope names no group of the run (set ${gate.set ?? 'any'}, mode ${gate.mode ?? 'any'}${turn === null ? '' : `, turn ${turn}`})`);
+    return scoped.map((target) => evaluateOne(gate, target, view.run, view.compared));
+  });
+}
+
+/** The baseline and comparison at one turn number: the same turn of both runs, compared as the whole runs were. */
+function turnBaseline(compared: GateBaseline, current: RunData, turn: number): GateBaseline {
+  const { comparison } = compared;
+  const baseline = compared.baseline.turns.get(turn);
+  if (baseline === undefined) return { baseline: compared.baseline, comparison: { ...comparison, groups: [] } };
+  return { baseline, comparison: compareRuns(baseline, current, { seed: comparison.seed, resamples: comparison.resamples, setMap: comparison.set_map }) };
 }

@@ -15,6 +15,8 @@ import { GateAgainstSchema, GateOperatorSchema, parseGate, type ExtraFigures, ty
 export const GateObjectSchema = z.strictObject({
   set: z.string().min(1).optional(),
   mode: ModeSchema.optional(),
+  /** Only the conversation turns of this number. */
+  turn: z.number().int().positive().optional(),
   figure: z.string().min(1),
   stat: z.enum(LATENCY_STATS).optional(),
   against: GateAgainstSchema.optional(),
@@ -33,6 +35,7 @@ export function gateObjectText(g: GateObject): string {
   return [
     g.set === undefined ? '' : `set:${g.set}`,
     g.mode === undefined ? '' : `mode:${g.mode}`,
+    g.turn === undefined ? '' : `turn:${g.turn}`,
     g.stat === undefined ? g.figure : `${g.figure}.${g.stat}`,
     g.against === undefined || g.against === 'value' ? '' : g.against,
     g.op,

@@ -65,17 +65,21 @@ export interface PassInputs {
   citation_recall: number | null;
   expects_documents: boolean;
   checks: AnswerChecks;
+  /** 0 when an expected tool was not used; null (or absent) when no tool is expected. */
+  tool_assertion?: number | null;
 }
 
 /**
  * The default pass rule: outcome ok, no invalid citation, citation recall above 0 when documents
  * are expected, every must_contain present, no must_not_contain present, every must_match
- * matching, no must_not_match matching, and nothing cited when the question expects no answer.
+ * matching, no must_not_match matching, nothing cited when the question expects no answer, and
+ * every expected tool used (tool_assertion not 0).
  */
 export function passes(inputs: PassInputs): boolean {
   const { outcome, invalid_citations, citation_recall, expects_documents, checks } = inputs;
   return (
     outcome === 'ok' &&
+    inputs.tool_assertion !== 0 &&
     invalid_citations === 0 &&
     (!expects_documents || (citation_recall ?? 0) > 0) &&
     checks.missing_phrases.length === 0 &&

@@ -45,9 +45,12 @@ const RATE_KEYS: Record<(typeof LOAD_RATE_FIGURES)[number], keyof WindowFigures[
 /**
  * The measured window's value of `figure` (with `stat` for latencies): null when it does not exist
  * (no ok request had it, an empty window, or a figure a load run does not compute, like scores).
+ * With `turn`, the value over that turn number of the window's conversations (`by_turn`); the
+ * generator's counts (late_sends, dropped) have none.
  */
-export function loadFigureValue(summary: LoadSummary, figure: string, stat: string | null): number | null {
-  const window = summary.windows.measured;
+export function loadFigureValue(summary: LoadSummary, figure: string, stat: string | null, turn: number | null = null): number | null {
+  const window = turn === null ? summary.windows.measured : summary.by_turn[String(turn)];
+  if (window === undefined) return null;
   if ((LOAD_LATENCY_FIGURES as readonly string[]).includes(figure)) {
     const stats = window.latency[figure as LoadLatencyFigure];
     if (stats === null || stat === null) return null;
@@ -56,8 +59,8 @@ export function loadFigureValue(summary: LoadSummary, figure: string, stat: stri
   }
   if (figure in RATE_KEYS) return window.rates[RATE_KEYS[figure as keyof typeof RATE_KEYS]];
   if (figure === 'ok_rate' || figure === 'error_rate' || figure === 'rate_limited_rate' || figure === 'pass_rate') return window.shares[figure];
-  if (figure === 'late_sends') return summary.generator.late_sends;
-  if (figure === 'dropped') return summary.generator.dropped;
+  if (figure === 'late_sends') return turn === null ? summary.generator.late_sends : null;
+  if (figure === 'dropped') return turn === null ? summary.generator.dropped : null;
   return null;
 }
 

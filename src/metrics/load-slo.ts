@@ -32,6 +32,7 @@ export function parseSlo(text: string, flag = '--slo'): Slo {
   const bare = BARE_LATENCY.exec(text);
   const gate = parseLoadGate(bare ? text.replace(BARE_LATENCY, `${bare[1]}.max `) : text, origin);
   if (gate.set !== null || gate.mode !== null) throw new UsageError(`${origin}: an SLO takes no set:/mode: scope (a load run has one set and one mode)`);
+  if (gate.turn !== null) throw new UsageError(`${origin}: an SLO takes no turn: scope (it defines goodput for every request); gate a turn with --gate "turn:N …"`);
   if (gate.against !== 'value') throw new UsageError(`${origin}: an SLO compares a value with a threshold; ${gate.against} needs a baseline (use compare)`);
   return { gate: { ...gate, text }, perRequest: bare !== null };
 }

@@ -56,6 +56,7 @@ export function buildTimeline(records: readonly LoadRecord[], droppedOffsets: re
   const buckets: Bucket[] = Array.from({ length: seconds }, () => ({ offered: 0, sent: 0, dropped: 0, ok: 0, rate_limited: 0, errors: 0, ttfp: [], total: [] }));
   const at = (ms: number): Bucket | undefined => buckets[Math.min(seconds - 1, Math.max(0, Math.floor(ms / 1000)))];
   for (const r of records) {
+    if (r.outcome === 'skipped') continue; // a conversation turn that was never sent
     at(arrivalOf(r))!.offered += 1;
     at(r.sent_offset_ms)!.sent += 1;
     const done = at(doneOf(r))!;
@@ -71,8 +72,8 @@ export function buildTimeline(records: readonly LoadRecord[], droppedOffsets: re
     bucket.offered += 1;
     bucket.dropped += 1;
   }
-  const sends = records.map((r) => r.sent_offset_ms).sort((a, b) => a - b);
-  const dones = records.map(doneOf).sort((a, b) => a - b);
+  const sends = records.filter((r) => r.outcome !== 'skipped').map((r) => r.sent_offset_ms).sort((a, b) => a - b);
+  const dones = records.filter((r) => r.outcome !== 'skipped').map(doneOf).sort((a, b) => a - b);
   return buckets.map((b, second) => {
     const end = (second + 1) * 1000;
     return {

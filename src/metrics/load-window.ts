@@ -18,7 +18,7 @@ import { latencyStats, percentile } from './stats.js';
 export type LoadRecord = Pick<
   RequestRecord,
   | 'outcome' | 'sent_offset_ms' | 'scheduled_offset_ms' | 'queue_ms' | 'response_ms' | 'headers_ms' | 'ttfp_ms' | 'ttft_ms'
-  | 'total_ms' | 'token_index' | 'rate_limit' | 'attempts' | 'started_at'
+  | 'total_ms' | 'token_index' | 'rate_limit' | 'attempts' | 'started_at' | 'turn'
 > & {
   /** scores.pass of the record; null when it was not scored. */
   passed: boolean | null;
@@ -29,7 +29,7 @@ export function toLoadRecord(r: RequestRecord): LoadRecord {
   return {
     outcome: r.outcome, sent_offset_ms: r.sent_offset_ms, scheduled_offset_ms: r.scheduled_offset_ms, queue_ms: r.queue_ms,
     response_ms: r.response_ms, headers_ms: r.headers_ms, ttfp_ms: r.ttfp_ms, ttft_ms: r.ttft_ms, total_ms: r.total_ms,
-    token_index: r.token_index, rate_limit: r.rate_limit, attempts: r.attempts, started_at: r.started_at,
+    token_index: r.token_index, rate_limit: r.rate_limit, attempts: r.attempts, started_at: r.started_at, turn: r.turn,
     passed: r.scores === null ? null : r.scores.pass,
   };
 }
@@ -45,8 +45,11 @@ export const arrivalOf = (r: Pick<LoadRecord, 'scheduled_offset_ms' | 'sent_offs
 export const doneOf = (r: Pick<LoadRecord, 'sent_offset_ms' | 'scheduled_offset_ms' | 'response_ms' | 'total_ms' | 'headers_ms'>): number =>
   r.response_ms !== null ? arrivalOf(r) + r.response_ms : r.sent_offset_ms + (r.total_ms ?? r.headers_ms ?? 0);
 
-/** Not ok and not rate-limited: the gates' error_rate definition (cancelled included). */
-export const isError = (outcome: LoadRecord['outcome']): boolean => outcome !== 'ok' && outcome !== 'rate_limited';
+/**
+ * Not ok and not rate-limited: the gates' error_rate definition (cancelled included). A `skipped`
+ * conversation turn is not an error of its own (nothing was sent; the turn before it is the error).
+ */
+export const isError = (outcome: LoadRecord['outcome']): boolean => outcome !== 'ok' && outcome !== 'rate_limited' && outcome !== 'skipped';
 
 export interface WindowBounds {
   readonly name: WindowName;
@@ -109,7 +112,8 @@ export function windowFigures(bounds: WindowBounds, records: readonly LoadRecord
       if (r.passed && r.outcome === 'ok') passed += 1;
     }
   }
-  const sent = records.length;
+  // A skipped conversation turn has a record but was never sent.
+  const sent = records.length - outcomes.skipped;
   const errors = records.filter((r) => isError(r.outcome)).length;
   const perS = (n: number) => (duration_s > 0 ? n / duration_s : null);
   const share = (n: number) => (sent > 0 ? n / sent : null);

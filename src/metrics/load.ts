@@ -15,7 +15,7 @@ import { LOAD_SUMMARY_VERSION } from '../records/load-summary.js';
 import { createGoodPredicate, evaluateSlos, type Slo } from './load-slo.js';
 import { rateLimitFigures, retryFigures } from './load-rate-limits.js';
 import { buildTimeline } from './load-timeline.js';
-import { arrivalOf, doneOf, windowBounds, windowFigures, windowOf, type LoadRecord } from './load-window.js';
+import { arrivalOf, doneOf, windowBounds, windowFigures, windowOf, type LoadRecord, type WindowBounds } from './load-window.js';
 import { percentile } from './stats.js';
 import type { LoadHealth, LoadSpecFields } from './load-input.js';
 import { bannerLines } from './banner.js';
@@ -122,6 +122,18 @@ function countOutcomes(records: readonly LoadRecord[]): Record<string, number> {
 /** The median latency lateness is weighed against: the measured window's TTFP p50, else its total p50. */
 const medianLatency = (w: LoadSummary['windows']['measured']): number | null => w.latency.ttfp_ms?.p50 ?? w.latency.total_ms?.p50 ?? null;
 
+/** The measured window's figures per turn number of its conversations (each turn's records as a window of their own). */
+function turnFigures(records: readonly LoadRecord[], bounds: WindowBounds, isGood: (r: LoadRecord) => boolean): LoadSummary['by_turn'] {
+  const byTurn = new Map<number, LoadRecord[]>();
+  for (const r of records) {
+    if (r.turn === null) continue;
+    const turn = byTurn.get(r.turn);
+    if (turn === undefined) byTurn.set(r.turn, [r]);
+    else turn.push(r);
+  }
+  return Object.fromEntries([...byTurn].sort(([a], [b]) => a - b).map(([turn, rs]) => [String(turn), windowFigures(bounds, rs, 0, isGood)]));
+}
+
 /** Computes the load summary. Records may come in any order. */
 export function computeLoadFigures(input: LoadInput): LoadFigures {
   const { records, spec, generator: health } = input;
@@ -174,6 +186,7 @@ export function computeLoadFigures(input: LoadInput): LoadFigures {
     rate_limits: rateLimitFigures(records),
     retries: retryFigures(records),
     timeline: buildTimeline(records, droppedOffsets, end, bounds),
+    by_turn: turnFigures(byWindow.measured, bounds.measured, isGood),
   };
   const ok = byWindow.measured.filter((r) => r.outcome === 'ok');
   const sorted = (pick: (r: LoadRecord) => number | null) =>

@@ -23,7 +23,7 @@ export const DEFAULT_RULE = 'default';
 
 /** The default rule in words (report.md and the README say it the same way). */
 export const DEFAULT_RULE_TEXT =
-  'ok, no invalid citation, an expected document cited when documents are expected, every must_contain phrase and no must_not_contain phrase, every must_match and no must_not_match pattern, nothing cited when no answer is expected';
+  'ok, no invalid citation, an expected document cited when documents are expected, every must_contain phrase and no must_not_contain phrase, every must_match and no must_not_match pattern, nothing cited when no answer is expected, every expected tool used';
 
 export interface PassRule {
   /** The `--pass` texts as given ([] = the default rule). */
@@ -52,7 +52,7 @@ export function parsePassRule(texts: readonly string[], checkNames: readonly str
     const origin = `--pass "${text}"`;
     const gate = parseGate(text, origin, extra);
     const kind = figureKind(gate.figure) ?? extra[gate.figure];
-    if (gate.set !== null || gate.mode !== null) throw new UsageError(`${origin}: a pass condition applies to every request; it takes no set: or mode: scope`);
+    if (gate.set !== null || gate.mode !== null || (gate.turn ?? null) !== null) throw new UsageError(`${origin}: a pass condition applies to every request; it takes no set:, mode: or turn: scope`);
     if (gate.against !== 'value') throw new UsageError(`${origin}: a pass condition compares one request's value; ${gate.against} belongs in --gate`);
     if (kind !== 'score') {
       throw new UsageError(`${origin}: ${gate.figure} is not a figure of one request (a score, a judged figure or a check); ${kind === 'latency' ? 'latencies' : 'rates'} belong in --gate`);

@@ -14,6 +14,11 @@ export interface QuestionFigures {
   scores: Readonly<Partial<Record<ScoreName, number>>>;
   /** Per try, a person's verdict on its answer (reviews.jsonl): true good, false bad, null not reviewed. */
   human?: readonly (boolean | null)[];
+  /**
+   * Per try, for the first turn of a conversation: whether the whole conversation (that repeat)
+   * passed; null for any other question. What pairs conversation_pass_rate by conversation.
+   */
+  conversation_passes?: readonly (boolean | null)[];
 }
 
 const share = (values: readonly boolean[]): number | null =>
@@ -22,8 +27,10 @@ const share = (values: readonly boolean[]): number | null =>
 /**
  * One question's value of a score or rate figure: a score is its mean over the ok tries where it
  * is not N/A (missing → null); a rate is the share of its tries; a repeat figure is 0 or 1.
- * error_rate counts outcomes that are neither ok nor rate_limited; human_pass_rate is the share of
- * the reviewed tries a person judged good (null when none was reviewed).
+ * error_rate counts outcomes that are neither ok nor rate_limited nor skipped (a conversation turn
+ * not sent because the one before it failed: that one is the error); human_pass_rate is the share of
+ * the reviewed tries a person judged good (null when none was reviewed); conversation_pass_rate, on
+ * the first turn of a conversation, the share of its tries whose every turn passed (null elsewhere).
  */
 export function questionValue(q: QuestionFigures, figure: string): number | null {
   switch (figure) {
@@ -32,11 +39,13 @@ export function questionValue(q: QuestionFigures, figure: string): number | null
     case 'ok_rate':
       return share(q.outcomes.map((o) => o === 'ok'));
     case 'error_rate':
-      return share(q.outcomes.map((o) => o !== 'ok' && o !== 'rate_limited'));
+      return share(q.outcomes.map((o) => o !== 'ok' && o !== 'rate_limited' && o !== 'skipped'));
     case 'rate_limited_rate':
       return share(q.outcomes.map((o) => o === 'rate_limited'));
     case 'human_pass_rate':
       return share((q.human ?? []).filter((v): v is boolean => v !== null));
+    case 'conversation_pass_rate':
+      return share((q.conversation_passes ?? []).filter((v): v is boolean => v !== null));
     case 'pass_at_n':
     case 'pass_all_n':
     case 'flaky_rate': {

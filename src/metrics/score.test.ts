@@ -9,6 +9,7 @@ const expectations = (over: Partial<Expectations> = {}): Expectations => ({
   must_contain: [],
   must_not_contain: [],
   expect_no_answer: false,
+  expected_tools: [],
   ...over,
 });
 

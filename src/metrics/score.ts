@@ -4,7 +4,7 @@
  * ranking metrics over the cited list and over top_documents, invalid and duplicate citations,
  * answer checks and the pass rule. Definitions: shared/spec/metrics.md.
  */
-import type { Expectations } from '../records/expectations.js';
+import type { ExpectationsInput as Expectations } from '../records/expectations.js';
 import type { AnswerFigures } from '../records/record.js';
 import type { RankingScores, Scores } from '../records/scores.js';
 import { referenceScores } from './answer-quality.js';
@@ -12,6 +12,7 @@ import { checkAnswer, passes } from './checks.js';
 import { rankCitations, rankedUnique } from '../records/citations.js';
 import { citationScores, invalidCitations } from './citations.js';
 import { rankingScores } from './ranking.js';
+import { canonicalToolName } from '../records/tools.js';
 
 export { ExpectationsSchema, type Expectations } from '../records/expectations.js';
 
@@ -19,7 +20,7 @@ export { ExpectationsSchema, type Expectations } from '../records/expectations.j
 export type ScoredFigures = Pick<
   AnswerFigures,
   'outcome' | 'answer' | 'citations' | 'cited_document_ids' | 'top_document_ids' | 'markers_without_citation'
->;
+> & { tools_used?: readonly string[] | undefined };
 
 const retrievalKeys = <T extends Record<string, unknown>>(scores: T) =>
   Object.fromEntries(Object.entries(scores).map(([key, value]) => [`retrieval_${key}`, value])) as {
@@ -44,12 +45,14 @@ export function computeScores(figures: ScoredFigures, expectations: Expectations
   const citation = citationScores(ranked, expected);
   const invalid = invalidCitations(ranked, figures.top_document_ids, figures.markers_without_citation);
   const checks = checkAnswer(figures.answer, ranked.length, expectations);
+  const tools = toolScores(figures.tools_used ?? [], expectations.expected_tools ?? []);
   return {
     ...citation,
     ...rankingScores(ranked, expected),
     ...retrievalKeys(rankingScores(rankedUnique(figures.top_document_ids).ranked, expected)),
     ...referenceScores(figures.answer, expectations.reference_answer),
     ...UNJUDGED,
+    ...tools,
     duplicate_citations: rankCitations(figures.citations).duplicates,
     invalid_citations: invalid,
     ...checks,
@@ -59,8 +62,25 @@ export function computeScores(figures: ScoredFigures, expectations: Expectations
       citation_recall: citation.citation_recall,
       expects_documents: expected.length > 0,
       checks,
+      tool_assertion: tools.tool_assertion,
     }),
     failed_conditions: [],
+  };
+}
+
+/**
+ * metrics.md "Answer quality": `tool_assertion` is 1 when every expected tool was used, else 0
+ * (as the service's own evaluation scores it with require_all), N/A without expected tools;
+ * `tool_precision` is the share of the used tools that were expected, N/A when none was used or
+ * none is expected. Names compare as records/tools.ts says (aliases, case).
+ */
+export function toolScores(used: readonly string[], expected: readonly string[]): Pick<Scores, 'tool_assertion' | 'tool_precision'> {
+  if (expected.length === 0) return { tool_assertion: null, tool_precision: null };
+  const want = new Set(expected.map(canonicalToolName));
+  const got = new Set(used.map(canonicalToolName));
+  return {
+    tool_assertion: [...want].every((name) => got.has(name)) ? 1 : 0,
+    tool_precision: got.size === 0 ? null : [...got].filter((name) => want.has(name)).length / got.size,
   };
 }
 
@@ -81,6 +101,8 @@ function unscored(): Scores {
     forbidden_phrases: [],
     unmatched_patterns: [],
     forbidden_matches: [],
+    tool_assertion: null,
+    tool_precision: null,
     no_answer_ok: null,
     pass: false,
     failed_conditions: [],

@@ -12,6 +12,7 @@ import type { Label } from '../records/labels.js';
 import type { JudgeFigure } from '../records/quality.js';
 import { createFigureAccumulator, type FigureAccumulator, type Observation } from './group-figures.js';
 import { createAgreementAccumulator } from './judge-agreement.js';
+import { createConversationAccumulator, type ConversationAccumulator } from './conversations.js';
 import { modelPassed, recordPassed } from './pass.js';
 import { answerKey, NO_VERDICTS, recordVerdict, type HumanVerdicts } from '../records/review.js';
 
@@ -32,6 +33,8 @@ interface GroupState {
   model_name: string | null;
   all: FigureAccumulator;
   byCategory: Map<string, FigureAccumulator>;
+  byTurn: Map<number, FigureAccumulator>;
+  conversations: ConversationAccumulator;
 }
 
 /**
@@ -39,7 +42,8 @@ interface GroupState {
  * - one per set × mode (model_index null) over the whole requests;
  * - for multi-model records, one more per model (`models[]` entry: model_index, model_name), over
  *   that model's figures (its outcome, latencies, scores; headers_ms is the request's);
- * each with `by_category` (category null → "uncategorised"), keys sorted, "uncategorised" last.
+ * each with `by_category` (category null → "uncategorised"), keys sorted, "uncategorised" last,
+ * and for conversation turns `by_turn` (by turn number) and `conversations` (metrics/conversations).
  * Outcome counts cover all requests; latencies and score means only ok ones (scores where not N/A);
  * pass_rate covers all requests (a failed request does not pass). A request passes by its record
  * `scores.pass`; a multi-model record whose record-level scores are null passes when every model
@@ -98,7 +102,10 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     const key = JSON.stringify([record.set, record.mode, modelIndex]);
     let group = groups.get(key);
     if (group === undefined) {
-      group = { set: record.set, mode: record.mode, model_index: modelIndex, model_name: null, all: createFigureAccumulator(), byCategory: new Map() };
+      group = {
+        set: record.set, mode: record.mode, model_index: modelIndex, model_name: null, all: createFigureAccumulator(), byCategory: new Map(),
+        byTurn: new Map(), conversations: createConversationAccumulator(),
+      };
       groups.set(key, group);
     }
     const name = model?.model_name ?? null;
@@ -106,11 +113,16 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     return group;
   };
 
-  const observe = (group: GroupState, category: string, observation: Observation) => {
+  const observe = (group: GroupState, category: string, observation: Observation, record: RequestRecord) => {
     group.all.add(observation);
     let byCategory = group.byCategory.get(category);
     if (byCategory === undefined) group.byCategory.set(category, (byCategory = createFigureAccumulator()));
     byCategory.add(observation);
+    if (record.conversation === null || record.turn === null) return;
+    let byTurn = group.byTurn.get(record.turn);
+    if (byTurn === undefined) group.byTurn.set(record.turn, (byTurn = createFigureAccumulator()));
+    byTurn.add(observation);
+    group.conversations.add({ conversation: record.conversation, repeat: record.repeat, passed: observation.passed, skipped: record.outcome === 'skipped' });
   };
 
   return {
@@ -128,11 +140,11 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       const expects = record.expected_document_ids.length > 0;
       const base = { headers_ms: record.headers_ms, expects_documents: expects };
       const modelIndexes = (record.models ?? []).map((m) => m.model_index);
-      observe(groupOf(record, null), category, { ...base, figures: record, passed: recordPassed(record), human: recordVerdict(verdicts, record.key, modelIndexes) });
+      observe(groupOf(record, null), category, { ...base, figures: record, passed: recordPassed(record), human: recordVerdict(verdicts, record.key, modelIndexes) }, record);
       noteQuality(record);
       for (const model of record.models ?? []) {
         const human = verdicts.get(answerKey(record.key, model.model_index))?.pass;
-        observe(groupOf(record, model), category, { ...base, figures: model, passed: modelPassed(model), human });
+        observe(groupOf(record, model), category, { ...base, figures: model, passed: modelPassed(model), human }, record);
         noteQuality(model);
       }
       agreement?.add(record);
@@ -190,5 +202,7 @@ function toGroup(group: GroupState): Group {
     model_name: group.model_name,
     ...group.all.figures(),
     by_category: Object.fromEntries(categories.map(([category, figures]) => [category, figures.figures()])),
+    by_turn: Object.fromEntries([...group.byTurn.entries()].sort(([a], [b]) => a - b).map(([turn, figures]) => [String(turn), figures.figures()])),
+    conversations: group.conversations.figures(),
   };
 }

@@ -18,7 +18,7 @@ import { computeScores } from './score.js';
 export function makeScores(over: Partial<Scores> = {}): Scores {
   const base = computeScores(
     { outcome: 'ok', answer: 'x', citations: [], cited_document_ids: [], top_document_ids: [], markers_without_citation: [] },
-    { expected_document_ids: [], must_contain: [], must_not_contain: [], expect_no_answer: false },
+    { expected_document_ids: [], must_contain: [], must_not_contain: [], expect_no_answer: false, expected_tools: [] },
   );
   return { ...base, ...over };
 }
@@ -50,6 +50,7 @@ export function makeFigures(over: Partial<AnswerFigures> = {}): AnswerFigures {
     tool_errors: 0,
     pre_answer_processing_seconds: null,
     output_chars_per_s: null,
+    tools_used: [],
     scores: makeScores(),
     top_documents: [],
     judge: null,
@@ -60,7 +61,7 @@ export function makeFigures(over: Partial<AnswerFigures> = {}): AnswerFigures {
 
 /** One models[] entry. */
 export function makeModel(model_index: number, over: Partial<ModelFigures> = {}): ModelFigures {
-  return { ...makeFigures(), model_index, model_name: `model-${model_index}`, ...over };
+  return { ...makeFigures(), model_index, model_name: `model-${model_index}`, message_id: null, ...over };
 }
 
 /** A complete record (validated against RequestRecordSchema), overridden; `key` follows the overrides. */
@@ -74,6 +75,9 @@ export function makeRecord(over: Partial<RequestRecord> = {}): RequestRecord {
     record_version: RECORD_VERSION,
     key: requestKey(question_id, set, mode, repeat),
     question_id,
+    conversation: null,
+    turn: null,
+    session: null,
     question: `Question ${question_id}?`,
     category: null,
     set,

@@ -4,11 +4,12 @@
  * request (style.md rule 2). Pure.
  */
 import type { LLMOverride, SendMessageRequest } from '../api/index.js';
-import type { DatasetRow } from '../dataset/index.js';
+import { conversationUnits, type DatasetRow } from '../dataset/index.js';
 import { requestKey } from '../records/record.js';
 import type { ModeOption, SetDefinition, SetsDefaults } from '../sets/index.js';
 import { plannedModes } from '../sets/index.js';
 import type { PlannedRequest } from './planned-request.js';
+import { forcedToolId, type ToolIds } from './tools.js';
 
 export interface PlanInput {
   readonly rows: readonly DatasetRow[];
@@ -17,34 +18,50 @@ export interface PlanInput {
   readonly mode: ModeOption;
   /** How many times each question × set × mode is asked; at least 1. */
   readonly repeat: number;
+  /** The service's tools by name (plan/tools.ts), to send a row's `forced_tool` name as its id. */
+  readonly toolIds?: ToolIds | null | undefined;
 }
 
 /**
  * Orders the plan repeat by repeat, and within a repeat question by question with every set and
  * mode of a question side by side, so that a drift of the service over the run (a cache warming,
- * a deploy) touches every set alike instead of favouring the set that ran first.
+ * a deploy) touches every set alike instead of favouring the set that ran first. A conversation
+ * stands where its first row stands, its turns in order under each set and mode: each is one
+ * `unit` (dataset/conversations.ts), every later turn `follows` the one before it.
  */
 export function buildPlan(input: PlanInput): PlannedRequest[] {
   const plan: PlannedRequest[] = [];
+  const units = conversationUnits(input.rows);
+  let unit = 0;
   for (let repeat = 0; repeat < input.repeat; repeat += 1) {
-    for (const row of input.rows) {
+    for (const rows of units) {
       for (const set of input.sets) {
         for (const mode of plannedModes(set, input.mode)) {
-          plan.push({
-            index: plan.length,
-            key: requestKey(row.id, set.name, mode, repeat),
-            question_id: row.id,
-            question: row.question,
-            category: row.category,
-            metadata: row.metadata,
-            expected_document_ids: row.expectations.expected_document_ids,
-            set: set.name,
-            mode,
-            repeat,
-            model_names: set.llm_overrides?.map(modelName) ?? null,
-            body: buildBody(row, set, mode === 'stream', input.defaults),
-            expectations: row.expectations,
-          });
+          let previous: number | null = null;
+          for (const row of rows) {
+            const index = plan.length;
+            plan.push({
+              index,
+              unit,
+              conversation: row.conversation === null ? null : {
+                id: row.conversation, turn: row.turn ?? 1, turns: rows.length, follows: previous, continue_with: set.continue_with ?? 0,
+              },
+              key: requestKey(row.id, set.name, mode, repeat),
+              question_id: row.id,
+              question: row.question,
+              category: row.category,
+              metadata: row.metadata,
+              expected_document_ids: row.expectations.expected_document_ids,
+              set: set.name,
+              mode,
+              repeat,
+              model_names: set.llm_overrides?.map(modelName) ?? null,
+              body: buildBody(row, set, mode === 'stream', input.defaults, input.toolIds),
+              expectations: row.expectations,
+            });
+            previous = index;
+          }
+          unit += 1;
         }
       }
     }
@@ -67,9 +84,11 @@ export function modelName(override: LLMOverride, index: number): string {
 /**
  * One request body. Each request creates its own chat session (no chat_session_id), so answers
  * never depend on an earlier question; persona and project come from the row, else the defaults.
- * Fields left out take the service's defaults.
+ * A later turn of a conversation is sent in its first turn's session instead: the runner swaps
+ * `chat_session_info` for the session (plan/conversation.ts). Fields left out take the service's
+ * defaults; the row's `forced_tool` wins over the defaults' `forced_tool_id`.
  */
-export function buildBody(row: DatasetRow, set: SetDefinition, stream: boolean, defaults: SetsDefaults): SendMessageRequest {
+export function buildBody(row: DatasetRow, set: SetDefinition, stream: boolean, defaults: SetsDefaults, toolIds?: ToolIds | null): SendMessageRequest {
   const body: SendMessageRequest = {
     message: row.question,
     stream,
@@ -85,7 +104,8 @@ export function buildBody(row: DatasetRow, set: SetDefinition, stream: boolean, 
   if (additional !== undefined) body.additional_context = additional;
   if (defaults.include_citations !== undefined) body.include_citations = defaults.include_citations;
   if (defaults.allowed_tool_ids) body.allowed_tool_ids = defaults.allowed_tool_ids;
-  if (defaults.forced_tool_id !== undefined) body.forced_tool_id = defaults.forced_tool_id;
+  const forced = forcedToolId(row.forced_tool, toolIds ?? null) ?? defaults.forced_tool_id;
+  if (forced !== undefined) body.forced_tool_id = forced;
   if (defaults.origin) body.origin = defaults.origin;
   if (defaults.mcp_headers) body.mcp_headers = defaults.mcp_headers;
   if (deepResearch(row, set, defaults)) body.deep_research = true;

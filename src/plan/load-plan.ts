@@ -2,13 +2,14 @@
  * @module plan/load-plan
  * Which request each arrival of a load run sends. Chat: the dataset's questions, in order (cycling)
  * or drawn at random, under one override set and one mode; each question's body is built once
- * (autocannon's requestIterator) and every arrival reuses it. Open-urls: one URL per request, from a
+ * (autocannon's requestIterator) and every arrival reuses it. With conversations, an arrival plays a
+ * whole conversation (its turns' bodies built once too; a later turn's session is the runner's). Open-urls: one URL per request, from a
  * list. The choice depends only on the arrival's global number and the seed, so every shard of a
  * run, on any machine, agrees on what arrival n asks. Pure.
  */
 import { parse } from 'csv-parse/sync';
 import type { z } from 'zod';
-import type { DatasetRow } from '../dataset/index.js';
+import { conversationUnits, type DatasetRow } from '../dataset/index.js';
 import { InputError } from '../errors.js';
 import { requestKey, type Mode } from '../records/record.js';
 import type { SetDefinition, SetsDefaults } from '../sets/index.js';
@@ -16,6 +17,7 @@ import { areaOf, arrivals, constantProfile, seededUniform, shardUsers, stagesPro
 import { BYTES_PER_PLANNED_REQUEST, formatBytes, formatCount, LIMITS } from '../util/limits.js';
 import { buildBody, modelName } from './build-plan.js';
 import type { PlannedRequest } from './planned-request.js';
+import type { ToolIds } from './tools.js';
 import type { Shard } from './shard.js';
 import { stagesDurationMs } from './stages.js';
 import { LoadSpecShapeSchema, type QuestionOrder } from '../records/load-spec.js';
@@ -38,6 +40,8 @@ export const LoadSpecSchema = LoadSpecShapeSchema
     if (length !== null && spec.warmup_ms + spec.cooldown_ms >= length) {
       ctx.addIssue({ code: 'custom', message: 'warm-up and cool-down take the whole schedule', path: [spec.warmup_ms > 0 ? 'warmup_ms' : 'cooldown_ms'] });
     }
+    if (spec.think_time !== null && !spec.conversations) ctx.addIssue({ code: 'custom', message: 'it is the wait between the turns of a conversation: give --conversations too', path: ['think_time'] });
+    if (spec.conversations && spec.operation !== 'chat') ctx.addIssue({ code: 'custom', message: 'plays the chat operation\'s conversations: not with --operation open-urls', path: ['conversations'] });
   });
 export type LoadSpec = z.output<typeof LoadSpecSchema>;
 
@@ -54,10 +58,16 @@ export interface LoadRequest {
 }
 
 export interface LoadPlan {
-  /** Distinct questions (or URLs) the plan draws from. */
+  /** Distinct questions (or URLs; with conversations, conversations) the plan draws from. */
   readonly size: number;
   /** The request of arrival `index` (global, from 0). */
   requestFor(index: number): LoadRequest;
+  /**
+   * With conversations: the turns arrival `index` plays, in order (a question on its own is one
+   * turn). Every turn carries the arrival's index as its `index` and `repeat` (its key stays unique);
+   * a later turn follows the one before it of the same arrival. Without: [requestFor(index)].
+   */
+  conversationFor(index: number): LoadRequest[];
 }
 
 export type LoadPlanInput =
@@ -69,6 +79,10 @@ export type LoadPlanInput =
       readonly mode: Mode;
       readonly order: QuestionOrder;
       readonly seed: number;
+      /** An arrival plays a whole conversation (dataset/conversations.ts units) instead of one row. */
+      readonly conversations?: boolean;
+      /** The service's tools, to send a row's forced_tool name as its id (plan/tools.ts). */
+      readonly toolIds?: ToolIds | null;
     }
   | {
       readonly operation: 'open-urls';
@@ -85,40 +99,48 @@ export function uniformAt(seed: number, n: number): number {
 
 /** Builds the templates once; refuses an empty source (the caller checks inputs before this). */
 export function createLoadPlan(input: LoadPlanInput): LoadPlan {
-  const templates = input.operation === 'chat' ? chatTemplates(input) : urlTemplates(input);
-  if (templates.length === 0) throw new RangeError('a load plan needs at least one question or URL');
+  const units: LoadRequest[][] = input.operation === 'chat'
+    ? (input.conversations === true ? conversationUnits(input.rows) : input.rows.map((row) => [row])).map((rows) => rows.map((row) => chatTemplate(input, row, rows.length)))
+    : urlTemplates(input).map((template) => [template]);
+  if (units.length === 0) throw new RangeError('a load plan needs at least one question or URL');
   const pick = (index: number) =>
-    input.order === 'sequential' ? index % templates.length : Math.floor(uniformAt(input.seed, index) * templates.length);
+    input.order === 'sequential' ? index % units.length : Math.floor(uniformAt(input.seed, index) * units.length);
+  const at = (template: LoadRequest, index: number): LoadRequest => {
+    const { planned } = template;
+    const step = planned.conversation ?? null;
+    return {
+      urls: template.urls,
+      payload: template.payload,
+      planned: {
+        ...planned, index, unit: index, repeat: index, key: requestKey(planned.question_id, planned.set, planned.mode, index),
+        ...(step === null ? {} : { conversation: { ...step, follows: step.turn === 1 ? null : index } }),
+      },
+    };
+  };
   return {
-    size: templates.length,
-    requestFor(index) {
-      const template = templates[pick(index)]!;
-      const { planned } = template;
-      return {
-        urls: template.urls,
-        payload: template.payload,
-        planned: { ...planned, index, repeat: index, key: requestKey(planned.question_id, planned.set, planned.mode, index) },
-      };
-    },
+    size: units.length,
+    requestFor: (index) => at(units[pick(index)]![0]!, index),
+    conversationFor: (index) => units[pick(index)]!.map((template) => at(template, index)),
   };
 }
 
-function chatTemplates(input: Extract<LoadPlanInput, { operation: 'chat' }>): LoadRequest[] {
+function chatTemplate(input: Extract<LoadPlanInput, { operation: 'chat' }>, row: DatasetRow, turns: number): LoadRequest {
   const { set, mode, defaults } = input;
-  return input.rows.map((row) => {
-    const body = buildBody(row, set, mode === 'stream', defaults);
-    return {
-      urls: null,
-      payload: JSON.stringify(body),
-      planned: {
-        index: 0, key: '', repeat: 0, question_id: row.id, question: row.question, category: row.category, metadata: row.metadata,
-        expected_document_ids: row.expectations.expected_document_ids, set: set.name, mode,
-        model_names: set.llm_overrides?.map(modelName) ?? null,
-        body,
-        expectations: row.expectations,
-      },
-    };
-  });
+  const body = buildBody(row, set, mode === 'stream', defaults, input.toolIds ?? null);
+  return {
+    urls: null,
+    payload: JSON.stringify(body),
+    planned: {
+      index: 0, key: '', repeat: 0, question_id: row.id, question: row.question, category: row.category, metadata: row.metadata,
+      expected_document_ids: row.expectations.expected_document_ids, set: set.name, mode,
+      model_names: set.llm_overrides?.map(modelName) ?? null,
+      body,
+      expectations: row.expectations,
+      conversation: input.conversations === true && row.conversation !== null
+        ? { id: row.conversation, turn: row.turn ?? 1, turns, follows: null, continue_with: set.continue_with ?? 0 }
+        : null,
+    },
+  };
 }
 
 function urlTemplates(input: Extract<LoadPlanInput, { operation: 'open-urls' }>): LoadRequest[] {

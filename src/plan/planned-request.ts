@@ -11,10 +11,39 @@ import { ModeSchema } from '../records/record.js';
 
 const DocumentIds = z.array(z.string());
 
+/**
+ * Where a request stands in its conversation. Turn 1 creates the chat session (its body carries
+ * `chat_session_info`); every later turn `follows` the request at that plan index: the runner sends
+ * it only after that one ended `ok`, in the same session, with `parent_message_id` the answer of
+ * model `continue_with` (plan/conversation.ts builds its body). Data only: the plan says what
+ * depends on what, the runner follows it.
+ */
+export const ConversationStepSchema = z.object({
+  /** The dataset's conversation id. */
+  id: z.string(),
+  /** 1, 2, … */
+  turn: z.number().int().positive(),
+  /** How many turns the conversation has. */
+  turns: z.number().int().positive(),
+  /** Plan index of the previous turn; null for turn 1. */
+  follows: z.number().int().nonnegative().nullable(),
+  /** Multi-model sets: the model whose answer the next turn continues from (default 0). */
+  continue_with: z.number().int().nonnegative(),
+});
+export type ConversationStep = z.infer<typeof ConversationStepSchema>;
+
 
 export const PlannedRequestSchema = z.object({
   /** Position in the plan, from 0: the order requests are handed to the scheduler. */
   index: z.number().int().nonnegative(),
+  /**
+   * The unit of scheduling and of sharding: a conversation (under one set, mode and repeat) whose
+   * turns run in order, one at a time, and always in one shard; a question on its own is its own
+   * unit. Absent: the request's own index.
+   */
+  unit: z.number().int().nonnegative().optional(),
+  /** The request's turn of a conversation; null or absent for a question asked on its own. */
+  conversation: ConversationStepSchema.nullable().optional(),
   /** `requestKey(question_id, set, mode, repeat)` from src/records: unique in a plan. */
   key: z.string(),
   question_id: z.string(),

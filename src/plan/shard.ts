@@ -1,9 +1,12 @@
 /**
  * @module plan/shard
- * Deterministic shards of a plan (`--shard i/N`, 1-based). Request `index` goes to shard
- * `index mod N + 1`: every planned request is in exactly one shard, shards differ in size by at
- * most one request, and the split depends only on the plan, so it is the same on every machine.
- * Because the plan interleaves sets per question, each shard gets a fair mix of sets and questions.
+ * Deterministic shards of a plan (`--shard i/N`, 1-based). The unit of distribution is the
+ * conversation: unit `u` (a request's `unit`, its own index for a question on its own) goes to
+ * shard `u mod N + 1`, so every turn of a conversation is in one shard (and one worker) and runs
+ * in order there. Every planned request is in exactly one shard; the split depends only on the
+ * plan, so it is the same on every machine. Because the plan interleaves sets per question, each
+ * shard gets a fair mix of sets and questions; without conversations shards differ in size by at
+ * most one request.
  */
 import type { Shard } from '../records/shard.js';
 
@@ -23,7 +26,7 @@ export function inShard(index: number, shard: Shard | null | undefined): boolean
   return !shard || index % shard.count === shard.index - 1;
 }
 
-/** The requests of one shard, in plan order, keeping their plan `index`. */
-export function selectShard<T extends { index: number }>(plan: readonly T[], shard: Shard | null | undefined): T[] {
-  return plan.filter((p) => inShard(p.index, shard));
+/** The requests of one shard, in plan order, keeping their plan `index`: whole units (conversations). */
+export function selectShard<T extends { index: number; unit?: number | undefined }>(plan: readonly T[], shard: Shard | null | undefined): T[] {
+  return plan.filter((p) => inShard(p.unit ?? p.index, shard));
 }

@@ -23,5 +23,9 @@ export const ExpectationsSchema = z.object({
   rubric: z.string().nullable().optional(),
   /** A human's verdict on this question's answers, for the judge's agreement. */
   human_verdict: LabelVerdictSchema.nullable().optional(),
+  /** Tools the answer must use (names, records/tools.ts); [] asks nothing of the tools. */
+  expected_tools: z.array(z.string()).default([]),
 });
 export type Expectations = z.infer<typeof ExpectationsSchema>;
+/** Expectations as a plan or an older file carries them (`expected_tools` may be absent). */
+export type ExpectationsInput = z.input<typeof ExpectationsSchema>;

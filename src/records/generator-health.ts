@@ -70,5 +70,10 @@ export const GeneratorHealthSchema = z.object({
   connections_opened: z.number().int().optional(),
   /** Warming the decoder, scorer and HTTP parser on a synthetic stream before the run, ms; additive. */
   warm_up_ms: z.number().optional(),
+  /**
+   * `load --conversations`: conversations started (an arrival or a user's iteration each) and the
+   * turns recorded `skipped` (not sent: an earlier turn failed, or the schedule ended); additive.
+   */
+  conversations: z.object({ started: z.number().int(), skipped_turns: z.number().int() }).nullable().optional(),
 });
 export type GeneratorHealth = z.infer<typeof GeneratorHealthSchema>;

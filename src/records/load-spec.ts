@@ -19,6 +19,14 @@ export const StageSchema = z.object({
 });
 export type Stage = z.infer<typeof StageSchema>;
 
+/** `--think-time` (plan/think-time.ts parses and draws it): a constant, a uniform range, or a log-normal. */
+export const ThinkTimeSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('constant'), ms: z.number().nonnegative() }),
+  z.object({ kind: z.literal('uniform'), min_ms: z.number().nonnegative(), max_ms: z.number().nonnegative() }),
+  z.object({ kind: z.literal('lognormal'), median_ms: z.number().positive(), p99_ms: z.number().positive() }),
+]);
+export type ThinkTime = z.infer<typeof ThinkTimeSchema>;
+
 export const LoadSpecShapeSchema = z.object({
     operation: z.enum(['chat', 'open-urls']),
     mode: ModeSchema,
@@ -46,5 +54,12 @@ export const LoadSpecShapeSchema = z.object({
     token_weights: z.array(z.number().positive()).nullable(),
     shard: ShardSchema.nullable(),
     start_at: z.iso.datetime({ offset: true }).nullable(),
+    /**
+     * `--conversations`: an arrival (open) or a virtual user's iteration (closed) plays a whole
+     * conversation of the dataset, its turns in order in one session; additive (absent: false).
+     */
+    conversations: z.boolean().default(false),
+    /** `--think-time`: the wait between a turn's end and the next turn; null: none. */
+    think_time: ThinkTimeSchema.nullable().default(null),
 });
 export type LoadSpecShape = z.infer<typeof LoadSpecShapeSchema>;

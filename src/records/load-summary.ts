@@ -183,6 +183,11 @@ export const LoadSummarySchema = z.object({
   rate_limits: RateLimitFiguresSchema,
   retries: RetryFiguresSchema,
   timeline: z.array(TimelineRowSchema),
+  /**
+   * `load --conversations`: the measured window's figures of each turn number ("1", "2", …) of
+   * its conversations: TTFT by depth shows what the history costs. Empty otherwise.
+   */
+  by_turn: z.record(z.string(), WindowFiguresSchema).default({}),
 });
 export type LoadSummary = z.infer<typeof LoadSummarySchema>;
 

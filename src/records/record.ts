@@ -10,17 +10,19 @@ import { ScoresSchema } from './scores.js';
 
 /**
  * Still 1: every field added since (tool_errors, answer_truncated, marker_citations,
- * pre_answer_processing_seconds, output_chars_per_s, answered_models) has a default, so a record
- * written before them still parses, and reports, comparisons and baselines read old runs.
+ * pre_answer_processing_seconds, output_chars_per_s, answered_models, tools_used, conversation,
+ * turn, session, a model's message_id) has a default, so a record written before them still
+ * parses, and reports, comparisons and baselines read old runs.
  */
 export const RECORD_VERSION = 1;
 
 /**
  * metrics.md "Outcome classes". `ok` only when every model reached `stop` with answer text (or the
- * full response came back with a non-empty answer and no error_msg).
+ * full response came back with a non-empty answer and no error_msg). `skipped`: a later turn of a
+ * conversation whose earlier turn failed; nothing was sent for it (error_message says why).
  */
 export const OutcomeSchema = z.enum([
-  'ok', 'rate_limited', 'http_error', 'stream_error', 'truncated', 'empty_answer', 'timeout', 'network', 'invalid_response', 'cancelled',
+  'ok', 'rate_limited', 'http_error', 'stream_error', 'truncated', 'empty_answer', 'timeout', 'network', 'invalid_response', 'cancelled', 'skipped',
 ]);
 export type Outcome = z.infer<typeof OutcomeSchema>;
 export const OUTCOMES = OutcomeSchema.options;
@@ -83,6 +85,11 @@ export const AnswerFiguresSchema = z.object({
   pre_answer_processing_seconds: z.number().nullable().default(null),
   /** Characters of the answer deltas after the first, per second from the first to the last delta; null under two deltas. */
   output_chars_per_s: z.number().nonnegative().nullable().default(null),
+  /**
+   * The tools the answer used, by name, in order of first use, each once: from the tools' start
+   * packets in a stream, from `tool_calls` in a full response (records/tools.ts says which name).
+   */
+  tools_used: z.array(z.string()).default([]),
   scores: ScoresSchema.nullable(),
   /** The documents the answer was given, as a judge reads them (bounded: records/quality). */
   top_documents: z.array(DocumentTextSchema).default([]),
@@ -96,6 +103,8 @@ export type AnswerFigures = z.infer<typeof AnswerFiguresSchema>;
 export const ModelFiguresSchema = AnswerFiguresSchema.extend({
   model_index: Count,
   model_name: z.string().nullable(),
+  /** The model's assistant message id (the multi-model ids part): what a follow-up continuing from this model names as its parent. */
+  message_id: z.number().int().nullable().default(null),
 });
 export type ModelFigures = z.infer<typeof ModelFiguresSchema>;
 
@@ -109,6 +118,15 @@ export const AttemptSchema = z.object({
   total_ms: Ms,
 });
 
+/**
+ * How a conversation turn's chat session came about: `new` (the first turn created it), `continued`
+ * (the previous turn's session, in this run), `resumed` (a resumed run continued the session the
+ * interrupted run left), `restarted` (a resumed run found the old session could not be continued,
+ * so this turn opened a new one: the turns before it are not in its history).
+ */
+export const SessionOriginSchema = z.enum(['new', 'continued', 'resumed', 'restarted']);
+export type SessionOrigin = z.infer<typeof SessionOriginSchema>;
+
 export const RateLimitSchema = z.object({
   retry_after_s: z.number().nonnegative().nullable(),
   scope: z.string().nullable(),
@@ -119,7 +137,14 @@ export const RequestRecordSchema = AnswerFiguresSchema.extend({
   record_version: z.literal(RECORD_VERSION),
   /** `question_id|set|mode|repeat`: unique in a run; what resume and merge match on. */
   key: z.string(),
+  /** The dataset row's id: unique in a dataset, so each conversation turn has its own (default `conversation#turn`). */
   question_id: z.string(),
+  /** The dataset's `conversation` id of this turn; null for a question asked on its own. */
+  conversation: z.string().nullable().default(null),
+  /** The turn number within the conversation (1, 2, …); null for a question asked on its own. */
+  turn: z.number().int().positive().nullable().default(null),
+  /** How the turn's chat session came about (SessionOriginSchema); null for a question asked on its own. */
+  session: SessionOriginSchema.nullable().default(null),
   question: z.string(),
   category: z.string().nullable(),
   set: z.string(),

@@ -44,6 +44,10 @@ export const ScoresSchema = z.object({
   groundedness: Score.default(null),
   relevance: Score.default(null),
   rubric: Score.default(null),
+  /** 1 when every expected tool was used, else 0; null without expected tools (metrics.md "Answer quality"). */
+  tool_assertion: Score.default(null),
+  /** Used tools that were expected / used tools; null when none was used or none expected. */
+  tool_precision: Score.default(null),
   /** Cited again after its first citation (kept once in the ranking). */
   duplicate_citations: z.number().int(),
   /** A cited document the answer was not given, plus `[[n]]` markers with no citation_info. */

@@ -80,6 +80,19 @@ export const GroupFiguresSchema = z.object({
 });
 export type GroupFigures = z.infer<typeof GroupFiguresSchema>;
 
+/** A group's conversations (dataset rows sharing a `conversation` id), each counted once per repeat. */
+export const ConversationFiguresSchema = z.object({
+  /** Conversations × repeats. */
+  count: z.number().int(),
+  /** Those whose every turn passed. */
+  passed: z.number().int(),
+  /** passed / count, with a 95% Wilson interval: the `conversation_pass_rate` figure. */
+  pass_rate: MeanEstimateSchema.nullable(),
+  /** Those a failed turn ended early (their later turns were skipped). */
+  ended_early: z.number().int(),
+});
+export type ConversationFigures = z.infer<typeof ConversationFiguresSchema>;
+
 export const GroupSchema = GroupFiguresSchema.extend({
   set: z.string(),
   mode: ModeSchema,
@@ -87,6 +100,13 @@ export const GroupSchema = GroupFiguresSchema.extend({
   model_index: z.number().int().nullable(),
   model_name: z.string().nullable(),
   by_category: z.record(z.string(), GroupFiguresSchema),
+  /**
+   * The conversation turns by turn number ("1", "2", …), each with every figure: does quality fall,
+   * or the time to the first token grow, with depth? Empty without conversations.
+   */
+  by_turn: z.record(z.string(), GroupFiguresSchema).default({}),
+  /** The group's conversations; null without conversations. */
+  conversations: ConversationFiguresSchema.nullable().default(null),
 });
 export type Group = z.infer<typeof GroupSchema>;
 

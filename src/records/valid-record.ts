@@ -7,7 +7,7 @@
  * of the answer emptied, and `error_message` naming the first fields that failed.
  */
 import type { z } from 'zod';
-import { AttemptSchema, RECORD_VERSION, RequestRecordSchema, type RequestRecord } from './record.js';
+import { AttemptSchema, RECORD_VERSION, RequestRecordSchema, SessionOriginSchema, type RequestRecord } from './record.js';
 import { LabelVerdictSchema } from './quality.js';
 
 /** How many failing fields the error message names. */
@@ -66,6 +66,10 @@ export function toValidRecord(record: RequestRecord): RequestRecord {
     attempts: Array.isArray(r.attempts) ? r.attempts.filter((a) => AttemptSchema.safeParse(a).success) : [],
     scores: null,
     models: null,
+    tools_used: [],
+    conversation: typeof r.conversation === 'string' ? r.conversation : null,
+    turn: Number.isSafeInteger(r.turn) && (r.turn as number) > 0 ? (r.turn as number) : null,
+    session: SessionOriginSchema.nullable().catch(null).parse(r.session ?? null),
   };
   return fallback;
 }

@@ -77,8 +77,8 @@ export interface ComparisonRow {
 interface RowSpec {
   label: string;
   better: Better;
-  value: (g: GroupFigures) => number | null;
-  text?: (g: GroupFigures) => string;
+  value: (g: GroupFigures & Partial<Pick<Group, 'conversations'>>) => number | null;
+  text?: (g: GroupFigures & Partial<Pick<Group, 'conversations'>>) => string;
   format: (v: number | null) => string;
   /** The statistic the row shows and how many samples it rests on; none for counts. */
   samples?: { stat: Statistic; n: (g: GroupFigures) => number };
@@ -151,6 +151,10 @@ export function comparisonRows(columns: readonly ReportColumn[]): ComparisonRow[
     ...(columns.some((c) => c.group.human_pass_rate)
       ? [{ label: 'human pass rate [95% CI]', better: 'higher', value: (g) => g.human_pass_rate?.mean ?? null, text: (g) => (g.human_pass_rate ? `${formatPctWithCi(g.human_pass_rate)} of ${g.human_pass_rate.n}` : formatPct(null)), format: formatPct, samples: { stat: 'mean', n: (g) => g.human_pass_rate?.n ?? 0 } } satisfies RowSpec]
       : []),
+    // Only for a run with conversations: n is the number of conversations (× repeats).
+    ...(columns.some((c) => c.group.conversations)
+      ? [{ label: 'conversations passed [95% CI]', better: 'higher', value: (g) => g.conversations?.pass_rate?.mean ?? null, text: (g) => (g.conversations?.pass_rate ? `${formatPctWithCi(g.conversations.pass_rate)} of ${g.conversations.count}` : formatPct(null)), format: formatPct } satisfies RowSpec]
+      : []),
     score('citation precision', 'citation_precision'),
     score('citation recall', 'citation_recall'),
     score('citation F1', 'citation_f1'),
@@ -158,6 +162,7 @@ export function comparisonRows(columns: readonly ReportColumn[]): ComparisonRow[
     score('nDCG@5', 'ndcg_at_5'),
     score('hit@5', 'hit_at_5'),
     score('retrieval recall@5', 'retrieval_recall_at_5'),
+    ...[score('tool assertion', 'tool_assertion'), score('tool precision', 'tool_precision')].filter((spec) => columns.some((c) => spec.value(c.group) !== null)),
     { label: 'invalid citations', better: 'lower', value: (g) => g.invalid_citations, format: formatCount },
     ...quality,
     ...errors,
@@ -211,5 +216,24 @@ export function categoryRows(columns: readonly ReportColumn[]): CategoryRow[] {
     pass: columns.map((c) => c.group.by_category[category]?.pass_rate ?? null),
     recall: columns.map((c) => c.group.by_category[category]?.scores.citation_recall?.mean ?? null),
     correctness: columns.map((c) => c.group.by_category[category]?.scores.correctness?.mean ?? null),
+  }));
+}
+
+/** Per-turn figures of each column (conversation runs): pass rate, citation recall, TTFT p50, by turn number. */
+export interface TurnRow {
+  readonly turn: string;
+  readonly pass: ReadonlyArray<MeanEstimate | null>;
+  readonly recall: ReadonlyArray<number | null>;
+  readonly ttft: ReadonlyArray<number | null>;
+}
+
+/** One row per turn number any column has; empty without conversations. */
+export function turnRows(columns: readonly ReportColumn[]): TurnRow[] {
+  const turns = [...new Set(columns.flatMap((c) => Object.keys(c.group.by_turn ?? {})))].sort((a, b) => Number(a) - Number(b));
+  return turns.map((turn) => ({
+    turn,
+    pass: columns.map((c) => c.group.by_turn?.[turn]?.pass_rate ?? null),
+    recall: columns.map((c) => c.group.by_turn?.[turn]?.scores.citation_recall?.mean ?? null),
+    ttft: columns.map((c) => c.group.by_turn?.[turn]?.latency.ttft_ms?.p50 ?? null),
   }));
 }

@@ -7,7 +7,7 @@
 import { recordPassed } from '../metrics/pass.js';
 import type { AnswerFigures, RequestRecord } from '../records/record.js';
 
-type Figures = Pick<AnswerFigures, 'outcome' | 'error_code' | 'error_message' | 'scores'>;
+type Figures = Pick<AnswerFigures, 'outcome' | 'error_code' | 'error_message' | 'scores'> & { tools_used?: readonly string[] | undefined };
 
 /** "http_error 503 E_BUSY" / "timeout": the outcome with its status and code when they exist. */
 export function describeOutcome(figures: Pick<AnswerFigures, 'outcome' | 'error_code'>, httpStatus: number | null): string {
@@ -23,6 +23,7 @@ export function describeOutcome(figures: Pick<AnswerFigures, 'outcome' | 'error_
  * gets "did not pass" so a failure never comes without a message.
  */
 export function answerFailReasons(figures: Figures, httpStatus: number | null): string[] {
+  if (figures.outcome === 'skipped') return [`skipped: ${figures.error_message ?? 'an earlier turn of the conversation failed'}`];
   if (figures.outcome !== 'ok') return [`outcome ${describeOutcome(figures, httpStatus)}`];
   const scores = figures.scores;
   if (!scores) return [];
@@ -34,6 +35,7 @@ export function answerFailReasons(figures: Figures, httpStatus: number | null): 
   if (scores.invalid_citations > 0) reasons.push(`${scores.invalid_citations} invalid citation(s)`);
   if (scores.citation_recall === 0) reasons.push('no expected document cited (citation recall 0)');
   if (scores.no_answer_ok === false) reasons.push('cited documents on a question that expects no answer');
+  if (scores.tool_assertion === 0) reasons.push(`an expected tool was not used (used: ${figures.tools_used?.join(', ') || 'none'})`);
   if (scores.failed_conditions.length > 0) {
     // Under a --pass rule its failed conditions are the reasons (the default rule's count only if named).
     const named = scores.failed_conditions.includes('the default rule');

@@ -2,7 +2,8 @@
  * @module reports/junit-xml
  * junit.xml: so a CI system shows each question as a test. One testsuite per set × mode, one
  * testcase per question (× repeat), `failure` for an answer that did not pass, `error` for a
- * request that did not come back ok. Every text is escaped for XML 1.0, including the characters
+ * request that did not come back ok, `skipped` for a conversation turn that was not sent (an
+ * earlier turn failed: that turn's error is the one to read). Every text is escaped for XML 1.0, including the characters
  * XML cannot carry at all.
  */
 import { naturalCompare, replaceUnprintable } from './format.js';
@@ -43,7 +44,7 @@ export function renderJunitXml(input: Pick<ReportInput, 'summary' | 'rows'>): st
   const totals = tally(rows);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="chatbench" tests="${rows.length}" failures="${totals.failures}" errors="${totals.errors}" time="${seconds(totals.ms)}">`,
+    `<testsuites name="chatbench" tests="${rows.length}" failures="${totals.failures}" errors="${totals.errors}" skipped="${totals.skipped}" time="${seconds(totals.ms)}">`,
     ...body,
     '</testsuites>',
     '',
@@ -53,13 +54,15 @@ export function renderJunitXml(input: Pick<ReportInput, 'summary' | 'rows'>): st
 function tally(rows: readonly ReportRow[]) {
   let failures = 0;
   let errors = 0;
+  let skipped = 0;
   let ms = 0;
   for (const row of rows) {
-    if (row.outcome !== 'ok') errors += 1;
+    if (row.outcome === 'skipped') skipped += 1;
+    else if (row.outcome !== 'ok') errors += 1;
     else if (!row.pass) failures += 1;
     ms += row.total_ms ?? 0;
   }
-  return { failures, errors, ms };
+  return { failures, errors, skipped, ms };
 }
 
 function suite(cases: ReportRow[], repeats: boolean): string {
@@ -68,7 +71,7 @@ function suite(cases: ReportRow[], repeats: boolean): string {
   const sorted = [...cases].sort((a, b) => naturalCompare(a.question_id, b.question_id) || a.repeat - b.repeat);
   const totals = tally(sorted);
   return [
-    `  <testsuite name="${xmlAttr(`${first.set} (${first.mode})`)}" tests="${sorted.length}" failures="${totals.failures}" errors="${totals.errors}" skipped="0" time="${seconds(totals.ms)}">`,
+    `  <testsuite name="${xmlAttr(`${first.set} (${first.mode})`)}" tests="${sorted.length}" failures="${totals.failures}" errors="${totals.errors}" skipped="${totals.skipped}" time="${seconds(totals.ms)}">`,
     ...sorted.map((row) => testcase(row, classname, repeats)),
     '  </testsuite>',
   ].join('\n');
@@ -78,6 +81,7 @@ function testcase(row: ReportRow, classname: string, repeats: boolean): string {
   const name = repeats ? `${row.question_id} [r${row.repeat}]` : row.question_id;
   const open = `    <testcase name="${xmlAttr(name)}" classname="${xmlAttr(classname)}" time="${seconds(row.total_ms)}"`;
   if (row.outcome === 'ok' && row.pass) return `${open}/>`;
+  if (row.outcome === 'skipped') return [`${open}>`, `      <skipped message="${xmlAttr(row.reasons.join('; ') || 'not sent')}"/>`, '    </testcase>'].join('\n');
   const element = row.outcome === 'ok' ? 'failure' : 'error';
   const type = row.outcome === 'ok' ? 'fail' : row.outcome;
   const message = row.reasons.join('; ') || 'did not pass';

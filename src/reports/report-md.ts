@@ -9,9 +9,9 @@ import { timingNote } from '../metrics/banner.js';
 import type { AnswerFigures, RequestRecord } from '../records/record.js';
 import type { Summary } from '../records/summary.js';
 import { agreementRows, consistencyRows, errorRows, QUALITY_HELP, qualityLines } from './answer-quality.js';
-import { categoryRows, comparisonRows, reportColumns, type ReportColumn } from './comparison.js';
+import { categoryRows, comparisonRows, reportColumns, turnRows, type ReportColumn } from './comparison.js';
 import { answerFailReasons, describeOutcome, recordFailReasons, recordPassed } from './fail-reasons.js';
-import { NA, formatCount, formatPct, formatScore, mdCode, replaceUnprintable, trimText } from './format.js';
+import { NA, formatCount, formatMs, formatPct, formatScore, mdCode, replaceUnprintable, trimText } from './format.js';
 import type { ReportInput } from './report-input.js';
 
 /** How the reports explain a greyed figure (figures/min-samples). */
@@ -38,6 +38,7 @@ export function renderReportMd(input: ReportInput): string {
     ...comparisonLines(columns),
     ...qualitySectionLines(input.summary, columns),
     ...categoryLines(columns),
+    ...turnLines(columns),
     ...worstLines(input.worst),
     ...howToReadLines(input.summary),
   ].join('\n');
@@ -141,6 +142,20 @@ function categoryLines(columns: readonly ReportColumn[]): string[] {
   ];
 }
 
+function turnLines(columns: readonly ReportColumn[]): string[] {
+  const turns = turnRows(columns);
+  if (turns.length === 0) return [];
+  const header = ['turn', ...columns.map((c) => mdInline(c.label))];
+  return [
+    '## By turn (conversations)',
+    '',
+    'Each cell: pass rate · mean citation recall · TTFT p50 of the conversations\' turns of that number. Does quality fall, or the first token come later, with depth?',
+    '',
+    ...table(header, turns.map((r) => [r.turn, ...r.pass.map((p, i) => `${formatPct(p?.mean)} · ${formatScore(r.recall[i])} · ${formatMs(r.ttft[i])}`)])),
+    '',
+  ];
+}
+
 function worstLines(worst: readonly RequestRecord[]): string[] {
   if (worst.length === 0) return [];
   return ['## Worst questions', '', ...worst.flatMap((record, i) => worstEntry(record, i + 1))];
@@ -148,8 +163,9 @@ function worstLines(worst: readonly RequestRecord[]): string[] {
 
 function worstEntry(record: RequestRecord, n: number): string[] {
   const verdict = recordPassed(record) ? 'passed' : recordFailReasons(record).map(mdInline).join('; ');
+  const turn = record.conversation === null ? '' : ` · conversation ${mdInline(record.conversation)}, turn ${record.turn ?? '?'}`;
   const lines = [
-    `### ${n}. ${mdInline(record.question_id)} · ${mdInline(record.set)} (${record.mode}, repeat ${record.repeat})`,
+    `### ${n}. ${mdInline(record.question_id)} · ${mdInline(record.set)} (${record.mode}, repeat ${record.repeat})${turn}`,
     '',
     `**Question:** ${mdInline(trimText(record.question, ANSWER_CHARS))}`,
     '',
@@ -218,6 +234,7 @@ function howToReadLines(summary: Summary): string[] {
     `- ${link('Pass rate')}: share of requests that pass the pass rule (${mdInline(rule)}), with its 95% Wilson interval.`,
     ...(summary.quality === null ? [] : QUALITY_HELP.map((line) => `- ${link('Answer quality')}: ${line}.`)),
     `- ${link('Citation precision, recall and F1')} compare the cited documents with the expected ones; ${link('MRR')}, ${link('nDCG@5')} and ${link('hit@5')} judge the order of citation; ${link('retrieval recall@5')} judges the search ranking (\`top_documents\`).`,
+    `- A ${link('conversation')} passes when every turn passed; a turn after a failed one is \`skipped\` (not sent, never passes). ${link('Tool assertion')} is 1 when every expected tool was used.`,
     `- ${link('TTFP')} is the time to the first stream part, ${link('TTFT')} to the first answer token, ${link('total')} to the end of the body; p50 and p95 over \`ok\` requests.`,
     `- Scores are means over the questions that have them; a question with no expected documents is N/A (${NA}) for every ranking metric, never 0.`,
     '',

@@ -21,11 +21,11 @@ export const SCORE_COLUMNS = Object.keys(ScoresSchema.shape).filter((k): k is ke
 
 /** Every column before the score and metadata columns. */
 export const BASE_COLUMNS = [
-  'key', 'question_id', 'question', 'category', 'set', 'mode', 'repeat', 'model_index', 'model_name', 'started_at',
+  'key', 'question_id', 'question', 'conversation', 'turn', 'session', 'category', 'set', 'mode', 'repeat', 'model_index', 'model_name', 'started_at',
   'outcome', 'http_status', 'error_code', 'attempts',
   'queue_ms', 'headers_ms', 'ttfp_ms', 'ttft_ms', 'first_citation_ms', 'total_ms', 'response_ms', 'tpot_ms',
   'output_chars_per_s', 'pre_answer_processing_seconds', 'first_packet_ms',
-  'parts', 'answer_deltas', 'answer_chars', 'answer_truncated', 'reasoning_chars', 'tool_errors',
+  'parts', 'answer_deltas', 'answer_chars', 'answer_truncated', 'reasoning_chars', 'tool_errors', 'tools_used',
   'cited_document_ids', 'top_document_ids', 'expected_document_ids', 'markers_without_citation',
 ] as const;
 
@@ -96,6 +96,9 @@ function cellsOf(record: RequestRecord, figures: AnswerFigures, modelIndex: numb
   const base: Record<(typeof BASE_COLUMNS)[number], Cell> = {
     key: record.key,
     question_id: record.question_id,
+    conversation: record.conversation,
+    turn: record.turn,
+    session: record.session,
     question: record.question,
     category: record.category,
     set: record.set,
@@ -125,6 +128,7 @@ function cellsOf(record: RequestRecord, figures: AnswerFigures, modelIndex: numb
     answer_truncated: String(figures.answer_truncated),
     reasoning_chars: figures.reasoning_chars,
     tool_errors: figures.tool_errors,
+    tools_used: figures.tools_used.join('|'),
     cited_document_ids: figures.cited_document_ids.join('|'),
     top_document_ids: figures.top_document_ids.join('|'),
     expected_document_ids: record.expected_document_ids.join('|'),

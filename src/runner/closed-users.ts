@@ -7,12 +7,15 @@
  * `endMs` or once `maxRequests` have started; those in flight finish (within the timeout).
  *
  * Arrival numbers are global across shards (`sequence · N + i − 1`), so keys stay unique in a merge.
+ * With conversations, one iteration of a user is one whole conversation (`maxRequests` then counts
+ * conversations), its turns separated by the think time.
  */
 import type { RunError } from '../errors.js';
 import type { UserStep } from '../plan/arrivals.js';
 import type { LoadPlan } from '../plan/load-plan.js';
 import type { Shard } from '../plan/shard.js';
 import { createLoadRun, type LoadRunOptions } from './load-run.js';
+import { playConversation, type ConversationPlay } from './load-conversation.js';
 
 export interface ClosedUsersOptions extends LoadRunOptions {
   /** This process's user count over time, offsets from the schedule's zero. */
@@ -21,12 +24,16 @@ export interface ClosedUsersOptions extends LoadRunOptions {
   readonly endMs: number | null;
   /** This process's bound on requests; null: only `endMs` bounds the run. */
   readonly maxRequests: number | null;
-  readonly plan: Pick<LoadPlan, 'requestFor'>;
+  readonly plan: Pick<LoadPlan, 'requestFor'> & Partial<Pick<LoadPlan, 'conversationFor'>>;
   readonly shard?: Shard | null | undefined;
+  /** `--conversations`: each iteration of a user plays a whole conversation (load-conversation.ts). */
+  readonly conversations?: ConversationPlay | null | undefined;
 }
 
 export interface ClosedUsersResult {
   readonly sent: number;
+  /** Iterations started: = sent without conversations; with them, the conversations played. */
+  readonly iterations: number;
   readonly peak_in_flight: number;
   readonly interrupted: boolean;
   readonly stop_error: RunError | undefined;
@@ -53,7 +60,9 @@ export async function runClosedUsers(options: ClosedUsersOptions): Promise<Close
     while (u < desired && !over()) {
       const sequence = started++;
       if (options.maxRequests !== null && started >= options.maxRequests) bounded();
-      await run.send(options.plan.requestFor(shard ? sequence * shard.count + shard.index - 1 : sequence), null);
+      const index = shard ? sequence * shard.count + shard.index - 1 : sequence;
+      if (options.conversations) await playConversation(run, options.plan.conversationFor?.(index) ?? [options.plan.requestFor(index)], null, options.conversations);
+      else await run.send(options.plan.requestFor(index), null);
     }
     running.delete(u);
   }
@@ -69,7 +78,7 @@ export async function runClosedUsers(options: ClosedUsersOptions): Promise<Close
   await Promise.all(loops);
   const stopError = run.finish();
   return {
-    sent: run.counters.sent, peak_in_flight: run.counters.peak_in_flight, interrupted: run.interrupted,
+    sent: run.counters.sent, iterations: started, peak_in_flight: run.counters.peak_in_flight, interrupted: run.interrupted,
     stop_error: stopError, duration_ms: now() - zero,
   };
 }

@@ -17,6 +17,7 @@ import { seededRandom } from './retry.js';
 import { setLongTimeout } from './sleep.js';
 import type { TokenPool } from './token-pool.js';
 import type { UnscoredRecord } from './unscored-record.js';
+import type { TurnSession } from './to-record.js';
 
 /** A send this much behind its schedule counts as late (metrics.md "generator health"). */
 export const LATE_SEND_MS = 5;
@@ -38,10 +39,12 @@ export interface LoadCounters {
   errors: number;
   dropped: number;
   late: number;
+  /** Conversation turns recorded `skipped`: not sent (an earlier turn failed, or the run ended first). */
+  skipped: number;
 }
 
 export const createLoadCounters = (): LoadCounters => ({
-  offered: 0, sent: 0, done: 0, in_flight: 0, queued: 0, peak_in_flight: 0, ok: 0, rate_limited: 0, errors: 0, dropped: 0, late: 0,
+  offered: 0, sent: 0, done: 0, in_flight: 0, queued: 0, peak_in_flight: 0, ok: 0, rate_limited: 0, errors: 0, dropped: 0, late: 0, skipped: 0,
 });
 
 export interface LoadRunOptions {
@@ -97,9 +100,13 @@ export function createLoadRun(options: LoadRunOptions) {
   else options.signal?.addEventListener('abort', onSignal, { once: true });
   let sequence = 0;
 
-  /** Sends one arrival (counted in flight until its record is out); never rejects. */
-  async function send(request: LoadRequest, scheduledOffsetMs: number | null): Promise<void> {
-    const tokenIndex = options.tokens.next();
+  /**
+   * Sends one arrival (counted in flight until its record is out) and returns its record; never
+   * rejects (undefined on a bug). A conversation's later turn passes its session and the token of
+   * its first turn (a session belongs to the user who opened it).
+   */
+  async function send(request: LoadRequest, scheduledOffsetMs: number | null, session?: TurnSession, token?: number): Promise<UnscoredRecord | undefined> {
+    const tokenIndex = token ?? options.tokens.next();
     const mine = sequence++;
     if (scheduledOffsetMs === null) counters.offered++; // closed model: every request is offered as it is sent
     counters.sent++;
@@ -113,7 +120,7 @@ export function createLoadRun(options: LoadRunOptions) {
       const sent = await sendWithRetries(ctx, request, tokenIndex, observe);
       const final = earlyStop.observeFinal(mine, sent.final);
       if (final) stop(final);
-      const record = toLoadRecord(request, sent, { zero, scheduledOffsetMs, tokenIndex });
+      const record = toLoadRecord(request, sent, { zero, scheduledOffsetMs, tokenIndex, session });
       failures.add(record);
       if (scheduledOffsetMs !== null && (record.queue_ms ?? 0) > LATE_SEND_MS) counters.late++;
       if (record.outcome === 'ok') counters.ok++;
@@ -121,16 +128,30 @@ export function createLoadRun(options: LoadRunOptions) {
       else counters.errors++;
       counters.done++;
       options.onRecord(record);
+      return record;
     } catch (error) {
       bug ??= error; // the clients never throw for the server: a bug, surfaced after the run
       stop();
+      return undefined;
     } finally {
       counters.in_flight--;
     }
   }
 
+  /** Hands over the record of a conversation turn that was not sent. */
+  function skip(record: UnscoredRecord): void {
+    counters.skipped++;
+    counters.done++;
+    try {
+      options.onRecord(record);
+    } catch (error) {
+      bug ??= error;
+      stop();
+    }
+  }
+
   return {
-    now, zero, counters, send, stop,
+    now, zero, counters, send, skip, stop,
     stopping: stopping.signal,
     get interrupted() {
       return interrupted;

@@ -12,7 +12,7 @@ import { roundMs } from '../client/exchange.js';
 import type { LoadRequest } from '../plan/load-plan.js';
 import type { LoadTarget } from './load-target.js';
 import { retryDelayMs, type BackoffOptions, type RetryPolicy } from './retry.js';
-import { toRecord, type AttemptRecord } from './to-record.js';
+import { toRecord, type AttemptRecord, type TurnSession } from './to-record.js';
 import type { UnscoredRecord } from './unscored-record.js';
 
 export interface LoadRetryOptions {
@@ -76,14 +76,19 @@ export async function sendWithRetries(
 export interface LoadRecordTiming {
   /** The schedule's zero on the client's monotonic clock. */
   readonly zero: number;
-  /** When the plan wanted it sent, ms after zero; null (closed model): the send itself. */
+  /**
+   * When the plan wanted it sent, ms after zero; null (closed model): the send itself. A later
+   * turn of a conversation is scheduled at its predecessor's end plus the think time.
+   */
   readonly scheduledOffsetMs: number | null;
   readonly tokenIndex: number;
+  /** A conversation turn's session (to-record.ts). */
+  readonly session?: TurnSession | undefined;
 }
 
 /** The record of one sent arrival: eval's record plus scheduled/queue/response and the token's index. */
 export function toLoadRecord(request: LoadRequest, sent: SentRequest, timing: LoadRecordTiming): UnscoredRecord {
-  const base = toRecord(request.planned, sent.final, sent.attempts, timing.zero);
+  const base = toRecord(request.planned, sent.final, sent.attempts, timing.zero, timing.session);
   const sentOffset = sent.first.sent - timing.zero;
   const scheduled = timing.scheduledOffsetMs ?? sentOffset;
   const done = sent.final.total_ms === null ? null : sent.final.sent + sent.final.total_ms - timing.zero;

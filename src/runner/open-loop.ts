@@ -12,27 +12,38 @@
  * response_ms but not in total_ms. An arrival that finds `maxInFlight` outstanding (sent or
  * waiting) is dropped: not sent, not a record, listed with its scheduled offset. Invariant:
  * records + dropped + unsent (stopped before being sent) = the schedule's arrivals.
+ *
+ * With conversations an arrival starts a whole conversation (load-conversation.ts): `maxInFlight`
+ * bounds the conversations in progress (think times included), `connections` the first turns
+ * only (a later turn goes at its own scheduled time), and every turn is a record (the invariant
+ * counts conversations).
  */
 import { roundMs } from '../client/exchange.js';
 import type { RunError } from '../errors.js';
 import { countRemaining, type Arrival } from '../plan/arrivals.js';
 import type { LoadPlan } from '../plan/load-plan.js';
 import { createLoadRun, type LoadRunOptions } from './load-run.js';
+import { playConversation, type ConversationPlay } from './load-conversation.js';
 
 export interface OpenLoopOptions extends LoadRunOptions {
   /** This process's arrivals (one shard's), in time order. */
   readonly arrivals: Iterable<Arrival>;
-  readonly plan: Pick<LoadPlan, 'requestFor'>;
-  /** Outstanding arrivals (sent or waiting for a connection) at most; at least 1. */
+  readonly plan: Pick<LoadPlan, 'requestFor'> & Partial<Pick<LoadPlan, 'conversationFor'>>;
+  /** Outstanding arrivals (sent or waiting for a connection) at most; at least 1. With conversations: conversations in progress. */
   readonly maxInFlight: number;
+  /** `--conversations`: each arrival starts a whole conversation (load-conversation.ts). */
+  readonly conversations?: ConversationPlay | null | undefined;
   /** Requests sent and unanswered at most (default maxInFlight: nobody waits). */
   readonly connections?: number | undefined;
 }
 
 export interface OpenLoopResult {
-  /** sent + dropped + unsent. */
+  /** Arrivals sent + dropped + unsent. */
   readonly planned: number;
+  /** Requests sent (with conversations, every turn sent). */
   readonly sent: number;
+  /** Arrivals sent: = sent without conversations; with them, the conversations started. */
+  readonly arrivals_sent: number;
   readonly dropped: Array<{ scheduled_offset_ms: number }>;
   /** Arrivals never sent because the run stopped first (not yet due, or waiting for a connection). */
   readonly unsent: number;
@@ -65,9 +76,15 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
   const lags: number[] = [];
   let unsent = 0;
   let queued = 0;
+  let launched = 0;
   let burst = 0;
+  const play = options.conversations ?? null;
   const launch = (arrival: Arrival) => {
-    const sending = run.send(options.plan.requestFor(arrival.index), arrival.offset_ms).then(() => {
+    launched += 1;
+    const started = play === null
+      ? run.send(options.plan.requestFor(arrival.index), arrival.offset_ms)
+      : playConversation(run, options.plan.conversationFor?.(arrival.index) ?? [options.plan.requestFor(arrival.index)], arrival.offset_ms, play);
+    const sending = started.then(() => {
       inFlight.delete(sending);
       if (head < waiting.length && !run.stopping.aborted) {
         counters.queued--;
@@ -92,7 +109,8 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
       break;
     }
     counters.offered++;
-    if (counters.in_flight + counters.queued >= options.maxInFlight) {
+    // Outstanding: requests in flight, or (conversations) conversations in progress, think times included.
+    if ((play === null ? counters.in_flight : inFlight.size) + counters.queued >= options.maxInFlight) {
       counters.dropped++;
       dropped.push({ scheduled_offset_ms: roundMs(arrival.offset_ms) });
     } else if (counters.in_flight >= connections) {
@@ -109,7 +127,7 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
   counters.queued = 0;
   const stopError = run.finish();
   return {
-    planned: counters.sent + dropped.length + unsent, sent: counters.sent, dropped, unsent, lags_ms: lags, queued,
+    planned: launched + dropped.length + unsent, sent: counters.sent, arrivals_sent: launched, dropped, unsent, lags_ms: lags, queued,
     late_sends: counters.late, peak_in_flight: counters.peak_in_flight, interrupted: run.interrupted,
     stop_error: stopError, duration_ms: now() - run.zero,
   };

@@ -58,7 +58,7 @@ describe('records', () => {
 function multiModel(model_index: number) {
   const { models: _m, ...single } = fakeExchange();
   const { content_type: _c, http_status: _h, headers_ms: _hm, rate_limit: _r, sent: _s, started_at: _st, error_body: _e, chat_session_id: _cs, message_id: _mi, unknown_parts: _u, decode_errors: _d, ...figures } = single;
-  return { ...figures, model_index, model_name: null, scores: null };
+  return { ...figures, model_index, model_name: null, message_id: null, scores: null };
 }
 
 describe('retries', () => {

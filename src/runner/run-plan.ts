@@ -5,6 +5,13 @@
  * as soon as its final attempt ends. Nothing is aggregated here and no record is kept: the app scores
  * and writes each one (style.md rule 4).
  *
+ * Conversations: the plan's unit (plan/planned-request.ts) is what runs concurrently. A
+ * conversation's turns run one at a time, in order, each in the session of the one before it
+ * (plan/conversation.ts); a turn whose predecessor did not end ok is recorded `skipped` with the
+ * reason, and nothing is sent for it. With `earlierTurn` (a resumed run) a conversation continues
+ * from its last recorded turn: in that turn's session when the service still continues it
+ * (`session: resumed`), else in a new session (`restarted`; the refused try is in `attempts`).
+ *
  * Stopping: when `signal` aborts (Ctrl-C), nothing new is sent and no retry starts; requests in
  * flight get `graceMs` to finish, then are aborted and recorded as `cancelled`. The early stop
  * (early-stop.ts) stops the same way, then rejects with its RunError once every record is out.
@@ -15,7 +22,10 @@ import { abortableSleep } from './sleep.js';
 import type { ChatClient } from '../client/chat-client.js';
 import type { Exchange } from '../client/exchange.js';
 import type { PlannedRequest } from '../plan/planned-request.js';
-import { OUTCOMES, type Outcome } from '../records/record.js';
+import { OUTCOMES, type Outcome, type SessionOrigin } from '../records/record.js';
+import type { SendMessageRequest } from '../api/send-message.js';
+import { followUpBody } from '../plan/conversation.js';
+import { nextTurn, refusedSession, skippedRecord, type PreviousTurn } from './conversation-turns.js';
 import type { RunError } from '../errors.js';
 import { createEarlyStop, SAME_FAILURE_SAMPLE } from './early-stop.js';
 import { createFailureTally } from './verdict.js';
@@ -46,15 +56,24 @@ export interface RunPlanOptions {
   progressIntervalMs?: number;
   /** Monotonic ms clock (default performance.now). */
   now?: () => number;
+  /** Wall clock for the started_at of skipped turns (default Date.now). */
+  wallClock?: () => number;
+  /**
+   * A resumed run: the record of the turn at this plan index when it is not in this plan (the
+   * interrupted run recorded it); its conversation continues from it.
+   */
+  earlierTurn?: (index: number) => PreviousTurn | undefined;
   /** Waits before a retry; must resolve early when `signal` aborts. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 export interface RunResult {
   planned: number;
-  /** Planned requests sent (= records handed over). */
+  /** Planned requests sent. */
   sent: number;
-  /** Planned requests never sent because the run was stopped. */
+  /** Records handed over: the requests sent, and the conversation turns recorded `skipped` (not sent: an earlier turn failed). */
+  recorded: number;
+  /** Planned requests neither sent nor recorded because the run was stopped (a resume sends them). */
   skipped: number;
   outcomes: Record<Outcome, number>;
   /** True when `signal` aborted during the run (Ctrl-C): exit 130 after the reports. */
@@ -70,6 +89,7 @@ export interface RunResult {
 /** Runs the plan; rejects only with the early stop's RunError (after every record is out) or a bug. */
 export async function runPlan(plan: readonly PlannedRequest[], options: RunPlanOptions): Promise<RunResult> {
   const now = options.now ?? (() => performance.now());
+  const wallClock = options.wallClock ?? Date.now;
   const sleep = options.sleep ?? abortableSleep;
   const policy: RetryPolicy = {
     retries: options.retries ?? 0,
@@ -109,24 +129,29 @@ export async function runPlan(plan: readonly PlannedRequest[], options: RunPlanO
   const earlyStop = createEarlyStop(options.client.baseUrl, Math.min(options.concurrency, plan.length, 5), plan.length > SAME_FAILURE_SAMPLE ? SAME_FAILURE_SAMPLE : 0);
   const failures = createFailureTally(options.client.baseUrl);
 
-  async function runOne(planned: PlannedRequest): Promise<void> {
-    if (stopping.signal.aborted || bug !== undefined) {
-      state.skipped++;
-      return;
-    }
+  /** Sends one request (retries, and a resumed turn's fallback to a new session); undefined when the run stopped first or a bug struck. */
+  async function send(planned: PlannedRequest, body: SendMessageRequest, fallback: SendMessageRequest | undefined): Promise<Sent | undefined> {
+    if (stopping.signal.aborted || bug !== undefined) return undefined;
     const sequence = state.sent++;
     state.inFlight++;
     const attempts: AttemptRecord[] = [];
     let exchange: Exchange | undefined;
+    let restarted = false;
     try {
       for (let attempt = 1; ; attempt++) {
-        exchange = await options.client.send(planned.body, cancelling.signal);
+        exchange = await options.client.send(body, cancelling.signal);
         attempts.push(attemptOf(exchange, attempt));
         if (attempt === 1) {
           const verdict = earlyStop.observe(sequence, exchange);
           if (verdict) stop(verdict);
         }
-        const delay = retryDelayMs(exchange, attempt, policy, random);
+        if (fallback !== undefined && !restarted && refusedSession(exchange) && !stopping.signal.aborted) {
+          // A resumed turn whose session the service no longer continues: a new session, without the history.
+          restarted = true;
+          body = fallback;
+          continue;
+        }
+        const delay = retryDelayMs(exchange, attempt - (restarted ? 1 : 0), policy, random);
         if (delay === null || stopping.signal.aborted) break;
         await sleep(delay, stopping.signal);
         if (stopping.signal.aborted) break;
@@ -136,11 +161,14 @@ export async function runPlan(plan: readonly PlannedRequest[], options: RunPlanO
     } finally {
       state.inFlight--;
     }
-    if (exchange === undefined) return;
-    const final = earlyStop.observeFinal(sequence, exchange);
-    if (final) stop(final);
-    const record = toRecord(planned, exchange, attempts, runStart);
-    failures.add(record);
+    if (exchange !== undefined) {
+      const final = earlyStop.observeFinal(sequence, exchange);
+      if (final) stop(final);
+    }
+    return exchange === undefined ? undefined : { exchange, attempts, restarted };
+  }
+
+  function emit(record: UnscoredRecord): void {
     outcomes[record.outcome]++;
     state.done++;
     try {
@@ -152,9 +180,48 @@ export async function runPlan(plan: readonly PlannedRequest[], options: RunPlanO
     progress.tick();
   }
 
+  const skipRest = (rest: readonly PlannedRequest[], reason: string) => {
+    for (const planned of rest) emit(skippedRecord(planned, reason, { offsetMs: now() - runStart, wallClockMs: wallClock() }));
+  };
+
+  /** One unit: a question on its own, or a conversation's turns in order, each after the one before it ended. */
+  async function runUnit(unit: readonly PlannedRequest[]): Promise<void> {
+    let previous: PreviousTurn | undefined;
+    for (const [i, planned] of unit.entries()) {
+      if (stopping.signal.aborted || bug !== undefined) {
+        state.skipped += unit.length - i; // not sent, not recorded: a resume sends them
+        return;
+      }
+      const step = planned.conversation ?? null;
+      let body = planned.body;
+      let fallback: SendMessageRequest | undefined;
+      let origin: SessionOrigin = 'new';
+      let sessionId: string | null = null;
+      if (step !== null && step.follows !== null) {
+        const before = previous ?? options.earlierTurn?.(step.follows);
+        const next = before === undefined ? `not sent: turn ${step.turn - 1} of conversation ${step.id} has no record` : nextTurn(before, step);
+        if (typeof next === 'string') return skipRest(unit.slice(i), next);
+        body = followUpBody(planned.body, next);
+        sessionId = next.chat_session_id;
+        origin = previous === undefined ? 'resumed' : 'continued';
+        if (previous === undefined) fallback = planned.body;
+      }
+      const sent = await send(planned, body, fallback);
+      if (sent === undefined) {
+        state.skipped += unit.length - i;
+        return;
+      }
+      if (sent.restarted) [origin, sessionId] = ['restarted', null];
+      const record = toRecord(planned, sent.exchange, sent.attempts, runStart, { origin, chat_session_id: sessionId });
+      failures.add(record);
+      emit(record);
+      previous = record;
+    }
+  }
+
   const limit = pLimit(options.concurrency);
   try {
-    await Promise.all(plan.map((planned) => limit(runOne, planned)));
+    await Promise.all(planUnits(plan).map((unit) => limit(runUnit, unit)));
   } finally {
     clearTimeout(graceTimer);
     options.signal?.removeEventListener('abort', onSignal);
@@ -163,9 +230,28 @@ export async function runPlan(plan: readonly PlannedRequest[], options: RunPlanO
   if (bug !== undefined) throw bug;
   if (stopError) throw stopError;
   return {
-    planned: plan.length, sent: state.sent, skipped: state.skipped, outcomes,
+    planned: plan.length, sent: state.sent, recorded: state.done, skipped: state.skipped, outcomes,
     interrupted, duration_ms: now() - runStart, verdict: interrupted ? undefined : failures.verdict(),
   };
+}
+
+interface Sent {
+  exchange: Exchange;
+  attempts: AttemptRecord[];
+  /** A resumed turn's old session was refused and it was sent in a new one. */
+  restarted: boolean;
+}
+
+/** The plan as its units (conversations, or questions on their own), in plan order. */
+export function planUnits(plan: readonly PlannedRequest[]): PlannedRequest[][] {
+  const units = new Map<number, PlannedRequest[]>();
+  for (const planned of plan) {
+    const unit = planned.unit ?? -1 - planned.index;
+    const list = units.get(unit);
+    if (list === undefined) units.set(unit, [planned]);
+    else list.push(planned);
+  }
+  return [...units.values()];
 }
 
 function attemptOf(exchange: Exchange, attempt: number): AttemptRecord {

@@ -2,23 +2,32 @@
  * @module runner/to-record
  * Builds the record of one planned request from its final attempt (which decides every figure) and
  * the list of all its attempts. Closed loop: nothing was scheduled, so scheduled_offset_ms is null,
- * queue_ms 0 and response_ms = total_ms.
+ * queue_ms 0 and response_ms = total_ms. A conversation turn carries its conversation, turn and how
+ * its session came about; a later turn's chat_session_id is the session it was sent in (its stream
+ * has no session part: the session already existed).
  */
 import type { Exchange } from '../client/exchange.js';
 import { roundMs } from '../client/exchange.js';
 import type { PlannedRequest } from '../plan/planned-request.js';
-import { RECORD_VERSION, type RequestRecord } from '../records/record.js';
+import { RECORD_VERSION, type RequestRecord, type SessionOrigin } from '../records/record.js';
 import type { UnscoredRecord } from './unscored-record.js';
 
 export type AttemptRecord = RequestRecord['attempts'][number];
 
+/** A conversation turn's session: how it came about, and the session it was sent into (a later turn). */
+export interface TurnSession {
+  readonly origin: SessionOrigin;
+  readonly chat_session_id: string | null;
+}
+
 /** `runStart`: the run's start on the client's monotonic clock. */
-export function toRecord(planned: PlannedRequest, final: Exchange, attempts: readonly AttemptRecord[], runStart: number): UnscoredRecord {
+export function toRecord(planned: PlannedRequest, final: Exchange, attempts: readonly AttemptRecord[], runStart: number, session?: TurnSession): UnscoredRecord {
   const { sent, started_at, error_body: _body, models, ...figures } = final;
   return {
     record_version: RECORD_VERSION,
     key: planned.key,
     question_id: planned.question_id,
+    ...conversationFields(planned, session?.origin ?? null),
     question: planned.question,
     category: planned.category,
     set: planned.set,
@@ -33,10 +42,17 @@ export function toRecord(planned: PlannedRequest, final: Exchange, attempts: rea
     response_ms: figures.total_ms,
     token_index: null,
     ...figures,
+    chat_session_id: figures.chat_session_id ?? session?.chat_session_id ?? null,
     scores: null,
     attempts: [...attempts],
     // The stream's ids part names the models; the plan's display names fill in when it did not come,
     // unless the service answered with fewer models than asked: then the one that answered is not the plan's.
     models: models?.map((m) => ({ ...m, model_name: m.model_name ?? (figures.answered_models === null ? planned.model_names?.[m.model_index] ?? null : null) })) ?? null,
   };
+}
+
+/** The record's conversation, turn and session origin (all null for a question on its own). */
+export function conversationFields(planned: Pick<PlannedRequest, 'conversation'>, origin: SessionOrigin | null): Pick<RequestRecord, 'conversation' | 'turn' | 'session'> {
+  const step = planned.conversation ?? null;
+  return step === null ? { conversation: null, turn: null, session: null } : { conversation: step.id, turn: step.turn, session: origin };
 }

@@ -24,7 +24,7 @@ describe('parseSetsText: every rule with its message', () => {
     {
       name: 'an unknown field in a set',
       text: json({ sets: [{ name: 'a', modle: 'x' }] }),
-      want: ['models.json: sets[0].modle: unknown field (known fields: name, llm_override, llm_overrides, deep_research)'],
+      want: ['models.json: sets[0].modle: unknown field (known fields: name, llm_override, llm_overrides, deep_research, continue_with)'],
     },
     {
       name: 'an unknown field in an override',
@@ -87,7 +87,7 @@ describe('parseSetsText: every rule with its message', () => {
       text: json({ defaults: { origin: 'cli', stream: true } }),
       want: [
         'models.json: defaults.origin: Invalid option: expected one of "webapp"|"chrome_extension"|"api"|"slackbot"|"widget"|"discordbot"|"mobile"|"unknown"|"unset"',
-        'models.json: defaults.stream: unknown field (known fields: persona_id, include_citations, additional_context, allowed_tool_ids, forced_tool_id, origin, mcp_headers, deep_research, project)',
+        'models.json: defaults.stream: unknown field (known fields: persona_id, include_citations, additional_context, allowed_tool_ids, forced_tool_id, origin, mcp_headers, deep_research, project, tool_ids)',
       ],
     },
     {

@@ -71,6 +71,15 @@ export function setRuleProblems(raw: unknown): Problem[] {
         });
       }
     }
+    if (typeof entry.continue_with === 'number' && Number.isInteger(entry.continue_with) && entry.continue_with > 0) {
+      const models = Array.isArray(overrides) ? overrides.length : 1;
+      if (entry.continue_with >= models) {
+        problems.push({
+          path: ['sets', index, 'continue_with'],
+          message: `${entry.continue_with} names no model of this set: it has ${models === 1 ? 'one model (continue_with 0)' : `${models} models (continue_with 0 to ${models - 1})`}`,
+        });
+      }
+    }
     if (typeof entry.name === 'string' && entry.name !== '') {
       const first = firstIndex.get(entry.name);
       if (first === undefined) firstIndex.set(entry.name, index);

@@ -27,6 +27,12 @@ export const SetEntrySchema = z.strictObject({
   llm_overrides: z.array(StrictLLMOverrideSchema).nullish(),
   /** Ask every question of this set with deep research (overrides `defaults.deep_research`; a row's own column wins). */
   deep_research: z.boolean().optional(),
+  /**
+   * A conversation's follow-ups continue from the answer of this model of a multi-model set (its
+   * `model_index`: 0, 1 or 2), as the service's own client does when a user picks a response.
+   * Default 0.
+   */
+  continue_with: z.number().int().min(0).max(MAX_MULTI_MODELS - 1).optional(),
 });
 export type SetEntry = z.infer<typeof SetEntrySchema>;
 
@@ -44,6 +50,12 @@ export const SetsDefaultsSchema = z.strictObject({
   deep_research: z.boolean().optional(),
   /** Applied with the project-instructions operation before the first request. */
   project: z.strictObject({ id: z.number().int().nonnegative(), instructions: z.string() }).optional(),
+  /**
+   * The deployment's tools, name → id: lets a dataset's `forced_tool` name a tool (the request
+   * carries its id) and its `expected_tools` be checked against what exists. The embedded
+   * simulator's catalogue is known without it.
+   */
+  tool_ids: z.record(z.string().min(1), z.number().int().nonnegative()).optional(),
 });
 export type SetsDefaults = z.infer<typeof SetsDefaultsSchema>;
 
@@ -64,6 +76,8 @@ export const SetDefinitionSchema = z.object({
   multi: z.boolean(),
   /** The set's own deep_research; absent: the defaults' choice. */
   deep_research: z.boolean().optional(),
+  /** Multi-model: which model's answer a conversation's follow-ups continue from; absent: 0. */
+  continue_with: z.number().int().min(0).optional(),
 });
 export type SetDefinition = z.infer<typeof SetDefinitionSchema>;
 
@@ -83,5 +97,6 @@ export function toSetDefinition(entry: SetEntry): SetDefinition {
     llm_overrides: overrides,
     multi: overrides !== null,
     ...(entry.deep_research === undefined ? {} : { deep_research: entry.deep_research }),
+    ...(entry.continue_with === undefined ? {} : { continue_with: entry.continue_with }),
   };
 }

@@ -10,3 +10,4 @@ export { DEMO_TOKEN, SCOPES, defaultTokens, type Scope, type TokenEntry } from '
 export { loadCorpus, type Corpus } from './corpus/index.js';
 export { SIM_JUDGE_MODEL } from './judge/route.js';
 export { SimJudgeConfigSchema, type SimJudgeConfig, type SimJudgeConfigInput } from './judge/config.js';
+export { DEFAULT_TOOLS, type Tool } from './chat/tools.js';

@@ -37,6 +37,11 @@ export const ModelProfileSchema = z.object({
   answer_sentences: z.number().int().min(1).max(6).default(3),
   /** Deep research: how long each step of a research agent takes (its search, its report), before time_scale. */
   deep_research_step_ms: LogNormalSchema.default({ median: 20_000, p99: 45_000 }),
+  /**
+   * What a conversation's history costs: milliseconds added to the time to the first token per
+   * token of the session's earlier messages (questions and answers), before time_scale.
+   */
+  history_ms_per_token: z.number().nonnegative().default(0.5),
 });
 export type ModelProfile = z.output<typeof ModelProfileSchema>;
 
@@ -53,6 +58,7 @@ export const ModelProfileOverrideSchema = z.strictObject({
   error_rate: Probability.optional(),
   answer_sentences: z.number().int().min(1).max(6).optional(),
   deep_research_step_ms: LogNormalSchema.optional(),
+  history_ms_per_token: z.number().nonnegative().optional(),
 });
 export type ModelProfileOverride = z.input<typeof ModelProfileOverrideSchema>;
 
@@ -61,7 +67,7 @@ const GPT_4O: ModelProfile = {
   model_name: 'gpt-4o', provider: 'openai', pre_answer_ms: SEARCH,
   first_token_ms: { median: 700, p99: 2000 }, token_ms: { median: 22, p99: 70 },
   reasoning: false, wrong_citation_rate: 0.02, missed_citation_rate: 0.03, error_rate: 0, answer_sentences: 3,
-  deep_research_step_ms: { median: 20_000, p99: 45_000 },
+  deep_research_step_ms: { median: 20_000, p99: 45_000 }, history_ms_per_token: 0.5,
 };
 
 /** The built-in profiles; a config can override any field of these or add new keys. */
@@ -72,13 +78,13 @@ export const BUILTIN_PROFILES: Readonly<Record<string, ModelProfile>> = {
     model_name: 'gpt-4o-mini', provider: 'openai', pre_answer_ms: SEARCH,
     first_token_ms: { median: 300, p99: 900 }, token_ms: { median: 12, p99: 40 },
     reasoning: false, wrong_citation_rate: 0.15, missed_citation_rate: 0.25, error_rate: 0, answer_sentences: 2,
-    deep_research_step_ms: { median: 12_000, p99: 30_000 },
+    deep_research_step_ms: { median: 12_000, p99: 30_000 }, history_ms_per_token: 0.25,
   },
   'claude-sonnet-4': {
     model_name: 'claude-sonnet-4', provider: 'anthropic', pre_answer_ms: SEARCH,
     first_token_ms: { median: 900, p99: 2500 }, token_ms: { median: 18, p99: 60 },
     reasoning: true, wrong_citation_rate: 0.02, missed_citation_rate: 0.03, error_rate: 0, answer_sentences: 3,
-    deep_research_step_ms: { median: 25_000, p99: 55_000 },
+    deep_research_step_ms: { median: 25_000, p99: 55_000 }, history_ms_per_token: 0.6,
   },
 };
 

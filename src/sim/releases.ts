@@ -61,6 +61,8 @@ export interface ReleaseTraits {
   readonly scopes: boolean;
   /** v4.0+: the full response's chat_session_id is back-filled from the request. */
   readonly fullSessionBackfill: boolean;
+  /** v3.1+: custom and MCP tool packets carry `tool_id` and `error`, and a custom tool sends `custom_tool_args`. */
+  readonly customToolIds: boolean;
 }
 
 /** The traits of a release choice (default: the newest release). */
@@ -87,5 +89,6 @@ export function releaseTraits(choice: OnyxReleaseChoice = { release: NEWEST_ONYX
     structuredBudget429: since('4.5'),
     scopes: since('4.1'),
     fullSessionBackfill: since('4.0'),
+    customToolIds: since('3.1'),
   };
 }

@@ -4,7 +4,7 @@ import { SCORE_NAMES } from '../figures/catalogue.js';
 import { makeFigures, makeModel, makeRecord, makeScores } from '../metrics/test-records.js';
 import type { RequestRecord } from '../records/record.js';
 import { humanVerdicts, type Review } from '../records/review.js';
-import { buildViewData, createViewCollector, type CollectedRun } from './model.js';
+import { buildViewData, createViewCollector, type CollectedRun, conversationOrder } from './model.js';
 
 const collect = (records: RequestRecord[], reviews: Review[] = []): CollectedRun => {
   const c = createViewCollector({ verdicts: humanVerdicts(reviews) });
@@ -106,5 +106,15 @@ describe('buildViewData', () => {
     const long = makeRecord({ ...makeFigures({ answer: 'x'.repeat(50) }) });
     const data = buildViewData({ runs: [{ name: 'a', source: 'a', collected: collect([long]), reviews: 0, comparison: null }], mode: 'file', generatedBy: 't', answerChars: 10, details: { source: 'embedded', complete: true } });
     expect(data.questions[0]!.cells[0]!.text).toBe(`${'x'.repeat(9)}…`);
+  });
+});
+
+describe('conversationOrder', () => {
+  it('keeps a conversation\'s turns together, in turn order, where its earliest id stands', () => {
+    const meta: Record<string, { conversation: string | null; turn: number | null }> = {
+      q1: { conversation: null, turn: null }, q2: { conversation: 'c', turn: 2 }, q3: { conversation: null, turn: null },
+      q10: { conversation: 'c', turn: 1 }, q4: { conversation: 'd', turn: 1 },
+    };
+    expect(conversationOrder(Object.keys(meta), (id) => meta[id])).toEqual(['q1', 'q10', 'q2', 'q3', 'q4']);
   });
 });

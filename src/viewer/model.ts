@@ -49,6 +49,8 @@ interface QuestionMeta {
   question: string;
   category: string | null;
   expected: string[];
+  conversation: string | null;
+  turn: number | null;
 }
 
 /** One run's records, collected: the RunCollector's data plus what the viewer shows per cell. */
@@ -83,7 +85,9 @@ export function createViewCollector(options: { verdicts?: HumanVerdicts; setOrde
     add(record) {
       run.add(record);
       if (!questions.has(record.question_id)) {
-        questions.set(record.question_id, { question: record.question, category: record.category, expected: [...record.expected_document_ids] });
+        questions.set(record.question_id, {
+          question: record.question, category: record.category, expected: [...record.expected_document_ids], conversation: record.conversation, turn: record.turn,
+        });
       }
       const modelIndexes = (record.models ?? []).map((m) => m.model_index);
       observe(record, null, record, recordPassed(record), recordVerdict(verdicts, record.key, modelIndexes));
@@ -263,7 +267,7 @@ export function buildViewData(options: ViewDataOptions): ViewData {
 
   const ids = new Set<string>();
   for (const run of options.runs) for (const id of run.collected.questions.keys()) ids.add(id);
-  const ordered = [...ids].sort(naturalCompare);
+  const ordered = conversationOrder([...ids], (id) => options.runs.map((r) => r.collected.questions.get(id)).find((m) => m !== undefined));
   const rawRows = ordered.map((id) => {
     const meta = options.runs.map((r) => r.collected.questions.get(id)).find((m) => m !== undefined)!;
     const cells = columnSources.map(({ run, group, changes }) => cellOf(run.collected, group, id, allCellFigures, answerChars, changes.get(id) ?? null));
@@ -280,6 +284,8 @@ export function buildViewData(options: ViewDataOptions): ViewData {
     id,
     question: meta.question,
     category: meta.category,
+    conversation: meta.conversation,
+    turn: meta.turn,
     expected: meta.expected,
     cells: cells.map((c) => (c === null ? null : { ...c, values: c.values.filter((_, i) => keptCell[i]) })),
   }));
@@ -302,4 +308,28 @@ export function buildViewData(options: ViewDataOptions): ViewData {
     },
     details: options.details,
   };
+}
+
+/**
+ * Question ids in natural order, except that a conversation's turns stay together, in turn order,
+ * where its earliest id stands.
+ */
+export function conversationOrder(ids: readonly string[], metaOf: (id: string) => Pick<QuestionMeta, 'conversation' | 'turn'> | undefined): string[] {
+  const sorted = [...ids].sort(naturalCompare);
+  const lead = new Map<string, string>();
+  for (const id of sorted) {
+    const conversation = metaOf(id)?.conversation ?? null;
+    if (conversation !== null && !lead.has(conversation)) lead.set(conversation, id);
+  }
+  const position = new Map(sorted.map((id, i) => [id, i]));
+  const keyOf = (id: string) => {
+    const meta = metaOf(id);
+    const head = meta?.conversation == null ? id : lead.get(meta.conversation)!;
+    return [position.get(head)!, meta?.conversation == null ? 0 : (meta.turn ?? 0)] as const;
+  };
+  return sorted.sort((a, b) => {
+    const [ha, ta] = keyOf(a);
+    const [hb, tb] = keyOf(b);
+    return ha - hb || ta - tb || naturalCompare(a, b);
+  });
 }

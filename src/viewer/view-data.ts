@@ -88,6 +88,9 @@ export interface ViewQuestion {
   readonly id: string;
   readonly question: string;
   readonly category: string | null;
+  /** The conversation this question is a turn of, and its turn number; null for a question on its own. The list keeps a conversation's turns together, in order. */
+  readonly conversation: string | null;
+  readonly turn: number | null;
   readonly expected: readonly string[];
   /** Aligned with ViewData.columns; null where the column has no record of the question. */
   readonly cells: readonly (ViewCell | null)[];

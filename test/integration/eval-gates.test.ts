@@ -15,10 +15,11 @@ import { startSim, TOKENS } from '../helpers/start-sim.js';
 
 const dataset = join(import.meta.dirname, '../../datasets/sample.csv');
 
-/** The first 25 questions of the sample: enough for the paired statistics, one wave at concurrency 25. */
+/** The first 25 questions of the sample that are not conversation turns: enough for the paired statistics, one wave at concurrency 25. */
 function smallDataset(dir: string): string {
   const path = join(dir, 'questions.csv');
-  writeFileSync(path, readFileSync(dataset, 'utf8').split('\n').slice(0, 26).join('\n') + '\n');
+  const [header, ...rows] = readFileSync(dataset, 'utf8').trimEnd().split('\n');
+  writeFileSync(path, [header, ...rows.filter((row) => !row.endsWith(',internal_search')).slice(0, 25)].join('\n') + '\n');
   return path;
 }
 

@@ -59,6 +59,7 @@ describe('chatbench merge of crafted load shards', () => {
   const spec: LoadSpec = {
     operation: 'chat', mode: 'stream', model: 'open', rate: 4, arrival: 'constant', max_in_flight: 100, stages: null, duration_ms: 1000, requests: null,
     warmup_ms: 0, cooldown_ms: 0, seed: 1, question_order: 'sequential', set: 'default', tokens: 1, token_weights: null, shard: null, start_at: '2026-01-01T00:00:00.000Z',
+    conversations: false, think_time: null,
   };
   /** Shard i of 2 sends arrivals i-1 and i+1 (every 250 ms). */
   function shard(root: string, i: number, over: Partial<LoadSpec> = {}, withGenerator = true) {

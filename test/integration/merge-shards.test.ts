@@ -21,11 +21,12 @@ import { createFakeIo } from '../helpers/fake-io.js';
 import { startSim, TOKENS } from '../helpers/start-sim.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-/** 34 questions of the shipped sample (one spans two lines; the last two expect no answer): 9, 9, 8, 8 per shard. */
+/** 34 questions of the shipped sample that are not conversation turns (one spans two lines; the last two expect no answer): 9, 9, 8, 8 per shard. */
 function sampleSlice(dir: string): string {
-  const all = readFileSync(join(ROOT, 'datasets/sample.csv'), 'utf8').trimEnd().split('\n');
+  const [header, ...rows] = readFileSync(join(ROOT, 'datasets/sample.csv'), 'utf8').trimEnd().split('\n');
+  const alone = rows.filter((row) => !row.endsWith(',internal_search'));
   const path = join(dir, 'questions.csv');
-  writeFileSync(path, `${[...all.slice(0, 34), ...all.slice(-2)].join('\n')}\n`);
+  writeFileSync(path, `${[header, ...alone.slice(0, 33), ...alone.slice(-2)].join('\n')}\n`);
   return path;
 }
 const lines = (dir: string) => readFileSync(join(dir, 'results.jsonl'), 'utf8').trimEnd().split('\n');

@@ -30,11 +30,13 @@ describe('stream=false', () => {
     const finalDocs = (stream.find((p) => (p.obj as { type?: string } | undefined)?.type === 'message_start')!.obj as { final_documents: unknown }).final_documents;
     expect(body.top_documents).toEqual(finalDocs);
     expect(body.tool_calls).toHaveLength(1);
-    expect(body.tool_calls[0]).toMatchObject({ tool_name: 'run_search', tool_arguments: { queries: [QUESTION] }, search_docs: finalDocs });
+    expect(body.tool_calls[0]).toMatchObject({ tool_name: 'internal_search', tool_arguments: { queries: [QUESTION] }, search_docs: finalDocs });
     expect(JSON.parse(body.tool_calls[0]!.tool_result)).toHaveLength(body.top_documents.length);
     expect(body.top_documents.length).toBeGreaterThan(1);
     expect(body.message_id).toBe(2);
-    expect(body.chat_session_id).toBe((stream[0] as { chat_session_id: string }).chat_session_id);
+    // A new session of its own (the service never gives two requests one session).
+    expect(body.chat_session_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body.chat_session_id).not.toBe((stream[0] as { chat_session_id: string }).chat_session_id);
     expect(body).toMatchObject({ incognito: false, error_msg: null, pre_answer_reasoning: null });
   });
   it('comes when the whole answer would have finished generating', async () => {

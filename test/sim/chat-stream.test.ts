@@ -63,8 +63,8 @@ describe('a single-model stream', () => {
   });
   it('given a chat_session_id: no session part, ids first; ids keep increasing', async () => {
     const server = await start(FAST);
-    await post(server.url, { message: QUESTION });
-    const r = await post(server.url, { message: QUESTION, chat_session_id: '6f1c2d3e-1111-4a2b-9c3d-0123456789ab' });
+    const opened = ndjson((await post(server.url, { message: QUESTION })).body)[0] as { chat_session_id: string };
+    const r = await post(server.url, { message: QUESTION, chat_session_id: opened.chat_session_id });
     const first = ndjson(r.body)[0];
     expect(first).toEqual({ user_message_id: 3, reserved_assistant_message_id: 4 });
   });

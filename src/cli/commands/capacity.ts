@@ -111,7 +111,7 @@ export async function capacityHandler(a: CapacityArgs, io: Io): Promise<ExitCode
   // The first step's spec, checked with load's own rules (conflicts, warm-up within the step, limits),
   // its messages naming capacity's flags.
   const spec = loadSpecOf(
-    { ...a, rate: a.users ? undefined : start, concurrency: a.users ? start : undefined, duration: a['step-duration'], warmup: a['step-warmup'], cooldown: '0s' },
+    { ...a, rate: a.users ? undefined : start, concurrency: a.users ? start : undefined, duration: a['step-duration'], warmup: a['step-warmup'], cooldown: '0s', conversations: false },
     io,
     { count: Math.max(1, tokens.length), weights },
     { rate: 'start-rate', concurrency: 'start-users', duration: 'step-duration', warmup: 'step-warmup' },

@@ -26,11 +26,11 @@ export function demoCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         // The demo's judge is local: many asks at once, and groundedness on the cited pages.
         .option('judge-concurrency', { type: 'number', default: 16, describe: 'Judge calls in flight at once', group: 'Answer quality:' })
         .option('fetch-cited', { type: 'boolean', default: true, describe: 'Judge groundedness on the cited pages\' text too (--no-fetch-cited: blurbs and highlights only)', group: 'Answer quality:' })
-        .option('concurrency', { type: 'number', default: 24, describe: 'Requests in flight at once' })
+        .option('concurrency', { type: 'number', default: 30, describe: 'Requests in flight at once' })
         .option('out', { type: 'string', describe: 'Run directory (default reports/<date-time>-eval)' })
         .example('$0 demo', 'datasets/sample.csv × datasets/models.example.json, streamed and full, judged')
         .example('$0 demo --no-judge-cache', 'The same, every verdict asked again (a second demo otherwise asks the judge nothing)')
-        .epilogue('The same run by hand: chatbench eval --sim --dataset datasets/sample.csv --models datasets/models.example.json --mode both --concurrency 24 --fetch-cited --judge-concurrency 16'),
+        .epilogue('The same run by hand: chatbench eval --sim --dataset datasets/sample.csv --models datasets/models.example.json --mode both --concurrency 30 --fetch-cited --judge-concurrency 16'),
     handler: async (a) => {
       setExitCode(
         await evalHandler(

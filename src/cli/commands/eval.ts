@@ -6,7 +6,7 @@ import type { Argv } from 'yargs';
 import { compareAndGate, loadGates, loadRun, renderGateTestcases } from '../../app/compare-runs.js';
 import { rewriteJunit } from '../../app/render-reports.js';
 import { displayUrl } from '../../app/manifest.js';
-import { openSimulatedJudge, openTarget } from '../../app/target.js';
+import { openSimulatedJudge, openTarget, simulatorToolIds } from '../../app/target.js';
 import type { JudgeStats } from '../../judge/pipeline.js';
 import { judgeChoice, judgeSettings, withQualityFlags, type QualityFlags } from '../quality-flags.js';
 import { checkGates } from '../../gates/index.js';
@@ -142,7 +142,10 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
   const quality = {
     checksPath: a.checks, checksTimeoutMs: parseDuration(a['checks-timeout'], 'checks-timeout'), pass: a.pass ?? [], labelsPath: a.labels, judged: judge.kind !== 'off',
   };
-  const inputs = { datasetPath: a.dataset, modelsPath: a.models, setFlags: a.set, mode: a.mode, repeat: a.repeat, cwd: io.cwd, shard: resolveShard(a, io), quality };
+  const inputs = {
+    datasetPath: a.dataset, modelsPath: a.models, setFlags: a.set, mode: a.mode, repeat: a.repeat, cwd: io.cwd, shard: resolveShard(a, io), quality,
+    toolIds: a.sim ? await simulatorToolIds() : null,
+  };
   // Every input is checked before a simulator starts or a byte is sent: the gates too (after the
   // checks are loaded, since a gate may name one), and the baseline read whole (a missing or
   // corrupt one must not be found after every request was sent).
@@ -153,7 +156,10 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
   let claim;
   try {
     const gates = await loadGates({ gates: gateTexts, gatesFile: a.gates, cwd: io.cwd, checkNames: prepared.checks?.names ?? [] });
-    checkGates(gates, { sets: prepared.sets.sets.map((s) => s.name), modes: [...new Set(prepared.plan.map((p) => p.mode))], hasBaseline: a.baseline !== undefined });
+    checkGates(gates, {
+      sets: prepared.sets.sets.map((s) => s.name), modes: [...new Set(prepared.plan.map((p) => p.mode))], hasBaseline: a.baseline !== undefined,
+      turns: [...new Set(prepared.plan.flatMap((p) => (p.conversation ? [p.conversation.turn] : [])))],
+    });
     claim = await claimDir(io, outDir, { label: a.resume !== undefined ? `--resume ${a.resume}` : `--out ${outDir}`, command: a.resume !== undefined ? 'eval --resume' : 'eval' });
     return await runClaimed(a, io, { inputs, prepared, gates, gateTexts, judge, baseUrl, token, timeoutMs, maxDurationMs, maxAnswerBytes, graceMs, outDir });
   } catch (error) {
@@ -248,7 +254,11 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
     if (gated.gateResults.length > 0) io.stderr.write(`${gated.gateResults.length - failed.length} of ${gated.gateResults.length} gates passed\n`);
   }
   const interrupted = result.run.interrupted || io.signal.aborted;
-  if (interrupted) io.stderr.write(`chatbench eval: interrupted; ${result.run.sent} of ${result.run.planned} requests were sent and recorded\n`);
+  if (interrupted) {
+    const unsent = result.run.recorded - result.run.sent;
+    io.stderr.write(`chatbench eval: interrupted; ${result.run.sent} of ${result.run.planned} requests were sent and recorded${unsent > 0 ? ` (and ${unsent} conversation turns recorded skipped)` : ''}
+`);
+  }
   const exitCode = interrupted ? ExitCode.Interrupted : (gated?.exitCode ?? ExitCode.Ok);
   const gateResults = gated?.gateResults ?? [];
   const detail = `${result.run.sent} requests, ${result.run.outcomes.ok} ok`;

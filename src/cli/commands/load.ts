@@ -9,13 +9,14 @@ import { parseSlo } from '../../metrics/load-slo.js';
 import { z } from 'zod';
 import type { Argv } from 'yargs';
 import { prepareLoad, runLoad, type LoadResult, type LoadSpec } from '../../app/run-load.js';
-import { openTarget } from '../../app/target.js';
+import { openTarget, simulatorToolIds } from '../../app/target.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { heapLimitBytes } from '../../app/heap.js';
 import { formatDuration, LIMITS } from '../../util/limits.js';
 import { LoadSpecSchema, scheduleTooLarge } from '../../plan/load-plan.js';
 import { shardUsers } from '../../plan/arrivals.js';
 import { parseStages, stagesDurationMs } from '../../plan/stages.js';
+import { describeThinkTime, parseThinkTime } from '../../plan/think-time.js';
 import { parseTokenFile } from '../../runner/token-pool.js';
 import { checkToken, readTokenFile, resolveBaseUrl } from '../connection.js';
 import { claimDir } from '../claim.js';
@@ -71,6 +72,8 @@ export interface LoadArgs {
   gate?: string[];
   shard?: string;
   shards?: number;
+  conversations: boolean;
+  'think-time'?: string;
 }
 
 export function loadCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
@@ -91,6 +94,8 @@ export function loadCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('set-name', { type: 'string', describe: 'Which set of --models to send', group: 'Inputs:' })
         .option('mode', { choices: ['stream', 'full'] as const, default: 'stream' as const, describe: 'Streamed requests or full (stream=false) ones', group: 'Inputs:' })
         .option('question-order', { choices: ['sequential', 'random'] as const, default: 'sequential' as const, describe: 'Questions in dataset order (cycling) or drawn at random (seeded)', group: 'Inputs:' })
+        .option('conversations', { type: 'boolean', default: false, describe: 'Each arrival (open) or user iteration (closed) plays a whole conversation of the dataset, its turns in one session', group: 'Inputs:' })
+        .option('think-time', { type: 'string', describe: 'With --conversations, the wait between a turn\'s end and the next: 5s, 2s..8s (uniform) or lognormal:3s,p99=15s', group: 'Inputs:' })
         .option('rate', { type: 'number', describe: 'Open model: arrivals per second, whatever the responses', group: 'Load:' })
         .option('concurrency', { type: 'number', describe: 'Closed model: virtual users, each sending when its last request ends', group: 'Load:' })
         .option('model', { choices: ['open', 'closed'] as const, describe: 'With --stages: ramp a rate (open, default) or users (closed)', group: 'Load:' })
@@ -118,6 +123,7 @@ export function loadCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .example('$0 load --token-file tokens.txt --dataset q.csv --stages "30s:5,2m:50,30s:0" --arrival poisson --question-order random', 'Ramp the rate to 50/s with Poisson arrivals, several tokens, against the service CHATBENCH_BASE_URL names')
         .example('$0 load --sim --dataset datasets/sample.csv --rate 10 --duration 30s --slo "ttfp_ms.p95<=2000" --gate "ttft_ms.p99 <= 3000" --gate "rate_limited_rate <= 0.05"', 'SLOs (goodput) and gates (exit 1 when one fails)')
         .example('$0 load --sim --operation open-urls --urls-file urls.txt --rate 5 --duration 30s', 'Load the open-urls operation')
+        .example('$0 load --sim --dataset datasets/sample.csv --conversations --concurrency 8 --think-time 2s..8s --duration 2m --gate "turn:3 ttft_ms.p95 <= 4000"', 'Eight users playing conversations, 2–8 s between turns; gate TTFT at depth 3')
         .epilogue(LIMITS_NOTE),
     handler: async (a) => {
       setExitCode(await loadHandler(a, io));
@@ -151,6 +157,12 @@ export function loadSpecOf(a: LoadArgs, io: Io, tokens: { count: number; weights
     ?? (a.rate !== undefined ? rateNumber(a.rate, flag('rate'), LIMITS.rate) : undefined)
     ?? wholeNumber(a.retries, 'retries', 0, LIMITS.retries);
   if (problem) throw new UsageError(problem);
+  let thinkTime = null;
+  if (a['think-time'] !== undefined) {
+    const parsed = parseThinkTime(a['think-time']);
+    if ('problems' in parsed) throw new UsageError(parsed.problems.map((p) => `--think-time: ${p}`).join('\n'));
+    thinkTime = parsed;
+  }
   let stages = null;
   if (a.stages !== undefined) {
     const parsed = parseStages(a.stages, { integerTargets: model === 'closed', maxTarget: model === 'closed' ? LIMITS.inFlight : LIMITS.rate, maxTotalMs: LIMITS.runMs });
@@ -167,6 +179,7 @@ export function loadSpecOf(a: LoadArgs, io: Io, tokens: { count: number; weights
     // The set's name is settled by prepareLoad (a sets file may name it); this is the flags' guess.
     question_order: a['question-order'], set: a.operation === 'open-urls' ? 'open-urls' : (a['set-name'] ?? setNameOf(a.set[0])),
     tokens: tokens.count, token_weights: tokens.weights, shard: resolveShard(a, io), start_at: a['start-at'] ?? null,
+    conversations: a.conversations ?? false, think_time: thinkTime,
   });
   if (!result.success) throw new UsageError(result.error.issues.map((i) => `${i.path.length > 0 ? `${flagOf(i.path, names)}: ` : ''}${i.message}`).join('\n'));
   const tooLarge = scheduleTooLarge(result.data, heapLimitBytes());
@@ -210,6 +223,7 @@ export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
   // Every input is checked before a simulator starts or a byte is sent.
   const prepared = await prepareLoad({
     operation: flags.operation, mode: flags.mode, datasetPath: a.dataset, urlsFile: a['urls-file'], modelsPath: a.models, setFlags: a.set, setName: a['set-name'], cwd: io.cwd,
+    toolIds: a.sim ? await simulatorToolIds() : null,
   });
   const spec: LoadSpec = { ...flags, set: prepared.sets[0]?.name ?? flags.set };
   const outDir = a.out ?? defaultRunDir('load', new Date(), io.cwd);
@@ -255,7 +269,8 @@ async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode
       onStart: ({ outDir, planned, startsInMs }) => {
         const load = spec.model === 'open' ? (spec.rate !== undefined ? `${spec.rate}/s ${spec.arrival}` : 'a ramp of rate') : (spec.concurrency !== undefined ? `${spec.concurrency} users` : 'a ramp of users');
         const shard = spec.shard ? ` (shard ${spec.shard.index}/${spec.shard.count})` : '';
-        io.stderr.write(`chatbench load: ${load}${planned === null ? '' : `, ${planned} requests planned`}${shard}, against ${target.kind === 'simulator' ? 'the embedded simulated service' : target.baseUrl} → ${outDir}\n`);
+        const unit = spec.conversations ? 'conversations' : 'requests';
+        io.stderr.write(`chatbench load: ${load}${planned === null ? '' : `, ${planned} ${unit} planned`}${spec.conversations ? ` (conversations${spec.think_time === null ? '' : `, think time ${describeThinkTime(spec.think_time)}`})` : ''}${shard}, against ${target.kind === 'simulator' ? 'the embedded simulated service' : target.baseUrl} → ${outDir}\n`);
         if (startsInMs !== null && startsInMs < 0) io.stderr.write(`chatbench load: --start-at ${spec.start_at} has passed: starting now, ${Math.round(-startsInMs)} ms late\n`);
         else if (startsInMs !== null) io.stderr.write(`chatbench load: waiting ${Math.round(startsInMs / 1000)} s for --start-at ${spec.start_at}\n`);
       },

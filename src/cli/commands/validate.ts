@@ -5,7 +5,7 @@
  */
 import type { Argv, CommandModule } from 'yargs';
 import type { LLMOverride } from '../../api/index.js';
-import { metadataColumns, readDataset, type Dataset } from '../../dataset/index.js';
+import { conversationUnits, metadataColumns, readDataset, type Dataset } from '../../dataset/index.js';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,8 @@ import {
   type ModeOption, type ResolvedSets, type SetDefinition, type SetsDefaults,
 } from '../../sets/index.js';
 import { deepResearchProblems } from '../../plan/build-plan.js';
+import { toolIdsOf } from '../../plan/tools.js';
+import { simulatorToolIds } from '../../app/target.js';
 import type { Io } from '../io.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
@@ -64,10 +66,12 @@ export function validationJson(dataset: Dataset, resolved: ResolvedSets, mode: M
 
 /** Reads both inputs, so the problems of the dataset and of the sets show in one go. */
 async function readInputs(args: ValidateArgs, cwd: string): Promise<{ dataset: Dataset; resolved: ResolvedSets }> {
-  const [dataset, resolved] = await Promise.allSettled([
-    readDataset({ path: args.dataset, cwd }),
-    resolveSets({ modelsPath: args.models, setFlags: args.set ?? [], cwd }),
-  ]);
+  const sets = await Promise.allSettled([resolveSets({ modelsPath: args.models, setFlags: args.set ?? [], cwd })]);
+  const resolved = sets[0];
+  // Tool names are checked against the models file's tool_ids, else (--sim) the simulator's catalogue.
+  const named = resolved.status === 'fulfilled' ? resolved.value.defaults.tool_ids : undefined;
+  const toolIds = named ? toolIdsOf(Object.entries(named)) : args.sim ? await simulatorToolIds() : null;
+  const [dataset] = await Promise.allSettled([readDataset({ path: args.dataset, cwd }, { toolIds })]);
   const problems = [dataset, resolved].flatMap((result) => {
     if (result.status === 'fulfilled') return [];
     if (result.reason instanceof InputError) return result.reason.problems;
@@ -126,6 +130,21 @@ function categoryCounts(dataset: Dataset): string {
   return [...counts].map(([name, count]) => `${name} ${count}`).join(', ');
 }
 
+/** `conversations  4 (12 turns, 2 to 4 each)` and the tool columns, when the dataset has them. */
+function conversationLines(dataset: Dataset): string[] {
+  const rows = dataset.rows;
+  const units = conversationUnits(rows).filter((unit) => unit[0]?.conversation !== null);
+  const tools = rows.filter((r) => r.expectations.expected_tools.length > 0).length;
+  const forced = rows.filter((r) => r.forced_tool !== null).length;
+  const lines: string[] = [];
+  if (units.length > 0) {
+    const sizes = units.map((u) => u.length);
+    lines.push(`  conversations ${units.length} (${sizes.reduce((a, b) => a + b, 0)} turns, ${Math.min(...sizes)} to ${Math.max(...sizes)} each)`);
+  }
+  if (tools + forced > 0) lines.push(`  tools         ${tools} with expected tools, ${forced} forcing a tool`);
+  return lines;
+}
+
 /** The printed summary: what `eval` with the same inputs would send. Pure. */
 export function renderValidation(dataset: Dataset, resolved: ResolvedSets, mode: ModeOption): string {
   const rows = dataset.rows;
@@ -141,6 +160,7 @@ export function renderValidation(dataset: Dataset, resolved: ResolvedSets, mode:
       `${count((r) => r.expectations.must_contain.length + r.expectations.must_not_contain.length > 0)} with phrase checks, ` +
       `${count((r) => r.expectations.expect_no_answer)} expecting no answer, ${count((r) => r.filters !== null)} with filters` +
       `${count((r) => r.deep_research !== null) > 0 ? `, ${count((r) => r.deep_research === true)} asking for deep research` : ''}`,
+    ...conversationLines(dataset),
     `Sets ${resolved.modelsPath === null ? '(no --models file)' : `(${resolved.modelsPath})`}`,
     ...resolved.sets.map((set) => `  ${set.name.padEnd(width)}  ${describeSet(set)}`),
     `  ${'defaults'.padEnd(width)}  ${describeDefaults(resolved.defaults)}`,
@@ -171,7 +191,7 @@ export function validateCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('models', { alias: 'm', type: 'string', describe: 'JSON file of model override sets and request defaults' })
         .option('set', { type: 'string', array: true, describe: `a quick single-model set, repeatable: ${SET_FLAG_FORM}` })
         .option('mode', { choices: ModeOptionSchema.options, default: 'stream' as ModeOption, describe: 'request modes to plan' })
-        .option('sim', { type: 'boolean', describe: 'also check that every expected document id is in the simulator\'s corpus (datasets/corpus.json)' })
+        .option('sim', { type: 'boolean', describe: 'also check that every expected document id is in the simulator\'s corpus (datasets/corpus.json), and every tool name among its tools' })
         .option('corpus', { type: 'string', describe: 'also check that every expected document id is in this corpus file: {"documents": [{"document_id": ...}]}, as datasets/corpus.json' })
         .example('$0 validate --dataset datasets/sample.csv --models datasets/models.example.json', 'check a dataset and the example sets')
         .example('$0 validate -d datasets/sample.csv --set fast=openai:gpt-4o-mini@0 --set big=openai:gpt-4o', 'two quick sets, no file')

@@ -4,9 +4,9 @@
  * comparison table and the charts. A Content-Security-Policy forbids every fetch, so even a
  * mistake here could not make the page reach the network when opened.
  */
-import { categoryRows, comparisonRows, reportColumns, type ReportColumn } from '../comparison.js';
+import { categoryRows, comparisonRows, reportColumns, turnRows, type ReportColumn } from '../comparison.js';
 import { timingNote } from '../../metrics/banner.js';
-import { NA, formatCount, formatPct, formatScore } from '../format.js';
+import { NA, formatCount, formatMs, formatPct, formatScore } from '../format.js';
 import type { ReportInput } from '../report-input.js';
 import type { Summary } from '../../records/summary.js';
 import { agreementRows, consistencyRows, errorRows, QUALITY_HELP, qualityLines } from '../answer-quality.js';
@@ -44,6 +44,7 @@ export function renderReportHtml(input: ReportInput): string {
           renderOutcomesChart(columns),
           '<h2>By category</h2>',
           categoryTable(columns),
+          ...turnTable(columns),
         ];
   return renderPage({
     title: input.meta.title,
@@ -135,8 +136,21 @@ function categoryTable(columns: readonly ReportColumn[]): string {
   ].join('\n');
 }
 
+function turnTable(columns: readonly ReportColumn[]): string[] {
+  const rows = turnRows(columns);
+  if (rows.length === 0) return [];
+  const body = rows.map(
+    (r) => `<tr><th scope="row">${esc(r.turn)}</th>${r.pass.map((p, i) => `<td>${esc(formatPct(p?.mean))} · ${esc(formatScore(r.recall[i]))} · ${esc(formatMs(r.ttft[i]))}</td>`).join('')}</tr>`,
+  );
+  return [
+    '<h2>By turn (conversations)</h2>',
+    '<p class="note">Each cell: pass rate · mean citation recall · TTFT p50 of the conversations\' turns of that number.</p>',
+    `<div class="table-wrap"><table class="turns">${headRow('turn', columns)}<tbody>${body.join('')}</tbody></table></div>`,
+  ];
+}
+
 function howToRead(summary: Summary): string[] {
-  const rule = summary.quality?.pass_rule ?? 'default: ok, no invalid citation, an expected document cited, required phrases present, nothing cited when no answer is expected';
+  const rule = summary.quality?.pass_rule ?? 'default: ok, no invalid citation, an expected document cited, required phrases present, nothing cited when no answer is expected, every expected tool used';
   const items: Array<[string, string]> = [
     ['Outcome', 'Every request is counted in one class; only ok requests have latencies and scores.'],
     ['Pass rate', `Share of requests passing the pass rule (${rule}), with a 95% Wilson interval.`],

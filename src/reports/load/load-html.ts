@@ -7,7 +7,9 @@
 import { renderPage } from '../html/page.js';
 import { esc } from '../html/svg.js';
 import { renderLoadCdfChart } from './load-cdf-chart.js';
-import { describeModel, generatorTable, headline, latencyTable, objectiveLines, rateLimitLines, scopeTable, tokenTable, windowsTable, type LoadReportInput, type TextTable } from './load-tables.js';
+import {
+  describeModel, generatorTable, headline, latencyTable, objectiveLines, rateLimitLines, scopeTable, tokenTable, turnsTable, windowsTable, TURNS_NOTE, type LoadReportInput, type TextTable,
+} from './load-tables.js';
 import { renderInFlight, renderLatencyOverTime, renderRatesChart } from './time-charts.js';
 
 /** Nothing may be fetched; inline styles only. */
@@ -62,6 +64,7 @@ export function renderLoadHtml(input: LoadReportInput): string {
       { key: 'response', label: 'response time (response_ms, from scheduled)', values: input.samples.response_ms },
     ]),
     '<p class="note">Response time counts from when the plan wanted the request sent, so it includes any wait before sending: the latency a user of an open system sees, free of coordinated omission.</p>',
+    ...(Object.keys(s.by_turn).length === 0 ? [] : ['<h2>By turn (conversations)</h2>', htmlTable(turnsTable(s), 'by-turn'), `<p class="note">${esc(TURNS_NOTE)}</p>`]),
     '<h2>Rate limits</h2>',
     ...rateLimitLines(s).map((l) => `<p>${esc(l)}</p>`),
     '<h3>429s per token</h3>',

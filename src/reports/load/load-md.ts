@@ -6,7 +6,9 @@
  */
 import { mdCode } from '../format.js';
 import { bannerMd, mdInline } from '../report-md.js';
-import { headline, latencyTable, generatorTable, objectiveLines, rateLimitLines, scopeTable, tokenTable, windowsTable, describeModel, type LoadReportInput, type TextTable } from './load-tables.js';
+import {
+  headline, latencyTable, generatorTable, objectiveLines, rateLimitLines, scopeTable, tokenTable, turnsTable, windowsTable, describeModel, TURNS_NOTE, type LoadReportInput, type TextTable,
+} from './load-tables.js';
 
 /** A markdown table with every cell made inert; the first column left-aligned, the rest right. */
 export function mdTable(t: TextTable): string[] {
@@ -44,6 +46,7 @@ export function renderLoadMd(input: LoadReportInput): string {
     '',
     'Service time is measured from `sent`; response time from `scheduled`, so it includes the wait of requests the generator or the in-flight cap held back (free of coordinated omission).',
     '',
+    ...(Object.keys(s.by_turn).length === 0 ? [] : ['## By turn (conversations, measured window)', '', ...mdTable(turnsTable(s)), '', TURNS_NOTE, '']),
     '## Rate limits',
     '',
     ...rateLimitLines(s).map(mdInline),

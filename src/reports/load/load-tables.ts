@@ -93,6 +93,23 @@ export function latencyTable(s: LoadSummary): TextTable {
   };
 }
 
+/**
+ * `load --conversations`: the measured window by turn number, TTFT by depth: what a conversation's
+ * growing history costs. Empty (no rows) without conversations.
+ */
+export function turnsTable(s: LoadSummary): TextTable {
+  return {
+    header: ['turn', 'sent', 'ok', 'skipped', 'TTFT p50', 'TTFT p95', 'total p50', 'response p50', 'response p95'],
+    rows: Object.entries(s.by_turn).map(([turn, w]) => [
+      turn, formatCount(w.sent), formatCount(w.outcomes.ok), formatCount(w.outcomes.skipped ?? 0), formatMs(w.latency.ttft_ms?.p50), formatMs(w.latency.ttft_ms?.p95),
+      formatMs(w.latency.total_ms?.p50), formatMs(w.latency.response_ms?.p50), formatMs(w.latency.response_ms?.p95),
+    ]),
+  };
+}
+
+/** Says how a later turn's response time counts, under the turns table. */
+export const TURNS_NOTE = 'A later turn is scheduled at its predecessor\'s end plus the think time; its response time counts from then, so a slow turn delays the next as it would a person\'s. A skipped turn was not sent: an earlier turn failed, or the schedule ended first.';
+
 /** The generator's own health. */
 export function generatorTable(s: LoadSummary): TextTable {
   const g = s.generator;

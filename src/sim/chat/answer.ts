@@ -28,6 +28,8 @@ export interface Answer {
 }
 
 export interface AnswerInput {
+  /** Not the first part of the answer: its first word keeps its leading space. */
+  continues?: boolean;
   hits: readonly SearchHit[];
   /** Whether the best hit passed the relevance threshold. */
   relevant: boolean;
@@ -37,6 +39,8 @@ export interface AnswerInput {
   profile: ModelProfile;
   rng: Rng;
   includeCitations: boolean;
+  /** The first citation number (default 1): a second search call of the cycle cites from 101 (tool-answer.ts). */
+  firstCitationNumber?: number;
 }
 
 /** Documents sentences are drawn from (the best few of the final documents). */
@@ -59,7 +63,7 @@ export function buildAnswer(input: AnswerInput): Answer {
   picked.forEach((candidate, i) => {
     const { hit } = candidate;
     const { tokens, punct } = tokensOf(candidate);
-    tokens.forEach((text, k) => segments.push({ kind: 'token', text: i === 0 && k === 0 ? text.trimStart() : text, marker: false }));
+    tokens.forEach((text, k) => segments.push({ kind: 'token', text: i === 0 && k === 0 && input.continues !== true ? text.trimStart() : text, marker: false }));
     const missed = input.rng.chance(input.profile.missed_citation_rate);
     const wrong = input.rng.chance(input.profile.wrong_citation_rate);
     const others = input.hits.filter((h) => h.doc.document_id !== hit.doc.document_id);
@@ -68,7 +72,7 @@ export function buildAnswer(input: AnswerInput): Answer {
       const id = cited.doc.document_id;
       let number = numbers.get(id);
       if (number === undefined) {
-        number = numbers.size + 1;
+        number = numbers.size + (input.firstCitationNumber ?? 1);
         numbers.set(id, number);
         segments.push({ kind: 'citation', citation_number: number, document_id: id });
       }
@@ -94,6 +98,17 @@ export function buildReasoning(question: string, hits: readonly SearchHit[], fou
 function notFound(organisation: string): Answer {
   const text = `I could not find any information about this in the ${organisation} knowledge base.`;
   return finish(tokenize(text).map((t) => ({ kind: 'token', text: t, marker: false })), false);
+}
+
+/** An answer of several parts (searches, tool results) as one; found when any part found something. */
+export function joinAnswers(parts: readonly Answer[]): Answer {
+  return finish(parts.flatMap((p) => p.segments), parts.some((p) => p.found));
+}
+
+/** Plain sentences (a tool's result) as an answer part: tokens, no citation. */
+export function sentenceAnswer(text: string, continues: boolean): Answer {
+  const tokens = tokenize(continues ? ` ${text}` : text);
+  return finish(tokens.map((t) => ({ kind: 'token', text: t, marker: false })), true);
 }
 
 function finish(segments: AnswerSegment[], found: boolean): Answer {
@@ -133,13 +148,19 @@ function tokensOf(candidate: RankedSentence): { tokens: string[]; punct: string 
   return { tokens: candidate.tokens, punct: candidate.punct };
 }
 
+/** How much more a word of a follow-up's own message weighs than a word of its history. */
+const FOCUS_WEIGHT = 3;
+
 /**
  * The sentences of the top documents that match the question, best first: each question word a
  * sentence contains (or, for words of four letters or more, starts a word of) adds its rarity; the
- * total is scaled by how well the sentence's document ranked. Duplicates are dropped.
+ * total is scaled by how well the sentence's document ranked. Duplicates are dropped. With `focus`
+ * (a follow-up's own message, the question being its history and it), the words of the focus
+ * weigh three times as much: the answer is about what was asked last.
  */
-export function rankSentences(question: string, hits: readonly SearchHit[], corpus: Corpus): RankedSentence[] {
+export function rankSentences(question: string, hits: readonly SearchHit[], corpus: Corpus, focus?: string): RankedSentence[] {
   const terms = contentTerms(question);
+  const focused = new Set(focus === undefined ? [] : contentTerms(focus));
   const top = hits[0]?.score ?? 1;
   const candidates: RankedSentence[] = [];
   const seen = new Set<string>();
@@ -151,7 +172,7 @@ export function rankSentences(question: string, hits: readonly SearchHit[], corp
       let score = 0;
       for (const term of terms) {
         const match = present.includes(term) || (term.length >= 4 && present.some((w) => w.startsWith(term)));
-        if (match) score += corpus.termWeight(term);
+        if (match) score += corpus.termWeight(term) * (focused.has(term) ? FOCUS_WEIGHT : 1);
       }
       if (score > 0) candidates.push({ sentence, hit, score: score * rank });
     }

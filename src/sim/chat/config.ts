@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { FRAMINGS } from '../encode/index.js';
 import { ModelProfileOverrideSchema } from '../profiles.js';
+import { DEFAULT_TOOLS, ToolsSchema } from './tools.js';
 
 /**
  * The failures the simulator can inject (issue 2 §3), and what a model or a tool does wrong, each
@@ -22,8 +23,9 @@ export const FAULT_KINDS = [
 export const FaultKindSchema = z.enum(FAULT_KINDS);
 export type FaultKind = z.infer<typeof FaultKindSchema>;
 
-/** A `/regex/flags` string; anything else is a plain substring. */
-const REGEX_FORM = /^\/(.+)\/([a-z]*)$/s;
+import { REGEX_FORM } from './match.js';
+
+export { triggerMatcher } from './match.js';
 
 /** Forces a fault on every request whose message matches. The first matching trigger wins. */
 export const FaultTriggerSchema = z
@@ -86,6 +88,19 @@ export const ChatConfigSchema = z.strictObject({
   first_message_id: z.number().int().min(1).default(1),
   /** Profiles by model_version (or provider/model_version), laid over the built-ins. */
   profiles: z.record(z.string(), ModelProfileOverrideSchema).default({}),
+  /** The tools (tools.ts): ids, names, kinds and when each is used; replaces the default catalogue when given. */
+  tools: ToolsSchema.default(() => DEFAULT_TOOLS.map((tool) => ({ ...tool }))),
+  /** Chat sessions (sessions.ts): how many are remembered and how much of each, and how far back a follow-up searches. */
+  sessions: z
+    .strictObject({
+      /** Sessions remembered at most; the least recently used is forgotten first. */
+      max_sessions: z.number().int().min(1).default(10_000),
+      /** Messages remembered per session at most; the oldest are forgotten first. */
+      max_messages: z.number().int().min(2).default(200),
+      /** A follow-up's search covers the new message and this many earlier questions of its history. */
+      history_turns: z.number().int().min(0).default(2),
+    })
+    .prefault({}),
   faults: z
     .strictObject({
       rates: z.partialRecord(FaultKindSchema, Probability).default({}),
@@ -102,12 +117,4 @@ export function isRetryable(code: string): boolean {
     'RATE_LIMIT', 'SERVICE_UNAVAILABLE', 'CONNECTION_ERROR', 'MODEL_ERROR', 'EMPTY_LLM_RESPONSE', 'UNKNOWN_ERROR', 'API_ERROR',
     'STREAM_WRITER_ERROR', 'TOOL_CALL_FAILED', 'INIT_FAILED',
   ].includes(code);
-}
-
-/** Compiles a trigger's `match` into a test on the message text. */
-export function triggerMatcher(match: string): (message: string) => boolean {
-  const regex = REGEX_FORM.exec(match);
-  if (regex === null) return (message) => message.includes(match);
-  const re = new RegExp(regex[1] ?? '', (regex[2] ?? '').replace('g', ''));
-  return (message) => re.test(message);
 }

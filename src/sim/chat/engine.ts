@@ -7,6 +7,18 @@
  * how many times that same request was made before in the same mode, so concurrency and the order of other
  * requests do not change what a request gets: a plan run whole or in shards gets the same answers.
  * Message ids are a plain counter.
+ *
+ * Sessions (sessions.ts): a request without `chat_session_id` creates one; with it, it continues
+ * that session of its user after `parent_message_id`, and its answer uses the history: the search
+ * covers the last `sessions.history_turns` questions with the new message, the answer's identity
+ * (so its randomness) includes the history, and the time to the first token grows by the profile's
+ * `history_ms_per_token` per token of the history. An unknown or foreign session, or a parent not
+ * in the session, is refused as the service refuses it (a streamed VALIDATION_ERROR; in full mode
+ * the 400 "Message ID is required").
+ *
+ * Tools (tools.ts): the catalogue's tools the message picks run in parallel before the answer
+ * (tool-plan.ts); searches give the answer its documents (a second search call cites from 101),
+ * other tools a sentence of their result. A full response lists every call in `tool_calls`.
  */
 import type { ServerResponse } from 'node:http';
 import type { SendMessageRequestParsed } from '../../api/index.js';
@@ -16,14 +28,19 @@ import { STREAM_CONTENT_TYPE } from '../encode/index.js';
 import { mergeProfiles, resolveProfile, type ModelProfile, type ResolvedProfile } from '../profiles.js';
 import { releaseTraits, type ReleaseTraits } from '../releases.js';
 import { createRng, drawDelay } from '../rng.js';
-import { buildAnswer, buildReasoning, tokenize } from './answer.js';
+import { PyRaw, dumps } from '../encode/index.js';
+import { buildAnswer, buildReasoning, joinAnswers, sentenceAnswer, tokenize, type Answer } from './answer.js';
 import type { DeepResearchInput } from './deep-research.js';
 import type { ChatConfig } from './config.js';
 import { createFaultPicker, type FaultChoice } from './faults.js';
 import { jsonHead, jsonSteps, planFull } from './full-plan.js';
 import { planModel, type ModelFailure, type ModelRun } from './model-plan.js';
-import { messageIdsPart, multiModelIdsPart, sessionPart, streamingErrorPart } from './parts.js';
+import { messageIdsPart, multiModelIdsPart, searchToolCall, sessionPart, streamingErrorPart, type WireDoc } from './parts.js';
 import { createRetriever, warmRetrieval, type Retrieval } from './retrieval.js';
+import { countTokens, createSessionStore, INVALID_SESSION, NOT_ON_MAINLINE, type Session, type StoredMessage } from './sessions.js';
+import { toolCall, toolCallResponse, toolSentence, type ToolCall } from './tool-plan.js';
+import { pickTools, type Tool } from './tools.js';
+import { createWebRetriever } from './web-search.js';
 import { createScheduler } from './scheduler.js';
 import { createStatsRecorder, type ChatStats } from './stats.js';
 import { composeStream, type WireStep } from './stream-plan.js';
@@ -93,6 +110,9 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
   const scheduler = createScheduler(stats.lag);
   const pickFault = createFaultPicker(config.faults);
   const retrieve = createRetriever(corpus, config, { fileId: traits.fileId });
+  const searchWeb = createWebRetriever(corpus, config, { fileId: traits.fileId });
+  const sessions = createSessionStore(config.sessions);
+  const internalSearch: Tool = config.tools.find((t) => t.kind === 'internal_search') ?? { id: 1, name: 'internal_search', kind: 'internal_search' };
   const occurrences = new Map<string, number>();
   const inFlight = new Set<AbortController>();
   let nextId = config.first_message_id;
@@ -134,13 +154,15 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
 
   /**
    * Decides the whole reply synchronously. Only the compiled plan outlives this call, so nothing
-   * else of the request is kept alive while it plays.
+   * else of the request is kept alive while it plays (the session keeps the texts).
    */
-  const prepare = (request: SendMessageRequestParsed): Reply => {
+  const prepare = (request: SendMessageRequestParsed, userId: string): Reply => {
     const message = request.message;
+    const place = placeOf(request, userId);
+    const history = place.kind === 'ok' ? place.history : [];
     // Content keys on the request without its mode, so streamed and full get the same answer;
     // the count keys on it with its mode, so each is the first of its kind in a plan.
-    const identity = requestIdentity(request);
+    const identity = requestIdentity(request, history);
     const n = occurrence(`${request.stream}${identity}`);
     const faultRng = createRng(seed, 'fault', identity, n);
     const firstPartMs = drawDelay(createRng(seed, 'first-part', identity, n), config.first_part_ms) * config.time_scale;
@@ -156,46 +178,105 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
       const body = fault.kind === 'http_500' ? { detail: 'Internal Server Error' } : { detail: 'Service Unavailable' };
       return playing(jsonHead(fault.kind === 'http_500' ? 500 : 503), jsonSteps(0, body), false, 0, firstPartMs);
     }
-    const sessionId = request.chat_session_id ?? createRng(seed, 'session', identity, n).uuid();
+    // A streamed and a full request share their identity and count: the full one's session is drawn apart, or they would collide.
+    const sessionId = request.chat_session_id ?? createRng(seed, 'session', identity, n, ...(request.stream ? [] : ['full'])).uuid();
     const incognito = request.chat_session_info?.incognito ?? false;
     const prefix: unknown[] = request.chat_session_id == null ? [sessionPart(sessionId, incognito, traits.incognitoKey)] : [];
     const streamHead: ResponseHead = { status: 200, headers: { 'Content-Type': STREAM_CONTENT_TYPE } };
-    const refuse = (error: string): Play => {
+    const refuse = (error: string, retryable = false): Play => {
       stats.streamingError();
-      const steps = [...prefix, streamingErrorPart(error, 'VALIDATION_ERROR', null, false)].map((part): WireStep => ({ at: 0, part }));
+      const steps = [...prefix, streamingErrorPart(error, 'VALIDATION_ERROR', null, retryable)].map((part): WireStep => ({ at: 0, part }));
       return playing(streamHead, steps, true, 0, firstPartMs);
     };
+    if (place.kind === 'refused') {
+      // The service's ValueError before any message id: streamed, or the full response's 400.
+      if (!request.stream) return playing(jsonHead(400), jsonSteps(0, { message: 'Message ID is required' }), false, 0, firstPartMs);
+      if (request.chat_session_id != null) prefix.length = 0;
+      return refuse(place.error, true);
+    }
     if (overrides.length > MAX_MODELS) return refuse(`Multi-model mode supports at most ${MAX_MODELS} models; ${overrides.length} were given.`);
     if (overrides.length > 1 && request.deep_research) return refuse('Multi-model is not supported with deep research');
+    const session = place.session ?? sessions.create(sessionId, userId);
     const models = overrides.length > 1 ? overrides.map((o) => resolveProfile(profiles, o)) : [resolveProfile(profiles, request.llm_override)];
     const userMessageId = nextId++;
     const messageIds = models.map(() => nextId++);
-    const retrieval = retrieve(message, request.internal_search_filters);
+    remember(session, history, userMessageId, message, []);
+    const prefixIds = models.length > 1
+      ? multiModelIdsPart(userMessageId, models.map((m, i) => ({ message_id: messageIds[i] ?? 0, model_name: m.modelName })))
+      : messageIdsPart(userMessageId, messageIds[0] ?? 0);
+    const choice = request.deep_research ? { tools: [internalSearch] } : pickTools(config.tools, message, request);
+    if ('error' in choice) {
+      // The service checks a forced tool after the message ids: a streamed VALIDATION_ERROR, or a full response's error_msg.
+      remember(session, history, userMessageId, message, messageIds.map((id) => ({ id, text: '' })));
+      if (!request.stream) return playFull({ ...EMPTY_RUN, error: choice.error }, [], [], messageIds[0] ?? 0, request, sessionId, incognito, fault, 0, firstPartMs);
+      prefix.push(prefixIds);
+      return refuse(choice.error, true);
+    }
+    const historyText = lastQuestions(history, config.sessions.history_turns);
+    const calls = choice.tools.map((tool, tab) => toolCall(tool, tab, message, searchOf(tool, message, request, historyText), createRng(seed, 'tool', identity, n, tab)));
     const modelFault = fault !== null && MODEL_FAULTS.has(fault.kind);
     const failing = modelFault || (!request.stream && fault?.kind === 'unterminated_error')
       ? (fault?.modelIndex ?? (models.length > 1 ? faultRng.int(models.length) : 0)) : -1;
-    const runs = models.map((model, i) => runModel({ model, i, multi: models.length > 1, message, identity, n, retrieval, request, fault, failing }));
+    const historyTokens = history.reduce((sum, m) => sum + m.tokens, 0);
+    const runs = models.map((model, i) => runModel({ model, i, multi: models.length > 1, message, identity, n, calls, request, fault, failing, historyTokens }));
     for (const run of runs) if (run.error !== null) stats.streamingError();
+    remember(session, history, userMessageId, message, runs.map((run, i) => ({ id: messageIds[i] ?? 0, text: run.text })));
     const tokens = runs.reduce((sum, run) => sum + run.tokens, 0);
     const first = runs[0] as ModelRun;
     if (!request.stream) {
-      // Before v4.0 a full response to a request that named its session leaves chat_session_id null.
-      const fullSession = request.chat_session_id != null && !traits.fullSessionBackfill ? null : sessionId;
-      const full = planFull({
-        run: first, retrieval, messageId: messageIds[0] ?? 0, sessionId: fullSession, incognito, withIncognito: traits.incognitoKey,
-        fault: fault?.kind ?? null, stallMs: config.stall_ms * config.time_scale,
-      });
-      return playing(full.head, full.steps, false, tokens, firstPartMs);
+      const documents = first.finalDocuments ?? documentsOf(calls);
+      const toolCalls = request.deep_research ? [searchToolCall(calls[0]?.retrieval?.queries ?? [message], documents)] : calls.map(toolCallResponse);
+      return playFull(first, documents, toolCalls, messageIds[0] ?? 0, request, sessionId, incognito, fault, tokens, firstPartMs);
     }
-    prefix.push(models.length > 1
-      ? multiModelIdsPart(userMessageId, models.map((m, i) => ({ message_id: messageIds[i] ?? 0, model_name: m.modelName })))
-      : messageIdsPart(userMessageId, messageIds[0] ?? 0));
+    prefix.push(prefixIds);
     const steps = composeStream({
       prefix, models: runs.map((r) => r.steps), fault: fault?.kind ?? null, rng: faultRng,
       stallMs: config.stall_ms * config.time_scale, heartbeatMs: config.heartbeat_ms, framing: config.framing,
       style: traits.placement, heartbeats: traits.heartbeats,
     });
     return playing(streamHead, steps, true, tokens, firstPartMs);
+  };
+
+  /** Where a request goes: its session (null: a new one) and the history before it, or the service's refusal. */
+  const placeOf = (request: SendMessageRequestParsed, userId: string): Place => {
+    const parent = request.parent_message_id ?? null;
+    if (request.chat_session_id == null) {
+      // A new session has no message to follow: -1 or null go at its root, anything else is not in it.
+      return parent === null || parent === -1 ? { kind: 'ok', session: null, history: [] } : { kind: 'refused', error: NOT_ON_MAINLINE };
+    }
+    const session = sessions.find(request.chat_session_id, userId);
+    if (session === undefined) return { kind: 'refused', error: INVALID_SESSION };
+    const history = sessions.history(session, parent);
+    return history === undefined ? { kind: 'refused', error: NOT_ON_MAINLINE } : { kind: 'ok', session, history };
+  };
+
+  /** Stores the user message (after the history) and each model's answer to it; model 0's is the latest. */
+  const remember = (session: Session, history: readonly StoredMessage[], userMessageId: number, message: string, answers: ReadonlyArray<{ id: number; text: string }>) => {
+    if (answers.length === 0) {
+      sessions.add(session, { id: userMessageId, parent: history.at(-1)?.id ?? null, role: 'user', text: message, tokens: countTokens(message) }, true);
+      return;
+    }
+    answers.forEach((a, i) => sessions.add(session, { id: a.id, parent: userMessageId, role: 'assistant', text: a.text, tokens: countTokens(a.text) }, i === 0));
+  };
+
+  /** A search tool's search: the knowledge base or the web pages, the follow-up's history with the message. */
+  const searchOf = (tool: Tool, message: string, request: SendMessageRequestParsed, history: string): Retrieval | null => {
+    if (tool.kind === 'internal_search') return retrieve(message, request.internal_search_filters, history);
+    if (tool.kind === 'web_search') return searchWeb(message, history);
+    return null;
+  };
+
+  const playFull = (
+    run: ModelRun, documents: readonly WireDoc[], toolCalls: unknown[], messageId: number, request: SendMessageRequestParsed,
+    sessionId: string, incognito: boolean, fault: FaultChoice | null, tokens: number, firstPartMs: number,
+  ): Play => {
+    // Before v4.0 a full response to a request that named its session leaves chat_session_id null.
+    const fullSession = request.chat_session_id != null && !traits.fullSessionBackfill ? null : sessionId;
+    const full = planFull({
+      run, documents, toolCalls, messageId, sessionId: fullSession, incognito, withIncognito: traits.incognitoKey,
+      fault: fault?.kind ?? null, stallMs: config.stall_ms * config.time_scale,
+    });
+    return playing(full.head, full.steps, false, tokens, firstPartMs);
   };
 
   interface RunInput {
@@ -205,27 +286,52 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
     message: string;
     identity: string;
     n: number;
-    retrieval: Retrieval;
+    calls: readonly ToolCall[];
     request: SendMessageRequestParsed;
     fault: FaultChoice | null;
     failing: number;
+    historyTokens: number;
   }
-  const runModel = ({ model, i, multi, message, identity, n, retrieval, request, fault, failing }: RunInput): ModelRun => {
+  const runModel = ({ model, i, multi, message, identity, n, calls, request, fault, failing, historyTokens }: RunInput): ModelRun => {
     const deep = request.deep_research && !multi;
     // A deep-research report is longer: it uses every matching sentence the profile allows, up to six.
     const profile: ModelProfile = deep ? { ...model.profile, answer_sentences: 6 } : model.profile;
-    const built = buildAnswer({
-      hits: retrieval.hits, relevant: retrieval.relevant, ranked: retrieval.ranked, organisation: corpus.organisation, profile,
-      rng: createRng(seed, 'answer', identity, n, i), includeCitations: request.include_citations,
-    });
+    const built = answerOf(calls, profile, createRng(seed, 'answer', identity, n, i), request.include_citations, (k) => createRng(seed, 'answer', identity, n, i, k));
+    const searched = calls.find((c) => c.retrieval !== null)?.retrieval ?? null;
     const modelFails = createRng(seed, 'error', identity, n, i).chance(profile.error_rate);
     const failure: ModelFailure | null = i === failing ? failureOf(fault) : modelFails ? { code: 'MODEL_ERROR' } : null;
     return planModel({
       modelIndex: i, multi, profile, timing: createRng(seed, 'timing', identity, n, i), answer: built,
-      reasoning: profile.reasoning && !deep ? buildReasoning(message, retrieval.hits, built.found) : null,
-      queries: retrieval.queries, documents: retrieval.documentsJson, timeScale: config.time_scale, failure,
-      traits, modelName: model.modelName, provider: profile.provider, deepResearch: deep ? deepResearchOf(message, retrieval, corpus.organisation) : null,
+      reasoning: profile.reasoning && !deep ? buildReasoning(message, searched?.hits ?? [], built.found) : null,
+      queries: searched?.queries ?? [message.trim()], documents: documentsJsonOf(calls), timeScale: config.time_scale, failure,
+      traits, modelName: model.modelName, provider: profile.provider,
+      deepResearch: deep && searched !== null ? deepResearchOf(message, searched, corpus.organisation) : null,
+      tools: calls, toolRng: createRng(seed, 'tools', identity, n, i), historyTokens,
     });
+  };
+
+  /**
+   * The answer a model gives from its tool calls: the sentences of each search's documents (the
+   * k-th search call cites from k·100 + 1), then a sentence per other tool's result; one search alone
+   * answers exactly as before tools were chosen.
+   */
+  const answerOf = (calls: readonly ToolCall[], profile: ModelProfile, rng: ReturnType<typeof createRng>, includeCitations: boolean, rngFor: (k: number) => ReturnType<typeof createRng>): Answer => {
+    const searches = calls.filter((c) => c.retrieval !== null);
+    const parts: Answer[] = [];
+    searches.forEach((call, k) => {
+      const r = call.retrieval!;
+      const part = buildAnswer({
+        hits: r.hits, relevant: r.relevant, ranked: r.ranked, organisation: corpus.organisation, profile,
+        rng: k === 0 ? rng : rngFor(k), includeCitations, firstCitationNumber: k * 100 + 1, continues: parts.length > 0,
+      });
+      if (part.found || (searches.length === 1 && calls.length === 1)) parts.push(part);
+    });
+    for (const call of calls) {
+      const sentence = toolSentence(call);
+      if (sentence !== null) parts.push(sentenceAnswer(sentence, parts.length > 0));
+    }
+    if (parts.length > 0) return joinAnswers(parts);
+    return buildAnswer({ hits: [], relevant: false, ranked: [], organisation: corpus.organisation, profile, rng, includeCitations });
   };
 
   return {
@@ -237,7 +343,7 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
       stats.request();
       let reply: Reply;
       try {
-        reply = prepare(ctx.request);
+        reply = prepare(ctx.request, ctx.userId);
       } catch {
         // A bug must not take the server down; answer as the deployed service does on an uncaught error.
         reply = playing(jsonHead(500), jsonSteps(0, { detail: 'Internal Server Error' }), false, 0, 0);
@@ -256,7 +362,7 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
       const overrides = [{ model_provider: 'openai', model_version: 'gpt-4o-mini' }, { model_provider: 'openai', model_version: 'gpt-4o' }];
       titles.forEach((message, i) => {
         const kinds = [{ stream: true }, { stream: false }, { stream: true, llm_overrides: overrides }];
-        prepare(SendMessageRequestSchema.parse({ message, ...kinds[i % kinds.length] }));
+        prepare(SendMessageRequestSchema.parse({ message, ...kinds[i % kinds.length] }), REHEARSAL_USER);
       });
     },
     close() {
@@ -265,6 +371,9 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
     },
   };
 }
+
+/** Who the rehearsal's requests come from (their sessions are forgotten like any, least recently used first). */
+const REHEARSAL_USER = 'chatbench-rehearsal';
 
 /** Faults that strike one model (the others of a multi-model request go on). */
 const MODEL_FAULTS: ReadonlySet<string> = new Set(['streaming_error', 'tool_error', 'empty_answer', 'model_refusal']);
@@ -302,10 +411,39 @@ function deepResearchOf(message: string, retrieval: Retrieval, organisation: str
   };
 }
 
-/** What makes two requests ask the same thing: the same question of the same models with the same filters. */
-function requestIdentity(request: SendMessageRequestParsed): string {
+/**
+ * What makes two requests ask the same thing: the same question of the same models with the same
+ * filters and tools, after the same history (a follow-up's earlier messages).
+ */
+function requestIdentity(request: SendMessageRequestParsed, history: readonly StoredMessage[]): string {
   return JSON.stringify([
     request.message, request.llm_override ?? null, request.llm_overrides ?? null, request.include_citations,
     request.internal_search_filters ?? null, ...(request.deep_research ? ['deep_research'] : []),
+    ...(request.allowed_tool_ids != null || request.forced_tool_id != null ? [request.allowed_tool_ids ?? null, request.forced_tool_id ?? null] : []),
+    ...(history.length > 0 ? [history.map((m) => m.text)] : []),
   ]);
 }
+
+/** Where a request goes: an existing session or a new one (null), after its history; or the service's refusal. */
+type Place = { kind: 'ok'; session: Session | null; history: StoredMessage[] } | { kind: 'refused'; error: string };
+
+/** The last `turns` questions of a history, oldest first, as one text: what a follow-up searches with its message. */
+function lastQuestions(history: readonly StoredMessage[], turns: number): string {
+  if (turns === 0) return '';
+  return history.filter((m) => m.role === 'user').slice(-turns).map((m) => m.text.trim()).join(' ');
+}
+
+/** The documents the answer is given: every search call's, in call order. */
+function documentsOf(calls: readonly ToolCall[]): WireDoc[] {
+  return calls.flatMap((c) => c.retrieval?.documents ?? []);
+}
+
+/** The same, encoded (one search's list is reused as it was encoded once). */
+function documentsJsonOf(calls: readonly ToolCall[]): PyRaw {
+  const searches = calls.filter((c) => c.retrieval !== null);
+  if (searches.length === 1) return searches[0]!.retrieval!.documentsJson;
+  return new PyRaw(dumps(documentsOf(calls)));
+}
+
+/** A model run that produced nothing (a refused forced tool). */
+const EMPTY_RUN: ModelRun = { steps: [], tokens: 0, text: '', citationless: '', citations: [], reasoning: null, error: null, endAt: 0 };

@@ -9,8 +9,7 @@
 import { dumpsResponse } from '../encode/index.js';
 import type { FaultKind } from './config.js';
 import type { ModelRun } from './model-plan.js';
-import { fullResponse } from './parts.js';
-import type { Retrieval } from './retrieval.js';
+import { fullResponse, type WireDoc } from './parts.js';
 import { RESET_AFTER_MS, type WireStep } from './stream-plan.js';
 import type { ResponseHead } from './writer.js';
 
@@ -25,7 +24,10 @@ export const jsonSteps = (at: number, body: unknown): WireStep[] => [{ at, raw: 
 
 export interface FullPlanInput {
   run: ModelRun;
-  retrieval: Retrieval;
+  /** The documents the answer was given (top_documents). */
+  documents: readonly WireDoc[];
+  /** `tool_calls`: one ToolCallResponse per tool the message used (tool-plan.ts). */
+  toolCalls: unknown[];
   messageId: number;
   /** Null when the release does not back-fill a session the request named (before v4.0). */
   sessionId: string | null;
@@ -41,8 +43,8 @@ export interface FullPlanInput {
 export function planFull(input: FullPlanInput): { head: ResponseHead; steps: WireStep[] } {
   const { run } = input;
   const body = dumpsResponse(fullResponse({
-    answer: run.text, answerCitationless: run.citationless, reasoning: run.reasoning, queries: input.retrieval.queries,
-    documents: run.finalDocuments ?? input.retrieval.documents, citations: run.citations, messageId: input.messageId,
+    answer: run.text, answerCitationless: run.citationless, reasoning: run.reasoning, toolCalls: input.toolCalls,
+    documents: input.documents, citations: run.citations, messageId: input.messageId,
     chatSessionId: input.sessionId, incognito: input.incognito, withIncognito: input.withIncognito, errorMsg: run.error,
   }));
   const bytes = Buffer.byteLength(body);

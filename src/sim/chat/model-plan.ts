@@ -3,8 +3,10 @@
  * One model's part of a response as a timeline: every packet it sends and when (milliseconds after
  * the request started, already multiplied by time_scale). Timing is drawn from the model's own
  * timing Rng and profile:
- *   search_tool_start, queries at 0 (v4.3+: the filter delta) → documents and section_end after
- *   pre_answer_ms → first_token_ms later the reasoning (if the profile reasons) or the answer:
+ *   the tools at 0, each in its tab (tool-plan.ts; by default one internal search: search_tool_start,
+ *   queries, v4.3+ the filter delta) → each tool's result and section_end when it is done (the
+ *   first search after pre_answer_ms) → first_token_ms (plus history_ms_per_token per token of the
+ *   session's history) after the last tool the reasoning (if the profile reasons) or the answer:
  *   message_start and the first delta together, then one token every token_ms; a citation_info
  *   goes out with the marker it precedes → stop (or the streaming error where a failing model stops).
  * Deep research (the request's `deep_research`) is longer and paced (deep-research.ts).
@@ -14,7 +16,9 @@
 import { pyFloat, type PyRaw } from '../encode/index.js';
 import type { ModelProfile } from '../profiles.js';
 import { releaseTraits, type ReleaseTraits } from '../releases.js';
-import { sampleLogNormal, type Rng } from '../rng.js';
+import { createRng, sampleLogNormal, type Rng } from '../rng.js';
+import type { Retrieval } from './retrieval.js';
+import { toolDuration, toolPackets, type ToolCall } from './tool-plan.js';
 import type { Answer } from './answer.js';
 import { isRetryable } from './config.js';
 import { planDeepResearch, type DeepResearchInput } from './deep-research.js';
@@ -50,8 +54,17 @@ export interface ModelPlanInput {
   /** Reasoning tokens, or null when the profile does not reason. */
   reasoning: string[] | null;
   queries: string[];
-  /** The retrieved SearchDocs, already encoded. */
+  /** The SearchDocs the answer is given (message_start's final_documents), already encoded. */
   documents: PyRaw;
+  /**
+   * The message's tool calls, run in parallel in turn 0 (tool-plan.ts); default one internal
+   * search of `queries` finding `documents`.
+   */
+  tools?: readonly ToolCall[];
+  /** Durations of the tools other than the first search (default: drawn from `timing`'s own seed). */
+  toolRng?: Rng;
+  /** Tokens of the session's history: each adds the profile's history_ms_per_token to the time to the first token. */
+  historyTokens?: number;
   timeScale: number;
   failure: ModelFailure | null;
   /** The release the simulator speaks (default: the newest). */
@@ -61,6 +74,14 @@ export interface ModelPlanInput {
   provider?: string | null;
   /** The request asked for deep research: the plan, the research agents, then the report. */
   deepResearch?: DeepResearchInput | null;
+}
+
+/** One internal search of the input's queries finding its documents: what a message used before tools were chosen. */
+function defaultSearch(input: ModelPlanInput): ToolCall {
+  return {
+    tool: { id: 1, name: 'internal_search', kind: 'internal_search' }, tab: 0, args: { queries: input.queries }, result: null,
+    retrieval: { queries: input.queries, documentsJson: input.documents } as Retrieval,
+  };
 }
 
 /** What the model produced, for the full response and the token count. */
@@ -98,7 +119,7 @@ export function modelErrorPart(input: Pick<ModelPlanInput, 'modelIndex' | 'multi
   }
   const model = { model: input.modelName ?? 'gpt-4o', provider: input.provider ?? null };
   let details: Record<string, unknown> | null = kind === 'tool' && !traits.toolErrorPacket && traits.toolFailureCode === 'TOOL_CALL_FAILED'
-    ? { tool_name: 'run_search' }
+    ? { tool_name: 'internal_search' }
     : traits.detailsModelIndex ? { ...model, model_index: input.modelIndex } : input.multi ? null : model;
   if (traits.refusal && (kind === 'empty' || kind === 'refusal') && details !== null) {
     details = { ...details, tool_choice: 'auto', finish_reason: kind === 'refusal' ? 'content_filter' : 'stop' };
@@ -130,25 +151,27 @@ export function planModel(input: ModelPlanInput): ModelRun {
     steps, tokens: 0, text: '', citationless: '', citations: [], reasoning: null, error, endAt: t * timeScale,
   });
 
-  let t = 0;
-  push(t, 0, { type: 'search_tool_start', is_internet_search: false });
-  push(t, 0, { type: 'search_tool_queries_delta', queries: input.queries });
-  if (traits.filterDelta !== 'none') {
-    push(t, 0, traits.filterDelta === 'time'
-      ? { type: 'search_tool_filter_delta', sources: [], time_filter_start: null, time_filter_end: null }
-      : { type: 'search_tool_filter_delta', sources: [] });
+  const calls = input.tools ?? [defaultSearch(input)];
+  const toolRng = input.toolRng ?? createRng('tools');
+  // Drawn first, as before there were other tools: the first search takes it (or the model's pause when no search runs).
+  const searchMs = sampleLogNormal(timing, profile.pre_answer_ms);
+  const failingTool = failure?.kind === 'tool';
+  if (failingTool && !traits.toolErrorPacket) {
+    // Before v3.2 a failing tool ends the stream in a streaming error.
+    for (const call of calls) for (const p of toolPackets(call, searchMs, traits, false)) if (p.at === 0) push(0, 0, p.obj, { tab: call.tab });
+    return done(fail(searchMs, failure!), 0);
   }
-  if (failure?.kind === 'tool') {
-    if (!traits.toolErrorPacket) return done(fail(t + sampleLogNormal(timing, profile.pre_answer_ms), failure), t);
-    // v3.2+: the tool's error packet, and the answer goes on from what the model knows.
-    t += sampleLogNormal(timing, profile.pre_answer_ms);
-    push(t, 0, { type: 'error' });
-    push(t, 0, { type: 'section_end' });
-  } else {
-    t += sampleLogNormal(timing, profile.pre_answer_ms);
-    push(t, 0, { type: 'search_tool_documents_delta', documents: input.documents });
-    push(t, 0, { type: 'section_end' });
+  let t = calls.length === 0 ? searchMs : 0;
+  let searches = 0;
+  for (const [i, call] of calls.entries()) {
+    const search = call.tool.kind === 'internal_search' || call.tool.kind === 'web_search';
+    const duration = toolDuration(call, searchMs, search && searches === 0, toolRng);
+    if (search) searches += 1;
+    // v3.2+: the failing tool's error packet, and the answer goes on from what the model knows.
+    for (const p of toolPackets(call, duration, traits, failingTool && i === 0)) push(p.at, 0, p.obj, { tab: call.tab });
+    t = Math.max(t, duration);
   }
+  t += (input.historyTokens ?? 0) * profile.history_ms_per_token;
   t += sampleLogNormal(timing, profile.first_token_ms);
   let tokens = 0;
   if (input.reasoning !== null) {

@@ -58,11 +58,11 @@ export function streamingErrorPart(error: string, errorCode: string, details: Re
 /** The human text of a simulated mid-stream failure. */
 export const errorMessage = (code: string): string => `Simulated ${code}: the model stream failed before the answer was complete.`;
 
-/** The search tool call as ChatFullResponse.tool_calls lists it. */
+/** The internal search call as ChatFullResponse.tool_calls lists it (deep research: the documents its report cites). */
 export function searchToolCall(queries: readonly string[], docs: readonly WireDoc[]) {
   const summary = docs.map((d, i) => ({ document_number: i + 1, document_id: d.document_id, title: d.semantic_identifier, link: d.link }));
   return {
-    tool_name: 'run_search',
+    tool_name: 'internal_search',
     tool_arguments: { queries: [...queries] },
     tool_result: dumps(summary),
     search_docs: docs,
@@ -75,7 +75,8 @@ export interface FullResponseInput {
   answer: string;
   answerCitationless: string;
   reasoning: string | null;
-  queries: readonly string[];
+  /** ToolCallResponse entries, one per tool used. */
+  toolCalls: readonly unknown[];
   documents: readonly WireDoc[];
   citations: ReadonlyArray<Pick<CitationInfo, 'citation_number' | 'document_id'>>;
   messageId: number;
@@ -92,7 +93,7 @@ export function fullResponse(input: FullResponseInput) {
     answer: input.answer,
     answer_citationless: input.answerCitationless,
     pre_answer_reasoning: input.reasoning,
-    tool_calls: [searchToolCall(input.queries, input.documents)],
+    tool_calls: input.toolCalls,
     top_documents: input.documents,
     citation_info: input.citations.map((c) => ({ type: 'citation_info', citation_number: c.citation_number, document_id: c.document_id })),
     message_id: input.messageId,

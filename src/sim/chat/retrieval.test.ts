@@ -7,7 +7,9 @@ import { createRetriever, retrieve } from './retrieval.js';
 
 // The shipped corpus and sample questions: the relevance threshold is tuned on them.
 const corpus = await loadCorpus();
-const rows = parse(readFileSync(new URL('../../../datasets/sample.csv', import.meta.url)), { columns: true }) as Array<Record<string, string>>;
+// A conversation's later turns are searched with their history (the engine's sessions): here, only questions on their own.
+const rows = (parse(readFileSync(new URL('../../../datasets/sample.csv', import.meta.url)), { columns: true }) as Array<Record<string, string>>)
+  .filter((r) => (r.turn ?? '') === '' || r.turn === '1');
 const config = ChatConfigSchema.parse({});
 
 describe('retrieval over the shipped corpus', () => {

@@ -37,18 +37,25 @@ type RetrievalConfig = Pick<ChatConfig, 'top_k' | 'min_coverage' | 'min_score'>;
 /** Entries kept by createRetriever. */
 const CACHE_SIZE = 1024;
 
+export interface RetrieverOptions {
+  /** false: SearchDocs without `file_id`, as releases before v3.3 write them. */
+  fileId?: boolean;
+  /** Web search results: SearchDocs with `is_internet: true`, no date, no metadata. */
+  internet?: boolean;
+}
+
 /**
- * A retrieve() with an LRU cache keyed by message and filters. Results are shared: do not mutate.
- * `fileId: false` writes SearchDocs without `file_id`, as releases before v3.3 do.
+ * A retrieve() with an LRU cache keyed by message, history and filters. Results are shared: do not
+ * mutate. `history` (a follow-up's earlier questions) is searched with the message (retrieve).
  */
-export function createRetriever(corpus: Corpus, config: RetrievalConfig, options: { fileId?: boolean } = {}) {
+export function createRetriever(corpus: Corpus, config: RetrievalConfig, options: RetrieverOptions = {}) {
   const cache = new Map<string, Retrieval>();
-  return (message: string, filters: BaseFilters | null | undefined): Retrieval => {
-    const key = `${message}\u0000${filters == null ? '' : JSON.stringify(filters)}`;
+  return (message: string, filters: BaseFilters | null | undefined, history = ''): Retrieval => {
+    const key = `${message}\u0000${history}\u0000${filters == null ? '' : JSON.stringify(filters)}`;
     let result = cache.get(key);
     if (result !== undefined) cache.delete(key);
     else {
-      result = retrieve(corpus, message, filters, config, options.fileId ?? true);
+      result = retrieve(corpus, message, filters, config, options.fileId ?? true, history, options.internet ?? false);
       if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
     }
     cache.set(key, result);
@@ -56,18 +63,25 @@ export function createRetriever(corpus: Corpus, config: RetrievalConfig, options
   };
 }
 
-/** Runs the search for a message. */
+/**
+ * Runs the search for a message. A follow-up searches its `history` (the earlier questions of its
+ * session, oldest first) together with the message, as a service rephrases a follow-up into a
+ * standalone query; the message's own words weigh most when its sentences are picked.
+ */
 export function retrieve(
   corpus: Corpus,
   message: string,
   filters: BaseFilters | null | undefined,
   config: RetrievalConfig,
   fileId = true,
+  history = '',
+  internet = false,
 ): Retrieval {
-  const query = message.trim();
+  const query = history.trim() === '' ? message.trim() : `${history.trim()} ${message.trim()}`;
   const hits = corpus.search(query, filters, config.top_k);
   const documents = hits.map((h) => {
-    const doc = wireDoc(corpus.toSearchDoc(h.doc, h.score, 0, h.terms));
+    const found = corpus.toSearchDoc(h.doc, h.score, 0, h.terms);
+    const doc = wireDoc(internet ? { ...found, metadata: {}, updated_at: null, primary_owners: null, secondary_owners: null, is_internet: true } : found);
     if (fileId) return doc;
     const { file_id: _fileId, ...older } = doc;
     return older as WireDoc;
@@ -77,7 +91,7 @@ export function retrieve(
   const relevant = top !== undefined && coverage >= config.min_coverage && top.score >= config.min_score;
   return {
     queries: [query], hits, documents, documentsJson: new PyRaw(dumps(documents)),
-    ranked: relevant ? rankSentences(query, hits, corpus) : [], coverage, relevant,
+    ranked: relevant ? rankSentences(query, hits, corpus, history.trim() === '' ? undefined : message) : [], coverage, relevant,
   };
 }
 

@@ -9,10 +9,10 @@ import { fileURLToPath } from 'node:url';
 import MiniSearch from 'minisearch';
 import type { BaseFilters, SearchDoc } from '../../api/index.js';
 import { compileFilters } from './filters.js';
-import { CorpusError, parseCorpusFile, type CorpusDocument, type CorpusFile } from './schema.js';
+import { CorpusError, parseCorpusFile, type CorpusDocument, type CorpusFile, type CorpusPage } from './schema.js';
 import { STOP_WORDS, contentTerms, cutAtWord, highlight, paragraphs, sentences, words } from './text.js';
 
-export { CorpusError, CorpusFileSchema, parseCorpusFile, type CorpusDocument, type CorpusFile, type CorpusFileInput } from './schema.js';
+export { CorpusError, CorpusFileSchema, parseCorpusFile, type CorpusDocument, type CorpusFile, type CorpusFileInput, type CorpusPage } from './schema.js';
 export { compileFilters, parseInstant } from './filters.js';
 export { STOP_WORDS, contentTerms, sentences, words } from './text.js';
 
@@ -28,6 +28,8 @@ export interface SearchHit {
 export interface Corpus {
   readonly organisation: string;
   readonly documents: readonly CorpusDocument[];
+  /** The web pages of the corpus file (open-urls serves them; the web search tool searches them). */
+  readonly pages: readonly CorpusPage[];
   /** BM25 ranking, best first, restricted by the filters, at most `limit` hits. Empty query → []. */
   search(query: string, filters: BaseFilters | null | undefined, limit: number): SearchHit[];
   /**
@@ -102,6 +104,7 @@ export function createCorpus(file: CorpusFile): Corpus {
   return {
     organisation: file.organisation,
     documents,
+    pages: file.pages,
     search(query, filters, limit) {
       const allowed = compileFilters(filters);
       const results = index.search(query, allowed ? { filter: (r) => allowed(documents[r.id as number] as CorpusDocument) } : {});

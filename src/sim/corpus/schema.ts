@@ -22,6 +22,7 @@ export const CorpusDocumentSchema = z.object({
 export type CorpusDocument = z.output<typeof CorpusDocumentSchema>;
 
 export const CorpusPageSchema = z.object({ url: z.string().min(1), content: z.string() });
+export type CorpusPage = z.output<typeof CorpusPageSchema>;
 
 /** The whole file. Document ids and links must be unique (links are open-urls keys). */
 export const CorpusFileSchema = z

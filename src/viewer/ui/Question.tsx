@@ -179,6 +179,19 @@ function Extras(props: { pane: Pane; known: ViewData['known_fields'] }) {
   );
 }
 
+/** The conversation a turn belongs to: its turns in order, this one marked, each a link. */
+function ConversationNav(props: { question: ViewQuestion; data: ViewData }) {
+  const turns = props.data.questions.filter((q) => q.conversation === props.question.conversation).sort((a, b) => (a.turn ?? 0) - (b.turn ?? 0));
+  return (
+    <p class="conversation">
+      conversation <strong>{props.question.conversation}</strong>, turn {props.question.turn ?? '?'} of {turns.length}:{' '}
+      {turns.map((q) => (q.id === props.question.id
+        ? <strong key={q.id}>{q.turn ?? '?'} </strong>
+        : <a key={q.id} href={href('question', {}, q.id)} title={q.question}>{q.turn ?? '?'} </a>))}
+    </p>
+  );
+}
+
 function Checks(props: { pane: Pane }) {
   const f = props.pane.figures as unknown as AnswerFigures;
   const reasons = answerFailReasons(f, num(props.pane.record.http_status));
@@ -283,7 +296,10 @@ function PaneView(props: { pane: Pane; expected: readonly string[]; scale: numbe
           {outcome}
           {status !== null && outcome !== 'ok' ? ` ${status}` : ''}
           {error ? ` · ${error}` : ''} · repeat {pane.repeat} · total {formatMs(num(pane.figures.total_ms))}
+          {str(pane.record.session) ? ` · session ${str(pane.record.session)}` : ''}
+          {Array.isArray(pane.figures.tools_used) && pane.figures.tools_used.length > 0 ? ` · tools ${(pane.figures.tools_used as string[]).join(', ')}` : ''}
         </p>
+        {outcome === 'skipped' ? <p class="muted">{str(pane.figures.error_message)}</p> : null}
       </header>
       <Checks pane={pane} />
       <AnswerText answer={answer} cited={cited} onCite={onCite} />
@@ -363,6 +379,7 @@ export function QuestionPage(props: {
         {question.category ? `category ${question.category} · ` : ''}
         expected documents: {question.expected.length === 0 ? 'none' : question.expected.map((d) => <code key={d}>{d} </code>)}
       </p>
+      {question.conversation !== null ? <ConversationNav question={question} data={data} /> : null}
       {repeats.length > 1 ? (
         <p class="repeats">
           Repeat:{' '}

@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { CELL_STATES } from '../../reports/cell-state.js';
 import type { ViewCell, ViewColumn, ViewData, ViewFigure } from '../view-data.js';
 import { figureLabel, formatFigure, valueColour } from './figures.js';
-import { filterQuestions, filtersFrom, paramsOf, searchTexts, visibleColumns, type Filters } from './filter.js';
+import { CONVERSATIONS_ONLY, filterQuestions, filtersFrom, paramsOf, searchTexts, visibleColumns, type Filters } from './filter.js';
 import { href } from './route.js';
 import type { DataSource } from './api.js';
 import { useVirtualizer } from './virtual.js';
@@ -98,13 +98,14 @@ export function Questions(props: { data: ViewData; params: URLSearchParams; navi
 
 
   // The choices of the filters: once per data, not on every scroll frame (the list re-renders then).
-  const { sets, modes, categories, outcomes, figureOptions } = useMemo(() => {
+  const { sets, modes, categories, conversations, outcomes, figureOptions } = useMemo(() => {
     const outcomeSet = new Set<string>();
     for (const q of data.questions) for (const c of q.cells) for (const o of c?.outcomes ?? []) outcomeSet.add(o);
     return {
       sets: [...new Set(data.columns.map((c) => c.set))],
       modes: [...new Set(data.columns.map((c) => c.mode))],
       categories: [...new Set(data.questions.map((q) => q.category ?? ''))].filter(Boolean).sort(),
+      conversations: [...new Set(data.questions.map((q) => q.conversation ?? ''))].filter(Boolean),
       outcomes: [...outcomeSet].sort(),
       figureOptions: data.cell_figures.map((f) => [f.name, figureLabel(f.name)] as const),
     };
@@ -122,6 +123,9 @@ export function Questions(props: { data: ViewData; params: URLSearchParams; navi
         {sets.length > 1 ? <Select label="set" value={filters.set} options={[['', 'all'], ...sets.map((s) => [s, s] as const)]} onChange={(v) => set({ set: v })} /> : null}
         {modes.length > 1 ? <Select label="mode" value={filters.mode} options={[['', 'all'], ...modes.map((m) => [m, m] as const)]} onChange={(v) => set({ mode: v })} /> : null}
         {categories.length > 0 ? <Select label="category" value={filters.category} options={[['', 'all'], ...categories.map((c) => [c, c] as const)]} onChange={(v) => set({ category: v })} /> : null}
+        {conversations.length > 0 ? (
+          <Select label="conversation" value={filters.conv} options={[['', 'all'], [CONVERSATIONS_ONLY, 'any conversation'], ...conversations.map((c) => [c, c] as const)]} onChange={(v) => set({ conv: v })} />
+        ) : null}
         <Select label="outcome" value={filters.outcome} options={[['', 'any'], ...outcomes.map((o) => [o, o] as const)]} onChange={(v) => set({ outcome: v })} />
         <Select label="result" value={filters.result} options={[['', 'any'], ['pass', 'passes everywhere'], ['fail', 'fails somewhere']]} onChange={(v) => set({ result: v as Filters['result'] })} />
         <Select label="review" value={filters.review} options={[['', 'any'], ['reviewed', 'reviewed'], ['unreviewed', 'not reviewed'], ['good', 'reviewed good'], ['bad', 'reviewed bad']]} onChange={(v) => set({ review: v as Filters['review'] })} />
@@ -201,6 +205,7 @@ function List(props: {
             <a class="row" key={q.id} href={href('question', {}, q.id)} data-question={q.id} style={{ transform: `translateY(${item.start}px)` }}>
               <span class="id">{q.id}</span>
               <span class="q" title={q.question}>
+                {q.conversation !== null ? <span class="turn" title={`conversation ${q.conversation}, turn ${q.turn ?? '?'}`}>{q.conversation} · {q.turn ?? '?'}</span> : null}
                 {q.question}
               </span>
               {columns.map((c) => {

@@ -3,7 +3,7 @@ import type { ViewCell, ViewData, ViewQuestion } from '../view-data.js';
 import { filterQuestions, filtersFrom, paramsOf, searchTexts } from './filter.js';
 
 const cell = (state: ViewCell['state'], value: number | null, over: Partial<ViewCell> = {}): ViewCell => ({ state, outcomes: [state === 'error' ? 'timeout' : 'ok'], values: [value], review: null, change: null, text: '', ...over });
-const question = (id: string, cells: (ViewCell | null)[], over: Partial<ViewQuestion> = {}): ViewQuestion => ({ id, question: `About ${id}?`, category: null, expected: [], cells, ...over });
+const question = (id: string, cells: (ViewCell | null)[], over: Partial<ViewQuestion> = {}): ViewQuestion => ({ id, question: `About ${id}?`, category: null, conversation: null, turn: null, expected: [], cells, ...over });
 const column = (id: number, set: string, mode: 'stream' | 'full' = 'stream') => ({ id, run: 0, set, mode, model_index: null, model_name: null, label: set, requests: 1, figures: [] });
 
 const data = {
@@ -11,8 +11,8 @@ const data = {
   cell_figures: [{ name: 'citation_recall', base: 'citation_recall', kind: 'score', higher_is_better: true, headline: true }],
   questions: [
     question('q1', [cell('pass', 1, { text: 'Paid time off is 25 days' }), cell('pass', 1), cell('pass', 1)], { category: 'hr' }),
-    question('q2', [cell('fail', 0), cell('pass', 0.5, { change: 'broken' }), null]),
-    question('q10', [cell('error', null), cell('fail', 0.2, { review: 'bad' }), cell('fail', 0.2)], { category: 'it' }),
+    question('q2', [cell('fail', 0), cell('pass', 0.5, { change: 'broken' }), null], { conversation: 'pto', turn: 1 }),
+    question('q10', [cell('error', null), cell('fail', 0.2, { review: 'bad' }), cell('fail', 0.2)], { category: 'it', conversation: 'vpn', turn: 1 }),
   ],
 } as unknown as ViewData;
 const texts = searchTexts(data);
@@ -30,6 +30,10 @@ describe('questions filters', () => {
     expect(ids('category=hr')).toEqual(['q1']);
     expect(ids('outcome=timeout')).toEqual(['q10']);
     expect(ids('outcome=timeout&set=slow')).toEqual([]);
+  });
+  it('filters by conversation: one, or every conversation turn', () => {
+    expect(ids('conv=pto')).toEqual(['q2']);
+    expect(ids('conv=*')).toEqual(['q2', 'q10']);
   });
   it('pass/fail, differs between sets, broken against the baseline, reviews', () => {
     expect(ids('result=pass')).toEqual(['q1']);

@@ -12,6 +12,8 @@ export interface Filters {
   readonly set: string;
   readonly mode: string;
   readonly category: string;
+  /** A conversation's id (its turns only), CONVERSATIONS_ONLY (every conversation turn), or '' (everything). */
+  readonly conv: string;
   /** An outcome some try in view had. */
   readonly outcome: string;
   /** 'pass': every cell in view passed; 'fail': some cell in view did not. */
@@ -30,6 +32,9 @@ export interface Filters {
   readonly dir: '' | 'asc' | 'desc';
 }
 
+/** The conversation filter's value for "every turn of any conversation". */
+export const CONVERSATIONS_ONLY = '*';
+
 const RESULTS = ['', 'pass', 'fail'] as const;
 const REVIEWS = ['', 'reviewed', 'unreviewed', 'good', 'bad'] as const;
 const pick = <T extends string>(value: string | null, allowed: readonly T[]): T => {
@@ -43,6 +48,7 @@ export function filtersFrom(params: URLSearchParams): Filters {
     set: params.get('set') ?? '',
     mode: params.get('mode') ?? '',
     category: params.get('category') ?? '',
+    conv: params.get('conv') ?? '',
     outcome: params.get('outcome') ?? '',
     result: pick(params.get('result'), RESULTS),
     differs: params.get('differs') === '1',
@@ -87,6 +93,7 @@ export function filterQuestions(data: ViewData, f: Filters, texts: readonly stri
     const cells = columns.flatMap((c) => (q.cells[c] ? [q.cells[c]!] : []));
     if (cells.length === 0) return;
     if (f.category !== '' && (q.category ?? '') !== f.category) return;
+    if (f.conv === CONVERSATIONS_ONLY ? q.conversation === null : f.conv !== '' && q.conversation !== f.conv) return;
     if (f.outcome !== '' && !cells.some((c) => c.outcomes.includes(f.outcome as never))) return;
     if (f.result === 'pass' && !cells.every((c) => c.state === 'pass')) return;
     if (f.result === 'fail' && cells.every((c) => c.state === 'pass')) return;
