@@ -152,7 +152,7 @@ describe('readDataset: good files', () => {
       'd,[],,,',
     ].join('\n');
     const rows = (await read(csv)).rows.map((row) => row.expectations);
-    const none = { must_match: [], must_not_match: [], reference_answer: null, rubric: null, human_verdict: null };
+    const none = { must_match: [], must_not_match: [], reference_answer: null, rubric: null, human_verdict: null, expected_tools: [] };
     expect(rows).toEqual([
       { expected_document_ids: ['d1', 'd2'], must_contain: ['20 days', 'HR'], must_not_contain: ['sorry'], expect_no_answer: true, ...none },
       { expected_document_ids: ['d3', 'd 4'], must_contain: [], must_not_contain: [], expect_no_answer: false, ...none },

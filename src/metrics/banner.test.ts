@@ -8,6 +8,8 @@ describe('failureBanner', () => {
     expect(failureBanner(10, { ok: 9, empty_answer: 1 })).toBe('1 of 10 requests failed (10%): 1 empty_answer. Latencies and scores describe the 9 that ended ok.');
     expect(failureBanner(75, { http_error: 75 })).toBe('75 of 75 requests failed (100%): 75 http_error. No request ended ok: there are no latencies and no scores.');
     expect(failureBanner(1000, { ok: 999, network: 1 })).toMatch(/^1 of 1000 requests failed \(<1%\)/);
+    expect(failureBanner(16, { ok: 14, stream_error: 1, skipped: 1 })).toBe('1 of 16 requests failed (6%): 1 stream_error. 1 conversation turn was skipped (nothing sent: an earlier turn failed or the run ended). Latencies and scores describe the 14 that ended ok.');
+    expect(failureBanner(10, { ok: 8, skipped: 2 })).toBe('2 conversation turns were skipped (nothing sent: an earlier turn failed or the run ended). Latencies and scores describe the 8 that ended ok.');
   });
   it('says nothing when every request ended ok, or there were none', () => {
     expect(failureBanner(5, { ok: 5, http_error: 0 })).toBeNull();

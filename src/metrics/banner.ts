@@ -10,21 +10,26 @@ import { OUTCOMES } from '../records/record.js';
 
 /**
  * "12 of 75 requests failed (16%): 10 http_error, 2 timeout. …"; null when every request ended ok
- * (or there were none). Classes in the record's order, then any other class by name.
+ * (or there were none). Classes in the record's order, then any other class by name. A `skipped`
+ * turn (nothing was sent: its conversation ended at an earlier turn) is no failure of its own: it
+ * is counted in a sentence of its own.
  */
 export function failureBanner(requests: number, outcomes: Readonly<Record<string, number>>): string | null {
   const known: readonly string[] = OUTCOMES;
   const classes = [...known, ...Object.keys(outcomes).filter((o) => !known.includes(o)).sort()]
-    .filter((o) => o !== 'ok' && (outcomes[o] ?? 0) > 0);
+    .filter((o) => o !== 'ok' && o !== 'skipped' && (outcomes[o] ?? 0) > 0);
   const failed = classes.reduce((sum, o) => sum + (outcomes[o] ?? 0), 0);
-  if (requests <= 0 || failed === 0) return null;
+  const skipped = outcomes['skipped'] ?? 0;
+  if (requests <= 0 || failed + skipped === 0) return null;
   const share = (failed / requests) * 100;
   const pct = share > 0 && share < 1 ? '<1' : String(Math.round(share));
-  const ok = requests - failed;
+  const ok = requests - failed - skipped;
   const tail = ok === 0
     ? 'No request ended ok: there are no latencies and no scores.'
     : `Latencies and scores describe the ${ok} that ended ok.`;
-  return `${failed} of ${requests} requests failed (${pct}%): ${classes.map((o) => `${outcomes[o]} ${o}`).join(', ')}. ${tail}`;
+  const skips = skipped > 0 ? `${skipped} conversation turn${skipped === 1 ? ' was' : 's were'} skipped (nothing sent: an earlier turn failed or the run ended). ` : '';
+  const failures = failed > 0 ? `${failed} of ${requests} requests failed (${pct}%): ${classes.map((o) => `${outcomes[o]} ${o}`).join(', ')}. ` : '';
+  return `${failures}${skips}${tail}`;
 }
 
 /** "Timings may be late by up to 23.1 ms: …" when the loop delay's max exceeded LOOP_DELAY_WARN_MS; else null. */

@@ -24,7 +24,8 @@ describe('parsePassRule', () => {
     expect(judgedFiguresOf(rule)).toEqual(['correctness']);
   });
   it.each([
-    { text: 'set:fast correctness >= 0.7', message: /no set: or mode: scope/ },
+    { text: 'set:fast correctness >= 0.7', message: /no set:, mode: or turn: scope/ },
+    { text: 'turn:2 correctness >= 0.7', message: /no set:, mode: or turn: scope/ },
     { text: 'correctness delta >= 0', message: /delta belongs in --gate/ },
     { text: 'pass_rate >= 0.9', message: /rates belong in --gate/ },
     { text: 'ttfp_ms.p95 <= 100', message: /latencies belong in --gate/ },

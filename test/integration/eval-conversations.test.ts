@@ -49,7 +49,7 @@ describe('eval with conversations and tools', () => {
     const sim = await startSim({ config: FAST });
     const dir = mkdtempSync(join(tmpdir(), 'chatbench-conv-'));
     const out = join(dir, 'run');
-    const run = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset(dir), '--set', 'accurate=openai:gpt-4o@0', '--mode', 'both', '--concurrency', '4', '--out', out]);
+    const run = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset(dir), '--set', 'accurate=openai:gpt-4o@0', '--mode', 'both', '--concurrency', '4', '--max-error-rate', '1', '--out', out]);
     expect(run.code, run.stderr).toBe(0);
     const all = records(out);
     expect(all).toHaveLength(16);
