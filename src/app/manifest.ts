@@ -68,6 +68,12 @@ export const ManifestSchema = z.object({
   dataset: z.object({ path: z.string(), sha256: z.string(), questions: z.number().int() }),
   /** The dataset's question ids (load open-urls: URL ids) in file order: what merge checks each record's place in the plan with. */
   question_ids: z.array(z.string()).optional(),
+  /**
+   * With conversations: the plan's units of scheduling and sharding, each the question ids of one
+   * conversation in turn order (a question on its own is a unit of one), in plan order. Absent when
+   * the dataset has none (eval) or the run plays none (load without --conversations).
+   */
+  conversation_units: z.array(z.array(z.string())).optional(),
   models: z.object({ path: z.string(), sha256: z.string() }).nullable(),
   sets: z.array(z.object({ name: z.string(), multi: z.boolean(), models: z.array(z.string()) })),
   defaults: z.record(z.string(), z.unknown()),

@@ -174,13 +174,13 @@ export function planOutline(m: RunManifest): PlanOutline | null {
     const mode = m.options['mode'];
     const repeat = m.options['repeat'];
     if (m.question_ids === undefined || (mode !== 'stream' && mode !== 'full' && mode !== 'both') || typeof repeat !== 'number') return null;
-    return { command: 'eval', questionIds: m.question_ids, sets: m.sets, mode, repeat, shardCount };
+    return { command: 'eval', questionIds: m.question_ids, units: m.conversation_units ?? null, sets: m.sets, mode, repeat, shardCount };
   }
   const load = LoadOutlineSchema.safeParse(m.load);
   if (m.command !== 'load' || !load.success) return null;
   const total = load.data.model === 'open' ? m.planned_total : load.data.requests;
   return {
-    command: 'load', questionIds: m.question_ids ?? null, set: load.data.set, mode: load.data.mode, order: load.data.question_order,
+    command: 'load', questionIds: m.question_ids ?? null, units: m.conversation_units ?? null, set: load.data.set, mode: load.data.mode, order: load.data.question_order,
     seed: load.data.seed, total, shardCount,
   };
 }

@@ -38,7 +38,7 @@ import { releaseAtLeast } from '../api/index.js';
 
 export { describeService };
 import { getProjectInstructions, putProjectInstructions } from '../client/project-client.js';
-import { readDataset, type Dataset } from '../dataset/index.js';
+import { conversationUnits, readDataset, type Dataset } from '../dataset/index.js';
 import { InputError, RunError, UsageError } from '../errors.js';
 import { buildPlan, deepResearchProblems } from '../plan/build-plan.js';
 import { planSize } from '../plan/build-plan.js';
@@ -415,6 +415,7 @@ async function buildManifest(
     shard: options.shard ?? null,
     dataset: { path: options.datasetPath, sha256: await sha256File(resolve(options.cwd, dataset.path)), questions: dataset.rows.length },
     question_ids: dataset.rows.map((row) => row.id),
+    ...(dataset.rows.some((row) => row.conversation !== null) ? { conversation_units: conversationUnits(dataset.rows).map((unit) => unit.map((row) => row.id)) } : {}),
     models: sets.modelsPath ? { path: sets.modelsPath, sha256: await sha256File(resolve(options.cwd, sets.modelsPath)) } : null,
     sets: sets.sets.map((s) => ({
       name: s.name,

@@ -17,7 +17,7 @@ import type { Slo } from '../metrics/load-slo.js';
 import { renderLoadReports } from './render-load-reports.js';
 import { access, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { readDataset } from '../dataset/index.js';
+import { conversationUnits, readDataset } from '../dataset/index.js';
 import { readUtf8File } from '../dataset/read-text.js';
 import { InputError, UsageError, type RunError } from '../errors.js';
 import type { Expectations } from '../metrics/score.js';
@@ -314,6 +314,7 @@ function manifestOf(options: LoadOptions, planned: number | null): Manifest & { 
     planned_requests: planned ?? 0, planned_total: planned ?? 0, shard: spec.shard,
     dataset: prepared.dataset, models: prepared.models, sets: prepared.sets, defaults: redactDefaults(prepared.defaults),
     question_ids: prepared.source.operation === 'chat' ? prepared.source.rows.map((row) => row.id) : prepared.source.urls.map((u) => u.id),
+    ...(prepared.source.operation === 'chat' && spec.conversations ? { conversation_units: conversationUnits(prepared.source.rows).map((unit) => unit.map((row) => row.id)) } : {}),
     options: {
       timeout_ms: options.timeoutMs ?? null, max_duration_ms: options.maxDurationMs ?? null, retries: options.retries, retry_429: options.retry429, grace_ms: options.graceMs,
       // As given, so `chatbench report DIR` computes goodput and the gates again identically.

@@ -5,8 +5,10 @@
  * record's own fields. `merge` checks every record with it: a record whose key is in no shard's
  * plan, or that sits in another shard's results.jsonl than its own, is refused. Pure.
  *
- * Eval plans are ordered repeat → question → set → mode (build-plan.ts) and request k goes to shard
- * k mod N + 1 (shard.ts). Load arrival k asks question `order(k)` and goes to shard k mod N + 1.
+ * Eval plans are ordered repeat → unit → set → mode (build-plan.ts: a unit is a conversation, or a
+ * question on its own) and unit u of that order goes to shard u mod N + 1 (shard.ts); without
+ * conversations a unit is one request. Load arrival k asks question (or plays conversation)
+ * `order(k)` and goes to shard k mod N + 1.
  */
 import { requestKey } from '../records/record.js';
 import type { QuestionOrder } from '../records/load-spec.js';
@@ -18,6 +20,8 @@ export type PlanOutline =
   | {
       readonly command: 'eval';
       readonly questionIds: readonly string[];
+      /** The conversation units (question ids in turn order) when the dataset has conversations; else null (a unit per question). */
+      readonly units: ReadonlyArray<readonly string[]> | null;
       readonly sets: ReadonlyArray<{ readonly name: string; readonly multi: boolean }>;
       readonly mode: ModeOption;
       readonly repeat: number;
@@ -27,6 +31,8 @@ export type PlanOutline =
       readonly command: 'load';
       /** Null when the manifest does not list them (the question is then not checked). */
       readonly questionIds: readonly string[] | null;
+      /** With --conversations: the conversations an arrival plays (question ids in turn order); else null. */
+      readonly units: ReadonlyArray<readonly string[]> | null;
       readonly set: string;
       readonly mode: string;
       readonly order: QuestionOrder;
@@ -64,9 +70,21 @@ function positionOf(ids: readonly string[], id: string): number | undefined {
   return map.get(id);
 }
 
+/** Cache of id → its unit's position per outline's units. */
+const unitPositions = new WeakMap<ReadonlyArray<readonly string[]>, Map<string, number>>();
+function unitOf(units: ReadonlyArray<readonly string[]>, id: string): number | undefined {
+  let map = unitPositions.get(units);
+  if (map === undefined) {
+    map = new Map(units.flatMap((unit, u) => unit.map((q) => [q, u] as const)));
+    unitPositions.set(units, map);
+  }
+  return map.get(id);
+}
+
 function evalIndex(plan: Extract<PlanOutline, { command: 'eval' }>, r: RecordIdentity): number | { reason: string } {
-  const row = positionOf(plan.questionIds, r.question_id);
+  const row = plan.units === null ? positionOf(plan.questionIds, r.question_id) : unitOf(plan.units, r.question_id);
   if (row === undefined) return { reason: `question ${JSON.stringify(r.question_id)} is not in the run's dataset` };
+  const rows = plan.units === null ? plan.questionIds.length : plan.units.length;
   let offset = 0;
   let perQuestion = 0;
   let found: number | undefined;
@@ -82,7 +100,7 @@ function evalIndex(plan: Extract<PlanOutline, { command: 'eval' }>, r: RecordIde
   }
   if (found === undefined) return { reason: `set ${JSON.stringify(r.set)} is not one of the plan's sets` };
   if (!Number.isInteger(r.repeat) || r.repeat < 0 || r.repeat >= plan.repeat) return { reason: `repeat ${r.repeat} is outside the plan's ${plan.repeat} repeats` };
-  return (r.repeat * plan.questionIds.length + row) * perQuestion + found;
+  return (r.repeat * rows + row) * perQuestion + found;
 }
 
 function loadIndex(plan: Extract<PlanOutline, { command: 'load' }>, r: RecordIdentity): number | { reason: string } {
@@ -92,10 +110,19 @@ function loadIndex(plan: Extract<PlanOutline, { command: 'load' }>, r: RecordIde
   if (!Number.isSafeInteger(index) || index < 0 || (plan.total !== null && index >= plan.total)) {
     return { reason: `arrival ${index} is outside the plan's ${plan.total ?? 'arrivals'}` };
   }
+  if (plan.units !== null && plan.units.length > 0) {
+    const unit = plan.units[pickAt(plan, index, plan.units.length)]!;
+    if (!unit.includes(r.question_id)) return { reason: `arrival ${index} plays ${unit.map((q) => JSON.stringify(q)).join(', ')}, not ${JSON.stringify(r.question_id)}` };
+    return index;
+  }
   const ids = plan.questionIds;
   if (ids !== null && ids.length > 0) {
-    const expected = ids[plan.order === 'sequential' ? index % ids.length : Math.floor(uniformAt(plan.seed, index) * ids.length)];
+    const expected = ids[pickAt(plan, index, ids.length)];
     if (expected !== r.question_id) return { reason: `arrival ${index} asks ${JSON.stringify(expected)}, not ${JSON.stringify(r.question_id)}` };
   }
   return index;
 }
+
+/** Which of `size` questions (or conversations) load arrival `index` asks: as load-plan.ts picks. */
+const pickAt = (plan: Extract<PlanOutline, { command: 'load' }>, index: number, size: number): number =>
+  plan.order === 'sequential' ? index % size : Math.floor(uniformAt(plan.seed, index) * size);

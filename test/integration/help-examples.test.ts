@@ -2,7 +2,7 @@
  * Every example of every command's --help and every `npx chatbench` line of the README's shell
  * blocks runs as printed, against the simulator, in-process (test/helpers/run-example). The
  * examples' world is set up as a user would have it, small: a working directory holding the files
- * the examples name (datasets/sample.csv with four questions, q.csv, tokens.txt, prod.json, runs of
+ * the examples name (datasets/sample.csv with four questions and a conversation, q.csv, tokens.txt, prod.json, runs of
  * earlier commands under the names the examples use), the variables the README exports pointing at
  * the test's simulator (CHATBENCH_BASE_URL, CHATBENCH_TOKEN, CHATBENCH_JUDGE, START_AT, RUN_ID), CHATBENCH_PORT=0 so
  * that `serve` and `view` take a free port, and CHATBENCH_TEST_SPEEDUP so that a minute-long
@@ -53,7 +53,9 @@ function world(except: readonly string[] = []): string {
 /** The working directory with what the examples name, and the runs they read, made once. */
 async function makeTemplate(): Promise<string> {
   const cwd = mkdtempSync(join(base, 'template-'));
-  const sample = readFileSync(join(ROOT, 'datasets', 'sample.csv'), 'utf8').split('\n').slice(0, 5).join('\n');
+  // The header, q001–q004 (single questions the labels below name) and the three-turn pto conversation.
+  const [header, ...rows] = readFileSync(join(ROOT, 'datasets', 'sample.csv'), 'utf8').split('\n');
+  const sample = [header, ...['q001', 'q002', 'q003', 'q004', 'q076', 'q077', 'q078'].map((id) => rows.find((row) => row.startsWith(`${id},`)))].join('\n');
   mkdirSync(join(cwd, 'datasets'));
   writeFileSync(join(cwd, 'datasets', 'sample.csv'), `${sample}\n`);
   for (const name of ['q.csv', 'questions.csv']) writeFileSync(join(cwd, name), `${sample}\n`);

@@ -47,7 +47,7 @@ describe('load --conversations', () => {
     expect(all).toHaveLength(12);
     for (const repeat of [0, 1, 2, 3]) {
       const turns = all.filter((r) => r.repeat === repeat).sort((a, b) => a.turn! - b.turn!);
-      expect(turns.map((r) => [r.turn, r.session, r.outcome])).toEqual([[1, 'new', 'ok'], [2, 'continued', 'ok'], [3, 'continued', 'ok']]);
+      expect(turns.map((r) => [r.turn, r.session, r.outcome]), JSON.stringify(turns.map((r) => r.error_message))).toEqual([[1, 'new', 'ok'], [2, 'continued', 'ok'], [3, 'continued', 'ok']]);
       expect(new Set(turns.map((r) => r.chat_session_id)).size).toBe(1);
       // Each later turn is scheduled after its predecessor's end plus 10–30 ms of thinking.
       for (const [before, after] of [[turns[0]!, turns[1]!], [turns[1]!, turns[2]!]] as const) {
