@@ -68,8 +68,10 @@ describe('chatbench view', () => {
   it('prints its loopback URL, opens it with --open, and serves the page with a strict policy and the bundled assets', async () => {
     expect(fake.stdout()).toContain('reviews are saved as ann');
     const opened = join(root, 'opened.txt');
-    for (let i = 0; i < 100 && !existsSync(opened); i += 1) await new Promise((r) => setTimeout(r, 20));
-    expect(readFileSync(opened, 'utf8').trim()).toBe(url.href);
+    // The opener (a shell script) creates the file before it writes the line: wait for the line.
+    const line = () => (existsSync(opened) ? readFileSync(opened, 'utf8') : '');
+    for (let i = 0; i < 3000 && !line().endsWith('\n'); i += 1) await new Promise((r) => setTimeout(r, 20));
+    expect(line().trim()).toBe(url.href);
     const page = await raw('/', { headers: { host: url.host } });
     expect(page.status).toBe(200);
     expect(page.headers['content-security-policy']).toContain("default-src 'none'");
