@@ -257,7 +257,8 @@ async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode
   const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl, token: tokens[0], timeScale: simTimeScale(io.env) });
   const view = createLoadView(liveOutput(io.stderr), {
     scheduleMs: spec.stages ? stagesDurationMs(spec.stages) : spec.duration_ms,
-    requests: spec.stages === null && spec.duration_ms === null && spec.requests !== null ? shardUsers(spec.requests, spec.shard) : null,
+    // With conversations --requests counts conversations, not the requests the view counts: no fraction then.
+    requests: !spec.conversations && spec.stages === null && spec.duration_ms === null && spec.requests !== null ? shardUsers(spec.requests, spec.shard) : null,
   });
   let result: LoadResult;
   try {
