@@ -5,7 +5,7 @@
  * simulator's profile says (read from the service's own pre_answer_processing_seconds, which the
  * profile decides exactly: no wall-clock assertion). Bad --think-time is refused (exit 2).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -68,12 +68,20 @@ describe('load --conversations', () => {
     expect(JSON.parse(readFileSync(join(run.out, 'generator.json'), 'utf8')).conversations).toEqual({ started: 4, skipped_turns: 0 });
   });
 
-  it('refuses a bad --think-time, or one without --conversations, before sending anything (exit 2)', async () => {
+  it('refuses a bad --think-time, one without --conversations, or a gate on a turn the plan lacks, before sending anything (exit 2)', async () => {
     const bad = await load(['--sim', '--conversations', '--concurrency', '1', '--requests', '1', '--think-time', '8s..2s']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--think-time: "8s..2s": the lower bound (8000 ms) is above the upper (2000 ms)');
     const alone = await load(['--sim', '--concurrency', '1', '--requests', '1', '--think-time', '2s']);
     expect(alone.code).toBe(2);
     expect(alone.stderr).toContain('--think-time: it is the wait between the turns of a conversation: give --conversations too');
+    // A turn:N gate names a turn the plan has, checked before anything is sent (no results.jsonl).
+    const deep = await load(['--sim', '--conversations', '--concurrency', '1', '--requests', '1', '--gate', 'turn:4 ttft_ms.p95 <= 4000']);
+    expect(deep.code).toBe(2);
+    expect(deep.stderr).toContain('--gate "turn:4 ttft_ms.p95 <= 4000": turn:4 names no turn of the run (its longest conversation has 3 turns)');
+    expect(existsSync(join(deep.out, 'results.jsonl'))).toBe(false);
+    const flat = await load(['--sim', '--concurrency', '1', '--requests', '1', '--gate', 'turn:2 ttft_ms.p95 <= 4000']);
+    expect(flat.code).toBe(2);
+    expect(flat.stderr).toContain('turn:2 names no turn of the run (turns are played with --conversations)');
   });
 });

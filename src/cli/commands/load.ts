@@ -8,7 +8,7 @@ import { parseLoadGateFlag } from '../../gates/load.js';
 import { parseSlo } from '../../metrics/load-slo.js';
 import { z } from 'zod';
 import type { Argv } from 'yargs';
-import { prepareLoad, runLoad, type LoadResult, type LoadSpec } from '../../app/run-load.js';
+import { prepareLoad, runLoad, type LoadResult, type LoadSpec, type PreparedLoad } from '../../app/run-load.js';
 import { openTarget, simulatorToolIds } from '../../app/target.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { heapLimitBytes } from '../../app/heap.js';
@@ -207,6 +207,18 @@ export function resolveTokens(a: Pick<LoadArgs, 'token' | 'token-file'>, io: Io)
 
 const ordinal = (n: number): string => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
 
+/** A `turn:N` gate needs conversations with an N-th turn: refused before anything is sent, not after the run. */
+function checkTurnGates(gates: readonly ReturnType<typeof parseLoadGateFlag>[], spec: LoadSpec, prepared: PreparedLoad): void {
+  const longest = spec.conversations && prepared.source.operation === 'chat'
+    ? Math.max(0, ...prepared.source.rows.map((row) => (row.conversation === null ? 0 : (row.turn ?? 1))))
+    : 0;
+  for (const gate of gates) {
+    const turn = gate.turn ?? null;
+    if (turn === null || turn <= longest) continue;
+    throw new UsageError(`--gate "${gate.text}": turn:${turn} names no turn of the run (${spec.conversations ? `its longest conversation has ${longest} turn${longest === 1 ? '' : 's'}` : 'turns are played with --conversations'})`);
+  }
+}
+
 export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
   const timeoutMs = a.timeout === undefined ? undefined : positiveDuration(a.timeout, 'timeout');
   const maxDurationMs = a['max-duration'] === undefined ? undefined : positiveDuration(a['max-duration'], 'max-duration');
@@ -226,6 +238,7 @@ export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
     toolIds: a.sim ? await simulatorToolIds() : null,
   });
   const spec: LoadSpec = { ...flags, set: prepared.sets[0]?.name ?? flags.set };
+  checkTurnGates(gates, spec, prepared);
   const outDir = a.out ?? defaultRunDir('load', new Date(), io.cwd);
   const claim = await claimDir(io, outDir, { label: `--out ${outDir}`, command: 'load' });
   try {
