@@ -29,6 +29,13 @@ describe('evaluateLoadGates', () => {
     expect(result?.reason).toContain('no citation_recall in the measured window');
   });
 
+  it('fails a gate on a turn the measured window did not reach (the plan has it: the command checked before the run)', () => {
+    const [result] = evaluateLoadGates([parseLoadGateFlag('turn:3 ttft_ms.p95 <= 4000')], summary);
+    expect(result?.passed).toBe(false);
+    expect(result?.value).toBeNull();
+    expect(result?.reason).toContain('no ttft_ms.p95 in turn 3 in the measured window');
+  });
+
   it('refuses scopes of another set or mode, and baselines', () => {
     expect(() => evaluateLoadGates([parseLoadGateFlag('mode:full ttfp_ms.p95 <= 1')], summary)).toThrow(UsageError);
     expect(() => evaluateLoadGates([parseLoadGateFlag('ttfp_ms.p95 ratio <= 1.2')], summary)).toThrow(/needs a baseline/);

@@ -50,7 +50,8 @@ describe('chatbench merge of a load split over three shards', () => {
 
     const fake = createFakeIo({ cwd: dir });
     const code = await main(['merge', 'shard-1', 'shard-2', 'shard-3', '--out', 'merged', '--gate', `offered_per_s >= ${RATE}`], fake.io);
-    expect(fake.stderr()).toBe('');
+    // A shard that a busy machine started late is said (it is true), and nothing else.
+    expect(fake.stderr()).toMatch(/^(chatbench merge: warning: shard-[123]\/ started its schedule \d+ ms after --start-at\n)*$/);
     expect(code).toBe(0);
     expect(fake.stdout()).toContain('Gates: all 1 passed.');
     const summary = LoadSummarySchema.parse(JSON.parse(readFileSync(join(dir, 'merged', 'summary.json'), 'utf8')));

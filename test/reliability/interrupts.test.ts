@@ -10,6 +10,8 @@ import type { RunningSimulator } from '../../src/sim/index.js';
 import { startSim, TOKENS } from '../helpers/start-sim.js';
 import { readRunRecords, scratch, writeCsv, STACK_LINE } from './helpers.js';
 import { spawnCli, waitFor, type CliProcess } from '../helpers/spawn-cli.js';
+import { main } from '../../src/cli/main.js';
+import { createFakeIo } from '../helpers/fake-io.js';
 
 const REPORTS = ['generator.json', 'junit.xml', 'manifest.json', 'report.html', 'report.md', 'results.csv', 'results.jsonl', 'summary.json', 'viewer.html'];
 const fixed = (ms: number) => ({ median: ms, p99: ms });
@@ -63,4 +65,16 @@ it('a second SIGINT cancels at once despite a long grace; results.jsonl is reada
   expect(run.stderr()).toMatch(/cancelling the requests in flight/);
   expect(readRunRecords(out).map((r) => r.outcome)).toEqual(['cancelled', 'cancelled', 'cancelled']);
   expect(readdirSync(out).sort()).toEqual(REPORTS);
+});
+
+it('interrupted before any request was sent: exit 130, not a gate error for the groups nothing reached', async () => {
+  const sim = await startSim();
+  const dir = scratch();
+  const out = join(dir, 'run');
+  const fake = createFakeIo({ env: { CHATBENCH_TOKEN: TOKENS.demo } });
+  fake.interrupt();
+  const code = await main(['eval', '--base-url', sim.baseUrl, '--dataset', writeCsv(dir, [['q1', 'How many days of paid time off do employees get?', '', '', 'false', 'hr']]), '--out', out], fake.io);
+  expect(code, fake.stderr()).toBe(130);
+  expect(fake.stderr()).toMatch(/interrupted; 0 of 1 requests were sent and recorded/);
+  expect(sim.stats().requests).toBe(0);
 });

@@ -4,10 +4,11 @@
  * when the server echoes them back in its error bodies (a pydantic 422 echoes its `input`; a proxy
  * may echo headers). The simulator binds loopback unless told otherwise.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/sim/index.js';
+import type { FakeIo } from '../helpers/fake-io.js';
 import { startScriptedServer } from '../helpers/scripted-server.js';
 import { startSim } from '../helpers/start-sim.js';
 import { readRunRecords, runCli, scratch, writeCsv, writeJson, type CliRun } from './helpers.js';
@@ -90,9 +91,18 @@ describe('secrets never reach an output', () => {
     const dir = scratch();
     const { dataset, models } = inputs(dir);
     const out = join(dir, 'run');
+    // Interrupted once the first record is written (not after a fixed time a busy machine may not have reached).
+    const afterFirstRecord = (fake: FakeIo) => {
+      const poll = setInterval(() => {
+        if (existsSync(join(out, 'results.jsonl')) && readFileSync(join(out, 'results.jsonl'), 'utf8').includes('\n')) {
+          clearInterval(poll);
+          fake.interrupt();
+        }
+      }, 10);
+    };
     const run = await runCli(['eval', '--base-url', sim.baseUrl, '--token', TOKEN, '--dataset', dataset, '--models', models, '--concurrency', '1', '--grace', '50ms', '--out', out],
-      { during: (fake) => setTimeout(() => fake.interrupt(), 300) });
-    expect(run.code).toBe(130);
+      { during: afterFirstRecord });
+    expect(run.code, run.stderr).toBe(130);
     expect(readRunRecords(out).length).toBeGreaterThan(0);
     expectNoSecret(everything(run, out), [TOKEN, MCP_SECRET]);
     const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));

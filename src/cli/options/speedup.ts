@@ -2,13 +2,15 @@
  * @module cli/options/speedup
  * `CHATBENCH_TEST_SPEEDUP=N`, for the tests that run every documented example as printed
  * (test/integration/help-examples.test.ts): every schedule length (--duration, --stages, --warmup,
- * --cooldown, --step-duration, --step-warmup, --max-duration) is divided by N, and the embedded
- * simulator (--sim) runs N times faster, so `load --rate 20 --duration 60s` takes 0.6 s at N = 100.
+ * --cooldown, --step-duration, --step-warmup, --max-duration, --think-time) and request count (--requests) is
+ * divided by N, and the embedded simulator (--sim) runs N times faster, so `load --rate 20
+ * --duration 60s` takes 0.6 s at N = 100, and `load --concurrency 16 --requests 500` sends 5.
  * A run under it says so on stderr and records the scaled values in its manifest. Not for
  * measuring anything: it is how a minute-long example runs in a test.
  */
 import { UsageError } from '../../errors.js';
 import { parseDuration } from '../duration.js';
+import { parseThinkTime } from '../../plan/think-time.js';
 
 export const SPEEDUP_ENV = 'CHATBENCH_TEST_SPEEDUP';
 
@@ -37,6 +39,16 @@ export function speedUp(values: Readonly<Record<string, unknown>>, factor: numbe
   const out: Record<string, unknown> = {};
   for (const key of SCHEDULE_OPTIONS) {
     if (typeof values[key] === 'string') out[key] = scaled(values[key], key, factor);
+  }
+  if (typeof values.requests === 'number' && Number.isFinite(values.requests) && values.requests >= 1) {
+    out.requests = Math.max(1, Math.ceil(values.requests / factor));
+  }
+  if (typeof values['think-time'] === 'string') {
+    const think = parseThinkTime(values['think-time']);
+    const ms = (v: number) => `${Math.max(1, Math.round(v / factor))}ms`;
+    if (!('problems' in think)) {
+      out['think-time'] = think.kind === 'constant' ? ms(think.ms) : think.kind === 'uniform' ? `${ms(think.min_ms)}..${ms(think.max_ms)}` : `lognormal:${ms(think.median_ms)},p99=${ms(think.p99_ms)}`;
+    }
   }
   if (typeof values.stages === 'string') {
     out.stages = values.stages.split(',').map((stage) => {

@@ -194,7 +194,7 @@ export function layering(ctx: LayeringContext) {
     if (factor !== null) {
       const changed = speedUp(merged.values, factor);
       merged = { values: { ...merged.values, ...changed }, sources: merged.sources };
-      ctx.io.stderr.write(`chatbench: ${SPEEDUP_ENV}=${factor}: schedule lengths divided by ${factor}, the embedded simulator ${factor} times faster (a test of the documented examples)\n`);
+      ctx.io.stderr.write(`chatbench: ${SPEEDUP_ENV}=${factor}: schedule lengths and request counts divided by ${factor}, the embedded simulator ${factor} times faster (a test of the documented examples)\n`);
     }
     const aliases = (y as unknown as { getOptions(): { alias?: Record<string, string[]> } }).getOptions().alias ?? {};
     for (const spec of specs) {
