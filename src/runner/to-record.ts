@@ -22,7 +22,8 @@ export interface TurnSession {
 
 /** `runStart`: the run's start on the client's monotonic clock. */
 export function toRecord(planned: PlannedRequest, final: Exchange, attempts: readonly AttemptRecord[], runStart: number, session?: TurnSession): UnscoredRecord {
-  const { sent, started_at, error_body: _body, models, ...figures } = final;
+  // error_body, framing and error_retryable describe the attempt for the run, not the record.
+  const { sent, started_at, error_body: _body, framing: _framing, error_retryable: _retryable, models, ...figures } = final;
   return {
     record_version: RECORD_VERSION,
     key: planned.key,
