@@ -11,6 +11,11 @@ describe('progress', () => {
     expect(formatProgress({ ...tick, done: 0, ratePerS: 0 })).not.toContain('ETA');
   });
 
+  it('counts skipped conversation turns apart from errors (nothing was sent for them)', () => {
+    const withSkipped = { ...tick, done: 123, outcomes: { ...tick.outcomes, skipped: 3 } };
+    expect(formatProgress(withSkipped)).toBe('123/400 30% · ok 117 · errors 1 · skipped 3 · 429s 2 · 12.3/s · in flight 8 · ETA 23s');
+  });
+
   it('writes a plain line at most every interval when not a terminal, and always the last one', () => {
     const out = new PassThrough();
     let text = '';

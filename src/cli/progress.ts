@@ -19,15 +19,20 @@ export interface ProgressView {
   stop(): void;
 }
 
-/** Formats one progress line: `120/400 30% · ok 118 · errors 1 · 429s 1 · 12.3/s · in flight 8 · ETA 23s`. */
+/**
+ * Formats one progress line: `120/400 30% · ok 118 · errors 1 · 429s 1 · 12.3/s · in flight 8 · ETA 23s`.
+ * A skipped conversation turn (nothing sent) is not an error, as in error_rate and the banner: it is
+ * counted apart (`· skipped 2`) when there is one.
+ */
 export function formatProgress(tick: ProgressTick): string {
   const ok = tick.outcomes.ok ?? 0;
   const limited = tick.outcomes.rate_limited ?? 0;
-  const errors = tick.done - ok - limited;
+  const skipped = tick.outcomes.skipped ?? 0;
+  const errors = tick.done - ok - limited - skipped;
   const pct = tick.total > 0 ? Math.floor((tick.done / tick.total) * 100) : 100;
   const remaining = tick.total - tick.done;
   const eta = tick.ratePerS > 0 && remaining > 0 ? ` · ETA ${formatSeconds(remaining / tick.ratePerS)}` : '';
-  return `${tick.done}/${tick.total} ${pct}% · ok ${ok} · errors ${errors} · 429s ${limited} · ${tick.ratePerS.toFixed(1)}/s · in flight ${tick.inFlight}${eta}`;
+  return `${tick.done}/${tick.total} ${pct}% · ok ${ok} · errors ${errors}${skipped > 0 ? ` · skipped ${skipped}` : ''} · 429s ${limited} · ${tick.ratePerS.toFixed(1)}/s · in flight ${tick.inFlight}${eta}`;
 }
 
 function formatSeconds(seconds: number): string {
