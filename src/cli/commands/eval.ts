@@ -42,7 +42,7 @@ import { PLAIN } from '../../reports/paint.js';
 export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
   return defineCommand<EvalArgs>({
     command: 'eval',
-    describe: 'Run a question dataset against model override sets; score citations and write the reports',
+    describe: 'Run a question dataset against model override sets; score citations, answer quality and tools; write the reports',
     builder: (y: Argv) =>
       withQualityFlags(withShardFlags(withConnectionFlags(y)))
         .option('dataset', { type: 'string', demandOption: true, describe: 'CSV file of questions', group: 'Inputs:' })

@@ -109,7 +109,7 @@ export function loadCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('cooldown', { type: 'string', default: '0s', describe: 'Last window of the schedule, excluded from the figures', group: 'Load:' })
         .option('seed', { type: 'number', default: 1, describe: 'Seed of Poisson gaps, random question order and the simulator', group: 'Load:' })
         .option('timeout', { type: 'string', describe: 'Longest silence allowed between two parts of an answer (heartbeats count); default 180s, 300s for deep research', group: 'Run:' })
-        .option('max-duration', { type: 'string', describe: 'Longest one request may take in all (default: no limit; the run\'s length is --duration)', group: 'Run:' })
+        .option('max-duration', { type: 'string', describe: 'Longest one request may take in all, not the whole run (default: no limit)', group: 'Run:' })
         .option('max-answer-bytes', { type: 'string', default: '1MiB', describe: 'Answer text kept per answer in the record', group: 'Run:' })
         .option('retries', { type: 'number', default: 0, describe: 'Retry network errors, 5xx and streaming errors marked is_retryable this many times', group: 'Run:' })
         .option('retry-429', { type: 'boolean', default: false, describe: 'Retry 429s too, honouring Retry-After', group: 'Run:' })

@@ -156,7 +156,7 @@ function Attempts(props: { attempts: unknown }) {
   );
 }
 
-/** Fields of the record (and of the model's entry) this version does not know: a judge's reasons, checks, tools, turns. */
+/** The judge's verdicts, the checks, the reference answer and rubric (shown as they are), and any field of the record (or of the model's entry) this version does not know. */
 function Extras(props: { pane: Pane; known: ViewData['known_fields'] }) {
   const record = new Set(props.known.record);
   const model = new Set(props.known.model);
