@@ -26,9 +26,11 @@ export function speedupOf(env: Readonly<Record<string, string | undefined>>): nu
   return n;
 }
 
+/** A length divided by `factor`, at least 1 ms; 0 (no warm-up, no cool-down: the defaults) stays 0. */
 const scaled = (text: string, key: string, factor: number): string => {
   try {
-    return `${Math.max(1, Math.round(parseDuration(text, key) / factor))}ms`;
+    const ms = parseDuration(text, key);
+    return ms === 0 ? '0ms' : `${Math.max(1, Math.round(ms / factor))}ms`;
   } catch {
     return text; // not a duration: the command says what is wrong with it
   }
