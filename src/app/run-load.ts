@@ -42,6 +42,7 @@ import { writeFileAtomic } from './output-files.js';
 import { openResultsFile } from './results-file.js';
 import type { LoadSummary } from '../records/load-summary.js';
 import { scoreRecord } from './score-record.js';
+import { runLoadWorkers } from './workers/run-load-workers.js';
 
 export { LoadSpecSchema, type LoadSpec } from '../plan/load-plan.js';
 export { GeneratorHealthSchema, type GeneratorHealth } from '../records/generator-health.js';
@@ -157,6 +158,8 @@ export interface LoadOptions {
   readonly cpuUsage?: () => { user: number; system: number };
   readonly now?: () => number;
   readonly wallClock?: () => number;
+  /** Worker threads (`--workers`, resolved): 1 (default) runs in this thread; more split the plan as shards do (workers/run-load-workers.ts). */
+  readonly workers?: number;
 }
 
 export interface LoadResult {
@@ -187,6 +190,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   await writeJson(join(outDir, 'manifest.json'), manifest);
   const startAt = spec.start_at === null ? null : Date.parse(spec.start_at);
   options.onStart?.({ outDir, planned: schedule.planned(spec.shard), startsInMs: startAt === null ? null : startAt - wallClock() });
+  if ((options.workers ?? 1) > 1) {
+    const run = await runLoadWorkers({ ...options, outDir, schedule, startAt, workers: options.workers! });
+    return finishLoad(options, outDir, manifest, run.generator, run.stopError);
+  }
   const plan = createLoadPlan(planInput(options.prepared, spec));
   const target = createLoadTarget({
     baseUrl: options.baseUrl, tokens: options.tokens, timeoutMs: options.timeoutMs, maxDurationMs: options.maxDurationMs,
@@ -219,9 +226,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const counters = createLoadCounters();
   const ticker = createLoadTicker({ counters, now, zero, onTick: (tick) => options.onTick?.(tick) });
   const onRecord = (unscored: UnscoredRecord) => {
-    const wanted = expectations.get(unscored.question_id);
-    // A load run judges nothing: the documents' text (kept for a judge) would only swell the file.
-    const record: RequestRecord = withoutDocumentText(scoreRecord(unscored, wanted));
+    const record = finishedRecord(unscored, expectations);
     sink.write(record);
     ticker.observe(record.ttfp_ms);
     options.onRecord?.(record);
@@ -279,6 +284,13 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     warm_up_ms: warm.warm_up_ms,
     ...(conversations === null ? {} : { conversations: { started, skipped_turns: counters.skipped } }),
   };
+  return finishLoad(options, outDir, manifest, generator, stopError);
+}
+
+/** Writes generator.json and the final manifest, renders the reports; rethrows the run's RunError after. */
+async function finishLoad(options: LoadOptions, outDir: string, manifest: Manifest & { load: LoadSpec }, generator: GeneratorHealth, stopError: RunError | undefined): Promise<LoadResult> {
+  const { spec } = options;
+  const schedule = loadSchedule(spec);
   await writeJson(join(outDir, 'generator.json'), generator);
   const plannedTotal = spec.model === 'open' ? schedule.planned(null) : null;
   await writeJson(join(outDir, 'manifest.json'), { ...manifest, planned_requests: generator.planned_arrivals, planned_total: plannedTotal ?? generator.planned_arrivals });
@@ -293,7 +305,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
 const writeJson = (path: string, value: unknown) => writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
 
-function planInput(prepared: PreparedLoad, spec: LoadSpec): LoadPlanInput {
+export function planInput(prepared: PreparedLoad, spec: LoadSpec): LoadPlanInput {
   const common = { order: spec.question_order, seed: spec.seed };
   const { source } = prepared;
   if (source.operation === 'open-urls') return { operation: 'open-urls', urls: source.urls, ...common };
@@ -301,7 +313,7 @@ function planInput(prepared: PreparedLoad, spec: LoadSpec): LoadPlanInput {
 }
 
 /** Chat records are scored like eval's; open-urls records have nothing to score. */
-function expectationsOf(prepared: PreparedLoad): Map<string, Expectations> {
+export function expectationsOf(prepared: PreparedLoad): Map<string, Expectations> {
   if (prepared.source.operation !== 'chat') return new Map();
   return new Map(prepared.source.rows.map((row) => [row.id, row.expectations]));
 }
@@ -331,6 +343,11 @@ async function ensureFreshRunDir(outDir: string): Promise<void> {
   const exists = await access(join(outDir, 'results.jsonl')).then(() => true, () => false);
   if (exists) throw new UsageError(`--out ${outDir} already holds a run (results.jsonl); choose another directory`);
   await mkdir(outDir, { recursive: true });
+}
+
+/** A finished request as results.jsonl holds it: scored like eval's; a load run judges nothing, so the documents' text (kept for a judge) would only swell the file. */
+export function finishedRecord(unscored: UnscoredRecord, expectations: ReadonlyMap<string, Expectations>): RequestRecord {
+  return withoutDocumentText(scoreRecord(unscored, expectations.get(unscored.question_id)));
 }
 
 /** The record without `top_documents` (here and in each model's entry): the ids stay in top_document_ids. */

@@ -34,6 +34,8 @@ import { outputOf } from '../output/output.js';
 import { simTimeScale } from '../options/speedup.js';
 import { requestLine } from '../output/request-line.js';
 import { loadVerdict, renderLoadSummary } from '../../reports/load/terminal-summary.js';
+import { parseWorkers, resolveWorkers, type WorkerChoice } from '../../app/workers/split.js';
+import { availableParallelism } from 'node:os';
 
 export interface LoadArgs {
   'base-url'?: string;
@@ -74,6 +76,7 @@ export interface LoadArgs {
   shards?: number;
   conversations: boolean;
   'think-time'?: string;
+  workers?: string | number;
 }
 
 export function loadCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
@@ -115,6 +118,7 @@ export function loadCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('retry-429', { type: 'boolean', default: false, describe: 'Retry 429s too, honouring Retry-After', group: 'Run:' })
         .option('grace', { type: 'string', default: '10s', describe: 'On Ctrl-C, how long in-flight requests may finish', group: 'Run:' })
         .option('start-at', { type: 'string', describe: 'ISO time at which every shard starts its schedule', group: 'Scale out:' })
+        .option('workers', { type: 'string', describe: 'Worker threads sharing the plan as shards do (request k → worker k mod N), each with its share of the connections: N, or auto (cores − 1 when the target is not on loopback, else 1)', group: 'Scale out:' })
         .option('out', { type: 'string', describe: 'Run directory (default reports/<date-time>-load)', group: 'Output:' })
         .option('slo', { type: 'string', array: true, default: [], describe: 'An SLO on the measured window, e.g. "ttfp_ms.p95<=2000"; latency SLOs define goodput (repeatable)', group: 'Gates:' })
         .option('gate', { type: 'string', array: true, default: [], describe: 'A gate on the load figures, e.g. "rate_limited_rate <= 0.05"; exit 1 when one fails (repeatable)', group: 'Gates:' })
@@ -122,6 +126,7 @@ export function loadCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .example('$0 load --sim --dataset datasets/sample.csv --concurrency 16 --requests 500 --mode full', 'Closed model: 16 users, 500 full requests')
         .example('$0 load --token-file tokens.txt --dataset q.csv --stages "30s:5,2m:50,30s:0" --arrival poisson --question-order random', 'Ramp the rate to 50/s with Poisson arrivals, several tokens, against the service CHATBENCH_BASE_URL names')
         .example('$0 load --sim --dataset datasets/sample.csv --rate 10 --duration 30s --slo "ttfp_ms.p95<=2000" --gate "ttft_ms.p99 <= 3000" --gate "rate_limited_rate <= 0.05"', 'SLOs (goodput) and gates (exit 1 when one fails)')
+        .example('$0 load --base-url https://chat.example.com/api --dataset q.csv --rate 800 --duration 5m --workers auto', 'Every core but one sends (one worker thread each), into one results.jsonl')
         .example('$0 load --sim --operation open-urls --urls-file urls.txt --rate 5 --duration 30s', 'Load the open-urls operation')
         .example('$0 load --sim --dataset datasets/sample.csv --conversations --concurrency 8 --think-time 2s..8s --duration 2m --gate "turn:3 ttft_ms.p95 <= 4000"', 'Eight users playing conversations, 2–8 s between turns; gate TTFT at depth 3')
         .epilogue(LIMITS_NOTE),
@@ -232,6 +237,7 @@ export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
   const gates = (a.gate ?? []).map((text) => parseLoadGateFlag(text));
   const { tokens, weights } = resolveTokens(a, io);
   const flags = loadSpecOf(a, io, { count: Math.max(1, tokens.length), weights });
+  const workers = resolveWorkers(workersOption(a.workers), { url: a.sim ? null : (baseUrl ?? null), cores: availableParallelism() });
   // Every input is checked before a simulator starts or a byte is sent.
   const prepared = await prepareLoad({
     operation: flags.operation, mode: flags.mode, datasetPath: a.dataset, urlsFile: a['urls-file'], modelsPath: a.models, setFlags: a.set, setName: a['set-name'], cwd: io.cwd,
@@ -242,7 +248,7 @@ export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
   const outDir = a.out ?? defaultRunDir('load', new Date(), io.cwd);
   const claim = await claimDir(io, outDir, { label: `--out ${outDir}`, command: 'load' });
   try {
-    return await runClaimed(a, io, { spec, prepared, baseUrl, tokens, timeoutMs, maxDurationMs, maxAnswerBytes, graceMs, slos, gates, outDir });
+    return await runClaimed(a, io, { spec, prepared, baseUrl, tokens, timeoutMs, maxDurationMs, maxAnswerBytes, graceMs, slos, gates, outDir, workers });
   } finally {
     await claim.release();
   }
@@ -261,6 +267,7 @@ interface CheckedLoad {
   slos: ReturnType<typeof parseSlo>[];
   gates: ReturnType<typeof parseLoadGateFlag>[];
   outDir: string;
+  workers: WorkerChoice;
 }
 
 /** Runs the checked load in its claimed directory; prints the summary and the gates. */
@@ -278,13 +285,13 @@ async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode
     result = await runLoad({
       spec, baseUrl: target.baseUrl, tokens: tokens.length > 0 ? tokens : [target.token ?? ''], prepared, target: target.kind, cwd: io.cwd,
       outDir: c.outDir, signal: io.signal, graceMs, timeoutMs, maxDurationMs, maxAnswerBytes, retries: a.retries, retry429: a['retry-429'], version: VERSION, slos, gates,
-      cpuUsage: () => process.cpuUsage(), invocation: invocationOf(a),
+      cpuUsage: () => process.cpuUsage(), invocation: invocationOf(a), workers: c.workers.count,
       onRecord: output.mode === 'verbose' ? (record) => output.detail(requestLine(record)) : undefined,
       onStart: ({ outDir, planned, startsInMs }) => {
         const load = spec.model === 'open' ? (spec.rate !== undefined ? `${spec.rate}/s ${spec.arrival}` : 'a ramp of rate') : (spec.concurrency !== undefined ? `${spec.concurrency} users` : 'a ramp of users');
         const shard = spec.shard ? ` (shard ${spec.shard.index}/${spec.shard.count})` : '';
         const unit = spec.conversations ? 'conversations' : 'requests';
-        io.stderr.write(`chatbench load: ${load}${planned === null ? '' : `, ${planned} ${unit} planned`}${spec.conversations ? ` (conversations${spec.think_time === null ? '' : `, think time ${describeThinkTime(spec.think_time)}`})` : ''}${shard}, against ${target.kind === 'simulator' ? 'the embedded simulated service' : target.baseUrl} → ${outDir}\n`);
+        io.stderr.write(`chatbench load: ${load}${planned === null ? '' : `, ${planned} ${unit} planned`}${spec.conversations ? ` (conversations${spec.think_time === null ? '' : `, think time ${describeThinkTime(spec.think_time)}`})` : ''}${shard}, against ${target.kind === 'simulator' ? 'the embedded simulated service' : target.baseUrl}, ${c.workers.count} worker${c.workers.count === 1 ? '' : 's'} (${c.workers.reason}) → ${outDir}\n`);
         if (startsInMs !== null && startsInMs < 0) io.stderr.write(`chatbench load: --start-at ${spec.start_at} has passed: starting now, ${Math.round(-startsInMs)} ms late\n`);
         else if (startsInMs !== null) io.stderr.write(`chatbench load: waiting ${Math.round(startsInMs / 1000)} s for --start-at ${spec.start_at}\n`);
       },
@@ -307,6 +314,13 @@ async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode
     files: [`${result.outDir}/results.jsonl`, ...result.reports], gates: result.gates, summary,
   });
   return exitCode;
+}
+
+/** `--workers N|auto` (default auto); a bad value is a UsageError before anything is sent. */
+export function workersOption(value: string | number | undefined): number | 'auto' {
+  const parsed = parseWorkers(value ?? 'auto');
+  if (typeof parsed === 'string' && parsed !== 'auto') throw new UsageError(parsed);
+  return parsed;
 }
 
 /** `--start-at`: an ISO date-time at most LIMITS.startAheadMs ahead (a timer cannot wait for ever; nobody means a month). */
