@@ -20,7 +20,6 @@ import { join, resolve } from 'node:path';
 import { conversationUnits, readDataset } from '../dataset/index.js';
 import { readUtf8File } from '../dataset/read-text.js';
 import { InputError, UsageError, type RunError } from '../errors.js';
-import type { Expectations } from '../metrics/score.js';
 import { percentile } from '../metrics/stats.js';
 import { arrivals, shardUsers } from '../plan/arrivals.js';
 import { createLoadPlan, loadSchedule, parseUrlCsv, parseUrlList, type LoadPlanInput, type LoadSpec, type UrlEntry } from '../plan/load-plan.js';
@@ -42,6 +41,7 @@ import { writeFileAtomic } from './output-files.js';
 import { openResultsFile } from './results-file.js';
 import type { LoadSummary } from '../records/load-summary.js';
 import { scoreRecord } from './score-record.js';
+import { expectationsOf, finishedRecord, planInput } from './load-record.js';
 import { runLoadWorkers } from './workers/run-load-workers.js';
 
 export { LoadSpecSchema, type LoadSpec } from '../plan/load-plan.js';
@@ -305,19 +305,6 @@ async function finishLoad(options: LoadOptions, outDir: string, manifest: Manife
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
 const writeJson = (path: string, value: unknown) => writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
 
-export function planInput(prepared: PreparedLoad, spec: LoadSpec): LoadPlanInput {
-  const common = { order: spec.question_order, seed: spec.seed };
-  const { source } = prepared;
-  if (source.operation === 'open-urls') return { operation: 'open-urls', urls: source.urls, ...common };
-  return { operation: 'chat', rows: source.rows, set: source.set, defaults: source.defaults, mode: spec.mode, conversations: spec.conversations, toolIds: source.toolIds, ...common };
-}
-
-/** Chat records are scored like eval's; open-urls records have nothing to score. */
-export function expectationsOf(prepared: PreparedLoad): Map<string, Expectations> {
-  if (prepared.source.operation !== 'chat') return new Map();
-  return new Map(prepared.source.rows.map((row) => [row.id, row.expectations]));
-}
-
 function manifestOf(options: LoadOptions, planned: number | null): Manifest & { load: LoadSpec } {
   const { prepared, spec } = options;
   return {
@@ -337,20 +324,9 @@ function manifestOf(options: LoadOptions, planned: number | null): Manifest & { 
   };
 }
 
-
 /** A run directory holds one run: an existing results.jsonl is never appended to or overwritten. */
 async function ensureFreshRunDir(outDir: string): Promise<void> {
   const exists = await access(join(outDir, 'results.jsonl')).then(() => true, () => false);
   if (exists) throw new UsageError(`--out ${outDir} already holds a run (results.jsonl); choose another directory`);
   await mkdir(outDir, { recursive: true });
-}
-
-/** A finished request as results.jsonl holds it: scored like eval's; a load run judges nothing, so the documents' text (kept for a judge) would only swell the file. */
-export function finishedRecord(unscored: UnscoredRecord, expectations: ReadonlyMap<string, Expectations>): RequestRecord {
-  return withoutDocumentText(scoreRecord(unscored, expectations.get(unscored.question_id)));
-}
-
-/** The record without `top_documents` (here and in each model's entry): the ids stay in top_document_ids. */
-function withoutDocumentText(record: RequestRecord): RequestRecord {
-  return { ...record, top_documents: [], models: record.models?.map((m) => ({ ...m, top_documents: [] })) ?? null };
 }

@@ -19,7 +19,7 @@ import { runOpenLoop } from '../../runner/open-loop.js';
 import { createTokenPool } from '../../runner/token-pool.js';
 import { warmUp } from '../../runner/warm-up.js';
 import { scoreRecord } from '../score-record.js';
-import { expectationsOf, finishedRecord, planInput } from '../run-load.js';
+import { expectationsOf, finishedRecord, planInput } from '../load-record.js';
 import type { FromWorker, LoadWorkerData, ToWorker, WorkerHealth } from './protocol.js';
 
 /** Records per message at most, and the longest a finished record waits in a batch (ms). */

@@ -16,7 +16,7 @@
  * - cpu_*_ms are the whole process's (process.cpuUsage counts every thread).
  */
 import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -169,17 +169,34 @@ function startWorker(data: LoadWorkerData, onRecords: (records: readonly Request
 }
 
 /**
- * The worker's module: compiled JavaScript beside this file (dist/, the CLI), or the TypeScript
- * source (tests, tsx), loaded through tsx's loader registered in the thread first.
+ * The worker's module: compiled JavaScript beside this file (dist/, the CLI); from the TypeScript
+ * sources (tests, tsx), the compiled one in dist/ when dist/ was built after every source last
+ * changed (npm test and vitest's setup build it), else the source itself through tsx's loader
+ * registered in the thread first (slower to start: it compiles the worker's modules).
  */
 function workerEntry(data: LoadWorkerData): ConstructorParameters<typeof Worker> {
   const js = new URL('./load-worker.js', import.meta.url);
   if (existsSync(fileURLToPath(js))) return [js, { workerData: data }];
-  const ts = new URL('./load-worker.ts', import.meta.url).href;
+  const src = fileURLToPath(new URL('../../', import.meta.url));
+  const built = join(src, '..', 'dist', 'app', 'workers', 'load-worker.js');
+  if (builtAfterSources(join(src, '..', 'dist', '.source-digest'), src)) return [pathToFileURL(built), { workerData: data }];
   // tsx's ESM API by path: its package exports give `require` the CommonJS build, which cannot register in a thread.
   const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'esm', 'api', 'index.mjs')).href;
+  const ts = new URL('./load-worker.ts', import.meta.url).href;
   const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(ts)}); });`;
   return [boot, { eval: true, workerData: data }];
+}
+
+/** Whether the build's stamp is newer than every file under `src` (a few hundred stats, once per run). */
+function builtAfterSources(stamp: string, src: string): boolean {
+  if (!existsSync(stamp)) return false;
+  const builtAt = statSync(stamp).mtimeMs;
+  const newer = (dir: string): boolean =>
+    readdirSync(dir, { withFileTypes: true }).some((entry) => {
+      const path = join(dir, entry.name);
+      return entry.isDirectory() ? newer(path) : statSync(path).mtimeMs > builtAt;
+    });
+  return !newer(src);
 }
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;

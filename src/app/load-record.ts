@@ -1,0 +1,35 @@
+/**
+ * @module app/load-record
+ * What a load run builds its plan from and does with each finished request, shared by the
+ * single-threaded run (run-load.ts) and each worker thread (workers/load-worker.ts), and kept apart
+ * from run-load so that a worker thread loads only these (not the reports) when it starts.
+ */
+import type { LoadPlanInput, LoadSpec } from '../plan/load-plan.js';
+import type { Expectations } from '../metrics/score.js';
+import type { RequestRecord } from '../records/record.js';
+import type { UnscoredRecord } from '../runner/index.js';
+import type { PreparedLoad } from './run-load.js';
+import { scoreRecord } from './score-record.js';
+
+export function planInput(prepared: PreparedLoad, spec: LoadSpec): LoadPlanInput {
+  const common = { order: spec.question_order, seed: spec.seed };
+  const { source } = prepared;
+  if (source.operation === 'open-urls') return { operation: 'open-urls', urls: source.urls, ...common };
+  return { operation: 'chat', rows: source.rows, set: source.set, defaults: source.defaults, mode: spec.mode, conversations: spec.conversations, toolIds: source.toolIds, ...common };
+}
+
+/** Chat records are scored like eval's; open-urls records have nothing to score. */
+export function expectationsOf(prepared: PreparedLoad): Map<string, Expectations> {
+  if (prepared.source.operation !== 'chat') return new Map();
+  return new Map(prepared.source.rows.map((row) => [row.id, row.expectations]));
+}
+
+/** A finished request as results.jsonl holds it: scored like eval's; a load run judges nothing, so the documents' text (kept for a judge) would only swell the file. */
+export function finishedRecord(unscored: UnscoredRecord, expectations: ReadonlyMap<string, Expectations>): RequestRecord {
+  return withoutDocumentText(scoreRecord(unscored, expectations.get(unscored.question_id)));
+}
+
+/** The record without `top_documents` (here and in each model's entry): the ids stay in top_document_ids. */
+export function withoutDocumentText(record: RequestRecord): RequestRecord {
+  return { ...record, top_documents: [], models: record.models?.map((m) => ({ ...m, top_documents: [] })) ?? null };
+}
