@@ -1,0 +1,231 @@
+/**
+ * `npm run bench:workers` (part of `npm run bench:load`; issue 17 §2 and §4): what `load --workers`
+ * buys, measured side by side in one run, the simulator in its own process (load/sim-process.ts).
+ * (a) With 1 and 2 workers: CPU per request (the whole generator process, every thread:
+ *     process.cpuUsage) at a fixed full-request rate, median of rounds; and the highest sustained
+ *     open-loop rate against a non-streamed simulator: ×2 steps then one bisection, a step kept up
+ *     when the late-send p99 after the first 500 ms is under 5 ms, nothing was dropped and at least
+ *     95% of the rate was sent.
+ * (b) The stream-count table: open model, long streamed answers (simulator at time_scale 1 with a
+ *     profile of ~30 s answers; ~2 s in --quick), rising in-flight stream counts, with 1 and 2
+ *     workers: late-send p99, TTFP p99, peak RSS, dropped, and the generator's event-loop delay p99
+ *     (the worst worker's); and the stream count at which that p99 first passes 5 ms.
+ * Bounded: fixed step lists and durations, a deadline; `--quick` stays under a minute.
+ * Writes reports/bench/workers.json and reports/bench/workers.md.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { prepareLoad, runLoad, LoadSpecSchema, type LoadSpec, type PreparedLoad } from '../../src/app/run-load.js';
+import { percentile } from '../../src/metrics/stats.js';
+import type { Mode } from '../../src/records/record.js';
+import { startSimProcess, type SimProcess } from './load/sim-process.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const TOKEN = 'onyx_pat_chatbench_demo';
+const QUICK = process.argv.includes('--quick');
+const WORKERS = [1, 2] as const;
+const CPU = QUICK ? { rate: 200, durationS: 3, rounds: 1 } : { rate: 400, durationS: 8, rounds: 3 };
+const RAMP = QUICK
+  ? { rates: [500, 1000, 2000], stepS: 1.5, settleMs: 500, maxLagMs: 5 }
+  : { rates: [250, 500, 1000, 2000, 4000, 8000], stepS: 4, settleMs: 500, maxLagMs: 5 };
+/** Streams: the answer's length and the in-flight stream counts (rate = count / answer length). */
+const STREAMS = QUICK
+  ? { answerS: 2, counts: [100, 400], sendS: 2.5 }
+  : { answerS: 30, counts: [500, 1000, 2000, 5000], sendS: 45 };
+/** Tokens of a sample answer (about 80: three sentences), to size token_ms for the answer length. */
+const ANSWER_TOKENS = 80;
+const DEADLINE_MS = QUICK ? 58_000 : 1_500_000;
+const LOOP_LIMIT_MS = 5;
+
+const started = performance.now();
+const timeLeft = () => DEADLINE_MS - (performance.now() - started);
+const fixed = (ms: number) => ({ median: ms, p99: ms });
+
+function spec(mode: Mode, rate: number, durationS: number, maxInFlight = 1000): LoadSpec {
+  return LoadSpecSchema.parse({
+    operation: 'chat', mode, model: 'open', rate, arrival: 'constant', max_in_flight: maxInFlight, connections: null, stages: null,
+    duration_ms: Math.round(durationS * 1000), requests: null, warmup_ms: 0, cooldown_ms: 0, seed: 1, question_order: 'sequential',
+    set: 'default', tokens: 1, token_weights: null, shard: null, start_at: null,
+  });
+}
+
+/** One load run in this process (its workers are threads of it); peak RSS sampled every 100 ms. */
+async function run(sim: SimProcess, prepared: PreparedLoad, s: LoadSpec, workers: number) {
+  let peakRss = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
+  try {
+    const result = await runLoad({
+      spec: s, baseUrl: sim.baseUrl, tokens: [TOKEN], prepared, target: 'service', cwd: ROOT, outDir: join(mkdtempSync(join(tmpdir(), 'chatbench-bench-workers-')), 'run'),
+      signal: new AbortController().signal, graceMs: 5000, timeoutMs: 120_000, retries: 0, retry429: false, version: 'bench', cpuUsage: () => process.cpuUsage(), workers,
+    });
+    return { generator: result.generator, outDir: result.outDir, peakRssMb: peakRss / 2 ** 20 };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+interface Rec { scheduled_offset_ms: number | null; queue_ms: number | null; ttfp_ms: number | null }
+const recordsOf = (outDir: string): Rec[] => readFileSync(join(outDir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec);
+const p99 = (values: number[]) => percentile([...values].sort((a, b) => a - b), 0.99) ?? null;
+const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 0.5) ?? null;
+
+interface CpuRow { workers: number; rounds: number; requests: number; cpu_ms_per_request: number | null; achieved_rate: number }
+interface RampStep { workers: number; rate: number; sent: number; dropped: number; steady_lag_p99_ms: number | null; ok: boolean }
+interface StreamRow {
+  workers: number; streams: number; rate: number; peak_in_flight: number; sent: number; dropped: number; late_p99_ms: number | null;
+  ttfp_p99_ms: number | null; peak_rss_mb: number; loop_delay_p99_ms: number | null;
+}
+
+async function cpuPerRequest(sim: SimProcess, prepared: PreparedLoad, workers: number): Promise<CpuRow> {
+  const perRequest: number[] = [];
+  let requests = 0;
+  let rate = 0;
+  for (let round = 0; round < CPU.rounds; round++) {
+    const { generator: g } = await run(sim, prepared, spec('full', CPU.rate, CPU.durationS), workers);
+    const cpu = (g.cpu_user_ms ?? 0) + (g.cpu_system_ms ?? 0);
+    if (g.sent > 0) perRequest.push(cpu / g.sent);
+    requests = g.sent;
+    rate = g.sent / CPU.durationS;
+  }
+  return { workers, rounds: CPU.rounds, requests, cpu_ms_per_request: median(perRequest), achieved_rate: rate };
+}
+
+async function sustained(sim: SimProcess, prepared: PreparedLoad, workers: number): Promise<{ steps: RampStep[]; sustained: number | null }> {
+  const steps: RampStep[] = [];
+  const step = async (rate: number) => {
+    const { generator: g, outDir } = await run(sim, prepared, spec('full', rate, RAMP.stepS), workers);
+    const lag = p99(recordsOf(outDir).filter((r) => (r.scheduled_offset_ms ?? 0) >= RAMP.settleMs && r.queue_ms !== null).map((r) => r.queue_ms!));
+    const ok = lag !== null && lag < RAMP.maxLagMs && g.dropped.length === 0 && g.sent >= 0.95 * rate * RAMP.stepS;
+    steps.push({ workers, rate, sent: g.sent, dropped: g.dropped.length, steady_lag_p99_ms: lag, ok });
+    return ok;
+  };
+  let good: number | null = null;
+  let bad: number | null = null;
+  for (const rate of RAMP.rates) {
+    if (timeLeft() < (QUICK ? 20_000 : 60_000)) break;
+    if (await step(rate)) good = rate;
+    else {
+      bad = rate;
+      break;
+    }
+  }
+  if (bad !== null && timeLeft() > (QUICK ? 20_000 : 60_000)) {
+    const middle = Math.round(((good ?? 0) + bad) / 2);
+    if (await step(middle)) good = middle;
+  }
+  return { steps, sustained: good };
+}
+
+async function streamRow(sim: SimProcess, prepared: PreparedLoad, workers: number, streams: number): Promise<StreamRow> {
+  const rate = streams / STREAMS.answerS;
+  const { generator: g, outDir, peakRssMb } = await run(sim, prepared, spec('stream', rate, STREAMS.sendS, Math.ceil(streams * 2)), workers);
+  const ttfp = recordsOf(outDir).filter((r) => r.ttfp_ms !== null).map((r) => r.ttfp_ms!);
+  return {
+    workers, streams, rate: Math.round(rate * 10) / 10, peak_in_flight: g.peak_in_flight, sent: g.sent, dropped: g.dropped.length,
+    late_p99_ms: g.schedule_lag_ms.p99, ttfp_p99_ms: p99(ttfp), peak_rss_mb: Math.round(peakRssMb), loop_delay_p99_ms: g.loop_delay_ms?.p99 ?? null,
+  };
+}
+
+const fmt = (v: number | null, digits = 2) => (v === null ? '–' : v.toFixed(digits));
+
+function passesAt(rows: readonly StreamRow[], workers: number): string {
+  const mine = rows.filter((r) => r.workers === workers);
+  const first = mine.find((r) => r.loop_delay_p99_ms !== null && r.loop_delay_p99_ms > LOOP_LIMIT_MS);
+  if (first) return `${first.streams} streams`;
+  return mine.length === 0 ? 'not measured' : `not reached up to ${Math.max(...mine.map((r) => r.streams))} streams`;
+}
+
+function perCore(cpu: readonly CpuRow[], ramps: Record<number, { sustained: number | null }>, cores: number): string {
+  const one = cpu.find((c) => c.workers === 1)?.cpu_ms_per_request ?? null;
+  const two = cpu.find((c) => c.workers === 2)?.cpu_ms_per_request ?? null;
+  const s1 = ramps[1]?.sustained ?? null;
+  const s2 = ramps[2]?.sustained ?? null;
+  const lines = [
+    `CPU per request: ${fmt(one, 3)} ms with 1 worker, ${fmt(two, 3)} ms with 2${one !== null && two !== null ? ` (${(two / one).toFixed(2)}×)` : ''}.`,
+    `Highest sustained rate: ${s1 ?? 'none'}/s with 1 worker, ${s2 ?? 'none'}/s with 2${s1 && s2 ? ` (${(s2 / s1).toFixed(2)}×)` : ''}.`,
+  ];
+  if (one !== null) {
+    lines.push(
+      `What it predicts per core: at ${fmt(one, 3)} ms of CPU per request, one core busy only with sending could carry about ${Math.round(1000 / one)} requests/s; ` +
+        `on this ${cores}-core machine, which also runs the simulator (and other work), 2 workers share the cores with it, so the gain here is bounded by what the simulator leaves. ` +
+        `On a machine of C cores against a remote target, \`--workers auto\` (C − 1 workers) predicts about (C − 1) × ${Math.round(1000 / (two ?? one))} requests/s of CPU budget.`,
+    );
+  }
+  return lines.join(' ');
+}
+
+function renderMd(o: { machine: string; cpu: CpuRow[]; ramps: Record<number, { steps: RampStep[]; sustained: number | null }>; streams: StreamRow[]; cores: number }): string {
+  return [
+    `# bench:workers — load --workers 1 and 2${QUICK ? ' (--quick)' : ''}`,
+    '',
+    `Machine: ${o.machine}. Simulator in its own process; CPU is the whole generator process's (every thread).`,
+    '',
+    `## CPU per request (full, ${CPU.rate}/s, ${CPU.durationS} s, median of ${CPU.rounds})`,
+    '',
+    '| workers | requests | achieved | CPU ms / request |',
+    '|---:|---:|---:|---:|',
+    ...o.cpu.map((c) => `| ${c.workers} | ${c.requests} | ${c.achieved_rate.toFixed(1)}/s | ${fmt(c.cpu_ms_per_request, 3)} |`),
+    '',
+    `## Highest sustained open-loop rate (full; late-send p99 < ${RAMP.maxLagMs} ms after ${RAMP.settleMs} ms, nothing dropped, ≥ 95% sent; ${RAMP.stepS} s steps)`,
+    '',
+    ...WORKERS.map((w) => `- ${w} worker${w === 1 ? '' : 's'}: **${o.ramps[w]?.sustained ?? 'none'}/s**`),
+    '',
+    '| workers | rate | sent | dropped | late p99 (steady) | verdict |',
+    '|---:|---:|---:|---:|---:|:---|',
+    ...WORKERS.flatMap((w) => (o.ramps[w]?.steps ?? []).map((s) => `| ${w} | ${s.rate}/s | ${s.sent} | ${s.dropped} | ${fmt(s.steady_lag_p99_ms)} ms | ${s.ok ? 'kept up' : 'fell behind'} |`)),
+    '',
+    perCore(o.cpu, o.ramps, o.cores),
+    '',
+    `## Streams in flight (open model, streamed answers of ~${STREAMS.answerS} s at time_scale 1, ${STREAMS.sendS} s of arrivals)`,
+    '',
+    '| workers | streams | rate | peak in flight | sent | dropped | late-send p99 | TTFP p99 | peak RSS | loop delay p99 |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...o.streams.map((r) => `| ${r.workers} | ${r.streams} | ${r.rate}/s | ${r.peak_in_flight} | ${r.sent} | ${r.dropped} | ${fmt(r.late_p99_ms)} ms | ${fmt(r.ttfp_p99_ms, 0)} ms | ${r.peak_rss_mb} MB | ${fmt(r.loop_delay_p99_ms)} ms |`),
+    '',
+    ...WORKERS.map((w) => `Event-loop delay p99 passes ${LOOP_LIMIT_MS} ms with ${w} worker${w === 1 ? '' : 's'}: ${passesAt(o.streams, w)}.`),
+    '',
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const tokenMs = Math.round((STREAMS.answerS * 1000) / ANSWER_TOKENS);
+  const fast = await startSimProcess({ chat: { time_scale: 1e-6 } });
+  const slow = await startSimProcess({
+    chat: { time_scale: 1, profiles: { default: { pre_answer_ms: fixed(50), first_token_ms: fixed(100), token_ms: fixed(tokenMs) } } },
+  });
+  try {
+    const prepare = (mode: Mode) => prepareLoad({ operation: 'chat', mode, datasetPath: 'datasets/sample.csv', setFlags: [], cwd: ROOT });
+    const full = await prepare('full');
+    const stream = await prepare('stream');
+    // Warm the JIT, the simulator and dist/ on disk, so the first measured run is not the cold one.
+    await run(fast, full, spec('full', 100, 1), 2);
+    const cpu: CpuRow[] = [];
+    for (const w of WORKERS) cpu.push(await cpuPerRequest(fast, full, w));
+    const ramps: Record<number, { steps: RampStep[]; sustained: number | null }> = {};
+    for (const w of WORKERS) ramps[w] = await sustained(fast, full, w);
+    const streams: StreamRow[] = [];
+    for (const count of STREAMS.counts) {
+      for (const w of WORKERS) {
+        if (timeLeft() < (STREAMS.answerS + STREAMS.sendS) * 1000 + 5000) break;
+        streams.push(await streamRow(slow, stream, w, count));
+      }
+    }
+    const cores = cpus().length;
+    const machine = `${cores} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} at the end`;
+    const out = join(ROOT, 'reports', 'bench');
+    mkdirSync(out, { recursive: true });
+    const json = {
+      generated_at: new Date().toISOString(), quick: QUICK, machine, cpu_settings: CPU, ramp_settings: RAMP, stream_settings: { ...STREAMS, token_ms: tokenMs },
+      cpu, ramps, streams, loop_delay_passes_5ms: Object.fromEntries(WORKERS.map((w) => [w, passesAt(streams, w)])), duration_s: (performance.now() - started) / 1000,
+    };
+    writeFileSync(join(out, 'workers.json'), `${JSON.stringify(json, null, 2)}\n`);
+    const md = renderMd({ machine, cpu, ramps, streams, cores });
+    writeFileSync(join(out, 'workers.md'), md);
+    process.stdout.write(`${md}\nwritten: reports/bench/workers.json, reports/bench/workers.md (${json.duration_s.toFixed(0)} s)\n`);
+  } finally {
+    await Promise.all([fast.close(), slow.close()]);
+  }
+}
+
+await main();
