@@ -27,9 +27,11 @@ import { outputOf } from '../output/output.js';
 import { simTimeScale } from '../options/speedup.js';
 import { requestLine } from '../output/request-line.js';
 import { capacityVerdict, renderCapacitySummary } from '../../reports/load/terminal-summary.js';
-import { loadSpecOf, resolveTokens, type LoadArgs } from './load.js';
+import { loadSpecOf, resolveTokens, workersOption, type LoadArgs } from './load.js';
+import { resolveWorkers, type WorkerChoice } from '../../app/workers/split.js';
+import { availableParallelism } from 'node:os';
 
-export interface CapacityArgs extends Pick<LoadArgs, 'base-url' | 'token' | 'token-file' | 'sim' | 'seed' | 'operation' | 'mode' | 'dataset' | 'urls-file' | 'models' | 'set' | 'set-name' | 'question-order' | 'arrival' | 'max-in-flight' | 'connections' | 'timeout' | 'retries' | 'retry-429' | 'grace' | 'out'> {
+export interface CapacityArgs extends Pick<LoadArgs, 'base-url' | 'token' | 'token-file' | 'sim' | 'seed' | 'operation' | 'mode' | 'dataset' | 'urls-file' | 'models' | 'set' | 'set-name' | 'question-order' | 'arrival' | 'max-in-flight' | 'connections' | 'timeout' | 'retries' | 'retry-429' | 'grace' | 'out' | 'workers'> {
   users: boolean;
   'start-rate': number;
   'start-users': number;
@@ -80,9 +82,11 @@ export function capacityCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('retries', { type: 'number', default: 0, group: 'Run:' })
         .option('retry-429', { type: 'boolean', default: false, group: 'Run:' })
         .option('grace', { type: 'string', default: '10s', group: 'Run:' })
+        .option('workers', { type: 'string', describe: 'Worker threads each step\'s load runs on (as `load --workers`): N, or auto (cores − 1 when the target is not on loopback, else 1)', group: 'Run:' })
         .option('out', { type: 'string', describe: 'Directory (default reports/<date-time>-capacity); steps go to steps/NN-rate-R/', group: 'Output:' })
         .example('$0 capacity --sim --dataset datasets/sample.csv --start-rate 5 --step-duration 10s --slo "ttfp_ms.p95<=2000" --slo "rate_limited_rate<=0.05"', 'Find the sustainable rate of the simulator')
         .example('$0 capacity --token-file tokens.txt --dataset q.csv --users --start-users 2 --slo "error_rate<=0.01"', 'Find how many concurrent users the deployment CHATBENCH_BASE_URL names takes')
+        .example('$0 capacity --base-url https://chat.example.com/api --dataset q.csv --start-rate 100 --workers auto', 'Search a high rate with every core but one sending')
         .epilogue(LIMITS_NOTE),
     handler: async (a) => {
       setExitCode(await capacityHandler(a, io));
@@ -108,6 +112,7 @@ export async function capacityHandler(a: CapacityArgs, io: Io): Promise<ExitCode
   const graceMs = parseDuration(a.grace, 'grace');
   const stepWarmupMs = parseDuration(a['step-warmup'], 'step-warmup', { maxMs: LIMITS.runMs });
   const { tokens, weights } = resolveTokens(a, io);
+  const workers = resolveWorkers(workersOption(a.workers), { url: a.sim ? null : (baseUrl ?? null), cores: availableParallelism() });
   // The first step's spec, checked with load's own rules (conflicts, warm-up within the step, limits),
   // its messages naming capacity's flags.
   const spec = loadSpecOf(
@@ -120,7 +125,7 @@ export async function capacityHandler(a: CapacityArgs, io: Io): Promise<ExitCode
   const outDir = a.out ?? defaultRunDir('capacity', new Date(), io.cwd);
   const claim = await claimDir(io, outDir, { label: `--out ${outDir}`, command: 'capacity' });
   try {
-    return await searchClaimed(a, io, { spec, prepared, baseUrl, tokens, slos, start, stepMs, maxDurationMs, timeoutMs, graceMs, stepWarmupMs, outDir });
+    return await searchClaimed(a, io, { spec, prepared, baseUrl, tokens, slos, start, stepMs, maxDurationMs, timeoutMs, graceMs, stepWarmupMs, outDir, workers });
   } finally {
     await claim.release();
   }
@@ -140,6 +145,7 @@ interface CheckedCapacity {
   graceMs: number;
   stepWarmupMs: number;
   outDir: string;
+  workers: WorkerChoice;
 }
 
 /** Runs the checked search in its claimed directory. */
@@ -147,14 +153,14 @@ async function searchClaimed(a: CapacityArgs, io: Io, c: CheckedCapacity): Promi
   const { spec, prepared, baseUrl, tokens, slos, start, stepMs, maxDurationMs, timeoutMs, graceMs, stepWarmupMs, outDir } = c;
   const output = outputOf(io);
   const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl, token: tokens[0], timeScale: simTimeScale(io.env) });
-  io.stderr.write(`chatbench capacity: ${a.users ? 'users' : 'rate'} from ${start}, ×${a.factor} then bisect to ${a.precision * 100}%, ${a['step-duration']} per step, at most ${a['max-steps']} steps / ${a['max-duration']} → ${outDir}\n`);
+  io.stderr.write(`chatbench capacity: ${a.users ? 'users' : 'rate'} from ${start}, ×${a.factor} then bisect to ${a.precision * 100}%, ${a['step-duration']} per step, at most ${a['max-steps']} steps / ${a['max-duration']}, ${c.workers.count} worker${c.workers.count === 1 ? '' : 's'} (${c.workers.reason}) → ${outDir}\n`);
   let run;
   try {
     run = await runCapacity({
       load: {
         baseUrl: target.baseUrl, tokens: tokens.length > 0 ? tokens : [target.token ?? ''], prepared, target: target.kind, cwd: io.cwd, signal: io.signal,
         graceMs, timeoutMs, retries: a.retries, retry429: a['retry-429'], version: VERSION,
-        cpuUsage: () => process.cpuUsage(), invocation: invocationOf(a),
+        cpuUsage: () => process.cpuUsage(), invocation: invocationOf(a), workers: c.workers.count,
         onRecord: output.mode === 'verbose' ? (record) => output.detail(requestLine(record)) : undefined,
       },
       spec: { ...spec, set: prepared.sets[0]?.name ?? spec.set },
