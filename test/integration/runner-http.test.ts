@@ -78,9 +78,9 @@ describe('runner over HTTP', () => {
     const controller = new AbortController();
     const { records, result } = run(server.baseUrl, 20, { concurrency: 3, signal: controller.signal, graceMs: 100 });
     setTimeout(() => controller.abort(), 150);
-    const started = performance.now();
+    // The stalled stream never ends by itself: the run ending at all (and its record saying
+    // cancelled) is what shows the grace cancelled it, whatever this machine's speed.
     const summary = await result;
-    expect(performance.now() - started).toBeLessThan(1_500);
     expect(summary.interrupted).toBe(true);
     expect(records).toHaveLength(summary.sent);
     expect(summary.sent + summary.skipped).toBe(20);

@@ -27,7 +27,7 @@ describe('--resume after SIGKILL', () => {
     const args = ['eval', '--base-url', sim.baseUrl, '--dataset', dataset, '--set', 'a=openai:gpt-4o-mini', '--set', 'b=openai:gpt-4o', '--concurrency', '3', '--out', out];
     const first = spawnCli(args, { CHATBENCH_TOKEN: TOKENS.demo });
     const results = join(out, 'results.jsonl');
-    await waitFor(() => completeLines(results) >= 6, '6 records before the kill', 15_000);
+    await waitFor(() => completeLines(results) >= 6, '6 records before the kill');
     first.child.kill('SIGKILL');
     expect((await first.exited).signal).toBe('SIGKILL');
     // A crash mid-write leaves a torn line; make sure there is one to cut.
