@@ -254,7 +254,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       const run = await runClosedUsers({ ...common, steps: schedule.userSteps(spec.shard), endMs: schedule.lengthMs, maxRequests: spec.requests === null ? null : shardUsers(spec.requests, spec.shard) });
       started = run.iterations;
       health = {
-        planned_arrivals: conversations === null ? run.sent : run.iterations, sent: run.sent, dropped: [], unsent: 0, queued: 0, late_sends: 0, schedule_lag_ms: { p50: null, p99: null, max: null },
+        planned_arrivals: conversations === null ? run.sent : run.iterations, sent: run.sent, dropped: [], unsent: 0, queued: 0, late_sends: counters.late, schedule_lag_ms: { p50: null, p99: null, max: null },
         peak_in_flight: run.peak_in_flight, interrupted: run.interrupted, duration_ms: round(run.duration_ms),
       };
       stopError = run.stop_error;
