@@ -1,7 +1,8 @@
 /**
  * @module checks/context
- * The `ctx` a user check is called with: the dataset row, the answer (with and without its
- * citation markers), the cited and top documents, the timings and the outcome. Plain JSON, so it
+ * The `ctx` a user check is called with: the dataset row (with its conversation and turn), the
+ * answer (with and without its citation markers), the cited and top documents, the tools used, the
+ * timings and the outcome. Plain JSON, so it
  * crosses into the checks' worker thread unchanged; built the same way for every answer (a whole
  * request, or one model of a multi-model request).
  */
@@ -13,11 +14,11 @@ import type { AnswerFigures, RequestRecord } from '../records/record.js';
 export type CheckedRecord = Pick<
   RequestRecord,
   'question_id' | 'question' | 'category' | 'metadata' | 'set' | 'mode' | 'repeat' | 'expected_document_ids' | 'http_status' | 'headers_ms'
->;
+> & Partial<Pick<RequestRecord, 'conversation' | 'turn'>>;
 export type CheckedAnswer = Pick<
   AnswerFigures,
   'outcome' | 'error_code' | 'answer' | 'citations' | 'cited_document_ids' | 'top_documents' | 'ttfp_ms' | 'ttft_ms' | 'first_citation_ms' | 'total_ms' | 'tpot_ms' | 'scores'
->;
+> & Partial<Pick<AnswerFigures, 'tools_used'>>;
 
 export interface CheckContext {
   /** The dataset row: its known columns and every other column (`metadata`). */
@@ -31,6 +32,10 @@ export interface CheckContext {
     expect_no_answer: boolean;
     reference_answer: string | null;
     rubric: string | null;
+    expected_tools: string[];
+    /** The conversation this row is a turn of, and its turn number; null for a question on its own. */
+    conversation: string | null;
+    turn: number | null;
     metadata: Record<string, string>;
   };
   set: string;
@@ -50,6 +55,8 @@ export interface CheckContext {
   timings: { headers_ms: number | null; ttfp_ms: number | null; ttft_ms: number | null; first_citation_ms: number | null; total_ms: number | null; tpot_ms: number | null };
   /** The scores computed before the checks (citations, phrases, answer_f1, rouge_l); null when the request was not ok. */
   scores: AnswerFigures['scores'];
+  /** The tools the answer used (names, in order of first use). */
+  tools_used: string[];
 }
 
 export function checkContext(
@@ -70,6 +77,9 @@ export function checkContext(
       expect_no_answer: expectations.expect_no_answer,
       reference_answer: expectations.reference_answer ?? null,
       rubric: expectations.rubric ?? null,
+      expected_tools: [...(expectations.expected_tools ?? [])],
+      conversation: record.conversation ?? null,
+      turn: record.turn ?? null,
       metadata: { ...record.metadata },
     },
     set: record.set,
@@ -89,5 +99,6 @@ export function checkContext(
       first_citation_ms: answer.first_citation_ms, total_ms: answer.total_ms, tpot_ms: answer.tpot_ms,
     },
     scores: answer.scores,
+    tools_used: [...(answer.tools_used ?? [])],
   };
 }
