@@ -1,130 +1,175 @@
 /**
- * `npm run bench:load` (issue 5 §6): what the load generator itself costs.
- * (a) CPU milliseconds per request of this process at a fixed rate and connection count, for full
- *     and for streamed requests, side by side in the same run with autocannon sending the same
- *     full request at the same rate and connections (when autocannon is installed; it is an
- *     optional dev dependency here). Target: ≤ 1.5× autocannon's CPU per request for full requests,
- *     while we also decode, time, score and record every request.
- * (b) The highest rate one generator process sustains with schedule lag p99 < 5 ms and nothing
- *     dropped, for full and for streamed requests: ×2 steps, then one bisection.
- * The simulator runs in its own process (test/bench/load/sim-process.ts). Bounded: every step has
- * a fixed duration and the step lists are fixed (about 2 minutes in all, always under 4).
- * Writes reports/bench/load.json and reports/bench/load.md.
+ * `npm run bench:load` (issue 5 §6, issue 17 §1): what the load generator itself costs, against the floor.
+ * (a) CPU milliseconds per request, side by side in one run, each tool in its own process sending the
+ *     same bodies at the same open-loop rate over the same connection count to the same simulator
+ *     (in its own process too): the floor (test/bench/floor: an undici Pool that splits the stream
+ *     into lines, JSON-parses each and keeps TTFP, TTFT, stop and cited document ids), chatbench's
+ *     load use-case (decodes, times, scores and writes every record), and autocannon as context
+ *     (full only: it reads bytes, it parses nothing). Full and streamed at 200/s and 1,000/s against
+ *     a simulator with delays scaled to ~0, and streamed at real token pace (time_scale 1, a
+ *     one-sentence answer). Repeated rounds (order alternating), medians, and the paired ratio
+ *     chatbench ÷ floor per round. Target: ≤ 1.3× at 200/s and 1,000/s, and the asked rate achieved.
+ * (b) The highest rate one generator process sustains, for full and streamed requests: ×2 steps
+ *     then one bisection; each step long enough for ≥ 1,000 sends (judge.ts), judged on the lag p99
+ *     of the sends after the first STEADY_MS and explained by the generator's own event-loop delay.
+ * Flags: --quick (1 round, 1.5 s runs, no autocannon, no rate search: about a minute), --skip-cpu, --skip-ramp.
+ * Bounded: fixed lists of runs and a deadline. Writes reports/bench/load.json and load.md.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { prepareLoad, runLoad, LoadSpecSchema, type LoadSpec, type PreparedLoad } from '../../src/app/run-load.js';
-import { percentile } from '../../src/metrics/stats.js';
+import { prepareLoad } from '../../src/app/run-load.js';
 import { createLoadPlan } from '../../src/plan/load-plan.js';
 import type { Mode } from '../../src/records/record.js';
+import { judgeStep, median, stepMs, type Verdict } from './load/judge.js';
 import { startSimProcess, type SimProcess } from './load/sim-process.js';
+import type { ToolJob, ToolResult } from './load/tool-child.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TOKEN = 'onyx_pat_chatbench_demo';
-const FIXED = { rate: 200, connections: 16, durationS: 8 } as const;
-const RAMP = { rates: [50, 100, 200, 400, 800, 1600, 3200], stepS: 3, settleMs: 500, maxLagMs: 5 } as const;
-const DEADLINE_MS = 230_000;
+const QUICK = process.argv.includes('--quick');
+const SKIP_CPU = process.argv.includes('--skip-cpu');
+const SKIP_RAMP = QUICK || process.argv.includes('--skip-ramp');
+const ROUNDS = QUICK ? 1 : 3;
+const RUN_MS = QUICK ? 1_500 : 4_000;
+const STEADY_MS = 500;
+const RAMP_RATES = [100, 200, 400, 800, 1600, 3200] as const;
+const DEADLINE_MS = QUICK ? 90_000 : 600_000;
 
-interface CpuFigures {
-  tool: string;
-  mode: Mode;
-  requests: number;
-  cpu_ms: number;
-  cpu_ms_per_request: number | null;
-  achieved_rate: number;
+type SimKind = 'fast' | 'real';
+const SIM_CONFIGS: Record<SimKind, Record<string, unknown>> = {
+  fast: { chat: { time_scale: 1e-6 } },
+  // Real token pace (gpt-4o's ~22 ms a token) with one sentence, so a round stays short: ~0.6 s a stream.
+  real: { chat: { time_scale: 1, profiles: { default: { answer_sentences: 1, pre_answer_ms: { median: 40, p99: 120 }, first_token_ms: { median: 150, p99: 400 } } } } },
+};
+
+interface Scenario {
+  readonly name: string;
+  readonly sim: SimKind;
+  readonly mode: Mode;
+  readonly rate: number;
+  readonly connections: number;
+}
+const SCENARIOS: readonly Scenario[] = [
+  { name: 'full 200/s', sim: 'fast', mode: 'full', rate: 200, connections: 16 },
+  { name: 'streamed 200/s, fast', sim: 'fast', mode: 'stream', rate: 200, connections: 16 },
+  { name: 'full 1,000/s', sim: 'fast', mode: 'full', rate: 1000, connections: 16 },
+  { name: 'streamed 1,000/s, fast', sim: 'fast', mode: 'stream', rate: 1000, connections: 16 },
+  // ~130 streams in flight: as many connections as that, so no send waits for a socket.
+  { name: 'streamed 200/s, real token pace', sim: 'real', mode: 'stream', rate: 200, connections: 256 },
+];
+
+const started = performance.now();
+const timeLeft = () => DEADLINE_MS - (performance.now() - started);
+
+function hasAutocannon(): boolean {
+  try {
+    createRequire(import.meta.url).resolve('autocannon');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs one tool in its own process (load/tool-child.ts) and reads its result. */
+async function runTool(job: ToolJob): Promise<ToolResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'chatbench-tool-'));
+  const jobFile = join(dir, 'job.json');
+  const resultFile = join(dir, 'result.json');
+  writeFileSync(jobFile, JSON.stringify(job));
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'load', 'tool-child.ts'), jobFile, resultFile], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const code = await new Promise<number | null>((done) => child.once('exit', (c) => done(c)));
+  if (code !== 0 || !existsSync(resultFile)) throw new Error(`${job.tool} (${job.mode} ${job.rate}/s) exited ${code}:\n${stderr.slice(-2000)}`);
+  return JSON.parse(readFileSync(resultFile, 'utf8')) as ToolResult;
+}
+
+interface Measured extends ToolResult {
+  readonly round: number;
+  readonly cpu_ms_per_request: number | null;
+}
+
+interface ScenarioFigures {
+  scenario: Scenario;
+  runs: Measured[];
+  /** Per tool: medians over the rounds. */
+  medians: { tool: string; cpu_ms_per_request: number | null; achieved_rate: number | null; ok_share: number | null }[];
+  /** chatbench ÷ floor CPU per request, per round, and their median. */
+  ratios: number[];
+  ratio: number | null;
+}
+
+async function cpuSection(sims: Record<SimKind, SimProcess>, bodies: Record<Mode, string[]>, autocannon: boolean): Promise<ScenarioFigures[]> {
+  const out: ScenarioFigures[] = [];
+  for (const scenario of SCENARIOS) {
+    const runs: Measured[] = [];
+    const ratios: number[] = [];
+    for (let round = 1; round <= ROUNDS && timeLeft() > 15_000; round++) {
+      const job = (tool: ToolJob['tool']): ToolJob => ({
+        tool, baseUrl: sims[scenario.sim].baseUrl, token: TOKEN, mode: scenario.mode, rate: scenario.rate, durationMs: RUN_MS,
+        connections: scenario.connections, bodies: bodies[scenario.mode], settleMs: STEADY_MS,
+      });
+      // Alternate the order so neither tool always runs on the machine the other just warmed.
+      const order: ToolJob['tool'][] = round % 2 === 1 ? ['floor', 'chatbench'] : ['chatbench', 'floor'];
+      if (autocannon && scenario.mode === 'full' && !QUICK) order.push('autocannon');
+      const byTool = new Map<string, Measured>();
+      for (const tool of order) {
+        const r = await runTool(job(tool));
+        const m = { ...r, round, cpu_ms_per_request: r.sent > 0 ? r.cpu_ms / r.sent : null };
+        byTool.set(tool, m);
+        runs.push(m);
+      }
+      const ours = byTool.get('chatbench')?.cpu_ms_per_request;
+      const floor = byTool.get('floor')?.cpu_ms_per_request;
+      if (ours != null && floor != null && floor > 0) ratios.push(ours / floor);
+    }
+    const tools = [...new Set(runs.map((r) => r.tool))];
+    out.push({
+      scenario, runs, ratios, ratio: median(ratios),
+      medians: tools.map((tool) => {
+        const mine = runs.filter((r) => r.tool === tool);
+        return {
+          tool,
+          cpu_ms_per_request: median(mine.flatMap((r) => (r.cpu_ms_per_request === null ? [] : [r.cpu_ms_per_request]))),
+          achieved_rate: median(mine.map((r) => r.achieved_rate)),
+          ok_share: median(mine.map((r) => (r.sent > 0 ? r.ok / r.sent : 0))),
+        };
+      }),
+    });
+    process.stderr.write(`bench:load: ${scenario.name}: chatbench ÷ floor ${fmt(median(ratios), 2)}× (${ratios.map((r) => r.toFixed(2)).join(', ')})\n`);
+  }
+  return out;
 }
 
 interface RampStep {
   mode: Mode;
   rate: number;
+  duration_ms: number;
   sent: number;
   dropped: number;
-  /** Over every send (generator.json). */
   lag_p99_ms: number | null;
-  /** Over the sends after the first RAMP.settleMs (connections opened, code warm): what decides. */
   steady_lag_p99_ms: number | null;
-  ok: boolean;
-}
-
-const started = performance.now();
-const timeLeft = () => DEADLINE_MS - (performance.now() - started);
-
-function spec(mode: Mode, rate: number, durationS: number, connections: number | null): LoadSpec {
-  return LoadSpecSchema.parse({
-    operation: 'chat', mode, model: 'open', rate, arrival: 'constant', max_in_flight: 1000, connections, stages: null,
-    duration_ms: durationS * 1000, requests: null, warmup_ms: 0, cooldown_ms: 0, seed: 1, question_order: 'sequential',
-    set: 'default', tokens: 1, token_weights: null, shard: null, start_at: null,
-  });
-}
-
-async function generatorRun(sim: SimProcess, prepared: PreparedLoad, s: LoadSpec) {
-  const result = await runLoad({
-    spec: s, baseUrl: sim.baseUrl, tokens: [TOKEN], prepared, target: 'service', cwd: ROOT, outDir: join(mkdtempSync(join(tmpdir(), 'chatbench-bench-')), 'run'),
-    signal: new AbortController().signal, graceMs: 5000, timeoutMs: 30_000, retries: 0, retry429: false, version: 'bench', cpuUsage: () => process.cpuUsage(),
-  });
-  return { generator: result.generator, outDir: result.outDir };
-}
-
-/** p99 of queue_ms (send − scheduled) over the arrivals scheduled after `fromMs`. */
-function steadyLagP99(outDir: string, fromMs: number): number | null {
-  const lags = readFileSync(join(outDir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean)
-    .map((line) => JSON.parse(line) as { scheduled_offset_ms: number | null; queue_ms: number | null })
-    .filter((r) => (r.scheduled_offset_ms ?? 0) >= fromMs && r.queue_ms !== null)
-    .map((r) => r.queue_ms!)
-    .sort((a, b) => a - b);
-  return percentile(lags, 0.99) ?? null;
-}
-
-async function cpuOfGenerator(sim: SimProcess, prepared: Record<Mode, PreparedLoad>, mode: Mode): Promise<CpuFigures> {
-  const { generator: g } = await generatorRun(sim, prepared[mode], spec(mode, FIXED.rate, FIXED.durationS, FIXED.connections));
-  const cpu = (g.cpu_user_ms ?? 0) + (g.cpu_system_ms ?? 0);
-  return { tool: 'chatbench', mode, requests: g.sent, cpu_ms: cpu, cpu_ms_per_request: g.sent > 0 ? cpu / g.sent : null, achieved_rate: g.sent / FIXED.durationS };
-}
-
-type Autocannon = (options: Record<string, unknown>) => Promise<{ requests: { total: number } }>;
-
-/** autocannon when installed; undefined otherwise (the report says so). */
-async function loadAutocannon(): Promise<Autocannon | undefined> {
-  const name = 'autocannon';
-  try {
-    const mod = (await import(name)) as { default: Autocannon };
-    return mod.default;
-  } catch {
-    return undefined;
-  }
-}
-
-async function cpuOfAutocannon(autocannon: Autocannon, sim: SimProcess, prepared: PreparedLoad): Promise<CpuFigures> {
-  const source = prepared.source;
-  if (source.operation !== 'chat') throw new Error('the benchmark sends chat requests');
-  // The very body the generator sends for its first arrival.
-  const plan = createLoadPlan({ operation: 'chat', rows: source.rows, set: source.set, defaults: source.defaults, mode: 'full', order: 'sequential', seed: 1 });
-  const body = JSON.stringify(plan.requestFor(0).planned.body);
-  const before = process.cpuUsage();
-  const result = await autocannon({
-    url: `${sim.baseUrl}/chat/send-chat-message`, method: 'POST', body, connections: FIXED.connections, overallRate: FIXED.rate, duration: FIXED.durationS,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
-  });
-  const used = process.cpuUsage(before);
-  const cpu = (used.user + used.system) / 1000;
-  const requests = result.requests.total;
-  return { tool: 'autocannon', mode: 'full', requests, cpu_ms: cpu, cpu_ms_per_request: requests > 0 ? cpu / requests : null, achieved_rate: requests / FIXED.durationS };
+  loop_delay_p99_ms: number | null;
+  verdict: Verdict;
 }
 
 /** ×2 steps until one fails, then one bisection between the last good and the first bad rate. */
-async function ramp(sim: SimProcess, prepared: PreparedLoad, mode: Mode): Promise<{ steps: RampStep[]; sustained: number | null }> {
+async function ramp(sim: SimProcess, bodies: string[], mode: Mode): Promise<{ steps: RampStep[]; sustained: number | null }> {
   const steps: RampStep[] = [];
   const step = async (rate: number) => {
-    const { generator: g, outDir } = await generatorRun(sim, prepared, spec(mode, rate, RAMP.stepS, null));
-    const steady = steadyLagP99(outDir, RAMP.settleMs);
-    const ok = steady !== null && steady < RAMP.maxLagMs && g.dropped.length === 0 && g.sent >= 0.98 * rate * RAMP.stepS;
-    steps.push({ mode, rate, sent: g.sent, dropped: g.dropped.length, lag_p99_ms: g.schedule_lag_ms.p99, steady_lag_p99_ms: steady, ok });
-    return ok;
+    const durationMs = stepMs(rate);
+    const r = await runTool({ tool: 'chatbench', baseUrl: sim.baseUrl, token: TOKEN, mode, rate, durationMs, connections: 64, bodies, settleMs: STEADY_MS });
+    const verdict = judgeStep({ rate, durationMs, sent: r.sent, dropped: r.dropped, steadyLagP99Ms: r.steady_lag_p99_ms, loopDelayP99Ms: r.loop_delay_p99_ms });
+    steps.push({ mode, rate, duration_ms: durationMs, sent: r.sent, dropped: r.dropped, lag_p99_ms: r.lag_p99_ms, steady_lag_p99_ms: r.steady_lag_p99_ms, loop_delay_p99_ms: r.loop_delay_p99_ms, verdict });
+    process.stderr.write(`bench:load: rate search ${mode} ${rate}/s: ${verdict}\n`);
+    return verdict === 'kept up';
   };
   let good: number | null = null;
   let bad: number | null = null;
-  for (const rate of RAMP.rates) {
+  for (const rate of RAMP_RATES) {
     if (timeLeft() < 30_000) break;
     if (await step(rate)) good = rate;
     else {
@@ -132,7 +177,6 @@ async function ramp(sim: SimProcess, prepared: PreparedLoad, mode: Mode): Promis
       break;
     }
   }
-  // One bisection between the last good rate (0 when even the first failed) and the first bad one.
   if (bad !== null && timeLeft() > 30_000) {
     const middle = Math.round(((good ?? 0) + bad) / 2);
     if (await step(middle)) good = middle;
@@ -140,64 +184,74 @@ async function ramp(sim: SimProcess, prepared: PreparedLoad, mode: Mode): Promis
   return { steps, sustained: good };
 }
 
-const fmt = (v: number | null, digits = 3) => (v === null ? '–' : v.toFixed(digits));
+const fmt = (v: number | null | undefined, digits = 3) => (v === null || v === undefined ? '–' : v.toFixed(digits));
 
-function renderMd(o: { cpu: CpuFigures[]; ratio: number | null; ramps: Record<Mode, { steps: RampStep[]; sustained: number | null }>; machine: string; autocannon: boolean }): string {
-  const cpuRows = o.cpu.map((c) => `| ${c.tool} | ${c.mode} | ${c.requests} | ${c.achieved_rate.toFixed(1)}/s | ${c.cpu_ms.toFixed(0)} | ${fmt(c.cpu_ms_per_request)} |`);
-  const rampRows = (['full', 'stream'] as const).flatMap((m) =>
-    o.ramps[m].steps.map((s) => `| ${s.mode} | ${s.rate}/s | ${s.sent} | ${s.dropped} | ${fmt(s.lag_p99_ms, 2)} | ${fmt(s.steady_lag_p99_ms, 2)} | ${s.ok ? 'kept up' : 'fell behind'} |`),
-  );
-  return [
-    '# bench:load — the load generator\'s own cost',
+function renderMd(o: { cpu: ScenarioFigures[]; ramps: Partial<Record<Mode, { steps: RampStep[]; sustained: number | null }>>; machine: string; load: string; autocannon: boolean }): string {
+  const lines = [
+    '# bench:load — the load generator\'s own cost, against the floor',
     '',
-    `Machine: ${o.machine}. Simulator in a separate process; generator CPU is this process's (process.cpuUsage) over the run.`,
+    `Machine: ${o.machine}. ${o.load}.`,
+    `Each tool in its own process, the simulator in another; CPU = the tool process's user + system time from its first send to its last byte. ${ROUNDS} round(s) of ${RUN_MS / 1000} s per tool, medians; ratio = chatbench ÷ floor CPU per request, paired per round (target ≤ 1.3×).`,
     '',
-    `## CPU per request at ${FIXED.rate}/s, ${FIXED.connections} connections, ${FIXED.durationS} s`,
-    '',
-    '| tool | mode | requests | achieved | CPU ms | CPU ms / request |',
-    '|:---|:---|---:|---:|---:|---:|',
-    ...cpuRows,
-    '',
-    o.autocannon
-      ? `Full requests: chatbench uses ${fmt(o.ratio, 2)}× autocannon's CPU per request (target ≤ 1.5×) while it also decodes, times, scores and records every request.`
-      : 'autocannon is not installed (an optional dev dependency): the side-by-side column is missing. `npm install -D autocannon` and run again.',
-    '',
-    `## Highest rate one generator sustains (schedule lag p99 < ${RAMP.maxLagMs} ms, nothing dropped)`,
-    '',
-    `Full: **${o.ramps.full.sustained ?? 'none'}/s** · streamed: **${o.ramps.stream.sustained ?? 'none'}/s** (${RAMP.stepS} s steps from ${RAMP.rates[0]}/s, ×2 then one bisection; judged on the lag after the first ${RAMP.settleMs} ms, when the connections are open and the code is warm; the whole-run lag is shown beside it).`,
-    '',
-    '| mode | rate | sent | dropped | lag p99, whole run (ms) | lag p99, steady (ms) | verdict |',
-    '|:---|---:|---:|---:|---:|---:|:---|',
-    ...rampRows,
-    '',
-  ].join('\n');
+  ];
+  if (o.cpu.length > 0) {
+    lines.push('## CPU per request', '', '| scenario | connections | tool | CPU ms / request | achieved (ended ÷ last end) | ok | chatbench ÷ floor |', '|:---|---:|:---|---:|---:|---:|---:|');
+    for (const s of o.cpu) {
+      for (const m of s.medians) {
+        const ratio = m.tool === 'chatbench' ? `**${fmt(s.ratio, 2)}×** (${s.ratios.map((r) => r.toFixed(2)).join(', ')})` : '';
+        lines.push(`| ${s.scenario.name} | ${s.scenario.connections} | ${m.tool} | ${fmt(m.cpu_ms_per_request)} | ${fmt(m.achieved_rate, 0)}/s of ${s.scenario.rate}/s | ${m.ok_share === null ? '–' : `${(m.ok_share * 100).toFixed(1)}%`} | ${ratio} |`);
+      }
+    }
+    lines.push('', o.autocannon ? 'autocannon (context, full only): sends one body and parses nothing.' : 'autocannon is not installed (optional dev dependency): its rows are missing.', '');
+  }
+  const modes = (['full', 'stream'] as const).filter((m) => o.ramps[m] !== undefined);
+  if (modes.length > 0) {
+    lines.push('## Highest rate one generator sustains', '');
+    lines.push(modes.map((m) => `${m === 'full' ? 'Full' : 'Streamed'}: **${o.ramps[m]!.sustained ?? 'none'}/s**`).join(' · ') +
+      ` (×2 steps from ${RAMP_RATES[0]}/s then one bisection; each step ≥ 3 s and ≥ 1,000 sends; kept up = nothing dropped, ≥ 98% sent and lag p99 < 5 ms over the sends after the first ${STEADY_MS} ms; the generator's own event-loop delay says why a step fell behind).`, '');
+    lines.push('| mode | rate | step | sent | dropped | lag p99, whole (ms) | lag p99, steady (ms) | loop delay p99 (ms) | verdict |', '|:---|---:|---:|---:|---:|---:|---:|---:|:---|');
+    for (const m of modes) for (const s of o.ramps[m]!.steps) lines.push(`| ${s.mode} | ${s.rate}/s | ${s.duration_ms / 1000} s | ${s.sent} | ${s.dropped} | ${fmt(s.lag_p99_ms, 2)} | ${fmt(s.steady_lag_p99_ms, 2)} | ${fmt(s.loop_delay_p99_ms, 2)} | ${s.verdict} |`);
+    lines.push('');
+  } else lines.push(`Rate search skipped (${QUICK ? '--quick' : '--skip-ramp'}).`, '');
+  return lines.join('\n');
+}
+
+/** The bodies chatbench's plan sends, in order (the floor and autocannon send the same). */
+async function planBodies(mode: Mode): Promise<string[]> {
+  const prepared = await prepareLoad({ operation: 'chat', mode, datasetPath: 'datasets/sample.csv', setFlags: [], cwd: ROOT });
+  const source = prepared.source;
+  if (source.operation !== 'chat') throw new Error('the benchmark sends chat requests');
+  const plan = createLoadPlan({ operation: 'chat', rows: source.rows, set: source.set, defaults: source.defaults, mode, order: 'sequential', seed: 1 });
+  return Array.from({ length: source.rows.length }, (_, k) => JSON.stringify(plan.requestFor(k).planned.body));
 }
 
 async function main(): Promise<void> {
-  const sim = await startSimProcess({ chat: { time_scale: 1e-6 } });
+  const loadBefore = loadavg();
+  const sims = { fast: await startSimProcess(SIM_CONFIGS.fast), real: await startSimProcess(SIM_CONFIGS.real) };
   try {
-    const prepare = (mode: Mode) => prepareLoad({ operation: 'chat', mode, datasetPath: 'datasets/sample.csv', setFlags: [], cwd: ROOT });
-    const prepared: Record<Mode, PreparedLoad> = { full: await prepare('full'), stream: await prepare('stream') };
-    const autocannon = await loadAutocannon();
-    const cpu: CpuFigures[] = [];
-    // Warm the JIT and the simulator's caches so the first measured run is not the cold one.
-    await generatorRun(sim, prepared.full, spec('full', 100, 2, FIXED.connections));
-    cpu.push(await cpuOfGenerator(sim, prepared, 'full'));
-    if (autocannon) cpu.push(await cpuOfAutocannon(autocannon, sim, prepared.full));
-    cpu.push(await cpuOfGenerator(sim, prepared, 'stream'));
-    const ours = cpu.find((c) => c.tool === 'chatbench' && c.mode === 'full')?.cpu_ms_per_request ?? null;
-    const theirs = cpu.find((c) => c.tool === 'autocannon')?.cpu_ms_per_request ?? null;
-    const ratio = ours !== null && theirs !== null && theirs > 0 ? ours / theirs : null;
-    const ramps = { full: await ramp(sim, prepared.full, 'full'), stream: await ramp(sim, prepared.stream, 'stream') };
-    const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} at the end`;
+    const bodies = { full: await planBodies('full'), stream: await planBodies('stream') };
+    const autocannon = hasAutocannon();
+    const cpu = SKIP_CPU ? [] : await cpuSection(sims, bodies, autocannon);
+    const ramps: Partial<Record<Mode, { steps: RampStep[]; sustained: number | null }>> = {};
+    if (!SKIP_RAMP) {
+      ramps.full = await ramp(sims.fast, bodies.full, 'full');
+      ramps.stream = await ramp(sims.fast, bodies.stream, 'stream');
+    }
+    const loadAfter = loadavg();
+    const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`;
+    const load = `Load average (1/5/15 min) ${loadBefore.map((l) => l.toFixed(2)).join(' / ')} at the start, ${loadAfter.map((l) => l.toFixed(2)).join(' / ')} at the end`;
     const out = join(ROOT, 'reports', 'bench');
     mkdirSync(out, { recursive: true });
-    const json = { generated_at: new Date().toISOString(), machine, fixed: FIXED, cpu, cpu_ratio_full_vs_autocannon: ratio, target_ratio: 1.5, ramps, duration_s: (performance.now() - started) / 1000 };
+    const json = {
+      generated_at: new Date().toISOString(), machine, loadavg_start: loadBefore, loadavg_end: loadAfter, quick: QUICK, rounds: ROUNDS, run_ms: RUN_MS,
+      target_ratio: 1.3, cpu, ramps, duration_s: (performance.now() - started) / 1000,
+    };
     writeFileSync(join(out, 'load.json'), `${JSON.stringify(json, null, 2)}\n`);
-    writeFileSync(join(out, 'load.md'), renderMd({ cpu, ratio, ramps, machine, autocannon: autocannon !== undefined }));
-    process.stdout.write(`${renderMd({ cpu, ratio, ramps, machine, autocannon: autocannon !== undefined })}\nwritten: reports/bench/load.json, reports/bench/load.md (${json.duration_s.toFixed(0)} s)\n`);
+    const md = renderMd({ cpu, ramps, machine, load, autocannon });
+    writeFileSync(join(out, 'load.md'), md);
+    process.stdout.write(`${md}\nwritten: reports/bench/load.json, reports/bench/load.md (${json.duration_s.toFixed(0)} s)\n`);
   } finally {
-    await sim.close();
+    await Promise.all([sims.fast.close(), sims.real.close()]);
   }
 }
 
