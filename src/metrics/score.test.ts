@@ -140,3 +140,18 @@ describe('ExpectationsSchema', () => {
     expect(ExpectationsSchema.safeParse({ expected_document_ids: [] }).success).toBe(false);
   });
 });
+
+describe('computeScores: the record\'s key order', () => {
+  it('writes the scores in the order records have always had (citation, ranking, retrieval_, answer, judged, tools, counts, checks, pass)', () => {
+    const scores = computeScores(answerCiting(['a', 'b'], ['a', 'c']), expectations({ expected_document_ids: ['a'], reference_answer: 'Answer', expected_tools: ['search'] }));
+    const ranking = ['reciprocal_rank', ...[1, 3, 5, 10].flatMap((k) => ['hit', 'precision', 'recall', 'ap', 'ndcg'].map((p) => `${p}_at_${k}`))];
+    expect(Object.keys(scores)).toEqual([
+      'citation_precision', 'citation_recall', 'citation_f1', ...ranking, ...ranking.map((k) => `retrieval_${k}`), 'answer_f1', 'rouge_l',
+      'correctness', 'groundedness', 'relevance', 'rubric', 'tool_assertion', 'tool_precision', 'duplicate_citations', 'invalid_citations',
+      'missing_phrases', 'forbidden_phrases', 'unmatched_patterns', 'forbidden_matches', 'no_answer_ok', 'pass', 'failed_conditions',
+    ]);
+    expect(ScoresSchema.parse(scores)).toEqual(scores);
+    expect(scores.retrieval_precision_at_1).toBe(1);
+    expect(scores.tool_assertion).toBe(0);
+  });
+});

@@ -12,8 +12,9 @@ export const EXCERPT_CHARS = 200;
 export const EXCERPT_BYTES = EXCERPT_CHARS * 4;
 /** Characters of a reason kept in a decode_error (zod and JSON.parse messages can be long). */
 const REASON_CHARS = 300;
-/** Matches an empty or whitespace-only text; fails at the first `{` of a normal line, so it is O(1) there. */
+/** Matches an empty or whitespace-only text (tried only when the text does not start with `{`). */
 const BLANK = /^\s*$/;
+const OPEN_BRACE = 0x7b;
 
 const encoder = new TextEncoder();
 
@@ -24,15 +25,51 @@ type DecodeError = Extract<StreamPart, { kind: 'decode_error' }>;
  * text that is not JSON, or JSON of no known part shape, yields a decode_error. Never throws.
  */
 export function decodeText(text: string): StreamPart | undefined {
-  if (BLANK.test(text)) return undefined;
+  if (text.charCodeAt(0) !== OPEN_BRACE && BLANK.test(text)) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     return decodeError(`not JSON: ${error instanceof Error ? error.message : String(error)}`, excerptOfText(text));
   }
+  // The packets of an answer's body (most of every stream) are checked by hand; anything else, or
+  // anything the hand check doubts, goes through the schemas, which also word every error.
+  if (isHotPacket(value)) return { kind: 'packet', part: value };
   const part = classifyPart(value, '');
   return part.kind === 'decode_error' ? decodeError(part.reason, excerptOfText(text)) : part;
+}
+
+const isInt = (v: unknown): boolean => Number.isSafeInteger(v);
+const isNullishInt = (v: unknown): boolean => v === undefined || v === null || Number.isSafeInteger(v);
+const isNullishString = (v: unknown): boolean => v === undefined || v === null || typeof v === 'string';
+
+/**
+ * The types checked by hand, each with the test of its fields: exactly what their schemas in
+ * api/stream.ts require (a loose object: other fields pass), and none of them has a default or a
+ * transform, so the value is what the schema would output. Any other type goes through the schema.
+ */
+const HOT_TYPES: ReadonlyMap<string, (obj: Record<string, unknown>) => boolean> = new Map([
+  ['message_delta', (obj) => typeof obj.content === 'string'],
+  ['citation_info', (obj) => isInt(obj.citation_number) && typeof obj.document_id === 'string'],
+  ['reasoning_delta', (obj) => typeof obj.reasoning === 'string'],
+  ['reasoning_start', () => true],
+  ['reasoning_done', () => true],
+  ['section_end', () => true],
+  ['chat_heartbeat', () => true],
+  ['stop', (obj) => isNullishString(obj.stop_reason)],
+]);
+
+type Packet = Extract<StreamPart, { kind: 'packet' }>['part'];
+
+/** A `{placement, obj}` packet of a HOT_TYPES type whose fields and placement are right. */
+function isHotPacket(value: unknown): value is Packet {
+  if (typeof value !== 'object' || value === null) return false;
+  const { placement, obj } = value as { placement?: unknown; obj?: unknown };
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj) || typeof placement !== 'object' || placement === null || Array.isArray(placement)) return false;
+  const fields = HOT_TYPES.get((obj as { type?: unknown }).type as string);
+  if (fields === undefined || !fields(obj as Record<string, unknown>)) return false;
+  const p = placement as Record<string, unknown>;
+  return isInt(p.turn_index) && isNullishInt(p.tab_index) && isNullishInt(p.sub_turn_index) && isNullishInt(p.model_index);
 }
 
 /** A decode_error whose reason is capped; `line` must already be an excerpt. */

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { classifyPart } from '../../api/index.js';
+import { decodeText, excerptOfText } from './decode-part.js';
+
+const placement = { turn_index: 1, tab_index: 0, sub_turn_index: null, model_index: 0 };
+const packet = (obj: Record<string, unknown>, p: Record<string, unknown> = placement) => JSON.stringify({ placement: p, obj });
+
+/** What the schemas alone make of a line (the decoder's path before its hand-checked fast path). */
+function bySchema(text: string) {
+  const part = classifyPart(JSON.parse(text), '');
+  return part.kind === 'decode_error' ? { kind: 'decode_error', reason: part.reason, line: excerptOfText(text) } : part;
+}
+
+describe('decodeText: the hand-checked packets decode exactly as the schemas do', () => {
+  const lines = [
+    packet({ type: 'message_delta', content: 'It can be deployed' }),
+    packet({ type: 'message_delta', content: '' }, { turn_index: 0 }),
+    packet({ type: 'citation_info', citation_number: 1, document_id: 'doc-a', extra: [1] }),
+    packet({ type: 'reasoning_delta', reasoning: 'thinking' }),
+    packet({ type: 'reasoning_start' }),
+    packet({ type: 'reasoning_done' }),
+    packet({ type: 'section_end' }),
+    packet({ type: 'chat_heartbeat' }, { turn_index: 0, tab_index: null, sub_turn_index: null, model_index: null }),
+    packet({ type: 'stop', stop_reason: 'finished' }),
+    packet({ type: 'stop' }),
+    // Wrong fields: the schemas word the error.
+    packet({ type: 'message_delta', content: 3 }),
+    packet({ type: 'message_delta' }),
+    packet({ type: 'citation_info', citation_number: 1.5, document_id: 'doc-a' }),
+    packet({ type: 'citation_info', citation_number: 1, document_id: null }),
+    packet({ type: 'reasoning_delta', reasoning: null }),
+    packet({ type: 'stop', stop_reason: 7 }),
+    packet({ type: 'message_delta', content: 'x' }, { turn_index: 'one' }),
+    packet({ type: 'message_delta', content: 'x' }, { turn_index: 0, model_index: 0.5 }),
+    packet({ type: 'message_delta', content: 'x' }, {}),
+    JSON.stringify({ placement: [], obj: { type: 'section_end' } }),
+    JSON.stringify({ placement, obj: [] }),
+    JSON.stringify({ placement: null, obj: { type: 'section_end' } }),
+    // Types left to the schemas.
+    packet({ type: 'message_start', final_documents: null }),
+    packet({ type: 'brand_new_type', x: 1 }),
+    packet({ type: 7 }),
+    JSON.stringify({ chat_session_id: 'abc' }),
+    JSON.stringify({ error: 'boom', error_code: 'MODEL_ERROR' }),
+  ];
+  it.each(lines)('%s', (line) => {
+    expect(decodeText(line)).toEqual(bySchema(line));
+  });
+
+  it('skips blank lines and words lines that are not JSON', () => {
+    expect(decodeText('')).toBeUndefined();
+    expect(decodeText('  \t')).toBeUndefined();
+    expect(decodeText('{"a":')).toMatchObject({ kind: 'decode_error' });
+    expect(decodeText(' {"chat_session_id":"x"}')).toMatchObject({ kind: 'session_created' });
+  });
+});
