@@ -171,8 +171,10 @@ class Attempt implements Dispatcher.DispatchHandler {
   private overflow = false;
   private statusInfo: ReturnType<typeof statusFigures> | undefined;
   private silenceTimer: unknown;
+  private lastHeard = 0;
   private durationTimer: unknown;
   private readonly onAbortSignal = () => this.fail({ outcome: 'cancelled', error_code: null, error_message: 'cancelled by the caller' });
+  private unwatchAbort: (() => void) | undefined;
 
   constructor(private readonly o: AttemptOptions) {}
 
@@ -183,7 +185,7 @@ class Attempt implements Dispatcher.DispatchHandler {
       this.onAbortSignal();
       return;
     }
-    this.o.signal?.addEventListener('abort', this.onAbortSignal, { once: true });
+    if (this.o.signal) this.unwatchAbort = watchAbort(this.o.signal, this.onAbortSignal);
     this.armSilence();
     const maxMs = this.o.maxDurationMs;
     if (maxMs !== undefined) {
@@ -201,14 +203,26 @@ class Attempt implements Dispatcher.DispatchHandler {
     }
   }
 
-  /** (Re)starts the silence limit: called at send, on the headers and on every part. */
+  /**
+   * (Re)starts the silence limit: called at send, on the headers and on every part. One timer per
+   * attempt, not one per part: a part only moves `lastHeard`; when the timer fires early (something
+   * was heard since it was set) it sets itself again for the rest of the limit, so the limit still
+   * ends exactly `timeoutMs` after the last thing heard.
+   */
   private armSilence(): void {
-    if (this.silenceTimer !== undefined) this.o.timers.clearTimeout(this.silenceTimer);
+    this.lastHeard = this.o.now();
+    if (this.silenceTimer === undefined) this.startSilenceTimer(this.o.timeoutMs);
+  }
+
+  private startSilenceTimer(ms: number): void {
     const limit = this.o.timeoutMs;
-    this.silenceTimer = this.o.timers.setTimeout(
-      () => this.fail({ outcome: 'timeout', error_code: 'SILENCE_TIMEOUT', error_message: `nothing received for ${seconds(limit)} (--timeout, the longest silence between two parts)` }),
-      limit,
-    );
+    this.silenceTimer = this.o.timers.setTimeout(() => {
+      this.silenceTimer = undefined;
+      if (this.settled) return;
+      const left = this.lastHeard + limit - this.o.now();
+      if (left > 0) return this.startSilenceTimer(left);
+      this.fail({ outcome: 'timeout', error_code: 'SILENCE_TIMEOUT', error_message: `nothing received for ${seconds(limit)} (--timeout, the longest silence between two parts)` });
+    }, ms);
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -304,7 +318,7 @@ class Attempt implements Dispatcher.DispatchHandler {
     this.settled = true;
     if (this.silenceTimer !== undefined) this.o.timers.clearTimeout(this.silenceTimer);
     if (this.durationTimer !== undefined) this.o.timers.clearTimeout(this.durationTimer);
-    this.o.signal?.removeEventListener('abort', this.onAbortSignal);
+    this.unwatchAbort?.();
     const status = this.status ?? null;
     const errorFields = this.statusInfo;
     this.buffered = [];
@@ -321,6 +335,32 @@ class Attempt implements Dispatcher.DispatchHandler {
       error_message: figures.error_message === null ? null : truncateText(figures.error_message),
     });
   }
+}
+
+/** The callbacks waiting on each signal: one 'abort' listener per signal, however many requests share it. */
+const abortWatchers = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Calls `onAbort` when `signal` aborts (in the order the callbacks were added, as listeners would
+ * be); returns the function that stops watching. A load run shares one signal among all its
+ * requests: adding and removing a listener per request on it costs more than the request's decoding.
+ */
+export function watchAbort(signal: AbortSignal, onAbort: () => void): () => void {
+  let waiting = abortWatchers.get(signal);
+  if (waiting === undefined) {
+    const callbacks = new Set<() => void>();
+    waiting = callbacks;
+    abortWatchers.set(signal, callbacks);
+    signal.addEventListener('abort', () => {
+      abortWatchers.delete(signal);
+      // As an EventTarget does: those added during the abort wait for nothing, those removed are skipped.
+      for (const callback of [...callbacks]) if (callbacks.has(callback)) callback();
+      callbacks.clear();
+    }, { once: true });
+  }
+  const set = waiting;
+  set.add(onAbort);
+  return () => void set.delete(onAbort);
 }
 
 /** `180 s`, `1.5 s`, `250 ms`. */
