@@ -3,6 +3,12 @@ import { classifyPart } from '../../api/index.js';
 import { decodeText, excerptOfText } from './decode-part.js';
 
 const placement = { turn_index: 1, tab_index: 0, sub_turn_index: null, model_index: 0 };
+const doc = {
+  document_id: 'hr-pto-policy', chunk_ind: 0, semantic_identifier: 'Paid time off policy', link: 'https://wiki.example/pto', blurb: 'Every employee',
+  source_type: 'confluence', boost: 0, hidden: false, metadata: { department: 'hr', tags: ['a', 'b'] }, score: 92.3, is_relevant: null,
+  relevance_explanation: null, match_highlights: ['<hi>Request</hi> PTO'], updated_at: '2025-06-03T16:20:00Z', primary_owners: ['m@example'],
+  secondary_owners: null, is_internet: false, file_id: null,
+};
 const packet = (obj: Record<string, unknown>, p: Record<string, unknown> = placement) => JSON.stringify({ placement: p, obj });
 
 /** What the schemas alone make of a line (the decoder's path before its hand-checked fast path). */
@@ -36,8 +42,24 @@ describe('decodeText: the hand-checked packets decode exactly as the schemas do'
     JSON.stringify({ placement: [], obj: { type: 'section_end' } }),
     JSON.stringify({ placement, obj: [] }),
     JSON.stringify({ placement: null, obj: { type: 'section_end' } }),
-    // Types left to the schemas.
     packet({ type: 'message_start', final_documents: null }),
+    packet({ type: 'message_start', final_documents: [doc, { ...doc, document_id: 'b', link: null }], pre_answer_processing_seconds: 2.41 }),
+    packet({ type: 'message_start' }),
+    packet({ type: 'search_tool_documents_delta', documents: [doc] }),
+    packet({ type: 'search_tool_documents_delta', documents: [] }),
+    packet({ type: 'search_tool_documents_delta', documents: [{ ...doc, extra_field: 1 }] }),
+    // Documents the schemas must see: a default to add, or a wrong field to word.
+    packet({ type: 'search_tool_documents_delta', documents: [{ ...doc, is_internet: undefined }] }),
+    packet({ type: 'search_tool_documents_delta', documents: [{ ...doc, source_type: 'Confluence' }] }),
+    packet({ type: 'search_tool_documents_delta', documents: [{ ...doc, metadata: { n: 1 } }] }),
+    packet({ type: 'search_tool_documents_delta', documents: [{ ...doc, metadata: [] }] }),
+    packet({ type: 'search_tool_documents_delta', documents: [{ ...doc, chunk_ind: 0.5 }] }),
+    packet({ type: 'search_tool_documents_delta', documents: [{ ...doc, match_highlights: undefined }] }),
+    packet({ type: 'search_tool_documents_delta', documents: [{ ...doc, primary_owners: [1] }] }),
+    packet({ type: 'search_tool_documents_delta', documents: [{ ...doc, score: 'high' }] }),
+    packet({ type: 'search_tool_documents_delta', documents: null }),
+    packet({ type: 'message_start', final_documents: [doc], pre_answer_processing_seconds: 'soon' }),
+    // Types left to the schemas.
     packet({ type: 'brand_new_type', x: 1 }),
     packet({ type: 7 }),
     JSON.stringify({ chat_session_id: 'abc' }),

@@ -42,6 +42,37 @@ export function decodeText(text: string): StreamPart | undefined {
 const isInt = (v: unknown): boolean => Number.isSafeInteger(v);
 const isNullishInt = (v: unknown): boolean => v === undefined || v === null || Number.isSafeInteger(v);
 const isNullishString = (v: unknown): boolean => v === undefined || v === null || typeof v === 'string';
+const isNullish = (v: unknown, test: (v: unknown) => boolean): boolean => v === undefined || v === null || test(v);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStrings = (v: unknown): boolean => Array.isArray(v) && v.every((s) => typeof s === 'string');
+/** DocumentSourceSchema's rule (api/common.ts). */
+const SOURCE = /^[a-z][a-z0-9_]*$/;
+
+/**
+ * SearchDocSchema (api/documents.ts) by hand. `is_internet` must be there: the schema defaults it,
+ * so a document without it goes through the schema, which adds it.
+ */
+function isSearchDoc(d: unknown): boolean {
+  if (!isRecord(d)) return false;
+  return typeof d.document_id === 'string' && isInt(d.chunk_ind) && typeof d.semantic_identifier === 'string' && isNullishString(d.link)
+    && typeof d.blurb === 'string' && typeof d.source_type === 'string' && SOURCE.test(d.source_type) && isInt(d.boost)
+    && typeof d.hidden === 'boolean' && isMetadata(d.metadata) && isNullish(d.score, (v) => typeof v === 'number')
+    && isNullish(d.is_relevant, (v) => typeof v === 'boolean') && isNullishString(d.relevance_explanation) && isStrings(d.match_highlights)
+    && isNullishString(d.updated_at) && isNullish(d.primary_owners, isStrings) && isNullish(d.secondary_owners, isStrings)
+    && typeof d.is_internet === 'boolean' && isNullishString(d.file_id);
+}
+
+function isMetadata(v: unknown): boolean {
+  if (!isRecord(v)) return false;
+  for (const key in v) {
+    if (!Object.hasOwn(v, key) || key === '__proto__') return false;
+    const value = v[key];
+    if (typeof value !== 'string' && !isStrings(value)) return false;
+  }
+  return true;
+}
+
+const isDocs = (v: unknown): boolean => Array.isArray(v) && v.every(isSearchDoc);
 
 /**
  * The types checked by hand, each with the test of its fields: exactly what their schemas in
@@ -57,6 +88,8 @@ const HOT_TYPES: ReadonlyMap<string, (obj: Record<string, unknown>) => boolean> 
   ['section_end', () => true],
   ['chat_heartbeat', () => true],
   ['stop', (obj) => isNullishString(obj.stop_reason)],
+  ['message_start', (obj) => isNullish(obj.final_documents, isDocs) && isNullish(obj.pre_answer_processing_seconds, (v) => typeof v === 'number')],
+  ['search_tool_documents_delta', (obj) => isDocs(obj.documents)],
 ]);
 
 type Packet = Extract<StreamPart, { kind: 'packet' }>['part'];
