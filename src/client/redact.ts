@@ -41,23 +41,19 @@ export function redactDeep<T>(value: T, secrets: readonly string[]): T {
 
 function walk(value: unknown, secrets: readonly string[]): unknown {
   if (typeof value === 'string') return redactText(value, secrets);
+  if (typeof value !== 'object' || value === null) return value;
+  // Every request's exchange is walked, and almost none holds a secret: look first without
+  // building anything, and copy only a value that has one.
   if (Array.isArray(value)) {
-    let changed = false;
-    const out = value.map((item) => {
-      const next = walk(item, secrets);
-      if (next !== item) changed = true;
-      return next;
-    });
-    return changed ? out : value;
+    for (const item of value) if (walk(item, secrets) !== item) return value.map((each: unknown) => walk(each, secrets));
+    return value;
   }
-  if (typeof value === 'object' && value !== null) {
-    let changed = false;
-    const entries = Object.entries(value).map(([key, item]) => {
-      const [k, v] = [redactText(key, secrets), walk(item, secrets)];
-      if (k !== key || v !== item) changed = true;
-      return [k, v] as const;
-    });
-    return changed ? Object.fromEntries(entries) : value;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  for (const key of keys) {
+    if (redactText(key, secrets) !== key || walk(record[key], secrets) !== record[key]) {
+      return Object.fromEntries(keys.map((k) => [redactText(k, secrets), walk(record[k], secrets)]));
+    }
   }
   return value;
 }
