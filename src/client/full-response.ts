@@ -9,11 +9,12 @@
  * `tool_calls` names (records/tools.ts: an older name such as `run_search` is read as its newer one).
  */
 import { z } from 'zod';
-import { ChatFullResponseSchema } from '../api/documents.js';
+import { ChatFullResponseSchema, type ChatFullResponse } from '../api/documents.js';
 import { citedDocumentIds, resolveMarkers } from '../records/citations.js';
 import { boundDocuments } from '../records/quality.js';
 import { canonicalToolName } from '../records/tools.js';
 import { DEFAULT_MAX_ANSWER_BYTES } from './collect.js';
+import { isDocs, isInt, isNullish, isNullishString, isPlainRecord, isRecord } from './wire/decode-part.js';
 import type { BodyFigures } from './exchange.js';
 import { truncateText } from './exchange.js';
 
@@ -25,7 +26,7 @@ export function fullResponseFigures(body: string, totalMs: number, maxAnswerByte
   } catch {
     return invalid(totalMs, body.trim() === '' ? 'the response body was empty' : `the response body is not JSON: ${body.trim()}`);
   }
-  const parsed = ChatFullResponseSchema.safeParse(value);
+  const parsed = isCheckedFullResponse(value) ? { success: true as const, data: value } : ChatFullResponseSchema.safeParse(value);
   if (!parsed.success) return invalid(totalMs, `the response is not a ChatFullResponse: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`);
   const r = parsed.data;
   const citations = r.citation_info.map(({ citation_number, document_id }) => ({ citation_number, document_id }));
@@ -55,6 +56,24 @@ export function fullResponseFigures(body: string, totalMs: number, maxAnswerByte
     message_id: r.message_id,
     tools_used: [...new Set(r.tool_calls.map((c) => canonicalToolName(c.tool_name)))],
   };
+}
+
+const isString = (v: unknown): boolean => typeof v === 'string';
+const isImage = (v: unknown): boolean => isRecord(v) && isString(v.file_id) && isString(v.url) && isString(v.revised_prompt) && isNullishString(v.shape);
+const isToolCall = (v: unknown): boolean => isRecord(v) && isString(v.tool_name) && isPlainRecord(v.tool_arguments, () => true) && isString(v.tool_result)
+  && isNullish(v.search_docs, isDocs) && isNullish(v.generated_images, (images) => Array.isArray(images) && images.every(isImage)) && isNullishString(v.pre_reasoning);
+const isCitation = (v: unknown): boolean => isRecord(v) && v.type === 'citation_info' && isInt(v.citation_number) && isString(v.document_id);
+
+/**
+ * ChatFullResponseSchema (api/documents.ts) by hand, for a body that needs none of its defaults
+ * (tool_calls, incognito and each citation's type are there): such a value is what the schema
+ * would output. Anything else goes through the schema, which fills the defaults and words errors.
+ */
+export function isCheckedFullResponse(v: unknown): v is ChatFullResponse {
+  return isRecord(v) && isString(v.answer) && isString(v.answer_citationless) && isNullishString(v.pre_answer_reasoning)
+    && Array.isArray(v.tool_calls) && v.tool_calls.every(isToolCall) && isDocs(v.top_documents)
+    && Array.isArray(v.citation_info) && v.citation_info.every(isCitation) && isInt(v.message_id) && isNullishString(v.chat_session_id)
+    && typeof v.incognito === 'boolean' && isNullishString(v.error_msg);
 }
 
 function invalid(totalMs: number, message: string): BodyFigures {

@@ -39,12 +39,12 @@ export function decodeText(text: string): StreamPart | undefined {
   return part.kind === 'decode_error' ? decodeError(part.reason, excerptOfText(text)) : part;
 }
 
-const isInt = (v: unknown): boolean => Number.isSafeInteger(v);
+export const isInt = (v: unknown): boolean => Number.isSafeInteger(v);
 const isNullishInt = (v: unknown): boolean => v === undefined || v === null || Number.isSafeInteger(v);
-const isNullishString = (v: unknown): boolean => v === undefined || v === null || typeof v === 'string';
-const isNullish = (v: unknown, test: (v: unknown) => boolean): boolean => v === undefined || v === null || test(v);
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isStrings = (v: unknown): boolean => Array.isArray(v) && v.every((s) => typeof s === 'string');
+export const isNullishString = (v: unknown): boolean => v === undefined || v === null || typeof v === 'string';
+export const isNullish = (v: unknown, test: (v: unknown) => boolean): boolean => v === undefined || v === null || test(v);
+export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isStrings = (v: unknown): boolean => Array.isArray(v) && v.every((s) => typeof s === 'string');
 /** DocumentSourceSchema's rule (api/common.ts). */
 const SOURCE = /^[a-z][a-z0-9_]*$/;
 
@@ -62,17 +62,20 @@ function isSearchDoc(d: unknown): boolean {
     && typeof d.is_internet === 'boolean' && isNullishString(d.file_id);
 }
 
-function isMetadata(v: unknown): boolean {
+/** A z.record of string keys (a `__proto__` key goes through the schema). */
+export function isPlainRecord(v: unknown, value: (v: unknown) => boolean): boolean {
   if (!isRecord(v)) return false;
   for (const key in v) {
-    if (!Object.hasOwn(v, key) || key === '__proto__') return false;
-    const value = v[key];
-    if (typeof value !== 'string' && !isStrings(value)) return false;
+    if (!Object.hasOwn(v, key) || key === '__proto__' || !value(v[key])) return false;
   }
   return true;
 }
 
-const isDocs = (v: unknown): boolean => Array.isArray(v) && v.every(isSearchDoc);
+function isMetadata(v: unknown): boolean {
+  return isPlainRecord(v, (value) => typeof value === 'string' || isStrings(value));
+}
+
+export const isDocs = (v: unknown): boolean => Array.isArray(v) && v.every(isSearchDoc);
 
 /**
  * The types checked by hand, each with the test of its fields: exactly what their schemas in
