@@ -12,7 +12,8 @@
  * (b) The highest rate one generator process sustains, for full and streamed requests: ×2 steps
  *     then one bisection; each step long enough for ≥ 1,000 sends (judge.ts), judged on the lag p99
  *     of the sends after the first STEADY_MS and explained by the generator's own event-loop delay.
- * Flags: --quick (1 round, 1.5 s runs, no autocannon, no rate search: about a minute), --skip-cpu, --skip-ramp.
+ * Flags: --quick (1 round, 1.5 s runs, no autocannon, no rate search: about a minute), --skip-cpu, --skip-ramp,
+ * --only TEXT (only the CPU scenarios whose name contains TEXT).
  * Bounded: fixed lists of runs and a deadline. Writes reports/bench/load.json and load.md.
  */
 import { spawn } from 'node:child_process';
@@ -32,6 +33,8 @@ const TOKEN = 'onyx_pat_chatbench_demo';
 const QUICK = process.argv.includes('--quick');
 const SKIP_CPU = process.argv.includes('--skip-cpu');
 const SKIP_RAMP = QUICK || process.argv.includes('--skip-ramp');
+/** `--only TEXT`: the CPU scenarios whose name contains TEXT (e.g. `--only "real token"`). */
+const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] ?? '' : '';
 const ROUNDS = QUICK ? 1 : 3;
 const RUN_MS = QUICK ? 1_500 : 4_000;
 const STEADY_MS = 500;
@@ -104,7 +107,7 @@ interface ScenarioFigures {
 
 async function cpuSection(sims: Record<SimKind, SimProcess>, bodies: Record<Mode, string[]>, autocannon: boolean): Promise<ScenarioFigures[]> {
   const out: ScenarioFigures[] = [];
-  for (const scenario of SCENARIOS) {
+  for (const scenario of SCENARIOS.filter((s) => s.name.includes(ONLY))) {
     const runs: Measured[] = [];
     const ratios: number[] = [];
     for (let round = 1; round <= ROUNDS && timeLeft() > 15_000; round++) {
