@@ -25,8 +25,8 @@ import type { PreviousTurn } from '../runner/index.js';
 export interface ResumeState {
   /** The run's manifest as it was, before this resume. */
   readonly manifest: Manifest;
-  /** Keys already recorded, each once. */
-  readonly done: ReadonlySet<string>;
+  /** Plan indices already recorded, each once: one bit per planned request, not the records. */
+  readonly done: DoneSet;
   /**
    * The recorded conversation turns by key: where an unfinished conversation continues from (its
    * session and answer), or why its later turns are skipped.
@@ -41,7 +41,7 @@ export interface ResumeState {
  * temperature, a question's filters) changes it. mcp_headers values are left out, so that no
  * secret is hashed into the manifest (and rotating one does not block a resume).
  */
-export function planDigest(plan: readonly PlannedRequest[]): string {
+export function planDigest(plan: Iterable<PlannedRequest>): string {
   const hash = createHash('sha256');
   for (const p of plan) {
     const headers = p.body.mcp_headers;
@@ -143,12 +143,47 @@ export async function cutTornTail(file: string): Promise<number> {
   return info.size - keep;
 }
 
+/** The plan indices a run recorded: a bitset over the whole plan (125 KB for a million requests). */
+export interface DoneSet {
+  readonly size: number;
+  has(index: number): boolean;
+}
+
+/** Nothing recorded yet (a fresh run). */
+export const NOTHING_DONE: DoneSet = { size: 0, has: () => false };
+
+function createDoneSet(total: number) {
+  const bits = new Uint8Array(Math.ceil(total / 8));
+  let size = 0;
+  return {
+    get size() {
+      return size;
+    },
+    has: (index: number) => (bits[index >>> 3]! & (1 << (index & 7))) !== 0,
+    /** Marks `index`; false when it already was. */
+    add(index: number): boolean {
+      const mask = 1 << (index & 7);
+      if ((bits[index >>> 3]! & mask) !== 0) return false;
+      bits[index >>> 3]! |= mask;
+      size += 1;
+      return true;
+    },
+  };
+}
+
+/** What prepareResume needs of the plan: where a key stands in it (null: not one of its requests). */
+export interface ResumablePlan {
+  readonly total: number;
+  keyIndex(key: string): number | null;
+}
+
 /**
  * Checks that DIR's run can be continued with `manifest` and `plan`, cuts a torn last line, and
- * returns the keys already recorded. InputError (exit 2) when the inputs differ, when a record is
- * not one of the plan's keys, or when a key appears twice (not a run this plan made).
+ * returns what is already recorded (plan indices, read key by key: no record is kept, only the
+ * little a conversation's next turn needs). InputError (exit 2) when the inputs differ, when a
+ * record is not one of the plan's keys, or when a key appears twice (not a run this plan made).
  */
-export async function prepareResume(dir: string, label: string, manifest: Manifest, plan: readonly PlannedRequest[]): Promise<ResumeState> {
+export async function prepareResume(dir: string, label: string, manifest: Manifest, plan: ResumablePlan): Promise<ResumeState> {
   const then = await readRunManifest(dir, label);
   const problems = resumeMismatches(then, manifest);
   if (problems.length > 0) {
@@ -156,16 +191,15 @@ export async function prepareResume(dir: string, label: string, manifest: Manife
   }
   const file = join(dir, 'results.jsonl');
   const truncatedBytes = await cutTornTail(file);
-  const planned = new Set(plan.map((p) => p.key));
-  const done = new Set<string>();
+  const done = createDoneSet(plan.total);
   const turns = new Map<string, PreviousTurn>();
   const bad: string[] = [];
   const exists = await stat(file).then(() => true, () => false);
   if (exists) {
     for await (const record of readRecords(file)) {
-      if (!planned.has(record.key)) bad.push(`${label}/results.jsonl: record ${record.key} is not in the plan`);
-      else if (done.has(record.key)) bad.push(`${label}/results.jsonl: record ${record.key} appears twice`);
-      done.add(record.key);
+      const index = plan.keyIndex(record.key);
+      if (index === null) bad.push(`${label}/results.jsonl: record ${record.key} is not in the plan`);
+      else if (!done.add(index)) bad.push(`${label}/results.jsonl: record ${record.key} appears twice`);
       if (record.conversation !== null) turns.set(record.key, previousTurnOf(record));
       if (bad.length >= 5) break;
     }

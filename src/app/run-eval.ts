@@ -40,12 +40,11 @@ export { describeService };
 import { getProjectInstructions, putProjectInstructions } from '../client/project-client.js';
 import { conversationUnits, readDataset, type Dataset } from '../dataset/index.js';
 import { InputError, RunError, UsageError } from '../errors.js';
-import { buildPlan, deepResearchProblems } from '../plan/build-plan.js';
-import { planSize } from '../plan/build-plan.js';
+import { createEvalPlan, deepResearchProblems, planRequests, planSize, type EvalPlan } from '../plan/build-plan.js';
 import { LIMITS, planTooLarge } from '../util/limits.js';
 import { heapLimitBytes } from './heap.js';
 import type { PlannedRequest } from '../plan/planned-request.js';
-import { selectShard, type Shard } from '../plan/shard.js';
+import type { Shard } from '../plan/shard.js';
 import { runPlan, type PreviousTurn, type RunProgress, type RunResult } from '../runner/index.js';
 import { toolIdsOf, type ToolIds } from '../plan/tools.js';
 import { checkSetsForMode, resolveSets, type ModeOption, type ResolvedSets, type SetDefinition } from '../sets/index.js';
@@ -57,7 +56,7 @@ import { writeFileAtomic } from './output-files.js';
 import { generatorLoopDelay, renderReports, type RenderedReports } from './render-reports.js';
 import type { RequestRecord } from '../records/record.js';
 import { openResultsFile } from './results-file.js';
-import { planDigest, prepareResume, withResume } from './resume.js';
+import { NOTHING_DONE, planDigest, prepareResume, withResume, type ResumeState } from './resume.js';
 import { scoreRecord } from './score-record.js';
 
 export interface EvalInputs {
@@ -96,8 +95,8 @@ export interface QualityInputs {
 export interface PreparedEval {
   readonly dataset: Dataset;
   readonly sets: ResolvedSets;
-  /** The requests this run sends: the whole plan, or one shard of it. */
-  readonly plan: PlannedRequest[];
+  /** The requests this run sends: the whole plan, or one shard of it, built lazily as the run reaches them. */
+  readonly plan: EvalPlan;
   /** Size of the whole plan, before sharding. */
   readonly plannedTotal: number;
   /** Digest of the whole plan: shards of one plan share it. */
@@ -153,11 +152,12 @@ export async function prepareEval(inputs: EvalInputs): Promise<PreparedEval> {
     await checks?.close();
     throw new UsageError(`${tooLarge}: lower --repeat or ask fewer questions`);
   }
-  const whole = buildPlan({ rows: dataset.rows, sets: sets.sets, defaults: sets.defaults, mode: inputs.mode, repeat: inputs.repeat, toolIds });
-  if (whole.length === 0) throw new InputError([`${inputs.datasetPath}: the dataset has no questions`]);
-  const plan = selectShard(whole, inputs.shard);
-  if (plan.length === 0) throw new InputError([`shard ${inputs.shard?.index}/${inputs.shard?.count} has no requests: the plan has only ${whole.length}`]);
-  return { dataset, sets, plan, plannedTotal: whole.length, wholePlanSha256: planDigest(whole), checks: checks ?? null, passRule, labels: labels ?? null };
+  const planInput = { rows: dataset.rows, sets: sets.sets, defaults: sets.defaults, mode: inputs.mode, repeat: inputs.repeat, toolIds };
+  const plan = createEvalPlan(planInput, inputs.shard);
+  if (plan.total === 0) throw new InputError([`${inputs.datasetPath}: the dataset has no questions`]);
+  if (plan.length === 0) throw new InputError([`shard ${inputs.shard?.index}/${inputs.shard?.count} has no requests: the plan has only ${plan.total}`]);
+  // Digested as it is built, request by request: the whole plan is never held.
+  return { dataset, sets, plan, plannedTotal: plan.total, wholePlanSha256: planDigest(planRequests(planInput)), checks: checks ?? null, passRule, labels: labels ?? null };
 }
 
 export interface EvalOptions extends EvalInputs {
@@ -229,7 +229,7 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   const version = await probeVersion({ baseUrl: options.baseUrl }, options.signal, secretsOf(sets.defaults, options.token));
   const service: ServiceDescription = { ...version, framing: null };
   const manifest = { ...(await buildManifest(options, dataset, sets, plan, plannedTotal, wholePlanSha256, service)), quality: await qualityManifest(options, ready) };
-  let done: ReadonlySet<string> = new Set();
+  let done: ResumeState['done'] = NOTHING_DONE;
   let truncatedBytes = 0;
   let turns: ReadonlyMap<string, PreviousTurn> = new Map();
   if (options.resume) {
@@ -241,7 +241,7 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
     await writeFileAtomic(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   }
   if (ready.labels !== null) await writeFileAtomic(join(outDir, LABELS_FILE), ready.labels.map((l) => `${JSON.stringify(l)}\n`).join(''));
-  const todo = plan.filter((p) => !done.has(p.key));
+  const todo = notDone(plan, done, turns);
 
   const client = createChatClient({
     baseUrl: options.baseUrl, token: options.token, connections: options.concurrency, timeoutMs: options.timeoutMs,
@@ -268,8 +268,6 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
     append: options.resume === true,
     hint: `every record written so far is intact: make room, then continue the run with the same command and --resume ${options.outDir}`,
   });
-  const expectations = new Map(plan.map((p) => [p.key, p.expectations]));
-  const keyAt = new Map(plan.map((p) => [p.index, p.key]));
   const assessor = await createAssessor(
     { judge: options.judge ?? null, checks: ready.checks, passRule: ready.passRule },
     { baseUrl: options.baseUrl, token: options.token, timeoutMs: options.timeoutMs ?? 60_000 },
@@ -286,9 +284,10 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
       // the OutputError: close() rethrows it
     }
   };
-  const onRecord = (unscored: Parameters<typeof assessor.assess>[0]) => {
+  const onRecord = (unscored: Parameters<typeof assessor.assess>[0], planned: PlannedRequest) => {
     sink.assertWritable();
-    const written = assessor.assess(unscored, expectations.get(unscored.key)).then(
+    const { expectations } = planned;
+    const written = assessor.assess(unscored, expectations).then(
       (record) => {
         write(record);
         options.onRecord?.(record);
@@ -296,7 +295,7 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
       (error: unknown) => {
         // A bug in assessing: keep the record's line (scored, unjudged) and report the bug after the run.
         failure ??= error;
-        write(scoreRecord(unscored, expectations.get(unscored.key)));
+        write(scoreRecord(unscored, expectations));
       },
     );
     waiting.add(written);
@@ -320,9 +319,10 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
     if (sets.defaults.project) await applyProject(options, sets.defaults.project);
     options.onStart?.({ outDir, planned: todo.length, alreadyDone: done.size, truncatedBytes, service: version });
     // The first wave must be timed like the rest: hot path warmed, connections open, before the first send.
+    const sample = first(todo);
     warm = await warmUp({
-      preconnect: (n) => client.preconnect(n), connections: Math.min(options.concurrency, todo.length), sample: todo[0],
-      score: (record) => void scoreRecord(record, expectations.get(record.key)!),
+      preconnect: (n) => client.preconnect(n), connections: Math.min(options.concurrency, todo.length), sample,
+      score: (record) => void scoreRecord(record, sample!.expectations),
     });
     const loop = watchLoopDelay();
     try {
@@ -335,7 +335,7 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
         graceMs: options.graceMs,
         onProgress: options.onProgress,
         onRecord,
-        earlierTurn: (index) => turns.get(keyAt.get(index) ?? ''),
+        earlierTurn: (index) => todo.earlierTurn(index),
       });
     } catch (error) {
       if (!(error instanceof RunError)) throw error;
@@ -375,6 +375,40 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   if (verdict !== undefined || run === undefined) throw verdict ?? new RunError('the run ended without a result');
   return { outDir, run, reports, service, quality: assessor.stats() };
 }
+/** The first request of a plan, without building the rest. */
+function first(plan: Iterable<PlannedRequest>): PlannedRequest | undefined {
+  for (const planned of plan) return planned;
+  return undefined;
+}
+
+/**
+ * The requests of `plan` not yet recorded, lazily, in plan order; `earlierTurn` gives the recorded
+ * turn at a plan index that a conversation continues from (a resumed run's, held by key in `turns`).
+ */
+function notDone(plan: EvalPlan, done: ResumeState['done'], turns: ReadonlyMap<string, PreviousTurn>) {
+  // Recorded turns that an unrecorded turn follows, by plan index: met while iterating, a few at most.
+  const earlier = new Map<number, PreviousTurn>();
+  return {
+    length: plan.length - done.size,
+    earlierTurn: (index: number): PreviousTurn | undefined => {
+      const turn = earlier.get(index);
+      earlier.delete(index);
+      return turn;
+    },
+    *[Symbol.iterator](): Generator<PlannedRequest> {
+      if (done.size === 0) return yield* plan;
+      for (const planned of plan) {
+        if (!done.has(planned.index)) {
+          yield planned;
+          continue;
+        }
+        const turn = planned.conversation ? turns.get(planned.key) : undefined;
+        if (turn !== undefined) earlier.set(planned.index, turn);
+      }
+    },
+  };
+}
+
 /** manifest.json's `quality`: the pass rule, the judge (URL without credentials), the checks and labels by hash. */
 async function qualityManifest(options: EvalOptions, prepared: PreparedEval): Promise<Manifest['quality']> {
   const judge = options.judge ?? null;
@@ -399,7 +433,7 @@ async function ensureFreshRunDir(outDir: string): Promise<void> {
 
 /** The run's manifest: what was run, against what, with which inputs by hash (and the plan's digest). */
 async function buildManifest(
-  options: EvalOptions, dataset: Dataset, sets: ResolvedSets, plan: readonly PlannedRequest[], plannedTotal: number, wholePlanSha256: string,
+  options: EvalOptions, dataset: Dataset, sets: ResolvedSets, plan: EvalPlan, plannedTotal: number, wholePlanSha256: string,
   service: ServiceDescription,
 ): Promise<Manifest> {
   return {

@@ -1,14 +1,15 @@
 /**
  * @module plan/build-plan
- * The evaluation plan: questions × sets × modes × repeats, with every body built before the first
- * request (style.md rule 2). Pure.
+ * The evaluation plan: questions × sets × modes × repeats, decided before the first request (style.md
+ * rule 2) but built lazily, request by request, so that memory does not grow with its size. Pure.
  */
 import type { LLMOverride, SendMessageRequest } from '../api/index.js';
 import { conversationUnits, type DatasetRow } from '../dataset/index.js';
-import { requestKey } from '../records/record.js';
+import { requestKey, type Mode } from '../records/record.js';
 import type { ModeOption, SetDefinition, SetsDefaults } from '../sets/index.js';
 import { plannedModes } from '../sets/index.js';
 import type { PlannedRequest } from './planned-request.js';
+import { inShard, type Shard } from './shard.js';
 import { forcedToolId, type ToolIds } from './tools.js';
 
 export interface PlanInput {
@@ -28,50 +29,131 @@ export interface PlanInput {
  * a deploy) touches every set alike instead of favouring the set that ran first. A conversation
  * stands where its first row stands, its turns in order under each set and mode: each is one
  * `unit` (dataset/conversations.ts), every later turn `follows` the one before it.
+ *
+ * Lazy: each request (and its body) is built when it is reached, so a plan of a million requests
+ * takes no more memory than one of ten; iterate it as many times as needed, it is the same each time.
  */
-export function buildPlan(input: PlanInput): PlannedRequest[] {
-  const plan: PlannedRequest[] = [];
-  const units = conversationUnits(input.rows);
+export function* planRequests(input: PlanInput, shard?: Shard | null): Generator<PlannedRequest> {
+  const layout = planLayout(input);
+  let index = 0;
   let unit = 0;
   for (let repeat = 0; repeat < input.repeat; repeat += 1) {
-    for (const rows of units) {
-      for (const set of input.sets) {
-        for (const mode of plannedModes(set, input.mode)) {
-          let previous: number | null = null;
-          for (const row of rows) {
-            const index = plan.length;
-            plan.push({
-              index,
-              unit,
-              conversation: row.conversation === null ? null : {
-                id: row.conversation, turn: row.turn ?? 1, turns: rows.length, follows: previous, continue_with: set.continue_with ?? 0,
-              },
-              key: requestKey(row.id, set.name, mode, repeat),
-              question_id: row.id,
-              question: row.question,
-              category: row.category,
-              metadata: row.metadata,
-              expected_document_ids: row.expectations.expected_document_ids,
-              set: set.name,
-              mode,
-              repeat,
-              model_names: set.llm_overrides?.map(modelName) ?? null,
-              body: buildBody(row, set, mode === 'stream', input.defaults, input.toolIds),
-              expectations: row.expectations,
-            });
-            previous = index;
-          }
+    for (const rows of layout.units) {
+      for (const { set, mode, modelNames } of layout.pairs) {
+        if (!inShard(unit, shard)) {
+          index += rows.length;
+          unit += 1;
+          continue;
+        }
+        let previous: number | null = null;
+        for (const row of rows) {
+          yield {
+            index,
+            unit,
+            conversation: row.conversation === null ? null : {
+              id: row.conversation, turn: row.turn ?? 1, turns: rows.length, follows: previous, continue_with: set.continue_with ?? 0,
+            },
+            key: requestKey(row.id, set.name, mode, repeat),
+            question_id: row.id,
+            question: row.question,
+            category: row.category,
+            metadata: row.metadata,
+            expected_document_ids: row.expectations.expected_document_ids,
+            set: set.name,
+            mode,
+            repeat,
+            model_names: modelNames,
+            body: buildBody(row, set, mode === 'stream', input.defaults, input.toolIds),
+            expectations: row.expectations,
+          };
+          previous = index;
+          index += 1;
+        }
+        unit += 1;
+      }
+    }
+  }
+}
+
+/** The whole plan as an array (small plans and tests; a run iterates createEvalPlan instead). */
+export function buildPlan(input: PlanInput): PlannedRequest[] {
+  return [...planRequests(input)];
+}
+
+/** The shape of a plan without its requests: its units and the set and mode pairs each is asked under. */
+function planLayout(input: Omit<PlanInput, 'defaults'>) {
+  const units = conversationUnits(input.rows);
+  const pairs = input.sets.flatMap((set) => {
+    const modelNames = set.llm_overrides?.map(modelName) ?? null;
+    return plannedModes(set, input.mode).map((mode) => ({ set, mode, modelNames }));
+  });
+  return { units, pairs, perRepeat: input.rows.length * pairs.length };
+}
+
+/**
+ * A plan (or one shard of it) to iterate lazily: requests are built as the run reaches them.
+ * `length` counts this shard's requests; `keyIndex` finds where a recorded key stands in the
+ * whole plan (resume reads keys into a bitset by it), null when the key is not in this shard.
+ */
+export interface EvalPlan extends Iterable<PlannedRequest> {
+  /** Requests in this shard (the whole plan without a shard). */
+  readonly length: number;
+  /** Requests of the whole plan, before sharding. */
+  readonly total: number;
+  /** Modes and conversation turn numbers the plan asks (for messages and gates). */
+  readonly modes: readonly Mode[];
+  readonly turns: readonly number[];
+  /** Plan index of `key` when it is one of this shard's requests; null otherwise. */
+  keyIndex(key: string): number | null;
+}
+
+/** The plan of `input` (one shard of it with `shard`), lazily: see planRequests. */
+export function createEvalPlan(input: PlanInput, shard?: Shard | null): EvalPlan {
+  const layout = planLayout(input);
+  const unitsPerRepeat = layout.units.length * layout.pairs.length;
+  let length = 0;
+  for (let repeat = 0; repeat < input.repeat; repeat += 1) {
+    let unit = repeat * unitsPerRepeat;
+    for (const rows of layout.units) {
+      for (let pair = 0; pair < layout.pairs.length; pair += 1, unit += 1) if (inShard(unit, shard)) length += rows.length;
+    }
+  }
+  // `question|set|mode` → [position within a repeat, unit within a repeat]; built on the first lookup.
+  let positions: Map<string, readonly [number, number]> | undefined;
+  const keyIndex = (key: string): number | null => {
+    if (positions === undefined) {
+      positions = new Map();
+      let position = 0;
+      let unit = 0;
+      for (const rows of layout.units) {
+        for (const { set, mode } of layout.pairs) {
+          for (const row of rows) positions.set(requestKey(row.id, set.name, mode, 0).slice(0, -2), [position++, unit]);
           unit += 1;
         }
       }
     }
-  }
-  return plan;
+    const bar = key.lastIndexOf('|');
+    const repeatText = key.slice(bar + 1);
+    const repeat = Number(repeatText);
+    if (bar < 0 || !/^(0|[1-9]\d*)$/.test(repeatText) || repeat >= input.repeat) return null;
+    const at = positions.get(key.slice(0, bar));
+    if (at === undefined || !inShard(repeat * unitsPerRepeat + at[1], shard)) return null;
+    return repeat * layout.perRepeat + at[0];
+  };
+  const turns = [...new Set(input.rows.flatMap((row) => (row.conversation === null ? [] : [row.turn ?? 1])))].sort((a, b) => a - b);
+  return {
+    length,
+    total: input.repeat * layout.perRepeat,
+    modes: [...new Set(layout.pairs.map((p) => p.mode))],
+    turns,
+    keyIndex,
+    [Symbol.iterator]: () => planRequests(input, shard),
+  };
 }
 
 /** How many requests buildPlan would make, and how (for messages), without building them. */
 export function planSize(input: Omit<PlanInput, 'defaults'>): { requests: number; how: string } {
-  const perQuestion = input.sets.reduce((sum, set) => sum + plannedModes(set, input.mode).length, 0);
+  const perQuestion = planLayout({ ...input, rows: [] }).pairs.length;
   const requests = input.rows.length * perQuestion * input.repeat;
   return { requests, how: `${input.rows.length} questions × ${perQuestion} set and mode pairs × ${input.repeat} repeats` };
 }

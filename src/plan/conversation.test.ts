@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DatasetRowSchema, type DatasetRow } from '../dataset/index.js';
 import type { SetDefinition } from '../sets/index.js';
-import { buildPlan } from './build-plan.js';
+import { buildPlan, createEvalPlan } from './build-plan.js';
 import { continuationAfter, followUpBody } from './conversation.js';
 import { selectShard } from './shard.js';
 import { forcedToolId, toolIdsOf, toolProblems } from './tools.js';
@@ -82,5 +82,36 @@ describe('follow-ups', () => {
   it('a follow-up body names the session instead of creating one', () => {
     const body = followUpBody({ message: 'and then?', stream: true, chat_session_info: { persona_id: 2 }, llm_override: { model_version: 'x' } }, { chat_session_id: 's', parent_message_id: 8 });
     expect(body).toEqual({ message: 'and then?', stream: true, llm_override: { model_version: 'x' }, chat_session_id: 's', parent_message_id: 8 });
+  });
+});
+
+describe('createEvalPlan (lazy)', () => {
+  const rows = [
+    row('a'), row('c#1', { conversation: 'c', turn: '1' }), row('lone'), row('c#2', { conversation: 'c', turn: '2' }), row('c#3', { conversation: 'c', turn: '3' }),
+  ];
+  const input = { rows, sets: [fast, duo], defaults: {}, mode: 'both' as const, repeat: 3 };
+
+  it.each([null, { index: 1, count: 1 }, { index: 1, count: 3 }, { index: 2, count: 3 }, { index: 3, count: 3 }, { index: 4, count: 7 }])(
+    'is exactly the built plan (%j), each time it is iterated, with its length, and finds every key',
+    (shard) => {
+      const whole = buildPlan(input);
+      const expected = selectShard(whole, shard);
+      const plan = createEvalPlan(input, shard);
+      expect([...plan]).toEqual(expected);
+      expect([...plan]).toEqual(expected);
+      expect(plan.length).toBe(expected.length);
+      expect(plan.total).toBe(whole.length);
+      const mine = new Set(expected.map((p) => p.index));
+      for (const p of whole) expect(plan.keyIndex(p.key), p.key).toBe(mine.has(p.index) ? p.index : null);
+    },
+  );
+
+  it('knows no key outside the plan', () => {
+    const plan = createEvalPlan(input);
+    for (const key of ['a|fast|stream|3', 'a|fast|stream|-1', 'a|fast|stream|01', 'a|fast|stream|', 'zz|fast|stream|0', 'a|nope|stream|0', 'a|duo|full|0', 'nonsense']) {
+      expect(plan.keyIndex(key), key).toBeNull();
+    }
+    expect(plan.modes).toEqual(['stream', 'full']);
+    expect(plan.turns).toEqual([1, 2, 3]);
   });
 });

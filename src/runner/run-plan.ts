@@ -1,6 +1,6 @@
 /**
  * @module runner/run-plan
- * The closed-loop runner: sends a plan's requests with at most `concurrency` in flight (p-limit),
+ * The closed-loop runner: sends a plan's requests with at most `concurrency` in flight,
  * retries what is worth retrying, and hands over exactly one record per planned request that was sent,
  * as soon as its final attempt ends. Nothing is aggregated here and no record is kept: the app scores
  * and writes each one (style.md rule 4).
@@ -17,7 +17,6 @@
  * (early-stop.ts) stops the same way, then rejects with its RunError once every record is out.
  */
 import { setMaxListeners } from 'node:events';
-import pLimit from 'p-limit';
 import { abortableSleep } from './sleep.js';
 import type { ChatClient } from '../client/chat-client.js';
 import type { Exchange } from '../client/exchange.js';
@@ -49,8 +48,11 @@ export interface RunPlanOptions {
   signal?: AbortSignal;
   /** Default 10 s. */
   graceMs?: number;
-  /** Called synchronously once per planned request that was sent, when its final attempt ended. */
-  onRecord: (record: UnscoredRecord) => void;
+  /**
+   * Called synchronously once per planned request that was sent (or a turn recorded skipped), when
+   * its final attempt ended, with the planned request it records (its expectations, for scoring).
+   */
+  onRecord: (record: UnscoredRecord, planned: PlannedRequest) => void;
   /** At most every `progressIntervalMs` (default 250) while running, and once at the end. */
   onProgress?: (progress: RunProgress) => void;
   progressIntervalMs?: number;
@@ -86,8 +88,14 @@ export interface RunResult {
   verdict: RunError | undefined;
 }
 
+/**
+ * The requests to run, in plan order, iterated once: an array, or a lazy plan (plan/build-plan
+ * createEvalPlan) whose requests are built as the runner reaches them. `length` counts them.
+ */
+export type PlanRequests = Iterable<PlannedRequest> & { readonly length: number };
+
 /** Runs the plan; rejects only with the early stop's RunError (after every record is out) or a bug. */
-export async function runPlan(plan: readonly PlannedRequest[], options: RunPlanOptions): Promise<RunResult> {
+export async function runPlan(plan: PlanRequests, options: RunPlanOptions): Promise<RunResult> {
   const now = options.now ?? (() => performance.now());
   const wallClock = options.wallClock ?? Date.now;
   const sleep = options.sleep ?? abortableSleep;
@@ -168,11 +176,11 @@ export async function runPlan(plan: readonly PlannedRequest[], options: RunPlanO
     return exchange === undefined ? undefined : { exchange, attempts, restarted };
   }
 
-  function emit(record: UnscoredRecord): void {
+  function emit(record: UnscoredRecord, planned: PlannedRequest): void {
     outcomes[record.outcome]++;
     state.done++;
     try {
-      options.onRecord(record);
+      options.onRecord(record, planned);
     } catch (error) {
       bug ??= error;
       stop();
@@ -181,7 +189,7 @@ export async function runPlan(plan: readonly PlannedRequest[], options: RunPlanO
   }
 
   const skipRest = (rest: readonly PlannedRequest[], reason: string) => {
-    for (const planned of rest) emit(skippedRecord(planned, reason, { offsetMs: now() - runStart, wallClockMs: wallClock() }));
+    for (const planned of rest) emit(skippedRecord(planned, reason, { offsetMs: now() - runStart, wallClockMs: wallClock() }), planned);
   };
 
   /** One unit: a question on its own, or a conversation's turns in order, each after the one before it ended. */
@@ -214,14 +222,19 @@ export async function runPlan(plan: readonly PlannedRequest[], options: RunPlanO
       if (sent.restarted) [origin, sessionId] = ['restarted', null];
       const record = toRecord(planned, sent.exchange, sent.attempts, runStart, { origin, chat_session_id: sessionId });
       failures.add(record);
-      emit(record);
+      emit(record, planned);
       previous = record;
     }
   }
 
-  const limit = pLimit(options.concurrency);
+  // `concurrency` lanes, each taking the next unit when it is free: the order p-limit starts them
+  // in, without a promise (or a unit) per planned request waiting in memory.
+  const units = planUnits(plan);
+  const lane = async (): Promise<void> => {
+    for (let next = units.next(); next.done !== true; next = units.next()) await runUnit(next.value);
+  };
   try {
-    await Promise.all(planUnits(plan).map((unit) => limit(runUnit, unit)));
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, plan.length)) }, lane));
   } finally {
     clearTimeout(graceTimer);
     options.signal?.removeEventListener('abort', onSignal);
@@ -242,16 +255,24 @@ interface Sent {
   restarted: boolean;
 }
 
-/** The plan as its units (conversations, or questions on their own), in plan order. */
-export function planUnits(plan: readonly PlannedRequest[]): PlannedRequest[][] {
-  const units = new Map<number, PlannedRequest[]>();
+/**
+ * The plan as its units (conversations, or questions on their own), in plan order, read lazily:
+ * a unit's turns stand together in a plan (plan/build-plan), so a unit ends where the next begins.
+ * A unit met again after another began (a hand-made plan) is run as a unit of its own, after it.
+ */
+export function* planUnits(plan: Iterable<PlannedRequest>): Generator<PlannedRequest[], void, undefined> {
+  let current: PlannedRequest[] = [];
+  let id: number | undefined;
   for (const planned of plan) {
     const unit = planned.unit ?? -1 - planned.index;
-    const list = units.get(unit);
-    if (list === undefined) units.set(unit, [planned]);
-    else list.push(planned);
+    if (current.length > 0 && unit !== id) {
+      yield current;
+      current = [];
+    }
+    id = unit;
+    current.push(planned);
   }
-  return [...units.values()];
+  if (current.length > 0) yield current;
 }
 
 function attemptOf(exchange: Exchange, attempt: number): AttemptRecord {

@@ -61,7 +61,7 @@ async function timingSteps(sim: ChildProcess): Promise<TimingStep[]> {
   const prepared = await prepareEval({ datasetPath: 'datasets/sample.csv', setFlags: [], mode: 'stream', repeat: Math.ceil(longest / 75), cwd: ROOT });
   const steps: TimingStep[] = [];
   for (const { concurrency, measured } of TIMING_STEPS) {
-    const plan = prepared.plan.slice(0, concurrency + measured);
+    const plan = [...prepared.plan].slice(0, concurrency + measured);
     const step = await runTimingStep({ sim, simConfig: TIMING_CONFIG, token: DEMO_TOKEN, concurrency, plan, scheduled: SCHEDULED });
     steps.push(step);
     const fig = step.figures;

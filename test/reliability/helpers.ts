@@ -73,5 +73,5 @@ export const STACK_LINE = /\n\s+at \S+.*[:(]\d+:\d+\)?/;
 /** The keys of the whole plan these inputs make, as eval would build it. */
 export async function plannedKeys(inputs: { datasetPath: string; modelsPath?: string; setFlags?: string[]; mode: 'stream' | 'full' | 'both'; repeat?: number }): Promise<string[]> {
   const prepared = await prepareEval({ setFlags: [], repeat: 1, cwd: process.cwd(), ...inputs });
-  return prepared.plan.map((p) => p.key);
+  return [...prepared.plan].map((p) => p.key);
 }

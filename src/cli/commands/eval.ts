@@ -157,8 +157,8 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
   try {
     const gates = await loadGates({ gates: gateTexts, gatesFile: a.gates, cwd: io.cwd, checkNames: prepared.checks?.names ?? [] });
     checkGates(gates, {
-      sets: prepared.sets.sets.map((s) => s.name), modes: [...new Set(prepared.plan.map((p) => p.mode))], hasBaseline: a.baseline !== undefined,
-      turns: [...new Set(prepared.plan.flatMap((p) => (p.conversation ? [p.conversation.turn] : [])))],
+      sets: prepared.sets.sets.map((s) => s.name), modes: prepared.plan.modes, hasBaseline: a.baseline !== undefined,
+      turns: prepared.plan.turns,
     });
     claim = await claimDir(io, outDir, { label: a.resume !== undefined ? `--resume ${a.resume}` : `--out ${outDir}`, command: a.resume !== undefined ? 'eval --resume' : 'eval' });
     return await runClaimed(a, io, { inputs, prepared, gates, gateTexts, judge, baseUrl, token, timeoutMs, maxDurationMs, maxAnswerBytes, graceMs, outDir });

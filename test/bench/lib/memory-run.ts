@@ -8,7 +8,9 @@
  * - every 50 ms without GC, and the kernel's max RSS: the peaks, garbage included, split into the
  *   run and the report rendering that follows it.
  */
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prepareEval, runEval } from '../../../src/app/run-eval.js';
@@ -71,7 +73,8 @@ export async function runMemoryRun(options: MemoryRunOptions): Promise<MemoryRun
   const inputs = { datasetPath: 'datasets/sample.csv', setFlags: ['fast=openai:gpt-4o-mini', 'accurate=openai:gpt-4o'], mode: 'both' as const, cwd: options.cwd };
   // 75 questions × 2 sets × 2 modes = 300 requests per repeat: enough repeats, then cut to size.
   const whole = await prepareEval({ ...inputs, repeat: Math.ceil(options.requests / 300) });
-  const prepared = { ...whole, plan: whole.plan.slice(0, options.requests), plannedTotal: options.requests };
+  const plan = [...whole.plan].slice(0, options.requests);
+  const prepared = { ...whole, plan: { ...whole.plan, length: plan.length, total: plan.length, [Symbol.iterator]: () => plan.values() }, plannedTotal: options.requests };
   const dir = await mkdtemp(join(tmpdir(), 'chatbench-bench-'));
   const peaks = { run: { rss_mb: 0, heap_used_mb: 0 }, reports: { rss_mb: 0, heap_used_mb: 0 } };
   let phase: 'run' | 'reports' = 'run';
@@ -139,4 +142,130 @@ export function runMemoryChild(): void {
     ).finally(() => process.disconnect());
   });
   send({ type: 'ready' });
+}
+
+/** One row of `npm run bench:memory`: a whole `chatbench eval` process, as a user runs it. */
+export interface MemoryRow {
+  /** `20k`, `resume of 1M after a kill at 10%`, ... */
+  run: string;
+  planned: number;
+  /** Lines in results.jsonl when the process ended. */
+  records: number;
+  seconds: number;
+  /** Records written per second over the process's life. */
+  per_second: number;
+  /** The kernel's high-water RSS of the process (VmHWM), MB. */
+  peak_rss_mb: number;
+  /** VmRSS when results.jsonl reached half and 90% of what this process was to write; null if never. */
+  rss_at_half_mb: number | null;
+  rss_at_90_mb: number | null;
+  results_mb: number;
+  exit_code: number | null;
+}
+
+export interface MemoryTableOptions {
+  readonly sizes: readonly number[];
+  readonly questions: number;
+  readonly concurrency: number;
+  /** The size whose run is killed at `killAt` of its records and resumed. */
+  readonly resumeOf: number;
+  readonly killAt: number;
+  /** Starts `chatbench eval` with these extra arguments (its stderr piped). */
+  spawnEval(args: string[]): ChildProcess;
+  outDir(name: string): string;
+  log(line: string): void;
+}
+
+const label = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1_000}k`);
+
+/** Every size once, then the kill at `killAt` and the resume of `resumeOf`. */
+export async function runMemoryTable(options: MemoryTableOptions): Promise<MemoryRow[]> {
+  const rows: MemoryRow[] = [];
+  for (const size of options.sizes) {
+    const out = options.outDir(`run-${size}`);
+    const row = await watchEval(options, size, ['--repeat', String(size / options.questions), '--out', out], join(out, 'results.jsonl'), { run: label(size), expect: size });
+    rows.push(row);
+    options.log(`${row.run}: ${row.records} records in ${row.seconds} s, peak RSS ${row.peak_rss_mb} MB (exit ${row.exit_code})`);
+    await rm(out, { recursive: true, force: true });
+  }
+  const size = options.resumeOf;
+  const out = options.outDir(`resume-${size}`);
+  const args = ['--repeat', String(size / options.questions)];
+  const killed = await watchEval(options, size, [...args, '--out', out], join(out, 'results.jsonl'), { run: `${label(size)}, killed at ${options.killAt * 100}%`, expect: size, killAt: Math.ceil(size * options.killAt) });
+  rows.push(killed);
+  options.log(`${killed.run}: ${killed.records} records in ${killed.seconds} s, peak RSS ${killed.peak_rss_mb} MB`);
+  const resumed = await watchEval(options, size, [...args, '--resume', out], join(out, 'results.jsonl'), { run: `resume of ${label(size)}`, expect: size, from: killed.records });
+  rows.push(resumed);
+  options.log(`${resumed.run}: ${resumed.records} records in ${resumed.seconds} s, peak RSS ${resumed.peak_rss_mb} MB (exit ${resumed.exit_code})`);
+  await rm(out, { recursive: true, force: true });
+  return rows;
+}
+
+/** VmRSS and VmHWM of a live process, MB; null once it is gone. */
+function procMemory(pid: number): { rss: number; hwm: number } | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
+    return { rss: Math.round(kb('VmRSS') / 102.4) / 10, hwm: Math.round(kb('VmHWM') / 102.4) / 10 };
+  } catch {
+    return null;
+  }
+}
+
+/** Runs one eval child to its end (or kills it at `killAt` lines), sampling its memory every 50 ms. */
+async function watchEval(options: MemoryTableOptions, planned: number, args: string[], results: string, what: { run: string; expect: number; killAt?: number; from?: number }): Promise<MemoryRow> {
+  const started = performance.now();
+  const child = options.spawnEval(args);
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-4000);
+  });
+  const exit = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const from = what.from ?? 0;
+  const toWrite = what.expect - from;
+  let lines = from;
+  let offset = 0;
+  let peak = 0;
+  let half: number | null = null;
+  let ninety: number | null = null;
+  let killed = false;
+  const buffer = Buffer.alloc(1 << 20);
+  let ended = false;
+  void exit.then(() => {
+    ended = true;
+  });
+  // The existing lines of a resumed run are counted in `from`, not read again.
+  if (from > 0) offset = (await stat(results)).size;
+  while (!ended) {
+    await new Promise((done) => setTimeout(done, 50));
+    const memory = child.pid === undefined ? null : procMemory(child.pid);
+    if (memory !== null) peak = Math.max(peak, memory.hwm);
+    const handle = await open(results, 'r').catch(() => undefined);
+    if (handle !== undefined) {
+      try {
+        for (;;) {
+          const { bytesRead } = await handle.read(buffer, 0, buffer.length, offset);
+          if (bytesRead === 0) break;
+          offset += bytesRead;
+          for (let i = buffer.indexOf(0x0a); i !== -1 && i < bytesRead; i = buffer.indexOf(0x0a, i + 1)) lines += 1;
+        }
+      } finally {
+        await handle.close();
+      }
+    }
+    if (memory !== null && half === null && lines - from >= toWrite * 0.5) half = memory.rss;
+    if (memory !== null && ninety === null && lines - from >= toWrite * 0.9) ninety = memory.rss;
+    if (what.killAt !== undefined && !killed && lines >= what.killAt) {
+      killed = true;
+      child.kill('SIGKILL');
+    }
+  }
+  const code = await exit;
+  if (!killed && code !== 0) options.log(`${what.run}: chatbench exited ${code}:\n${stderr}`);
+  const seconds = (performance.now() - started) / 1000;
+  const size = await stat(results).then((s) => s.size, () => 0);
+  return {
+    run: what.run, planned, records: lines, seconds: Math.round(seconds * 10) / 10, per_second: Math.round((lines - from) / seconds),
+    peak_rss_mb: peak, rss_at_half_mb: half, rss_at_90_mb: ninety, results_mb: mb(size), exit_code: code,
+  };
 }

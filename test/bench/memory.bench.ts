@@ -1,0 +1,94 @@
+/**
+ * `npm run bench:memory`: peak memory of an evaluation at any plan size (issue 17 §3). The
+ * simulator runs in its own process (load/sim-process.ts, the built-in profiles at time_scale 1e-6:
+ * a full answer in well under a millisecond); chatbench runs as a user runs it
+ * (`node bin/chatbench.js eval`, full mode, no --max-old-space-size) in a child whose RSS is read
+ * from /proc every 50 ms (VmRSS, and the kernel's high-water mark VmHWM): planned sizes 20k, 200k
+ * and 1,000,000, then a resume of the largest run after a SIGKILL at 10% of its records.
+ * `--quick`: 20k and 200k (and the resume of 200k), to check the benchmark works. Writes
+ * reports/bench/memory.json and memory.md and prints the table. Bounded: every child is killed
+ * past its own deadline, and the whole benchmark past DEADLINE_MS.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { DEMO_TOKEN } from '../../src/sim/index.js';
+import { runMemoryTable, type MemoryRow } from './lib/memory-run.js';
+import { startSimProcess } from './load/sim-process.js';
+
+const QUICK = process.argv.includes('--quick');
+const ROOT = resolve(import.meta.dirname, '../..');
+/** Distinct questions of the generated dataset; a plan of N requests asks each N / QUESTIONS times. */
+const QUESTIONS = 1_000;
+const SIZES = QUICK ? [20_000, 200_000] : [20_000, 200_000, 1_000_000];
+const CONCURRENCY = 64;
+const DEADLINE_MS = QUICK ? 300_000 : 3 * 3_600_000;
+const load = () => Math.round((loadavg()[0] ?? 0) * 100) / 100;
+
+async function main(): Promise<void> {
+  const loadBefore = load();
+  const work = await mkdtemp(join(tmpdir(), 'chatbench-memory-'));
+  const dataset = join(work, 'questions.csv');
+  writeFileSync(dataset, `id,question\n${Array.from({ length: QUESTIONS }, (_, i) => `m${String(i).padStart(4, '0')},What does the travel policy say about case ${i}?`).join('\n')}\n`);
+  const sim = await startSimProcess({ chat: { time_scale: 1e-6 } });
+  const children = new Set<ChildProcess>();
+  const deadline = setTimeout(() => {
+    console.error(`bench:memory: over its ${DEADLINE_MS / 1000} s bound, stopping`);
+    process.exitCode = 1;
+    for (const child of children) child.kill('SIGKILL');
+  }, DEADLINE_MS);
+  deadline.unref();
+  let rows: MemoryRow[];
+  try {
+    rows = await runMemoryTable({
+      sizes: SIZES, questions: QUESTIONS, concurrency: CONCURRENCY, resumeOf: SIZES[SIZES.length - 1]!, killAt: 0.1,
+      spawnEval: (args) => {
+        const child = spawn(process.execPath, ['bin/chatbench.js', 'eval', '--base-url', sim.baseUrl, '--dataset', dataset, '--mode', 'full', '--concurrency', String(CONCURRENCY), ...args], {
+          cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NODE_OPTIONS: '', CHATBENCH_TOKEN: DEMO_TOKEN },
+        });
+        children.add(child);
+        child.once('exit', () => children.delete(child));
+        return child;
+      },
+      outDir: (name) => join(work, name),
+      log: (line) => console.log(line),
+    });
+  } finally {
+    clearTimeout(deadline);
+    await sim.close();
+    await rm(work, { recursive: true, force: true });
+  }
+  const report = {
+    generated_at: new Date().toISOString(),
+    quick: QUICK,
+    machine: { cores: cpus().length, cpu_model: cpus()[0]?.model.trim() ?? 'unknown', node: process.version, load_before: loadBefore, load_after: load() },
+    method: `chatbench eval --mode full --concurrency ${CONCURRENCY} against the simulator in its own process (time_scale 1e-6), ${QUESTIONS} questions × repeats; RSS from /proc every 50 ms`,
+    rows,
+  };
+  mkdirSync(join(ROOT, 'reports/bench'), { recursive: true });
+  writeFileSync(join(ROOT, 'reports/bench/memory.json'), `${JSON.stringify(report, null, 2)}\n`);
+  const md = renderMarkdown(report);
+  writeFileSync(join(ROOT, 'reports/bench/memory.md'), md);
+  console.log(md);
+  console.log('wrote reports/bench/memory.json and reports/bench/memory.md');
+}
+
+function renderMarkdown(report: { generated_at: string; quick: boolean; machine: { cores: number; cpu_model: string; node: string; load_before: number; load_after: number }; method: string; rows: MemoryRow[] }): string {
+  const m = report.machine;
+  const n = (x: number) => x.toLocaleString('en-US');
+  return [
+    `# Memory at any plan size${report.quick ? ' (--quick)' : ''}`,
+    '',
+    `${report.generated_at}; ${m.cores} cores (${m.cpu_model}), Node ${m.node}, load average ${m.load_before} before, ${m.load_after} after.`,
+    `Method: ${report.method}. Target: flat, under 300 MB.`,
+    '',
+    '| run | planned | records | time | rate | peak RSS (VmHWM) | RSS at 50% / 90% of records | results.jsonl |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...report.rows.map((r) => `| ${r.run} | ${n(r.planned)} | ${n(r.records)} | ${r.seconds} s | ${n(r.per_second)}/s | ${r.peak_rss_mb} MB | ${r.rss_at_half_mb ?? '–'} / ${r.rss_at_90_mb ?? '–'} MB | ${r.results_mb} MB |`),
+    '',
+  ].join('\n');
+}
+
+await main();
