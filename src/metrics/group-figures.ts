@@ -9,7 +9,7 @@ import { SCORE_NAMES, sampleValue, type SampleSource } from '../figures/catalogu
 import type { ScoreName, Scores } from '../records/scores.js';
 import { emptyOutcomeCounts, LATENCY_FIGURES, type GroupFigures, type LatencyFigure } from '../records/summary.js';
 import { createPooledLatency, type PooledLatency } from './pooled-latency.js';
-import { latencyStatsOfSorted, meanEstimateOfCounts, proportionEstimate } from './stats.js';
+import { createNumberSample, latencyStatsOfSorted, meanEstimateOfCounts, proportionEstimate, type NumberSample } from './stats.js';
 
 
 /** One answer as a group sees it: a whole request, or one model of a multi-model request. */
@@ -40,7 +40,7 @@ export function createFigureAccumulator(): FigureAccumulator {
   let good = 0;
   let toolErrors = 0;
   const outcomes: Record<Outcome, number> = emptyOutcomeCounts();
-  const latency = Object.fromEntries(LATENCY_FIGURES.map((f) => [f, [] as number[]])) as Record<LatencyFigure, number[]>;
+  const latency = Object.fromEntries(LATENCY_FIGURES.map((f) => [f, createNumberSample()])) as Record<LatencyFigure, NumberSample>;
   let gaps: PooledLatency | null = null;
   const scores = new Map<ScoreName, Map<number, number>>(SCORE_NAMES.map((name) => [name, new Map()]));
   /** The user checks' figures by name (their means follow the catalogue's scores, names sorted). */
@@ -95,7 +95,7 @@ export function createFigureAccumulator(): FigureAccumulator {
         requests,
         outcomes: { ...outcomes },
         latency: Object.fromEntries(
-          LATENCY_FIGURES.map((f) => [f, latencyStatsOfSorted([...latency[f]].sort((a, b) => a - b))]),
+          LATENCY_FIGURES.map((f) => [f, latencyStatsOfSorted(latency[f].sorted())]),
         ) as GroupFigures['latency'],
         answer_gap_ms: gaps?.stats() ?? null,
         scores: Object.fromEntries([

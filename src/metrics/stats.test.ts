@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LatencyStatsSchema, MeanEstimateSchema } from '../records/summary.js';
 import {
+  createNumberSample,
   latencyStats,
+  latencyStatsOfSorted,
   meanEstimate,
   meanEstimateOfCounts,
   normalTwoSidedP,
@@ -188,5 +190,18 @@ describe('normalTwoSidedP and pairedTTestP', () => {
     expect(pairedTTestP([0.4])).toBeNull();
     // A tiny p keeps its digits (computed from the tail, not 1 − CDF).
     expect(pairedTTestP(Array.from({ length: 50 }, (_, i) => 1 + (i % 2) * 0.01))).toBeGreaterThan(0);
+  });
+});
+
+describe('createNumberSample', () => {
+  it('grows past its capacity and gives the same figures as the plain sorted array', () => {
+    const values = Array.from({ length: 1_000 }, (_, i) => ((i * 7919) % 1_009) / 7 + 0.1);
+    const sample = createNumberSample(4);
+    for (const v of values) sample.push(v);
+    expect(sample.length).toBe(1_000);
+    expect(latencyStatsOfSorted(sample.sorted())).toEqual(latencyStats(values));
+    sample.push(-1);
+    expect(sample.sorted()[0]).toBe(-1);
+    expect(latencyStatsOfSorted(createNumberSample().sorted())).toBeNull();
   });
 });
