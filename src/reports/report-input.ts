@@ -87,9 +87,10 @@ export function createReportInputBuilder(options: ReportInputOptions = {}): Repo
   const limit = Math.max(0, Math.floor(options.worst ?? DEFAULT_WORST));
   const rows: ReportRow[] = [];
   const worst: Array<{ rank: WorstRank; record: RequestRecord }> = [];
+  const shared = createInterner();
   return {
     add(record) {
-      rows.push(...rowsOf(record));
+      for (const row of rowsOf(record, shared)) rows.push(row);
       if (limit === 0) return;
       const rank = worstRank(record);
       if (worst.length === limit && compareRank(rank, worst[worst.length - 1]!.rank) >= 0) return;
@@ -113,14 +114,57 @@ export function createReportInputBuilder(options: ReportInputOptions = {}): Repo
   };
 }
 
+/**
+ * One copy of each repeated value of the rows (a question asked a thousand times, its set, its
+ * category, the same list of reasons): a row then costs its own numbers and key, not its texts.
+ */
+export interface Interner {
+  text<T extends string | null>(value: T): T;
+  question(value: string): string;
+  reasons(value: string[]): string[];
+}
+
+function createInterner(): Interner {
+  const texts = new Map<string, string>();
+  const questions = new Map<string, string>();
+  const reasons = new Map<string, string[]>();
+  const text = <T extends string | null>(value: T): T => {
+    if (value === null) return value;
+    const known = texts.get(value);
+    if (known !== undefined) return known as T;
+    texts.set(value, value);
+    return value;
+  };
+  return {
+    text,
+    question(value) {
+      let short = questions.get(value);
+      if (short === undefined) questions.set(value, (short = text(cutQuestion(value))));
+      return short;
+    },
+    reasons(value) {
+      const key = value.join('\n');
+      const known = reasons.get(key);
+      if (known !== undefined) return known;
+      reasons.set(key, value);
+      return value;
+    },
+  };
+}
+
+const cutQuestion = (question: string) => Array.from(question).slice(0, QUESTION_CHARS).join('');
+
+/** Keeps every value as it is (rowsOf called on its own). */
+const NO_INTERNER: Interner = { text: (value) => value, question: cutQuestion, reasons: (value) => value };
+
 /** The slim rows of one record: the request, then one per model of a multi-model request. */
-export function rowsOf(record: RequestRecord): ReportRow[] {
+export function rowsOf(record: RequestRecord, shared: Interner = NO_INTERNER): ReportRow[] {
   const base = {
     key: record.key,
-    question_id: record.question_id,
-    question: Array.from(record.question).slice(0, QUESTION_CHARS).join(''),
-    category: record.category,
-    set: record.set,
+    question_id: shared.text(record.question_id),
+    question: shared.question(record.question),
+    category: shared.text(record.category),
+    set: shared.text(record.set),
     mode: record.mode,
     repeat: record.repeat,
     http_status: record.http_status,
@@ -130,7 +174,7 @@ export function rowsOf(record: RequestRecord): ReportRow[] {
     model_index: null,
     model_name: null,
     outcome: record.outcome,
-    error_code: record.error_code,
+    error_code: shared.text(record.error_code),
     pass: recordPassed(record),
     ttfp_ms: record.ttfp_ms,
     ttft_ms: record.ttft_ms,
@@ -140,7 +184,7 @@ export function rowsOf(record: RequestRecord): ReportRow[] {
     citation_recall: record.scores?.citation_recall ?? null,
     citation_precision: record.scores?.citation_precision ?? null,
     citation_f1: record.scores?.citation_f1 ?? null,
-    reasons: recordFailReasons(record),
+    reasons: shared.reasons(recordFailReasons(record)),
   };
   const models = (record.models ?? []).map((m): ReportRow => {
     // Each model is judged on its own answer (metrics/pass), as its column in the summary is.
@@ -149,9 +193,9 @@ export function rowsOf(record: RequestRecord): ReportRow[] {
     return {
       ...base,
       model_index: m.model_index,
-      model_name: m.model_name,
+      model_name: shared.text(m.model_name),
       outcome: m.outcome,
-      error_code: m.error_code,
+      error_code: shared.text(m.error_code),
       pass,
       ttfp_ms: m.ttfp_ms,
       ttft_ms: m.ttft_ms,
@@ -161,7 +205,7 @@ export function rowsOf(record: RequestRecord): ReportRow[] {
       citation_recall: m.scores?.citation_recall ?? null,
       citation_precision: m.scores?.citation_precision ?? null,
       citation_f1: m.scores?.citation_f1 ?? null,
-      reasons: pass ? [] : reasons.length > 0 ? reasons : ['did not pass'],
+      reasons: shared.reasons(pass ? [] : reasons.length > 0 ? reasons : ['did not pass']),
     };
   });
   return [whole, ...models];
