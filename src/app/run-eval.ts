@@ -386,7 +386,7 @@ function first(plan: Iterable<PlannedRequest>): PlannedRequest | undefined {
  * turn at a plan index that a conversation continues from (a resumed run's, held by key in `turns`).
  */
 function notDone(plan: EvalPlan, done: ResumeState['done'], turns: ReadonlyMap<string, PreviousTurn>) {
-  // Recorded turns that an unrecorded turn follows, by plan index: met while iterating, a few at most.
+  // Recorded turns that an unrecorded turn follows, by plan index, until the runner asks: a few at most.
   const earlier = new Map<number, PreviousTurn>();
   return {
     length: plan.length - done.size,
@@ -397,13 +397,16 @@ function notDone(plan: EvalPlan, done: ResumeState['done'], turns: ReadonlyMap<s
     },
     *[Symbol.iterator](): Generator<PlannedRequest> {
       if (done.size === 0) return yield* plan;
+      let last: { index: number; turn: PreviousTurn } | undefined; // the recorded turn just passed
       for (const planned of plan) {
-        if (!done.has(planned.index)) {
-          yield planned;
+        if (done.has(planned.index)) {
+          const turn = planned.conversation ? turns.get(planned.key) : undefined;
+          last = turn === undefined ? undefined : { index: planned.index, turn };
           continue;
         }
-        const turn = planned.conversation ? turns.get(planned.key) : undefined;
-        if (turn !== undefined) earlier.set(planned.index, turn);
+        if (last !== undefined && planned.conversation?.follows === last.index) earlier.set(last.index, last.turn);
+        last = undefined;
+        yield planned;
       }
     },
   };
