@@ -39,6 +39,8 @@ export interface RenderOptions {
   readonly extraJunit?: string;
   /** Where the viewer's bundle is (default dist/viewer); viewer.html is skipped, and says so, without it. */
   readonly viewerBundleDir?: string;
+  /** The most records viewer.html embeds (default VIEWER_FILE_MAX_RECORDS); past it none is written. */
+  readonly viewerMaxRecords?: number;
 }
 
 export async function renderReports(dir: string, options: RenderOptions): Promise<RenderedReports> {
@@ -60,7 +62,7 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
       randomFor: (figure) => createRandom(`agreement|${figure}`),
     },
   });
-  const viewer = await openViewerFile(dir, { version: options.version, bundleDir: options.viewerBundleDir, setOrder, reviews });
+  const viewer = capViewerFile(await openViewerFile(dir, { version: options.version, bundleDir: options.viewerBundleDir, setOrder, reviews }), options.viewerMaxRecords ?? VIEWER_FILE_MAX_RECORDS);
   const service = await targetService(dir);
   const builder = createReportInputBuilder({
     version: options.version, title: options.title ?? 'chatbench evaluation',
@@ -89,6 +91,32 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
   const { file, skipped } = await viewer.finish();
   if (file !== null) files.push(file);
   return { summary, input, files, skipped: skipped === null ? [] : [skipped] };
+}
+
+/**
+ * The most records viewer.html embeds. It keeps every answer's figures and text until the end (the
+ * text it embeds per answer depends on how many there are), so past this it would take memory
+ * that grows with the run, for a file no browser opens well; `chatbench view DIR` serves any size.
+ */
+export const VIEWER_FILE_MAX_RECORDS = 50_000;
+
+type ViewerFile = Awaited<ReturnType<typeof openViewerFile>>;
+
+/** Passes the first `max` records on; past them drops the viewer file (and what it held) and says why. */
+function capViewerFile(viewer: ViewerFile, max: number): ViewerFile {
+  let current: ViewerFile | null = viewer;
+  let count = 0;
+  return {
+    add(entry) {
+      if (current === null) return;
+      count += 1;
+      if (count > max) current = null;
+      else current.add(entry);
+    },
+    finish: () => current?.finish() ?? Promise.resolve({
+      file: null, skipped: `viewer.html: the run has more than ${max.toLocaleString('en-US')} records, too many to embed in one file; open it with \`chatbench view DIR\``,
+    }),
+  };
 }
 
 /** Writes junit.xml again with extra testcases (the gates, known only after the comparison). */
