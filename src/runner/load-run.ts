@@ -159,16 +159,22 @@ export function createLoadRun(options: LoadRunOptions) {
     /** Sleeps until `at` on the monotonic clock (Infinity: until the run stops), waking early when the run stops. */
     sleepUntil(at: number): Promise<void> {
       return new Promise((resolve) => {
-        const remaining = at - now();
-        if (remaining <= 0 || stopping.signal.aborted) return resolve();
+        let cancel: (() => void) | undefined;
         const wake = () => {
           cancel?.();
           wakers.delete(wake);
           resolve();
         };
-        // Rounded up: Node's timers run on a whole-millisecond clock and would otherwise wake early.
-        const cancel = Number.isFinite(remaining) ? setLongTimeout(wake, Math.ceil(remaining)) : undefined;
+        // Rounded up, and armed again when it fires early: Node's timers count from the loop's cached
+        // whole-millisecond time, which lags this clock by however long the current tick has run
+        // (a busy machine's long tick woke a conversation turn before its schedule: queue_ms < 0).
+        const arm = () => {
+          const remaining = at - now();
+          if (remaining <= 0 || stopping.signal.aborted) return wake();
+          cancel = Number.isFinite(remaining) ? setLongTimeout(arm, Math.ceil(remaining)) : undefined;
+        };
         wakers.add(wake);
+        arm();
       });
     },
     /** The early stop's RunError, else (unless interrupted) the verdict that every request failed alike. */

@@ -46,7 +46,9 @@ describe('--resume after SIGKILL', () => {
     const planned = await plannedKeys({ datasetPath: dataset, setFlags: ['a=openai:gpt-4o-mini', 'b=openai:gpt-4o'], mode: 'stream' });
     expect(records.map((r) => r.key).sort()).toEqual([...planned].sort());
     expect(records.every((r) => r.outcome === 'ok')).toBe(true);
-    expect(sim.stats().requests).toBeLessThanOrEqual(60 + 3); // at most the 3 in flight at the kill were sent twice
+    // Sent twice: at most the 3 in flight at the kill, and the few whose records were still on their
+    // way to the disk (a lane hands its record to the writer and takes the next request).
+    expect(sim.stats().requests).toBeLessThanOrEqual(60 + 2 * 3);
 
     // The same reports as an uninterrupted run of the same plan.
     const reference = join(dir, 'reference');
