@@ -5,7 +5,8 @@
  * (`node bin/chatbench.js eval`, full mode, no --max-old-space-size) in a child whose RSS is read
  * from /proc every 50 ms (VmRSS, and the kernel's high-water mark VmHWM): planned sizes 20k, 200k
  * and 1,000,000, then a resume of the largest run after a SIGKILL at 10% of its records.
- * `--quick`: 5k and 20k (and the resume of 20k), to check the benchmark works. Writes
+ * `--quick`: 5k and 20k (and the resume of 20k), to check the benchmark works; `--sizes a,b,…`
+ * other sizes (multiples of 1,000; the largest is killed and resumed). Writes
  * reports/bench/memory.json and memory.md and prints the table. Bounded: every child is killed
  * past its own deadline, and the whole benchmark past DEADLINE_MS.
  */
@@ -24,7 +25,12 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const QUESTIONS = 1_000;
 // --quick is small because a full-mode eval against the simulator runs at a few hundred requests a
 // second on a shared 2-core machine (about 1,000/s on a quiet one): 200k alone would take minutes.
-const SIZES = QUICK ? [5_000, 20_000] : [20_000, 200_000, 1_000_000];
+/** `--sizes 20000,200000`: other planned sizes (the largest is the one killed and resumed). */
+const SIZES_FLAG = process.argv.includes('--sizes') ? process.argv[process.argv.indexOf('--sizes') + 1] ?? '' : null;
+const SIZES = SIZES_FLAG !== null
+  ? SIZES_FLAG.split(',').map((s) => Number(s.trim())).filter((n) => Number.isInteger(n) && n > 0).sort((a, b) => a - b)
+  : QUICK ? [5_000, 20_000] : [20_000, 200_000, 1_000_000];
+if (SIZES.length === 0) throw new Error(`--sizes "${SIZES_FLAG}": give planned sizes separated by commas, e.g. 20000,200000`);
 const CONCURRENCY = 64;
 const DEADLINE_MS = QUICK ? 600_000 : 4 * 3_600_000;
 const load = () => Math.round((loadavg()[0] ?? 0) * 100) / 100;
