@@ -26,4 +26,29 @@ describe('watchAbort: one listener per signal', () => {
     controller.abort();
     expect(calls).toEqual(['first']);
   });
+
+  it('takes its listener off the signal when the last watcher stops, and puts one back for the next', () => {
+    const controller = new AbortController();
+    const calls: string[] = [];
+    const added: string[] = [];
+    const { signal } = controller;
+    const add = signal.addEventListener.bind(signal);
+    const remove = signal.removeEventListener.bind(signal);
+    signal.addEventListener = ((type: string, listener: EventListenerOrEventListenerObject, options?: AddEventListenerOptions) => {
+      added.push(`+${type}`);
+      add(type, listener, options);
+    }) as typeof signal.addEventListener;
+    signal.removeEventListener = ((type: string, listener: EventListenerOrEventListenerObject) => {
+      added.push(`-${type}`);
+      remove(type, listener);
+    }) as typeof signal.removeEventListener;
+    const stopA = watchAbort(signal, () => calls.push('a'));
+    const stopB = watchAbort(signal, () => calls.push('b'));
+    stopA();
+    stopB();
+    watchAbort(signal, () => calls.push('c'));
+    controller.abort();
+    expect(added).toEqual(['+abort', '-abort', '+abort']);
+    expect(calls).toEqual(['c']);
+  });
 });
