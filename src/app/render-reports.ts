@@ -98,7 +98,7 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
  * text it embeds per answer depends on how many there are), so past this it would take memory
  * that grows with the run, for a file no browser opens well; `chatbench view DIR` serves any size.
  */
-export const VIEWER_FILE_MAX_RECORDS = 50_000;
+export const VIEWER_FILE_MAX_RECORDS = 20_000;
 
 type ViewerFile = Awaited<ReturnType<typeof openViewerFile>>;
 
