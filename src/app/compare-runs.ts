@@ -4,7 +4,8 @@
  * `chatbench eval --baseline DIR --gate ...` calls after its run. Reads both runs as streams,
  * writes compare.md/json/html, appends the step summary for GitHub Actions.
  */
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, mkdir } from 'node:fs/promises';
+import { readManifestPart } from './manifest.js';
 import { z } from 'zod';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { readUtf8File } from '../dataset/read-text.js';
@@ -51,14 +52,8 @@ export async function loadGates(options: { gates?: readonly string[]; gatesFile?
 
 /** The user checks a run directory's manifest names (`quality.checks.names`); [] without a manifest or checks. */
 async function manifestCheckNames(dir: string): Promise<string[]> {
-  const text = await readFile(join(dir, 'manifest.json'), 'utf8').catch(() => undefined);
-  if (text === undefined) return [];
-  try {
-    const parsed = z.object({ quality: z.object({ checks: z.object({ names: z.array(z.string()) }).nullable() }).nullish() }).safeParse(JSON.parse(text));
-    return parsed.success ? (parsed.data.quality?.checks?.names ?? []) : [];
-  } catch {
-    return [];
-  }
+  const part = await readManifestPart(dir, z.object({ quality: z.object({ checks: z.object({ names: z.array(z.string()) }).nullable() }).nullish() }));
+  return part?.quality?.checks?.names ?? [];
 }
 
 export interface CompareAndGateOptions {

@@ -114,8 +114,12 @@ export function redactDefaults<T extends { mcp_headers?: Record<string, string> 
   return { ...defaults, mcp_headers: Object.fromEntries(Object.keys(defaults.mcp_headers).map((k) => [k, REDACTED])) };
 }
 
-/** The sets in plan order, from the run's manifest.json; undefined when there is none (a bare results.jsonl). */
-export async function plannedSetOrder(dir: string): Promise<string[] | undefined> {
+/**
+ * The part of a run's manifest.json that `schema` reads; undefined when there is no manifest, it is
+ * not JSON, or it does not have that part (an older run, a bare results.jsonl). Readers of a run
+ * directory take what they need this way and go on without it.
+ */
+export async function readManifestPart<S extends z.ZodType>(dir: string, schema: S): Promise<z.infer<S> | undefined> {
   const text = await readFile(join(dir, 'manifest.json'), 'utf8').catch(() => undefined);
   if (text === undefined) return undefined;
   let json: unknown;
@@ -124,8 +128,13 @@ export async function plannedSetOrder(dir: string): Promise<string[] | undefined
   } catch {
     return undefined;
   }
-  const parsed = z.object({ sets: z.array(z.object({ name: z.string() })) }).safeParse(json);
-  return parsed.success ? parsed.data.sets.map((s) => s.name) : undefined;
+  const parsed = schema.safeParse(json);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** The sets in plan order, from the run's manifest.json; undefined when there is none (a bare results.jsonl). */
+export async function plannedSetOrder(dir: string): Promise<string[] | undefined> {
+  return (await readManifestPart(dir, z.object({ sets: z.array(z.object({ name: z.string() })) })))?.sets.map((s) => s.name);
 }
 
 const ServiceOfManifestSchema = z.object({
@@ -138,16 +147,7 @@ const ServiceOfManifestSchema = z.object({
 
 /** What the target said of itself, from the run's manifest.json; undefined when it is not there (an older run, a bare results.jsonl). */
 export async function targetService(dir: string): Promise<NonNullable<z.infer<typeof ServiceOfManifestSchema>['service']> | undefined> {
-  const text = await readFile(join(dir, 'manifest.json'), 'utf8').catch(() => undefined);
-  if (text === undefined) return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const parsed = ServiceOfManifestSchema.safeParse(json);
-  return parsed.success ? (parsed.data.service ?? undefined) : undefined;
+  return (await readManifestPart(dir, ServiceOfManifestSchema))?.service ?? undefined;
 }
 
 const QualityOfManifestSchema = z.object({ quality: QualityManifestSchema.nullish() });
@@ -157,14 +157,6 @@ const QualityOfManifestSchema = z.object({ quality: QualityManifestSchema.nullis
  * quality existed, undefined when there is no manifest (a bare results.jsonl).
  */
 export async function qualityOfRun(dir: string): Promise<QualityManifest | null | undefined> {
-  const text = await readFile(join(dir, 'manifest.json'), 'utf8').catch(() => undefined);
-  if (text === undefined) return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const parsed = QualityOfManifestSchema.safeParse(json);
-  return parsed.success ? (parsed.data.quality ?? null) : undefined;
+  const part = await readManifestPart(dir, QualityOfManifestSchema);
+  return part === undefined ? undefined : (part.quality ?? null);
 }

@@ -2,8 +2,8 @@
  * @module cli/commands/report
  * `chatbench report DIR`: rebuilds every report of a run from its results.jsonl alone.
  */
-import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { readManifestPart } from '../../app/manifest.js';
+import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { z } from 'zod';
 import { renderLoadReports } from '../../app/render-load-reports.js';
@@ -69,16 +69,8 @@ export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
 
 /** The SLOs and gates of a load run (its manifest says `command: load`); undefined for an eval run. */
 async function loadOptionsOf(dir: string): Promise<{ slos: string[]; gates: string[] } | undefined> {
-  const text = await readFile(join(dir, 'manifest.json'), 'utf8').catch(() => undefined);
-  if (text === undefined) return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const manifest = LoadManifestSchema.safeParse(json);
-  return manifest.success && manifest.data.command === 'load' ? { slos: manifest.data.options.slos, gates: manifest.data.options.gates } : undefined;
+  const manifest = await readManifestPart(dir, LoadManifestSchema);
+  return manifest?.command === 'load' ? { slos: manifest.options.slos, gates: manifest.options.gates } : undefined;
 }
 
 const LoadManifestSchema = z.looseObject({
@@ -88,8 +80,6 @@ const LoadManifestSchema = z.looseObject({
 
 /** The gates an eval run kept in its manifest (those that need no baseline); [] for older runs. */
 async function evalGatesOf(dir: string): Promise<string[]> {
-  const text = await readFile(join(dir, 'manifest.json'), 'utf8').catch(() => undefined);
-  if (text === undefined) return [];
-  const manifest = LoadManifestSchema.safeParse(JSON.parse(text));
-  return manifest.success && manifest.data.command === 'eval' ? manifest.data.options.gates : [];
+  const manifest = await readManifestPart(dir, LoadManifestSchema);
+  return manifest?.command === 'eval' ? manifest.options.gates : [];
 }
