@@ -11,3 +11,4 @@ export * from './projects.js';
 export * from './error-bodies.js';
 export * from './releases.js';
 export * from './judge.js';
+export * from './health.js';

@@ -5,7 +5,7 @@
  * does not say (an older proxy, a development build reporting "Development", no such route) is
  * simply unknown.
  */
-import { parseOnyxVersion, releaseOf, VERSION_PATH, VersionResponseSchema, type OnyxRelease } from '../api/index.js';
+import { compareVersions, NEWEST_ONYX_RELEASE, parseOnyxVersion, releaseOf, VERSION_PATH, VersionResponseSchema, type OnyxRelease } from '../api/index.js';
 import { jsonRequest, type JsonEndpointOptions } from './json-request.js';
 import { redactDeep } from './redact.js';
 
@@ -44,7 +44,16 @@ export function describeService(service: ServiceVersion & { framing: 'ndjson' | 
     ? 'release unknown (GET /version did not answer)'
     : service.release === null
       ? `release unknown (GET /version says ${JSON.stringify(service.backend_version)})`
-      : `Onyx ${service.backend_version} (read as release ${service.release})`;
+      : newerThanNewest(service.backend_version)
+        ? `Onyx ${service.backend_version} (newer than ${NEWEST_ONYX_RELEASE}, the newest release chatbench reads: read as ${service.release})`
+        : `Onyx ${service.backend_version} (read as release ${service.release})`;
   const framing = service.framing === null ? 'no stream seen' : service.framing === 'ndjson' ? 'streams as newline-delimited JSON' : 'streams as server-sent events';
   return `${version}, ${framing}`;
+}
+
+/** A version past the newest listed minor (v4.9.0 when 4.8 is the newest): it may speak a newer protocol. */
+function newerThanNewest(backendVersion: string): boolean {
+  const version = parseOnyxVersion(backendVersion);
+  const newest = parseOnyxVersion(NEWEST_ONYX_RELEASE);
+  return version !== undefined && newest !== undefined && compareVersions(version, { ...newest, patch: Number.MAX_SAFE_INTEGER }) > 0;
 }

@@ -14,6 +14,7 @@ import type { ReleaseTraits } from './releases.js';
 import type { RouteContext } from './route.js';
 import { authorize } from './route.js';
 import type { ServerStatsRecorder } from './server-stats.js';
+import type { Threadpool } from './threadpool.js';
 import type { PydanticError } from './validation.js';
 import { valueError } from './validation.js';
 
@@ -25,6 +26,8 @@ export interface ChatRouteOptions {
   readonly now: () => number;
   /** The release decides the 429 body of a spent budget. */
   readonly release?: ReleaseTraits;
+  /** The request thread pool: a request holds a token from acceptance to its end. */
+  readonly pool?: Threadpool;
 }
 
 /** The deployed model validator: a request names an existing session or asks for a new one, not both. */
@@ -51,11 +54,18 @@ export function chatHandler(options: ChatRouteOptions) {
       if (!ctx.res.writableFinished) controller.abort();
     };
     ctx.res.once('close', onClose);
+    // The service's handler is sync: it runs, and its stream plays, on a thread of the pool.
+    const release = options.pool === undefined ? () => undefined : await options.pool.acquire(controller.signal);
+    if (release === undefined) {
+      ctx.res.off('close', onClose);
+      return;
+    }
     try {
       const { tokens } = await options.engine.handle({ request, userId: principal.userId, res: ctx.res, signal: controller.signal });
       options.limiter.charge(principal.userId, tokens);
       options.stats.chatTokens(tokens);
     } finally {
+      release();
       ctx.res.off('close', onClose);
     }
   };

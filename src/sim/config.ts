@@ -12,6 +12,7 @@ import { OpenUrlsConfigSchema } from './open-urls.js';
 import { ProjectEntrySchema } from './projects.js';
 import { RateLimitsSchema } from './rate-limit.js';
 import { OnyxReleaseSchema } from './releases.js';
+import { ThreadpoolConfigSchema } from './threadpool.js';
 import { VALIDATION_SHAPES } from './validation.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -40,6 +41,8 @@ export const SimConfigSchema = z.strictObject({
   rate_limits: RateLimitsSchema.prefault({}),
   max_body_bytes: z.number().int().positive().default(DEFAULT_MAX_BODY_BYTES),
   chat: ChatConfigSchema.prefault({}),
+  /** The request thread pool `GET /health/ready` reports on (sim/threadpool). */
+  threadpool: ThreadpoolConfigSchema.prefault({}),
   /** The rule-based judge at POST /v1/chat/completions (sim/judge). */
   judge: SimJudgeConfigSchema.prefault({}),
 });

@@ -11,7 +11,7 @@ describe('onyx_release', () => {
   it.each(['2.6', '2.8', '5.0', 'latest', ''])('refuses %j', (text) => {
     expect(OnyxReleaseSchema.safeParse(text).success).toBe(false);
   });
-  it('defaults to the newest release', () => expect(releaseTraits()).toMatchObject({ release: '4.6', backendVersion: 'v4.6.0', incognitoKey: true, placement: 'set' }));
+  it('defaults to the newest release', () => expect(releaseTraits()).toMatchObject({ release: '4.8', backendVersion: 'v4.8.0', incognitoKey: true, placement: 'set', readinessProbe: true }));
   it.each([
     ['2.7', { placement: 'absent', multiModel: false, preAnswerSeconds: false, heartbeats: false, toolFailureCode: 'TOOL_CALL_FAILED', emptyAnswerCode: null, scopes: false }],
     ['3.1', { placement: 'null', multiModel: false, emptyAnswerCode: 'EMPTY_LLM_RESPONSE', fileId: false }],

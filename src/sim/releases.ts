@@ -63,6 +63,8 @@ export interface ReleaseTraits {
   readonly fullSessionBackfill: boolean;
   /** v3.1+: custom and MCP tool packets carry `tool_id` and `error`, and a custom tool sends `custom_tool_args`. */
   readonly customToolIds: boolean;
+  /** v4.7+: `GET /health/ready` (readiness from the request thread pool); before, 404. */
+  readonly readinessProbe: boolean;
 }
 
 /** The traits of a release choice (default: the newest release). */
@@ -90,5 +92,6 @@ export function releaseTraits(choice: OnyxReleaseChoice = { release: NEWEST_ONYX
     scopes: since('4.1'),
     fullSessionBackfill: since('4.0'),
     customToolIds: since('3.1'),
+    readinessProbe: since('4.7'),
   };
 }

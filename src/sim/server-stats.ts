@@ -7,7 +7,7 @@ import type { RateLimitScope } from './rate-limit.js';
 import { RATE_LIMIT_SCOPES } from './rate-limit.js';
 
 /** Route names used as keys in `http`; `unmatched` is every path no route serves. */
-export const ROUTE_NAMES = ['send-chat-message', 'open-urls', 'project-instructions', 'version', 'chat-completions', 'unmatched'] as const;
+export const ROUTE_NAMES = ['send-chat-message', 'create-chat-session', 'file-upload', 'open-urls', 'project-instructions', 'version', 'health', 'health-ready', 'chat-completions', 'unmatched'] as const;
 export type RouteName = (typeof ROUTE_NAMES)[number];
 
 export interface ServerStats {

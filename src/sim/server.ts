@@ -7,7 +7,7 @@
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { CHAT_COMPLETIONS_PATH, OPEN_URLS_PATH, SEND_MESSAGE_PATH, VERSION_PATH } from '../api/index.js';
+import { CHAT_COMPLETIONS_PATH, HEALTH_PATH, OPEN_URLS_PATH, READINESS_PATH, SEND_MESSAGE_PATH, VERSION_PATH } from '../api/index.js';
 import type { TokenEntry } from './auth.js';
 import { bearerToken, createAuthenticator, defaultTokens } from './auth.js';
 import { chatHandler } from './chat-route.js';
@@ -16,6 +16,7 @@ import { createChatEngine } from './chat/index.js';
 import type { SimConfig, SimConfigInput } from './config.js';
 import { parseSimConfig } from './config.js';
 import type { Corpus } from './corpus/index.js';
+import { replyLive, replyReadiness } from './health.js';
 import { createSimJudge } from './judge/route.js';
 import { openUrlsHandler } from './open-urls.js';
 import { createProjectStore, defaultProjects, projectInstructionsHandlers } from './projects.js';
@@ -26,6 +27,8 @@ import { sendJson } from './http.js';
 import type { RouteHandler } from './route.js';
 import type { RouteName, ServerStats } from './server-stats.js';
 import { createServerStats } from './server-stats.js';
+import type { ThreadpoolDepth } from '../api/index.js';
+import { createThreadpool } from './threadpool.js';
 
 export interface SimServerOptions {
   /** A config file's content (validated here) or nothing for the defaults. */
@@ -52,6 +55,8 @@ export interface SimServer {
   /** Every token the server accepts, with its user and scopes (none = unrestricted). */
   readonly tokens: readonly TokenEntry[];
   stats(): SimStats;
+  /** The request thread pool as `/health/ready` would report it now (without sampling readiness). */
+  threadpool(): ThreadpoolDepth;
   /** Restarts the send-lag window of `stats().send_lag_window_ms`. */
   restartLagWindow(): void;
   /** Clears the engine's timers and drops every connection; resolves when the server has closed. */
@@ -81,15 +86,19 @@ export function createSimServer(options: SimServerOptions): SimServer {
   const limiter = createRateLimiter(config.rate_limits, now);
   const counters = createServerStats();
   const engine = createChatEngine({ config: config.chat, seed: options.seed ?? 1, corpus: options.corpus, release });
+  const pool = createThreadpool(config.threadpool, now);
   const projects = projectInstructionsHandlers(createProjectStore(config.projects ?? defaultProjects()));
   const routes: Route[] = [
     {
       name: 'send-chat-message',
       pattern: routePattern(SEND_MESSAGE_PATH),
-      methods: { POST: chatHandler({ engine, limiter, stats: counters, anonymousChat: config.anonymous_chat, now, release }) },
+      methods: { POST: chatHandler({ engine, limiter, stats: counters, anonymousChat: config.anonymous_chat, now, release, pool }) },
     },
     // Public (no token), as in the service: how a client learns the release it talks to.
     { name: 'version', pattern: routePattern(VERSION_PATH), methods: { GET: ({ res }) => sendJson(res, 200, { backend_version: release.backendVersion }) } },
+    // Public probes: liveness in every release, readiness from v4.7 (a 404 before, as an unknown path).
+    { name: 'health', pattern: routePattern(HEALTH_PATH), methods: { GET: ({ res }) => replyLive(res) } },
+    ...(release.readinessProbe ? [{ name: 'health-ready' as const, pattern: routePattern(READINESS_PATH), methods: { GET: ({ res }: { res: ServerResponse }) => replyReadiness(res, pool) } }] : []),
     { name: 'open-urls', pattern: routePattern(OPEN_URLS_PATH), methods: { POST: openUrlsHandler(config.open_urls, options.corpus) } },
     { name: 'project-instructions', pattern: routePattern('/user/projects/{project_id}/instructions'), methods: projects },
   ];
@@ -144,6 +153,7 @@ export function createSimServer(options: SimServerOptions): SimServer {
     release,
     tokens,
     stats: () => ({ ...engine.stats(), ...counters.snapshot() }),
+    threadpool: () => pool.depth(),
     restartLagWindow: () => engine.restartLagWindow(),
     close: () =>
       new Promise<void>((resolve) => {

@@ -5,6 +5,7 @@
  * prefix the deployed service has behind its proxy.
  */
 import type { AddressInfo } from 'node:net';
+import type { ThreadpoolDepth } from '../api/index.js';
 import type { TokenEntry } from './auth.js';
 import type { SimConfigInput } from './config.js';
 import type { Corpus } from './corpus/index.js';
@@ -34,6 +35,8 @@ export interface RunningSimulator {
   readonly backendVersion: string;
   readonly tokens: readonly TokenEntry[];
   stats(): SimStats;
+  /** The request thread pool's depth now, as `/health/ready` reports it. */
+  threadpool(): ThreadpoolDepth;
   /** Restarts the send-lag window of `stats().send_lag_window_ms`. */
   restartLagWindow(): void;
   /** Drops every connection and stops listening. Safe to call twice. */
@@ -67,6 +70,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     backendVersion: sim.release.backendVersion,
     tokens: sim.tokens,
     stats: () => sim.stats(),
+    threadpool: () => sim.threadpool(),
     restartLagWindow: () => sim.restartLagWindow(),
     close: () => (closing ??= sim.close()),
   };

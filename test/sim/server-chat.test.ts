@@ -104,9 +104,13 @@ describe('chat through the server', () => {
     expect(stats.requests).toBe(1); // the unauthenticated one never reached the engine
     expect(stats.http).toEqual({
       'send-chat-message': { '200': 1, '403': 1 },
+      'create-chat-session': {},
+      'file-upload': {},
       'open-urls': { '200': 1 },
       'project-instructions': {},
       version: {},
+      health: {},
+      'health-ready': {},
       'chat-completions': {},
       unmatched: { '404': 1 },
     });

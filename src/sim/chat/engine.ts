@@ -142,7 +142,9 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
     inFlight.add(controller);
     if (reply.stream) stats.streamOpened();
     try {
-      await playSteps({ res: ctx.res, signal: controller.signal, head: reply.head, plan: reply.plan, scheduler, start });
+      // A stream's headers go out when the request is accepted, as the service's StreamingResponse
+      // sends them; a whole JSON body's go with it.
+      await playSteps({ res: ctx.res, signal: controller.signal, head: reply.head, plan: reply.plan, scheduler, start, flushHead: reply.stream && reply.head.status === 200 });
     } finally {
       if (reply.stream) stats.streamClosed();
       inFlight.delete(controller);

@@ -12,7 +12,7 @@ import type { Socket } from 'node:net';
 import type { Scheduler, ScheduledTask } from './scheduler.js';
 import { isReset, stepText, type WirePlan } from './wire-plan.js';
 
-/** Status line and headers, sent with the first step. */
+/** Status line and headers, sent with the first step (or on acceptance with `flushHead`). */
 export interface ResponseHead {
   status: number;
   headers: Record<string, string | number>;
@@ -27,6 +27,11 @@ export interface PlayOptions {
   /** performance.now() when the request started: step times count from here. */
   start: number;
   now?: () => number;
+  /**
+   * Send the head at once, before the first step is due, as the service's StreamingResponse does
+   * when it accepts a stream (Starlette writes `http.response.start` before iterating the body).
+   */
+  flushHead?: boolean;
 }
 
 /** Resolves when the last step is written, the connection was reset, or the client left. Never rejects. */
@@ -104,8 +109,13 @@ export function playSteps(options: PlayOptions): Promise<void> {
     options.signal.addEventListener('abort', finish, { once: true });
     res.once('close', finish);
     if (count === 0) {
-      res.writeHead(options.head.status, options.head.headers).end();
+      if (!res.headersSent) res.writeHead(options.head.status, options.head.headers);
+      res.end();
       return finish();
+    }
+    if (options.flushHead === true) {
+      res.writeHead(options.head.status, options.head.headers);
+      res.flushHeaders();
     }
     scheduleNext();
   });
