@@ -12,3 +12,4 @@ export * from './error-bodies.js';
 export * from './releases.js';
 export * from './judge.js';
 export * from './health.js';
+export * from './chat-setup.js';

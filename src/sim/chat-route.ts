@@ -7,6 +7,7 @@
 import { SendMessageRequestSchema } from '../api/index.js';
 import { ANONYMOUS_PRINCIPAL } from './auth.js';
 import type { ChatEngine } from './chat/index.js';
+import type { FileStore } from './chat-setup.js';
 import { readValidBody } from './parse-body.js';
 import type { RateLimiter } from './rate-limit.js';
 import { replyBudgetSpent } from './replies.js';
@@ -28,6 +29,8 @@ export interface ChatRouteOptions {
   readonly release?: ReleaseTraits;
   /** The request thread pool: a request holds a token from acceptance to its end. */
   readonly pool?: Threadpool;
+  /** Uploaded files a request may attach by `file_descriptors`. */
+  readonly files?: FileStore;
 }
 
 /** The deployed model validator: a request names an existing session or asks for a new one, not both. */
@@ -61,7 +64,10 @@ export function chatHandler(options: ChatRouteOptions) {
       return;
     }
     try {
-      const { tokens } = await options.engine.handle({ request, userId: principal.userId, res: ctx.res, signal: controller.signal });
+      const { tokens } = await options.engine.handle({
+        request, userId: principal.userId, res: ctx.res, signal: controller.signal,
+        attachedTokens: options.files?.attachedTokens(principal.userId, request.file_descriptors) ?? 0,
+      });
       options.limiter.charge(principal.userId, tokens);
       options.stats.chatTokens(tokens);
     } finally {

@@ -9,7 +9,7 @@ import { dumpsResponse } from './encode/index.js';
 
 /** A body read to its end, or why it was not. */
 export type BodyResult =
-  | { readonly kind: 'ok'; readonly text: string }
+  | { readonly kind: 'ok'; readonly text: string; readonly bytes: Buffer }
   | { readonly kind: 'too_large' }
   | { readonly kind: 'aborted' };
 
@@ -35,7 +35,10 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<BodyRe
         finish({ kind: 'too_large' });
       } else chunks.push(chunk);
     };
-    const onEnd = () => finish({ kind: 'ok', text: Buffer.concat(chunks, size).toString('utf8') });
+    const onEnd = () => {
+      const bytes = Buffer.concat(chunks, size);
+      finish({ kind: 'ok', text: bytes.toString('utf8'), bytes });
+    };
     const onAbort = () => finish({ kind: 'aborted' });
     req.on('data', onData).on('end', onEnd).on('error', onAbort).on('aborted', onAbort);
   });

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import type { LLMOverride } from '../api/index.js';
+import { mockModelProfile } from './mock-models.js';
 
 const LogNormalSchema = z
   .strictObject({ median: z.number().positive(), p99: z.number().positive() })
@@ -42,6 +43,10 @@ export const ModelProfileSchema = z.object({
    * token of the session's earlier messages (questions and answers), before time_scale.
    */
   history_ms_per_token: z.number().nonnegative().default(0.5),
+  /** The answer cut or padded to this many tokens; null: as many as its sentences have. */
+  answer_tokens: z.number().int().min(1).nullable().default(null),
+  /** Retrieval tools called before answering: null as the catalogue's matching picks, 0 none, n the first n. */
+  tool_calls: z.number().int().min(0).nullable().default(null),
 });
 export type ModelProfile = z.output<typeof ModelProfileSchema>;
 
@@ -59,6 +64,8 @@ export const ModelProfileOverrideSchema = z.strictObject({
   answer_sentences: z.number().int().min(1).max(6).optional(),
   deep_research_step_ms: LogNormalSchema.optional(),
   history_ms_per_token: z.number().nonnegative().optional(),
+  answer_tokens: z.number().int().min(1).nullable().optional(),
+  tool_calls: z.number().int().min(0).nullable().optional(),
 });
 export type ModelProfileOverride = z.input<typeof ModelProfileOverrideSchema>;
 
@@ -67,7 +74,7 @@ const GPT_4O: ModelProfile = {
   model_name: 'gpt-4o', provider: 'openai', pre_answer_ms: SEARCH,
   first_token_ms: { median: 700, p99: 2000 }, token_ms: { median: 22, p99: 70 },
   reasoning: false, wrong_citation_rate: 0.02, missed_citation_rate: 0.03, error_rate: 0, answer_sentences: 3,
-  deep_research_step_ms: { median: 20_000, p99: 45_000 }, history_ms_per_token: 0.5,
+  deep_research_step_ms: { median: 20_000, p99: 45_000 }, history_ms_per_token: 0.5, answer_tokens: null, tool_calls: null,
 };
 
 /** The built-in profiles; a config can override any field of these or add new keys. */
@@ -78,13 +85,13 @@ export const BUILTIN_PROFILES: Readonly<Record<string, ModelProfile>> = {
     model_name: 'gpt-4o-mini', provider: 'openai', pre_answer_ms: SEARCH,
     first_token_ms: { median: 300, p99: 900 }, token_ms: { median: 12, p99: 40 },
     reasoning: false, wrong_citation_rate: 0.15, missed_citation_rate: 0.25, error_rate: 0, answer_sentences: 2,
-    deep_research_step_ms: { median: 12_000, p99: 30_000 }, history_ms_per_token: 0.25,
+    deep_research_step_ms: { median: 12_000, p99: 30_000 }, history_ms_per_token: 0.25, answer_tokens: null, tool_calls: null,
   },
   'claude-sonnet-4': {
     model_name: 'claude-sonnet-4', provider: 'anthropic', pre_answer_ms: SEARCH,
     first_token_ms: { median: 900, p99: 2500 }, token_ms: { median: 18, p99: 60 },
     reasoning: true, wrong_citation_rate: 0.02, missed_citation_rate: 0.03, error_rate: 0, answer_sentences: 3,
-    deep_research_step_ms: { median: 25_000, p99: 55_000 }, history_ms_per_token: 0.6,
+    deep_research_step_ms: { median: 25_000, p99: 55_000 }, history_ms_per_token: 0.6, answer_tokens: null, tool_calls: null,
   },
 };
 
@@ -110,8 +117,8 @@ export interface ResolvedProfile {
 }
 
 /**
- * Picks the profile for an override: `provider/model_version` first, then `model_version`, else
- * `default`. An unknown model_version runs with the default profile under its own name; no
+ * Picks the profile for an override: `provider/model_version` first, then `model_version`, then a
+ * kit mock model's name (`mock-ttft500-itl20-len400-tools1`, mock-models.ts), else `default`. An unknown model_version runs with the default profile under its own name; no
  * override (or one without a model_version) is the service's configured model.
  */
 export function resolveProfile(
@@ -128,5 +135,7 @@ export function resolveProfile(
     const profile = profiles[key];
     if (profile !== undefined) return { key, profile, modelName: display ?? version };
   }
+  const mock = mockModelProfile(version, fallback);
+  if (mock !== undefined) return { key: version, profile: mock, modelName: display ?? version };
   return { key: 'default', profile: fallback, modelName: display ?? version };
 }

@@ -7,10 +7,12 @@
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { CHAT_COMPLETIONS_PATH, HEALTH_PATH, OPEN_URLS_PATH, READINESS_PATH, SEND_MESSAGE_PATH, VERSION_PATH } from '../api/index.js';
+import { CHAT_COMPLETIONS_PATH, CREATE_CHAT_SESSION_PATH, FILE_UPLOAD_PATH, HEALTH_PATH, OPEN_URLS_PATH, READINESS_PATH, SEND_MESSAGE_PATH, VERSION_PATH } from '../api/index.js';
 import type { TokenEntry } from './auth.js';
 import { bearerToken, createAuthenticator, defaultTokens } from './auth.js';
 import { chatHandler } from './chat-route.js';
+import { createChatSessionHandler, createFileStore, fileUploadHandler } from './chat-setup.js';
+import { createRng } from './rng.js';
 import type { ChatStats } from './chat/index.js';
 import { createChatEngine } from './chat/index.js';
 import type { SimConfig, SimConfigInput } from './config.js';
@@ -87,15 +89,20 @@ export function createSimServer(options: SimServerOptions): SimServer {
   const counters = createServerStats();
   const engine = createChatEngine({ config: config.chat, seed: options.seed ?? 1, corpus: options.corpus, release });
   const pool = createThreadpool(config.threadpool, now);
+  const files = createFileStore();
+  let uploads = 0;
+  const uploadRng = () => createRng(options.seed ?? 1, 'upload', uploads++);
   const projects = projectInstructionsHandlers(createProjectStore(config.projects ?? defaultProjects()));
   const routes: Route[] = [
     {
       name: 'send-chat-message',
       pattern: routePattern(SEND_MESSAGE_PATH),
-      methods: { POST: chatHandler({ engine, limiter, stats: counters, anonymousChat: config.anonymous_chat, now, release, pool }) },
+      methods: { POST: chatHandler({ engine, limiter, stats: counters, anonymousChat: config.anonymous_chat, now, release, pool, files }) },
     },
     // Public (no token), as in the service: how a client learns the release it talks to.
     { name: 'version', pattern: routePattern(VERSION_PATH), methods: { GET: ({ res }) => sendJson(res, 200, { backend_version: release.backendVersion }) } },
+    { name: 'create-chat-session', pattern: routePattern(CREATE_CHAT_SESSION_PATH), methods: { POST: createChatSessionHandler(engine, release, config.anonymous_chat) } },
+    { name: 'file-upload', pattern: routePattern(FILE_UPLOAD_PATH), methods: { POST: fileUploadHandler(files, uploadRng, now) } },
     // Public probes: liveness in every release, readiness from v4.7 (a 404 before, as an unknown path).
     { name: 'health', pattern: routePattern(HEALTH_PATH), methods: { GET: ({ res }) => replyLive(res) } },
     ...(release.readinessProbe ? [{ name: 'health-ready' as const, pattern: routePattern(READINESS_PATH), methods: { GET: ({ res }: { res: ServerResponse }) => replyReadiness(res, pool) } }] : []),

@@ -100,6 +100,31 @@ function notFound(organisation: string): Answer {
   return finish(tokenize(text).map((t) => ({ kind: 'token', text: t, marker: false })), false);
 }
 
+/** The words the service's kit's mock LLM answers with (loadtest/mock_llm/app.py `_FILLER_WORDS`). */
+const FILLER = 'This is deterministic mock answer content used only for load testing the Onyx application and infrastructure under controlled conditions.'.split(' ');
+
+/**
+ * The answer cut or padded to exactly `length` tokens (a mock model's `len` knob): citations stay
+ * with the tokens kept; padding is the kit's filler words. Markers count as one token each.
+ */
+export function fitAnswerLength(answer: Answer, length: number): Answer {
+  const segments: AnswerSegment[] = [];
+  let count = 0;
+  for (const segment of answer.segments) {
+    if (segment.kind === 'token') {
+      if (count >= length) break;
+      count += 1;
+    }
+    segments.push(segment);
+  }
+  // A citation_info left without its marker would announce a citation the answer never makes.
+  while (segments.at(-1)?.kind === 'citation') segments.pop();
+  for (let i = 0; count < length; i++, count++) {
+    segments.push({ kind: 'token', text: `${count === 0 ? '' : ' '}${FILLER[i % FILLER.length] ?? ''}`, marker: false });
+  }
+  return finish(segments, answer.found);
+}
+
 /** An answer of several parts (searches, tool results) as one; found when any part found something. */
 export function joinAnswers(parts: readonly Answer[]): Answer {
   return finish(parts.flatMap((p) => p.segments), parts.some((p) => p.found));

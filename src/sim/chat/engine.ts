@@ -29,7 +29,7 @@ import { mergeProfiles, resolveProfile, type ModelProfile, type ResolvedProfile 
 import { releaseTraits, type ReleaseTraits } from '../releases.js';
 import { createRng, drawDelay } from '../rng.js';
 import { PyRaw, dumps } from '../encode/index.js';
-import { buildAnswer, buildReasoning, joinAnswers, sentenceAnswer, tokenize, type Answer } from './answer.js';
+import { buildAnswer, buildReasoning, fitAnswerLength, joinAnswers, sentenceAnswer, tokenize, type Answer } from './answer.js';
 import type { DeepResearchInput } from './deep-research.js';
 import type { ChatConfig } from './config.js';
 import { createFaultPicker, type FaultChoice } from './faults.js';
@@ -39,7 +39,7 @@ import { messageIdsPart, multiModelIdsPart, searchToolCall, sessionPart, streami
 import { createRetriever, warmRetrieval, type Retrieval } from './retrieval.js';
 import { countTokens, createSessionStore, INVALID_SESSION, NOT_ON_MAINLINE, type Session, type StoredMessage } from './sessions.js';
 import { toolCall, toolCallResponse, toolSentence, type ToolCall } from './tool-plan.js';
-import { pickTools, type Tool } from './tools.js';
+import { pickTools, retrievalTools, type Tool } from './tools.js';
 import { createWebRetriever } from './web-search.js';
 import { createScheduler } from './scheduler.js';
 import { createStatsRecorder, type ChatStats } from './stats.js';
@@ -57,12 +57,16 @@ export interface ChatRequestContext {
   res: ServerResponse;
   /** Aborted when the client goes away: stop timers, write nothing more. */
   signal: AbortSignal;
+  /** Tokens of the uploaded files the request attaches (`file_descriptors`): read into the prompt like history. */
+  attachedTokens?: number;
 }
 
 export interface ChatEngine {
   /** Answers on ctx.res and ends it; resolves when done or the client left. Never rejects. */
   handle(ctx: ChatRequestContext): Promise<{ tokens: number }>;
   stats(): ChatStats;
+  /** `POST /chat/create-chat-session`: an empty session of the user, its id drawn from the seed. */
+  createSession(userId: string): string;
   /** Restarts the `send_lag_window_ms` window (e.g. once a benchmark's ramp is over). */
   restartLagWindow(): void;
   /** Clears every timer; requests in progress resolve and write nothing more. */
@@ -116,6 +120,7 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
   const occurrences = new Map<string, number>();
   const inFlight = new Set<AbortController>();
   let nextId = config.first_message_id;
+  let createdSessions = 0;
 
   const occurrence = (message: string): number => {
     if (occurrences.size >= MAX_REMEMBERED_MESSAGES) occurrences.clear();
@@ -158,7 +163,7 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
    * Decides the whole reply synchronously. Only the compiled plan outlives this call, so nothing
    * else of the request is kept alive while it plays (the session keeps the texts).
    */
-  const prepare = (request: SendMessageRequestParsed, userId: string): Reply => {
+  const prepare = (request: SendMessageRequestParsed, userId: string, attachedTokens = 0): Reply => {
     const message = request.message;
     const place = placeOf(request, userId);
     const history = place.kind === 'ok' ? place.history : [];
@@ -206,7 +211,10 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
     const prefixIds = models.length > 1
       ? multiModelIdsPart(userMessageId, models.map((m, i) => ({ message_id: messageIds[i] ?? 0, model_name: m.modelName })))
       : messageIdsPart(userMessageId, messageIds[0] ?? 0);
-    const choice = request.deep_research ? { tools: [internalSearch] } : pickTools(config.tools, message, request);
+    const toolCalls = models[0]?.profile.tool_calls ?? null;
+    const choice = request.deep_research
+      ? { tools: [internalSearch] }
+      : toolCalls !== null && request.forced_tool_id == null ? { tools: retrievalTools(config.tools, request).slice(0, toolCalls) } : pickTools(config.tools, message, request);
     if ('error' in choice) {
       // The service checks a forced tool after the message ids: a streamed VALIDATION_ERROR, or a full response's error_msg.
       remember(session, history, userMessageId, message, messageIds.map((id) => ({ id, text: '' })));
@@ -219,7 +227,7 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
     const modelFault = fault !== null && MODEL_FAULTS.has(fault.kind);
     const failing = modelFault || (!request.stream && fault?.kind === 'unterminated_error')
       ? (fault?.modelIndex ?? (models.length > 1 ? faultRng.int(models.length) : 0)) : -1;
-    const historyTokens = history.reduce((sum, m) => sum + m.tokens, 0);
+    const historyTokens = history.reduce((sum, m) => sum + m.tokens, 0) + attachedTokens;
     const runs = models.map((model, i) => runModel({ model, i, multi: models.length > 1, message, identity, n, calls, request, fault, failing, historyTokens }));
     for (const run of runs) if (run.error !== null) stats.streamingError();
     remember(session, history, userMessageId, message, runs.map((run, i) => ({ id: messageIds[i] ?? 0, text: run.text })));
@@ -298,7 +306,8 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
     const deep = request.deep_research && !multi;
     // A deep-research report is longer: it uses every matching sentence the profile allows, up to six.
     const profile: ModelProfile = deep ? { ...model.profile, answer_sentences: 6 } : model.profile;
-    const built = answerOf(calls, profile, createRng(seed, 'answer', identity, n, i), request.include_citations, (k) => createRng(seed, 'answer', identity, n, i, k));
+    const whole = answerOf(calls, profile, createRng(seed, 'answer', identity, n, i), request.include_citations, (k) => createRng(seed, 'answer', identity, n, i, k));
+    const built = profile.answer_tokens === null ? whole : fitAnswerLength(whole, profile.answer_tokens);
     const searched = calls.find((c) => c.retrieval !== null)?.retrieval ?? null;
     const modelFails = createRng(seed, 'error', identity, n, i).chance(profile.error_rate);
     const failure: ModelFailure | null = i === failing ? failureOf(fault) : modelFails ? { code: 'MODEL_ERROR' } : null;
@@ -345,7 +354,7 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
       stats.request();
       let reply: Reply;
       try {
-        reply = prepare(ctx.request, ctx.userId);
+        reply = prepare(ctx.request, ctx.userId, ctx.attachedTokens);
       } catch {
         // A bug must not take the server down; answer as the deployed service does on an uncaught error.
         reply = playing(jsonHead(500), jsonSteps(0, { detail: 'Internal Server Error' }), false, 0, 0);
@@ -358,6 +367,11 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
       return { tokens: reply.tokens };
     },
     stats: () => stats.snapshot(),
+    createSession(userId) {
+      const id = createRng(seed, 'created-session', createdSessions++).uuid();
+      sessions.create(id, userId);
+      return id;
+    },
     restartLagWindow: () => stats.restartLagWindow(),
     rehearse() {
       const titles = corpus.documents.slice(0, 12).map((d) => `What does ${d.title} say?`);

@@ -101,6 +101,15 @@ export function pickTools(
   return { tools: matched.length > 0 ? matched : allowed.filter((tool) => tool.match === undefined) };
 }
 
+/**
+ * The allowed retrieval tools (internal search, then web search) in catalogue order: what a kit
+ * mock model with `-tools<n>` calls in parallel, up to n, whatever the message says.
+ */
+export function retrievalTools(catalogue: readonly Tool[], request: { allowed_tool_ids?: readonly number[] | null | undefined }): Tool[] {
+  const allowedIds = request.allowed_tool_ids == null ? null : new Set(request.allowed_tool_ids);
+  return catalogue.filter((tool) => (allowedIds === null || allowedIds.has(tool.id)) && (tool.kind === 'internal_search' || tool.kind === 'web_search'));
+}
+
 const matchers = new Map<string, (message: string) => boolean>();
 /** Compiled once per pattern (a catalogue has a handful). */
 function matcherOf(match: string): (message: string) => boolean {
