@@ -60,6 +60,19 @@ export const KnownPacketObjSchema = z.discriminatedUnion('type', [
     pre_answer_processing_seconds: z.number().nullish(),
   }),
   obj('message_delta', { content: z.string() }),
+  /**
+   * The next runtime (upstream be8920ec, not yet released): sent once where `message_start` was,
+   * with the same fields.
+   */
+  obj('answer_metadata', {
+    final_documents: Docs.nullish(),
+    pre_answer_processing_seconds: z.number().nullish(),
+  }),
+  /**
+   * The next runtime's only carrier of answer text: a pydantic_ai AgentStreamEvent (`event`, read by
+   * client/wire/agent-event.ts) in one of the answer's phases.
+   */
+  obj('pydantic_ai', { event: z.record(z.string(), z.unknown()), phase: z.string().nullish() }),
   obj('citation_info', { citation_number: z.number().int(), document_id: z.string() }),
   obj('reasoning_start'),
   obj('reasoning_delta', { reasoning: z.string() }),

@@ -9,6 +9,9 @@
  *   `chat_heartbeat` packets and decode errors never count, and are not counted in `parts`.
  * - A model's ttfp (multi-model `models[]`): the first part carrying its model_index (or its
  *   streaming error); the shared session/ids parts belong to the request, not to a model.
+ * - The next runtime (upstream be8920ec): `answer_metadata` is read as `message_start`, and the
+ *   answer text of `pydantic_ai` packets (wire/agent-event.ts) as `message_delta` content; their
+ *   thinking and non-answer phases as reasoning.
  * - ttft: first `message_delta` with non-empty content; `answer_deltas`, gaps, tpot and
  *   output_chars_per_s count only those. tpot = (last answer delta - first) / (answer_deltas - 1);
  *   output_chars_per_s = characters of the deltas after the first / (last - first) in seconds.
@@ -43,6 +46,7 @@
  */
 import type { StreamPart } from '../api/stream.js';
 import { KNOWN_PACKET_TYPES } from '../api/stream.js';
+import { agentEventText } from './wire/agent-event.js';
 import { TOOL_START_PACKETS, toolOfPacket } from '../records/tools.js';
 import type { Outcome } from '../records/record.js';
 import { citedDocumentIds, resolveMarkers } from '../records/citations.js';
@@ -52,6 +56,9 @@ import { roundMs, truncateText } from './exchange.js';
 import { worseOutcome, worstOutcome } from './outcome.js';
 
 type Citation = BodyFigures['citations'][number];
+
+/** Distinct unknown packet kinds named per request (`unknown_part_kinds`); more are only counted. */
+const MAX_UNKNOWN_KINDS = 20;
 
 /** Default cap of the answer text kept per answer: 1 MiB of UTF-8. */
 export const DEFAULT_MAX_ANSWER_BYTES = 1024 * 1024;
@@ -124,6 +131,7 @@ export function createCollector(options: CollectorOptions): Collector {
   let firstPart: number | undefined;
   let parts = 0;
   let unknownParts = 0;
+  const unknownKinds: Record<string, number> = Object.create(null) as Record<string, number>;
   let decodeErrors = 0;
   let firstDecodeError: string | null = null;
   let chatSessionId: string | null = null;
@@ -158,7 +166,11 @@ export function createCollector(options: CollectorOptions): Collector {
       return;
     }
     counted(t);
-    if (!KNOWN_PACKET_TYPES.has(type)) unknownParts++;
+    if (!KNOWN_PACKET_TYPES.has(type)) {
+      unknownParts++;
+      // Kinds are named for the unknown-protocol alarm; a stream of many new kinds stays bounded.
+      if (type in unknownKinds || Object.keys(unknownKinds).length < MAX_UNKNOWN_KINDS) unknownKinds[type] = (unknownKinds[type] ?? 0) + 1;
+    }
     requestFirstPacket[type] ??= t;
     // Absent (before v3.1) or null (v3.1) in a single-model stream: model 0.
     const index = given ?? (multi ? null : 0);
@@ -171,7 +183,7 @@ export function createCollector(options: CollectorOptions): Collector {
     model.firstPart ??= t;
     model.firstPacket[type] ??= t;
     if (model.outcome !== undefined) return; // after its stop or error: counted, nothing more
-    foldObj(model, obj, t, maxAnswerBytes);
+    foldObj(model, obj, part.placement, t, maxAnswerBytes);
   }
 
   return {
@@ -258,6 +270,7 @@ export function createCollector(options: CollectorOptions): Collector {
         chat_session_id: chatSessionId,
         message_id: multi || answeredSingle ? null : messageId,
         unknown_parts: unknownParts,
+        ...(unknownParts > 0 ? { unknown_part_kinds: { ...unknownKinds } } : {}),
         decode_errors: decodeErrors,
         answered_models: answeredSingle ? 1 : null,
       };
@@ -298,19 +311,28 @@ function rememberLinks(m: ModelState, docs: readonly Doc[] | null | undefined): 
   }
 }
 
-function foldObj(m: ModelState, obj: PacketObj, t: number, maxAnswerBytes: number): void {
+/** One piece of answer text (a `message_delta`, or a `pydantic_ai` text part): empty pieces count nothing. */
+function answerText(m: ModelState, content: string, t: number, maxAnswerBytes: number): void {
+  if (content === '') return;
+  if (m.lastAnswer !== undefined) m.gaps.push(t - m.lastAnswer);
+  m.firstAnswer ??= t;
+  m.lastAnswer = t;
+  m.answerDeltas++;
+  const chars = HIGH_SURROGATE.test(content) ? codePoints(content) : content.length;
+  if (m.answerDeltas === 1) m.firstDeltaChars = chars;
+  m.answerChars += chars;
+  keepAnswer(m, content, maxAnswerBytes);
+}
+
+function foldObj(m: ModelState, obj: PacketObj, placement: { sub_turn_index?: number | null | undefined }, t: number, maxAnswerBytes: number): void {
   switch (obj.type as string) {
-    case 'message_delta': {
-      const content = (obj as { content: string }).content;
-      if (content === '') return;
-      if (m.lastAnswer !== undefined) m.gaps.push(t - m.lastAnswer);
-      m.firstAnswer ??= t;
-      m.lastAnswer = t;
-      m.answerDeltas++;
-      const chars = HIGH_SURROGATE.test(content) ? codePoints(content) : content.length;
-      if (m.answerDeltas === 1) m.firstDeltaChars = chars;
-      m.answerChars += chars;
-      keepAnswer(m, content, maxAnswerBytes);
+    case 'message_delta':
+      answerText(m, (obj as { content: string }).content, t, maxAnswerBytes);
+      return;
+    case 'pydantic_ai': {
+      const said = agentEventText(obj as { event?: unknown; phase?: unknown }, placement);
+      if (said?.kind === 'answer') answerText(m, said.text, t, maxAnswerBytes);
+      else if (said?.kind === 'reasoning') m.reasoningChars += said.text.length;
       return;
     }
     case 'citation_info': {
@@ -319,7 +341,8 @@ function foldObj(m: ModelState, obj: PacketObj, t: number, maxAnswerBytes: numbe
       m.firstCitation ??= t;
       return;
     }
-    case 'message_start': {
+    case 'message_start':
+    case 'answer_metadata': {
       const start = obj as { final_documents?: Array<Doc & DocumentLike> | null; pre_answer_processing_seconds?: number | null };
       if (start.final_documents != null) {
         m.topDocumentIds = start.final_documents.map((d) => d.document_id);

@@ -16,7 +16,7 @@ export const ExchangeSchema = RequestRecordSchema.pick({
   headers_ms: true, ttfp_ms: true, ttft_ms: true, first_citation_ms: true, total_ms: true, tpot_ms: true,
   first_packet_ms: true, answer_gaps_ms: true, parts: true, answer_deltas: true, answer_chars: true,
   answer: true, citations: true, cited_document_ids: true, top_document_ids: true, markers_without_citation: true,
-  reasoning_chars: true, top_documents: true, chat_session_id: true, message_id: true, unknown_parts: true, decode_errors: true,
+  reasoning_chars: true, top_documents: true, chat_session_id: true, message_id: true, unknown_parts: true, unknown_part_kinds: true, decode_errors: true,
   rate_limit: true, answer_truncated: true, marker_citations: true, tool_errors: true, pre_answer_processing_seconds: true,
   output_chars_per_s: true, answered_models: true, tools_used: true,
 }).extend({

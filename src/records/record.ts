@@ -176,6 +176,8 @@ export const RequestRecordSchema = AnswerFiguresSchema.extend({
   message_id: z.number().int().nullable(),
   /** Parts of kinds we do not know, and lines that failed to decode. */
   unknown_parts: Count,
+  /** The unknown parts by packet type (`obj.type`), when there were any (the unknown-protocol alarm names them). */
+  unknown_part_kinds: z.record(z.string(), Count).optional(),
   decode_errors: Count,
   token_index: Count.nullable(),
   attempts: z.array(AttemptSchema),

@@ -93,6 +93,9 @@ const HOT_TYPES: ReadonlyMap<string, (obj: Record<string, unknown>) => boolean> 
   ['stop', (obj) => isNullishString(obj.stop_reason)],
   ['message_start', (obj) => isNullish(obj.final_documents, isDocs) && isNullish(obj.pre_answer_processing_seconds, (v) => typeof v === 'number')],
   ['search_tool_documents_delta', (obj) => isDocs(obj.documents)],
+  // The next runtime's answer packets (upstream be8920ec): most of such a stream.
+  ['pydantic_ai', (obj) => isPlainRecord(obj.event, () => true) && isNullishString(obj.phase)],
+  ['answer_metadata', (obj) => isNullish(obj.final_documents, isDocs) && isNullish(obj.pre_answer_processing_seconds, (v) => typeof v === 'number')],
 ]);
 
 type Packet = Extract<StreamPart, { kind: 'packet' }>['part'];

@@ -1,0 +1,52 @@
+/**
+ * Forward compatibility (issue 25 §2): the next runtime's stream (upstream be8920ec: `answer_metadata`
+ * and `pydantic_ai` packets, no `message_delta`), replayed byte for byte from
+ * test/fixtures/onyx-releases (written by Python's json.dumps), decodes to the same answer, TTFT,
+ * citations as its `message_delta` twin; a stream of kinds chatbench does not
+ * know at all is an empty answer whose record names those kinds.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createChatClient } from '../../src/client/chat-client.js';
+import type { Exchange } from '../../src/client/exchange.js';
+import { startScriptedServer, type ScriptedResponse } from '../helpers/scripted-server.js';
+
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/onyx-releases/${name}`, import.meta.url), 'utf8');
+
+/** The fixture's lines, one chunk each 5 ms apart. */
+function streamed(name: string): ScriptedResponse {
+  const pieces = fixture(name).match(/[^\n]*\n|[^\n]+$/g) ?? [];
+  return { chunks: pieces.map((bytes, i) => ({ at_ms: i * 5, bytes })) };
+}
+
+async function exchange(name: string): Promise<Exchange> {
+  const server = await startScriptedServer([streamed(name)]);
+  const client = createChatClient({ baseUrl: server.baseUrl, token: 'onyx_pat_test' });
+  try {
+    return await client.send({ message: 'How many days of PTO?' });
+  } finally {
+    await client.close();
+  }
+}
+
+describe('the next packet protocol (be8920ec)', () => {
+  it('a pydantic_ai stream decodes to the same answer, TTFT and citations as its message_delta twin', async () => {
+    const [twin, next] = [await exchange('v4.6-answer.ndjson'), await exchange('next-pydantic-ai-answer.ndjson')];
+    expect(next.outcome, next.error_message ?? '').toBe('ok');
+    expect(next.unknown_parts).toBe(0);
+    expect(next.unknown_part_kinds).toBeUndefined();
+    const same = (e: Exchange) => ({
+      answer: e.answer, answer_deltas: e.answer_deltas, answer_chars: e.answer_chars, citations: e.citations,
+      cited_document_ids: e.cited_document_ids, top_document_ids: e.top_document_ids, marker_citations: e.marker_citations,
+      markers_without_citation: e.markers_without_citation, pre_answer_processing_seconds: e.pre_answer_processing_seconds,
+    });
+    expect(same(next)).toEqual(same(twin));
+    expect(next.answer).toBe('Employees get 25 days of paid time off [[1]](https://wiki.northwind.example/hr/pto-policy) on top of public holidays [[101]](https://wiki.northwind.example/hr/pto-policy).');
+    expect(next.ttft_ms).not.toBeNull(); // exact milestones on a fake clock: src/client/next-protocol.test.ts
+  });
+
+  it('a stream of unknown kinds only is an empty answer that names the kinds', async () => {
+    const e = await exchange('next-unknown-kinds.ndjson');
+    expect(e).toMatchObject({ outcome: 'empty_answer', ttft_ms: null, unknown_parts: 3, unknown_part_kinds: { agent_event: 2, answer_done: 1 } });
+  });
+});
