@@ -46,7 +46,11 @@ export function timingNote(loop: LoopDelay | null | undefined): string {
 
 const formatDelay = (ms: number) => (ms < 10 ? ms.toFixed(1) : String(Math.round(ms)));
 
-/** Both banners, failures first, for a run with these outcomes and this loop delay. */
-export function bannerLines(requests: number, outcomes: Readonly<Record<string, number>>, loop: LoopDelay | null | undefined): string[] {
-  return [failureBanner(requests, outcomes), timingBanner(loop)].filter((line): line is string => line !== null);
+/**
+ * The banners for a run with these outcomes and this loop delay, failures first; the
+ * unknown-protocol alarm (metrics/protocol-alarm.ts), when given, opens them: it says why the
+ * failures below may not be the service's.
+ */
+export function bannerLines(requests: number, outcomes: Readonly<Record<string, number>>, loop: LoopDelay | null | undefined, protocol: string | null = null): string[] {
+  return [protocol, failureBanner(requests, outcomes), timingBanner(loop)].filter((line): line is string => line !== null);
 }

@@ -19,6 +19,7 @@ import { arrivalOf, doneOf, windowBounds, windowFigures, windowOf, type LoadReco
 import { percentile } from './stats.js';
 import type { LoadHealth, LoadSpecFields } from './load-input.js';
 import { bannerLines } from './banner.js';
+import { protocolAlarm } from './protocol-alarm.js';
 
 import { generatorVerdict, LATE_MS } from './generator-verdict.js';
 
@@ -165,7 +166,7 @@ export function computeLoadFigures(input: LoadInput): LoadFigures {
   const summary: LoadSummary = {
     load_summary_version: LOAD_SUMMARY_VERSION,
     warning: [incomplete ? incompleteWarning(records.length, end, planned) : null, generatorWarning(generator, median)].filter((w) => w !== null).join(' ') || null,
-    banner: bannerLines(records.length, countOutcomes(records), generator.loop_delay_ms),
+    banner: bannerLines(records.length, countOutcomes(records), generator.loop_delay_ms, protocolAlarm(records)),
     run: {
       started_at: health?.started_at ?? firstStart,
       model: spec.model,

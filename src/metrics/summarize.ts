@@ -8,6 +8,7 @@ import { ModeSchema, type Mode, type ModelFigures, type RequestRecord } from '..
 import { emptyOutcomeCounts, SUMMARY_VERSION, type Group, type Summary } from '../records/summary.js';
 import type { LoopDelay } from '../records/generator-health.js';
 import { bannerLines } from './banner.js';
+import { createProtocolTally } from './protocol-alarm.js';
 import type { Label } from '../records/labels.js';
 import type { JudgeFigure } from '../records/quality.js';
 import { createFigureAccumulator, type FigureAccumulator, type Observation } from './group-figures.js';
@@ -81,6 +82,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   const questions = new Set<string>();
   const outcomes = emptyOutcomeCounts();
   let requests = 0;
+  const protocol = createProtocolTally();
   let firstSentMs = Infinity;
   let lastDoneMs = -Infinity;
   const agreement = options.quality ? createAgreementAccumulator(options.quality.labels, options.quality.randomFor, options.quality.reviews) : undefined;
@@ -129,6 +131,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     add(record) {
       requests += 1;
       outcomes[record.outcome] += 1;
+      protocol.add(record);
       questions.add(record.question_id);
       if (!sets.includes(record.set)) sets.push(record.set);
       const sentMs = Date.parse(record.started_at);
@@ -156,7 +159,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       const loopDelay = options.loopDelay ?? null;
       return {
         summary_version: SUMMARY_VERSION,
-        banner: bannerLines(requests, outcomes, loopDelay),
+        banner: bannerLines(requests, outcomes, loopDelay, protocol.line()),
         timing: loopDelay === null ? null : { loop_delay_ms: loopDelay },
         run: {
           started_at: hasTimes ? new Date(firstSentMs).toISOString() : null,

@@ -7,12 +7,15 @@
  * class but `ok` and `cancelled` is a failure; a class added to the record needs nothing here.
  */
 import { RunError } from '../errors.js';
+import { describeKinds, NEWER_SERVICE_HINT, silencedByUnknownKinds } from '../metrics/protocol-alarm.js';
 
 /** What decides that two requests failed the same way. */
 export interface FailureFields {
   readonly outcome: string;
   readonly http_status: number | null;
   readonly error_code: string | null;
+  /** Unknown packet kinds the request saw (records name them): an empty answer then points at a newer protocol. */
+  readonly unknown_part_kinds?: Readonly<Record<string, number>> | undefined;
 }
 
 /**
@@ -35,8 +38,12 @@ export function describeFailure(f: FailureFields): string {
   return f.outcome;
 }
 
+/** An empty answer after packets of kinds chatbench does not know: the answer may be in them. */
+const emptiedByUnknownKinds = (f: FailureFields): boolean => f.outcome === 'empty_answer' && silencedByUnknownKinds({ ...f, ttft_ms: null });
+
 /** The usual cause of a failure shared by every request, and what to do about it. */
 export function failureHint(f: FailureFields): string {
+  if (emptiedByUnknownKinds(f)) return NEWER_SERVICE_HINT;
   const status = f.http_status ?? 0;
   if (status === 404) return 'no such path: does --base-url include the service\'s path prefix (e.g. /api)?';
   if (status === 405) return 'the path does not take POST: --base-url is the API\'s base (e.g. http://host/api), with nothing after it';
@@ -55,7 +62,8 @@ export function failureHint(f: FailureFields): string {
 /** The RunError of a failure shared by `count` requests: all of them, or the first `count` of the run. */
 export function sameFailureError(target: string, f: FailureFields & { error_message?: string | null }, count: number, of: 'all' | 'first'): RunError {
   const message = f.error_message?.replace(/\s+/g, ' ').trim();
-  const detail = message ? `: ${message.length > 160 ? `${message.slice(0, 159)}…` : message}` : '';
+  const unknown = emptiedByUnknownKinds(f) ? ` after packets of unknown kinds (${describeKinds(f.unknown_part_kinds ?? {})} in the first)` : '';
+  const detail = `${unknown}${message ? `: ${message.length > 160 ? `${message.slice(0, 159)}…` : message}` : ''}`;
   const which = of === 'all' ? `every request (${count} of ${count})` : `the first ${count} requests`;
   return new RunError(`${target}: ${which} failed the same way, with ${describeFailure(f)}${detail}`, { hint: failureHint(f) });
 }

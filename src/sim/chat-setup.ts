@@ -5,7 +5,7 @@
  * load-test kit (src/api/chat-setup.ts). A created session is empty; a message continues it with
  * `chat_session_id` and `parent_message_id` null. Uploaded files are kept per user (text only,
  * counted in tokens, at most `MAX_FILES` remembered); a message attaching them by `file_descriptors`
- * pays their tokens in its time to the first token as it pays its history's.
+ * pays their tokens (at most `MAX_ATTACHED_TOKENS`) in its time to the first token as it pays its history's.
  */
 import type { IncomingMessage } from 'node:http';
 import { CreateChatSessionRequestSchema, type ChatFileType } from '../api/index.js';
@@ -22,6 +22,11 @@ import type { Rng } from './rng.js';
 
 /** Uploaded files remembered (oldest forgotten first): a long load test must not grow memory. */
 const MAX_FILES = 10_000;
+/**
+ * The most tokens a request's attachments cost (the simulator's choice): a file far larger than a
+ * prompt (the kit uploads 512 KB) would otherwise add minutes to the first token.
+ */
+export const MAX_ATTACHED_TOKENS = 8_192;
 
 interface StoredFile {
   readonly userId: string;
@@ -46,7 +51,7 @@ export function createFileStore() {
         const file = files.get(d.id) ?? (d.user_file_id == null ? undefined : files.get(d.user_file_id));
         if (file?.userId === userId) tokens += file.tokens;
       }
-      return tokens;
+      return Math.min(tokens, MAX_ATTACHED_TOKENS);
     },
   };
 }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FileUploadResponseSchema } from '../../src/api/index.js';
-import { createFileStore } from '../../src/sim/chat-setup.js';
+import { createFileStore, MAX_ATTACHED_TOKENS } from '../../src/sim/chat-setup.js';
 import { call, startSim, TOKENS } from '../helpers/start-sim.js';
 
 const CHAT = '/chat/send-chat-message';
@@ -52,6 +52,8 @@ describe('the kit routes', () => {
     expect(store.attachedTokens('u1', [{ id: 'nope', user_file_id: 'uf-1' }])).toBe(300);
     expect(store.attachedTokens('u2', [{ id: 'file-1' }])).toBe(0);
     expect(store.attachedTokens('u1', [{ id: 'unknown' }])).toBe(0);
+    store.add(['big'], { userId: 'u1', tokens: 90_000 });
+    expect(store.attachedTokens('u1', [{ id: 'big' }, { id: 'file-1' }])).toBe(MAX_ATTACHED_TOKENS);
   });
 
   it.each([
