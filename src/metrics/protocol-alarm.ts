@@ -5,31 +5,9 @@
  * When a request saw unknown packet kinds and its answer came out empty (or without a time to the
  * first token), the run's reports open with one line naming the kinds and their counts. Pure.
  */
-import { NEWEST_ONYX_RELEASE } from '../api/index.js';
+import { describeKinds, NEWER_SERVICE_HINT, silencedByUnknownKinds, type ProtocolFields } from '../records/unknown-kinds.js';
 
-/** What the alarm reads of a record. */
-export interface ProtocolFields {
-  readonly outcome: string;
-  readonly ttft_ms: number | null;
-  readonly unknown_part_kinds?: Readonly<Record<string, number>> | undefined;
-}
-
-/** A request the alarm is about: unknown kinds seen, and no answer text (or no TTFT) came of it. */
-export function silencedByUnknownKinds(r: ProtocolFields): boolean {
-  if (r.unknown_part_kinds === undefined || Object.keys(r.unknown_part_kinds).length === 0) return false;
-  return r.outcome === 'empty_answer' || r.ttft_ms === null;
-}
-
-/** "pydantic_ai ×120, answer_metadata ×10": most frequent first, then by name. */
-export function describeKinds(kinds: Readonly<Record<string, number>>): string {
-  return Object.entries(kinds)
-    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
-    .map(([kind, n]) => `${kind} ×${n}`)
-    .join(', ');
-}
-
-/** The hint of a run whose every answer was silenced so: what the service may be. */
-export const NEWER_SERVICE_HINT = `the service may be newer than Onyx ${NEWEST_ONYX_RELEASE}, the newest release chatbench reads: it sends its answer in packets chatbench does not know (see the README's "Onyx releases")`;
+export { describeKinds, NEWER_SERVICE_HINT, silencedByUnknownKinds, type ProtocolFields };
 
 /** Counts the unknown kinds of the silenced requests of a run, record by record. */
 export function createProtocolTally() {

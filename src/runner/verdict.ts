@@ -7,7 +7,7 @@
  * class but `ok` and `cancelled` is a failure; a class added to the record needs nothing here.
  */
 import { RunError } from '../errors.js';
-import { describeKinds, NEWER_SERVICE_HINT, silencedByUnknownKinds } from '../metrics/protocol-alarm.js';
+import { describeKinds, NEWER_SERVICE_HINT, silencedByUnknownKinds } from '../records/unknown-kinds.js';
 
 /** What decides that two requests failed the same way. */
 export interface FailureFields {
