@@ -7,8 +7,6 @@
  */
 import { describeKinds, NEWER_SERVICE_HINT, silencedByUnknownKinds, type ProtocolFields } from '../records/unknown-kinds.js';
 
-export { describeKinds, NEWER_SERVICE_HINT, silencedByUnknownKinds, type ProtocolFields };
-
 /** Counts the unknown kinds of the silenced requests of a run, record by record. */
 export function createProtocolTally() {
   const kinds: Record<string, number> = {};
