@@ -3,11 +3,14 @@
  * from v4.7 with the pool depth as floats, and its 503 once the simulated request thread pool has
  * been saturated at every probe for `threadpool.unready_after_ms` (a fake clock: no waiting).
  */
+import { readFileSync } from 'node:fs';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { call, startSim, TOKENS } from '../helpers/start-sim.js';
 
 const CHAT = '/chat/send-chat-message';
+/** The service's bodies, written by Python (test/fixtures/onyx-releases/generate.py). */
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/onyx-releases/${name}`, import.meta.url), 'utf8');
 const QUESTION = 'How many days of paid time off do employees get?';
 
 describe('health probes', () => {
@@ -15,7 +18,7 @@ describe('health probes', () => {
     for (const release of ['2.7', '4.6', '4.8']) {
       const sim = await startSim({ config: { onyx_release: release } });
       const res = await call(sim, '/health');
-      expect([res.status, res.text]).toEqual([200, '{"success":true,"message":"ok","data":null}']);
+      expect([res.status, res.text]).toEqual([200, fixture('health-v2.7.json')]);
     }
   });
 
@@ -24,10 +27,7 @@ describe('health probes', () => {
     expect((await call(old, '/health/ready')).status).toBe(404);
     const sim = await startSim({ config: { onyx_release: '4.7.3' } });
     const res = await call(sim, '/health/ready');
-    expect([res.status, res.text]).toEqual([
-      200,
-      '{"success":true,"message":"ok","data":{"threadpool_total_tokens":40.0,"threadpool_borrowed_tokens":0.0,"threadpool_tasks_waiting":0.0}}',
-    ]);
+    expect([res.status, res.text]).toEqual([200, fixture('health-ready-v4.7.json')]);
     expect(sim.stats().http['health-ready']).toEqual({ '200': 1 });
   });
 
@@ -53,7 +53,7 @@ describe('health probes', () => {
     expect((await call(sim, '/health/ready')).status).toBe(200); // the first saturated probe starts the streak
     clock.t += 12_345;
     const down = await call(sim, '/health/ready');
-    expect([down.status, down.json]).toEqual([503, { error_code: 'SERVICE_UNAVAILABLE', detail: 'Request threadpool saturated for 12.3s (1 requests queued)' }]);
+    expect([down.status, down.text]).toEqual([503, fixture('503-v4.7-not-ready.json')]);
     expect((await call(sim, '/health')).status).toBe(200); // liveness is not readiness
     open.forEach((c) => c.abort());
     await Promise.all(streams);
