@@ -18,7 +18,7 @@ import { latencyStats, percentile } from './stats.js';
 export type LoadRecord = Pick<
   RequestRecord,
   | 'outcome' | 'sent_offset_ms' | 'scheduled_offset_ms' | 'queue_ms' | 'response_ms' | 'headers_ms' | 'ttfp_ms' | 'ttft_ms'
-  | 'total_ms' | 'token_index' | 'rate_limit' | 'attempts' | 'started_at' | 'turn'
+  | 'total_ms' | 'token_index' | 'rate_limit' | 'attempts' | 'started_at' | 'turn' | 'unknown_part_kinds'
 > & {
   /** scores.pass of the record; null when it was not scored. */
   passed: boolean | null;
@@ -31,6 +31,8 @@ export function toLoadRecord(r: RequestRecord): LoadRecord {
     response_ms: r.response_ms, headers_ms: r.headers_ms, ttfp_ms: r.ttfp_ms, ttft_ms: r.ttft_ms, total_ms: r.total_ms,
     token_index: r.token_index, rate_limit: r.rate_limit, attempts: r.attempts, started_at: r.started_at, turn: r.turn,
     passed: r.scores === null ? null : r.scores.pass,
+    // Only when the stream had unknown packet kinds (the unknown-protocol alarm): most records carry none.
+    ...(r.unknown_part_kinds === undefined ? {} : { unknown_part_kinds: r.unknown_part_kinds }),
   };
 }
 

@@ -88,3 +88,17 @@ describe('the unknown-protocol alarm through eval', () => {
     expect(summary.banner.join(' ')).not.toContain('Unknown packet kinds');
   });
 });
+
+it('load: a run whose answers are all in unknown kinds exits 3 naming them, and its summary opens with the alarm', async () => {
+  const server = await startScriptedServer([streamed('next-unknown-kinds.ndjson')]);
+  const dir = mkdtempSync(join(tmpdir(), 'chatbench-next-load-'));
+  const dataset = join(dir, 'q.csv');
+  writeFileSync(dataset, 'id,question,expected_documents\nq1,How many days of PTO?,hr-pto-policy\n');
+  const out = join(dir, 'load');
+  const fake = createFakeIo();
+  const code = await main(['load', '--base-url', server.baseUrl, '--token', 'onyx_pat_test', '--dataset', dataset, '--rate', '20', '--requests', '3', '--out', out], fake.io);
+  expect(code).toBe(3);
+  expect(fake.stderr()).toContain('hint: the service may be newer than Onyx 4.8');
+  const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { banner: string[] };
+  expect(summary.banner[0]).toMatch(/^Unknown packet kinds \(agent_event ×6, answer_done ×3\) and 3 of 3 answers/);
+});
