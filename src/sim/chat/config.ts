@@ -59,6 +59,11 @@ const DelaySchema = z
 export const ChatConfigSchema = z.strictObject({
   /** `ndjson` as the deployed service sends; `sse` for real `data:` framing. */
   framing: z.enum(FRAMINGS).default('ndjson'),
+  /**
+   * `onyx`: the packets of the release spoken; `pydantic_ai`: the answer as the next runtime sends it
+   * (upstream be8920ec, not released: agent-protocol.ts), to try a client against it.
+   */
+  packet_protocol: z.enum(['onyx', 'pydantic_ai']).default('onyx'),
   /** Multiplies every simulated delay (1 = real time; tests use e.g. 0.05). */
   time_scale: z.number().positive().default(1),
   /**

@@ -45,6 +45,7 @@ import { createScheduler } from './scheduler.js';
 import { createStatsRecorder, type ChatStats } from './stats.js';
 import { composeStream, type WireStep } from './stream-plan.js';
 import { compilePlan, type WirePlan } from './wire-plan.js';
+import { toAgentProtocol } from './agent-protocol.js';
 import { playSteps, resetConnection, type ResponseHead } from './writer.js';
 
 /** One request as the server hands it over. */
@@ -244,7 +245,8 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
       stallMs: config.stall_ms * config.time_scale, heartbeatMs: config.heartbeat_ms, framing: config.framing,
       style: traits.placement, heartbeats: traits.heartbeats,
     });
-    return playing(streamHead, steps, true, tokens, firstPartMs);
+    const wire = config.packet_protocol === 'pydantic_ai' ? toAgentProtocol(steps, traits.placement, request.deep_research ? 'report' : 'chat') : steps;
+    return playing(streamHead, wire, true, tokens, firstPartMs);
   };
 
   /** Where a request goes: its session (null: a new one) and the history before it, or the service's refusal. */
