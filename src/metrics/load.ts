@@ -19,6 +19,7 @@ import { arrivalOf, doneOf, windowBounds, windowFigures, windowOf, type LoadReco
 import { percentile } from './stats.js';
 import type { LoadHealth, LoadSpecFields } from './load-input.js';
 import { bannerLines } from './banner.js';
+import { probeFigures, withHealth } from './health.js';
 
 import { generatorVerdict, LATE_MS } from './generator-verdict.js';
 
@@ -185,8 +186,9 @@ export function computeLoadFigures(input: LoadInput): LoadFigures {
     generator,
     rate_limits: rateLimitFigures(records),
     retries: retryFigures(records),
-    timeline: buildTimeline(records, droppedOffsets, end, bounds),
+    timeline: withHealth(buildTimeline(records, droppedOffsets, end, bounds), health?.health_probe ?? null),
     by_turn: turnFigures(byWindow.measured, bounds.measured, isGood),
+    health: health?.health_probe ? probeFigures(health.health_probe, bounds.measured.start_ms, bounds.measured.end_ms) : null,
   };
   const ok = byWindow.measured.filter((r) => r.outcome === 'ok');
   const sorted = (pick: (r: LoadRecord) => number | null) =>

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { LoopDelaySchema } from './generator-health.js';
+import { HealthFiguresSchema } from './health-probe.js';
 import { ModeSchema } from './record.js';
 import { LatencyStatsSchema, OutcomeCountsSchema } from './summary.js';
 
@@ -80,6 +81,11 @@ export const TimelineRowSchema = z.object({
   ttfp_p95_ms: Rate,
   total_p50_ms: Rate,
   total_p95_ms: Rate,
+  /** `--health-probe`: probes sent in the second, those that failed, the slowest one's latency and the worst status (null: no answer). */
+  health_probes: z.number().int().default(0),
+  health_failures: z.number().int().default(0),
+  health_max_ms: Rate.default(null),
+  health_status: z.number().int().nullable().default(null),
 });
 export type TimelineRow = z.infer<typeof TimelineRowSchema>;
 
@@ -188,6 +194,8 @@ export const LoadSummarySchema = z.object({
    * its conversations: TTFT by depth shows what the history costs. Empty otherwise.
    */
   by_turn: z.record(z.string(), WindowFiguresSchema).default({}),
+  /** `--health-probe`: the probes of the measured window; null without a probe. */
+  health: HealthFiguresSchema.nullable().default(null),
 });
 export type LoadSummary = z.infer<typeof LoadSummarySchema>;
 
@@ -215,6 +223,9 @@ export const CapacityStepSchema = z.object({
   warning: z.string().nullable(),
   /** The step's timing uncertainty: its generator's event-loop delay (null when not measured). */
   loop_delay_ms: LoopDelaySchema.nullable().default(null),
+  /** `--health-probe`: failing probes of the step's measured window, of how many; null without a probe. */
+  health_failures: z.number().int().nullable().optional(),
+  health_probes: z.number().int().nullable().optional(),
 });
 export type CapacityStep = z.infer<typeof CapacityStepSchema>;
 
@@ -226,7 +237,7 @@ export const CapacityResultSchema = z.object({
   /** The lowest bad target above it (the knee); null when no step failed. */
   knee: Rate,
   /** Why the search stopped. */
-  stopped: z.enum(['converged', 'max_steps', 'max_duration', 'no_knee', 'interrupted', 'floor', 'max_target']),
+  stopped: z.enum(['converged', 'max_steps', 'max_duration', 'no_knee', 'interrupted', 'floor', 'max_target', 'unhealthy']),
   precision: z.number(),
   slos: z.array(z.string()),
   steps: z.array(CapacityStepSchema),

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { LoadCounters } from './load-run.js';
+import { HealthSampleSchema } from '../records/health-probe.js';
 
 export const LoadTickSchema = z.object({
   elapsed_ms: z.number(),
@@ -25,6 +26,8 @@ export const LoadTickSchema = z.object({
   current_rate_per_s: z.number(),
   /** p95 TTFP of the requests that ended in the last `windowMs`; null when none had a first part. */
   ttfp_p95_ms: z.number().nullable(),
+  /** `--health-probe`: the latest probe's result (null before the first ends); absent without a probe. */
+  health: HealthSampleSchema.nullable().optional(),
 });
 export type LoadTick = z.infer<typeof LoadTickSchema>;
 
