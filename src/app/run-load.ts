@@ -198,7 +198,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const startProbe = (zero: number) => {
     if (options.healthProbe) probe = startHealthProbe({ ...options.healthProbe, url: healthUrl(options.baseUrl, options.healthProbe.path), now }, zero);
   };
-  const onTick = (tick: LoadTick) => options.onTick?.(probe === null ? tick : { ...tick, health: probe.latest() });
+  const onTick = (tick: LoadTick) => {
+    if (probe === null) return options.onTick?.(tick);
+    const { probes, failures } = probe.counts();
+    options.onTick?.({ ...tick, health: probe.latest(), health_probes: probes, health_failures: failures });
+  };
   if ((options.workers ?? 1) > 1) {
     let run: Awaited<ReturnType<typeof runLoadWorkers>>;
     try {

@@ -7,7 +7,7 @@
  * one small GET a second. Never prints; the samples go to generator.json.
  */
 import { createHealthProber, type HealthProber } from '../client/health-probe.js';
-import type { HealthProbeRun, HealthSample } from '../records/health-probe.js';
+import { isHealthFailure, type HealthProbeRun, type HealthSample } from '../records/health-probe.js';
 
 export interface HealthProbeOptions {
   /** As given (`/health/ready`, or a whole URL). */
@@ -26,6 +26,8 @@ export interface HealthProbeOptions {
 export interface RunningHealthProbe {
   /** The latest probe's result, or null before the first ends. */
   latest(): HealthSample | null;
+  /** Probes ended so far, and those that failed. */
+  counts(): { probes: number; failures: number };
   /** Stops probing, waits for the probes in flight, and returns every sample in send order. */
   stop(): Promise<HealthProbeRun>;
 }
@@ -42,6 +44,8 @@ export function startHealthProbe(options: HealthProbeOptions, zero: number): Run
   const samples: HealthSample[] = [];
   const inFlight = new Set<Promise<void>>();
   let latest: HealthSample | null = null;
+  let ended = 0;
+  let failures = 0;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let n = 0;
@@ -54,6 +58,8 @@ export function startHealthProbe(options: HealthProbeOptions, zero: number): Run
       const sample = { offset_ms: offset, ...result };
       samples[slot] = sample;
       latest = sample;
+      ended += 1;
+      if (isHealthFailure(sample)) failures += 1;
       options.onSample?.(sample);
     });
     inFlight.add(done);
@@ -66,6 +72,7 @@ export function startHealthProbe(options: HealthProbeOptions, zero: number): Run
   fire();
   return {
     latest: () => latest,
+    counts: () => ({ probes: ended, failures }),
     async stop() {
       stopped = true;
       clearTimeout(timer);

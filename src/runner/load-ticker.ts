@@ -28,6 +28,9 @@ export const LoadTickSchema = z.object({
   ttfp_p95_ms: z.number().nullable(),
   /** `--health-probe`: the latest probe's result (null before the first ends); absent without a probe. */
   health: HealthSampleSchema.nullable().optional(),
+  /** `--health-probe`: probes answered (or failed) so far, and those that failed. */
+  health_probes: z.number().int().optional(),
+  health_failures: z.number().int().optional(),
 });
 export type LoadTick = z.infer<typeof LoadTickSchema>;
 
