@@ -44,14 +44,14 @@ const worse = (a: number | null | undefined, b: number | null): number | null =>
   return Math.max(a, b);
 };
 
-/** The timeline's rows with the probes of each second (by send time) filled in; probes past the last row count in it. */
+/** The timeline's rows with the probes of each second (by send time) filled in; probes before the zero or past the last row are in no row (generator.json keeps them). */
 export function withHealth(rows: readonly TimelineRow[], run: HealthProbeRun | null): TimelineRow[] {
   if (run === null || rows.length === 0) return [...rows];
   const out = rows.map((r) => ({ ...r, health_probes: 0, health_failures: 0, health_max_ms: null as number | null, health_status: null as number | null }));
   const seen = new Set<number>();
   for (const s of run.samples) {
-    if (s.offset_ms < 0) continue;
-    const i = Math.min(out.length - 1, Math.floor(s.offset_ms / 1000));
+    const i = Math.floor(s.offset_ms / 1000);
+    if (i < 0 || i >= out.length) continue;
     const row = out[i]!;
     row.health_probes += 1;
     if (isHealthFailure(s)) row.health_failures += 1;

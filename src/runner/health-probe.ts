@@ -51,6 +51,14 @@ export function startHealthProbe(options: HealthProbeOptions, zero: number): Run
   let n = 0;
   const fire = () => {
     if (stopped) return;
+    // Node's timers may fire a fraction of a ms early on performance.now()'s clock: wait out the rest,
+    // so that a probe is never sent before its slot (nor counted in the second before).
+    const early = zero + n * options.intervalMs - options.now();
+    if (early > 0) {
+      timer = setTimeout(fire, Math.ceil(early));
+      timer.unref();
+      return;
+    }
     const offset = options.now() - zero;
     const slot = samples.length;
     samples.push({ offset_ms: offset, ms: null, status: null, error: 'not answered before the run ended' });
