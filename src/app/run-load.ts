@@ -253,7 +253,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const conversations = spec.conversations ? { thinkTime: spec.think_time, seed: spec.seed, endMs: schedule.lengthMs, wallClock } : null;
   const common = {
     target, tokens: createTokenPool(options.tokens.length, spec.token_weights), retry: { retries: options.retries, retry429: options.retry429 },
-    signal: options.signal, graceMs: options.graceMs, now, zero, counters, plan, shard: spec.shard, onRecord, conversations,
+    signal: options.signal, graceMs: options.graceMs, now, zero, counters, plan, shard: spec.shard, onRecord, conversations, abandon: { spec: spec.abandon ?? null, seed: spec.seed },
   };
   let started = 0;
   let health: Omit<GeneratorHealth, 'cpu_user_ms' | 'cpu_system_ms' | 'started_at' | 'start_delay_ms' | 'schedule_ms'>;

@@ -37,7 +37,7 @@ export function progressOf(tick: LoadTick, options: Pick<LoadViewOptions, 'sched
 /** `12.0/s · in flight 8 · p95 TTFP 412 ms · ok 230 · 429s 3 · errors 0 · dropped 0 · late 1` */
 export function formatLoadLine(tick: LoadTick): string {
   const ttfp = tick.ttfp_p95_ms === null ? 'n/a' : `${Math.round(tick.ttfp_p95_ms)} ms`;
-  return `${tick.current_rate_per_s.toFixed(1)}/s · in flight ${tick.in_flight} · p95 TTFP ${ttfp} · ok ${tick.ok} · 429s ${tick.rate_limited} · errors ${tick.errors} · dropped ${tick.dropped} · late ${tick.late}`;
+  return `${tick.current_rate_per_s.toFixed(1)}/s · in flight ${tick.in_flight} · p95 TTFP ${ttfp} · ok ${tick.ok} · 429s ${tick.rate_limited} · errors ${tick.errors} · dropped ${tick.dropped} · late ${tick.late}${(tick.abandoned ?? 0) > 0 ? ` · abandoned ${tick.abandoned}` : ''}`;
 }
 
 /** `health 503 12 ms ✗ Request threadpool saturated… · 4 failed of 30`; null before the first probe ends. */

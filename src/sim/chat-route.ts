@@ -48,7 +48,9 @@ export function chatHandler(options: ChatRouteOptions) {
     if (request === undefined) return;
     const controller = new AbortController();
     const onClose = () => {
-      if (!ctx.res.writableFinished) controller.abort();
+      if (ctx.res.writableFinished) return;
+      options.stats.cancelledStream();
+      controller.abort();
     };
     ctx.res.once('close', onClose);
     try {

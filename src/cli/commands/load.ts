@@ -17,6 +17,7 @@ import { LoadSpecSchema, scheduleTooLarge } from '../../plan/load-plan.js';
 import { shardUsers } from '../../plan/arrivals.js';
 import { parseStages, stagesDurationMs } from '../../plan/stages.js';
 import { describeThinkTime, parseThinkTime } from '../../plan/think-time.js';
+import { parseAbandon } from '../../plan/abandon.js';
 import { parseTokenFile } from '../../runner/token-pool.js';
 import { checkToken, readTokenFile, resolveBaseUrl } from '../connection.js';
 import { claimDir } from '../claim.js';
@@ -77,6 +78,7 @@ export interface LoadArgs extends Partial<HealthArgs> {
   shards?: number;
   conversations: boolean;
   'think-time'?: string;
+  abandon?: string;
   workers?: string | number;
 }
 
@@ -100,6 +102,7 @@ export function loadCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('question-order', { choices: ['sequential', 'random'] as const, default: 'sequential' as const, describe: 'Questions in dataset order (cycling) or drawn at random (seeded)', group: 'Inputs:' })
         .option('conversations', { type: 'boolean', default: false, describe: 'Each arrival (open) or user iteration (closed) plays a whole conversation of the dataset, its turns in one session', group: 'Inputs:' })
         .option('think-time', { type: 'string', describe: 'With --conversations, the wait between a turn\'s end and the next: 5s, 2s..8s (uniform) or lognormal:3s,p99=15s', group: 'Inputs:' })
+        .option('abandon', { type: 'string', describe: 'SHARE[@AFTER]: the client closes that share of the requests after a drawn delay, as users leaving (e.g. 0.1, 0.1@2s, 0.1@500ms-3s; default 500ms-5s); recorded abandoned, not errors', group: 'Load:' })
         .option('rate', { type: 'number', describe: 'Open model: arrivals per second, whatever the responses', group: 'Load:' })
         .option('concurrency', { type: 'number', describe: 'Closed model: virtual users, each sending when its last request ends', group: 'Load:' })
         .option('model', { choices: ['open', 'closed'] as const, describe: 'With --stages: ramp a rate (open, default) or users (closed)', group: 'Load:' })
@@ -171,6 +174,12 @@ export function loadSpecOf(a: LoadArgs, io: Io, tokens: { count: number; weights
     if ('problems' in parsed) throw new UsageError(parsed.problems.map((p) => `--think-time: ${p}`).join('\n'));
     thinkTime = parsed;
   }
+  let abandon = null;
+  if (a.abandon !== undefined) {
+    const parsed = parseAbandon(a.abandon, (text) => parseDuration(text, 'abandon', { maxMs: LIMITS.runMs }));
+    if (typeof parsed === 'string') throw new UsageError(parsed);
+    abandon = parsed;
+  }
   let stages = null;
   if (a.stages !== undefined) {
     const parsed = parseStages(a.stages, { integerTargets: model === 'closed', maxTarget: model === 'closed' ? LIMITS.inFlight : LIMITS.rate, maxTotalMs: LIMITS.runMs });
@@ -187,7 +196,7 @@ export function loadSpecOf(a: LoadArgs, io: Io, tokens: { count: number; weights
     // The set's name is settled by prepareLoad (a sets file may name it); this is the flags' guess.
     question_order: a['question-order'], set: a.operation === 'open-urls' ? 'open-urls' : (a['set-name'] ?? setNameOf(a.set[0])),
     tokens: tokens.count, token_weights: tokens.weights, shard: resolveShard(a, io), start_at: a['start-at'] ?? null,
-    conversations: a.conversations ?? false, think_time: thinkTime,
+    conversations: a.conversations ?? false, think_time: thinkTime, ...(abandon === null ? {} : { abandon }),
   });
   if (!result.success) throw new UsageError(result.error.issues.map((i) => `${i.path.length > 0 ? `${flagOf(i.path, names)}: ` : ''}${i.message}`).join('\n'));
   const tooLarge = scheduleTooLarge(result.data, heapLimitBytes());
