@@ -15,8 +15,8 @@ import { createFakeIo } from '../helpers/fake-io.js';
 import { startSim, TOKENS } from '../helpers/start-sim.js';
 
 const fixed = (ms: number) => ({ median: ms, p99: ms });
-/** Every answer streams for about a second: long enough to be left mid-stream. */
-const slow = { chat: { time_scale: 1, profiles: { default: { pre_answer_ms: fixed(10), first_token_ms: fixed(100), token_ms: fixed(25), answer_sentences: 3 } } } };
+/** Every answer streams for some hundreds of ms: long enough to be left mid-stream. */
+const slow = { chat: { time_scale: 1, profiles: { default: { pre_answer_ms: fixed(10), first_token_ms: fixed(100), token_ms: fixed(10), answer_sentences: 2 } } } };
 
 describe('chatbench load --abandon', () => {
   it('records the streams the client left as abandoned, apart from errors, and the simulator saw as many', async () => {
