@@ -42,6 +42,7 @@ describe('chatbench load --abandon', () => {
     expect(summary.windows.measured.shares.error_rate).toBe(0);
     expect(summary.banner.join(' ')).toContain(`${abandoned.length} requests were abandoned by the client on purpose`);
     expect(fake.stdout()).toContain(`abandoned ${abandoned.length}`);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(new RegExp(`\\| abandoned \\(--abandon\\) \\| 0 \\| ${abandoned.length} \\| 0 \\|`));
 
     // The server sees the close a moment after the client makes it: wait for it, bounded.
     for (let i = 0; i < 100 && sim.stats().cancelled_streams < abandoned.length; i++) await new Promise((done) => setTimeout(done, 10));
