@@ -5,8 +5,8 @@
  * status: a slow 503 is as telling as a slow 200) and the first failure; and, per second of the
  * timeline, the probes, failures, the slowest latency and the worst status. Pure.
  */
-import { isHealthFailure, type HealthFigures, type HealthProbeRun, type HealthSample } from '../records/health-probe.js';
-import type { TimelineRow } from '../records/load-summary.js';
+import { isHealthFailure, type HealthProbeRun, type HealthSample } from '../records/health-probe.js';
+import type { HealthFigures, TimelineRow } from '../records/load-summary.js';
 import { latencyStats } from './stats.js';
 
 /** `503: Request threadpool saturated …`, `no answer: ECONNREFUSED`. */

@@ -6,7 +6,6 @@
  */
 import { z } from 'zod';
 import { LoopDelaySchema } from './generator-health.js';
-import { HealthFiguresSchema } from './health-probe.js';
 import { ModeSchema } from './record.js';
 import { LatencyStatsSchema, OutcomeCountsSchema } from './summary.js';
 
@@ -63,6 +62,24 @@ export const WindowFiguresSchema = z.object({
   ttfp_trend: z.object({ first_p50_ms: Rate, last_p50_ms: Rate, rise: Rate }),
 });
 export type WindowFigures = z.infer<typeof WindowFiguresSchema>;
+
+/** summary.json `health`: the probes sent in the measured window. */
+export const HealthFiguresSchema = z.object({
+  path: z.string(),
+  interval_ms: z.number(),
+  probes: z.number().int(),
+  /** Probes without an answer or with a status other than 2xx (the gate figure `health_failures`). */
+  failures: z.number().int(),
+  /** Latency of the probes that were answered, whatever their status (the gate figure `health_ms`). */
+  health_ms: LatencyStatsSchema.nullable(),
+  /** Probes by status (`"200"`, `"503"`), and `"no_answer"`. */
+  statuses: z.record(z.string(), z.number().int()),
+  /** When the first failing probe of the window was sent (ms after the schedule's zero); null when none failed. */
+  first_failure_ms: z.number().nullable(),
+  /** The first failure, e.g. `503: Request threadpool saturated for 12.3s (5 requests queued)`; null when none. */
+  first_failure: z.string().nullable(),
+});
+export type HealthFigures = z.infer<typeof HealthFiguresSchema>;
 
 /** One second of the run (timeline.csv). Sends by sent time, outcomes and latencies by completion time. */
 export const TimelineRowSchema = z.object({
