@@ -70,6 +70,43 @@ describe('runCapacity with a fake service', () => {
   });
 });
 
+/** A fake service that takes every request, and whose readiness probe fails (503, as v4.7's saturated pool does) from `unhealthyAt` per second on. */
+const unhealthyService = (unhealthyAt: number, seen: number[]): StepRunner => async (spec) => {
+  const rate = spec.rate ?? 0;
+  seen.push(rate);
+  const n = Math.round(rate);
+  const records = Array.from({ length: n }, (_, i) =>
+    toLoadRecord(makeRecord({ question_id: `q${i}`, repeat: i, scheduled_offset_ms: (i * 1000) / n, sent_offset_ms: (i * 1000) / n, outcome: 'ok' })),
+  );
+  const failing = rate >= unhealthyAt;
+  const samples = [0, 500].map((offset_ms) => ({
+    offset_ms, ms: 3, status: failing ? 503 : 200,
+    error: failing ? 'SERVICE_UNAVAILABLE Request threadpool saturated for 12.3s (5 requests queued)' : null,
+  }));
+  const generator = {
+    planned_arrivals: n, sent: n, dropped: [], late_sends: 0, schedule_lag_ms: { p50: 0, p99: 0, max: 0 }, peak_in_flight: 1, cpu_user_ms: null, cpu_system_ms: null,
+    interrupted: false, started_at: '2026-01-01T00:00:00.000Z', start_delay_ms: 0, schedule_ms: 1000, loop_delay_ms: null,
+    health_probe: { path: '/health/ready', interval_ms: 500, samples },
+  };
+  return computeLoadFigures({ records, spec, generator, slos: [] }).summary;
+};
+
+describe('runCapacity and the health probe', () => {
+  it('a failing readiness probe makes the step bad and stops the search there, naming why', async () => {
+    const seen: number[] = [];
+    const { result, files } = await runCapacity(options({ runStep: unhealthyService(40, seen) }));
+    expect(seen).toEqual([10, 20, 40]);
+    expect(result.stopped).toBe('unhealthy');
+    expect(result.sustainable).toBe(20);
+    expect(result.knee).toBe(40);
+    const last = result.steps.at(-1)!;
+    expect(last).toMatchObject({ good: false, health_failures: 2, health_probes: 2 });
+    expect(last.reasons).toEqual(['unhealthy: /health/ready failed 2 of 2 probes (first: 503: SERVICE_UNAVAILABLE Request threadpool saturated for 12.3s (5 requests queued))']);
+    expect(result.steps[1]).toMatchObject({ good: true, health_failures: 0 });
+    expect(readFileSync(files[1]!, 'utf8')).toContain('stopped: the service reported itself unhealthy at 40 requests/s (unhealthy: /health/ready failed 2 of 2 probes');
+  });
+});
+
 describe('stepSpec', () => {
   it('holds one constant target for the step, unsharded; users switch to the closed model', () => {
     const open = stepSpec(BASE, 12.5, { users: false, stepDurationMs: 3000, stepWarmupMs: 1000 });

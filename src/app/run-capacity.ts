@@ -11,7 +11,7 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { RunError, UsageError } from '../errors.js';
 import type { Slo } from '../metrics/load-slo.js';
-import { judgeStep, nextStep, type SaturationRule, type SearchOptions, type StepFigures } from '../plan/capacity.js';
+import { isUnhealthy, judgeStep, nextStep, type SaturationRule, type SearchOptions, type StepFigures } from '../plan/capacity.js';
 import { CAPACITY_VERSION, type CapacityResult, type CapacityStep, type LoadSummary } from '../records/load-summary.js';
 import { renderCapacityHtml, renderCapacityMd } from '../reports/load/capacity-report.js';
 import { renderLoadReports } from './render-load-reports.js';
@@ -71,6 +71,7 @@ export function stepFigures(summary: LoadSummary): StepFigures {
     offered_rate: m.rates.offered, sent_rate: m.rates.sent, ok_rate_per_s: m.rates.ok,
     ttfp_first_p50_ms: m.ttfp_trend.first_p50_ms, ttfp_last_p50_ms: m.ttfp_trend.last_p50_ms,
     broken_slos: summary.slos.filter((s) => !s.passed).map((s) => s.reason),
+    health: summary.health,
   };
 }
 
@@ -83,6 +84,7 @@ function toStep(index: number, phase: 'ramp' | 'bisect', target: number, dir: st
     ttfp_p50_ms: m.latency.ttfp_ms?.p50 ?? null, ttfp_p95_ms: m.latency.ttfp_ms?.p95 ?? null, total_p95_ms: m.latency.total_ms?.p95 ?? null,
     response_p95_ms: m.latency.response_ms?.p95 ?? null, ttfp_rise: m.ttfp_trend.rise, warning: summary.warning,
     loop_delay_ms: summary.generator.loop_delay_ms,
+    ...(summary.health === null ? {} : { health_failures: summary.health.failures, health_probes: summary.health.probes }),
   };
 }
 
@@ -135,6 +137,11 @@ export async function runCapacity(options: CapacityOptions): Promise<CapacityRun
     const step = toStep(steps.length, next.phase, next.target, dir, summary, judgeStep(stepFigures(summary), options.saturation));
     steps.push(step);
     options.onStep?.(step);
+    // The service said it is unhealthy: the search stops at this step, naming why (plan/capacity).
+    if (isUnhealthy(step.reasons)) {
+      stopped = 'unhealthy';
+      break;
+    }
   }
   const sustainable = steps.filter((s) => s.good).reduce<number | null>((best, s) => (best === null || s.target > best ? s.target : best), null);
   const knee = steps.filter((s) => !s.good && (sustainable === null || s.target > sustainable)).reduce<number | null>((low, s) => (low === null || s.target < low ? s.target : low), null);

@@ -43,6 +43,8 @@ import type { LoadSummary } from '../records/load-summary.js';
 import { scoreRecord } from './score-record.js';
 import { expectationsOf, finishedRecord, planInput } from './load-record.js';
 import { runLoadWorkers } from './workers/run-load-workers.js';
+import { healthUrl, startHealthProbe, type RunningHealthProbe } from '../runner/health-probe.js';
+import type { HealthProbeRun } from '../records/health-probe.js';
 
 export { LoadSpecSchema, type LoadSpec } from '../plan/load-plan.js';
 export { GeneratorHealthSchema, type GeneratorHealth } from '../records/generator-health.js';
@@ -160,6 +162,8 @@ export interface LoadOptions {
   readonly wallClock?: () => number;
   /** Worker threads (`--workers`, resolved): 1 (default) runs in this thread; more split the plan as shards do (workers/run-load-workers.ts). */
   readonly workers?: number;
+  /** `--health-probe PATH --health-interval`: probe the service's health from the schedule's zero to the run's end (in this thread, once). */
+  readonly healthProbe?: { readonly path: string; readonly intervalMs: number; readonly timeoutMs: number } | undefined;
 }
 
 export interface LoadResult {
@@ -190,9 +194,23 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   await writeJson(join(outDir, 'manifest.json'), manifest);
   const startAt = spec.start_at === null ? null : Date.parse(spec.start_at);
   options.onStart?.({ outDir, planned: schedule.planned(spec.shard), startsInMs: startAt === null ? null : startAt - wallClock() });
+  let probe: RunningHealthProbe | null = null;
+  const startProbe = (zero: number) => {
+    if (options.healthProbe) probe = startHealthProbe({ ...options.healthProbe, url: healthUrl(options.baseUrl, options.healthProbe.path), now }, zero);
+  };
+  const onTick = (tick: LoadTick) => {
+    if (probe === null) return options.onTick?.(tick);
+    const { probes, failures } = probe.counts();
+    options.onTick?.({ ...tick, health: probe.latest(), health_probes: probes, health_failures: failures });
+  };
   if ((options.workers ?? 1) > 1) {
-    const run = await runLoadWorkers({ ...options, outDir, schedule, startAt, workers: options.workers! });
-    return finishLoad(options, outDir, manifest, run.generator, run.stopError);
+    let run: Awaited<ReturnType<typeof runLoadWorkers>>;
+    try {
+      run = await runLoadWorkers({ ...options, onTick, outDir, schedule, startAt, workers: options.workers!, onZero: startProbe });
+    } finally {
+      await stopProbe(probe);
+    }
+    return finishLoad(options, outDir, manifest, { ...run.generator, ...(await probeRunOf(probe)) }, run.stopError);
   }
   const plan = createLoadPlan(planInput(options.prepared, spec));
   const target = createLoadTarget({
@@ -211,6 +229,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   });
   if (startAt !== null) await abortableSleep(startAt - wallClock(), options.signal);
   const zero = now();
+  startProbe(zero);
   const wallZero = wallClock();
   const cpuBefore = options.cpuUsage?.();
   const loop = watchLoopDelay();
@@ -224,7 +243,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     sink.cork();
   }, 100);
   const counters = createLoadCounters();
-  const ticker = createLoadTicker({ counters, now, zero, onTick: (tick) => options.onTick?.(tick) });
+  const ticker = createLoadTicker({ counters, now, zero, onTick });
   const onRecord = (unscored: UnscoredRecord) => {
     const record = finishedRecord(unscored, expectations);
     sink.write(record);
@@ -234,7 +253,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const conversations = spec.conversations ? { thinkTime: spec.think_time, seed: spec.seed, endMs: schedule.lengthMs, wallClock } : null;
   const common = {
     target, tokens: createTokenPool(options.tokens.length, spec.token_weights), retry: { retries: options.retries, retry429: options.retry429 },
-    signal: options.signal, graceMs: options.graceMs, now, zero, counters, plan, shard: spec.shard, onRecord, conversations,
+    signal: options.signal, graceMs: options.graceMs, now, zero, counters, plan, shard: spec.shard, onRecord, conversations, abandon: { spec: spec.abandon ?? null, seed: spec.seed },
   };
   let started = 0;
   let health: Omit<GeneratorHealth, 'cpu_user_ms' | 'cpu_system_ms' | 'started_at' | 'start_delay_ms' | 'schedule_ms'>;
@@ -267,6 +286,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       await sink.close(); // rejects with the OutputError of a failed write
     } finally {
       await target.close();
+      await stopProbe(probe);
     }
   }
   // Stopped after the last byte (the runners resolve once every record is out).
@@ -283,6 +303,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     connections_opened: warm.connections_opened,
     warm_up_ms: warm.warm_up_ms,
     ...(conversations === null ? {} : { conversations: { started, skipped_turns: counters.skipped } }),
+    ...(await probeRunOf(probe)),
   };
   return finishLoad(options, outDir, manifest, generator, stopError);
 }
@@ -301,6 +322,19 @@ async function finishLoad(options: LoadOptions, outDir: string, manifest: Manife
   if (stopError) throw stopError;
   return { outDir, records: generator.sent, generator, interrupted: generator.interrupted, reports: rendered?.files ?? [], gates: rendered?.gates ?? [], banner: rendered?.summary.banner ?? [], summary: rendered?.summary ?? null };
 }
+
+/** Stopped once (a second call returns the same samples): the probe ends with the run's last byte. */
+const stopped = new WeakMap<RunningHealthProbe, Promise<HealthProbeRun>>();
+function stopProbe(probe: RunningHealthProbe | null): Promise<HealthProbeRun | null> {
+  if (probe === null) return Promise.resolve(null);
+  let run = stopped.get(probe);
+  if (run === undefined) stopped.set(probe, (run = probe.stop()));
+  return run;
+}
+const probeRunOf = async (probe: RunningHealthProbe | null): Promise<{ health_probe?: HealthProbeRun }> => {
+  const run = await stopProbe(probe);
+  return run === null ? {} : { health_probe: run };
+};
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
 const writeJson = (path: string, value: unknown) => writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { expect, it } from 'vitest';
 import type { LoadTick } from '../app/run-load.js';
-import { createLoadView, formatLoadBar, formatLoadLine } from './load-view.js';
+import { createLoadView, formatHealthLine, formatLoadBar, formatLoadLine } from './load-view.js';
 
 const tick = (fields: Partial<LoadTick> = {}): LoadTick => ({
   elapsed_ms: 27_000, offered: 540, sent: 540, done: 532, in_flight: 8, queued: 0, ok: 528, rate_limited: 3, errors: 1, dropped: 0, late: 2,
@@ -39,4 +39,20 @@ it('prints a plain line at most every 5 s when not a terminal', () => {
   view.stop();
   expect(text().split('\n').filter(Boolean)).toHaveLength(3);
   expect(text()).not.toContain('\x1b');
+});
+
+it('adds a health line when the run probes, a count of users who left when some did', () => {
+  const health = { offset_ms: 12_000, ms: 1.4, status: 503, error: 'SERVICE_UNAVAILABLE Request threadpool saturated for 12.3s (5 requests queued)' };
+  expect(formatHealthLine(health, 3, 12)).toBe('health 503 1 ms ✗ SERVICE_UNAVAILABLE Request threadpool saturated for 12.3s ( · 3 failed of 12');
+  expect(formatHealthLine({ offset_ms: 0, ms: null, status: null, error: 'ECONNREFUSED' }, 1, 1)).toBe('health no answer ✗ ECONNREFUSED · 1 failed of 1');
+  expect(formatLoadLine(tick({ abandoned: 4 }))).toMatch(/ · abandoned 4$/);
+  const { out, text } = sink(true);
+  const view = createLoadView(out, { scheduleMs: 60_000, requests: null });
+  view.update(tick({ health, health_probes: 12, health_failures: 3 }));
+  view.update(tick({ health, health_probes: 13, health_failures: 4 }));
+  view.stop();
+  // Three lines: up two before rewriting them, and two cleared at the end.
+  expect(text()).toContain('\x1b[1A\x1b[1A\r\x1b[2K');
+  expect(text()).toContain('4 failed of 13');
+  expect(text().endsWith('\r\x1b[2K\x1b[1A\r\x1b[2K\x1b[1A\r\x1b[2K')).toBe(true);
 });

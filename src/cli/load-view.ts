@@ -2,8 +2,9 @@
  * @module cli/load-view
  * The live view of `chatbench load`: on a terminal a progress bar and a line with the current send
  * rate, requests in flight, p95 time to first part over the last seconds, 429s, errors and dropped
- * sends, rewritten in place once a second; otherwise (CI logs) a plain line every 5 s. Fed by the
- * run's ticks; never on the request path.
+ * sends, rewritten in place once a second; otherwise (CI logs) a plain line every 5 s. With
+ * `--health-probe`, a third line: the latest probe's status and latency and the failures so far.
+ * Fed by the run's ticks; never on the request path.
  */
 import type { Writable } from 'node:stream';
 import type { LoadTick } from '../app/run-load.js';
@@ -36,7 +37,15 @@ export function progressOf(tick: LoadTick, options: Pick<LoadViewOptions, 'sched
 /** `12.0/s · in flight 8 · p95 TTFP 412 ms · ok 230 · 429s 3 · errors 0 · dropped 0 · late 1` */
 export function formatLoadLine(tick: LoadTick): string {
   const ttfp = tick.ttfp_p95_ms === null ? 'n/a' : `${Math.round(tick.ttfp_p95_ms)} ms`;
-  return `${tick.current_rate_per_s.toFixed(1)}/s · in flight ${tick.in_flight} · p95 TTFP ${ttfp} · ok ${tick.ok} · 429s ${tick.rate_limited} · errors ${tick.errors} · dropped ${tick.dropped} · late ${tick.late}`;
+  return `${tick.current_rate_per_s.toFixed(1)}/s · in flight ${tick.in_flight} · p95 TTFP ${ttfp} · ok ${tick.ok} · 429s ${tick.rate_limited} · errors ${tick.errors} · dropped ${tick.dropped} · late ${tick.late}${(tick.abandoned ?? 0) > 0 ? ` · abandoned ${tick.abandoned}` : ''}`;
+}
+
+/** `health 503 12 ms ✗ Request threadpool saturated… · 4 failed of 30`; null before the first probe ends. */
+export function formatHealthLine(sample: NonNullable<LoadTick['health']>, failures: number, probes: number): string {
+  const ok = sample.status !== null && sample.status >= 200 && sample.status <= 299;
+  const answer = sample.status === null ? 'no answer' : `${sample.status} ${Math.round(sample.ms ?? 0)} ms`;
+  const why = ok || sample.error === null ? '' : ` ✗ ${sample.error.slice(0, 60)}`;
+  return `health ${answer}${why} · ${failures} failed of ${probes}`;
 }
 
 /** `[#########-----------]  45% 27s/60s sent 540` */
@@ -54,20 +63,27 @@ export function createLoadView(out: Writable & { isTTY?: boolean }, options: Loa
   const now = options.now ?? (() => performance.now());
   const every = options.plainEveryMs ?? 5000;
   let lastPlain = -Infinity;
+  /** Lines on the screen below the first (1, or 2 with a health line). */
+  let below = 0;
   let live = false;
+  const healthLine = (tick: LoadTick): string | null =>
+    tick.health === undefined || tick.health === null ? null : formatHealthLine(tick.health, tick.health_failures ?? 0, tick.health_probes ?? 0);
   return {
     update(tick) {
+      const health = healthLine(tick);
       if (out.isTTY) {
-        // Two lines: move up over the previous pair before rewriting them.
-        out.write(`${live ? '\x1b[1A\r\x1b[2K' : ''}${formatLoadBar(tick, options)}\n\x1b[2K${formatLoadLine(tick)}`);
+        // Move up over the previous lines before rewriting them.
+        const lines = [formatLoadBar(tick, options), formatLoadLine(tick), ...(health === null ? [] : [health])];
+        out.write(`${live ? `${'\x1b[1A'.repeat(below)}\r\x1b[2K` : ''}${lines.join('\n\x1b[2K')}`);
+        below = lines.length - 1;
         live = true;
       } else if (now() - lastPlain >= every) {
-        out.write(`${formatLoadBar(tick, { ...options, barWidth: 20 })} · ${formatLoadLine(tick)}\n`);
+        out.write(`${formatLoadBar(tick, { ...options, barWidth: 20 })} · ${formatLoadLine(tick)}${health === null ? '' : ` · ${health}`}\n`);
         lastPlain = now();
       }
     },
     stop() {
-      if (live) out.write('\r\x1b[2K\x1b[1A\r\x1b[2K');
+      if (live) out.write(`\r\x1b[2K${'\x1b[1A\r\x1b[2K'.repeat(below)}`);
       live = false;
     },
   };

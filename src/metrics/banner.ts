@@ -12,24 +12,27 @@ import { OUTCOMES } from '../records/record.js';
  * "12 of 75 requests failed (16%): 10 http_error, 2 timeout. …"; null when every request ended ok
  * (or there were none). Classes in the record's order, then any other class by name. A `skipped`
  * turn (nothing was sent: its conversation ended at an earlier turn) is no failure of its own: it
- * is counted in a sentence of its own.
+ * is counted in a sentence of its own; so is an `abandoned` request (`load --abandon`: the client
+ * closed it on purpose, as a user leaving).
  */
 export function failureBanner(requests: number, outcomes: Readonly<Record<string, number>>): string | null {
   const known: readonly string[] = OUTCOMES;
   const classes = [...known, ...Object.keys(outcomes).filter((o) => !known.includes(o)).sort()]
-    .filter((o) => o !== 'ok' && o !== 'skipped' && (outcomes[o] ?? 0) > 0);
+    .filter((o) => o !== 'ok' && o !== 'skipped' && o !== 'abandoned' && (outcomes[o] ?? 0) > 0);
   const failed = classes.reduce((sum, o) => sum + (outcomes[o] ?? 0), 0);
   const skipped = outcomes['skipped'] ?? 0;
-  if (requests <= 0 || failed + skipped === 0) return null;
+  const abandoned = outcomes['abandoned'] ?? 0;
+  if (requests <= 0 || failed + skipped + abandoned === 0) return null;
   const share = (failed / requests) * 100;
   const pct = share > 0 && share < 1 ? '<1' : String(Math.round(share));
-  const ok = requests - failed - skipped;
+  const ok = requests - failed - skipped - abandoned;
   const tail = ok === 0
     ? 'No request ended ok: there are no latencies and no scores.'
     : `Latencies and scores describe the ${ok} that ended ok.`;
   const skips = skipped > 0 ? `${skipped} conversation turn${skipped === 1 ? ' was' : 's were'} skipped (nothing sent: an earlier turn failed or the run ended). ` : '';
   const failures = failed > 0 ? `${failed} of ${requests} requests failed (${pct}%): ${classes.map((o) => `${outcomes[o]} ${o}`).join(', ')}. ` : '';
-  return `${failures}${skips}${tail}`;
+  const left = abandoned > 0 ? `${abandoned} request${abandoned === 1 ?' was' : 's were'} abandoned by the client on purpose (--abandon: users leaving; not failures). ` : '';
+  return `${failures}${skips}${left}${tail}`;
 }
 
 /** "Timings may be late by up to 23.1 ms: …" when the loop delay's max exceeded LOOP_DELAY_WARN_MS; else null. */

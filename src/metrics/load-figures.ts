@@ -25,6 +25,9 @@ export const LOAD_ONLY_FIGURES: ExtraFigures = {
   ...Object.fromEntries(LOAD_RATE_FIGURES.map((f) => [f, 'rate' as FigureKind])),
   late_sends: 'rate',
   dropped: 'rate',
+  // `--health-probe`: the probes of the measured window (the run's, never a turn's).
+  health_ms: 'latency',
+  health_failures: 'rate',
 };
 
 /** Parses a load gate or SLO: the gate grammar with the load figures added. */
@@ -61,6 +64,11 @@ export function loadFigureValue(summary: LoadSummary, figure: string, stat: stri
   if (figure === 'ok_rate' || figure === 'error_rate' || figure === 'rate_limited_rate' || figure === 'pass_rate') return window.shares[figure];
   if (figure === 'late_sends') return turn === null ? summary.generator.late_sends : null;
   if (figure === 'dropped') return turn === null ? summary.generator.dropped : null;
+  if (figure === 'health_failures') return turn === null && summary.health !== null ? summary.health.failures : null;
+  if (figure === 'health_ms') {
+    const stats = turn === null ? summary.health?.health_ms : null;
+    return stats == null || stat === null ? null : ((stats as Record<string, number>)[stat] ?? null);
+  }
   return null;
 }
 

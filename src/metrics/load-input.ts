@@ -16,5 +16,5 @@ export type LoadSpecFields = Pick<
 export type LoadHealth = Pick<
   GeneratorHealth,
   | 'planned_arrivals' | 'sent' | 'dropped' | 'late_sends' | 'schedule_lag_ms' | 'peak_in_flight' | 'cpu_user_ms' | 'cpu_system_ms'
-  | 'interrupted' | 'started_at' | 'start_delay_ms' | 'schedule_ms' | 'loop_delay_ms'
+  | 'interrupted' | 'started_at' | 'start_delay_ms' | 'schedule_ms' | 'loop_delay_ms' | 'health_probe'
 >;

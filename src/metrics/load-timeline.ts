@@ -90,6 +90,10 @@ export function buildTimeline(records: readonly LoadRecord[], droppedOffsets: re
       ttfp_p95_ms: p(b.ttfp, 0.95),
       total_p50_ms: p(b.total, 0.5),
       total_p95_ms: p(b.total, 0.95),
+      health_probes: 0,
+      health_failures: 0,
+      health_max_ms: null,
+      health_status: null,
     };
   });
 }

@@ -49,9 +49,10 @@ export const doneOf = (r: Pick<LoadRecord, 'sent_offset_ms' | 'scheduled_offset_
 
 /**
  * Not ok and not rate-limited: the gates' error_rate definition (cancelled included). A `skipped`
- * conversation turn is not an error of its own (nothing was sent; the turn before it is the error).
+ * conversation turn is not an error of its own (nothing was sent; the turn before it is the error),
+ * nor is an `abandoned` request (`load --abandon`: the client closed it on purpose, as a user leaving).
  */
-export const isError = (outcome: LoadRecord['outcome']): boolean => outcome !== 'ok' && outcome !== 'rate_limited' && outcome !== 'skipped';
+export const isError = (outcome: LoadRecord['outcome']): boolean => outcome !== 'ok' && outcome !== 'rate_limited' && outcome !== 'skipped' && outcome !== 'abandoned';
 
 export interface WindowBounds {
   readonly name: WindowName;
@@ -133,7 +134,7 @@ export function windowFigures(bounds: WindowBounds, records: readonly LoadRecord
     rates: {
       offered: perS(sent + dropped),
       sent: perS(sent),
-      completed: perS(sent - outcomes.cancelled),
+      completed: perS(sent - outcomes.cancelled - outcomes.abandoned),
       ok: perS(outcomes.ok),
       rate_limited: perS(outcomes.rate_limited),
       errors: perS(errors),

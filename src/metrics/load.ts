@@ -20,6 +20,7 @@ import { percentile } from './stats.js';
 import type { LoadHealth, LoadSpecFields } from './load-input.js';
 import { bannerLines } from './banner.js';
 import { protocolAlarm } from './protocol-alarm.js';
+import { probeFigures, withHealth } from './health.js';
 
 import { generatorVerdict, LATE_MS } from './generator-verdict.js';
 
@@ -186,8 +187,9 @@ export function computeLoadFigures(input: LoadInput): LoadFigures {
     generator,
     rate_limits: rateLimitFigures(records),
     retries: retryFigures(records),
-    timeline: buildTimeline(records, droppedOffsets, end, bounds),
+    timeline: withHealth(buildTimeline(records, droppedOffsets, end, bounds), health?.health_probe ?? null),
     by_turn: turnFigures(byWindow.measured, bounds.measured, isGood),
+    health: health?.health_probe ? probeFigures(health.health_probe, bounds.measured.start_ms, bounds.measured.end_ms) : null,
   };
   const ok = byWindow.measured.filter((r) => r.outcome === 'ok');
   const sorted = (pick: (r: LoadRecord) => number | null) =>

@@ -11,6 +11,12 @@
  * `minAcceptedShare` of what was offered, or its TTFP p50 rose within the step by more than
  * `maxTtfpRise` (relative) and `minTtfpRiseMs` (absolute, default 100 ms: a cold start or the jitter
  * of a fast service is no rise).
+ *
+ * A step is bad, too, when the service said it is unhealthy: a health probe (`--health-probe`)
+ * failed in its measured window. That is saturation by the service's own account (v4.7's
+ * `/health/ready` answers 503 once its request thread pool has been saturated for 10 s), and the
+ * search stops there: a higher target would only saturate it more, and a lower one is bisected
+ * from an unhealthy service.
  */
 
 export interface SearchOptions {
@@ -50,7 +56,15 @@ export interface StepFigures {
   readonly ttfp_last_p50_ms: number | null;
   /** The broken SLOs' reasons. */
   readonly broken_slos: readonly string[];
+  /** `--health-probe`: the probes of the measured window; absent or null without a probe. */
+  readonly health?: { readonly path: string; readonly probes: number; readonly failures: number; readonly first_failure: string | null } | null;
 }
+
+/** The reason of a step whose health probe failed; every such reason starts with `unhealthy`. */
+export const UNHEALTHY = 'unhealthy';
+
+/** Whether a verdict's reasons include a failing health probe. */
+export const isUnhealthy = (reasons: readonly string[]): boolean => reasons.some((r) => r.startsWith(UNHEALTHY));
 
 const fmt = (v: number) => String(Number(v.toFixed(2)));
 
@@ -70,10 +84,12 @@ export function judgeStep(f: StepFigures, rule: SaturationRule = DEFAULT_SATURAT
   if (first !== null && last !== null && first > 0 && last / first - 1 > rule.maxTtfpRise && last - first > rule.minTtfpRiseMs) {
     reasons.push(`saturated: TTFP p50 rose ${Math.round((last / first - 1) * 100)}% within the step (${fmt(first)} → ${fmt(last)} ms)`);
   }
+  const h = f.health;
+  if (h && h.failures > 0) reasons.push(`${UNHEALTHY}: ${h.path} failed ${h.failures} of ${h.probes} probes${h.first_failure === null ? '' : ` (first: ${h.first_failure})`}`);
   return { good: reasons.length === 0, reasons };
 }
 
-export type StopReason = 'converged' | 'max_steps' | 'no_knee' | 'floor' | 'max_target';
+export type StopReason = 'converged' | 'max_steps' | 'no_knee' | 'floor' | 'max_target' | 'unhealthy';
 
 /** The search so far: every step's target and verdict, in order. */
 export type SearchHistory = ReadonlyArray<{ readonly target: number; readonly good: boolean }>;

@@ -5,6 +5,7 @@
  * describe the generator as much as the service.
  */
 import { z } from 'zod';
+import { HealthProbeRunSchema } from './health-probe.js';
 
 const Lag = z.number().nullable();
 
@@ -75,5 +76,7 @@ export const GeneratorHealthSchema = z.object({
    * turns recorded `skipped` (not sent: an earlier turn failed, or the schedule ended); additive.
    */
   conversations: z.object({ started: z.number().int(), skipped_turns: z.number().int() }).nullable().optional(),
+  /** `--health-probe`: every probe, sent by the parent process off the requests' path; additive. */
+  health_probe: HealthProbeRunSchema.nullable().optional(),
 });
 export type GeneratorHealth = z.infer<typeof GeneratorHealthSchema>;

@@ -61,5 +61,11 @@ export const LoadSpecShapeSchema = z.object({
     conversations: z.boolean().default(false),
     /** `--think-time`: the wait between a turn's end and the next turn; null: none. */
     think_time: ThinkTimeSchema.nullable().default(null),
+    /**
+     * `--abandon SHARE[@AFTER]`: that share of the arrivals is closed by the client after a delay
+     * drawn uniformly from [after_min_ms, after_max_ms] (seeded by the arrival), as a user closing
+     * the tab; recorded `abandoned`. Additive (absent: null).
+     */
+    abandon: z.object({ share: z.number().min(0).max(1), after_min_ms: z.number().nonnegative(), after_max_ms: z.number().nonnegative() }).nullable().optional(),
 });
 export type LoadSpecShape = z.infer<typeof LoadSpecShapeSchema>;

@@ -63,6 +63,24 @@ export const WindowFiguresSchema = z.object({
 });
 export type WindowFigures = z.infer<typeof WindowFiguresSchema>;
 
+/** summary.json `health`: the probes sent in the measured window. */
+export const HealthFiguresSchema = z.object({
+  path: z.string(),
+  interval_ms: z.number(),
+  probes: z.number().int(),
+  /** Probes without an answer or with a status other than 2xx (the gate figure `health_failures`). */
+  failures: z.number().int(),
+  /** Latency of the probes that were answered, whatever their status (the gate figure `health_ms`). */
+  health_ms: LatencyStatsSchema.nullable(),
+  /** Probes by status (`"200"`, `"503"`), and `"no_answer"`. */
+  statuses: z.record(z.string(), z.number().int()),
+  /** When the first failing probe of the window was sent (ms after the schedule's zero); null when none failed. */
+  first_failure_ms: z.number().nullable(),
+  /** The first failure, e.g. `503: Request threadpool saturated for 12.3s (5 requests queued)`; null when none. */
+  first_failure: z.string().nullable(),
+});
+export type HealthFigures = z.infer<typeof HealthFiguresSchema>;
+
 /** One second of the run (timeline.csv). Sends by sent time, outcomes and latencies by completion time. */
 export const TimelineRowSchema = z.object({
   second: z.number().int(),
@@ -80,6 +98,11 @@ export const TimelineRowSchema = z.object({
   ttfp_p95_ms: Rate,
   total_p50_ms: Rate,
   total_p95_ms: Rate,
+  /** `--health-probe`: probes sent in the second, those that failed, the slowest one's latency and the worst status (null: no answer). */
+  health_probes: z.number().int().default(0),
+  health_failures: z.number().int().default(0),
+  health_max_ms: Rate.default(null),
+  health_status: z.number().int().nullable().default(null),
 });
 export type TimelineRow = z.infer<typeof TimelineRowSchema>;
 
@@ -188,6 +211,8 @@ export const LoadSummarySchema = z.object({
    * its conversations: TTFT by depth shows what the history costs. Empty otherwise.
    */
   by_turn: z.record(z.string(), WindowFiguresSchema).default({}),
+  /** `--health-probe`: the probes of the measured window; null without a probe. */
+  health: HealthFiguresSchema.nullable().default(null),
 });
 export type LoadSummary = z.infer<typeof LoadSummarySchema>;
 
@@ -215,6 +240,9 @@ export const CapacityStepSchema = z.object({
   warning: z.string().nullable(),
   /** The step's timing uncertainty: its generator's event-loop delay (null when not measured). */
   loop_delay_ms: LoopDelaySchema.nullable().default(null),
+  /** `--health-probe`: failing probes of the step's measured window, of how many; null without a probe. */
+  health_failures: z.number().int().nullable().optional(),
+  health_probes: z.number().int().nullable().optional(),
 });
 export type CapacityStep = z.infer<typeof CapacityStepSchema>;
 
@@ -226,7 +254,7 @@ export const CapacityResultSchema = z.object({
   /** The lowest bad target above it (the knee); null when no step failed. */
   knee: Rate,
   /** Why the search stopped. */
-  stopped: z.enum(['converged', 'max_steps', 'max_duration', 'no_knee', 'interrupted', 'floor', 'max_target']),
+  stopped: z.enum(['converged', 'max_steps', 'max_duration', 'no_knee', 'interrupted', 'floor', 'max_target', 'unhealthy']),
   precision: z.number(),
   slos: z.array(z.string()),
   steps: z.array(CapacityStepSchema),

@@ -22,7 +22,7 @@ export const RECORD_VERSION = 1;
  * conversation whose earlier turn failed; nothing was sent for it (error_message says why).
  */
 export const OutcomeSchema = z.enum([
-  'ok', 'rate_limited', 'http_error', 'stream_error', 'truncated', 'empty_answer', 'timeout', 'network', 'invalid_response', 'cancelled', 'skipped',
+  'ok', 'rate_limited', 'http_error', 'stream_error', 'truncated', 'empty_answer', 'timeout', 'network', 'invalid_response', 'cancelled', 'abandoned', 'skipped',
 ]);
 export type Outcome = z.infer<typeof OutcomeSchema>;
 export const OUTCOMES = OutcomeSchema.options;

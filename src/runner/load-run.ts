@@ -11,6 +11,7 @@ import type { RunError } from '../errors.js';
 import type { LoadRequest } from '../plan/load-plan.js';
 import { createEarlyStop, SAME_FAILURE_SAMPLE } from './early-stop.js';
 import { createFailureTally } from './verdict.js';
+import { abandonAfterMs, type Abandon } from '../plan/abandon.js';
 import { retryPolicyOf, sendWithRetries, toLoadRecord, type LoadRetryOptions, type SendContext } from './load-send.js';
 import type { LoadTarget } from './load-target.js';
 import { seededRandom } from './retry.js';
@@ -41,10 +42,12 @@ export interface LoadCounters {
   late: number;
   /** Conversation turns recorded `skipped`: not sent (an earlier turn failed, or the run ended first). */
   skipped: number;
+  /** Requests the client closed on purpose (`--abandon`): not errors. */
+  abandoned: number;
 }
 
 export const createLoadCounters = (): LoadCounters => ({
-  offered: 0, sent: 0, done: 0, in_flight: 0, queued: 0, peak_in_flight: 0, ok: 0, rate_limited: 0, errors: 0, dropped: 0, late: 0, skipped: 0,
+  offered: 0, sent: 0, done: 0, in_flight: 0, queued: 0, peak_in_flight: 0, ok: 0, rate_limited: 0, errors: 0, dropped: 0, late: 0, skipped: 0, abandoned: 0,
 });
 
 export interface LoadRunOptions {
@@ -63,6 +66,8 @@ export interface LoadRunOptions {
   readonly onRecord: (record: UnscoredRecord) => void;
   /** Filled live; pass your own to read it while the run goes. */
   readonly counters?: LoadCounters | undefined;
+  /** `--abandon`: which arrivals the client closes, and when (plan/abandon), with the run's seed. */
+  readonly abandon?: { readonly spec: Abandon | null; readonly seed: number } | undefined;
 }
 
 /** Shared machinery of one run; `finish()` rethrows a bug and returns the run's RunError (early stop, or every request failed alike), if any. */
@@ -77,6 +82,7 @@ export function createLoadRun(options: LoadRunOptions) {
   const ctx: SendContext = {
     target: options.target, policy: retryPolicyOf(options.retry), random: seededRandom(retryPolicyOf(options.retry).backoff.seed),
     stopping: stopping.signal, cancelling: cancelling.signal,
+    abandonAfterMs: options.abandon?.spec ? (index) => abandonAfterMs(options.abandon!.spec, options.abandon!.seed, index) : undefined,
   };
   const earlyStop = createEarlyStop(options.target.baseUrl, SAME_FAILURE_SAMPLE, SAME_FAILURE_SAMPLE);
   const failures = createFailureTally(options.target.baseUrl);
@@ -125,6 +131,7 @@ export function createLoadRun(options: LoadRunOptions) {
       if (scheduledOffsetMs !== null && (record.queue_ms ?? 0) > LATE_SEND_MS) counters.late++;
       if (record.outcome === 'ok') counters.ok++;
       else if (record.outcome === 'rate_limited') counters.rate_limited++;
+      else if (record.outcome === 'abandoned') counters.abandoned++;
       else counters.errors++;
       counters.done++;
       options.onRecord(record);

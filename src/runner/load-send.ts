@@ -42,6 +42,8 @@ export interface SendContext {
   readonly stopping: AbortSignal;
   /** Aborted: the attempt in flight ends as cancelled (the grace is over). */
   readonly cancelling: AbortSignal;
+  /** `--abandon`: ms after its first send at which the client closes arrival `index`; null: never. */
+  readonly abandonAfterMs?: ((index: number) => number | null) | undefined;
 }
 
 export interface SentRequest {
@@ -54,10 +56,28 @@ export interface SentRequest {
 export async function sendWithRetries(
   ctx: SendContext, request: LoadRequest, tokenIndex: number, onFirst?: (exchange: Exchange) => void,
 ): Promise<SentRequest> {
+  const afterMs = ctx.abandonAfterMs?.(request.planned.index) ?? null;
+  if (afterMs === null) return sendAttempts(ctx, request, tokenIndex, ctx.cancelling, onFirst);
+  // A user closing the tab: the client closes the request after its drawn delay, whatever attempt it is on.
+  const leave = new AbortController();
+  const timer = setTimeout(() => leave.abort(), afterMs);
+  try {
+    const sent = await sendAttempts(ctx, request, tokenIndex, AbortSignal.any([ctx.cancelling, leave.signal]), onFirst);
+    if (!leave.signal.aborted || ctx.cancelling.aborted || sent.final.outcome !== 'cancelled') return sent;
+    const abandoned: Exchange = { ...sent.final, outcome: 'abandoned', error_message: `abandoned by the client after ${Math.round(afterMs)} ms (--abandon)` };
+    return { first: sent.first === sent.final ? abandoned : sent.first, final: abandoned, attempts: sent.attempts.map((a, i) => (i === sent.attempts.length - 1 ? { ...a, outcome: 'abandoned' } : a)) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function sendAttempts(
+  ctx: SendContext, request: LoadRequest, tokenIndex: number, signal: AbortSignal, onFirst?: (exchange: Exchange) => void,
+): Promise<SentRequest> {
   const attempts: AttemptRecord[] = [];
   let first: Exchange | undefined;
   for (let attempt = 1; ; attempt++) {
-    const exchange = await ctx.target.send(request, tokenIndex, ctx.cancelling);
+    const exchange = await ctx.target.send(request, tokenIndex, signal);
     attempts.push({
       attempt, outcome: exchange.outcome, http_status: exchange.http_status, error_code: exchange.error_code,
       retry_after_s: exchange.rate_limit?.retry_after_s ?? null, total_ms: exchange.total_ms,
@@ -67,7 +87,7 @@ export async function sendWithRetries(
       onFirst?.(exchange);
     }
     const delay = retryDelayMs(exchange, attempt, ctx.policy, ctx.random);
-    if (delay === null || ctx.stopping.aborted) return { first, final: exchange, attempts };
+    if (delay === null || ctx.stopping.aborted || signal.aborted) return { first, final: exchange, attempts };
     await abortableSleep(delay, ctx.stopping);
     if (ctx.stopping.aborted) return { first, final: exchange, attempts };
   }

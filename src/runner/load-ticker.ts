@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { LoadCounters } from './load-run.js';
+import { HealthSampleSchema } from '../records/health-probe.js';
 
 export const LoadTickSchema = z.object({
   elapsed_ms: z.number(),
@@ -21,10 +22,17 @@ export const LoadTickSchema = z.object({
   errors: z.number().int(),
   dropped: z.number().int(),
   late: z.number().int(),
+  /** `--abandon`: requests the client closed on purpose (additive). */
+  abandoned: z.number().int().optional(),
   /** Sends per second over the last tick. */
   current_rate_per_s: z.number(),
   /** p95 TTFP of the requests that ended in the last `windowMs`; null when none had a first part. */
   ttfp_p95_ms: z.number().nullable(),
+  /** `--health-probe`: the latest probe's result (null before the first ends); absent without a probe. */
+  health: HealthSampleSchema.nullable().optional(),
+  /** `--health-probe`: probes answered (or failed) so far, and those that failed. */
+  health_probes: z.number().int().optional(),
+  health_failures: z.number().int().optional(),
 });
 export type LoadTick = z.infer<typeof LoadTickSchema>;
 
@@ -63,7 +71,7 @@ export function createLoadTicker(options: LoadTickerOptions): LoadTicker {
     options.onTick({
       elapsed_ms: Math.max(0, t - zero), offered: counters.offered, sent: counters.sent, done: counters.done,
       in_flight: counters.in_flight, queued: counters.queued, ok: counters.ok, rate_limited: counters.rate_limited, errors: counters.errors,
-      dropped: counters.dropped, late: counters.late,
+      dropped: counters.dropped, late: counters.late, abandoned: counters.abandoned,
       current_rate_per_s: seconds > 0 ? (counters.sent - lastSent) / seconds : 0,
       ttfp_p95_ms: sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)]!,
     });

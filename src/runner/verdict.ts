@@ -21,10 +21,11 @@ export interface FailureFields {
 /**
  * The failure's identity: the outcome class, with the HTTP status for an answer by status, or the
  * error code for a streaming or network error. null for `ok`, and for `cancelled` (the user
- * stopped the run: that is an interrupt, not a verdict on the service).
+ * stopped the run: that is an interrupt, not a verdict on the service) and `abandoned` (the
+ * client closed it on purpose, `load --abandon`).
  */
 export function failureKey(f: FailureFields): string | null {
-  if (f.outcome === 'ok' || f.outcome === 'cancelled') return null;
+  if (f.outcome === 'ok' || f.outcome === 'cancelled' || f.outcome === 'abandoned') return null;
   if (f.http_status !== null && f.http_status >= 300) return `${f.outcome}|${f.http_status}`;
   if (f.outcome === 'stream_error' || f.outcome === 'network') return `${f.outcome}|${f.error_code ?? ''}`;
   return f.outcome;
@@ -82,7 +83,7 @@ export function createFailureTally(target: string): FailureTally {
   let alike = true;
   return {
     add(f) {
-      if (f.outcome === 'cancelled') return;
+      if (f.outcome === 'cancelled' || f.outcome === 'abandoned') return;
       const key = failureKey(f);
       counted += 1;
       if (firstKey === undefined) {

@@ -54,7 +54,9 @@ export function chatHandler(options: ChatRouteOptions) {
     if (request === undefined) return;
     const controller = new AbortController();
     const onClose = () => {
-      if (!ctx.res.writableFinished) controller.abort();
+      if (ctx.res.writableFinished) return;
+      options.stats.cancelledStream();
+      controller.abort();
     };
     ctx.res.once('close', onClose);
     // The service's handler is sync: it runs, and its stream plays, on a thread of the pool.

@@ -1,6 +1,7 @@
 /**
  * @module sim/server-stats
- * The server's own counters: responses by route and status, and 429s by limit scope. Plain
+ * The server's own counters: responses by route and status, 429s by limit scope, and the chat
+ * answers their client closed before the end. Plain
  * counters on the hot path; the snapshot is built only when asked.
  */
 import type { RateLimitScope } from './rate-limit.js';
@@ -17,12 +18,15 @@ export interface ServerStats {
   readonly rate_limited: Record<RateLimitScope, number>;
   /** Tokens the engine produced, as charged to the usage budgets. */
   readonly chat_tokens: number;
+  /** Chat answers whose client closed the connection before the answer's end (a user leaving, `load --abandon`). */
+  readonly cancelled_streams: number;
 }
 
 export function createServerStats() {
   const http = Object.fromEntries(ROUTE_NAMES.map((name) => [name, new Map<string, number>()])) as Record<RouteName, Map<string, number>>;
   const limited = Object.fromEntries(RATE_LIMIT_SCOPES.map((scope) => [scope, 0])) as Record<RateLimitScope, number>;
   let chatTokens = 0;
+  let cancelledStreams = 0;
   return {
     /** Counts one finished exchange; `status` undefined when none was sent (reset, client gone). */
     response(route: RouteName, status: number | undefined): void {
@@ -35,11 +39,14 @@ export function createServerStats() {
     chatTokens(tokens: number): void {
       chatTokens += tokens;
     },
+    cancelledStream(): void {
+      cancelledStreams += 1;
+    },
     snapshot(): ServerStats {
       const byRoute = Object.fromEntries(
         ROUTE_NAMES.map((name) => [name, Object.fromEntries(http[name])]),
       ) as ServerStats['http'];
-      return { http: byRoute, rate_limited: { ...limited }, chat_tokens: chatTokens };
+      return { http: byRoute, rate_limited: { ...limited }, chat_tokens: chatTokens, cancelled_streams: cancelledStreams };
     },
   };
 }

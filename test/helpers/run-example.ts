@@ -1,7 +1,7 @@
 /**
  * Runs a documented example (from --help or the README) as a shell would read it, in-process through
  * main(): `VAR=value` prefixes, '…' and "…" quoting, $VAR and ${VAR}, `~/`, a `*` in the last path
- * segment, a trailing `# comment` and `&`. Commands that serve until interrupted (serve, view) are
+ * segment, a trailing `# comment` and `&`. Commands that serve until interrupted (serve, mock-llm, view) are
  * interrupted once they print where they listen. Nothing else of a shell: examples stay simple.
  */
 import { readdirSync } from 'node:fs';
@@ -110,7 +110,7 @@ export interface ExampleRun {
   readonly argv: readonly string[];
 }
 
-const SERVES = /chatbench simulator listening on|chatbench viewer: http/;
+const SERVES = /chatbench simulator listening on|chatbench mock LLM listening on|chatbench viewer: http/;
 
 /** Runs `chatbench ARGS` of an example line (`npx chatbench …` or `chatbench …`). */
 export async function runExample(line: string, options: { env: Record<string, string>; cwd: string }): Promise<ExampleRun> {
@@ -120,7 +120,7 @@ export async function runExample(line: string, options: { env: Record<string, st
   const argv = parsed.argv.slice(start);
   const fake = createFakeIo({ env: { ...options.env, ...parsed.env }, cwd: options.cwd });
   const running = main(argv, fake.io);
-  if (argv[0] === 'serve' || argv[0] === 'view') {
+  if (argv[0] === 'serve' || argv[0] === 'mock-llm' || argv[0] === 'view') {
     // Serves until interrupted: wait (bounded) for where it listens, then Ctrl-C.
     for (let i = 0; i < 500 && !SERVES.test(fake.stdout()); i++) {
       const settled = await Promise.race([running.then(() => true), new Promise<false>((done) => setTimeout(() => done(false), 20))]);

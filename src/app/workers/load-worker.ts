@@ -75,7 +75,7 @@ async function main(data: LoadWorkerData): Promise<void> {
   const conversations = spec.conversations ? { thinkTime: spec.think_time, seed: spec.seed, endMs: schedule.lengthMs, wallClock: Date.now } : null;
   const common = {
     target, tokens: createTokenPool(data.tokens.length, spec.token_weights), retry: { retries: data.retries, retry429: data.retry429 },
-    signal: controller.signal, graceMs: data.graceMs, now, zero, counters, plan, shard: spec.shard, onRecord, conversations,
+    signal: controller.signal, graceMs: data.graceMs, now, zero, counters, plan, shard: spec.shard, onRecord, conversations, abandon: { spec: spec.abandon ?? null, seed: spec.seed },
   };
   let health: Omit<WorkerHealth, 'loop_delay_ms' | 'skipped_turns'>;
   try {

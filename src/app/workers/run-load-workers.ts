@@ -43,6 +43,8 @@ export interface LoadWorkersOptions extends LoadOptions {
   /** `--start-at` as epoch ms, or null. */
   readonly startAt: number | null;
   readonly workers: number;
+  /** Called once with the schedule's zero on performance.now()'s clock, as the workers are told to go (the health probe starts there). */
+  readonly onZero?: (zero: number) => void;
 }
 
 export interface LoadWorkersResult {
@@ -102,6 +104,7 @@ export async function runLoadWorkers(options: LoadWorkersOptions): Promise<LoadW
     const cpuBefore = options.cpuUsage?.();
     ticker = createLoadTicker({ counters, now: () => performance.now(), zero: zeroEpochMs - performance.timeOrigin, onTick: (tick) => options.onTick?.(tick) });
     send({ type: 'go', zeroEpochMs });
+    options.onZero?.(zeroEpochMs - performance.timeOrigin);
     if (options.signal.aborted) abort();
     const healths = await Promise.all(running.map((r) => r.done));
     ticker.stop();

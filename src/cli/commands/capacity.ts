@@ -28,10 +28,11 @@ import { simTimeScale } from '../options/speedup.js';
 import { requestLine } from '../output/request-line.js';
 import { capacityVerdict, renderCapacitySummary } from '../../reports/load/terminal-summary.js';
 import { loadSpecOf, resolveTokens, workersOption, type LoadArgs } from './load.js';
+import { HEALTH_OPTIONS, healthProbeOf } from '../health-flags.js';
 import { resolveWorkers, type WorkerChoice } from '../../app/workers/split.js';
 import { availableParallelism } from 'node:os';
 
-export interface CapacityArgs extends Pick<LoadArgs, 'base-url' | 'token' | 'token-file' | 'sim' | 'seed' | 'operation' | 'mode' | 'dataset' | 'urls-file' | 'models' | 'set' | 'set-name' | 'question-order' | 'arrival' | 'max-in-flight' | 'connections' | 'timeout' | 'retries' | 'retry-429' | 'grace' | 'out' | 'workers'> {
+export interface CapacityArgs extends Pick<LoadArgs, 'base-url' | 'token' | 'token-file' | 'sim' | 'seed' | 'operation' | 'mode' | 'dataset' | 'urls-file' | 'models' | 'set' | 'set-name' | 'question-order' | 'arrival' | 'max-in-flight' | 'connections' | 'timeout' | 'retries' | 'retry-429' | 'grace' | 'out' | 'workers' | 'health-probe' | 'health-interval'> {
   users: boolean;
   'start-rate': number;
   'start-users': number;
@@ -84,6 +85,7 @@ export function capacityCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('grace', { type: 'string', default: '10s', group: 'Run:' })
         .option('workers', { type: 'string', describe: 'Worker threads each step\'s load runs on (as `load --workers`): N, or auto (cores − 1 when the target is not on loopback, else 1)', group: 'Run:' })
         .option('out', { type: 'string', describe: 'Directory (default reports/<date-time>-capacity); steps go to steps/NN-rate-R/', group: 'Output:' })
+        .options(HEALTH_OPTIONS)
         .example('$0 capacity --sim --dataset datasets/sample.csv --start-rate 5 --step-duration 10s --slo "ttfp_ms.p95<=2000" --slo "rate_limited_rate<=0.05"', 'Find the sustainable rate of the simulator')
         .example('$0 capacity --token-file tokens.txt --dataset q.csv --users --start-users 2 --slo "error_rate<=0.01"', 'Find how many concurrent users the deployment CHATBENCH_BASE_URL names takes')
         .example('$0 capacity --dataset q.csv --start-rate 20 --step-duration 10s --workers auto --slo "error_rate<=0.01"', 'Search a high rate of the service CHATBENCH_BASE_URL names with every core but one sending (one on loopback)')
@@ -110,6 +112,7 @@ export async function capacityHandler(a: CapacityArgs, io: Io): Promise<ExitCode
   const maxDurationMs = parseDuration(a['max-duration'], 'max-duration', { positive: true, maxMs: LIMITS.runMs });
   const timeoutMs = a.timeout === undefined ? undefined : positiveDuration(a.timeout, 'timeout');
   const graceMs = parseDuration(a.grace, 'grace');
+  const healthProbe = healthProbeOf({ 'health-probe': a['health-probe'], 'health-interval': a['health-interval'] ?? '1s' });
   const stepWarmupMs = parseDuration(a['step-warmup'], 'step-warmup', { maxMs: LIMITS.runMs });
   const { tokens, weights } = resolveTokens(a, io);
   const workers = resolveWorkers(workersOption(a.workers), { url: a.sim ? null : (baseUrl ?? null), cores: availableParallelism() });
@@ -125,7 +128,7 @@ export async function capacityHandler(a: CapacityArgs, io: Io): Promise<ExitCode
   const outDir = a.out ?? defaultRunDir('capacity', new Date(), io.cwd);
   const claim = await claimDir(io, outDir, { label: `--out ${outDir}`, command: 'capacity' });
   try {
-    return await searchClaimed(a, io, { spec, prepared, baseUrl, tokens, slos, start, stepMs, maxDurationMs, timeoutMs, graceMs, stepWarmupMs, outDir, workers });
+    return await searchClaimed(a, io, { spec, prepared, baseUrl, tokens, slos, start, stepMs, maxDurationMs, timeoutMs, graceMs, stepWarmupMs, outDir, workers, healthProbe });
   } finally {
     await claim.release();
   }
@@ -146,6 +149,7 @@ interface CheckedCapacity {
   stepWarmupMs: number;
   outDir: string;
   workers: WorkerChoice;
+  healthProbe: ReturnType<typeof healthProbeOf>;
 }
 
 /** Runs the checked search in its claimed directory. */
@@ -160,7 +164,7 @@ async function searchClaimed(a: CapacityArgs, io: Io, c: CheckedCapacity): Promi
       load: {
         baseUrl: target.baseUrl, tokens: tokens.length > 0 ? tokens : [target.token ?? ''], prepared, target: target.kind, cwd: io.cwd, signal: io.signal,
         graceMs, timeoutMs, retries: a.retries, retry429: a['retry-429'], version: VERSION,
-        cpuUsage: () => process.cpuUsage(), invocation: invocationOf(a), workers: c.workers.count,
+        cpuUsage: () => process.cpuUsage(), invocation: invocationOf(a), workers: c.workers.count, healthProbe: c.healthProbe,
         onRecord: output.mode === 'verbose' ? (record) => output.detail(requestLine(record)) : undefined,
       },
       spec: { ...spec, set: prepared.sets[0]?.name ?? spec.set },

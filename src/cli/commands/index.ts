@@ -28,6 +28,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'validate', load: async () => (await import('./validate.js')).validateCommand },
   // The simulator's demo token is CHATBENCH_SIM_TOKEN: CHATBENCH_TOKEN, the real service's, must never become it.
   { name: 'serve', load: async () => (await import('./serve.js')).serveCommand, env: { token: 'CHATBENCH_SIM_TOKEN' } },
+  { name: 'mock-llm', load: async () => (await import('./mock-llm.js')).mockLlmCommand },
   { name: 'compare', load: async () => (await import('./compare.js')).compareCommand },
   { name: 'baseline', load: async () => (await import('./baseline.js')).baselineCommand },
   { name: 'merge', load: async () => (await import('./merge.js')).mergeCommand },

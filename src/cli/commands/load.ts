@@ -17,6 +17,7 @@ import { LoadSpecSchema, scheduleTooLarge } from '../../plan/load-plan.js';
 import { shardUsers } from '../../plan/arrivals.js';
 import { parseStages, stagesDurationMs } from '../../plan/stages.js';
 import { describeThinkTime, parseThinkTime } from '../../plan/think-time.js';
+import { parseAbandon } from '../../plan/abandon.js';
 import { parseTokenFile } from '../../runner/token-pool.js';
 import { checkToken, readTokenFile, resolveBaseUrl } from '../connection.js';
 import { claimDir } from '../claim.js';
@@ -36,8 +37,9 @@ import { requestLine } from '../output/request-line.js';
 import { loadVerdict, renderLoadSummary } from '../../reports/load/terminal-summary.js';
 import { parseWorkers, resolveWorkers, type WorkerChoice } from '../../app/workers/split.js';
 import { availableParallelism } from 'node:os';
+import { HEALTH_OPTIONS, healthProbeOf, type HealthArgs } from '../health-flags.js';
 
-export interface LoadArgs {
+export interface LoadArgs extends Partial<HealthArgs> {
   'base-url'?: string;
   token: string[];
   'token-file'?: string;
@@ -76,6 +78,7 @@ export interface LoadArgs {
   shards?: number;
   conversations: boolean;
   'think-time'?: string;
+  abandon?: string;
   workers?: string | number;
 }
 
@@ -99,6 +102,7 @@ export function loadCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('question-order', { choices: ['sequential', 'random'] as const, default: 'sequential' as const, describe: 'Questions in dataset order (cycling) or drawn at random (seeded)', group: 'Inputs:' })
         .option('conversations', { type: 'boolean', default: false, describe: 'Each arrival (open) or user iteration (closed) plays a whole conversation of the dataset, its turns in one session', group: 'Inputs:' })
         .option('think-time', { type: 'string', describe: 'With --conversations, the wait between a turn\'s end and the next: 5s, 2s..8s (uniform) or lognormal:3s,p99=15s', group: 'Inputs:' })
+        .option('abandon', { type: 'string', describe: 'SHARE[@AFTER]: the client closes that share of the requests after a drawn delay, as users leaving (e.g. 0.1, 0.1@2s, 0.1@500ms-3s; default 500ms-5s); recorded abandoned, not errors', group: 'Load:' })
         .option('rate', { type: 'number', describe: 'Open model: arrivals per second, whatever the responses', group: 'Load:' })
         .option('concurrency', { type: 'number', describe: 'Closed model: virtual users, each sending when its last request ends', group: 'Load:' })
         .option('model', { choices: ['open', 'closed'] as const, describe: 'With --stages: ramp a rate (open, default) or users (closed)', group: 'Load:' })
@@ -122,11 +126,13 @@ export function loadCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('out', { type: 'string', describe: 'Run directory (default reports/<date-time>-load)', group: 'Output:' })
         .option('slo', { type: 'string', array: true, default: [], describe: 'An SLO on the measured window, e.g. "ttfp_ms.p95<=2000"; latency SLOs define goodput (repeatable)', group: 'Gates:' })
         .option('gate', { type: 'string', array: true, default: [], describe: 'A gate on the load figures, e.g. "rate_limited_rate <= 0.05"; exit 1 when one fails (repeatable)', group: 'Gates:' })
+        .options(HEALTH_OPTIONS)
         .example('$0 load --sim --dataset datasets/sample.csv --rate 20 --duration 60s', 'Open model: 20 requests per second for a minute against the simulator')
         .example('$0 load --sim --dataset datasets/sample.csv --concurrency 16 --requests 500 --mode full', 'Closed model: 16 users, 500 full requests')
         .example('$0 load --token-file tokens.txt --dataset q.csv --stages "30s:5,2m:50,30s:0" --arrival poisson --question-order random', 'Ramp the rate to 50/s with Poisson arrivals, several tokens, against the service CHATBENCH_BASE_URL names')
         .example('$0 load --sim --dataset datasets/sample.csv --rate 10 --duration 30s --slo "ttfp_ms.p95<=2000" --gate "ttft_ms.p99 <= 3000" --gate "rate_limited_rate <= 0.05"', 'SLOs (goodput) and gates (exit 1 when one fails)')
         .example('$0 load --dataset q.csv --rate 40 --duration 30s --workers auto', 'Against the service CHATBENCH_BASE_URL names: every core but one sends (a worker thread each; one on loopback), into one results.jsonl')
+        .example('$0 load --dataset q.csv --rate 10 --duration 30s --health-probe /health/ready', 'Probe the health of the service CHATBENCH_BASE_URL names once a second under load (add --gate "health_failures <= 0" to fail on it)')
         .example('$0 load --sim --operation open-urls --urls-file urls.txt --rate 5 --duration 30s', 'Load the open-urls operation')
         .example('$0 load --sim --dataset datasets/sample.csv --conversations --concurrency 8 --think-time 2s..8s --duration 2m --gate "turn:3 ttft_ms.p95 <= 4000"', 'Eight users playing conversations, 2–8 s between turns; gate TTFT at depth 3')
         .epilogue(LIMITS_NOTE),
@@ -168,6 +174,12 @@ export function loadSpecOf(a: LoadArgs, io: Io, tokens: { count: number; weights
     if ('problems' in parsed) throw new UsageError(parsed.problems.map((p) => `--think-time: ${p}`).join('\n'));
     thinkTime = parsed;
   }
+  let abandon = null;
+  if (a.abandon !== undefined) {
+    const parsed = parseAbandon(a.abandon, (text) => parseDuration(text, 'abandon', { maxMs: LIMITS.runMs }));
+    if (typeof parsed === 'string') throw new UsageError(parsed);
+    abandon = parsed;
+  }
   let stages = null;
   if (a.stages !== undefined) {
     const parsed = parseStages(a.stages, { integerTargets: model === 'closed', maxTarget: model === 'closed' ? LIMITS.inFlight : LIMITS.rate, maxTotalMs: LIMITS.runMs });
@@ -184,7 +196,7 @@ export function loadSpecOf(a: LoadArgs, io: Io, tokens: { count: number; weights
     // The set's name is settled by prepareLoad (a sets file may name it); this is the flags' guess.
     question_order: a['question-order'], set: a.operation === 'open-urls' ? 'open-urls' : (a['set-name'] ?? setNameOf(a.set[0])),
     tokens: tokens.count, token_weights: tokens.weights, shard: resolveShard(a, io), start_at: a['start-at'] ?? null,
-    conversations: a.conversations ?? false, think_time: thinkTime,
+    conversations: a.conversations ?? false, think_time: thinkTime, ...(abandon === null ? {} : { abandon }),
   });
   if (!result.success) throw new UsageError(result.error.issues.map((i) => `${i.path.length > 0 ? `${flagOf(i.path, names)}: ` : ''}${i.message}`).join('\n'));
   const tooLarge = scheduleTooLarge(result.data, heapLimitBytes());
@@ -229,6 +241,7 @@ export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
   const maxDurationMs = a['max-duration'] === undefined ? undefined : positiveDuration(a['max-duration'], 'max-duration');
   const maxAnswerBytes = parseBytes(a['max-answer-bytes'] ?? '1MiB', 'max-answer-bytes');
   const graceMs = parseDuration(a.grace, 'grace');
+  const healthProbe = healthProbeOf({ 'health-probe': a['health-probe'], 'health-interval': a['health-interval'] ?? '1s' });
   if (a.sim && a['base-url'] !== undefined) throw new UsageError('--sim and --base-url conflict: --sim runs against the embedded simulated service');
   const baseUrl = resolveBaseUrl({ 'base-url': a['base-url'] }, io);
   if (!a.sim && baseUrl === undefined) throw new UsageError('no target: give --base-url (or CHATBENCH_BASE_URL), or --sim for a dry run against the embedded simulated service');
@@ -248,7 +261,7 @@ export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
   const outDir = a.out ?? defaultRunDir('load', new Date(), io.cwd);
   const claim = await claimDir(io, outDir, { label: `--out ${outDir}`, command: 'load' });
   try {
-    return await runClaimed(a, io, { spec, prepared, baseUrl, tokens, timeoutMs, maxDurationMs, maxAnswerBytes, graceMs, slos, gates, outDir, workers });
+    return await runClaimed(a, io, { spec, prepared, baseUrl, tokens, timeoutMs, maxDurationMs, maxAnswerBytes, graceMs, slos, gates, outDir, workers, healthProbe });
   } finally {
     await claim.release();
   }
@@ -268,6 +281,7 @@ interface CheckedLoad {
   gates: ReturnType<typeof parseLoadGateFlag>[];
   outDir: string;
   workers: WorkerChoice;
+  healthProbe: ReturnType<typeof healthProbeOf>;
 }
 
 /** Runs the checked load in its claimed directory; prints the summary and the gates. */
@@ -285,7 +299,7 @@ async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode
     result = await runLoad({
       spec, baseUrl: target.baseUrl, tokens: tokens.length > 0 ? tokens : [target.token ?? ''], prepared, target: target.kind, cwd: io.cwd,
       outDir: c.outDir, signal: io.signal, graceMs, timeoutMs, maxDurationMs, maxAnswerBytes, retries: a.retries, retry429: a['retry-429'], version: VERSION, slos, gates,
-      cpuUsage: () => process.cpuUsage(), invocation: invocationOf(a), workers: c.workers.count,
+      cpuUsage: () => process.cpuUsage(), invocation: invocationOf(a), workers: c.workers.count, healthProbe: c.healthProbe,
       onRecord: output.mode === 'verbose' ? (record) => output.detail(requestLine(record)) : undefined,
       onStart: ({ outDir, planned, startsInMs }) => {
         const load = spec.model === 'open' ? (spec.rate !== undefined ? `${spec.rate}/s ${spec.arrival}` : 'a ramp of rate') : (spec.concurrency !== undefined ? `${spec.concurrency} users` : 'a ramp of users');

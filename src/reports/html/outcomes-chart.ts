@@ -21,6 +21,7 @@ export const OUTCOME_COLOURS: Record<Outcome, string> = {
   network: '#000000',
   invalid_response: '#009E73',
   cancelled: '#999999',
+  abandoned: '#BBBBBB',
   skipped: '#DDDDDD',
 };
 

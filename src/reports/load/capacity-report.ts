@@ -27,7 +27,15 @@ const STOPPED: Record<CapacityResult['stopped'], string> = {
   interrupted: 'interrupted',
   floor: 'even the smallest target failed',
   max_target: 'every step was good up to the highest target chatbench allows (README "Limits"): the knee is above it',
+  unhealthy: 'the health probe failed: the service reported itself unhealthy at the knee (its reasons say how)',
 };
+
+/** Why the search stopped; a failing health probe is named with the step's own reason. */
+function stoppedBecause(r: CapacityResult): string {
+  if (r.stopped !== 'unhealthy') return STOPPED[r.stopped];
+  const reason = r.steps.at(-1)?.reasons.find((why) => why.startsWith('unhealthy'));
+  return reason === undefined ? STOPPED.unhealthy : `the service reported itself unhealthy at ${r.steps.at(-1)!.target} ${unitOf(r)} (${reason})`;
+}
 
 const unitOf = (r: CapacityResult) => (r.unit === 'users' ? 'users' : 'requests/s');
 
@@ -35,7 +43,7 @@ const unitOf = (r: CapacityResult) => (r.unit === 'users' ? 'users' : 'requests/
 export function capacityHeadline(r: CapacityResult): string {
   const sustainable = r.sustainable === null ? 'no sustainable target found' : `highest sustainable: ${r.sustainable} ${unitOf(r)}`;
   const knee = r.knee === null ? 'no knee found' : `knee at ${r.knee} ${unitOf(r)}`;
-  return `${sustainable}; ${knee} (${r.steps.length} steps, ${r.duration_s.toFixed(0)} s; stopped: ${STOPPED[r.stopped]}).`;
+  return `${sustainable}; ${knee} (${r.steps.length} steps, ${r.duration_s.toFixed(0)} s; stopped: ${stoppedBecause(r)}).`;
 }
 
 /** The first-line warning when some steps' generator fell behind; null otherwise. */

@@ -10,7 +10,8 @@ import { renderLoadCdfChart } from './load-cdf-chart.js';
 import {
   describeModel, generatorTable, headline, latencyTable, objectiveLines, rateLimitLines, scopeTable, tokenTable, turnsTable, windowsTable, TURNS_NOTE, type LoadReportInput, type TextTable,
 } from './load-tables.js';
-import { renderInFlight, renderLatencyOverTime, renderRatesChart } from './time-charts.js';
+import { renderHealthOverTime, renderInFlight, renderLatencyOverTime, renderRatesChart } from './time-charts.js';
+import { healthLines } from './health-lines.js';
 
 /** Nothing may be fetched; inline styles only. */
 
@@ -54,6 +55,7 @@ export function renderLoadHtml(input: LoadReportInput): string {
     renderRatesChart(s.timeline),
     renderLatencyOverTime(s.timeline),
     renderInFlight(s.timeline),
+    ...(s.health === null ? [] : ['<h2>Health probe</h2>', ...healthLines(s).map((l) => `<p class="health">${esc(l)}</p>`), renderHealthOverTime(s.timeline, s.health.path)]),
     '<h2>Windows</h2>',
     htmlTable(windowsTable(s), 'windows'),
     '<p class="note">Requests belong to the window of their arrival (scheduled time, else sent time); warm-up and cool-down are left out of every figure and gate.</p>',

@@ -5,6 +5,7 @@
  * service's.
  */
 import { mdCode } from '../format.js';
+import { healthLines } from './health-lines.js';
 import { bannerMd, mdInline } from '../report-md.js';
 import {
   headline, latencyTable, generatorTable, objectiveLines, rateLimitLines, scopeTable, tokenTable, turnsTable, windowsTable, describeModel, TURNS_NOTE, type LoadReportInput, type TextTable,
@@ -46,6 +47,7 @@ export function renderLoadMd(input: LoadReportInput): string {
     '',
     'Service time is measured from `sent`; response time from `scheduled`, so it includes the wait of requests the generator or the in-flight cap held back (free of coordinated omission).',
     '',
+    ...(s.health === null ? [] : ['## Health probe', '', ...healthLines(s).map((l) => `- ${mdInline(l)}`), '', 'Per second in `timeline.csv`: `health_probes`, `health_failures`, `health_max_ms`, `health_status`.', '']),
     ...(Object.keys(s.by_turn).length === 0 ? [] : ['## By turn (conversations, measured window)', '', ...mdTable(turnsTable(s)), '', TURNS_NOTE, '']),
     '## Rate limits',
     '',

@@ -65,6 +65,8 @@ export function windowsTable(s: LoadSummary): TextTable {
       row('accepted (ok)', (w) => `${formatCount(w.outcomes.ok)} · ${formatRate(w.rates.ok)}`),
       row('rate-limited (429)', (w) => `${formatCount(w.outcomes.rate_limited)} · ${formatRate(w.rates.rate_limited)}`),
       row('errors', (w) => formatRate(w.rates.errors)),
+      // Users who left on purpose (--abandon): apart from errors, shown only when there were any.
+      ...(ws.some((w) => (w.outcomes.abandoned ?? 0) > 0) ? [row('abandoned (--abandon)', (w) => formatCount(w.outcomes.abandoned ?? 0))] : []),
       row('goodput', (w) => `${formatCount(w.good)} · ${formatRate(w.rates.goodput)}`),
       row('ok rate', (w) => formatPct(w.shares.ok_rate)),
       row('error rate', (w) => formatPct(w.shares.error_rate)),

@@ -13,6 +13,7 @@ import { NA, formatMs, formatPct } from '../format.js';
 import { PLAIN, type Paint } from '../paint.js';
 import { capacityHeadline } from './capacity-report.js';
 import { describeModel, formatRate } from './load-tables.js';
+import { healthLines } from './health-lines.js';
 
 const LATENCY_ROWS = [
   ['TTFP', 'ttfp_ms', 'first part, from sent'],
@@ -79,6 +80,8 @@ export function renderLoadSummary(summary: LoadSummary, gates: readonly GateResu
     ['l', 'r', 'r', 'r', 'l'],
   );
   lines.push(...latency.map((r, i) => (i === 0 ? r.join('  ').trimEnd() : `${r.slice(0, 4).join('  ')}  ${paint.dim(r[4]!)}`.trimEnd())));
+  const health = healthLines(summary);
+  if (health.length > 0) lines.push('', ...health.map((l, i) => (i === 0 && (summary.health?.failures ?? 0) > 0 ? paint.bad(l) : l)));
   const objectives = objectiveRows(summary.slos, gates, paint);
   if (objectives.length > 0) lines.push('', ...objectives);
   const verdict = generatorVerdict(summary.generator, m.latency.ttfp_ms?.p50 ?? m.latency.total_ms?.p50 ?? null);

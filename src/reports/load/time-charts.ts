@@ -139,3 +139,29 @@ export const renderLatencyOverTime = (rows: readonly TimelineRow[]): string =>
 /** Requests in flight at the end of each second (data-chart="in-flight"). */
 export const renderInFlight = (rows: readonly TimelineRow[]): string =>
   renderTimeLines(rows, { chart: 'in-flight', title: 'Requests in flight', yLabel: 'requests', series: [{ key: 'in_flight', label: 'in flight', value: (r) => r.in_flight }] });
+
+/**
+ * The health probe per second (data-chart="health"): the slowest probe's latency as a line, and a
+ * red mark on every second with a failing probe (a non-2xx status, or no answer), its status in
+ * the mark's title. Null without a probe.
+ */
+export function renderHealthOverTime(rows: readonly TimelineRow[], path: string): string {
+  const title = `Health probe ${path} over time`;
+  const series: TimeSeries[] = [{ key: 'health_max', label: 'slowest probe of the second (ms)', value: (r) => r.health_max_ms, colour: '#0072B2' }];
+  if (rows.every((r) => r.health_probes === 0)) return emptyFigure('health', title, 'No probe was sent.');
+  const f = frame(rows, maxOf(rows, series), 'ms');
+  const failing = rows.filter((r) => r.health_failures > 0);
+  const marks = failing.map((r) => {
+    const status = r.health_status === null ? 'no answer' : String(r.health_status);
+    return `<rect class="health-failure" data-second="${r.second}" data-status="${esc(status)}" x="${px(f.x(r.second))}" y="${HEIGHT - M.bottom - 8}" width="${px(f.x(r.second + 1) - f.x(r.second))}" height="8" fill="#D55E00"><title>${esc(`second ${r.second}: ${r.health_failures} of ${r.health_probes} probes failed (${status})`)}</title></rect>`;
+  });
+  return figure({
+    chart: 'health',
+    caption: title,
+    label: `${title}, per second over ${rows.length} seconds: the slowest probe's latency; ${failing.length} seconds with a failing probe, marked in red.`,
+    width: WIDTH,
+    height: HEIGHT,
+    body: f.shading + f.axes + lines(rows, series, f, 'time-line').join('') + marks.join(''),
+    after: legend([{ label: series[0]!.label, colour: '#0072B2', dash: '', shape: 'line' as const }, { label: 'a probe failed (non-2xx or no answer)', colour: '#D55E00', shape: 'box' as const }]) + `<p class="note">${WINDOW_NOTE}</p>`,
+  });
+}
