@@ -3,8 +3,10 @@
  * `chatbench eval`: run a dataset against the override sets and write the reports.
  */
 import type { Argv } from 'yargs';
-import { compareAndGate, loadGates, loadRun, renderGateTestcases } from '../../app/compare-runs.js';
-import { rewriteJunit } from '../../app/render-reports.js';
+import { compareAndGate, loadGates, loadRun } from '../../app/compare-runs.js';
+import { writeJunit } from '../../app/render-reports.js';
+import { gateJunitCases } from '../../gates/index.js';
+import { DEFAULT_JUNIT_QUESTIONS, JUNIT_QUESTION_MODES, type JunitQuestions } from '../../reports/junit-xml.js';
 import { displayUrl } from '../../app/manifest.js';
 import { openSimulatedJudge, openTarget, simulatorToolIds } from '../../app/target.js';
 import type { JudgeStats } from '../../judge/pipeline.js';
@@ -64,6 +66,7 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('gates', { type: 'string', describe: 'A JSON file of gates', group: 'Gates:' })
         .option('map', { type: 'string', array: true, default: [], describe: 'old=new: a set renamed since the baseline', group: 'Gates:' })
         .option('max-error-rate', { type: 'number', default: DEFAULT_MAX_ERROR_RATE, describe: 'Exit 1 when, in any set × mode, more than this share of the requests failed (error_rate) or was rate-limited (rate_limited_rate); gates of their own in junit.xml. 1 turns it off', group: 'Gates:' })
+        .option('junit-questions', { choices: JUNIT_QUESTION_MODES, default: DEFAULT_JUNIT_QUESTIONS, describe: 'How questions that did not pass (or whose request failed) appear in junit.xml: skipped cases with the reason (the gates alone decide; a run whose gates pass has failures="0"), failures and errors, or off (gates only)', group: 'Output:' })
         .example('$0 eval --sim --dataset datasets/sample.csv --models datasets/models.example.json', 'A dry run against the embedded simulated service')
         .example('$0 eval --dataset q.csv --set fast=openai:gpt-4o-mini@0 --set accurate=openai:gpt-4o@0', 'Compare two models on a real deployment: CHATBENCH_BASE_URL and CHATBENCH_TOKEN (or a config file) name it')
         .example('$0 eval --sim --dataset datasets/sample.csv --baseline datasets/baselines/main --gate "citation_recall delta >= -0.02 significant" --gate "ttfp_ms.p95 ratio <= 1.2"', 'Run, compare with a baseline and gate, in one CI step (exit 1 when a gate fails)')
@@ -106,6 +109,7 @@ export interface EvalArgs extends QualityFlags {
   gates?: string;
   map?: string[];
   'max-error-rate'?: number;
+  'junit-questions'?: JunitQuestions;
 }
 
 /** `--max-error-rate`'s default: an evaluation where more than 10% of a set's requests failed is not a result. */
@@ -215,6 +219,7 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
         ...inputs, baseUrl: target.baseUrl, token: target.token, target: target.kind, concurrency: a.concurrency, timeoutMs: c.timeoutMs,
         maxDurationMs: c.maxDurationMs, maxAnswerBytes: c.maxAnswerBytes,
         retries: a.retries, retry429: a['retry-429'], outDir: c.outDir, graceMs: c.graceMs, signal: io.signal, version: VERSION,
+        junitQuestions: a['junit-questions'], junitLater: true,
         resume: a.resume !== undefined, cancelNow: stopping.cancelNow, gates: gates.filter((g) => g.against === 'value').map((g) => g.text), invocation: invocationOf(a),
         onRecord: output.mode === 'verbose' ? (record) => output.detail(requestLine(record)) : undefined,
         judge: judgeUrl === undefined ? null : judgeSettings(a, io, judgeUrl, judge.kind === 'sim'),
@@ -253,9 +258,12 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
     // An interrupted run may lack whole groups a gate names: it exits 130 for the interrupt, not 2 for the gate.
     if (!(interrupted && error instanceof UsageError)) throw error;
     io.stderr.write(`chatbench eval: gates not checked: ${error.message}\n`);
+  } finally {
+    // junit.xml written once, whole: the gates' suite (when any was checked) and the questions'.
+    const gateCases = gated && gated.gateResults.length > 0 ? gateJunitCases(gated.gateResults) : null;
+    await writeJunit(result.outDir, result.reports.input, { gates: gateCases, questions: a['junit-questions'] ?? DEFAULT_JUNIT_QUESTIONS });
   }
   if (gated) {
-    if (gated.gateResults.length > 0) await rewriteJunit(result.outDir, result.reports.input, renderGateTestcases(gated.gateResults));
     for (const file of gated.files.filter((f) => f.startsWith(result.outDir))) io.stdout.write(`  ${file}\n`);
     const failed = gated.gateResults.filter((g) => !g.passed);
     for (const gate of failed) output.alert(`gate failed: ${gate.reason}`);
