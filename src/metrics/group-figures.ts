@@ -5,6 +5,7 @@
  * everything it reports is independent of the order the observations came in.
  */
 import type { AnswerFigures, Outcome } from '../records/record.js';
+import type { Judgement } from '../records/quality.js';
 import { SCORE_NAMES, sampleValue, type SampleSource } from '../figures/catalogue.js';
 import type { ScoreName, Scores } from '../records/scores.js';
 import { emptyOutcomeCounts, LATENCY_FIGURES, type GroupFigures, type LatencyFigure } from '../records/summary.js';
@@ -46,6 +47,7 @@ export function createFigureAccumulator(): FigureAccumulator {
   /** The user checks' figures by name (their means follow the catalogue's scores, names sorted). */
   const checks = new Map<string, Map<number, number>>();
   const errors = new Map<string, number>();
+  const judgeAsks = createJudgeAskCounter();
 
   const count = (counts: Map<number, number>, value: number | null) => {
     if (value !== null && Number.isFinite(value)) counts.set(value, (counts.get(value) ?? 0) + 1);
@@ -54,6 +56,7 @@ export function createFigureAccumulator(): FigureAccumulator {
     for (const name of SCORE_NAMES) count(scores.get(name)!, s[name]);
   };
   const addQuality = (f: Observation['figures']) => {
+    judgeAsks.add(f.judge);
     for (const [name, verdict] of Object.entries(f.judge?.verdicts ?? {})) {
       if (verdict?.status === 'judge_error') errors.set(name, (errors.get(name) ?? 0) + 1);
     }
@@ -109,7 +112,24 @@ export function createFigureAccumulator(): FigureAccumulator {
         duplicate_citations: duplicates,
         tool_errors: toolErrors,
         figure_errors: Object.fromEntries([...errors].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+        ...judgeAsks.figures(),
       };
     },
+  };
+}
+
+/** The judge's asks and those without a verdict (records/summary JudgeAsksShape), counted from the answers' judgements. */
+export function createJudgeAskCounter() {
+  let asks = 0;
+  let failed = 0;
+  return {
+    add(judge: Judgement | null): void {
+      for (const verdict of Object.values(judge?.verdicts ?? {})) {
+        if (verdict === undefined) continue;
+        asks += verdict.asks.length;
+        failed += verdict.asks.filter((a) => a === null).length;
+      }
+    },
+    figures: () => ({ judge_asks: asks, judge_failed_asks: failed, judge_error_rate: asks === 0 ? null : failed / asks }),
   };
 }

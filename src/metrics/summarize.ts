@@ -7,10 +7,10 @@
 import { ModeSchema, type Mode, type ModelFigures, type RequestRecord } from '../records/record.js';
 import { emptyOutcomeCounts, SUMMARY_VERSION, type Group, type Summary } from '../records/summary.js';
 import type { LoopDelay } from '../records/generator-health.js';
-import { bannerLines } from './banner.js';
+import { bannerLines, judgeBanner } from './banner.js';
 import type { Label } from '../records/labels.js';
 import type { JudgeFigure } from '../records/quality.js';
-import { createFigureAccumulator, type FigureAccumulator, type Observation } from './group-figures.js';
+import { createFigureAccumulator, createJudgeAskCounter, type FigureAccumulator, type Observation } from './group-figures.js';
 import { createAgreementAccumulator } from './judge-agreement.js';
 import { createConversationAccumulator, type ConversationAccumulator } from './conversations.js';
 import { modelPassed, recordPassed } from './pass.js';
@@ -86,8 +86,10 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   const agreement = options.quality ? createAgreementAccumulator(options.quality.labels, options.quality.randomFor, options.quality.reviews) : undefined;
   /** The judge the records name (the smallest, so record order does not matter), its most asks, the check names. */
   let judge: { model: string; prompt_version: string; repeat: number } | null = null;
+  const judgeAsks = createJudgeAskCounter();
   const checkNames = new Set<string>();
   const noteQuality = (figures: Pick<ModelFigures, 'judge' | 'checks'>) => {
+    judgeAsks.add(figures.judge);
     for (const name of Object.keys(figures.checks)) checkNames.add(name);
     const j = figures.judge;
     if (j === null) return;
@@ -156,7 +158,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       const loopDelay = options.loopDelay ?? null;
       return {
         summary_version: SUMMARY_VERSION,
-        banner: bannerLines(requests, outcomes, loopDelay),
+        banner: [...bannerLines(requests, outcomes, loopDelay), ...[judgeBanner(judgeAsks.figures())].filter((line) => line !== null)],
         timing: loopDelay === null ? null : { loop_delay_ms: loopDelay },
         run: {
           started_at: hasTimes ? new Date(firstSentMs).toISOString() : null,
@@ -166,6 +168,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
           questions: questions.size,
           sets: orderedSets,
           outcomes: { ...outcomes },
+          ...judgeAsks.figures(),
         },
         groups: [...groups.values()].sort(groupOrder(orderedSets)).map(toGroup),
         quality: options.quality

@@ -43,6 +43,18 @@ export const OutcomeCountsSchema = z.preprocess(
   z.record(OutcomeSchema, z.number().int()),
 );
 
+/**
+ * How often the judge could not judge: every ask of a judged figure (× `--judge-repeat`; a figure
+ * not applicable to an answer asks nothing) and those that ended without a verdict (an HTTP error,
+ * a timeout, a reply with no verdict in it). 0 / 0 / null in a run without a judge.
+ */
+const JudgeAsksShape = {
+  judge_asks: z.number().int().default(0),
+  judge_failed_asks: z.number().int().default(0),
+  /** judge_failed_asks ÷ judge_asks: the `judge_error_rate` figure; null when the judge was not asked. */
+  judge_error_rate: z.number().nullable().default(null),
+};
+
 /** The figures of one group of records: a set × mode, one model of a multi-model set, or a category. */
 export const GroupFiguresSchema = z.object({
   requests: z.number().int(),
@@ -77,6 +89,7 @@ export const GroupFiguresSchema = z.object({
    * timed out), by figure; such an answer is N/A in that figure's mean. Figures with none are left out.
    */
   figure_errors: z.record(z.string(), z.number().int()).default({}),
+  ...JudgeAsksShape,
 });
 export type GroupFigures = z.infer<typeof GroupFiguresSchema>;
 
@@ -172,6 +185,7 @@ export const SummarySchema = z.object({
     questions: z.number().int(),
     sets: z.array(z.string()),
     outcomes: OutcomeCountsSchema,
+    ...JudgeAsksShape,
   }),
   groups: z.array(GroupSchema),
   /** Answer quality of the run as a whole; null in a summary built without the run's manifest (a baseline). */

@@ -142,6 +142,10 @@ export function comparisonRows(columns: readonly ReportColumn[]): ComparisonRow[
   const errors: RowSpec[] = columns.some((c) => errorsOf(c.group) > 0)
     ? [{ label: 'judge/check errors', better: 'lower', value: errorsOf, format: formatCount }]
     : [];
+  // Only with a judge: the share of its asks that ended without a verdict (judge_error_rate).
+  const judgeErrors: RowSpec[] = columns.some((c) => c.group.judge_asks > 0)
+    ? [{ label: 'judge error rate', better: 'lower', value: (g) => g.judge_error_rate, text: (g) => (g.judge_error_rate === null ? formatPct(null) : `${formatPct(g.judge_error_rate)} of ${formatCount(g.judge_asks)} asks`), format: formatPct }]
+    : [];
   const specs: RowSpec[] = [
     { label: 'requests', better: null, value: (g) => g.requests, format: formatCount },
     { label: 'ok %', better: 'higher', value: (g) => (g.requests > 0 ? (g.outcomes.ok ?? 0) / g.requests : null), format: formatPct, samples: { stat: 'mean', n: (g) => g.requests } },
@@ -166,6 +170,7 @@ export function comparisonRows(columns: readonly ReportColumn[]): ComparisonRow[
     { label: 'invalid citations', better: 'lower', value: (g) => g.invalid_citations, format: formatCount },
     ...quality,
     ...errors,
+    ...judgeErrors,
     latency('TTFP p50', 'ttfp_ms', 'p50'),
     latency('TTFP p95', 'ttfp_ms', 'p95'),
     latency('TTFT p50', 'ttft_ms', 'p50'),
