@@ -106,6 +106,21 @@ export const ConversationFiguresSchema = z.object({
 });
 export type ConversationFigures = z.infer<typeof ConversationFiguresSchema>;
 
+/**
+ * A group's figures across repeats (`--repeat N`, metrics/repeats), over its questions: pass@N
+ * (passed at least once), pass^N (passed every time), flaky (outcome or pass differed between
+ * tries); shares of questions with 95% Wilson intervals, n = the questions.
+ */
+export const RepeatFiguresSchema = z.object({
+  questions: z.number().int(),
+  /** The most tries any question had (N). */
+  repeats: z.number().int(),
+  pass_at_n: MeanEstimateSchema.nullable(),
+  pass_all_n: MeanEstimateSchema.nullable(),
+  flaky_rate: MeanEstimateSchema.nullable(),
+});
+export type RepeatFigures = z.infer<typeof RepeatFiguresSchema>;
+
 export const GroupSchema = GroupFiguresSchema.extend({
   set: z.string(),
   mode: ModeSchema,
@@ -120,6 +135,8 @@ export const GroupSchema = GroupFiguresSchema.extend({
   by_turn: z.record(z.string(), GroupFiguresSchema).default({}),
   /** The group's conversations; null without conversations. */
   conversations: ConversationFiguresSchema.nullable().default(null),
+  /** Across repeats; null when no question was asked more than once. */
+  repeats: RepeatFiguresSchema.nullable().default(null),
 });
 export type Group = z.infer<typeof GroupSchema>;
 
