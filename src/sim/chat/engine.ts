@@ -299,7 +299,7 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
     const built = answerOf(calls, profile, createRng(seed, 'answer', identity, n, i), request.include_citations, (k) => createRng(seed, 'answer', identity, n, i, k));
     const searched = calls.find((c) => c.retrieval !== null)?.retrieval ?? null;
     const modelFails = createRng(seed, 'error', identity, n, i).chance(profile.error_rate);
-    const failure: ModelFailure | null = i === failing ? failureOf(fault) : modelFails ? { code: 'MODEL_ERROR' } : null;
+    const failure: ModelFailure | null = !model.known ? { code: 'NOT_FOUND', kind: 'not_found' } : i === failing ? failureOf(fault) : modelFails ? { code: 'MODEL_ERROR' } : null;
     return planModel({
       modelIndex: i, multi, profile, timing: createRng(seed, 'timing', identity, n, i), answer: built,
       reasoning: profile.reasoning && !deep ? buildReasoning(message, searched?.hits ?? [], built.found) : null,
