@@ -89,6 +89,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   let judge: { model: string; prompt_version: string; repeat: number } | null = null;
   const judgeAsks = createJudgeAskCounter();
   const repeats = createRepeatsAccumulator();
+  const setModels = new Map<string, { asked: string[]; answered: Set<string> }>();
   const checkNames = new Set<string>();
   const noteQuality = (figures: Pick<ModelFigures, 'judge' | 'checks'>) => {
     judgeAsks.add(figures.judge);
@@ -153,6 +154,11 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       }
       agreement?.add(record);
       repeats.add(record);
+      if (record.model_asked !== undefined) {
+        let models = setModels.get(record.set);
+        if (models === undefined) setModels.set(record.set, (models = { asked: record.model_asked, answered: new Set() }));
+        for (const name of record.model_answered ?? []) models.answered.add(name);
+      }
     },
     finish() {
       const hasTimes = Number.isFinite(firstSentMs);
@@ -175,6 +181,10 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
           ...judgeAsks.figures(),
         },
         groups: [...groups.values()].sort(groupOrder(orderedSets)).map((g) => toGroup(g, repeatsOf(repeatGroups, g))),
+        models: orderedSets.flatMap((set) => {
+          const m = setModels.get(set);
+          return m === undefined ? [] : [{ set, asked: m.asked, answered: [...m.answered].sort() }];
+        }),
         quality: options.quality
           ? { pass_rule: options.quality.passRule, judge, checks: [...checkNames].sort(), ...agreement!.finish() }
           : null,

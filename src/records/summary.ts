@@ -184,6 +184,19 @@ export const QualitySummarySchema = z.object({
 });
 export type QualitySummary = z.infer<typeof QualitySummarySchema>;
 
+/**
+ * Which model answered a set: the models the set asked for (records' model_asked) and those the
+ * service said answered (model_answered: the multi-model ids line, a streaming error's details).
+ */
+export const SetModelsSchema = z.object({
+  set: z.string(),
+  /** As the records ask, slot order; [] = the service's configured model. */
+  asked: z.array(z.string()),
+  /** Every distinct model name the service gave, sorted; [] when it never said. */
+  answered: z.array(z.string()),
+});
+export type SetModels = z.infer<typeof SetModelsSchema>;
+
 export const SummarySchema = z.object({
   summary_version: z.literal(SUMMARY_VERSION),
   /**
@@ -205,6 +218,8 @@ export const SummarySchema = z.object({
     ...JudgeAsksShape,
   }),
   groups: z.array(GroupSchema),
+  /** Per set, the models asked for and those the service said answered (records before these fields: none). */
+  models: z.array(SetModelsSchema).default([]),
   /** Answer quality of the run as a whole; null in a summary built without the run's manifest (a baseline). */
   quality: QualitySummarySchema.nullable().default(null),
 });

@@ -11,6 +11,7 @@ import { displayUrl } from '../../app/manifest.js';
 import { openSimulatedJudge, openTarget, simulatorToolIds } from '../../app/target.js';
 import type { JudgeStats } from '../../judge/pipeline.js';
 import type { Summary } from '../../records/summary.js';
+import { modelWarnings } from '../../metrics/model-notes.js';
 import { judgeChoice, judgeSettings, withQualityFlags, type QualityFlags } from '../quality-flags.js';
 import { checkGates } from '../../gates/index.js';
 import { InputError } from '../../errors.js';
@@ -261,6 +262,7 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
     await target.close();
   }
   if (result.quality.judge !== null) io.stderr.write(judgeLine(result.quality.judge, result.quality.pages_fetched, result.reports.summary.run));
+  for (const warning of modelWarnings(result.reports.summary.models)) io.stderr.write(`chatbench eval: warning: ${warning}\n`);
   io.stdout.write(`\n${renderTerminalTable(result.reports.summary)}\n${reportsList(result.reports.files, result.reports.skipped, relative(io.cwd, result.outDir) || '.')}`);
   const interrupted = result.run.interrupted || io.signal.aborted;
   let gated: Awaited<ReturnType<typeof compareAndGate>> | undefined;
@@ -281,6 +283,7 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
     await writeJunit(result.outDir, result.reports.input, { gates: gateCases, questions: a['junit-questions'] ?? DEFAULT_JUNIT_QUESTIONS });
   }
   if (gated) {
+    for (const line of gated.comparison?.model_changes ?? []) output.alert(line);
     for (const file of gated.files.filter((f) => f.startsWith(result.outDir))) io.stdout.write(`  ${file}\n`);
     const failed = gated.gateResults.filter((g) => !g.passed);
     for (const gate of failed) output.alert(`gate failed: ${gate.reason}`);
