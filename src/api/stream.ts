@@ -28,7 +28,7 @@ export const StreamingErrorPartSchema = z.looseObject({
   error_code: z.string().nullish(),
   is_retryable: z.boolean().nullish(),
   /** v3.2+: `{model, provider, model_index}` of the failing model; v4.5+ adds `tool_choice`, `finish_reason`. */
-  details: z.looseObject({ model_index: z.number().int().nullish() }).nullish(),
+  details: z.looseObject({ model_index: z.number().int().nullish(), model: z.unknown().optional() }).nullish(),
 });
 
 export const PlacementSchema = z.looseObject({

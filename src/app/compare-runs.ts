@@ -15,13 +15,11 @@ import {
   type Comparison, type RunData,
 } from '../compare/index.js';
 import { checkFigures, parseGate, type Gate } from '../figures/index.js';
-import { evaluateGates, parseGatesFile, renderGateTestcases, type GateResult } from '../gates/index.js';
+import { evaluateGates, parseGatesFile, type GateResult } from '../gates/index.js';
 import { readRecords } from './read-records.js';
 import { readReviews } from './reviews.js';
 import { generatorLoopDelay } from './render-reports.js';
 import { outputError, writeFileAtomic } from './output-files.js';
-
-export { renderGateTestcases };
 
 /** Reads a run directory (or a results.jsonl) and its reviews.jsonl into what comparisons and gates need. */
 export async function loadRun(pathOrDir: string, options: { cwd?: string } = {}): Promise<RunData> {

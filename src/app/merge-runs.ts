@@ -15,7 +15,7 @@ import { access, mkdir, open, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ExitCode, InputError, UsageError } from '../errors.js';
 import type { Gate } from '../figures/index.js';
-import { evaluateGates, renderGateTestsuite, type GateResult } from '../gates/index.js';
+import { evaluateGates, gateJunitCases, type GateResult } from '../gates/index.js';
 import type { LoadSummary } from '../records/load-summary.js';
 import type { Summary } from '../records/summary.js';
 import type { GeneratorHealth } from '../records/generator-health.js';
@@ -24,7 +24,7 @@ import { finishLoadMerge, parseLoadChecks, readGeneratorHealth } from './merge-l
 import { shardOfRecord } from '../plan/record-owner.js';
 import { capped, mergeProblems, planOutline, readRunManifest, type MergedFrom, type RunManifest, type ShardRun } from './merge-checks.js';
 import { readRecords } from './read-records.js';
-import { renderReports } from './render-reports.js';
+import { junitQuestionsOf, renderReports } from './render-reports.js';
 import { writeFileAtomic, writeFileAtomicWith } from './output-files.js';
 
 export { MergedFromSchema, RunManifestSchema, type MergedFrom, type RunManifest } from './merge-checks.js';
@@ -311,8 +311,8 @@ async function renderEval(outDir: string, version: string, gates: readonly Gate[
       gateError = error; // a gate naming no set of the run: the reports are still written
     }
   }
-  const extraJunit = gateResults.length > 0 ? `${renderGateTestsuite(gateResults)}\n` : undefined;
-  const reports = await renderReports(outDir, { version, ...(extraJunit === undefined ? {} : { extraJunit }) });
+  const junit = { gates: gateResults.length > 0 ? gateJunitCases(gateResults) : null, questions: await junitQuestionsOf(outDir) };
+  const reports = await renderReports(outDir, { version, junit });
   if (gateError !== undefined) throw gateError;
   return { summary: reports.summary, files: reports.files, gateResults };
 }

@@ -14,7 +14,9 @@ import { LabelSchema, LABELS_FILE, type Label } from '../records/labels.js';
 import { GeneratorLoopDelaySchema, type LoopDelay } from '../records/generator-health.js';
 import type { Summary } from '../records/summary.js';
 import { createReportInputBuilder, REPORT_RENDERERS, type ReportInput } from '../reports/index.js';
-import { plannedSetOrder, qualityOfRun, targetService } from './manifest.js';
+import { DEFAULT_JUNIT_QUESTIONS, JUNIT_QUESTION_MODES, renderJunitXml, type JunitOptions, type JunitQuestions } from '../reports/junit-xml.js';
+import { z } from 'zod';
+import { plannedSetOrder, qualityOfRun, readManifestPart, targetService } from './manifest.js';
 import { describeService } from '../client/version-client.js';
 import { createAtomicStream, writeFileAtomic } from './output-files.js';
 import { readRecordEntries, readRecords } from './read-records.js';
@@ -35,8 +37,13 @@ export interface RenderedReports {
 export interface RenderOptions {
   readonly version: string;
   readonly title?: string;
-  /** Extra JUnit testcases (the gates of a comparison), inserted as their own suite. */
-  readonly extraJunit?: string;
+  /**
+   * What junit.xml holds besides the run: the gates' cases and how questions appear (default: no
+   * gates suite, questions as `skipped`). `'later'`: junit.xml is not written here; the caller
+   * writes it once with writeJunit when its gates are known (eval, whose gates need the reports'
+   * run first). The path is listed in `files` either way.
+   */
+  readonly junit?: JunitOptions | 'later';
   /** Where the viewer's bundle is (default dist/viewer); viewer.html is skipped, and says so, without it. */
   readonly viewerBundleDir?: string;
   /** The most records viewer.html embeds (default VIEWER_FILE_MAX_RECORDS); past it none is written. */
@@ -85,8 +92,9 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
   const files = [join(dir, 'results.jsonl'), csvPath];
   for (const name of ['summary.json', 'report.md', 'junit.xml', 'report.html'] as const) {
     const path = join(dir, name);
-    await writeFileAtomic(path, name === 'junit.xml' ? junitText(input, options.extraJunit) : REPORT_RENDERERS[name].render(input));
     files.push(path);
+    if (name !== 'junit.xml') await writeFileAtomic(path, REPORT_RENDERERS[name].render(input));
+    else if (options.junit !== 'later') await writeJunit(dir, input, options.junit ?? { gates: null, questions: DEFAULT_JUNIT_QUESTIONS });
   }
   const { file, skipped } = await viewer.finish();
   if (file !== null) files.push(file);
@@ -119,14 +127,15 @@ function capViewerFile(viewer: ViewerFile, max: number): ViewerFile {
   };
 }
 
-/** Writes junit.xml again with extra testcases (the gates, known only after the comparison). */
-export async function rewriteJunit(dir: string, input: ReportInput, extraJunit: string): Promise<void> {
-  await writeFileAtomic(join(dir, 'junit.xml'), junitText(input, extraJunit));
+/** Writes a run's junit.xml whole: its gates' suite and its questions' suites. */
+export async function writeJunit(dir: string, input: ReportInput, options: JunitOptions): Promise<void> {
+  await writeFileAtomic(join(dir, 'junit.xml'), renderJunitXml(input, options));
 }
 
-function junitText(input: ReportInput, extra: string | undefined): string {
-  const text = REPORT_RENDERERS['junit.xml'].render(input);
-  return extra ? text.replace('</testsuites>', `${extra}</testsuites>`) : text;
+/** How a run's manifest says its questions appear in junit.xml (`options.junit_questions`); the default for runs before it. */
+export async function junitQuestionsOf(dir: string): Promise<JunitQuestions> {
+  const part = await readManifestPart(dir, z.object({ options: z.object({ junit_questions: z.enum(JUNIT_QUESTION_MODES).optional() }).optional() }));
+  return part?.options?.junit_questions ?? DEFAULT_JUNIT_QUESTIONS;
 }
 
 /** The generator's event-loop delay from the run's generator.json (eval or load); null when it has none. */

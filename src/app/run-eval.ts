@@ -58,6 +58,7 @@ import type { RequestRecord } from '../records/record.js';
 import { openResultsFile } from './results-file.js';
 import { NOTHING_DONE, planDigest, prepareResume, withResume, type ResumeState } from './resume.js';
 import { scoreRecord } from './score-record.js';
+import { DEFAULT_JUNIT_QUESTIONS, type JunitQuestions } from '../reports/junit-xml.js';
 
 export interface EvalInputs {
   readonly datasetPath: string;
@@ -191,6 +192,13 @@ export interface EvalOptions extends EvalInputs {
    * manifest so that `chatbench report DIR` puts them in junit.xml again.
    */
   readonly gates?: readonly string[];
+  /** How questions appear in junit.xml (`--junit-questions`; kept in the manifest for `chatbench report DIR`). */
+  readonly junitQuestions?: JunitQuestions | undefined;
+  /**
+   * The caller checks gates after the run and writes junit.xml once with them (writeJunit); a run
+   * that could not be carried out (exit 3) still gets its junit.xml here, without gates.
+   */
+  readonly junitLater?: boolean | undefined;
   /** The judge; null or absent: nothing is judged. */
   readonly judge?: JudgeSettings | null;
   /** Called when the requests are done and records still wait for the judge or the checks. */
@@ -369,9 +377,11 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   if (failure !== undefined) throw failure;
   const generator: EvalGenerator = { loop_delay_ms: worseLoopDelay(previous, loopDelay), ...warm };
   await writeFileAtomic(join(outDir, 'generator.json'), `${JSON.stringify(generator, null, 2)}\n`);
-  const reports = await renderReports(outDir, { version: options.version });
   // A run that could not be carried out leaves its reports (each opening with what failed), then exits 3.
   const verdict = stopped ?? run?.verdict;
+  const junitQuestions = options.junitQuestions ?? DEFAULT_JUNIT_QUESTIONS;
+  const later = options.junitLater === true && verdict === undefined && run !== undefined;
+  const reports = await renderReports(outDir, { version: options.version, junit: later ? 'later' : { gates: null, questions: junitQuestions } });
   if (verdict !== undefined || run === undefined) throw verdict ?? new RunError('the run ended without a result');
   return { outDir, run, reports, service, quality: assessor.stats() };
 }
@@ -466,6 +476,7 @@ async function buildManifest(
       mode: options.mode, repeat: options.repeat, concurrency: options.concurrency, timeout_ms: options.timeoutMs ?? null,
       max_duration_ms: options.maxDurationMs ?? null, max_answer_bytes: options.maxAnswerBytes ?? null, retries: options.retries, retry_429: options.retry429,
       gates: [...(options.gates ?? [])],
+      junit_questions: options.junitQuestions ?? DEFAULT_JUNIT_QUESTIONS,
     },
     service: { ...service },
     ...(options.invocation ? { invocation: options.invocation } : {}),

@@ -71,6 +71,8 @@ interface ModelState {
   errorCode: string | null;
   errorMessage: string | null;
   retryable: boolean | null;
+  /** The streaming error's details.model, when it names one. */
+  errorModel: string | null;
   tainted: boolean;
   firstPart: number | undefined;
   firstAnswer: number | undefined;
@@ -234,6 +236,8 @@ export function createCollector(options: CollectorOptions): Collector {
             m.errorCode = part.part.error_code ?? null;
             m.errorMessage = truncateText(part.part.error);
             m.retryable = part.part.is_retryable ?? null;
+            const named = part.part.details?.model;
+            m.errorModel = typeof named === 'string' ? named : null;
             m.end = t;
             m.firstPart ??= t;
           }
@@ -264,6 +268,7 @@ export function createCollector(options: CollectorOptions): Collector {
         error_code: culprit?.error_code ?? (failure?.outcome === outcome ? failure.error_code : null) ?? null,
         error_message: culprit?.error_message ?? (failure?.outcome === outcome ? failure.error_message : null) ?? null,
         error_retryable: culpritState?.outcome === 'stream_error' ? culpritState.retryable : null,
+        error_model: culpritState?.outcome === 'stream_error' ? culpritState.errorModel : null,
         ttfp_ms: rel(firstPart),
         total_ms: rel(t),
         parts,
@@ -285,7 +290,7 @@ export function createCollector(options: CollectorOptions): Collector {
 
 function newModel(index: number): ModelState {
   return {
-    index, name: null, outcome: undefined, errorCode: null, errorMessage: null, retryable: null, tainted: false,
+    index, name: null, outcome: undefined, errorCode: null, errorMessage: null, retryable: null, errorModel: null, tainted: false,
     firstPart: undefined, firstAnswer: undefined, lastAnswer: undefined, firstCitation: undefined, end: undefined,
     firstPacket: {}, gaps: [], parts: 0, answerDeltas: 0, answerChars: 0, firstDeltaChars: 0, answer: [], answerBytes: 0,
     answerTruncated: false, citations: [], topDocumentIds: [], topDocuments: [], links: new Map(), reasoningChars: 0, toolErrors: 0, preAnswerSeconds: null,

@@ -34,6 +34,8 @@ export const ExchangeSchema = RequestRecordSchema.pick({
   framing: z.enum(['ndjson', 'sse']).nullable(),
   /** The streaming error's `is_retryable` (null when absent or no streaming error): false is never retried. Not a record field. */
   error_retryable: z.boolean().nullable(),
+  /** The streaming error's `details.model` (v3.2+: the model that failed), the only word a single-model stream says of its model. Not a record field: the record's model_answered. */
+  error_model: z.string().nullable().optional(),
 });
 export type Exchange = z.infer<typeof ExchangeSchema>;
 

@@ -6,6 +6,9 @@
  *   current − baseline and current / baseline from the same resamples, and the standard error of
  *   the difference (the spread of the resampled differences) that its p-value uses;
  * - the exact two-sided sign test.
+ * Repeats: a question's value is the mean over its tries (metrics/question-value), so the paired
+ * bootstrap resamples questions with all their repeats (a cluster bootstrap; metrics/clustered
+ * does the same for one run's intervals) and its m is the number of questions, never of tries.
  * Intervals are percentile intervals: the 2.5th and 97.5th percentiles (metrics/stats `percentile`,
  * linear interpolation) of the B resampled statistics.
  */

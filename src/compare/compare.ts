@@ -5,6 +5,7 @@
  * Groups and questions found on one side only are listed in the result, never dropped silently.
  * Pure and deterministic: the same runs and seed give the same Comparison, to the bit.
  */
+import { modelChanges } from './model-changes.js';
 import { InputError, UsageError } from '../errors.js';
 import { MIN_MEAN_SAMPLES } from '../figures/min-samples.js';
 import { naturalCompare } from '../reports/format.js';
@@ -154,6 +155,7 @@ export function compareRuns(baseline: RunData, current: RunData, options: Compar
     unmatched: { baseline: baseline.groups.filter((g) => !matchedBaseline.has(g)).map(ref), current: unmatchedCurrent },
     groups,
     significant,
+    model_changes: modelChanges(baseline.summary.models, current.summary.models, setMap),
   };
 }
 

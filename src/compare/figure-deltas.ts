@@ -7,7 +7,7 @@
  * over every row of every group at once (compare.ts, fdr.ts).
  */
 import { latencyIntervals, pairedMeanInterval, type Interval } from './bootstrap.js';
-import { CONVERSATION_FIGURES, HEADLINE_FIGURES, HEADLINE_LATENCY, LATENCY_FIGURES, LATENCY_STATS, QUALITY_HEADLINE, RATE_FIGURES, REPEAT_FIGURES, REVIEW_FIGURES, SCORE_NAMES, higherIsBetter, type LatencyStat } from '../figures/catalogue.js';
+import { CONVERSATION_FIGURES, HEADLINE_FIGURES, JUDGE_HEALTH_FIGURES, HEADLINE_LATENCY, LATENCY_FIGURES, LATENCY_STATS, QUALITY_HEADLINE, RATE_FIGURES, REPEAT_FIGURES, REVIEW_FIGURES, SCORE_NAMES, higherIsBetter, type LatencyStat } from '../figures/catalogue.js';
 import { MIN_MEAN_SAMPLES, minSamples, minSamplesJson } from '../figures/min-samples.js';
 import { questionValue } from '../metrics/question-value.js';
 import { normalTwoSidedP, pairedTTestP } from '../metrics/stats.js';
@@ -156,7 +156,7 @@ function latencyDeltas(b: Side, c: Side, options: DeltaOptions): FigureDelta[] {
 export function figureDeltas(b: Side, c: Side, options: DeltaOptions): FigureDelta[] {
   return [
     ...[...SCORE_NAMES, ...(options.checks ?? [])].map((name) => pairedDelta(b, c, name, 'score', options)),
-    ...[...RATE_FIGURES, ...REPEAT_FIGURES, ...REVIEW_FIGURES, ...CONVERSATION_FIGURES].map((name) => pairedDelta(b, c, name, 'rate', options)),
+    ...[...RATE_FIGURES, ...REPEAT_FIGURES, ...REVIEW_FIGURES, ...CONVERSATION_FIGURES, ...JUDGE_HEALTH_FIGURES].map((name) => pairedDelta(b, c, name, 'rate', options)),
     ...latencyDeltas(b, c, options),
   ];
 }

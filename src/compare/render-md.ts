@@ -99,6 +99,7 @@ export function renderCompareMd(comparison: Comparison, gates: readonly GateResu
   return [
     '# chatbench comparison',
     '',
+    ...(comparison.model_changes.length === 0 ? [] : [...comparison.model_changes.map((line) => `> **${line}**`), '']),
     ...header(comparison),
     ...renderGatesMd(gates),
     ...comparison.groups.flatMap((g) => groupSection(comparison, g, true)),

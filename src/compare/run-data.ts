@@ -8,6 +8,7 @@
 import { trimText } from '../reports/format.js';
 import { createRepeatsAccumulator, modelPassed, recordPassed, type RepeatsGroup } from '../metrics/repeats.js';
 import { createSummarizer } from '../metrics/summarize.js';
+import { createJudgeAskCounter } from '../metrics/group-figures.js';
 import type { AnswerFigures, Mode, Outcome, RequestRecord } from '../records/record.js';
 import type { LoopDelay } from '../records/generator-health.js';
 import { LATENCY_FIGURES, type Group, type LatencyFigure, type Summary } from '../records/summary.js';
@@ -194,7 +195,11 @@ function toQuestionData(state: QuestionState, checkNames: readonly string[]): Qu
     if (n > 0) scores[name] = sum / n;
   }
   const first = tries[0]?.figures;
+  const judge = createJudgeAskCounter();
+  for (const t of tries) judge.add(t.figures.judge);
+  const asked = judge.figures();
   return {
+    judge: { asks: asked.judge_asks, failed: asked.judge_failed_asks },
     question: state.question,
     outcomes: tries.map((t) => t.outcome),
     passes: tries.map((t) => t.passed),
@@ -239,6 +244,8 @@ export function groupValue(run: RunData, key: GroupKey, figure: string, stat?: L
       return share(o.rate_limited);
     case 'error_rate':
       return share(group.requests - o.ok - o.rate_limited - (o.skipped ?? 0));
+    case 'judge_error_rate':
+      return group.judge_error_rate ?? null;
     case 'pass_at_n':
     case 'pass_all_n':
     case 'flaky_rate':

@@ -171,5 +171,7 @@ export const ComparisonSchema = z.object({
   groups: z.array(GroupComparisonSchema),
   /** The list of significant changes (every figure, every group, after Benjamini–Hochberg), by direction. */
   significant: z.object({ better: z.number().int(), worse: z.number().int() }),
+  /** `set accurate: model changed gpt-4o → gpt-4o-mini`, per set whose models asked differ from the baseline's (compare/model-changes). */
+  model_changes: z.array(z.string()).default([]),
 });
 export type Comparison = z.infer<typeof ComparisonSchema>;

@@ -95,7 +95,12 @@ export const REVIEW_FIGURES = ['human_pass_rate'] as const;
  * turn passed. N/A in a run without conversations. Paired between runs by conversation.
  */
 export const CONVERSATION_FIGURES = ['conversation_pass_rate'] as const;
-export type RateFigure = (typeof RATE_FIGURES)[number] | (typeof REPEAT_FIGURES)[number] | (typeof REVIEW_FIGURES)[number] | (typeof CONVERSATION_FIGURES)[number];
+/**
+ * The judge's asks that ended without a verdict, as a share of its asks (records/summary
+ * JudgeAsksShape): N/A without a judge. `--max-judge-error-rate` gates on it.
+ */
+export const JUDGE_HEALTH_FIGURES = ['judge_error_rate'] as const;
+export type RateFigure = (typeof RATE_FIGURES)[number] | (typeof REPEAT_FIGURES)[number] | (typeof REVIEW_FIGURES)[number] | (typeof CONVERSATION_FIGURES)[number] | (typeof JUDGE_HEALTH_FIGURES)[number];
 
 /**
  * Per-turn figures: every figure of this catalogue exists for each turn number of a run's
@@ -128,10 +133,10 @@ export const HEADLINE_LATENCY: readonly `${LatencyFigure}.${LatencyStat}`[] = ['
 );
 
 const SCORE_SET: ReadonlySet<string> = new Set(SCORE_NAMES);
-const RATE_SET: ReadonlySet<string> = new Set<string>([...RATE_FIGURES, ...REPEAT_FIGURES, ...REVIEW_FIGURES, ...CONVERSATION_FIGURES]);
+const RATE_SET: ReadonlySet<string> = new Set<string>([...RATE_FIGURES, ...REPEAT_FIGURES, ...REVIEW_FIGURES, ...CONVERSATION_FIGURES, ...JUDGE_HEALTH_FIGURES]);
 const LATENCY_SET: ReadonlySet<string> = new Set(LATENCY_FIGURES);
 /** Counts of bad things: a fall is an improvement. */
-const LOWER_IS_BETTER: ReadonlySet<string> = new Set(['duplicate_citations', 'invalid_citations', 'error_rate', 'rate_limited_rate', 'flaky_rate']);
+const LOWER_IS_BETTER: ReadonlySet<string> = new Set(['duplicate_citations', 'invalid_citations', 'error_rate', 'rate_limited_rate', 'flaky_rate', 'judge_error_rate']);
 
 /** The kind of a base figure name (without `.stat`); undefined for an unknown name. */
 export function figureKind(name: string): FigureKind | undefined {
@@ -142,7 +147,7 @@ export function figureKind(name: string): FigureKind | undefined {
 }
 
 /** Every base figure name a gate accepts, for "did you mean". */
-export const FIGURE_NAMES: readonly string[] = [...SCORE_NAMES, ...RATE_FIGURES, ...REPEAT_FIGURES, ...REVIEW_FIGURES, ...CONVERSATION_FIGURES, ...LATENCY_FIGURES];
+export const FIGURE_NAMES: readonly string[] = [...SCORE_NAMES, ...RATE_FIGURES, ...REPEAT_FIGURES, ...REVIEW_FIGURES, ...CONVERSATION_FIGURES, ...JUDGE_HEALTH_FIGURES, ...LATENCY_FIGURES];
 
 /** Which way is good: latencies and counts of bad things should fall, everything else (output characters per second too) rise. */
 export function higherIsBetter(name: string): boolean {

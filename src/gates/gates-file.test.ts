@@ -3,7 +3,7 @@ import { InputError } from '../errors.js';
 import type { GateResult } from './evaluate.js';
 import { parseGatesFile } from './gates-file.js';
 import { parseGate } from '../figures/grammar.js';
-import { renderGateTestcases, renderGateTestsuite } from './junit.js';
+import { gateJunitCases } from './junit.js';
 
 const problemsOf = (text: string): readonly string[] => {
   try {
@@ -60,7 +60,7 @@ describe('parseGatesFile', () => {
   });
 });
 
-describe('renderGateTestcases', () => {
+describe('gateJunitCases', () => {
   const result = (passed: boolean, text: string): GateResult => ({
     gate: parseGate(text),
     target: { set: 'a', mode: 'stream', model_index: null, model_name: null, label: 'a (stream)' },
@@ -74,17 +74,17 @@ describe('renderGateTestcases', () => {
     questions: passed ? [] : ['q1', 'q2'],
   });
 
-  it('one testcase per result; a failure carries the escaped reason and the questions', () => {
-    const xml = renderGateTestcases([result(true, 'pass_rate >= 0.1'), result(false, 'set:a pass_rate >= 0.9')]);
-    expect(xml).toBe(
-      [
-        '    <testcase name="pass_rate &gt;= 0.1 [a (stream)]" classname="chatbench.gates" time="0"/>',
-        '    <testcase name="set:a pass_rate &gt;= 0.9 [a (stream)]" classname="chatbench.gates" time="0">',
-        '      <failure type="gate" message="set:a pass_rate &gt;= 0.9 failed for set a/stream: 0.5 &lt;&quot;&amp;&gt;">set:a pass_rate &gt;= 0.9 failed for set a/stream: 0.5 &lt;"&amp;&gt;\nquestions: q1, q2</failure>',
-        '    </testcase>',
-      ].join('\n'),
-    );
-    expect(renderGateTestcases([])).toBe('');
-    expect(renderGateTestsuite([result(false, 'pass_rate >= 0.9')])).toMatch(/^ {2}<testsuite name="gates" tests="1" failures="1"/);
+  it('one case per result; a failure carries the reason and the questions', () => {
+    expect(gateJunitCases([result(true, 'pass_rate >= 0.1'), result(false, 'set:a pass_rate >= 0.9')])).toEqual([
+      { name: 'pass_rate >= 0.1 [a (stream)]', classname: 'chatbench.gates', seconds: 0, outcome: null },
+      {
+        name: 'set:a pass_rate >= 0.9 [a (stream)]', classname: 'chatbench.gates', seconds: 0,
+        outcome: {
+          kind: 'failure', type: 'gate', message: 'set:a pass_rate >= 0.9 failed for set a/stream: 0.5 <"&>',
+          details: 'set:a pass_rate >= 0.9 failed for set a/stream: 0.5 <"&>\nquestions: q1, q2',
+        },
+      },
+    ]);
+    expect(gateJunitCases([])).toEqual([]);
   });
 });

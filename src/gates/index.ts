@@ -5,5 +5,5 @@
  */
 export { checkGates, evaluateGates, formatFigure, gateTargets, GateResultSchema, type GateBaseline, type GateResult } from './evaluate.js';
 export { GatesFileSchema, gateObjectText, parseGatesFile, type GateObject } from './gates-file.js';
-export { gateCaseName, renderGateTestcases, renderGateTestsuite } from './junit.js';
+export { gateCaseName, gateJunitCases } from './junit.js';
 export { evaluateLoadGates, parseLoadGateFlag } from './load.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bannerLines, failureBanner, timingBanner, timingNote } from './banner.js';
+import { bannerLines, failureBanner, judgeBanner, timingBanner, timingNote } from './banner.js';
 
 describe('failureBanner', () => {
   it('counts the failed requests by class, in the record\'s order, any class included', () => {
@@ -29,5 +29,14 @@ describe('timingBanner', () => {
   });
   it('puts the failures first', () => {
     expect(bannerLines(4, { ok: 3, timeout: 1 }, { p50: 1, p99: 6, max: 9 }).map((l) => l.slice(0, 12))).toEqual(['1 of 4 reque', 'Timings may ']);
+  });
+});
+
+describe('judgeBanner', () => {
+  it('speaks past 10% of the asks without a verdict, never at or below it, nor without a judge', () => {
+    expect(judgeBanner({ judge_asks: 25, judge_failed_asks: 25 })).toBe('The judge gave no verdict on 25 of 25 asks (100%, judge_error_rate): the judged figures rest on the rest, or on nothing.');
+    expect(judgeBanner({ judge_asks: 100, judge_failed_asks: 11 })).toMatch(/^The judge gave no verdict on 11 of 100 asks \(11%/);
+    expect(judgeBanner({ judge_asks: 100, judge_failed_asks: 10 })).toBeNull();
+    expect(judgeBanner({ judge_asks: 0, judge_failed_asks: 0 })).toBeNull();
   });
 });

@@ -49,6 +49,19 @@ export function timingNote(loop: LoopDelay | null | undefined): string {
 
 const formatDelay = (ms: number) => (ms < 10 ? ms.toFixed(1) : String(Math.round(ms)));
 
+/** Past this share of its asks without a verdict, the judge's figures are not a result: the banner says so (and the default gate, `--max-judge-error-rate`, fails the run). */
+export const JUDGE_ERROR_WARN_RATE = 0.1;
+
+/**
+ * "The judge gave no verdict on 25 of 25 asks (100%): …" when more than JUDGE_ERROR_WARN_RATE of
+ * its asks ended without one; else null (and null without a judge).
+ */
+export function judgeBanner(judge: { judge_asks: number; judge_failed_asks: number }): string | null {
+  const { judge_asks: asks, judge_failed_asks: failed } = judge;
+  if (asks === 0 || !(failed / asks > JUDGE_ERROR_WARN_RATE)) return null;
+  return `The judge gave no verdict on ${failed} of ${asks} asks (${Math.round((failed / asks) * 100)}%, judge_error_rate): the judged figures rest on the rest, or on nothing.`;
+}
+
 /**
  * The banners for a run with these outcomes and this loop delay, failures first; the
  * unknown-protocol alarm (metrics/protocol-alarm.ts), when given, opens them: it says why the

@@ -5,10 +5,12 @@
  * everything it reports is independent of the order the observations came in.
  */
 import type { AnswerFigures, Outcome } from '../records/record.js';
+import type { Judgement } from '../records/quality.js';
 import { SCORE_NAMES, sampleValue, type SampleSource } from '../figures/catalogue.js';
 import type { ScoreName, Scores } from '../records/scores.js';
 import { emptyOutcomeCounts, LATENCY_FIGURES, type GroupFigures, type LatencyFigure } from '../records/summary.js';
 import { createPooledLatency, type PooledLatency } from './pooled-latency.js';
+import { clusteredMean, clusteredProportion } from './clustered.js';
 import { createNumberSample, latencyStatsOfSorted, meanEstimateOfCounts, proportionEstimate, type NumberSample } from './stats.js';
 
 
@@ -21,6 +23,11 @@ export interface Observation {
   passed: boolean;
   /** A person's verdict on the answer (reviews.jsonl): true good, false bad, undefined not reviewed. */
   human?: boolean | undefined;
+  /**
+   * The question the answer is to (its cluster): the repeats of a question are one sample of the
+   * quality figures, not N (metrics/clustered). Absent: every observation is its own cluster.
+   */
+  question_id?: string | undefined;
 }
 
 /** Accumulates observations; `figures()` may be called at any time. */
@@ -46,14 +53,38 @@ export function createFigureAccumulator(): FigureAccumulator {
   /** The user checks' figures by name (their means follow the catalogue's scores, names sorted). */
   const checks = new Map<string, Map<number, number>>();
   const errors = new Map<string, number>();
+  const judgeAsks = createJudgeAskCounter();
+  // Per question: its passes and its score values (the quality figures' clusters, metrics/clustered).
+  const passClusters = new Map<string, number[]>();
+  const scoreClusters = new Map<string, Map<string, number[]>>();
+  let anonymous = 0;
+  let repeated = false;
+  const cluster = (map: Map<string, number[]>, key: string, value: number) => {
+    const values = map.get(key);
+    if (values === undefined) map.set(key, [value]);
+    else {
+      values.push(value);
+      repeated = true;
+    }
+  };
+  const clusterScore = (name: string, key: string, value: number | null | undefined) => {
+    if (value === null || value === undefined || !Number.isFinite(value)) return;
+    let map = scoreClusters.get(name);
+    if (map === undefined) scoreClusters.set(name, (map = new Map()));
+    cluster(map, key, value);
+  };
 
   const count = (counts: Map<number, number>, value: number | null) => {
     if (value !== null && Number.isFinite(value)) counts.set(value, (counts.get(value) ?? 0) + 1);
   };
-  const addScores = (s: Scores) => {
-    for (const name of SCORE_NAMES) count(scores.get(name)!, s[name]);
+  const addScores = (s: Scores, key: string) => {
+    for (const name of SCORE_NAMES) {
+      count(scores.get(name)!, s[name]);
+      clusterScore(name, key, s[name]);
+    }
   };
-  const addQuality = (f: Observation['figures']) => {
+  const addQuality = (f: Observation['figures'], key: string) => {
+    judgeAsks.add(f.judge);
     for (const [name, verdict] of Object.entries(f.judge?.verdicts ?? {})) {
       if (verdict?.status === 'judge_error') errors.set(name, (errors.get(name) ?? 0) + 1);
     }
@@ -61,13 +92,18 @@ export function createFigureAccumulator(): FigureAccumulator {
       let counts = checks.get(name);
       if (counts === undefined) checks.set(name, (counts = new Map()));
       if (result.error !== null) errors.set(name, (errors.get(name) ?? 0) + 1);
-      else count(counts, result.score);
+      else {
+        count(counts, result.score);
+        clusterScore(name, key, result.score);
+      }
     }
   };
 
   return {
-    add({ figures, headers_ms, expects_documents, passed: didPass, human }) {
+    add({ figures, headers_ms, expects_documents, passed: didPass, human, question_id }) {
       requests += 1;
+      const key = question_id ?? `\u0000${anonymous++}`;
+      cluster(passClusters, key, didPass ? 1 : 0);
       if (human !== undefined) {
         reviewed += 1;
         if (human) good += 1;
@@ -87,8 +123,8 @@ export function createFigureAccumulator(): FigureAccumulator {
         if (value !== null) latency[figure].push(value);
       }
       for (const gap of figures.answer_gaps_ms) (gaps ??= createPooledLatency()).record(gap);
-      if (figures.scores !== null) addScores(figures.scores);
-      addQuality(figures);
+      if (figures.scores !== null) addScores(figures.scores, key);
+      addQuality(figures, key);
     },
     figures() {
       return {
@@ -98,18 +134,36 @@ export function createFigureAccumulator(): FigureAccumulator {
           LATENCY_FIGURES.map((f) => [f, latencyStatsOfSorted(latency[f].sorted())]),
         ) as GroupFigures['latency'],
         answer_gap_ms: gaps?.stats() ?? null,
+        // Without repeats the multisets give the same intervals as the clusters, from less memory traffic.
         scores: Object.fromEntries([
-          ...SCORE_NAMES.map((name) => [name, meanEstimateOfCounts(scores.get(name) ?? new Map())] as const),
-          ...[...checks].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, counts]) => [name, meanEstimateOfCounts(counts)] as const),
+          ...SCORE_NAMES.map((name) => [name, repeated ? clusteredMean(scoreClusters.get(name) ?? new Map()) : meanEstimateOfCounts(scores.get(name) ?? new Map())] as const),
+          ...[...checks].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, counts]) => [name, repeated ? clusteredMean(scoreClusters.get(name) ?? new Map()) : meanEstimateOfCounts(counts)] as const),
         ]),
-        pass_rate: proportionEstimate(passed, requests),
+        pass_rate: repeated ? clusteredProportion(passClusters) : proportionEstimate(passed, requests),
         ...(reviewed > 0 ? { human_pass_rate: proportionEstimate(good, reviewed) } : {}),
         no_expectation: noExpectation,
         invalid_citations: invalid,
         duplicate_citations: duplicates,
         tool_errors: toolErrors,
         figure_errors: Object.fromEntries([...errors].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+        ...judgeAsks.figures(),
       };
     },
+  };
+}
+
+/** The judge's asks and those without a verdict (records/summary JudgeAsksShape), counted from the answers' judgements. */
+export function createJudgeAskCounter() {
+  let asks = 0;
+  let failed = 0;
+  return {
+    add(judge: Judgement | null): void {
+      for (const verdict of Object.values(judge?.verdicts ?? {})) {
+        if (verdict === undefined) continue;
+        asks += verdict.asks.length;
+        failed += verdict.asks.filter((a) => a === null).length;
+      }
+    },
+    figures: () => ({ judge_asks: asks, judge_failed_asks: failed, judge_error_rate: asks === 0 ? null : failed / asks }),
   };
 }

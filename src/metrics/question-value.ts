@@ -19,6 +19,8 @@ export interface QuestionFigures {
    * passed; null for any other question. What pairs conversation_pass_rate by conversation.
    */
   conversation_passes?: readonly (boolean | null)[];
+  /** The judge's asks over the question's tries and those without a verdict (judge_error_rate). */
+  judge?: { readonly asks: number; readonly failed: number };
 }
 
 const share = (values: readonly boolean[]): number | null =>
@@ -44,6 +46,8 @@ export function questionValue(q: QuestionFigures, figure: string): number | null
       return share(q.outcomes.map((o) => o === 'rate_limited'));
     case 'human_pass_rate':
       return share((q.human ?? []).filter((v): v is boolean => v !== null));
+    case 'judge_error_rate':
+      return q.judge === undefined || q.judge.asks === 0 ? null : q.judge.failed / q.judge.asks;
     case 'conversation_pass_rate':
       return share((q.conversation_passes ?? []).filter((v): v is boolean => v !== null));
     case 'pass_at_n':

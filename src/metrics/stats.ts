@@ -119,6 +119,14 @@ export function meanEstimateOfCounts(counts: ReadonlyMap<number, number>): MeanE
  * stays inside [0, 1] and is not degenerate at 0 or n successes. n = 0 → null.
  */
 export function proportionEstimate(successes: number, n: number): MeanEstimate | null {
+  return wilsonEstimate(successes, n);
+}
+
+/**
+ * The Wilson interval for `successes` of `n`, where n may be an effective sample size (not a whole
+ * number: metrics/clustered). n ≤ 0 → null.
+ */
+export function wilsonEstimate(successes: number, n: number): MeanEstimate | null {
   if (n <= 0) return null;
   const p = successes / n;
   const z2 = Z_95 * Z_95;

@@ -210,3 +210,28 @@ describe('set order', () => {
     expect(seen.finish().run.sets).toEqual(['b', 'a']);
   });
 });
+
+describe('createSummarizer: repeats cluster by question', () => {
+  // 10 questions × 3 repeats, 24 of 30 passed: 7 always, q8 2 of 3, q9 1 of 3, q10 never.
+  const passes = (q: number) => (q <= 7 ? [true, true, true] : q === 8 ? [true, true, false] : q === 9 ? [true, false, false] : [false, false, false]);
+  const records = Array.from({ length: 10 }, (_, i) => passes(i + 1).map((pass, repeat) =>
+    makeRecord({ question_id: `q${i + 1}`, repeat, scores: makeScores({ pass, citation_recall: pass ? 1 : 0 }) }))).flat();
+  const group = summarize(records).groups[0]!;
+
+  it('pass rate: n = 10 questions and the clustered interval, not n = 30', () => {
+    expect(group.pass_rate?.n).toBe(10);
+    expect(group.pass_rate?.mean).toBe(0.8);
+    expect(group.pass_rate?.ci_low).toBeCloseTo(0.537375, 5);
+    expect(group.pass_rate?.ci_high).toBeCloseTo(0.932315, 5);
+    expect(group.scores.citation_recall?.n).toBe(10);
+  });
+
+  it('pass@3, pass^3 and the flaky rate over the 10 questions', () => {
+    expect(group.repeats).toMatchObject({ questions: 10, repeats: 3, pass_at_n: { mean: 0.9, n: 10 }, pass_all_n: { mean: 0.7, n: 10 }, flaky_rate: { mean: 0.2, n: 10 } });
+    expect(summarize(records.filter((r) => r.repeat === 0)).groups[0]?.repeats).toBeNull();
+  });
+
+  it('does not depend on the order the records came in', () => {
+    expect(summarize([...records].reverse()).groups[0]).toEqual(group);
+  });
+});

@@ -5,13 +5,14 @@
  * `chatbench report DIR` rebuilds the same summary from results.jsonl alone.
  */
 import { ModeSchema, type Mode, type ModelFigures, type RequestRecord } from '../records/record.js';
-import { emptyOutcomeCounts, SUMMARY_VERSION, type Group, type Summary } from '../records/summary.js';
+import { emptyOutcomeCounts, SUMMARY_VERSION, type Group, type RepeatFigures, type Summary } from '../records/summary.js';
+import { createRepeatsAccumulator, type RepeatsGroup } from './repeats.js';
 import type { LoopDelay } from '../records/generator-health.js';
-import { bannerLines } from './banner.js';
+import { bannerLines, judgeBanner } from './banner.js';
 import { createProtocolTally } from './protocol-alarm.js';
 import type { Label } from '../records/labels.js';
 import type { JudgeFigure } from '../records/quality.js';
-import { createFigureAccumulator, type FigureAccumulator, type Observation } from './group-figures.js';
+import { createFigureAccumulator, createJudgeAskCounter, type FigureAccumulator, type Observation } from './group-figures.js';
 import { createAgreementAccumulator } from './judge-agreement.js';
 import { createConversationAccumulator, type ConversationAccumulator } from './conversations.js';
 import { modelPassed, recordPassed } from './pass.js';
@@ -88,8 +89,12 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   const agreement = options.quality ? createAgreementAccumulator(options.quality.labels, options.quality.randomFor, options.quality.reviews) : undefined;
   /** The judge the records name (the smallest, so record order does not matter), its most asks, the check names. */
   let judge: { model: string; prompt_version: string; repeat: number } | null = null;
+  const judgeAsks = createJudgeAskCounter();
+  const repeats = createRepeatsAccumulator();
+  const setModels = new Map<string, { asked: string[]; answered: Set<string> }>();
   const checkNames = new Set<string>();
   const noteQuality = (figures: Pick<ModelFigures, 'judge' | 'checks'>) => {
+    judgeAsks.add(figures.judge);
     for (const name of Object.keys(figures.checks)) checkNames.add(name);
     const j = figures.judge;
     if (j === null) return;
@@ -141,7 +146,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       }
       const category = record.category ?? UNCATEGORISED;
       const expects = record.expected_document_ids.length > 0;
-      const base = { headers_ms: record.headers_ms, expects_documents: expects };
+      const base = { headers_ms: record.headers_ms, expects_documents: expects, question_id: record.question_id };
       const modelIndexes = (record.models ?? []).map((m) => m.model_index);
       observe(groupOf(record, null), category, { ...base, figures: record, passed: recordPassed(record), human: recordVerdict(verdicts, record.key, modelIndexes) }, record);
       noteQuality(record);
@@ -151,15 +156,22 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
         noteQuality(model);
       }
       agreement?.add(record);
+      repeats.add(record);
+      if (record.model_asked !== undefined) {
+        let models = setModels.get(record.set);
+        if (models === undefined) setModels.set(record.set, (models = { asked: record.model_asked, answered: new Set() }));
+        for (const name of record.model_answered ?? []) models.answered.add(name);
+      }
     },
     finish() {
       const hasTimes = Number.isFinite(firstSentMs);
       const order = options.setOrder ?? [];
       const orderedSets = [...order.filter((s) => sets.includes(s)), ...sets.filter((s) => !order.includes(s))];
       const loopDelay = options.loopDelay ?? null;
+      const repeatGroups = repeats.finish();
       return {
         summary_version: SUMMARY_VERSION,
-        banner: bannerLines(requests, outcomes, loopDelay, protocol.line()),
+        banner: [...bannerLines(requests, outcomes, loopDelay, protocol.line()), ...[judgeBanner(judgeAsks.figures())].filter((line) => line !== null)],
         timing: loopDelay === null ? null : { loop_delay_ms: loopDelay },
         run: {
           started_at: hasTimes ? new Date(firstSentMs).toISOString() : null,
@@ -169,8 +181,13 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
           questions: questions.size,
           sets: orderedSets,
           outcomes: { ...outcomes },
+          ...judgeAsks.figures(),
         },
-        groups: [...groups.values()].sort(groupOrder(orderedSets)).map(toGroup),
+        groups: [...groups.values()].sort(groupOrder(orderedSets)).map((g) => toGroup(g, repeatsOf(repeatGroups, g))),
+        models: orderedSets.flatMap((set) => {
+          const m = setModels.get(set);
+          return m === undefined ? [] : [{ set, asked: m.asked, answered: [...m.answered].sort() }];
+        }),
         quality: options.quality
           ? { pass_rule: options.quality.passRule, judge, checks: [...checkNames].sort(), ...agreement!.finish() }
           : null,
@@ -196,7 +213,14 @@ function compareCategories(a: string, b: string): number {
   return a < b ? -1 : 1;
 }
 
-function toGroup(group: GroupState): Group {
+/** A group's repeat figures; null when none of its questions was asked more than once. */
+function repeatsOf(all: readonly RepeatsGroup[], g: GroupState): RepeatFigures | null {
+  const r = all.find((x) => x.set === g.set && x.mode === g.mode && x.model_index === g.model_index);
+  if (r === undefined || r.repeats < 2) return null;
+  return { questions: r.questions, repeats: r.repeats, pass_at_n: r.pass_at_n, pass_all_n: r.pass_all_n, flaky_rate: r.flaky_rate };
+}
+
+function toGroup(group: GroupState, repeatFigures: RepeatFigures | null): Group {
   const categories = [...group.byCategory.entries()].sort(([a], [b]) => compareCategories(a, b));
   return {
     set: group.set,
@@ -207,5 +231,6 @@ function toGroup(group: GroupState): Group {
     by_category: Object.fromEntries(categories.map(([category, figures]) => [category, figures.figures()])),
     by_turn: Object.fromEntries([...group.byTurn.entries()].sort(([a], [b]) => a - b).map(([turn, figures]) => [String(turn), figures.figures()])),
     conversations: group.conversations.figures(),
+    repeats: repeatFigures,
   };
 }

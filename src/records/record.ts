@@ -189,6 +189,18 @@ export const RequestRecordSchema = AnswerFiguresSchema.extend({
    * Null when every model asked answered, and for a single model.
    */
   answered_models: z.number().int().nullable().default(null),
+  /**
+   * The models the set asked for, in slot order, as `provider:version` (or the version alone, or
+   * the display name): the request's llm_override, or each of its llm_overrides. Empty: no
+   * override, the service's configured model. Absent in records written before it.
+   */
+  model_asked: z.array(z.string()).optional(),
+  /**
+   * The models the service says answered, in slot order: the multi-model ids line's model_name
+   * of each slot, else the `details.model` of a single model's streaming error. Null when the
+   * service never said (a single-model answer that went well says nothing of its model).
+   */
+  model_answered: z.array(z.string()).nullable().optional(),
 });
 export type RequestRecord = z.infer<typeof RequestRecordSchema>;
 

@@ -43,6 +43,18 @@ export const OutcomeCountsSchema = z.preprocess(
   z.record(OutcomeSchema, z.number().int()),
 );
 
+/**
+ * How often the judge could not judge: every ask of a judged figure (× `--judge-repeat`; a figure
+ * not applicable to an answer asks nothing) and those that ended without a verdict (an HTTP error,
+ * a timeout, a reply with no verdict in it). 0 / 0 / null in a run without a judge.
+ */
+const JudgeAsksShape = {
+  judge_asks: z.number().int().default(0),
+  judge_failed_asks: z.number().int().default(0),
+  /** judge_failed_asks ÷ judge_asks: the `judge_error_rate` figure; null when the judge was not asked. */
+  judge_error_rate: z.number().nullable().default(null),
+};
+
 /** The figures of one group of records: a set × mode, one model of a multi-model set, or a category. */
 export const GroupFiguresSchema = z.object({
   requests: z.number().int(),
@@ -77,6 +89,7 @@ export const GroupFiguresSchema = z.object({
    * timed out), by figure; such an answer is N/A in that figure's mean. Figures with none are left out.
    */
   figure_errors: z.record(z.string(), z.number().int()).default({}),
+  ...JudgeAsksShape,
 });
 export type GroupFigures = z.infer<typeof GroupFiguresSchema>;
 
@@ -93,6 +106,21 @@ export const ConversationFiguresSchema = z.object({
 });
 export type ConversationFigures = z.infer<typeof ConversationFiguresSchema>;
 
+/**
+ * A group's figures across repeats (`--repeat N`, metrics/repeats), over its questions: pass@N
+ * (passed at least once), pass^N (passed every time), flaky (outcome or pass differed between
+ * tries); shares of questions with 95% Wilson intervals, n = the questions.
+ */
+export const RepeatFiguresSchema = z.object({
+  questions: z.number().int(),
+  /** The most tries any question had (N). */
+  repeats: z.number().int(),
+  pass_at_n: MeanEstimateSchema.nullable(),
+  pass_all_n: MeanEstimateSchema.nullable(),
+  flaky_rate: MeanEstimateSchema.nullable(),
+});
+export type RepeatFigures = z.infer<typeof RepeatFiguresSchema>;
+
 export const GroupSchema = GroupFiguresSchema.extend({
   set: z.string(),
   mode: ModeSchema,
@@ -107,6 +135,8 @@ export const GroupSchema = GroupFiguresSchema.extend({
   by_turn: z.record(z.string(), GroupFiguresSchema).default({}),
   /** The group's conversations; null without conversations. */
   conversations: ConversationFiguresSchema.nullable().default(null),
+  /** Across repeats; null when no question was asked more than once. */
+  repeats: RepeatFiguresSchema.nullable().default(null),
 });
 export type Group = z.infer<typeof GroupSchema>;
 
@@ -154,6 +184,19 @@ export const QualitySummarySchema = z.object({
 });
 export type QualitySummary = z.infer<typeof QualitySummarySchema>;
 
+/**
+ * Which model answered a set: the models the set asked for (records' model_asked) and those the
+ * service said answered (model_answered: the multi-model ids line, a streaming error's details).
+ */
+export const SetModelsSchema = z.object({
+  set: z.string(),
+  /** As the records ask, slot order; [] = the service's configured model. */
+  asked: z.array(z.string()),
+  /** Every distinct model name the service gave, sorted; [] when it never said. */
+  answered: z.array(z.string()),
+});
+export type SetModels = z.infer<typeof SetModelsSchema>;
+
 export const SummarySchema = z.object({
   summary_version: z.literal(SUMMARY_VERSION),
   /**
@@ -172,8 +215,11 @@ export const SummarySchema = z.object({
     questions: z.number().int(),
     sets: z.array(z.string()),
     outcomes: OutcomeCountsSchema,
+    ...JudgeAsksShape,
   }),
   groups: z.array(GroupSchema),
+  /** Per set, the models asked for and those the service said answered (records before these fields: none). */
+  models: z.array(SetModelsSchema).default([]),
   /** Answer quality of the run as a whole; null in a summary built without the run's manifest (a baseline). */
   quality: QualitySummarySchema.nullable().default(null),
 });

@@ -6,7 +6,7 @@
  */
 import { SCORE_NAMES } from '../figures/catalogue.js';
 import { OUTCOMES, type Mode } from '../records/record.js';
-import type { Group, GroupFigures, LatencyFigure, MeanEstimate, Summary } from '../records/summary.js';
+import type { Group, GroupFigures, LatencyFigure, MeanEstimate, RepeatFigures, Summary } from '../records/summary.js';
 import { hasEnoughSamples, type Statistic } from '../figures/min-samples.js';
 import { formatCount, formatMs, formatPct, formatPctWithCi, formatScore, naturalCompare } from './format.js';
 import type { ReportRow } from './report-input.js';
@@ -77,11 +77,11 @@ export interface ComparisonRow {
 interface RowSpec {
   label: string;
   better: Better;
-  value: (g: GroupFigures & Partial<Pick<Group, 'conversations'>>) => number | null;
-  text?: (g: GroupFigures & Partial<Pick<Group, 'conversations'>>) => string;
+  value: (g: GroupFigures & Partial<Pick<Group, 'conversations' | 'repeats'>>) => number | null;
+  text?: (g: GroupFigures & Partial<Pick<Group, 'conversations' | 'repeats'>>) => string;
   format: (v: number | null) => string;
   /** The statistic the row shows and how many samples it rests on; none for counts. */
-  samples?: { stat: Statistic; n: (g: GroupFigures) => number };
+  samples?: { stat: Statistic; n: (g: GroupFigures & Partial<Pick<Group, 'conversations' | 'repeats'>>) => number };
 }
 
 const score = (label: string, name: string): RowSpec => ({
@@ -131,6 +131,22 @@ export function checkNamesOf(columns: readonly ReportColumn[]): string[] {
 
 const errorsOf = (g: GroupFigures): number => Object.values(g.figure_errors).reduce((a, b) => a + b, 0);
 
+/** pass@N, pass^N and the flaky rate (shares of questions), when some column asked its questions more than once. */
+function repeatRows(columns: readonly ReportColumn[]): RowSpec[] {
+  const n = Math.max(0, ...columns.map((c) => c.group.repeats?.repeats ?? 0));
+  if (n < 2) return [];
+  const row = (label: string, better: Better, pick: (r: RepeatFigures) => MeanEstimate | null): RowSpec => ({
+    label, better, value: (g) => (g.repeats ? pick(g.repeats)?.mean ?? null : null), format: formatPct,
+    text: (g) => (g.repeats && pick(g.repeats) ? formatPctWithCi(pick(g.repeats)) : formatPct(null)),
+    samples: { stat: 'mean', n: (g) => (g.repeats ? (pick(g.repeats)?.n ?? 0) : 0) },
+  });
+  return [
+    row(`pass@${n} [95% CI]`, 'higher', (r) => r.pass_at_n),
+    row(`pass^${n} [95% CI]`, 'higher', (r) => r.pass_all_n),
+    row('flaky rate [95% CI]', 'lower', (r) => r.flaky_rate),
+  ];
+}
+
 /** The rows of the comparison table, each with its best cells marked. Outcome rows appear only for classes that occurred. */
 export function comparisonRows(columns: readonly ReportColumn[]): ComparisonRow[] {
   const occurred = OUTCOMES.filter((o) => o !== 'ok' && columns.some((c) => (c.group.outcomes[o] ?? 0) > 0));
@@ -142,11 +158,17 @@ export function comparisonRows(columns: readonly ReportColumn[]): ComparisonRow[
   const errors: RowSpec[] = columns.some((c) => errorsOf(c.group) > 0)
     ? [{ label: 'judge/check errors', better: 'lower', value: errorsOf, format: formatCount }]
     : [];
+  // Only with a judge: the share of its asks that ended without a verdict (judge_error_rate).
+  const judgeErrors: RowSpec[] = columns.some((c) => c.group.judge_asks > 0)
+    ? [{ label: 'judge error rate', better: 'lower', value: (g) => g.judge_error_rate, text: (g) => (g.judge_error_rate === null ? formatPct(null) : `${formatPct(g.judge_error_rate)} of ${formatCount(g.judge_asks)} asks`), format: formatPct }]
+    : [];
   const specs: RowSpec[] = [
     { label: 'requests', better: null, value: (g) => g.requests, format: formatCount },
     { label: 'ok %', better: 'higher', value: (g) => (g.requests > 0 ? (g.outcomes.ok ?? 0) / g.requests : null), format: formatPct, samples: { stat: 'mean', n: (g) => g.requests } },
     ...occurred.map((o): RowSpec => ({ label: o, better: 'lower', value: (g) => g.outcomes[o] ?? 0, format: formatCount })),
-    { label: 'pass rate [95% CI]', better: 'higher', value: (g) => g.pass_rate?.mean ?? null, text: (g) => formatPctWithCi(g.pass_rate), format: formatPct, samples: { stat: 'mean', n: (g) => g.pass_rate?.n ?? 0 } },
+    // With repeats the interval is clustered by question (metrics/clustered) and n is the questions: say so.
+    { label: 'pass rate [95% CI]', better: 'higher', value: (g) => g.pass_rate?.mean ?? null, text: (g) => `${formatPctWithCi(g.pass_rate)}${g.repeats && g.pass_rate ? ` of ${formatCount(g.pass_rate.n)} questions` : ''}`, format: formatPct, samples: { stat: 'mean', n: (g) => g.pass_rate?.n ?? 0 } },
+    ...repeatRows(columns),
     // Only once someone reviewed answers (chatbench view): n is the number reviewed.
     ...(columns.some((c) => c.group.human_pass_rate)
       ? [{ label: 'human pass rate [95% CI]', better: 'higher', value: (g) => g.human_pass_rate?.mean ?? null, text: (g) => (g.human_pass_rate ? `${formatPctWithCi(g.human_pass_rate)} of ${g.human_pass_rate.n}` : formatPct(null)), format: formatPct, samples: { stat: 'mean', n: (g) => g.human_pass_rate?.n ?? 0 } } satisfies RowSpec]
@@ -166,6 +188,7 @@ export function comparisonRows(columns: readonly ReportColumn[]): ComparisonRow[
     { label: 'invalid citations', better: 'lower', value: (g) => g.invalid_citations, format: formatCount },
     ...quality,
     ...errors,
+    ...judgeErrors,
     latency('TTFP p50', 'ttfp_ms', 'p50'),
     latency('TTFP p95', 'ttfp_ms', 'p95'),
     latency('TTFT p50', 'ttft_ms', 'p50'),

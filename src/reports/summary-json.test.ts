@@ -30,7 +30,7 @@ it('gives the same text whatever order the keys were inserted in', () => {
   const b = renderSummaryJson({ summary: reversed(fixtureSummary()) });
   expect(b).toBe(a);
   const parsed = JSON.parse(a) as Summary;
-  expect(Object.keys(parsed)).toEqual(['summary_version', 'banner', 'timing', 'run', 'groups', 'quality']);
+  expect(Object.keys(parsed)).toEqual(['summary_version', 'banner', 'timing', 'run', 'groups', 'models', 'quality']);
   expect(Object.keys(parsed.groups[0]!.by_category)).toEqual(['billing', 'setup']);
   expect(Object.keys(parsed.groups[0]!.scores)).toEqual([...Object.keys(parsed.groups[0]!.scores)].sort());
   expect(Object.keys(parsed.run.outcomes).slice(0, 3)).toEqual(['ok', 'rate_limited', 'http_error']);

@@ -21,17 +21,20 @@ describe('built-in profiles', () => {
 describe('resolveProfile', () => {
   const profiles = mergeProfiles({ 'azure/gpt-4o': { token_ms: { median: 40, p99: 90 } } });
   it.each([
-    { name: 'no override', override: null, key: 'default', modelName: 'gpt-4o' },
+    { name: 'no override', override: null, key: 'default', modelName: 'gpt-4o', known: true },
     { name: 'override without a version', override: { temperature: 0.2 }, key: 'default', modelName: 'gpt-4o' },
     { name: 'known version', override: { model_version: 'gpt-4o-mini' }, key: 'gpt-4o-mini', modelName: 'gpt-4o-mini' },
     { name: 'provider-specific key first', override: { model_provider: 'azure', model_version: 'gpt-4o' }, key: 'azure/gpt-4o', modelName: 'gpt-4o' },
     { name: 'other provider falls back to the version', override: { model_provider: 'openai', model_version: 'gpt-4o' }, key: 'gpt-4o', modelName: 'gpt-4o' },
-    { name: 'unknown version: default profile, own name', override: { model_version: 'llama-3' }, key: 'default', modelName: 'llama-3' },
+    { name: 'unknown version: the provider has no such model', override: { model_version: 'llama-3' }, key: 'default', modelName: 'llama-3', known: false },
+    { name: 'a misspelled model of a known provider', override: { model_provider: 'openai', model_version: 'gpt-4o-mnii' }, key: 'default', modelName: 'gpt-4o-mnii', known: false },
+    { name: 'a provider the service lacks: its default model, silently', override: { model_provider: 'bedrock', model_version: 'claude-3' }, key: 'default', modelName: 'gpt-4o', known: true },
     { name: 'display name wins', override: { model_version: 'gpt-4o', display_name: 'GPT 4o (prod)' }, key: 'gpt-4o', modelName: 'GPT 4o (prod)' },
-  ])('$name', ({ override, key, modelName }) => {
+  ])('$name', ({ override, key, modelName, known }) => {
     const resolved = resolveProfile(profiles, override);
     expect(resolved.key).toBe(key);
     expect(resolved.modelName).toBe(modelName);
+    expect(resolved.known).toBe(known ?? true);
   });
 });
 

@@ -114,12 +114,19 @@ export interface ResolvedProfile {
   key: string;
   profile: ModelProfile;
   modelName: string;
+  /** The provider has this model; false: it answers "model not found" (NOT_FOUND). */
+  known: boolean;
 }
 
 /**
- * Picks the profile for an override: `provider/model_version` first, then `model_version`, then a
- * kit mock model's name (`mock-ttft500-itl20-len400-tools1`, mock-models.ts), else `default`. An unknown model_version runs with the default profile under its own name; no
- * override (or one without a model_version) is the service's configured model.
+ * Picks the profile for an override as the service resolves one (backend/onyx/llm/factory.py,
+ * `_resolve_provider_and_model`): `provider/model_version` first, then `model_version`, then a kit
+ * mock model's name (`mock-ttft500-itl20-len400-tools1`, mock-models.ts). No override
+ * (or one without a model_version) is the service's configured model (`default`). A provider no
+ * profile has is one the service does not have: it falls back to its default model, silently. A
+ * model_version no profile has, of a provider it has (or of the default provider), is sent to the
+ * provider as named, and the provider answers "model not found": `known` is false and the engine
+ * answers with that streaming error (NOT_FOUND), as the service does for `gpt-4o-mnii`.
  */
 export function resolveProfile(
   profiles: Readonly<Record<string, ModelProfile>>,
@@ -129,13 +136,16 @@ export function resolveProfile(
   const version = override?.model_version ?? null;
   const provider = override?.model_provider ?? null;
   const display = override?.display_name ?? null;
-  if (version === null) return { key: 'default', profile: fallback, modelName: display ?? fallback.model_name };
+  const configured = { key: 'default', profile: fallback, modelName: display ?? fallback.model_name, known: true };
+  if (version === null) return configured;
   const keys = provider === null ? [version] : [`${provider}/${version}`, version];
   for (const key of keys) {
     const profile = profiles[key];
-    if (profile !== undefined) return { key, profile, modelName: display ?? version };
+    if (profile !== undefined) return { key, profile, modelName: display ?? version, known: true };
   }
   const mock = mockModelProfile(version, fallback);
-  if (mock !== undefined) return { key: version, profile: mock, modelName: display ?? version };
-  return { key: 'default', profile: fallback, modelName: display ?? version };
+  if (mock !== undefined) return { key: version, profile: mock, modelName: display ?? version, known: true };
+  const providers = new Set(Object.entries(profiles).flatMap(([key, p]) => [p.provider, key.includes('/') ? key.split('/')[0]! : null]));
+  if (provider !== null && !providers.has(provider)) return configured;
+  return { key: 'default', profile: fallback, modelName: display ?? version, known: false };
 }

@@ -209,7 +209,9 @@ describe('a judge that fails', () => {
         'eval', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', DATASET, '--set', 'solo=openai:gpt-4o@0', '--out', out,
         '--judge', `http://127.0.0.1:${(server.address() as AddressInfo).port}`, '--judge-model', 'm', '--no-judge-cache', '--pass', 'default', '--pass', 'correctness >= 0.5',
       ], { CHATBENCH_JUDGE_TOKEN: token });
-      expect(code).toBe(0);
+      // Every ask failed: past --max-judge-error-rate's default (0.1), so the run fails (exit 1).
+      expect(code).toBe(1);
+      expect(stderr).toContain('gate failed: judge_error_rate <= 0.1 failed for set solo/stream: 1');
       expect(stderr).toMatch(/asks? failed \(judge_error\), the first: HTTP 401: Incorrect API key provided: \[redacted\]/);
       const q1 = byKey(records(out), 'q1|solo|stream|0');
       expect(q1.outcome).toBe('ok');
@@ -222,6 +224,45 @@ describe('a judge that fails', () => {
         expect(file(out, name), name).not.toContain(token);
       }
       expect(stdout + stderr).not.toContain(token);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+describe('a judge that never gives a verdict', () => {
+  it('fails the run (exit 1) by --max-judge-error-rate, naming the reason; judge_error_rate in summary.json, the banner and junit.xml', async () => {
+    let calls = 0;
+    const server = createServer((req, res) => {
+      req.resume().on('end', () => {
+        calls += 1;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'It is hard to say.' } }] }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const judge = ['--judge', `http://127.0.0.1:${(server.address() as AddressInfo).port}`, '--judge-model', 'm', '--no-judge-cache', '--judge-retries', '0'];
+      const out = join(dir, 'run-no-verdict');
+      const { code, stdout, stderr } = await cli(['eval', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', DATASET, '--set', 'solo=openai:gpt-4o@0', '--out', out, ...judge]);
+      expect(code, stderr).toBe(1);
+      expect(stderr).toContain('gate failed: judge_error_rate <= 0.1 failed for set solo/stream: 1');
+      expect(stderr).toMatch(/judge_error_rate 100% \((\d+) of \1 asks without a verdict\)/);
+      expect(stdout).toMatch(/^! The judge gave no verdict on (\d+) of \1 asks \(100%, judge_error_rate\)/m);
+      expect(stdout).toMatch(/judge error rate\s+100% of \d+ asks/);
+      const summary = SummarySchema.parse(JSON.parse(file(out, 'summary.json')));
+      // Each ask is tried more than once before it ends without a verdict: more calls than asks.
+      const asked = summary.run.judge_asks;
+      expect(asked).toBeGreaterThan(0);
+      expect(calls).toBeGreaterThanOrEqual(asked);
+      expect(summary.run).toMatchObject({ judge_failed_asks: asked, judge_error_rate: 1 });
+      expect(summary.groups[0]).toMatchObject({ judge_asks: asked, judge_failed_asks: asked, judge_error_rate: 1 });
+      expect(file(out, 'junit.xml')).toMatch(/<testcase name="judge_error_rate &lt;= 0.1 \[solo \(stream\)\]"[^>]*>\s*<failure message="judge_error_rate &lt;= 0.1 failed/);
+      // Turned off, the same judge leaves the run passing (its figures N/A), and the banner still says why.
+      const off = await cli(['eval', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', DATASET, '--set', 'solo=openai:gpt-4o@0', '--out', join(dir, 'run-no-verdict-off'), ...judge, '--max-judge-error-rate', '1']);
+      expect(off.code, off.stderr).toBe(0);
+      expect(off.stdout).toMatch(/^! The judge gave no verdict/m);
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -86,7 +86,7 @@ describe('eval against each release', () => {
     const sim = await startSim();
     const dir = scratch();
     const dataset = write(dir, 'q.csv', `id,question,deep_research\nq1,${PTO},true\n`);
-    const models = write(dir, 'm.json', JSON.stringify({ sets: [{ name: 'duo', llm_overrides: [{ model_version: 'a' }, { model_version: 'b' }] }] }));
+    const models = write(dir, 'm.json', JSON.stringify({ sets: [{ name: 'duo', llm_overrides: [{ model_version: 'gpt-4o-mini' }, { model_version: 'gpt-4o' }] }] }));
     const multi = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--models', models, '--out', join(dir, 'a')]);
     expect(multi.code).toBe(2);
     expect(multi.stderr).toContain(`${dataset}:2: deep_research: true, but set "duo" is multi-model`);

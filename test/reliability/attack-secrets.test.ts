@@ -61,7 +61,7 @@ function inputs(dir: string) {
   const models = writeJson(dir, 'models.json', {
     sets: [
       { name: 'fast', llm_override: { model_provider: 'openai', model_version: 'gpt-4o-mini' } },
-      { name: 'duo', llm_overrides: [{ model_version: 'a' }, { model_version: 'b' }] },
+      { name: 'duo', llm_overrides: [{ model_version: 'gpt-4o-mini' }, { model_version: 'gpt-4o' }] },
     ],
     defaults: { mcp_headers: { Authorization: `Bearer ${MCP}` } },
   });

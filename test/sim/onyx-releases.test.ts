@@ -165,3 +165,16 @@ describe('release-dependent refusals', () => {
     expect(e).toMatchObject({ outcome: 'stream_error', error_code: 'VALIDATION_ERROR', error_retryable: false });
   });
 });
+
+describe('an override naming a model its provider does not have', () => {
+  it('ends in the service\'s NOT_FOUND streaming error (stream and full); in multi-model only that model fails', async () => {
+    const typo = { model_provider: 'openai', model_version: 'gpt-4o-mnii' };
+    const streamed = await send('4.6', { message: QUESTION, llm_override: typo });
+    expect(streamed).toMatchObject({ outcome: 'stream_error', error_code: 'NOT_FOUND' });
+    expect(streamed.error_message).toContain('The model `gpt-4o-mnii` does not exist or you do not have access to it.');
+    const full = await send('4.6', { message: QUESTION, stream: false, llm_override: typo });
+    expect(full.outcome).not.toBe('ok');
+    const multi = await send('4.6', { message: QUESTION, llm_overrides: [{ model_provider: 'openai', model_version: 'gpt-4o' }, typo] });
+    expect(multi.models?.map((m) => m.outcome)).toEqual(['ok', 'stream_error']);
+  });
+});

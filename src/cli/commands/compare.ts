@@ -36,7 +36,8 @@ export function defaultCompareDir(now: Date): string {
 
 /** What the terminal shows: per group its table and broken questions, then the failed gates. */
 export function renderCompareOutput(comparison: Comparison, gates: readonly GateResult[], files: readonly string[]): string {
-  const lines: string[] = [];
+  // A changed model first: every difference below may be that change.
+  const lines: string[] = comparison.model_changes.length === 0 ? [] : [...comparison.model_changes, ''];
   for (const g of comparison.groups) {
     lines.push(`${g.label}: ${g.questions.paired} questions paired`, ...renderGroupTable(comparison, g));
     if (g.broken.length > 0) lines.push(`broken: ${g.broken.map((b) => `${b.question_id} (${b.changes.join(', ')})`).join('; ')}`);

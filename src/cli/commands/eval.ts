@@ -3,11 +3,15 @@
  * `chatbench eval`: run a dataset against the override sets and write the reports.
  */
 import type { Argv } from 'yargs';
-import { compareAndGate, loadGates, loadRun, renderGateTestcases } from '../../app/compare-runs.js';
-import { rewriteJunit } from '../../app/render-reports.js';
+import { compareAndGate, loadGates, loadRun } from '../../app/compare-runs.js';
+import { writeJunit } from '../../app/render-reports.js';
+import { gateJunitCases } from '../../gates/index.js';
+import { DEFAULT_JUNIT_QUESTIONS, JUNIT_QUESTION_MODES, type JunitQuestions } from '../../reports/junit-xml.js';
 import { displayUrl } from '../../app/manifest.js';
 import { openSimulatedJudge, openTarget, simulatorToolIds } from '../../app/target.js';
 import type { JudgeStats } from '../../judge/pipeline.js';
+import type { Summary } from '../../records/summary.js';
+import { modelWarnings } from '../../metrics/model-notes.js';
 import { judgeChoice, judgeSettings, withQualityFlags, type QualityFlags } from '../quality-flags.js';
 import { checkGates } from '../../gates/index.js';
 import { InputError } from '../../errors.js';
@@ -64,6 +68,8 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('gates', { type: 'string', describe: 'A JSON file of gates', group: 'Gates:' })
         .option('map', { type: 'string', array: true, default: [], describe: 'old=new: a set renamed since the baseline', group: 'Gates:' })
         .option('max-error-rate', { type: 'number', default: DEFAULT_MAX_ERROR_RATE, describe: 'Exit 1 when, in any set × mode, more than this share of the requests failed (error_rate) or was rate-limited (rate_limited_rate); gates of their own in junit.xml. 1 turns it off', group: 'Gates:' })
+        .option('max-judge-error-rate', { type: 'number', default: DEFAULT_MAX_JUDGE_ERROR_RATE, describe: 'With a judge: exit 1 when, in any set × mode, more than this share of the judge\'s asks ended without a verdict (judge_error_rate); a gate of its own in junit.xml. 1 turns it off', group: 'Gates:' })
+        .option('junit-questions', { choices: JUNIT_QUESTION_MODES, default: DEFAULT_JUNIT_QUESTIONS, describe: 'How questions that did not pass (or whose request failed) appear in junit.xml: skipped cases with the reason (the gates alone decide; a run whose gates pass has failures="0"), failures and errors, or off (gates only)', group: 'Output:' })
         .example('$0 eval --sim --dataset datasets/sample.csv --models datasets/models.example.json', 'A dry run against the embedded simulated service')
         .example('$0 eval --dataset q.csv --set fast=openai:gpt-4o-mini@0 --set accurate=openai:gpt-4o@0', 'Compare two models on a real deployment: CHATBENCH_BASE_URL and CHATBENCH_TOKEN (or a config file) name it')
         .example('$0 eval --sim --dataset datasets/sample.csv --baseline datasets/baselines/main --gate "citation_recall delta >= -0.02 significant" --gate "ttfp_ms.p95 ratio <= 1.2"', 'Run, compare with a baseline and gate, in one CI step (exit 1 when a gate fails)')
@@ -106,6 +112,8 @@ export interface EvalArgs extends QualityFlags {
   gates?: string;
   map?: string[];
   'max-error-rate'?: number;
+  'junit-questions'?: JunitQuestions;
+  'max-judge-error-rate'?: number;
 }
 
 /** `--max-error-rate`'s default: an evaluation where more than 10% of a set's requests failed is not a result. */
@@ -120,13 +128,27 @@ export function maxErrorRateGates(max: number | undefined): string[] {
   return r >= 1 ? [] : [`error_rate <= ${r}`, `rate_limited_rate <= ${r}`];
 }
 
+/** `--max-judge-error-rate`'s default: a judge that could not judge more than 10% of its asks leaves judged figures that are not a result. */
+export const DEFAULT_MAX_JUDGE_ERROR_RATE = 0.1;
+
+/** The gate `--max-judge-error-rate R` stands for, when a judge is asked: judge_error_rate at most R in every set × mode. None at R = 1. */
+export function maxJudgeErrorRateGates(max: number | undefined, judged: boolean): string[] {
+  const r = max ?? DEFAULT_MAX_JUDGE_ERROR_RATE;
+  return !judged || r >= 1 ? [] : [`judge_error_rate <= ${r}`];
+}
+
+/** A share flag's value, checked: undefined or within [0, 1]; UsageError naming the flag otherwise. */
+function checkShare(value: number | undefined, flag: string): void {
+  if (value !== undefined && !(Number.isFinite(value) && value >= 0 && value <= 1)) throw new UsageError(`--${flag} must be a share between 0 and 1 (e.g. 0.1 for 10%), got ${value}`);
+}
+
 export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
   // Here rather than in a yargs check: `demo` calls this handler with its own flags.
   const problem = wholeNumber(a.concurrency, 'concurrency', 1, LIMITS.inFlight) ?? wholeNumber(a.repeat, 'repeat', 1, LIMITS.repeat)
     ?? wholeNumber(a.retries, 'retries', 0, LIMITS.retries);
   if (problem) throw new UsageError(problem);
-  const maxErrorRate = a['max-error-rate'];
-  if (maxErrorRate !== undefined && !(Number.isFinite(maxErrorRate) && maxErrorRate >= 0 && maxErrorRate <= 1)) throw new UsageError(`--max-error-rate must be a share between 0 and 1 (e.g. 0.1 for 10%), got ${maxErrorRate}`);
+  checkShare(a['max-error-rate'], 'max-error-rate');
+  checkShare(a['max-judge-error-rate'], 'max-judge-error-rate');
   const timeoutMs = a.timeout === undefined ? undefined : positiveDuration(a.timeout, 'timeout');
   const maxDurationMs = a['max-duration'] === undefined ? undefined : positiveDuration(a['max-duration'], 'max-duration');
   const maxAnswerBytes = parseBytes(a['max-answer-bytes'] ?? '1MiB', 'max-answer-bytes');
@@ -149,7 +171,7 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
   // Every input is checked before a simulator starts or a byte is sent: the gates too (after the
   // checks are loaded, since a gate may name one), and the baseline read whole (a missing or
   // corrupt one must not be found after every request was sent).
-  const gateTexts = [...(a.gate ?? []), ...maxErrorRateGates(a['max-error-rate'])];
+  const gateTexts = [...(a.gate ?? []), ...maxErrorRateGates(a['max-error-rate']), ...maxJudgeErrorRateGates(a['max-judge-error-rate'], judge.kind !== 'off')];
   if (a.baseline !== undefined) await checkBaseline(a.baseline, io.cwd);
   const prepared = await prepareEval(inputs);
   const outDir = a.resume ?? a.out ?? defaultRunDir('eval', new Date(), io.cwd);
@@ -186,7 +208,7 @@ interface Checked {
   inputs: EvalInputs;
   prepared: PreparedEval;
   gates: readonly Gate[];
-  /** `--gate`s and `--max-error-rate`'s, as texts for the comparison after the run. */
+  /** `--gate`s, `--max-error-rate`'s and `--max-judge-error-rate`'s, as texts for the comparison after the run. */
   gateTexts: readonly string[];
   judge: ReturnType<typeof judgeChoice>;
   baseUrl: string | undefined;
@@ -215,6 +237,7 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
         ...inputs, baseUrl: target.baseUrl, token: target.token, target: target.kind, concurrency: a.concurrency, timeoutMs: c.timeoutMs,
         maxDurationMs: c.maxDurationMs, maxAnswerBytes: c.maxAnswerBytes,
         retries: a.retries, retry429: a['retry-429'], outDir: c.outDir, graceMs: c.graceMs, signal: io.signal, version: VERSION,
+        junitQuestions: a['junit-questions'], junitLater: true,
         resume: a.resume !== undefined, cancelNow: stopping.cancelNow, gates: gates.filter((g) => g.against === 'value').map((g) => g.text), invocation: invocationOf(a),
         onRecord: output.mode === 'verbose' ? (record) => output.detail(requestLine(record)) : undefined,
         judge: judgeUrl === undefined ? null : judgeSettings(a, io, judgeUrl, judge.kind === 'sim'),
@@ -238,7 +261,8 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
     await judgeSim?.close();
     await target.close();
   }
-  if (result.quality.judge !== null) io.stderr.write(judgeLine(result.quality.judge, result.quality.pages_fetched));
+  if (result.quality.judge !== null) io.stderr.write(judgeLine(result.quality.judge, result.quality.pages_fetched, result.reports.summary.run));
+  for (const warning of modelWarnings(result.reports.summary.models)) io.stderr.write(`chatbench eval: warning: ${warning}\n`);
   io.stdout.write(`\n${renderTerminalTable(result.reports.summary)}\n${reportsList(result.reports.files, result.reports.skipped, relative(io.cwd, result.outDir) || '.')}`);
   const interrupted = result.run.interrupted || io.signal.aborted;
   let gated: Awaited<ReturnType<typeof compareAndGate>> | undefined;
@@ -253,9 +277,13 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
     // An interrupted run may lack whole groups a gate names: it exits 130 for the interrupt, not 2 for the gate.
     if (!(interrupted && error instanceof UsageError)) throw error;
     io.stderr.write(`chatbench eval: gates not checked: ${error.message}\n`);
+  } finally {
+    // junit.xml written once, whole: the gates' suite (when any was checked) and the questions'.
+    const gateCases = gated && gated.gateResults.length > 0 ? gateJunitCases(gated.gateResults) : null;
+    await writeJunit(result.outDir, result.reports.input, { gates: gateCases, questions: a['junit-questions'] ?? DEFAULT_JUNIT_QUESTIONS });
   }
   if (gated) {
-    if (gated.gateResults.length > 0) await rewriteJunit(result.outDir, result.reports.input, renderGateTestcases(gated.gateResults));
+    for (const line of gated.comparison?.model_changes ?? []) output.alert(line);
     for (const file of gated.files.filter((f) => f.startsWith(result.outDir))) io.stdout.write(`  ${file}\n`);
     const failed = gated.gateResults.filter((g) => !g.passed);
     for (const gate of failed) output.alert(`gate failed: ${gate.reason}`);
@@ -277,9 +305,13 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
   return exitCode;
 }
 
-/** One line on what the judge did: asks from the cache, calls made, failures (with the first one's text). */
-function judgeLine(stats: JudgeStats, pagesFetched: number): string {
+/** One line on what the judge did: asks from the cache, calls made, the run's judge_error_rate, failures (with the first one's text). */
+function judgeLine(stats: JudgeStats, pagesFetched: number, run: Pick<Summary['run'], 'judge_asks' | 'judge_failed_asks' | 'judge_error_rate'>): string {
   const pages = pagesFetched > 0 ? `, ${pagesFetched} cited page${pagesFetched === 1 ? '' : 's'} fetched` : '';
+  const rate = run.judge_error_rate === null ? '' : `; judge_error_rate ${formatShare(run.judge_error_rate)} (${run.judge_failed_asks} of ${run.judge_asks} asks without a verdict)`;
   const failed = stats.failed > 0 ? `; ${stats.failed} ask${stats.failed === 1 ? '' : 's'} failed (judge_error), the first: ${stats.first_error}` : '';
-  return `chatbench eval: judge: ${stats.calls} call${stats.calls === 1 ? '' : 's'}, ${stats.cached} verdict${stats.cached === 1 ? '' : 's'} from the cache${pages}${failed}\n`;
+  return `chatbench eval: judge: ${stats.calls} call${stats.calls === 1 ? '' : 's'}, ${stats.cached} verdict${stats.cached === 1 ? '' : 's'} from the cache${pages}${rate}${failed}\n`;
 }
+
+/** 0.25 → "25%", 0.004 → "0.4%": enough digits to tell a few failed asks from none. */
+const formatShare = (share: number): string => `${Number((share * 100).toPrecision(share >= 0.1 ? 3 : 2))}%`;

@@ -9,8 +9,9 @@ import { z } from 'zod';
 import { renderLoadReports } from '../../app/render-load-reports.js';
 import { parseLoadGateFlag } from '../../gates/load.js';
 import { parseSlo } from '../../metrics/load-slo.js';
-import { compareAndGate, renderGateTestcases } from '../../app/compare-runs.js';
-import { renderReports, rewriteJunit, saveRunLabels } from '../../app/render-reports.js';
+import { compareAndGate } from '../../app/compare-runs.js';
+import { junitQuestionsOf, renderReports, saveRunLabels } from '../../app/render-reports.js';
+import { gateJunitCases } from '../../gates/index.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { renderTerminalTable } from '../../reports/terminal-table.js';
 import { claimDir } from '../claim.js';
@@ -49,13 +50,11 @@ export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
           output.verdict(loadVerdict(summary, gates, output.paint));
           output.result({ command: 'report', exit_code: ExitCode.Ok, out_dir: dir, files, gates, load_summary: summary });
         } else {
-          const { summary, files, skipped, input } = await renderReports(dir, { version: VERSION, ...(io.env.CHATBENCH_VIEWER_DIR ? { viewerBundleDir: io.env.CHATBENCH_VIEWER_DIR } : {}) });
-          // The run's gates that need no baseline, as eval put them in junit.xml.
+          // The run's gates that need no baseline, checked first so that junit.xml is written once with them, as eval wrote it.
           const gates = await evalGatesOf(dir);
-          if (gates.length > 0) {
-            const gated = await compareAndGate({ currentDir: dir, gates, cwd: io.cwd });
-            await rewriteJunit(dir, input, renderGateTestcases(gated.gateResults));
-          }
+          const gated = gates.length > 0 ? await compareAndGate({ currentDir: dir, gates, cwd: io.cwd }) : undefined;
+          const junit = { gates: gated && gated.gateResults.length > 0 ? gateJunitCases(gated.gateResults) : null, questions: await junitQuestionsOf(dir) };
+          const { summary, files, skipped } = await renderReports(dir, { version: VERSION, junit, ...(io.env.CHATBENCH_VIEWER_DIR ? { viewerBundleDir: io.env.CHATBENCH_VIEWER_DIR } : {}) });
           io.stdout.write(`${renderTerminalTable(summary)}\n${reportsList(files, skipped, a.dir)}`);
           output.result({ command: 'report', exit_code: ExitCode.Ok, out_dir: dir, files, skipped, summary });
         }

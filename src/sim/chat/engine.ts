@@ -312,7 +312,7 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
     const built = profile.answer_tokens === null ? whole : fitAnswerLength(whole, profile.answer_tokens);
     const searched = calls.find((c) => c.retrieval !== null)?.retrieval ?? null;
     const modelFails = createRng(seed, 'error', identity, n, i).chance(profile.error_rate);
-    const failure: ModelFailure | null = i === failing ? failureOf(fault) : modelFails ? { code: 'MODEL_ERROR' } : null;
+    const failure: ModelFailure | null = !model.known ? { code: 'NOT_FOUND', kind: 'not_found' } : i === failing ? failureOf(fault) : modelFails ? { code: 'MODEL_ERROR' } : null;
     return planModel({
       modelIndex: i, multi, profile, timing: createRng(seed, 'timing', identity, n, i), answer: built,
       reasoning: profile.reasoning && !deep ? buildReasoning(message, searched?.hits ?? [], built.found) : null,

@@ -42,7 +42,8 @@ export interface TimedPart {
  */
 export interface ModelFailure {
   code: string;
-  kind?: 'error' | 'tool' | 'empty' | 'refusal';
+  /** not_found: the provider has no such model (an override naming one): the LLM call fails before any tool runs. */
+  kind?: 'error' | 'tool' | 'empty' | 'refusal' | 'not_found';
 }
 
 export interface ModelPlanInput {
@@ -110,6 +111,11 @@ export function modelErrorPart(input: Pick<ModelPlanInput, 'modelIndex' | 'multi
     code = kind === 'refusal' && traits.refusal ? 'MODEL_REFUSAL' : (traits.emptyAnswerCode ?? 'EMPTY_LLM_RESPONSE');
     retryable = code !== 'MODEL_REFUSAL';
   }
+  if (kind === 'not_found') {
+    // litellm's NotFoundError, classified by backend/onyx/llm/utils.py: NOT_FOUND, not retryable.
+    code = 'NOT_FOUND';
+    retryable = false;
+  }
   if (kind === 'tool') {
     code = traits.toolFailureCode;
     retryable = true;
@@ -128,8 +134,15 @@ export function modelErrorPart(input: Pick<ModelPlanInput, 'modelIndex' | 'multi
     ? 'The selected model declined to respond to this request and returned no content (finish_reason=content_filter). Try rephrasing the request or switching to a different model.'
     : kind === 'empty' || kind === 'refusal'
       ? 'The selected model returned no final answer before the stream completed. No text or tool calls were received from the upstream provider.'
-      : kind === 'tool' ? 'Simulated tool failure: the search tool raised an error.' : errorMessage(code);
+      : kind === 'tool' ? 'Simulated tool failure: the search tool raised an error.'
+        : kind === 'not_found' ? notFoundMessage(input.modelName ?? 'unknown', input.provider ?? null) : errorMessage(code);
   return { part: streamingErrorPart(message, code, details, retryable), message };
+}
+
+/** The service's text for a model its provider does not have (litellm's NotFoundError, prefixed by backend/onyx/llm/utils.py). */
+function notFoundMessage(model: string, provider: string | null): string {
+  const exception = provider === null || provider === 'openai' ? 'OpenAIException' : `${provider.charAt(0).toUpperCase()}${provider.slice(1)}Exception`;
+  return `Resource not found: litellm.NotFoundError: ${exception} - The model \`${model}\` does not exist or you do not have access to it.`;
 }
 
 /** Lays one model's packets out in time. */
@@ -151,6 +164,8 @@ export function planModel(input: ModelPlanInput): ModelRun {
     steps, tokens: 0, text: '', citationless: '', citations: [], reasoning: null, error, endAt: t * timeScale,
   });
 
+  // The first LLM call (which tools to run) already fails: nothing else is sent for this model.
+  if (failure?.kind === 'not_found') return done(fail(0, failure), 0);
   const calls = input.tools ?? [defaultSearch(input)];
   const toolRng = input.toolRng ?? createRng('tools');
   // Drawn first, as before there were other tools: the first search takes it (or the model's pause when no search runs).

@@ -1,0 +1,85 @@
+/**
+ * @module metrics/clustered
+ * Intervals of a quality figure when each question was asked more than once (`--repeat N`). The
+ * repeats of a question are not independent samples: they share the question, its documents and
+ * its difficulty. The unit of a quality sample is therefore the question: these intervals treat
+ * each question's tries as one cluster (a cluster-robust, "sandwich", variance of the ratio mean
+ * Σ y / Σ n over the questions), and the `n` they give is the number of questions.
+ *
+ * - a share (pass rate): the Wilson interval at the effective sample size
+ *   n_eff = p̂(1 − p̂) / Var_cluster, Var_cluster = Σ_g (Y_g − p̂·n_g)² / N² (Y_g the passes of
+ *   question g, n_g its tries, N = Σ n_g), kept within [number of questions, N];
+ * - a mean (citation and answer-quality scores, judged figures, checks): mean ± t(0.975, G − 1) · SE,
+ *   SE² = G / (G − 1) · Σ_g (Y_g − m·n_g)² / N², G the number of questions.
+ *
+ * With one try per question both are exactly the unclustered intervals (metrics/stats
+ * proportionEstimate and meanEstimate), so a run without repeats reads as before. Deterministic: no
+ * resampling. Each cluster's values are summed in ascending order, so the result does not depend
+ * on the order the records came in.
+ */
+import type { MeanEstimate } from '../records/summary.js';
+import { meanEstimate, studentTQuantile, wilsonEstimate } from './stats.js';
+
+/** Per cluster (question id), its values: 0/1 passes for a share, scores for a mean. */
+export type Clusters = ReadonlyMap<string, readonly number[]>;
+
+interface Totals {
+  /** Per cluster: sum of values and count. */
+  readonly sums: { y: number; n: number }[];
+  readonly total: number;
+  readonly count: number;
+  /** Every cluster holds one value. */
+  readonly single: boolean;
+}
+
+function totals(clusters: Clusters): Totals {
+  const sums: { y: number; n: number }[] = [];
+  let total = 0;
+  let count = 0;
+  let single = true;
+  for (const key of [...clusters.keys()].sort()) {
+    const values = [...clusters.get(key)!].sort((a, b) => a - b);
+    if (values.length === 0) continue;
+    if (values.length > 1) single = false;
+    const y = values.reduce((s, v) => s + v, 0);
+    sums.push({ y, n: values.length });
+    total += y;
+    count += values.length;
+  }
+  return { sums, total, count, single };
+}
+
+const residualSquares = (t: Totals, mean: number) => t.sums.reduce((s, { y, n }) => s + (y - mean * n) ** 2, 0);
+
+/**
+ * A share over clusters of 0/1 values (1 = passed), with its 95% Wilson interval at the clusters'
+ * effective sample size; n = the number of clusters. No value → null.
+ */
+export function clusteredProportion(clusters: Clusters): MeanEstimate | null {
+  const t = totals(clusters);
+  if (t.count === 0) return null;
+  const questions = t.sums.length;
+  const p = t.total / t.count;
+  if (t.single) return wilsonEstimate(t.total, t.count);
+  const variance = residualSquares(t, p) / (t.count * t.count);
+  // All questions alike (variance 0): as if every try were independent; at p̂ = 0 or 1, as many as the questions.
+  const effective = p === 0 || p === 1 ? questions : variance === 0 ? t.count : (p * (1 - p)) / variance;
+  const estimate = wilsonEstimate(p * Math.min(t.count, Math.max(questions, effective)), Math.min(t.count, Math.max(questions, effective)));
+  return estimate === null ? null : { ...estimate, mean: p, n: questions };
+}
+
+/**
+ * The mean over clusters of values, with its 95% cluster-robust Student-t interval (G − 1 degrees
+ * of freedom); n = the number of clusters. One cluster → the interval is the mean itself. No value → null.
+ */
+export function clusteredMean(clusters: Clusters): MeanEstimate | null {
+  const t = totals(clusters);
+  if (t.count === 0) return null;
+  if (t.single) return meanEstimate(t.sums.map((s) => s.y));
+  const mean = t.total / t.count;
+  const g = t.sums.length;
+  if (g === 1) return { mean, ci_low: mean, ci_high: mean, n: 1 };
+  const se = Math.sqrt(((g / (g - 1)) * residualSquares(t, mean)) / (t.count * t.count));
+  const half = studentTQuantile(0.975, g - 1) * se;
+  return { mean, ci_low: mean - half, ci_high: mean + half, n: g };
+}
