@@ -2,11 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { boundRecord, cutText, CUT_MARKER, RECORD_BOUNDS } from './bounds.js';
 import { RequestRecordSchema } from './record.js';
 import { toValidRecord } from './valid-record.js';
-import { emptyFigures } from '../client/full-response.js';
 import type { RequestRecord } from './record.js';
 
 const base = (): RequestRecord => ({
-  ...emptyFigures(10), outcome: 'ok', record_version: 1, key: 'q1|s|stream|0', question_id: 'q1', conversation: null, turn: null, session: null,
+  outcome: 'ok', error_code: null, error_message: null, ttfp_ms: null, ttft_ms: null, first_citation_ms: null, total_ms: 10, tpot_ms: null,
+  first_packet_ms: {}, answer_gaps_ms: [], parts: 0, answer_deltas: 0, answer_chars: 0, answer: null, answer_truncated: false,
+  citations: [], marker_citations: [], cited_document_ids: [], top_document_ids: [], top_documents: [], markers_without_citation: [], reasoning_chars: 0,
+  tool_errors: 0, pre_answer_processing_seconds: null, output_chars_per_s: null, tools_used: [], answered_models: null,
+  chat_session_id: null, message_id: null, unknown_parts: 0, decode_errors: 0, record_version: 1, key: 'q1|s|stream|0', question_id: 'q1', conversation: null, turn: null, session: null,
   question: 'what?', category: null, set: 's', mode: 'stream', repeat: 0, expected_document_ids: [], metadata: {}, reference_answer: null, rubric: null,
   human_verdict: null, started_at: new Date(0).toISOString(), sent_offset_ms: 0, scheduled_offset_ms: null, queue_ms: null, response_ms: null,
   headers_ms: 1, http_status: 200, content_type: 'application/json', rate_limit: null, token_index: null, attempts: [], scores: null,
