@@ -171,6 +171,8 @@ export interface EvalOptions extends EvalInputs {
   readonly maxDurationMs?: number | undefined;
   /** Bytes one response body may carry; undefined: 64 MiB (client/chat-client DEFAULT_MAX_BODY_BYTES). */
   readonly maxBodyBytes?: number | undefined;
+  /** Bytes of one stream line; undefined: 16 MiB (client/wire DEFAULT_MAX_LINE_BYTES). */
+  readonly maxLineBytes?: number | undefined;
   /** Answer text kept per answer (UTF-8 bytes); undefined: 1 MiB. */
   readonly maxAnswerBytes?: number | undefined;
   readonly retries: number;
@@ -250,7 +252,7 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   const client = createChatClient({
     baseUrl: options.baseUrl, token: options.token, connections: options.concurrency, timeoutMs: options.timeoutMs,
     maxDurationMs: options.maxDurationMs, ...(options.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: options.maxAnswerBytes }),
-    maxBodyBytes: options.maxBodyBytes, secrets,
+    maxBodyBytes: options.maxBodyBytes, maxLineBytes: options.maxLineBytes, secrets,
   });
   let told = false;
   const tell = () => {

@@ -51,7 +51,8 @@ export interface ChatClientOptions {
   timeoutMs?: number | undefined;
   /** Longest a whole attempt may take, ms. Default (undefined): DEFAULT_MAX_DURATION_MS, or DEEP_RESEARCH_MAX_DURATION_MS for `deep_research`. */
   maxDurationMs?: number | undefined;
-  maxLineBytes?: number;
+  /** Bytes of one stream line or SSE event (default 16 MiB, client/wire); a longer one is a decode error. */
+  maxLineBytes?: number | undefined;
   /** Bytes one response body may carry (a stream in all, a full answer); default DEFAULT_MAX_BODY_BYTES. */
   maxBodyBytes?: number | undefined;
   /**

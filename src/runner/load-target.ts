@@ -33,6 +33,8 @@ export interface LoadTargetOptions {
   readonly maxAnswerBytes?: number | undefined;
   /** Bytes one response body may carry (undefined: the client's default). */
   readonly maxBodyBytes?: number | undefined;
+  /** Bytes of one stream line (undefined: the client's default). */
+  readonly maxLineBytes?: number | undefined;
   /** Sockets of the shared Agent: size it to the in-flight bound. */
   readonly connections: number;
   readonly now?: () => number;
@@ -47,7 +49,7 @@ export function createLoadTarget(options: LoadTargetOptions): LoadTarget {
   const secrets = runSecrets({ tokens: options.tokens });
   const clients: ChatClient[] = options.tokens.map((token) =>
     createChatClient({
-      baseUrl: options.baseUrl, token, dispatcher, timeoutMs: options.timeoutMs, maxDurationMs: options.maxDurationMs, now, secrets, maxBodyBytes: options.maxBodyBytes,
+      baseUrl: options.baseUrl, token, dispatcher, timeoutMs: options.timeoutMs, maxDurationMs: options.maxDurationMs, now, secrets, maxBodyBytes: options.maxBodyBytes, maxLineBytes: options.maxLineBytes,
       ...(options.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: options.maxAnswerBytes }),
     }));
   return {

@@ -22,6 +22,7 @@ export interface LoadWorkerData {
   readonly maxDurationMs: number | undefined;
   readonly maxAnswerBytes: number | undefined;
   readonly maxBodyBytes: number | undefined;
+  readonly maxLineBytes: number | undefined;
   readonly retries: number;
   readonly retry429: boolean;
   readonly graceMs: number;
