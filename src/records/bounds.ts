@@ -91,26 +91,20 @@ function walk(value: unknown, key: string): unknown {
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) {
     const max = itemsOf(key);
-    const items = value.length > max ? value.slice(0, max) : value;
-    let changed = items !== value;
-    const out = items.map((item: unknown) => {
-      const bounded = walk(item, key);
-      if (bounded !== item) changed = true;
-      return bounded;
-    });
-    return changed ? out : value;
+    // Look first without building anything (most lists are within bounds), copy only when needed.
+    let changed = value.length > max;
+    for (let i = 0; !changed && i < value.length; i++) {
+      const item: unknown = value[i];
+      if ((typeof item === 'string' || (typeof item === 'object' && item !== null)) && walk(item, key) !== item) changed = true;
+    }
+    return changed ? (value.length > max ? value.slice(0, max) : value).map((item: unknown) => walk(item, key)) : value;
   }
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
   if (MAPS.has(key)) return boundMap(record, keys, key);
-  let changed = false;
+  if (keys.every((k) => walk(record[k], k) === record[k])) return value;
   const out: Record<string, unknown> = {};
-  for (const k of keys) {
-    const bounded = walk(record[k], k);
-    if (bounded !== record[k]) changed = true;
-    out[k] = bounded;
-  }
-  if (!changed) return value;
+  for (const k of keys) out[k] = walk(record[k], k);
   const firstPacket = record['first_packet_ms'];
   if (firstPacket !== null && typeof firstPacket === 'object') {
     const dropped = Object.keys(firstPacket).length - Object.keys(out['first_packet_ms'] as object).length;
