@@ -163,7 +163,7 @@ describe('bounded whatever the stream holds (issue 23)', () => {
     expect(figures.chat_session_id?.length).toBe(512);
     expect(figures.citations).toHaveLength(500);
     expect(figures.citations[0]?.document_id.length).toBe(512);
-    expect(figures.parts).toBe(3_005);
+    expect(figures.parts).toBe(3_004);
     expect(() => exchangeOf(figures)).not.toThrow();
   });
 });
