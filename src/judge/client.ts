@@ -124,7 +124,7 @@ export function createJudgeClient(options: JudgeClientOptions): JudgeClient {
           if ('content' in reply) {
             const verdict = parseVerdict(reply.content, request.kind);
             if ('score' in verdict) return { ok: true, score: verdict.score, reason: verdict.reason === null ? null : cutText(clean(verdict.reason), MAX_REASON_CHARS), attempts };
-            lastError = verdict.error;
+            lastError = clean(verdict.error);
           } else lastError = reply.error;
         } else if ((response.status === 400 || response.status === 422) && structured && !droppedFormat && REFUSES_FORMAT.test(response.text)) {
           // The endpoint has no structured output: ask again in plain text, without spending a try.
