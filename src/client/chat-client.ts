@@ -204,7 +204,6 @@ class Attempt implements Dispatcher.DispatchHandler {
   private statusInfo: ReturnType<typeof statusFigures> | undefined;
   private silenceTimer: unknown;
   private lastHeard = 0;
-  private durationTimer: unknown;
   private readonly onAbortSignal = () => this.fail({ outcome: 'cancelled', error_code: null, error_message: 'cancelled by the caller' });
   private unwatchAbort: (() => void) | undefined;
 
@@ -219,11 +218,6 @@ class Attempt implements Dispatcher.DispatchHandler {
     }
     if (this.o.signal) this.unwatchAbort = watchAbort(this.o.signal, this.onAbortSignal);
     this.armSilence();
-    const maxMs = this.o.maxDurationMs;
-    this.durationTimer = this.o.timers.setTimeout(
-      () => this.fail({ outcome: 'timeout', error_code: 'MAX_DURATION', error_message: `the request took longer than --max-duration ${seconds(maxMs)} (the longest one request may take in all)` }),
-      maxMs,
-    );
     this.startedAt = new Date(this.o.wallClock()).toISOString();
     this.sent = this.o.now();
     try {
@@ -235,22 +229,32 @@ class Attempt implements Dispatcher.DispatchHandler {
 
   /**
    * (Re)starts the silence limit: called at send, on the headers and on every part. One timer per
-   * attempt, not one per part: a part only moves `lastHeard`; when the timer fires early (something
-   * was heard since it was set) it sets itself again for the rest of the limit, so the limit still
-   * ends exactly `timeoutMs` after the last thing heard.
+   * attempt, not one per part (nor one per limit): a part only moves `lastHeard`; when the timer
+   * fires early (something was heard since it was set) it sets itself again for the rest of the
+   * limit, so the limit still ends exactly `timeoutMs` after the last thing heard.
    */
   private armSilence(): void {
     this.lastHeard = this.o.now();
-    if (this.silenceTimer === undefined) this.startSilenceTimer(this.o.timeoutMs);
+    if (this.silenceTimer === undefined) this.startSilenceTimer(Math.min(this.o.timeoutMs, this.o.maxDurationMs));
   }
 
+  /**
+   * The one timer of both limits: it fires at whichever comes first, the end of the silence or of
+   * the whole request's duration (`sent` + maxDurationMs), and sets itself again for what is left.
+   */
   private startSilenceTimer(ms: number): void {
     const limit = this.o.timeoutMs;
     this.silenceTimer = this.o.timers.setTimeout(() => {
       this.silenceTimer = undefined;
       if (this.settled) return;
-      const left = this.lastHeard + limit - this.o.now();
-      if (left > 0) return this.startSilenceTimer(left);
+      const now = this.o.now();
+      const maxMs = this.o.maxDurationMs;
+      const durationLeft = this.sent + maxMs - now;
+      if (durationLeft <= 0) {
+        return this.fail({ outcome: 'timeout', error_code: 'MAX_DURATION', error_message: `the request took longer than --max-duration ${seconds(maxMs)} (the longest one request may take in all)` });
+      }
+      const left = this.lastHeard + limit - now;
+      if (left > 0) return this.startSilenceTimer(Math.min(left, durationLeft));
       const message = this.headersAt !== undefined && this.decoder === undefined
         ? `the response body did not end within ${seconds(limit)} of its headers (--timeout)`
         : `no part received for ${seconds(limit)} (--timeout, the longest silence between two parts)`;
@@ -359,7 +363,6 @@ class Attempt implements Dispatcher.DispatchHandler {
     if (this.settled) return;
     this.settled = true;
     if (this.silenceTimer !== undefined) this.o.timers.clearTimeout(this.silenceTimer);
-    if (this.durationTimer !== undefined) this.o.timers.clearTimeout(this.durationTimer);
     this.unwatchAbort?.();
     const status = this.status ?? null;
     const errorFields = this.statusInfo;
