@@ -10,6 +10,7 @@
  * their figures are judge_error "cancelled", and the records are still written.
  */
 import { openUrls } from '../client/open-urls-client.js';
+import { redactDeep } from '../client/redact.js';
 import { checkContext } from '../checks/context.js';
 import type { CheckRunner } from '../checks/runner.js';
 import { createDiskCache, noCache } from '../judge/cache.js';
@@ -40,6 +41,8 @@ export interface JudgeSettings {
   readonly structuredOutput: 'auto' | 'off';
   /** --fetch-cited: the cited pages' text through the service's open-urls operation. */
   readonly fetchCited: boolean;
+  /** --judge-max-reply-bytes; undefined: judge/client's DEFAULT_MAX_REPLY_BYTES. */
+  readonly maxReplyBytes?: number | undefined;
 }
 
 export interface QualitySettings {
@@ -53,6 +56,10 @@ export interface ServiceEndpoint {
   readonly baseUrl: string;
   readonly token?: string | undefined;
   readonly timeoutMs: number;
+  /** Bytes of an open-urls answer read at most (undefined: client/json-request's default). */
+  readonly maxBodyBytes?: number | undefined;
+  /** Every secret of the run (client/redact.ts runSecrets): never sent to the judge or a check. */
+  readonly secrets?: readonly string[] | undefined;
 }
 
 export interface Assessor {
@@ -80,7 +87,7 @@ function createPageFetcher(service: ServiceEndpoint, signal: AbortSignal): { fet
       const missing = links.filter((link) => !pages.has(link));
       if (missing.length > 0) {
         fetched += missing.length;
-        const batch = openUrls({ baseUrl: service.baseUrl, token: service.token, timeoutMs: service.timeoutMs }, missing, signal);
+        const batch = openUrls({ baseUrl: service.baseUrl, token: service.token, timeoutMs: service.timeoutMs, maxBodyBytes: service.maxBodyBytes, secrets: service.secrets }, missing, signal);
         for (const link of missing) {
           pages.set(link, batch.then((r) => r.results.find((x) => x.unique_identifier_to_strip_away === link)?.content));
         }
@@ -104,7 +111,10 @@ export async function createAssessor(settings: QualitySettings, service: Service
     const j = settings.judge;
     fetcher = j.fetchCited ? createPageFetcher(service, controller.signal) : null;
     judge = createJudge({
-      client: createJudgeClient({ url: j.url, model: j.model, token: j.token, timeoutMs: j.timeoutMs, retries: j.retries, structuredOutput: j.structuredOutput }),
+      client: createJudgeClient({
+        url: j.url, model: j.model, token: j.token, timeoutMs: j.timeoutMs, retries: j.retries, structuredOutput: j.structuredOutput,
+        maxReplyBytes: j.maxReplyBytes, secrets: service.secrets,
+      }),
       cache: j.cacheDir === null ? noCache : createDiskCache(j.cacheDir),
       prompts: await loadPrompts(),
       promptVersion: PROMPT_VERSION,
@@ -121,7 +131,7 @@ export async function createAssessor(settings: QualitySettings, service: Service
   ): Promise<F> => {
     const [judgement, checks] = await Promise.all([
       judge !== null && figures.outcome === 'ok' ? judge.judge(figures, context) : Promise.resolve(null),
-      settings.checks !== null ? settings.checks.run(checkContext(record, figures, expectations, model)) : Promise.resolve<Record<string, CheckResult>>({}),
+      settings.checks !== null ? settings.checks.run(redactDeep(checkContext(record, figures, expectations, model), service.secrets ?? [])) : Promise.resolve<Record<string, CheckResult>>({}),
     ]);
     if (figures.scores === null) return { ...figures, judge: judgement, checks };
     const scores = { ...figures.scores, ...judgedScores(judgement) };

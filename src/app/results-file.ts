@@ -1,8 +1,10 @@
 /**
  * @module app/results-file
- * results.jsonl as a run writes it: one line per record, appended as requests finish. Each record is
- * checked against the record schema first (records/valid-record.ts), so whatever the service sent,
- * the file stays readable. A failed write (disk full, quota, I/O error) stops nothing by itself: the
+ * results.jsonl as a run writes it: one line per record, appended as requests finish. Each record has
+ * every secret of the run taken out (client/redact.ts: the clients did already; this is the last
+ * gate before the disk), is cut to its bounds (records/bounds.ts) and checked against the record
+ * schema (records/valid-record.ts), so whatever the service or the judge sent, the file stays
+ * readable and every line bounded. A failed write (disk full, quota, I/O error) stops nothing by itself: the
  * next write() throws the OutputError, which stops the run (the runners surface an exception from
  * their record callback once every request in flight has ended), and close() rejects with it. Lines
  * written before the failure stay whole; a torn last line is what `--resume` cuts.
@@ -11,6 +13,8 @@ import { finished } from 'node:stream/promises';
 import type { OutputError } from '../errors.js';
 import type { RequestRecord } from '../records/record.js';
 import { toValidRecord } from '../records/valid-record.js';
+import { boundRecord } from '../records/bounds.js';
+import { redactDeep } from '../client/redact.js';
 import { currentOutputFs, outputError } from './output-files.js';
 
 export interface ResultsFile {
@@ -35,6 +39,8 @@ export interface ResultsFileOptions {
   readonly append?: boolean;
   /** The hint of the OutputError (how to continue). */
   readonly hint?: string;
+  /** Every secret of the run (client/redact.ts runSecrets). */
+  readonly secrets?: readonly string[] | undefined;
 }
 
 export function openResultsFile(path: string, options: ResultsFileOptions = {}): ResultsFile {
@@ -45,8 +51,9 @@ export function openResultsFile(path: string, options: ResultsFileOptions = {}):
   return {
     write(record) {
       if (failure) throw failure;
-      const valid = toValidRecord(record);
-      if (valid !== record) repaired += 1;
+      const bounded = boundRecord(redactDeep(record, options.secrets ?? []));
+      const valid = toValidRecord(bounded);
+      if (valid !== bounded) repaired += 1;
       out.write(`${JSON.stringify(valid)}\n`);
     },
     assertWritable() {

@@ -33,7 +33,7 @@ import { join, resolve } from 'node:path';
 import { createChatClient, type ChatClient } from '../client/chat-client.js';
 import type { Exchange } from '../client/exchange.js';
 import { describeService, probeVersion, type ServiceVersion } from '../client/version-client.js';
-import { secretsOf } from '../client/redact.js';
+import { runSecrets } from '../client/redact.js';
 import { releaseAtLeast } from '../api/index.js';
 
 export { describeService };
@@ -168,8 +168,12 @@ export interface EvalOptions extends EvalInputs {
   readonly concurrency: number;
   /** Longest silence between two parts; undefined: 180 s, 300 s for deep research. */
   readonly timeoutMs?: number | undefined;
-  /** Longest whole request; undefined: none. */
+  /** Longest whole request; undefined: 15 min, 60 min for deep research. */
   readonly maxDurationMs?: number | undefined;
+  /** Bytes one response body may carry; undefined: 64 MiB (client/chat-client DEFAULT_MAX_BODY_BYTES). */
+  readonly maxBodyBytes?: number | undefined;
+  /** Bytes of one stream line; undefined: 16 MiB (client/wire DEFAULT_MAX_LINE_BYTES). */
+  readonly maxLineBytes?: number | undefined;
   /** Answer text kept per answer (UTF-8 bytes); undefined: 1 MiB. */
   readonly maxAnswerBytes?: number | undefined;
   readonly retries: number;
@@ -234,7 +238,9 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   const ready = prepared ?? (await prepareEval(options));
   const { dataset, sets, plan, plannedTotal, wholePlanSha256 } = ready;
   const outDir = resolve(options.cwd, options.outDir);
-  const version = await probeVersion({ baseUrl: options.baseUrl }, options.signal, secretsOf(sets.defaults, options.token));
+  // Every secret of the run, taken out of whatever the service or the judge says (client/redact.ts).
+  const secrets = runSecrets({ tokens: [options.token], mcpHeaders: sets.defaults.mcp_headers, judgeToken: options.judge?.token });
+  const version = await probeVersion({ baseUrl: options.baseUrl }, options.signal, secrets);
   const service: ServiceDescription = { ...version, framing: null };
   const manifest = { ...(await buildManifest(options, dataset, sets, plan, plannedTotal, wholePlanSha256, service)), quality: await qualityManifest(options, ready) };
   let done: ResumeState['done'] = NOTHING_DONE;
@@ -254,6 +260,7 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   const client = createChatClient({
     baseUrl: options.baseUrl, token: options.token, connections: options.concurrency, timeoutMs: options.timeoutMs,
     maxDurationMs: options.maxDurationMs, ...(options.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: options.maxAnswerBytes }),
+    maxBodyBytes: options.maxBodyBytes, maxLineBytes: options.maxLineBytes, secrets,
   });
   let told = false;
   const tell = () => {
@@ -274,11 +281,12 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   };
   const sink = openResultsFile(join(outDir, 'results.jsonl'), {
     append: options.resume === true,
+    secrets,
     hint: `every record written so far is intact: make room, then continue the run with the same command and --resume ${options.outDir}`,
   });
   const assessor = await createAssessor(
     { judge: options.judge ?? null, checks: ready.checks, passRule: ready.passRule },
-    { baseUrl: options.baseUrl, token: options.token, timeoutMs: options.timeoutMs ?? 60_000 },
+    { baseUrl: options.baseUrl, token: options.token, timeoutMs: options.timeoutMs ?? 60_000, maxBodyBytes: options.maxBodyBytes, secrets },
   );
   // Records wait here for their verdicts; each is written the moment it has them.
   const waiting = new Set<Promise<void>>();
@@ -324,7 +332,7 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   let loopDelay: LoopDelay | null = null;
   let warm: WarmUpResult = { connections_opened: 0, warm_up_ms: 0 };
   try {
-    if (sets.defaults.project) await applyProject(options, sets.defaults.project);
+    if (sets.defaults.project) await applyProject(options, sets.defaults.project, secrets);
     options.onStart?.({ outDir, planned: todo.length, alreadyDone: done.size, truncatedBytes, service: version });
     // The first wave must be timed like the rest: hot path warmed, connections open, before the first send.
     const sample = first(todo);
@@ -496,8 +504,8 @@ function withCancelNow(client: Pick<ChatClient, 'send' | 'baseUrl'>, cancelNow: 
 }
 
 /** Sets the project's instructions before the first request and reads them back to be sure. */
-async function applyProject(options: EvalOptions, project: { id: number; instructions: string }): Promise<void> {
-  const endpoint = { baseUrl: options.baseUrl, token: options.token, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) };
+async function applyProject(options: EvalOptions, project: { id: number; instructions: string }, secrets: readonly string[]): Promise<void> {
+  const endpoint = { baseUrl: options.baseUrl, token: options.token, secrets, maxBodyBytes: options.maxBodyBytes, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) };
   await putProjectInstructions(endpoint, project.id, project.instructions);
   const saved = await getProjectInstructions(endpoint, project.id);
   if (saved.instructions !== project.instructions) {

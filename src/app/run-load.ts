@@ -33,6 +33,7 @@ import { createLoadTarget } from '../runner/load-target.js';
 import { createLoadTicker, type LoadTick } from '../runner/load-ticker.js';
 import { runOpenLoop } from '../runner/open-loop.js';
 import { createTokenPool } from '../runner/token-pool.js';
+import { runSecrets } from '../client/redact.js';
 import { watchLoopDelay } from '../runner/loop-delay.js';
 import { warmUp } from '../runner/warm-up.js';
 import { checkSetsForMode, resolveSets, type SetDefinition, type SetsDefaults } from '../sets/index.js';
@@ -139,10 +140,14 @@ export interface LoadOptions {
   readonly graceMs: number;
   /** Longest silence between two parts; undefined: 180 s, 300 s for deep research. */
   readonly timeoutMs?: number | undefined;
-  /** Longest whole request; undefined: none. */
+  /** Longest whole request; undefined: 15 min, 60 min for deep research. */
   readonly maxDurationMs?: number | undefined;
   /** Answer text kept per answer (UTF-8 bytes); undefined: 1 MiB. */
   readonly maxAnswerBytes?: number | undefined;
+  /** Bytes one response body may carry; undefined: 64 MiB. */
+  readonly maxBodyBytes?: number | undefined;
+  /** Bytes of one stream line; undefined: 16 MiB. */
+  readonly maxLineBytes?: number | undefined;
   readonly retries: number;
   readonly retry429: boolean;
   readonly version: string;
@@ -215,7 +220,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const plan = createLoadPlan(planInput(options.prepared, spec));
   const target = createLoadTarget({
     baseUrl: options.baseUrl, tokens: options.tokens, timeoutMs: options.timeoutMs, maxDurationMs: options.maxDurationMs,
-    maxAnswerBytes: options.maxAnswerBytes, connections: schedule.connections(spec.shard), now,
+    maxAnswerBytes: options.maxAnswerBytes, maxBodyBytes: options.maxBodyBytes, maxLineBytes: options.maxLineBytes, connections: schedule.connections(spec.shard), now,
   });
   const expectations = expectationsOf(options.prepared);
   // Before --start-at's wait, so that warming never delays the start every shard shares.
@@ -236,7 +241,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 
   // Corked and flushed ten times a second: one write per flush instead of one per record keeps the
   // generator's own CPU and syscalls low at high rates (a record still lands within 100 ms).
-  const sink = openResultsFile(join(outDir, 'results.jsonl'), { hint: 'every record written so far is intact; `chatbench report` rebuilds the reports from them' });
+  const sink = openResultsFile(join(outDir, 'results.jsonl'), { hint: 'every record written so far is intact; `chatbench report` rebuilds the reports from them', secrets: runSecrets({ tokens: options.tokens, mcpHeaders: options.prepared.defaults.mcp_headers }) });
   sink.cork();
   const flusher = setInterval(() => {
     sink.uncork();

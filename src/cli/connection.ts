@@ -61,24 +61,39 @@ export function resolveToken(flags: ConnectionFlags, io: Io): string | undefined
     throw new UsageError('--token and --token-file conflict: give one');
   }
   if (flags.token !== undefined) return checkToken(flags.token, '--token');
-  if (flags['token-file'] !== undefined) return checkToken(readTokenFile(flags['token-file'], io.cwd), `--token-file ${flags['token-file']}`);
+  if (flags['token-file'] !== undefined) return checkToken(oneLine(readTokenFile(flags['token-file'], io.cwd), `--token-file ${flags['token-file']}`), `--token-file ${flags['token-file']}`);
   const fromEnv = io.env.CHATBENCH_TOKEN;
-  return fromEnv ? checkToken(fromEnv, 'CHATBENCH_TOKEN') : undefined;
+  return fromEnv ? checkToken(noControl(fromEnv, 'CHATBENCH_TOKEN'), 'CHATBENCH_TOKEN') : undefined;
 }
 
 /**
  * A token file's text, read no further than LIMITS.tokenFileBytes: `--token-file /dev/zero` (or a
  * file of gigabytes) is refused at once instead of read for ever.
  */
-export function readTokenFile(file: string, cwd: string): string {
+export function readTokenFile(file: string, cwd: string, flag = '--token-file'): string {
   try {
     return readCappedSync(resolve(cwd, file), LIMITS.tokenFileBytes).toString('utf8');
   } catch (error) {
     if (error instanceof FileTooLargeError) {
-      throw new UsageError(`--token-file ${file}: ${error.size === null ? 'more than' : `${formatBytes(error.size)}, over`} the ${formatBytes(LIMITS.tokenFileBytes)} limit of a token file`);
+      throw new UsageError(`${flag} ${file}: ${error.size === null ? 'more than' : `${formatBytes(error.size)}, over`} the ${formatBytes(LIMITS.tokenFileBytes)} limit of a token file`);
     }
-    throw new UsageError(`--token-file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new UsageError(`${flag}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
+}
+
+/** `text` when it holds no control character (CR, LF, NUL, ESC, …); else a UsageError naming `source`, never the text. */
+export function noControl(text: string, source: string): string {
+  const bad = [...text].findIndex((c) => c < ' ' || c === '\x7f');
+  if (bad !== -1) {
+    const code = text.codePointAt(bad) ?? 0;
+    throw new UsageError(`${source}: the secret holds a control character (U+${code.toString(16).toUpperCase().padStart(4, '0')} at character ${bad + 1}); a header value cannot carry one`);
+  }
+  return text;
+}
+
+/** A secret file's text: its one line, a final line ending (LF or CR LF) allowed; any other control character refused. */
+export function oneLine(text: string, source: string): string {
+  return noControl(text.replace(/\r?\n$/, ''), source);
 }
 
 /**

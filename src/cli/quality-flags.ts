@@ -5,14 +5,14 @@
  * `--labels`. The judge's token comes from `--judge-token-file` or CHATBENCH_JUDGE_TOKEN and, like
  * every secret, is never printed or written.
  */
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import type { JudgeSettings } from '../app/assess-record.js';
 import { UsageError } from '../errors.js';
 import { JUDGE_FIGURES, type JudgeFigure } from '../records/quality.js';
 import { SIM_JUDGE_MODEL } from '../sim/index.js';
-import { parseBaseUrl } from './connection.js';
+import { parseBytes } from './bytes.js';
+import { checkToken, noControl, oneLine, parseBaseUrl, readTokenFile } from './connection.js';
 import { parseDuration } from './duration.js';
 import { wholeNumber } from './flags.js';
 import type { Io } from './io.js';
@@ -25,6 +25,7 @@ export interface QualityFlags {
   'judge-repeat': number;
   'judge-figures'?: string[] | undefined;
   'judge-timeout': string;
+  'judge-max-reply-bytes'?: string | undefined;
   'judge-retries': number;
   'judge-cache': boolean;
   'judge-cache-dir'?: string | undefined;
@@ -44,7 +45,8 @@ export function withQualityFlags<T>(y: Argv<T>) {
     .option('judge-figures', { type: 'string', array: true, describe: `Judge only these figures (${JUDGE_FIGURES.join(', ')}; default all)`, group: 'Answer quality:' })
     .option('judge-concurrency', { type: 'number', default: 4, describe: 'Judge calls in flight at once', group: 'Answer quality:' })
     .option('judge-repeat', { type: 'number', default: 1, describe: 'Ask the judge N times per figure: the verdict is the mean, the report gives the judge\'s flip rate', group: 'Answer quality:' })
-    .option('judge-timeout', { type: 'string', default: '60s', describe: 'Time allowed per judge call', group: 'Answer quality:' })
+    .option('judge-timeout', { type: 'string', default: '60s', describe: 'Time allowed per judge call, its reply included', group: 'Answer quality:' })
+    .option('judge-max-reply-bytes', { type: 'string', default: '4MiB', describe: 'Most bytes of one judge reply read; past it the figure is judge_error', group: 'Answer quality:' })
     .option('judge-retries', { type: 'number', default: 4, describe: 'Retry a judge call after a 429 (honouring Retry-After), a 5xx, a network error or a reply without a verdict', group: 'Answer quality:' })
     .option('judge-cache', { type: 'boolean', default: true, describe: 'Keep verdicts on disk and never ask twice (--no-judge-cache: ask every time)', group: 'Answer quality:' })
     .option('judge-cache-dir', { type: 'string', describe: 'Where verdicts are kept (default $XDG_CACHE_HOME/chatbench/judge, else ~/.cache/chatbench/judge)', group: 'Answer quality:' })
@@ -66,19 +68,16 @@ function figuresOf(flags: QualityFlags): JudgeFigure[] {
   return JUDGE_FIGURES.filter((f) => given.includes(f));
 }
 
-function judgeToken(flags: QualityFlags, io: Io): string | undefined {
-  if (flags['judge-token-file'] !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(resolve(io.cwd, flags['judge-token-file']), 'utf8').trim();
-    } catch (error) {
-      throw new UsageError(`--judge-token-file: cannot read ${flags['judge-token-file']} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
-    if (text === '' || /\s/.test(text)) throw new UsageError(`--judge-token-file ${flags['judge-token-file']}: the token is empty or contains white space`);
-    return text;
-  }
-  const fromEnv = io.env.CHATBENCH_JUDGE_TOKEN?.trim();
-  return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv;
+/**
+ * The judge's key from --judge-token-file or CHATBENCH_JUDGE_TOKEN, checked as the service's token
+ * is (cli/connection checkToken): empty, white space inside (a CR LF), a control character or
+ * anything outside printable ASCII is refused (exit 2), naming where, never the key.
+ */
+export function judgeKey(flags: QualityFlags, io: Io): string | undefined {
+  const file = flags['judge-token-file'];
+  if (file !== undefined) return checkToken(oneLine(readTokenFile(file, io.cwd, '--judge-token-file'), `--judge-token-file ${file}`), `--judge-token-file ${file}`);
+  const fromEnv = io.env.CHATBENCH_JUDGE_TOKEN;
+  return fromEnv === undefined || fromEnv === '' ? undefined : checkToken(noControl(fromEnv, 'CHATBENCH_JUDGE_TOKEN'), 'CHATBENCH_JUDGE_TOKEN');
 }
 
 /** Where verdicts are kept; null when caching is off or no cache directory can be named. */
@@ -98,6 +97,7 @@ export function judgeChoice(flags: QualityFlags, sim: boolean): JudgeChoice {
   if (problem) throw new UsageError(problem);
   parseDuration(flags['judge-timeout'], 'judge-timeout');
   parseDuration(flags['checks-timeout'], 'checks-timeout');
+  parseBytes(flags['judge-max-reply-bytes'] ?? '4MiB', 'judge-max-reply-bytes');
   figuresOf(flags);
   const given = flags.judge?.trim();
   const choice: JudgeChoice = given === undefined ? (sim ? { kind: 'sim' } : { kind: 'off' })
@@ -117,7 +117,7 @@ export function judgeSettings(flags: QualityFlags, io: Io, url: string, simulate
   return {
     url,
     model: flags['judge-model']?.trim() || SIM_JUDGE_MODEL,
-    token: simulated ? undefined : judgeToken(flags, io),
+    token: simulated ? undefined : judgeKey(flags, io),
     figures: figuresOf(flags),
     repeat: flags['judge-repeat'],
     concurrency: flags['judge-concurrency'],
@@ -126,5 +126,6 @@ export function judgeSettings(flags: QualityFlags, io: Io, url: string, simulate
     cacheDir: cacheDir(flags, io),
     structuredOutput: flags['judge-structured-output'],
     fetchCited: flags['fetch-cited'],
+    maxReplyBytes: parseBytes(flags['judge-max-reply-bytes'] ?? '4MiB', 'judge-max-reply-bytes'),
   };
 }

@@ -5,12 +5,20 @@
  * it; between `sent` and `done` the only work is decoding and folding parts (collect.ts). Bodies of
  * full answers and of errors are buffered (bounded) and read after the end.
  *
- * Time limits (issue 10: real answers with tools or deep research take minutes): `timeoutMs` is the
- * longest silence allowed between two parts (the status and headers count as one, every decoded
- * stream part, heartbeats included, resets it; a body that is not a stream resets it with each
- * chunk); default 180 s, 300 s for a request with `deep_research`. `maxDurationMs` (default none)
- * caps a whole attempt. Either firing ends the attempt as `timeout`, its error_code saying which
+ * Time limits (issue 10: real answers with tools or deep research take minutes; issue 23: a
+ * service that drips bytes must not hold a request for ever): `timeoutMs` is the longest silence
+ * allowed between two parts. The status and headers count as one, and every decoded stream part,
+ * heartbeats included, resets it; bytes that make no part (a byte a second, junk, SSE comments) and
+ * lines that fail to decode never do. A body that is not a stream (a full answer, an error body) gets
+ * no reset after its headers: it must end within `timeoutMs` of them. Default 180 s, 300 s for a
+ * request with `deep_research`. `maxDurationMs` caps a whole attempt (default 15 min, 60 min for
+ * deep research). Either firing ends the attempt as `timeout`, its error_code saying which
  * (`SILENCE_TIMEOUT` or `MAX_DURATION`).
+ *
+ * Byte limits: a body holds at most `maxBodyBytes` (default 64 MiB; a stream's bytes are counted,
+ * not kept); past it the attempt ends at once as `invalid_response` with error_code
+ * `BODY_TOO_LARGE`. An error body (status ≥ 300) is read for its first 64 KiB only: the status has
+ * decided, the attempt ends there.
  *
  * Never throws for anything the server or the network does: every ending is an Exchange with an
  * outcome. The token goes into the Authorization header and nowhere else (redacted from every text
@@ -25,7 +33,7 @@ import { createStreamDecoder, type StreamDecoder } from './wire/index.js';
 import { createCollector, DEFAULT_MAX_ANSWER_BYTES, type Collector } from './collect.js';
 import type { BodyFigures, Exchange, Failure } from './exchange.js';
 import { roundMs, truncateText } from './exchange.js';
-import { emptyFigures, fullResponseFigures } from './full-response.js';
+import { fullResponseFigures } from './full-response.js';
 import { headerValue, networkFailure, statusFigures } from './http-errors.js';
 
 export interface ChatClientOptions {
@@ -41,9 +49,17 @@ export interface ChatClientOptions {
    * DEEP_RESEARCH_TIMEOUT_MS for a request with `deep_research`.
    */
   timeoutMs?: number | undefined;
-  /** Longest a whole attempt may take, ms; default none. */
+  /** Longest a whole attempt may take, ms. Default (undefined): DEFAULT_MAX_DURATION_MS, or DEEP_RESEARCH_MAX_DURATION_MS for `deep_research`. */
   maxDurationMs?: number | undefined;
-  maxLineBytes?: number;
+  /** Bytes of one stream line or SSE event (default 16 MiB, client/wire); a longer one is a decode error. */
+  maxLineBytes?: number | undefined;
+  /** Bytes one response body may carry (a stream in all, a full answer); default DEFAULT_MAX_BODY_BYTES. */
+  maxBodyBytes?: number | undefined;
+  /**
+   * Every other secret of the run (every token of a token file, the judge's key, mcp_headers values,
+   * redact.ts runSecrets), taken out of what the server says beside this client's token.
+   */
+  secrets?: readonly string[] | undefined;
   /** Answer text kept per answer, UTF-8 bytes (default 1 MiB); answer_truncated says when it was cut. */
   maxAnswerBytes?: number;
   /** Monotonic ms clock; default performance.now. */
@@ -91,10 +107,20 @@ export function silenceLimitMs(timeoutMs: number | undefined, body: Pick<SendMes
   return timeoutMs ?? (body.deep_research === true ? DEEP_RESEARCH_TIMEOUT_MS : DEFAULT_TIMEOUT_MS);
 }
 
-/** Bodies of errors are read for their code and message only. */
-const MAX_ERROR_BODY_BYTES = 64 * 1024;
-/** A full answer is one JSON document: bounded like one stream line. */
-const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
+/** Longest whole request by default: five times the longest silence; no real answer comes near. */
+export const DEFAULT_MAX_DURATION_MS = 15 * 60_000;
+/** Longest whole `deep_research` request by default. */
+export const DEEP_RESEARCH_MAX_DURATION_MS = 60 * 60_000;
+
+/** The duration limit of one request: the one given, else the default for its kind. */
+export function durationLimitMs(maxDurationMs: number | undefined, body: Pick<SendMessageRequest, 'deep_research'>): number {
+  return maxDurationMs ?? (body.deep_research === true ? DEEP_RESEARCH_MAX_DURATION_MS : DEFAULT_MAX_DURATION_MS);
+}
+
+/** Bodies of errors are read for their code and message only: the first 64 KiB. */
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;
+/** Bytes of one response body by default (a stream's are counted, a full answer's kept): 64 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 /** Creates a client bound to one base URL and token. */
 export function createChatClient(options: ChatClientOptions): ChatClient {
@@ -106,6 +132,10 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
   const now = options.now ?? (() => performance.now());
   const wallClock = options.wallClock ?? Date.now;
   const token = options.token ?? '';
+  const extraSecrets = options.secrets ?? [];
+  // The same for every request without mcp_headers of its own: computed once.
+  const plainSecrets = secretsOf({}, token, extraSecrets);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream, application/json' };
   if (token !== '') headers['authorization'] = `Bearer ${token}`;
 
@@ -117,9 +147,9 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       return new Promise<Exchange>((resolve) => {
         const attempt = new Attempt({
           stream: body.stream ?? true, modelNames: multiModelNames(body), timeoutMs: silenceLimitMs(options.timeoutMs, body),
-          maxDurationMs: options.maxDurationMs, maxLineBytes: options.maxLineBytes, maxAnswerBytes: options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
-          now, wallClock, signal, timers: options.timers ?? GLOBAL_TIMERS,
-          done: (exchange) => resolve(redactExchange(exchange, secretsOf(body, token))),
+          maxDurationMs: durationLimitMs(options.maxDurationMs, body), maxLineBytes: options.maxLineBytes, maxAnswerBytes: options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
+          maxBodyBytes, now, wallClock, signal, timers: options.timers ?? GLOBAL_TIMERS,
+          done: (exchange) => resolve(redactExchange(exchange, body.mcp_headers ? secretsOf(body, token, extraSecrets) : plainSecrets)),
         });
         attempt.start(dispatcher, { origin, path, method: 'POST', headers, body: payload, headersTimeout: 0, bodyTimeout: 0 });
       });
@@ -144,9 +174,10 @@ interface AttemptOptions {
   stream: boolean;
   modelNames: string[] | null;
   timeoutMs: number;
-  maxDurationMs: number | undefined;
+  maxDurationMs: number;
   maxLineBytes: number | undefined;
   maxAnswerBytes: number;
+  maxBodyBytes: number;
   timers: Timers;
   now: () => number;
   wallClock: () => number;
@@ -168,11 +199,11 @@ class Attempt implements Dispatcher.DispatchHandler {
   private collector: Collector | undefined;
   private buffered: Buffer[] = [];
   private bufferedBytes = 0;
-  private overflow = false;
+  /** Every byte of the body so far (a stream's too): what maxBodyBytes bounds. */
+  private bodyBytes = 0;
   private statusInfo: ReturnType<typeof statusFigures> | undefined;
   private silenceTimer: unknown;
   private lastHeard = 0;
-  private durationTimer: unknown;
   private readonly onAbortSignal = () => this.fail({ outcome: 'cancelled', error_code: null, error_message: 'cancelled by the caller' });
   private unwatchAbort: (() => void) | undefined;
 
@@ -187,13 +218,6 @@ class Attempt implements Dispatcher.DispatchHandler {
     }
     if (this.o.signal) this.unwatchAbort = watchAbort(this.o.signal, this.onAbortSignal);
     this.armSilence();
-    const maxMs = this.o.maxDurationMs;
-    if (maxMs !== undefined) {
-      this.durationTimer = this.o.timers.setTimeout(
-        () => this.fail({ outcome: 'timeout', error_code: 'MAX_DURATION', error_message: `the request took longer than --max-duration ${seconds(maxMs)}` }),
-        maxMs,
-      );
-    }
     this.startedAt = new Date(this.o.wallClock()).toISOString();
     this.sent = this.o.now();
     try {
@@ -205,23 +229,36 @@ class Attempt implements Dispatcher.DispatchHandler {
 
   /**
    * (Re)starts the silence limit: called at send, on the headers and on every part. One timer per
-   * attempt, not one per part: a part only moves `lastHeard`; when the timer fires early (something
-   * was heard since it was set) it sets itself again for the rest of the limit, so the limit still
-   * ends exactly `timeoutMs` after the last thing heard.
+   * attempt, not one per part (nor one per limit): a part only moves `lastHeard`; when the timer
+   * fires early (something was heard since it was set) it sets itself again for the rest of the
+   * limit, so the limit still ends exactly `timeoutMs` after the last thing heard.
    */
   private armSilence(): void {
     this.lastHeard = this.o.now();
-    if (this.silenceTimer === undefined) this.startSilenceTimer(this.o.timeoutMs);
+    if (this.silenceTimer === undefined) this.startSilenceTimer(Math.min(this.o.timeoutMs, this.o.maxDurationMs));
   }
 
+  /**
+   * The one timer of both limits: it fires at whichever comes first, the end of the silence or of
+   * the whole request's duration (`sent` + maxDurationMs), and sets itself again for what is left.
+   */
   private startSilenceTimer(ms: number): void {
     const limit = this.o.timeoutMs;
     this.silenceTimer = this.o.timers.setTimeout(() => {
       this.silenceTimer = undefined;
       if (this.settled) return;
-      const left = this.lastHeard + limit - this.o.now();
-      if (left > 0) return this.startSilenceTimer(left);
-      this.fail({ outcome: 'timeout', error_code: 'SILENCE_TIMEOUT', error_message: `nothing received for ${seconds(limit)} (--timeout, the longest silence between two parts)` });
+      const now = this.o.now();
+      const maxMs = this.o.maxDurationMs;
+      const durationLeft = this.sent + maxMs - now;
+      if (durationLeft <= 0) {
+        return this.fail({ outcome: 'timeout', error_code: 'MAX_DURATION', error_message: `the request took longer than --max-duration ${seconds(maxMs)} (the longest one request may take in all)` });
+      }
+      const left = this.lastHeard + limit - now;
+      if (left > 0) return this.startSilenceTimer(Math.min(left, durationLeft));
+      const message = this.headersAt !== undefined && this.decoder === undefined
+        ? `the response body did not end within ${seconds(limit)} of its headers (--timeout)`
+        : `no part received for ${seconds(limit)} (--timeout, the longest silence between two parts)`;
+      this.fail({ outcome: 'timeout', error_code: 'SILENCE_TIMEOUT', error_message: message });
     }, ms);
   }
 
@@ -245,20 +282,30 @@ class Attempt implements Dispatcher.DispatchHandler {
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.settled) return;
     const t = this.o.now();
+    this.bodyBytes += chunk.length;
+    const errorBody = (this.status ?? 0) >= 300;
+    if (!errorBody && this.bodyBytes > this.o.maxBodyBytes) return this.tooLarge();
     if (this.decoder && this.collector) {
       const parts = this.decoder.push(chunk);
-      if (parts.length > 0) this.armSilence();
+      // Progress is a part: bytes that make none, and lines that fail to decode, are silence.
+      if (parts.some((part) => part.kind !== 'decode_error')) this.armSilence();
       for (const part of parts) this.collector.onPart(part, t);
       return;
     }
-    this.armSilence();
-    const limit = (this.status ?? 0) >= 300 ? MAX_ERROR_BODY_BYTES : (this.o.maxLineBytes ?? DEFAULT_MAX_BODY);
-    if (this.bufferedBytes + chunk.length > limit) {
-      this.overflow = true;
-      return;
-    }
-    this.buffered.push(Buffer.from(chunk)); // undici may reuse the chunk's memory
-    this.bufferedBytes += chunk.length;
+    // A full or error body: no reset per chunk (a byte a second must not hold it open).
+    const room = (errorBody ? MAX_ERROR_BODY_BYTES : this.o.maxBodyBytes) - this.bufferedBytes;
+    this.buffered.push(Buffer.from(chunk.subarray(0, Math.min(room, chunk.length)))); // undici may reuse the chunk's memory
+    this.bufferedBytes += Math.min(room, chunk.length);
+    // The start of an error body says what went wrong; the status decided already.
+    if (errorBody && this.bufferedBytes >= MAX_ERROR_BODY_BYTES) this.fail({ outcome: 'http_error', error_code: null, error_message: null });
+  }
+
+  /** The body passed maxBodyBytes: the attempt ends now, naming the cap. */
+  private tooLarge(): void {
+    this.fail({
+      outcome: 'invalid_response', error_code: 'BODY_TOO_LARGE',
+      error_message: `the response body exceeds --max-body-bytes ${this.o.maxBodyBytes} bytes (the most one response may carry)`,
+    });
   }
 
   onResponseEnd(): void {
@@ -297,7 +344,6 @@ class Attempt implements Dispatcher.DispatchHandler {
   private bodyFigures(t: number): BodyFigures {
     if ((this.status ?? 0) >= 300) return this.errorStatusFigures(t);
     const totalMs = roundMs(t - this.sent);
-    if (this.overflow) return { ...emptyFigures(totalMs), error_message: `the response body exceeds ${this.o.maxLineBytes ?? DEFAULT_MAX_BODY} bytes` };
     return fullResponseFigures(Buffer.concat(this.buffered).toString('utf8'), totalMs, this.o.maxAnswerBytes);
   }
 
@@ -317,7 +363,6 @@ class Attempt implements Dispatcher.DispatchHandler {
     if (this.settled) return;
     this.settled = true;
     if (this.silenceTimer !== undefined) this.o.timers.clearTimeout(this.silenceTimer);
-    if (this.durationTimer !== undefined) this.o.timers.clearTimeout(this.durationTimer);
     this.unwatchAbort?.();
     const status = this.status ?? null;
     const errorFields = this.statusInfo;

@@ -147,3 +147,23 @@ describe('multi-model', () => {
     expect(f.models?.map((m) => m.outcome)).toEqual(['ok', 'ok']);
   });
 });
+
+describe('bounded whatever the stream holds (issue 23)', () => {
+  it('the first 64 packet types are timed, the packets of the others counted; ids cut as they arrive; citations capped', () => {
+    const huge = 'x'.repeat(3_000_000);
+    const steps: Array<readonly [number, StreamPart]> = [
+      [1, { kind: 'session_created', part: { chat_session_id: huge, incognito: false } }], [2, ids],
+      ...Array.from({ length: 1_000 }, (_, i) => [3, packet({ type: `invented_${i}` })] as const),
+      ...Array.from({ length: 2_000 }, (_, i) => [4, cite(i + 1, huge)] as const),
+      [5, delta('answer')], [6, stop()],
+    ];
+    const figures = fold(steps, 7);
+    expect(Object.keys(figures.first_packet_ms)).toHaveLength(64);
+    expect(figures.first_packet_others).toBe(1_000 - 64 + 2_000 + 2); // citation_info, message_delta and stop came after the map filled
+    expect(figures.chat_session_id?.length).toBe(512);
+    expect(figures.citations).toHaveLength(500);
+    expect(figures.citations[0]?.document_id.length).toBe(512);
+    expect(figures.parts).toBe(3_004);
+    expect(() => exchangeOf(figures)).not.toThrow();
+  });
+});

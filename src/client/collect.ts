@@ -43,6 +43,10 @@
  *   total is its stop or error (end of body if neither); the record keeps request-wide times (ttfp,
  *   earliest ttft and first citation, total = end of body) and sums, with answer/citations per model
  *   only (`answer: null` at the top).
+ * - Bounded whatever the stream holds (issue 23, records/bounds.ts): the first time of at most
+ *   RECORD_BOUNDS.packetTypes packet types per map (the others counted in
+ *   first_packet_others), the first RECORD_BOUNDS.gaps gaps, RECORD_BOUNDS.listItems
+ *   citations and tools, MAX_LINKS links; counts and timings still see every part.
  */
 import type { StreamPart } from '../api/stream.js';
 import { KNOWN_PACKET_TYPES } from '../api/stream.js';
@@ -54,6 +58,23 @@ import { boundDocuments, type DocumentLike } from '../records/quality.js';
 import type { BodyFigures, Failure, UnscoredModelFigures } from './exchange.js';
 import { roundMs, truncateText } from './exchange.js';
 import { worseOutcome, worstOutcome } from './outcome.js';
+import { cutText, RECORD_BOUNDS } from '../records/bounds.js';
+
+/** Links remembered per model for marker citations: far above any answer's documents. */
+const MAX_LINKS = 10_000;
+
+/** A string the service sent, as long as a record keeps it (records/bounds.ts): cut when it arrives, never held whole. */
+const id = (text: string): string => (text.length > RECORD_BOUNDS.idChars ? cutText(text, RECORD_BOUNDS.idChars) : text);
+
+/** Records `type`'s first time in `map` unless the map is full; false when it was full and the type new. */
+function notePacket(map: Record<string, number>, type: string, t: number, size: { n: number }): boolean {
+  const key = id(type);
+  if (map[key] !== undefined) return true;
+  if (size.n >= RECORD_BOUNDS.packetTypes) return false;
+  map[key] = t;
+  size.n++;
+  return true;
+}
 
 type Citation = BodyFigures['citations'][number];
 
@@ -80,6 +101,9 @@ interface ModelState {
   firstCitation: number | undefined;
   end: number | undefined;
   firstPacket: Record<string, number>;
+  firstPacketSize: { n: number };
+  /** Packets of types past the bound of firstPacket: counted, not timed. */
+  otherPackets: number;
   gaps: number[];
   parts: number;
   answerDeltas: number;
@@ -139,6 +163,8 @@ export function createCollector(options: CollectorOptions): Collector {
   let chatSessionId: string | null = null;
   let messageId: number | null = null;
   const requestFirstPacket: Record<string, number> = {};
+  const requestFirstPacketSize = { n: 0 };
+  let requestOtherPackets = 0;
 
   function slot(index: number): ModelState {
     for (let i = models.length; i <= index; i++) models.push(newModel(i));
@@ -173,7 +199,7 @@ export function createCollector(options: CollectorOptions): Collector {
       // Kinds are named for the unknown-protocol alarm; a stream of many new kinds stays bounded.
       if (type in unknownKinds || Object.keys(unknownKinds).length < MAX_UNKNOWN_KINDS) unknownKinds[type] = (unknownKinds[type] ?? 0) + 1;
     }
-    requestFirstPacket[type] ??= t;
+    if (!notePacket(requestFirstPacket, type, t, requestFirstPacketSize)) requestOtherPackets++;
     // Absent (before v3.1) or null (v3.1) in a single-model stream: model 0.
     const index = given ?? (multi ? null : 0);
     if (index === null) {
@@ -183,7 +209,7 @@ export function createCollector(options: CollectorOptions): Collector {
     const model = slot(index);
     model.parts++;
     model.firstPart ??= t;
-    model.firstPacket[type] ??= t;
+    if (!notePacket(model.firstPacket, type, t, model.firstPacketSize)) model.otherPackets++;
     if (model.outcome !== undefined) return; // after its stop or error: counted, nothing more
     foldObj(model, obj, part.placement, t, maxAnswerBytes);
   }
@@ -196,7 +222,7 @@ export function createCollector(options: CollectorOptions): Collector {
           return;
         case 'session_created':
           counted(t);
-          chatSessionId = part.part.chat_session_id;
+          chatSessionId = id(part.part.chat_session_id);
           return;
         case 'message_ids':
           counted(t);
@@ -217,7 +243,7 @@ export function createCollector(options: CollectorOptions): Collector {
           multi = true;
           part.part.responses.forEach((r, i) => {
             if (i >= asked) return;
-            slot(i).name = r.model_name;
+            slot(i).name = id(r.model_name);
             slot(i).messageId = r.message_id;
           });
           return;
@@ -233,11 +259,11 @@ export function createCollector(options: CollectorOptions): Collector {
           for (const m of targets) {
             if (m.outcome !== undefined) continue;
             m.outcome = 'stream_error';
-            m.errorCode = part.part.error_code ?? null;
+            m.errorCode = part.part.error_code == null ? null : id(part.part.error_code);
             m.errorMessage = truncateText(part.part.error);
             m.retryable = part.part.is_retryable ?? null;
             const named = part.part.details?.model;
-            m.errorModel = typeof named === 'string' ? named : null;
+            m.errorModel = typeof named === 'string' ? id(named) : null;
             m.end = t;
             m.firstPart ??= t;
           }
@@ -283,7 +309,8 @@ export function createCollector(options: CollectorOptions): Collector {
         const { model_index: _i, model_name: _n, scores: _s, message_id: _m, ...single } = figures[0] as UnscoredModelFigures;
         return { ...single, ...common, models: null };
       }
-      return { ...multiTotals(figures, rel, requestFirstPacket), ...common, models: figures };
+      const dropped = requestOtherPackets > 0 ? { first_packet_others: requestOtherPackets } : {};
+      return { ...multiTotals(figures, rel, requestFirstPacket), ...dropped, ...common, models: figures };
     },
   };
 }
@@ -292,7 +319,7 @@ function newModel(index: number): ModelState {
   return {
     index, name: null, outcome: undefined, errorCode: null, errorMessage: null, retryable: null, errorModel: null, tainted: false,
     firstPart: undefined, firstAnswer: undefined, lastAnswer: undefined, firstCitation: undefined, end: undefined,
-    firstPacket: {}, gaps: [], parts: 0, answerDeltas: 0, answerChars: 0, firstDeltaChars: 0, answer: [], answerBytes: 0,
+    firstPacket: {}, firstPacketSize: { n: 0 }, otherPackets: 0, gaps: [], parts: 0, answerDeltas: 0, answerChars: 0, firstDeltaChars: 0, answer: [], answerBytes: 0,
     answerTruncated: false, citations: [], topDocumentIds: [], topDocuments: [], links: new Map(), reasoningChars: 0, toolErrors: 0, preAnswerSeconds: null,
     messageId: null, tools: [],
   };
@@ -312,14 +339,14 @@ function rememberLinks(m: ModelState, docs: readonly Doc[] | null | undefined): 
   if (docs == null) return;
   for (const d of docs) {
     const link = d.link?.trim();
-    if (link && !m.links.has(link)) m.links.set(link, d.document_id);
+    if (link && link.length <= RECORD_BOUNDS.messageChars && !m.links.has(link) && m.links.size < MAX_LINKS) m.links.set(link, id(d.document_id));
   }
 }
 
 /** One piece of answer text (a `message_delta`, or a `pydantic_ai` text part): empty pieces count nothing. */
 function answerText(m: ModelState, content: string, t: number, maxAnswerBytes: number): void {
   if (content === '') return;
-  if (m.lastAnswer !== undefined) m.gaps.push(t - m.lastAnswer);
+  if (m.lastAnswer !== undefined && m.gaps.length < RECORD_BOUNDS.gaps) m.gaps.push(t - m.lastAnswer);
   m.firstAnswer ??= t;
   m.lastAnswer = t;
   m.answerDeltas++;
@@ -342,7 +369,7 @@ function foldObj(m: ModelState, obj: PacketObj, placement: { sub_turn_index?: nu
     }
     case 'citation_info': {
       const { citation_number, document_id } = obj as { citation_number: number; document_id: string };
-      m.citations.push({ citation_number, document_id });
+      if (m.citations.length < RECORD_BOUNDS.listItems) m.citations.push({ citation_number, document_id: id(document_id) });
       m.firstCitation ??= t;
       return;
     }
@@ -383,7 +410,9 @@ function foldObj(m: ModelState, obj: PacketObj, placement: { sub_turn_index?: nu
 }
 
 function useTool(m: ModelState, tool: string | undefined): void {
-  if (tool !== undefined && !m.tools.includes(tool)) m.tools.push(tool);
+  if (tool === undefined || m.tools.length >= RECORD_BOUNDS.listItems) return;
+  const name = id(tool);
+  if (!m.tools.includes(name)) m.tools.push(name);
 }
 
 const utf8 = new TextEncoder();
@@ -450,6 +479,7 @@ function modelFigures(m: ModelState, rel: (x: number | undefined) => number | nu
     total_ms: multi ? rel(m.end) : null, // single model: the request's end, set by the caller
     tpot_ms: m.answerDeltas >= 2 ? roundMs(span / (m.answerDeltas - 1)) : null,
     first_packet_ms: Object.fromEntries(Object.entries(m.firstPacket).map(([type, at]) => [type, rel(at) as number])),
+    ...(m.otherPackets > 0 ? { first_packet_others: m.otherPackets } : {}),
     answer_gaps_ms: m.gaps.map(roundMs),
     parts: m.parts,
     answer_deltas: m.answerDeltas,

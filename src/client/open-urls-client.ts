@@ -9,10 +9,13 @@ import { OPEN_URLS_PATH, OpenUrlsResponseSchema, type OpenUrlsResponse } from '.
 import type { Outcome } from '../records/record.js';
 import { roundMs, truncateText } from './exchange.js';
 import { networkFailure, statusFigures } from './http-errors.js';
-import { jsonRequest, type JsonEndpointOptions } from './json-request.js';
+import { jsonRequest, ResponseTooLargeError, type JsonEndpointOptions } from './json-request.js';
 import { redactDeep, secretsOf } from './redact.js';
 
-export type OpenUrlsClientOptions = JsonEndpointOptions;
+export interface OpenUrlsClientOptions extends JsonEndpointOptions {
+  /** Every other secret of the run (redact.ts runSecrets), taken out of what the server says. */
+  secrets?: readonly string[] | undefined;
+}
 
 /** One open-urls exchange. `results`/`provider_type` only on a valid 200. */
 export interface OpenUrlsExchange {
@@ -31,7 +34,7 @@ export interface OpenUrlsExchange {
  * `timeout`. The token is taken out of everything the server said (redact.ts).
  */
 export async function openUrls(options: OpenUrlsClientOptions, urls: readonly string[], signal?: AbortSignal): Promise<OpenUrlsExchange> {
-  return redactDeep(await exchangeOf(options, urls, signal), secretsOf({}, options.token));
+  return redactDeep(await exchangeOf(options, urls, signal), secretsOf({}, options.token, options.secrets));
 }
 
 async function exchangeOf(options: OpenUrlsClientOptions, urls: readonly string[], signal?: AbortSignal): Promise<OpenUrlsExchange> {
@@ -45,7 +48,8 @@ async function exchangeOf(options: OpenUrlsClientOptions, urls: readonly string[
     const latency_ms = roundMs(now() - started);
     const name = error instanceof Error ? error.name : '';
     if (signal?.aborted) return { ...empty, outcome: 'cancelled', http_status: null, error_code: null, error_message: 'cancelled by the caller', latency_ms };
-    if (name === 'TimeoutError') return { ...empty, outcome: 'timeout', http_status: null, error_code: null, error_message: 'no response in time', latency_ms };
+    if (name === 'TimeoutError') return { ...empty, outcome: 'timeout', http_status: null, error_code: 'MAX_DURATION', error_message: `no whole response within ${(options.timeoutMs ?? 30_000) / 1000} s (--timeout)`, latency_ms };
+    if (error instanceof ResponseTooLargeError) return { ...empty, outcome: 'invalid_response', http_status: null, error_code: error.code, error_message: `${error.message} (--max-body-bytes)`, latency_ms };
     const failure = networkFailure(error);
     return { ...empty, ...failure, error_message: failure.error_message, http_status: null, latency_ms };
   }

@@ -12,7 +12,10 @@ import { statusFigures } from './http-errors.js';
 import { jsonRequest, type JsonEndpointOptions } from './json-request.js';
 import { redactText, secretsOf } from './redact.js';
 
-export type ProjectClientOptions = JsonEndpointOptions;
+export interface ProjectClientOptions extends JsonEndpointOptions {
+  /** Every other secret of the run (redact.ts runSecrets), taken out of what the server says. */
+  secrets?: readonly string[] | undefined;
+}
 
 /** Replaces project `projectId`'s instructions; resolves with what the service saved. */
 export function putProjectInstructions(options: ProjectClientOptions, projectId: number, instructions: string): Promise<ProjectInstructions> {
@@ -25,6 +28,7 @@ export function getProjectInstructions(options: ProjectClientOptions, projectId:
 }
 
 async function call(options: ProjectClientOptions, method: 'GET' | 'POST', projectId: number, body: unknown): Promise<ProjectInstructions> {
+  const secrets = secretsOf({}, options.token, options.secrets);
   const path = projectInstructionsPath(projectId);
   const what = `${method} ${options.baseUrl.replace(/\/+$/, '')}${path}`;
   let response;
@@ -32,11 +36,11 @@ async function call(options: ProjectClientOptions, method: 'GET' | 'POST', proje
     response = await jsonRequest(options, method, path, body);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new RunError(`project ${projectId} instructions: ${what} failed: ${redactText(message, secretsOf({}, options.token))}`, { cause: error });
+    throw new RunError(`project ${projectId} instructions: ${what} failed: ${redactText(message, secrets)}`, { cause: error });
   }
   if (response.status !== 200) {
     const { error_message } = statusFigures(response.status, response.headers, response.text, Date.now());
-    throw new RunError(`project ${projectId} instructions: ${what} answered ${response.status}: ${redactText(error_message ?? '', secretsOf({}, options.token))}`, {
+    throw new RunError(`project ${projectId} instructions: ${what} answered ${response.status}: ${redactText(error_message ?? '', secrets)}`, {
       hint: response.status === 403 ? 'the token needs the basic scope (a personal access token cannot be given it)' : undefined,
     });
   }
@@ -48,7 +52,7 @@ async function call(options: ProjectClientOptions, method: 'GET' | 'POST', proje
   }
   if (!parsed?.success) {
     const reason = parsed ? z.prettifyError(parsed.error).replaceAll('\n', ' ') : 'not JSON';
-    throw new RunError(`project ${projectId} instructions: ${what} answered 200 with an unexpected body (${reason}): ${truncateText(redactText(response.text, secretsOf({}, options.token)), 200)}`);
+    throw new RunError(`project ${projectId} instructions: ${what} answered 200 with an unexpected body (${reason}): ${truncateText(redactText(response.text, secrets), 200)}`);
   }
   return parsed.data;
 }

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { redactDeep, secretsOf } from './redact.js';
+import { redactDeep, redactText, runSecrets, secretsOf } from './redact.js';
 
 it('secrets: the token, every mcp_headers value and its credential part, longest first, short ones left', () => {
   expect(secretsOf({ mcp_headers: { Authorization: 'Bearer jwt-abc-123', 'X-On': 'on' } }, 'tok-5678')).toEqual(['Bearer jwt-abc-123', 'jwt-abc-123', 'tok-5678']);
@@ -14,4 +14,22 @@ it('redactDeep: every string at any depth, object keys too; a clean value is ret
   const clean = { answer: 'fine', list: ['a', { b: 'c' }] };
   expect(redactDeep(clean, secrets)).toBe(clean);
   expect(redactDeep(clean, [])).toBe(clean);
+});
+
+it('redactText: a prefix or suffix of 8+ characters left by a cut is hidden, wherever it stands; shorter ones and clean text stay', () => {
+  const secrets = secretsOf({}, 'Zq9xTOKsecret-0123456789');
+  expect(redactText('auth failed for Zq9xTOKsecre…', secrets)).toBe('auth failed for [redacted]…');
+  expect(redactText('…et-0123456789 was refused', secrets)).toBe('…[redacted] was refused');
+  expect(redactText('x Zq9xTOKsecret-0123456789 y', secrets)).toBe('x [redacted] y');
+  expect(redactText('Zq9xTOK is 7', secrets)).toBe('Zq9xTOK is 7');
+  expect(redactText('Zq9xTOKs and 23456789', secrets)).toBe('[redacted] and [redacted]');
+  const clean = 'nothing here';
+  expect(redactText(clean, secrets)).toBe(clean);
+});
+
+it('runSecrets: every token, the judge key and every mcp_headers value; a scheme prefix is not a cut', () => {
+  const secrets = runSecrets({ tokens: ['user-one-token', 'user-two-token'], judgeToken: 'sk-judge-key-1', mcpHeaders: { Authorization: 'Bearer mcp-value-123' } });
+  expect(secrets).toEqual(expect.arrayContaining(['user-one-token', 'user-two-token', 'sk-judge-key-1', 'Bearer mcp-value-123', 'mcp-value-123']));
+  expect(redactText('Bearer authentication needed', secrets)).toBe('Bearer authentication needed');
+  expect(redactText('echo mcp-value-1…', secrets)).toBe('echo [redacted]…');
 });

@@ -10,23 +10,76 @@ import type { Exchange } from './exchange.js';
 export const REDACTED = '[redacted]';
 /** Shorter values are not redacted: replacing every "1" or "on" would garble messages, not protect. */
 const MIN_SECRET_CHARS = 4;
+/**
+ * The shortest cut of a secret that is hidden too: a prefix or suffix of at least this many
+ * characters, such as a message truncation leaves (`Zq9xTOKsecre…`). Shorter cuts say too little to
+ * matter and would match ordinary text.
+ */
+export const MIN_CUT_CHARS = 8;
 
 /**
  * The strings to hide for `body`: every mcp_headers value, and for a value like `Bearer abc` its
- * credential part alone too; plus the token. Longest first, so a value goes before its own part.
+ * credential part alone too; plus the token and any `extra` secrets of the run (every token of a
+ * token file, the judge's key). Longest first, so a value goes before its own part.
  */
-export function secretsOf(body: Pick<SendMessageRequest, 'mcp_headers'>, token = ''): string[] {
+export function secretsOf(body: Pick<SendMessageRequest, 'mcp_headers'>, token = '', extra: readonly string[] = []): string[] {
   const values = Object.values(body.mcp_headers ?? {});
   const parts = values.flatMap((v) => /^\S+\s+(\S+)$/.exec(v.trim())?.[1] ?? []);
-  return [...new Set([token, ...values, ...parts])].filter((s) => s.length >= MIN_SECRET_CHARS).sort((a, b) => b.length - a.length);
+  return [...new Set([token, ...extra, ...values, ...parts])].filter((s) => s.length >= MIN_SECRET_CHARS).sort((a, b) => b.length - a.length);
 }
 
-/** `text` with every secret replaced by `[redacted]`; null stays null. */
+/**
+ * Every secret of a run, for redactText/redactDeep: its tokens (`--token`, every line of
+ * `load --token-file`), every `mcp_headers` value (and its credential part), the judge's key.
+ */
+export function runSecrets(o: { tokens?: readonly (string | undefined)[]; mcpHeaders?: Readonly<Record<string, string>> | undefined; judgeToken?: string | undefined }): string[] {
+  const tokens = [...(o.tokens ?? []), o.judgeToken].filter((t): t is string => t !== undefined && t !== '');
+  return secretsOf({ mcp_headers: o.mcpHeaders ?? null }, '', tokens);
+}
+
+/**
+ * `text` with every secret replaced by `[redacted]`, and then every cut of one (a prefix or a suffix
+ * of MIN_CUT_CHARS characters or more, wherever it stands: a truncated message, an answer cut at its
+ * cap, a service that echoed part of a header); null stays null. A text holding no secret is
+ * returned as it is (one search per secret and end).
+ */
 export function redactText<T extends string | null>(text: T, secrets: readonly string[]): T {
   if (text === null) return text;
   let out: string = text;
   for (const secret of secrets) if (out.includes(secret)) out = out.replaceAll(secret, REDACTED);
+  // A value with a space (`Bearer abc…`) is cut-checked through its credential part, never by its
+  // scheme: `Bearer a` is ordinary text.
+  for (const secret of secrets) if (secret.length > MIN_CUT_CHARS && !/\s/.test(secret)) out = redactCuts(out, secret);
   return out as T;
+}
+
+/** `text` with every prefix and suffix of `secret` (≥ MIN_CUT_CHARS characters) replaced. */
+function redactCuts(text: string, secret: string): string {
+  const head = secret.slice(0, MIN_CUT_CHARS);
+  const tail = secret.slice(-MIN_CUT_CHARS);
+  if (!text.includes(head) && !text.includes(tail)) return text;
+  // Spans to hide, found on the text as it is, then replaced from the end.
+  const spans: Array<[number, number]> = [];
+  for (let at = text.indexOf(head); at !== -1; at = text.indexOf(head, at + 1)) {
+    let n = MIN_CUT_CHARS;
+    while (n < secret.length && at + n < text.length && text[at + n] === secret[n]) n++;
+    spans.push([at, at + n]);
+  }
+  for (let at = text.indexOf(tail); at !== -1; at = text.indexOf(tail, at + 1)) {
+    const end = at + MIN_CUT_CHARS;
+    let n = MIN_CUT_CHARS;
+    while (n < secret.length && end - n - 1 >= 0 && text[end - n - 1] === secret[secret.length - n - 1]) n++;
+    spans.push([end - n, end]);
+  }
+  spans.sort((a, b) => a[0] - b[0]);
+  let out = '';
+  let from = 0;
+  for (const [start, end] of spans) {
+    if (end <= from) continue;
+    out += text.slice(from, Math.max(from, start)) + (start >= from ? REDACTED : '');
+    from = end;
+  }
+  return out + text.slice(from);
 }
 
 /**

@@ -106,7 +106,7 @@ describe('--timeout is the longest silence between two parts', () => {
     expect(plain.settled()).toBeUndefined();
     vi.advanceTimersByTime(1);
     expect(await plain.promise).toMatchObject({ outcome: 'timeout', error_code: 'SILENCE_TIMEOUT', answer: 'x' });
-    expect((await plain.promise).error_message).toMatch(/nothing received for 180 s \(--timeout/);
+    expect((await plain.promise).error_message).toMatch(/no part received for 180 s \(--timeout/);
 
     const deep = start({ message: 'q', deep_research: true });
     deep.fake.headers();
@@ -153,16 +153,89 @@ describe('--max-duration caps the whole request', () => {
     expect(exchange).toMatchObject({ outcome: 'timeout', error_code: 'MAX_DURATION', answer: 'xxxxx' });
     expect(exchange.error_message).toMatch(/longer than --max-duration 60 s/);
   });
-  it('no cap by default', async () => {
-    const { fake, promise } = start({ message: 'q' });
-    fake.headers();
-    for (let i = 0; i < 100; i++) {
+  it('15 min by default, 60 min with deep research, however busy the stream', async () => {
+    const plain = start({ message: 'q' });
+    plain.fake.headers();
+    for (let i = 0; i < 14; i++) {
       vi.advanceTimersByTime(60_000);
-      fake.line(heartbeat);
+      plain.fake.line(heartbeat);
     }
-    fake.line(delta('done'));
-    fake.line(stop);
-    fake.end();
-    expect(await promise).toMatchObject({ outcome: 'ok', answer: 'done' });
+    vi.advanceTimersByTime(59_999);
+    expect(plain.settled()).toBeUndefined();
+    vi.advanceTimersByTime(1);
+    expect(await plain.promise).toMatchObject({ outcome: 'timeout', error_code: 'MAX_DURATION' });
+
+    const deep = start({ message: 'q', deep_research: true });
+    deep.fake.headers();
+    for (let i = 0; i < 59; i++) {
+      vi.advanceTimersByTime(60_000);
+      deep.fake.line(heartbeat);
+    }
+    expect(deep.settled()).toBeUndefined();
+    deep.fake.line(delta('done'));
+    deep.fake.line(stop);
+    deep.fake.end();
+    expect(await deep.promise).toMatchObject({ outcome: 'ok', answer: 'done' });
+  });
+});
+
+describe('only a decoded part is progress (issue 23)', () => {
+  it('junk lines, SSE comments and a byte a second never reset the silence', async () => {
+    for (const noise of ['junk that is not json\n', ': an SSE comment\n', '{']) {
+      const { fake, promise, settled } = start({ message: 'q' }, { timeoutMs: 3_000 });
+      fake.headers();
+      if (noise.startsWith(':')) fake.raw('data: {"user_message_id": 1, "reserved_assistant_message_id": 2}\n\n');
+      else fake.line({ user_message_id: 1, reserved_assistant_message_id: 2 });
+      for (let i = 0; i < 2; i++) {
+        vi.advanceTimersByTime(1_000);
+        fake.raw(noise);
+      }
+      vi.advanceTimersByTime(999);
+      expect(settled()).toBeUndefined();
+      vi.advanceTimersByTime(1);
+      expect(await promise).toMatchObject({ outcome: 'timeout', error_code: 'SILENCE_TIMEOUT' });
+    }
+  });
+
+  it('a full body or an error body must end within --timeout of its headers, however it drips', async () => {
+    const full = start({ message: 'q', stream: false }, { timeoutMs: 3_000 });
+    full.fake.headers();
+    for (let i = 0; i < 2; i++) {
+      vi.advanceTimersByTime(1_000);
+      full.fake.raw('{');
+    }
+    vi.advanceTimersByTime(1_000);
+    const exchange = await full.promise;
+    expect(exchange).toMatchObject({ outcome: 'timeout', error_code: 'SILENCE_TIMEOUT' });
+    expect(exchange.error_message).toMatch(/did not end within 3 s of its headers/);
+
+    const failing = start({ message: 'q' }, { timeoutMs: 3_000 });
+    failing.fake.headers(500);
+    for (let i = 0; i < 3; i++) {
+      vi.advanceTimersByTime(1_000);
+      failing.fake.raw('x');
+    }
+    expect(await failing.promise).toMatchObject({ outcome: 'http_error', http_status: 500 });
+  });
+
+  it('an error body ends the attempt at its first 64 KiB; a body past --max-body-bytes ends it as BODY_TOO_LARGE', async () => {
+    const failing = start({ message: 'q' });
+    failing.fake.headers(500);
+    failing.fake.raw('e'.repeat(40_000));
+    expect(failing.settled()).toBeUndefined();
+    failing.fake.raw('e'.repeat(40_000));
+    expect(await failing.promise).toMatchObject({ outcome: 'http_error', http_status: 500 });
+    expect(failing.fake.controller.aborted).toBe(true);
+
+    for (const body of [{ message: 'q' }, { message: 'q', stream: false }]) {
+      const big = start(body, { maxBodyBytes: 1_000 });
+      big.fake.headers();
+      big.fake.line({ user_message_id: 1, reserved_assistant_message_id: 2 });
+      big.fake.raw(' '.repeat(1_000));
+      const exchange = await big.promise;
+      expect(exchange).toMatchObject({ outcome: 'invalid_response', error_code: 'BODY_TOO_LARGE' });
+      expect(exchange.error_message).toMatch(/--max-body-bytes 1000/);
+      expect(big.fake.controller.aborted).toBe(true);
+    }
   });
 });

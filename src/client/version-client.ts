@@ -17,8 +17,11 @@ export interface ServiceVersion {
   release: OnyxRelease | null;
 }
 
+/** A version answer is a few bytes: anything past 64 KiB is not one. */
+export const MAX_VERSION_BODY_BYTES = 64 * 1024;
+
 /**
- * Probes `GET /version` (default timeout 5 s). `secrets` (the run's token and mcp_headers values,
+ * Probes `GET /version` (default timeout 5 s, its body read to MAX_VERSION_BODY_BYTES at most). `secrets` (the run's token and mcp_headers values,
  * redact.ts) are taken out of what the service says, as from every other answer.
  */
 export async function probeVersion(options: Omit<JsonEndpointOptions, 'token'>, signal?: AbortSignal, secrets: readonly string[] = []): Promise<ServiceVersion> {
@@ -27,7 +30,7 @@ export async function probeVersion(options: Omit<JsonEndpointOptions, 'token'>, 
 
 async function probe(options: Omit<JsonEndpointOptions, 'token'>, signal?: AbortSignal): Promise<ServiceVersion> {
   try {
-    const response = await jsonRequest({ timeoutMs: 5_000, ...options }, 'GET', VERSION_PATH, undefined, signal);
+    const response = await jsonRequest({ timeoutMs: 5_000, maxBodyBytes: MAX_VERSION_BODY_BYTES, ...options }, 'GET', VERSION_PATH, undefined, signal);
     if (response.status !== 200) return { backend_version: null, release: null };
     const parsed = VersionResponseSchema.safeParse(JSON.parse(response.text));
     if (!parsed.success) return { backend_version: null, release: null };

@@ -10,13 +10,19 @@
  * 404, …) are final. The client never throws for what the endpoint or the network does: an ask
  * ends in a verdict or in an error text, which the pipeline records as judge_error. The token goes
  * only into the Authorization header and is taken out of every error text.
+ *
+ * Bounds (issue 23): a reply is read to `maxReplyBytes` at most (default 4 MiB; past it the ask is
+ * judge_error, not retried) within `timeoutMs` in all; a verdict's reason is kept to
+ * MAX_REASON_CHARS. Every secret of the run (`secrets`: the service's tokens, mcp_headers values)
+ * is taken out of what is sent to the judge and of what it says back.
  */
 import { setTimeout as sleepTimer } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { CHAT_COMPLETIONS_PATH, ChatCompletionResponseSchema, VERDICT_JSON_SCHEMAS } from '../api/judge.js';
 import { headerValue, networkFailure, parseRetryAfter } from '../client/http-errors.js';
-import { jsonRequest } from '../client/json-request.js';
+import { jsonRequest, ResponseTooLargeError } from '../client/json-request.js';
 import { redactText, secretsOf } from '../client/redact.js';
+import { cutText } from '../records/bounds.js';
 import { parseVerdict, type VerdictKind } from './parse-verdict.js';
 
 export interface JudgeClientOptions {
@@ -24,8 +30,12 @@ export interface JudgeClientOptions {
   url: string;
   model: string;
   token?: string | undefined;
-  /** Per call (default 60 s). */
+  /** Per call, reply included (default 60 s). */
   timeoutMs?: number;
+  /** Bytes of a reply read at most (default DEFAULT_MAX_REPLY_BYTES). */
+  maxReplyBytes?: number | undefined;
+  /** Every other secret of the run (redact.ts runSecrets): never sent to the judge, taken out of its replies. */
+  secrets?: readonly string[] | undefined;
   /** Tries after the first (default 4). */
   retries?: number;
   /** The longest Retry-After honoured, seconds (default 60). */
@@ -68,6 +78,11 @@ export function backoffMs(attempt: number, random: () => number): number {
   return bound / 2 + random() * (bound / 2);
 }
 
+/** Bytes of a judge's reply by default: a verdict is a few hundred bytes, a chatty one a few KB. */
+export const DEFAULT_MAX_REPLY_BYTES = 4 * 1024 * 1024;
+/** Characters of a verdict's reason kept (a judge's reason is a sentence or two). */
+export const MAX_REASON_CHARS = 2_000;
+
 const REFUSES_FORMAT = /response_format|json_schema|structured|format/i;
 
 export function createJudgeClient(options: JudgeClientOptions): JudgeClient {
@@ -77,15 +92,17 @@ export function createJudgeClient(options: JudgeClientOptions): JudgeClient {
   const sleep = options.sleep ?? defaultSleep;
   const random = options.random ?? Math.random;
   let structured = options.structuredOutput !== 'off';
-  const endpoint = { baseUrl, token: options.token, timeoutMs: options.timeoutMs ?? 60_000, ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}) };
-  const clean = (text: string) => redactText(text, secretsOf({}, options.token));
+  const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
+  const endpoint = { baseUrl, token: options.token, timeoutMs: options.timeoutMs ?? 60_000, maxBodyBytes: maxReplyBytes, ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}) };
+  const secrets = secretsOf({}, options.token, options.secrets);
+  const clean = (text: string) => redactText(text, secrets);
 
   const bodyOf = (request: JudgeAsk) => ({
     model: options.model,
     temperature: 0,
     messages: [
-      { role: 'system', content: request.system },
-      { role: 'user', content: request.user },
+      { role: 'system', content: clean(request.system) },
+      { role: 'user', content: clean(request.user) },
     ],
     ...(structured
       ? { response_format: { type: 'json_schema', json_schema: { name: `chatbench_${request.kind}_verdict`, schema: VERDICT_JSON_SCHEMAS[request.kind], strict: true } } }
@@ -106,8 +123,8 @@ export function createJudgeClient(options: JudgeClientOptions): JudgeClient {
           const reply = readReply(response.text);
           if ('content' in reply) {
             const verdict = parseVerdict(reply.content, request.kind);
-            if ('score' in verdict) return { ok: true, score: verdict.score, reason: verdict.reason === null ? null : clean(verdict.reason), attempts };
-            lastError = verdict.error;
+            if ('score' in verdict) return { ok: true, score: verdict.score, reason: verdict.reason === null ? null : cutText(clean(verdict.reason), MAX_REASON_CHARS), attempts };
+            lastError = clean(verdict.error);
           } else lastError = reply.error;
         } else if ((response.status === 400 || response.status === 422) && structured && !droppedFormat && REFUSES_FORMAT.test(response.text)) {
           // The endpoint has no structured output: ask again in plain text, without spending a try.
@@ -125,6 +142,7 @@ export function createJudgeClient(options: JudgeClientOptions): JudgeClient {
         }
       } catch (error) {
         if (signal?.aborted) return { ok: false, error: 'cancelled', attempts };
+        if (error instanceof ResponseTooLargeError) return { ok: false, error: `the judge's reply exceeds ${maxReplyBytes} bytes (--judge-max-reply-bytes)`, attempts };
         const name = error instanceof Error ? error.name : '';
         lastError = name === 'TimeoutError' ? `no reply within ${endpoint.timeoutMs / 1000} s` : clean(networkFailure(error).error_message ?? 'network error');
       }

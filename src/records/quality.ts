@@ -6,6 +6,10 @@
  * human's verdict when the dataset gives one. Each a schema, the types inferred.
  */
 import { z } from 'zod';
+import { RECORD_BOUNDS as B } from './bounds.js';
+
+const Id = z.string().max(B.idChars);
+const Message = z.string().max(B.messageChars);
 
 /** The figures a judge model scores, in the order they are asked. */
 export const JUDGE_FIGURES = ['correctness', 'groundedness', 'relevance', 'rubric'] as const;
@@ -30,11 +34,11 @@ export const DOCUMENT_LIMITS = { documents: 10, blurb_chars: 600, highlights: 3,
 
 /** One document the answer was given, as a judge reads it: the service's blurb and match highlights. */
 export const DocumentTextSchema = z.object({
-  document_id: z.string(),
-  title: z.string().nullable(),
-  link: z.string().nullable(),
-  blurb: z.string(),
-  highlights: z.array(z.string()),
+  document_id: Id,
+  title: Message.nullable(),
+  link: Message.nullable(),
+  blurb: Message,
+  highlights: z.array(Message).max(B.listItems),
 });
 export type DocumentText = z.infer<typeof DocumentTextSchema>;
 
@@ -82,10 +86,10 @@ export function boundDocuments(documents: readonly DocumentLike[], citedIds: rea
 export const JudgeVerdictSchema = z.object({
   status: z.enum(['ok', 'judge_error', 'not_applicable']),
   score: z.number().min(0).max(1).nullable(),
-  reason: z.string().nullable(),
-  error: z.string().nullable(),
+  reason: Message.nullable(),
+  error: Message.nullable(),
   /** Each ask's score in ask order (--judge-repeat), null for an ask that failed. */
-  asks: z.array(z.number().min(0).max(1).nullable()),
+  asks: z.array(z.number().min(0).max(1).nullable()).max(B.listItems),
   /** Asks answered from the on-disk cache (no call made). */
   cached: z.number().int(),
 });
@@ -94,9 +98,9 @@ export type JudgeVerdict = z.infer<typeof JudgeVerdictSchema>;
 /** The judge's work on one answer. */
 export const JudgementSchema = z.object({
   /** The judge model as asked (`--judge-model`). */
-  model: z.string(),
+  model: Id,
   /** The version of the prompt files (src/judge/prompts). */
-  prompt_version: z.string(),
+  prompt_version: Id,
   verdicts: z.partialRecord(JudgeFigureSchema, JudgeVerdictSchema),
 });
 export type Judgement = z.infer<typeof JudgementSchema>;
@@ -107,7 +111,7 @@ export type Judgement = z.infer<typeof JudgementSchema>;
  */
 export const CheckResultSchema = z.object({
   score: z.number().nullable(),
-  reason: z.string().nullable(),
-  error: z.string().nullable(),
+  reason: Message.nullable(),
+  error: Message.nullable(),
 });
 export type CheckResult = z.infer<typeof CheckResultSchema>;

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { CheckResultSchema, DocumentTextSchema, LabelVerdictSchema, JudgementSchema } from './quality.js';
 import { ScoresSchema } from './scores.js';
+import { RECORD_BOUNDS as B } from './bounds.js';
 
 /**
  * Still 1: every field added since (tool_errors, answer_truncated, marker_citations,
@@ -36,15 +37,20 @@ export type Mode = z.infer<typeof ModeSchema>;
  */
 const Ms = z.number().nonnegative().nullable();
 const Count = z.number().int().nonnegative();
+/** Bounded strings and lists (records/bounds.ts: boundRecord cuts to these before a record is written). */
+const Id = z.string().max(B.idChars);
+const Message = z.string().max(B.messageChars);
+const DatasetText = z.string().max(B.datasetTextChars);
+const list = <T extends z.ZodType>(item: T, max: number = B.listItems) => z.array(item).max(max);
 
-export const CitationSchema = z.object({ citation_number: z.number().int(), document_id: z.string() });
+export const CitationSchema = z.object({ citation_number: z.number().int(), document_id: Id });
 
 /** What one model produced: the whole request for a single model, one `models[]` entry otherwise. */
 export const AnswerFiguresSchema = z.object({
   outcome: OutcomeSchema,
   /** Streaming error code, or the error_code of an error body. */
-  error_code: z.string().nullable(),
-  error_message: z.string().nullable(),
+  error_code: Id.nullable(),
+  error_message: Message.nullable(),
   /** Milestones in ms after `sent` (metrics.md); null when the milestone did not happen. */
   ttfp_ms: Ms,
   ttft_ms: Ms,
@@ -54,30 +60,32 @@ export const AnswerFiguresSchema = z.object({
   /** (done_answer - first_answer) / (answer_deltas - 1); null under two answer deltas. */
   tpot_ms: Ms,
   /** First packet of each obj.type, ms after sent. */
-  first_packet_ms: z.record(z.string(), z.number().nonnegative()),
-  /** Every gap between consecutive non-empty answer deltas, ms. */
-  answer_gaps_ms: z.array(z.number().nonnegative()),
+  first_packet_ms: z.record(Id, z.number().nonnegative()).refine((m) => Object.keys(m).length <= B.packetTypes, `at most ${B.packetTypes} packet types`),
+  /** Packets of types past the first RECORD_BOUNDS.packetTypes (a stream inventing types): counted, not timed. Absent: none. */
+  first_packet_others: Count.optional(),
+  /** Every gap between consecutive non-empty answer deltas, ms (the first RECORD_BOUNDS.gaps). */
+  answer_gaps_ms: list(z.number().nonnegative(), B.gaps),
   parts: Count,
   answer_deltas: Count,
   answer_chars: Count,
   /** The answer text as received, markers included; cut at --max-answer-bytes (see answer_truncated). */
-  answer: z.string().nullable(),
+  answer: z.string().max(B.answerChars).nullable(),
   /** The answer was longer than --max-answer-bytes: `answer` keeps its start; answer_chars counts it whole. */
   answer_truncated: z.boolean().default(false),
   /** Citations in arrival order, as the service sent them. */
-  citations: z.array(CitationSchema),
+  citations: list(CitationSchema),
   /**
    * `[[n]](link)` markers with no citation_info for n whose link is the link of a document the
    * answer was given: they cite that document (the service numbers citations per search call and
    * sends citation_info only for a document's first citation). First occurrence of each n.
    */
-  marker_citations: z.array(CitationSchema).default([]),
+  marker_citations: list(CitationSchema).default([]),
   /** In citation-number order, de-duplicated, citations and marker_citations together: the ranked list R of metrics.md. */
-  cited_document_ids: z.array(z.string()),
+  cited_document_ids: list(Id),
   /** final_documents of the last message_start (full mode: top_documents): what the answer was given. */
-  top_document_ids: z.array(z.string()),
+  top_document_ids: list(Id),
   /** `[[n]]` markers in the answer with neither a citation_info for n nor the link of a given document. */
-  markers_without_citation: z.array(z.number().int()),
+  markers_without_citation: list(z.number().int()),
   reasoning_chars: Count,
   /** `{"type": "error"}` packets: a tool failed and the answer went on (v3.2+ streams them). */
   tool_errors: Count.default(0),
@@ -89,20 +97,20 @@ export const AnswerFiguresSchema = z.object({
    * The tools the answer used, by name, in order of first use, each once: from the tools' start
    * packets in a stream, from `tool_calls` in a full response (records/tools.ts says which name).
    */
-  tools_used: z.array(z.string()).default([]),
+  tools_used: list(Id).default([]),
   scores: ScoresSchema.nullable(),
   /** The documents the answer was given, as a judge reads them (bounded: records/quality). */
   top_documents: z.array(DocumentTextSchema).default([]),
   /** The judge's verdicts (metrics.md "Answer quality"); null when no judge was asked. */
   judge: JudgementSchema.nullable().default(null),
   /** The user's checks (`--checks`), by export name. */
-  checks: z.record(z.string(), CheckResultSchema).default({}),
+  checks: z.record(Id, CheckResultSchema).refine((m) => Object.keys(m).length <= B.mapEntries, `at most ${B.mapEntries} checks`).default({}),
 });
 export type AnswerFigures = z.infer<typeof AnswerFiguresSchema>;
 
 export const ModelFiguresSchema = AnswerFiguresSchema.extend({
   model_index: Count,
-  model_name: z.string().nullable(),
+  model_name: Id.nullable(),
   /** The model's assistant message id (the multi-model ids part): what a follow-up continuing from this model names as its parent. */
   message_id: z.number().int().nullable().default(null),
 });
@@ -113,7 +121,7 @@ export const AttemptSchema = z.object({
   attempt: Count,
   outcome: OutcomeSchema,
   http_status: z.number().int().nullable(),
-  error_code: z.string().nullable(),
+  error_code: Id.nullable(),
   retry_after_s: z.number().nonnegative().nullable(),
   total_ms: Ms,
 });
@@ -129,37 +137,37 @@ export type SessionOrigin = z.infer<typeof SessionOriginSchema>;
 
 export const RateLimitSchema = z.object({
   retry_after_s: z.number().nonnegative().nullable(),
-  scope: z.string().nullable(),
-  reset_at: z.string().nullable(),
+  scope: Id.nullable(),
+  reset_at: Id.nullable(),
 });
 
 export const RequestRecordSchema = AnswerFiguresSchema.extend({
   record_version: z.literal(RECORD_VERSION),
   /** `question_id|set|mode|repeat`: unique in a run; what resume and merge match on. */
-  key: z.string(),
+  key: DatasetText,
   /** The dataset row's id: unique in a dataset, so each conversation turn has its own (default `conversation#turn`). */
-  question_id: z.string(),
+  question_id: DatasetText,
   /** The dataset's `conversation` id of this turn; null for a question asked on its own. */
-  conversation: z.string().nullable().default(null),
+  conversation: DatasetText.nullable().default(null),
   /** The turn number within the conversation (1, 2, …); null for a question asked on its own. */
   turn: z.number().int().positive().nullable().default(null),
   /** How the turn's chat session came about (SessionOriginSchema); null for a question asked on its own. */
   session: SessionOriginSchema.nullable().default(null),
-  question: z.string(),
-  category: z.string().nullable(),
-  set: z.string(),
+  question: DatasetText,
+  category: DatasetText.nullable(),
+  set: DatasetText,
   mode: ModeSchema,
   repeat: Count,
-  expected_document_ids: z.array(z.string()),
+  expected_document_ids: list(DatasetText, B.expectedItems),
   /** Extra dataset columns, kept as they were. */
-  metadata: z.record(z.string(), z.string()),
+  metadata: z.record(DatasetText, DatasetText).refine((m) => Object.keys(m).length <= B.mapEntries, `at most ${B.mapEntries} columns`),
   /** The dataset's reference answer and rubric (what correctness and rubric are judged against). */
-  reference_answer: z.string().nullable().default(null),
-  rubric: z.string().nullable().default(null),
+  reference_answer: DatasetText.nullable().default(null),
+  rubric: DatasetText.nullable().default(null),
   /** A human's verdict from the dataset's human_verdict column, for the judge's agreement. */
   human_verdict: LabelVerdictSchema.nullable().default(null),
   /** Wall-clock time of `sent`, ISO 8601, for humans and timelines. */
-  started_at: z.string(),
+  started_at: Id,
   /** `sent` in ms after the run started (monotonic). */
   sent_offset_ms: z.number().nonnegative(),
   /** Open-loop load only: when the plan wanted it sent, ms after the run started; else null. */
@@ -170,9 +178,9 @@ export const RequestRecordSchema = AnswerFiguresSchema.extend({
   response_ms: Ms,
   headers_ms: Ms,
   http_status: z.number().int().nullable(),
-  content_type: z.string().nullable(),
+  content_type: Id.nullable(),
   rate_limit: RateLimitSchema.nullable(),
-  chat_session_id: z.string().nullable(),
+  chat_session_id: Id.nullable(),
   message_id: z.number().int().nullable(),
   /** Parts of kinds we do not know, and lines that failed to decode. */
   unknown_parts: Count,
@@ -180,9 +188,9 @@ export const RequestRecordSchema = AnswerFiguresSchema.extend({
   unknown_part_kinds: z.record(z.string(), Count).optional(),
   decode_errors: Count,
   token_index: Count.nullable(),
-  attempts: z.array(AttemptSchema),
+  attempts: list(AttemptSchema),
   /** Multi-model sets: one entry per model_index that answered; null for a single model. */
-  models: z.array(ModelFiguresSchema).nullable(),
+  models: list(ModelFiguresSchema).nullable(),
   /**
    * Multi-model sets: how many models the service answered with (the stream's ids part), when it
    * differs from the models asked (a release before v3.2 ignores llm_overrides and answers with one).

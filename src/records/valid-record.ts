@@ -9,6 +9,7 @@
 import type { z } from 'zod';
 import { AttemptSchema, RECORD_VERSION, RequestRecordSchema, SessionOriginSchema, type RequestRecord } from './record.js';
 import { LabelVerdictSchema } from './quality.js';
+import { boundRecord } from './bounds.js';
 
 /** How many failing fields the error message names. */
 const LISTED_ISSUES = 3;
@@ -23,10 +24,12 @@ const ms = <T extends number | null>(value: unknown, fallback: T): number | T =>
 const text = (value: unknown, fallback: string): string => (typeof value === 'string' ? value : fallback);
 
 /**
- * `record` when it is a valid RequestRecord; otherwise the `invalid_response` record that says why
- * (see the module header). Never throws: the result always passes the schema.
+ * `record` within its bounds (records/bounds.ts: the same object when nothing was over one) when it
+ * is a valid RequestRecord; otherwise the `invalid_response` record that says why (see the module
+ * header). Never throws: the result always passes the schema.
  */
-export function toValidRecord(record: RequestRecord): RequestRecord {
+export function toValidRecord(given: RequestRecord): RequestRecord {
+  const record = boundRecord(given);
   const checked = RequestRecordSchema.safeParse(record);
   if (checked.success) return record;
   const r = record as Partial<Record<keyof RequestRecord, unknown>>;

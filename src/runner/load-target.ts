@@ -11,6 +11,7 @@ import type { Exchange } from '../client/exchange.js';
 import { roundMs } from '../client/exchange.js';
 import { emptyFigures } from '../client/full-response.js';
 import { openUrls } from '../client/open-urls-client.js';
+import { runSecrets } from '../client/redact.js';
 import type { LoadRequest } from '../plan/load-plan.js';
 
 export interface LoadTarget {
@@ -30,6 +31,10 @@ export interface LoadTargetOptions {
   readonly timeoutMs?: number | undefined;
   readonly maxDurationMs?: number | undefined;
   readonly maxAnswerBytes?: number | undefined;
+  /** Bytes one response body may carry (undefined: the client's default). */
+  readonly maxBodyBytes?: number | undefined;
+  /** Bytes of one stream line (undefined: the client's default). */
+  readonly maxLineBytes?: number | undefined;
   /** Sockets of the shared Agent: size it to the in-flight bound. */
   readonly connections: number;
   readonly now?: () => number;
@@ -40,16 +45,18 @@ export function createLoadTarget(options: LoadTargetOptions): LoadTarget {
   const now = options.now ?? (() => performance.now());
   const pool = createPreconnectingAgent({ connections: options.connections, keepAliveTimeout: 30_000, pipelining: 1 });
   const dispatcher = pool.agent;
+  // A service may echo any user's token in any user's answer: every token is taken out of every answer.
+  const secrets = runSecrets({ tokens: options.tokens });
   const clients: ChatClient[] = options.tokens.map((token) =>
     createChatClient({
-      baseUrl: options.baseUrl, token, dispatcher, timeoutMs: options.timeoutMs, maxDurationMs: options.maxDurationMs, now,
+      baseUrl: options.baseUrl, token, dispatcher, timeoutMs: options.timeoutMs, maxDurationMs: options.maxDurationMs, now, secrets, maxBodyBytes: options.maxBodyBytes, maxLineBytes: options.maxLineBytes,
       ...(options.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: options.maxAnswerBytes }),
     }));
   return {
     baseUrl: options.baseUrl,
     send(request, tokenIndex, signal) {
       if (request.urls === null) return clients[tokenIndex]!.send(request.planned.body, signal, request.payload ?? undefined);
-      return openUrlsExchange(options, dispatcher, options.tokens[tokenIndex]!, request.urls, signal, now);
+      return openUrlsExchange(options, dispatcher, options.tokens[tokenIndex]!, request.urls, signal, now, secrets);
     },
     preconnect: (count) => pool.preconnect(options.baseUrl, count),
     close: () => {
@@ -61,11 +68,11 @@ export function createLoadTarget(options: LoadTargetOptions): LoadTarget {
 
 /** An open-urls call as an Exchange: its latency is total_ms; a URL that could not be fetched is not a failure of the request. */
 async function openUrlsExchange(
-  options: LoadTargetOptions, dispatcher: Agent, token: string, urls: readonly string[], signal: AbortSignal, now: () => number,
+  options: LoadTargetOptions, dispatcher: Agent, token: string, urls: readonly string[], signal: AbortSignal, now: () => number, secrets: readonly string[],
 ): Promise<Exchange> {
   const startedAt = new Date().toISOString();
   const sent = now();
-  const result = await openUrls({ baseUrl: options.baseUrl, token, dispatcher, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, now }, urls, signal);
+  const result = await openUrls({ baseUrl: options.baseUrl, token, dispatcher, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, now, secrets, maxBodyBytes: options.maxBodyBytes }, urls, signal);
   const fetched = result.results.length;
   const chars = result.results.reduce((sum, r) => sum + r.content.length, 0);
   return {

@@ -168,3 +168,11 @@ describe('parseSetsText: good files', () => {
     expect(JSON.parse(await readFile(path, 'utf8'))).toHaveProperty('sets');
   });
 });
+
+describe('mcp_headers values with control characters (issue 23)', () => {
+  it.each(['Bearer s3cret\r\nX-Injected: 1', 'Bearer s3cret\u0000', 'Bearer s3cret\u001b[31m'])('%j is refused without echoing it', (value) => {
+    const problems = problemsOf(json({ defaults: { mcp_headers: { Authorization: value } } }));
+    expect(problems.join('\n')).toMatch(/defaults\.mcp_headers: a header value holds a control character/);
+    expect(problems.join('\n')).not.toContain('s3cret');
+  });
+});

@@ -36,6 +36,10 @@ export const SetEntrySchema = z.strictObject({
 });
 export type SetEntry = z.infer<typeof SetEntrySchema>;
 
+/** A character no HTTP header value may hold (tab aside). */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+
 /** Request fields every set shares. Absent means the service's default. */
 export const SetsDefaultsSchema = z.strictObject({
   persona_id: z.number().int().nonnegative().optional(),
@@ -44,8 +48,13 @@ export const SetsDefaultsSchema = z.strictObject({
   allowed_tool_ids: z.array(z.number().int()).optional(),
   forced_tool_id: z.number().int().optional(),
   origin: MessageOriginSchema.optional(),
-  /** Forwarded to the remote tool server; values are secrets and are redacted in every output. */
-  mcp_headers: SendMessageRequestSchema.shape.mcp_headers.unwrap().unwrap().optional(),
+  /**
+   * Forwarded to the remote tool server; values are secrets and are redacted in every output. A
+   * value with a control character (a CR LF would split the header) is refused, never echoed.
+   */
+  mcp_headers: SendMessageRequestSchema.shape.mcp_headers.unwrap().unwrap()
+    .refine((headers) => Object.values(headers).every((v) => !CONTROL.test(v)), { message: 'a header value holds a control character (CR, LF, NUL, …); a header value cannot carry one', abort: true })
+    .optional(),
   /** Ask with deep research: long, paced answers (a 300 s silence limit by default). A set or a row may say otherwise. */
   deep_research: z.boolean().optional(),
   /** Applied with the project-instructions operation before the first request. */

@@ -36,6 +36,8 @@ export const LIMITS = {
   capacitySteps: 100,
   /** A dataset, models, gates or URL file. */
   inputFileBytes: 256 * 1024 * 1024,
+  /** --max-answer-bytes: what a record's answer may hold (records/bounds.ts RECORD_BOUNDS.answerChars). */
+  answerBytes: 64 * 1024 * 1024,
   /** A token file (--token-file). */
   tokenFileBytes: 1024 * 1024,
 } as const;

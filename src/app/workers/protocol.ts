@@ -21,6 +21,8 @@ export interface LoadWorkerData {
   readonly timeoutMs: number | undefined;
   readonly maxDurationMs: number | undefined;
   readonly maxAnswerBytes: number | undefined;
+  readonly maxBodyBytes: number | undefined;
+  readonly maxLineBytes: number | undefined;
   readonly retries: number;
   readonly retry429: boolean;
   readonly graceMs: number;

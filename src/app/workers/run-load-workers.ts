@@ -31,6 +31,7 @@ import { worseLoopDelay } from '../../runner/loop-delay.js';
 import { abortableSleep } from '../../runner/sleep.js';
 import { openResultsFile } from '../results-file.js';
 import type { LoadOptions } from '../run-load.js';
+import { runSecrets } from '../../client/redact.js';
 import type { FromWorker, LoadWorkerData, ToWorker, WorkerHealth } from './protocol.js';
 import { workerSpec } from './split.js';
 
@@ -62,7 +63,7 @@ interface Running {
 export async function runLoadWorkers(options: LoadWorkersOptions): Promise<LoadWorkersResult> {
   const { spec, workers: count } = options;
   const wallClock = options.wallClock ?? Date.now;
-  const sink = openResultsFile(join(options.outDir, 'results.jsonl'), { hint: 'every record written so far is intact; `chatbench report` rebuilds the reports from them' });
+  const sink = openResultsFile(join(options.outDir, 'results.jsonl'), { hint: 'every record written so far is intact; `chatbench report` rebuilds the reports from them', secrets: runSecrets({ tokens: options.tokens, mcpHeaders: options.prepared.defaults.mcp_headers }) });
   const counters = createLoadCounters();
   let writeError: unknown;
   const running: Running[] = [];
@@ -123,7 +124,7 @@ export async function runLoadWorkers(options: LoadWorkersOptions): Promise<LoadW
 function workerDataOf(options: LoadWorkersOptions, w: number, count: number): LoadWorkerData {
   return {
     spec: workerSpec(options.spec, w, count), prepared: options.prepared, baseUrl: options.baseUrl, tokens: options.tokens,
-    timeoutMs: options.timeoutMs, maxDurationMs: options.maxDurationMs, maxAnswerBytes: options.maxAnswerBytes,
+    timeoutMs: options.timeoutMs, maxDurationMs: options.maxDurationMs, maxAnswerBytes: options.maxAnswerBytes, maxBodyBytes: options.maxBodyBytes, maxLineBytes: options.maxLineBytes,
     retries: options.retries, retry429: options.retry429, graceMs: options.graceMs,
   };
 }

@@ -12,7 +12,7 @@ import { openSimulatedJudge, openTarget, simulatorToolIds } from '../../app/targ
 import type { JudgeStats } from '../../judge/pipeline.js';
 import type { Summary } from '../../records/summary.js';
 import { modelWarnings } from '../../metrics/model-notes.js';
-import { judgeChoice, judgeSettings, withQualityFlags, type QualityFlags } from '../quality-flags.js';
+import { judgeChoice, judgeKey, judgeSettings, withQualityFlags, type QualityFlags } from '../quality-flags.js';
 import { checkGates } from '../../gates/index.js';
 import { InputError } from '../../errors.js';
 import { stat } from 'node:fs/promises';
@@ -56,8 +56,10 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('concurrency', { type: 'number', default: 4, describe: 'Requests in flight at once', group: 'Run:' })
         .option('repeat', { type: 'number', default: 1, describe: 'Ask every question this many times per set and mode', group: 'Run:' })
         .option('timeout', { type: 'string', describe: 'Longest silence allowed between two parts of an answer (heartbeats count); default 180s, 300s for deep research', group: 'Run:' })
-        .option('max-duration', { type: 'string', describe: 'Longest one request may take in all (default: no limit)', group: 'Run:' })
+        .option('max-duration', { type: 'string', describe: 'Longest one request may take in all; default 15m, 60m for deep research', group: 'Run:' })
         .option('max-answer-bytes', { type: 'string', default: '1MiB', describe: 'Answer text kept per answer in the record (answer_truncated says when cut; counts use the whole answer)', group: 'Run:' })
+        .option('max-body-bytes', { type: 'string', default: '64MiB', describe: 'Most bytes one response may carry (a stream in all, a full answer, an open-urls answer); past it the request is invalid_response BODY_TOO_LARGE', group: 'Run:' })
+        .option('max-line-bytes', { type: 'string', default: '16MiB', describe: 'Most bytes of one stream line or SSE event; a longer one is a decode error (invalid_response)', group: 'Run:' })
         .option('retries', { type: 'number', default: 0, describe: 'Retry network errors, 5xx and streaming errors marked is_retryable this many times', group: 'Run:' })
         .option('retry-429', { type: 'boolean', default: false, describe: 'Retry 429s too, honouring Retry-After', group: 'Run:' })
         .option('grace', { type: 'string', default: '10s', describe: 'On Ctrl-C, how long in-flight requests may finish', group: 'Run:' })
@@ -100,6 +102,8 @@ export interface EvalArgs extends QualityFlags {
   timeout?: string | undefined;
   'max-duration'?: string | undefined;
   'max-answer-bytes'?: string | undefined;
+  'max-body-bytes'?: string | undefined;
+  'max-line-bytes'?: string | undefined;
   retries: number;
   'retry-429': boolean;
   grace: string;
@@ -151,7 +155,9 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
   checkShare(a['max-judge-error-rate'], 'max-judge-error-rate');
   const timeoutMs = a.timeout === undefined ? undefined : positiveDuration(a.timeout, 'timeout');
   const maxDurationMs = a['max-duration'] === undefined ? undefined : positiveDuration(a['max-duration'], 'max-duration');
-  const maxAnswerBytes = parseBytes(a['max-answer-bytes'] ?? '1MiB', 'max-answer-bytes');
+  const maxAnswerBytes = parseBytes(a['max-answer-bytes'] ?? '1MiB', 'max-answer-bytes', LIMITS.answerBytes);
+  const maxBodyBytes = parseBytes(a['max-body-bytes'] ?? '64MiB', 'max-body-bytes');
+  const maxLineBytes = parseBytes(a['max-line-bytes'] ?? '16MiB', 'max-line-bytes');
   const graceMs = parseDuration(a.grace, 'grace');
   const baseUrl = resolveBaseUrl(a, io);
   const token = resolveToken(a, io);
@@ -161,6 +167,8 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
   }
   if (a.resume !== undefined && a.out !== undefined && a.out !== a.resume) throw new UsageError('--out and --resume conflict: --resume DIR writes into DIR');
   const judge = judgeChoice(a, a.sim);
+  // The judge's key is read now, so that a bad one is refused before anything is sent.
+  if (judge.kind === 'url') judgeKey(a, io);
   const quality = {
     checksPath: a.checks, checksTimeoutMs: parseDuration(a['checks-timeout'], 'checks-timeout'), pass: a.pass ?? [], labelsPath: a.labels, judged: judge.kind !== 'off',
   };
@@ -183,7 +191,7 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
       turns: prepared.plan.turns,
     });
     claim = await claimDir(io, outDir, { label: a.resume !== undefined ? `--resume ${a.resume}` : `--out ${outDir}`, command: a.resume !== undefined ? 'eval --resume' : 'eval' });
-    return await runClaimed(a, io, { inputs, prepared, gates, gateTexts, judge, baseUrl, token, timeoutMs, maxDurationMs, maxAnswerBytes, graceMs, outDir });
+    return await runClaimed(a, io, { inputs, prepared, gates, gateTexts, judge, baseUrl, token, timeoutMs, maxDurationMs, maxAnswerBytes, maxBodyBytes, maxLineBytes, graceMs, outDir });
   } catch (error) {
     await prepared.checks?.close(); // the checks' worker, when the run never started (runEval closes it otherwise)
     throw error;
@@ -217,6 +225,8 @@ interface Checked {
   timeoutMs: number | undefined;
   maxDurationMs: number | undefined;
   maxAnswerBytes: number;
+  maxBodyBytes: number;
+  maxLineBytes: number;
   graceMs: number;
   outDir: string;
 }
@@ -235,7 +245,7 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
     result = await runEval(
       {
         ...inputs, baseUrl: target.baseUrl, token: target.token, target: target.kind, concurrency: a.concurrency, timeoutMs: c.timeoutMs,
-        maxDurationMs: c.maxDurationMs, maxAnswerBytes: c.maxAnswerBytes,
+        maxDurationMs: c.maxDurationMs, maxAnswerBytes: c.maxAnswerBytes, maxBodyBytes: c.maxBodyBytes, maxLineBytes: c.maxLineBytes,
         retries: a.retries, retry429: a['retry-429'], outDir: c.outDir, graceMs: c.graceMs, signal: io.signal, version: VERSION,
         junitQuestions: a['junit-questions'], junitLater: true,
         resume: a.resume !== undefined, cancelNow: stopping.cancelNow, gates: gates.filter((g) => g.against === 'value').map((g) => g.text), invocation: invocationOf(a),

@@ -67,6 +67,8 @@ export interface LoadArgs extends Partial<HealthArgs> {
   timeout?: string | undefined;
   'max-duration'?: string | undefined;
   'max-answer-bytes'?: string | undefined;
+  'max-body-bytes'?: string | undefined;
+  'max-line-bytes'?: string | undefined;
   retries: number;
   'retry-429': boolean;
   grace: string;
@@ -116,8 +118,10 @@ export function loadCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('cooldown', { type: 'string', default: '0s', describe: 'Last window of the schedule, excluded from the figures', group: 'Load:' })
         .option('seed', { type: 'number', default: 1, describe: 'Seed of Poisson gaps, random question order and the simulator', group: 'Load:' })
         .option('timeout', { type: 'string', describe: 'Longest silence allowed between two parts of an answer (heartbeats count); default 180s, 300s for deep research', group: 'Run:' })
-        .option('max-duration', { type: 'string', describe: 'Longest one request may take in all, not the whole run (default: no limit)', group: 'Run:' })
+        .option('max-duration', { type: 'string', describe: 'Longest one request may take in all, not the whole run; default 15m, 60m for deep research', group: 'Run:' })
         .option('max-answer-bytes', { type: 'string', default: '1MiB', describe: 'Answer text kept per answer in the record', group: 'Run:' })
+        .option('max-body-bytes', { type: 'string', default: '64MiB', describe: 'Most bytes one response may carry (a stream in all, a full answer, an open-urls answer); past it the request is invalid_response BODY_TOO_LARGE', group: 'Run:' })
+        .option('max-line-bytes', { type: 'string', default: '16MiB', describe: 'Most bytes of one stream line or SSE event; a longer one is a decode error (invalid_response)', group: 'Run:' })
         .option('retries', { type: 'number', default: 0, describe: 'Retry network errors, 5xx and streaming errors marked is_retryable this many times', group: 'Run:' })
         .option('retry-429', { type: 'boolean', default: false, describe: 'Retry 429s too, honouring Retry-After', group: 'Run:' })
         .option('grace', { type: 'string', default: '10s', describe: 'On Ctrl-C, how long in-flight requests may finish', group: 'Run:' })
@@ -239,7 +243,9 @@ function checkTurnGates(gates: readonly ReturnType<typeof parseLoadGateFlag>[], 
 export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
   const timeoutMs = a.timeout === undefined ? undefined : positiveDuration(a.timeout, 'timeout');
   const maxDurationMs = a['max-duration'] === undefined ? undefined : positiveDuration(a['max-duration'], 'max-duration');
-  const maxAnswerBytes = parseBytes(a['max-answer-bytes'] ?? '1MiB', 'max-answer-bytes');
+  const maxAnswerBytes = parseBytes(a['max-answer-bytes'] ?? '1MiB', 'max-answer-bytes', LIMITS.answerBytes);
+  const maxBodyBytes = parseBytes(a['max-body-bytes'] ?? '64MiB', 'max-body-bytes');
+  const maxLineBytes = parseBytes(a['max-line-bytes'] ?? '16MiB', 'max-line-bytes');
   const graceMs = parseDuration(a.grace, 'grace');
   const healthProbe = healthProbeOf({ 'health-probe': a['health-probe'], 'health-interval': a['health-interval'] ?? '1s' });
   if (a.sim && a['base-url'] !== undefined) throw new UsageError('--sim and --base-url conflict: --sim runs against the embedded simulated service');
@@ -261,7 +267,7 @@ export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
   const outDir = a.out ?? defaultRunDir('load', new Date(), io.cwd);
   const claim = await claimDir(io, outDir, { label: `--out ${outDir}`, command: 'load' });
   try {
-    return await runClaimed(a, io, { spec, prepared, baseUrl, tokens, timeoutMs, maxDurationMs, maxAnswerBytes, graceMs, slos, gates, outDir, workers, healthProbe });
+    return await runClaimed(a, io, { spec, prepared, baseUrl, tokens, timeoutMs, maxDurationMs, maxAnswerBytes, maxBodyBytes, maxLineBytes, graceMs, slos, gates, outDir, workers, healthProbe });
   } finally {
     await claim.release();
   }
@@ -276,6 +282,8 @@ interface CheckedLoad {
   timeoutMs: number | undefined;
   maxDurationMs: number | undefined;
   maxAnswerBytes: number;
+  maxBodyBytes: number;
+  maxLineBytes: number;
   graceMs: number;
   slos: ReturnType<typeof parseSlo>[];
   gates: ReturnType<typeof parseLoadGateFlag>[];
@@ -286,7 +294,7 @@ interface CheckedLoad {
 
 /** Runs the checked load in its claimed directory; prints the summary and the gates. */
 async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode> {
-  const { spec, prepared, baseUrl, tokens, timeoutMs, maxDurationMs, maxAnswerBytes, graceMs, slos, gates } = c;
+  const { spec, prepared, baseUrl, tokens, timeoutMs, maxDurationMs, maxAnswerBytes, maxBodyBytes, maxLineBytes, graceMs, slos, gates } = c;
   const output = outputOf(io);
   const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl, token: tokens[0], timeScale: simTimeScale(io.env) });
   const view = createLoadView(liveOutput(io.stderr), {
@@ -298,7 +306,7 @@ async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode
   try {
     result = await runLoad({
       spec, baseUrl: target.baseUrl, tokens: tokens.length > 0 ? tokens : [target.token ?? ''], prepared, target: target.kind, cwd: io.cwd,
-      outDir: c.outDir, signal: io.signal, graceMs, timeoutMs, maxDurationMs, maxAnswerBytes, retries: a.retries, retry429: a['retry-429'], version: VERSION, slos, gates,
+      outDir: c.outDir, signal: io.signal, graceMs, timeoutMs, maxDurationMs, maxAnswerBytes, maxBodyBytes, maxLineBytes, retries: a.retries, retry429: a['retry-429'], version: VERSION, slos, gates,
       cpuUsage: () => process.cpuUsage(), invocation: invocationOf(a), workers: c.workers.count, healthProbe: c.healthProbe,
       onRecord: output.mode === 'verbose' ? (record) => output.detail(requestLine(record)) : undefined,
       onStart: ({ outDir, planned, startsInMs }) => {
