@@ -244,13 +244,14 @@ async function planBodies(mode: Mode): Promise<string[]> {
 
 async function main(): Promise<void> {
   const loadBefore = loadavg();
-  const sims = { fast: await startSimProcess(SIM_CONFIGS.fast), real: await startSimProcess(SIM_CONFIGS.real) };
+  // --kit-only needs neither (the kit's section starts its own): no idle simulators beside the tools measured.
+  const sims = KIT_ONLY ? null : { fast: await startSimProcess(SIM_CONFIGS.fast), real: await startSimProcess(SIM_CONFIGS.real) };
   try {
     const bodies = { full: await planBodies('full'), stream: await planBodies('stream') };
     const autocannon = hasAutocannon();
-    const cpu = SKIP_CPU ? [] : await cpuSection(sims, bodies, autocannon);
+    const cpu = SKIP_CPU || sims === null ? [] : await cpuSection(sims, bodies, autocannon);
     const ramps: Partial<Record<Mode, { steps: RampStep[]; sustained: number | null }>> = {};
-    if (!SKIP_RAMP) {
+    if (!SKIP_RAMP && sims !== null) {
       ramps.full = await ramp(sims.fast, bodies.full, 'full');
       ramps.stream = await ramp(sims.fast, bodies.stream, 'stream');
     }
@@ -279,7 +280,7 @@ async function main(): Promise<void> {
     writeFileSync(join(out, 'load.md'), md);
     process.stdout.write(`${md}\nwritten: reports/bench/load.json, reports/bench/load.md (${json.duration_s.toFixed(0)} s)\n`);
   } finally {
-    await Promise.all([sims.fast.close(), sims.real.close()]);
+    await Promise.all([sims?.fast.close(), sims?.real.close()]);
   }
 }
 
