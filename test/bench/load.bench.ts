@@ -18,7 +18,7 @@
  *     Skipped, saying why, without Locust or CHATBENCH_ONYX_REPO.
  * Flags: --quick (1 round, 1.5 s runs, no autocannon, no rate search, a 14 s kit round: about 1.5 minutes), --skip-cpu,
  * --skip-ramp, --skip-kit, --kit-only, --only TEXT (only the CPU scenarios whose name contains TEXT),
- * --kit-rounds N (default: the rounds of the rest).
+ * --kit-rounds N (default: the rounds of the rest), --kit-together (each kit round runs both tools at once).
  * Bounded: fixed lists of runs and a deadline. Writes reports/bench/load.json and load.md.
  */
 import { spawn } from 'node:child_process';
@@ -41,6 +41,8 @@ const KIT_ONLY = process.argv.includes('--kit-only');
 const SKIP_CPU = process.argv.includes('--skip-cpu') || KIT_ONLY;
 const SKIP_RAMP = QUICK || KIT_ONLY || process.argv.includes('--skip-ramp');
 const SKIP_KIT = process.argv.includes('--skip-kit');
+/** Both tools at once in each kit round (a machine shared with other work: the same contention for both). */
+const KIT_TOGETHER = process.argv.includes('--kit-together');
 /** `--only TEXT`: the CPU scenarios whose name contains TEXT (e.g. `--only "real token"`). */
 const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] ?? '' : '';
 const ROUNDS = QUICK ? 1 : 3;
@@ -261,7 +263,7 @@ async function main(): Promise<void> {
       // A budget of its own (the rounds are a fixed list; this bounds a machine too slow for them).
       const kitStarted = performance.now();
       try {
-        kit = await kitSection(sim.baseUrl, TOKEN, KIT_ROUNDS, QUICK ? KIT_TIMING_QUICK : KIT_TIMING, (line) => process.stderr.write(`${line}\n`), () => performance.now() - kitStarted < KIT_BUDGET_MS);
+        kit = await kitSection(sim.baseUrl, TOKEN, KIT_ROUNDS, QUICK ? KIT_TIMING_QUICK : KIT_TIMING, (line) => process.stderr.write(`${line}\n`), () => performance.now() - kitStarted < KIT_BUDGET_MS, KIT_TOGETHER);
       } finally {
         await sim.close();
       }

@@ -181,6 +181,8 @@ function loopDelayOf(outDir: string): KitToolRun['loop_delay_ms'] {
 
 export interface KitFigures {
   readonly skipped: string | null;
+  /** Both tools ran at once in each round (--kit-together), else one after the other. */
+  readonly together: boolean;
   readonly timing: KitTiming;
   readonly runs: KitToolRun[];
   /** Per tool: medians over the rounds. */
@@ -199,23 +201,30 @@ const median = (values: readonly number[]): number | null => {
   return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
-/** `rounds` rounds, the tools' order alternating, against the simulator at `baseUrl`. */
-export async function kitSection(baseUrl: string, token: string, rounds: number, timing: KitTiming, log: (line: string) => void, hasTime: () => boolean): Promise<KitFigures> {
+/**
+ * `rounds` rounds against the simulator at `baseUrl`: the tools one after the other, their order
+ * alternating, or (`together`) both at once, each with its own users, so that on a machine shared
+ * with other work both meet the same contention at the same moments (the simulator then serves
+ * twice the users).
+ */
+export async function kitSection(baseUrl: string, token: string, rounds: number, timing: KitTiming, log: (line: string) => void, hasTime: () => boolean, together = false): Promise<KitFigures> {
   const setup = prepareKit();
   if (!setup.ok) {
     log(`bench:load: the service's kit skipped: ${setup.reason}`);
-    return { skipped: setup.reason, timing, runs: [], medians: [], ratios: [], ratio: null, loop_delay_ms: [] };
+    return { skipped: setup.reason, together, timing, runs: [], medians: [], ratios: [], ratio: null, loop_delay_ms: [] };
   }
   const runs: KitToolRun[] = [];
   const ratios: number[] = [];
   for (let round = 1; round <= rounds && hasTime(); round++) {
     const order: Array<'kit' | 'chatbench'> = round % 2 === 1 ? ['kit', 'chatbench'] : ['chatbench', 'kit'];
     const mine: Partial<Record<'kit' | 'chatbench', KitToolRun>> = {};
-    for (const tool of order) {
-      const run = await runKitTool(tool, round, setup, baseUrl, token, timing);
-      mine[tool] = run;
+    const measured: KitToolRun[] = [];
+    if (together) measured.push(...(await Promise.all(order.map((tool) => runKitTool(tool, round, setup, baseUrl, token, timing)))));
+    else for (const tool of order) measured.push(await runKitTool(tool, round, setup, baseUrl, token, timing));
+    for (const run of measured) {
+      mine[run.tool] = run;
       runs.push(run);
-      log(`bench:load: kit round ${round} ${tool}: ${run.cpu_ms_per_request?.toFixed(2) ?? '–'} ms CPU per streamed request (${run.requests_in_window} in ${run.window_s.toFixed(1)} s), peak RSS ${run.peak_rss_mb?.toFixed(0) ?? '–'} MB`);
+      log(`bench:load: kit round ${round}${together ? ' (together)' : ''} ${run.tool}: ${run.cpu_ms_per_request?.toFixed(2) ?? '–'} ms CPU per streamed request (${run.requests_in_window} in ${run.window_s.toFixed(1)} s), peak RSS ${run.peak_rss_mb?.toFixed(0) ?? '–'} MB`);
     }
     const ours = mine.chatbench?.cpu_ms_per_request;
     const theirs = mine.kit?.cpu_ms_per_request;
@@ -223,7 +232,7 @@ export async function kitSection(baseUrl: string, token: string, rounds: number,
   }
   const tools = ['kit', 'chatbench'] as const;
   return {
-    skipped: null, timing, runs, ratios, ratio: median(ratios),
+    skipped: null, together, timing, runs, ratios, ratio: median(ratios),
     medians: tools.map((tool) => {
       const of = runs.filter((r) => r.tool === tool);
       return {
@@ -245,7 +254,7 @@ export function renderKitMd(k: KitFigures): string[] {
   if (k.skipped !== null) return [...lines, `Skipped: ${k.skipped}.`, ''];
   const t = k.timing;
   lines.push(
-    `${t.users} streaming users, each sending its next question when its answer ended (the kit's BasicChatUser with ONYX_WAIT_SECONDS=0; chatbench \`load --concurrency ${t.users}\`), ${t.runS} s runs, the simulator at time_scale 1 in its own process. CPU = the tool process's utime + stime over the steady window (${t.windowFromS}–${t.windowToS} s), ÷ the streamed requests that ended ok in it; rounds in alternating order, medians, ratio chatbench ÷ kit paired per round (target < 1.0).`,
+    `${t.users} streaming users, each sending its next question when its answer ended (the kit's BasicChatUser with ONYX_WAIT_SECONDS=0; chatbench \`load --concurrency ${t.users}\`), ${t.runS} s runs, the simulator at time_scale 1 in its own process. CPU = the tool process's utime + stime over the steady window (${t.windowFromS}–${t.windowToS} s), ÷ the streamed requests that ended ok in it; ${k.together ? 'both tools at once in each round (each with its own users: the same contention at the same moments)' : 'rounds in alternating order'}, medians, ratio chatbench ÷ kit paired per round (target < 1.0).`,
     '',
     '| tool | CPU ms / streamed request | requests in the window | peak RSS (MB) | chatbench ÷ kit |',
     '|:---|---:|---:|---:|---:|',
