@@ -5,7 +5,8 @@
  * each sending its next question when its last answer ended (the kit with ONYX_WAIT_SECONDS=0,
  * chatbench's closed model with --concurrency 20), each tool in its own process, runs of RUN_S
  * seconds. CPU per streamed request = the tool process's utime + stime (/proc/PID/stat, every
- * thread) over the steady window (WINDOW_FROM_S to WINDOW_TO_S after the start), ÷ the streamed
+ * thread) over the steady window (windowFromS to windowToS after the start, and from a second after
+ * the tool's first answer ended), ÷ the streamed
  * requests that ended ok inside that window. Also chatbench's own event-loop delay over the whole
  * run (generator.json, its first second included) and each process's peak RSS (VmHWM).
  *
@@ -141,11 +142,15 @@ export async function runKitTool(tool: 'kit' | 'chatbench', round: number, setup
   }, SAMPLE_MS);
   const code = await new Promise<number | null>((done) => child.once('exit', (c) => done(c)));
   clearInterval(timer);
-  // The samples that bound the steady window; its requests are those that ended between them.
-  const from = samples.find((s) => s.at >= started + timing.windowFromS * 1000);
+  // The samples that bound the steady window; its requests are those that ended between them. It
+  // opens no earlier than a second after the tool's first answer ended, so that a start-up slowed
+  // by a busy machine (loading, warming) is never counted as the cost of requests.
+  const ends = tool === 'kit' ? kitEnds(endsFile) : chatbenchEnds(outDir);
+  const firstEnd = ends.length > 0 ? Math.min(...ends) : Infinity;
+  const opens = Math.max(started + timing.windowFromS * 1000, firstEnd + 1000);
+  const from = samples.find((s) => s.at >= opens);
   const to = [...samples].reverse().find((s) => s.at <= started + timing.windowToS * 1000);
   if (from === undefined || to === undefined || to.at <= from.at) throw new Error(`${tool} round ${round}: no steady window sampled (exit ${code}):\n${stderr}`);
-  const ends = tool === 'kit' ? kitEnds(endsFile) : chatbenchEnds(outDir);
   const inWindow = ends.filter((t) => t >= from.at && t <= to.at).length;
   const cpu = to.cpuMs - from.cpuMs;
   const hwms = samples.flatMap((s) => (s.hwmMb === null ? [] : [s.hwmMb]));
@@ -254,7 +259,7 @@ export function renderKitMd(k: KitFigures): string[] {
   if (k.skipped !== null) return [...lines, `Skipped: ${k.skipped}.`, ''];
   const t = k.timing;
   lines.push(
-    `${t.users} streaming users, each sending its next question when its answer ended (the kit's BasicChatUser with ONYX_WAIT_SECONDS=0; chatbench \`load --concurrency ${t.users}\`), ${t.runS} s runs, the simulator at time_scale 1 in its own process. CPU = the tool process's utime + stime over the steady window (${t.windowFromS}–${t.windowToS} s), ÷ the streamed requests that ended ok in it; ${k.together ? 'both tools at once in each round (each with its own users: the same contention at the same moments)' : 'rounds in alternating order'}, medians, ratio chatbench ÷ kit paired per round (target < 1.0).`,
+    `${t.users} streaming users, each sending its next question when its answer ended (the kit's BasicChatUser with ONYX_WAIT_SECONDS=0; chatbench \`load --concurrency ${t.users}\`), ${t.runS} s runs, the simulator at time_scale 1 in its own process. CPU = the tool process's utime + stime over the steady window (${t.windowFromS}–${t.windowToS} s after the start, and from a second after the tool's first answer ended), ÷ the streamed requests that ended ok in it; ${k.together ? 'both tools at once in each round (each with its own users: the same contention at the same moments)' : 'rounds in alternating order'}, medians, ratio chatbench ÷ kit paired per round (target < 1.0).`,
     '',
     '| tool | CPU ms / streamed request | requests in the window | peak RSS (MB) | chatbench ÷ kit |',
     '|:---|---:|---:|---:|---:|',
