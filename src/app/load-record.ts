@@ -26,10 +26,9 @@ export function expectationsOf(prepared: PreparedLoad): Map<string, Expectations
 
 /** A finished request as results.jsonl holds it: scored like eval's; a load run judges nothing, so the documents' text (kept for a judge) would only swell the file. */
 export function finishedRecord(unscored: UnscoredRecord, expectations: ReadonlyMap<string, Expectations>): RequestRecord {
-  return withoutDocumentText(scoreRecord(unscored, expectations.get(unscored.question_id)));
-}
-
-/** The record without `top_documents` (here and in each model's entry): the ids stay in top_document_ids. */
-export function withoutDocumentText(record: RequestRecord): RequestRecord {
-  return { ...record, top_documents: [], models: record.models?.map((m) => ({ ...m, top_documents: [] })) ?? null };
+  // scoreRecord returns a new record with new model entries: emptied in place, not copied once more.
+  const record = scoreRecord(unscored, expectations.get(unscored.question_id));
+  record.top_documents = [];
+  for (const model of record.models ?? []) model.top_documents = [];
+  return record;
 }

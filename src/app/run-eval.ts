@@ -51,6 +51,8 @@ import { checkSetsForMode, resolveSets, type ModeOption, type ResolvedSets, type
 import { displayUrl, PLAN_VERSION, redactDefaults, sha256File, type Invocation, type Manifest } from './manifest.js';
 import type { EvalGenerator, LoopDelay } from '../records/generator-health.js';
 import { watchLoopDelay, worseLoopDelay } from '../runner/loop-delay.js';
+import { createRecordQueue } from '../runner/record-queue.js';
+import { toValidRecord } from '../records/valid-record.js';
 import { warmUp, type WarmUpResult } from '../runner/warm-up.js';
 import { writeFileAtomic } from './output-files.js';
 import { generatorLoopDelay, renderReports, type RenderedReports } from './render-reports.js';
@@ -300,8 +302,9 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
       // the OutputError: close() rethrows it
     }
   };
-  const onRecord = (unscored: Parameters<typeof assessor.assess>[0], planned: PlannedRequest) => {
-    sink.assertWritable();
+  // Assessing (scoring, checks, the judge's call) and writing run after the I/O callbacks of the
+  // loop's turn (runner/record-queue.ts), never between a socket's data and its timestamp.
+  const assessing = createRecordQueue(([unscored, planned]: [Parameters<typeof assessor.assess>[0], PlannedRequest]) => {
     const { expectations } = planned;
     const written = assessor.assess(unscored, expectations).then(
       (record) => {
@@ -316,6 +319,10 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
     );
     waiting.add(written);
     void written.finally(() => waiting.delete(written));
+  });
+  const onRecord = (unscored: Parameters<typeof assessor.assess>[0], planned: PlannedRequest) => {
+    sink.assertWritable();
+    assessing.push([unscored, planned]);
   };
   const abortJudge = () => assessor.abort();
   options.cancelNow?.addEventListener('abort', abortJudge, { once: true });
@@ -338,7 +345,8 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
     const sample = first(todo);
     warm = await warmUp({
       preconnect: (n) => client.preconnect(n), connections: Math.min(options.concurrency, todo.length), sample,
-      score: (record) => void scoreRecord(record, sample!.expectations),
+      // A record's whole path, so zod compiles the record's validator before the first request, not on it.
+      score: (record) => void JSON.stringify(toValidRecord(scoreRecord(record, sample!.expectations))),
     });
     const loop = watchLoopDelay();
     try {
@@ -358,11 +366,13 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
       stopped = error; // the early stop: every record is out, the reports still get written
     } finally {
       loopDelay = loop.stop();
+      assessing.flush(); // its handler never throws: an assessing bug is `failure`, a failed write close()'s
     }
     if (waiting.size > 0) options.onDrain?.(waiting.size);
   } finally {
     draining = true;
     if (options.signal.aborted) onStop();
+    assessing.flush();
     while (waiting.size > 0) await Promise.all([...waiting]);
     clearTimeout(graceTimer);
     options.signal.removeEventListener('abort', onStop);

@@ -11,10 +11,10 @@ const Lag = z.number().nullable();
 
 /**
  * The generator's own event-loop delay from the first send to the last byte
- * (perf_hooks.monitorEventLoopDelay, a 1 ms tick): how late a callback that should have run at
- * once could have been. Every timestamp chatbench takes is taken in such a callback, so this is
- * the uncertainty of its timings. Milliseconds beyond the tick; the idle floor is about 1 ms (the
- * timer's own granularity).
+ * (perf_hooks.monitorEventLoopDelay, a 2 ms tick; 1 ms before issue 24): how late a callback that
+ * should have run at once could have been. Every timestamp chatbench takes is taken in such a
+ * callback, so this is the uncertainty of its timings. Milliseconds beyond the tick; the idle floor
+ * is about 1 ms (the timer's own granularity).
  */
 export const LoopDelaySchema = z.object({ p50: z.number(), p99: z.number(), max: z.number() });
 export type LoopDelay = z.infer<typeof LoopDelaySchema>;

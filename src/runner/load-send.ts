@@ -108,18 +108,17 @@ export interface LoadRecordTiming {
 
 /** The record of one sent arrival: eval's record plus scheduled/queue/response and the token's index. */
 export function toLoadRecord(request: LoadRequest, sent: SentRequest, timing: LoadRecordTiming): UnscoredRecord {
-  const base = toRecord(request.planned, sent.final, sent.attempts, timing.zero, timing.session);
+  // toRecord's record is new: its load fields are set in place rather than in one more copy.
+  const record = toRecord(request.planned, sent.final, sent.attempts, timing.zero, timing.session);
   const sentOffset = sent.first.sent - timing.zero;
   const scheduled = timing.scheduledOffsetMs ?? sentOffset;
   const done = sent.final.total_ms === null ? null : sent.final.sent + sent.final.total_ms - timing.zero;
-  return {
-    ...base,
-    started_at: sent.first.started_at,
-    sent_offset_ms: roundMs(sentOffset),
-    scheduled_offset_ms: roundMs(scheduled),
-    queue_ms: roundMs(sentOffset - scheduled),
-    response_ms: done === null ? null : roundMs(done - scheduled),
-    token_index: timing.tokenIndex,
-  };
+  record.started_at = sent.first.started_at;
+  record.sent_offset_ms = roundMs(sentOffset);
+  record.scheduled_offset_ms = roundMs(scheduled);
+  record.queue_ms = roundMs(sentOffset - scheduled);
+  record.response_ms = done === null ? null : roundMs(done - scheduled);
+  record.token_index = timing.tokenIndex;
+  return record;
 }
 

@@ -12,8 +12,13 @@
  * (b) The highest rate one generator process sustains, for full and streamed requests: ×2 steps
  *     then one bisection; each step long enough for ≥ 1,000 sends (judge.ts), judged on the lag p99
  *     of the sends after the first STEADY_MS and explained by the generator's own event-loop delay.
- * Flags: --quick (1 round, 1.5 s runs, no autocannon, no rate search: about a minute), --skip-cpu, --skip-ramp,
- * --only TEXT (only the CPU scenarios whose name contains TEXT).
+ * (c) Against the service's own load kit (Locust, onyx-dot-app/onyx `loadtest/`, never copied here: load/kit.ts),
+ *     streamed at realistic pace, 20 users: CPU per streamed request over the steady 30 s of 40 s runs, paired
+ *     per round (target < 1.0× the kit), and chatbench's event-loop delay over each run, first second included.
+ *     Skipped, saying why, without Locust or CHATBENCH_ONYX_REPO.
+ * Flags: --quick (1 round, 1.5 s runs, no autocannon, no rate search, a 14 s kit round: about 1.5 minutes), --skip-cpu,
+ * --skip-ramp, --skip-kit, --kit-only, --only TEXT (only the CPU scenarios whose name contains TEXT),
+ * --kit-rounds N (default: the rounds of the rest), --kit-together (each kit round runs both tools at once).
  * Bounded: fixed lists of runs and a deadline. Writes reports/bench/load.json and load.md.
  */
 import { spawn } from 'node:child_process';
@@ -25,21 +30,29 @@ import { prepareLoad } from '../../src/app/run-load.js';
 import { createLoadPlan } from '../../src/plan/load-plan.js';
 import type { Mode } from '../../src/records/record.js';
 import { judgeStep, median, stepMs, type Verdict } from './load/judge.js';
+import { KIT_TIMING, KIT_TIMING_QUICK, kitSection, renderKitMd, type KitFigures } from './load/kit.js';
 import { startSimProcess, type SimProcess } from './load/sim-process.js';
 import type { ToolJob, ToolResult } from './load/tool-child.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TOKEN = 'onyx_pat_chatbench_demo';
 const QUICK = process.argv.includes('--quick');
-const SKIP_CPU = process.argv.includes('--skip-cpu');
-const SKIP_RAMP = QUICK || process.argv.includes('--skip-ramp');
+const KIT_ONLY = process.argv.includes('--kit-only');
+const SKIP_CPU = process.argv.includes('--skip-cpu') || KIT_ONLY;
+const SKIP_RAMP = QUICK || KIT_ONLY || process.argv.includes('--skip-ramp');
+const SKIP_KIT = process.argv.includes('--skip-kit');
+/** Both tools at once in each kit round (a machine shared with other work: the same contention for both). */
+const KIT_TOGETHER = process.argv.includes('--kit-together');
 /** `--only TEXT`: the CPU scenarios whose name contains TEXT (e.g. `--only "real token"`). */
 const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] ?? '' : '';
 const ROUNDS = QUICK ? 1 : 3;
+const KIT_ROUNDS = process.argv.includes('--kit-rounds') ? Number(process.argv[process.argv.indexOf('--kit-rounds') + 1]) : ROUNDS;
 const RUN_MS = QUICK ? 1_500 : 4_000;
 const STEADY_MS = 500;
 const RAMP_RATES = [100, 200, 400, 800, 1600, 3200] as const;
 const DEADLINE_MS = QUICK ? 90_000 : 600_000;
+/** The kit's section starts no round after this long (a round of two 40 s runs takes about 90 s). */
+const KIT_BUDGET_MS = 400_000;
 
 type SimKind = 'fast' | 'real';
 const SIM_CONFIGS: Record<SimKind, Record<string, unknown>> = {
@@ -47,6 +60,8 @@ const SIM_CONFIGS: Record<SimKind, Record<string, unknown>> = {
   // Real token pace (gpt-4o's ~22 ms a token) with one sentence, so a round stays short: ~0.6 s a stream.
   real: { chat: { time_scale: 1, profiles: { default: { answer_sentences: 1, pre_answer_ms: { median: 40, p99: 120 }, first_token_ms: { median: 150, p99: 400 } } } } },
 };
+/** The simulator's own realistic pace (its default profiles), for the comparison with the service's kit. */
+const KIT_SIM_CONFIG = { chat: { time_scale: 1 } };
 
 interface Scenario {
   readonly name: string;
@@ -189,7 +204,7 @@ async function ramp(sim: SimProcess, bodies: string[], mode: Mode): Promise<{ st
 
 const fmt = (v: number | null | undefined, digits = 3) => (v === null || v === undefined ? '–' : v.toFixed(digits));
 
-function renderMd(o: { cpu: ScenarioFigures[]; ramps: Partial<Record<Mode, { steps: RampStep[]; sustained: number | null }>>; machine: string; load: string; autocannon: boolean }): string {
+function renderMd(o: { cpu: ScenarioFigures[]; ramps: Partial<Record<Mode, { steps: RampStep[]; sustained: number | null }>>; kit: KitFigures | null; machine: string; load: string; autocannon: boolean }): string {
   const lines = [
     '# bench:load — the load generator\'s own cost, against the floor',
     '',
@@ -215,7 +230,8 @@ function renderMd(o: { cpu: ScenarioFigures[]; ramps: Partial<Record<Mode, { ste
     lines.push('| mode | rate | step | sent | dropped | lag p99, whole (ms) | lag p99, steady (ms) | loop delay p99 (ms) | verdict |', '|:---|---:|---:|---:|---:|---:|---:|---:|:---|');
     for (const m of modes) for (const s of o.ramps[m]!.steps) lines.push(`| ${s.mode} | ${s.rate}/s | ${s.duration_ms / 1000} s | ${s.sent} | ${s.dropped} | ${fmt(s.lag_p99_ms, 2)} | ${fmt(s.steady_lag_p99_ms, 2)} | ${fmt(s.loop_delay_p99_ms, 2)} | ${s.verdict} |`);
     lines.push('');
-  } else lines.push(`Rate search skipped (${QUICK ? '--quick' : '--skip-ramp'}).`, '');
+  } else lines.push(`Rate search skipped (${QUICK ? '--quick' : KIT_ONLY ? '--kit-only' : '--skip-ramp'}).`, '');
+  if (o.kit !== null) lines.push(...renderKitMd(o.kit));
   return lines.join('\n');
 }
 
@@ -230,15 +246,27 @@ async function planBodies(mode: Mode): Promise<string[]> {
 
 async function main(): Promise<void> {
   const loadBefore = loadavg();
-  const sims = { fast: await startSimProcess(SIM_CONFIGS.fast), real: await startSimProcess(SIM_CONFIGS.real) };
+  // --kit-only needs neither (the kit's section starts its own): no idle simulators beside the tools measured.
+  const sims = KIT_ONLY ? null : { fast: await startSimProcess(SIM_CONFIGS.fast), real: await startSimProcess(SIM_CONFIGS.real) };
   try {
     const bodies = { full: await planBodies('full'), stream: await planBodies('stream') };
     const autocannon = hasAutocannon();
-    const cpu = SKIP_CPU ? [] : await cpuSection(sims, bodies, autocannon);
+    const cpu = SKIP_CPU || sims === null ? [] : await cpuSection(sims, bodies, autocannon);
     const ramps: Partial<Record<Mode, { steps: RampStep[]; sustained: number | null }>> = {};
-    if (!SKIP_RAMP) {
+    if (!SKIP_RAMP && sims !== null) {
       ramps.full = await ramp(sims.fast, bodies.full, 'full');
       ramps.stream = await ramp(sims.fast, bodies.stream, 'stream');
+    }
+    let kit: KitFigures | null = null;
+    if (!SKIP_KIT) {
+      const sim = await startSimProcess(KIT_SIM_CONFIG);
+      // A budget of its own (the rounds are a fixed list; this bounds a machine too slow for them).
+      const kitStarted = performance.now();
+      try {
+        kit = await kitSection(sim.baseUrl, TOKEN, KIT_ROUNDS, QUICK ? KIT_TIMING_QUICK : KIT_TIMING, (line) => process.stderr.write(`${line}\n`), () => performance.now() - kitStarted < KIT_BUDGET_MS, KIT_TOGETHER);
+      } finally {
+        await sim.close();
+      }
     }
     const loadAfter = loadavg();
     const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`;
@@ -247,14 +275,14 @@ async function main(): Promise<void> {
     mkdirSync(out, { recursive: true });
     const json = {
       generated_at: new Date().toISOString(), machine, loadavg_start: loadBefore, loadavg_end: loadAfter, quick: QUICK, rounds: ROUNDS, run_ms: RUN_MS,
-      target_ratio: 1.3, cpu, ramps, duration_s: (performance.now() - started) / 1000,
+      target_ratio: 1.3, cpu, ramps, kit, duration_s: (performance.now() - started) / 1000,
     };
     writeFileSync(join(out, 'load.json'), `${JSON.stringify(json, null, 2)}\n`);
-    const md = renderMd({ cpu, ramps, machine, load, autocannon });
+    const md = renderMd({ cpu, ramps, kit, machine, load, autocannon });
     writeFileSync(join(out, 'load.md'), md);
     process.stdout.write(`${md}\nwritten: reports/bench/load.json, reports/bench/load.md (${json.duration_s.toFixed(0)} s)\n`);
   } finally {
-    await Promise.all([sims.fast.close(), sims.real.close()]);
+    await Promise.all([sims?.fast.close(), sims?.real.close()]);
   }
 }
 

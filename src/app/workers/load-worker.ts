@@ -16,9 +16,9 @@ import { createLoadCounters } from '../../runner/load-run.js';
 import { createLoadTarget } from '../../runner/load-target.js';
 import { watchLoopDelay } from '../../runner/loop-delay.js';
 import { runOpenLoop } from '../../runner/open-loop.js';
+import { createRecordQueue } from '../../runner/record-queue.js';
 import { createTokenPool } from '../../runner/token-pool.js';
 import { warmUp } from '../../runner/warm-up.js';
-import { scoreRecord } from '../score-record.js';
 import { expectationsOf, finishedRecord, planInput } from '../load-record.js';
 import type { FromWorker, LoadWorkerData, ToWorker, WorkerHealth } from './protocol.js';
 
@@ -50,10 +50,8 @@ async function main(data: LoadWorkerData): Promise<void> {
   });
   const warm = await warmUp({
     preconnect: (n) => target.preconnect(n), connections: schedule.firstWave(spec.shard), sample: plan.requestFor(0).planned, now,
-    score: (record) => {
-      const wanted = expectations.get(record.question_id);
-      if (wanted) scoreRecord(record, wanted);
-    },
+    // What the thread does with a record (the parent validates and writes it).
+    score: (record) => void finishedRecord(record, expectations),
   });
   post({ type: 'ready', ...warm });
   // The zero on this thread's clock: every thread's performance.timeOrigin differs, epoch time does not.
@@ -68,10 +66,12 @@ async function main(data: LoadWorkerData): Promise<void> {
   const flusher = setInterval(flush, BATCH_MS);
   const counters = createLoadCounters();
   const ticker = setInterval(() => post({ type: 'counters', counters }), COUNTERS_MS);
-  const onRecord = (unscored: UnscoredRecord) => {
+  // Scored and batched after the I/O callbacks of the loop's turn (runner/record-queue.ts).
+  const finishing = createRecordQueue((unscored: UnscoredRecord) => {
     batch.push(finishedRecord(unscored, expectations));
     if (batch.length >= BATCH) flush();
-  };
+  });
+  const onRecord = (unscored: UnscoredRecord) => finishing.push(unscored);
   const conversations = spec.conversations ? { thinkTime: spec.think_time, seed: spec.seed, endMs: schedule.lengthMs, wallClock: Date.now } : null;
   const common = {
     target, tokens: createTokenPool(data.tokens.length, spec.token_weights), retry: { retries: data.retries, retry429: data.retry429 },
@@ -94,7 +94,13 @@ async function main(data: LoadWorkerData): Promise<void> {
         stop_error: run.stop_error ? { message: run.stop_error.message, hint: run.stop_error.hint } : null,
       };
     }
+    finishing.flush();
   } finally {
+    try {
+      finishing.flush();
+    } catch {
+      // thrown above already, or the run's own error is on its way
+    }
     clearInterval(flusher);
     clearInterval(ticker);
     flush();

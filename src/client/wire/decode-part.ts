@@ -35,6 +35,8 @@ export function decodeText(text: string): StreamPart | undefined {
   // The packets of an answer's body (most of every stream) are checked by hand; anything else, or
   // anything the hand check doubts, goes through the schemas, which also word every error.
   if (isHotPacket(value)) return { kind: 'packet', part: value };
+  const head = hotHead(value);
+  if (head !== undefined) return head;
   const part = classifyPart(value, '');
   return part.kind === 'decode_error' ? decodeError(part.reason, excerptOfText(text)) : part;
 }
@@ -93,10 +95,36 @@ const HOT_TYPES: ReadonlyMap<string, (obj: Record<string, unknown>) => boolean> 
   ['stop', (obj) => isNullishString(obj.stop_reason)],
   ['message_start', (obj) => isNullish(obj.final_documents, isDocs) && isNullish(obj.pre_answer_processing_seconds, (v) => typeof v === 'number')],
   ['search_tool_documents_delta', (obj) => isDocs(obj.documents)],
+  // The first packets of every answer with a search: one each per request, so by hand too.
+  ['search_tool_start', (obj) => isNullish(obj.is_internet_search, (v) => typeof v === 'boolean')],
+  ['search_tool_queries_delta', (obj) => isStrings(obj.queries)],
+  ['search_tool_filter_delta', (obj) => isNullish(obj.sources, isStrings)],
   // The next runtime's answer packets (upstream be8920ec): most of such a stream.
   ['pydantic_ai', (obj) => isPlainRecord(obj.event, () => true) && isNullishString(obj.phase)],
   ['answer_metadata', (obj) => isNullish(obj.final_documents, isDocs) && isNullish(obj.pre_answer_processing_seconds, (v) => typeof v === 'number')],
 ]);
+
+type SessionCreated = Extract<StreamPart, { kind: 'session_created' }>;
+type MessageIds = Extract<StreamPart, { kind: 'message_ids' }>;
+
+/**
+ * The two lines that open every stream (`{chat_session_id, incognito}` and `{user_message_id,
+ * reserved_assistant_message_id}`), by hand, as api/stream.ts's kindOf and their schemas read them:
+ * a line with any key that makes kindOf choose another kind, or without `incognito` (the schema
+ * defaults it), goes through the schemas.
+ */
+function hotHead(value: unknown): SessionCreated | MessageIds | undefined {
+  if (!isRecord(value) || 'obj' in value || 'error' in value || 'responses' in value) return undefined;
+  if ('reserved_assistant_message_id' in value) {
+    return isInt(value.reserved_assistant_message_id) && isNullishInt(value.user_message_id) && value.user_message_id !== undefined
+      ? { kind: 'message_ids', part: value as MessageIds['part'] }
+      : undefined;
+  }
+  if (typeof value.chat_session_id === 'string' && typeof value.incognito === 'boolean') {
+    return { kind: 'session_created', part: value as SessionCreated['part'] };
+  }
+  return undefined;
+}
 
 type Packet = Extract<StreamPart, { kind: 'packet' }>['part'];
 
