@@ -4,7 +4,6 @@
  * after the run and `chatbench report DIR` calls it again, so both give byte-identical files. The
  * records stream past once: the summarizer and the report builder keep numbers and slim rows only.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRandom } from '../compare/prng.js';
 import { InputError } from '../errors.js';
@@ -21,6 +20,8 @@ import { readRecordEntries, readRecords } from './read-records.js';
 import { openViewerFile } from './view-runs.js';
 import { readReviews } from './reviews.js';
 import { parseJsonText } from '../util/parse-json.js';
+import { readFileLines } from '../util/file-lines.js';
+import { readRunFileText } from './run-file.js';
 import { readLabels } from '../dataset/index.js';
 
 export interface RenderedReports {
@@ -132,7 +133,10 @@ function junitText(input: ReportInput, extra: string | undefined): string {
 /** The generator's event-loop delay from the run's generator.json (eval or load); null when it has none. */
 export async function generatorLoopDelay(dir: string): Promise<LoopDelay | null> {
   const path = join(dir, 'generator.json');
-  const text = await readFile(path, 'utf8').catch(() => undefined);
+  const text = await readRunFileText(path, path).catch((error: unknown) => {
+    if (error instanceof InputError) throw error;
+    return undefined;
+  });
   if (text === undefined) return null;
   return parseJsonText(text, path, GeneratorLoopDelaySchema).loop_delay_ms ?? null;
 }
@@ -155,20 +159,23 @@ export async function saveRunLabels(dir: string, file: { path: string; cwd: stri
 /** The run's labels.jsonl (human verdicts, `--labels`); [] when there is none. InputError for a bad line. */
 export async function readRunLabels(dir: string): Promise<Label[]> {
   const file = join(dir, LABELS_FILE);
-  const text = await readFile(file, 'utf8').catch(() => undefined);
-  if (text === undefined) return [];
   const labels: Label[] = [];
   const problems: string[] = [];
-  text.split('\n').forEach((line, i) => {
-    if (line.trim() === '') return;
-    try {
-      const parsed = LabelSchema.safeParse(JSON.parse(line));
-      if (parsed.success) labels.push(parsed.data);
-      else problems.push(`${file}:${i + 1}: not a label (${parsed.error.issues[0]?.message ?? 'invalid'})`);
-    } catch {
-      problems.push(`${file}:${i + 1}: not JSON`);
+  try {
+    for await (const { text, number } of readFileLines(file, { name: file })) {
+      if (text.trim() === '') continue;
+      try {
+        const parsed = LabelSchema.safeParse(JSON.parse(text));
+        if (parsed.success) labels.push(parsed.data);
+        else problems.push(`${file}:${number}: not a label (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+      } catch {
+        problems.push(`${file}:${number}: not JSON`);
+      }
     }
-  });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
   if (problems.length > 0) throw new InputError(problems);
   return labels;
 }

@@ -53,7 +53,8 @@ import type { EvalGenerator, LoopDelay } from '../records/generator-health.js';
 import { watchLoopDelay, worseLoopDelay } from '../runner/loop-delay.js';
 import { warmUp, type WarmUpResult } from '../runner/warm-up.js';
 import { writeFileAtomic } from './output-files.js';
-import { generatorLoopDelay, renderReports, type RenderedReports } from './render-reports.js';
+import { generatorLoopDelay, readRunLabels, renderReports, type RenderedReports } from './render-reports.js';
+import { readReviews } from './reviews.js';
 import type { RequestRecord } from '../records/record.js';
 import { openResultsFile } from './results-file.js';
 import { NOTHING_DONE, planDigest, prepareResume, withResume, type ResumeState } from './resume.js';
@@ -226,6 +227,10 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   const ready = prepared ?? (await prepareEval(options));
   const { dataset, sets, plan, plannedTotal, wholePlanSha256 } = ready;
   const outDir = resolve(options.cwd, options.outDir);
+  // The run directory's reviews and labels feed the reports written after the run: a bad one is
+  // refused now, before anything (even GET /version) is sent, not once the requests are done.
+  await readReviews(outDir);
+  if (ready.labels === null) await readRunLabels(outDir);
   const version = await probeVersion({ baseUrl: options.baseUrl }, options.signal, secretsOf(sets.defaults, options.token));
   const service: ServiceDescription = { ...version, framing: null };
   const manifest = { ...(await buildManifest(options, dataset, sets, plan, plannedTotal, wholePlanSha256, service)), quality: await qualityManifest(options, ready) };

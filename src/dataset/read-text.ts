@@ -31,11 +31,11 @@ const REASONS: Record<string, string> = {
  * or `file: 1.1 GB, over the 268 MB limit of an input file` (a device such as /dev/zero is read
  * no further than the limit).
  */
-export async function readUtf8File(file: InputFile): Promise<string> {
+export async function readUtf8File(file: InputFile, maxBytes: number = LIMITS.inputFileBytes): Promise<string> {
   const fullPath = isAbsolute(file.path) || file.cwd === undefined ? file.path : resolve(file.cwd, file.path);
   let bytes: Buffer;
   try {
-    bytes = await readCapped(fullPath, LIMITS.inputFileBytes);
+    bytes = await readCapped(fullPath, maxBytes);
   } catch (error) {
     if (error instanceof FileTooLargeError) throw new InputError([tooLargeMessage(file.path, error)], { cause: error });
     const code = (error as NodeJS.ErrnoException).code ?? '';
