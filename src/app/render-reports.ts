@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { createRandom } from '../compare/prng.js';
-import { InputError } from '../errors.js';
+import { InputError, InterruptedError } from '../errors.js';
 import { describePassRule, parsePassRule } from '../metrics/pass-rule.js';
 import { createSummarizer } from '../metrics/summarize.js';
 import { LabelSchema, LABELS_FILE, type Label } from '../records/labels.js';
@@ -42,6 +42,17 @@ export interface RenderOptions {
   readonly viewerBundleDir?: string;
   /** The most records viewer.html embeds (default VIEWER_FILE_MAX_RECORDS); past it none is written. */
   readonly viewerMaxRecords?: number;
+  /**
+   * Stops the rebuild (`chatbench report` on an interrupt): while the records are read, the reports
+   * are left as they were (no temporary file stays) and an InterruptedError is thrown; once they
+   * are being written, they are all written.
+   */
+  readonly signal?: AbortSignal;
+}
+
+/** Throws InterruptedError when `signal` was aborted; reports stopped before they were written. */
+export function stopIfInterrupted(signal: AbortSignal | undefined, dir: string): void {
+  if (signal?.aborted) throw new InterruptedError(`interrupted: ${dir}: no report was replaced; run \`chatbench report\` again to rebuild them`, signal);
 }
 
 export async function renderReports(dir: string, options: RenderOptions): Promise<RenderedReports> {
@@ -72,14 +83,21 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
   const csvPath = join(dir, 'results.csv');
   const csvOut = createAtomicStream(csvPath);
   const csv = REPORT_RENDERERS['results.csv'].createSink((chunk) => csvOut.write(chunk));
-  for await (const entry of readRecordEntries(dir)) {
-    const { record } = entry;
-    summarizer.add(record);
-    builder.add(record);
-    csv.write(record);
-    viewer.add(entry);
+  try {
+    for await (const entry of readRecordEntries(dir)) {
+      stopIfInterrupted(options.signal, dir);
+      const { record } = entry;
+      summarizer.add(record);
+      builder.add(record);
+      csv.write(record);
+      viewer.add(entry);
+    }
+    stopIfInterrupted(options.signal, dir);
+    await csv.close();
+  } catch (error) {
+    await csvOut.abort(); // a bad line or an interrupt: results.csv stays as it was, no .tmp left
+    throw error;
   }
-  await csv.close();
   await csvOut.commit();
   const summary = summarizer.finish();
   const input = builder.finish(summary);

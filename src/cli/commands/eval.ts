@@ -16,7 +16,7 @@ import { relative, resolve } from 'node:path';
 import { describeService, prepareEval, runEval, serviceWarnings, type EvalInputs, type EvalResult, type PreparedEval } from '../../app/run-eval.js';
 import type { Gate } from '../../figures/index.js';
 import { LIMITS } from '../../util/limits.js';
-import { ExitCode, UsageError } from '../../errors.js';
+import { ExitCode, interruptedExitCode, UsageError } from '../../errors.js';
 import { renderTerminalTable } from '../../reports/terminal-table.js';
 import type { ModeOption } from '../../sets/index.js';
 import { resolveBaseUrl, resolveToken } from '../connection.js';
@@ -266,7 +266,7 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
     io.stderr.write(`chatbench eval: interrupted; ${result.run.sent} of ${result.run.planned} requests were sent and recorded${unsent > 0 ? ` (and ${unsent} conversation turns recorded skipped)` : ''}
 `);
   }
-  const exitCode = interrupted ? ExitCode.Interrupted : (gated?.exitCode ?? ExitCode.Ok);
+  const exitCode = interrupted ? interruptedExitCode(io.signal) : (gated?.exitCode ?? ExitCode.Ok);
   const gateResults = gated?.gateResults ?? [];
   const detail = `${result.run.sent} requests, ${result.run.outcomes.ok} ok`;
   output.verdict(gatesVerdict(gateResults, detail, output.paint, interrupted));

@@ -44,12 +44,12 @@ export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
           await saveRunLabels(dir, { path: a.labels, cwd: io.cwd });
         }
         if (load) {
-          const { files, summary, gates } = await renderLoadReports(dir, { version: VERSION, slos: load.slos.map((t) => parseSlo(t)), gates: load.gates.map((t) => parseLoadGateFlag(t)) });
+          const { files, summary, gates } = await renderLoadReports(dir, { version: VERSION, slos: load.slos.map((t) => parseSlo(t)), gates: load.gates.map((t) => parseLoadGateFlag(t)), signal: io.signal });
           io.stdout.write(`${renderLoadSummary(summary, gates, output.paint)}\nreports:\n${files.map((f) => `  ${f}`).join('\n')}\n`);
           output.verdict(loadVerdict(summary, gates, output.paint));
           output.result({ command: 'report', exit_code: ExitCode.Ok, out_dir: dir, files, gates, load_summary: summary });
         } else {
-          const { summary, files, skipped, input } = await renderReports(dir, { version: VERSION, ...(io.env.CHATBENCH_VIEWER_DIR ? { viewerBundleDir: io.env.CHATBENCH_VIEWER_DIR } : {}) });
+          const { summary, files, skipped, input } = await renderReports(dir, { version: VERSION, signal: io.signal, ...(io.env.CHATBENCH_VIEWER_DIR ? { viewerBundleDir: io.env.CHATBENCH_VIEWER_DIR } : {}) });
           // The run's gates that need no baseline, as eval put them in junit.xml.
           const gates = await evalGatesOf(dir);
           if (gates.length > 0) {
