@@ -85,6 +85,8 @@ export interface QualityInputs {
   readonly checksPath?: string | undefined;
   /** The time one check may take on one answer (default 2 s). */
   readonly checksTimeoutMs?: number | undefined;
+  /** The process's environment: the checks' worker gets its harmless variables only (checks/runner). */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
   /** `--pass` conditions ([] = the default rule). */
   readonly pass?: readonly string[] | undefined;
   /** `--labels FILE`: human verdicts for the judge's agreement. */
@@ -129,7 +131,7 @@ export async function prepareEval(inputs: EvalInputs): Promise<PreparedEval> {
   if (dataset && sets) problems.push(...deepResearchProblems(dataset.rows, sets.sets, inputs.datasetPath));
   const quality = inputs.quality;
   const checks = quality?.checksPath === undefined ? null : await collect(() => loadChecks({
-    path: quality.checksPath!, cwd: inputs.cwd, timeoutMs: quality.checksTimeoutMs ?? DEFAULT_CHECKS_TIMEOUT_MS,
+    path: quality.checksPath!, cwd: inputs.cwd, timeoutMs: quality.checksTimeoutMs ?? DEFAULT_CHECKS_TIMEOUT_MS, ...(quality.env === undefined ? {} : { env: quality.env }),
     reserved: new Set([...FIGURE_NAMES, ...SCORE_NAMES, 'pass']),
   }));
   const passRule = await collect(async () => {

@@ -140,7 +140,7 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
   if (a.resume !== undefined && a.out !== undefined && a.out !== a.resume) throw new UsageError('--out and --resume conflict: --resume DIR writes into DIR');
   const judge = judgeChoice(a, a.sim);
   const quality = {
-    checksPath: a.checks, checksTimeoutMs: parseDuration(a['checks-timeout'], 'checks-timeout'), pass: a.pass ?? [], labelsPath: a.labels, judged: judge.kind !== 'off',
+    checksPath: a.checks, checksTimeoutMs: parseDuration(a['checks-timeout'], 'checks-timeout'), pass: a.pass ?? [], labelsPath: a.labels, judged: judge.kind !== 'off', env: io.env,
   };
   const inputs = {
     datasetPath: a.dataset, modelsPath: a.models, setFlags: a.set, mode: a.mode, repeat: a.repeat, cwd: io.cwd, shard: resolveShard(a, io), quality,
