@@ -85,6 +85,22 @@ describe('loadChecks', () => {
     }
   }, 30_000);
 
+  it('the checks of one answer share a total time: the one running when it ends, and those after it, are errors', async () => {
+    const file = await write('slow.mjs', `
+      export const a_slow = () => new Promise((r) => setTimeout(() => r(true), 400));
+      export const b_after = () => true;
+    `);
+    const checks = await loadChecks({ path: file, cwd: dir, timeoutMs: 5_000, totalMs: 100, reserved: new Set() });
+    try {
+      expect(await checks.run(ctx('x'))).toEqual({
+        a_slow: { score: null, reason: null, error: 'ran past the 100 ms the checks of one answer may take together' },
+        b_after: { score: null, reason: null, error: 'not run: the checks before it ran past the 100 ms the checks of one answer may take together' },
+      });
+    } finally {
+      await checks.close();
+    }
+  });
+
   it("a module that fails to load: its own output is in the message, never on chatbench's", async () => {
     await write('noisy.mjs', 'console.error("missing CONFIG"); throw new Error("no config");');
     await expect(load('noisy.mjs')).rejects.toThrow(/cannot load it: no config; its output: missing CONFIG/);

@@ -28,6 +28,12 @@ const FIGURE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const LOAD_TIMEOUT_MS = 15_000;
 /** The heap a checks worker may use, MB: far above what a check on one answer needs. */
 export const CHECKS_HEAP_MB = 256;
+/**
+ * The time all the checks of one answer may take together: a module of many slow checks, each
+ * under its own limit, must not hold every record for minutes. A check started when little is left
+ * gets only what is left; one not started when nothing is is that check's error.
+ */
+export const CHECKS_TOTAL_MS = 30_000;
 /** The variables a check may read: a locale, a time zone, where temporary files go; no secret. */
 const WORKER_ENV_KEYS = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'] as const;
 /** The worker's output kept (its tail) for a load error's message. */
@@ -56,6 +62,8 @@ export interface CheckOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** The worker's heap cap, MB; default CHECKS_HEAP_MB. */
   heapMb?: number;
+  /** The time every check on one answer may take together; default CHECKS_TOTAL_MS. */
+  totalMs?: number;
 }
 
 /** How one call ended; `fatal`: the worker is gone (crashed, exited) and must be replaced. */
@@ -161,7 +169,7 @@ export async function loadChecks(options: CheckOptions): Promise<CheckRunner> {
   let queue: Promise<unknown> = Promise.resolve();
 
   /** One call, with the time limit; a timeout or a crash retires the worker (the next call starts another). */
-  const callOne = async (name: string, ctx: CheckContext): Promise<CheckResult> => {
+  const callOne = async (name: string, ctx: CheckContext, timeoutMs: number, why: string): Promise<CheckResult> => {
     running ??= spawn(full, options.env ?? {}, options.heapMb ?? CHECKS_HEAP_MB);
     const current = running;
     try {
@@ -174,7 +182,7 @@ export async function loadChecks(options: CheckOptions): Promise<CheckRunner> {
     let timer: NodeJS.Timeout | undefined;
     const reply = await new Promise<CallReply>((settle) => {
       current.pending = { id, settle };
-      timer = setTimeout(() => settle({ ok: false, error: `timed out after ${options.timeoutMs} ms` }), options.timeoutMs);
+      timer = setTimeout(() => settle({ ok: false, error: why }), timeoutMs);
       try {
         current.worker.postMessage({ id, name, ctx });
       } catch (error) {
@@ -197,7 +205,21 @@ export async function loadChecks(options: CheckOptions): Promise<CheckRunner> {
     run(ctx) {
       const result = queue.then(async () => {
         const out: Record<string, CheckResult> = {};
-        for (const name of names) out[name] = await callOne(name, ctx);
+        const totalMs = options.totalMs ?? CHECKS_TOTAL_MS;
+        const started = performance.now();
+        const spent = `ran past the ${totalMs} ms the checks of one answer may take together`;
+        let exhausted = false;
+        for (const name of names) {
+          const left = totalMs - (performance.now() - started);
+          if (exhausted || left <= 0) {
+            out[name] = { score: null, reason: null, error: `not run: the checks before it ${spent}` };
+          } else if (left < options.timeoutMs) {
+            out[name] = await callOne(name, ctx, left, spent);
+            exhausted = out[name].error === spent;
+          } else {
+            out[name] = await callOne(name, ctx, options.timeoutMs, `timed out after ${options.timeoutMs} ms`);
+          }
+        }
         return out;
       });
       queue = result.catch(() => undefined);
