@@ -57,6 +57,7 @@ export async function readDataset(file: InputFile | string, options: { toolIds?:
   const rows: DatasetRow[] = [];
   const problems: string[] = [];
   const firstLineOfId = new Map<string, number>();
+  const categories = new Map<string, string>();
   let index = 0;
   for await (const record of records) {
     index += 1;
@@ -67,7 +68,7 @@ export async function readDataset(file: InputFile | string, options: { toolIds?:
     }
     const rowInput = toRowInput(columns, record, index);
     const result = DatasetRowSchema.safeParse(rowInput);
-    if (result.success) rows.push(result.data);
+    if (result.success) rows.push(compactRow(result.data, categories));
     else for (const issue of result.error.issues) problems.push(`${where}: ${issue.path.join('.') || 'row'}: ${issue.message}`);
     // Checked on the cell, not the parsed row, so a duplicate shows even when the row has other problems.
     const id = rowInput.id.trim();
@@ -80,6 +81,35 @@ export async function readDataset(file: InputFile | string, options: { toolIds?:
   problems.sort((a, b) => lineNumber(a) - lineNumber(b));
   if (problems.length > 0) throw new InputError(problems);
   return { path: name, rows, columns, categories: [...new Set(rows.flatMap((row) => (row.category === null ? [] : [row.category])))] };
+}
+
+/** The empty list every row with nothing in a list shares (frozen: nothing may add to it). */
+const NONE = Object.freeze([]) as unknown as never[];
+/** The metadata of every row without extra columns, shared and frozen likewise. */
+const NO_METADATA: Record<string, string> = Object.freeze({});
+
+/**
+ * The row with its empty lists and metadata shared and its category interned: a million rows held
+ * for the plan would otherwise keep some ten million empty arrays and a million copies of a few
+ * category names. Nothing downstream mutates a row.
+ */
+function compactRow(row: DatasetRow, categories: Map<string, string>): DatasetRow {
+  const e = row.expectations;
+  const shared = <T>(list: T[]): T[] => (list.length === 0 ? NONE : list);
+  let category = row.category;
+  if (category !== null) {
+    const known = categories.get(category);
+    if (known === undefined) categories.set(category, category);
+    else category = known;
+  }
+  return {
+    ...row, category,
+    expectations: {
+      ...e, expected_document_ids: shared(e.expected_document_ids), must_contain: shared(e.must_contain), must_not_contain: shared(e.must_not_contain),
+      must_match: shared(e.must_match), must_not_match: shared(e.must_not_match), expected_tools: shared(e.expected_tools),
+    },
+    metadata: Object.keys(row.metadata).length === 0 ? NO_METADATA : row.metadata,
+  };
 }
 
 /**
