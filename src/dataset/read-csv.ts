@@ -124,7 +124,15 @@ async function* parseRecords(name: string, input: InputFile): AsyncGenerator<Raw
       for await (const chunk of readUtf8Chunks(input)) {
         if (parser.destroyed) return; // a CSV error, or the reader stopped early
         // Back-pressure; a parser destroyed meanwhile never drains, but it closes.
-        if (!parser.write(chunk)) await new Promise<void>((done) => parser.once('drain', () => done()).once('close', () => done()));
+        if (!parser.write(chunk)) {
+          await new Promise<void>((done) => {
+            const settle = () => {
+              parser.off('drain', settle).off('close', settle);
+              done();
+            };
+            parser.on('drain', settle).on('close', settle);
+          });
+        }
       }
       parser.end();
     } catch (error) {
