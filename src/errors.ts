@@ -11,7 +11,12 @@ export const ExitCode = {
   InvalidInput: 2,
   RunFailed: 3,
   Internal: 4,
+  /** Stopped by SIGHUP (a closed terminal): 128 + 1, as a shell reports a process it killed. */
+  Hangup: 129,
+  /** Stopped by SIGINT (Ctrl-C): 128 + 2. */
   Interrupted: 130,
+  /** Stopped by SIGTERM (a CI runner's cancel, `kill`): 128 + 15. */
+  Terminated: 143,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
@@ -64,6 +69,38 @@ export class OutputError extends ToolkitError {
   override readonly name = 'OutputError';
   readonly code = 'E_OUTPUT';
   readonly exitCode = ExitCode.RunFailed;
+}
+
+/** The signals that stop a run cleanly, and the exit code each gives (README "Exit codes"). */
+export const STOP_SIGNALS = { SIGHUP: ExitCode.Hangup, SIGINT: ExitCode.Interrupted, SIGTERM: ExitCode.Terminated } as const;
+export type StopSignal = keyof typeof STOP_SIGNALS;
+
+/** The reason an interrupt aborts the Io's signal with: which signal it was. */
+export class InterruptReason extends Error {
+  override readonly name = 'InterruptReason';
+  constructor(readonly signal: StopSignal) {
+    super(`interrupted (${signal})`);
+  }
+}
+
+/** The exit code of a run stopped by the interrupt that aborted `signal`: 129, 130 or 143 (130 when the signal is not known). */
+export function interruptedExitCode(signal: AbortSignal): ExitCode {
+  const reason: unknown = signal.reason;
+  return reason instanceof InterruptReason ? STOP_SIGNALS[reason.signal] : ExitCode.Interrupted;
+}
+
+/**
+ * A command that stops part-way on an interrupt (`report`): nothing it was writing replaced the
+ * old file. Exit 129/130/143 by the signal.
+ */
+export class InterruptedError extends ToolkitError {
+  override readonly name = 'InterruptedError';
+  readonly code = 'E_INTERRUPTED';
+  readonly exitCode: ExitCode;
+  constructor(message: string, signal: AbortSignal) {
+    super(message);
+    this.exitCode = interruptedExitCode(signal);
+  }
 }
 
 export const exitCodeOf = (error: unknown): ExitCode =>

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { ONYX_RELEASES } from '../api/index.js';
 import { ShardSchema } from '../plan/shard.js';
+import { InputError } from '../errors.js';
+import { readRunFileText } from './run-file.js';
 
 export const PLAN_VERSION = 1;
 
@@ -120,7 +122,12 @@ export function redactDefaults<T extends { mcp_headers?: Record<string, string> 
  * directory take what they need this way and go on without it.
  */
 export async function readManifestPart<S extends z.ZodType>(dir: string, schema: S): Promise<z.infer<S> | undefined> {
-  const text = await readFile(join(dir, 'manifest.json'), 'utf8').catch(() => undefined);
+  const file = join(dir, 'manifest.json');
+  // Too large is an error (exit 2); missing or unreadable is "no manifest", as before.
+  const text = await readRunFileText(file, file).catch((error: unknown) => {
+    if (error instanceof InputError) throw error;
+    return undefined;
+  });
   if (text === undefined) return undefined;
   let json: unknown;
   try {

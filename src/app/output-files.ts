@@ -105,6 +105,8 @@ export interface AtomicStream {
   write(chunk: string): void;
   /** Ends the stream and renames it into place; OutputError when any write failed. */
   commit(): Promise<void>;
+  /** Drops what was written (the temporary file removed): the old file stays as it was. */
+  abort(): Promise<void>;
 }
 
 export function createAtomicStream(path: string): AtomicStream {
@@ -129,6 +131,11 @@ export function createAtomicStream(path: string): AtomicStream {
         await rm(temp, { force: true }).catch(() => undefined);
         throw outputError(path, error);
       }
+    },
+    async abort() {
+      out.destroy();
+      await new Promise<void>((done) => (out.closed ? done() : out.once('close', () => done())));
+      await rm(temp, { force: true }).catch(() => undefined);
     },
   };
 }

@@ -3,10 +3,10 @@
  * Reads a run's results.jsonl as a stream of validated records (never the whole file at once),
  * each with the byte place of its line so one record can be read back alone (the viewer), and its
  * summary.json. A run that crashed mid-write leaves a torn last line: no trailing newline and
- * not JSON. That line is skipped and counted; any other bad line is an error.
+ * not JSON. That line is skipped and counted; any other bad line is an error, and so is a line
+ * past the cap of a run file's line (util/file-lines), refused before it is read whole.
  */
 import { parseJsonText } from '../util/parse-json.js';
-import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { z } from 'zod';
@@ -14,6 +14,8 @@ import { readUtf8File } from '../dataset/read-text.js';
 import { InputError } from '../errors.js';
 import { RequestRecordSchema, type RequestRecord } from '../records/record.js';
 import { SummarySchema, type Summary } from '../records/summary.js';
+import { readFileLines } from '../util/file-lines.js';
+import { LIMITS } from '../util/limits.js';
 
 /** Bad lines listed before reading stops: a wrong file is not worth reading to its end. */
 const MAX_PROBLEMS = 20;
@@ -64,32 +66,6 @@ export interface RecordEntriesFile extends AsyncIterable<RecordEntry> {
   readonly tornLines: number;
 }
 
-/** Lines of a file as byte ranges, read in chunks: an exact offset for every line, CRLF or LF. */
-async function* linesOf(full: string): AsyncGenerator<{ text: string; offset: number; length: number; terminated: boolean }> {
-  const input = createReadStream(full);
-  let carry: Buffer = Buffer.alloc(0);
-  let carryOffset = 0;
-  try {
-    for await (const chunk of input as AsyncIterable<Buffer>) {
-      const buffer = carry.length === 0 ? chunk : Buffer.concat([carry, chunk]);
-      let start = 0;
-      for (let nl = buffer.indexOf(0x0a, start); nl !== -1; nl = buffer.indexOf(0x0a, start)) {
-        const end = nl > start && buffer[nl - 1] === 0x0d ? nl - 1 : nl;
-        yield { text: buffer.toString('utf8', start, end), offset: carryOffset + start, length: end - start, terminated: true };
-        start = nl + 1;
-      }
-      carryOffset += start;
-      carry = buffer.subarray(start);
-    }
-    if (carry.length > 0) {
-      const end = carry[carry.length - 1] === 0x0d ? carry.length - 1 : carry.length;
-      yield { text: carry.toString('utf8', 0, end), offset: carryOffset, length: end, terminated: false };
-    }
-  } finally {
-    input.destroy();
-  }
-}
-
 /** A RequestRecord from one line's JSON, or the problem with it. */
 function parseRecordLine(text: string): { record: RequestRecord } | { problem: string; json: boolean } {
   let json: unknown;
@@ -119,9 +95,8 @@ export function readRecordEntries(pathOrDir: string, options: { cwd?: string } =
     fileName = file;
     fullPath = full;
     const problems: string[] = [];
-    let lineNumber = 0;
-    for await (const line of linesOf(full)) {
-      lineNumber += 1;
+    for await (const line of readFileLines(full, { name: file })) {
+      const lineNumber = line.number;
       if (line.text.trim() === '') continue;
       const parsed = parseRecordLine(line.text);
       if ('record' in parsed) yield { record: parsed.record, place: { offset: line.offset, length: line.length }, text: line.text };
@@ -186,6 +161,6 @@ export async function readRecordAt(file: string, place: RecordPlace): Promise<Re
 /** A run directory's summary.json, validated. InputError `DIR/summary.json: ...` when missing or invalid. */
 export async function readSummary(dir: string, options: { cwd?: string } = {}): Promise<Summary> {
   const file = join(dir, 'summary.json');
-  const text = await readUtf8File({ path: file, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+  const text = await readUtf8File({ path: file, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) }, LIMITS.runFileLineBytes);
   return parseJsonText(text, file, SummarySchema);
 }

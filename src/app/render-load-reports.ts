@@ -26,6 +26,7 @@ import { describeModel, type LoadReportInput } from '../reports/load/load-tables
 import { renderTimelineCsv } from '../reports/load/timeline-csv.js';
 import { readRecordEntries } from './read-records.js';
 import { openViewerFile } from './view-runs.js';
+import { stopIfInterrupted } from './render-reports.js';
 import { LoadSpecSchema, type LoadSpec } from '../plan/load-plan.js';
 import { GeneratorHealthSchema, type GeneratorHealth } from '../records/generator-health.js';
 
@@ -38,6 +39,8 @@ export interface LoadReportOptions {
   readonly title?: string;
   /** Where the viewer's bundle is (default dist/viewer); without it no viewer.html is written. */
   readonly viewerBundleDir?: string;
+  /** Stops the rebuild while the records are read (render-reports RenderOptions.signal). */
+  readonly signal?: AbortSignal;
 }
 
 export interface RenderedLoadReports {
@@ -79,9 +82,11 @@ export async function renderLoadReports(dir: string, options: LoadReportOptions)
   // Every run has its viewer.html too: the answers of a load run, bounded like any other's.
   const viewer = await openViewerFile(dir, { version: options.version, bundleDir: options.viewerBundleDir });
   for await (const entry of readRecordEntries(dir)) {
+    stopIfInterrupted(options.signal, dir);
     records.push(toLoadRecord(entry.record));
     viewer.add(entry);
   }
+  stopIfInterrupted(options.signal, dir);
   // generator.json is written when a run ends: without it the run was killed (or still runs).
   const figures = computeLoadFigures({ records, spec, generator, slos: options.slos ?? [], incomplete: generator === null });
   const gates = evaluateLoadGates(options.gates ?? [], figures.summary);

@@ -4,10 +4,9 @@
  * after the run and `chatbench report DIR` calls it again, so both give byte-identical files. The
  * records stream past once: the summarizer and the report builder keep numbers and slim rows only.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRandom } from '../compare/prng.js';
-import { InputError } from '../errors.js';
+import { InputError, InterruptedError } from '../errors.js';
 import { describePassRule, parsePassRule } from '../metrics/pass-rule.js';
 import { createSummarizer } from '../metrics/summarize.js';
 import { LabelSchema, LABELS_FILE, type Label } from '../records/labels.js';
@@ -23,6 +22,8 @@ import { readRecordEntries, readRecords } from './read-records.js';
 import { openViewerFile } from './view-runs.js';
 import { readReviews } from './reviews.js';
 import { parseJsonText } from '../util/parse-json.js';
+import { readFileLines } from '../util/file-lines.js';
+import { readRunFileText } from './run-file.js';
 import { readLabels } from '../dataset/index.js';
 
 export interface RenderedReports {
@@ -48,6 +49,17 @@ export interface RenderOptions {
   readonly viewerBundleDir?: string;
   /** The most records viewer.html embeds (default VIEWER_FILE_MAX_RECORDS); past it none is written. */
   readonly viewerMaxRecords?: number;
+  /**
+   * Stops the rebuild (`chatbench report` on an interrupt): while the records are read, the reports
+   * are left as they were (no temporary file stays) and an InterruptedError is thrown; once they
+   * are being written, they are all written.
+   */
+  readonly signal?: AbortSignal;
+}
+
+/** Throws InterruptedError when `signal` was aborted; reports stopped before they were written. */
+export function stopIfInterrupted(signal: AbortSignal | undefined, dir: string): void {
+  if (signal?.aborted) throw new InterruptedError(`interrupted: ${dir}: no report was replaced; run \`chatbench report\` again to rebuild them`, signal);
 }
 
 export async function renderReports(dir: string, options: RenderOptions): Promise<RenderedReports> {
@@ -78,14 +90,21 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
   const csvPath = join(dir, 'results.csv');
   const csvOut = createAtomicStream(csvPath);
   const csv = REPORT_RENDERERS['results.csv'].createSink((chunk) => csvOut.write(chunk));
-  for await (const entry of readRecordEntries(dir)) {
-    const { record } = entry;
-    summarizer.add(record);
-    builder.add(record);
-    csv.write(record);
-    viewer.add(entry);
+  try {
+    for await (const entry of readRecordEntries(dir)) {
+      stopIfInterrupted(options.signal, dir);
+      const { record } = entry;
+      summarizer.add(record);
+      builder.add(record);
+      csv.write(record);
+      viewer.add(entry);
+    }
+    stopIfInterrupted(options.signal, dir);
+    await csv.close();
+  } catch (error) {
+    await csvOut.abort(); // a bad line or an interrupt: results.csv stays as it was, no .tmp left
+    throw error;
   }
-  await csv.close();
   await csvOut.commit();
   const summary = summarizer.finish();
   const input = builder.finish(summary);
@@ -141,7 +160,10 @@ export async function junitQuestionsOf(dir: string): Promise<JunitQuestions> {
 /** The generator's event-loop delay from the run's generator.json (eval or load); null when it has none. */
 export async function generatorLoopDelay(dir: string): Promise<LoopDelay | null> {
   const path = join(dir, 'generator.json');
-  const text = await readFile(path, 'utf8').catch(() => undefined);
+  const text = await readRunFileText(path, path).catch((error: unknown) => {
+    if (error instanceof InputError) throw error;
+    return undefined;
+  });
   if (text === undefined) return null;
   return parseJsonText(text, path, GeneratorLoopDelaySchema).loop_delay_ms ?? null;
 }
@@ -164,20 +186,23 @@ export async function saveRunLabels(dir: string, file: { path: string; cwd: stri
 /** The run's labels.jsonl (human verdicts, `--labels`); [] when there is none. InputError for a bad line. */
 export async function readRunLabels(dir: string): Promise<Label[]> {
   const file = join(dir, LABELS_FILE);
-  const text = await readFile(file, 'utf8').catch(() => undefined);
-  if (text === undefined) return [];
   const labels: Label[] = [];
   const problems: string[] = [];
-  text.split('\n').forEach((line, i) => {
-    if (line.trim() === '') return;
-    try {
-      const parsed = LabelSchema.safeParse(JSON.parse(line));
-      if (parsed.success) labels.push(parsed.data);
-      else problems.push(`${file}:${i + 1}: not a label (${parsed.error.issues[0]?.message ?? 'invalid'})`);
-    } catch {
-      problems.push(`${file}:${i + 1}: not JSON`);
+  try {
+    for await (const { text, number } of readFileLines(file, { name: file })) {
+      if (text.trim() === '') continue;
+      try {
+        const parsed = LabelSchema.safeParse(JSON.parse(text));
+        if (parsed.success) labels.push(parsed.data);
+        else problems.push(`${file}:${number}: not a label (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+      } catch {
+        problems.push(`${file}:${number}: not JSON`);
+      }
     }
-  });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
   if (problems.length > 0) throw new InputError(problems);
   return labels;
 }

@@ -12,12 +12,13 @@
  * failed, the rest are recorded skipped.
  */
 import { createHash } from 'node:crypto';
-import { open, readFile, stat, truncate } from 'node:fs/promises';
+import { open, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError } from '../errors.js';
 import type { PlannedRequest } from '../plan/planned-request.js';
 import { ManifestSchema, type Manifest } from './manifest.js';
 import { readRecords } from './read-records.js';
+import { readRunFileText } from './run-file.js';
 import type { RequestRecord } from '../records/record.js';
 import type { PreviousTurn } from '../runner/index.js';
 
@@ -55,12 +56,11 @@ export function planDigest(plan: Iterable<PlannedRequest>): string {
 /** Reads DIR/manifest.json; InputError when missing or not an eval manifest. */
 export async function readRunManifest(dir: string, label: string): Promise<Manifest> {
   const file = join(dir, 'manifest.json');
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    throw new InputError([`--resume ${label}: no manifest.json there; give the directory of the run to continue`]);
-  }
+  const text = await readRunFileText(file, `--resume ${label}: manifest.json`).catch((error: unknown) => {
+    if (error instanceof InputError) throw error;
+    return undefined;
+  });
+  if (text === undefined) throw new InputError([`--resume ${label}: no manifest.json there; give the directory of the run to continue`]);
   let json: unknown;
   try {
     json = JSON.parse(text);

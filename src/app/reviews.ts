@@ -4,10 +4,12 @@
  * gates, appended to by `chatbench view`. The file sits beside results.jsonl; a run without one
  * has no review (human_pass_rate N/A), never an error.
  */
-import { appendFile, readFile, stat, truncate } from 'node:fs/promises';
+import { appendFile, open, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { InputError } from '../errors.js';
-import { humanVerdicts, parseReviews, REVIEWS_FILE, ReviewSchema, type HumanVerdicts, type Review } from '../records/review.js';
+import { cutTornTail } from './resume.js';
+import { readFileLines } from '../util/file-lines.js';
+import { createReviewsParser, humanVerdicts, REVIEWS_FILE, ReviewSchema, type HumanVerdicts, type Review } from '../records/review.js';
 
 export interface RunReviews {
   /** reviews.jsonl as messages name it. */
@@ -31,30 +33,54 @@ export async function reviewsFileOf(pathOrDir: string, cwd?: string): Promise<{ 
  */
 export async function readReviews(pathOrDir: string, options: { cwd?: string } = {}): Promise<RunReviews> {
   const { file, full } = await reviewsFileOf(pathOrDir, options.cwd);
-  let text: string;
+  const parser = createReviewsParser(file);
   try {
-    text = await readFile(full, 'utf8');
+    for await (const line of readFileLines(full, { name: file })) parser.line(line.text, line.number, line.terminated);
   } catch (error) {
+    if (error instanceof InputError) throw error;
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { file, reviews: [], verdicts: new Map() };
     throw new InputError([`${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`], { cause: error });
   }
-  const { reviews, problems } = parseReviews(text, file);
+  const { reviews, problems } = parser.result();
   if (problems.length > 0) throw new InputError(problems, { hint: 'reviews.jsonl holds one review a line, as chatbench view appends them' });
   return { file, reviews, verdicts: humanVerdicts(reviews) };
 }
 
+/** The appends of this process to each reviews.jsonl, chained: one runs at a time (see appendReview). */
+const appending = new Map<string, Promise<void>>();
+
 /**
  * Appends one review (validated first) to the run directory's reviews.jsonl as one line, written
  * in a single append so a concurrent reader sees whole lines. A torn last line left by a crash
- * (no newline: never a whole review) is cut first, so it cannot swallow the new review.
+ * (no newline: never a whole review) is cut first, so it cannot swallow the new review. Appends to
+ * one file are serialised in this process: the viewer takes reviews posted at once, and a cut
+ * racing another append would take a whole review with it (60 posted at once left 54 lines).
  */
-export async function appendReview(runDir: string, review: Review): Promise<void> {
+export function appendReview(runDir: string, review: Review): Promise<void> {
   const valid = ReviewSchema.parse(review);
   const full = join(runDir, REVIEWS_FILE);
+  const previous = appending.get(full) ?? Promise.resolve();
+  const next = previous.then(() => appendLine(full, `${JSON.stringify(valid)}\n`));
+  const settled = next.catch(() => undefined);
+  appending.set(full, settled);
+  void settled.then(() => {
+    if (appending.get(full) === settled) appending.delete(full);
+  });
+  return next;
+}
+
+/** Cuts a torn tail (reading back only to the last newline), then appends `line` in one write. */
+async function appendLine(full: string, line: string): Promise<void> {
   const size = (await stat(full).catch(() => undefined))?.size ?? 0;
   if (size > 0) {
-    const bytes = await readFile(full);
-    if (bytes[bytes.length - 1] !== 0x0a) await truncate(full, bytes.lastIndexOf(0x0a) + 1);
+    const handle = await open(full, 'r');
+    try {
+      const last = Buffer.alloc(1);
+      await handle.read(last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) await cutTornTail(full);
+    } finally {
+      await handle.close();
+    }
   }
-  await appendFile(full, `${JSON.stringify(valid)}\n`);
+  await appendFile(full, line);
 }

@@ -3,9 +3,11 @@
  * One process writes a run directory at a time. Before anything is sent, the command claims its
  * directory: it must be a directory chatbench can write (an existing file, `/dev/null` or a
  * read-only place is refused with exit 2), and it takes the directory's lock, `.chatbench.lock`,
- * which holds the owner's pid, host, command and start time. A second process that finds the lock
- * held exits 2 naming the holder. A lock whose process is gone (same host, pid not alive: a run
- * killed with SIGKILL) is stale and taken over. The lock is created atomically (written under a
+ * which holds the owner's pid, host, command and start time, and what identifies its process
+ * instance (app/process-instance: its start time in ticks since boot and the boot id, where /proc
+ * has them). A second process that finds the lock held exits 2 naming the holder. A lock whose
+ * process is gone (same host and: pid not alive, a run killed with SIGKILL; a zombie; the pid now
+ * another process's, or another boot) is stale and taken over. The lock is created atomically (written under a
  * temporary name, then hard-linked into place, which fails if the lock exists) and removed when the
  * command ends; a directory the claim created and that is still empty is removed with it.
  */
@@ -15,6 +17,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { describeFsError } from './output-files.js';
+import { holderIsGone, type ProcessInstance, type ProcReader } from './process-instance.js';
 
 export const LOCK_FILE = '.chatbench.lock';
 
@@ -24,11 +27,19 @@ export interface LockOwner {
   readonly hostname: string;
   /** The command (`eval`, `load --resume`...), shown to a second process. */
   readonly command: string;
+  /** This process's own instance, recorded in the lock (null fields where /proc is absent). */
+  readonly instance: ProcessInstance;
+  /** Reads this host's /proc (to check a holder's state and start time). */
+  readonly readProc: ProcReader;
   /** Whether a process of this host is running (signal 0). */
   isAlive(pid: number): boolean;
 }
 
-const LockSchema = z.object({ pid: z.number().int(), hostname: z.string(), command: z.string(), started_at: z.string(), token: z.string() });
+// start_ticks and boot_id are absent from the locks of older versions and null without /proc.
+const LockSchema = z.object({
+  pid: z.number().int(), hostname: z.string(), command: z.string(), started_at: z.string(), token: z.string(),
+  start_ticks: z.string().nullable().default(null), boot_id: z.string().nullable().default(null),
+});
 type Lock = z.infer<typeof LockSchema>;
 
 export interface RunDirClaim {
@@ -56,6 +67,7 @@ export async function claimRunDir(dir: string, options: ClaimOptions): Promise<R
   const lock: Lock = {
     pid: options.owner.pid, hostname: options.owner.hostname, command: options.owner.command,
     started_at: (options.now?.() ?? new Date()).toISOString(), token: randomBytes(8).toString('hex'),
+    start_ticks: options.owner.instance.startTicks, boot_id: options.owner.instance.bootId,
   };
   const path = join(dir, LOCK_FILE);
   // Two tries: the second after a stale lock was removed (another process may win that race).
@@ -136,8 +148,13 @@ async function readLock(path: string): Promise<Lock | undefined> {
   }
 }
 
-/** Held by a process of this host that is no longer running. A lock of another host is never stale: its pid means nothing here. */
-const isStale = (holder: Lock, owner: LockOwner): boolean => holder.hostname === owner.hostname && !owner.isAlive(holder.pid);
+/**
+ * Held by a process of this host that is gone: not running, a zombie, or a pid reused since (see
+ * process-instance holderIsGone). A lock of another host is never stale: its pid means nothing here.
+ */
+const isStale = (holder: Lock, owner: LockOwner): boolean =>
+  holder.hostname === owner.hostname &&
+  holderIsGone(holder.pid, { startTicks: holder.start_ticks, bootId: holder.boot_id }, { bootId: owner.instance.bootId, read: owner.readProc, isAlive: (pid) => owner.isAlive(pid) });
 
 async function release(dir: string, path: string, lock: Lock, created: boolean): Promise<void> {
   const current = await readLock(path);

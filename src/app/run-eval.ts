@@ -55,7 +55,8 @@ import { createRecordQueue } from '../runner/record-queue.js';
 import { toValidRecord } from '../records/valid-record.js';
 import { warmUp, type WarmUpResult } from '../runner/warm-up.js';
 import { writeFileAtomic } from './output-files.js';
-import { generatorLoopDelay, renderReports, type RenderedReports } from './render-reports.js';
+import { generatorLoopDelay, readRunLabels, renderReports, type RenderedReports } from './render-reports.js';
+import { readReviews } from './reviews.js';
 import type { RequestRecord } from '../records/record.js';
 import { openResultsFile } from './results-file.js';
 import { NOTHING_DONE, planDigest, prepareResume, withResume, type ResumeState } from './resume.js';
@@ -87,6 +88,8 @@ export interface QualityInputs {
   readonly checksPath?: string | undefined;
   /** The time one check may take on one answer (default 2 s). */
   readonly checksTimeoutMs?: number | undefined;
+  /** The process's environment: the checks' worker gets its harmless variables only (checks/runner). */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
   /** `--pass` conditions ([] = the default rule). */
   readonly pass?: readonly string[] | undefined;
   /** `--labels FILE`: human verdicts for the judge's agreement. */
@@ -131,7 +134,7 @@ export async function prepareEval(inputs: EvalInputs): Promise<PreparedEval> {
   if (dataset && sets) problems.push(...deepResearchProblems(dataset.rows, sets.sets, inputs.datasetPath));
   const quality = inputs.quality;
   const checks = quality?.checksPath === undefined ? null : await collect(() => loadChecks({
-    path: quality.checksPath!, cwd: inputs.cwd, timeoutMs: quality.checksTimeoutMs ?? DEFAULT_CHECKS_TIMEOUT_MS,
+    path: quality.checksPath!, cwd: inputs.cwd, timeoutMs: quality.checksTimeoutMs ?? DEFAULT_CHECKS_TIMEOUT_MS, ...(quality.env === undefined ? {} : { env: quality.env }),
     reserved: new Set([...FIGURE_NAMES, ...SCORE_NAMES, 'pass']),
   }));
   const passRule = await collect(async () => {
@@ -240,6 +243,10 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   const ready = prepared ?? (await prepareEval(options));
   const { dataset, sets, plan, plannedTotal, wholePlanSha256 } = ready;
   const outDir = resolve(options.cwd, options.outDir);
+  // The run directory's reviews and labels feed the reports written after the run: a bad one is
+  // refused now, before anything (even GET /version) is sent, not once the requests are done.
+  await readReviews(outDir);
+  if (ready.labels === null) await readRunLabels(outDir);
   // Every secret of the run, taken out of whatever the service or the judge says (client/redact.ts).
   const secrets = runSecrets({ tokens: [options.token], mcpHeaders: sets.defaults.mcp_headers, judgeToken: options.judge?.token });
   const version = await probeVersion({ baseUrl: options.baseUrl }, options.signal, secrets);

@@ -67,6 +67,45 @@ describe('loadChecks', () => {
     }
   });
 
+  it('a check past the heap cap is its own error; the worker sees no secret and its output is captured', async () => {
+    const file = await write('boxed.mjs', `
+      console.log('hello from a check');
+      export const hog = (ctx) => { if (!ctx.answer.includes('hog')) return true; const keep = []; for (;;) keep.push(new Array(1e6).fill(ctx.answer)); };
+      export const env = () => ({ reason: JSON.stringify({ env: process.env, argv: process.argv }) });
+    `);
+    const checks = await loadChecks({ path: file, cwd: dir, timeoutMs: 20_000, reserved: new Set(), env: { CHATBENCH_TOKEN: 'tok-secret-1234', JUDGE_API_KEY: 'k-secret', PATH: '/usr/bin' }, heapMb: 48 });
+    try {
+      const boxed = await checks.run(ctx('hog'));
+      expect(boxed.hog).toEqual({ score: null, reason: null, error: expect.stringMatching(/ran out of the checks' \d+ MB heap/) });
+      const seen = (await checks.run(ctx('fine'))).env?.reason ?? '';
+      expect(JSON.parse(seen)).toEqual({ env: { PATH: '/usr/bin' }, argv: [expect.any(String), expect.any(String)] });
+      expect(seen).not.toContain('secret');
+    } finally {
+      await checks.close();
+    }
+  }, 30_000);
+
+  it('the checks of one answer share a total time: the one running when it ends, and those after it, are errors', async () => {
+    const file = await write('slow.mjs', `
+      export const a_slow = () => new Promise((r) => setTimeout(() => r(true), 400));
+      export const b_after = () => true;
+    `);
+    const checks = await loadChecks({ path: file, cwd: dir, timeoutMs: 5_000, totalMs: 100, reserved: new Set() });
+    try {
+      expect(await checks.run(ctx('x'))).toEqual({
+        a_slow: { score: null, reason: null, error: 'ran past the 100 ms the checks of one answer may take together' },
+        b_after: { score: null, reason: null, error: 'not run: the checks before it ran past the 100 ms the checks of one answer may take together' },
+      });
+    } finally {
+      await checks.close();
+    }
+  });
+
+  it("a module that fails to load: its own output is in the message, never on chatbench's", async () => {
+    await write('noisy.mjs', 'console.error("missing CONFIG"); throw new Error("no config");');
+    await expect(load('noisy.mjs')).rejects.toThrow(/cannot load it: no config; its output: missing CONFIG/);
+  });
+
   it.each([
     { name: 'a missing file', file: 'nope.mjs', text: null, message: /--checks nope\.mjs: no such file/ },
     { name: 'a module that fails to load', file: 'bad.mjs', text: 'export const a = ;', message: /cannot load it: SyntaxError/ },

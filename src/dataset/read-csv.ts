@@ -1,13 +1,14 @@
 /**
  * @module dataset/read-csv
- * Reads a CSV dataset with csv-parse, keeping the physical line where each record starts, and
- * validates every row before anything is sent. All problems of the file are listed at once, one
+ * Reads a CSV dataset with csv-parse as a stream (the file's text is never held whole: a dataset
+ * of a million rows costs its rows, not its text and every raw record besides), keeping the
+ * physical line where each record starts, and validates every row before anything is sent. All problems of the file are listed at once, one
  * per line (`file:line: column: message`), in a single InputError (exit 2).
  */
-import { CsvError, parse, type InfoRecord } from 'csv-parse/sync';
+import { CsvError, parse, type Info } from 'csv-parse';
 import { InputError } from '../errors.js';
 import { DatasetRowSchema, isKnownColumn, type DatasetRow, type DatasetRowInput } from './schema.js';
-import { readUtf8File, type InputFile } from './read-text.js';
+import { readUtf8Chunks, type InputFile } from './read-text.js';
 import { conversationProblems } from './conversations.js';
 import { toolProblems, type ToolIds } from './tools.js';
 
@@ -43,68 +44,124 @@ interface RawRecord {
 export async function readDataset(file: InputFile | string, options: { toolIds?: ToolIds | null | undefined } = {}): Promise<Dataset> {
   const input = typeof file === 'string' ? { path: file } : file;
   const name = input.path;
-  // csv-parse counts a CRLF inside a quoted cell as two lines; with LF only, its line numbers are exact.
-  const text = (await readUtf8File(input)).replace(/\r\n/g, '\n');
-  const [header, ...records] = parseRecords(name, text);
-  if (header === undefined) throw new InputError([`${name}: empty file`]);
-  const columns = header.cells.map((column) => column.trim());
+  const records = parseRecords(name, input);
+  const first = await records.next();
+  if (first.done === true) throw new InputError([`${name}: empty file`]);
+  const columns = first.value.cells.map((column) => column.trim());
   const headerProblems = checkHeader(name, columns);
-  if (headerProblems.length > 0) throw new InputError(headerProblems);
-  if (records.length === 0) throw new InputError([`${name}: no questions (the file has only a header row)`]);
+  if (headerProblems.length > 0) {
+    await records.return(undefined);
+    throw new InputError(headerProblems);
+  }
 
   const rows: DatasetRow[] = [];
   const problems: string[] = [];
   const firstLineOfId = new Map<string, number>();
-  records.forEach((record, index) => {
+  const categories = new Map<string, string>();
+  let index = 0;
+  for await (const record of records) {
+    index += 1;
     const where = `${name}:${record.line}`;
     if (record.cells.length > columns.length) {
       problems.push(`${where}: ${record.cells.length} cells but the header has ${columns.length} columns (quote cells that contain a comma)`);
-      return;
+      continue;
     }
-    const rowInput = toRowInput(columns, record, index + 1);
+    const rowInput = toRowInput(columns, record, index);
     const result = DatasetRowSchema.safeParse(rowInput);
-    if (result.success) rows.push(result.data);
+    if (result.success) rows.push(compactRow(result.data, categories));
     else for (const issue of result.error.issues) problems.push(`${where}: ${issue.path.join('.') || 'row'}: ${issue.message}`);
     // Checked on the cell, not the parsed row, so a duplicate shows even when the row has other problems.
     const id = rowInput.id.trim();
-    const first = firstLineOfId.get(id);
-    if (first === undefined) firstLineOfId.set(id, record.line);
-    else if (id !== '') problems.push(`${where}: id: duplicate id ${JSON.stringify(id)} (first on line ${first})`);
-  });
+    const firstLine = firstLineOfId.get(id);
+    if (firstLine === undefined) firstLineOfId.set(id, record.line);
+    else if (id !== '') problems.push(`${where}: id: duplicate id ${JSON.stringify(id)} (first on line ${firstLine})`);
+  }
+  if (index === 0) throw new InputError([`${name}: no questions (the file has only a header row)`]);
   problems.push(...conversationProblems(rows, name), ...toolProblems(rows, options.toolIds ?? null, name));
   problems.sort((a, b) => lineNumber(a) - lineNumber(b));
   if (problems.length > 0) throw new InputError(problems);
   return { path: name, rows, columns, categories: [...new Set(rows.flatMap((row) => (row.category === null ? [] : [row.category])))] };
 }
 
-function parseRecords(name: string, text: string): RawRecord[] {
+/** The empty list every row with nothing in a list shares (frozen: nothing may add to it). */
+const NONE = Object.freeze([]) as unknown as never[];
+/** The metadata of every row without extra columns, shared and frozen likewise. */
+const NO_METADATA: Record<string, string> = Object.freeze({});
+
+/**
+ * The row with its empty lists and metadata shared and its category interned: a million rows held
+ * for the plan would otherwise keep some ten million empty arrays and a million copies of a few
+ * category names. Nothing downstream mutates a row.
+ */
+function compactRow(row: DatasetRow, categories: Map<string, string>): DatasetRow {
+  const e = row.expectations;
+  const shared = <T>(list: T[]): T[] => (list.length === 0 ? NONE : list);
+  let category = row.category;
+  if (category !== null) {
+    const known = categories.get(category);
+    if (known === undefined) categories.set(category, category);
+    else category = known;
+  }
+  return {
+    ...row, category,
+    expectations: {
+      ...e, expected_document_ids: shared(e.expected_document_ids), must_contain: shared(e.must_contain), must_not_contain: shared(e.must_not_contain),
+      must_match: shared(e.must_match), must_not_match: shared(e.must_not_match), expected_tools: shared(e.expected_tools),
+    },
+    metadata: Object.keys(row.metadata).length === 0 ? NO_METADATA : row.metadata,
+  };
+}
+
+/**
+ * The file's records as csv-parse streams them, each with the line where it starts. csv-parse
+ * counts a CRLF inside a quoted cell as two lines; the text comes with CRLF made LF, so its line
+ * numbers are exact. A CSV error is an InputError naming the line.
+ */
+async function* parseRecords(name: string, input: InputFile): AsyncGenerator<RawRecord, void, undefined> {
+  const parser = parse({ info: true, bom: true, relax_column_count: true, skip_empty_lines: true, skip_records_with_empty_values: true });
+  const feed = async () => {
+    try {
+      for await (const chunk of readUtf8Chunks(input)) {
+        if (parser.destroyed) return; // a CSV error, or the reader stopped early
+        // Back-pressure; a parser destroyed meanwhile never drains, but it closes.
+        if (!parser.write(chunk)) {
+          await new Promise<void>((done) => {
+            const settle = () => {
+              parser.off('drain', settle).off('close', settle);
+              done();
+            };
+            parser.on('drain', settle).on('close', settle);
+          });
+        }
+      }
+      parser.end();
+    } catch (error) {
+      parser.destroy(error as Error);
+    }
+  };
+  const fed = feed();
   try {
-    // With `info: true` each record comes as { record, info }; the typings do not model that option.
-    const parsed = parse(text, {
-      info: true,
-      bom: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      skip_records_with_empty_values: true,
-    }) as unknown as Array<{ record: string[]; info: InfoRecord }>;
-    return parsed.map(({ record, info }) => ({
-      cells: record,
+    // With `info: true` each record comes as { record, info }.
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: Info & { lines: number } }>) {
       // info.lines is the line where the record ends; only quoted cells can hold newlines.
-      line: info.lines - record.reduce((count, value) => count + countNewlines(value), 0),
-    }));
+      yield { cells: record, line: info.lines - record.reduce((count, value) => count + countNewlines(value), 0) };
+    }
   } catch (error) {
-    if (error instanceof CsvError) throw new InputError([csvProblem(name, text, error)], { cause: error });
+    if (error instanceof CsvError) throw new InputError([await csvProblem(name, input, error)], { cause: error });
     throw error;
+  } finally {
+    parser.destroy();
+    await fed;
   }
 }
 
 const countNewlines = (value: string): number => value.split('\n').length - 1;
 
-function csvProblem(name: string, text: string, error: CsvError): string {
+async function csvProblem(name: string, input: InputFile, error: CsvError): Promise<string> {
   const reported = typeof error.lines === 'number' ? error.lines : 1;
   switch (error.code) {
     case 'CSV_QUOTE_NOT_CLOSED':
-      return `${name}:${recordStartLine(text, error) ?? reported}: unterminated quote: a quoted cell opened in this record is never closed`;
+      return `${name}:${(await recordStartLine(input, error)) ?? reported}: unterminated quote: a quoted cell opened in this record is never closed`;
     case 'INVALID_OPENING_QUOTE':
       return `${name}:${reported}: a double quote inside an unquoted cell (quote the whole cell and double the inner quotes: "say ""hi""")`;
     case 'CSV_INVALID_CLOSING_QUOTE':
@@ -114,13 +171,24 @@ function csvProblem(name: string, text: string, error: CsvError): string {
   }
 }
 
-/** The line where the unparsed record starts: after the bytes of the last good record and any blank lines. */
-function recordStartLine(text: string, error: CsvError): number | undefined {
+/**
+ * The line where the unparsed record starts: after the bytes of the last good record and any blank
+ * lines. Read again as a stream (only on this error), counting newlines up to that byte.
+ */
+async function recordStartLine(input: InputFile, error: CsvError): Promise<number | undefined> {
   if (typeof error.bytes_records !== 'number') return undefined;
-  const bytes = Buffer.from(text, 'utf8');
-  let start = error.bytes_records;
-  while (bytes[start] === 0x0a) start += 1;
-  return bytes.subarray(0, start).toString('utf8').split('\n').length;
+  let offset = 0; // bytes of the LF text seen so far
+  let line = 1;
+  let skipping = false; // past the last good record: blank lines are skipped
+  for await (const text of readUtf8Chunks(input)) {
+    const bytes = Buffer.from(text, 'utf8');
+    for (let i = 0; i < bytes.length; i += 1, offset += 1) {
+      if (offset >= error.bytes_records) skipping = true;
+      if (skipping && bytes[i] !== 0x0a) return line;
+      if (bytes[i] === 0x0a) line += 1;
+    }
+  }
+  return line;
 }
 
 function checkHeader(name: string, columns: string[]): string[] {

@@ -57,28 +57,41 @@ export const NO_VERDICTS: HumanVerdicts = new Map();
  * `file:line: field: message`, all listed. Reviews come back in file order.
  */
 export function parseReviews(text: string, file: string): { reviews: Review[]; problems: string[]; torn: number } {
-  const reviews: Review[] = [];
-  const problems: string[] = [];
-  let torn = 0;
+  const parser = createReviewsParser(file);
   const lines = text.split('\n');
   const terminated = text === '' || text.endsWith('\n');
   lines.forEach((raw, index) => {
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (line.trim() === '') return;
-    const last = index === lines.length - 1;
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch (error) {
-      if (last && !terminated) torn += 1;
-      else problems.push(`${file}:${index + 1}: not JSON (${(error as Error).message})`);
-      return;
-    }
-    const parsed = ReviewSchema.safeParse(json);
-    if (parsed.success) reviews.push(parsed.data);
-    else problems.push(...parsed.error.issues.map((issue) => `${file}:${index + 1}: ${issue.path.join('.') || 'review'}: ${issue.message}`));
+    parser.line(raw.endsWith('\r') ? raw.slice(0, -1) : raw, index + 1, index < lines.length - 1 || terminated);
   });
-  return { reviews, problems, torn };
+  return parser.result();
+}
+
+/**
+ * parseReviews line by line, for a reader that streams the file: `line` takes each line (without
+ * its newline), its 1-based number, and whether a newline followed it; `result` gives what
+ * parseReviews would.
+ */
+export function createReviewsParser(file: string) {
+  const reviews: Review[] = [];
+  const problems: string[] = [];
+  let torn = 0;
+  return {
+    line(line: string, number: number, terminated: boolean): void {
+      if (line.trim() === '') return;
+      let json: unknown;
+      try {
+        json = JSON.parse(line);
+      } catch (error) {
+        if (!terminated) torn += 1;
+        else problems.push(`${file}:${number}: not JSON (${(error as Error).message})`);
+        return;
+      }
+      const parsed = ReviewSchema.safeParse(json);
+      if (parsed.success) reviews.push(parsed.data);
+      else problems.push(...parsed.error.issues.map((issue) => `${file}:${number}: ${issue.path.join('.') || 'review'}: ${issue.message}`));
+    },
+    result: (): { reviews: Review[]; problems: string[]; torn: number } => ({ reviews, problems, torn }),
+  };
 }
 
 /** One verdict per answer: the last review of it wins; its history is kept in order. */

@@ -40,6 +40,12 @@ export const LIMITS = {
   answerBytes: 64 * 1024 * 1024,
   /** A token file (--token-file). */
   tokenFileBytes: 1024 * 1024,
+  /**
+   * A line of a run file read back (results.jsonl, reviews.jsonl, labels.jsonl), and a run's
+   * manifest.json or summary.json whole: far above any record chatbench writes, far below what
+   * would exhaust the heap when parsed.
+   */
+  runFileLineBytes: 64 * 1024 * 1024,
 } as const;
 
 /**

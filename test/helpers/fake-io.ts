@@ -4,6 +4,7 @@
  */
 import { Writable } from 'node:stream';
 import type { Io } from '../../src/cli/io.js';
+import { InterruptReason, type StopSignal } from '../../src/errors.js';
 
 export interface FakeIo {
   readonly io: Io;
@@ -11,8 +12,8 @@ export interface FakeIo {
   stdout(): string;
   /** Everything written to stderr so far, decoded as UTF-8. */
   stderr(): string;
-  /** First call aborts io.signal; later calls fire the second-interrupt listeners. */
-  interrupt(): void;
+  /** First call aborts io.signal (as `signal` would, default SIGINT); later calls fire the second-interrupt listeners. */
+  interrupt(signal?: StopSignal): void;
 }
 
 function bufferStream(chunks: Buffer[]): Writable {
@@ -42,9 +43,9 @@ export function createFakeIo(options: { env?: Record<string, string | undefined>
     io,
     stdout: () => Buffer.concat(out).toString('utf8'),
     stderr: () => Buffer.concat(err).toString('utf8'),
-    interrupt: () => {
+    interrupt: (signal = 'SIGINT') => {
       if (controller.signal.aborted) for (const listener of second) listener();
-      else controller.abort(new Error('interrupted'));
+      else controller.abort(new InterruptReason(signal));
     },
   };
 }

@@ -1,15 +1,17 @@
 /**
- * Issue 7 §3 with the real process and real signals: SIGINT or SIGTERM stops scheduling, lets the
- * requests in flight finish within --grace (then cancels them), writes every report and exits 130;
- * a second SIGINT cancels at once and still leaves a readable results.jsonl and the reports.
+ * Issue 7 §3 with the real process and real signals: SIGINT, SIGTERM or SIGHUP stops scheduling,
+ * lets the requests in flight finish within --grace (then cancels them), writes every report,
+ * releases the run directory's lock and exits 130, 143 or 129 (issue 23: SIGHUP left no report and
+ * its lock behind); a second SIGINT cancels at once and still leaves a readable results.jsonl and
+ * the reports.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/index.js';
 import { startSim, TOKENS } from '../helpers/start-sim.js';
 import { readRunRecords, scratch, writeCsv, STACK_LINE } from './helpers.js';
-import { spawnCli, waitFor, type CliProcess } from '../helpers/spawn-cli.js';
+import { completeLines, spawnCli, waitFor, type CliProcess } from '../helpers/spawn-cli.js';
 import { main } from '../../src/cli/main.js';
 import { createFakeIo } from '../helpers/fake-io.js';
 
@@ -43,15 +45,33 @@ it('SIGINT: no new requests, the three in flight finish within the grace, every 
   expect(run.stdout()).toContain('reports:');
 });
 
-it('SIGTERM with a short grace: the requests in flight are cancelled when it ends, reports written, exit 130', { timeout: 120_000 }, async () => {
+it('SIGTERM with a short grace: the requests in flight are cancelled when it ends, reports written, exit 143', { timeout: 120_000 }, async () => {
   const { run, out } = await startRun(8_000, '300ms');
   run.child.kill('SIGTERM');
   const end = await run.exited;
-  expect(end.code).toBe(130);
+  expect(end.code).toBe(143);
   // Cancelled, not ok: the grace ended them, long before their 8 s answers could have.
   const records = readRunRecords(out);
   expect(records.map((r) => r.outcome)).toEqual(['cancelled', 'cancelled', 'cancelled']);
   expect(readdirSync(out).sort()).toEqual(REPORTS);
+});
+
+it.each([
+  { signal: 'SIGHUP', code: 129 },
+  { signal: 'SIGINT', code: 130 },
+  { signal: 'SIGTERM', code: 143 },
+] as const)('$signal once the first records exist: every sent request recorded, the reports, the interrupted line, no lock, exit $code', { timeout: 120_000 }, async ({ signal, code }) => {
+  const { sim, run, out } = await startRun(400, '10s');
+  await waitFor(() => completeLines(join(out, 'results.jsonl')) >= 1, 'the first record');
+  run.child.kill(signal);
+  const end = await run.exited;
+  expect(run.stderr()).not.toMatch(STACK_LINE);
+  expect(end.code).toBe(code);
+  expect(run.stderr()).toMatch(/interrupted; \d+ of 12 requests were sent and recorded/);
+  const records = readRunRecords(out);
+  expect(records.length).toBe(sim.stats().requests);
+  expect(records.length).toBeLessThan(12);
+  expect(readdirSync(out).sort()).toEqual(REPORTS); // no .chatbench.lock among them
 });
 
 it('a second SIGINT cancels at once despite a long grace; results.jsonl is readable and the reports are written', { timeout: 120_000 }, async () => {
@@ -77,4 +97,24 @@ it('interrupted before any request was sent: exit 130, not a gate error for the 
   expect(code, fake.stderr()).toBe(130);
   expect(fake.stderr()).toMatch(/interrupted; 0 of 1 requests were sent and recorded/);
   expect(sim.stats().requests).toBe(0);
+});
+
+it.each([
+  { signal: 'SIGINT', code: 130 },
+  { signal: 'SIGTERM', code: 143 },
+] as const)('report stopped by $signal while it reads the records: exit $code, the old reports untouched, no .tmp file, no lock', async ({ signal, code }) => {
+  const sim = await startSim();
+  const dir = scratch();
+  const out = join(dir, 'run');
+  const rows = Array.from({ length: 3 }, (_, i) => [`q${i}`, `How many days of paid time off do employees get? (${i})`, '', '', 'false', 'hr']);
+  const first = createFakeIo({ env: { CHATBENCH_TOKEN: TOKENS.demo } });
+  expect(await main(['eval', '--base-url', sim.baseUrl, '--dataset', writeCsv(dir, rows), '--mode', 'full', '--out', out], first.io), first.stderr()).toBe(0);
+  const before = readdirSync(out).sort().map((name) => [name, readFileSync(join(out, name), 'utf8')]);
+  const fake = createFakeIo();
+  fake.interrupt(signal);
+  const result = await main(['report', out], fake.io);
+  expect(result).toBe(code);
+  expect(fake.stderr()).toMatch(/interrupted: .*no report was replaced/);
+  expect(fake.stderr()).not.toMatch(STACK_LINE);
+  expect(readdirSync(out).sort().map((name) => [name, readFileSync(join(out, name), 'utf8')])).toEqual(before);
 });

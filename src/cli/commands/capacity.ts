@@ -9,7 +9,7 @@ import type { Argv } from 'yargs';
 import { prepareLoad, type LoadSpec } from '../../app/run-load.js';
 import { runCapacity } from '../../app/run-capacity.js';
 import { openTarget } from '../../app/target.js';
-import { ExitCode, UsageError } from '../../errors.js';
+import { ExitCode, interruptedExitCode, UsageError } from '../../errors.js';
 import { parseSlo } from '../../metrics/load-slo.js';
 import { heapLimitBytes } from '../../app/heap.js';
 import { DEFAULT_SATURATION, DEFAULT_SEARCH } from '../../plan/capacity.js';
@@ -182,7 +182,7 @@ async function searchClaimed(a: CapacityArgs, io: Io, c: CheckedCapacity): Promi
   } finally {
     await target.close();
   }
-  const exitCode = run.result.stopped === 'interrupted' ? ExitCode.Interrupted : run.result.sustainable === null ? ExitCode.GateFailed : ExitCode.Ok;
+  const exitCode = run.result.stopped === 'interrupted' ? interruptedExitCode(io.signal) : run.result.sustainable === null ? ExitCode.GateFailed : ExitCode.Ok;
   io.stdout.write(`\n${renderCapacitySummary(run.result, output.paint)}\nreports:\n${run.files.map((f) => `  ${f}`).join('\n')}\n`);
   output.verdict(capacityVerdict(run.result, output.paint));
   output.result({ command: 'capacity', exit_code: exitCode, verdict: capacityVerdict(run.result), out_dir: outDir, files: run.files, capacity: run.result });

@@ -20,7 +20,7 @@ import { relative, resolve } from 'node:path';
 import { describeService, prepareEval, runEval, serviceWarnings, type EvalInputs, type EvalResult, type PreparedEval } from '../../app/run-eval.js';
 import type { Gate } from '../../figures/index.js';
 import { LIMITS } from '../../util/limits.js';
-import { ExitCode, UsageError } from '../../errors.js';
+import { ExitCode, interruptedExitCode, UsageError } from '../../errors.js';
 import { renderTerminalTable } from '../../reports/terminal-table.js';
 import type { ModeOption } from '../../sets/index.js';
 import { resolveBaseUrl, resolveToken } from '../connection.js';
@@ -170,7 +170,7 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
   // The judge's key is read now, so that a bad one is refused before anything is sent.
   if (judge.kind === 'url') judgeKey(a, io);
   const quality = {
-    checksPath: a.checks, checksTimeoutMs: parseDuration(a['checks-timeout'], 'checks-timeout'), pass: a.pass ?? [], labelsPath: a.labels, judged: judge.kind !== 'off',
+    checksPath: a.checks, checksTimeoutMs: parseDuration(a['checks-timeout'], 'checks-timeout'), pass: a.pass ?? [], labelsPath: a.labels, judged: judge.kind !== 'off', env: io.env,
   };
   const inputs = {
     datasetPath: a.dataset, modelsPath: a.models, setFlags: a.set, mode: a.mode, repeat: a.repeat, cwd: io.cwd, shard: resolveShard(a, io), quality,
@@ -304,7 +304,7 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
     io.stderr.write(`chatbench eval: interrupted; ${result.run.sent} of ${result.run.planned} requests were sent and recorded${unsent > 0 ? ` (and ${unsent} conversation turns recorded skipped)` : ''}
 `);
   }
-  const exitCode = interrupted ? ExitCode.Interrupted : (gated?.exitCode ?? ExitCode.Ok);
+  const exitCode = interrupted ? interruptedExitCode(io.signal) : (gated?.exitCode ?? ExitCode.Ok);
   const gateResults = gated?.gateResults ?? [];
   const detail = `${result.run.sent} requests, ${result.run.outcomes.ok} ok`;
   output.verdict(gatesVerdict(gateResults, detail, output.paint, interrupted));

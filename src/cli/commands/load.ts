@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Argv } from 'yargs';
 import { prepareLoad, runLoad, type LoadResult, type LoadSpec, type PreparedLoad } from '../../app/run-load.js';
 import { openTarget, simulatorToolIds } from '../../app/target.js';
-import { ExitCode, UsageError } from '../../errors.js';
+import { ExitCode, interruptedExitCode, UsageError } from '../../errors.js';
 import { heapLimitBytes } from '../../app/heap.js';
 import { formatDuration, LIMITS } from '../../util/limits.js';
 import { LoadSpecSchema, scheduleTooLarge } from '../../plan/load-plan.js';
@@ -324,7 +324,7 @@ async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode
     await target.close();
   }
   const failed = result.gates.filter((g) => !g.passed);
-  const exitCode = result.interrupted ? ExitCode.Interrupted : failed.length > 0 ? ExitCode.GateFailed : ExitCode.Ok;
+  const exitCode = result.interrupted ? interruptedExitCode(io.signal) : failed.length > 0 ? ExitCode.GateFailed : ExitCode.Ok;
   const summary = result.summary;
   if (summary === null) throw new Error('chatbench load: the run ended without its reports');
   io.stdout.write(`\n${renderLoadSummary(summary, result.gates, output.paint)}\nreports:\n${[`${result.outDir}/results.jsonl`, ...result.reports].map((f) => `  ${f}`).join('\n')}\n`);

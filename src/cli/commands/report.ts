@@ -45,7 +45,7 @@ export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
           await saveRunLabels(dir, { path: a.labels, cwd: io.cwd });
         }
         if (load) {
-          const { files, summary, gates } = await renderLoadReports(dir, { version: VERSION, slos: load.slos.map((t) => parseSlo(t)), gates: load.gates.map((t) => parseLoadGateFlag(t)) });
+          const { files, summary, gates } = await renderLoadReports(dir, { version: VERSION, slos: load.slos.map((t) => parseSlo(t)), gates: load.gates.map((t) => parseLoadGateFlag(t)), signal: io.signal });
           io.stdout.write(`${renderLoadSummary(summary, gates, output.paint)}\nreports:\n${files.map((f) => `  ${f}`).join('\n')}\n`);
           output.verdict(loadVerdict(summary, gates, output.paint));
           output.result({ command: 'report', exit_code: ExitCode.Ok, out_dir: dir, files, gates, load_summary: summary });
@@ -54,7 +54,7 @@ export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
           const gates = await evalGatesOf(dir);
           const gated = gates.length > 0 ? await compareAndGate({ currentDir: dir, gates, cwd: io.cwd }) : undefined;
           const junit = { gates: gated && gated.gateResults.length > 0 ? gateJunitCases(gated.gateResults) : null, questions: await junitQuestionsOf(dir) };
-          const { summary, files, skipped } = await renderReports(dir, { version: VERSION, junit, ...(io.env.CHATBENCH_VIEWER_DIR ? { viewerBundleDir: io.env.CHATBENCH_VIEWER_DIR } : {}) });
+          const { summary, files, skipped } = await renderReports(dir, { version: VERSION, signal: io.signal, junit, ...(io.env.CHATBENCH_VIEWER_DIR ? { viewerBundleDir: io.env.CHATBENCH_VIEWER_DIR } : {}) });
           io.stdout.write(`${renderTerminalTable(summary)}\n${reportsList(files, skipped, a.dir)}`);
           output.result({ command: 'report', exit_code: ExitCode.Ok, out_dir: dir, files, skipped, summary });
         }

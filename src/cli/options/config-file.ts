@@ -3,7 +3,9 @@
  * Finding and reading the config file: `--config FILE` (or CHATBENCH_CONFIG), else
  * `chatbench.config.json` in the working directory when there is one. JSON, or YAML when the name
  * ends in .yaml/.yml. A file that cannot be read or parsed is one problem naming the file (and the
- * line); what its keys hold is checked in cli/options/layers.
+ * line); what its keys hold is checked in cli/options/layers. YAML anchors and aliases are refused:
+ * a page of options never needs them, and aliases of aliases ("billion laughs") make a 260 KB file
+ * a graph that every later walk of it (validation, the manifest's JSON) expands exponentially.
  */
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -54,8 +56,30 @@ function readCapped(path: string, shown: string): string {
   }
 }
 
+/** What js-yaml's listener sees of its parser state (the part read here). */
+interface YamlState {
+  readonly anchorMap: Record<string, unknown>;
+  readonly line: number;
+}
+
 interface YamlModule {
-  load(text: string, options: { filename: string; json: boolean }): unknown;
+  load(text: string, options: { filename: string; json: boolean; listener?: (event: 'open' | 'close', state: YamlState) => void }): unknown;
+}
+
+/** Thrown from the parser's listener at the first node after an anchor was defined. */
+class YamlAnchorError extends Error {
+  constructor(readonly line: number, readonly anchor: string) {
+    super(`anchor &${anchor}`);
+  }
+}
+
+/**
+ * Stops the parse as soon as any anchor exists: js-yaml calls this on every node's open and close,
+ * so the node after an anchored one (where an alias could first appear) throws. Past the last node
+ * an anchor is harmless: nothing can refer to it.
+ */
+function refuseAnchors(_event: 'open' | 'close', state: YamlState): void {
+  for (const anchor in state.anchorMap) throw new YamlAnchorError(state.line + 1, anchor);
 }
 
 interface YamlError {
@@ -70,8 +94,11 @@ export function readConfigFile(location: ConfigLocation): unknown {
     // Loaded only when a YAML file is read, so a start without one does not pay for the parser.
     const yaml = createRequire(import.meta.url)('js-yaml') as YamlModule;
     try {
-      return yaml.load(text, { filename: location.shown, json: true }) ?? {};
+      return yaml.load(text, { filename: location.shown, json: true, listener: refuseAnchors }) ?? {};
     } catch (error) {
+      if (error instanceof YamlAnchorError) {
+        throw new InputError([`${location.shown}:${error.line}: YAML anchors and aliases (&name, *name) are not allowed in a config file (found &${error.anchor}); write each value out`]);
+      }
       const { reason, mark } = error as YamlError;
       const at = mark ? `:${mark.line + 1}:${mark.column + 1}` : '';
       throw new InputError([`${location.shown}${at}: not YAML (${reason ?? (error as Error).message})`]);
