@@ -2,7 +2,8 @@
  * @module app/render-reports
  * Writes every report of a run directory from its results.jsonl alone. `chatbench eval` calls this
  * after the run and `chatbench report DIR` calls it again, so both give byte-identical files. The
- * records stream past once: the summarizer and the report builder keep numbers and slim rows only.
+ * records stream past once: the summarizer and the report builder keep numbers only (per-figure
+ * samples, junit.xml's cases as columns, the worst few records), never a row object per request.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { LabelSchema, LABELS_FILE, type Label } from '../records/labels.js';
 import { GeneratorLoopDelaySchema, type LoopDelay } from '../records/generator-health.js';
 import type { Summary } from '../records/summary.js';
 import { createReportInputBuilder, REPORT_RENDERERS, type ReportInput } from '../reports/index.js';
+import { junitXmlChunks } from '../reports/junit-xml.js';
 import { plannedSetOrder, qualityOfRun, targetService } from './manifest.js';
 import { describeService } from '../client/version-client.js';
 import { createAtomicStream, writeFileAtomic } from './output-files.js';
@@ -85,7 +87,8 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
   const files = [join(dir, 'results.jsonl'), csvPath];
   for (const name of ['summary.json', 'report.md', 'junit.xml', 'report.html'] as const) {
     const path = join(dir, name);
-    await writeFileAtomic(path, name === 'junit.xml' ? junitText(input, options.extraJunit) : REPORT_RENDERERS[name].render(input));
+    // junit.xml has a testcase per request: written as it is rendered, never held whole.
+    await writeFileAtomic(path, name === 'junit.xml' ? junitXmlChunks(input, options.extraJunit) : REPORT_RENDERERS[name].render(input));
     files.push(path);
   }
   const { file, skipped } = await viewer.finish();
@@ -120,13 +123,8 @@ function capViewerFile(viewer: ViewerFile, max: number): ViewerFile {
 }
 
 /** Writes junit.xml again with extra testcases (the gates, known only after the comparison). */
-export async function rewriteJunit(dir: string, input: ReportInput, extraJunit: string): Promise<void> {
-  await writeFileAtomic(join(dir, 'junit.xml'), junitText(input, extraJunit));
-}
-
-function junitText(input: ReportInput, extra: string | undefined): string {
-  const text = REPORT_RENDERERS['junit.xml'].render(input);
-  return extra ? text.replace('</testsuites>', `${extra}</testsuites>`) : text;
+export async function rewriteJunit(dir: string, input: Pick<ReportInput, 'summary' | 'junit'>, extraJunit: string): Promise<void> {
+  await writeFileAtomic(join(dir, 'junit.xml'), junitXmlChunks(input, extraJunit));
 }
 
 /** The generator's event-loop delay from the run's generator.json (eval or load); null when it has none. */
