@@ -17,6 +17,7 @@ import {
 import { checkFigures, parseGate, type Gate } from '../figures/index.js';
 import { evaluateGates, parseGatesFile, renderGateTestcases, type GateResult } from '../gates/index.js';
 import { readRecords } from './read-records.js';
+import { collectGarbage } from './heap.js';
 import { readReviews } from './reviews.js';
 import { generatorLoopDelay } from './render-reports.js';
 import { outputError, writeFileAtomic } from './output-files.js';
@@ -25,6 +26,8 @@ export { renderGateTestcases };
 
 /** Reads a run directory (or a results.jsonl) and its reviews.jsonl into what comparisons and gates need. */
 export async function loadRun(pathOrDir: string, options: { cwd?: string } = {}): Promise<RunData> {
+  // A pass over a whole results.jsonl: it starts from what is live, not from the last pass's garbage.
+  collectGarbage();
   const { verdicts } = await readReviews(pathOrDir, options);
   const collector = createRunCollector({ verdicts });
   const records = readRecords(pathOrDir, options);

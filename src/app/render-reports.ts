@@ -23,6 +23,7 @@ import { readRecordEntries, readRecords } from './read-records.js';
 import { openViewerFile } from './view-runs.js';
 import { readReviews } from './reviews.js';
 import { parseJsonText } from '../util/parse-json.js';
+import { collectGarbage } from './heap.js';
 import { readLabels } from '../dataset/index.js';
 
 export interface RenderedReports {
@@ -46,6 +47,8 @@ export interface RenderOptions {
 }
 
 export async function renderReports(dir: string, options: RenderOptions): Promise<RenderedReports> {
+  // The run's garbage (eval) or none (report DIR): the reports' pass starts from what is live.
+  collectGarbage();
   // The plan's set order (manifest.json), so a resumed or merged run lists its sets as planned,
   // whatever order its requests finished in; the pass rule and the labels, for the answer quality.
   // reviews.jsonl (chatbench view) gives each group its human_pass_rate, and the judge's agreement
