@@ -82,7 +82,7 @@ async function run(sim: SimProcess, prepared: PreparedLoad, s: LoadSpec, workers
     const cpu = process.cpuUsage(cpuBefore);
     const simCpuAfter = processCpuMs(sim.pid);
     return {
-      generator: result.generator, outDir: result.outDir, peakRssMb: peakRss / 2 ** 20,
+      generator: result.generator, outDir: result.outDir, peakRssMb: peakRss / 2 ** 20, wallMs,
       simCpuShare: simCpuBefore === null || simCpuAfter === null ? null : (simCpuAfter - simCpuBefore) / wallMs,
       generatorCpuShare: (cpu.user + cpu.system) / 1000 / wallMs,
     };
@@ -104,7 +104,7 @@ function processCpuMs(pid: number): number | null {
 /** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
 const CLOCK_TICKS = 100;
 
-interface Rec { scheduled_offset_ms: number | null; queue_ms: number | null; ttfp_ms: number | null }
+interface Rec { scheduled_offset_ms: number | null; queue_ms: number | null; ttfp_ms: number | null; parts?: number }
 const recordsOf = (outDir: string): Rec[] => readFileSync(join(outDir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec);
 const p99 = (values: number[]) => percentile([...values].sort((a, b) => a - b), 0.99) ?? null;
 const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 0.5) ?? null;
@@ -119,6 +119,8 @@ interface StreamRow {
   loop_delay_max_ms: number | null;
   /** CPU over the row, share of one core: the simulator process, the generator process (every thread). */
   sim_cpu: number | null; generator_cpu: number;
+  /** Streamed parts received over the row, and the CPU each side spent per part (µs): what a quiet machine would need per stream. */
+  parts: number; generator_us_per_part: number | null; sim_us_per_part: number | null;
   /** Which side saturates: the simulator (≥ 90% of its one core), the generator (loop delay p99 over 5 ms), both, or neither. */
   saturates: 'simulator' | 'generator' | 'both' | 'neither';
 }
@@ -166,8 +168,11 @@ async function sustained(sim: SimProcess, prepared: PreparedLoad, workers: numbe
 
 async function streamRow(sim: SimProcess, prepared: PreparedLoad, workers: number, streams: number): Promise<StreamRow> {
   const rate = streams / STREAMS.answerS;
-  const { generator: g, outDir, peakRssMb, simCpuShare, generatorCpuShare } = await run(sim, prepared, spec('stream', rate, STREAMS.sendS, Math.ceil(streams * 2)), workers);
-  const ttfp = recordsOf(outDir).filter((r) => r.ttfp_ms !== null).map((r) => r.ttfp_ms!);
+  const { generator: g, outDir, peakRssMb, simCpuShare, generatorCpuShare, wallMs } = await run(sim, prepared, spec('stream', rate, STREAMS.sendS, Math.ceil(streams * 2)), workers);
+  const recs = recordsOf(outDir);
+  const ttfp = recs.filter((r) => r.ttfp_ms !== null).map((r) => r.ttfp_ms!);
+  const parts = recs.reduce((sum, r) => sum + (r.parts ?? 0), 0);
+  const perPart = (share: number | null) => (share === null || parts === 0 ? null : Math.round(((share * wallMs * 1000) / parts) * 10) / 10);
   const floor = ttfp.length === 0 ? null : Math.min(...ttfp);
   const error = floor === null ? [] : ttfp.map((v) => v - floor);
   const loopP99 = g.loop_delay_ms?.p99 ?? null;
@@ -178,6 +183,7 @@ async function streamRow(sim: SimProcess, prepared: PreparedLoad, workers: numbe
     late_p99_ms: g.schedule_lag_ms.p99, ttfp_p99_ms: p99(ttfp), peak_rss_mb: Math.round(peakRssMb), loop_delay_p99_ms: loopP99,
     ttfp_error_p50_ms: median(error), ttfp_error_p99_ms: p99(error), loop_delay_max_ms: g.loop_delay_ms?.max ?? null,
     sim_cpu: simCpuShare === null ? null : Math.round(simCpuShare * 100) / 100, generator_cpu: Math.round(generatorCpuShare * 100) / 100,
+    parts, generator_us_per_part: perPart(generatorCpuShare), sim_us_per_part: perPart(simCpuShare),
     saturates: simBusy && generatorBusy ? 'both' : simBusy ? 'simulator' : generatorBusy ? 'generator' : 'neither',
   };
 }
@@ -244,9 +250,9 @@ function renderMd(o: { machine: string; cpu: CpuRow[]; ramps: Record<number, { s
 function streamTable(rows: readonly StreamRow[]): string[] {
   const pct = (v: number | null) => (v === null ? '–' : `${Math.round(v * 100)}%`);
   return [
-    '| workers | streams | rate | peak in flight | sent | dropped | late-send p99 | TTFP p99 | TTFP error p50 / p99 | peak RSS | loop delay p99 / max | simulator CPU | generator CPU | saturates |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---|',
-    ...rows.map((r) => `| ${r.workers} | ${r.streams} | ${r.rate}/s | ${r.peak_in_flight} | ${r.sent} | ${r.dropped} | ${fmt(r.late_p99_ms)} ms | ${fmt(r.ttfp_p99_ms, 0)} ms | ${fmt(r.ttfp_error_p50_ms, 1)} / ${fmt(r.ttfp_error_p99_ms, 1)} ms | ${r.peak_rss_mb} MB | ${fmt(r.loop_delay_p99_ms)} / ${fmt(r.loop_delay_max_ms, 1)} ms | ${pct(r.sim_cpu)} | ${pct(r.generator_cpu)} | ${r.saturates} |`),
+    '| workers | streams | rate | peak in flight | sent | dropped | late-send p99 | TTFP p99 | TTFP error p50 / p99 | peak RSS | loop delay p99 / max | simulator CPU | generator CPU | CPU µs per part (generator / simulator) | saturates |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---|',
+    ...rows.map((r) => `| ${r.workers} | ${r.streams} | ${r.rate}/s | ${r.peak_in_flight} | ${r.sent} | ${r.dropped} | ${fmt(r.late_p99_ms)} ms | ${fmt(r.ttfp_p99_ms, 0)} ms | ${fmt(r.ttfp_error_p50_ms, 1)} / ${fmt(r.ttfp_error_p99_ms, 1)} ms | ${r.peak_rss_mb} MB | ${fmt(r.loop_delay_p99_ms)} / ${fmt(r.loop_delay_max_ms, 1)} ms | ${pct(r.sim_cpu)} | ${pct(r.generator_cpu)} | ${fmt(r.generator_us_per_part, 1)} / ${fmt(r.sim_us_per_part, 1)} | ${r.saturates} |`),
   ];
 }
 
@@ -269,6 +275,7 @@ function slopes(rows: readonly StreamRow[], workers: number): string[] {
   const late = fit(mine.filter((r) => r.late_p99_ms !== null).map((r) => [r.streams, r.late_p99_ms!]));
   const loop = fit(mine.filter((r) => r.loop_delay_p99_ms !== null).map((r) => [r.streams, r.loop_delay_p99_ms!]));
   const k = (v: number) => (v * 1000).toFixed(2);
+  const last = mine[mine.length - 1];
   const lines = [`Slopes with ${workers} worker${workers === 1 ? '' : 's'} (least squares over ${mine.length} rows, per 1,000 streams):`];
   if (rss) lines.push(`- peak RSS +${k(rss.slope)} MB (${Math.round(rss.intercept + rss.slope * 5000)} MB predicted at 5,000 streams);`);
   if (sim) {
@@ -279,6 +286,13 @@ function slopes(rows: readonly StreamRow[], workers: number): string[] {
   if (loop) {
     const at = loop.slope > 0 ? Math.round((LOOP_LIMIT_MS - loop.intercept) / loop.slope) : null;
     lines.push(`- generator loop delay p99 ${loop.slope >= 0 ? '+' : ''}${k(loop.slope)} ms${at !== null && at > 0 ? ` (${LOOP_LIMIT_MS} ms at about ${at.toLocaleString('en-US')} streams)` : ''}.`);
+  }
+  if (last && last.generator_us_per_part !== null && last.sim_us_per_part !== null) {
+    // Parts per second at N streams: N answers of the measured parts each over answerS seconds.
+    const perAnswer = last.sent > 0 ? last.parts / last.sent : ANSWER_TOKENS;
+    const partsPerS = (n: number) => (n * perAnswer) / STREAMS.answerS;
+    const need = (us: number, n: number) => `${Math.round((us * partsPerS(n)) / 10_000)}%`;
+    lines.push(`At the CPU per part of the largest row (${last.generator_us_per_part} µs generator, ${last.sim_us_per_part} µs simulator), 5,000 streams (${Math.round(partsPerS(5000)).toLocaleString('en-US')} parts/s) need ${need(last.generator_us_per_part, 5000)} of a core for the generator and ${need(last.sim_us_per_part, 5000)} for the simulator on a quiet machine; one core each runs out at about ${Math.round(1e6 / last.generator_us_per_part / partsPerS(1)).toLocaleString('en-US')} and ${Math.round(1e6 / last.sim_us_per_part / partsPerS(1)).toLocaleString('en-US')} streams.`);
   }
   return lines;
 }
