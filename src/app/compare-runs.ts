@@ -17,7 +17,7 @@ import {
 import { checkFigures, parseGate, type Gate } from '../figures/index.js';
 import { evaluateGates, parseGatesFile, renderGateTestcases, type GateResult } from '../gates/index.js';
 import { readRecords } from './read-records.js';
-import { collectGarbage } from './heap.js';
+import { collectGarbage, collectGarbageEvery } from './heap.js';
 import { readReviews } from './reviews.js';
 import { generatorLoopDelay } from './render-reports.js';
 import { outputError, writeFileAtomic } from './output-files.js';
@@ -31,7 +31,11 @@ export async function loadRun(pathOrDir: string, options: { cwd?: string } = {})
   const { verdicts } = await readReviews(pathOrDir, options);
   const collector = createRunCollector({ verdicts });
   const records = readRecords(pathOrDir, options);
-  for await (const record of records) collector.add(record);
+  const tick = collectGarbageEvery();
+  for await (const record of records) {
+    tick();
+    collector.add(record);
+  }
   // A results.jsonl given alone has no generator.json beside it: its timing uncertainty is unknown.
   const full = isAbsolute(pathOrDir) || options.cwd === undefined ? pathOrDir : resolve(options.cwd, pathOrDir);
   const dir = full.endsWith('.jsonl') ? dirname(full) : full;

@@ -23,7 +23,7 @@ import { readRecordEntries, readRecords } from './read-records.js';
 import { openViewerFile } from './view-runs.js';
 import { readReviews } from './reviews.js';
 import { parseJsonText } from '../util/parse-json.js';
-import { collectGarbage } from './heap.js';
+import { collectGarbage, collectGarbageEvery } from './heap.js';
 import { readLabels } from '../dataset/index.js';
 
 export interface RenderedReports {
@@ -76,7 +76,9 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
   const csvPath = join(dir, 'results.csv');
   const csvOut = createAtomicStream(csvPath);
   const csv = REPORT_RENDERERS['results.csv'].createSink((chunk) => csvOut.write(chunk));
+  const tick = collectGarbageEvery();
   for await (const entry of readRecordEntries(dir)) {
+    tick();
     const { record } = entry;
     summarizer.add(record);
     builder.add(record);
