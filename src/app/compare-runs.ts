@@ -17,16 +17,23 @@ import {
 import { checkFigures, parseGate, type Gate } from '../figures/index.js';
 import { evaluateGates, parseGatesFile, type GateResult } from '../gates/index.js';
 import { readRecords } from './read-records.js';
+import { collectGarbage, collectGarbageEvery } from './heap.js';
 import { readReviews } from './reviews.js';
 import { generatorLoopDelay } from './render-reports.js';
 import { outputError, writeFileAtomic } from './output-files.js';
 
 /** Reads a run directory (or a results.jsonl) and its reviews.jsonl into what comparisons and gates need. */
 export async function loadRun(pathOrDir: string, options: { cwd?: string } = {}): Promise<RunData> {
+  // A pass over a whole results.jsonl: it starts from what is live, not from the last pass's garbage.
+  collectGarbage();
   const { verdicts } = await readReviews(pathOrDir, options);
   const collector = createRunCollector({ verdicts });
   const records = readRecords(pathOrDir, options);
-  for await (const record of records) collector.add(record);
+  const tick = collectGarbageEvery();
+  for await (const record of records) {
+    tick();
+    collector.add(record);
+  }
   // A results.jsonl given alone has no generator.json beside it: its timing uncertainty is unknown.
   const full = isAbsolute(pathOrDir) || options.cwd === undefined ? pathOrDir : resolve(options.cwd, pathOrDir);
   const dir = full.endsWith('.jsonl') ? dirname(full) : full;

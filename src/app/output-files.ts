@@ -67,8 +67,11 @@ export function outputError(file: string, error: unknown, hint?: string): Output
 /** A name beside `path` that no other writer uses: `.report.md.<random>.tmp`. */
 const tempPath = (path: string): string => join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
 
-/** Writes `data` to `path` atomically (temp file + rename); OutputError on failure, the temp file removed. */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+/**
+ * Writes `data` to `path` atomically (temp file + rename); OutputError on failure, the temp file
+ * removed. `data` may be chunks (a report rendered as it is written, never held whole).
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array | Iterable<string>): Promise<void> {
   const temp = tempPath(path);
   try {
     await outputFs.writeFile(temp, data, { flag: 'wx' });

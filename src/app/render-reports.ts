@@ -2,7 +2,8 @@
  * @module app/render-reports
  * Writes every report of a run directory from its results.jsonl alone. `chatbench eval` calls this
  * after the run and `chatbench report DIR` calls it again, so both give byte-identical files. The
- * records stream past once: the summarizer and the report builder keep numbers and slim rows only.
+ * records stream past once: the summarizer and the report builder keep numbers only (per-figure
+ * samples, junit.xml's cases as columns, the worst few records), never a row object per request.
  */
 import { join } from 'node:path';
 import { createRandom } from '../compare/prng.js';
@@ -13,7 +14,7 @@ import { LabelSchema, LABELS_FILE, type Label } from '../records/labels.js';
 import { GeneratorLoopDelaySchema, type LoopDelay } from '../records/generator-health.js';
 import type { Summary } from '../records/summary.js';
 import { createReportInputBuilder, REPORT_RENDERERS, type ReportInput } from '../reports/index.js';
-import { DEFAULT_JUNIT_QUESTIONS, JUNIT_QUESTION_MODES, renderJunitXml, type JunitOptions, type JunitQuestions } from '../reports/junit-xml.js';
+import { DEFAULT_JUNIT_QUESTIONS, JUNIT_QUESTION_MODES, junitXmlChunks, type JunitOptions, type JunitQuestions } from '../reports/junit-xml.js';
 import { z } from 'zod';
 import { plannedSetOrder, qualityOfRun, readManifestPart, targetService } from './manifest.js';
 import { describeService } from '../client/version-client.js';
@@ -24,6 +25,7 @@ import { readReviews } from './reviews.js';
 import { parseJsonText } from '../util/parse-json.js';
 import { readFileLines } from '../util/file-lines.js';
 import { readRunFileText } from './run-file.js';
+import { collectGarbage, collectGarbageEvery } from './heap.js';
 import { readLabels } from '../dataset/index.js';
 
 export interface RenderedReports {
@@ -63,6 +65,8 @@ export function stopIfInterrupted(signal: AbortSignal | undefined, dir: string):
 }
 
 export async function renderReports(dir: string, options: RenderOptions): Promise<RenderedReports> {
+  // The run's garbage (eval) or none (report DIR): the reports' pass starts from what is live.
+  collectGarbage();
   // The plan's set order (manifest.json), so a resumed or merged run lists its sets as planned,
   // whatever order its requests finished in; the pass rule and the labels, for the answer quality.
   // reviews.jsonl (chatbench view) gives each group its human_pass_rate, and the judge's agreement
@@ -91,8 +95,10 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
   const csvOut = createAtomicStream(csvPath);
   const csv = REPORT_RENDERERS['results.csv'].createSink((chunk) => csvOut.write(chunk));
   try {
+    const tick = collectGarbageEvery();
     for await (const entry of readRecordEntries(dir)) {
       stopIfInterrupted(options.signal, dir);
+      tick();
       const { record } = entry;
       summarizer.add(record);
       builder.add(record);
@@ -111,6 +117,7 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
   const files = [join(dir, 'results.jsonl'), csvPath];
   for (const name of ['summary.json', 'report.md', 'junit.xml', 'report.html'] as const) {
     const path = join(dir, name);
+    // junit.xml has a testcase per request: written as it is rendered, never held whole.
     files.push(path);
     if (name !== 'junit.xml') await writeFileAtomic(path, REPORT_RENDERERS[name].render(input));
     else if (options.junit !== 'later') await writeJunit(dir, input, options.junit ?? { gates: null, questions: DEFAULT_JUNIT_QUESTIONS });
@@ -148,7 +155,7 @@ function capViewerFile(viewer: ViewerFile, max: number): ViewerFile {
 
 /** Writes a run's junit.xml whole: its gates' suite and its questions' suites. */
 export async function writeJunit(dir: string, input: ReportInput, options: JunitOptions): Promise<void> {
-  await writeFileAtomic(join(dir, 'junit.xml'), renderJunitXml(input, options));
+  await writeFileAtomic(join(dir, 'junit.xml'), junitXmlChunks(input, options));
 }
 
 /** How a run's manifest says its questions appear in junit.xml (`options.junit_questions`); the default for runs before it. */

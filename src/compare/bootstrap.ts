@@ -125,8 +125,8 @@ export interface LatencyIntervals {
  * ratio interval excludes 1 exactly when the delta interval excludes 0. Either side empty → null.
  */
 export function latencyIntervals(
-  baselineSorted: readonly number[],
-  currentSorted: readonly number[],
+  baselineSorted: ArrayLike<number>,
+  currentSorted: ArrayLike<number>,
   resamples: number,
   random: Random,
 ): Record<LatencyStat, LatencyIntervals> | null {

@@ -9,6 +9,7 @@ import { trimText } from '../reports/format.js';
 import { createRepeatsAccumulator, modelPassed, recordPassed, type RepeatsGroup } from '../metrics/repeats.js';
 import { createSummarizer } from '../metrics/summarize.js';
 import { createJudgeAskCounter } from '../metrics/group-figures.js';
+import { createNumberSample, type NumberSample } from '../metrics/stats.js';
 import type { AnswerFigures, Mode, Outcome, RequestRecord } from '../records/record.js';
 import type { LoopDelay } from '../records/generator-health.js';
 import { LATENCY_FIGURES, type Group, type LatencyFigure, type Summary } from '../records/summary.js';
@@ -48,8 +49,8 @@ export interface GroupData extends GroupKey {
   model_name: string | null;
   /** By question id, in first-seen order. */
   questions: Map<string, QuestionData>;
-  /** Latencies of ok requests, ascending. */
-  latency: Record<LatencyFigure, number[]>;
+  /** Latencies of ok requests, ascending (8 bytes a value: never the records). */
+  latency: Record<LatencyFigure, Float64Array>;
 }
 
 export interface RunData {
@@ -75,9 +76,45 @@ export interface RunData {
   turns: ReadonlyMap<number, RunData>;
 }
 
+/** One try as a question keeps it until its turn comes (see QuestionState): its figures, never its record. */
+interface Try {
+  repeat: number;
+  outcome: Outcome;
+  passed: boolean;
+  human: boolean | null;
+  /** The try's score and check values by name, ok tries only (finite values only). */
+  values: ReadonlyMap<string, number> | null;
+  answer: string | null;
+  cited_document_ids: string[];
+  /** The judge's asks of this try, and those without a verdict (judge_error_rate). */
+  judgeAsks: number;
+  judgeFailed: number;
+}
+
+/**
+ * One question of one group, in bounded memory. Its per-question score means sum the tries in
+ * repeat order (as they always have: the same bits whatever order the records came in), so the
+ * tries are taken in repeat order: a try whose repeat is the next one (0, 1, …) is folded in at
+ * once — its outcome, pass and verdict appended, its values added to the running sums — and one
+ * that comes early waits in `pending` until those before it have come. In a run's results.jsonl
+ * the repeats of a question come nearly in order, so `pending` holds a few tries at most; the
+ * rest (a repeat that never came: an interrupted run) are folded in, in order, at the end.
+ */
 interface QuestionState {
   question: string;
-  tries: Map<number, { outcome: Outcome; passed: boolean; human: boolean | null; figures: AnswerFigures; conversation: boolean | null }>;
+  next: number;
+  repeats: number[];
+  outcomes: Outcome[];
+  passes: boolean[];
+  human: (boolean | null)[];
+  conversation: (boolean | null)[];
+  /** Per score or check name: [sum, n] over the tries folded in so far. */
+  sums: Map<string, [number, number]>;
+  pending: Map<number, Try>;
+  /** The judge's asks over the tries folded in, and those without a verdict. */
+  judge: { asks: number; failed: number };
+  /** The lowest repeat's answer (trimmed) and cited ids. */
+  first: { repeat: number; answer: string | null; cited_document_ids: string[] } | null;
 }
 
 /** One conversation (× repeat) of a group: whether every turn passed so far, and its first turn's question. */
@@ -102,7 +139,7 @@ export function createRunCollector(options: { verdicts?: HumanVerdicts; setOrder
   const summarizer = createSummarizer({ verdicts, ...(options.setOrder ? { setOrder: options.setOrder } : {}) });
   const repeats = createRepeatsAccumulator();
   const groups = new Map<string, {
-    key: GroupKey; model_name: string | null; questions: Map<string, QuestionState>; latency: Record<LatencyFigure, number[]>;
+    key: GroupKey; model_name: string | null; questions: Map<string, QuestionState>; latency: Record<LatencyFigure, NumberSample>;
     conversations: Map<string, ConversationState>;
   }>();
   const turns = new Map<number, RunCollector>();
@@ -113,13 +150,22 @@ export function createRunCollector(options: { verdicts?: HumanVerdicts; setOrder
     const id = groupKeyString(key);
     let group = groups.get(id);
     if (group === undefined) {
-      const latency = Object.fromEntries(LATENCY_FIGURES.map((f) => [f, [] as number[]])) as Record<LatencyFigure, number[]>;
+      const latency = Object.fromEntries(LATENCY_FIGURES.map((f) => [f, createNumberSample()])) as Record<LatencyFigure, NumberSample>;
       groups.set(id, (group = { key, model_name, questions: new Map(), latency, conversations: new Map() }));
     }
     if (model_name !== null && (group.model_name === null || model_name < group.model_name)) group.model_name = model_name;
     let question = group.questions.get(record.question_id);
-    if (question === undefined) group.questions.set(record.question_id, (question = { question: record.question, tries: new Map() }));
-    question.tries.set(record.repeat, { outcome: figures.outcome, passed, human: human ?? null, figures, conversation: null });
+    if (question === undefined) {
+      question = { question: record.question, next: 0, repeats: [], outcomes: [], passes: [], human: [], conversation: [], sums: new Map(), pending: new Map(), judge: { asks: 0, failed: 0 }, first: null };
+      group.questions.set(record.question_id, question);
+    }
+    addTry(question, {
+      repeat: record.repeat, outcome: figures.outcome, passed, human: human ?? null, values: figures.outcome === 'ok' ? valuesOf(figures) : null,
+      // Only a try that may still be the lowest repeat keeps its answer (the first only ever goes down).
+      answer: figures.answer == null || (question.first !== null && record.repeat > question.first.repeat) ? null : trimText(figures.answer, ANSWER_CHARS),
+      cited_document_ids: figures.cited_document_ids,
+      ...judgeAsksOf(figures),
+    });
     for (const name of Object.keys(figures.checks)) checkNames.add(name);
     if (record.conversation !== null) {
       const conversationKey = JSON.stringify([record.conversation, record.repeat]);
@@ -153,10 +199,12 @@ export function createRunCollector(options: { verdicts?: HumanVerdicts; setOrder
     finish(source, tornLines = 0, loopDelay = null) {
       const checks = [...checkNames].sort();
       for (const group of groups.values()) {
+        for (const question of group.questions.values()) foldPending(question);
         // Each conversation's verdict goes on its first turn's try, so a comparison pairs conversations.
         for (const state of group.conversations.values()) {
-          const attempt = state.first === undefined ? undefined : group.questions.get(state.first)?.tries.get(state.repeat);
-          if (attempt !== undefined) attempt.conversation = state.passed;
+          const question = state.first === undefined ? undefined : group.questions.get(state.first);
+          const at = question === undefined ? -1 : question.repeats.indexOf(state.repeat);
+          if (at !== -1) question!.conversation[at] = state.passed;
         }
       }
       return {
@@ -168,7 +216,7 @@ export function createRunCollector(options: { verdicts?: HumanVerdicts; setOrder
           ...key,
           model_name,
           questions: new Map([...questions].map(([id, q]) => [id, toQuestionData(q, checks)])),
-          latency: Object.fromEntries(LATENCY_FIGURES.map((f) => [f, [...latency[f]].sort((a, b) => a - b)])) as Record<LatencyFigure, number[]>,
+          latency: Object.fromEntries(LATENCY_FIGURES.map((f) => [f, latency[f].sorted()])) as Record<LatencyFigure, Float64Array>,
         })),
         torn_lines: tornLines,
         check_names: checks,
@@ -178,36 +226,88 @@ export function createRunCollector(options: { verdicts?: HumanVerdicts; setOrder
   };
 }
 
-function toQuestionData(state: QuestionState, checkNames: readonly string[]): QuestionData {
-  const tries = [...state.tries.entries()].sort(([a], [b]) => a - b).map(([, t]) => t);
-  const scores: QuestionData['scores'] = {};
-  const valueOf = (figures: AnswerFigures, name: string): number | null | undefined =>
-    (SCORE_SET.has(name) ? figures.scores?.[name as ScoreName] : figures.checks[name]?.score);
-  for (const name of [...SCORE_NAMES, ...checkNames]) {
-    let sum = 0;
-    let n = 0;
-    for (const t of tries) {
-      const value = t.outcome === 'ok' ? valueOf(t.figures, name) : null;
-      if (value === null || value === undefined || !Number.isFinite(value)) continue;
-      sum += value;
-      n += 1;
+/** A try's values: every catalogue score, then each user check not named like a score (a score's name reads the score). */
+function valuesOf(figures: AnswerFigures): Map<string, number> | null {
+  const values = new Map<string, number>();
+  if (figures.scores !== null) {
+    for (const name of SCORE_NAMES) {
+      const value = figures.scores[name];
+      if (typeof value === 'number' && Number.isFinite(value)) values.set(name, value);
     }
-    if (n > 0) scores[name] = sum / n;
   }
-  const first = tries[0]?.figures;
+  for (const [name, check] of Object.entries(figures.checks)) {
+    if (!SCORE_SET.has(name) && typeof check.score === 'number' && Number.isFinite(check.score)) values.set(name, check.score);
+  }
+  return values.size === 0 ? null : values;
+}
+
+/** Takes a try: folded in when its repeat is the next, else kept until it is (a repeat seen twice: the later one wins). */
+function addTry(q: QuestionState, t: Try): void {
+  if (t.repeat < q.next) {
+    // A repeat already folded in came again (no run writes one twice): the later try's outcome,
+    // pass and verdict replace the earlier's, as they always have; its values are not added twice.
+    const at = q.repeats.indexOf(t.repeat);
+    q.outcomes[at] = t.outcome;
+    q.passes[at] = t.passed;
+    q.human[at] = t.human;
+    return;
+  }
+  q.pending.set(t.repeat, t);
+  for (let next = q.pending.get(q.next); next !== undefined; next = q.pending.get(q.next)) {
+    q.pending.delete(q.next);
+    fold(q, next);
+    q.next += 1;
+  }
+}
+
+/** Folds in the tries still waiting (their earlier repeats never came), in repeat order. */
+function foldPending(q: QuestionState): void {
+  for (const t of [...q.pending.values()].sort((a, b) => a.repeat - b.repeat)) fold(q, t);
+  q.pending.clear();
+}
+
+function judgeAsksOf(figures: AnswerFigures): { judgeAsks: number; judgeFailed: number } {
   const judge = createJudgeAskCounter();
-  for (const t of tries) judge.add(t.figures.judge);
+  judge.add(figures.judge);
   const asked = judge.figures();
+  return { judgeAsks: asked.judge_asks, judgeFailed: asked.judge_failed_asks };
+}
+
+function fold(q: QuestionState, t: Try): void {
+  q.judge.asks += t.judgeAsks;
+  q.judge.failed += t.judgeFailed;
+  q.repeats.push(t.repeat);
+  q.outcomes.push(t.outcome);
+  q.passes.push(t.passed);
+  q.human.push(t.human);
+  q.conversation.push(null);
+  if (q.first === null || t.repeat < q.first.repeat) q.first = { repeat: t.repeat, answer: t.answer, cited_document_ids: t.cited_document_ids };
+  for (const [name, value] of t.values ?? []) {
+    const sum = q.sums.get(name);
+    if (sum === undefined) q.sums.set(name, [value, 1]);
+    else {
+      sum[0] += value;
+      sum[1] += 1;
+    }
+  }
+}
+
+function toQuestionData(state: QuestionState, checkNames: readonly string[]): QuestionData {
+  const scores: QuestionData['scores'] = {};
+  for (const name of [...SCORE_NAMES, ...checkNames]) {
+    const sum = state.sums.get(name);
+    if (sum !== undefined) scores[name] = sum[0] / sum[1];
+  }
   return {
-    judge: { asks: asked.judge_asks, failed: asked.judge_failed_asks },
+    judge: { asks: state.judge.asks, failed: state.judge.failed },
     question: state.question,
-    outcomes: tries.map((t) => t.outcome),
-    passes: tries.map((t) => t.passed),
-    human: tries.map((t) => t.human),
-    conversation_passes: tries.map((t) => t.conversation),
+    outcomes: state.outcomes,
+    passes: state.passes,
+    human: state.human,
+    conversation_passes: state.conversation,
     scores,
-    answer: first?.answer == null ? null : trimText(first.answer, ANSWER_CHARS),
-    cited_document_ids: first?.cited_document_ids ?? [],
+    answer: state.first?.answer ?? null,
+    cited_document_ids: state.first?.cited_document_ids ?? [],
   };
 }
 

@@ -51,8 +51,8 @@ interface GroupState {
   set: string;
   mode: Mode;
   model_index: number | null;
-  /** question → repeat → [outcome, pass] */
-  questions: Map<string, Map<number, [Outcome, boolean]>>;
+  /** question → its tries as they came (three parallel arrays: 24 bytes a try, never an object per try) */
+  questions: Map<string, { repeats: number[]; outcomes: Outcome[]; passes: boolean[] }>;
 }
 
 /** Takes records in any order; `finish()` gives one RepeatsGroup per set × mode (and model). */
@@ -73,8 +73,10 @@ export function createRepeatsAccumulator(): RepeatsAccumulator {
     let group = groups.get(key);
     if (group === undefined) groups.set(key, (group = { set: record.set, mode: record.mode, model_index: modelIndex, questions: new Map() }));
     let tries = group.questions.get(record.question_id);
-    if (tries === undefined) group.questions.set(record.question_id, (tries = new Map()));
-    tries.set(record.repeat, [outcome, passed]);
+    if (tries === undefined) group.questions.set(record.question_id, (tries = { repeats: [], outcomes: [], passes: [] }));
+    tries.repeats.push(record.repeat);
+    tries.outcomes.push(outcome);
+    tries.passes.push(passed);
   };
   return {
     add(record) {
@@ -90,9 +92,12 @@ function toRepeatsGroup(group: GroupState): RepeatsGroup {
   let passAll = 0;
   let repeats = 0;
   const flaky: QuestionTries[] = [];
-  for (const [question_id, byRepeat] of group.questions) {
-    const ordered = [...byRepeat.entries()].sort(([a], [b]) => a - b).map(([, value]) => value);
-    const tries = { question_id, outcomes: ordered.map(([o]) => o), passes: ordered.map(([, p]) => p) };
+  for (const [question_id, came] of group.questions) {
+    // By repeat; of a repeat seen twice, the later one.
+    const latest = new Map<number, number>();
+    came.repeats.forEach((repeat, i) => latest.set(repeat, i));
+    const ordered = [...latest.entries()].sort(([a], [b]) => a - b).map(([, i]) => i);
+    const tries = { question_id, outcomes: ordered.map((i) => came.outcomes[i]!), passes: ordered.map((i) => came.passes[i]!) };
     const figures = questionRepeatFigures(tries);
     repeats = Math.max(repeats, ordered.length);
     if (figures.pass_at_n) passAt += 1;

@@ -17,9 +17,13 @@ export type CellState = keyof typeof CELL_STATES;
 
 /** pass: every repeat passed; fail: none passed and at least one came back ok; error: none came back ok. */
 export function cellState(tries: readonly { readonly pass: boolean; readonly outcome: string }[]): CellState {
-  if (tries.length === 0) return 'none';
-  const passed = tries.filter((r) => r.pass).length;
-  if (passed === tries.length) return 'pass';
-  if (passed > 0) return 'partial';
-  return tries.some((r) => r.outcome === 'ok') ? 'fail' : 'error';
+  return cellStateOfCounts({ tries: tries.length, passed: tries.filter((r) => r.pass).length, anyOk: tries.some((r) => r.outcome === 'ok') });
+}
+
+/** cellState from counts alone (what report.html's grid keeps per cell). */
+export function cellStateOfCounts(c: { readonly tries: number; readonly passed: number; readonly anyOk: boolean }): CellState {
+  if (c.tries === 0) return 'none';
+  if (c.passed === c.tries) return 'pass';
+  if (c.passed > 0) return 'partial';
+  return c.anyOk ? 'fail' : 'error';
 }

@@ -9,7 +9,6 @@ import { OUTCOMES, type Mode } from '../records/record.js';
 import type { Group, GroupFigures, LatencyFigure, MeanEstimate, RepeatFigures, Summary } from '../records/summary.js';
 import { hasEnoughSamples, type Statistic } from '../figures/min-samples.js';
 import { formatCount, formatMs, formatPct, formatPctWithCi, formatScore, naturalCompare } from './format.js';
-import type { ReportRow } from './report-input.js';
 
 /** One column of the comparison: a set × mode, or one model of a multi-model set × mode. */
 export interface ReportColumn {
@@ -48,11 +47,6 @@ export function reportColumns(summary: Summary): ReportColumn[] {
       group,
     };
   });
-}
-
-/** The slim rows that belong to a column (the per-model rows for a model's column). */
-export function rowsOfColumn(rows: readonly ReportRow[], column: ReportColumn): ReportRow[] {
-  return rows.filter((r) => r.set === column.set && r.mode === column.mode && r.model_index === column.model_index);
 }
 
 /** Which way is better for a row; null: no best (e.g. request counts). */

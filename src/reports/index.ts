@@ -36,7 +36,7 @@ export const REPORT_RENDERERS = {
 
 export type ReportFileName = keyof typeof REPORT_RENDERERS;
 
-export { createReportInputBuilder, ReportInputSchema, ReportRowSchema, type ReportInput, type ReportRow, type ReportInputOptions } from './report-input.js';
+export { createReportInputBuilder, createRowsCollector, ReportRowSchema, type ReportInput, type ReportRow, type ReportInputOptions } from './report-input.js';
 export { createJsonlSink } from './jsonl-sink.js';
 export { createCsvSink, renderResultsCsv, type CsvOptions } from './results-csv.js';
 export type { RecordSink } from './sink.js';

@@ -14,7 +14,8 @@
  * cannot carry at all.
  */
 import { naturalCompare, replaceUnprintable } from './format.js';
-import type { ReportInput, ReportRow } from './report-input.js';
+import type { JunitCase as JunitRow, JunitCases, JunitSuite } from './junit-cases.js';
+import type { ReportInput } from './report-input.js';
 
 /** How per-question outcomes appear in junit.xml (`--junit-questions`). */
 export const JUNIT_QUESTION_MODES = ['skipped', 'failures', 'off'] as const;
@@ -51,61 +52,96 @@ export function xmlText(text: string): string {
 
 const seconds = (s: number) => s.toFixed(3);
 
-interface Suite {
-  readonly name: string;
-  readonly cases: readonly JunitCase[];
+/**
+ * Renders junit.xml from the request-level rows (the per-model rows of a multi-model request are
+ * folded into its reasons, reports/junit-cases) and the gates' cases. Question suites follow the
+ * run's set order, stream before full; cases follow natural question-id order, then repeat. When
+ * any request has repeat > 0, every case is named `<question_id> [r<repeat>]` (repeat counted from
+ * 0, as in results.jsonl). Without options: no gates suite, questions as `skipped`.
+ */
+export function renderJunitXml(input: Pick<ReportInput, 'summary' | 'junit'>, options: JunitOptions = { gates: null, questions: DEFAULT_JUNIT_QUESTIONS }): string {
+  return [...junitXmlChunks(input, options)].join('');
 }
 
 /**
- * Renders junit.xml from the request-level rows (the per-model rows of a multi-model request are
- * folded into its reasons) and the gates' cases. Question suites follow the run's set order, stream
- * before full; cases follow natural question-id order, then repeat. When any request has
- * repeat > 0, every case is named `<question_id> [r<repeat>]` (repeat counted from 0, as in
- * results.jsonl). Without options: no gates suite, questions as `skipped`.
+ * junit.xml in pieces of about 64 KB, for a file written as it is rendered (a million testcases is a
+ * large text): the totals are counted first over the cases' columns, then each case is rendered as
+ * it is written.
  */
-export function renderJunitXml(input: Pick<ReportInput, 'summary' | 'rows'>, options: JunitOptions = { gates: null, questions: DEFAULT_JUNIT_QUESTIONS }): string {
-  const suites: Suite[] = [];
-  if (options.gates !== null) suites.push({ name: 'gates', cases: options.gates });
-  if (options.questions !== 'off') suites.push(...questionSuites(input, options.questions));
-  const totals = tally(suites.flatMap((s) => s.cases));
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    // <testsuites> has no `skipped` attribute in the schema; each <testsuite> has one.
-    `<testsuites name="chatbench" tests="${totals.tests}" failures="${totals.failures}" errors="${totals.errors}" time="${seconds(totals.seconds)}">`,
-    ...suites.map(renderSuite),
-    '</testsuites>',
-    '',
-  ].join('\n');
-}
-
-function questionSuites(input: Pick<ReportInput, 'summary' | 'rows'>, questions: Exclude<JunitQuestions, 'off'>): Suite[] {
-  const rows = input.rows.filter((r) => r.model_index === null);
-  const repeats = rows.some((r) => r.repeat > 0);
-  const groups = new Map<string, ReportRow[]>();
-  for (const row of rows) {
-    const id = `${row.set}\u0000${row.mode}`;
-    const list = groups.get(id);
-    if (list) list.push(row);
-    else groups.set(id, [row]);
-  }
-  return [...groups.values()].sort(suiteOrder(input.summary.run.sets)).map((cases) => {
-    const first = cases[0]!;
-    const classname = `chatbench.${first.set}.${first.mode}`;
-    const sorted = [...cases].sort((a, b) => naturalCompare(a.question_id, b.question_id) || a.repeat - b.repeat);
-    return { name: `${first.set} (${first.mode})`, cases: sorted.map((row) => questionCase(row, classname, repeats, questions)) };
+export function* junitXmlChunks(input: Pick<ReportInput, 'summary' | 'junit'>, options: JunitOptions = { gates: null, questions: DEFAULT_JUNIT_QUESTIONS }): Generator<string> {
+  const cases = input.junit;
+  const questions = options.questions;
+  const suites = questions === 'off' ? [] : cases.suites().sort(suiteOrder(input.summary.run.sets));
+  const gates = options.gates;
+  const suiteTallies = suites.map((suite) => {
+    const t = emptyTally();
+    for (const i of suite.cases) {
+      const row = cases.at(i);
+      count(t, questions === 'off' ? null : questionOutcome(row, questions), (row.total_ms ?? 0) / 1000);
+    }
+    return t;
   });
+  const gateTally = emptyTally();
+  for (const c of gates ?? []) count(gateTally, c.outcome?.kind ?? null, c.seconds);
+  const totals = [gateTally, ...suiteTallies].reduce((sum, t) => ({
+    tests: sum.tests + t.tests, failures: sum.failures + t.failures, errors: sum.errors + t.errors, skipped: sum.skipped + t.skipped, seconds: sum.seconds + t.seconds,
+  }), emptyTally());
+  let buffer = '';
+  const line = function* (text: string): Generator<string> {
+    buffer += `${text}\n`;
+    if (buffer.length >= 65_536) {
+      yield buffer;
+      buffer = '';
+    }
+  };
+  yield* line('<?xml version="1.0" encoding="UTF-8"?>');
+  // <testsuites> has no `skipped` attribute in the schema; each <testsuite> has one.
+  yield* line(`<testsuites name="chatbench" tests="${totals.tests}" failures="${totals.failures}" errors="${totals.errors}" time="${seconds(totals.seconds)}">`);
+  if (gates !== null) {
+    yield* line(suiteOpen('gates', gateTally));
+    for (const c of gates) yield* line(renderCase(c));
+    if (gates.length > 0) yield* line('  </testsuite>');
+  }
+  if (questions !== 'off') {
+    for (const [k, suite] of suites.entries()) {
+      const classname = `chatbench.${suite.set}.${suite.mode}`;
+      yield* line(suiteOpen(`${suite.set} (${suite.mode})`, suiteTallies[k]!));
+      for (const i of suite.cases) yield* line(renderCase(questionCase(cases.at(i), classname, cases.repeats, questions)));
+      if (suite.cases.length > 0) yield* line('  </testsuite>');
+    }
+  }
+  yield* line('</testsuites>');
+  if (buffer !== '') yield buffer;
 }
 
-function tally(cases: readonly JunitCase[]) {
-  const count = (kind: string) => cases.filter((c) => c.outcome?.kind === kind).length;
-  return { tests: cases.length, failures: count('failure'), errors: count('error'), skipped: count('skipped'), seconds: cases.reduce((sum, c) => sum + c.seconds, 0) };
+interface Tally {
+  tests: number;
+  failures: number;
+  errors: number;
+  skipped: number;
+  seconds: number;
 }
 
-function renderSuite(suite: Suite): string {
-  const t = tally(suite.cases);
-  const open = `  <testsuite name="${xmlAttr(suite.name)}" tests="${t.tests}" failures="${t.failures}" errors="${t.errors}" skipped="${t.skipped}" time="${seconds(t.seconds)}"`;
-  if (suite.cases.length === 0) return `${open}/>`;
-  return [`${open}>`, ...suite.cases.map(renderCase), '  </testsuite>'].join('\n');
+const emptyTally = (): Tally => ({ tests: 0, failures: 0, errors: 0, skipped: 0, seconds: 0 });
+
+function count(t: Tally, kind: 'failure' | 'error' | 'skipped' | null, secs: number): void {
+  t.tests += 1;
+  if (kind === 'failure') t.failures += 1;
+  else if (kind === 'error') t.errors += 1;
+  else if (kind === 'skipped') t.skipped += 1;
+  t.seconds += secs;
+}
+
+/** The kind of a question's case, as questionCase renders it (counted before any case is rendered). */
+function questionOutcome(row: JunitRow, questions: Exclude<JunitQuestions, 'off'>): 'failure' | 'error' | 'skipped' | null {
+  if (row.outcome === 'ok' && row.pass) return null;
+  if (row.outcome === 'skipped' || questions === 'skipped') return 'skipped';
+  return row.outcome === 'ok' ? 'failure' : 'error';
+}
+
+function suiteOpen(name: string, t: Tally): string {
+  const open = `  <testsuite name="${xmlAttr(name)}" tests="${t.tests}" failures="${t.failures}" errors="${t.errors}" skipped="${t.skipped}" time="${seconds(t.seconds)}"`;
+  return t.tests === 0 ? `${open}/>` : `${open}>`;
 }
 
 function renderCase(c: JunitCase): string {
@@ -116,7 +152,7 @@ function renderCase(c: JunitCase): string {
   return [`${open}>`, `      <${kind} message="${xmlAttr(message)}" type="${xmlAttr(type)}"${body}`, '    </testcase>'].join('\n');
 }
 
-function questionCase(row: ReportRow, classname: string, repeats: boolean, questions: Exclude<JunitQuestions, 'off'>): JunitCase {
+function questionCase(row: JunitRow, classname: string, repeats: boolean, questions: Exclude<JunitQuestions, 'off'>): JunitCase {
   const name = repeats ? `${row.question_id} [r${row.repeat}]` : row.question_id;
   const base = { name, classname, seconds: (row.total_ms ?? 0) / 1000 };
   if (row.outcome === 'ok' && row.pass) return { ...base, outcome: null };
@@ -132,9 +168,5 @@ function questionCase(row: ReportRow, classname: string, repeats: boolean, quest
 /** Suites in the run's set order (unknown sets last, by name), stream before full. */
 function suiteOrder(sets: readonly string[]) {
   const rank = (set: string) => (sets.includes(set) ? sets.indexOf(set) : sets.length);
-  return (a: ReportRow[], b: ReportRow[]) => {
-    const x = a[0]!;
-    const y = b[0]!;
-    return rank(x.set) - rank(y.set) || naturalCompare(x.set, y.set) || (x.mode === y.mode ? 0 : x.mode === 'stream' ? -1 : 1);
-  };
+  return (x: JunitSuite, y: JunitSuite) => rank(x.set) - rank(y.set) || naturalCompare(x.set, y.set) || (x.mode === y.mode ? 0 : x.mode === 'stream' ? -1 : 1);
 }

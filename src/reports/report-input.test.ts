@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureInput, fixtureRecords, fixtureSummary, makeRecord, makeScores } from '../../test/fixtures/reports/fixture.js';
-import { ReportInputSchema, createReportInputBuilder, rowsOf } from './report-input.js';
+import { createReportInputBuilder, rowsOf } from './report-input.js';
 
 describe('createReportInputBuilder', () => {
-  it('keeps one slim row per request plus one per model, never the answer', () => {
+  it('folds one slim row per request plus one per model into the figures, and keeps no row', () => {
     const input = fixtureInput();
-    expect(ReportInputSchema.safeParse(input).success).toBe(true);
-    // 14 records, two of them multi-model with two models each.
-    expect(input.rows).toHaveLength(14 + 4);
-    expect(input.rows.filter((r) => r.model_index !== null).map((r) => r.model_name)).toEqual(['mini', 'large', 'mini', 'large']);
-    for (const row of input.rows) expect(row).not.toHaveProperty('answer');
+    expect(Object.keys(input).sort()).toEqual(['distributions', 'grid', 'junit', 'meta', 'summary', 'worst']);
+    // 14 records, two of them multi-model with two models each: junit.xml has the 14 requests.
+    expect(input.junit.length).toBe(14);
+    for (let i = 0; i < input.junit.length; i += 1) expect(input.junit.at(i)).not.toHaveProperty('answer');
+    // The grid has a cell per model column of a multi-model request besides its own.
+    const q2 = input.grid.questions.find((q) => q.id === 'q2')!;
+    expect([...q2.cells.keys()]).toContain(JSON.stringify(['duo', 'stream', 1]));
     expect(input.meta).toEqual({ title: 'Fixture run', generated_by: 'chatbench 0.1.0', run_dir: 'reports/fixture' });
   });
 
@@ -39,7 +41,7 @@ describe('createReportInputBuilder', () => {
     }
     expect(none.finish(fixtureSummary()).worst).toEqual([]);
     expect(two.finish(fixtureSummary()).worst.map((r) => r.scores?.citation_f1)).toEqual([0, 0]);
-    expect(two.finish(fixtureSummary()).rows).toHaveLength(500);
+    expect(two.finish(fixtureSummary()).junit.length).toBe(500);
   });
 
   it.each([

@@ -1,12 +1,17 @@
 /**
  * @module reports/report-input
- * What the renderers read: the Summary, one slim row per request (and per model of a multi-model
- * request), and the full records of the worst few. Built while records stream past, so a
- * 20,000-request run keeps 20,000 small rows and a handful of answers, never every answer.
+ * What the renderers read: the Summary, what each figure needs of the rows (junit.xml's cases as
+ * columns of numbers, report.html's CDF points and pass/fail grid), and the full records of the
+ * worst few. Built while records stream past: each record becomes its slim rows (one per request,
+ * one per model of a multi-model request), which are folded into those structures and dropped, so
+ * no row object and no answer is kept to the end (issue 24 §3).
  */
 import { z } from 'zod';
 import { RequestRecordSchema, type RequestRecord } from '../records/record.js';
-import { SummarySchema, type Summary } from '../records/summary.js';
+import type { Summary } from '../records/summary.js';
+import { createDistributionsBuilder, type Distributions } from './distributions.js';
+import { createJunitCasesBuilder, type JunitCases } from './junit-cases.js';
+import { createPassGridBuilder, type PassGridData } from './pass-grid-data.js';
 import { modelPassed } from '../metrics/pass.js';
 import { answerFailReasons, recordFailReasons, recordPassed } from './fail-reasons.js';
 
@@ -56,14 +61,41 @@ export const ReportMetaSchema = z.object({
   service: z.string().optional(),
 });
 
-export const ReportInputSchema = z.object({
-  summary: SummarySchema,
-  rows: z.array(ReportRowSchema),
+export type ReportMeta = z.infer<typeof ReportMetaSchema>;
+
+/** What every renderer of an eval's reports reads. In memory only (never parsed from a file). */
+export interface ReportInput {
+  readonly summary: Summary;
+  /** junit.xml's testcases: the request-level rows. */
+  readonly junit: JunitCases;
+  /** report.html's latency CDFs by column. */
+  readonly distributions: Distributions;
+  /** report.html's pass/fail grid. */
+  readonly grid: PassGridData;
   /** Worst first: non-ok requests, then failed ones, then by ascending citation F1. */
-  worst: z.array(RequestRecordSchema),
-  meta: ReportMetaSchema,
-});
-export type ReportInput = z.infer<typeof ReportInputSchema>;
+  readonly worst: RequestRecord[];
+  readonly meta: ReportMeta;
+}
+
+/** What the renderers read of the rows, from rows given one at a time. */
+export interface RowsCollector {
+  add(row: ReportRow): void;
+  finish(): Pick<ReportInput, 'junit' | 'distributions' | 'grid'>;
+}
+
+export function createRowsCollector(): RowsCollector {
+  const junit = createJunitCasesBuilder();
+  const distributions = createDistributionsBuilder();
+  const grid = createPassGridBuilder();
+  return {
+    add(row) {
+      junit.add(row);
+      distributions.add(row);
+      grid.add(row);
+    },
+    finish: () => ({ junit: junit.finish(), distributions: distributions.finish(), grid: grid.finish() }),
+  };
+}
 
 export interface ReportInputOptions {
   /** How many full records to keep for "worst questions" (default 10; 0 keeps none). */
@@ -76,21 +108,21 @@ export interface ReportInputOptions {
 }
 
 export interface ReportInputBuilder {
-  /** Takes one record as it completes; keeps a slim row and, if among the worst so far, the record. */
+  /** Takes one record as it completes: folds its slim rows in and, if among the worst so far, keeps the record. */
   add(record: RequestRecord): void;
-  /** The input for every renderer. Rows stay in the order they were added. */
+  /** The input for every renderer. */
   finish(summary: Summary): ReportInput;
 }
 
 /** Creates the streaming builder of a ReportInput. */
 export function createReportInputBuilder(options: ReportInputOptions = {}): ReportInputBuilder {
   const limit = Math.max(0, Math.floor(options.worst ?? DEFAULT_WORST));
-  const rows: ReportRow[] = [];
+  const rows = createRowsCollector();
   const worst: Array<{ rank: WorstRank; record: RequestRecord }> = [];
   const shared = createInterner();
   return {
     add(record) {
-      for (const row of rowsOf(record, shared)) rows.push(row);
+      for (const row of rowsOf(record, shared)) rows.add(row);
       if (limit === 0) return;
       const rank = worstRank(record);
       if (worst.length === limit && compareRank(rank, worst[worst.length - 1]!.rank) >= 0) return;
@@ -101,7 +133,7 @@ export function createReportInputBuilder(options: ReportInputOptions = {}): Repo
     finish(summary) {
       return {
         summary,
-        rows,
+        ...rows.finish(),
         worst: worst.map((entry) => entry.record),
         meta: {
           title: options.title ?? 'chatbench report',

@@ -6,13 +6,12 @@
  */
 import { scaleLinear } from 'd3-scale';
 import { curveStepAfter, line } from 'd3-shape';
-import { rowsOfColumn, type ReportColumn } from '../comparison.js';
+import type { ReportColumn } from '../comparison.js';
+import { CDF_POINTS, cdfPoints, columnKey, type CdfFigure, type CdfPoint, type Distributions } from '../distributions.js';
 import { formatMs } from '../format.js';
-import type { ReportRow } from '../report-input.js';
 import { axisBottom, axisLeft, emptyFigure, esc, figure, legend, seriesStyle } from './svg.js';
 
-/** At most this many points per line (the extremes always kept). */
-export const CDF_POINTS = 200;
+export { CDF_POINTS, cdfPoints };
 
 const WIDTH = 720;
 const HEIGHT = 300;
@@ -20,35 +19,19 @@ const M = { top: 12, right: 20, bottom: 48, left: 60 };
 
 export interface CdfChartOptions {
   readonly chart: 'ttfp-cdf' | 'total-cdf' | 'tpot-cdf' | 'output-rate-cdf';
-  readonly figure: 'ttfp_ms' | 'total_ms' | 'tpot_ms' | 'output_chars_per_s';
+  readonly figure: CdfFigure;
   readonly title: string;
   /** Axis unit (default ms). */
   readonly unit?: 'ms' | 'chars/s';
 }
 
-type Point = readonly [ms: number, share: number];
-
-/**
- * The empirical CDF of `values` as step points: (v0, 0) then (v_i, (i+1)/n), thinned to
- * CDF_POINTS by keeping evenly spaced ranks. Empty input gives no points.
- */
-export function cdfPoints(values: readonly number[], maxPoints = CDF_POINTS): Point[] {
-  const sorted = [...values].sort((a, b) => a - b);
-  const n = sorted.length;
-  if (n === 0) return [];
-  const keep = Math.max(2, maxPoints - 1);
-  const ranks = n <= keep ? sorted.map((_, i) => i) : Array.from({ length: keep }, (_, j) => Math.round((j * (n - 1)) / (keep - 1)));
-  return [[sorted[0]!, 0], ...[...new Set(ranks)].map((i): Point => [sorted[i]!, (i + 1) / n])];
-}
+type Point = CdfPoint;
 
 /** The CDF figure of one latency over `ok` requests, one line per column; columns without data are left out of the plot and the legend, and named in a note. */
-export function renderCdfChart(columns: readonly ReportColumn[], rows: readonly ReportRow[], o: CdfChartOptions): string {
+export function renderCdfChart(columns: readonly ReportColumn[], distributions: Distributions, o: CdfChartOptions): string {
   const series = columns.map((column, i) => {
-    const values = rowsOfColumn(rows, column)
-      .filter((r) => r.outcome === 'ok')
-      .map((r) => r[o.figure])
-      .filter((v): v is number => v !== null && Number.isFinite(v));
-    return { column, style: seriesStyle(i), points: cdfPoints(values), n: values.length };
+    const cdf = distributions.get(columnKey(column))?.[o.figure];
+    return { column, style: seriesStyle(i), points: cdf?.points ?? [], n: cdf?.n ?? 0 };
   });
   const drawn = series.filter((s) => s.points.length > 0);
   if (drawn.length === 0) return emptyFigure(o.chart, o.title, `No ok request has ${o.figure}.`);

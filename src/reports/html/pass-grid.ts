@@ -5,16 +5,16 @@
  * never rest on colour alone; each cell's <title> says why.
  */
 import { scaleBand } from 'd3-scale';
-import { rowsOfColumn, type ReportColumn } from '../comparison.js';
-import { naturalCompare, trimText } from '../format.js';
-import type { ReportRow } from '../report-input.js';
-import { CELL_STATES, cellState, type CellState } from '../cell-state.js';
+import type { ReportColumn } from '../comparison.js';
+import { trimText } from '../format.js';
+import { CELL_STATES, cellState, cellStateOfCounts, type CellState } from '../cell-state.js';
+import { columnKey } from '../distributions.js';
+import { MAX_GRID_QUESTIONS, type PassGridData } from '../pass-grid-data.js';
 import { esc, figure, legend, px } from './svg.js';
 
-/** Past this many questions the grid shows the first ones (natural id order) and says how many were left out. */
-export const MAX_GRID_QUESTIONS = 400;
+export { MAX_GRID_QUESTIONS };
 
-export { CELL_STATES, cellState, type CellState };
+export { CELL_STATES, cellState, cellStateOfCounts, type CellState };
 
 const CELL_W = 56;
 const CELL_H = 22;
@@ -25,9 +25,9 @@ const CHAR_W = 6.6;
 const SIN45 = Math.SQRT1_2;
 
 /** The pass/fail grid (data-chart="pass-grid"). */
-export function renderPassGrid(columns: readonly ReportColumn[], rows: readonly ReportRow[]): string {
-  const allQuestions = [...new Set(rows.filter((r) => r.model_index === null).map((r) => r.question_id))].sort(naturalCompare);
-  const questions = allQuestions.slice(0, MAX_GRID_QUESTIONS);
+export function renderPassGrid(columns: readonly ReportColumn[], grid: PassGridData): string {
+  const shown = grid.questions.slice(0, MAX_GRID_QUESTIONS);
+  const questions = shown.map((q) => q.id);
   const labels = columns.map((c) => trimText(c.label, LABEL_CHARS));
   // A 45° label rises and runs right by the same amount: room above the grid and after its last column.
   const reach = Math.ceil(Math.max(0, ...labels.map((l) => Array.from(l).length)) * CHAR_W * SIN45) + 12;
@@ -42,19 +42,18 @@ export function renderPassGrid(columns: readonly ReportColumn[], rows: readonly 
     .domain(questions)
     .range([M.top + header, M.top + header + questions.length * CELL_H])
     .padding(0.08);
-  const byColumn = columns.map((c) => groupByQuestion(rowsOfColumn(rows, c)));
-  const questionText = new Map(rows.map((r) => [r.question_id, r.question]));
+  const keys = columns.map(columnKey);
+  const questionText = new Map(shown.map((q) => [q.id, q.text]));
   const counts: Record<CellState, number> = { pass: 0, partial: 0, fail: 0, error: 0, none: 0 };
-  const cells = questions.flatMap((q) =>
+  const cells = shown.flatMap(({ id: q, cells: byColumn }) =>
     columns.map((column, i) => {
-      const cellRows = byColumn[i]!.get(q) ?? [];
-      const state = cellState(cellRows);
+      const cell = byColumn.get(keys[i]!) ?? { tries: 0, passed: 0, anyOk: false, reasons: [] };
+      const state = cellStateOfCounts(cell);
       counts[state] += 1;
       const s = CELL_STATES[state];
       const cx = px(x(i) ?? 0);
       const cy = px(y(q) ?? 0);
-      const reasons = [...new Set(cellRows.flatMap((r) => r.reasons))];
-      const title = [`${q} · ${column.label}: ${s.label}`, ...(cellRows.length > 1 ? [`${cellRows.filter((r) => r.pass).length}/${cellRows.length} repeats passed`] : []), ...reasons.slice(0, 5), trimText(questionText.get(q) ?? '', 120)].join('\n');
+      const title = [`${q} · ${column.label}: ${s.label}`, ...(cell.tries > 1 ? [`${cell.passed}/${cell.tries} repeats passed`] : []), ...cell.reasons, trimText(questionText.get(q) ?? '', 120)].join('\n');
       const glyph = s.glyph ? `<text class="glyph${s.dark ? ' on-dark' : ''}" x="${px(cx + x.bandwidth() / 2)}" y="${px(cy + y.bandwidth() / 2)}" dy="0.35em" text-anchor="middle">${s.glyph}</text>` : '';
       return `<g class="grid-cell" data-state="${state}"><rect class="grid-cell-box" x="${cx}" y="${cy}" width="${px(x.bandwidth())}" height="${px(y.bandwidth())}" rx="2" fill="${s.colour}"/>${glyph}<title>${esc(title)}</title></g>`;
     }),
@@ -66,7 +65,7 @@ export function renderPassGrid(columns: readonly ReportColumn[], rows: readonly 
     (c, i) =>
       `<text class="col-label" transform="translate(${px((x(i) ?? 0) + x.bandwidth() / 2)},${M.top + header - 6}) rotate(-45)" text-anchor="start">${esc(labels[i]!)}<title>${esc(c.label)}</title></text>`,
   );
-  const left = allQuestions.length - questions.length;
+  const left = grid.questionCount - questions.length;
   return figure({
     chart: 'pass-grid',
     caption: 'Pass or fail of every question in every set',
@@ -79,14 +78,4 @@ export function renderPassGrid(columns: readonly ReportColumn[], rows: readonly 
       left > 0 ? `<p class="note">${left} more questions are not shown; results.csv has every one.</p>` : '',
     ].join('\n'),
   });
-}
-
-function groupByQuestion(rows: readonly ReportRow[]): Map<string, ReportRow[]> {
-  const map = new Map<string, ReportRow[]>();
-  for (const row of rows) {
-    const list = map.get(row.question_id);
-    if (list) list.push(row);
-    else map.set(row.question_id, [row]);
-  }
-  return map;
 }

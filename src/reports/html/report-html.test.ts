@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fixtureInput, hasControlChars, NASTY_QUESTION } from '../../../test/fixtures/reports/fixture.js';
+import { fixtureInput, fixtureRecords, hasControlChars, NASTY_QUESTION } from '../../../test/fixtures/reports/fixture.js';
 import { reportColumns } from '../comparison.js';
-import type { ReportInput, ReportRow } from '../report-input.js';
+import { createRowsCollector, rowsOf, type ReportInput, type ReportRow } from '../report-input.js';
 import { renderReportHtml } from './report-html.js';
 import { MAX_GRID_QUESTIONS } from './pass-grid.js';
 
@@ -89,14 +89,16 @@ describe('report.html', () => {
   it('stays small for a 20,000-request run, and the grid says what it left out', () => {
     const input = fixtureInput();
     const columns = reportColumns(input.summary);
-    const rows: ReportRow[] = [];
+    const rows = createRowsCollector();
+    const [first] = rowsOf(fixtureRecords()[0]!);
     for (let i = 0; i < 20_000; i += 1) {
       const c = columns[i % columns.length]!;
       const q = `q${Math.floor(i / columns.length)}`;
-      rows.push({ ...input.rows[0]!, key: `${q}|${c.set}|${c.mode}|0`, question_id: q, set: c.set, mode: c.mode, model_index: c.model_index, model_name: c.model_name, ttfp_ms: 20 + (i % 997) / 7, total_ms: 500 + (i % 991), pass: i % 3 > 0 });
-      if (c.model_index !== null) rows.push({ ...rows[rows.length - 1]!, model_index: null, model_name: null });
+      const row: ReportRow = { ...first!, key: `${q}|${c.set}|${c.mode}|0`, question_id: q, set: c.set, mode: c.mode, model_index: c.model_index, model_name: c.model_name, ttfp_ms: 20 + (i % 997) / 7, total_ms: 500 + (i % 991), pass: i % 3 > 0 };
+      rows.add(row);
+      if (c.model_index !== null) rows.add({ ...row, model_index: null, model_name: null });
     }
-    const big = renderReportHtml({ ...input, rows } satisfies ReportInput);
+    const big = renderReportHtml({ ...input, ...rows.finish() } satisfies ReportInput);
     expect(big.length).toBeLessThan(600_000);
     expect(count(chart('pass-grid', big), /<rect class="grid-cell-box"/g)).toBe(MAX_GRID_QUESTIONS * columns.length);
     expect(chart('pass-grid', big)).toContain(`${4000 - MAX_GRID_QUESTIONS} more questions are not shown`);

@@ -31,15 +31,15 @@ export function renderReportHtml(input: ReportInput): string {
           comparisonTable(columns),
           `<p class="note">Best value of each row highlighted: higher is better for rates and scores, lower for error counts, invalid citations and latencies. ${NA} means the figure does not exist (N/A), never 0. Latencies are of <code>ok</code> requests only. A greyed figure with its n rests on too few samples to be judged, and is never highlighted: a mean needs 5, a p-quantile 10 / (1 − p) (p50 20, p95 200, p99 1,000).</p>`,
           '<h2>Latency</h2>',
-          renderCdfChart(columns, input.rows, { chart: 'ttfp-cdf', figure: 'ttfp_ms', title: 'Time to first part (TTFP), cumulative distribution' }),
-          renderCdfChart(columns, input.rows, { chart: 'total-cdf', figure: 'total_ms', title: 'Total time, cumulative distribution' }),
+          renderCdfChart(columns, input.distributions, { chart: 'ttfp-cdf', figure: 'ttfp_ms', title: 'Time to first part (TTFP), cumulative distribution' }),
+          renderCdfChart(columns, input.distributions, { chart: 'total-cdf', figure: 'total_ms', title: 'Total time, cumulative distribution' }),
           renderMilestonesChart(columns),
           ...streamingCharts(columns, input),
           '<h2>Answer quality</h2>',
           ...qualitySection(input.summary, columns),
           renderScoresChart(columns),
           renderJudgedChart(columns),
-          renderPassGrid(columns, input.rows),
+          renderPassGrid(columns, input.grid),
           '<h2>Outcomes</h2>',
           renderOutcomesChart(columns),
           '<h2>By category</h2>',
@@ -57,8 +57,8 @@ export function renderReportHtml(input: ReportInput): string {
 function streamingCharts(columns: readonly ReportColumn[], input: ReportInput): string[] {
   if (!columns.some((c) => c.group.latency.tpot_ms !== null)) return [];
   return [
-    renderCdfChart(columns, input.rows, { chart: 'tpot-cdf', figure: 'tpot_ms', title: 'Time per answer delta after the first (TPOT), cumulative distribution' }),
-    renderCdfChart(columns, input.rows, { chart: 'output-rate-cdf', figure: 'output_chars_per_s', unit: 'chars/s', title: 'Answer characters per second after the first delta, cumulative distribution' }),
+    renderCdfChart(columns, input.distributions, { chart: 'tpot-cdf', figure: 'tpot_ms', title: 'Time per answer delta after the first (TPOT), cumulative distribution' }),
+    renderCdfChart(columns, input.distributions, { chart: 'output-rate-cdf', figure: 'output_chars_per_s', unit: 'chars/s', title: 'Answer characters per second after the first delta, cumulative distribution' }),
   ];
 }
 

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { makeRecord, makeScores } from '../../test/fixtures/reports/fixture.js';
+import type { RequestRecord } from '../records/record.js';
+import { createRunCollector } from './run-data.js';
+
+/** Scores whose sum depends on the order of addition: summed forwards 1.7, backwards 1.7000000000000002. */
+const F1 = [0.1, 0.2, 0.3, 0.4, 0.7];
+
+function records(): RequestRecord[] {
+  return ['q1', 'q2', 'q3'].flatMap((question_id) =>
+    F1.map((f1, repeat) =>
+      makeRecord({ question_id, set: 's', repeat, answer: `answer ${question_id} r${repeat}`, outcome: repeat === 3 && question_id === 'q2' ? 'http_error' : 'ok', scores: makeScores({ citation_f1: f1, pass: f1 > 0.15 }) }),
+    ),
+  );
+}
+
+const questionsOf = (list: readonly RequestRecord[]) => {
+  const collector = createRunCollector();
+  for (const record of list) collector.add(record);
+  return collector.finish('run').groups[0]!.questions;
+};
+
+describe('createRunCollector per question', () => {
+  it('gives the same tries, means (to the bit) and first answer whatever order the repeats come in', () => {
+    const inOrder = questionsOf(records());
+    const reversed = questionsOf([...records()].reverse());
+    const interleaved = questionsOf(records().sort((a, b) => (a.repeat % 2) - (b.repeat % 2) || b.repeat - a.repeat));
+    expect(reversed).toEqual(inOrder);
+    expect(interleaved).toEqual(inOrder);
+    const q1 = inOrder.get('q1')!;
+    expect(q1.scores.citation_f1).toBe(F1.reduce((sum, v) => sum + v, 0) / F1.length);
+    expect(q1.passes).toEqual([false, true, true, true, true]);
+    expect(q1.scores.citation_f1).not.toBe([...F1].reverse().reduce((sum, v) => sum + v, 0) / F1.length);
+    expect(q1.answer).toBe('answer q1 r0');
+    // A failed try counts in outcomes and passes, never in a score mean.
+    const q2 = inOrder.get('q2')!;
+    expect(q2.outcomes).toEqual(['ok', 'ok', 'ok', 'http_error', 'ok']);
+    expect(q2.scores.citation_f1).toBe((0.1 + 0.2 + 0.3 + 0.7) / 4);
+  });
+
+  it('folds in a question whose earlier repeats never came (an interrupted run), in repeat order', () => {
+    const partial = records().filter((r) => r.repeat >= 2 && r.question_id === 'q1');
+    const q1 = questionsOf(partial.reverse()).get('q1')!;
+    expect(q1.outcomes).toHaveLength(3);
+    expect(q1.scores.citation_f1).toBe((0.3 + 0.4 + 0.7) / 3);
+    expect(q1.answer).toBe('answer q1 r2');
+  });
+});

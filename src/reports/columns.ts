@@ -1,0 +1,70 @@
+/**
+ * @module reports/columns
+ * Compact storage for what the reports keep per request until the end (junit.xml's cases, the CDF
+ * samples): numbers in typed arrays grown by fixed chunks (no doubling slack, no copy on growth),
+ * and each repeated text stored once and referred to by its index. A request then costs its few
+ * numbers, never an object.
+ */
+
+/** Values per chunk: 8,192 × 8 bytes = 64 KB for a Float64 column. */
+const CHUNK = 8192;
+
+type TypedArray = Float64Array | Uint32Array | Uint8Array;
+
+/** An append-only column of numbers of one typed-array kind. */
+export interface NumberColumn {
+  readonly length: number;
+  push(value: number): void;
+  at(index: number): number;
+}
+
+/** A column of `make`'s kind: Float64Array for figures (NaN for null), Uint32Array for indexes, Uint8Array for flags. */
+export function createColumn(make: (length: number) => TypedArray): NumberColumn {
+  const chunks: TypedArray[] = [];
+  let length = 0;
+  return {
+    get length() {
+      return length;
+    },
+    push(value) {
+      const offset = length % CHUNK;
+      if (offset === 0) chunks.push(make(CHUNK));
+      chunks[chunks.length - 1]![offset] = value;
+      length += 1;
+    },
+    at: (index) => chunks[Math.floor(index / CHUNK)]![index % CHUNK]!,
+  };
+}
+
+/** Each distinct value once, by index (first seen first). */
+export interface ValueTable<T> {
+  readonly size: number;
+  id(value: T): number;
+  at(index: number): T;
+}
+
+/** A table of strings, or of anything keyed by a string (a list of reasons by its joined text). */
+export function createValueTable<T>(keyOf: (value: T) => string): ValueTable<T> {
+  const ids = new Map<string, number>();
+  const values: T[] = [];
+  return {
+    get size() {
+      return values.length;
+    },
+    id(value) {
+      const key = keyOf(value);
+      let id = ids.get(key);
+      if (id === undefined) {
+        id = values.length;
+        ids.set(key, id);
+        values.push(value);
+      }
+      return id;
+    },
+    at: (index) => values[index]!,
+  };
+}
+
+/** null as NaN in a Float64 column (a record never holds NaN: JSON cannot carry it). */
+export const toCell = (value: number | null): number => (value === null ? Number.NaN : value);
+export const fromCell = (value: number): number | null => (Number.isNaN(value) ? null : value);

@@ -1,0 +1,111 @@
+/**
+ * @module reports/junit-cases
+ * junit.xml's testcases, one per request (the request-level report row), kept as columns of
+ * numbers with their texts shared (columns.ts): about 30 bytes a request, where a row object took
+ * about 290. The order junit.xml wants (suites in the run's set order, cases by natural question
+ * id then repeat) is computed at the end on indexes.
+ */
+import type { Mode, Outcome } from '../records/record.js';
+import { OUTCOMES } from '../records/record.js';
+import { createColumn, createValueTable, fromCell, toCell } from './columns.js';
+import { naturalCompare } from './format.js';
+import type { ReportRow } from './report-input.js';
+
+/** What one testcase says. */
+export type JunitCase = Pick<ReportRow, 'question_id' | 'question' | 'repeat' | 'outcome' | 'pass' | 'total_ms' | 'reasons'>;
+
+export interface JunitSuite {
+  readonly set: string;
+  readonly mode: Mode;
+  /** Case indexes (for `at`), in the suite's order: natural question id, then repeat, then as added. */
+  readonly cases: Uint32Array;
+}
+
+/** The request-level rows of a run, for junit.xml. */
+export interface JunitCases {
+  /** Cases in the order added. */
+  readonly length: number;
+  at(index: number): JunitCase;
+  /** Whether any case has repeat > 0 (then every case name carries its repeat). */
+  readonly repeats: boolean;
+  /** The suites (set × mode) in the order first seen, each with its cases sorted. */
+  suites(): JunitSuite[];
+}
+
+export interface JunitCasesBuilder {
+  /** Takes a request-level row (a model's row is ignored: it is folded into the request's reasons). */
+  add(row: ReportRow): void;
+  finish(): JunitCases;
+}
+
+const keyOfList = (list: readonly string[]): string => list.join('\u0000');
+
+export function createJunitCasesBuilder(): JunitCasesBuilder {
+  const suiteTable = createValueTable<readonly [string, Mode]>(([set, mode]) => `${set}\u0000${mode}`);
+  const texts = createValueTable<string>((t) => t);
+  const reasonLists = createValueTable<string[]>(keyOfList);
+  const suite = createColumn((n) => new Uint32Array(n));
+  const questionId = createColumn((n) => new Uint32Array(n));
+  const question = createColumn((n) => new Uint32Array(n));
+  const repeat = createColumn((n) => new Float64Array(n));
+  const outcome = createColumn((n) => new Uint8Array(n));
+  const pass = createColumn((n) => new Uint8Array(n));
+  const total = createColumn((n) => new Float64Array(n));
+  const reasons = createColumn((n) => new Uint32Array(n));
+  let repeats = false;
+  const at = (i: number): JunitCase => ({
+    question_id: texts.at(questionId.at(i)),
+    question: texts.at(question.at(i)),
+    repeat: repeat.at(i),
+    outcome: OUTCOMES[outcome.at(i)]!,
+    pass: pass.at(i) === 1,
+    total_ms: fromCell(total.at(i)),
+    reasons: reasonLists.at(reasons.at(i)),
+  });
+  return {
+    add(row) {
+      if (row.model_index !== null) return;
+      suite.push(suiteTable.id([row.set, row.mode]));
+      questionId.push(texts.id(row.question_id));
+      question.push(texts.id(row.question));
+      repeat.push(row.repeat);
+      outcome.push(OUTCOMES.indexOf(row.outcome as Outcome));
+      pass.push(row.pass ? 1 : 0);
+      total.push(toCell(row.total_ms));
+      reasons.push(reasonLists.id(row.reasons));
+      if (row.repeat > 0) repeats = true;
+    },
+    finish() {
+      const length = suite.length;
+      return {
+        length,
+        at,
+        repeats,
+        suites() {
+          // Natural order of the question ids, once per distinct id: cases then sort on integers.
+          const ids = new Uint32Array(length);
+          for (let i = 0; i < length; i += 1) ids[i] = questionId.at(i);
+          const distinct = [...new Set(ids)].sort((a, b) => naturalCompare(texts.at(a), texts.at(b)));
+          const rankOfId = new Uint32Array(texts.size);
+          distinct.forEach((id, i) => {
+            const previous = distinct[i - 1];
+            rankOfId[id] = previous !== undefined && naturalCompare(texts.at(previous), texts.at(id)) === 0 ? rankOfId[previous]! : i;
+          });
+          const rank = ids.map((id) => rankOfId[id]!);
+          const sizes = new Uint32Array(suiteTable.size);
+          for (let i = 0; i < length; i += 1) sizes[suite.at(i)]! += 1;
+          const members = Array.from(sizes, (size) => ({ cases: new Uint32Array(size), filled: 0 }));
+          for (let i = 0; i < length; i += 1) {
+            const m = members[suite.at(i)]!;
+            m.cases[m.filled++] = i;
+          }
+          return members.map((m, s) => {
+            const [set, mode] = suiteTable.at(s);
+            m.cases.sort((a, b) => rank[a]! - rank[b]! || repeat.at(a) - repeat.at(b) || a - b);
+            return { set, mode, cases: m.cases };
+          });
+        },
+      };
+    },
+  };
+}
