@@ -14,7 +14,7 @@
  * cannot carry at all.
  */
 import { naturalCompare, replaceUnprintable } from './format.js';
-import type { JunitCase as JunitRow, JunitCases, JunitSuite } from './junit-cases.js';
+import type { JunitCase as JunitRow, JunitSuite } from './junit-cases.js';
 import type { ReportInput } from './report-input.js';
 
 /** How per-question outcomes appear in junit.xml (`--junit-questions`). */

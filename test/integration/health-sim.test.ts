@@ -1,0 +1,51 @@
+/**
+ * The readiness probe against the simulator's own `GET /health/ready` (sim/threadpool), end to end:
+ * a request thread pool of 2 that queues what it cannot take, saturated by a load of long answers,
+ * answers 503 with the service's body once saturated for 200 ms. `load --health-probe` records the
+ * 503s in the timeline and the summary; `capacity` stops at the step whose probe failed, naming it.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { LoadSummarySchema } from '../../src/records/load-summary.js';
+import { createFakeIo } from '../helpers/fake-io.js';
+import { startSim, TOKENS } from '../helpers/start-sim.js';
+
+// A pool of 2 and answers of ~0.5–1 s (time scale 0.2): a few requests a second saturate it.
+const SATURATING = { chat: { time_scale: 0.2 }, threadpool: { size: 2, unready_after_ms: 200, unready_queue_depth: 1, queue_requests: true } };
+
+describe('the readiness probe against the simulator', () => {
+  it('load --health-probe /health/ready: the saturated pool\'s 503s in timeline.csv and summary.json', async () => {
+    const sim = await startSim({ config: SATURATING });
+    const out = join(mkdtempSync(join(tmpdir(), 'chatbench-health-sim-')), 'run');
+    const fake = createFakeIo();
+    const code = await main([
+      'load', '--dataset', 'datasets/sample.csv', '--out', out, '--base-url', sim.baseUrl, '--token', TOKENS.demo,
+      '--rate', '12', '--duration', '2s', '--health-probe', '/health/ready', '--health-interval', '200ms',
+    ], fake.io);
+    expect(code, fake.stderr()).toBe(0);
+    const h = LoadSummarySchema.parse(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'))).health!;
+    expect(h.statuses['503'] ?? 0).toBeGreaterThan(0);
+    expect(h.first_failure).toMatch(/^503: SERVICE_UNAVAILABLE Request threadpool saturated for \d+\.\ds \(\d+ requests queued\)$/);
+    const csv = readFileSync(join(out, 'timeline.csv'), 'utf8').trim().split('\n').map((line) => line.split(','));
+    const status = csv[0]!.indexOf('health_status');
+    expect(csv.slice(1).map((r) => r[status])).toContain('503');
+  });
+
+  it('capacity --health-probe: the step whose readiness probe failed is saturation, and the search stops there', async () => {
+    const sim = await startSim({ config: SATURATING });
+    const out = join(mkdtempSync(join(tmpdir(), 'chatbench-health-cap-')), 'run');
+    const fake = createFakeIo();
+    const code = await main([
+      'capacity', '--dataset', 'datasets/sample.csv', '--out', out, '--base-url', sim.baseUrl, '--token', TOKENS.demo,
+      '--start-rate', '12', '--step-duration', '2s', '--step-warmup', '0s', '--max-steps', '3',
+      '--health-probe', '/health/ready', '--health-interval', '200ms',
+    ], fake.io);
+    expect([0, 1], fake.stderr()).toContain(code);
+    const capacity = JSON.parse(readFileSync(join(out, 'capacity.json'), 'utf8')) as { stopped: string };
+    expect(capacity.stopped).toBe('unhealthy');
+    expect(fake.stdout()).toMatch(/unhealthy: \/health\/ready failed \d+ of \d+ probes \(first: 503/);
+  });
+});
