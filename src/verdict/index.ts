@@ -5,3 +5,4 @@
  */
 export * from './verdict.js';
 export * from './render.js';
+export * from './load.js';

@@ -38,7 +38,8 @@ export type VerdictReason = z.infer<typeof VerdictReasonSchema>;
 
 export const VerdictSchema = z.object({
   status: z.enum(VERDICT_STATUSES),
-  exit_code: z.number().int(),
+  /** The process's exit code (errors.ts ExitCode, the README's table). */
+  exit_code: z.literal(Object.values(ExitCode)),
   /** `FAILED: 1 of 2 SLOs broken (ttft_ms.p95 2,026 ms > 1,500 ms)`: the verdict line, plain text. */
   headline: z.string(),
   /** Every gate and SLO, failures first. */

@@ -18,7 +18,8 @@ import type { Io } from '../io.js';
 import { VERSION } from '../version.js';
 import { reportsList } from './reports-list.js';
 import { outputOf } from '../output/output.js';
-import { loadVerdict, renderLoadSummary } from '../../reports/load/terminal-summary.js';
+import { renderLoadSummary } from '../../reports/load/terminal-summary.js';
+import { loadRunVerdict, verdictLine } from '../../verdict/index.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
 export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
@@ -46,8 +47,9 @@ export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         if (load) {
           const { files, summary, gates } = await renderLoadReports(dir, { version: VERSION, slos: load.slos.map((t) => parseSlo(t)), gates: load.gates.map((t) => parseLoadGateFlag(t)) });
           io.stdout.write(`${renderLoadSummary(summary, gates, output.paint)}\nreports:\n${files.map((f) => `  ${f}`).join('\n')}\n`);
-          output.verdict(loadVerdict(summary, gates, output.paint));
-          output.result({ command: 'report', exit_code: ExitCode.Ok, out_dir: dir, files, gates, load_summary: summary });
+          const verdict = loadRunVerdict(summary, gates);
+          output.verdict(verdictLine(verdict, output.paint));
+          output.result({ command: 'report', exit_code: ExitCode.Ok, verdict: verdict.headline, decision: verdict, out_dir: dir, files, gates, load_summary: summary });
         } else {
           const { summary, files, skipped, input } = await renderReports(dir, { version: VERSION, ...(io.env.CHATBENCH_VIEWER_DIR ? { viewerBundleDir: io.env.CHATBENCH_VIEWER_DIR } : {}) });
           // The run's gates that need no baseline, as eval put them in junit.xml.
