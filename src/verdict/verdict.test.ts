@@ -40,10 +40,10 @@ describe('decide', () => {
   it('a delta gate prints its change in points and names its group; both kinds are counted', () => {
     const v = decide({
       slos: [slo(900)],
-      gates: [{ gate: gate('pass_rate delta>=-0.02', { against: 'delta', threshold: -0.02 }), passed: false, value: -0.081, target: { label: 'accurate' } }],
+      gates: [{ gate: gate('pass_rate delta>=-0.02', { against: 'delta', threshold: -0.02 }), passed: false, value: -0.081, target: { label: 'accurate' } }, { gate: gate('pass_rate delta>=-0.02', { against: 'delta', threshold: -0.02 }), passed: true, value: 0, target: { label: 'fast' } }],
       detail: '75 requests',
     });
-    expect(v.headline).toBe('FAILED: 1 of 1 gate failed (pass_rate delta -8.1 pts < -2 pts (accurate)) · 75 requests');
+    expect(v.headline).toBe('FAILED: 1 of 2 gates failed (pass_rate delta -8.1 pts < -2 pts (accurate)) · 75 requests');
   });
 
   it('every renderer prints the same headline', () => {

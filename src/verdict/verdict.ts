@@ -92,13 +92,13 @@ function relation(figure: string, value: number | null, op: GateOperator | undef
   return `${figure} ${show(figure, value)} ${held ? op : BROKEN_OP[op]} ${show(figure, threshold)}`;
 }
 
-/** A gate's figures in their units: `citation_recall delta -8.1 pts < -2 pts (accurate)`. */
-export function gateDetail(g: GateOutcome): string {
+/** A gate's figures in their units: `citation_recall delta -8.1 pts < -2 pts (accurate)`; the group named when `named`. */
+export function gateDetail(g: GateOutcome, named = true): string {
   const name = gateFigure(g.gate);
   const show = g.gate.against === 'delta' ? formatFigureDelta : g.gate.against === 'ratio' ? (_: string, v: number) => formatRatio(v) : formatFigureValue;
   const label = g.gate.against === 'value' ? name : `${name} ${g.gate.against}`;
   const text = relation(label, g.value, g.gate.op, g.gate.threshold, g.passed, (_, v) => show(name, v));
-  return g.target === undefined ? text : `${text} (${g.target.label})`;
+  return g.target === undefined || !named ? text : `${text} (${g.target.label})`;
 }
 
 /** An SLO's figures in their units: `ttft_ms.p95 2,026 ms > 1,500 ms`. */
@@ -125,7 +125,9 @@ function heldTally(gates: readonly VerdictReason[], slos: readonly VerdictReason
 
 /** Decides. Pure: the same input gives the same verdict in every output. */
 export function decide(input: VerdictInput): Verdict {
-  const gates = (input.gates ?? []).map((g): VerdictReason => ({ kind: 'gate', passed: g.passed, counted: true, text: g.gate.text, detail: gateDetail(g) }));
+  // A gate's group is named only when the gates were checked on more than one.
+  const named = new Set((input.gates ?? []).map((g) => g.target?.label)).size > 1;
+  const gates = (input.gates ?? []).map((g): VerdictReason => ({ kind: 'gate', passed: g.passed, counted: true, text: g.gate.text, detail: gateDetail(g, named) }));
   const slos = (input.slos ?? []).map((s): VerdictReason => ({ kind: 'slo', passed: s.passed, counted: s.goodput_only !== true, text: s.text, detail: `${sloDetail(s)}${s.goodput_only ? ' (goodput only)' : ''}` }));
   const countedSlos = slos.filter((s) => s.counted);
   const reasons = [...slos, ...gates].sort((a, b) => Number(a.passed) - Number(b.passed));

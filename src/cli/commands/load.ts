@@ -311,7 +311,7 @@ async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode
   const exitCode = verdict.exit_code;
   io.stdout.write(`\n${renderLoadSummary(summary, result.gates, output.paint)}\nreports:\n${[`${result.outDir}/results.jsonl`, ...result.reports].map((f) => `  ${f}`).join('\n')}\n`);
   for (const gate of failed) output.alert(`gate failed: ${gate.reason}`);
-  for (const slo of summary.slos.filter((x) => !x.passed)) output.alert(`SLO broken: ${slo.reason}`);
+  for (const slo of summary.slos.filter((x) => !x.passed && !x.goodput_only)) output.alert(`SLO broken: ${slo.reason}`);
   if (result.interrupted) io.stderr.write(`chatbench load: interrupted; ${result.records} sent requests recorded, ${result.generator.unsent} planned arrivals not sent\n`);
   output.verdict(verdictLine(verdict, output.paint));
   output.result({
