@@ -4,6 +4,7 @@
  * after the run and `chatbench report DIR` calls it again, so both give byte-identical files. The
  * records stream past once: the summarizer and the report builder keep numbers and slim rows only.
  */
+import type { Verdict } from '../verdict/index.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRandom } from '../compare/prng.js';
@@ -122,6 +123,25 @@ function capViewerFile(viewer: ViewerFile, max: number): ViewerFile {
 /** Writes junit.xml again with extra testcases (the gates, known only after the comparison). */
 export async function rewriteJunit(dir: string, input: ReportInput, extraJunit: string): Promise<void> {
   await writeFileAtomic(join(dir, 'junit.xml'), junitText(input, extraJunit));
+}
+
+/** The run's verdict as a file, for the viewer and for scripts: verdict/verdict's object, as it is. */
+export const VERDICT_FILE = 'verdict.json';
+
+/**
+ * Once the verdict is known (after the gates and the pairs of sets): report.md and report.html again,
+ * opening with it, junit.xml with the gates' testcases, and verdict.json. Returns the paths written.
+ */
+export async function writeVerdictReports(dir: string, input: ReportInput, verdict: Verdict, extraJunit: string | undefined): Promise<string[]> {
+  const withVerdict = { ...input, verdict };
+  const written: string[] = [];
+  for (const name of ['report.md', 'report.html'] as const) {
+    await writeFileAtomic(join(dir, name), REPORT_RENDERERS[name].render(withVerdict));
+    written.push(join(dir, name));
+  }
+  await writeFileAtomic(join(dir, 'junit.xml'), junitText(withVerdict, extraJunit));
+  await writeFileAtomic(join(dir, VERDICT_FILE), `${JSON.stringify(verdict, null, 2)}\n`);
+  return [...written, join(dir, 'junit.xml'), join(dir, VERDICT_FILE)];
 }
 
 function junitText(input: ReportInput, extra: string | undefined): string {

@@ -4,6 +4,7 @@
  * request), and the full records of the worst few. Built while records stream past, so a
  * 20,000-request run keeps 20,000 small rows and a handful of answers, never every answer.
  */
+import { VerdictSchema } from '../verdict/index.js';
 import { z } from 'zod';
 import { RequestRecordSchema, type RequestRecord } from '../records/record.js';
 import { SummarySchema, type Summary } from '../records/summary.js';
@@ -62,6 +63,11 @@ export const ReportInputSchema = z.object({
   /** Worst first: non-ok requests, then failed ones, then by ascending citation F1. */
   worst: z.array(RequestRecordSchema),
   meta: ReportMetaSchema,
+  /**
+   * The run's verdict (verdict/verdict): known once the gates and the pairs of sets are checked,
+   * after the first rendering; the reports are rendered again with it and open with it.
+   */
+  verdict: VerdictSchema.optional(),
 });
 export type ReportInput = z.infer<typeof ReportInputSchema>;
 

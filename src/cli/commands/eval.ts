@@ -3,8 +3,7 @@
  * `chatbench eval`: run a dataset against the override sets and write the reports.
  */
 import type { Argv } from 'yargs';
-import { compareAndGate, loadGates, loadRun, renderGateTestcases } from '../../app/compare-runs.js';
-import { rewriteJunit } from '../../app/render-reports.js';
+import { loadGates, loadRun } from '../../app/compare-runs.js';
 import { displayUrl } from '../../app/manifest.js';
 import { openSimulatedJudge, openTarget, simulatorToolIds } from '../../app/target.js';
 import type { JudgeStats } from '../../judge/pipeline.js';
@@ -16,7 +15,8 @@ import { relative, resolve } from 'node:path';
 import { describeService, prepareEval, runEval, serviceWarnings, type EvalInputs, type EvalResult, type PreparedEval } from '../../app/run-eval.js';
 import type { Gate } from '../../figures/index.js';
 import { LIMITS } from '../../util/limits.js';
-import { ExitCode, UsageError } from '../../errors.js';
+import type { ExitCode} from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { renderTerminalTable } from '../../reports/terminal-table.js';
 import type { ModeOption } from '../../sets/index.js';
 import { resolveBaseUrl, resolveToken } from '../connection.js';
@@ -36,8 +36,9 @@ import { invocationOf } from '../options/invocation.js';
 import { outputOf } from '../output/output.js';
 import { simTimeScale } from '../options/speedup.js';
 import { requestLine } from '../output/request-line.js';
-import { gatesVerdict } from '../output/verdict.js';
-import { PLAIN } from '../../reports/paint.js';
+import { decideEval } from '../../app/eval-verdict.js';
+import { pairOrder } from '../../compare/pairwise.js';
+import { verdictLine } from '../../verdict/index.js';
 
 export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
   return defineCommand<EvalArgs>({
@@ -63,6 +64,7 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('gate', { type: 'string', array: true, default: [], describe: 'A gate, e.g. "citation_recall delta >= -0.02 significant" (repeatable; docs/ci.md)', group: 'Gates:' })
         .option('gates', { type: 'string', describe: 'A JSON file of gates', group: 'Gates:' })
         .option('map', { type: 'string', array: true, default: [], describe: 'old=new: a set renamed since the baseline', group: 'Gates:' })
+        .option('reference', { type: 'string', describe: 'With two or more sets: the set the others are compared with, paired by question (default: the first set)', group: 'Gates:' })
         .option('max-error-rate', { type: 'number', default: DEFAULT_MAX_ERROR_RATE, describe: 'Exit 1 when, in any set × mode, more than this share of the requests failed (error_rate) or was rate-limited (rate_limited_rate); gates of their own in junit.xml. 1 turns it off', group: 'Gates:' })
         .example('$0 eval --sim --dataset datasets/sample.csv --models datasets/models.example.json', 'A dry run against the embedded simulated service')
         .example('$0 eval --dataset q.csv --set fast=openai:gpt-4o-mini@0 --set accurate=openai:gpt-4o@0', 'Compare two models on a real deployment: CHATBENCH_BASE_URL and CHATBENCH_TOKEN (or a config file) name it')
@@ -105,6 +107,7 @@ export interface EvalArgs extends QualityFlags {
   gate?: string[];
   gates?: string;
   map?: string[];
+  reference?: string;
   'max-error-rate'?: number;
 }
 
@@ -156,6 +159,7 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
   let claim;
   try {
     const gates = await loadGates({ gates: gateTexts, gatesFile: a.gates, cwd: io.cwd, checkNames: prepared.checks?.names ?? [] });
+    pairOrder(prepared.sets.sets.map((s) => s.name), a.reference); // a --reference naming no set: exit 2 before anything is sent
     checkGates(gates, {
       sets: prepared.sets.sets.map((s) => s.name), modes: prepared.plan.modes, hasBaseline: a.baseline !== undefined,
       turns: prepared.plan.turns,
@@ -241,37 +245,29 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
   if (result.quality.judge !== null) io.stderr.write(judgeLine(result.quality.judge, result.quality.pages_fetched));
   io.stdout.write(`\n${renderTerminalTable(result.reports.summary)}\n${reportsList(result.reports.files, result.reports.skipped, relative(io.cwd, result.outDir) || '.')}`);
   const interrupted = result.run.interrupted || io.signal.aborted;
-  let gated: Awaited<ReturnType<typeof compareAndGate>> | undefined;
-  try {
-    gated = a.baseline !== undefined || gates.length > 0
-      ? await compareAndGate({
-          baselineDir: a.baseline, currentDir: result.outDir, gates: gateTexts, gatesFile: a.gates, map: a.map ?? [],
-          outDir: a.baseline !== undefined ? result.outDir : undefined, cwd: io.cwd, stepSummaryPath: io.env.GITHUB_STEP_SUMMARY,
-        })
-      : undefined;
-  } catch (error) {
-    // An interrupted run may lack whole groups a gate names: it exits 130 for the interrupt, not 2 for the gate.
-    if (!(interrupted && error instanceof UsageError)) throw error;
-    io.stderr.write(`chatbench eval: gates not checked: ${error.message}\n`);
-  }
-  if (gated) {
-    if (gated.gateResults.length > 0) await rewriteJunit(result.outDir, result.reports.input, renderGateTestcases(gated.gateResults));
-    for (const file of gated.files.filter((f) => f.startsWith(result.outDir))) io.stdout.write(`  ${file}\n`);
-    const failed = gated.gateResults.filter((g) => !g.passed);
-    for (const gate of failed) output.alert(`gate failed: ${gate.reason}`);
-    if (gated.gateResults.length > 0) io.stderr.write(`${gated.gateResults.length - failed.length} of ${gated.gateResults.length} gates passed\n`);
-  }
   if (interrupted) {
     const unsent = result.run.recorded - result.run.sent;
-    io.stderr.write(`chatbench eval: interrupted; ${result.run.sent} of ${result.run.planned} requests were sent and recorded${unsent > 0 ? ` (and ${unsent} conversation turns recorded skipped)` : ''}
-`);
+    io.stderr.write(`chatbench eval: interrupted; ${result.run.sent} of ${result.run.planned} requests were sent and recorded${unsent > 0 ? ` (and ${unsent} conversation turns recorded skipped)` : ''}\n`);
   }
-  const exitCode = interrupted ? ExitCode.Interrupted : (gated?.exitCode ?? ExitCode.Ok);
+  // One decision (app/eval-verdict): the pairs of sets, the gates, the baseline; the reports are
+  // written again to open with it, and the terminal, --json and the exit code read the same object.
+  const decided = await decideEval({
+    dir: result.outDir, cwd: io.cwd, input: result.reports.input, gates: gateTexts, gatesFile: a.gates, baselineDir: a.baseline, map: a.map ?? [],
+    reference: a.reference, interrupted, detail: `${result.run.sent} requests, ${result.run.outcomes.ok} ok`,
+    compareOutDir: a.baseline !== undefined ? result.outDir : undefined, stepSummaryPath: io.env.GITHUB_STEP_SUMMARY,
+  });
+  const { verdict, gated } = decided;
+  if (decided.notChecked !== undefined) io.stderr.write(`chatbench eval: gates not checked: ${decided.notChecked}\n`);
+  if (verdict.comparisons.length > 0) io.stdout.write(`\nsets compared (paired by question; significant = 95% interval excludes 0 and holds after Benjamini–Hochberg over all ${decided.pairs[0]?.comparison.fdr.tests ?? 0} tests):\n${verdict.comparisons.map((l) => `  ${l}`).join('\n')}\n`);
+  for (const file of (gated?.files ?? []).filter((f) => f.startsWith(result.outDir))) io.stdout.write(`  ${file}\n`);
   const gateResults = gated?.gateResults ?? [];
-  const detail = `${result.run.sent} requests, ${result.run.outcomes.ok} ok`;
-  output.verdict(gatesVerdict(gateResults, detail, output.paint, interrupted));
+  const failed = gateResults.filter((g) => !g.passed);
+  for (const gate of failed) output.alert(`gate failed: ${gate.reason}`);
+  if (gateResults.length > 0) io.stderr.write(`${gateResults.length - failed.length} of ${gateResults.length} gates passed\n`);
+  const exitCode = verdict.exit_code;
+  output.verdict(verdictLine(verdict, output.paint));
   output.result({
-    command: 'eval', exit_code: exitCode, verdict: gatesVerdict(gateResults, detail, PLAIN, interrupted), out_dir: result.outDir,
+    command: 'eval', exit_code: exitCode, verdict: verdict.headline, decision: verdict, out_dir: result.outDir,
     files: [...result.reports.files, ...(gated?.files ?? [])], skipped: result.reports.skipped, run: result.run, gates: gateResults, summary: result.reports.summary,
   });
   return exitCode;
