@@ -49,7 +49,7 @@ export async function decideEval(o: EvalVerdictOptions): Promise<EvalVerdict> {
   let comparisons: string[] = [];
   if (o.input.summary.run.sets.length >= 2 || o.reference !== undefined) {
     try {
-      pairs = compareSets(await loadRun(o.dir, { cwd: o.cwd }), { reference: o.reference });
+      pairs = compareSets(await loadRun(o.dir, { cwd: o.cwd }), { reference: o.reference, sets: o.input.summary.run.sets });
       comparisons = pairLines(pairs);
     } catch (error) {
       // A set without a record (an interrupted run) has nothing to pair: said, not thrown.

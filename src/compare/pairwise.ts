@@ -35,8 +35,9 @@ export function pairOrder(sets: readonly string[], reference: string | undefined
 const only = (run: RunData, set: string): RunData => ({ ...run, groups: run.groups.filter((g) => g.set === set), turns: new Map() });
 
 /** Every other set against the reference, FDR over all pairs. [] for a run of one set. */
-export function compareSets(run: RunData, options: { reference?: string | undefined; seed?: number; resamples?: number } = {}): SetPair[] {
-  const order = pairOrder(run.summary.run.sets, options.reference);
+export function compareSets(run: RunData, options: { reference?: string | undefined; sets?: readonly string[]; seed?: number; resamples?: number } = {}): SetPair[] {
+  // The plan's set order when given (the records' order is the order requests finished in).
+  const order = pairOrder(options.sets ?? run.summary.run.sets, options.reference);
   if (order === null) return [];
   const pairs = order.others.map((other): SetPair => ({
     reference: order.reference,
@@ -64,12 +65,13 @@ const LABELS: Readonly<Record<string, string>> = {
 function figureText(f: FigureDelta): string {
   const label = LABELS[f.figure] ?? f.figure;
   const n = f.n_paired === null ? `n = ${f.n_baseline} / ${f.n_current} requests` : `n = ${f.n_paired} questions`;
+  const untested = f.enough_samples ? 'not significant' : 'too few to test';
   if (f.kind === 'latency') {
     const ratio = formatRatio(f.ratio);
-    return f.significant ? `${label} ${ratio} significant` : `${label} ${ratio} (not significant, ${n})`;
+    return f.significant ? `${label} ${ratio} significant` : `${label} ${ratio} (${untested}, ${n})`;
   }
   const delta = formatFigureDelta(f.figure, f.delta);
-  if (!f.significant) return `${label} ${delta} (not significant, ${n})`;
+  if (!f.significant) return `${label} ${delta} (${untested}, ${n})`;
   const ci = f.ci === null ? '' : ` [${formatFigureDelta(f.figure, f.ci.low)}, ${formatFigureDelta(f.figure, f.ci.high)}]`;
   return `${label} ${delta}${ci} significant`;
 }

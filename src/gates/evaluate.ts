@@ -153,7 +153,7 @@ function evaluateOne(gate: Gate, target: GroupData, current: RunData, compared: 
   const change = (v: number) => (gate.against === 'ratio' ? formatRatio(v) : formatFigureDelta(name, v));
   const interval = ci === null ? '' : ` [${change(ci.low)}, ${change(ci.high)}]`;
   const within = withinTimingText(figure);
-  const afterFdr = figure.significant_alone && figure.q_value !== null ? ` (its interval excludes 0, but not after the FDR correction: q = ${figure.q_value.toFixed(3)})` : '';
+  const afterFdr = figure.significant_alone && figure.q_value !== null ? ` (its own interval excludes no change, but it does not hold after the FDR correction: q = ${figure.q_value.toFixed(3)})` : '';
   const verdict = significant ? 'significant' : !figure.enough_samples ? `not tested (${fewSamplesText(figure) ?? 'too few values'})` : within === undefined ? `not significant${afterFdr}` : `not significant (${within})`;
   const detail = `${change(value)}${interval} ${verdict} (${formatFigureValue(name, figure.baseline)} → ${formatFigureValue(name, figure.current)})`;
   return result({ value, ...base, passed }, detail);
