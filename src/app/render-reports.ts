@@ -120,11 +120,6 @@ function capViewerFile(viewer: ViewerFile, max: number): ViewerFile {
   };
 }
 
-/** Writes junit.xml again with extra testcases (the gates, known only after the comparison). */
-export async function rewriteJunit(dir: string, input: ReportInput, extraJunit: string): Promise<void> {
-  await writeFileAtomic(join(dir, 'junit.xml'), junitText(input, extraJunit));
-}
-
 /** The run's verdict as a file, for the viewer and for scripts: verdict/verdict's object, as it is. */
 export const VERDICT_FILE = 'verdict.json';
 

@@ -9,8 +9,7 @@ import { z } from 'zod';
 import { renderLoadReports } from '../../app/render-load-reports.js';
 import { parseLoadGateFlag } from '../../gates/load.js';
 import { parseSlo } from '../../metrics/load-slo.js';
-import { compareAndGate, renderGateTestcases } from '../../app/compare-runs.js';
-import { renderReports, rewriteJunit, saveRunLabels } from '../../app/render-reports.js';
+import { renderReports, saveRunLabels } from '../../app/render-reports.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { renderTerminalTable } from '../../reports/terminal-table.js';
 import { claimDir } from '../claim.js';
@@ -20,6 +19,7 @@ import { reportsList } from './reports-list.js';
 import { outputOf } from '../output/output.js';
 import { renderLoadSummary } from '../../reports/load/terminal-summary.js';
 import { loadRunVerdict, verdictLine } from '../../verdict/index.js';
+import { decideEval } from '../../app/eval-verdict.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
 export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
@@ -52,14 +52,13 @@ export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
           output.result({ command: 'report', exit_code: ExitCode.Ok, verdict: verdict.headline, decision: verdict, out_dir: dir, files, gates, load_summary: summary });
         } else {
           const { summary, files, skipped, input } = await renderReports(dir, { version: VERSION, ...(io.env.CHATBENCH_VIEWER_DIR ? { viewerBundleDir: io.env.CHATBENCH_VIEWER_DIR } : {}) });
-          // The run's gates that need no baseline, as eval put them in junit.xml.
+          // The run's verdict again, as eval decided it: its gates that need no baseline, its pairs of sets.
           const gates = await evalGatesOf(dir);
-          if (gates.length > 0) {
-            const gated = await compareAndGate({ currentDir: dir, gates, cwd: io.cwd });
-            await rewriteJunit(dir, input, renderGateTestcases(gated.gateResults));
-          }
-          io.stdout.write(`${renderTerminalTable(summary)}\n${reportsList(files, skipped, a.dir)}`);
-          output.result({ command: 'report', exit_code: ExitCode.Ok, out_dir: dir, files, skipped, summary });
+          const ok = summary.run.outcomes.ok ?? 0;
+          const { verdict } = await decideEval({ dir, cwd: io.cwd, input, gates, interrupted: false, detail: `${summary.run.requests} requests, ${ok} ok` });
+          io.stdout.write(`${renderTerminalTable(summary)}\n${verdict.comparisons.map((l) => `${l}\n`).join('')}${reportsList(files, skipped, a.dir)}`);
+          output.verdict(verdictLine(verdict, output.paint));
+          output.result({ command: 'report', exit_code: ExitCode.Ok, verdict: verdict.headline, decision: verdict, out_dir: dir, files, skipped, summary });
         }
       } finally {
         await claim.release();
