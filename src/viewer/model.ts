@@ -6,6 +6,7 @@
  * the baseline. New figures of the catalogue appear here with no change. Pure: the app streams the
  * records in.
  */
+import { minSamplesJson, minSamplesOf } from '../figures/min-samples.js';
 import { createRunCollector, groupKeyString, groupValue, type GroupData, type GroupKey, type RunData } from '../compare/run-data.js';
 import type { Comparison } from '../compare/schema.js';
 import { shownFigures } from '../compare/table.js';
@@ -143,7 +144,7 @@ function figureOf(name: string, repeats: boolean): ViewFigure | undefined {
   if (kind === undefined) return undefined;
   const headline =
     HEADLINE.has(name) || (repeats && REPEATS.has(name)) || (kind === 'latency' && base === name && HEADLINE_LATENCY.some((h) => h.startsWith(`${base}.`)));
-  return { name, base, kind, higher_is_better: higherIsBetter(name), headline };
+  return { name, base, kind, higher_is_better: higherIsBetter(name), headline, min_n: minSamplesJson(minSamplesOf(name)) };
 }
 
 /** Every figure of the catalogue, latency ones with each statistic. */

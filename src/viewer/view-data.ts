@@ -22,6 +22,11 @@ export interface ViewFigure {
   readonly higher_is_better: boolean;
   /** Shown before "all figures" is asked for (the comparison's headline figures). */
   readonly headline: boolean;
+  /**
+   * The fewest values it needs to be judged (figures/min-samples, the one rule of every report):
+   * a mean 5, a p95 200; null when no number is enough (a max). Fewer: greyed, never best.
+   */
+  readonly min_n: number | null;
 }
 
 /** A group's figure: value, 95% interval where the figure has one, and how many values it rests on. */

@@ -9,16 +9,22 @@ import type { ViewData, ViewEstimate, ViewFigure } from '../view-data.js';
 import { formatEstimate, formatFigure } from './figures.js';
 import { href } from './route.js';
 
-/** Fewer values than this under a figure: it is never called the best (compare's MIN_SAMPLES). */
-const MIN_N = 5;
+/**
+ * Whether a cell rests on enough values to be judged: the figure's `min_n` (figures/min-samples,
+ * the rule every report applies: a mean 5, a p95 200; a max never). Older data without `min_n`: 5.
+ */
+export function enoughValues(figure: Pick<ViewFigure, 'min_n'>, cell: ViewEstimate): boolean {
+  const min = figure.min_n === undefined ? 5 : figure.min_n;
+  return cell.n === null ? min !== null : min !== null && cell.n >= min;
+}
 
-/** Which cells of a row hold its best value, judged on the value as printed. */
+/** Which cells of a row hold its best value, judged on the value as printed; only cells with enough values compete. */
 export function bestOf(figure: ViewFigure, cells: readonly (ViewEstimate | null)[]): boolean[] {
-  const present = cells.filter((c): c is ViewEstimate => c !== null && (c.n === null || c.n >= MIN_N));
+  const present = cells.filter((c): c is ViewEstimate => c !== null && enoughValues(figure, c));
   if (present.length < 2) return cells.map(() => false);
   const best = figure.higher_is_better ? Math.max(...present.map((c) => c.value)) : Math.min(...present.map((c) => c.value));
   const text = formatFigure(figure, best);
-  const marked = cells.map((c) => c !== null && (c.n === null || c.n >= MIN_N) && formatFigure(figure, c.value) === text);
+  const marked = cells.map((c) => c !== null && enoughValues(figure, c) && formatFigure(figure, c.value) === text);
   return present.every((c) => formatFigure(figure, c.value) === text) ? cells.map(() => false) : marked;
 }
 
@@ -71,7 +77,7 @@ export function Overview(props: { data: ViewData; params: URLSearchParams }) {
                   {cells.map((e, j) => {
                     const { value, interval } = formatEstimate(f, e);
                     return (
-                      <td key={j} class={best[j] ? 'best' : ''}>
+                      <td key={j} class={best[j] ? 'best' : e !== null && !enoughValues(f, e) ? 'few' : ''}>
                         <span class="v">{value}</span>
                         {interval ? <span class="ci"> [{interval}]</span> : null}
                         {e?.n !== null && e?.n !== undefined ? <span class="n"> n={e.n}</span> : null}
@@ -85,7 +91,8 @@ export function Overview(props: { data: ViewData; params: URLSearchParams }) {
         </table>
       </div>
       <p class="note">
-        Best of a row (shaded) only with two or more values of at least {MIN_N} each that differ as printed. Intervals are 95% (Student t for scores, Wilson for rates); latency statistics are
+        Best of a row (shaded) only with two or more values that differ as printed, each resting on enough values (greyed otherwise: a mean needs 5, a
+        p-quantile 10 / (1 − p), e.g. p95 200; a max never). Intervals are 95% (Student t for scores, Wilson for rates); latency statistics are
         over ok requests. Click a figure to sort the questions by it, worst first.
       </p>
     </div>
