@@ -31,6 +31,8 @@ export interface EvalVerdictOptions {
   /** Where compare.md/json/html go (with a baseline); omitted → not written. */
   readonly compareOutDir?: string | undefined;
   readonly stepSummaryPath?: string | undefined;
+  /** viewer.html written again with the verdict (its bundle dir, the toolkit's version); omitted → not. */
+  readonly viewer?: { version: string; bundleDir?: string | undefined };
 }
 
 export interface EvalVerdict {
@@ -74,6 +76,6 @@ export async function decideEval(o: EvalVerdictOptions): Promise<EvalVerdict> {
   }
   const verdict = gated?.verdict ?? compareVerdict(null, [], options);
   const extra = gated && gated.gateResults.length > 0 ? renderGateTestcases(gated.gateResults) : undefined;
-  const rewritten = await writeVerdictReports(o.dir, o.input, verdict, extra);
+  const rewritten = await writeVerdictReports(o.dir, o.input, verdict, extra, o.viewer);
   return { verdict, gated, pairs, notChecked, files: [...(gated?.files ?? []), ...rewritten] };
 }

@@ -127,7 +127,7 @@ export const VERDICT_FILE = 'verdict.json';
  * Once the verdict is known (after the gates and the pairs of sets): report.md and report.html again,
  * opening with it, junit.xml with the gates' testcases, and verdict.json. Returns the paths written.
  */
-export async function writeVerdictReports(dir: string, input: ReportInput, verdict: Verdict, extraJunit: string | undefined): Promise<string[]> {
+export async function writeVerdictReports(dir: string, input: ReportInput, verdict: Verdict, extraJunit: string | undefined, viewer?: { version: string; bundleDir?: string | undefined }): Promise<string[]> {
   const withVerdict = { ...input, verdict };
   const written: string[] = [];
   for (const name of ['report.md', 'report.html'] as const) {
@@ -136,7 +136,15 @@ export async function writeVerdictReports(dir: string, input: ReportInput, verdi
   }
   await writeFileAtomic(join(dir, 'junit.xml'), junitText(withVerdict, extraJunit));
   await writeFileAtomic(join(dir, VERDICT_FILE), `${JSON.stringify(verdict, null, 2)}\n`);
-  return [...written, join(dir, 'junit.xml'), join(dir, VERDICT_FILE)];
+  written.push(join(dir, 'junit.xml'), join(dir, VERDICT_FILE));
+  // viewer.html embeds verdict.json, written just now: the records stream past once more for it.
+  if (viewer !== undefined) {
+    const file = capViewerFile(await openViewerFile(dir, { version: viewer.version, bundleDir: viewer.bundleDir, setOrder: await plannedSetOrder(dir) }), VIEWER_FILE_MAX_RECORDS);
+    for await (const entry of readRecordEntries(dir)) file.add(entry);
+    const { file: path } = await file.finish();
+    if (path !== null) written.push(path);
+  }
+  return written;
 }
 
 function junitText(input: ReportInput, extra: string | undefined): string {

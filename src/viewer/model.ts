@@ -6,6 +6,7 @@
  * the baseline. New figures of the catalogue appear here with no change. Pure: the app streams the
  * records in.
  */
+import type { Verdict as RunVerdict } from '../verdict/index.js';
 import { minSamplesJson, minSamplesOf } from '../figures/min-samples.js';
 import { createRunCollector, groupKeyString, groupValue, type GroupData, type GroupKey, type RunData } from '../compare/run-data.js';
 import type { Comparison } from '../compare/schema.js';
@@ -108,6 +109,8 @@ export interface ViewRunInput {
   readonly reviews: number;
   /** Against the baseline (compareRuns), when one was given. */
   readonly comparison: Comparison | null;
+  /** The run's verdict.json, when it has one. */
+  readonly verdict?: RunVerdict | null;
 }
 
 export interface ViewDataOptions {
@@ -230,6 +233,7 @@ function runOf(input: ViewRunInput): ViewRun {
     reviews: input.reviews,
     comparison: input.comparison,
     shown_figures: input.comparison?.groups.map((g) => shownFigures(input.comparison!, g).map((f) => f.figure)) ?? [],
+    verdict: input.verdict ?? null,
   };
 }
 

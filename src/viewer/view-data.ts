@@ -4,6 +4,7 @@
  * in viewer.html) and one ViewDetail per question (served as /api/question, or embedded). Types
  * only, so the browser bundle imports them without pulling in any code of the data layer.
  */
+import type { Verdict as RunVerdict } from '../verdict/verdict.js';
 import type { Comparison } from '../compare/schema.js';
 import type { FigureKind } from '../figures/catalogue.js';
 import type { Mode, Outcome } from '../records/record.js';
@@ -69,6 +70,8 @@ export interface ViewRun {
   readonly comparison: Comparison | null;
   /** Per comparison group, the figures compare.md shows (compare/table shownFigures). */
   readonly shown_figures: readonly (readonly string[])[];
+  /** The run's verdict (verdict.json, verdict/verdict): the overview opens with it; null when the run has none. */
+  readonly verdict?: RunVerdict | null;
 }
 
 /** Whether the answer changed against the baseline (compare/question-changes). */

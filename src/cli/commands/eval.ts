@@ -255,6 +255,8 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
     dir: result.outDir, cwd: io.cwd, input: result.reports.input, gates: gateTexts, gatesFile: a.gates, baselineDir: a.baseline, map: a.map ?? [],
     reference: a.reference, interrupted, detail: `${result.run.sent} requests, ${result.run.outcomes.ok} ok`,
     compareOutDir: a.baseline !== undefined ? result.outDir : undefined, stepSummaryPath: io.env.GITHUB_STEP_SUMMARY,
+    // viewer.html again, with the verdict, only when the first rendering wrote one.
+    viewer: result.reports.files.some((f) => f.endsWith('viewer.html')) ? { version: VERSION } : undefined,
   });
   const { verdict, gated } = decided;
   if (decided.notChecked !== undefined) io.stderr.write(`chatbench eval: gates not checked: ${decided.notChecked}\n`);

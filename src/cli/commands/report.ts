@@ -55,7 +55,8 @@ export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
           // The run's verdict again, as eval decided it: its gates that need no baseline, its pairs of sets.
           const gates = await evalGatesOf(dir);
           const ok = summary.run.outcomes.ok ?? 0;
-          const { verdict } = await decideEval({ dir, cwd: io.cwd, input, gates, interrupted: false, detail: `${summary.run.requests} requests, ${ok} ok` });
+          const viewer = files.some((f) => f.endsWith('viewer.html')) ? { version: VERSION, bundleDir: io.env.CHATBENCH_VIEWER_DIR || undefined } : undefined;
+          const { verdict } = await decideEval({ dir, cwd: io.cwd, input, gates, interrupted: false, detail: `${summary.run.requests} requests, ${ok} ok`, viewer });
           io.stdout.write(`${renderTerminalTable(summary)}\n${verdict.comparisons.map((l) => `${l}\n`).join('')}${reportsList(files, skipped, a.dir)}`);
           output.verdict(verdictLine(verdict, output.paint));
           output.result({ command: 'report', exit_code: ExitCode.Ok, verdict: verdict.headline, decision: verdict, out_dir: dir, files, skipped, summary });

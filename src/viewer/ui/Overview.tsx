@@ -35,6 +35,22 @@ export function Overview(props: { data: ViewData; params: URLSearchParams }) {
   const perQuestion = new Set(data.cell_figures.map((f) => f.name));
   return (
     <div class="overview">
+      {data.runs.map((r) =>
+        r.verdict ? (
+          <section class={`verdict verdict-${r.verdict.status}`} role="status" key={r.name}>
+            <p>
+              <strong>{data.runs.length > 1 ? `${r.name}: ` : ''}{r.verdict.headline}</strong> (exit {r.verdict.exit_code})
+            </p>
+            {r.verdict.comparisons.length > 0 ? (
+              <ul>
+                {r.verdict.comparisons.map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+              </ul>
+            ) : null}
+          </section>
+        ) : null,
+      )}
       <p class="lead">
         {data.runs.map((r) => `${r.name}: ${r.requests} requests, ${r.questions} questions, sets ${r.sets.join(', ')}${r.reviews > 0 ? `, ${r.reviews} reviews` : ''}`).join(' · ')}
         {data.baseline ? ` · baseline ${data.baseline.name}` : ''}
