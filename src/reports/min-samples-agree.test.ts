@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createSummarizer } from '../metrics/summarize.js';
 import { makeRecord } from '../metrics/test-records.js';
 import { buildViewData, createViewCollector } from '../viewer/model.js';
-import { bestOf, enoughValues } from '../viewer/ui/Overview.js';
+import { bestOf, enoughValues } from '../viewer/ui/best.js';
 import { comparisonRows, reportColumns } from './comparison.js';
 
 /** Two sets, `n` questions each: `fast` is quicker and streams more characters per second. */
