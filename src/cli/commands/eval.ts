@@ -261,7 +261,9 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
   const { verdict, gated } = decided;
   if (decided.notChecked !== undefined) io.stderr.write(`chatbench eval: gates not checked: ${decided.notChecked}\n`);
   if (verdict.comparisons.length > 0) io.stdout.write(`\nsets compared (paired by question; significant = 95% interval excludes 0 and holds after Benjamini–Hochberg over all ${decided.pairs[0]?.comparison.fdr.tests ?? 0} tests):\n${verdict.comparisons.map((l) => `  ${l}`).join('\n')}\n`);
-  for (const file of (gated?.files ?? []).filter((f) => f.startsWith(result.outDir))) io.stdout.write(`  ${file}\n`);
+  // Files the decision added (compare.md/json/html with a baseline, verdict.json); the reports it wrote again are listed already.
+  const added = decided.files.filter((f) => !result.reports.files.includes(f));
+  for (const file of added.filter((f) => f.startsWith(result.outDir))) io.stdout.write(`  ${file}\n`);
   const gateResults = gated?.gateResults ?? [];
   const failed = gateResults.filter((g) => !g.passed);
   for (const gate of failed) output.alert(`gate failed: ${gate.reason}`);
@@ -270,7 +272,7 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
   output.verdict(verdictLine(verdict, output.paint));
   output.result({
     command: 'eval', exit_code: exitCode, verdict: verdict.headline, decision: verdict, out_dir: result.outDir,
-    files: [...result.reports.files, ...(gated?.files ?? [])], skipped: result.reports.skipped, run: result.run, gates: gateResults, summary: result.reports.summary,
+    files: [...result.reports.files, ...added], skipped: result.reports.skipped, run: result.run, gates: gateResults, summary: result.reports.summary,
   });
   return exitCode;
 }
