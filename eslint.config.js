@@ -58,6 +58,8 @@ export default tseslint.config(
     'Records are the contract downstream of the runner.'),
   forbid(['src/figures/**'], ['sim', 'client', 'runner', 'plan', 'metrics', 'reports', 'dataset', 'sets', 'compare', 'gates', 'app', 'cli'],
     'The figure catalogue and the condition grammar are the ground the others stand on: they import only records.', [nodeIo('Figures are pure: no I/O.')]),
+  forbid(['src/verdict/**'], ['sim', 'client', 'runner', 'plan', 'metrics', 'reports', 'dataset', 'sets', 'compare', 'gates', 'judge', 'checks', 'viewer', 'app', 'cli'],
+    'The verdict decides from the results handed in: it imports only figures, records and errors.', [nodeIo('The verdict is pure: no I/O.')]),
   forbid(['src/metrics/**'], ['sim', 'client', 'runner', 'plan', 'reports', 'compare', 'gates', 'app', 'cli'],
     'Metrics are pure functions of records.', [nodeIo('Metrics are pure: no I/O.')]),
   forbid(['src/reports/**'], ['sim', 'client', 'runner', 'plan', 'app', 'cli'],

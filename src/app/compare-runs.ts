@@ -4,12 +4,14 @@
  * `chatbench eval --baseline DIR --gate ...` calls after its run. Reads both runs as streams,
  * writes compare.md/json/html, appends the step summary for GitHub Actions.
  */
+import { compareVerdict, type CompareVerdictOptions } from '../compare/verdict.js';
+import type { Verdict } from '../verdict/index.js';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { readManifestPart } from './manifest.js';
 import { z } from 'zod';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { readUtf8File } from '../dataset/read-text.js';
-import { ExitCode } from '../errors.js';
+import type { ExitCode } from '../errors.js';
 import {
   compareRuns, createRunCollector, parseSetMap, renderCompareHtml, renderCompareJson, renderCompareMd, renderStepSummary,
   type Comparison, type RunData,
@@ -79,13 +81,17 @@ export interface CompareAndGateOptions {
   cwd?: string;
   /** `$GITHUB_STEP_SUMMARY`: the Markdown summary is appended to it when given. */
   stepSummaryPath?: string | undefined;
+  /** What the verdict says besides the gates (eval: the interrupt, the run's counts, its pairs of sets). */
+  verdict?: CompareVerdictOptions;
 }
 
 export interface CompareAndGateResult {
   /** null without a baseline. */
   comparison: Comparison | null;
   gateResults: GateResult[];
-  /** Ok when every gate passed (or there were none), GateFailed otherwise. */
+  /** The one decision (compare/verdict): every output written here opens with it. */
+  verdict: Verdict;
+  /** The verdict's exit code: Ok when every gate passed (or there were none), GateFailed otherwise. */
   exitCode: ExitCode;
   /** Files written, in order. */
   files: string[];
@@ -112,14 +118,15 @@ export async function compareAndGate(options: CompareAndGateOptions): Promise<Co
   ]);
   const comparison = baseline === undefined ? null : compareRuns(baseline, current, { seed: options.seed ?? 1, resamples: options.resamples, setMap });
   const gateResults = evaluateGates(gates, current, baseline && comparison ? { baseline, comparison } : undefined);
+  const verdict = compareVerdict(comparison, gateResults, options.verdict);
   const files: string[] = [];
   if (comparison !== null && options.outDir !== undefined) {
     const dir = at(options.outDir);
     await mkdir(dir, { recursive: true });
     const texts = {
-      'compare.md': renderCompareMd(comparison, gateResults),
+      'compare.md': renderCompareMd(comparison, gateResults, verdict),
       'compare.json': renderCompareJson(comparison),
-      'compare.html': renderCompareHtml(comparison, gateResults),
+      'compare.html': renderCompareHtml(comparison, gateResults, verdict),
     };
     for (const name of COMPARE_FILES) {
       await writeFileAtomic(join(dir, name), texts[name]);
@@ -128,9 +135,9 @@ export async function compareAndGate(options: CompareAndGateOptions): Promise<Co
   }
   if (options.stepSummaryPath !== undefined && options.stepSummaryPath !== '') {
     const summaryPath = at(options.stepSummaryPath);
-    await appendFile(summaryPath, renderStepSummary(comparison, gateResults)).catch((error: unknown) => {
+    await appendFile(summaryPath, renderStepSummary(comparison, gateResults, verdict)).catch((error: unknown) => {
       throw outputError(summaryPath, error);
     });
   }
-  return { comparison, gateResults, exitCode: gateResults.every((r) => r.passed) ? ExitCode.Ok : ExitCode.GateFailed, files };
+  return { comparison, gateResults, verdict, exitCode: verdict.exit_code, files };
 }

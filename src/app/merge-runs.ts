@@ -13,7 +13,9 @@
 import { createReadStream } from 'node:fs';
 import { access, mkdir, open, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { ExitCode, InputError, UsageError } from '../errors.js';
+import { decide, type Verdict } from '../verdict/index.js';
+import type { ExitCode} from '../errors.js';
+import { InputError, UsageError } from '../errors.js';
 import type { Gate } from '../figures/index.js';
 import { evaluateGates, gateJunitCases, type GateResult } from '../gates/index.js';
 import type { LoadSummary } from '../records/load-summary.js';
@@ -63,7 +65,9 @@ export interface MergeResult {
   /** Files written, results.jsonl first. */
   readonly files: readonly string[];
   readonly gateResults: readonly GateResult[];
-  /** Ok, or GateFailed when a gate failed. */
+  /** The merged run's verdict (verdict/verdict): a failed gate or a broken SLO fails it. */
+  readonly verdict: Verdict;
+  /** The verdict's exit code. */
   readonly exitCode: ExitCode;
 }
 
@@ -290,14 +294,16 @@ export async function mergeRuns(options: MergeOptions): Promise<MergeResult> {
   await writeFileAtomic(manifestFile, `${JSON.stringify(mergedManifest(indexed, mergedFrom), null, 2)}\n`);
 
   const base = { outDir, command, records: entries.length, mergedFrom };
-  const verdict = (gateResults: readonly GateResult[]) => (gateResults.every((r) => r.passed) ? ExitCode.Ok : ExitCode.GateFailed);
+  const detail = `${entries.length} records of ${mergedFrom.length} shards`;
   if (load !== null) {
     const merged = await finishLoadMerge(outDir, runs, generators, { version: options.version, ...load });
     const files = [recordsFile, manifestFile, ...merged.files];
-    return { ...base, warnings: [...warnings, ...merged.warnings], summary: null, loadSummary: merged.summary, files, gateResults: merged.gateResults, exitCode: verdict(merged.gateResults) };
+    const verdict = decide({ slos: merged.summary.slos, gates: merged.gateResults, banners: merged.summary.banner, detail });
+    return { ...base, warnings: [...warnings, ...merged.warnings], summary: null, loadSummary: merged.summary, files, gateResults: merged.gateResults, verdict, exitCode: verdict.exit_code };
   }
   const { summary, files, gateResults } = await renderEval(outDir, options.version, evalGates);
-  return { ...base, warnings, summary, loadSummary: null, files: [...files, manifestFile], gateResults, exitCode: verdict(gateResults) };
+  const verdict = decide({ gates: gateResults, detail });
+  return { ...base, warnings, summary, loadSummary: null, files: [...files, manifestFile], gateResults, verdict, exitCode: verdict.exit_code };
 }
 
 /** Every eval report from the merged records; gates on the whole, as a `gates` suite in junit.xml. */

@@ -5,6 +5,7 @@
  * records stream past once: the summarizer and the report builder keep numbers only (per-figure
  * samples, junit.xml's cases as columns, the worst few records), never a row object per request.
  */
+import type { Verdict } from '../verdict/index.js';
 import { join } from 'node:path';
 import { createRandom } from '../compare/prng.js';
 import { InputError, InterruptedError } from '../errors.js';
@@ -156,6 +157,33 @@ function capViewerFile(viewer: ViewerFile, max: number): ViewerFile {
 /** Writes a run's junit.xml whole: its gates' suite and its questions' suites. */
 export async function writeJunit(dir: string, input: ReportInput, options: JunitOptions): Promise<void> {
   await writeFileAtomic(join(dir, 'junit.xml'), junitXmlChunks(input, options));
+}
+
+/** The run's verdict as a file, for the viewer and for scripts: verdict/verdict's object, as it is. */
+export const VERDICT_FILE = 'verdict.json';
+
+/**
+ * Once the verdict is known (after the gates and the pairs of sets): report.md and report.html again,
+ * opening with it, junit.xml with the gates' testcases, and verdict.json. Returns the paths written.
+ */
+export async function writeVerdictReports(dir: string, input: ReportInput, verdict: Verdict, junit: JunitOptions, viewer?: { version: string; bundleDir?: string | undefined }): Promise<string[]> {
+  const withVerdict = { ...input, verdict };
+  const written: string[] = [];
+  for (const name of ['report.md', 'report.html'] as const) {
+    await writeFileAtomic(join(dir, name), REPORT_RENDERERS[name].render(withVerdict));
+    written.push(join(dir, name));
+  }
+  await writeFileAtomic(join(dir, 'junit.xml'), junitXmlChunks(withVerdict, junit));
+  await writeFileAtomic(join(dir, VERDICT_FILE), `${JSON.stringify(verdict, null, 2)}\n`);
+  written.push(join(dir, 'junit.xml'), join(dir, VERDICT_FILE));
+  // viewer.html embeds verdict.json, written just now: the records stream past once more for it.
+  if (viewer !== undefined) {
+    const file = capViewerFile(await openViewerFile(dir, { version: viewer.version, bundleDir: viewer.bundleDir, setOrder: await plannedSetOrder(dir) }), VIEWER_FILE_MAX_RECORDS);
+    for await (const entry of readRecordEntries(dir)) file.add(entry);
+    const { file: path } = await file.finish();
+    if (path !== null) written.push(path);
+  }
+  return written;
 }
 
 /** How a run's manifest says its questions appear in junit.xml (`options.junit_questions`); the default for runs before it. */

@@ -70,7 +70,8 @@ export function stepFigures(summary: LoadSummary): StepFigures {
   return {
     offered_rate: m.rates.offered, sent_rate: m.rates.sent, ok_rate_per_s: m.rates.ok,
     ttfp_first_p50_ms: m.ttfp_trend.first_p50_ms, ttfp_last_p50_ms: m.ttfp_trend.last_p50_ms,
-    broken_slos: summary.slos.filter((s) => !s.passed).map((s) => s.reason),
+    // A goodput-only SLO (`goodput:…`) defines goodput and never makes a step bad.
+    broken_slos: summary.slos.filter((s) => !s.passed && !s.goodput_only).map((s) => s.reason),
     health: summary.health,
   };
 }

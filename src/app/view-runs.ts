@@ -6,7 +6,8 @@
  * are, with the readers compare and the reports use.
  */
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { VerdictSchema, type Verdict } from '../verdict/index.js';
 import { compareRuns, parseSetMap } from '../compare/index.js';
 import { InputError } from '../errors.js';
 import type { RequestRecord } from '../records/record.js';
@@ -40,6 +41,19 @@ interface LoadedRun {
   readonly byKey: ReadonlyMap<string, RecordRef>;
   /** Per question, its id, text and every answer, lower-cased: what search looks in. */
   readonly searchText: ReadonlyMap<string, string>;
+  readonly verdict: Verdict | null;
+}
+
+/** The run's verdict.json (app/eval-verdict writes it); null when absent or not a verdict. */
+export async function readVerdict(dir: string): Promise<Verdict | null> {
+  const text = await readFile(join(dir, 'verdict.json'), 'utf8').catch(() => undefined);
+  if (text === undefined) return null;
+  try {
+    const parsed = VerdictSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 const refOf = (entry: RecordEntry): RecordRef => ({
@@ -80,7 +94,7 @@ async function loadRun(source: string, cwd: string, name: string): Promise<Loade
     else byQuestion.set(ref.record.question_id, [ref]);
     byKey.set(ref.record.key, ref);
   }
-  return { name, source, dir, resultsPath: entries.fullPath, collected: collector.finish(source, entries.tornLines), reviews, byQuestion, byKey, searchText };
+  return { name, source, dir, resultsPath: entries.fullPath, collected: collector.finish(source, entries.tornLines), reviews, byQuestion, byKey, searchText, verdict: await readVerdict(dir) };
 }
 
 /** Short, distinct run names: the directories' last segments, numbered when two are alike. */
@@ -130,6 +144,7 @@ export async function openViewRuns(options: ViewRunsOptions): Promise<ViewSource
     collected: run.collected,
     reviews: run.reviews.reviews.length,
     comparison: comparisonOf(run),
+    verdict: run.verdict,
   });
   const build = (): ViewData =>
     buildViewData({
@@ -222,7 +237,7 @@ export interface ViewerFileBuilder {
   finish(): { data: ViewData; details: Record<string, ViewDetail> };
 }
 
-export function createViewerFileBuilder(options: { source: string; name: string; version: string; reviews: RunReviews; setOrder?: readonly string[] | undefined; limits?: typeof VIEWER_FILE_LIMITS }): ViewerFileBuilder {
+export function createViewerFileBuilder(options: { source: string; name: string; version: string; reviews: RunReviews; setOrder?: readonly string[] | undefined; limits?: typeof VIEWER_FILE_LIMITS; verdict?: Verdict | null }): ViewerFileBuilder {
   const limits = options.limits ?? VIEWER_FILE_LIMITS;
   const collector = createViewCollector({ verdicts: options.reviews.verdicts, setOrder: options.setOrder });
   // Records are kept (slimmed) while twice the budget allows; past it, questions seen later are incomplete.
@@ -269,7 +284,7 @@ export function createViewerFileBuilder(options: { source: string; name: string;
       if (Object.keys(details).length < collected.questions.size) complete = false;
       const answerChars = Math.max(limits.minAnswerChars, Math.min(limits.maxAnswerChars, Math.floor(limits.answerBytes / Math.max(1, answers))));
       const data = buildViewData({
-        runs: [{ name: options.name, source: options.source, collected, reviews: options.reviews.reviews.length, comparison: null }],
+        runs: [{ name: options.name, source: options.source, collected, reviews: options.reviews.reviews.length, comparison: null, verdict: options.verdict ?? null }],
         mode: 'file',
         generatedBy: `chatbench ${options.version}`,
         answerChars,
@@ -295,7 +310,7 @@ export async function openViewerFile(dir: string, options: { version: string; bu
   const bundle: ViewerBundle | Error = await readViewerBundle(options.bundleDir).catch((error: Error) => error);
   if (bundle instanceof Error) return { add: () => undefined, finish: async () => ({ file: null, skipped: `viewer.html: ${bundle.message}` }) };
   const name = basename(resolve(dir));
-  const builder = createViewerFileBuilder({ source: name, name, version: options.version, reviews: options.reviews ?? (await readReviews(dir)), setOrder: options.setOrder });
+  const builder = createViewerFileBuilder({ source: name, name, version: options.version, reviews: options.reviews ?? (await readReviews(dir)), setOrder: options.setOrder, verdict: await readVerdict(dir) });
   return {
     add: (entry) => builder.add(entry),
     async finish() {

@@ -5,7 +5,7 @@
  */
 
 export const EXIT_CODES_HELP =
-  'Exit codes: 0 ok · 1 a gate or SLO failed · 2 bad input or usage (nothing was sent) · 3 the run could not be carried out (target unreachable, every request refused) · 4 internal error (a bug) · 130 interrupted (Ctrl-C), 143 SIGTERM, 129 SIGHUP (reports for what finished were written).';
+  'Exit codes: 0 ok · 1 a gate failed or an SLO was broken (capacity: no step held its SLOs) · 2 bad input or usage (nothing was sent) · 3 the run could not be carried out (target unreachable, every request refused) · 4 internal error (a bug) · 130 interrupted (Ctrl-C), 143 SIGTERM, 129 SIGHUP (reports for what finished were written).';
 
 export const DURATION_HELP =
   'Durations (every option marked "duration"): a number with a unit, ms, s, m or h, or several (1m30s); a bare number is seconds. E.g. 500ms, 60s, 2m, 1h.';

@@ -150,8 +150,8 @@ describe('renderers', () => {
 
   it('marks gates with drawn ticks, not emoji', () => {
     const html = renderCompareHtml(compareRuns(baseline, baseline, { resamples: R }), [
-      { passed: true, reason: 'ok one' },
-      { passed: false, reason: 'bad one' },
+      { passed: true, reason: 'ok one', value: 0.9, gate: { text: 'pass_rate >= 0.5', figure: 'pass_rate', stat: null, against: 'value', op: '>=', threshold: 0.5 } },
+      { passed: false, reason: 'bad one', value: 0.4, gate: { text: 'pass_rate >= 0.5', figure: 'pass_rate', stat: null, against: 'value', op: '>=', threshold: 0.5 } },
     ] as unknown as Parameters<typeof renderCompareHtml>[1]);
     expect(html).not.toMatch(/[\u2705\u274c]/u);
     expect(html).toContain('<svg class="mark pass"');

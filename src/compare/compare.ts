@@ -161,11 +161,12 @@ export function compareRuns(baseline: RunData, current: RunData, options: Compar
 
 /**
  * Decides the list of significant changes: Benjamini–Hochberg at FDR_Q over every figure × group
- * that was tested (had a p-value), in place. A figure is significant when its adjusted p-value is
+ * that was tested (had a p-value), in place. Exported for the pairs of one eval's sets
+ * (compare/pairwise), whose tests are all corrected together. A figure is significant when its adjusted p-value is
  * at most q and its own interval excludes no change too, so a starred row never shows an interval
  * across 0 (a subset of the discoveries keeps the false discovery rate under q).
  */
-function controlFalseDiscoveries(groups: GroupComparison[]): Comparison['fdr'] {
+export function controlFalseDiscoveries(groups: readonly GroupComparison[]): Comparison['fdr'] {
   const tested = groups.flatMap((g) => g.figures.filter((f) => f.p_value !== null));
   const adjusted = benjaminiHochberg(tested.map((f) => f.p_value!));
   let discoveries = 0;

@@ -8,19 +8,33 @@ import type { FigureDelta } from './schema.js';
 
 const signed = (text: string, value: number) => (value > 0 ? `+${text}` : value < 0 && !text.startsWith('-') ? `-${text}` : text);
 
-/** A figure's value: scores with 3 decimals, rates as percentages, latencies in ms. */
-export function formatValue(f: Pick<FigureDelta, 'kind'>, value: number | null): string {
+/**
+ * The unit of a per-request figure by its name, as figures/catalogue's SAMPLE_FIGURES gives it
+ * (this module stays dependency-free for the viewer's bundle): chars/s, seconds, else ms.
+ */
+const sampleUnit = (figure: string | undefined): 'chars/s' | 's' | 'ms' =>
+  (figure?.startsWith('output_chars_per_s') ? 'chars/s' : figure?.startsWith('pre_answer_processing_seconds') ? 's' : 'ms');
+
+function formatSample(figure: string | undefined, value: number): string {
+  const unit = sampleUnit(figure);
+  if (unit === 'chars/s') return `${Math.abs(value) < 100 ? value.toFixed(1) : Math.round(value).toLocaleString('en-US')} chars/s`;
+  if (unit === 's') return `${value.toFixed(2)} s`;
+  return formatMs(value);
+}
+
+/** A figure's value: scores with 3 decimals, rates as percentages, per-request figures in their unit (ms, chars/s, s). */
+export function formatValue(f: Pick<FigureDelta, 'kind'> & { figure?: string }, value: number | null): string {
   if (value === null) return NA;
-  if (f.kind === 'latency') return formatMs(value);
+  if (f.kind === 'latency') return formatSample(f.figure, value);
   if (f.kind === 'rate') return formatPct(value);
   return formatScore(value);
 }
 
-/** A change: scores ±0.081, rates in percentage points (±5.0 pp), latencies ±118 ms. */
-export function formatDelta(f: Pick<FigureDelta, 'kind'>, value: number | null): string {
+/** A change: scores ±0.081, rates in percentage points (±5.0 pts), latencies ±118 ms. */
+export function formatDelta(f: Pick<FigureDelta, 'kind'> & { figure?: string }, value: number | null): string {
   if (value === null) return NA;
-  if (f.kind === 'latency') return signed(formatMs(Math.abs(value)), value);
-  if (f.kind === 'rate') return `${signed(Math.abs(value * 100).toFixed(1), value)} pp`;
+  if (f.kind === 'latency') return signed(formatSample(f.figure, Math.abs(value)), value);
+  if (f.kind === 'rate') return `${signed(Math.abs(value * 100).toFixed(1), value)} pts`;
   return signed(Math.abs(value).toFixed(3), value);
 }
 

@@ -4,6 +4,8 @@
  * per group, the forest plots of the deltas and latency ratios, the delta table and the broken and
  * fixed questions with both answers side by side; then the gates. Pure.
  */
+import { compareVerdict } from './verdict.js';
+import { verdictHtml, type Verdict } from '../verdict/index.js';
 import { renderPage } from '../reports/html/page.js';
 import { esc } from '../reports/html/svg.js';
 import type { GateResult } from '../gates/evaluate.js';
@@ -77,7 +79,7 @@ function gatesSection(results: readonly GateResult[]): string {
 }
 
 /** compare.html for a comparison and its gates. */
-export function renderCompareHtml(comparison: Comparison, gates: readonly GateResult[] = []): string {
+export function renderCompareHtml(comparison: Comparison, gates: readonly GateResult[] = [], verdict: Verdict = compareVerdict(comparison, gates)): string {
   const c = comparison;
   const unmatched = c.unmatched.baseline.length + c.unmatched.current.length === 0 ? '' : `<p>Not compared — baseline only: ${esc(c.unmatched.baseline.map((g) => g.label).join(', ') || 'none')}; current only: ${esc(c.unmatched.current.map((g) => g.label).join(', ') || 'none')}.</p>`;
   return renderPage({
@@ -86,6 +88,7 @@ export function renderCompareHtml(comparison: Comparison, gates: readonly GateRe
     footer: `Compared with a seeded bootstrap (seed ${c.seed}); chatbench compare.`,
     main: [
       '<h1>chatbench comparison</h1>',
+      verdictHtml(verdict, esc),
       `<p>Baseline <code>${esc(c.baseline.source)}</code> (${c.baseline.requests} requests) → current <code>${esc(c.current.source)}</code> (${c.current.requests} requests).</p>`,
       `<p><b>${esc(significanceLine(c))}</b> ${esc(methodNote(c))} Greyed rows had too few values to be tested.</p>`,
       unmatched,

@@ -4,6 +4,8 @@
  * arrows (significant ones in bold with ✱), the pass changes with their sign test, and the broken
  * and fixed questions with both answers side by side; then the gates. Pure.
  */
+import { compareVerdict } from './verdict.js';
+import { verdictMarkdown, type Verdict } from '../verdict/index.js';
 import { mdCode, replaceUnprintable, trimText } from '../reports/format.js';
 import type { GateResult } from '../gates/evaluate.js';
 import type { Comparison, GroupComparison, QuestionChange, QuestionSide } from './schema.js';
@@ -95,9 +97,11 @@ export function renderGatesMd(results: readonly GateResult[]): string[] {
 }
 
 /** compare.md: the whole comparison, with broken and fixed questions and the gates. */
-export function renderCompareMd(comparison: Comparison, gates: readonly GateResult[] = []): string {
+export function renderCompareMd(comparison: Comparison, gates: readonly GateResult[] = [], verdict: Verdict = compareVerdict(comparison, gates)): string {
   return [
     '# chatbench comparison',
+    '',
+    ...verdictMarkdown(verdict),
     '',
     ...(comparison.model_changes.length === 0 ? [] : [...comparison.model_changes.map((line) => `> **${line}**`), '']),
     ...header(comparison),
@@ -108,8 +112,8 @@ export function renderCompareMd(comparison: Comparison, gates: readonly GateResu
 }
 
 /** For $GITHUB_STEP_SUMMARY: the tables, the broken question ids and the gates, without the answers. */
-export function renderStepSummary(comparison: Comparison | null, gates: readonly GateResult[]): string {
-  const lines = ['## chatbench', ''];
+export function renderStepSummary(comparison: Comparison | null, gates: readonly GateResult[], verdict: Verdict = compareVerdict(comparison, gates)): string {
+  const lines = ['## chatbench', '', ...verdictMarkdown(verdict), ''];
   if (comparison !== null) lines.push(...header(comparison));
   lines.push(...renderGatesMd(gates));
   if (comparison !== null) lines.push(...comparison.groups.flatMap((g) => groupSection(comparison, g, false)));

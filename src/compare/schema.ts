@@ -65,8 +65,8 @@ export const FigureDeltaSchema = z.object({
   significant: z.boolean(),
   /**
    * The figure's own 95% interval excludes 0 (ratio: 1) with enough values, and for a latency the
-   * change exceeds the timing uncertainty: the test of a gate that names this one figure (it makes
-   * one test, so no correction applies).
+   * change exceeds the timing uncertainty. A necessary condition of `significant`, which is what
+   * the headline, the table and the gates all use (issue 22: one meaning of "significant").
    */
   significant_alone: z.boolean().default(false),
   /**

@@ -38,12 +38,14 @@ export function significanceLine(c: Comparison): string {
 
 /** How to read the marks and the greyed rows: the same words in compare.md, compare.html and the step summary. */
 export function methodNote(c: Comparison): string {
-  return `Intervals: 95% bootstrap, ${c.resamples} resamples, seed ${c.seed}; scores and rates paired by question. ✱ = in the list of significant changes: its own interval excludes 0 (a latency ratio: 1) and it stays significant after Benjamini–Hochberg over all ${c.fdr.tests} tests of this comparison. A figure with too few values is shown with its n and is never tested: a mean needs ${c.min_samples} paired questions, a latency p-quantile 10 / (1 − p) ok samples on each side (p50 20, p95 200, p99 1,000); a max, none suffice. A gate on one figure uses that figure's own interval.`;
+  return `Intervals: 95% bootstrap, ${c.resamples} resamples, seed ${c.seed}; scores and rates paired by question. ✱ = in the list of significant changes: its own interval excludes 0 (a latency ratio: 1) and it stays significant after Benjamini–Hochberg over all ${c.fdr.tests} tests of this comparison. A figure with too few values is shown with its n and is never tested: a mean needs ${c.min_samples} paired questions, a latency p-quantile 10 / (1 − p) ok samples on each side (p50 20, p95 200, p99 1,000); a max, none suffice. A gate marked “significant” uses this same test: it fails only on a change in this list.`;
 }
 
 /** "5 pass→fail, 1 fail→pass, 34 unchanged (sign test p = 0.22)". */
 export function formatPassChanges(group: GroupComparison): string {
   const s = group.pass_changes;
   const p = s.p_value < 0.001 ? s.p_value.toExponential(1) : s.p_value.toFixed(3);
-  return `${s.worse} questions passed less, ${s.better} passed more, ${s.unchanged} unchanged (exact sign test p = ${p})`;
+  // Supporting detail: it counts questions whose pass flipped, ignoring the rest, so it may differ
+  // from pass_rate's row (which decides) and says so.
+  return `Supporting detail, not the verdict: ${s.worse} questions passed less, ${s.better} passed more, ${s.unchanged} unchanged (exact sign test on the flips only, p = ${p}; pass_rate's row above decides)`;
 }

@@ -16,6 +16,7 @@ import { groupValue, type GroupData, type RunData } from '../compare/run-data.js
 import { GroupRefSchema, IntervalSchema, type Comparison, type FigureDelta, type GroupComparison } from '../compare/schema.js';
 import { compareOp, describeGate, gateFigure, GateSchema, type Gate } from '../figures/grammar.js';
 import { fewSamplesNote } from '../figures/min-samples.js';
+import { formatFigureDelta, formatFigureValue, formatRatio } from '../figures/units.js';
 import { fewSamplesText, withinTimingText } from '../compare/table.js';
 import type { LatencyFigure } from '../records/summary.js';
 
@@ -131,7 +132,7 @@ function evaluateOne(gate: Gate, target: GroupData, current: RunData, compared: 
     const passed = compareOp(value, gate.op, gate.threshold);
     // A percentile from too few samples is still checked, but the reason says how little it rests on.
     const few = kind === 'latency' ? fewSamplesNote(name, target.latency[gate.figure as LatencyFigure]?.length ?? 0) : undefined;
-    return result({ value, baseline: null, current: value, ci: null, significant: null, passed }, `${formatFigure(value, kind)}${few === undefined ? '' : ` (uncertain: ${few})`}`);
+    return result({ value, baseline: null, current: value, ci: null, significant: null, passed }, `${formatFigureValue(name, value)}${few === undefined ? '' : ` (uncertain: ${few})`}`);
   }
   const figure = group?.figures.find((f) => f.figure === name);
   if (group === undefined || figure === undefined) {
@@ -139,19 +140,22 @@ function evaluateOne(gate: Gate, target: GroupData, current: RunData, compared: 
   }
   const value = gate.against === 'delta' ? figure.delta : figure.ratio;
   const ci = gate.against === 'delta' ? figure.ci : ratioInterval(figure);
-  // A gate names one figure: it is one test, judged by that figure's own interval (no correction
-  // for the comparison's other tests), and never significant with too few values.
-  const significant = figure.significant_alone;
+  // "Significant" means one thing in the comparison's headline, its table and its gates: the
+  // figure's own 95% interval excludes no change AND it survives Benjamini–Hochberg over every test
+  // of the comparison (compare/compare); never with too few values.
+  const significant = figure.significant;
   const base = { baseline: figure.baseline, current: figure.current, ci, significant };
   if (value === null) {
-    return result({ value, ...base, passed: false }, `no ${gate.against} (${name} ${formatFigure(figure.baseline, kind)} → ${formatFigure(figure.current, kind)})`);
+    return result({ value, ...base, passed: false }, `no ${gate.against} (${name} ${formatFigureValue(name, figure.baseline)} → ${formatFigureValue(name, figure.current)})`);
   }
   const holds = compareOp(value, gate.op, gate.threshold);
   const passed = holds || (gate.significant && !significant);
-  const interval = ci === null ? '' : ` [${formatFigure(ci.low, gate.against === 'ratio' ? 'ratio' : kind)}, ${formatFigure(ci.high, gate.against === 'ratio' ? 'ratio' : kind)}]`;
+  const change = (v: number) => (gate.against === 'ratio' ? formatRatio(v) : formatFigureDelta(name, v));
+  const interval = ci === null ? '' : ` [${change(ci.low)}, ${change(ci.high)}]`;
   const within = withinTimingText(figure);
-  const verdict = significant ? 'significant' : !figure.enough_samples ? `not tested (${fewSamplesText(figure) ?? 'too few values'})` : within === undefined ? 'not significant' : `not significant (${within})`;
-  const detail = `${formatFigure(value, gate.against === 'ratio' ? 'ratio' : kind)}${interval} ${verdict} (${formatFigure(figure.baseline, kind)} → ${formatFigure(figure.current, kind)})`;
+  const afterFdr = figure.significant_alone && figure.q_value !== null ? ` (its own interval excludes no change, but it does not hold after the FDR correction: q = ${figure.q_value.toFixed(3)})` : '';
+  const verdict = significant ? 'significant' : !figure.enough_samples ? `not tested (${fewSamplesText(figure) ?? 'too few values'})` : within === undefined ? `not significant${afterFdr}` : `not significant (${within})`;
+  const detail = `${change(value)}${interval} ${verdict} (${formatFigureValue(name, figure.baseline)} → ${formatFigureValue(name, figure.current)})`;
   return result({ value, ...base, passed }, detail);
 }
 
@@ -159,8 +163,9 @@ function evaluateOne(gate: Gate, target: GroupData, current: RunData, compared: 
  * Evaluates every gate on every group it applies to. Delta and ratio gates read `compared` (a
  * UsageError when there is none); a group missing from the baseline, or a figure with no value,
  * fails its gate with a reason saying so. With `significant`, a gate fails only when the threshold
- * is crossed and the change is significant by the figure's own 95% interval (`significant_alone`:
- * one figure, one test, no correction; never with fewer values than figures/min-samples asks).
+ * is crossed and the change is significant as the comparison's headline and table count it
+ * (`significant`: its own 95% interval excludes 0 and it survives Benjamini–Hochberg over every
+ * test of the comparison; never with fewer values than figures/min-samples asks).
  */
 export function evaluateGates(gates: readonly Gate[], current: RunData, compared?: GateBaseline): GateResult[] {
   const targets = gateTargets(current);

@@ -19,7 +19,7 @@ describe('evaluateLoadGates', () => {
     const results = evaluateLoadGates(['ttfp_ms.p99 <= 3000', 'rate_limited_rate <= 0.05', 'ok_per_s >= 10', 'response_ms.p50 < 2000'].map(parseLoadGateFlag), summary);
     expect(results.map((r) => r.passed)).toEqual([true, false, false, true]);
     expect(results[1]?.value).toBeCloseTo(0.1);
-    expect(results[1]?.reason).toBe('rate_limited_rate <= 0.05 failed for the measured window of default/stream: 0.1');
+    expect(results[1]?.reason).toBe('rate_limited_rate <= 0.05 failed for the measured window of default/stream: 10%');
     expect(results[2]?.value).toBeCloseTo(9);
   });
 

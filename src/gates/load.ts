@@ -8,7 +8,8 @@
 import { UsageError } from '../errors.js';
 import { loadFigureValue, parseLoadGate } from '../metrics/load-figures.js';
 import type { LoadSummary } from '../records/load-summary.js';
-import { formatFigure, type GateResult } from './evaluate.js';
+import type { GateResult } from './evaluate.js';
+import { formatFigureValue } from '../figures/units.js';
 import { compareOp, describeGate, gateFigure, type Gate } from '../figures/grammar.js';
 
 /** Parses a `--gate` of `chatbench load` (the load figures are known). */
@@ -32,9 +33,8 @@ export function evaluateLoadGates(gates: readonly Gate[], summary: LoadSummary):
     const turn = gate.turn ?? null;
     const value = summary.by_turn[String(turn)] === undefined && turn !== null ? null : loadFigureValue(summary, gate.figure, gate.stat, turn);
     const passed = value !== null && compareOp(value, gate.op, gate.threshold);
-    const kind = gate.stat === null ? undefined : 'latency';
     const of = turn === null ? 'the measured window' : `turn ${turn} in the measured window`;
-    const detail = value === null ? `no ${gateFigure(gate)} in ${of}` : formatFigure(value, kind);
+    const detail = value === null ? `no ${gateFigure(gate)} in ${of}` : formatFigureValue(gateFigure(gate), value);
     return {
       gate, target, value, baseline: null, current: value, ci: null, significant: null, passed, questions: [],
       reason: `${describeGate(gate)} ${passed ? 'passed' : 'failed'} for ${of} of ${target.label}: ${detail}`,

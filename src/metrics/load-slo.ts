@@ -8,9 +8,14 @@
  * Every latency SLO also defines goodput: an ok request is good when its own value meets every
  * latency SLO's threshold (`ttfp_ms.p95<=2000` → its ttfp_ms ≤ 2000). A request without the
  * figure (ttft_ms of a full response) is not good. Rate SLOs do not apply to single requests.
+ *
+ * A broken SLO fails the run (verdict/verdict), as a gate does. An SLO written with the prefix
+ * `goodput:` (`--slo "goodput:ttft_ms<=1500"`) is the explicit exception: it defines goodput like
+ * any latency SLO, is checked and shown, but never fails the run.
  */
 import { UsageError } from '../errors.js';
 import { compareOp, gateFigure, type Gate } from '../figures/grammar.js';
+import { formatFigureValue } from '../figures/units.js';
 import type { LoadSummary, SloResult } from '../records/load-summary.js';
 import { LOAD_LATENCY_FIGURES, loadFigureValue, parseLoadGate, recordLatency } from './load-figures.js';
 
@@ -19,7 +24,11 @@ export interface Slo {
   readonly gate: Gate;
   /** Written without a statistic: per request (checked on max over the window). */
   readonly perRequest: boolean;
+  /** Written `goodput:…`: defines goodput, never fails the run. */
+  readonly goodputOnly: boolean;
 }
+
+const GOODPUT_ONLY = /^\s*goodput:\s*/;
 
 const BARE_LATENCY = new RegExp(`^\\s*(${LOAD_LATENCY_FIGURES.join('|')})\\s*(?=[<>=])`);
 
@@ -29,12 +38,15 @@ const BARE_LATENCY = new RegExp(`^\\s*(${LOAD_LATENCY_FIGURES.join('|')})\\s*(?=
  */
 export function parseSlo(text: string, flag = '--slo'): Slo {
   const origin = `${flag} "${text}"`;
-  const bare = BARE_LATENCY.exec(text);
-  const gate = parseLoadGate(bare ? text.replace(BARE_LATENCY, `${bare[1]}.max `) : text, origin);
+  const goodputOnly = GOODPUT_ONLY.test(text);
+  const condition = text.replace(GOODPUT_ONLY, '');
+  const bare = BARE_LATENCY.exec(condition);
+  const gate = parseLoadGate(bare ? condition.replace(BARE_LATENCY, `${bare[1]}.max `) : condition, origin);
+  if (goodputOnly && !(LOAD_LATENCY_FIGURES as readonly string[]).includes(gate.figure)) throw new UsageError(`${origin}: goodput: takes a latency SLO (${LOAD_LATENCY_FIGURES.join(', ')}); a rate SLO does not apply to single requests`);
   if (gate.set !== null || gate.mode !== null) throw new UsageError(`${origin}: an SLO takes no set:/mode: scope (a load run has one set and one mode)`);
   if (gate.turn !== null) throw new UsageError(`${origin}: an SLO takes no turn: scope (it defines goodput for every request); gate a turn with --gate "turn:N …"`);
   if (gate.against !== 'value') throw new UsageError(`${origin}: an SLO compares a value with a threshold; ${gate.against} needs a baseline (use compare)`);
-  return { gate: { ...gate, text }, perRequest: bare !== null };
+  return { gate: { ...gate, text }, perRequest: bare !== null, goodputOnly };
 }
 
 /** The SLOs that apply to single requests: every latency SLO. */
@@ -55,16 +67,14 @@ export function createGoodPredicate(slos: readonly Slo[]) {
   };
 }
 
-/** Up to 3 decimals, no trailing zeros; null → "n/a". */
-const show = (value: number | null) => (value === null ? 'n/a' : String(Number(value.toFixed(3))));
-
 /** Checks each SLO on the summary's measured window. A figure with no value fails, saying so. */
 export function evaluateSlos(slos: readonly Slo[], summary: LoadSummary): SloResult[] {
-  return slos.map(({ gate }) => {
+  return slos.map(({ gate, goodputOnly }) => {
     const figure = gateFigure(gate);
     const value = loadFigureValue(summary, gate.figure, gate.stat);
     const passed = value !== null && compareOp(value, gate.op, gate.threshold);
-    const detail = value === null ? `no ${figure} in the measured window` : `${figure} = ${show(value)}`;
-    return { text: gate.text, figure, value, passed, reason: `${gate.text} ${passed ? 'met' : 'broken'}: ${detail}` };
+    const detail = value === null ? `no ${figure} in the measured window` : `${figure} = ${formatFigureValue(figure, value)}`;
+    const only = goodputOnly ? ' (goodput only: does not fail the run)' : '';
+    return { text: gate.text, figure, value, passed, op: gate.op, threshold: gate.threshold, goodput_only: goodputOnly, reason: `${gate.text} ${passed ? 'met' : 'broken'}: ${detail}${only}` };
   });
 }

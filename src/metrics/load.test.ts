@@ -154,7 +154,7 @@ describe('goodput and SLOs', () => {
     expect(summary.windows.measured.good).toBe(good);
     expect(summary.windows.measured.rates.goodput).toBeCloseTo(good / 10);
     expect(summary.slos.map((s) => s.passed)).toEqual([false, false]);
-    expect(summary.slos[1]?.reason).toContain('error_rate = 0.1');
+    expect(summary.slos[1]?.reason).toContain('error_rate = 10%');
   });
 
   it('with no SLO every ok request is good', () => {

@@ -171,6 +171,11 @@ export const SloResultSchema = z.object({
   value: Rate,
   passed: z.boolean(),
   reason: z.string(),
+  /** The condition (absent in summaries written before the verdict named it). */
+  op: z.enum(['>=', '<=', '>', '<', '==']).optional(),
+  threshold: z.number().optional(),
+  /** Written `goodput:…`: defines goodput only and never fails the run. */
+  goodput_only: z.boolean().default(false),
 });
 export type SloResult = z.infer<typeof SloResultSchema>;
 

@@ -8,6 +8,7 @@ import { SCORE_NAMES } from '../figures/catalogue.js';
 import { OUTCOMES, type Mode } from '../records/record.js';
 import type { Group, GroupFigures, LatencyFigure, MeanEstimate, RepeatFigures, Summary } from '../records/summary.js';
 import { hasEnoughSamples, type Statistic } from '../figures/min-samples.js';
+import { formatFigureValue } from '../figures/units.js';
 import { formatCount, formatMs, formatPct, formatPctWithCi, formatScore, naturalCompare } from './format.js';
 
 /** One column of the comparison: a set × mode, or one model of a multi-model set × mode. */
@@ -93,7 +94,6 @@ const latency = (label: string, figure: LatencyFigure, p: 'p50' | 'p95'): RowSpe
   samples: { stat: p, n: (g) => g.latency[figure]?.count ?? 0 },
 });
 const formatSeconds = (v: number | null) => (v === null ? formatMs(null) : `${v >= 10 ? v.toFixed(1) : v.toFixed(2)} s`);
-const formatRate = (v: number | null) => (v === null ? formatMs(null) : `${v >= 100 ? Math.round(v) : v.toFixed(1)}/s`);
 
 /**
  * The milestones and rates of the answer (issue 10): shown only when some column has them, so a run
@@ -104,10 +104,11 @@ const MILESTONE_ROWS: readonly RowSpec[] = [
   latency('message_start p50', 'message_start_ms', 'p50'),
   latency('first reasoning p50', 'first_reasoning_ms', 'p50'),
   latency('first citation p50', 'first_citation_ms', 'p50'),
-  { label: 'pre-answer (service) p50', better: 'lower', value: (g) => g.latency.pre_answer_processing_seconds?.p50 ?? null, format: formatSeconds },
+  { label: 'pre-answer (service) p50', better: 'lower', value: (g) => g.latency.pre_answer_processing_seconds?.p50 ?? null, format: formatSeconds, samples: { stat: 'p50', n: (g) => g.latency.pre_answer_processing_seconds?.count ?? 0 } },
   latency('TPOT p50', 'tpot_ms', 'p50'),
   latency('TPOT p95', 'tpot_ms', 'p95'),
-  { label: 'output chars/s p50', better: 'higher', value: (g) => g.latency.output_chars_per_s?.p50 ?? null, format: formatRate },
+  // Every per-request figure obeys the one minimum-sample rule (figures/min-samples), as TTFT does.
+  { label: 'output chars/s p50', better: 'higher', value: (g) => g.latency.output_chars_per_s?.p50 ?? null, format: (v) => (v === null ? formatMs(null) : formatFigureValue('output_chars_per_s', v)), samples: { stat: 'p50', n: (g) => g.latency.output_chars_per_s?.count ?? 0 } },
 ];
 
 /** Answer quality (metrics.md): shown only when some column has the figure (a reference answer, a judge). */

@@ -6,6 +6,7 @@
  * one per model of a multi-model request), which are folded into those structures and dropped, so
  * no row object and no answer is kept to the end (issue 24 §3).
  */
+import type { Verdict } from '../verdict/index.js';
 import { z } from 'zod';
 import { RequestRecordSchema, type RequestRecord } from '../records/record.js';
 import type { Summary } from '../records/summary.js';
@@ -75,6 +76,11 @@ export interface ReportInput {
   /** Worst first: non-ok requests, then failed ones, then by ascending citation F1. */
   readonly worst: RequestRecord[];
   readonly meta: ReportMeta;
+  /**
+   * The run's verdict (verdict/verdict): known once the gates and the pairs of sets are checked,
+   * after the first rendering; the reports are rendered again with it and open with it.
+   */
+  readonly verdict?: Verdict;
 }
 
 /** What the renderers read of the rows, from rows given one at a time. */

@@ -6,6 +6,7 @@
  * never break the tables or inject markup.
  */
 import { modelWarnings } from '../metrics/model-notes.js';
+import { verdictMarkdown } from '../verdict/index.js';
 import { timingNote } from '../metrics/banner.js';
 import type { AnswerFigures, RequestRecord } from '../records/record.js';
 import type { Summary } from '../records/summary.js';
@@ -65,8 +66,9 @@ function titleLines(input: ReportInput): string[] {
     input.meta.run_dir ? `run directory ${mdCode(input.meta.run_dir)}` : null,
   ].filter((s) => s !== null);
   const models = modelWarnings(input.summary.models ?? []);
+  const verdict = input.verdict === undefined ? [] : [...verdictMarkdown(input.verdict), ''];
   return [
-    ...bannerMd(input.summary.banner), `# ${mdInline(input.meta.title)}`, '', `${figures.join(' · ')}`, '', `${provenance.join(' · ')} · ${mdInline(timingNote(input.summary.timing?.loop_delay_ms))}`, '',
+    ...bannerMd(input.summary.banner), `# ${mdInline(input.meta.title)}`, '', ...verdict, `${figures.join(' · ')}`, '', `${provenance.join(' · ')} · ${mdInline(timingNote(input.summary.timing?.loop_delay_ms))}`, '',
     ...(models.length === 0 ? [] : [...models.map((w) => `> Model: ${mdInline(w)}`), '']),
   ];
 }

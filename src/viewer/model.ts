@@ -6,6 +6,8 @@
  * the baseline. New figures of the catalogue appear here with no change. Pure: the app streams the
  * records in.
  */
+import type { Verdict as RunVerdict } from '../verdict/index.js';
+import { minSamplesJson, minSamplesOf } from '../figures/min-samples.js';
 import { createRunCollector, groupKeyString, groupValue, type GroupData, type GroupKey, type RunData } from '../compare/run-data.js';
 import type { Comparison } from '../compare/schema.js';
 import { shownFigures } from '../compare/table.js';
@@ -107,6 +109,8 @@ export interface ViewRunInput {
   readonly reviews: number;
   /** Against the baseline (compareRuns), when one was given. */
   readonly comparison: Comparison | null;
+  /** The run's verdict.json, when it has one. */
+  readonly verdict?: RunVerdict | null;
 }
 
 export interface ViewDataOptions {
@@ -143,7 +147,7 @@ function figureOf(name: string, repeats: boolean): ViewFigure | undefined {
   if (kind === undefined) return undefined;
   const headline =
     HEADLINE.has(name) || (repeats && REPEATS.has(name)) || (kind === 'latency' && base === name && HEADLINE_LATENCY.some((h) => h.startsWith(`${base}.`)));
-  return { name, base, kind, higher_is_better: higherIsBetter(name), headline };
+  return { name, base, kind, higher_is_better: higherIsBetter(name), headline, min_n: minSamplesJson(minSamplesOf(name)) };
 }
 
 /** Every figure of the catalogue, latency ones with each statistic. */
@@ -229,6 +233,7 @@ function runOf(input: ViewRunInput): ViewRun {
     reviews: input.reviews,
     comparison: input.comparison,
     shown_figures: input.comparison?.groups.map((g) => shownFigures(input.comparison!, g).map((f) => f.figure)) ?? [],
+    verdict: input.verdict ?? null,
   };
 }
 

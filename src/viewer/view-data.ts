@@ -4,6 +4,7 @@
  * in viewer.html) and one ViewDetail per question (served as /api/question, or embedded). Types
  * only, so the browser bundle imports them without pulling in any code of the data layer.
  */
+import type { Verdict as RunVerdict } from '../verdict/verdict.js';
 import type { Comparison } from '../compare/schema.js';
 import type { FigureKind } from '../figures/catalogue.js';
 import type { Mode, Outcome } from '../records/record.js';
@@ -22,6 +23,11 @@ export interface ViewFigure {
   readonly higher_is_better: boolean;
   /** Shown before "all figures" is asked for (the comparison's headline figures). */
   readonly headline: boolean;
+  /**
+   * The fewest values it needs to be judged (figures/min-samples, the one rule of every report):
+   * a mean 5, a p95 200; null when no number is enough (a max). Fewer: greyed, never best.
+   */
+  readonly min_n: number | null;
 }
 
 /** A group's figure: value, 95% interval where the figure has one, and how many values it rests on. */
@@ -64,6 +70,8 @@ export interface ViewRun {
   readonly comparison: Comparison | null;
   /** Per comparison group, the figures compare.md shows (compare/table shownFigures). */
   readonly shown_figures: readonly (readonly string[])[];
+  /** The run's verdict (verdict.json, verdict/verdict): the overview opens with it; null when the run has none. */
+  readonly verdict?: RunVerdict | null;
 }
 
 /** Whether the answer changed against the baseline (compare/question-changes). */

@@ -40,7 +40,7 @@ async function run(args: string[], options: { env?: Record<string, string>; cwd?
 const freshDir = () => mkdtempSync(join(dir, 'cwd-'));
 const outDir = () => join(dir, `run-${++runs}`);
 const manifest = (out: string) => JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { invocation: { config_file: string | null; options: Record<string, unknown>; sources: Record<string, string> } };
-const LOAD = () => ({ dataset: DATASET, 'base-url': sim.baseUrl, rate: 50, requests: 4, mode: 'full', slo: ['ttfp_ms.p95<=5000'] });
+const LOAD = () => ({ dataset: DATASET, 'base-url': sim.baseUrl, rate: 50, requests: 4, mode: 'full', slo: ['total_ms.p95<=60000'] });
 
 describe('the same load run from every source', () => {
   it('records the same options in the manifest, each with its source', async () => {
@@ -57,7 +57,7 @@ describe('the same load run from every source', () => {
     expect((await run(['load', '--out', outJson], { cwd: cwdJson })).code).toBe(0);
 
     const yamlFile = join(freshDir(), 'bench.yaml');
-    writeFileSync(yamlFile, `# a load run\nload:\n  dataset: ${options.dataset}\n  base-url: ${options['base-url']}\n  rate: 50\n  requests: 4\n  mode: full\n  slo:\n    - "ttfp_ms.p95<=5000"\n`);
+    writeFileSync(yamlFile, `# a load run\nload:\n  dataset: ${options.dataset}\n  base-url: ${options['base-url']}\n  rate: 50\n  requests: 4\n  mode: full\n  slo:\n    - "total_ms.p95<=60000"\n`);
     const outYaml = outDir();
     expect((await run(['load', '--config', yamlFile, '--out', outYaml], { env: { CHATBENCH_TOKEN: token } })).code).toBe(0);
 
@@ -144,7 +144,7 @@ describe('output modes', () => {
     const result = await run(['load', '--dataset', DATASET, '--base-url', sim.baseUrl, '--rate', '50', '--requests', '3', '--mode', 'full', '--gate', 'error_rate <= 0.5', '--out', out, '--json']);
     expect(result.code).toBe(0);
     const json = JSON.parse(result.stdout) as { command: string; exit_code: number; verdict: string; summary: { windows: { measured: { sent: number } } }; gates: unknown[] };
-    expect(json).toMatchObject({ command: 'load', exit_code: 0, verdict: 'PASSED: the gate passed' });
+    expect(json).toMatchObject({ command: 'load', exit_code: 0, verdict: 'PASSED: the gate passed · 3 requests' });
     expect(json.summary.windows.measured.sent).toBe(3);
     expect(result.stderr).toContain('chatbench load:');
   });
@@ -158,7 +158,7 @@ describe('output modes', () => {
   it('--quiet prints the verdict and nothing else; a failed gate still shows', async () => {
     const result = await run(['load', '--dataset', DATASET, '--base-url', sim.baseUrl, '--rate', '50', '--requests', '2', '--mode', 'full', '--gate', 'ok_rate <= 0.1', '--out', outDir(), '--quiet']);
     expect(result.code).toBe(1);
-    expect(result.stdout).toBe('FAILED: 1 of 1 gates failed\n');
+    expect(result.stdout).toBe('FAILED: 1 of 1 gate failed (ok_rate 100% > 10%) · 2 requests\n');
     expect(result.stderr).toMatch(/^gate failed: ok_rate <= 0\.1 failed/);
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
@@ -188,10 +188,31 @@ describe('the end-of-run summary of a load run', () => {
     expect(text).toMatch(/throughput \(measured window, [\d.]+ s\)\n {2}offered [\d.]+\/s · sent [\d.]+\/s · ok [\d.]+\/s · 429 0\.0\/s · errors 0\.0\/s · goodput [\d.]+\/s/);
     expect(text).toMatch(/latency of ok requests +p50 +p95 +p99/);
     for (const row of ['TTFP', 'TTFT', 'total', 'response_ms']) expect(text).toMatch(new RegExp(`\\n {2}${row} +(\\S+ ms|–) +`));
-    expect(text).toMatch(/✓ SLO +total_ms\.p95<=60000 +[\d.]+ ms/);
-    expect(text).toMatch(/✓ gate error_rate <= 0\.5 +0\.000 \(0%\)/);
+    expect(text).toMatch(/✓ SLO +total_ms\.p95<=60000 +[\d,.]+ ms/);
+    expect(text).toMatch(/✓ gate error_rate <= 0\.5 +0%/);
     expect(text).toMatch(/\n(generator: (kept up|fell behind)|warning: the load generator)/);
-    expect(text.trimEnd().split('\n').at(-1)).toBe('PASSED: the gate passed; every SLO met (1)');
+    expect(text.trimEnd().split('\n').at(-1)).toBe('PASSED: the SLO met; the gate passed · 4 requests');
+  });
+});
+
+describe('SLOs are thresholds (issue 22)', () => {
+  it('a broken SLO fails the run: exit 1, the verdict line names it, report.md and --json say the same', async () => {
+    const out = outDir();
+    const result = await run(['load', '--dataset', DATASET, '--base-url', sim.baseUrl, '--rate', '50', '--requests', '3', '--mode', 'full', '--slo', 'total_ms.p95<=0.001', '--slo', 'error_rate<=0.5', '--out', out, '--json']);
+    expect(result.code).toBe(1);
+    const json = JSON.parse(result.stdout) as { exit_code: number; verdict: string; decision: { status: string; exit_code: number } };
+    expect(json.verdict).toMatch(/^FAILED: 1 of 2 SLOs broken \(total_ms\.p95 [\d,.]+ ms > 0 ms\) · 3 requests$/);
+    expect(json.decision).toMatchObject({ status: 'failed', exit_code: 1 });
+    expect(json.exit_code).toBe(1);
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(md).toContain(`**${json.verdict}** (exit 1)`);
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('verdict-failed');
+  });
+
+  it('an SLO written goodput: only defines goodput and never fails the run', async () => {
+    const result = await run(['load', '--dataset', DATASET, '--base-url', sim.baseUrl, '--rate', '50', '--requests', '2', '--mode', 'full', '--slo', 'goodput:total_ms<=0.001', '--out', outDir(), '--quiet']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('DONE: no gate or SLO set · 2 requests\n');
   });
 });
 

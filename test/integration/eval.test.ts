@@ -63,7 +63,7 @@ describe('chatbench eval against the simulator', () => {
     // The run finishes (the failures differ), says first how many failed, and --max-error-rate's
     // default (0.1) fails it: exit 1, with the gate in junit.xml.
     expect(stdout).toMatch(/^! 9 of 10 requests failed \(90%\): 2 http_error, 2 stream_error, 1 truncated, 1 timeout, 2 network, 1 invalid_response\./m);
-    expect(stderr).toContain('gate failed: error_rate <= 0.1 failed for set mini/stream: 0.9');
+    expect(stderr).toContain('gate failed: error_rate <= 0.1 failed for set mini/stream: 90%');
     expect(code).toBe(1);
     expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(/<testcase name="error_rate &lt;= 0.1 \[mini \(stream\)\]"[^>]*>\s*<failure/);
     const byQuestion = new Map(records(out).map((r) => [r.question_id, r]));
@@ -165,7 +165,7 @@ describe('chatbench eval against the simulator', () => {
     expect(first.code).toBe(1);
     expect(first.stdout).toContain('citation recall');
     const files = readdirSync(out);
-    expect(files.sort()).toEqual(['generator.json', 'junit.xml', 'manifest.json', 'report.html', 'report.md', 'results.csv', 'results.jsonl', 'summary.json', 'viewer.html']);
+    expect(files.sort()).toEqual(['generator.json', 'junit.xml', 'manifest.json', 'report.html', 'report.md', 'results.csv', 'results.jsonl', 'summary.json', 'verdict.json', 'viewer.html']);
     expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain('name="error_rate &lt;= 0.1 [fast (stream)]"');
     for (const text of [first.stdout, first.stderr, ...files.map((f) => readFileSync(join(out, f), 'utf8'))]) {
       expect(text).not.toContain(secret);

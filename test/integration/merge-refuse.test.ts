@@ -129,7 +129,7 @@ describe('chatbench merge of good shards', () => {
     expect(passing.stdout).toContain('Gates: all 2 passed.');
     const failed = await merge(root, ['s1', 's2', 's3', 's4', '--out', 'fail', '--gate', 'pass_rate >= 0.76']);
     expect(failed.code).toBe(1);
-    expect(failed.stdout).toMatch(/FAIL pass_rate >= 0.76 failed for set default\/stream: 0.75/);
+    expect(failed.stdout).toMatch(/FAIL pass_rate >= 0.76 failed for set default\/stream: 75%/);
     expect(readFileSync(join(root, 'fail', 'junit.xml'), 'utf8')).toMatch(/<testsuite name="gates" tests="2" failures="2"/);
   });
 });

@@ -148,7 +148,7 @@ describe('chatbench view', () => {
     const compared = await run(['compare', 'base', 'current', '--out', 'cmp', '--resamples', '200', '--gate', 'set:fast mode:stream human_pass_rate >= 0.9']);
     expect(compared.code).toBe(1);
     expect(compared.out).toMatch(/human_pass_rate\s/);
-    expect(compared.out).toContain('FAIL human_pass_rate >= 0.9 failed for set fast/stream: 0.5');
+    expect(compared.out).toContain('FAIL human_pass_rate >= 0.9 failed for set fast/stream: 50%');
     const comparison = ComparisonSchema.parse(JSON.parse(readFileSync(join(root, 'cmp', 'compare.json'), 'utf8')));
     const fast = comparison.groups.find((g) => g.set === 'fast' && g.mode === 'stream')!;
     expect(fast.figures.find((f) => f.figure === 'human_pass_rate')).toMatchObject({ baseline: null, current: 0.5, headline: true });

@@ -9,7 +9,7 @@ import type { Argv } from 'yargs';
 import { prepareLoad, type LoadSpec } from '../../app/run-load.js';
 import { runCapacity } from '../../app/run-capacity.js';
 import { openTarget } from '../../app/target.js';
-import { ExitCode, interruptedExitCode, UsageError } from '../../errors.js';
+import { interruptedExitCode, UsageError, type ExitCode } from '../../errors.js';
 import { parseSlo } from '../../metrics/load-slo.js';
 import { heapLimitBytes } from '../../app/heap.js';
 import { DEFAULT_SATURATION, DEFAULT_SEARCH } from '../../plan/capacity.js';
@@ -26,7 +26,8 @@ import { invocationOf } from '../options/invocation.js';
 import { outputOf } from '../output/output.js';
 import { simTimeScale } from '../options/speedup.js';
 import { requestLine } from '../output/request-line.js';
-import { capacityVerdict, renderCapacitySummary } from '../../reports/load/terminal-summary.js';
+import { capacityRunVerdict, renderCapacitySummary } from '../../reports/load/terminal-summary.js';
+import { verdictLine, withInterruptExit } from '../../verdict/index.js';
 import { loadSpecOf, resolveTokens, workersOption, type LoadArgs } from './load.js';
 import { HEALTH_OPTIONS, healthProbeOf } from '../health-flags.js';
 import { resolveWorkers, type WorkerChoice } from '../../app/workers/split.js';
@@ -74,7 +75,7 @@ export function capacityCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('step-warmup', { type: 'string', default: '0s', describe: 'Start of each step left out of its figures', group: 'Search:' })
         .option('max-steps', { type: 'number', default: DEFAULT_SEARCH.maxSteps, group: 'Search:' })
         .option('max-duration', { type: 'string', default: '10m', describe: 'No step starts that would end after this', group: 'Search:' })
-        .option('slo', { type: 'string', array: true, default: [], describe: 'An objective, e.g. "ttfp_ms.p95<=2000", "error_rate<=0.01" (repeatable)', group: 'Search:' })
+        .option('slo', { type: 'string', array: true, default: [], describe: 'An objective, e.g. "ttfp_ms.p95<=2000", "error_rate<=0.01": a step that breaks one is bad; exit 1 when no step held them all ("goodput:…" only defines goodput) (repeatable)', group: 'Search:' })
         .option('max-ttfp-rise', { type: 'number', default: DEFAULT_SATURATION.maxTtfpRise, describe: 'Saturated when TTFP p50 rises more than this (relative) within a step', group: 'Search:' })
         .option('arrival', { choices: ['constant', 'poisson'] as const, default: 'constant' as const, group: 'Load:' })
         .option('max-in-flight', { type: 'number', describe: 'Open model: arrivals finding this many in flight are dropped (default 1000)', group: 'Load:' })
@@ -182,10 +183,11 @@ async function searchClaimed(a: CapacityArgs, io: Io, c: CheckedCapacity): Promi
   } finally {
     await target.close();
   }
-  const exitCode = run.result.stopped === 'interrupted' ? interruptedExitCode(io.signal) : run.result.sustainable === null ? ExitCode.GateFailed : ExitCode.Ok;
+  const verdict = withInterruptExit(capacityRunVerdict(run.result), interruptedExitCode(io.signal));
+  const exitCode = verdict.exit_code;
   io.stdout.write(`\n${renderCapacitySummary(run.result, output.paint)}\nreports:\n${run.files.map((f) => `  ${f}`).join('\n')}\n`);
-  output.verdict(capacityVerdict(run.result, output.paint));
-  output.result({ command: 'capacity', exit_code: exitCode, verdict: capacityVerdict(run.result), out_dir: outDir, files: run.files, capacity: run.result });
+  output.verdict(verdictLine(verdict, output.paint));
+  output.result({ command: 'capacity', exit_code: exitCode, verdict: verdict.headline, decision: verdict, out_dir: outDir, files: run.files, capacity: run.result });
   return exitCode;
 }
 

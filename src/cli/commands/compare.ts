@@ -8,9 +8,8 @@ import type { Argv } from 'yargs';
 import { compareAndGate } from '../../app/compare-runs.js';
 import { renderGroupTable, significanceLine, type Comparison } from '../../compare/index.js';
 import { InputError, exitCodeOf, formatError } from '../../errors.js';
-import { PLAIN } from '../../reports/paint.js';
 import { outputOf } from '../output/output.js';
-import { gatesVerdict } from '../output/verdict.js';
+import { verdictLine } from '../../verdict/index.js';
 import type { GateResult } from '../../gates/index.js';
 import { claimDir } from '../claim.js';
 import type { Io } from '../io.js';
@@ -48,8 +47,9 @@ export function renderCompareOutput(comparison: Comparison, gates: readonly Gate
   }
   for (const u of comparison.unmatched.baseline) lines.push(`not compared: ${u.label} is in the baseline only`);
   for (const u of comparison.unmatched.current) lines.push(`not compared: ${u.label} is in the current run only`);
-  lines.push(significanceLine(comparison));
+  // The gates decide: their lines come before the count of significant changes.
   lines.push(...renderGateLines(gates));
+  lines.push(significanceLine(comparison));
   if (files.length > 0) lines.push(`Wrote ${files.join(', ')}`);
   return `${lines.join('\n')}\n`;
 }
@@ -93,7 +93,7 @@ export function compareCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .example('$0 compare old/ new/ --gate "citation_recall delta >= -0.02 significant" --gate "ttfp_ms.p95 ratio <= 1.2"', 'fail (exit 1) on a significant recall drop or 20% slower p95 TTFP')
         .example('$0 compare old/ new/ --map fast=fast-v2 --gate "set:fast-v2 pass_rate >= 0.9"', 'a renamed set, a scoped absolute gate')
         .example('$0 compare old/ new/ --gates gates.json --out reports/pr-42', 'gates from a file, reports into a chosen directory')
-        .epilogue('Exit codes: 0 every gate passed, 1 a gate failed, 2 bad input (missing run, bad gate or --map). Gate grammar and statistics: docs/ci.md.'),
+        .epilogue('Exit codes: 0 every gate passed (or none was set), 1 a gate failed, 2 bad input (missing run, bad gate or --map), 4 internal error. The verdict line leads with the gates; the significant changes after it are counted by the same test the table stars and a "significant" gate uses. Gate grammar and statistics: docs/ci.md.'),
     handler: async (args) => {
       try {
         const outDir = args.out ?? defaultCompareDir(new Date());
@@ -117,9 +117,8 @@ export function compareCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         }
         if (result.comparison !== null) io.stdout.write(renderCompareOutput(result.comparison, result.gateResults, result.files));
         const output = outputOf(io);
-        const changes = result.comparison === null ? '' : `${result.comparison.significant.worse} significantly worse, ${result.comparison.significant.better} better`;
-        output.verdict(gatesVerdict(result.gateResults, changes, output.paint));
-        output.result({ command: 'compare', exit_code: result.exitCode, verdict: gatesVerdict(result.gateResults, changes, PLAIN), files: result.files, gates: result.gateResults, comparison: result.comparison });
+        output.verdict(verdictLine(result.verdict, output.paint));
+        output.result({ command: 'compare', exit_code: result.exitCode, verdict: result.verdict.headline, decision: result.verdict, files: result.files, gates: result.gateResults, comparison: result.comparison });
         setExitCode(result.exitCode);
       } catch (error) {
         reportFailure(io, setExitCode, error);

@@ -3,9 +3,7 @@
  * `chatbench eval`: run a dataset against the override sets and write the reports.
  */
 import type { Argv } from 'yargs';
-import { compareAndGate, loadGates, loadRun } from '../../app/compare-runs.js';
-import { writeJunit } from '../../app/render-reports.js';
-import { gateJunitCases } from '../../gates/index.js';
+import { loadGates, loadRun } from '../../app/compare-runs.js';
 import { DEFAULT_JUNIT_QUESTIONS, JUNIT_QUESTION_MODES, type JunitQuestions } from '../../reports/junit-xml.js';
 import { displayUrl } from '../../app/manifest.js';
 import { openSimulatedJudge, openTarget, simulatorToolIds } from '../../app/target.js';
@@ -20,7 +18,7 @@ import { relative, resolve } from 'node:path';
 import { describeService, prepareEval, runEval, serviceWarnings, type EvalInputs, type EvalResult, type PreparedEval } from '../../app/run-eval.js';
 import type { Gate } from '../../figures/index.js';
 import { LIMITS } from '../../util/limits.js';
-import { ExitCode, interruptedExitCode, UsageError } from '../../errors.js';
+import { interruptedExitCode, UsageError, type ExitCode } from '../../errors.js';
 import { renderTerminalTable } from '../../reports/terminal-table.js';
 import type { ModeOption } from '../../sets/index.js';
 import { resolveBaseUrl, resolveToken } from '../connection.js';
@@ -40,8 +38,9 @@ import { invocationOf } from '../options/invocation.js';
 import { outputOf } from '../output/output.js';
 import { simTimeScale } from '../options/speedup.js';
 import { requestLine } from '../output/request-line.js';
-import { gatesVerdict } from '../output/verdict.js';
-import { PLAIN } from '../../reports/paint.js';
+import { decideEval } from '../../app/eval-verdict.js';
+import { pairOrder } from '../../compare/pairwise.js';
+import { verdictLine } from '../../verdict/index.js';
 
 export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
   return defineCommand<EvalArgs>({
@@ -69,6 +68,7 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('gate', { type: 'string', array: true, default: [], describe: 'A gate, e.g. "citation_recall delta >= -0.02 significant" (repeatable; docs/ci.md)', group: 'Gates:' })
         .option('gates', { type: 'string', describe: 'A JSON file of gates', group: 'Gates:' })
         .option('map', { type: 'string', array: true, default: [], describe: 'old=new: a set renamed since the baseline', group: 'Gates:' })
+        .option('reference', { type: 'string', describe: 'With two or more sets: the set the others are compared with, paired by question (default: the first set)', group: 'Gates:' })
         .option('max-error-rate', { type: 'number', default: DEFAULT_MAX_ERROR_RATE, describe: 'Exit 1 when, in any set × mode, more than this share of the requests failed (error_rate) or was rate-limited (rate_limited_rate); gates of their own in junit.xml. 1 turns it off', group: 'Gates:' })
         .option('max-judge-error-rate', { type: 'number', default: DEFAULT_MAX_JUDGE_ERROR_RATE, describe: 'With a judge: exit 1 when, in any set × mode, more than this share of the judge\'s asks ended without a verdict (judge_error_rate); a gate of its own in junit.xml. 1 turns it off', group: 'Gates:' })
         .option('junit-questions', { choices: JUNIT_QUESTION_MODES, default: DEFAULT_JUNIT_QUESTIONS, describe: 'How questions that did not pass (or whose request failed) appear in junit.xml: skipped cases with the reason (the gates alone decide; a run whose gates pass has failures="0"), failures and errors, or off (gates only)', group: 'Output:' })
@@ -115,6 +115,7 @@ export interface EvalArgs extends QualityFlags {
   gate?: string[];
   gates?: string;
   map?: string[];
+  reference?: string;
   'max-error-rate'?: number;
   'junit-questions'?: JunitQuestions;
   'max-judge-error-rate'?: number;
@@ -186,6 +187,7 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
   let claim;
   try {
     const gates = await loadGates({ gates: gateTexts, gatesFile: a.gates, cwd: io.cwd, checkNames: prepared.checks?.names ?? [] });
+    pairOrder(prepared.sets.sets.map((s) => s.name), a.reference); // a --reference naming no set: exit 2 before anything is sent
     checkGates(gates, {
       sets: prepared.sets.sets.map((s) => s.name), modes: prepared.plan.modes, hasBaseline: a.baseline !== undefined,
       turns: prepared.plan.turns,
@@ -275,42 +277,35 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
   for (const warning of modelWarnings(result.reports.summary.models)) io.stderr.write(`chatbench eval: warning: ${warning}\n`);
   io.stdout.write(`\n${renderTerminalTable(result.reports.summary)}\n${reportsList(result.reports.files, result.reports.skipped, relative(io.cwd, result.outDir) || '.')}`);
   const interrupted = result.run.interrupted || io.signal.aborted;
-  let gated: Awaited<ReturnType<typeof compareAndGate>> | undefined;
-  try {
-    gated = a.baseline !== undefined || gates.length > 0
-      ? await compareAndGate({
-          baselineDir: a.baseline, currentDir: result.outDir, gates: gateTexts, gatesFile: a.gates, map: a.map ?? [],
-          outDir: a.baseline !== undefined ? result.outDir : undefined, cwd: io.cwd, stepSummaryPath: io.env.GITHUB_STEP_SUMMARY,
-        })
-      : undefined;
-  } catch (error) {
-    // An interrupted run may lack whole groups a gate names: it exits 130 for the interrupt, not 2 for the gate.
-    if (!(interrupted && error instanceof UsageError)) throw error;
-    io.stderr.write(`chatbench eval: gates not checked: ${error.message}\n`);
-  } finally {
-    // junit.xml written once, whole: the gates' suite (when any was checked) and the questions'.
-    const gateCases = gated && gated.gateResults.length > 0 ? gateJunitCases(gated.gateResults) : null;
-    await writeJunit(result.outDir, result.reports.input, { gates: gateCases, questions: a['junit-questions'] ?? DEFAULT_JUNIT_QUESTIONS });
-  }
-  if (gated) {
-    for (const line of gated.comparison?.model_changes ?? []) output.alert(line);
-    for (const file of gated.files.filter((f) => f.startsWith(result.outDir))) io.stdout.write(`  ${file}\n`);
-    const failed = gated.gateResults.filter((g) => !g.passed);
-    for (const gate of failed) output.alert(`gate failed: ${gate.reason}`);
-    if (gated.gateResults.length > 0) io.stderr.write(`${gated.gateResults.length - failed.length} of ${gated.gateResults.length} gates passed\n`);
-  }
   if (interrupted) {
     const unsent = result.run.recorded - result.run.sent;
-    io.stderr.write(`chatbench eval: interrupted; ${result.run.sent} of ${result.run.planned} requests were sent and recorded${unsent > 0 ? ` (and ${unsent} conversation turns recorded skipped)` : ''}
-`);
+    io.stderr.write(`chatbench eval: interrupted; ${result.run.sent} of ${result.run.planned} requests were sent and recorded${unsent > 0 ? ` (and ${unsent} conversation turns recorded skipped)` : ''}\n`);
   }
-  const exitCode = interrupted ? interruptedExitCode(io.signal) : (gated?.exitCode ?? ExitCode.Ok);
+  // One decision (app/eval-verdict): the pairs of sets, the gates, the baseline; the reports are
+  // written again to open with it, and the terminal, --json and the exit code read the same object.
+  const decided = await decideEval({
+    dir: result.outDir, cwd: io.cwd, input: result.reports.input, gates: gateTexts, gatesFile: a.gates, baselineDir: a.baseline, map: a.map ?? [],
+    reference: a.reference, interrupted, interruptedExit: interruptedExitCode(io.signal), junitQuestions: a['junit-questions'] ?? DEFAULT_JUNIT_QUESTIONS, detail: `${result.run.sent} requests, ${result.run.outcomes.ok} ok`,
+    compareOutDir: a.baseline !== undefined ? result.outDir : undefined, stepSummaryPath: io.env.GITHUB_STEP_SUMMARY,
+    // viewer.html again, with the verdict, only when the first rendering wrote one.
+    viewer: result.reports.files.some((f) => f.endsWith('viewer.html')) ? { version: VERSION } : undefined,
+  });
+  const { verdict, gated } = decided;
+  for (const line of gated?.comparison?.model_changes ?? []) output.alert(line);
+  if (decided.notChecked !== undefined) io.stderr.write(`chatbench eval: gates not checked: ${decided.notChecked}\n`);
+  if (verdict.comparisons.length > 0) io.stdout.write(`\nsets compared (paired by question; significant = 95% interval excludes 0 and holds after Benjamini–Hochberg over all ${decided.pairs[0]?.comparison.fdr.tests ?? 0} tests):\n${verdict.comparisons.map((l) => `  ${l}`).join('\n')}\n`);
+  // Files the decision added (compare.md/json/html with a baseline, verdict.json); the reports it wrote again are listed already.
+  const added = decided.files.filter((f) => !result.reports.files.includes(f));
+  for (const file of added.filter((f) => f.startsWith(result.outDir))) io.stdout.write(`  ${file}\n`);
   const gateResults = gated?.gateResults ?? [];
-  const detail = `${result.run.sent} requests, ${result.run.outcomes.ok} ok`;
-  output.verdict(gatesVerdict(gateResults, detail, output.paint, interrupted));
+  const failed = gateResults.filter((g) => !g.passed);
+  for (const gate of failed) output.alert(`gate failed: ${gate.reason}`);
+  if (gateResults.length > 0) io.stderr.write(`${gateResults.length - failed.length} of ${gateResults.length} gates passed\n`);
+  const exitCode = verdict.exit_code;
+  output.verdict(verdictLine(verdict, output.paint));
   output.result({
-    command: 'eval', exit_code: exitCode, verdict: gatesVerdict(gateResults, detail, PLAIN, interrupted), out_dir: result.outDir,
-    files: [...result.reports.files, ...(gated?.files ?? [])], skipped: result.reports.skipped, run: result.run, gates: gateResults, summary: result.reports.summary,
+    command: 'eval', exit_code: exitCode, verdict: verdict.headline, decision: verdict, out_dir: result.outDir,
+    files: [...result.reports.files, ...added], skipped: result.reports.skipped, run: result.run, gates: gateResults, summary: result.reports.summary,
   });
   return exitCode;
 }

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Argv } from 'yargs';
 import { prepareLoad, runLoad, type LoadResult, type LoadSpec, type PreparedLoad } from '../../app/run-load.js';
 import { openTarget, simulatorToolIds } from '../../app/target.js';
-import { ExitCode, interruptedExitCode, UsageError } from '../../errors.js';
+import { interruptedExitCode, UsageError, type ExitCode } from '../../errors.js';
 import { heapLimitBytes } from '../../app/heap.js';
 import { formatDuration, LIMITS } from '../../util/limits.js';
 import { LoadSpecSchema, scheduleTooLarge } from '../../plan/load-plan.js';
@@ -34,7 +34,8 @@ import { invocationOf } from '../options/invocation.js';
 import { outputOf } from '../output/output.js';
 import { simTimeScale } from '../options/speedup.js';
 import { requestLine } from '../output/request-line.js';
-import { loadVerdict, renderLoadSummary } from '../../reports/load/terminal-summary.js';
+import { renderLoadSummary } from '../../reports/load/terminal-summary.js';
+import { loadRunVerdict, verdictLine, withInterruptExit } from '../../verdict/index.js';
 import { parseWorkers, resolveWorkers, type WorkerChoice } from '../../app/workers/split.js';
 import { availableParallelism } from 'node:os';
 import { HEALTH_OPTIONS, healthProbeOf, type HealthArgs } from '../health-flags.js';
@@ -128,13 +129,13 @@ export function loadCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('start-at', { type: 'string', describe: 'ISO time at which every shard starts its schedule', group: 'Scale out:' })
         .option('workers', { type: 'string', describe: 'Worker threads sharing the plan as shards do (request k → worker k mod N), each with its share of the connections: N, or auto (cores − 1 when the target is not on loopback, else 1)', group: 'Scale out:' })
         .option('out', { type: 'string', describe: 'Run directory (default reports/<date-time>-load)', group: 'Output:' })
-        .option('slo', { type: 'string', array: true, default: [], describe: 'An SLO on the measured window, e.g. "ttfp_ms.p95<=2000"; latency SLOs define goodput (repeatable)', group: 'Gates:' })
+        .option('slo', { type: 'string', array: true, default: [], describe: 'An SLO on the measured window, e.g. "ttfp_ms.p95<=2000"; exit 1 when one is broken. Every latency SLO defines goodput; one written "goodput:ttft_ms<=1500" only defines goodput and never fails the run (repeatable)', group: 'Gates:' })
         .option('gate', { type: 'string', array: true, default: [], describe: 'A gate on the load figures, e.g. "rate_limited_rate <= 0.05"; exit 1 when one fails (repeatable)', group: 'Gates:' })
         .options(HEALTH_OPTIONS)
         .example('$0 load --sim --dataset datasets/sample.csv --rate 20 --duration 60s', 'Open model: 20 requests per second for a minute against the simulator')
         .example('$0 load --sim --dataset datasets/sample.csv --concurrency 16 --requests 500 --mode full', 'Closed model: 16 users, 500 full requests')
         .example('$0 load --token-file tokens.txt --dataset q.csv --stages "30s:5,2m:50,30s:0" --arrival poisson --question-order random', 'Ramp the rate to 50/s with Poisson arrivals, several tokens, against the service CHATBENCH_BASE_URL names')
-        .example('$0 load --sim --dataset datasets/sample.csv --rate 10 --duration 30s --slo "ttfp_ms.p95<=2000" --gate "ttft_ms.p99 <= 3000" --gate "rate_limited_rate <= 0.05"', 'SLOs (goodput) and gates (exit 1 when one fails)')
+        .example('$0 load --sim --dataset datasets/sample.csv --rate 10 --duration 30s --slo "ttfp_ms.p95<=2000" --gate "ttft_ms.p99 <= 3000" --gate "rate_limited_rate <= 0.05"', 'SLOs (they define goodput) and gates: exit 1 when an SLO is broken or a gate fails')
         .example('$0 load --dataset q.csv --rate 40 --duration 30s --workers auto', 'Against the service CHATBENCH_BASE_URL names: every core but one sends (a worker thread each; one on loopback), into one results.jsonl')
         .example('$0 load --dataset q.csv --rate 10 --duration 30s --health-probe /health/ready', 'Probe the health of the service CHATBENCH_BASE_URL names once a second under load (add --gate "health_failures <= 0" to fail on it)')
         .example('$0 load --sim --operation open-urls --urls-file urls.txt --rate 5 --duration 30s', 'Load the open-urls operation')
@@ -324,15 +325,18 @@ async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode
     await target.close();
   }
   const failed = result.gates.filter((g) => !g.passed);
-  const exitCode = result.interrupted ? interruptedExitCode(io.signal) : failed.length > 0 ? ExitCode.GateFailed : ExitCode.Ok;
   const summary = result.summary;
   if (summary === null) throw new Error('chatbench load: the run ended without its reports');
+  // One decision (verdict/load): a broken SLO or a failed gate fails the run; the interrupt wins.
+  const verdict = withInterruptExit(loadRunVerdict({ ...summary, run: { ...summary.run, interrupted: result.interrupted || summary.run.interrupted } }, result.gates), interruptedExitCode(io.signal));
+  const exitCode = verdict.exit_code;
   io.stdout.write(`\n${renderLoadSummary(summary, result.gates, output.paint)}\nreports:\n${[`${result.outDir}/results.jsonl`, ...result.reports].map((f) => `  ${f}`).join('\n')}\n`);
   for (const gate of failed) output.alert(`gate failed: ${gate.reason}`);
+  for (const slo of summary.slos.filter((x) => !x.passed && !x.goodput_only)) output.alert(`SLO broken: ${slo.reason}`);
   if (result.interrupted) io.stderr.write(`chatbench load: interrupted; ${result.records} sent requests recorded, ${result.generator.unsent} planned arrivals not sent\n`);
-  output.verdict(loadVerdict(summary, result.gates, output.paint));
+  output.verdict(verdictLine(verdict, output.paint));
   output.result({
-    command: 'load', exit_code: exitCode, verdict: loadVerdict(summary, result.gates), out_dir: result.outDir,
+    command: 'load', exit_code: exitCode, verdict: verdict.headline, decision: verdict, out_dir: result.outDir,
     files: [`${result.outDir}/results.jsonl`, ...result.reports], gates: result.gates, summary,
   });
   return exitCode;

@@ -10,9 +10,8 @@ import { renderTerminalTable } from '../../reports/terminal-table.js';
 import { claimDir } from '../claim.js';
 import type { Io } from '../io.js';
 import { VERSION } from '../version.js';
-import { PLAIN } from '../../reports/paint.js';
 import { outputOf } from '../output/output.js';
-import { gatesVerdict } from '../output/verdict.js';
+import { verdictLine } from '../../verdict/index.js';
 import { renderGateLines } from './compare.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
@@ -52,7 +51,7 @@ export function mergeCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .example('$0 merge runs/$RUN_ID/shard-* --out runs/$RUN_ID/merged --gate "pass_rate >= 0.9"', 'every shard of one job (a Kubernetes Indexed Job writes them under /runs/$RUN_ID); exit 1 when the gate fails')
         .example('$0 merge load-1 load-2 load-3 --out load --slo "ttfp_ms <= 2000" --gate "error_rate <= 0.01"', 'three load shards: rates add up, percentiles from every record')
         .epilogue(
-          'Refused with exit 2: runs of another command, dataset, models file, plan, shard count or chatbench major version; a missing shard; a shard given twice; a request key in two shards. Exit 1: a gate failed. docs/scale-out.md has the Kubernetes and GitHub Actions recipes.',
+          'Refused with exit 2: runs of another command, dataset, models file, plan, shard count or chatbench major version; a missing shard; a shard given twice; a request key in two shards. Exit 1: a gate failed or an SLO was broken. docs/scale-out.md has the Kubernetes and GitHub Actions recipes.',
         ),
     handler: async (a) => {
       const claim = await claimDir(io, a.out, { label: `--out ${a.out}`, command: 'merge' });
@@ -70,10 +69,9 @@ export function mergeCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
       lines.push(...renderGateLines(result.gateResults), 'reports:', ...result.files.map((f) => `  ${f}`));
       io.stdout.write(`${lines.join('\n')}\n`);
       const output = outputOf(io);
-      const detail = `${result.records} records of ${result.mergedFrom.length} shards`;
-      output.verdict(gatesVerdict(result.gateResults, detail, output.paint));
+      output.verdict(verdictLine(result.verdict, output.paint));
       output.result({
-        command: 'merge', exit_code: result.exitCode, verdict: gatesVerdict(result.gateResults, detail, PLAIN), records: result.records, merged_from: result.mergedFrom,
+        command: 'merge', exit_code: result.exitCode, verdict: result.verdict.headline, decision: result.verdict, records: result.records, merged_from: result.mergedFrom,
         warnings: result.warnings, files: result.files, gates: result.gateResults, summary: result.summary, load_summary: result.loadSummary,
       });
       setExitCode(result.exitCode);

@@ -9,9 +9,7 @@ import { z } from 'zod';
 import { renderLoadReports } from '../../app/render-load-reports.js';
 import { parseLoadGateFlag } from '../../gates/load.js';
 import { parseSlo } from '../../metrics/load-slo.js';
-import { compareAndGate } from '../../app/compare-runs.js';
 import { junitQuestionsOf, renderReports, saveRunLabels } from '../../app/render-reports.js';
-import { gateJunitCases } from '../../gates/index.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { renderTerminalTable } from '../../reports/terminal-table.js';
 import { claimDir } from '../claim.js';
@@ -19,7 +17,9 @@ import type { Io } from '../io.js';
 import { VERSION } from '../version.js';
 import { reportsList } from './reports-list.js';
 import { outputOf } from '../output/output.js';
-import { loadVerdict, renderLoadSummary } from '../../reports/load/terminal-summary.js';
+import { renderLoadSummary } from '../../reports/load/terminal-summary.js';
+import { loadRunVerdict, verdictLine } from '../../verdict/index.js';
+import { decideEval } from '../../app/eval-verdict.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
 export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
@@ -47,16 +47,19 @@ export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         if (load) {
           const { files, summary, gates } = await renderLoadReports(dir, { version: VERSION, slos: load.slos.map((t) => parseSlo(t)), gates: load.gates.map((t) => parseLoadGateFlag(t)), signal: io.signal });
           io.stdout.write(`${renderLoadSummary(summary, gates, output.paint)}\nreports:\n${files.map((f) => `  ${f}`).join('\n')}\n`);
-          output.verdict(loadVerdict(summary, gates, output.paint));
-          output.result({ command: 'report', exit_code: ExitCode.Ok, out_dir: dir, files, gates, load_summary: summary });
+          const verdict = loadRunVerdict(summary, gates);
+          output.verdict(verdictLine(verdict, output.paint));
+          output.result({ command: 'report', exit_code: ExitCode.Ok, verdict: verdict.headline, decision: verdict, out_dir: dir, files, gates, load_summary: summary });
         } else {
-          // The run's gates that need no baseline, checked first so that junit.xml is written once with them, as eval wrote it.
+          const { summary, files, skipped, input } = await renderReports(dir, { version: VERSION, signal: io.signal, junit: 'later', ...(io.env.CHATBENCH_VIEWER_DIR ? { viewerBundleDir: io.env.CHATBENCH_VIEWER_DIR } : {}) });
+          // The run's verdict again, as eval decided it: its gates that need no baseline, its pairs of sets.
           const gates = await evalGatesOf(dir);
-          const gated = gates.length > 0 ? await compareAndGate({ currentDir: dir, gates, cwd: io.cwd }) : undefined;
-          const junit = { gates: gated && gated.gateResults.length > 0 ? gateJunitCases(gated.gateResults) : null, questions: await junitQuestionsOf(dir) };
-          const { summary, files, skipped } = await renderReports(dir, { version: VERSION, signal: io.signal, junit, ...(io.env.CHATBENCH_VIEWER_DIR ? { viewerBundleDir: io.env.CHATBENCH_VIEWER_DIR } : {}) });
-          io.stdout.write(`${renderTerminalTable(summary)}\n${reportsList(files, skipped, a.dir)}`);
-          output.result({ command: 'report', exit_code: ExitCode.Ok, out_dir: dir, files, skipped, summary });
+          const ok = summary.run.outcomes.ok ?? 0;
+          const viewer = files.some((f) => f.endsWith('viewer.html')) ? { version: VERSION, bundleDir: io.env.CHATBENCH_VIEWER_DIR || undefined } : undefined;
+          const { verdict } = await decideEval({ dir, cwd: io.cwd, input, gates, interrupted: false, junitQuestions: await junitQuestionsOf(dir), detail: `${summary.run.requests} requests, ${ok} ok`, viewer });
+          io.stdout.write(`${renderTerminalTable(summary)}\n${verdict.comparisons.map((l) => `${l}\n`).join('')}${reportsList(files, skipped, a.dir)}`);
+          output.verdict(verdictLine(verdict, output.paint));
+          output.result({ command: 'report', exit_code: ExitCode.Ok, verdict: verdict.headline, decision: verdict, out_dir: dir, files, skipped, summary });
         }
       } finally {
         await claim.release();

@@ -4,6 +4,7 @@
  * comparison table and the charts. A Content-Security-Policy forbids every fetch, so even a
  * mistake here could not make the page reach the network when opened.
  */
+import { verdictHtml } from '../../verdict/index.js';
 import { categoryRows, comparisonRows, reportColumns, turnRows, type ReportColumn } from '../comparison.js';
 import { timingNote } from '../../metrics/banner.js';
 import { NA, formatCount, formatMs, formatPct, formatScore } from '../format.js';
@@ -75,6 +76,7 @@ function header(input: ReportInput): string[] {
   return [
     ...input.summary.banner.map((line) => `<p class="banner" role="alert">${esc(line)}</p>`),
     `<h1>${esc(input.meta.title)}</h1>`,
+    ...(input.verdict === undefined ? [] : [verdictHtml(input.verdict, esc)]),
     `<p class="figures">${esc(figures.join(' · '))}</p>`,
     `<p class="provenance">Sets: ${esc(run.sets.join(', '))}${run.started_at ? ` · started ${esc(run.started_at)}` : ''}${input.meta.service ? ` · target ${esc(input.meta.service)}` : ''} · ${esc(timingNote(input.summary.timing?.loop_delay_ms))}</p>`,
   ];

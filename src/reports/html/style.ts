@@ -27,6 +27,11 @@ td.best { background: var(--best); font-weight: 700; }
 .mark.pass { color: #0072B2; }
 .mark.fail { color: #b34700; }
 td.few { color: #767676; font-style: italic; }
+section.verdict { margin: 8px 0 16px; padding: 8px 14px; border-left: 6px solid #0072B2; background: #f3f8fc; }
+section.verdict p { margin: 0; font-size: 16px; }
+section.verdict ul { margin: 6px 0 0; }
+section.verdict-failed, section.verdict-run-failed { border-left-color: #b3261e; background: #fdf1f0; }
+section.verdict-interrupted { border-left-color: #D55E00; background: #fff4ec; }
 p.banner { margin: 0 0 12px; padding: 10px 14px; border: 2px solid #D55E00; background: #fff4ec; font-weight: 700; }
 figure.chart { margin: 24px 0; }
 figcaption { font-weight: 600; margin-bottom: 6px; }

@@ -6,6 +6,7 @@
  */
 import { renderPage } from '../html/page.js';
 import { esc } from '../html/svg.js';
+import { loadRunVerdict, verdictHtml } from '../../verdict/index.js';
 import { renderLoadCdfChart } from './load-cdf-chart.js';
 import {
   describeModel, generatorTable, headline, latencyTable, objectiveLines, rateLimitLines, scopeTable, tokenTable, turnsTable, windowsTable, TURNS_NOTE, type LoadReportInput, type TextTable,
@@ -46,6 +47,7 @@ export function renderLoadHtml(input: LoadReportInput): string {
   const s = input.summary;
   const objectives = objectiveLines(input);
   const body = [
+    verdictHtml(loadRunVerdict(s, input.gates ?? []), esc),
     `<p class="figures">${esc(headline(s).join(' · '))}</p>`,
     `<p class="provenance">${esc(`${s.run.operation} · set ${s.run.set} · ${s.run.mode} · ${describeModel(s.run)} · ${(s.run.duration_ms / 1000).toFixed(1)} s · ${s.run.requests} requests${s.run.interrupted ? ' · interrupted' : ''}${s.run.started_at ? ` · started ${s.run.started_at}` : ''}`)}</p>`,
     ...(objectives.length === 0

@@ -7,6 +7,7 @@
 import { mdCode } from '../format.js';
 import { healthLines } from './health-lines.js';
 import { bannerMd, mdInline } from '../report-md.js';
+import { loadRunVerdict, verdictMarkdown } from '../../verdict/index.js';
 import {
   headline, latencyTable, generatorTable, objectiveLines, rateLimitLines, scopeTable, tokenTable, turnsTable, windowsTable, describeModel, TURNS_NOTE, type LoadReportInput, type TextTable,
 } from './load-tables.js';
@@ -29,6 +30,8 @@ export function renderLoadMd(input: LoadReportInput): string {
     ...(s.warning === null ? [] : [`> **${mdInline(s.warning)}**`, '']),
     ...bannerMd(s.banner),
     `# ${mdInline(input.meta.title)}`,
+    '',
+    ...verdictMarkdown(loadRunVerdict(s, input.gates ?? [])),
     '',
     `${mdInline(s.run.operation)} · set ${mdInline(s.run.set)} · ${s.run.mode} · ${mdInline(describeModel(s.run))} · ${(s.run.duration_ms / 1000).toFixed(1)} s · ${s.run.requests} requests${s.run.interrupted ? ' · **interrupted**' : ''}`,
     '',

@@ -10,8 +10,10 @@ import { generatorVerdict } from '../../metrics/generator-verdict.js';
 import type { GateResult } from '../../gates/index.js';
 import type { CapacityResult, LoadSummary, SloResult } from '../../records/load-summary.js';
 import { NA, formatMs, formatPct } from '../format.js';
+import { formatFigureValue } from '../../figures/units.js';
 import { PLAIN, type Paint } from '../paint.js';
 import { capacityHeadline } from './capacity-report.js';
+import { decideCapacity, verdictLine, type Verdict } from '../../verdict/index.js';
 import { describeModel, formatRate } from './load-tables.js';
 import { healthLines } from './health-lines.js';
 
@@ -28,18 +30,15 @@ function columns(rows: readonly (readonly string[])[], align: readonly ('l' | 'r
   return rows.map((r) => r.map((cell, i) => (align[i] === 'r' ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))));
 }
 
-/** A figure as the SLO or gate names it: milliseconds for `*_ms` figures, a share for rates, else the number. */
+/** A figure as the SLO or gate names it, in its unit (figures/units): `2,026 ms`, `1.2%`, `12.5/s`; n/a → "–". */
 export function formatFigure(figure: string, value: number | null): string {
   if (value === null || !Number.isFinite(value)) return NA;
-  if (/_ms(\.|$)/.test(figure)) return formatMs(value);
-  if (/_rate$/.test(figure)) return `${value.toFixed(3)} (${formatPct(value)})`;
-  if (/_per_s$|^goodput$/.test(figure)) return formatRate(value);
-  return String(Math.round(value * 1000) / 1000);
+  return formatFigureValue(figure, value);
 }
 
 function objectiveRows(slos: readonly SloResult[], gates: readonly GateResult[], paint: Paint): string[] {
   const rows = [
-    ...slos.map((s) => ({ passed: s.passed, kind: 'SLO', text: s.text, value: formatFigure(s.figure, s.value) })),
+    ...slos.map((s) => ({ passed: s.passed, kind: s.goodput_only ? 'SLO (goodput only)' : 'SLO', text: s.text, value: formatFigure(s.figure, s.value) })),
     ...gates.map((g) => ({ passed: g.passed, kind: 'gate', text: g.gate.text, value: g.value === null ? NA : formatFigure(g.gate.stat === null ? g.gate.figure : `${g.gate.figure}.${g.gate.stat}`, g.value) })),
   ];
   if (rows.length === 0) return [];
@@ -91,17 +90,6 @@ export function renderLoadSummary(summary: LoadSummary, gates: readonly GateResu
 
 const outcomeList = (counts: Readonly<Record<string, number>>) => Object.entries(counts).filter(([, n]) => n > 0).map(([o, n]) => `${o} ${n}`).join(', ');
 
-/** The verdict line of a load run: gates decide the exit code; broken SLOs are named too. */
-export function loadVerdict(summary: LoadSummary, gates: readonly GateResult[], paint: Paint = PLAIN): string {
-  const failed = gates.filter((g) => !g.passed).length;
-  const broken = summary.slos.filter((s) => !s.passed).length;
-  const slos = summary.slos.length === 0 ? '' : `; ${broken === 0 ? `every SLO met (${summary.slos.length})` : `${broken} of ${summary.slos.length} SLOs broken`}`;
-  if (summary.run.interrupted) return paint.warn(`INTERRUPTED: ${summary.run.requests} requests recorded${slos}`);
-  if (gates.length === 0) return `${broken > 0 ? paint.warn('DONE') : paint.good('DONE')}: no gate set${slos}`;
-  if (failed > 0) return `${paint.bad('FAILED')}: ${failed} of ${gates.length} gates failed${slos}`;
-  return `${paint.good('PASSED')}: ${gates.length === 1 ? 'the gate' : `all ${gates.length} gates`} passed${slos}`;
-}
-
 /** The summary of a capacity search: the verdict, every step's figures, why it stopped. */
 export function renderCapacitySummary(r: CapacityResult, paint: Paint = PLAIN): string {
   const unit = r.unit === 'users' ? ' users' : '/s';
@@ -133,9 +121,10 @@ export function renderCapacitySummary(r: CapacityResult, paint: Paint = PLAIN): 
   return `${lines.join('\n')}\n`;
 }
 
-/** The verdict line of a capacity search. */
+/** The verdict line of a capacity search (verdict/verdict decideCapacity). */
 export function capacityVerdict(r: CapacityResult, paint: Paint = PLAIN): string {
-  const line = capacityHeadline(r);
-  if (r.stopped === 'interrupted') return paint.warn(`INTERRUPTED: ${line}`);
-  return r.sustainable === null ? `${paint.bad('FAILED')}: ${line}` : `${paint.good('FOUND')}: ${line}`;
+  return verdictLine(capacityRunVerdict(r), paint);
 }
+
+/** A capacity search's verdict: FOUND when some step held every SLO. */
+export const capacityRunVerdict = (r: CapacityResult): Verdict => decideCapacity(r.sustainable !== null, capacityHeadline(r), r.stopped === 'interrupted');

@@ -53,8 +53,8 @@ function Group(props: { group: GroupComparison; shown: readonly string[] }) {
     <section class="group" data-group={g.label}>
       <h3>{g.label}</h3>
       <p class="meta">
-        {g.questions.paired} questions paired · {g.pass_changes.worse} passed less, {g.pass_changes.better} more, {g.pass_changes.unchanged} unchanged (sign test p ={' '}
-        {g.pass_changes.p_value.toFixed(3)})
+        {g.questions.paired} questions paired · supporting detail, not the verdict: {g.pass_changes.worse} passed less, {g.pass_changes.better} more,{' '}
+        {g.pass_changes.unchanged} unchanged (sign test on the flips only, p = {g.pass_changes.p_value.toFixed(3)}; pass_rate's row decides)
       </p>
       <div class="table-box">
         <table class="deltas">

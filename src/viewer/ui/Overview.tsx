@@ -5,22 +5,10 @@
  * them, not all equal). A figure's name links to the questions sorted by it.
  */
 import { useState } from 'preact/hooks';
-import type { ViewData, ViewEstimate, ViewFigure } from '../view-data.js';
-import { formatEstimate, formatFigure } from './figures.js';
+import type { ViewData } from '../view-data.js';
+import { bestOf, enoughValues } from './best.js';
+import { formatEstimate } from './figures.js';
 import { href } from './route.js';
-
-/** Fewer values than this under a figure: it is never called the best (compare's MIN_SAMPLES). */
-const MIN_N = 5;
-
-/** Which cells of a row hold its best value, judged on the value as printed. */
-export function bestOf(figure: ViewFigure, cells: readonly (ViewEstimate | null)[]): boolean[] {
-  const present = cells.filter((c): c is ViewEstimate => c !== null && (c.n === null || c.n >= MIN_N));
-  if (present.length < 2) return cells.map(() => false);
-  const best = figure.higher_is_better ? Math.max(...present.map((c) => c.value)) : Math.min(...present.map((c) => c.value));
-  const text = formatFigure(figure, best);
-  const marked = cells.map((c) => c !== null && (c.n === null || c.n >= MIN_N) && formatFigure(figure, c.value) === text);
-  return present.every((c) => formatFigure(figure, c.value) === text) ? cells.map(() => false) : marked;
-}
 
 export function Overview(props: { data: ViewData; params: URLSearchParams }) {
   const { data } = props;
@@ -29,6 +17,22 @@ export function Overview(props: { data: ViewData; params: URLSearchParams }) {
   const perQuestion = new Set(data.cell_figures.map((f) => f.name));
   return (
     <div class="overview">
+      {data.runs.map((r) =>
+        r.verdict ? (
+          <section class={`verdict verdict-${r.verdict.status}`} role="status" key={r.name}>
+            <p>
+              <strong>{data.runs.length > 1 ? `${r.name}: ` : ''}{r.verdict.headline}</strong> (exit {r.verdict.exit_code})
+            </p>
+            {r.verdict.comparisons.length > 0 ? (
+              <ul>
+                {r.verdict.comparisons.map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+              </ul>
+            ) : null}
+          </section>
+        ) : null,
+      )}
       <p class="lead">
         {data.runs.map((r) => `${r.name}: ${r.requests} requests, ${r.questions} questions, sets ${r.sets.join(', ')}${r.reviews > 0 ? `, ${r.reviews} reviews` : ''}`).join(' · ')}
         {data.baseline ? ` · baseline ${data.baseline.name}` : ''}
@@ -71,7 +75,7 @@ export function Overview(props: { data: ViewData; params: URLSearchParams }) {
                   {cells.map((e, j) => {
                     const { value, interval } = formatEstimate(f, e);
                     return (
-                      <td key={j} class={best[j] ? 'best' : ''}>
+                      <td key={j} class={best[j] ? 'best' : e !== null && !enoughValues(f, e) ? 'few' : ''}>
                         <span class="v">{value}</span>
                         {interval ? <span class="ci"> [{interval}]</span> : null}
                         {e?.n !== null && e?.n !== undefined ? <span class="n"> n={e.n}</span> : null}
@@ -85,7 +89,8 @@ export function Overview(props: { data: ViewData; params: URLSearchParams }) {
         </table>
       </div>
       <p class="note">
-        Best of a row (shaded) only with two or more values of at least {MIN_N} each that differ as printed. Intervals are 95% (Student t for scores, Wilson for rates); latency statistics are
+        Best of a row (shaded) only with two or more values that differ as printed, each resting on enough values (greyed otherwise: a mean needs 5, a
+        p-quantile 10 / (1 − p), e.g. p95 200; a max never). Intervals are 95% (Student t for scores, Wilson for rates); latency statistics are
         over ok requests. Click a figure to sort the questions by it, worst first.
       </p>
     </div>
