@@ -179,6 +179,8 @@ export interface EvalOptions extends EvalInputs {
   readonly maxBodyBytes?: number | undefined;
   /** Bytes of one stream line; undefined: 16 MiB (client/wire DEFAULT_MAX_LINE_BYTES). */
   readonly maxLineBytes?: number | undefined;
+  /** --max-error-body-bytes. */
+  readonly maxErrorBodyBytes?: number | undefined;
   /** Answer text kept per answer (UTF-8 bytes); undefined: 1 MiB. */
   readonly maxAnswerBytes?: number | undefined;
   readonly retries: number;
@@ -269,7 +271,7 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   const client = createChatClient({
     baseUrl: options.baseUrl, token: options.token, connections: options.concurrency, timeoutMs: options.timeoutMs,
     maxDurationMs: options.maxDurationMs, ...(options.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: options.maxAnswerBytes }),
-    maxBodyBytes: options.maxBodyBytes, maxLineBytes: options.maxLineBytes, secrets,
+    maxBodyBytes: options.maxBodyBytes, maxLineBytes: options.maxLineBytes, maxErrorBodyBytes: options.maxErrorBodyBytes, secrets,
   });
   let told = false;
   const tell = () => {

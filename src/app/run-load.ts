@@ -149,6 +149,8 @@ export interface LoadOptions {
   readonly maxBodyBytes?: number | undefined;
   /** Bytes of one stream line; undefined: 16 MiB. */
   readonly maxLineBytes?: number | undefined;
+  /** --max-error-body-bytes. */
+  readonly maxErrorBodyBytes?: number | undefined;
   readonly retries: number;
   readonly retry429: boolean;
   readonly version: string;
@@ -221,7 +223,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const plan = createLoadPlan(planInput(options.prepared, spec));
   const target = createLoadTarget({
     baseUrl: options.baseUrl, tokens: options.tokens, timeoutMs: options.timeoutMs, maxDurationMs: options.maxDurationMs,
-    maxAnswerBytes: options.maxAnswerBytes, maxBodyBytes: options.maxBodyBytes, maxLineBytes: options.maxLineBytes, connections: schedule.connections(spec.shard), now,
+    maxAnswerBytes: options.maxAnswerBytes, maxBodyBytes: options.maxBodyBytes, maxLineBytes: options.maxLineBytes, maxErrorBodyBytes: options.maxErrorBodyBytes, connections: schedule.connections(spec.shard), now,
   });
   const expectations = expectationsOf(options.prepared);
   // Before --start-at's wait, so that warming never delays the start every shard shares.

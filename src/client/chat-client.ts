@@ -55,6 +55,8 @@ export interface ChatClientOptions {
   maxLineBytes?: number | undefined;
   /** Bytes one response body may carry (a stream in all, a full answer); default DEFAULT_MAX_BODY_BYTES. */
   maxBodyBytes?: number | undefined;
+  /** Bytes of an error body (status ≥ 300) read for its code and message; default DEFAULT_MAX_ERROR_BODY_BYTES. */
+  maxErrorBodyBytes?: number | undefined;
   /**
    * Every other secret of the run (every token of a token file, the judge's key, mcp_headers values,
    * redact.ts runSecrets), taken out of what the server says beside this client's token.
@@ -117,8 +119,8 @@ export function durationLimitMs(maxDurationMs: number | undefined, body: Pick<Se
   return maxDurationMs ?? (body.deep_research === true ? DEEP_RESEARCH_MAX_DURATION_MS : DEFAULT_MAX_DURATION_MS);
 }
 
-/** Bodies of errors are read for their code and message only: the first 64 KiB. */
-export const MAX_ERROR_BODY_BYTES = 64 * 1024;
+/** Bodies of errors are read for their code and message only: by default the first 64 KiB. */
+export const DEFAULT_MAX_ERROR_BODY_BYTES = 64 * 1024;
 /** Bytes of one response body by default (a stream's are counted, a full answer's kept): 64 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 
@@ -136,6 +138,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
   // The same for every request without mcp_headers of its own: computed once.
   const plainSecrets = secretsOf({}, token, extraSecrets);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxErrorBodyBytes = options.maxErrorBodyBytes ?? DEFAULT_MAX_ERROR_BODY_BYTES;
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream, application/json' };
   if (token !== '') headers['authorization'] = `Bearer ${token}`;
 
@@ -148,7 +151,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
         const attempt = new Attempt({
           stream: body.stream ?? true, modelNames: multiModelNames(body), timeoutMs: silenceLimitMs(options.timeoutMs, body),
           maxDurationMs: durationLimitMs(options.maxDurationMs, body), maxLineBytes: options.maxLineBytes, maxAnswerBytes: options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
-          maxBodyBytes, now, wallClock, signal, timers: options.timers ?? GLOBAL_TIMERS,
+          maxBodyBytes, maxErrorBodyBytes, now, wallClock, signal, timers: options.timers ?? GLOBAL_TIMERS,
           done: (exchange) => resolve(redactExchange(exchange, body.mcp_headers ? secretsOf(body, token, extraSecrets) : plainSecrets)),
         });
         attempt.start(dispatcher, { origin, path, method: 'POST', headers, body: payload, headersTimeout: 0, bodyTimeout: 0 });
@@ -178,6 +181,7 @@ interface AttemptOptions {
   maxLineBytes: number | undefined;
   maxAnswerBytes: number;
   maxBodyBytes: number;
+  maxErrorBodyBytes: number;
   timers: Timers;
   now: () => number;
   wallClock: () => number;
@@ -293,11 +297,11 @@ class Attempt implements Dispatcher.DispatchHandler {
       return;
     }
     // A full or error body: no reset per chunk (a byte a second must not hold it open).
-    const room = (errorBody ? MAX_ERROR_BODY_BYTES : this.o.maxBodyBytes) - this.bufferedBytes;
+    const room = (errorBody ? this.o.maxErrorBodyBytes : this.o.maxBodyBytes) - this.bufferedBytes;
     this.buffered.push(Buffer.from(chunk.subarray(0, Math.min(room, chunk.length)))); // undici may reuse the chunk's memory
     this.bufferedBytes += Math.min(room, chunk.length);
     // The start of an error body says what went wrong; the status decided already.
-    if (errorBody && this.bufferedBytes >= MAX_ERROR_BODY_BYTES) this.fail({ outcome: 'http_error', error_code: null, error_message: null });
+    if (errorBody && this.bufferedBytes >= this.o.maxErrorBodyBytes) this.fail({ outcome: 'http_error', error_code: null, error_message: null });
   }
 
   /** The body passed maxBodyBytes: the attempt ends now, naming the cap. */

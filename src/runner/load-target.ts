@@ -35,6 +35,7 @@ export interface LoadTargetOptions {
   readonly maxBodyBytes?: number | undefined;
   /** Bytes of one stream line (undefined: the client's default). */
   readonly maxLineBytes?: number | undefined;
+  readonly maxErrorBodyBytes?: number | undefined;
   /** Sockets of the shared Agent: size it to the in-flight bound. */
   readonly connections: number;
   readonly now?: () => number;
@@ -49,7 +50,7 @@ export function createLoadTarget(options: LoadTargetOptions): LoadTarget {
   const secrets = runSecrets({ tokens: options.tokens });
   const clients: ChatClient[] = options.tokens.map((token) =>
     createChatClient({
-      baseUrl: options.baseUrl, token, dispatcher, timeoutMs: options.timeoutMs, maxDurationMs: options.maxDurationMs, now, secrets, maxBodyBytes: options.maxBodyBytes, maxLineBytes: options.maxLineBytes,
+      baseUrl: options.baseUrl, token, dispatcher, timeoutMs: options.timeoutMs, maxDurationMs: options.maxDurationMs, now, secrets, maxBodyBytes: options.maxBodyBytes, maxLineBytes: options.maxLineBytes, maxErrorBodyBytes: options.maxErrorBodyBytes,
       ...(options.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: options.maxAnswerBytes }),
     }));
   return {

@@ -87,6 +87,16 @@ describe('bodies that never end are cut at their cap', () => {
     expect(grew).toBeLessThan(RSS_GROWTH);
   });
 
+  it('--max-error-body-bytes: an error body that stalls past a smaller cap ends there, not at the silence limit', async () => {
+    const server = await service((_req, res) => {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.write(`{"error_code": "STALLED", "detail": "${'e'.repeat(4_096)}`); // then nothing more, never ended
+    });
+    const { run, records } = await evalAgainst(server.origin, ['--max-error-body-bytes', '1KiB'], '60s');
+    expect(records.map((r) => [r.outcome, r.http_status, r.error_code])).toEqual([['http_error', 500, null], ['http_error', 500, null], ['http_error', 500, null]]);
+    expect(run.stderr).not.toMatch(/--timeout/);
+  });
+
   it('a stream that never stops sending parts: BODY_TOO_LARGE; its invented packet types bounded in the record', async () => {
     const server = await service((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });

@@ -38,7 +38,7 @@ async function main(data: LoadWorkerData): Promise<void> {
   const plan = createLoadPlan(planInput(prepared, spec));
   const target = createLoadTarget({
     baseUrl: data.baseUrl, tokens: data.tokens, timeoutMs: data.timeoutMs, maxDurationMs: data.maxDurationMs,
-    maxAnswerBytes: data.maxAnswerBytes, maxBodyBytes: data.maxBodyBytes, maxLineBytes: data.maxLineBytes, connections: schedule.connections(spec.shard), now,
+    maxAnswerBytes: data.maxAnswerBytes, maxBodyBytes: data.maxBodyBytes, maxLineBytes: data.maxLineBytes, maxErrorBodyBytes: data.maxErrorBodyBytes, connections: schedule.connections(spec.shard), now,
   });
   const expectations = expectationsOf(prepared);
   const controller = new AbortController();

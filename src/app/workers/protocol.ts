@@ -23,6 +23,7 @@ export interface LoadWorkerData {
   readonly maxAnswerBytes: number | undefined;
   readonly maxBodyBytes: number | undefined;
   readonly maxLineBytes: number | undefined;
+  readonly maxErrorBodyBytes: number | undefined;
   readonly retries: number;
   readonly retry429: boolean;
   readonly graceMs: number;

@@ -124,7 +124,7 @@ export async function runLoadWorkers(options: LoadWorkersOptions): Promise<LoadW
 function workerDataOf(options: LoadWorkersOptions, w: number, count: number): LoadWorkerData {
   return {
     spec: workerSpec(options.spec, w, count), prepared: options.prepared, baseUrl: options.baseUrl, tokens: options.tokens,
-    timeoutMs: options.timeoutMs, maxDurationMs: options.maxDurationMs, maxAnswerBytes: options.maxAnswerBytes, maxBodyBytes: options.maxBodyBytes, maxLineBytes: options.maxLineBytes,
+    timeoutMs: options.timeoutMs, maxDurationMs: options.maxDurationMs, maxAnswerBytes: options.maxAnswerBytes, maxBodyBytes: options.maxBodyBytes, maxLineBytes: options.maxLineBytes, maxErrorBodyBytes: options.maxErrorBodyBytes,
     retries: options.retries, retry429: options.retry429, graceMs: options.graceMs,
   };
 }

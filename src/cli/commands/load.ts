@@ -70,6 +70,7 @@ export interface LoadArgs extends Partial<HealthArgs> {
   'max-answer-bytes'?: string | undefined;
   'max-body-bytes'?: string | undefined;
   'max-line-bytes'?: string | undefined;
+  'max-error-body-bytes'?: string | undefined;
   retries: number;
   'retry-429': boolean;
   grace: string;
@@ -123,6 +124,7 @@ export function loadCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('max-answer-bytes', { type: 'string', default: '1MiB', describe: 'Answer text kept per answer in the record', group: 'Run:' })
         .option('max-body-bytes', { type: 'string', default: '64MiB', describe: 'Most bytes one response may carry (a stream in all, a full answer, an open-urls answer); past it the request is invalid_response BODY_TOO_LARGE', group: 'Run:' })
         .option('max-line-bytes', { type: 'string', default: '16MiB', describe: 'Most bytes of one stream line or SSE event; a longer one is a decode error (invalid_response)', group: 'Run:' })
+        .option('max-error-body-bytes', { type: 'string', default: '64KiB', describe: 'Most bytes of an error body (status >= 300) read for its code and message; the attempt ends there', group: 'Run:' })
         .option('retries', { type: 'number', default: 0, describe: 'Retry network errors, 5xx and streaming errors marked is_retryable this many times', group: 'Run:' })
         .option('retry-429', { type: 'boolean', default: false, describe: 'Retry 429s too, honouring Retry-After', group: 'Run:' })
         .option('grace', { type: 'string', default: '10s', describe: 'On Ctrl-C, how long in-flight requests may finish', group: 'Run:' })
@@ -247,6 +249,7 @@ export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
   const maxAnswerBytes = parseBytes(a['max-answer-bytes'] ?? '1MiB', 'max-answer-bytes', LIMITS.answerBytes);
   const maxBodyBytes = parseBytes(a['max-body-bytes'] ?? '64MiB', 'max-body-bytes');
   const maxLineBytes = parseBytes(a['max-line-bytes'] ?? '16MiB', 'max-line-bytes');
+  const maxErrorBodyBytes = parseBytes(a['max-error-body-bytes'] ?? '64KiB', 'max-error-body-bytes');
   const graceMs = parseDuration(a.grace, 'grace');
   const healthProbe = healthProbeOf({ 'health-probe': a['health-probe'], 'health-interval': a['health-interval'] ?? '1s' });
   if (a.sim && a['base-url'] !== undefined) throw new UsageError('--sim and --base-url conflict: --sim runs against the embedded simulated service');
@@ -268,7 +271,7 @@ export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
   const outDir = a.out ?? defaultRunDir('load', new Date(), io.cwd);
   const claim = await claimDir(io, outDir, { label: `--out ${outDir}`, command: 'load' });
   try {
-    return await runClaimed(a, io, { spec, prepared, baseUrl, tokens, timeoutMs, maxDurationMs, maxAnswerBytes, maxBodyBytes, maxLineBytes, graceMs, slos, gates, outDir, workers, healthProbe });
+    return await runClaimed(a, io, { spec, prepared, baseUrl, tokens, timeoutMs, maxDurationMs, maxAnswerBytes, maxBodyBytes, maxLineBytes, maxErrorBodyBytes, graceMs, slos, gates, outDir, workers, healthProbe });
   } finally {
     await claim.release();
   }
@@ -285,6 +288,7 @@ interface CheckedLoad {
   maxAnswerBytes: number;
   maxBodyBytes: number;
   maxLineBytes: number;
+  maxErrorBodyBytes: number;
   graceMs: number;
   slos: ReturnType<typeof parseSlo>[];
   gates: ReturnType<typeof parseLoadGateFlag>[];
@@ -295,7 +299,7 @@ interface CheckedLoad {
 
 /** Runs the checked load in its claimed directory; prints the summary and the gates. */
 async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode> {
-  const { spec, prepared, baseUrl, tokens, timeoutMs, maxDurationMs, maxAnswerBytes, maxBodyBytes, maxLineBytes, graceMs, slos, gates } = c;
+  const { spec, prepared, baseUrl, tokens, timeoutMs, maxDurationMs, maxAnswerBytes, maxBodyBytes, maxLineBytes, maxErrorBodyBytes, graceMs, slos, gates } = c;
   const output = outputOf(io);
   const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl, token: tokens[0], timeScale: simTimeScale(io.env) });
   const view = createLoadView(liveOutput(io.stderr), {
@@ -307,7 +311,7 @@ async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode
   try {
     result = await runLoad({
       spec, baseUrl: target.baseUrl, tokens: tokens.length > 0 ? tokens : [target.token ?? ''], prepared, target: target.kind, cwd: io.cwd,
-      outDir: c.outDir, signal: io.signal, graceMs, timeoutMs, maxDurationMs, maxAnswerBytes, maxBodyBytes, maxLineBytes, retries: a.retries, retry429: a['retry-429'], version: VERSION, slos, gates,
+      outDir: c.outDir, signal: io.signal, graceMs, timeoutMs, maxDurationMs, maxAnswerBytes, maxBodyBytes, maxLineBytes, maxErrorBodyBytes, retries: a.retries, retry429: a['retry-429'], version: VERSION, slos, gates,
       cpuUsage: () => process.cpuUsage(), invocation: invocationOf(a), workers: c.workers.count, healthProbe: c.healthProbe,
       onRecord: output.mode === 'verbose' ? (record) => output.detail(requestLine(record)) : undefined,
       onStart: ({ outDir, planned, startsInMs }) => {
