@@ -88,6 +88,10 @@ export interface QualityInputs {
   readonly checksPath?: string | undefined;
   /** The time one check may take on one answer (default 2 s). */
   readonly checksTimeoutMs?: number | undefined;
+  /** The time the checks of one answer may take together (default checks/runner CHECKS_TOTAL_MS). */
+  readonly checksTotalMs?: number | undefined;
+  /** The checks' worker heap, MiB (default checks/runner CHECKS_HEAP_MB). */
+  readonly checksHeapMb?: number | undefined;
   /** The process's environment: the checks' worker gets its harmless variables only (checks/runner). */
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
   /** `--pass` conditions ([] = the default rule). */
@@ -135,6 +139,7 @@ export async function prepareEval(inputs: EvalInputs): Promise<PreparedEval> {
   const quality = inputs.quality;
   const checks = quality?.checksPath === undefined ? null : await collect(() => loadChecks({
     path: quality.checksPath!, cwd: inputs.cwd, timeoutMs: quality.checksTimeoutMs ?? DEFAULT_CHECKS_TIMEOUT_MS, ...(quality.env === undefined ? {} : { env: quality.env }),
+    ...(quality.checksTotalMs === undefined ? {} : { totalMs: quality.checksTotalMs }), ...(quality.checksHeapMb === undefined ? {} : { heapMb: quality.checksHeapMb }),
     reserved: new Set([...FIGURE_NAMES, ...SCORE_NAMES, 'pass']),
   }));
   const passRule = await collect(async () => {

@@ -33,6 +33,8 @@ export interface QualityFlags {
   'fetch-cited': boolean;
   checks?: string | undefined;
   'checks-timeout': string;
+  'checks-total-timeout'?: string | undefined;
+  'checks-max-heap-bytes'?: string | undefined;
   pass?: string[] | undefined;
   labels?: string | undefined;
 }
@@ -54,6 +56,8 @@ export function withQualityFlags<T>(y: Argv<T>) {
     .option('fetch-cited', { type: 'boolean', default: false, describe: 'Judge groundedness on the cited pages\' text too, fetched once per URL through the service\'s open-urls operation', group: 'Answer quality:' })
     .option('checks', { type: 'string', describe: 'An ES module whose named exports (ctx) => boolean | number | {pass, score, reason} become figures', group: 'Answer quality:' })
     .option('checks-timeout', { type: 'string', default: '2s', describe: 'Time one check may take on one answer', group: 'Answer quality:' })
+    .option('checks-total-timeout', { type: 'string', default: '30s', describe: 'Time all the checks of one answer may take together; a check not started in time is that check\'s error', group: 'Answer quality:' })
+    .option('checks-max-heap-bytes', { type: 'string', default: '256MiB', describe: 'Heap of the checks\' worker (at least 16MiB); a check past it is that check\'s error', group: 'Answer quality:' })
     .option('pass', { type: 'string', array: true, describe: 'A pass condition, e.g. "correctness >= 0.7" (repeatable; "default" adds the default rule); replaces the default pass rule', group: 'Answer quality:' })
     .option('labels', { type: 'string', describe: 'A CSV of human verdicts (question_id, verdict[, set][, figure]) for the judge\'s agreement', group: 'Answer quality:' });
 }
@@ -88,6 +92,21 @@ function cacheDir(flags: QualityFlags, io: Io): string | null {
   return base === undefined ? null : join(base, 'chatbench', 'judge');
 }
 
+/** The smallest heap a checks worker is given: below it a worker cannot even load a module. */
+const MIN_CHECKS_HEAP_MIB = 16;
+const MIB = 1024 * 1024;
+
+/** The checks' limits: --checks-timeout, --checks-total-timeout, --checks-max-heap-bytes (in MiB, as a worker's resourceLimits take it). */
+export function checksLimits(flags: Pick<QualityFlags, 'checks-timeout' | 'checks-total-timeout' | 'checks-max-heap-bytes'>): { timeoutMs: number; totalMs: number; heapMb: number } {
+  const timeoutMs = parseDuration(flags['checks-timeout'], 'checks-timeout');
+  const totalMs = parseDuration(flags['checks-total-timeout'] ?? '30s', 'checks-total-timeout');
+  if (totalMs <= 0) throw new UsageError('--checks-total-timeout must be above 0');
+  const text = flags['checks-max-heap-bytes'] ?? '256MiB';
+  const heapMb = Math.floor(parseBytes(text, 'checks-max-heap-bytes') / MIB);
+  if (heapMb < MIN_CHECKS_HEAP_MIB) throw new UsageError(`--checks-max-heap-bytes: "${text}" is under the least a worker needs, ${MIN_CHECKS_HEAP_MIB}MiB`);
+  return { timeoutMs, totalMs, heapMb };
+}
+
 /** How the judge is chosen, before the target exists: `sim` is resolved against the simulator later. */
 export type JudgeChoice = { kind: 'off' } | { kind: 'sim' } | { kind: 'url'; url: string };
 
@@ -96,7 +115,7 @@ export function judgeChoice(flags: QualityFlags, sim: boolean): JudgeChoice {
   const problem = wholeNumber(flags['judge-concurrency'], 'judge-concurrency', 1) ?? wholeNumber(flags['judge-repeat'], 'judge-repeat', 1) ?? wholeNumber(flags['judge-retries'], 'judge-retries', 0);
   if (problem) throw new UsageError(problem);
   parseDuration(flags['judge-timeout'], 'judge-timeout');
-  parseDuration(flags['checks-timeout'], 'checks-timeout');
+  checksLimits(flags);
   parseBytes(flags['judge-max-reply-bytes'] ?? '4MiB', 'judge-max-reply-bytes');
   figuresOf(flags);
   const given = flags.judge?.trim();

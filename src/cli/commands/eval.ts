@@ -10,7 +10,7 @@ import { openSimulatedJudge, openTarget, simulatorToolIds } from '../../app/targ
 import type { JudgeStats } from '../../judge/pipeline.js';
 import type { Summary } from '../../records/summary.js';
 import { modelWarnings } from '../../metrics/model-notes.js';
-import { judgeChoice, judgeKey, judgeSettings, withQualityFlags, type QualityFlags } from '../quality-flags.js';
+import { checksLimits, judgeChoice, judgeKey, judgeSettings, withQualityFlags, type QualityFlags } from '../quality-flags.js';
 import { checkGates } from '../../gates/index.js';
 import { InputError } from '../../errors.js';
 import { stat } from 'node:fs/promises';
@@ -173,8 +173,9 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
   const judge = judgeChoice(a, a.sim);
   // The judge's key is read now, so that a bad one is refused before anything is sent.
   if (judge.kind === 'url') judgeKey(a, io);
+  const checksLimit = checksLimits(a);
   const quality = {
-    checksPath: a.checks, checksTimeoutMs: parseDuration(a['checks-timeout'], 'checks-timeout'), pass: a.pass ?? [], labelsPath: a.labels, judged: judge.kind !== 'off', env: io.env,
+    checksPath: a.checks, checksTimeoutMs: checksLimit.timeoutMs, checksTotalMs: checksLimit.totalMs, checksHeapMb: checksLimit.heapMb, pass: a.pass ?? [], labelsPath: a.labels, judged: judge.kind !== 'off', env: io.env,
   };
   const inputs = {
     datasetPath: a.dataset, modelsPath: a.models, setFlags: a.set, mode: a.mode, repeat: a.repeat, cwd: io.cwd, shard: resolveShard(a, io), quality,
