@@ -186,6 +186,9 @@ export interface EvalOptions extends EvalInputs {
   readonly maxLineBytes?: number | undefined;
   /** --max-error-body-bytes. */
   readonly maxErrorBodyBytes?: number | undefined;
+  /** --max-version-bytes and --version-timeout: the `GET /version` probe's caps (defaults in client/version-client). */
+  readonly maxVersionBytes?: number | undefined;
+  readonly versionTimeoutMs?: number | undefined;
   /** Answer text kept per answer (UTF-8 bytes); undefined: 1 MiB. */
   readonly maxAnswerBytes?: number | undefined;
   readonly retries: number;
@@ -256,7 +259,10 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   if (ready.labels === null) await readRunLabels(outDir);
   // Every secret of the run, taken out of whatever the service or the judge says (client/redact.ts).
   const secrets = runSecrets({ tokens: [options.token], mcpHeaders: sets.defaults.mcp_headers, judgeToken: options.judge?.token });
-  const version = await probeVersion({ baseUrl: options.baseUrl }, options.signal, secrets);
+  const version = await probeVersion({
+    baseUrl: options.baseUrl, ...(options.maxVersionBytes === undefined ? {} : { maxBodyBytes: options.maxVersionBytes }),
+    ...(options.versionTimeoutMs === undefined ? {} : { timeoutMs: options.versionTimeoutMs }),
+  }, options.signal, secrets);
   const service: ServiceDescription = { ...version, framing: null };
   const manifest = { ...(await buildManifest(options, dataset, sets, plan, plannedTotal, wholePlanSha256, service)), quality: await qualityManifest(options, ready) };
   let done: ResumeState['done'] = NOTHING_DONE;

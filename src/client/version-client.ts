@@ -17,11 +17,14 @@ export interface ServiceVersion {
   release: OnyxRelease | null;
 }
 
-/** A version answer is a few bytes: anything past 64 KiB is not one. */
-export const MAX_VERSION_BODY_BYTES = 64 * 1024;
+/** A version answer is a few bytes: by default anything past 64 KiB is not one (eval --max-version-bytes). */
+export const DEFAULT_MAX_VERSION_BODY_BYTES = 64 * 1024;
+/** The whole probe's time by default (eval --version-timeout): the run waits for it before its first request. */
+export const DEFAULT_VERSION_TIMEOUT_MS = 5_000;
 
 /**
- * Probes `GET /version` (default timeout 5 s, its body read to MAX_VERSION_BODY_BYTES at most). `secrets` (the run's token and mcp_headers values,
+ * Probes `GET /version` (default timeout DEFAULT_VERSION_TIMEOUT_MS, its body read to
+ * DEFAULT_MAX_VERSION_BODY_BYTES at most; `options` may set either). `secrets` (the run's token and mcp_headers values,
  * redact.ts) are taken out of what the service says, as from every other answer.
  */
 export async function probeVersion(options: Omit<JsonEndpointOptions, 'token'>, signal?: AbortSignal, secrets: readonly string[] = []): Promise<ServiceVersion> {
@@ -30,7 +33,7 @@ export async function probeVersion(options: Omit<JsonEndpointOptions, 'token'>, 
 
 async function probe(options: Omit<JsonEndpointOptions, 'token'>, signal?: AbortSignal): Promise<ServiceVersion> {
   try {
-    const response = await jsonRequest({ timeoutMs: 5_000, maxBodyBytes: MAX_VERSION_BODY_BYTES, ...options }, 'GET', VERSION_PATH, undefined, signal);
+    const response = await jsonRequest({ timeoutMs: DEFAULT_VERSION_TIMEOUT_MS, maxBodyBytes: DEFAULT_MAX_VERSION_BODY_BYTES, ...options }, 'GET', VERSION_PATH, undefined, signal);
     if (response.status !== 200) return { backend_version: null, release: null };
     const parsed = VersionResponseSchema.safeParse(JSON.parse(response.text));
     if (!parsed.success) return { backend_version: null, release: null };

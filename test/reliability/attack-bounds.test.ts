@@ -121,6 +121,15 @@ describe('bodies that never end are cut at their cap', () => {
     expect(grew).toBeLessThan(RSS_GROWTH);
   });
 
+  it('--max-version-bytes: a whole /version answer past a smaller cap leaves the release unknown', async () => {
+    const server = await service((_req, res) => void res.writeHead(200, { 'content-type': 'text/event-stream' }).end(okStream()), (res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(`{"backend_version": "v4.5.2", "pad": "${'v'.repeat(2_048)}"}`);
+    });
+    const { run, records } = await evalAgainst(server.origin, ['--max-version-bytes', '1KiB'], '60s');
+    expect(records.map((r) => r.outcome)).toEqual(['ok', 'ok', 'ok']);
+    expect(run.stderr).toMatch(/release unknown/);
+  });
+
   it('an endless open-urls answer: invalid_response BODY_TOO_LARGE per request (load --operation open-urls)', async () => {
     const server = await service((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });

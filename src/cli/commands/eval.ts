@@ -60,6 +60,8 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('max-body-bytes', { type: 'string', default: '64MiB', describe: 'Most bytes one response may carry (a stream in all, a full answer, an open-urls answer); past it the request is invalid_response BODY_TOO_LARGE', group: 'Run:' })
         .option('max-line-bytes', { type: 'string', default: '16MiB', describe: 'Most bytes of one stream line or SSE event; a longer one is a decode error (invalid_response)', group: 'Run:' })
         .option('max-error-body-bytes', { type: 'string', default: '64KiB', describe: 'Most bytes of an error body (status >= 300) read for its code and message; the attempt ends there', group: 'Run:' })
+        .option('max-version-bytes', { type: 'string', default: '64KiB', describe: 'Most bytes of the GET /version answer read; past it the release is unknown', group: 'Run:' })
+        .option('version-timeout', { type: 'string', default: '5s', describe: 'Time the GET /version probe may take before the first request; past it the release is unknown', group: 'Run:' })
         .option('retries', { type: 'number', default: 0, describe: 'Retry network errors, 5xx and streaming errors marked is_retryable this many times', group: 'Run:' })
         .option('retry-429', { type: 'boolean', default: false, describe: 'Retry 429s too, honouring Retry-After', group: 'Run:' })
         .option('grace', { type: 'string', default: '10s', describe: 'On Ctrl-C, how long in-flight requests may finish', group: 'Run:' })
@@ -106,6 +108,8 @@ export interface EvalArgs extends QualityFlags {
   'max-body-bytes'?: string | undefined;
   'max-line-bytes'?: string | undefined;
   'max-error-body-bytes'?: string | undefined;
+  'max-version-bytes'?: string | undefined;
+  'version-timeout'?: string | undefined;
   retries: number;
   'retry-429': boolean;
   grace: string;
@@ -162,6 +166,8 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
   const maxBodyBytes = parseBytes(a['max-body-bytes'] ?? '64MiB', 'max-body-bytes');
   const maxLineBytes = parseBytes(a['max-line-bytes'] ?? '16MiB', 'max-line-bytes');
   const maxErrorBodyBytes = parseBytes(a['max-error-body-bytes'] ?? '64KiB', 'max-error-body-bytes');
+  const maxVersionBytes = parseBytes(a['max-version-bytes'] ?? '64KiB', 'max-version-bytes');
+  const versionTimeoutMs = positiveDuration(a['version-timeout'] ?? '5s', 'version-timeout');
   const graceMs = parseDuration(a.grace, 'grace');
   const baseUrl = resolveBaseUrl(a, io);
   const token = resolveToken(a, io);
@@ -197,7 +203,7 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
       turns: prepared.plan.turns,
     });
     claim = await claimDir(io, outDir, { label: a.resume !== undefined ? `--resume ${a.resume}` : `--out ${outDir}`, command: a.resume !== undefined ? 'eval --resume' : 'eval' });
-    return await runClaimed(a, io, { inputs, prepared, gates, gateTexts, judge, baseUrl, token, timeoutMs, maxDurationMs, maxAnswerBytes, maxBodyBytes, maxLineBytes, maxErrorBodyBytes, graceMs, outDir });
+    return await runClaimed(a, io, { inputs, prepared, gates, gateTexts, judge, baseUrl, token, timeoutMs, maxDurationMs, maxAnswerBytes, maxBodyBytes, maxLineBytes, maxErrorBodyBytes, maxVersionBytes, versionTimeoutMs, graceMs, outDir });
   } catch (error) {
     await prepared.checks?.close(); // the checks' worker, when the run never started (runEval closes it otherwise)
     throw error;
@@ -234,6 +240,8 @@ interface Checked {
   maxBodyBytes: number;
   maxLineBytes: number;
   maxErrorBodyBytes: number;
+  maxVersionBytes: number;
+  versionTimeoutMs: number;
   graceMs: number;
   outDir: string;
 }
@@ -252,7 +260,7 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
     result = await runEval(
       {
         ...inputs, baseUrl: target.baseUrl, token: target.token, target: target.kind, concurrency: a.concurrency, timeoutMs: c.timeoutMs,
-        maxDurationMs: c.maxDurationMs, maxAnswerBytes: c.maxAnswerBytes, maxBodyBytes: c.maxBodyBytes, maxLineBytes: c.maxLineBytes, maxErrorBodyBytes: c.maxErrorBodyBytes,
+        maxDurationMs: c.maxDurationMs, maxAnswerBytes: c.maxAnswerBytes, maxBodyBytes: c.maxBodyBytes, maxLineBytes: c.maxLineBytes, maxErrorBodyBytes: c.maxErrorBodyBytes, maxVersionBytes: c.maxVersionBytes, versionTimeoutMs: c.versionTimeoutMs,
         retries: a.retries, retry429: a['retry-429'], outDir: c.outDir, graceMs: c.graceMs, signal: io.signal, version: VERSION,
         junitQuestions: a['junit-questions'], junitLater: true,
         resume: a.resume !== undefined, cancelNow: stopping.cancelNow, gates: gates.filter((g) => g.against === 'value').map((g) => g.text), invocation: invocationOf(a),
