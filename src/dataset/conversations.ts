@@ -8,7 +8,8 @@
  */
 import type { DatasetRow } from './schema.js';
 
-type TurnRow = Pick<DatasetRow, 'line' | 'conversation' | 'turn' | 'persona_id' | 'project_id'>;
+/** What the conversation checks read of a row. */
+export type TurnRow = Pick<DatasetRow, 'line' | 'conversation' | 'turn' | 'persona_id' | 'project_id'>;
 
 /**
  * Every problem of the conversations, one line each, `file:line: column: message`: a turn without

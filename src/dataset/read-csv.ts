@@ -9,7 +9,7 @@ import { CsvError, parse, type Info } from 'csv-parse';
 import { InputError } from '../errors.js';
 import { DatasetRowSchema, isKnownColumn, type DatasetRow, type DatasetRowInput } from './schema.js';
 import { readUtf8Chunks, type InputFile } from './read-text.js';
-import { conversationProblems } from './conversations.js';
+import { conversationProblems, type TurnRow } from './conversations.js';
 import { toolProblems, type ToolIds } from './tools.js';
 
 const lineNumber = (problem: string): number => Number(/^[^\n]*?:(\d+):/.exec(problem)?.[1] ?? 0);
@@ -42,6 +42,22 @@ interface RawRecord {
  * listing every problem, by line.
  */
 export async function readDataset(file: InputFile | string, options: { toolIds?: ToolIds | null | undefined } = {}): Promise<Dataset> {
+  const rows: DatasetRow[] = [];
+  const categories = new Map<string, string>();
+  const shape = await scanDataset(file, { ...options, onRow: (row) => rows.push(compactRow(row, categories)) });
+  return { ...shape, rows, categories: [...new Set(rows.flatMap((row) => (row.category === null ? [] : [row.category])))] };
+}
+
+/** A dataset as a stream of its rows leaves it: everything but the rows. */
+export type DatasetShape = Pick<Dataset, 'path' | 'columns'>;
+
+/**
+ * Reads and validates the dataset as readDataset does, with the same problems in the same order,
+ * but hands each valid row to `onRow` instead of holding it: what the caller keeps is its own
+ * choice (validate keeps counts). Held meanwhile: each row's id (for duplicates) and the few fields
+ * of conversation rows that the cross-row checks need.
+ */
+export async function scanDataset(file: InputFile | string, options: { toolIds?: ToolIds | null | undefined; onRow: (row: DatasetRow) => void }): Promise<DatasetShape> {
   const input = typeof file === 'string' ? { path: file } : file;
   const name = input.path;
   const records = parseRecords(name, input);
@@ -54,10 +70,10 @@ export async function readDataset(file: InputFile | string, options: { toolIds?:
     throw new InputError(headerProblems);
   }
 
-  const rows: DatasetRow[] = [];
   const problems: string[] = [];
+  const turns: TurnRow[] = [];
+  const tools: string[] = [];
   const firstLineOfId = new Map<string, number>();
-  const categories = new Map<string, string>();
   let index = 0;
   for await (const record of records) {
     index += 1;
@@ -68,8 +84,13 @@ export async function readDataset(file: InputFile | string, options: { toolIds?:
     }
     const rowInput = toRowInput(columns, record, index);
     const result = DatasetRowSchema.safeParse(rowInput);
-    if (result.success) rows.push(compactRow(result.data, categories));
-    else for (const issue of result.error.issues) problems.push(`${where}: ${issue.path.join('.') || 'row'}: ${issue.message}`);
+    if (result.success) {
+      const row = result.data;
+      if (row.conversation !== null || row.turn !== null) turns.push({ line: row.line, conversation: row.conversation, turn: row.turn, persona_id: row.persona_id, project_id: row.project_id });
+      tools.push(...toolProblems([row], options.toolIds ?? null, name));
+      // Once a problem is found no row is handed on: the reader throws at the end whatever they are.
+      if (problems.length === 0) options.onRow(row);
+    } else for (const issue of result.error.issues) problems.push(`${where}: ${issue.path.join('.') || 'row'}: ${issue.message}`);
     // Checked on the cell, not the parsed row, so a duplicate shows even when the row has other problems.
     const id = rowInput.id.trim();
     const firstLine = firstLineOfId.get(id);
@@ -77,10 +98,10 @@ export async function readDataset(file: InputFile | string, options: { toolIds?:
     else if (id !== '') problems.push(`${where}: id: duplicate id ${JSON.stringify(id)} (first on line ${firstLine})`);
   }
   if (index === 0) throw new InputError([`${name}: no questions (the file has only a header row)`]);
-  problems.push(...conversationProblems(rows, name), ...toolProblems(rows, options.toolIds ?? null, name));
+  problems.push(...conversationProblems(turns, name), ...tools);
   problems.sort((a, b) => lineNumber(a) - lineNumber(b));
   if (problems.length > 0) throw new InputError(problems);
-  return { path: name, rows, columns, categories: [...new Set(rows.flatMap((row) => (row.category === null ? [] : [row.category])))] };
+  return { path: name, columns };
 }
 
 /** The empty list every row with nothing in a list shares (frozen: nothing may add to it). */
