@@ -2,7 +2,7 @@
  * @module dataset
  * CSV datasets of questions with their expectations, validated before anything is sent.
  */
-export { readDataset, metadataColumns, type Dataset } from './read-csv.js';
+export { readDataset, scanDataset, metadataColumns, type Dataset, type DatasetShape } from './read-csv.js';
 export { readUtf8File, type InputFile } from './read-text.js';
 export { conversationProblems, conversationUnits, hasConversations } from './conversations.js';
 export { forcedToolId, toolIdsOf, toolProblems, type ToolIds } from './tools.js';

@@ -5,7 +5,8 @@
  */
 import type { Argv, CommandModule } from 'yargs';
 import type { LLMOverride } from '../../api/index.js';
-import { conversationUnits, metadataColumns, readDataset, type Dataset } from '../../dataset/index.js';
+import { metadataColumns, scanDataset, type DatasetShape } from '../../dataset/index.js';
+import { addRow, emptySummary, type DatasetSummary } from '../../dataset/summary.js';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,25 +54,46 @@ async function corpusIds(args: ValidateArgs, cwd: string): Promise<{ name: strin
 }
 
 /** What `--json` prints: the same facts as the text, and the warnings. */
-export function validationJson(dataset: Dataset, resolved: ResolvedSets, mode: ModeOption, warnings: readonly string[]) {
-  const requests = Object.fromEntries((['stream', 'full'] as const).map((m) => [m, dataset.rows.length * resolved.sets.filter((set) => plannedModes(set, mode).includes(m)).length]));
+export function validationJson(dataset: ValidatedDataset, resolved: ResolvedSets, mode: ModeOption, warnings: readonly string[]) {
+  const requests = Object.fromEntries((['stream', 'full'] as const).map((m) => [m, dataset.summary.questions * resolved.sets.filter((set) => plannedModes(set, mode).includes(m)).length]));
   return {
     command: 'validate', exit_code: ExitCode.Ok, verdict: 'OK: nothing was sent',
-    dataset: { path: dataset.path, questions: dataset.rows.length, metadata_columns: metadataColumns(dataset) },
+    dataset: { path: dataset.path, questions: dataset.summary.questions, metadata_columns: metadataColumns(dataset) },
     sets: resolved.sets.map((set) => ({ name: set.name, multi: set.multi, models: describeSet(set) })),
     plan: { mode, requests, total: requests.stream! + requests.full! },
     warnings,
   };
 }
 
-/** Reads both inputs, so the problems of the dataset and of the sets show in one go. */
-async function readInputs(args: ValidateArgs, cwd: string): Promise<{ dataset: Dataset; resolved: ResolvedSets }> {
-  const sets = await Promise.allSettled([resolveSets({ modelsPath: args.models, setFlags: args.set ?? [], cwd })]);
-  const resolved = sets[0];
+/** The dataset as validate keeps it: its shape, its counts and its warnings, never its rows. */
+export interface ValidatedDataset extends DatasetShape {
+  readonly summary: DatasetSummary;
+  readonly warnings: string[];
+}
+
+type Corpus = Awaited<ReturnType<typeof corpusIds>>;
+
+/**
+ * Reads both inputs, so the problems of the dataset and of the sets show in one go. The dataset is
+ * streamed: each row is counted, warned about and checked against the sets as it passes, and not
+ * kept (a dataset of a million rows costs its counts).
+ */
+async function readInputs(args: ValidateArgs, cwd: string, corpus: Corpus): Promise<{ dataset: ValidatedDataset; resolved: ResolvedSets }> {
+  const [resolved] = await Promise.allSettled([resolveSets({ modelsPath: args.models, setFlags: args.set ?? [], cwd })]);
   // Tool names are checked against the models file's tool_ids, else (--sim) the simulator's catalogue.
   const named = resolved.status === 'fulfilled' ? resolved.value.defaults.tool_ids : undefined;
   const toolIds = named ? toolIdsOf(Object.entries(named)) : args.sim ? await simulatorToolIds() : null;
-  const [dataset] = await Promise.allSettled([readDataset({ path: args.dataset, cwd }, { toolIds })]);
+  const summary = emptySummary();
+  const warnings: string[] = [];
+  const deepResearch: string[] = [];
+  const [dataset] = await Promise.allSettled([scanDataset({ path: args.dataset, cwd }, {
+    toolIds,
+    onRow: (row) => {
+      addRow(summary, row);
+      warnings.push(...datasetWarnings({ path: args.dataset, rows: [row] }, corpus));
+      if (resolved.status === 'fulfilled') deepResearch.push(...deepResearchProblems([row], resolved.value.sets, args.dataset));
+    },
+  })]);
   const problems = [dataset, resolved].flatMap((result) => {
     if (result.status === 'fulfilled') return [];
     if (result.reason instanceof InputError) return result.reason.problems;
@@ -84,10 +106,10 @@ async function readInputs(args: ValidateArgs, cwd: string): Promise<{ dataset: D
       if (!(error instanceof InputError)) throw error;
       problems.push(...error.problems);
     }
-    if (dataset.status === 'fulfilled') problems.push(...deepResearchProblems(dataset.value.rows, resolved.value.sets, args.dataset));
+    if (dataset.status === 'fulfilled') problems.push(...deepResearch);
   }
   if (problems.length > 0 || dataset.status !== 'fulfilled' || resolved.status !== 'fulfilled') throw new InputError(problems);
-  return { dataset: dataset.value, resolved: resolved.value };
+  return { dataset: { ...dataset.value, summary, warnings }, resolved: resolved.value };
 }
 
 /** `openai gpt-4o-mini, temperature 0`; an empty override is the configured model. */
@@ -121,46 +143,45 @@ function describeDefaults(defaults: SetsDefaults): string {
   return parts.length > 0 ? parts.join(', ') : 'none';
 }
 
-function categoryCounts(dataset: Dataset): string {
-  const counts = new Map<string, number>();
-  for (const row of dataset.rows) {
-    const key = row.category ?? '(none)';
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  return [...counts].map(([name, count]) => `${name} ${count}`).join(', ');
+function categoryCounts(summary: DatasetSummary): string {
+  return [...summary.categories].map(([name, count]) => `${name} ${count}`).join(', ');
 }
 
 /** `conversations  4 (12 turns, 2 to 4 each)` and the tool columns, when the dataset has them. */
-function conversationLines(dataset: Dataset): string[] {
-  const rows = dataset.rows;
-  const units = conversationUnits(rows).filter((unit) => unit[0]?.conversation !== null);
-  const tools = rows.filter((r) => r.expectations.expected_tools.length > 0).length;
-  const forced = rows.filter((r) => r.forced_tool !== null).length;
+function conversationLines(summary: DatasetSummary): string[] {
   const lines: string[] = [];
-  if (units.length > 0) {
-    const sizes = units.map((u) => u.length);
-    lines.push(`  conversations ${units.length} (${sizes.reduce((a, b) => a + b, 0)} turns, ${Math.min(...sizes)} to ${Math.max(...sizes)} each)`);
+  if (summary.conversations.size > 0) {
+    let turns = 0;
+    let least = Number.POSITIVE_INFINITY;
+    let most = 0;
+    for (const size of summary.conversations.values()) {
+      turns += size;
+      least = Math.min(least, size);
+      most = Math.max(most, size);
+    }
+    lines.push(`  conversations ${summary.conversations.size} (${turns} turns, ${least} to ${most} each)`);
   }
+  const { withExpectedTools: tools, forcingTool: forced } = summary;
   if (tools + forced > 0) lines.push(`  tools         ${tools} with expected tools, ${forced} forcing a tool`);
   return lines;
 }
 
 /** The printed summary: what `eval` with the same inputs would send. Pure. */
-export function renderValidation(dataset: Dataset, resolved: ResolvedSets, mode: ModeOption): string {
-  const rows = dataset.rows;
-  const count = (test: (row: Dataset['rows'][number]) => boolean) => rows.filter(test).length;
+export function renderValidation(dataset: ValidatedDataset, resolved: ResolvedSets, mode: ModeOption): string {
+  const sum = dataset.summary;
+  const questions = sum.questions;
   const metadata = metadataColumns(dataset);
   const width = Math.max(8, ...resolved.sets.map((set) => set.name.length));
   const lines = [
     `Dataset ${dataset.path}`,
-    `  questions     ${rows.length}`,
-    `  categories    ${categoryCounts(dataset)}`,
+    `  questions     ${questions}`,
+    `  categories    ${categoryCounts(sum)}`,
     `  metadata      ${metadata.length > 0 ? metadata.join(', ') : 'none'}`,
-    `  expectations  ${count((r) => r.expectations.expected_document_ids.length > 0)} with expected documents, ` +
-      `${count((r) => r.expectations.must_contain.length + r.expectations.must_not_contain.length > 0)} with phrase checks, ` +
-      `${count((r) => r.expectations.expect_no_answer)} expecting no answer, ${count((r) => r.filters !== null)} with filters` +
-      `${count((r) => r.deep_research !== null) > 0 ? `, ${count((r) => r.deep_research === true)} asking for deep research` : ''}`,
-    ...conversationLines(dataset),
+    `  expectations  ${sum.withExpectedDocuments} with expected documents, ` +
+      `${sum.withPhraseChecks} with phrase checks, ` +
+      `${sum.expectingNoAnswer} expecting no answer, ${sum.withFilters} with filters` +
+      `${sum.settingDeepResearch > 0 ? `, ${sum.askingDeepResearch} asking for deep research` : ''}`,
+    ...conversationLines(sum),
     `Sets ${resolved.modelsPath === null ? '(no --models file)' : `(${resolved.modelsPath})`}`,
     ...resolved.sets.map((set) => `  ${set.name.padEnd(width)}  ${describeSet(set)}`),
     `  ${'defaults'.padEnd(width)}  ${describeDefaults(resolved.defaults)}`,
@@ -171,10 +192,10 @@ export function renderValidation(dataset: Dataset, resolved: ResolvedSets, mode:
     const sets = resolved.sets.filter((set) => plannedModes(set, mode).includes(planned));
     if (sets.length === 0) continue;
     const skipped = resolved.sets.length - sets.length;
-    total += rows.length * sets.length;
+    total += questions * sets.length;
     const note = skipped > 0 ? `; ${skipped} multi-model set${skipped > 1 ? 's run' : ' runs'} streamed only` : '';
     const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-    lines.push(`  ${planned.padEnd(6)}  ${plural(rows.length * sets.length, 'request')} (${plural(rows.length, 'question')} × ${plural(sets.length, 'set')}${note})`);
+    lines.push(`  ${planned.padEnd(6)}  ${plural(questions * sets.length, 'request')} (${plural(questions, 'question')} × ${plural(sets.length, 'set')}${note})`);
   }
   lines.push(`  ${'total'.padEnd(6)}  ${total} request${total === 1 ? '' : 's'}`, 'OK: nothing was sent.');
   return `${lines.join('\n')}\n`;
@@ -198,9 +219,9 @@ export function validateCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .example('$0 validate -d datasets/sample.csv -m datasets/models.example.json --mode both', 'plan streamed and full requests'),
     handler: async (args) => {
       if (args.sim === true && args.corpus !== undefined) throw new UsageError('--sim and --corpus conflict: --sim checks against the simulator\'s corpus, --corpus against another');
-      const [{ dataset, resolved }, corpus] = await Promise.all([readInputs(args, io.cwd), corpusIds(args, io.cwd)]);
+      const { dataset, resolved } = await readInputs(args, io.cwd, await corpusIds(args, io.cwd));
       const output = outputOf(io);
-      const warnings = datasetWarnings(dataset, corpus);
+      const warnings = dataset.warnings;
       for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
       const text = renderValidation(dataset, resolved, args.mode);
       io.stdout.write(text.slice(0, text.lastIndexOf('OK: nothing was sent.')));
