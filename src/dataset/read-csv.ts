@@ -7,6 +7,7 @@
  */
 import { CsvError, parse, type Info } from 'csv-parse';
 import { InputError } from '../errors.js';
+import { formatCount } from '../util/limits.js';
 import { DatasetRowSchema, isKnownColumn, type DatasetRow, type DatasetRowInput } from './schema.js';
 import { readUtf8Chunks, type InputFile } from './read-text.js';
 import { conversationProblems, type TurnRow } from './conversations.js';
@@ -70,16 +71,17 @@ export async function scanDataset(file: InputFile | string, options: { toolIds?:
     throw new InputError(headerProblems);
   }
 
-  const problems: string[] = [];
+  // Each list keeps its first MAX_LISTED_PROBLEMS (rows come in line order: the earliest lines).
+  const problems = cappedList<string>(MAX_LISTED_PROBLEMS);
   const turns: TurnRow[] = [];
-  const tools: string[] = [];
+  const tools = cappedList<string>(MAX_LISTED_PROBLEMS);
   const firstLineOfId = new Map<string, number>();
   let index = 0;
   for await (const record of records) {
     index += 1;
     const where = `${name}:${record.line}`;
     if (record.cells.length > columns.length) {
-      problems.push(`${where}: ${record.cells.length} cells but the header has ${columns.length} columns (quote cells that contain a comma)`);
+      problems.add(`${where}: ${record.cells.length} cells but the header has ${columns.length} columns (quote cells that contain a comma)`);
       continue;
     }
     const rowInput = toRowInput(columns, record, index);
@@ -87,21 +89,48 @@ export async function scanDataset(file: InputFile | string, options: { toolIds?:
     if (result.success) {
       const row = result.data;
       if (row.conversation !== null || row.turn !== null) turns.push({ line: row.line, conversation: row.conversation, turn: row.turn, persona_id: row.persona_id, project_id: row.project_id });
-      tools.push(...toolProblems([row], options.toolIds ?? null, name));
+      tools.add(...toolProblems([row], options.toolIds ?? null, name));
       // Once a problem is found no row is handed on: the reader throws at the end whatever they are.
-      if (problems.length === 0) options.onRow(row);
-    } else for (const issue of result.error.issues) problems.push(`${where}: ${issue.path.join('.') || 'row'}: ${issue.message}`);
+      if (problems.count === 0) options.onRow(row);
+    } else for (const issue of result.error.issues) problems.add(`${where}: ${issue.path.join('.') || 'row'}: ${issue.message}`);
     // Checked on the cell, not the parsed row, so a duplicate shows even when the row has other problems.
     const id = rowInput.id.trim();
     const firstLine = firstLineOfId.get(id);
     if (firstLine === undefined) firstLineOfId.set(id, record.line);
-    else if (id !== '') problems.push(`${where}: id: duplicate id ${JSON.stringify(id)} (first on line ${firstLine})`);
+    else if (id !== '') problems.add(`${where}: id: duplicate id ${JSON.stringify(id)} (first on line ${firstLine})`);
   }
   if (index === 0) throw new InputError([`${name}: no questions (the file has only a header row)`]);
-  problems.push(...conversationProblems(turns, name), ...tools);
-  problems.sort((a, b) => lineNumber(a) - lineNumber(b));
-  if (problems.length > 0) throw new InputError(problems);
+  const all = [...problems.items, ...conversationProblems(turns, name), ...tools.items].sort((a, b) => lineNumber(a) - lineNumber(b));
+  const total = problems.count + tools.count + all.length - problems.items.length - tools.items.length;
+  if (total > MAX_LISTED_PROBLEMS) {
+    throw new InputError([...all.slice(0, MAX_LISTED_PROBLEMS), `${name}: ${formatCount(total - MAX_LISTED_PROBLEMS)} more problems (the first ${formatCount(MAX_LISTED_PROBLEMS)} by line are listed)`]);
+  }
+  if (all.length > 0) throw new InputError(all);
   return { path: name, columns };
+}
+
+/**
+ * Problems listed at most: a file wrong on every one of a million rows is refused with its first
+ * ones and a count, not with a million lines held and printed.
+ */
+export const MAX_LISTED_PROBLEMS = 1000;
+
+/** A list that keeps its first `cap` items and counts every one. */
+function cappedList<T>(cap: number) {
+  const items: T[] = [];
+  let count = 0;
+  return {
+    items,
+    get count() {
+      return count;
+    },
+    add(...more: T[]) {
+      for (const item of more) {
+        count += 1;
+        if (items.length < cap) items.push(item);
+      }
+    },
+  };
 }
 
 /** The empty list every row with nothing in a list shares (frozen: nothing may add to it). */

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readDataset, scanDataset } from './read-csv.js';
+import { InputError } from '../errors.js';
+import { MAX_LISTED_PROBLEMS, readDataset, scanDataset } from './read-csv.js';
 import { addRow, emptySummary } from './summary.js';
 
 const CSV = [
@@ -25,5 +26,20 @@ describe('the dataset summary, folded while the rows stream', () => {
     expect([...summary.categories]).toEqual([['hr', 2], ['(none)', 1], ['it', 1]]);
     expect([...summary.conversations]).toEqual([['c1', 2]]);
     expect([summary.withExpectedDocuments, summary.withPhraseChecks, summary.expectingNoAnswer, summary.settingDeepResearch, summary.askingDeepResearch]).toEqual([1, 1, 1, 2, 1]);
+  });
+});
+
+describe('a dataset wrong on every row', () => {
+  it('is refused with its first MAX_LISTED_PROBLEMS problems by line and a count of the rest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cb-problems-'));
+    const rows = Array.from({ length: MAX_LISTED_PROBLEMS + 2 }, (_, i) => `q${i},Question ${i}?,extra`);
+    writeFileSync(join(dir, 'bad.csv'), ['id,question', ...rows].join('\n'));
+    const error = await scanDataset({ path: 'bad.csv', cwd: dir }, { onRow: () => undefined }).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    const problems = (error as InputError).problems;
+    expect(problems).toHaveLength(MAX_LISTED_PROBLEMS + 1);
+    expect(problems[0]).toBe('bad.csv:2: 3 cells but the header has 2 columns (quote cells that contain a comma)');
+    expect(problems[MAX_LISTED_PROBLEMS - 1]).toMatch(/^bad\.csv:1001: /);
+    expect(problems.at(-1)).toBe('bad.csv: 2 more problems (the first 1,000 by line are listed)');
   });
 });
