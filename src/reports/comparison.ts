@@ -66,6 +66,8 @@ export type Better = 'higher' | 'lower' | null;
 
 export interface ComparisonRow {
   readonly label: string;
+  /** The compare figure the row shows (`pass_rate`, `ttft_ms.p50`); null for counts, which are never marked. */
+  readonly figure: string | null;
   readonly better: Better;
   /** Raw value per column; null = N/A. */
   readonly values: ReadonlyArray<number | null>;
@@ -220,7 +222,7 @@ export function comparisonRows(columns: readonly ReportColumn[], best: readonly 
       return few[i] ? `${text} (n=${spec.samples?.n(c.group) ?? 0})` : text;
     });
     const marked = columns.map((c, i) => values[i] !== null && !few[i] && isMarkedBest(best, spec.figure, c));
-    return { label: spec.label, better: spec.better, values, cells, best: marked, few };
+    return { label: spec.label, figure: spec.figure ?? null, better: spec.better, values, cells, best: marked, few };
   });
 }
 
