@@ -59,7 +59,7 @@ export function reportColumns(summary: Summary): ReportColumn[] {
  * terminal); `marker` is how the table marks it.
  */
 export const bestNote = (marker: string): string =>
-  `${marker}: significantly better than every other set on that figure, by the paired comparison of the sets (the lines under the verdict; Benjamini–Hochberg over all their tests); a row without a mark has no clear winner`;
+  `${marker}: significantly better than every other set on that figure (the paired comparison of the sets, Benjamini–Hochberg over all its tests); no mark: no clear winner`;
 
 /** Which way is better for a row; null: no best (e.g. request counts). */
 export type Better = 'higher' | 'lower' | null;
