@@ -128,7 +128,7 @@ const MILESTONE_ROWS: readonly RowSpec[] = [
   { label: 'output chars/s p50', better: 'higher', figure: 'output_chars_per_s.p50', value: (g) => g.latency.output_chars_per_s?.p50 ?? null, format: (v) => (v === null ? formatMs(null) : formatFigureValue('output_chars_per_s', v)), samples: { stat: 'p50', n: (g) => g.latency.output_chars_per_s?.count ?? 0 } },
 ];
 
-/** Answer quality (metrics.md): shown only when some column has the figure (a reference answer, a judge). */
+/** Answer quality (docs/reference/metrics.md): shown only when some column has the figure (a reference answer, a judge). */
 const QUALITY_ROWS: ReadonlyArray<[string, string]> = [
   ['answer F1', 'answer_f1'], ['ROUGE-L', 'rouge_l'], ['correctness', 'correctness'], ['groundedness', 'groundedness'],
   ['relevance', 'relevance'], ['rubric pass', 'rubric'],
