@@ -81,7 +81,7 @@ export default tseslint.config(
         patterns: [
           { group: ['node:*'], message: 'Browser code: no Node modules.' },
           {
-            group: ['../*.js', '../../*.js', '../../*/*.js', '../../*/*/*.js', '!../view-data.js', '!../../reports/format.js', '!../../reports/cell-state.js', '!../../reports/fail-reasons.js',
+            group: ['../*.js', '../../*.js', '../../*/*.js', '../../*/*/*.js', '!../view-data.js', '!../../reports/format.js', '!../../reports/cell-state.js', '!../../reports/best-mark.js', '!../../reports/fail-reasons.js',
               '!../../metrics/pass.js', '!../../records/answer-key.js', '!../../compare/format-delta.js'],
             allowTypeImports: true,
             message: 'The viewer app imports types, and only dependency-free modules as values (see eslint.config.js).',

@@ -1,6 +1,6 @@
 /**
  * @module api/common
- * Shared resources of the chat service interface (service-api.md §2). Types are inferred from the
+ * Shared resources of the chat service interface (docs/reference/service-api.md). Types are inferred from the
  * schemas here and nowhere written twice.
  */
 import { z } from 'zod';

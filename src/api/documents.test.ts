@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DocumentSourceSchema } from './common.js';
 import { ChatFullResponseSchema, CitationInfoSchema, SearchDocSchema, type SearchDoc } from './documents.js';
 
-/** wire-format.md "A typical single-model stream": the SearchDoc keys, in the order the service writes them. */
+/** docs/reference/wire-format.md "A typical single-model stream": the SearchDoc keys, in the order the service writes them. */
 const WIRE_KEY_ORDER = [
   'document_id', 'chunk_ind', 'semantic_identifier', 'link', 'blurb', 'source_type', 'boost', 'hidden', 'metadata',
   'score', 'is_relevant', 'relevance_explanation', 'match_highlights', 'updated_at', 'primary_owners',
@@ -19,7 +19,7 @@ const DOC: SearchDoc = {
 };
 
 describe('SearchDocSchema', () => {
-  it('declares the keys in the order of wire-format.md, and parses into that order', () => {
+  it('declares the keys in the order of docs/reference/wire-format.md, and parses into that order', () => {
     expect(Object.keys(SearchDocSchema.shape)).toEqual(WIRE_KEY_ORDER);
     const scrambled = Object.fromEntries(Object.entries(DOC).reverse());
     expect(Object.keys(SearchDocSchema.parse(scrambled))).toEqual(WIRE_KEY_ORDER);

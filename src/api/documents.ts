@@ -1,12 +1,12 @@
 /**
  * @module api/documents
- * Documents, citations, images and tool calls as the service returns them (service-api.md §2.8–2.11).
+ * Documents, citations, images and tool calls as the service returns them (docs/reference/service-api.md "ChatFullResponse").
  * Response schemas keep unknown keys: a newer service may add fields, which must never fail a run.
  */
 import { z } from 'zod';
 import { DocumentSourceSchema } from './common.js';
 
-/** Key order is the order the deployed service writes (wire-format.md). */
+/** Key order is the order the deployed service writes (docs/reference/wire-format.md). */
 export const SearchDocSchema = z.looseObject({
   document_id: z.string(),
   chunk_ind: z.number().int(),

@@ -4,7 +4,7 @@ import {
   MULTI_MODEL_REQUIRES_STREAM_DETAIL, NOT_AUTHENTICATED_DETAIL, PROJECT_NOT_FOUND_DETAIL, RateLimitedBodySchema,
 } from './error-bodies.js';
 
-/** service-api.md §2.14: the description's 422. */
+/** docs/reference/service-api.md "Validation errors": the description's 422. */
 const DESCRIBED_422 = {
   detail: [
     { loc: ['body', 'message'], msg: 'Field required', type: 'missing', input: { stream: true } },
@@ -12,7 +12,7 @@ const DESCRIBED_422 = {
     { loc: ['path', 'project_id'], msg: 'Input should be a valid integer', type: 'int_parsing' },
   ],
 };
-/** wire-format.md: the deployed service's 422. */
+/** docs/reference/wire-format.md: the deployed service's 422. */
 const DEPLOYED_422 = {
   status_code: 422,
   message: "1 validation error: {'type': 'missing', 'loc': ('body', 'message'), 'msg': 'Field required', 'input': {'stream': True}}",

@@ -1,6 +1,6 @@
 /**
  * @module api/error-bodies
- * Error bodies of the service (service-api.md §7, wire-format.md "Errors and their bodies").
+ * Error bodies of the service (docs/reference/service-api.md "Errors", docs/reference/wire-format.md "Errors and their bodies").
  */
 import { z } from 'zod';
 
@@ -44,7 +44,7 @@ export const MULTI_MODEL_REQUIRES_STREAM_DETAIL = 'Multi-model mode (llm_overrid
 
 /**
  * Mid-stream `error_code` values the deployed service sends, over every listed release
- * (onyx-releases.md): TOOL_CALL_FAILED (v2.7–v2.8), EMPTY_LLM_RESPONSE (v3.1+), the classified
+ * (docs/reference/onyx-releases.md): TOOL_CALL_FAILED (v2.7–v2.8), EMPTY_LLM_RESPONSE (v3.1+), the classified
  * model errors (v4.2+), MODEL_REFUSAL (v4.5+, backported to v4.4.9). Another code is kept as sent.
  */
 export const STREAMING_ERROR_CODES = [

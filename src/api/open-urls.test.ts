@@ -10,7 +10,7 @@ describe('open-urls', () => {
     expect(OpenUrlsRequestSchema.safeParse({}).success).toBe(false);
   });
 
-  it('round-trips the response of wire-format.md, and one where every URL failed', () => {
+  it('round-trips the response of docs/reference/wire-format.md, and one where every URL failed', () => {
     const response = {
       results: [{ document_citation_number: -1, unique_identifier_to_strip_away: 'https://docs.example.com/deploy', type: 'open_url', content: 'Deploying with Docker Compose...' }],
       provider_type: 'onyx_web_crawler',
@@ -24,7 +24,7 @@ describe('open-urls', () => {
     expect(OpenUrlsResponseSchema.safeParse({ results: [result], provider_type: 'exa' }).error?.issues[0]?.path).toEqual(['results', 0, 'type']);
   });
 
-  it('has the path of service-api.md §4.2', () => expect(OPEN_URLS_PATH).toBe('/web-search/open-urls'));
+  it('has the path of docs/reference/service-api.md "Endpoints"', () => expect(OPEN_URLS_PATH).toBe('/web-search/open-urls'));
 });
 
 describe('project instructions', () => {
@@ -39,5 +39,5 @@ describe('project instructions', () => {
     expect(ProjectInstructionsSchema.safeParse({ instructions: 3 }).success).toBe(false);
   });
 
-  it('builds the path of service-api.md §4.3', () => expect(projectInstructionsPath(42)).toBe('/user/projects/42/instructions'));
+  it('builds the path of docs/reference/service-api.md "Endpoints"', () => expect(projectInstructionsPath(42)).toBe('/user/projects/42/instructions'));
 });

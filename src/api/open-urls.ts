@@ -1,6 +1,6 @@
 /**
  * @module api/open-urls
- * POST {base}/web-search/open-urls (service-api.md §2.12, wire-format.md "open-urls").
+ * POST {base}/web-search/open-urls (docs/reference/service-api.md "Open URLs", docs/reference/wire-format.md "open-urls").
  */
 import { z } from 'zod';
 

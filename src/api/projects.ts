@@ -1,6 +1,6 @@
 /**
  * @module api/projects
- * POST and GET {base}/user/projects/{project_id}/instructions (service-api.md §2.13).
+ * POST and GET {base}/user/projects/{project_id}/instructions (docs/reference/service-api.md "Project instructions").
  */
 import { z } from 'zod';
 

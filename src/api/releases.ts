@@ -1,6 +1,6 @@
 /**
  * @module api/releases
- * The Onyx releases chatbench reads (shared/spec/onyx-releases.md): from v2.7, the first with
+ * The Onyx releases chatbench reads (docs/reference/onyx-releases.md): from v2.7, the first with
  * `POST /chat/send-chat-message`, to the newest. Each minor release is one entry; what differs
  * between them is in the spec, and the simulator speaks each one (`onyx_release`).
  *

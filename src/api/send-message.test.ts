@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SendMessageRequestSchema, type SendMessageRequest } from './send-message.js';
 
-/** service-api.md §2.1–2.6 with every field given. */
+/** docs/reference/service-api.md "SendMessageRequest" with every field given. */
 const FULL: SendMessageRequest = {
   message: 'How can the service be deployed?',
   llm_override: { model_configuration_id: 12, model_provider: 'OpenAI', model_version: 'gpt-4o', temperature: 0.2, display_name: 'GPT-4o' },

@@ -1,6 +1,6 @@
 /**
  * @module api/send-message
- * The request of POST {base}/chat/send-chat-message (service-api.md §2.1). Unknown fields are
+ * The request of POST {base}/chat/send-chat-message (docs/reference/service-api.md "SendMessageRequest"). Unknown fields are
  * ignored, as the service does.
  */
 import { z } from 'zod';

@@ -4,7 +4,7 @@ import { classifyPart, KNOWN_PACKET_TYPES } from './stream.js';
 const placement = { turn_index: 1, tab_index: 0, sub_turn_index: null, model_index: 0 };
 const packet = (obj: object, where: object = placement) => ({ placement: where, obj });
 
-describe('classifyPart: the part kinds of wire-format.md', () => {
+describe('classifyPart: the part kinds of docs/reference/wire-format.md', () => {
   it.each([
     { kind: 'session_created', value: { chat_session_id: '6f1c2d3e-1111-4a2b-9c3d-0123456789ab', incognito: false } },
     { kind: 'message_ids', value: { user_message_id: 101, reserved_assistant_message_id: 102 } },
@@ -56,7 +56,7 @@ describe('classifyPart: decode errors name the wrong field', () => {
     expect(classifyPart(value, 'l')).toEqual({ kind: 'decode_error', reason, line: 'l' });
   });
 
-  it('knows the packet types the toolkit reads (wire-format.md)', () => {
+  it('knows the packet types the toolkit reads (docs/reference/wire-format.md)', () => {
     for (const type of ['message_start', 'message_delta', 'citation_info', 'stop', 'section_end', 'chat_heartbeat', 'error', 'reasoning_delta']) {
       expect(KNOWN_PACKET_TYPES.has(type)).toBe(true);
     }

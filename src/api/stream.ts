@@ -1,13 +1,13 @@
 /**
  * @module api/stream
- * The parts of a streamed answer (wire-format.md "Top-level part kinds"). Four are bare objects;
+ * The parts of a streamed answer (docs/reference/wire-format.md "Top-level part kinds"). Four are bare objects;
  * everything else is a Packet `{placement, obj}`. An `obj.type` we do not know is a valid
  * GenericPacket: counted and kept, never fatal.
  */
 import { z } from 'zod';
 import { GeneratedImageSchema, SearchDocSchema } from './documents.js';
 
-/** `incognito` came in v4.6.0 (onyx-releases.md); an older release's line has only the session id. */
+/** `incognito` came in v4.6.0 (docs/reference/onyx-releases.md); an older release's line has only the session id. */
 export const SessionCreatedPartSchema = z.looseObject({
   chat_session_id: z.string(),
   incognito: z.boolean().default(false),
@@ -48,7 +48,7 @@ const obj = <T extends string, S extends z.core.$ZodLooseShape>(type: T, shape: 
 const Docs = z.array(SearchDocSchema);
 
 /**
- * Every packet type of the newest release (onyx-releases.md), each with the fields its release
+ * Every packet type of the newest release (docs/reference/onyx-releases.md), each with the fields its release
  * writes; a field an older release lacks is optional. So `unknown_parts` counts only types newer
  * than the newest listed release. Fields the toolkit never reads are typed loosely where releases
  * differ.

@@ -5,7 +5,8 @@
  * (compare-runs), then report.md, report.html, junit.xml and verdict.json written again so they
  * open with that verdict. The terminal, `--json` and the exit code read the same object.
  */
-import { compareSets, pairLines, type SetPair } from '../compare/pairwise.js';
+import { bestMarks, compareSets, pairLines, type SetPair } from '../compare/pairwise.js';
+import { hasModelNotes, modelNotes } from '../metrics/model-notes.js';
 import { compareVerdict } from '../compare/verdict.js';
 import { InputError, UsageError } from '../errors.js';
 import { gateJunitCases } from '../gates/index.js';
@@ -65,7 +66,9 @@ export async function decideEval(o: EvalVerdictOptions): Promise<EvalVerdict> {
       comparisons = [`sets not compared: ${error.message}`];
     }
   }
-  const options = { interrupted: o.interrupted, interruptedExit: o.interruptedExit, detail: o.detail, comparisons };
+  // The tables' "best" marks come from the same tests as the pair lines, decided here once.
+  const notes = modelNotes(o.input.summary.models ?? []);
+  const options = { interrupted: o.interrupted, interruptedExit: o.interruptedExit, detail: o.detail, comparisons, best: bestMarks(pairs), models: hasModelNotes(notes) ? notes : undefined };
   let gated: CompareAndGateResult | undefined;
   let notChecked: string | undefined;
   try {

@@ -213,6 +213,8 @@ export interface EvalOptions extends EvalInputs {
   readonly gates?: readonly string[];
   /** How questions appear in junit.xml (`--junit-questions`; kept in the manifest for `chatbench report DIR`). */
   readonly junitQuestions?: JunitQuestions | undefined;
+  /** The set the others are compared with (`--reference`; kept in the manifest for `chatbench report DIR`); default the first. */
+  readonly reference?: string | undefined;
   /**
    * The caller checks gates after the run and writes junit.xml once with them (writeJunit); a run
    * that could not be carried out (exit 3) still gets its junit.xml here, without gates.
@@ -515,6 +517,7 @@ async function buildManifest(
       max_duration_ms: options.maxDurationMs ?? null, max_answer_bytes: options.maxAnswerBytes ?? null, retries: options.retries, retry_429: options.retry429,
       gates: [...(options.gates ?? [])],
       junit_questions: options.junitQuestions ?? DEFAULT_JUNIT_QUESTIONS,
+      reference: options.reference ?? null,
     },
     service: { ...service },
     ...(options.invocation ? { invocation: options.invocation } : {}),

@@ -1,6 +1,6 @@
 /**
  * @module client/chat-client
- * Sends one send-chat-message request and measures it (metrics.md milestones). Uses undici's
+ * Sends one send-chat-message request and measures it (docs/reference/metrics.md milestones). Uses undici's
  * low-level `dispatch` with a handler, so every chunk is time-stamped in the callback that delivers
  * it; between `sent` and `done` the only work is decoding and folding parts (collect.ts). Bodies of
  * full answers and of errors are buffered (bounded) and read after the end.

@@ -1,5 +1,5 @@
 /**
- * The collector over what every Onyx release sends (shared/spec/onyx-releases.md, issue 10): parts
+ * The collector over what every Onyx release sends (docs/reference/onyx-releases.md, issue 10): parts
  * decoded from byte-exact lines, so the decoder and the collector are tested together.
  */
 import { describe, expect, it } from 'vitest';

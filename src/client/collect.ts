@@ -1,10 +1,10 @@
 /**
  * @module client/collect
- * Folds decoded stream parts, each with the moment its chunk arrived, into the figures of metrics.md.
+ * Folds decoded stream parts, each with the moment its chunk arrived, into the figures of docs/reference/metrics.md.
  * Pure and cheap per part (it runs on the hot path): counters, first-seen times and string chunks;
  * joining, sorting and rounding wait for finish().
  *
- * Definitions (metrics.md, with the choices it leaves open):
+ * Definitions (docs/reference/metrics.md, with the choices it leaves open):
  * - Request ttfp: the first decoded part of any kind (session, ids, packet, streaming error);
  *   `chat_heartbeat` packets and decode errors never count, and are not counted in `parts`.
  * - A model's ttfp (multi-model `models[]`): the first part carrying its model_index (or its
@@ -15,7 +15,7 @@
  * - ttft: first `message_delta` with non-empty content; `answer_deltas`, gaps, tpot and
  *   output_chars_per_s count only those. tpot = (last answer delta - first) / (answer_deltas - 1);
  *   output_chars_per_s = characters of the deltas after the first / (last - first) in seconds.
- * - Every release (onyx-releases.md): a packet without `model_index`, or with it null, belongs to
+ * - Every release (docs/reference/onyx-releases.md): a packet without `model_index`, or with it null, belongs to
  *   model 0 in a single-model stream (before v3.1 the key is absent; v3.1 sends null). In a
  *   multi-model stream a null model_index is the request's own (heartbeats; a user-cancel stop).
  * - Whether the stream is multi-model is what the service answered: its ids part. A request that

@@ -1,6 +1,6 @@
 /**
  * @module client/http-errors
- * Reads what a failed exchange says about itself: error bodies of a status ≥ 300 (wire-format.md
+ * Reads what a failed exchange says about itself: error bodies of a status ≥ 300 (docs/reference/wire-format.md
  * "Errors and their bodies", both 422 shapes), Retry-After, and the errors Node and undici raise for
  * a connection. Never throws: whatever a server sends becomes figures.
  */

@@ -1,8 +1,8 @@
 /**
  * @module client/open-urls-client
- * The open-urls operation (service-api.md §2.12): one request, its outcome and latency. Like the chat
+ * The open-urls operation (docs/reference/service-api.md "Open URLs"): one request, its outcome and latency. Like the chat
  * client it never throws for what the server or network does. A URL that could not be fetched is
- * simply missing from `results` (wire-format.md), so compare `results` with the URLs sent.
+ * simply missing from `results` (docs/reference/wire-format.md), so compare `results` with the URLs sent.
  */
 import { z } from 'zod';
 import { OPEN_URLS_PATH, OpenUrlsResponseSchema, type OpenUrlsResponse } from '../api/open-urls.js';

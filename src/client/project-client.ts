@@ -1,6 +1,6 @@
 /**
  * @module client/project-client
- * The project-instructions operation (service-api.md §2.13): the runner applies a set's project
+ * The project-instructions operation (docs/reference/service-api.md "Project instructions"): the runner applies a set's project
  * instructions before the first request. Anything but a 200 with `{"instructions": string}` is a
  * RunError (exit 3) naming the project, the status and the service's detail; the token never appears.
  */

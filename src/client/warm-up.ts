@@ -25,7 +25,7 @@ const DOC = {
 };
 const WORDS = ['The', ' synthetic', ' answer', ' warms', ' the', ' decoder', ' and', ' the', ' fold', ' of', ' parts'];
 
-/** A complete synthetic stream as the service sends it (wire-format.md), one part per line. */
+/** A complete synthetic stream as the service sends it (docs/reference/wire-format.md), one part per line. */
 export function syntheticStreamLines(): string[] {
   const part = (turn: number, obj: object) => JSON.stringify({ placement: placement(turn), obj });
   return [

@@ -1,6 +1,6 @@
 /**
  * @module compare/fdr
- * Multiple comparisons (metrics.md "Comparing runs: how many changes are real"). A comparison tests
+ * Multiple comparisons (docs/reference/metrics.md "Comparing runs: how many changes are real"). A comparison tests
  * some twenty figures × every group at once; at 95% each, about one unchanged figure in twenty
  * would look changed by chance. The list of significant changes is therefore the Benjamini–Hochberg
  * procedure at q = 0.05 over every test the comparison made: among the changes it reports, the

@@ -13,6 +13,8 @@ import { UsageError } from '../errors.js';
 import { formatFigureDelta, formatRatio } from '../figures/units.js';
 import { compareRuns, controlFalseDiscoveries } from './compare.js';
 import type { RunData } from './run-data.js';
+import type { Mode } from '../records/record.js';
+import type { BestMark } from '../verdict/index.js';
 import type { Comparison, FigureDelta, GroupComparison } from './schema.js';
 
 /** One set compared with the reference set. */
@@ -102,5 +104,42 @@ export function pairLines(pairs: readonly SetPair[]): string[] {
     });
     if (groups.length > MAX_LINES_PER_PAIR) lines[MAX_LINES_PER_PAIR - 1] += ` (and ${groups.length - MAX_LINES_PER_PAIR} more groups)`;
     return lines;
+  });
+}
+
+/** `stream|null|pass_rate`: one figure of one group, whichever pair it comes from. */
+const markKey = (g: Pick<GroupComparison, 'mode' | 'model_index'>, figure: string) => `${g.mode}|${g.model_index ?? ''}|${figure}`;
+
+/**
+ * The tables' "best" marks (report.md, report.html, the terminal, the viewer), from the same tests
+ * as the pair lines: per figure and group, a set is best only where the paired comparison says so
+ * after Benjamini–Hochberg over every test. Two sets: the significantly better one. More: the
+ * reference when every other set is significantly worse than it; another set when it is
+ * significantly better than the reference and every further set significantly worse (so it beats
+ * each one). Anything else (a change not significant, a figure some pair lacks): no mark, no
+ * clear winner. Figures with too few values are never significant, so never marked.
+ */
+export function bestMarks(pairs: readonly SetPair[]): BestMark[] {
+  if (pairs.length === 0) return [];
+  const reference = pairs[0]!.reference;
+  const tested = new Map<string, { mode: Mode; model_index: number | null; figure: string; directions: Map<string, 'better' | 'worse' | null> }>();
+  for (const { other, comparison } of pairs) {
+    for (const g of comparison.groups) {
+      for (const f of g.figures) {
+        const key = markKey(g, f.figure);
+        const entry = tested.get(key) ?? { mode: g.mode, model_index: g.model_index, figure: f.figure, directions: new Map() };
+        entry.directions.set(other, f.significant && (f.direction === 'better' || f.direction === 'worse') ? f.direction : null);
+        tested.set(key, entry);
+      }
+    }
+  }
+  return [...tested.values()].flatMap(({ mode, model_index, figure, directions }): BestMark[] => {
+    if (directions.size !== pairs.length) return [];
+    const said = [...directions.entries()];
+    const better = said.filter(([, d]) => d === 'better');
+    const worse = said.filter(([, d]) => d === 'worse');
+    if (worse.length === said.length) return [{ figure, mode, model_index, set: reference }];
+    if (better.length === 1 && better.length + worse.length === said.length) return [{ figure, mode, model_index, set: better[0]![0] }];
+    return [];
   });
 }

@@ -5,7 +5,7 @@
  * gates use (compare/compare: the figure's interval and Benjamini–Hochberg over every test).
  */
 import type { GateResult } from '../gates/evaluate.js';
-import { decide, type Verdict } from '../verdict/index.js';
+import { decide, type BestMark, type ModelNotes, type Verdict } from '../verdict/index.js';
 import type { ExitCode } from '../errors.js';
 import type { Comparison } from './schema.js';
 
@@ -23,10 +23,14 @@ export interface CompareVerdictOptions {
   readonly detail?: string;
   /** The pairwise lines of a run's own sets (eval of two or more sets). */
   readonly comparisons?: readonly string[];
+  /** The tables' "best" marks from those pairs (compare/pairwise bestMarks). */
+  readonly best?: readonly BestMark[];
+  /** Which model answered (metrics/model-notes), for every report and the viewer. */
+  readonly models?: ModelNotes | undefined;
 }
 
 /** The gates decide; the significant changes follow the decision, never lead it. */
 export function compareVerdict(c: Comparison | null, gates: readonly GateResult[], o: CompareVerdictOptions = {}): Verdict {
   const detail = [o.detail ?? '', significantChanges(c)].filter(Boolean).join(' · ');
-  return decide({ gates, interrupted: o.interrupted ?? false, interruptedExit: o.interruptedExit, detail, comparisons: o.comparisons ?? [] });
+  return decide({ gates, interrupted: o.interrupted ?? false, interruptedExit: o.interruptedExit, detail, comparisons: o.comparisons ?? [], best: o.best, models: o.models });
 }

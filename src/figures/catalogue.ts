@@ -16,7 +16,7 @@ import { ScoresSchema, type ScoreName, type Scores } from '../records/scores.js'
 
 /**
  * The per-request figures summarised by their distribution (count, mean, percentiles) over `ok`
- * answers, each group and each model of a multi-model set: the milestones of metrics.md, TPOT,
+ * answers, each group and each model of a multi-model set: the milestones of docs/reference/metrics.md, TPOT,
  * output characters per second and the service's `pre_answer_processing_seconds`.
  */
 export const LATENCY_FIGURES = [
@@ -53,7 +53,7 @@ const packetAt = (f: SampleSource, ...types: string[]): number | null => {
 };
 const ms = (label: string, read: SampleFigure['read']): SampleFigure => ({ unit: 'ms', higherIsBetter: false, label, read });
 
-/** The definition of every per-request figure (metrics.md "Timing milestones"). */
+/** The definition of every per-request figure (docs/reference/metrics.md "Timing milestones"). */
 export const SAMPLE_FIGURES: Readonly<Record<LatencyFigure, SampleFigure>> = {
   headers_ms: ms('status and headers received', (_f, headers) => headers),
   ttfp_ms: ms('first part (TTFP)', (f) => f.ttfp_ms),
@@ -122,7 +122,7 @@ export const HEADLINE_FIGURES: readonly (ScoreName | RateFigure)[] = [
   'pass_rate', 'ok_rate', 'error_rate', 'rate_limited_rate',
 ];
 /**
- * The answer-quality scores a comparison shows when either run has them (metrics.md "Answer
+ * The answer-quality scores a comparison shows when either run has them (docs/reference/metrics.md "Answer
  * quality"): without reference answers or a judge they do not exist, and a row of n/a says nothing.
  */
 export const QUALITY_HEADLINE: readonly ScoreName[] = ['answer_f1', 'correctness', 'groundedness', 'relevance', 'rubric'];

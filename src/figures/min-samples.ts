@@ -1,6 +1,6 @@
 /**
  * @module figures/min-samples
- * The minimum-sample rule (metrics.md "Comparing runs: how many changes are real"), in one place so
+ * The minimum-sample rule (docs/reference/metrics.md "Comparing runs: how many changes are real"), in one place so
  * metrics, compare, gates and every report apply the same one. A figure computed from fewer samples
  * than its minimum is shown greyed with its n, and is never called the best of a row nor a
  * significant change.

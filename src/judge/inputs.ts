@@ -1,6 +1,6 @@
 /**
  * @module judge/inputs
- * What the judge is shown for each figure of one answer, or why the figure is N/A (metrics.md
+ * What the judge is shown for each figure of one answer, or why the figure is N/A (docs/reference/metrics.md
  * "Answer quality"): correctness needs a reference answer, rubric a rubric, groundedness the text
  * of documents; relevance only the question and the answer. An empty answer is judged on nothing.
  * Pure: the same answer gives the same input, byte for byte, which is what the cache keys on.

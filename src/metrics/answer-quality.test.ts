@@ -12,7 +12,7 @@ describe('answerTokens (SQuAD normalisation)', () => {
   ])('$text', ({ text, want }) => expect(answerTokens(text)).toEqual(want));
 });
 
-describe('metrics.md test vectors', () => {
+describe('docs/reference/metrics.md test vectors', () => {
   it('"The cat sat on the mat." vs "A cat sat on a mat": 1.0 and 1.0', () => {
     expect(referenceScores('The cat sat on the mat.', 'A cat sat on a mat')).toEqual({ answer_f1: 1, rouge_l: 1 });
   });

@@ -1,6 +1,6 @@
 /**
  * @module metrics/answer-quality
- * The answer-quality figures computed without a model (metrics.md "Answer quality"): token F1 and
+ * The answer-quality figures computed without a model (docs/reference/metrics.md "Answer quality"): token F1 and
  * ROUGE-L between the answer and the dataset's reference answer, over SQuAD's normalisation.
  */
 import { stripCitations } from '../records/citations.js';

@@ -1,6 +1,6 @@
 /**
  * @module metrics/checks
- * The optional answer checks of shared/spec/metrics.md (must_contain, must_not_contain,
+ * The optional answer checks of docs/reference/metrics.md (must_contain, must_not_contain,
  * must_match, must_not_match, expect_no_answer) and the default per-question pass rule (README
  * "Pass rule"; `--pass` rules: pass-rule.ts).
  */

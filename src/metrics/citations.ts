@@ -1,6 +1,6 @@
 /**
  * @module metrics/citations
- * The citation scores of shared/spec/metrics.md: precision, recall, F1 and invalid citations, over
+ * The citation scores of docs/reference/metrics.md: precision, recall, F1 and invalid citations, over
  * the ranked list R that src/records/citations.ts derives.
  */
 /** Citation precision, recall and F1 of one answer; null = N/A. */
@@ -28,7 +28,7 @@ export function citationScores(ranked: readonly string[], expected: Iterable<str
 }
 
 /**
- * Invalid citations of metrics.md: each distinct cited document that is not among the documents the
+ * Invalid citations of docs/reference/metrics.md: each distinct cited document that is not among the documents the
  * answer was given (`top_document_ids`; ids compared trimmed), plus each marker number with no
  * citation_info. A document cited twice counts once here; the repeat is a duplicate.
  */

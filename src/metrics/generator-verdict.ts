@@ -1,6 +1,6 @@
 /**
  * @module metrics/generator-verdict
- * Whether the load generator's own lateness matters, in proportion to what was measured (metrics.md
+ * Whether the load generator's own lateness matters, in proportion to what was measured (docs/reference/metrics.md
  * "generator health"). A few sends a few ms late change nothing in latencies of hundreds of ms: 4
  * late sends of 150 with a lag p99 of 7.6 ms against a TTFP p50 of 300 ms is a generator that kept
  * up. It fell behind when it dropped arrivals, or when at least 1% of its sends were late and its
@@ -9,7 +9,7 @@
  */
 import type { GeneratorFigures } from '../records/load-summary.js';
 
-/** Sends later than this behind their schedule are late (metrics.md). */
+/** Sends later than this behind their schedule are late (docs/reference/metrics.md). */
 export const LATE_MS = 5;
 /** Late sends below this share of the sent ones are noise. */
 export const LATE_SHARE = 0.01;

@@ -1,6 +1,6 @@
 /**
  * @module metrics/judge-agreement
- * How far the judge can be trusted (metrics.md "Answer quality"): its agreement with human
+ * How far the judge can be trusted (docs/reference/metrics.md "Answer quality"): its agreement with human
  * verdicts — accuracy and Cohen's kappa, each with a 95% percentile bootstrap interval — and its
  * self-consistency across `--judge-repeat` asks (the flip rate). A judged score at or above
  * JUDGE_PASS_THRESHOLD is a pass verdict. Pure: the caller injects the seeded random source, so the

@@ -2,7 +2,7 @@
  * @module metrics/load-slo
  * SLOs of a load run or a capacity step (`--slo "ttfp_ms.p95<=2000"`, `error_rate<=0.01`,
  * `rate_limited_rate<=0.05`). They are gates of the gate grammar (one parser, one figure
- * catalogue), with one addition: a latency without a statistic (`ttfp_ms<=1500`, metrics.md's
+ * catalogue), with one addition: a latency without a statistic (`ttfp_ms<=1500`, docs/reference/metrics.md's
  * goodput example) is a per-request objective, checked on the window's max.
  *
  * Every latency SLO also defines goodput: an ok request is good when its own value meets every

@@ -1,6 +1,6 @@
 /**
  * @module metrics/load
- * The load summary (metrics.md "Load figures", issue 5 §1–2): from a run's records, its load spec
+ * The load summary (docs/reference/metrics.md "Load figures", issue 5 §1–2): from a run's records, its load spec
  * and the generator's own health, the warm-up / measured / cool-down windows with offered, sent,
  * completion, accepted, 429 and error rates, goodput under the SLOs, latency from `sent` (service
  * time) and from `scheduled` (response time, free of coordinated omission), generator health,

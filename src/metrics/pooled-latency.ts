@@ -2,7 +2,7 @@
  * @module metrics/pooled-latency
  * Latency samples pooled in bulk (the inter-part answer gaps of every request: hundreds per answer)
  * go into an HdrHistogram instead of an array, so memory stays flat however long the run
- * (metrics.md: "a mergeable histogram for per-gap samples").
+ * (docs/reference/metrics.md: "a mergeable histogram for per-gap samples").
  *
  * Precision: values are recorded in whole microseconds (a gap is rounded to the nearest µs) at 3
  * significant digits, so a percentile is within 0.1% of a sample value at or near that rank

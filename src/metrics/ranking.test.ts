@@ -8,9 +8,9 @@ const q2 = rankingScores([], ['X']);
 const q3 = rankingScores(['N'], []);
 const q4 = rankingScores(['P'], ['P', 'Q', 'R']);
 
-// shared/spec/metrics.md test vectors (trec_eval 10.0), to 4 decimals. "AP" (uncut) is AP@10 here:
+// docs/reference/metrics.md test vectors (trec_eval 10.0), to 4 decimals. "AP" (uncut) is AP@10 here:
 // every list is shorter than 10.
-describe('metrics.md vectors', () => {
+describe('docs/reference/metrics.md vectors', () => {
   it.each([
     { measure: 'precision_at_1', q1: 0, q2: 0, q4: 1 },
     { measure: 'precision_at_3', q1: 0.3333, q2: 0, q4: 0.3333 },

@@ -1,7 +1,7 @@
 /**
  * @module metrics/ranking
  * Ranking metrics of one ranked list of document ids against the expected set, exactly as
- * shared/spec/metrics.md "Scoring cited documents" defines them (checked against its trec_eval
+ * docs/reference/metrics.md "Scoring cited documents" defines them (checked against its trec_eval
  * vectors in ranking.test.ts). Used twice per answer: over the cited list and over top_documents.
  */
 import { CUTOFFS, type RankingScores } from '../records/scores.js';

@@ -27,7 +27,7 @@ const answerCiting = (docs: string[], top: string[] = docs, over: Partial<Scored
   };
 };
 
-describe('computeScores on the metrics.md vectors', () => {
+describe('computeScores on the docs/reference/metrics.md vectors', () => {
   it('q1', () => {
     const s = computeScores(answerCiting(['B', 'A', 'D', 'C']), expectations({ expected_document_ids: ['A', 'C'] }));
     expect(s.citation_precision).toBe(0.5);

@@ -2,7 +2,7 @@
  * @module metrics/score
  * The scores of one answer (the record's `scores`, or one `models[]` entry's): citation scores,
  * ranking metrics over the cited list and over top_documents, invalid and duplicate citations,
- * answer checks and the pass rule. Definitions: shared/spec/metrics.md.
+ * answer checks and the pass rule. Definitions: docs/reference/metrics.md.
  */
 import type { ExpectationsInput as Expectations } from '../records/expectations.js';
 import type { AnswerFigures } from '../records/record.js';
@@ -86,7 +86,7 @@ export function computeScores(figures: ScoredFigures, expectations: Expectations
 }
 
 /**
- * metrics.md "Answer quality": `tool_assertion` is 1 when every expected tool was used, else 0
+ * docs/reference/metrics.md "Answer quality": `tool_assertion` is 1 when every expected tool was used, else 0
  * (as the service's own evaluation scores it with require_all), N/A without expected tools;
  * `tool_precision` is the share of the used tools that were expected, N/A when none was used or
  * none is expected. Names compare as records/tools.ts says (aliases, case).

@@ -1,7 +1,7 @@
 /**
  * @module records/citations
  * How a record's citation fields derive from what the service sent: the ranked list R of
- * metrics.md (`cited_document_ids`), and the `[[n]](link)` markers of the answer text. One copy,
+ * docs/reference/metrics.md (`cited_document_ids`), and the `[[n]](link)` markers of the answer text. One copy,
  * used by the client that writes the record and by the metrics that score it, so they cannot disagree.
  */
 import type { z } from 'zod';
@@ -11,7 +11,7 @@ type Citation = z.infer<typeof CitationSchema>;
 
 /**
  * Trims each id, drops empty ones and keeps the first occurrence of every id, in order: the ranked
- * list R of metrics.md. `duplicates` counts the later occurrences that were dropped.
+ * list R of docs/reference/metrics.md. `duplicates` counts the later occurrences that were dropped.
  */
 export function rankedUnique(ids: readonly string[]): { ranked: string[]; duplicates: number } {
   const seen = new Set<string>();
@@ -28,7 +28,7 @@ export function rankedUnique(ids: readonly string[]): { ranked: string[]; duplic
 /**
  * Orders citations by citation number (ties keep arrival order), trims ids, drops empty ones and
  * keeps the first occurrence of each document. `duplicates` counts citations of a document already
- * cited (metrics.md: kept once in the ranking, reported separately).
+ * cited (docs/reference/metrics.md: kept once in the ranking, reported separately).
  */
 export function rankCitations(citations: readonly Citation[]): { ranked: string[]; duplicates: number } {
   // Array.prototype.sort is stable, so equal numbers keep the order they arrived in.

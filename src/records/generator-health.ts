@@ -1,6 +1,6 @@
 /**
  * @module records/generator-health
- * generator.json of a load run: how well the generator itself kept its schedule (metrics.md
+ * generator.json of a load run: how well the generator itself kept its schedule (docs/reference/metrics.md
  * "generator health"). When it fell behind, the load reports say so first: their figures then
  * describe the generator as much as the service.
  */
@@ -39,7 +39,7 @@ export type EvalGenerator = z.infer<typeof EvalGeneratorSchema>;
 /** What the summary of any run reads from generator.json: the loop delay, whichever command wrote it. */
 export const GeneratorLoopDelaySchema = z.looseObject({ loop_delay_ms: LoopDelaySchema.nullable().optional() });
 
-/** generator.json: how well the generator kept its schedule (metrics.md "generator health"). */
+/** generator.json: how well the generator kept its schedule (docs/reference/metrics.md "generator health"). */
 export const GeneratorHealthSchema = z.object({
   planned_arrivals: z.number().int(),
   sent: z.number().int(),

@@ -1,6 +1,6 @@
 /**
  * @module records/labels
- * Human verdicts on answers, for the judge's agreement (metrics.md "Answer quality"): from the
+ * Human verdicts on answers, for the judge's agreement (docs/reference/metrics.md "Answer quality"): from the
  * dataset's `human_verdict` column (per question), or a labels file (per question, optionally per
  * set and per judged figure), kept in the run directory as labels.jsonl so that `chatbench report`
  * rebuilds the agreement table from the run directory alone.

@@ -41,7 +41,7 @@ export const WindowFiguresSchema = z.object({
     rate_limited: Rate,
     /** Outcomes other than ok, rate_limited and cancelled. */
     errors: Rate,
-    /** ok requests meeting every per-request SLO (metrics.md "goodput"). */
+    /** ok requests meeting every per-request SLO (docs/reference/metrics.md "goodput"). */
     goodput: Rate,
   }),
   /** Shares of the window's sent requests (the gate figures of the same names); null when none. */

@@ -1,6 +1,6 @@
 /**
  * @module records/quality
- * What a record keeps about the quality of an answer beyond its citations (metrics.md "Answer
+ * What a record keeps about the quality of an answer beyond its citations (docs/reference/metrics.md "Answer
  * quality"): the text of the documents the answer was given (bounded: what a judge or a check
  * reads), the judge's verdicts with their reasons, the results of the user's own checks, and a
  * human's verdict when the dataset gives one. Each a schema, the types inferred.

@@ -18,7 +18,7 @@ import { RECORD_BOUNDS as B } from './bounds.js';
 export const RECORD_VERSION = 1;
 
 /**
- * metrics.md "Outcome classes". `ok` only when every model reached `stop` with answer text (or the
+ * docs/reference/metrics.md "Outcome classes". `ok` only when every model reached `stop` with answer text (or the
  * full response came back with a non-empty answer and no error_msg). `skipped`: a later turn of a
  * conversation whose earlier turn failed; nothing was sent for it (error_message says why).
  */
@@ -51,7 +51,7 @@ export const AnswerFiguresSchema = z.object({
   /** Streaming error code, or the error_code of an error body. */
   error_code: Id.nullable(),
   error_message: Message.nullable(),
-  /** Milestones in ms after `sent` (metrics.md); null when the milestone did not happen. */
+  /** Milestones in ms after `sent` (docs/reference/metrics.md); null when the milestone did not happen. */
   ttfp_ms: Ms,
   ttft_ms: Ms,
   first_citation_ms: Ms,
@@ -80,7 +80,7 @@ export const AnswerFiguresSchema = z.object({
    * sends citation_info only for a document's first citation). First occurrence of each n.
    */
   marker_citations: list(CitationSchema).default([]),
-  /** In citation-number order, de-duplicated, citations and marker_citations together: the ranked list R of metrics.md. */
+  /** In citation-number order, de-duplicated, citations and marker_citations together: the ranked list R of docs/reference/metrics.md. */
   cited_document_ids: list(Id),
   /** final_documents of the last message_start (full mode: top_documents): what the answer was given. */
   top_document_ids: list(Id),
@@ -101,7 +101,7 @@ export const AnswerFiguresSchema = z.object({
   scores: ScoresSchema.nullable(),
   /** The documents the answer was given, as a judge reads them (bounded: records/quality). */
   top_documents: z.array(DocumentTextSchema).default([]),
-  /** The judge's verdicts (metrics.md "Answer quality"); null when no judge was asked. */
+  /** The judge's verdicts (docs/reference/metrics.md "Answer quality"); null when no judge was asked. */
   judge: JudgementSchema.nullable().default(null),
   /** The user's checks (`--checks`), by export name. */
   checks: z.record(Id, CheckResultSchema).refine((m) => Object.keys(m).length <= B.mapEntries, `at most ${B.mapEntries} checks`).default({}),

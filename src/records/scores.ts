@@ -1,6 +1,6 @@
 /**
  * @module records/scores
- * The per-request scores written into every record (definitions: shared/spec/metrics.md, README
+ * The per-request scores written into every record (definitions: docs/reference/metrics.md, README
  * "Metrics"). `null` means N/A: the figure does not exist (nothing expected, nothing cited, request
  * not ok), and is excluded from means.
  */
@@ -36,7 +36,7 @@ export const ScoresSchema = z.object({
   citation_f1: Score,
   ...RankingScoresSchema.shape,
   ...retrieval(RankingScoresSchema.shape),
-  /** metrics.md "Answer quality", without a model: token F1 and ROUGE-L against the reference answer; null without one. */
+  /** docs/reference/metrics.md "Answer quality", without a model: token F1 and ROUGE-L against the reference answer; null without one. */
   answer_f1: Score.default(null),
   rouge_l: Score.default(null),
   /** Judged 0–1 (the record's `judge` holds the verdicts and reasons); null when N/A or when the judge failed. */
@@ -44,7 +44,7 @@ export const ScoresSchema = z.object({
   groundedness: Score.default(null),
   relevance: Score.default(null),
   rubric: Score.default(null),
-  /** 1 when every expected tool was used, else 0; null without expected tools (metrics.md "Answer quality"). */
+  /** 1 when every expected tool was used, else 0; null without expected tools (docs/reference/metrics.md "Answer quality"). */
   tool_assertion: Score.default(null),
   /** Used tools that were expected / used tools; null when none was used or none expected. */
   tool_precision: Score.default(null),

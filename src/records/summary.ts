@@ -13,7 +13,7 @@ export { LATENCY_FIGURES, type LatencyFigure };
 
 export const SUMMARY_VERSION = 1;
 
-/** metrics.md "Latency statistics"; null when no request had the figure. */
+/** docs/reference/metrics.md "Latency statistics"; null when no request had the figure. */
 export const LatencyStatsSchema = z.object({
   count: z.number().int(),
   mean: z.number(),

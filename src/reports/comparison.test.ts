@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureSummary, mean, stats } from '../../test/fixtures/reports/fixture.js';
 import type { Summary } from '../records/summary.js';
+import type { BestMark } from '../verdict/index.js';
 import { categoryRows, comparisonRows, reportColumns } from './comparison.js';
 
 const rowOf = (summary: Summary, label: string) => {
@@ -23,28 +24,24 @@ describe('reportColumns', () => {
 });
 
 describe('comparisonRows', () => {
-  it('marks the highest value best where higher is better, the lowest where lower is', () => {
-    expect(rowOf(fixtureSummary(), 'citation F1').best).toEqual([false, true, true, true, false]);
-    expect(rowOf(fixtureSummary(), 'TTFP p50').best).toEqual([false, false, false, true, false]);
-    expect(rowOf(fixtureSummary(), 'invalid citations').best).toEqual([true, true, false, true, true]);
+  it('marks no cell without the verdict\'s marks: a higher value alone is no winner', () => {
+    for (const row of comparisonRows(reportColumns(fixtureSummary()))) expect({ label: row.label, best: row.best.some(Boolean) }).toEqual({ label: row.label, best: false });
   });
 
-  it('marks nothing on a row of counts, on a full tie, or with a single figure', () => {
-    expect(rowOf(fixtureSummary(), 'requests').best.some(Boolean)).toBe(false);
-    expect(rowOf(fixtureSummary(), 'retrieval recall@5').best.some(Boolean)).toBe(false);
+  it('marks the cells whose set, mode and model the verdict names best on the row\'s figure', () => {
     const summary = fixtureSummary();
-    for (const g of summary.groups) g.scores.citation_precision = null;
-    summary.groups[0]!.scores.citation_precision = mean(0.4);
-    expect(rowOf(summary, 'citation precision').best.some(Boolean)).toBe(false);
-  });
-
-  it('judges ties on the displayed value', () => {
-    const summary = fixtureSummary();
-    summary.groups[0]!.scores.citation_f1 = mean(0.99991);
-    summary.groups[1]!.scores.citation_f1 = mean(0.99994);
-    const row = rowOf(summary, 'citation F1');
-    expect(row.cells[0]).toBe(row.cells[1]);
-    expect(row.best[0]).toBe(row.best[1]);
+    const best: BestMark[] = [
+      { figure: 'citation_f1', mode: 'stream', model_index: null, set: 'accurate' },
+      { figure: 'ttfp_ms.p50', mode: 'stream', model_index: 0, set: 'duo' },
+      // Another mode, another model: not these columns.
+      { figure: 'citation_f1', mode: 'full', model_index: null, set: 'duo' },
+      { figure: 'ttfp_ms.p50', mode: 'stream', model_index: 1, set: 'fast' },
+    ];
+    const row = (label: string) => comparisonRows(reportColumns(summary), best).find((r) => r.label === label)!;
+    expect(row('citation F1').best).toEqual([false, false, true, false, false]);
+    expect(row('TTFP p50').best).toEqual([false, false, false, true, false]);
+    // A row of counts has no figure to test: never marked.
+    expect(row('invalid citations').best.some(Boolean)).toBe(false);
   });
 
   it('shows N/A as "–", never 0, and does not count it as best or worst', () => {
@@ -71,7 +68,7 @@ describe('comparisonRows', () => {
     const precision = rowOf(summary, 'citation precision');
     expect(precision.cells[0]).toBe('1.000 (n=1)');
     expect(precision.few[0]).toBe(true);
-    expect(precision.best[0]).toBe(false);
+    expect(comparisonRows(reportColumns(summary), [{ figure: 'citation_precision', mode: 'stream', model_index: null, set: 'fast' }]).find((r) => r.label === 'citation precision')!.best[0]).toBe(false);
     // A p95 from 75 samples is greyed (it needs 200); a p50 from 75 is judged (it needs 20).
     expect(rowOf(summary, 'TTFP p95').cells[2]).toBe('99.0 ms (n=75)');
     expect(rowOf(summary, 'TTFP p95').few[2]).toBe(true);

@@ -1,11 +1,15 @@
 /**
  * @module reports/comparison
- * The side-by-side comparison both report.md and report.html show: which columns (set × mode, and
- * each model of a multi-model set), which rows, and which cell of a row is best. Built once here so
- * the two reports can never disagree on a figure or on what "best" means.
+ * The side-by-side comparison report.md, report.html and the terminal show: which columns (set ×
+ * mode, and each model of a multi-model set), which rows, and which cell of a row is best. Built
+ * once here so the outputs can never disagree on a figure. "Best" is not decided here: a cell is
+ * marked only where the verdict's marks (compare/pairwise bestMarks, the paired test behind the
+ * pair lines) name its set, so a higher value that is not significantly higher is no winner.
  */
 import { SCORE_NAMES } from '../figures/catalogue.js';
 import { OUTCOMES, type Mode } from '../records/record.js';
+import type { BestMark } from '../verdict/index.js';
+import { isMarkedBest } from './best-mark.js';
 import type { Group, GroupFigures, LatencyFigure, MeanEstimate, RepeatFigures, Summary } from '../records/summary.js';
 import { hasEnoughSamples, type Statistic } from '../figures/min-samples.js';
 import { formatFigureValue } from '../figures/units.js';
@@ -50,17 +54,26 @@ export function reportColumns(summary: Summary): ReportColumn[] {
   });
 }
 
+/**
+ * What a "best" mark means, said under every table that shows one (report.md, report.html, the
+ * terminal); `marker` is how the table marks it.
+ */
+export const bestNote = (marker: string): string =>
+  `${marker}: significantly better than every other set on that figure (the paired comparison of the sets, Benjamini–Hochberg over all its tests); no mark: no clear winner`;
+
 /** Which way is better for a row; null: no best (e.g. request counts). */
 export type Better = 'higher' | 'lower' | null;
 
 export interface ComparisonRow {
   readonly label: string;
+  /** The compare figure the row shows (`pass_rate`, `ttft_ms.p50`); null for counts, which are never marked. */
+  readonly figure: string | null;
   readonly better: Better;
   /** Raw value per column; null = N/A. */
   readonly values: ReadonlyArray<number | null>;
   /** Display text per column; N/A is "–"; a figure from too few samples carries its n: "0.912 (n=3)". */
   readonly cells: readonly string[];
-  /** Per column: holds the best value of the row (ties all marked). */
+  /** Per column: significantly best of the row by the paired comparison of the sets (the verdict's marks). */
   readonly best: readonly boolean[];
   /**
    * Per column: the figure rests on too few samples (figures/min-samples): shown greyed with its n,
@@ -72,6 +85,8 @@ export interface ComparisonRow {
 interface RowSpec {
   label: string;
   better: Better;
+  /** The compare figure the row shows (`pass_rate`, `ttft_ms.p50`), whose test decides its best mark; none: never marked. */
+  figure?: string;
   value: (g: GroupFigures & Partial<Pick<Group, 'conversations' | 'repeats'>>) => number | null;
   text?: (g: GroupFigures & Partial<Pick<Group, 'conversations' | 'repeats'>>) => string;
   format: (v: number | null) => string;
@@ -82,6 +97,7 @@ interface RowSpec {
 const score = (label: string, name: string): RowSpec => ({
   label,
   better: 'higher',
+  figure: name,
   value: (g) => g.scores[name]?.mean ?? null,
   format: formatScore,
   samples: { stat: 'mean', n: (g) => g.scores[name]?.n ?? 0 },
@@ -89,6 +105,7 @@ const score = (label: string, name: string): RowSpec => ({
 const latency = (label: string, figure: LatencyFigure, p: 'p50' | 'p95'): RowSpec => ({
   label,
   better: 'lower',
+  figure: `${figure}.${p}`,
   value: (g) => g.latency[figure]?.[p] ?? null,
   format: formatMs,
   samples: { stat: p, n: (g) => g.latency[figure]?.count ?? 0 },
@@ -104,14 +121,14 @@ const MILESTONE_ROWS: readonly RowSpec[] = [
   latency('message_start p50', 'message_start_ms', 'p50'),
   latency('first reasoning p50', 'first_reasoning_ms', 'p50'),
   latency('first citation p50', 'first_citation_ms', 'p50'),
-  { label: 'pre-answer (service) p50', better: 'lower', value: (g) => g.latency.pre_answer_processing_seconds?.p50 ?? null, format: formatSeconds, samples: { stat: 'p50', n: (g) => g.latency.pre_answer_processing_seconds?.count ?? 0 } },
+  { label: 'pre-answer (service) p50', better: 'lower', figure: 'pre_answer_processing_seconds.p50', value: (g) => g.latency.pre_answer_processing_seconds?.p50 ?? null, format: formatSeconds, samples: { stat: 'p50', n: (g) => g.latency.pre_answer_processing_seconds?.count ?? 0 } },
   latency('TPOT p50', 'tpot_ms', 'p50'),
   latency('TPOT p95', 'tpot_ms', 'p95'),
   // Every per-request figure obeys the one minimum-sample rule (figures/min-samples), as TTFT does.
-  { label: 'output chars/s p50', better: 'higher', value: (g) => g.latency.output_chars_per_s?.p50 ?? null, format: (v) => (v === null ? formatMs(null) : formatFigureValue('output_chars_per_s', v)), samples: { stat: 'p50', n: (g) => g.latency.output_chars_per_s?.count ?? 0 } },
+  { label: 'output chars/s p50', better: 'higher', figure: 'output_chars_per_s.p50', value: (g) => g.latency.output_chars_per_s?.p50 ?? null, format: (v) => (v === null ? formatMs(null) : formatFigureValue('output_chars_per_s', v)), samples: { stat: 'p50', n: (g) => g.latency.output_chars_per_s?.count ?? 0 } },
 ];
 
-/** Answer quality (metrics.md): shown only when some column has the figure (a reference answer, a judge). */
+/** Answer quality (docs/reference/metrics.md): shown only when some column has the figure (a reference answer, a judge). */
 const QUALITY_ROWS: ReadonlyArray<[string, string]> = [
   ['answer F1', 'answer_f1'], ['ROUGE-L', 'rouge_l'], ['correctness', 'correctness'], ['groundedness', 'groundedness'],
   ['relevance', 'relevance'], ['rubric pass', 'rubric'],
@@ -130,20 +147,24 @@ const errorsOf = (g: GroupFigures): number => Object.values(g.figure_errors).red
 function repeatRows(columns: readonly ReportColumn[]): RowSpec[] {
   const n = Math.max(0, ...columns.map((c) => c.group.repeats?.repeats ?? 0));
   if (n < 2) return [];
-  const row = (label: string, better: Better, pick: (r: RepeatFigures) => MeanEstimate | null): RowSpec => ({
-    label, better, value: (g) => (g.repeats ? pick(g.repeats)?.mean ?? null : null), format: formatPct,
+  const row = (label: string, better: Better, figure: string, pick: (r: RepeatFigures) => MeanEstimate | null): RowSpec => ({
+    label, better, figure, value: (g) => (g.repeats ? pick(g.repeats)?.mean ?? null : null), format: formatPct,
     text: (g) => (g.repeats && pick(g.repeats) ? formatPctWithCi(pick(g.repeats)) : formatPct(null)),
     samples: { stat: 'mean', n: (g) => (g.repeats ? (pick(g.repeats)?.n ?? 0) : 0) },
   });
   return [
-    row(`pass@${n} [95% CI]`, 'higher', (r) => r.pass_at_n),
-    row(`pass^${n} [95% CI]`, 'higher', (r) => r.pass_all_n),
-    row('flaky rate [95% CI]', 'lower', (r) => r.flaky_rate),
+    row(`pass@${n} [95% CI]`, 'higher', 'pass_at_n', (r) => r.pass_at_n),
+    row(`pass^${n} [95% CI]`, 'higher', 'pass_all_n', (r) => r.pass_all_n),
+    row('flaky rate [95% CI]', 'lower', 'flaky_rate', (r) => r.flaky_rate),
   ];
 }
 
-/** The rows of the comparison table, each with its best cells marked. Outcome rows appear only for classes that occurred. */
-export function comparisonRows(columns: readonly ReportColumn[]): ComparisonRow[] {
+/**
+ * The rows of the comparison table, each with its best cells marked from `best` (the verdict's
+ * marks; none given, e.g. before the verdict or for a merged run: no cell is marked). Outcome rows
+ * appear only for classes that occurred.
+ */
+export function comparisonRows(columns: readonly ReportColumn[], best: readonly BestMark[] = []): ComparisonRow[] {
   const occurred = OUTCOMES.filter((o) => o !== 'ok' && columns.some((c) => (c.group.outcomes[o] ?? 0) > 0));
   const present = (spec: RowSpec) => columns.some((c) => spec.value(c.group) !== null);
   const quality = [
@@ -155,22 +176,22 @@ export function comparisonRows(columns: readonly ReportColumn[]): ComparisonRow[
     : [];
   // Only with a judge: the share of its asks that ended without a verdict (judge_error_rate).
   const judgeErrors: RowSpec[] = columns.some((c) => c.group.judge_asks > 0)
-    ? [{ label: 'judge error rate', better: 'lower', value: (g) => g.judge_error_rate, text: (g) => (g.judge_error_rate === null ? formatPct(null) : `${formatPct(g.judge_error_rate)} of ${formatCount(g.judge_asks)} asks`), format: formatPct }]
+    ? [{ label: 'judge error rate', better: 'lower', figure: 'judge_error_rate', value: (g) => g.judge_error_rate, text: (g) => (g.judge_error_rate === null ? formatPct(null) : `${formatPct(g.judge_error_rate)} of ${formatCount(g.judge_asks)} asks`), format: formatPct }]
     : [];
   const specs: RowSpec[] = [
     { label: 'requests', better: null, value: (g) => g.requests, format: formatCount },
-    { label: 'ok %', better: 'higher', value: (g) => (g.requests > 0 ? (g.outcomes.ok ?? 0) / g.requests : null), format: formatPct, samples: { stat: 'mean', n: (g) => g.requests } },
+    { label: 'ok %', better: 'higher', figure: 'ok_rate', value: (g) => (g.requests > 0 ? (g.outcomes.ok ?? 0) / g.requests : null), format: formatPct, samples: { stat: 'mean', n: (g) => g.requests } },
     ...occurred.map((o): RowSpec => ({ label: o, better: 'lower', value: (g) => g.outcomes[o] ?? 0, format: formatCount })),
     // With repeats the interval is clustered by question (metrics/clustered) and n is the questions: say so.
-    { label: 'pass rate [95% CI]', better: 'higher', value: (g) => g.pass_rate?.mean ?? null, text: (g) => `${formatPctWithCi(g.pass_rate)}${g.repeats && g.pass_rate ? ` of ${formatCount(g.pass_rate.n)} questions` : ''}`, format: formatPct, samples: { stat: 'mean', n: (g) => g.pass_rate?.n ?? 0 } },
+    { label: 'pass rate [95% CI]', better: 'higher', figure: 'pass_rate', value: (g) => g.pass_rate?.mean ?? null, text: (g) => `${formatPctWithCi(g.pass_rate)}${g.repeats && g.pass_rate ? ` of ${formatCount(g.pass_rate.n)} questions` : ''}`, format: formatPct, samples: { stat: 'mean', n: (g) => g.pass_rate?.n ?? 0 } },
     ...repeatRows(columns),
     // Only once someone reviewed answers (chatbench view): n is the number reviewed.
     ...(columns.some((c) => c.group.human_pass_rate)
-      ? [{ label: 'human pass rate [95% CI]', better: 'higher', value: (g) => g.human_pass_rate?.mean ?? null, text: (g) => (g.human_pass_rate ? `${formatPctWithCi(g.human_pass_rate)} of ${g.human_pass_rate.n}` : formatPct(null)), format: formatPct, samples: { stat: 'mean', n: (g) => g.human_pass_rate?.n ?? 0 } } satisfies RowSpec]
+      ? [{ label: 'human pass rate [95% CI]', better: 'higher', figure: 'human_pass_rate', value: (g) => g.human_pass_rate?.mean ?? null, text: (g) => (g.human_pass_rate ? `${formatPctWithCi(g.human_pass_rate)} of ${g.human_pass_rate.n}` : formatPct(null)), format: formatPct, samples: { stat: 'mean', n: (g) => g.human_pass_rate?.n ?? 0 } } satisfies RowSpec]
       : []),
     // Only for a run with conversations: n is the number of conversations (× repeats).
     ...(columns.some((c) => c.group.conversations)
-      ? [{ label: 'conversations passed [95% CI]', better: 'higher', value: (g) => g.conversations?.pass_rate?.mean ?? null, text: (g) => (g.conversations?.pass_rate ? `${formatPctWithCi(g.conversations.pass_rate)} of ${g.conversations.count}` : formatPct(null)), format: formatPct } satisfies RowSpec]
+      ? [{ label: 'conversations passed [95% CI]', better: 'higher', figure: 'conversation_pass_rate', value: (g) => g.conversations?.pass_rate?.mean ?? null, text: (g) => (g.conversations?.pass_rate ? `${formatPctWithCi(g.conversations.pass_rate)} of ${g.conversations.count}` : formatPct(null)), format: formatPct } satisfies RowSpec]
       : []),
     score('citation precision', 'citation_precision'),
     score('citation recall', 'citation_recall'),
@@ -200,23 +221,9 @@ export function comparisonRows(columns: readonly ReportColumn[]): ComparisonRow[
       const text = spec.text ? spec.text(c.group) : spec.format(values[i] ?? null);
       return few[i] ? `${text} (n=${spec.samples?.n(c.group) ?? 0})` : text;
     });
-    return { label: spec.label, better: spec.better, values, cells, best: markBest(values, few, spec), few };
+    const marked = columns.map((c, i) => values[i] !== null && !few[i] && isMarkedBest(best, spec.figure, c));
+    return { label: spec.label, figure: spec.figure ?? null, better: spec.better, values, cells, best: marked, few };
   });
-}
-
-/**
- * Best cells of a row, judged on the value as displayed, so two cells that read the same are both
- * marked or neither. Only figures with enough samples compete (a "best" from three requests is
- * luck). Nothing is marked with fewer than two such figures or when they all tie.
- */
-function markBest(values: ReadonlyArray<number | null>, few: readonly boolean[], spec: RowSpec): boolean[] {
-  const judged = values.map((v, i) => (few[i] || v === null || !Number.isFinite(v) ? null : v));
-  const present = judged.filter((v): v is number => v !== null);
-  if (spec.better === null || present.length < 2) return values.map(() => false);
-  const best = spec.better === 'higher' ? Math.max(...present) : Math.min(...present);
-  const bestText = spec.format(best);
-  const marked = judged.map((v) => v !== null && spec.format(v) === bestText);
-  return marked.every((m, i) => m || judged[i] === null) ? values.map(() => false) : marked;
 }
 
 /** Per-category figures of each column: pass rate, citation recall and the judge's correctness, categories in natural order. */

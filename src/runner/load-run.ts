@@ -20,7 +20,7 @@ import type { TokenPool } from './token-pool.js';
 import type { UnscoredRecord } from './unscored-record.js';
 import type { TurnSession } from './to-record.js';
 
-/** A send this much behind its schedule counts as late (metrics.md "generator health"). */
+/** A send this much behind its schedule counts as late (docs/reference/metrics.md "generator health"). */
 export const LATE_SEND_MS = 5;
 
 /** Live counts of a load run; the runner mutates them, the live view reads them. */

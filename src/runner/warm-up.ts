@@ -1,7 +1,7 @@
 /**
  * @module runner/warm-up
  * What a run does before its first timed send, so that the first wave is timed within the same
- * error as the rest (metrics.md milestones are taken in callbacks; a cold process runs them late):
+ * error as the rest (docs/reference/metrics.md milestones are taken in callbacks; a cold process runs them late):
  * the client's hot path warmed on synthetic exchanges (client/warm-up: HTTP parser, decoder, fold,
  * schemas), the caller's scorer warmed on their records, and the connections opened ahead.
  */

@@ -1,7 +1,7 @@
 /**
  * @module sim/auth
  * Bearer-token authentication and scope checks, as the deployed service applies them
- * (wire-format.md "Auth"): a missing or unknown token is a 403 (not 401); a token without the
+ * (docs/reference/wire-format.md "Auth"): a missing or unknown token is a 403 (not 401); a token without the
  * operation's scope is a 403 with INSUFFICIENT_PERMISSIONS; `basic` implies the three others and
  * `write:chat` implies `read:chat`; a token with no scope list is unrestricted.
  */

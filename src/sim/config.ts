@@ -19,7 +19,7 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 export const SimConfigSchema = z.strictObject({
   /**
-   * The Onyx release to speak, "4.5" or "4.5.2" (onyx-releases.md: from 2.7 to 4.6); default the
+   * The Onyx release to speak, "4.5" or "4.5.2" (docs/reference/onyx-releases.md: from 2.7 to 4.6); default the
    * newest. Every documented difference of that release is written: session line, placement,
    * packets, errors, 429 bodies, multi-model support, `GET /version`.
    */

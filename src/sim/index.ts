@@ -1,6 +1,6 @@
 /**
  * @module sim
- * The simulated chat service: faithful to the deployed service on the wire (wire-format.md), for
+ * The simulated chat service: faithful to the deployed service on the wire (docs/reference/wire-format.md), for
  * the demo, the tests and a user's dry runs. This is its public surface.
  */
 export { startSimulator, type RunningSimulator, type SimulatorOptions } from './start.js';

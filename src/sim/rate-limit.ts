@@ -1,6 +1,6 @@
 /**
  * @module sim/rate-limit
- * The two kinds of 429 a client of the service meets (wire-format.md "Errors and their bodies"):
+ * The two kinds of 429 a client of the service meets (docs/reference/wire-format.md "Errors and their bodies"):
  * - usage budgets (global and per user): tokens per fixed window, charged after each chat with the
  *   tokens the engine produced; once spent, every request is refused until the window resets;
  * - a requests-per-second token bucket (global and per token) that a gateway in front of the

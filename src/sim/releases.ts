@@ -1,6 +1,6 @@
 /**
  * @module sim/releases
- * What the simulator writes differently to speak like one Onyx release (shared/spec/onyx-releases.md,
+ * What the simulator writes differently to speak like one Onyx release (docs/reference/onyx-releases.md,
  * read from the service's source at each tag). `onyx_release` in the config (or `chatbench serve
  * --onyx-release 4.5`) picks the release; the default is the newest. Patch backports are not
  * modelled: a release behaves as its minor's first patch.

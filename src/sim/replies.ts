@@ -1,6 +1,6 @@
 /**
  * @module sim/replies
- * The service's error responses, each with the status and body wire-format.md gives it.
+ * The service's error responses, each with the status and body docs/reference/wire-format.md gives it.
  */
 import type { ServerResponse } from 'node:http';
 import { NOT_AUTHENTICATED_DETAIL, PROJECT_NOT_FOUND_DETAIL } from '../api/index.js';

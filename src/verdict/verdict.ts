@@ -36,6 +36,31 @@ export const VerdictReasonSchema = z.object({
 });
 export type VerdictReason = z.infer<typeof VerdictReasonSchema>;
 
+/**
+ * One "best" mark of the side-by-side tables: the set that is significantly best on one figure of
+ * one group (mode, and model of a multi-model set), by the paired comparison of the run's sets
+ * (compare/pairwise bestMarks). A figure with no mark has no clear winner.
+ */
+export const BestMarkSchema = z.object({
+  /** A compare figure: `pass_rate`, `citation_recall`, `ttft_ms.p50`. */
+  figure: z.string(),
+  mode: z.enum(['stream', 'full']),
+  model_index: z.number().int().nullable(),
+  set: z.string(),
+});
+export type BestMark = z.infer<typeof BestMarkSchema>;
+
+/**
+ * What every report says of which model answered (metrics/model-notes): `warnings` (the service
+ * named a model other than the one asked) are shown prominently; `note` (the service does not
+ * confirm single-model answers) is one quiet line.
+ */
+export const ModelNotesSchema = z.object({
+  warnings: z.array(z.string()),
+  note: z.string().nullable(),
+});
+export type ModelNotes = z.infer<typeof ModelNotesSchema>;
+
 export const VerdictSchema = z.object({
   status: z.enum(VERDICT_STATUSES),
   /** The process's exit code (errors.ts ExitCode, the README's table). */
@@ -48,6 +73,10 @@ export const VerdictSchema = z.object({
   banners: z.array(z.string()),
   /** For a run of two or more sets (or a comparison): at most three lines per pair of sets. */
   comparisons: z.array(z.string()),
+  /** The tables' "best" marks, decided by the pairs of sets; absent or [] = no mark anywhere. */
+  best: z.array(BestMarkSchema).optional(),
+  /** Which model answered, as the reports and the viewer say it; absent when the run has nothing to say. */
+  models: ModelNotesSchema.optional(),
 });
 export type Verdict = z.infer<typeof VerdictSchema>;
 
@@ -80,6 +109,8 @@ export interface VerdictInput {
   readonly runFailed?: string | undefined;
   readonly banners?: readonly string[];
   readonly comparisons?: readonly string[];
+  readonly best?: readonly BestMark[];
+  readonly models?: ModelNotes | undefined;
   /** What the run did, after the decision: `75 requests, 75 ok`. */
   readonly detail?: string;
 }
@@ -135,7 +166,10 @@ export function decide(input: VerdictInput): Verdict {
   const reasons = [...slos, ...gates].sort((a, b) => Number(a.passed) - Number(b.passed));
   const tail = input.detail === undefined || input.detail === '' ? '' : ` · ${input.detail}`;
   const failedText = [tally(countedSlos, ['SLO', 'SLOs'], 'broken'), tally(gates, ['gate', 'gates'], 'failed')].filter((t): t is string => t !== undefined);
-  const base = { reasons, banners: [...(input.banners ?? [])], comparisons: [...(input.comparisons ?? [])] };
+  const base = {
+    reasons, banners: [...(input.banners ?? [])], comparisons: [...(input.comparisons ?? [])],
+    ...(input.best === undefined ? {} : { best: [...input.best] }), ...(input.models === undefined ? {} : { models: input.models }),
+  };
   if (input.interrupted) {
     const said = failedText.length > 0 ? `; ${failedText.join('; ')}` : '';
     return { ...base, status: 'interrupted', exit_code: input.interruptedExit ?? ExitCode.Interrupted, headline: `INTERRUPTED${tail}${said}` };

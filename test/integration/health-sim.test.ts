@@ -23,7 +23,7 @@ describe('the readiness probe against the simulator', () => {
     const fake = createFakeIo();
     const code = await main([
       'load', '--dataset', 'datasets/sample.csv', '--out', out, '--base-url', sim.baseUrl, '--token', TOKENS.demo,
-      '--rate', '12', '--duration', '2s', '--health-probe', '/health/ready', '--health-interval', '200ms',
+      '--rate', '12', '--duration', '1s', '--health-probe', '/health/ready', '--health-interval', '200ms',
     ], fake.io);
     expect(code, fake.stderr()).toBe(0);
     const h = LoadSummarySchema.parse(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'))).health!;
@@ -40,7 +40,7 @@ describe('the readiness probe against the simulator', () => {
     const fake = createFakeIo();
     const code = await main([
       'capacity', '--dataset', 'datasets/sample.csv', '--out', out, '--base-url', sim.baseUrl, '--token', TOKENS.demo,
-      '--start-rate', '12', '--step-duration', '2s', '--step-warmup', '0s', '--max-steps', '3',
+      '--start-rate', '12', '--step-duration', '1s', '--step-warmup', '0s', '--max-steps', '2',
       '--health-probe', '/health/ready', '--health-interval', '200ms',
     ], fake.io);
     expect([0, 1], fake.stderr()).toContain(code);

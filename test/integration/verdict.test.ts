@@ -8,7 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { openViewRuns } from '../../src/app/view-runs.js';
+import { SummarySchema } from '../../src/records/summary.js';
+import { comparisonRows, reportColumns } from '../../src/reports/comparison.js';
 import { VerdictSchema } from '../../src/verdict/index.js';
+import { bestOf } from '../../src/viewer/ui/best.js';
 import { createFakeIo } from '../helpers/fake-io.js';
 import { startSim, TOKENS } from '../helpers/start-sim.js';
 
@@ -60,5 +64,44 @@ describe('one verdict in every output (issue 22)', () => {
   it('--reference names a set of the run, else exit 2 before anything is sent', async () => {
     const { code } = await evalTwoSets(['--reference', 'nope']).catch(() => ({ code: -1 }));
     expect(code).toBe(2);
+  });
+
+  it('the best marks agree in the terminal, report.md, report.html, the viewer and verdict.json; `report DIR` keeps --reference', { timeout: 30_000 }, async () => {
+    const { code, out, json } = await evalTwoSets(['--reference', 'fast', '--repeat', '2']);
+    expect(code).toBe(0);
+    const verdict = VerdictSchema.parse(json.decision);
+    expect(verdict.comparisons[0]).toMatch(/^accurate vs fast: /);
+    // The rows as the verdict's marks make them (reports/comparison); not vacuous: the simulator's
+    // fast set answers significantly closer to the reference answers (answer F1), and some rows differ without a mark.
+    const summary = SummarySchema.parse(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')));
+    const rows = comparisonRows(reportColumns(summary), verdict.best);
+    const marked = rows.filter((r) => r.best.some(Boolean));
+    expect(marked.map((r) => r.label)).toContain('answer F1');
+    expect(rows.some((r) => r.figure !== null && r.values[0] !== r.values[1] && !r.best.some(Boolean))).toBe(true);
+    // `report DIR` again: the same verdict (the reference read back from the manifest) and its terminal table.
+    const fake = createFakeIo();
+    expect(await main(['report', out], fake.io)).toBe(0);
+    expect(VerdictSchema.parse(JSON.parse(readFileSync(join(out, 'verdict.json'), 'utf8')))).toEqual(verdict);
+    expect(fake.stderr()).toContain('chatbench report: model: the service does not confirm which model answered single-model requests; asked: accurate=openai:gpt-4o, fast=openai:gpt-4o-mini');
+    const terminal = fake.stdout().split('\n');
+    const start = terminal.findIndex((l) => l.startsWith('─')) + 1;
+    const md = readFileSync(join(out, 'report.md'), 'utf8').split('\n');
+    const mdStart = md.indexOf('## Comparison') + 4;
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    const htmlRows = html.slice(html.indexOf('<h2>Comparison</h2>')).split('</tbody>')[0]!.split('<tr>').filter((r) => r.startsWith('<th scope="row">'));
+    const view = await (await openViewRuns({ runs: [out], cwd: out, reviewer: 't', version: 't' })).data();
+    expect(start).toBeGreaterThan(0);
+    expect(htmlRows).toHaveLength(rows.length);
+    rows.forEach((row, i) => {
+      const terminalBest = terminal[start + i]!.split(/\s{2,}/).slice(1).map((c) => c.trimEnd().endsWith(' *'));
+      const mdBest = md[mdStart + i]!.split(' | ').slice(1).map((c) => c.startsWith('**'));
+      const htmlBest = [...htmlRows[i]!.matchAll(/<td( class="[^"]*")?>/g)].map((m) => m[1] === ' class="best"');
+      expect({ row: row.label, terminalBest, mdBest, htmlBest }).toEqual({ row: row.label, terminalBest: row.best, mdBest: row.best, htmlBest: row.best });
+      const index = row.figure === null ? -1 : view.figures.findIndex((f) => f.name === row.figure);
+      if (index >= 0) {
+        const viewBest = bestOf(view.figures[index]!, view.columns, view.columns.map((c) => c.figures[index] ?? null), view.runs);
+        expect({ row: row.label, viewBest }).toEqual({ row: row.label, viewBest: row.best });
+      }
+    });
   });
 });

@@ -6,7 +6,7 @@
  * from a file URL: the same app, read-only, requesting nothing but its own file.
  * Skipped, saying why, where /usr/bin/chromium is absent.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,6 +17,7 @@ import { renderReports } from '../../src/app/render-reports.js';
 import { openViewRuns } from '../../src/app/view-runs.js';
 import { groupValue } from '../../src/compare/run-data.js';
 import { readViewerBundle } from '../../src/viewer/assets.js';
+import { decide } from '../../src/verdict/index.js';
 import { startViewerServer, type ViewerServer } from '../../src/viewer/server.js';
 import { buildTestBundle, writeViewRun } from '../helpers/view-run.js';
 
@@ -53,6 +54,9 @@ describe.skipIf(!hasChromium)('the viewer in headless chromium', () => {
     root = mkdtempSync(join(tmpdir(), 'chatbench-viewer-browser-'));
     bundleDir = await buildTestBundle();
     writeViewRun(root, 'current');
+    // The run's verdict: fast significantly best on citation recall (its pairs of sets), and the model note.
+    const verdict = decide({ best: [{ figure: 'citation_recall', mode: 'stream', model_index: null, set: 'fast' }], models: { warnings: [], note: 'the service does not confirm which model answered single-model requests; asked: fast=openai:gpt-4o-mini' } });
+    writeFileSync(join(root, 'current', 'verdict.json'), JSON.stringify(verdict));
     writeViewRun(root, 'base', 'baseline');
     const source = await openViewRuns({ runs: ['current'], baseline: 'base', cwd: root, reviewer: 'ann', version: 'test', resamples: 200 });
     server = await startViewerServer({ source, bundle: await readViewerBundle(bundleDir) });
@@ -112,6 +116,10 @@ describe.skipIf(!hasChromium)('the viewer in headless chromium', () => {
     const broken = page.locator('.changes.broken .change[data-change="q2"]').first();
     await expect.poll(() => broken.locator('.side .answer').count()).toBe(2);
     await page.goto(`${server.url}#/overview`);
+    // Best only where the verdict marks it; the model note under the verdict.
+    await expect.poll(() => page.locator('tr[data-figure="citation_recall"] td.best').count()).toBe(1);
+    expect(await page.locator('td.best').count()).toBe(1);
+    expect(await page.locator('.verdict .model-note').textContent()).toContain('asked: fast=openai:gpt-4o-mini');
     await page.locator('tr[data-figure="citation_recall"] th a').click();
     await expect.poll(() => page.locator('p.count').textContent()).toContain('sorted by citation_recall');
 

@@ -15,7 +15,7 @@ import { completeLines, spawnCli, waitFor, type CliProcess } from '../helpers/sp
 import { main } from '../../src/cli/main.js';
 import { createFakeIo } from '../helpers/fake-io.js';
 
-const REPORTS = ['generator.json', 'junit.xml', 'manifest.json', 'report.html', 'report.md', 'results.csv', 'results.jsonl', 'summary.json', 'viewer.html'];
+const REPORTS = ['generator.json', 'junit.xml', 'manifest.json', 'report.html', 'report.md', 'results.csv', 'results.jsonl', 'summary.json', 'verdict.json', 'viewer.html'];
 const fixed = (ms: number) => ({ median: ms, p99: ms });
 
 /** A simulator whose answers take about `answerMs` (the service's configured model), and a run of 12 requests at 3 in flight against it. */

@@ -11,7 +11,7 @@ const deltas = (body: string) => ndjson(body).filter((p) => (p.obj as { type?: s
   .map((p) => (p.obj as { content: string }).content).join('');
 
 describe('stream=false', () => {
-  it('is a ChatFullResponse assembled as wire-format.md says, with the same answer a stream gives', async () => {
+  it('is a ChatFullResponse assembled as docs/reference/wire-format.md says, with the same answer a stream gives', async () => {
     const [full, streamed] = [await start({ time_scale: 0.05 }, 3), await start({ time_scale: 0.05 }, 3)];
     const r = await post(full.url, { message: QUESTION, stream: false });
     expect(r.status).toBe(200);

@@ -12,7 +12,7 @@ const label = (p: StreamPart): string => (p.kind === 'packet' ? String(p.part.ob
 const obj = (p: StreamPart) => (p.kind === 'packet' ? (p.part.obj as Record<string, unknown>) : {});
 
 describe('a single-model stream', () => {
-  it('has the shape and order of wire-format.md, line by line', async () => {
+  it('has the shape and order of docs/reference/wire-format.md, line by line', async () => {
     const server = await start(FAST);
     const r = await post(server.url, { message: QUESTION });
     expect(r.status).toBe(200);

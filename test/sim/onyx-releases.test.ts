@@ -3,7 +3,7 @@
  * full, single-model and (from v3.2) multi-model, each checked for outcome, answer, citations and
  * every timing milestone; the wire differences of each release checked on the raw bytes; the
  * release's own failures (an empty answer, a failing tool, a refusal, a spent budget) classified as
- * that release writes them. Expectations come from shared/spec/onyx-releases.md, written out here
+ * that release writes them. Expectations come from docs/reference/onyx-releases.md, written out here
  * rather than read from the simulator's own table. Tiny time_scale: the whole file takes about a second.
  */
 import { request } from 'undici';

@@ -1,4 +1,4 @@
-// Chat through the real server: a stream and a full response as wire-format.md shows them, the
+// Chat through the real server: a stream and a full response as docs/reference/wire-format.md shows them, the
 // multi-model 400, a forced fault, a client that leaves mid-stream, and the merged stats().
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';

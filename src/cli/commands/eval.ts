@@ -9,7 +9,7 @@ import { displayUrl } from '../../app/manifest.js';
 import { openSimulatedJudge, openTarget, simulatorToolIds } from '../../app/target.js';
 import type { JudgeStats } from '../../judge/pipeline.js';
 import type { Summary } from '../../records/summary.js';
-import { modelWarnings } from '../../metrics/model-notes.js';
+import { modelNotes } from '../../metrics/model-notes.js';
 import { checksLimits, judgeChoice, judgeKey, judgeSettings, withQualityFlags, type QualityFlags } from '../quality-flags.js';
 import { checkGates } from '../../gates/index.js';
 import { InputError } from '../../errors.js';
@@ -71,7 +71,7 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('gate', { type: 'string', array: true, default: [], describe: 'A gate, e.g. "citation_recall delta >= -0.02 significant" (repeatable; docs/ci.md)', group: 'Gates:' })
         .option('gates', { type: 'string', describe: 'A JSON file of gates', group: 'Gates:' })
         .option('map', { type: 'string', array: true, default: [], describe: 'old=new: a set renamed since the baseline', group: 'Gates:' })
-        .option('reference', { type: 'string', describe: 'With two or more sets: the set the others are compared with, paired by question (default: the first set)', group: 'Gates:' })
+        .option('reference', { type: 'string', describe: 'With two or more sets: the set the others are compared with, paired by question (default: the first set; kept in manifest.json for `chatbench report DIR`)', group: 'Gates:' })
         .option('max-error-rate', { type: 'number', default: DEFAULT_MAX_ERROR_RATE, describe: 'Exit 1 when, in any set × mode, more than this share of the requests failed (error_rate) or was rate-limited (rate_limited_rate); gates of their own in junit.xml. 1 turns it off', group: 'Gates:' })
         .option('max-judge-error-rate', { type: 'number', default: DEFAULT_MAX_JUDGE_ERROR_RATE, describe: 'With a judge: exit 1 when, in any set × mode, more than this share of the judge\'s asks ended without a verdict (judge_error_rate); a gate of its own in junit.xml. 1 turns it off', group: 'Gates:' })
         .option('junit-questions', { choices: JUNIT_QUESTION_MODES, default: DEFAULT_JUNIT_QUESTIONS, describe: 'How questions that did not pass (or whose request failed) appear in junit.xml: skipped cases with the reason (the gates alone decide; a run whose gates pass has failures="0"), failures and errors, or off (gates only)', group: 'Output:' })
@@ -263,7 +263,7 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
         maxDurationMs: c.maxDurationMs, maxAnswerBytes: c.maxAnswerBytes, maxBodyBytes: c.maxBodyBytes, maxLineBytes: c.maxLineBytes, maxErrorBodyBytes: c.maxErrorBodyBytes, maxVersionBytes: c.maxVersionBytes, versionTimeoutMs: c.versionTimeoutMs,
         retries: a.retries, retry429: a['retry-429'], outDir: c.outDir, graceMs: c.graceMs, signal: io.signal, version: VERSION,
         junitQuestions: a['junit-questions'], junitLater: true,
-        resume: a.resume !== undefined, cancelNow: stopping.cancelNow, gates: gates.filter((g) => g.against === 'value').map((g) => g.text), invocation: invocationOf(a),
+        resume: a.resume !== undefined, cancelNow: stopping.cancelNow, gates: gates.filter((g) => g.against === 'value').map((g) => g.text), reference: a.reference, invocation: invocationOf(a),
         onRecord: output.mode === 'verbose' ? (record) => output.detail(requestLine(record)) : undefined,
         judge: judgeUrl === undefined ? null : judgeSettings(a, io, judgeUrl, judge.kind === 'sim'),
         onDrain: (waiting) => {
@@ -287,8 +287,10 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
     await target.close();
   }
   if (result.quality.judge !== null) io.stderr.write(judgeLine(result.quality.judge, result.quality.pages_fetched, result.reports.summary.run));
-  for (const warning of modelWarnings(result.reports.summary.models)) io.stderr.write(`chatbench eval: warning: ${warning}\n`);
-  io.stdout.write(`\n${renderTerminalTable(result.reports.summary)}\n${reportsList(result.reports.files, result.reports.skipped, relative(io.cwd, result.outDir) || '.')}`);
+  // A model other than the one asked is a warning; the service's silence on single-model answers, one plain line.
+  const models = modelNotes(result.reports.summary.models);
+  for (const warning of models.warnings) io.stderr.write(`chatbench eval: warning: ${warning}\n`);
+  if (models.note !== null) io.stderr.write(`chatbench eval: model: ${models.note}\n`);
   const interrupted = result.run.interrupted || io.signal.aborted;
   if (interrupted) {
     const unsent = result.run.recorded - result.run.sent;
@@ -304,6 +306,8 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
     viewer: result.reports.files.some((f) => f.endsWith('viewer.html')) ? { version: VERSION } : undefined,
   });
   const { verdict, gated } = decided;
+  // The table after the decision: its best marks are the verdict's (significant by the pairs of sets).
+  io.stdout.write(`\n${renderTerminalTable(result.reports.summary, verdict.best)}\n${reportsList(result.reports.files, result.reports.skipped, relative(io.cwd, result.outDir) || '.')}`);
   for (const line of gated?.comparison?.model_changes ?? []) output.alert(line);
   if (decided.notChecked !== undefined) io.stderr.write(`chatbench eval: gates not checked: ${decided.notChecked}\n`);
   if (verdict.comparisons.length > 0) io.stdout.write(`\nsets compared (paired by question; significant = 95% interval excludes 0 and holds after Benjamini–Hochberg over all ${decided.pairs[0]?.comparison.fdr.tests ?? 0} tests):\n${verdict.comparisons.map((l) => `  ${l}`).join('\n')}\n`);

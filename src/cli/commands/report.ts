@@ -53,11 +53,13 @@ export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         } else {
           const { summary, files, skipped, input } = await renderReports(dir, { version: VERSION, signal: io.signal, junit: 'later', ...(io.env.CHATBENCH_VIEWER_DIR ? { viewerBundleDir: io.env.CHATBENCH_VIEWER_DIR } : {}) });
           // The run's verdict again, as eval decided it: its gates that need no baseline, its pairs of sets.
-          const gates = await evalGatesOf(dir);
+          const { gates, reference } = await evalOptionsOf(dir);
           const ok = summary.run.outcomes.ok ?? 0;
           const viewer = files.some((f) => f.endsWith('viewer.html')) ? { version: VERSION, bundleDir: io.env.CHATBENCH_VIEWER_DIR || undefined } : undefined;
-          const { verdict } = await decideEval({ dir, cwd: io.cwd, input, gates, interrupted: false, junitQuestions: await junitQuestionsOf(dir), detail: `${summary.run.requests} requests, ${ok} ok`, viewer });
-          io.stdout.write(`${renderTerminalTable(summary)}\n${verdict.comparisons.map((l) => `${l}\n`).join('')}${reportsList(files, skipped, a.dir)}`);
+          const { verdict } = await decideEval({ dir, cwd: io.cwd, input, gates, reference, interrupted: false, junitQuestions: await junitQuestionsOf(dir), detail: `${summary.run.requests} requests, ${ok} ok`, viewer });
+          for (const warning of verdict.models?.warnings ?? []) io.stderr.write(`chatbench report: warning: ${warning}\n`);
+          if (verdict.models?.note) io.stderr.write(`chatbench report: model: ${verdict.models.note}\n`);
+          io.stdout.write(`${renderTerminalTable(summary, verdict.best)}\n${verdict.comparisons.map((l) => `${l}\n`).join('')}${reportsList(files, skipped, a.dir)}`);
           output.verdict(verdictLine(verdict, output.paint));
           output.result({ command: 'report', exit_code: ExitCode.Ok, verdict: verdict.headline, decision: verdict, out_dir: dir, files, skipped, summary });
         }
@@ -77,11 +79,17 @@ async function loadOptionsOf(dir: string): Promise<{ slos: string[]; gates: stri
 
 const LoadManifestSchema = z.looseObject({
   command: z.string(),
-  options: z.looseObject({ slos: z.array(z.string()).default([]), gates: z.array(z.string()).default([]) }).prefault({}),
+  options: z.looseObject({
+    slos: z.array(z.string()).default([]),
+    gates: z.array(z.string()).default([]),
+    /** An eval run's `--reference` set; null or absent (older runs): the first set. */
+    reference: z.string().nullable().default(null),
+  }).prefault({}),
 });
 
-/** The gates an eval run kept in its manifest (those that need no baseline); [] for older runs. */
-async function evalGatesOf(dir: string): Promise<string[]> {
+/** What an eval run kept in its manifest: the gates that need no baseline, and `--reference`; none for older runs. */
+async function evalOptionsOf(dir: string): Promise<{ gates: string[]; reference: string | undefined }> {
   const manifest = await readManifestPart(dir, LoadManifestSchema);
-  return manifest?.command === 'eval' ? manifest.options.gates : [];
+  if (manifest?.command !== 'eval') return { gates: [], reference: undefined };
+  return { gates: manifest.options.gates, reference: manifest.options.reference ?? undefined };
 }

@@ -1,7 +1,7 @@
 /**
  * @module client/wire/detect-framing
  * Tells NDJSON from real SSE by the first bytes of the body, never by the content type: the deployed
- * service sends NDJSON under `text/event-stream` (wire-format.md "Stream framing").
+ * service sends NDJSON under `text/event-stream` (docs/reference/wire-format.md "Stream framing").
  */
 
 /** How the body is framed. */

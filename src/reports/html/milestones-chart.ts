@@ -1,6 +1,6 @@
 /**
  * @module reports/html/milestones-chart
- * Where an answer's time goes, per column: the median (p50) of each milestone of metrics.md on one
+ * Where an answer's time goes, per column: the median (p50) of each milestone of docs/reference/metrics.md on one
  * time axis — first search documents, message_start, first reasoning, first answer token (TTFT),
  * first citation, end — so the search, the model's start and its streaming can be told apart at a
  * glance. A milestone no ok request had is left out of that column's row, never drawn at 0.

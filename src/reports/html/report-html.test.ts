@@ -4,6 +4,7 @@ import { reportColumns } from '../comparison.js';
 import { createRowsCollector, rowsOf, type ReportInput, type ReportRow } from '../report-input.js';
 import { renderReportHtml } from './report-html.js';
 import { MAX_GRID_QUESTIONS } from './pass-grid.js';
+import { decide } from '../../verdict/index.js';
 
 const html = renderReportHtml(fixtureInput());
 /** The markup of one chart's <figure>. */
@@ -74,9 +75,23 @@ describe('report.html', () => {
     expect(html).toMatch(/<th scope="row">TTFP p50<\/th><td>40.0 ms<\/td><td>–<\/td>/);
   });
 
-  it('highlights the best value of each comparison row', () => {
-    expect(html).toContain('<th scope="row">total p95</th><td>700 ms</td><td>1000 ms</td><td>1700 ms</td><td class="best"><strong>650 ms</strong></td><td>1400 ms</td>');
-    expect(html).toMatch(/<th scope="row">requests<\/th>(<td>\d+<\/td>){5}<\/tr>/);
+  it('highlights only the cells the verdict marks best (significant by the pairs of sets), never the lowest value alone', () => {
+    expect(html).toContain('<th scope="row">total p95</th><td>700 ms</td><td>1000 ms</td><td>1700 ms</td><td>650 ms</td><td>1400 ms</td>');
+    const verdict = decide({ best: [{ figure: 'total_ms.p95', mode: 'stream', model_index: 0, set: 'duo' }] });
+    const marked = renderReportHtml({ ...fixtureInput(), verdict });
+    expect(marked).toContain('<th scope="row">total p95</th><td>700 ms</td><td>1000 ms</td><td>1700 ms</td><td class="best"><strong>650 ms</strong></td><td>1400 ms</td>');
+    expect(marked).toMatch(/<th scope="row">requests<\/th>(<td>\d+<\/td>){5}<\/tr>/);
+  });
+
+  it('says which model answered: a different model as a banner, the unconfirmed ones in one note', () => {
+    const input = fixtureInput();
+    input.summary.models = [
+      { set: 'fast', asked: ['openai:gpt-4o-mini'], answered: [] },
+      { set: 'accurate', asked: ['bedrock:claude-3'], answered: ['gpt-4o'] },
+    ];
+    const page = renderReportHtml(input);
+    expect(page).toContain('<p class="banner model-warning" role="alert">Model: set accurate: asked for bedrock:claude-3, but the service says gpt-4o answered</p>');
+    expect(page).toContain('<p class="note model-note">Model: the service does not confirm which model answered single-model requests; asked: fast=openai:gpt-4o-mini.</p>');
   });
 
   it('escapes text from the dataset and the service', () => {

@@ -4,8 +4,9 @@
  * comparison table and the charts. A Content-Security-Policy forbids every fetch, so even a
  * mistake here could not make the page reach the network when opened.
  */
-import { verdictHtml } from '../../verdict/index.js';
-import { categoryRows, comparisonRows, reportColumns, turnRows, type ReportColumn } from '../comparison.js';
+import { verdictHtml, type BestMark } from '../../verdict/index.js';
+import { modelNotes } from '../../metrics/model-notes.js';
+import { bestNote, categoryRows, comparisonRows, reportColumns, turnRows, type ReportColumn } from '../comparison.js';
 import { timingNote } from '../../metrics/banner.js';
 import { NA, formatCount, formatMs, formatPct, formatScore } from '../format.js';
 import type { ReportInput } from '../report-input.js';
@@ -29,8 +30,8 @@ export function renderReportHtml(input: ReportInput): string {
       ? ['<p class="note">No requests were recorded.</p>']
       : [
           '<h2>Comparison</h2>',
-          comparisonTable(columns),
-          `<p class="note">Best value of each row highlighted: higher is better for rates and scores, lower for error counts, invalid citations and latencies. ${NA} means the figure does not exist (N/A), never 0. Latencies are of <code>ok</code> requests only. A greyed figure with its n rests on too few samples to be judged, and is never highlighted: a mean needs 5, a p-quantile 10 / (1 − p) (p50 20, p95 200, p99 1,000).</p>`,
+          comparisonTable(columns, input.verdict?.best ?? []),
+          `<p class="note">${esc(bestNote('A value highlighted'))}. Higher is better for rates and scores, lower for error counts, invalid citations and latencies. ${NA} means the figure does not exist (N/A), never 0. Latencies are of <code>ok</code> requests only. A greyed figure with its n rests on too few samples to be judged, and is never highlighted: a mean needs 5, a p-quantile 10 / (1 − p) (p50 20, p95 200, p99 1,000).</p>`,
           '<h2>Latency</h2>',
           renderCdfChart(columns, input.distributions, { chart: 'ttfp-cdf', figure: 'ttfp_ms', title: 'Time to first part (TTFP), cumulative distribution' }),
           renderCdfChart(columns, input.distributions, { chart: 'total-cdf', figure: 'total_ms', title: 'Total time, cumulative distribution' }),
@@ -79,6 +80,16 @@ function header(input: ReportInput): string[] {
     ...(input.verdict === undefined ? [] : [verdictHtml(input.verdict, esc)]),
     `<p class="figures">${esc(figures.join(' · '))}</p>`,
     `<p class="provenance">Sets: ${esc(run.sets.join(', '))}${run.started_at ? ` · started ${esc(run.started_at)}` : ''}${input.meta.service ? ` · target ${esc(input.meta.service)}` : ''} · ${esc(timingNote(input.summary.timing?.loop_delay_ms))}</p>`,
+    ...modelLines(input.summary),
+  ];
+}
+
+/** Which model answered (metrics/model-notes), as report.md says it: a model other than asked as a banner, the service's silence as one note. */
+function modelLines(summary: Summary): string[] {
+  const { warnings, note } = modelNotes(summary.models ?? []);
+  return [
+    ...warnings.map((w) => `<p class="banner model-warning" role="alert">Model: ${esc(w)}</p>`),
+    ...(note === null ? [] : [`<p class="note model-note">Model: ${esc(note)}.</p>`]),
   ];
 }
 
@@ -86,8 +97,8 @@ function headRow(first: string, columns: readonly ReportColumn[]): string {
   return `<thead><tr><th scope="col">${esc(first)}</th>${columns.map((c) => `<th scope="col">${esc(c.label)}</th>`).join('')}</tr></thead>`;
 }
 
-function comparisonTable(columns: readonly ReportColumn[]): string {
-  const body = comparisonRows(columns).map(
+function comparisonTable(columns: readonly ReportColumn[], best: readonly BestMark[]): string {
+  const body = comparisonRows(columns, best).map(
     (row) =>
       `<tr><th scope="row">${esc(row.label)}</th>${row.cells
         .map((cell, i) => (row.best[i] ? `<td class="best"><strong>${esc(cell)}</strong></td>` : row.few[i] ? `<td class="few">${esc(cell)}</td>` : `<td>${esc(cell)}</td>`))

@@ -1,6 +1,6 @@
 /**
  * @module sim/chat/parts
- * The objects the service writes, with keys in the order it writes them (wire-format.md): the four
+ * The objects the service writes, with keys in the order it writes them (docs/reference/wire-format.md): the four
  * bare parts, packets (`placement` then `obj`, `type` first in every obj), SearchDocs with their
  * score as a Python float, and the ChatFullResponse body.
  */

@@ -1,6 +1,6 @@
 /**
  * @module sim/chat/tool-plan
- * What one tool call sends, as the service sends it (wire-format.md; the packet classes of
+ * What one tool call sends, as the service sends it (docs/reference/wire-format.md; the packet classes of
  * `streaming_models.py` at each listed release, keys in their field order), and what the answer
  * and a full response's `tool_calls` say of it. Every tool of one message runs in parallel in the
  * first cycle (turn 0), one tab each; the answer (turn 1) starts when the last one ended.
@@ -14,7 +14,7 @@
  * | MCP tool | `custom_tool_start {tool_name, tool_id: null}`, then `custom_tool_delta` (data `{"tool_result": …}`), `section_end` |
  *
  * Before v3.1 a custom or MCP tool's packets have no `tool_id` and no `error`, and there is no
- * `custom_tool_args` (onyx-releases.md). Search calls number their citations in blocks of 100: the
+ * `custom_tool_args` (docs/reference/onyx-releases.md). Search calls number their citations in blocks of 100: the
  * first search call of the cycle cites 1, 2, …, the second 101, 102, … (tool-answer.ts).
  */
 import { PyRaw, dumps } from '../encode/index.js';

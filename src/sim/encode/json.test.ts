@@ -5,7 +5,7 @@ import { framePart, frameUnterminated } from './frame.js';
 const placement = (turn: number) => ({ turn_index: turn, tab_index: 0, sub_turn_index: null, model_index: 0 });
 const packet = (turn: number, obj: Record<string, PyJson>): PyJson => ({ placement: placement(turn), obj });
 
-describe('dumps matches the example lines of wire-format.md byte for byte', () => {
+describe('dumps matches the example lines of docs/reference/wire-format.md byte for byte', () => {
   it.each([
     [{ chat_session_id: '6f1c2d3e-1111-4a2b-9c3d-0123456789ab', incognito: false },
       '{"chat_session_id": "6f1c2d3e-1111-4a2b-9c3d-0123456789ab", "incognito": false}'],
@@ -53,7 +53,7 @@ describe('floats print as Python repr', () => {
 });
 
 describe('dumpsResponse is Starlette JSONResponse: compact, UTF-8 unescaped', () => {
-  it('writes the 400 body of wire-format.md', () => {
+  it('writes the 400 body of docs/reference/wire-format.md', () => {
     expect(dumpsResponse({ error_code: 'INVALID_INPUT', detail: 'Multi-model mode (llm_overrides with >1 entry) requires stream=True.' }))
       .toBe('{"error_code":"INVALID_INPUT","detail":"Multi-model mode (llm_overrides with >1 entry) requires stream=True."}');
     expect(dumpsResponse({ a: ['é', pyFloat(1)], b: null })).toBe('{"a":["é",1.0],"b":null}');

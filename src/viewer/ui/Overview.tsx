@@ -1,8 +1,9 @@
 /**
  * @module viewer/ui/Overview
  * The sets side by side: every figure of the catalogue that the runs have, with its interval and
- * n; the best of a row marked only where that means something (two or more values, enough of
- * them, not all equal). A figure's name links to the questions sorted by it.
+ * n; the best of a row marked only where the run's verdict says a set is significantly best (the
+ * paired comparison of its sets, viewer/ui/best). The verdict opens it, with what the run can say
+ * of which model answered. A figure's name links to the questions sorted by it.
  */
 import { useState } from 'preact/hooks';
 import type { ViewData } from '../view-data.js';
@@ -30,6 +31,12 @@ export function Overview(props: { data: ViewData; params: URLSearchParams }) {
                 ))}
               </ul>
             ) : null}
+            {(r.verdict.models?.warnings ?? []).map((w) => (
+              <p class="banner model-warning" role="alert" key={w}>
+                Model: {w}
+              </p>
+            ))}
+            {r.verdict.models?.note ? <p class="note model-note">Model: {r.verdict.models.note}.</p> : null}
           </section>
         ) : null,
       )}
@@ -56,7 +63,7 @@ export function Overview(props: { data: ViewData; params: URLSearchParams }) {
           <tbody>
             {rows.map(({ f, i }) => {
               const cells = data.columns.map((c) => c.figures[i] ?? null);
-              const best = bestOf(f, cells);
+              const best = bestOf(f, data.columns, cells, data.runs);
               const sortable = perQuestion.has(f.name) ? f.name : perQuestion.has(f.base) ? f.base : null;
               return (
                 <tr key={f.name} data-figure={f.name}>

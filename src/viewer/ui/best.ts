@@ -1,11 +1,13 @@
 /**
  * @module viewer/ui/best
  * Which cells of the overview are judged and which hold a row's best: the viewer's side of the one
- * minimum-sample rule (figures/min-samples gives each figure its `min_n`, viewer/model). Plain
- * TypeScript, no JSX, so the reports' agreement test can import it.
+ * minimum-sample rule (figures/min-samples gives each figure its `min_n`, viewer/model) and of the
+ * one "best" rule (a run's verdict.json carries its marks, decided by the paired comparison of its
+ * sets; reports/best-mark reads them for the reports' tables and here alike). Plain TypeScript, no
+ * JSX, so the reports' agreement test can import it.
  */
-import type { ViewEstimate, ViewFigure } from '../view-data.js';
-import { formatFigure } from './figures.js';
+import { isMarkedBest } from '../../reports/best-mark.js';
+import type { ViewColumn, ViewEstimate, ViewFigure, ViewRun } from '../view-data.js';
 
 /**
  * Whether a cell rests on enough values to be judged: the figure's `min_n` (figures/min-samples,
@@ -16,13 +18,15 @@ export function enoughValues(figure: Pick<ViewFigure, 'min_n'>, cell: ViewEstima
   return cell.n === null ? min !== null : min !== null && cell.n >= min;
 }
 
-/** Which cells of a row hold its best value, judged on the value as printed; only cells with enough values compete. */
-export function bestOf(figure: ViewFigure, cells: readonly (ViewEstimate | null)[]): boolean[] {
-  const present = cells.filter((c): c is ViewEstimate => c !== null && enoughValues(figure, c));
-  if (present.length < 2) return cells.map(() => false);
-  const best = figure.higher_is_better ? Math.max(...present.map((c) => c.value)) : Math.min(...present.map((c) => c.value));
-  const text = formatFigure(figure, best);
-  const marked = cells.map((c) => c !== null && enoughValues(figure, c) && formatFigure(figure, c.value) === text);
-  return present.every((c) => formatFigure(figure, c.value) === text) ? cells.map(() => false) : marked;
+/**
+ * Which cells of a row hold its best: those whose run's verdict marks the column's set best on the
+ * figure (significant by the paired comparison of the run's sets), with enough values. A run
+ * without a verdict (or one set) marks nothing: a higher value alone is no winner. With several
+ * runs shown, each mark is best among the sets of its own run.
+ */
+export function bestOf(figure: ViewFigure, columns: readonly Pick<ViewColumn, 'run' | 'set' | 'mode' | 'model_index'>[], cells: readonly (ViewEstimate | null)[], runs: readonly Pick<ViewRun, 'verdict'>[]): boolean[] {
+  return columns.map((c, i) => {
+    const cell = cells[i] ?? null;
+    return cell !== null && enoughValues(figure, cell) && isMarkedBest(runs[c.run]?.verdict?.best ?? [], figure.name, c);
+  });
 }
-
