@@ -1,5 +1,5 @@
-import { expect, it } from 'vitest';
-import { redactDeep, redactText, runSecrets, secretsOf } from './redact.js';
+import { describe, expect, it } from 'vitest';
+import { createSecretScreen, redactDeep, redactText, runSecrets, secretsOf } from './redact.js';
 
 it('secrets: the token, every mcp_headers value and its credential part, longest first, short ones left', () => {
   expect(secretsOf({ mcp_headers: { Authorization: 'Bearer jwt-abc-123', 'X-On': 'on' } }, 'tok-5678')).toEqual(['Bearer jwt-abc-123', 'jwt-abc-123', 'tok-5678']);
@@ -32,4 +32,26 @@ it('runSecrets: every token, the judge key and every mcp_headers value; a scheme
   expect(secrets).toEqual(expect.arrayContaining(['user-one-token', 'user-two-token', 'sk-judge-key-1', 'Bearer mcp-value-123', 'mcp-value-123']));
   expect(redactText('Bearer authentication needed', secrets)).toBe('Bearer authentication needed');
   expect(redactText('echo mcp-value-1…', secrets)).toBe('echo [redacted]…');
+});
+
+describe('createSecretScreen: a serialised line is walked only when it may hold a secret', () => {
+  const screen = createSecretScreen(['Zq9xTOKsecret42abc', 'Bearer Zq9xTOKsecret42abc', 'short']);
+  it.each([
+    ['the whole token', '{"a":"x Zq9xTOKsecret42abc y"}', true],
+    ['a prefix cut of 8+', '{"error_message":"Zq9xTOKsecre…"}', true],
+    ['a suffix cut of 8+', '{"a":"…secret42abc"}', true],
+    ['a short secret whole', '{"a":"short"}', true],
+    ['a prefix cut of 7', '{"a":"Zq9xTOK"}', false],
+    ['nothing', '{"a":"an ordinary answer"}', false],
+  ])('%s', (_, line, want) => {
+    expect(screen(line)).toBe(want);
+    // Never looser than the walk: where the screen says no, redactText changes nothing.
+    if (!want) expect(redactText(line, ['Zq9xTOKsecret42abc', 'Bearer Zq9xTOKsecret42abc', 'short'])).toBe(line);
+  });
+  it('a secret JSON would escape makes every line suspect', () => {
+    expect(createSecretScreen(['tok"en\\value1234'])('{"a":"clean"}')).toBe(true);
+  });
+  it('no secrets: nothing to look for', () => {
+    expect(createSecretScreen([])('{"a":"anything"}')).toBe(false);
+  });
 });

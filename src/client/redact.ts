@@ -112,6 +112,29 @@ function walk(value: unknown, secrets: readonly string[]): unknown {
 }
 
 /**
+ * A quick look at a serialised text (a results.jsonl line) for anything redactText would change: a
+ * whole secret, or the first or last MIN_CUT_CHARS characters of one (every cut redactText hides
+ * holds one of them). false: the text holds none, and the record needs no walk. A secret whose
+ * markers JSON would escape (quotes, backslashes, control or surrogate characters) makes every text
+ * suspect, so such a run always walks.
+ */
+export function createSecretScreen(secrets: readonly string[]): (text: string) => boolean {
+  const markers = new Set<string>();
+  let always = false;
+  for (const secret of secrets) {
+    if (secret.length < MIN_SECRET_CHARS) continue;
+    const cuttable = secret.length > MIN_CUT_CHARS && !/\s/.test(secret);
+    for (const marker of cuttable ? [secret.slice(0, MIN_CUT_CHARS), secret.slice(-MIN_CUT_CHARS)] : [secret]) {
+      if (JSON.stringify(marker) !== `"${marker}"` || /[\uD800-\uDFFF]/.test(marker)) always = true;
+      markers.add(marker);
+    }
+  }
+  if (always) return () => true;
+  const list = [...markers];
+  return (text) => list.some((marker) => text.includes(marker));
+}
+
+/**
  * The exchange with `secrets` taken out of everything the server said: the answer, codes and
  * messages, the 429's scope and reset time, model names, document ids, packet types, the error body.
  * Applied to every exchange the client layer hands over (chat, open-urls), so no record, report,
