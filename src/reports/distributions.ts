@@ -5,7 +5,7 @@
  * stream past, then thinned to CDF_POINTS step points each. The report keeps the points, never rows.
  */
 import { createNumberSample, type NumberSample } from '../metrics/stats.js';
-import type { ReportRow } from './report-input.js';
+import type { ReportRow } from './report-row.js';
 
 /** At most this many points per line (the extremes always kept). */
 export const CDF_POINTS = 200;

@@ -9,7 +9,7 @@ import type { Mode, Outcome } from '../records/record.js';
 import { OUTCOMES } from '../records/record.js';
 import { createColumn, createValueTable, fromCell, toCell } from './columns.js';
 import { naturalCompare } from './format.js';
-import type { ReportRow } from './report-input.js';
+import type { ReportRow } from './report-row.js';
 
 /** What one testcase says. */
 export type JunitCase = Pick<ReportRow, 'question_id' | 'question' | 'repeat' | 'outcome' | 'pass' | 'total_ms' | 'reasons'>;

@@ -9,7 +9,7 @@
  */
 import { naturalCompare } from './format.js';
 import { columnKey } from './distributions.js';
-import type { ReportRow } from './report-input.js';
+import type { ReportRow } from './report-row.js';
 
 /** Past this many questions the grid shows the first ones (natural id order) and says how many were left out. */
 export const MAX_GRID_QUESTIONS = 400;

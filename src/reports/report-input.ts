@@ -8,50 +8,20 @@
  */
 import type { Verdict } from '../verdict/index.js';
 import { z } from 'zod';
-import { RequestRecordSchema, type RequestRecord } from '../records/record.js';
+import type { RequestRecord } from '../records/record.js';
 import type { Summary } from '../records/summary.js';
 import { createDistributionsBuilder, type Distributions } from './distributions.js';
 import { createJunitCasesBuilder, type JunitCases } from './junit-cases.js';
 import { createPassGridBuilder, type PassGridData } from './pass-grid-data.js';
 import { modelPassed } from '../metrics/pass.js';
+import type { ReportRow } from './report-row.js';
 import { answerFailReasons, recordFailReasons, recordPassed } from './fail-reasons.js';
 
 /** How much of the question text a row keeps. */
 export const QUESTION_CHARS = 200;
 export const DEFAULT_WORST = 10;
 
-/**
- * One request, or one model of a multi-model request (`model_index` set), without its answer.
- * A multi-model request has one row with `model_index: null` for the request as a whole, plus one
- * per model; renderers pick the rows that match their column.
- */
-export const ReportRowSchema = RequestRecordSchema.pick({
-  key: true,
-  question_id: true,
-  question: true,
-  category: true,
-  set: true,
-  mode: true,
-  repeat: true,
-  outcome: true,
-  http_status: true,
-  error_code: true,
-  ttfp_ms: true,
-  ttft_ms: true,
-  total_ms: true,
-  tpot_ms: true,
-  output_chars_per_s: true,
-}).extend({
-  model_index: z.number().int().nullable(),
-  model_name: z.string().nullable(),
-  pass: z.boolean(),
-  citation_recall: z.number().nullable(),
-  citation_precision: z.number().nullable(),
-  citation_f1: z.number().nullable(),
-  /** Why it did not pass (fail-reasons.ts); empty when it passed. */
-  reasons: z.array(z.string()),
-});
-export type ReportRow = z.infer<typeof ReportRowSchema>;
+export { ReportRowSchema, type ReportRow } from './report-row.js';
 
 export const ReportMetaSchema = z.object({
   title: z.string(),

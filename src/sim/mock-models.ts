@@ -10,7 +10,7 @@
  * 150). `agents` and `maxctx` are read but change nothing here: the simulator's deep research has
  * its own two agents, and it has no context window to overflow.
  */
-import type { ModelProfile } from './profiles.js';
+import type { ModelProfile } from './model-profile.js';
 
 const MOCK_NAME = /^mock(?:-[a-z]+\d*)*$/;
 const KNOB = /-(ttft|itl|len|tools|agents|maxctx)(\d+)/g;
