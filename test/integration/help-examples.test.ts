@@ -1,18 +1,18 @@
 /**
- * Every example of every command's --help and every `npx chatbench` line of the README's shell
- * blocks runs as printed, against the simulator, in-process (test/helpers/run-example). The
+ * Every example of every command's --help and every `npx chatbench` line of the manual's shell
+ * blocks (README.md and docs/) runs as printed, against the simulator, in-process (test/helpers/run-example). The
  * examples' world is set up as a user would have it, small: a working directory holding the files
  * the examples name (datasets/sample.csv with four questions and a conversation, q.csv, tokens.txt, prod.json, runs of
  * earlier commands under the names the examples use), the variables the README exports pointing at
  * the test's simulator (CHATBENCH_BASE_URL, CHATBENCH_TOKEN, CHATBENCH_JUDGE, START_AT, RUN_ID), CHATBENCH_PORT=0 so
  * that `serve` and `view` take a free port, and CHATBENCH_TEST_SPEEDUP so that a minute-long
  * example takes a fraction of a second (cli/options/speedup: schedule lengths divided, the embedded
- * simulator faster). The curl examples of `serve --help` and of the README run through bash and
+ * simulator faster). The curl examples of `serve --help` and of the manual run through bash and
  * curl (when installed) against the simulator, as pasted.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import yargs from 'yargs';
@@ -112,9 +112,35 @@ async function helpExamples(): Promise<[string, string][]> {
   return out;
 }
 
-/** The README's `npx chatbench` commands (continuations joined), in order. */
-function readmeExamples(): string[] {
-  const blocks = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+/**
+ * The manual in the order a reader meets it (the README, then the pages it grew into): its examples
+ * run in this order, in one working directory, so a page may read what an earlier one wrote.
+ * Every page of docs/ is listed, here or in NOT_RUN with the reason.
+ */
+const MANUAL = [
+  'README.md', 'docs/configuration.md', 'docs/commands/eval.md', 'docs/commands/validate.md', 'docs/commands/demo.md',
+  'docs/commands/report.md', 'docs/conversations.md', 'docs/tools.md', 'docs/answer-quality.md',
+  'docs/commands/compare.md', 'docs/ci.md', 'docs/commands/baseline.md', 'docs/commands/view.md', 'docs/commands/load.md',
+  'docs/health-probe.md', 'docs/abandon.md', 'docs/mock-llm.md', 'docs/commands/capacity.md', 'docs/commands/merge.md',
+  'docs/scale-out.md', 'docs/reliability.md', 'docs/limits.md', 'docs/onyx-releases.md',
+  'docs/benchmarks.md', 'docs/reference/exit-codes.md', 'docs/simulator.md', 'docs/onyx-loadtest-kit.md',
+  'docs/reference/README.md', 'docs/reference/service-api.md', 'docs/reference/wire-format.md',
+  'docs/reference/onyx-releases.md', 'docs/reference/metrics.md', 'docs/reference/results-jsonl.md',
+  'docs/metrics.md', 'docs/architecture.md', 'docs/dependencies.md', 'docs/development.md', 'docs/glossary.md',
+];
+
+/** Pages whose shell blocks are recipes for another machine, not examples to run here. */
+const NOT_RUN: Record<string, string> = {};
+
+/** Every markdown page of docs/, relative to the root. */
+function docsPages(dir = 'docs'): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? docsPages(`${dir}/${e.name}`) : e.name.endsWith('.md') ? [`${dir}/${e.name}`] : []);
+}
+
+/** The manual's `npx chatbench` commands of its `sh` blocks (continuations joined), in order. */
+function manualExamples(pages: readonly string[] = MANUAL): string[] {
+  const blocks = pages.flatMap((page) => [...readFileSync(join(ROOT, page), 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!));
   return blocks.flatMap((block) => joinContinuations(block.split('\n')).filter((line) => /^npx chatbench /.test(line)));
 }
 
@@ -138,11 +164,15 @@ describe('every --help example runs as printed', () => {
   }, 240_000);
 });
 
-describe('every README example runs as printed', () => {
-  it('in the README\'s order, with the variables it exports pointing at the simulator', async () => {
-    // The README's shard example writes runs/shard-2 itself, before it merges the four.
+describe('every example of the manual (README and docs/) runs as printed', () => {
+  it('lists every page of docs/', () => {
+    expect(docsPages().filter((page) => !MANUAL.includes(page) && NOT_RUN[page] === undefined)).toEqual([]);
+  });
+
+  it('in the manual\'s order, with the variables it exports pointing at the simulator', async () => {
+    // The scale-out page's shard example writes runs/shard-2 itself, before it merges the four.
     const cwd = world(['runs/shard-2']);
-    const examples = readmeExamples();
+    const examples = manualExamples();
     expect(examples.length).toBeGreaterThan(12);
     for (const line of examples) await expectRuns(line, cwd);
   }, 240_000);
@@ -154,13 +184,13 @@ describe('curl examples paste as printed', () => {
   /** The `curl` commands of `text` (continuations joined). */
   const curls = (text: string) => joinContinuations(text.split('\n')).filter((line) => line.startsWith('curl '));
 
-  it.skipIf(!curlAvailable)('serve --help and the README: each answers with what it describes', async () => {
+  it.skipIf(!curlAvailable)('serve --help and the manual: each answers with what it describes', async () => {
     const fake = createFakeIo({ env: {} });
     expect(await main(['serve', '--help'], fake.io)).toBe(0);
     const help = fake.stdout();
     for (const line of help.split('\n')) expect(line.length, line).toBeLessThanOrEqual(100);
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const commands = [...curls(help), ...curls(readme)];
+    const manual = MANUAL.map((page) => readFileSync(join(ROOT, page), 'utf8')).join('\n');
+    const commands = [...curls(help), ...curls(manual)];
     expect(commands.length).toBeGreaterThanOrEqual(9);
     for (const command of commands) {
       // Not spawnSync: the simulator answering curl runs in this process.
