@@ -43,7 +43,7 @@ export async function loadRun(pathOrDir: string, options: { cwd?: string } = {})
 }
 
 /**
- * Parses `--gate` texts and a `--gates` file (flags first). `checkNames` are the run's user checks
+ * Parses `--gate` texts and a `--gates-file` file (flags first). `checkNames` are the run's user checks
  * (`--checks`), figures a gate may name besides the catalogue's. UsageError / InputError (exit 2)
  * on any mistake.
  */
@@ -69,7 +69,7 @@ export interface CompareAndGateOptions {
   currentDir: string;
   /** `--gate` texts. */
   gates?: readonly string[];
-  /** `--gates` file. */
+  /** `--gates-file`. */
   gatesFile?: string | undefined;
   /** `--map old=new` flags. */
   map?: readonly string[];

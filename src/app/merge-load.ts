@@ -104,7 +104,7 @@ export async function writeMergedGenerator(outDir: string, runs: readonly ShardR
 
 /** A load merge's `--gate`s (the load figures known) and `--slo`s; a gates file holds eval gates only. */
 export function parseLoadChecks(options: { gates: readonly string[]; gatesFile: string | undefined; slos: readonly string[] }) {
-  if (options.gatesFile !== undefined) throw new UsageError('--gates FILE holds the gates of eval runs; give those of a load run with --gate');
+  if (options.gatesFile !== undefined) throw new UsageError('--gates-file holds the gates of eval runs; give those of a load run with --gate');
   return { gates: options.gates.map((text) => parseLoadGateFlag(text)), slos: options.slos.map((text) => parseSlo(text)) };
 }
 

@@ -41,7 +41,7 @@ export interface MergeOptions {
   readonly version: string;
   /** `--gate` texts, checked on the merged run. */
   readonly gates?: readonly string[];
-  /** `--gates` file (eval runs). */
+  /** `--gates-file` (eval runs). */
   readonly gatesFile?: string | undefined;
   /** `--slo` texts (load runs): checked on the merged measured window; they define goodput. */
   readonly slos?: readonly string[];

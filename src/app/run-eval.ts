@@ -207,7 +207,7 @@ export interface EvalOptions extends EvalInputs {
   /** Aborting cancels the requests in flight at once, without waiting for the grace (a second Ctrl-C). */
   readonly cancelNow?: AbortSignal;
   /**
-   * The gates that need no baseline (--gate, --gates, --max-error-rate), as written: kept in the
+   * The gates that need no baseline (--gate, --gates-file, --max-error-rate), as written: kept in the
    * manifest so that `chatbench report DIR` puts them in junit.xml again.
    */
   readonly gates?: readonly string[];

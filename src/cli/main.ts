@@ -13,16 +13,20 @@ import { CONFIG_FILE_NAME } from './options/config-file.js';
 import { layering, recording, relabel, type LayeringContext, type SpecTable } from './options/yargs-layers.js';
 import { createOutput } from './output/output.js';
 import { joinDashValues } from './argv.js';
+import { renameFlags } from './options/renamed.js';
 
 export async function main(rawArgv: readonly string[], rawIo: Io): Promise<ExitCode> {
   // `--timeout -1s` reaches the flag's own check (cli/argv) instead of yargs' "unknown arguments".
-  const argv = joinDashValues(rawArgv);
+  // A retired flag name (`--models`) becomes its one name now (`--sets-file`), saying so: cli/options/renamed.
+  const renamed = renameFlags(joinDashValues(rawArgv), commandNamed(rawArgv)?.name);
+  const argv = renamed.argv;
   // Everything printed goes through one filter (text from inputs or the service never drives the
   // terminal) and the output mode: cli/output.
   const output = createOutput(rawIo);
   // Until the options are merged, the mode the command line asks for (a config file error with --json is JSON too).
   output.configure({ json: argv.includes('--json'), quiet: argv.includes('--quiet') });
   const io: Io = { ...rawIo, stdout: output.stdout, stderr: output.stderr, output };
+  for (const line of renamed.notes) io.stderr.write(`${line}\n`);
   let exitCode: ExitCode = ExitCode.Ok;
   const setExitCode = (code: ExitCode) => {
     exitCode = code;

@@ -29,7 +29,7 @@ export interface QuestionData extends QuestionFigures {
   passes: boolean[];
   /** Per-question means of the catalogue's scores and of the user's checks (by name). */
   scores: Partial<Record<ScoreName, number>> & Record<string, number>;
-  /** Per try, a person's verdict (reviews.jsonl): true good, false bad, null not reviewed. */
+  /** Per try, a person's verdict (reviews.jsonl): true pass, false fail, null not reviewed. */
   human: (boolean | null)[];
   /** The lowest repeat's answer, trimmed to ANSWER_CHARS; null when it had none. */
   answer: string | null;

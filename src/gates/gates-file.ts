@@ -1,6 +1,6 @@
 /**
  * @module gates/gates-file
- * `--gates FILE`: gates kept in a JSON file, `{"gates": [...]}`, each entry either a gate string
+ * `--gates-file FILE`: gates kept in a JSON file, `{"gates": [...]}`, each entry either a gate string
  * or an object with the same parts. Every problem is reported at once, as `FILE: gates.N...`.
  * Pure: the app reads the file and passes the text.
  */

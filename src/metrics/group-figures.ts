@@ -21,7 +21,7 @@ export interface Observation {
   headers_ms: number | null;
   expects_documents: boolean;
   passed: boolean;
-  /** A person's verdict on the answer (reviews.jsonl): true good, false bad, undefined not reviewed. */
+  /** A person's verdict on the answer (reviews.jsonl): true pass, false fail, undefined not reviewed. */
   human?: boolean | undefined;
   /**
    * The question the answer is to (its cluster): the repeats of a question are one sample of the

@@ -86,11 +86,11 @@ it('a review of the very answer (reviews.jsonl) outranks the labels file and the
   const judged: Judgement = { model: 'm', prompt_version: 'v1', verdicts: { relevance: { status: 'ok', score: 1, reason: null, error: null, asks: [1], cached: 0 } } };
   const record = makeRecord({ question_id: 'q1', set: 'a', human_verdict: 'pass', judge: judged });
   const duo = makeRecord({ question_id: 'q1', set: 'm', scores: null, models: [makeModel(0, { judge: judged }), makeModel(1, { judge: judged })] });
-  const review = (verdict: 'good' | 'bad') => ({ human_verdict: verdict, pass: verdict === 'good' }) as unknown as HumanVerdict;
-  const reviews = new Map([[record.key, review('bad')], [`${duo.key}#1`, review('bad')]]);
+  const review = (verdict: 'pass' | 'fail') => ({ human_verdict: verdict, pass: verdict === 'pass' }) as unknown as HumanVerdict;
+  const reviews = new Map([[record.key, review('fail')], [`${duo.key}#1`, review('fail')]]);
   const acc = createAgreementAccumulator([{ question_id: 'q1', set: null, figure: null, verdict: 'pass', source: null }], () => createRandom(2), reviews);
   acc.add(record);
   acc.add(duo);
-  // record: review bad (not the label's pass); duo model 0: the label's pass; duo model 1: review bad.
+  // record: review fail (not the label's pass); duo model 0: the label's pass; duo model 1: review fail.
   expect(acc.finish().agreement[0]).toMatchObject({ figure: 'relevance', n: 3, judge_pass: 3, human_pass: 1 });
 });

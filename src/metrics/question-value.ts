@@ -12,7 +12,7 @@ export interface QuestionFigures {
   outcomes: readonly Outcome[];
   passes: readonly boolean[];
   scores: Readonly<Partial<Record<ScoreName, number>>>;
-  /** Per try, a person's verdict on its answer (reviews.jsonl): true good, false bad, null not reviewed. */
+  /** Per try, a person's verdict on its answer (reviews.jsonl): true pass, false fail, null not reviewed. */
   human?: readonly (boolean | null)[];
   /**
    * Per try, for the first turn of a conversation: whether the whole conversation (that repeat)
@@ -31,7 +31,7 @@ const share = (values: readonly boolean[]): number | null =>
  * is not N/A (missing → null); a rate is the share of its tries; a repeat figure is 0 or 1.
  * error_rate counts outcomes that are neither ok nor rate_limited nor skipped (a conversation turn
  * not sent because the one before it failed: that one is the error); human_pass_rate is the share of
- * the reviewed tries a person judged good (null when none was reviewed); conversation_pass_rate, on
+ * the reviewed tries a person judged pass (null when none was reviewed); conversation_pass_rate, on
  * the first turn of a conversation, the share of its tries whose every turn passed (null elsewhere).
  */
 export function questionValue(q: QuestionFigures, figure: string): number | null {

@@ -7,13 +7,20 @@
  */
 import { z } from 'zod';
 import { answerKey } from './answer-key.js';
+import type { LabelVerdict } from './quality.js';
 import { ModeSchema } from './record.js';
 
 export const REVIEW_VERSION = 1;
 export const REVIEWS_FILE = 'reviews.jsonl';
 
-export const VerdictSchema = z.enum(['good', 'bad']);
-export type Verdict = z.infer<typeof VerdictSchema>;
+/**
+ * A person's verdict on an answer: pass or fail, the words of labels.jsonl and the dataset's
+ * `human_verdict` (docs/glossary.md). Reviews written before that say good/bad: read as pass/fail.
+ */
+export const VerdictSchema = z
+  .enum(['pass', 'fail', 'good', 'bad'])
+  .transform((verdict): LabelVerdict => (verdict === 'good' ? 'pass' : verdict === 'bad' ? 'fail' : verdict));
+export type Verdict = z.output<typeof VerdictSchema>;
 
 export const ReviewSchema = z.object({
   review_version: z.literal(REVIEW_VERSION),
@@ -39,7 +46,7 @@ export { answerKey };
 /** The `human_verdict` label of one answer: the last review of it in the file (a later one replaces an earlier one). */
 export interface HumanVerdict {
   readonly human_verdict: Verdict;
-  /** verdict === 'good': what a judge's pass is compared with. */
+  /** verdict === 'pass': what a judge's pass is compared with. */
   readonly pass: boolean;
   readonly review: Review;
   /** Every review of the answer, oldest first (the last decides). */
@@ -106,14 +113,14 @@ export function humanVerdicts(reviews: readonly Review[]): Map<string, HumanVerd
   return new Map(
     [...history].map(([id, list]) => {
       const review = list[list.length - 1]!;
-      return [id, { human_verdict: review.verdict, pass: review.verdict === 'good', review, history: list }];
+      return [id, { human_verdict: review.verdict, pass: review.verdict === 'pass', review, history: list }];
     }),
   );
 }
 
 /**
  * The verdict that counts for a record as a whole: its own review; for a multi-model record with
- * none, good when every model's answer was reviewed good, bad when any was reviewed bad and all
+ * none, pass when every model's answer was reviewed pass, fail when any was reviewed fail and all
  * were reviewed; undefined while any model's answer is unreviewed.
  */
 export function recordVerdict(verdicts: HumanVerdicts, key: string, modelIndexes: readonly number[]): boolean | undefined {

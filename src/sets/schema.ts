@@ -1,6 +1,6 @@
 /**
  * @module sets/schema
- * The model-override sets file (`--models`): which LLM settings each set sends, and the request
+ * The model-override sets file (`--sets-file`): which LLM settings each set sends, and the request
  * defaults every set shares. Strict objects throughout: a misspelt field is an error, never ignored,
  * because an ignored override would silently measure the service's default model instead.
  */

@@ -1,6 +1,6 @@
 /**
  * @module sim/config
- * The simulator's config file (`chatbench serve --config sim.json`), validated by zod with every
+ * The simulator's config file (`chatbench serve --sim-config sim.json`), validated by zod with every
  * problem listed by its path. Every field is optional; an empty object is the default simulator.
  * Unknown keys are errors here (a typo must not be silently ignored), unlike request bodies.
  */

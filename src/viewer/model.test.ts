@@ -32,7 +32,7 @@ function records(recallOfQ2: 'pass' | 'fail'): RequestRecord[] {
 }
 
 const review = (over: Partial<Review>): Review => ({
-  review_version: 1, key: 'q1|fast|stream|0', model_index: null, question_id: 'q1', set: 'fast', mode: 'stream', repeat: 0, verdict: 'good', note: '', reviewer: 'ann', at: '2026-01-01T00:00:00Z', ...over,
+  review_version: 1, key: 'q1|fast|stream|0', model_index: null, question_id: 'q1', set: 'fast', mode: 'stream', repeat: 0, verdict: 'pass', note: '', reviewer: 'ann', at: '2026-01-01T00:00:00Z', ...over,
 });
 
 describe('buildViewData', () => {
@@ -66,14 +66,14 @@ describe('buildViewData', () => {
   });
 
   it('reviews become human_pass_rate and the cells show them', () => {
-    const reviews = [review({}), review({ key: 'q2|fast|stream|0', question_id: 'q2', verdict: 'bad' }), review({ key: 'q1|duo|stream|0', set: 'duo', model_index: 1, verdict: 'bad' })];
+    const reviews = [review({}), review({ key: 'q2|fast|stream|0', question_id: 'q2', verdict: 'fail' }), review({ key: 'q1|duo|stream|0', set: 'duo', model_index: 1, verdict: 'fail' })];
     const data = buildViewData({ runs: [{ name: 'a', source: 'a', collected: collect(records('pass'), reviews), reviews: reviews.length, comparison: null }], mode: 'server', generatedBy: 't', details: { source: 'server' } });
     const human = data.figures.findIndex((f) => f.name === 'human_pass_rate');
     expect(human).toBeGreaterThan(-1);
     expect(data.columns[0]!.figures[human]).toMatchObject({ value: 0.5, n: 2 });
     expect(data.columns[2]!.figures[human]).toMatchObject({ value: 0, n: 1 });
     expect(data.columns[1]!.figures[human]).toBeNull();
-    expect(data.questions[0]!.cells.map((c) => c?.review)).toEqual(['good', null, 'bad']);
+    expect(data.questions[0]!.cells.map((c) => c?.review)).toEqual(['pass', null, 'fail']);
     const cellHuman = data.cell_figures.findIndex((f) => f.name === 'human_pass_rate');
     expect(data.questions[1]!.cells[0]!.values[cellHuman]).toBe(0);
   });

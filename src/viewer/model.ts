@@ -190,7 +190,7 @@ function reviewOf(tries: readonly Try[]): ViewCell['review'] {
   const verdicts = new Set(tries.flatMap((t) => (t.human === undefined ? [] : [t.human])));
   if (verdicts.size === 0) return null;
   if (verdicts.size > 1) return 'mixed';
-  return verdicts.has(true) ? 'good' : 'bad';
+  return verdicts.has(true) ? 'pass' : 'fail';
 }
 
 function cellOf(collected: CollectedRun, column: GroupData, questionId: string, figures: readonly ViewFigure[], answerChars: number, change: ViewChange | null): ViewCell | null {

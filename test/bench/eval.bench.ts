@@ -36,7 +36,7 @@ const fixed = (ms: number) => ({ median: ms, p99: ms }); // median == p99: no sp
 const TIMING_CONFIG: SimConfigInput = {
   chat: {
     time_scale: 1,
-    first_part_ms: fixed(PROFILE.first_part_ms),
+    ttfp_ms: fixed(PROFILE.first_part_ms),
     profiles: {
       default: {
         pre_answer_ms: fixed(PROFILE.pre_answer_ms), first_token_ms: fixed(PROFILE.first_token_ms),

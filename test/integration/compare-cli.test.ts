@@ -76,7 +76,7 @@ describe('chatbench compare', () => {
   it('takes gates from a file and renamed sets from --map', async () => {
     writeFileSync(join(root, 'gates.json'), JSON.stringify({ gates: ['set:quick pass_rate delta >= 0', { figure: 'ttfp_ms', stat: 'p95', against: 'ratio', op: '<=', value: 1.2 }] }));
     writeRun(join(root, 'renamed'), makeRun({ misses: BASELINE_MISSES, sets: ['accurate', 'quick'] }));
-    const r = await run(['compare', 'base', 'renamed', '--map', 'fast=quick', '--gates', 'gates.json', '--out', 'out/renamed', ...FAST]);
+    const r = await run(['compare', 'base', 'renamed', '--map', 'fast=quick', '--gates-file', 'gates.json', '--out', 'out/renamed', ...FAST]);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(r.out).toContain('fast→quick (stream): 30 questions paired');
@@ -96,7 +96,7 @@ describe('chatbench compare', () => {
     { name: 'a missing run', argv: ['compare', 'base', 'nope'], err: 'chatbench: nope: no such file\n' },
     { name: 'a scope naming no set', argv: ['compare', 'base', 'same', '--gate', 'set:nope pass_rate >= 0'], err: 'chatbench: gate "set:nope pass_rate >= 0": set:nope names no set of the run (its sets: accurate, fast)\n' },
     { name: 'a bad --map', argv: ['compare', 'base', 'same', '--map', 'x=fast'], err: 'chatbench: --map x=fast: the baseline has no set "x" (its sets: accurate, fast)\n' },
-    { name: 'a missing gates file', argv: ['compare', 'base', 'same', '--gates', 'none.json'], err: 'chatbench: none.json: no such file\n' },
+    { name: 'a missing gates file', argv: ['compare', 'base', 'same', '--gates-file', 'none.json'], err: 'chatbench: none.json: no such file\n' },
   ])('$name → exit 2, one clear line', async ({ argv, err }) => {
     const r = await run([...argv, '--out', 'out/bad', ...FAST]);
     expect(r.code).toBe(2);

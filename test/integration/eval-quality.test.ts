@@ -70,7 +70,7 @@ async function cli(args: string[], env: Record<string, string> = {}) {
   return { code, stdout: fake.stdout(), stderr: fake.stderr() };
 }
 const evalArgs = (out: string, ...more: string[]) => [
-  'eval', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', DATASET, '--models', MODELS, '--out', out,
+  'eval', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', DATASET, '--sets-file', MODELS, '--out', out,
   '--judge', judgeUrl, '--judge-model', 'sim-judge', '--judge-cache-dir', cacheDir, ...more,
 ];
 const records = (out: string): RequestRecord[] => readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => RequestRecordSchema.parse(JSON.parse(l)));

@@ -51,7 +51,7 @@ describe('eval against each release', () => {
     const out = join(dir, 'run');
     const dataset = write(dir, 'q.csv', `id,question,expected_documents\nq1,${PTO},hr-pto-policy\n`);
     const models = write(dir, 'm.json', JSON.stringify({ sets: [{ name: 'duo', llm_overrides: [{ model_version: 'gpt-4o-mini' }, { model_version: 'gpt-4o' }] }] }));
-    const { code, stderr } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--models', models, '--out', out]);
+    const { code, stderr } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--sets-file', models, '--out', out]);
     // Its only request could not be used: the run could not be carried out (exit 3), reports written.
     expect(code).toBe(3);
     expect(stderr).toContain('every request (1 of 1) failed the same way, with invalid_response');
@@ -70,7 +70,7 @@ describe('eval against each release', () => {
     const out = join(dir, 'run');
     const dataset = write(dir, 'q.csv', `id,question,expected_documents,deep_research\nq1,${PTO},hr-pto-policy,\nq2,${PTO},hr-pto-policy,false\n`);
     const models = write(dir, 'm.json', JSON.stringify({ sets: [{ name: 'research', llm_override: { model_version: 'gpt-4o' }, deep_research: true }] }));
-    const { code, stderr } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--models', models, '--mode', 'both', '--out', out]);
+    const { code, stderr } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--sets-file', models, '--mode', 'both', '--out', out]);
     expect(code, stderr).toBe(0);
     const byKey = new Map(records(out).map((r) => [`${r.question_id}/${r.mode}`, r]));
     expect(byKey.get('q1/stream')).toMatchObject({ outcome: 'ok', scores: { invalid_citations: 0 } });
@@ -87,7 +87,7 @@ describe('eval against each release', () => {
     const dir = scratch();
     const dataset = write(dir, 'q.csv', `id,question,deep_research\nq1,${PTO},true\n`);
     const models = write(dir, 'm.json', JSON.stringify({ sets: [{ name: 'duo', llm_overrides: [{ model_version: 'gpt-4o-mini' }, { model_version: 'gpt-4o' }] }] }));
-    const multi = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--models', models, '--out', join(dir, 'a')]);
+    const multi = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--sets-file', models, '--out', join(dir, 'a')]);
     expect(multi.code).toBe(2);
     expect(multi.stderr).toContain(`${dataset}:2: deep_research: true, but set "duo" is multi-model`);
     for (const [flag, value, message] of [['--timeout', '0s', 'is no time at all'], ['--max-duration', 'soon', 'is not a duration'], ['--max-answer-bytes', 'lots', 'is not a size']] as const) {

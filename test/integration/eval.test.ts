@@ -99,7 +99,7 @@ describe('chatbench eval against the simulator', () => {
   it('measures TTFT within a few milliseconds of the simulator schedule', async () => {
     const fixed = (ms: number) => ({ median: ms, p99: ms });
     const sim = await startSim({
-      config: { chat: { time_scale: 1, first_part_ms: fixed(20), profiles: { default: { pre_answer_ms: fixed(150), first_token_ms: fixed(100), token_ms: fixed(5) } } } },
+      config: { chat: { time_scale: 1, ttfp_ms: fixed(20), profiles: { default: { pre_answer_ms: fixed(150), first_token_ms: fixed(100), token_ms: fixed(5) } } } },
     });
     const dir = scratch();
     const out = join(dir, 'run');
@@ -138,7 +138,7 @@ describe('chatbench eval against the simulator', () => {
       defaults: { project: { id: 2, instructions: 'Answer in one paragraph.' } },
     });
     const rows = [['q1', 'How many days of paid time off do employees get?', 'hr-pto-policy', '', 'false', 'hr']];
-    const { code } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', csv(dir, rows), '--models', models, '--out', out]);
+    const { code } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', csv(dir, rows), '--sets-file', models, '--out', out]);
     expect(code).toBe(0);
     const [record] = records(out);
     expect(record?.models?.map((m) => [m.model_index, m.model_name, m.outcome])).toEqual([[0, 'gpt-4o-mini', 'ok'], [1, 'claude-sonnet-4', 'ok']]);
@@ -161,7 +161,7 @@ describe('chatbench eval against the simulator', () => {
     const models = json(dir, 'models.json', { sets: [{ name: 'fast', llm_override: { model_version: 'gpt-4o-mini' } }, { name: 'accurate', llm_override: { model_version: 'gpt-4o' } }], defaults: { mcp_headers: { Authorization: mcpSecret } } });
     const rows = [['q1', 'How many days of paid time off do employees get?', 'hr-pto-policy', 'days', 'false', 'hr'], ['q2', 'fail please', '', '', 'false', 'x']];
     // Half of every set's requests fail (q2): past --max-error-rate, so exit 1, its gates in junit.xml.
-    const first = await evalCli(['--base-url', sim.baseUrl, '--dataset', csv(dir, rows), '--models', models, '--mode', 'both', '--retries', '1', '--out', out], { CHATBENCH_TOKEN: secret });
+    const first = await evalCli(['--base-url', sim.baseUrl, '--dataset', csv(dir, rows), '--sets-file', models, '--mode', 'both', '--retries', '1', '--out', out], { CHATBENCH_TOKEN: secret });
     expect(first.code).toBe(1);
     expect(first.stdout).toContain('citation recall');
     const files = readdirSync(out);
@@ -184,7 +184,7 @@ describe('chatbench eval refuses bad input before sending anything', () => {
     const dir = scratch();
     const dataset = csv(dir, [['q1', 'fine', '', '', 'maybe', 'x'], ['q1', '', '', '', 'false', 'x']]);
     const models = json(dir, 'models.json', { sets: [{ name: 'hot', llm_override: { temperature: 2.5 } }] });
-    const { code, stderr } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--models', models, '--out', join(dir, 'run')]);
+    const { code, stderr } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--sets-file', models, '--out', join(dir, 'run')]);
     expect(code).toBe(2);
     expect(stderr).toContain(`${dataset}:2: expect_no_answer`);
     expect(stderr).toContain(`${dataset}:3: question`);

@@ -77,7 +77,7 @@ async function makeTemplate(): Promise<string> {
   for (const copy of ['reports/new', 'runs/a', 'runs/b']) cpSync(join(cwd, 'reports/2026-11-20T10-00-00-eval'), join(cwd, copy), { recursive: true });
   await evalRun('old', '--set', 'fast=openai:gpt-4o-mini@0', '--set', 'accurate=openai:gpt-4o@0');
   await evalRun('new', '--set', 'fast-v2=openai:gpt-4o-mini@0', '--set', 'accurate=openai:gpt-4o@0');
-  for (const i of [1, 2, 3, 4]) await evalRun(`runs/shard-${i}`, '--models', 'm.json', '--shard', `${i}/4`);
+  for (const i of [1, 2, 3, 4]) await evalRun(`runs/shard-${i}`, '--sets-file', 'm.json', '--shard', `${i}/4`);
   for (const i of [1, 2]) await evalRun(`runs/r1/shard-${i}`, '--shard', `${i}/2`);
   await chatbench(cwd, ['load', '--dataset', 'q.csv', '--rate', '20', '--requests', '4', '--mode', 'full', '--out', 'reports/2026-11-20T10-00-00-load']);
   for (const i of [1, 2, 3]) await chatbench(cwd, ['load', '--dataset', 'q.csv', '--rate', '30', '--duration', '30s', '--mode', 'full', '--shard', `${i}/3`, '--out', `load-${i}`]);

@@ -40,7 +40,7 @@ describe('an identical rerun compared with itself', () => {
       // the machine does to one it does to the other: nothing differs but chance. Delays long
       // enough that the simulator's own work hides inside them (the first part), short enough that
       // a run takes tens of milliseconds.
-      const config = { chat: { time_scale: 1, first_part_ms: spread(8), profiles: { default: { pre_answer_ms: spread(2), first_token_ms: spread(2), token_ms: spread(0.1), answer_sentences: 1 } } } };
+      const config = { chat: { time_scale: 1, ttfp_ms: spread(8), profiles: { default: { pre_answer_ms: spread(2), first_token_ms: spread(2), token_ms: spread(0.1), answer_sentences: 1 } } } };
       const sims = await Promise.all([startSim({ seed: 100 + rep, config }), startSim({ seed: 100 + rep, config })]);
       const clients = sims.map((sim) => createChatClient({ baseUrl: sim.baseUrl, token: 'onyx_pat_chatbench_demo', connections: CONCURRENCY, timeoutMs: 10_000 }));
       const collectors = [createRunCollector(), createRunCollector()];

@@ -113,8 +113,8 @@ describe('chatbench merge of crafted load shards', () => {
   it('refuses a gates file for load runs (it holds eval gates)', async () => {
     const root = mkdtempSync(join(tmpdir(), 'chatbench-merge-gen-'));
     [1, 2].forEach((i) => shard(root, i));
-    const file = await merge(root, ['--gates', 'gates.json']);
+    const file = await merge(root, ['--gates-file', 'gates.json']);
     expect(file.code).toBe(2);
-    expect(file.stderr).toContain('--gates FILE holds the gates of eval runs');
+    expect(file.stderr).toContain('--gates-file holds the gates of eval runs');
   });
 });

@@ -24,7 +24,7 @@ const printed = (problems: string[]) => `chatbench: ${problems.join('\n')}\n`;
 
 describe('chatbench validate: good inputs', () => {
   it('summarises the dataset, the example sets and the planned requests', async () => {
-    const { code, stdout, stderr } = await run('--dataset', GOOD, '--models', EXAMPLE, '--mode', 'both');
+    const { code, stdout, stderr } = await run('--dataset', GOOD, '--sets-file', EXAMPLE, '--mode', 'both');
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toBe(
@@ -52,7 +52,7 @@ describe('chatbench validate: good inputs', () => {
   it('--set without a file; no mcp_headers value is ever printed', async () => {
     const quick = await run('-d', GOOD, '--set', 'fast=openai:gpt-4o-mini@0', '--set', 'big=openai:gpt-4o');
     expect(quick.code).toBe(0);
-    expect(quick.stdout).toContain('Sets (no --models file)\n  fast      openai gpt-4o-mini, temperature 0\n  big       openai gpt-4o\n');
+    expect(quick.stdout).toContain('Sets (no --sets-file)\n  fast      openai gpt-4o-mini, temperature 0\n  big       openai gpt-4o\n');
     expect(quick.stdout).toContain('  stream  10 requests (5 questions × 2 sets)\n');
 
     const secret = await run('-d', GOOD, '-m', `${MODELS}/with-defaults.json`);

@@ -115,7 +115,7 @@ describe('chatbench view', () => {
   });
 
   it('takes a review only as a same-origin JSON post naming an answer of the run', async () => {
-    const review = { run: 0, key: 'q1|fast|stream|0', model_index: null, verdict: 'good', note: '' };
+    const review = { run: 0, key: 'q1|fast|stream|0', model_index: null, verdict: 'pass', note: '' };
     expect((await postReview(review, { 'content-type': 'application/json', host: url.host })).status).toBe(403);
     expect((await postReview(review, { origin: 'http://evil.example', 'content-type': 'application/json' })).status).toBe(403);
     expect((await postReview(review, { origin: origin(), 'content-type': 'text/plain' })).status).toBe(415);
@@ -128,22 +128,22 @@ describe('chatbench view', () => {
   });
 
   it('appends a review to reviews.jsonl; the served figures, compare and its gates read it as human_pass_rate', async () => {
-    const saved = await postReview({ run: 0, key: 'q1|fast|stream|0', model_index: null, verdict: 'good', note: ' right ' });
+    const saved = await postReview({ run: 0, key: 'q1|fast|stream|0', model_index: null, verdict: 'pass', note: ' right ' });
     expect(saved.status).toBe(200);
-    await postReview({ run: 0, key: 'q2|fast|stream|0', model_index: null, verdict: 'bad', note: 'cites the wrong policy' });
-    await postReview({ run: 0, key: 'q3|duo|stream|0', model_index: 1, verdict: 'good', note: '' });
+    await postReview({ run: 0, key: 'q2|fast|stream|0', model_index: null, verdict: 'fail', note: 'cites the wrong policy' });
+    await postReview({ run: 0, key: 'q3|duo|stream|0', model_index: 1, verdict: 'pass', note: '' });
     const lines = readFileSync(join(root, 'current', 'reviews.jsonl'), 'utf8').trim().split('\n').map((l) => ReviewSchema.parse(JSON.parse(l)));
     expect(lines.map((r) => [r.key, r.model_index, r.verdict, r.reviewer, r.note])).toEqual([
-      ['q1|fast|stream|0', null, 'good', 'ann', 'right'],
-      ['q2|fast|stream|0', null, 'bad', 'ann', 'cites the wrong policy'],
-      ['q3|duo|stream|0', 1, 'good', 'ann', ''],
+      ['q1|fast|stream|0', null, 'pass', 'ann', 'right'],
+      ['q2|fast|stream|0', null, 'fail', 'ann', 'cites the wrong policy'],
+      ['q3|duo|stream|0', 1, 'pass', 'ann', ''],
     ]);
 
     const data = JSON.parse((await raw('/api/data', { headers: { host: url.host } })).body) as ViewData;
     const human = data.figures.findIndex((f) => f.name === 'human_pass_rate');
     expect(data.columns[0]!.figures[human]).toMatchObject({ value: 0.5, n: 2 });
     expect(data.columns[3]!.figures[human]).toMatchObject({ value: 1, n: 1 });
-    expect(data.questions[1]!.cells[0]!.review).toBe('bad');
+    expect(data.questions[1]!.cells[0]!.review).toBe('fail');
 
     const compared = await run(['compare', 'base', 'current', '--out', 'cmp', '--resamples', '200', '--gate', 'set:fast mode:stream human_pass_rate >= 0.9']);
     expect(compared.code).toBe(1);

@@ -66,7 +66,7 @@ describe('what a spreadsheet, a markdown viewer or a terminal will read', () => 
     const dir = scratch();
     const dataset = writeCsv(dir, [['q1', 'Hello?', '', '', 'false', 'x']]);
     const models = writeJson(dir, 'models.json', { sets: [{ name: 'duo', llm_overrides: [{ model_version: 'gpt-4o-mini' }, { model_version: 'gpt-4o' }] }] });
-    const run = await runCli(['eval', '--base-url', server.baseUrl, '--token', 'tok-1234', '--dataset', dataset, '--models', models, '--out', join(dir, 'run')]);
+    const run = await runCli(['eval', '--base-url', server.baseUrl, '--token', 'tok-1234', '--dataset', dataset, '--sets-file', models, '--out', join(dir, 'run')]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('gpt\\x1b]0;pwned');
     expect(run.stdout + run.stderr).not.toMatch(RAW_ESCAPE);

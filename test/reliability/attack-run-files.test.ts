@@ -61,7 +61,7 @@ describe("the viewer's review writes", () => {
     writeFileSync(join(dir, 'reviews.jsonl'), '{"torn":'); // a crash mid-append, cut before the first write
     const review = (i: number): Review => ({
       review_version: REVIEW_VERSION, key: `q${i}|a|full|0`, model_index: null, question_id: `q${i}`, set: 'a', mode: 'full', repeat: 0,
-      verdict: i % 2 === 0 ? 'good' : 'bad', note: 'n'.repeat(i * 50), reviewer: 'me', at: '2026-01-01T00:00:00.000Z',
+      verdict: i % 2 === 0 ? 'pass' : 'fail', note: 'n'.repeat(i * 50), reviewer: 'me', at: '2026-01-01T00:00:00.000Z',
     });
     await Promise.all(Array.from({ length: 60 }, (_, i) => appendReview(dir, review(i))));
     const { reviews } = await readReviews(dir);

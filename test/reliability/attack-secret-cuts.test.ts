@@ -54,7 +54,7 @@ describe('a service echoing every secret, whole and cut', () => {
     const tokenFile = join(dir, 'token.txt');
     writeFileSync(tokenFile, `${TOKEN}\n`);
     const out = join(dir, 'run');
-    const run = await runCli(['eval', '--base-url', server.baseUrl, '--token-file', tokenFile, '--dataset', dataset, '--models', models, '--max-error-rate', '1',
+    const run = await runCli(['eval', '--base-url', server.baseUrl, '--token-file', tokenFile, '--dataset', dataset, '--sets-file', models, '--max-error-rate', '1',
       '--judge', judge.origin, '--judge-model', 'm', '--judge-figures', 'relevance', '--no-judge-cache', '--out', out], { env: { CHATBENCH_JUDGE_TOKEN: JUDGE } });
     expect(run.code).toBe(0);
     const records = readRunRecords(out);
@@ -93,7 +93,7 @@ describe('a secret holding CR LF or a control character is refused, nothing sent
       return { args: ['--judge', 'JUDGE', '--judge-model', 'm', '--judge-token-file', join(dir, 'judge.txt')], env: {} };
     }],
     ['CHATBENCH_TOKEN with ESC', () => ({ args: [], env: { CHATBENCH_TOKEN: `${TOKEN}\u001b[2J` } })],
-    ['an mcp_headers value with CR LF', (dir) => ({ args: ['--models', writeJson(dir, 'models.json', { sets: [{ name: 'b' }], defaults: { mcp_headers: { 'X-Key': `${MCP}\r\nX-Injected: 1` } } })], env: {} })],
+    ['an mcp_headers value with CR LF', (dir) => ({ args: ['--sets-file', writeJson(dir, 'models.json', { sets: [{ name: 'b' }], defaults: { mcp_headers: { 'X-Key': `${MCP}\r\nX-Injected: 1` } } })], env: {} })],
   ];
   it.each(cases)('%s: exit 2, the secret not echoed', async (_name, make) => {
     const server = await startHostileServer(() => ({ body: streamedAnswer({ deltas: ['fine'] }) }));

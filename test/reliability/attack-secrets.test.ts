@@ -76,7 +76,7 @@ describe('a service that echoes the credentials in every string it sends', () =>
     const dir = scratch();
     const { dataset, models, tokenFile } = inputs(dir);
     const out = join(dir, 'run');
-    const run = await runCli(['eval', '--base-url', server.baseUrl, '--token-file', tokenFile, '--dataset', dataset, '--models', models, '--mode', 'both', '--max-error-rate', '1', '--out', out]);
+    const run = await runCli(['eval', '--base-url', server.baseUrl, '--token-file', tokenFile, '--dataset', dataset, '--sets-file', models, '--mode', 'both', '--max-error-rate', '1', '--out', out]);
     expect(run.stderr).toBe(run.stderr.split('\n').filter((l) => !/^\s+at /.test(l)).join('\n'));
     expect(run.code).toBe(0);
     expect(server.requests.length).toBe(6); // 2 questions × (fast stream, fast full, duo stream)
@@ -94,7 +94,7 @@ describe('a service that echoes the credentials in every string it sends', () =>
     const dir = scratch();
     const { dataset, models } = inputs(dir);
     const out = join(dir, 'load');
-    const run = await runCli(['load', '--base-url', server.baseUrl, '--dataset', dataset, '--models', models, '--set-name', 'duo', '--rate', '50', '--requests', '4', '--out', out], { env: { CHATBENCH_TOKEN: TOKEN } });
+    const run = await runCli(['load', '--base-url', server.baseUrl, '--dataset', dataset, '--sets-file', models, '--set-name', 'duo', '--rate', '50', '--requests', '4', '--out', out], { env: { CHATBENCH_TOKEN: TOKEN } });
     expect(run.code).toBe(0);
     expect(server.requests.length).toBe(4);
     expect(leaks(everything(run, out))).toEqual([]);

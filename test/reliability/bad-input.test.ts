@@ -48,23 +48,23 @@ const DATASET_CASES: Case[] = [
 ];
 
 const MODELS_CASES: Case[] = [
-  { name: 'not JSON', args: ['--models', `${M}/not-json.json`], lines: [`chatbench: ${M}/not-json.json: not JSON: trailing comma before "}" at line 3, column 98`] },
+  { name: 'not JSON', args: ['--sets-file', `${M}/not-json.json`], lines: [`chatbench: ${M}/not-json.json: not JSON: trailing comma before "}" at line 3, column 98`] },
   {
-    name: 'unknown field', args: ['--models', `${M}/unknown-field.json`],
+    name: 'unknown field', args: ['--sets-file', `${M}/unknown-field.json`],
     lines: [`chatbench: ${M}/unknown-field.json: sets[0].llm_override.model_name: unknown field (known fields: model_configuration_id, model_provider, model_version, temperature, display_name)`],
   },
-  { name: 'temperature 2.5', args: ['--models', `${M}/temperature.json`], lines: [`chatbench: ${M}/temperature.json: sets[0].llm_override.temperature: temperature must be between 0 and 2 (got 2.5)`] },
+  { name: 'temperature 2.5', args: ['--sets-file', `${M}/temperature.json`], lines: [`chatbench: ${M}/temperature.json: sets[0].llm_override.temperature: temperature must be between 0 and 2 (got 2.5)`] },
   {
-    name: 'llm_overrides of one entry', args: ['--models', `${M}/one-override.json`],
+    name: 'llm_overrides of one entry', args: ['--sets-file', `${M}/one-override.json`],
     lines: [`chatbench: ${M}/one-override.json: sets[0].llm_overrides: has one entry: the service ignores a single entry; use llm_override`],
   },
   {
-    name: 'llm_overrides of four entries', args: ['--models', `${M}/four-overrides.json`],
+    name: 'llm_overrides of four entries', args: ['--sets-file', `${M}/four-overrides.json`],
     lines: [`chatbench: ${M}/four-overrides.json: sets[0].llm_overrides: has 4 entries: the service takes at most 3 models at once`],
   },
-  { name: 'duplicate set names', args: ['--models', `${M}/duplicate-names.json`], lines: [`chatbench: ${M}/duplicate-names.json: sets[1].name: duplicate set name "fast" (first at sets[0])`] },
+  { name: 'duplicate set names', args: ['--sets-file', `${M}/duplicate-names.json`], lines: [`chatbench: ${M}/duplicate-names.json: sets[1].name: duplicate set name "fast" (first at sets[0])`] },
   {
-    name: 'a multi-model set with --mode full', args: ['--models', 'datasets/models.example.json', '--mode', 'full'],
+    name: 'a multi-model set with --mode full', args: ['--sets-file', 'datasets/models.example.json', '--mode', 'full'],
     lines: ['chatbench: set "side-by-side" is multi-model and --mode is full: the service answers 400 to multi-model with stream=false; use --mode stream'],
   },
 ];

@@ -65,7 +65,7 @@ describe('fault matrix through `chatbench eval`', () => {
       ],
     });
     const out = join(dir, 'run');
-    const run = await runCli(['eval', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--models', models,
+    const run = await runCli(['eval', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--sets-file', models,
       '--mode', 'both', '--timeout', '1500ms', '--concurrency', '10', '--max-error-rate', '1', '--out', out]);
     expect(run.stderr).not.toMatch(STACK_LINE);
     // Most requests fail on purpose here: --max-error-rate 1 lets the run pass on what it is about.
@@ -103,7 +103,7 @@ describe('fault matrix through `chatbench eval`', () => {
     const dir = scratch();
     const models = writeJson(dir, 'models.json', { sets: [{ name: 'multi', llm_overrides: [{ model_version: 'gpt-4o-mini' }, { model_version: 'gpt-4o' }] }] });
     const run = await runCli(['eval', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', writeCsv(dir, [['q', 'Hello?', '', '', 'false', 'x']]),
-      '--models', models, '--mode', 'full', '--out', join(dir, 'run')]);
+      '--sets-file', models, '--mode', 'full', '--out', join(dir, 'run')]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/set "multi" is multi-model and --mode is full/);
     expect(sim.stats().requests).toBe(0);

@@ -53,7 +53,7 @@ describe('secrets never reach an output', () => {
     const { dataset, models, tokenFile } = inputs(dir);
     const out = join(dir, 'run');
     const baseUrl = server.baseUrl.replace('http://', `http://user:${URL_PASSWORD}@`);
-    const run = await runCli(['eval', '--base-url', baseUrl, '--token-file', tokenFile, '--dataset', dataset, '--models', models, '--retries', '1', '--out', out]);
+    const run = await runCli(['eval', '--base-url', baseUrl, '--token-file', tokenFile, '--dataset', dataset, '--sets-file', models, '--retries', '1', '--out', out]);
     // Every request failed with a 500: exit 3, and the verdict (which quotes the error) is redacted too.
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/every request \(2 of 2\) failed the same way, with HTTP 500/);
@@ -70,7 +70,7 @@ describe('secrets never reach an output', () => {
     const dir = scratch();
     const { dataset, models } = inputs(dir);
     const out = join(dir, 'run');
-    const run = await runCli(['eval', '--base-url', server.baseUrl, '--dataset', dataset, '--models', models, '--out', out], { env: { CHATBENCH_TOKEN: TOKEN } });
+    const run = await runCli(['eval', '--base-url', server.baseUrl, '--dataset', dataset, '--sets-file', models, '--out', out], { env: { CHATBENCH_TOKEN: TOKEN } });
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/every request was refused with 403/);
     expectNoSecret(everything(run, out), [TOKEN, MCP_SECRET]);
@@ -100,7 +100,7 @@ describe('secrets never reach an output', () => {
         }
       }, 10);
     };
-    const run = await runCli(['eval', '--base-url', sim.baseUrl, '--token', TOKEN, '--dataset', dataset, '--models', models, '--concurrency', '1', '--grace', '50ms', '--out', out],
+    const run = await runCli(['eval', '--base-url', sim.baseUrl, '--token', TOKEN, '--dataset', dataset, '--sets-file', models, '--concurrency', '1', '--grace', '50ms', '--out', out],
       { during: afterFirstRecord });
     expect(run.code, run.stderr).toBe(130);
     expect(readRunRecords(out).length).toBeGreaterThan(0);

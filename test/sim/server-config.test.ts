@@ -128,7 +128,7 @@ describe('chatbench serve', () => {
     const file = join(dir, 'sim.json');
     writeFileSync(file, JSON.stringify({ anonymous_chat: 'yes', rate_limits: { budgets: { per_user: { tokens: 10 } } } }));
     const t = testIo();
-    expect(await main(['serve', '--port', '0', '--config', file], t.io)).toBe(2);
+    expect(await main(['serve', '--port', '0', '--sim-config', file], t.io)).toBe(2);
     expect(t.err()).toContain(`${file}: anonymous_chat: expected boolean, received string`);
     expect(t.err()).toContain(`${file}: rate_limits.budgets.per_user.window_s: expected number, received undefined`);
     expect(t.out()).not.toContain('listening');
@@ -142,7 +142,7 @@ describe('chatbench serve', () => {
     const file = join(dir, 'sim.json');
     if (content !== null) writeFileSync(file, content);
     const t = testIo();
-    expect(await main(['serve', '--config', file], t.io)).toBe(2);
+    expect(await main(['serve', '--sim-config', file], t.io)).toBe(2);
     expect(t.err()).toMatch(message);
   });
 

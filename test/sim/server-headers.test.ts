@@ -8,7 +8,7 @@ import { expect, it } from 'vitest';
 import { startSim, TOKENS } from '../helpers/start-sim.js';
 
 it('a stream answers its headers on acceptance, long before its first part', async () => {
-  const sim = await startSim({ config: { chat: { time_scale: 1, first_part_ms: { median: 60_000, p99: 60_000 } } } });
+  const sim = await startSim({ config: { chat: { time_scale: 1, ttfp_ms: { median: 60_000, p99: 60_000 } } } });
   const controller = new AbortController();
   const res = await request(`${sim.baseUrl}/chat/send-chat-message`, {
     method: 'POST',

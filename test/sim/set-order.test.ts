@@ -28,7 +28,7 @@ describe('the order of the sets changes nothing', () => {
     const rows = dataset.rows.slice(0, QUESTIONS);
     const a = set('mini', 'gpt-4o-mini');
     const b = set('large', 'gpt-4o');
-    const config = { chat: { time_scale: 1, first_part_ms: spread(20), profiles: { 'gpt-4o-mini': FAST, 'gpt-4o': FAST } } };
+    const config = { chat: { time_scale: 1, ttfp_ms: spread(20), profiles: { 'gpt-4o-mini': FAST, 'gpt-4o': FAST } } };
     const run = async (sets: readonly SetDefinition[]) => {
       const sim = await startSim({ seed: 7, config });
       const client = createChatClient({ baseUrl: sim.baseUrl, token: TOKENS.demo, connections: 1, timeoutMs: 10_000 });

@@ -53,13 +53,13 @@ it(`soak: ${QUESTIONS * REPEAT * 5} requests with ${FAULT_SHARE * 100}% random f
   // A first pass over the questions on a fault-free simulator warms both sides (JIT, corpus
   // preparation): otherwise the first cold batch takes seconds, close to the timeout.
   const warm = await startSim({ config: { chat: { time_scale: 0.001 } } });
-  const warmRun = await runCli(['eval', '--base-url', warm.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--models', models, '--mode', 'both', '--concurrency', '8', '--out', join(dir, 'warm')]);
+  const warmRun = await runCli(['eval', '--base-url', warm.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--sets-file', models, '--mode', 'both', '--concurrency', '8', '--out', join(dir, 'warm')]);
   expect(warmRun.code).toBe(0);
   await warm.close();
 
   const out = join(dir, 'run');
   const started = performance.now();
-  const run = await runCli(['eval', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--models', models,
+  const run = await runCli(['eval', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--sets-file', models,
     // A fifth of the requests fail on purpose: --max-error-rate 1 lets the run pass on what it is about.
     '--mode', 'both', '--repeat', String(REPEAT), '--timeout', '5s', '--concurrency', '24', '--max-error-rate', '1', '--out', out]);
   const wallS = (performance.now() - started) / 1000;

@@ -33,7 +33,7 @@ import { HEALTH_OPTIONS, healthProbeOf } from '../health-flags.js';
 import { resolveWorkers, type WorkerChoice } from '../../app/workers/split.js';
 import { availableParallelism } from 'node:os';
 
-export interface CapacityArgs extends Pick<LoadArgs, 'base-url' | 'token' | 'token-file' | 'sim' | 'seed' | 'operation' | 'mode' | 'dataset' | 'urls-file' | 'models' | 'set' | 'set-name' | 'question-order' | 'arrival' | 'max-in-flight' | 'connections' | 'timeout' | 'retries' | 'retry-429' | 'grace' | 'out' | 'workers' | 'health-probe' | 'health-interval'> {
+export interface CapacityArgs extends Pick<LoadArgs, 'base-url' | 'token' | 'token-file' | 'sim' | 'seed' | 'operation' | 'mode' | 'dataset' | 'urls-file' | 'sets-file' | 'set' | 'set-name' | 'question-order' | 'arrival' | 'max-in-flight' | 'connections' | 'timeout' | 'retries' | 'retry-429' | 'grace' | 'out' | 'workers' | 'health-probe' | 'health-interval'> {
   users: boolean;
   'start-rate': number;
   'start-users': number;
@@ -61,9 +61,9 @@ export function capacityCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('operation', { choices: ['chat', 'open-urls'] as const, default: 'chat' as const, group: 'Inputs:' })
         .option('dataset', { type: 'string', describe: 'CSV of questions (chat), or with a url column (open-urls)', group: 'Inputs:' })
         .option('urls-file', { type: 'string', describe: 'open-urls: one URL per line', group: 'Inputs:' })
-        .option('models', { type: 'string', describe: 'JSON file of model override sets', group: 'Inputs:' })
+        .option('sets-file', { type: 'string', describe: 'JSON file of model override sets (formerly --models)', group: 'Inputs:' })
         .option('set', { type: 'string', array: true, default: [], describe: 'The set as name=provider:version[@temperature]', group: 'Inputs:' })
-        .option('set-name', { type: 'string', describe: 'Which set of --models to send', group: 'Inputs:' })
+        .option('set-name', { type: 'string', describe: 'Which set of --sets-file to send', group: 'Inputs:' })
         .option('mode', { choices: ['stream', 'full'] as const, default: 'stream' as const, group: 'Inputs:' })
         .option('question-order', { choices: ['sequential', 'random'] as const, default: 'sequential' as const, group: 'Inputs:' })
         .option('users', { type: 'boolean', default: false, describe: 'Step virtual users (closed model) instead of the arrival rate', group: 'Search:' })
@@ -125,7 +125,7 @@ export async function capacityHandler(a: CapacityArgs, io: Io): Promise<ExitCode
     { count: Math.max(1, tokens.length), weights },
     { rate: 'start-rate', concurrency: 'start-users', duration: 'step-duration', warmup: 'step-warmup' },
   );
-  const prepared = await prepareLoad({ operation: spec.operation, mode: spec.mode, datasetPath: a.dataset, urlsFile: a['urls-file'], modelsPath: a.models, setFlags: a.set, setName: a['set-name'], cwd: io.cwd });
+  const prepared = await prepareLoad({ operation: spec.operation, mode: spec.mode, datasetPath: a.dataset, urlsFile: a['urls-file'], modelsPath: a['sets-file'], setFlags: a.set, setName: a['set-name'], cwd: io.cwd });
   const outDir = a.out ?? defaultRunDir('capacity', new Date(), io.cwd);
   const claim = await claimDir(io, outDir, { label: `--out ${outDir}`, command: 'capacity' });
   try {
@@ -187,7 +187,7 @@ async function searchClaimed(a: CapacityArgs, io: Io, c: CheckedCapacity): Promi
   const exitCode = verdict.exit_code;
   io.stdout.write(`\n${renderCapacitySummary(run.result, output.paint)}\nreports:\n${run.files.map((f) => `  ${f}`).join('\n')}\n`);
   output.verdict(verdictLine(verdict, output.paint));
-  output.result({ command: 'capacity', exit_code: exitCode, verdict: verdict.headline, decision: verdict, out_dir: outDir, files: run.files, capacity: run.result });
+  output.result({ command: 'capacity', exit_code: exitCode, verdict: verdict.headline, decision: verdict, run_dir: outDir, files: run.files, capacity: run.result });
   return exitCode;
 }
 

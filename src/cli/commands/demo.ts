@@ -30,14 +30,14 @@ export function demoCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('out', { type: 'string', describe: 'Run directory (default reports/<date-time>-eval)' })
         .example('$0 demo', 'datasets/sample.csv × datasets/models.example.json, streamed and full, judged')
         .example('$0 demo --no-judge-cache', 'The same, every verdict asked again (a second demo otherwise asks the judge nothing)')
-        .epilogue('The same run by hand: chatbench eval --sim --dataset datasets/sample.csv --models datasets/models.example.json --mode both --concurrency 30 --fetch-cited --judge-concurrency 16'),
+        .epilogue('The same run by hand: chatbench eval --sim --dataset datasets/sample.csv --sets-file datasets/models.example.json --mode both --concurrency 30 --fetch-cited --judge-concurrency 16'),
     handler: async (a) => {
       setExitCode(
         await evalHandler(
           {
             ...a,
             'fetch-cited': a['fetch-cited'] && a.judge !== 'off',
-            sim: true, seed: 1, dataset: shipped('sample.csv'), models: shipped('models.example.json'), set: [], mode: 'both',
+            sim: true, seed: 1, dataset: shipped('sample.csv'), 'sets-file': shipped('models.example.json'), set: [], mode: 'both',
             concurrency: a.concurrency, repeat: 1, retries: 0, 'retry-429': false, grace: '10s', ...(a.out ? { out: a.out } : {}),
             // The demo's own options, as they took effect, go to the run's manifest.
             ...{ [INVOCATION]: invocationOf(a) },

@@ -49,7 +49,7 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
     builder: (y: Argv) =>
       withQualityFlags(withShardFlags(withConnectionFlags(y)))
         .option('dataset', { type: 'string', demandOption: true, describe: 'CSV file of questions', group: 'Inputs:' })
-        .option('models', { type: 'string', describe: 'JSON file of model override sets', group: 'Inputs:' })
+        .option('sets-file', { type: 'string', describe: 'JSON file of model override sets (formerly --models)', group: 'Inputs:' })
         .option('set', { type: 'string', array: true, default: [], describe: 'A set as name=provider:version[@temperature] (repeatable)', group: 'Inputs:' })
         .option('mode', { choices: ['stream', 'full', 'both'] as const, default: 'stream' as const, describe: 'Streamed requests, full (stream=false) ones, or both', group: 'Run:' })
         .option('concurrency', { type: 'number', default: 4, describe: 'Requests in flight at once', group: 'Run:' })
@@ -69,17 +69,17 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('resume', { type: 'string', describe: 'Continue the killed or interrupted run in this directory: same command line, only the requests it has no record of are sent', group: 'Output:' })
         .option('baseline', { type: 'string', describe: 'Compare with this run or saved baseline after the run (compare.md/json/html)', group: 'Gates:' })
         .option('gate', { type: 'string', array: true, default: [], describe: 'A gate, e.g. "citation_recall delta >= -0.02 significant" (repeatable; docs/ci.md)', group: 'Gates:' })
-        .option('gates', { type: 'string', describe: 'A JSON file of gates', group: 'Gates:' })
+        .option('gates-file', { type: 'string', describe: 'A JSON file of gates (formerly --gates)', group: 'Gates:' })
         .option('map', { type: 'string', array: true, default: [], describe: 'old=new: a set renamed since the baseline', group: 'Gates:' })
         .option('reference', { type: 'string', describe: 'With two or more sets: the set the others are compared with, paired by question (default: the first set; kept in manifest.json for `chatbench report DIR`)', group: 'Gates:' })
         .option('max-error-rate', { type: 'number', default: DEFAULT_MAX_ERROR_RATE, describe: 'Exit 1 when, in any set × mode, more than this share of the requests failed (error_rate) or was rate-limited (rate_limited_rate); gates of their own in junit.xml. 1 turns it off', group: 'Gates:' })
         .option('max-judge-error-rate', { type: 'number', default: DEFAULT_MAX_JUDGE_ERROR_RATE, describe: 'With a judge: exit 1 when, in any set × mode, more than this share of the judge\'s asks ended without a verdict (judge_error_rate); a gate of its own in junit.xml. 1 turns it off', group: 'Gates:' })
         .option('junit-questions', { choices: JUNIT_QUESTION_MODES, default: DEFAULT_JUNIT_QUESTIONS, describe: 'How questions that did not pass (or whose request failed) appear in junit.xml: skipped cases with the reason (the gates alone decide; a run whose gates pass has failures="0"), failures and errors, or off (gates only)', group: 'Output:' })
-        .example('$0 eval --sim --dataset datasets/sample.csv --models datasets/models.example.json', 'A dry run against the embedded simulated service')
+        .example('$0 eval --sim --dataset datasets/sample.csv --sets-file datasets/models.example.json', 'A dry run against the embedded simulated service')
         .example('$0 eval --dataset q.csv --set fast=openai:gpt-4o-mini@0 --set accurate=openai:gpt-4o@0', 'Compare two models on a real deployment: CHATBENCH_BASE_URL and CHATBENCH_TOKEN (or a config file) name it')
         .example('$0 eval --sim --dataset datasets/sample.csv --baseline datasets/baselines/main --gate "citation_recall delta >= -0.02 significant" --gate "ttfp_ms.p95 ratio <= 1.2"', 'Run, compare with a baseline and gate, in one CI step (exit 1 when a gate fails)')
         .example('CHATBENCH_CONFIG=prod.json $0 eval --dataset q.csv --mode both --concurrency 8 --out reports/nightly', 'Both modes, eight in flight, a fixed run directory; the target in prod.json: {"base-url": "https://chat.example.com/api", "token-file": "token.txt"}')
-        .example('$0 eval --dataset q.csv --models research.json --timeout 5m --max-duration 20m', 'Deep-research sets ("deep_research": true): up to 5 minutes of silence, 20 minutes per request')
+        .example('$0 eval --dataset q.csv --sets-file research.json --timeout 5m --max-duration 20m', 'Deep-research sets ("deep_research": true): up to 5 minutes of silence, 20 minutes per request')
         .example('CHATBENCH_JUDGE_TOKEN=sk-... $0 eval --dataset q.csv --judge-model gpt-4o-mini --fetch-cited --gate "correctness >= 0.7"', 'Judge correctness, groundedness (on the cited pages too), relevance and rubrics with the hosted model at CHATBENCH_JUDGE (e.g. https://api.openai.com); gate on correctness')
         .example('$0 eval --sim --dataset q.csv --judge-model llama3.1:8b --judge-repeat 3 --labels labels.csv', 'A local Ollama judge (CHATBENCH_JUDGE=http://127.0.0.1:11434), asked three times (flip rate), measured against human verdicts')
         .example('$0 eval --sim --dataset q.csv --checks checks.mjs --pass default --pass "cites_policy >= 1"', 'Your own checks as figures, and the pass rule extended with one of them')
@@ -97,7 +97,7 @@ export interface EvalArgs extends QualityFlags {
   sim: boolean;
   seed: number;
   dataset: string;
-  models?: string;
+  'sets-file'?: string;
   set: string[];
   mode: ModeOption;
   concurrency: number;
@@ -119,7 +119,7 @@ export interface EvalArgs extends QualityFlags {
   shards?: number;
   baseline?: string;
   gate?: string[];
-  gates?: string;
+  'gates-file'?: string;
   map?: string[];
   reference?: string;
   'max-error-rate'?: number;
@@ -184,7 +184,7 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
     checksPath: a.checks, checksTimeoutMs: checksLimit.timeoutMs, checksTotalMs: checksLimit.totalMs, checksHeapMb: checksLimit.heapMb, pass: a.pass ?? [], labelsPath: a.labels, judged: judge.kind !== 'off', env: io.env,
   };
   const inputs = {
-    datasetPath: a.dataset, modelsPath: a.models, setFlags: a.set, mode: a.mode, repeat: a.repeat, cwd: io.cwd, shard: resolveShard(a, io), quality,
+    datasetPath: a.dataset, modelsPath: a['sets-file'], setFlags: a.set, mode: a.mode, repeat: a.repeat, cwd: io.cwd, shard: resolveShard(a, io), quality,
     toolIds: a.sim ? await simulatorToolIds() : null,
   };
   // Every input is checked before a simulator starts or a byte is sent: the gates too (after the
@@ -196,7 +196,7 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
   const outDir = a.resume ?? a.out ?? defaultRunDir('eval', new Date(), io.cwd);
   let claim;
   try {
-    const gates = await loadGates({ gates: gateTexts, gatesFile: a.gates, cwd: io.cwd, checkNames: prepared.checks?.names ?? [] });
+    const gates = await loadGates({ gates: gateTexts, gatesFile: a['gates-file'], cwd: io.cwd, checkNames: prepared.checks?.names ?? [] });
     pairOrder(prepared.sets.sets.map((s) => s.name), a.reference); // a --reference naming no set: exit 2 before anything is sent
     checkGates(gates, {
       sets: prepared.sets.sets.map((s) => s.name), modes: prepared.plan.modes, hasBaseline: a.baseline !== undefined,
@@ -299,7 +299,7 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
   // One decision (app/eval-verdict): the pairs of sets, the gates, the baseline; the reports are
   // written again to open with it, and the terminal, --json and the exit code read the same object.
   const decided = await decideEval({
-    dir: result.outDir, cwd: io.cwd, input: result.reports.input, gates: gateTexts, gatesFile: a.gates, baselineDir: a.baseline, map: a.map ?? [],
+    dir: result.outDir, cwd: io.cwd, input: result.reports.input, gates: gateTexts, gatesFile: a['gates-file'], baselineDir: a.baseline, map: a.map ?? [],
     reference: a.reference, interrupted, interruptedExit: interruptedExitCode(io.signal), junitQuestions: a['junit-questions'] ?? DEFAULT_JUNIT_QUESTIONS, detail: `${result.run.sent} requests, ${result.run.outcomes.ok} ok`,
     compareOutDir: a.baseline !== undefined ? result.outDir : undefined, stepSummaryPath: io.env.GITHUB_STEP_SUMMARY,
     // viewer.html again, with the verdict, only when the first rendering wrote one.
@@ -321,7 +321,7 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
   const exitCode = verdict.exit_code;
   output.verdict(verdictLine(verdict, output.paint));
   output.result({
-    command: 'eval', exit_code: exitCode, verdict: verdict.headline, decision: verdict, out_dir: result.outDir,
+    command: 'eval', exit_code: exitCode, verdict: verdict.headline, decision: verdict, run_dir: result.outDir,
     files: [...result.reports.files, ...added], skipped: result.reports.skipped, run: result.run, gates: gateResults, summary: result.reports.summary,
   });
   return exitCode;

@@ -50,10 +50,10 @@ export interface LoadArgs extends Partial<HealthArgs> {
   mode: 'stream' | 'full';
   dataset?: string;
   'urls-file'?: string;
-  models?: string;
+  'sets-file'?: string;
   set: string[];
   'set-name'?: string;
-  model?: 'open' | 'closed';
+  'load-model'?: 'open' | 'closed';
   concurrency?: number;
   rate?: number;
   arrival: 'constant' | 'poisson';
@@ -99,9 +99,9 @@ export function loadCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('operation', { choices: ['chat', 'open-urls'] as const, default: 'chat' as const, describe: 'What each request does', group: 'Inputs:' })
         .option('dataset', { type: 'string', describe: 'CSV of questions (chat), or with a url column (open-urls)', group: 'Inputs:' })
         .option('urls-file', { type: 'string', describe: 'open-urls: one URL per line', group: 'Inputs:' })
-        .option('models', { type: 'string', describe: 'JSON file of model override sets', group: 'Inputs:' })
+        .option('sets-file', { type: 'string', describe: 'JSON file of model override sets (formerly --models)', group: 'Inputs:' })
         .option('set', { type: 'string', array: true, default: [], describe: 'The set as name=provider:version[@temperature]', group: 'Inputs:' })
-        .option('set-name', { type: 'string', describe: 'Which set of --models to send', group: 'Inputs:' })
+        .option('set-name', { type: 'string', describe: 'Which set of --sets-file to send', group: 'Inputs:' })
         .option('mode', { choices: ['stream', 'full'] as const, default: 'stream' as const, describe: 'Streamed requests or full (stream=false) ones', group: 'Inputs:' })
         .option('question-order', { choices: ['sequential', 'random'] as const, default: 'sequential' as const, describe: 'Questions in dataset order (cycling) or drawn at random (seeded)', group: 'Inputs:' })
         .option('conversations', { type: 'boolean', default: false, describe: 'Each arrival (open) or user iteration (closed) plays a whole conversation of the dataset, its turns in one session', group: 'Inputs:' })
@@ -109,7 +109,7 @@ export function loadCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('abandon', { type: 'string', describe: 'SHARE[@AFTER]: the client closes that share of the requests after a drawn delay, as users leaving (e.g. 0.1, 0.1@2s, 0.1@500ms-3s; default 500ms-5s); recorded abandoned, not errors', group: 'Load:' })
         .option('rate', { type: 'number', describe: 'Open model: arrivals per second, whatever the responses', group: 'Load:' })
         .option('concurrency', { type: 'number', describe: 'Closed model: virtual users, each sending when its last request ends', group: 'Load:' })
-        .option('model', { choices: ['open', 'closed'] as const, describe: 'With --stages: ramp a rate (open, default) or users (closed)', group: 'Load:' })
+        .option('load-model', { choices: ['open', 'closed'] as const, describe: 'With --stages: ramp a rate (open, default) or users (closed) (formerly --model)', group: 'Load:' })
         .option('arrival', { choices: ['constant', 'poisson'] as const, default: 'constant' as const, describe: 'Open model: evenly spaced or Poisson arrivals', group: 'Load:' })
         .option('max-in-flight', { type: 'number', describe: 'Open model: arrivals finding this many in flight are dropped and counted (default 1000)', group: 'Load:' })
         .option('connections', { type: 'number', describe: 'Open model: requests sent and unanswered at most; later arrivals wait (their wait counts in response_ms). Default: --max-in-flight', group: 'Load:' })
@@ -160,12 +160,12 @@ export function loadSpecOf(a: LoadArgs, io: Io, tokens: { count: number; weights
   const flag = (name: keyof SpecFlagNames) => names[name] ?? name;
   if (a.rate !== undefined && a.concurrency !== undefined) throw new UsageError('--rate (open model) and --concurrency (closed model) conflict: give one');
   if (a.stages !== undefined && a.duration !== undefined) throw new UsageError('--stages and --duration conflict: the stages set the duration');
-  if (a.stages !== undefined && (a.rate !== undefined || a.concurrency !== undefined)) throw new UsageError('--stages sets the rate or users itself: drop --rate/--concurrency (use --model closed to ramp users)');
+  if (a.stages !== undefined && (a.rate !== undefined || a.concurrency !== undefined)) throw new UsageError('--stages sets the rate or users itself: drop --rate/--concurrency (use --load-model closed to ramp users)');
   if (a.stages === undefined && a.rate === undefined && a.concurrency === undefined) throw new UsageError('give --rate R (open model), --concurrency N (closed model) or --stages');
   if (a.stages === undefined && a.duration === undefined && a.requests === undefined) throw new UsageError('give --duration, --requests or --stages: a load run must end by itself');
-  const model = a.model ?? (a.concurrency !== undefined ? 'closed' : 'open');
-  if (a.model === 'open' && a.concurrency !== undefined) throw new UsageError('--model open takes --rate, not --concurrency');
-  if (a.model === 'closed' && a.rate !== undefined) throw new UsageError('--model closed takes --concurrency, not --rate');
+  const model = a['load-model'] ?? (a.concurrency !== undefined ? 'closed' : 'open');
+  if (a['load-model'] === 'open' && a.concurrency !== undefined) throw new UsageError('--load-model open takes --rate, not --concurrency');
+  if (a['load-model'] === 'closed' && a.rate !== undefined) throw new UsageError('--load-model closed takes --concurrency, not --rate');
   if (model === 'closed' && a.arrival !== 'constant') throw new UsageError('--arrival applies to the open model (--rate) only');
   if (model === 'closed' && (a['max-in-flight'] !== undefined || a.connections !== undefined)) throw new UsageError('--max-in-flight and --connections apply to the open model only: the closed model has one request in flight per user');
   const problem = (a.concurrency !== undefined ? wholeNumber(a.concurrency, flag('concurrency'), 1, LIMITS.inFlight) : undefined)
@@ -263,7 +263,7 @@ export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
   const workers = resolveWorkers(workersOption(a.workers), { url: a.sim ? null : (baseUrl ?? null), cores: availableParallelism() });
   // Every input is checked before a simulator starts or a byte is sent.
   const prepared = await prepareLoad({
-    operation: flags.operation, mode: flags.mode, datasetPath: a.dataset, urlsFile: a['urls-file'], modelsPath: a.models, setFlags: a.set, setName: a['set-name'], cwd: io.cwd,
+    operation: flags.operation, mode: flags.mode, datasetPath: a.dataset, urlsFile: a['urls-file'], modelsPath: a['sets-file'], setFlags: a.set, setName: a['set-name'], cwd: io.cwd,
     toolIds: a.sim ? await simulatorToolIds() : null,
   });
   const spec: LoadSpec = { ...flags, set: prepared.sets[0]?.name ?? flags.set };
@@ -340,7 +340,7 @@ async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode
   if (result.interrupted) io.stderr.write(`chatbench load: interrupted; ${result.records} sent requests recorded, ${result.generator.unsent} planned arrivals not sent\n`);
   output.verdict(verdictLine(verdict, output.paint));
   output.result({
-    command: 'load', exit_code: exitCode, verdict: verdict.headline, decision: verdict, out_dir: result.outDir,
+    command: 'load', exit_code: exitCode, verdict: verdict.headline, decision: verdict, run_dir: result.outDir,
     files: [`${result.outDir}/results.jsonl`, ...result.reports], gates: result.gates, summary,
   });
   return exitCode;

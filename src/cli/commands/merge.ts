@@ -19,7 +19,7 @@ interface MergeArgs {
   dirs: string[];
   out: string;
   gate: string[] | undefined;
-  gates: string | undefined;
+  'gates-file': string | undefined;
   slo: string[] | undefined;
 }
 
@@ -45,7 +45,7 @@ export function mergeCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .positional('dirs', { type: 'string', array: true, demandOption: true, describe: 'the shards\' run directories (every shard 1/N … N/N once)' })
         .option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'the merged run directory (must not hold a run)' })
         .option('gate', { alias: 'g', type: 'string', array: true, describe: 'a gate checked on the merged run, repeatable: [set:NAME] [mode:M] FIGURE[.STAT] OP NUMBER' })
-        .option('gates', { type: 'string', describe: 'JSON file of gates: {"gates": ["...", ...]} (eval runs)' })
+        .option('gates-file', { type: 'string', describe: 'JSON file of gates: {"gates": ["...", ...]} (eval runs; formerly --gates)' })
         .option('slo', { type: 'string', array: true, describe: 'load runs: an SLO on the merged whole, repeatable, e.g. "ttfp_ms <= 2000" (defines goodput)' })
         .example('$0 merge runs/shard-1 runs/shard-2 runs/shard-3 runs/shard-4 --out runs/merged', 'four shards into one run')
         .example('$0 merge runs/$RUN_ID/shard-* --out runs/$RUN_ID/merged --gate "pass_rate >= 0.9"', 'every shard of one job (a Kubernetes Indexed Job writes them under /runs/$RUN_ID); exit 1 when the gate fails')
@@ -57,7 +57,7 @@ export function mergeCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
       const claim = await claimDir(io, a.out, { label: `--out ${a.out}`, command: 'merge' });
       let result;
       try {
-        result = await mergeRuns({ dirs: a.dirs, outDir: a.out, cwd: io.cwd, version: VERSION, gates: a.gate ?? [], gatesFile: a.gates, slos: a.slo ?? [] });
+        result = await mergeRuns({ dirs: a.dirs, outDir: a.out, cwd: io.cwd, version: VERSION, gates: a.gate ?? [], gatesFile: a['gates-file'], slos: a.slo ?? [] });
       } finally {
         await claim.release();
       }

@@ -49,7 +49,7 @@ export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
           io.stdout.write(`${renderLoadSummary(summary, gates, output.paint)}\nreports:\n${files.map((f) => `  ${f}`).join('\n')}\n`);
           const verdict = loadRunVerdict(summary, gates);
           output.verdict(verdictLine(verdict, output.paint));
-          output.result({ command: 'report', exit_code: ExitCode.Ok, verdict: verdict.headline, decision: verdict, out_dir: dir, files, gates, load_summary: summary });
+          output.result({ command: 'report', exit_code: ExitCode.Ok, verdict: verdict.headline, decision: verdict, run_dir: dir, files, gates, load_summary: summary });
         } else {
           const { summary, files, skipped, input } = await renderReports(dir, { version: VERSION, signal: io.signal, junit: 'later', ...(io.env.CHATBENCH_VIEWER_DIR ? { viewerBundleDir: io.env.CHATBENCH_VIEWER_DIR } : {}) });
           // The run's verdict again, as eval decided it: its gates that need no baseline, its pairs of sets.
@@ -61,7 +61,7 @@ export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
           if (verdict.models?.note) io.stderr.write(`chatbench report: model: ${verdict.models.note}\n`);
           io.stdout.write(`${renderTerminalTable(summary, verdict.best)}\n${verdict.comparisons.map((l) => `${l}\n`).join('')}${reportsList(files, skipped, a.dir)}`);
           output.verdict(verdictLine(verdict, output.paint));
-          output.result({ command: 'report', exit_code: ExitCode.Ok, verdict: verdict.headline, decision: verdict, out_dir: dir, files, skipped, summary });
+          output.result({ command: 'report', exit_code: ExitCode.Ok, verdict: verdict.headline, decision: verdict, run_dir: dir, files, skipped, summary });
         }
       } finally {
         await claim.release();

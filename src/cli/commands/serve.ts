@@ -19,7 +19,7 @@ import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 interface ServeArgs {
   host: string;
   port: number;
-  config: string | undefined;
+  'sim-config': string | undefined;
   seed: number;
   token: string | undefined;
   'time-scale': number | undefined;
@@ -86,10 +86,14 @@ async function start(args: ServeArgs, io: Io): Promise<RunningSimulator> {
   if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) throw new UsageError(`--port ${args.port}: give a port from 0 to 65535`);
   checkHost(args.host);
   if (args['time-scale'] !== undefined && !(args['time-scale'] > 0)) throw new UsageError('--time-scale must be a positive number');
-  const file = args.config === undefined ? {} : await readConfig(args.config, io.cwd);
+  const file = args['sim-config'] === undefined ? {} : await readConfig(args['sim-config'], io.cwd);
   const config = withFlags(file, args['time-scale'], args['onyx-release']);
+  const chat = file.chat as Record<string, unknown> | undefined;
+  if (typeof chat === 'object' && chat !== null && 'first_part_ms' in chat) {
+    io.stderr.write(`chatbench: ${args['sim-config']}: chat.first_part_ms is now chat.ttfp_ms (the old name still works)\n`);
+  }
   try {
-    parseSimConfig(config, args['onyx-release'] !== undefined && args.config === undefined ? '--onyx-release' : args.config ?? 'config');
+    parseSimConfig(config, args['onyx-release'] !== undefined && args['sim-config'] === undefined ? '--onyx-release' : args['sim-config'] ?? 'sim-config');
   } catch (error) {
     if (error instanceof SimConfigError) throw new InputError(error.problems, { hint: 'see examples/sim.json for every setting' });
     throw error;
@@ -148,13 +152,13 @@ export function serveCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
       y
         .option('host', { type: 'string', default: '127.0.0.1', describe: 'interface to bind; 0.0.0.0 exposes it to the network' })
         .option('port', { type: 'number', default: 8080, describe: 'port to listen on (0 = any free port)' })
-        .option('config', { alias: 'c', type: 'string', describe: 'simulator config file (JSON); see examples/sim.json' })
+        .option('sim-config', { alias: 'c', type: 'string', describe: 'simulator config file (JSON); see examples/sim.json (formerly --config)' })
         .option('seed', { type: 'number', default: 1, describe: 'seed of every random choice: the same seed gives the same answers' })
         .option('token', { type: 'string', describe: `the unrestricted demo token (default: $CHATBENCH_SIM_TOKEN, else ${DEMO_TOKEN})` })
         .option('time-scale', { type: 'number', describe: 'multiply every simulated delay (0.1 = ten times faster; default from the config, 1)' })
         .option('onyx-release', { type: 'string', describe: 'speak like this Onyx release, 2.7 to 4.8 (e.g. 4.7 or 4.5.2; default the newest); see the README\'s "Onyx releases"' })
         .example('$0 serve', 'serve on http://127.0.0.1:8080/api with the default tokens')
-        .example('$0 serve --port 0 --config examples/sim.json --seed 7', 'any free port, a config file, another seed')
+        .example('$0 serve --port 0 --sim-config examples/sim.json --seed 7', 'any free port, a config file, another seed')
         .example(`CHATBENCH_SIM_TOKEN=onyx_pat_mine $0 serve`, 'choose the demo token in advance')
         .example('$0 serve --onyx-release 3.1', 'speak like an Onyx v3.1 deployment (no incognito, model_index null, llm_overrides ignored)')
         .epilogue(CURL_EXAMPLES),

@@ -27,7 +27,7 @@ import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
 interface ValidateArgs {
   dataset: string;
-  models: string | undefined;
+  'sets-file': string | undefined;
   set: string[] | undefined;
   mode: ModeOption;
   sim: boolean | undefined;
@@ -79,7 +79,7 @@ type Corpus = Awaited<ReturnType<typeof corpusIds>>;
  * kept (a dataset of a million rows costs its counts).
  */
 async function readInputs(args: ValidateArgs, cwd: string, corpus: Corpus): Promise<{ dataset: ValidatedDataset; resolved: ResolvedSets }> {
-  const [resolved] = await Promise.allSettled([resolveSets({ modelsPath: args.models, setFlags: args.set ?? [], cwd })]);
+  const [resolved] = await Promise.allSettled([resolveSets({ modelsPath: args['sets-file'], setFlags: args.set ?? [], cwd })]);
   // Tool names are checked against the models file's tool_ids, else (--sim) the simulator's catalogue.
   const named = resolved.status === 'fulfilled' ? resolved.value.defaults.tool_ids : undefined;
   const toolIds = named ? toolIdsOf(Object.entries(named)) : args.sim ? await simulatorToolIds() : null;
@@ -182,7 +182,7 @@ export function renderValidation(dataset: ValidatedDataset, resolved: ResolvedSe
       `${sum.expectingNoAnswer} expecting no answer, ${sum.withFilters} with filters` +
       `${sum.settingDeepResearch > 0 ? `, ${sum.askingDeepResearch} asking for deep research` : ''}`,
     ...conversationLines(sum),
-    `Sets ${resolved.modelsPath === null ? '(no --models file)' : `(${resolved.modelsPath})`}`,
+    `Sets ${resolved.modelsPath === null ? '(no --sets-file)' : `(${resolved.modelsPath})`}`,
     ...resolved.sets.map((set) => `  ${set.name.padEnd(width)}  ${describeSet(set)}`),
     `  ${'defaults'.padEnd(width)}  ${describeDefaults(resolved.defaults)}`,
     `Plan (--mode ${mode}, per repeat)`,
@@ -209,12 +209,12 @@ export function validateCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
     builder: (y: Argv) =>
       y
         .option('dataset', { alias: 'd', type: 'string', demandOption: true, describe: 'CSV file of questions (header row required)' })
-        .option('models', { alias: 'm', type: 'string', describe: 'JSON file of model override sets and request defaults' })
+        .option('sets-file', { alias: 'm', type: 'string', describe: 'JSON file of model override sets and request defaults (formerly --models)' })
         .option('set', { type: 'string', array: true, describe: `a quick single-model set, repeatable: ${SET_FLAG_FORM}` })
         .option('mode', { choices: ModeOptionSchema.options, default: 'stream' as ModeOption, describe: 'request modes to plan' })
         .option('sim', { type: 'boolean', describe: 'also check that every expected document id is in the simulator\'s corpus (datasets/corpus.json), and every tool name among its tools' })
         .option('corpus', { type: 'string', describe: 'also check that every expected document id is in this corpus file: {"documents": [{"document_id": ...}]}, as datasets/corpus.json' })
-        .example('$0 validate --dataset datasets/sample.csv --models datasets/models.example.json', 'check a dataset and the example sets')
+        .example('$0 validate --dataset datasets/sample.csv --sets-file datasets/models.example.json', 'check a dataset and the example sets')
         .example('$0 validate -d datasets/sample.csv --set fast=openai:gpt-4o-mini@0 --set big=openai:gpt-4o', 'two quick sets, no file')
         .example('$0 validate -d datasets/sample.csv -m datasets/models.example.json --mode both', 'plan streamed and full requests'),
     handler: async (args) => {

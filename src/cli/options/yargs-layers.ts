@@ -21,6 +21,7 @@ import type { Io } from '../io.js';
 import type { Output } from '../output/output.js';
 import { locateConfig, readConfigFile } from './config-file.js';
 import { INVOCATION, invocationRecord } from './invocation.js';
+import { RENAMED, isRetired, renameEnv, renameFileKeys } from './renamed.js';
 import { SPEEDUP_ENV, speedUp, speedupOf } from './speedup.js';
 import { envLayer, fileLayer, flagLayer, mergeLayers, unknownOption, type Layer, type OptionSpec, type Source } from './layers.js';
 
@@ -168,17 +169,19 @@ export function layering(ctx: LayeringContext) {
     const entry: CommandEntry | undefined = COMMANDS.find((c) => c.name === name);
     const own = ctx.commandSpecs.get(name) ?? new Map<string, OptionSpec>();
     const specs = [...new Map([...ctx.rootSpecs, ...own]).values()];
-    // A command with its own --config (serve: the simulator's file) reads chatbench.config.json only.
-    const ownsConfig = own.has('config');
     const flags = flagLayer(specs, argv);
-    const env = envLayer(specs, ctx.io.env, entry?.env);
-    const named = ownsConfig ? undefined : ((flags.values.config ?? env.layer.values.config) as string | undefined);
+    const renamedEnv = renameEnv(ctx.io.env, name);
+    const env = envLayer(specs, renamedEnv.env, entry?.env);
+    const named = (flags.values.config ?? env.layer.values.config) as string | undefined;
     const location = locateConfig(named, ctx.io.cwd);
     const problems = [...env.problems];
+    const notes = [...renamedEnv.notes];
     let file: Layer = { values: {}, sources: {} };
     if (location !== null) {
+      const renamed = renameFileKeys(readConfigFile(location), name, location.shown);
+      notes.push(...renamed.notes);
       const checked = fileLayer(specs, {
-        file: location.shown, document: readConfigFile(location), command: name, commandNames: COMMANDS.map((c) => c.name), reserved: ownsConfig ? [] : ['config'],
+        file: location.shown, document: renamed.document, command: name, commandNames: COMMANDS.map((c) => c.name), reserved: ['config'],
       });
       file = checked.layer;
       problems.push(...checked.problems);
@@ -186,6 +189,7 @@ export function layering(ctx: LayeringContext) {
         problems.push(...(await othersProblems(location.shown, checked.layer.otherKeys, checked.layer.otherSections, ctx)));
       }
     }
+    for (const line of notes) ctx.io.stderr.write(`${line}\n`);
     if (problems.length > 0) {
       throw new InputError(problems, { hint: 'options are named as on the command line (base-url, rate), at the top level or under a command\'s name (load: {rate: 20}); CHATBENCH_<OPTION> in the environment' });
     }
@@ -215,12 +219,12 @@ async function othersProblems(file: string, keys: readonly string[], sections: R
   const all = await ctx.allOptionKeys();
   const everyKey = [...new Set([...ctx.rootSpecs.keys(), ...[...all.values()].flatMap((s) => [...s])])];
   const problems = keys
-    .filter((key) => ![...all.values()].some((s) => s.has(key)))
+    .filter((key) => ![...all.values()].some((s) => s.has(key)) && !RENAMED.some((r) => r.old === key))
     .map((key) => `${file}: ${key}: ${unknownOption(key, everyKey, 'any chatbench command')}`);
   for (const [command, section] of Object.entries(sections)) {
     const known = [...(all.get(command) ?? []), ...ctx.rootSpecs.keys()];
     for (const key of Object.keys(section)) {
-      if (!known.includes(key)) problems.push(`${file}: ${command}.${key}: ${unknownOption(key, known, `chatbench ${command}`)}`);
+      if (!known.includes(key) && !isRetired(command, key)) problems.push(`${file}: ${command}.${key}: ${unknownOption(key, known, `chatbench ${command}`)}`);
     }
   }
   return problems;

@@ -71,7 +71,9 @@ export const ChatConfigSchema = z.strictObject({
    * ids): the request's arrival → its first byte, drawn per request. Everything the simulator does
    * for a request (retrieval included) happens inside it, so its own CPU never shows as latency.
    */
-  first_part_ms: DelaySchema.default({ median: 25, p99: 100 }),
+  ttfp_ms: DelaySchema.optional(),
+  /** The retired name of `ttfp_ms` (docs/glossary.md), still read; `ttfp_ms` wins when both are given. */
+  first_part_ms: DelaySchema.optional(),
   /** A `chat_heartbeat` packet after this much silence (real milliseconds; not scaled). */
   heartbeat_ms: z.number().positive().default(15_000),
   /** How long `stall_mid_stream` stops sending (scaled by time_scale). */
@@ -112,7 +114,11 @@ export const ChatConfigSchema = z.strictObject({
       triggers: z.array(FaultTriggerSchema).default([]),
     })
     .prefault({}),
-});
+}).transform(({ first_part_ms: retired, ttfp_ms: ttfp, ...config }) => ({
+  ...config,
+  /** The arrival → first part delay: `ttfp_ms`, else the retired `first_part_ms`, else 25 ms median, 100 ms p99. */
+  ttfp_ms: ttfp ?? retired ?? { median: 25, p99: 100 },
+}));
 export type ChatConfig = z.output<typeof ChatConfigSchema>;
 export type ChatConfigInput = z.input<typeof ChatConfigSchema>;
 

@@ -173,7 +173,7 @@ export function createChatEngine(options: ChatEngineOptions): ChatEngine {
     const identity = requestIdentity(request, history);
     const n = occurrence(`${request.stream}${identity}`);
     const faultRng = createRng(seed, 'fault', identity, n);
-    const firstPartMs = drawDelay(createRng(seed, 'first-part', identity, n), config.first_part_ms) * config.time_scale;
+    const firstPartMs = drawDelay(createRng(seed, 'first-part', identity, n), config.ttfp_ms) * config.time_scale;
     // Before v3.2 the service does not know llm_overrides: it answers with its configured model.
     const overrides = traits.multiModel ? request.llm_overrides ?? [] : [];
     if (overrides.length > 1 && !request.stream) {

@@ -249,7 +249,7 @@ function ReviewBox(props: { pane: Pane; history: readonly Review[]; readOnly: bo
       <h4>Review</h4>
       {last ? (
         <p class={`review-current ${last.verdict}`}>
-          <Mark pass={last.verdict === 'good'} /> {last.verdict} by {last.reviewer}, {last.at.slice(0, 16).replace('T', ' ')}
+          <Mark pass={last.verdict === 'pass'} /> {last.verdict} by {last.reviewer}, {last.at.slice(0, 16).replace('T', ' ')}
           {last.note ? `: ${last.note}` : ''}
         </p>
       ) : (
@@ -261,11 +261,11 @@ function ReviewBox(props: { pane: Pane; history: readonly Review[]; readOnly: bo
         <div class="review-form">
           <textarea aria-label={`note on ${props.pane.label}`} placeholder="Note (optional): what is right or wrong" value={note} onInput={(e) => setNote((e.target as HTMLTextAreaElement).value)} maxLength={4000} rows={2} />
           <div class="buttons">
-            <button type="button" class="good" disabled={state.saving} onClick={() => void save('good')}>
-              Good
+            <button type="button" class="good" disabled={state.saving} onClick={() => void save('pass')}>
+              Pass
             </button>
-            <button type="button" class="bad" disabled={state.saving} onClick={() => void save('bad')}>
-              Bad
+            <button type="button" class="bad" disabled={state.saving} onClick={() => void save('fail')}>
+              Fail
             </button>
             <span class="muted">as {props.reviewer ?? 'you'}</span>
           </div>

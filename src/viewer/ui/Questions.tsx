@@ -128,7 +128,7 @@ export function Questions(props: { data: ViewData; params: URLSearchParams; navi
         ) : null}
         <Select label="outcome" value={filters.outcome} options={[['', 'any'], ...outcomes.map((o) => [o, o] as const)]} onChange={(v) => set({ outcome: v })} />
         <Select label="result" value={filters.result} options={[['', 'any'], ['pass', 'passes everywhere'], ['fail', 'fails somewhere']]} onChange={(v) => set({ result: v as Filters['result'] })} />
-        <Select label="review" value={filters.review} options={[['', 'any'], ['reviewed', 'reviewed'], ['unreviewed', 'not reviewed'], ['good', 'reviewed good'], ['bad', 'reviewed bad']]} onChange={(v) => set({ review: v as Filters['review'] })} />
+        <Select label="review" value={filters.review} options={[['', 'any'], ['reviewed', 'reviewed'], ['unreviewed', 'not reviewed'], ['pass', 'reviewed pass'], ['fail', 'reviewed fail']]} onChange={(v) => set({ review: v as Filters['review'] })} />
         <label>
           <input type="checkbox" checked={filters.differs} onChange={(e) => set({ differs: (e.target as HTMLInputElement).checked })} /> differs between sets
         </label>
@@ -160,7 +160,7 @@ export function Questions(props: { data: ViewData; params: URLSearchParams; navi
             {colourFigure.name}: orange worse, blue better ({colourFigure.higher_is_better ? 'higher' : 'lower'} is better); – N/A
           </li>
         )}
-        <li>✓ ✗ reviewed good / bad</li>
+        <li>✓ ✗ reviewed pass / fail</li>
         {data.baseline ? <li>▼ broken, ▲ fixed against the baseline</li> : null}
       </ul>
     </div>
@@ -212,7 +212,7 @@ function List(props: {
                 const cell = q.cells[c.id];
                 if (!cell) return <span class="cell none" key={c.id} title="not run" />;
                 const look = cellStyle(cell, colourFigure, colourIndex, range);
-                const marks = `${cell.review === 'good' ? ' ✓' : cell.review === 'bad' ? ' ✗' : cell.review === 'mixed' ? ' ±' : ''}${cell.change === 'broken' || cell.change === 'both' ? ' ▼' : cell.change === 'fixed' ? ' ▲' : ''}`;
+                const marks = `${cell.review === 'pass' ? ' ✓' : cell.review === 'fail' ? ' ✗' : cell.review === 'mixed' ? ' ±' : ''}${cell.change === 'broken' || cell.change === 'both' ? ' ▼' : cell.change === 'fixed' ? ' ▲' : ''}`;
                 return (
                   <span class={`cell state-${cell.state}`} key={c.id} style={look.style} title={`${c.label}: ${look.title}${cell.review ? ` · reviewed ${cell.review}` : ''}${cell.change ? ` · ${cell.change} vs baseline` : ''}`}>
                     {look.text}

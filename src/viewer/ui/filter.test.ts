@@ -12,7 +12,7 @@ const data = {
   questions: [
     question('q1', [cell('pass', 1, { text: 'Paid time off is 25 days' }), cell('pass', 1), cell('pass', 1)], { category: 'hr' }),
     question('q2', [cell('fail', 0), cell('pass', 0.5, { change: 'broken' }), null], { conversation: 'pto', turn: 1 }),
-    question('q10', [cell('error', null), cell('fail', 0.2, { review: 'bad' }), cell('fail', 0.2)], { category: 'it', conversation: 'vpn', turn: 1 }),
+    question('q10', [cell('error', null), cell('fail', 0.2, { review: 'fail' }), cell('fail', 0.2)], { category: 'it', conversation: 'vpn', turn: 1 }),
   ],
 } as unknown as ViewData;
 const texts = searchTexts(data);
@@ -41,7 +41,7 @@ describe('questions filters', () => {
     expect(ids('differs=1')).toEqual(['q2', 'q10']);
     expect(ids('differs=1&set=slow')).toEqual([]);
     expect(ids('broken=1')).toEqual(['q2']);
-    expect(ids('review=bad')).toEqual(['q10']);
+    expect(ids('review=fail')).toEqual(['q10']);
     expect(ids('review=unreviewed')).toEqual(['q1', 'q2']);
   });
   it('sorts by a figure worst first (mean over the columns in view, or one column), missing values last', () => {

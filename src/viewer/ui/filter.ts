@@ -22,7 +22,7 @@ export interface Filters {
   readonly differs: boolean;
   /** Only questions broken against the baseline in a column in view. */
   readonly broken: boolean;
-  readonly review: '' | 'reviewed' | 'unreviewed' | 'good' | 'bad';
+  readonly review: '' | 'reviewed' | 'unreviewed' | 'pass' | 'fail';
   /** 'pass' or a per-question figure's name. */
   readonly colour: string;
   /** '' (question id) or a per-question figure's name. */
@@ -36,7 +36,7 @@ export interface Filters {
 export const CONVERSATIONS_ONLY = '*';
 
 const RESULTS = ['', 'pass', 'fail'] as const;
-const REVIEWS = ['', 'reviewed', 'unreviewed', 'good', 'bad'] as const;
+const REVIEWS = ['', 'reviewed', 'unreviewed', 'pass', 'fail'] as const;
 const pick = <T extends string>(value: string | null, allowed: readonly T[]): T => {
   const v = value ?? '';
   return (allowed as readonly string[]).includes(v) ? (v as T) : allowed[0]!;
@@ -101,7 +101,7 @@ export function filterQuestions(data: ViewData, f: Filters, texts: readonly stri
     if (f.broken && !cells.some((c) => c.change === 'broken' || c.change === 'both')) return;
     if (f.review === 'reviewed' && !cells.some((c) => c.review !== null)) return;
     if (f.review === 'unreviewed' && cells.some((c) => c.review !== null)) return;
-    if ((f.review === 'good' || f.review === 'bad') && !cells.some((c) => c.review === f.review || c.review === 'mixed')) return;
+    if ((f.review === 'pass' || f.review === 'fail') && !cells.some((c) => c.review === f.review || c.review === 'mixed')) return;
     if (words.length > 0) {
       if (matches) {
         if (!matches.has(q.id)) return;

@@ -22,7 +22,7 @@ const START_TIMEOUT_MS = 20_000;
 export async function startSimProcess(config: Record<string, unknown>): Promise<SimProcess> {
   const file = join(mkdtempSync(join(tmpdir(), 'chatbench-sim-')), 'sim.json');
   writeFileSync(file, JSON.stringify(config));
-  const child: ChildProcess = spawn(process.execPath, ['bin/chatbench.js', 'serve', '--host', '127.0.0.1', '--port', '0', '--config', file], {
+  const child: ChildProcess = spawn(process.execPath, ['bin/chatbench.js', 'serve', '--host', '127.0.0.1', '--port', '0', '--sim-config', file], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_OPTIONS: '' },
