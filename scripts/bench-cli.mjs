@@ -13,7 +13,7 @@ import { buildCli } from './build-cli.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = 10;
-const validate = ['validate', '--dataset', 'datasets/sample.csv', '--models', 'datasets/models.example.json'];
+const validate = ['validate', '--dataset', 'datasets/sample.csv', '--sets-file', 'datasets/models.example.json'];
 const cases = [
   { name: 'node -e 0 (Node alone)', args: ['-e', '0'] },
   { name: 'chatbench --version', args: ['bin/chatbench.js', '--version'] },

@@ -4,7 +4,7 @@
  * ToolkitError; anything else reaching the CLI is a bug and exits 4.
  */
 
-/** Published in the README; never renumbered. */
+/** Published in docs/reference/exit-codes.md; never renumbered. */
 export const ExitCode = {
   Ok: 0,
   GateFailed: 1,
@@ -71,7 +71,7 @@ export class OutputError extends ToolkitError {
   readonly exitCode = ExitCode.RunFailed;
 }
 
-/** The signals that stop a run cleanly, and the exit code each gives (README "Exit codes"). */
+/** The signals that stop a run cleanly, and the exit code each gives (docs/reference/exit-codes.md). */
 export const STOP_SIGNALS = { SIGHUP: ExitCode.Hangup, SIGINT: ExitCode.Interrupted, SIGTERM: ExitCode.Terminated } as const;
 export type StopSignal = keyof typeof STOP_SIGNALS;
 

@@ -106,7 +106,7 @@ export function readRecordEntries(pathOrDir: string, options: { cwd?: string } =
     }
     if (problems.length > 0) {
       const more = problems.length >= MAX_PROBLEMS ? [`${file}: stopped reading after ${MAX_PROBLEMS} bad lines`] : [];
-      throw new InputError([...problems, ...more], { hint: 'results.jsonl holds one record per line (README "results.jsonl, field by field")' });
+      throw new InputError([...problems, ...more], { hint: 'results.jsonl holds one record per line (docs/reference/results-jsonl.md)' });
     }
   }
   return {

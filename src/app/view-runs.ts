@@ -212,7 +212,7 @@ export async function openViewRuns(options: ViewRunsOptions): Promise<ViewSource
   };
 }
 
-/** How much of the records viewer.html embeds (README "Viewer"). */
+/** How much of the records viewer.html embeds (docs/commands/view.md). */
 export const VIEWER_FILE_LIMITS = {
   /** Full records of whole questions, in question order, up to this many bytes of JSON. */
   detailBytes: 8_000_000,

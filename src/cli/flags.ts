@@ -18,9 +18,9 @@ export function withConnectionFlags<T>(y: Argv<T>) {
 }
 
 /** The epilogue of the commands that send: where the limits are, and what happens past one. */
-export const LIMITS_NOTE = 'Every count, rate and duration has a maximum (README "Limits": 10,000 in flight, 100,000 per second, 10,000,000 requests, 7 days), checked before anything is sent: exit 2. The run directory is locked while the command writes it.';
+export const LIMITS_NOTE = 'Every count, rate and duration has a maximum (docs/limits.md: 10,000 in flight, 100,000 per second, 10,000,000 requests, 7 days), checked before anything is sent: exit 2. The run directory is locked while the command writes it.';
 
-/** A number flag that must be a whole number from `min` to `max` (README "Limits"); yargs gives NaN for "abc". */
+/** A number flag that must be a whole number from `min` to `max` (docs/limits.md); yargs gives NaN for "abc". */
 export function wholeNumber(value: number, flag: string, min: number, max = Number.MAX_SAFE_INTEGER): string | undefined {
   const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${formatCount(max)}`;
   if (!Number.isInteger(value) || value < min || value > max) return `--${flag} must be a whole number ${range}, got ${shown(value)}`;

@@ -1,6 +1,6 @@
 /**
  * @module cli/help-text
- * Text every command's --help shares, written once: the exit codes (the README's table) and the
+ * Text every command's --help shares, written once: the exit codes (docs/reference/exit-codes.md) and the
  * duration syntax, which each duration option's description points to.
  */
 

@@ -41,7 +41,7 @@ export async function main(rawArgv: readonly string[], rawIo: Io): Promise<ExitC
     let parser = yargs([...argv])
       .scriptName('chatbench')
       .usage('$0 <command> [options]\n\nEvaluate and load-test a retrieval-augmented chat service.')
-      .epilogue(`${EXIT_CODES_HELP}\n\n${DURATION_HELP}\n\nEvery option can also come from a config file (--config FILE, or ${CONFIG_FILE_NAME} in the working directory) or from the environment (CHATBENCH_<OPTION>, e.g. CHATBENCH_BASE_URL); the command line wins. See the README, "Configuration, output and exit".`)
+      .epilogue(`${EXIT_CODES_HELP}\n\n${DURATION_HELP}\n\nEvery option can also come from a config file (--config FILE, or ${CONFIG_FILE_NAME} in the working directory) or from the environment (CHATBENCH_<OPTION>, e.g. CHATBENCH_BASE_URL); the command line wins. See docs/configuration.md.`)
       .demandCommand(1, 'Name a command: chatbench <command> --help shows its options.')
       .strict()
       .recommendCommands()

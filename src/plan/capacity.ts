@@ -29,7 +29,7 @@ export interface SearchOptions {
   readonly maxSteps: number;
   /** Users: targets are whole numbers, and bisection stops when bad − good ≤ 1. */
   readonly integer: boolean;
-  /** The highest target a step may have (README "Limits"); the ramp stops there. Default: none. */
+  /** The highest target a step may have (docs/limits.md); the ramp stops there. Default: none. */
   readonly max?: number;
 }
 

@@ -14,7 +14,7 @@
 /** Characters kept of a cut string, and the marker that ends it. */
 export const CUT_MARKER = '…[cut]';
 
-/** Every bound, by what it bounds. README "Limits" lists them. */
+/** Every bound, by what it bounds. docs/limits.md lists them. */
 export const RECORD_BOUNDS = {
   /** An id or a name the service sends: chat_session_id, document ids, tool and model names, packet types, content type, error code. */
   idChars: 512,

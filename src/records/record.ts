@@ -2,7 +2,7 @@
  * @module records/record
  * One line of results.jsonl: everything measured about one planned request (and its retries),
  * plus its scores. The contract between the runner and everything after it; documented field by
- * field in the README. A figure that does not exist is `null`, never 0.
+ * field in docs/reference/results-jsonl.md. A figure that does not exist is `null`, never 0.
  */
 import { z } from 'zod';
 import { CheckResultSchema, DocumentTextSchema, LabelVerdictSchema, JudgementSchema } from './quality.js';

@@ -4,7 +4,7 @@ import { fakeExchange, plannedRequest } from './testing/fake-client.js';
 import { toRecord } from './to-record.js';
 
 describe('toRecord', () => {
-  it('writes only the fields of the record schema (README "results.jsonl, field by field"), not the attempt\'s framing or is_retryable', () => {
+  it('writes only the fields of the record schema (docs/reference/results-jsonl.md), not the attempt\'s framing or is_retryable', () => {
     const exchange = fakeExchange({ outcome: 'stream_error', framing: 'ndjson', error_retryable: false, error_body: 'x' });
     const record = toRecord(plannedRequest(1), exchange, [], 0);
     const known = new Set(Object.keys(RequestRecordSchema.shape));

@@ -1,6 +1,6 @@
 /**
  * @module util/limits
- * The documented maximum of every count, rate and duration a run takes (README "Limits"), and the
+ * The documented maximum of every count, rate and duration a run takes (docs/limits.md), and the
  * memory a plan would need. Checked before anything is sent: a value past its limit is a usage
  * error (exit 2), never a hang, a heap exhaustion or a timer that fires at once. Pure.
  */
@@ -10,7 +10,7 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const DAY_MS = 86_400_000;
 
-/** Every limit, by what it bounds. The README's table lists these values. */
+/** Every limit, by what it bounds. docs/limits.md lists these values. */
 export const LIMITS = {
   /** Requests in flight at once: eval/load --concurrency (users), --max-in-flight, --connections, capacity --start-users. */
   inFlight: 10_000,

@@ -63,7 +63,7 @@ export type ModelNotes = z.infer<typeof ModelNotesSchema>;
 
 export const VerdictSchema = z.object({
   status: z.enum(VERDICT_STATUSES),
-  /** The process's exit code (errors.ts ExitCode, the README's table). */
+  /** The process's exit code (errors.ts ExitCode, docs/reference/exit-codes.md). */
   exit_code: z.literal(Object.values(ExitCode)),
   /** `FAILED: 1 of 2 SLOs broken (ttft_ms.p95 2,026 ms > 1,500 ms)`: the verdict line, plain text. */
   headline: z.string(),

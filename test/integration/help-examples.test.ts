@@ -31,7 +31,7 @@ let base: string;
 let env: Record<string, string>;
 
 /** Examples that may exit 1: a gate, an SLO or a capacity search can fail on four questions. */
-const mayFail = (line: string) => /--gates? |--slo |--baseline | capacity /.test(line);
+const mayFail = (line: string) => /--gate |--gates-file |--slo |--baseline | capacity /.test(line);
 
 /** A setup run: no judge (nothing reads the verdicts of the runs the examples read), so setup stays quick. */
 async function chatbench(cwd: string, args: string[]): Promise<void> {

@@ -26,7 +26,7 @@ const STOPPED: Record<CapacityResult['stopped'], string> = {
   no_knee: 'every step was good up to the step budget: the knee is above the last target',
   interrupted: 'interrupted',
   floor: 'even the smallest target failed',
-  max_target: 'every step was good up to the highest target chatbench allows (README "Limits"): the knee is above it',
+  max_target: 'every step was good up to the highest target chatbench allows (docs/limits.md): the knee is above it',
   unhealthy: 'the health probe failed: the service reported itself unhealthy at the knee (its reasons say how)',
 };
 

@@ -1,7 +1,7 @@
 /**
  * @module sim/judge/rules
- * The simulated judge's verdicts: deterministic rules over the texts, not a model (README "The
- * simulated service"). They reward what the judged figures are about, so that a weaker model
+ * The simulated judge's verdicts: deterministic rules over the texts, not a model (docs/simulator.md,
+ * "The simulated service"). They reward what the judged figures are about, so that a weaker model
  * profile scores lower, and nothing else:
  * - correctness: the share of the reference answer's content words (stop words dropped, simple
  *   stemming) and numbers the answer contains; 0 when the answer says it found nothing, or when it

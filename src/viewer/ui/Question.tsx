@@ -399,7 +399,7 @@ export function QuestionPage(props: {
       {detail === null && !failure ? <p class="loading">Loading the answers…</p> : null}
       {detail === undefined ? (
         <p class="notice">
-          This question's records are not embedded in this viewer.html (the run is larger than it embeds; see the README's Viewer section). Open the run with <code>chatbench view DIR</code> to read every answer. The first {data.answer_chars} characters of each answer:
+          This question's records are not embedded in this viewer.html (the run is larger than it embeds; see docs/commands/view.md). Open the run with <code>chatbench view DIR</code> to read every answer. The first {data.answer_chars} characters of each answer:
         </p>
       ) : null}
       {detail === undefined ? (

@@ -83,7 +83,7 @@ function App(props: { source: DataSource }) {
       </header>
       {props.source.readOnly ? (
         <p class="banner" role="note">
-          Read-only: this viewer.html embeds the run{data.details.source === 'embedded' && !data.details.complete ? ' (the answers of some questions only: see the README)' : ''}; saving reviews is unavailable here. Run{' '}
+          Read-only: this viewer.html embeds the run{data.details.source === 'embedded' && !data.details.complete ? ' (the answers of some questions only: see docs/commands/view.md)' : ''}; saving reviews is unavailable here. Run{' '}
           <code>chatbench view DIR</code> to review.
         </p>
       ) : null}
