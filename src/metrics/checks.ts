@@ -1,7 +1,7 @@
 /**
  * @module metrics/checks
  * The optional answer checks of docs/reference/metrics.md (must_contain, must_not_contain,
- * must_match, must_not_match, expect_no_answer) and the default per-question pass rule (docs/metrics.md,
+ * must_match, must_not_match, expect_no_answer) and the default per-question pass rule (docs/figures.md,
  * "Answer checks and the pass rule"; `--pass` rules: pass-rule.ts).
  */
 import type { Expectations } from '../records/expectations.js';

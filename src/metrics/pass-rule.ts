@@ -1,6 +1,6 @@
 /**
  * @module metrics/pass-rule
- * The per-question pass rule, configurable with `--pass` (docs/metrics.md, "Answer checks and the pass rule"). Without it the
+ * The per-question pass rule, configurable with `--pass` (docs/figures.md, "Answer checks and the pass rule"). Without it the
  * default rule of checks.ts applies. With it, a request passes when it is `ok` and every condition
  * holds; `--pass default` adds the default rule to the conditions. A condition is a figure
  * condition in the gate grammar (figures/grammar), on one request's value: a score, a judged
@@ -21,7 +21,7 @@ import type { ScoreName, Scores } from '../records/scores.js';
 /** The word that stands for the default rule among `--pass` conditions. */
 export const DEFAULT_RULE = 'default';
 
-/** The default rule in words (report.md and docs/metrics.md say it the same way). */
+/** The default rule in words (report.md and docs/figures.md say it the same way). */
 export const DEFAULT_RULE_TEXT =
   'ok, no invalid citation, an expected document cited when documents are expected, every must_contain phrase and no must_not_contain phrase, every must_match and no must_not_match pattern, nothing cited when no answer is expected, every expected tool used';
 

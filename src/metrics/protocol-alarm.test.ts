@@ -16,7 +16,7 @@ describe('the unknown-protocol alarm', () => {
   it('names the kinds, most frequent first, and how many answers came out empty', () => {
     expect(protocolAlarm([silenced, ok, { ...silenced, unknown_part_kinds: { pydantic_ai: 3, operation_status: 1 } }])).toBe(
       'Unknown packet kinds (pydantic_ai ×15, answer_metadata ×1, operation_status ×1) and 2 of 3 answers came out empty or without a time to the first token: '
-      + 'the service may be newer than Onyx 4.8, the newest release chatbench reads: it sends its answer in packets chatbench does not know (see docs/onyx-releases.md).',
+      + 'the service may be newer than Onyx 4.8, the newest release chatbench reads: it sends its answer in packets chatbench does not know (see docs/releases.md).',
     );
   });
 

@@ -1,7 +1,7 @@
 /**
  * @module records/scores
  * The per-request scores written into every record (definitions: docs/reference/metrics.md,
- * docs/metrics.md). `null` means N/A: the figure does not exist (nothing expected, nothing cited, request
+ * docs/figures.md). `null` means N/A: the figure does not exist (nothing expected, nothing cited, request
  * not ok), and is excluded from means.
  */
 import { z } from 'zod';
@@ -62,7 +62,7 @@ export const ScoresSchema = z.object({
   forbidden_matches: z.array(z.string()).default([]),
   /** expect_no_answer questions: true when nothing was cited; null when not expected. */
   no_answer_ok: z.boolean().nullable(),
-  /** The per-question pass rule (docs/metrics.md, "Answer checks and the pass rule"); false for any request that is not ok. */
+  /** The per-question pass rule (docs/figures.md, "Answer checks and the pass rule"); false for any request that is not ok. */
   pass: z.boolean(),
   /** Under a `--pass` rule: its conditions that did not hold (the default rule's reasons come from the fields above). */
   failed_conditions: z.array(z.string()).default([]),

@@ -1,7 +1,7 @@
 /**
  * @module reports/fail-reasons
  * Why a request did not pass, in words: what the JUnit failure message and the markdown "worst
- * questions" say. Derived from the record's outcome and scores only (docs/metrics.md, "Answer checks and the pass rule"), so it
+ * questions" say. Derived from the record's outcome and scores only (docs/figures.md, "Answer checks and the pass rule"), so it
  * reads the same in every report and after `chatbench report`.
  */
 import { recordPassed } from '../metrics/pass.js';

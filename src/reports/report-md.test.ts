@@ -82,10 +82,10 @@ describe('report.md', () => {
     expect(mdInline('a|b\nc')).toBe('a\\|b c');
   });
 
-  it('links the metric names to docs/metrics.md', () => {
+  it('links the metric names to docs/figures.md', () => {
     expect(md).toContain('## How to read this');
     expect(md).toContain(`[Pass rate](${METRICS_DOC})`);
-    expect(METRICS_DOC).toBe('docs/metrics.md#metrics');
+    expect(METRICS_DOC).toBe('docs/figures.md#metrics');
   });
 
   it('is the same text for the same input', () => {

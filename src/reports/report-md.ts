@@ -20,7 +20,7 @@ import type { ReportInput } from './report-input.js';
 export const FEW_SAMPLES_NOTE = 'A figure in _italics_ with its n rests on too few samples to be judged, and is never marked best: a mean needs 5, a p-quantile 10 / (1 − p) (p50 20, p95 200, p99 1,000).';
 
 /** Where the metric definitions live; the report links every metric name there. */
-export const METRICS_DOC = 'docs/metrics.md#metrics';
+export const METRICS_DOC = 'docs/figures.md#metrics';
 /** How much of an answer the worst-questions section shows. */
 export const ANSWER_CHARS = 400;
 

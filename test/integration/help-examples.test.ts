@@ -122,11 +122,11 @@ const MANUAL = [
   'docs/commands/report.md', 'docs/conversations.md', 'docs/tools.md', 'docs/answer-quality.md',
   'docs/commands/compare.md', 'docs/ci.md', 'docs/commands/baseline.md', 'docs/commands/view.md', 'docs/commands/load.md',
   'docs/health-probe.md', 'docs/abandon.md', 'docs/mock-llm.md', 'docs/commands/capacity.md', 'docs/commands/merge.md',
-  'docs/scale-out.md', 'docs/reliability.md', 'docs/limits.md', 'docs/onyx-releases.md',
+  'docs/scale-out.md', 'docs/reliability.md', 'docs/limits.md', 'docs/releases.md',
   'docs/benchmarks.md', 'docs/reference/exit-codes.md', 'docs/simulator.md', 'docs/onyx-loadtest-kit.md',
   'docs/reference/README.md', 'docs/reference/service-api.md', 'docs/reference/wire-format.md',
   'docs/reference/onyx-releases.md', 'docs/reference/metrics.md', 'docs/reference/results-jsonl.md',
-  'docs/metrics.md', 'docs/architecture.md', 'docs/dependencies.md', 'docs/development.md', 'docs/glossary.md',
+  'docs/figures.md', 'docs/architecture.md', 'docs/dependencies.md', 'docs/development.md', 'docs/glossary.md',
 ];
 
 /** Pages whose shell blocks are recipes for another machine, not examples to run here. */

@@ -156,7 +156,7 @@ export function serveCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('seed', { type: 'number', default: 1, describe: 'seed of every random choice: the same seed gives the same answers' })
         .option('token', { type: 'string', describe: `the unrestricted demo token (default: $CHATBENCH_SIM_TOKEN, else ${DEMO_TOKEN})` })
         .option('time-scale', { type: 'number', describe: 'multiply every simulated delay (0.1 = ten times faster; default from the config, 1)' })
-        .option('onyx-release', { type: 'string', describe: 'speak like this Onyx release, 2.7 to 4.8 (e.g. 4.7 or 4.5.2; default the newest); see docs/onyx-releases.md' })
+        .option('onyx-release', { type: 'string', describe: 'speak like this Onyx release, 2.7 to 4.8 (e.g. 4.7 or 4.5.2; default the newest); see docs/releases.md' })
         .example('$0 serve', 'serve on http://127.0.0.1:8080/api with the default tokens')
         .example('$0 serve --port 0 --sim-config examples/sim.json --seed 7', 'any free port, a config file, another seed')
         .example(`CHATBENCH_SIM_TOKEN=onyx_pat_mine $0 serve`, 'choose the demo token in advance')

@@ -178,6 +178,6 @@ function howToRead(summary: Summary): string[] {
   return [
     '<h2>How to read this</h2>',
     `<dl class="read">${items.map(([term, text]) => `<dt>${esc(term)}</dt><dd>${esc(text)}</dd>`).join('')}</dl>`,
-    '<p class="note">Definitions of every figure: docs/metrics.md in the chatbench repository.</p>',
+    '<p class="note">Definitions of every figure: docs/figures.md in the chatbench repository.</p>',
   ];
 }
