@@ -85,7 +85,7 @@ export function capacityCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('retry-429', { type: 'boolean', default: false, group: 'Run:' })
         .option('grace', { type: 'string', default: '10s', group: 'Run:' })
         .option('workers', { type: 'string', describe: 'Worker threads each step\'s load runs on (as `load --workers`): N, or auto (cores − 1 when the target is not on loopback, else 1)', group: 'Run:' })
-        .option('out', { type: 'string', describe: 'Directory (default reports/<date-time>-capacity); steps go to steps/NN-rate-R/', group: 'Output:' })
+        .option('out', { type: 'string', describe: 'Run directory (default reports/<date-time>-capacity); steps go to steps/NN-rate-R/', group: 'Output:' })
         .options(HEALTH_OPTIONS)
         .example('$0 capacity --sim --dataset datasets/sample.csv --start-rate 5 --step-duration 10s --slo "ttfp_ms.p95<=2000" --slo "rate_limited_rate<=0.05"', 'Find the sustainable rate of the simulator')
         .example('$0 capacity --token-file tokens.txt --dataset q.csv --users --start-users 2 --slo "error_rate<=0.01"', 'Find how many concurrent users the deployment CHATBENCH_BASE_URL names takes')
