@@ -93,7 +93,7 @@ const RULES: readonly Rule[] = [
   },
   {
     of: (m) => m.models?.sha256 ?? null,
-    say: (r, f) => `${r.label} used another models file than ${f.label} (sha256 ${short(r.manifest.models?.sha256)} vs ${short(f.manifest.models?.sha256)})`,
+    say: (r, f) => `${r.label} used another sets file than ${f.label} (sha256 ${short(r.manifest.models?.sha256)} vs ${short(f.manifest.models?.sha256)})`,
   },
   {
     of: (m) => m.shard?.count ?? null,

@@ -84,7 +84,7 @@ export function resumeMismatches(then: Manifest, now: Manifest): string[] {
     problems.push(`the dataset differs from the run's (${now.dataset.path}: sha256 ${short(now.dataset.sha256)}…, the run read ${then.dataset.path}: ${short(then.dataset.sha256)}…)`);
   }
   if ((then.models?.sha256 ?? null) !== (now.models?.sha256 ?? null)) {
-    problems.push(`the models file differs from the run's (${now.models?.path ?? 'none'} now, ${then.models?.path ?? 'none'} then)`);
+    problems.push(`the sets file differs from the run's (${now.models?.path ?? 'none'} now, ${then.models?.path ?? 'none'} then)`);
   }
   for (const option of ['mode', 'repeat'] as const) {
     if (then.options[option] !== now.options[option]) problems.push(`--${option} was ${String(then.options[option])}, now ${String(now.options[option])}`);

@@ -74,7 +74,7 @@ export interface EvalInputs {
   readonly shard?: Shard | null | undefined;
   /**
    * The target's tools when chatbench knows them (the embedded simulator's catalogue), name → id;
-   * the models file's `defaults.tool_ids` wins. Unknown (null): tool names are taken as written.
+   * the sets file's `defaults.tool_ids` wins. Unknown (null): tool names are taken as written.
    */
   readonly toolIds?: ToolIds | null | undefined;
   /** Answer-quality inputs, checked with the others before anything is sent. */
@@ -128,7 +128,7 @@ export async function prepareEval(inputs: EvalInputs): Promise<PreparedEval> {
     checkSetsForMode(resolved.sets, inputs.mode);
     return resolved;
   });
-  // The tools known: the models file's names, else the target's (the simulator's catalogue), else none.
+  // The tools known: the sets file's names, else the target's (the simulator's catalogue), else none.
   const toolIds = sets?.defaults.tool_ids ? toolIdsOf(Object.entries(sets.defaults.tool_ids)) : (inputs.toolIds ?? null);
   const { problems, collect } = createProblemCollector();
   // Named as the user gave it, so that every message reads `their/path.csv:12: column: ...`.

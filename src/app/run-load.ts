@@ -63,7 +63,7 @@ export interface LoadInputs {
   /** Which set of the sets file; needed when it has more than one. */
   readonly setName?: string | undefined;
   readonly cwd: string;
-  /** The target's tools when known (the embedded simulator's), name → id; the models file's defaults.tool_ids wins. */
+  /** The target's tools when known (the embedded simulator's), name → id; the sets file's defaults.tool_ids wins. */
   readonly toolIds?: ToolIds | null | undefined;
 }
 

@@ -1,6 +1,6 @@
 /**
  * @module cli/terminal-safe
- * What chatbench prints never drives the terminal. Text from a dataset, a models file, the service
+ * What chatbench prints never drives the terminal. Text from a dataset, a sets file, the service
  * or a file name can hold escape sequences (a CSV header with `ESC]0;title BEL`, colours, cursor
  * moves, OSC 52 clipboard writes); echoed raw, they would act on the user's terminal. main() wraps
  * stdout and stderr once, so every message, table and report list goes through `terminalSafe`:

@@ -2,7 +2,7 @@
  * @module dataset/tools
  * A dataset's tool columns against the service's tools, before anything is sent. `forced_tool` is
  * sent as `forced_tool_id`: an id goes as it is, a name needs the service's tools (the embedded
- * simulator's catalogue, or the models file's `defaults.tool_ids`). `expected_tools` names are
+ * simulator's catalogue, or the sets file's `defaults.tool_ids`). `expected_tools` names are
  * checked against the tools when they are known; against an unknown service they are taken as
  * written (a name chatbench reads from the packets, records/tools.ts). Pure.
  */
@@ -37,7 +37,7 @@ export function toolProblems(rows: readonly Pick<DatasetRow, 'line' | 'forced_to
     const forced = row.forced_tool;
     if (forced !== null && 'name' in forced) {
       if (toolIds === null) {
-        problems.push(`${at}: forced_tool: ${JSON.stringify(forced.name)} is a name, and this service's tools are not known: give the tool's id, or name the tools in the models file ("defaults": {"tool_ids": {"${forced.name}": ID}})`);
+        problems.push(`${at}: forced_tool: ${JSON.stringify(forced.name)} is a name, and this service's tools are not known: give the tool's id, or name the tools in the sets file ("defaults": {"tool_ids": {"${forced.name}": ID}})`);
       } else if (!toolIds.has(canonicalToolName(forced.name))) {
         problems.push(`${at}: forced_tool: unknown tool ${JSON.stringify(forced.name)} (the tools: ${listOf(toolIds)})`);
       }

@@ -64,8 +64,8 @@ describe('toolProblems', () => {
   });
   it('a forced tool name needs the tools; expected names are taken as written', () => {
     expect(toolProblems(rows, null, 'd.csv')).toEqual([
-      'd.csv:2: forced_tool: "web_search" is a name, and this service\'s tools are not known: give the tool\'s id, or name the tools in the models file ("defaults": {"tool_ids": {"web_search": ID}})',
-      'd.csv:3: forced_tool: "draw" is a name, and this service\'s tools are not known: give the tool\'s id, or name the tools in the models file ("defaults": {"tool_ids": {"draw": ID}})',
+      'd.csv:2: forced_tool: "web_search" is a name, and this service\'s tools are not known: give the tool\'s id, or name the tools in the sets file ("defaults": {"tool_ids": {"web_search": ID}})',
+      'd.csv:3: forced_tool: "draw" is a name, and this service\'s tools are not known: give the tool\'s id, or name the tools in the sets file ("defaults": {"tool_ids": {"draw": ID}})',
     ]);
   });
 });

@@ -63,8 +63,8 @@ describe('chatbench merge refuses runs that do not belong together', () => {
   it.each([
     ['another dataset', (r: string) => shard(r, 'x', 2, { dataset: { path: 'q.csv', sha256: 'b'.repeat(64), questions: 4 } }), ['s1', 'x', 's3', 's4'],
       'x/ ran another dataset than s1/ (sha256 bbbbbbbbbbbb… vs aaaaaaaaaaaa…)'],
-    ['another models file', (r: string) => shard(r, 'x', 2, { models: { path: 'm.json', sha256: 'c'.repeat(64) } }), ['s1', 'x', 's3', 's4'],
-      'x/ used another models file than s1/ (sha256 cccccccccccc… vs none)'],
+    ['another sets file', (r: string) => shard(r, 'x', 2, { models: { path: 'm.json', sha256: 'c'.repeat(64) } }), ['s1', 'x', 's3', 's4'],
+      'x/ used another sets file than s1/ (sha256 cccccccccccc… vs none)'],
     ['another command', (r: string) => shard(r, 'x', 2, { command: 'load' }), ['s1', 'x', 's3', 's4'], 'x/ is a load run but s1/ is an eval run: only runs of one command merge'],
     ['another plan version', (r: string) => shard(r, 'x', 2, { plan_version: 2 }), ['s1', 'x', 's3', 's4'], 'x/ has plan version 2 but s1/ has 1'],
     ['another shard count', (r: string) => shard(r, 'x', 2, { shard: { index: 2, count: 5 } }), ['s1', 'x', 's3', 's4'], 'x/ is shard 2/5 but s1/ is shard 1/4: shard counts differ'],

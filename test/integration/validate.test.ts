@@ -101,7 +101,7 @@ describe('chatbench validate: bad inputs exit 2 with their messages and no stack
       ],
     },
     {
-      name: 'models file not JSON',
+      name: 'sets file not JSON',
       argv: ['-d', GOOD, '-m', `${MODELS}/not-json.json`],
       problems: [`${MODELS}/not-json.json: not JSON: trailing comma before "}" at line 3, column 98`],
     },
@@ -146,7 +146,7 @@ describe('chatbench validate: bad inputs exit 2 with their messages and no stack
       ],
     },
     {
-      name: 'problems of the dataset and of the models file together',
+      name: 'problems of the dataset and of the sets file together',
       argv: ['-d', `${DATASETS}/empty.csv`, '-m', `${MODELS}/temperature.json`],
       problems: [
         `${DATASETS}/empty.csv: empty file`,

@@ -96,7 +96,7 @@ async function refuse(sim: RunningSimulator, c: Case, baseUrl = sim.baseUrl): Pr
 
 describe('eval refuses bad input with its exact message, exit 2, nothing sent', () => {
   it.each(DATASET_CASES)('dataset: $name', async (c) => refuse(await startSim(), c));
-  it.each(MODELS_CASES)('models file: $name', async (c) => refuse(await startSim(), c));
+  it.each(MODELS_CASES)('sets file: $name', async (c) => refuse(await startSim(), c));
   it.each(COMMAND_LINE_CASES)('command line: $name', async (c) => refuse(await startSim(), c));
 
   it.each([

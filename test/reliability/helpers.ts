@@ -1,5 +1,5 @@
 /**
- * Shared pieces of the reliability tests: scratch directories, dataset and models files, the CLI
+ * Shared pieces of the reliability tests: scratch directories, dataset and sets files, the CLI
  * run in-process through main() with a fake Io, and the records of a run directory.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -51,7 +51,7 @@ export function mergeCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .example('$0 merge runs/$RUN_ID/shard-* --out runs/$RUN_ID/merged --gate "pass_rate >= 0.9"', 'every shard of one job (a Kubernetes Indexed Job writes them under /runs/$RUN_ID); exit 1 when the gate fails')
         .example('$0 merge load-1 load-2 load-3 --out load --slo "ttfp_ms <= 2000" --gate "error_rate <= 0.01"', 'three load shards: rates add up, percentiles from every record')
         .epilogue(
-          'Refused with exit 2: runs of another command, dataset, models file, plan, shard count or chatbench major version; a missing shard; a shard given twice; a request key in two shards. Exit 1: a gate failed or an SLO was broken. docs/scale-out.md has the Kubernetes and GitHub Actions recipes.',
+          'Refused with exit 2: runs of another command, dataset, sets file, plan, shard count or chatbench major version; a missing shard; a shard given twice; a request key in two shards. Exit 1: a gate failed or an SLO was broken. docs/scale-out.md has the Kubernetes and GitHub Actions recipes.',
         ),
     handler: async (a) => {
       const claim = await claimDir(io, a.out, { label: `--out ${a.out}`, command: 'merge' });

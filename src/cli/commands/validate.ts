@@ -80,7 +80,7 @@ type Corpus = Awaited<ReturnType<typeof corpusIds>>;
  */
 async function readInputs(args: ValidateArgs, cwd: string, corpus: Corpus): Promise<{ dataset: ValidatedDataset; resolved: ResolvedSets }> {
   const [resolved] = await Promise.allSettled([resolveSets({ modelsPath: args['sets-file'], setFlags: args.set ?? [], cwd })]);
-  // Tool names are checked against the models file's tool_ids, else (--sim) the simulator's catalogue.
+  // Tool names are checked against the sets file's tool_ids, else (--sim) the simulator's catalogue.
   const named = resolved.status === 'fulfilled' ? resolved.value.defaults.tool_ids : undefined;
   const toolIds = named ? toolIdsOf(Object.entries(named)) : args.sim ? await simulatorToolIds() : null;
   const summary = emptySummary();
