@@ -61,7 +61,7 @@ export function capacityCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('operation', { choices: ['chat', 'open-urls'] as const, default: 'chat' as const, group: 'Inputs:' })
         .option('dataset', { type: 'string', describe: 'CSV of questions (chat), or with a url column (open-urls)', group: 'Inputs:' })
         .option('urls-file', { type: 'string', describe: 'open-urls: one URL per line', group: 'Inputs:' })
-        .option('models', { type: 'string', describe: 'JSON file of model override sets', group: 'Inputs:' })
+        .option('models', { type: 'string', describe: 'File of model override sets (JSON, or YAML named .yaml/.yml)', group: 'Inputs:' })
         .option('set', { type: 'string', array: true, default: [], describe: 'The set as name=provider:version[@temperature]', group: 'Inputs:' })
         .option('set-name', { type: 'string', describe: 'Which set of --models to send', group: 'Inputs:' })
         .option('mode', { choices: ['stream', 'full'] as const, default: 'stream' as const, group: 'Inputs:' })

@@ -49,7 +49,7 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
     builder: (y: Argv) =>
       withQualityFlags(withShardFlags(withConnectionFlags(y)))
         .option('dataset', { type: 'string', demandOption: true, describe: 'CSV file of questions', group: 'Inputs:' })
-        .option('models', { type: 'string', describe: 'JSON file of model override sets', group: 'Inputs:' })
+        .option('models', { type: 'string', describe: 'File of model override sets (JSON, or YAML named .yaml/.yml)', group: 'Inputs:' })
         .option('set', { type: 'string', array: true, default: [], describe: 'A set as name=provider:version[@temperature] (repeatable)', group: 'Inputs:' })
         .option('mode', { choices: ['stream', 'full', 'both'] as const, default: 'stream' as const, describe: 'Streamed requests, full (stream=false) ones, or both', group: 'Run:' })
         .option('concurrency', { type: 'number', default: 4, describe: 'Requests in flight at once', group: 'Run:' })

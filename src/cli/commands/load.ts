@@ -99,7 +99,7 @@ export function loadCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('operation', { choices: ['chat', 'open-urls'] as const, default: 'chat' as const, describe: 'What each request does', group: 'Inputs:' })
         .option('dataset', { type: 'string', describe: 'CSV of questions (chat), or with a url column (open-urls)', group: 'Inputs:' })
         .option('urls-file', { type: 'string', describe: 'open-urls: one URL per line', group: 'Inputs:' })
-        .option('models', { type: 'string', describe: 'JSON file of model override sets', group: 'Inputs:' })
+        .option('models', { type: 'string', describe: 'File of model override sets (JSON, or YAML named .yaml/.yml)', group: 'Inputs:' })
         .option('set', { type: 'string', array: true, default: [], describe: 'The set as name=provider:version[@temperature]', group: 'Inputs:' })
         .option('set-name', { type: 'string', describe: 'Which set of --models to send', group: 'Inputs:' })
         .option('mode', { choices: ['stream', 'full'] as const, default: 'stream' as const, describe: 'Streamed requests or full (stream=false) ones', group: 'Inputs:' })
