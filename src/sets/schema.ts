@@ -69,10 +69,10 @@ export const SetsDefaultsSchema = z.strictObject({
 export type SetsDefaults = z.infer<typeof SetsDefaultsSchema>;
 
 export const SetsFileSchema = z.strictObject({
-  /** The file's JSON Schema, for editors (dist/schemas/sets.schema.json); not read. */
-  $schema: z.string().optional(),
   sets: z.array(SetEntrySchema).default([]),
   defaults: SetsDefaultsSchema.default({}),
+  /** The file's JSON Schema, for editors (dist/schemas/sets.schema.json); not read. */
+  $schema: z.string().optional(),
 });
 
 /**
