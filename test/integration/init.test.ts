@@ -8,7 +8,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { load } from 'js-yaml';
 import { main } from '../../src/cli/main.js';
 import { schemaRefs } from '../../src/cli/commands/init.js';
 import { locateConfig } from '../../src/cli/options/config-file.js';
@@ -16,6 +15,9 @@ import { KNOWN_COLUMNS } from '../../src/dataset/index.js';
 import { INIT_FILES, columnsTemplate } from '../../src/init/templates.js';
 import { parseSetsText } from '../../src/sets/index.js';
 import { InputError } from '../../src/errors.js';
+import { parseYaml } from '../../src/util/yaml.js';
+
+const load = (text: string) => parseYaml(text, 'written', 'a test');
 import { createFakeIo } from '../helpers/fake-io.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
