@@ -136,11 +136,11 @@ export function loadCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .options(HEALTH_OPTIONS)
         .example('$0 load --sim --dataset datasets/sample.csv --rate 20 --duration 60s', 'Open model: 20 requests per second for a minute against the simulator')
         .example('$0 load --sim --dataset datasets/sample.csv --concurrency 16 --requests 500 --mode full', 'Closed model: 16 users, 500 full requests')
-        .example('$0 load --token-file tokens.txt --dataset q.csv --stages "30s:5,2m:50,30s:0" --arrival poisson --question-order random', 'Ramp the rate to 50/s with Poisson arrivals, several tokens, against the service CHATBENCH_BASE_URL names')
+        .example('$0 load --token-file examples/tokens.txt --dataset examples/questions.csv --stages "30s:5,2m:50,30s:0" --arrival poisson --question-order random', 'Ramp the rate to 50/s with Poisson arrivals, several tokens, against the service CHATBENCH_BASE_URL names')
         .example('$0 load --sim --dataset datasets/sample.csv --rate 10 --duration 30s --slo "ttfp_ms.p95<=2000" --gate "ttft_ms.p99 <= 3000" --gate "rate_limited_rate <= 0.05"', 'SLOs (they define goodput) and gates: exit 1 when an SLO is broken or a gate fails')
-        .example('$0 load --dataset q.csv --rate 40 --duration 30s --workers auto', 'Against the service CHATBENCH_BASE_URL names: every core but one sends (a worker thread each; one on loopback), into one results.jsonl')
-        .example('$0 load --dataset q.csv --rate 10 --duration 30s --health-probe /health/ready', 'Probe the health of the service CHATBENCH_BASE_URL names once a second under load (add --gate "health_failures <= 0" to fail on it)')
-        .example('$0 load --sim --operation open-urls --urls-file urls.txt --rate 5 --duration 30s', 'Load the open-urls operation')
+        .example('$0 load --dataset examples/questions.csv --rate 40 --duration 30s --workers auto', 'Against the service CHATBENCH_BASE_URL names: every core but one sends (a worker thread each; one on loopback), into one results.jsonl')
+        .example('$0 load --dataset examples/questions.csv --rate 10 --duration 30s --health-probe /health/ready', 'Probe the health of the service CHATBENCH_BASE_URL names once a second under load (add --gate "health_failures <= 0" to fail on it)')
+        .example('$0 load --sim --operation open-urls --urls-file examples/urls.txt --rate 5 --duration 30s', 'Load the open-urls operation')
         .example('$0 load --sim --dataset datasets/sample.csv --conversations --concurrency 8 --think-time 2s..8s --duration 2m --gate "turn:3 ttft_ms.p95 <= 4000"', 'Eight users playing conversations, 2–8 s between turns; gate TTFT at depth 3')
         .epilogue(LIMITS_NOTE),
     handler: async (a) => {
