@@ -135,8 +135,8 @@ describe('every --help example runs as printed', () => {
     expect(examples.length).toBeGreaterThan(25);
     // Those that write a directory others read come last (baseline save rewrites the baseline).
     const order = (line: string) => (/baseline save|--out (runs\/merged|load|reports\/nightly)\b/.test(line) ? 1 : 0);
-    // `init` writes a config that every later example in its directory would read: it runs in its own.
-    for (const [command, line] of [...examples].sort((a, b) => order(a[1]) - order(b[1]))) await expectRuns(line, command === 'init' ? world() : cwd);
+    // `init` writes a config that every later example in its directory would read: it runs in an empty one, as a user's.
+    for (const [command, line] of [...examples].sort((a, b) => order(a[1]) - order(b[1]))) await expectRuns(line, command === 'init' ? mkdtempSync(join(base, 'init-')) : cwd);
   }, 240_000);
 });
 
