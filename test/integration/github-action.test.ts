@@ -183,3 +183,18 @@ describe('workflow commands and events', () => {
     expect(pullRequestNumber(event)).toBe(number);
   });
 });
+
+describe('action.yml', () => {
+  it('is a composite action with Node 20 pinned by commit, running the shipped report script', async () => {
+    const { parseYaml } = await import('../../src/util/yaml.js');
+    const action = parseYaml(readFileSync(join(ROOT, 'action.yml'), 'utf8'), 'action.yml', 'action.yml') as { runs: { using: string; steps: { uses?: string; with?: Record<string, unknown>; run?: string }[] }; inputs: Record<string, unknown> };
+    expect(action.runs.using).toBe('composite');
+    const setup = action.runs.steps.find((s) => s.uses?.startsWith('actions/setup-node@'));
+    expect(setup?.uses).toMatch(/^actions\/setup-node@[0-9a-f]{40}$/);
+    expect(setup?.with?.['node-version']).toBe(20);
+    expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['command', 'run-dir', 'package', 'comment', 'github-token']));
+    const script = /chatbench\/(dist\/cli\/github-action\.js)/.exec(action.runs.steps.map((s) => s.run ?? '').join('\n'))?.[1];
+    expect(script).toBe('dist/cli/github-action.js');
+    expect(readFileSync(join(ROOT, 'src', 'cli', 'github-action.ts'), 'utf8')).toContain('githubReport(');
+  });
+});
