@@ -80,7 +80,7 @@ afterAll(() => {
 describe('the packed package, installed from the npm cache', () => {
   it('holds the built CLI, the shipped data and schemas, and only runtime dependencies', (context) => {
     if (skip) return context.skip(skip);
-    for (const file of ['dist/cli/bin.js', 'dist/viewer/viewer.js', 'dist/viewer/viewer.css', 'dist/schemas/config.schema.json', 'dist/schemas/sets.schema.json', 'datasets/sample.csv', 'datasets/corpus.json', 'datasets/models.example.json']) {
+    for (const file of ['dist/cli/bin.js', 'dist/cli/github-action.js', 'dist/viewer/viewer.js', 'dist/viewer/viewer.css', 'dist/schemas/config.schema.json', 'dist/schemas/sets.schema.json', 'datasets/sample.csv', 'datasets/corpus.json', 'datasets/models.example.json']) {
       expect(existsSync(join(installed, file)), file).toBe(true);
     }
     expect(existsSync(join(installed, 'src'))).toBe(false);
