@@ -74,7 +74,7 @@ function removeOrphans() {
 /** Builds dist/ unless it is up to date; returns what it did. Throws when tsc fails. */
 export function buildCli({ force = false, log = (line) => process.stderr.write(`${line}\n`) } = {}) {
   const digest = sourceDigest();
-  if (!force && builtDigest() === digest && existsSync(join(DIST, 'cli', 'bin.js'))) return 'up to date';
+  if (!force && builtDigest() === digest && existsSync(join(DIST, 'cli', 'bin.js')) && existsSync(join(DIST, 'schemas', 'config.schema.json'))) return 'up to date';
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   const started = performance.now();
   const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
@@ -84,6 +84,9 @@ export function buildCli({ force = false, log = (line) => process.stderr.write(`
     mkdirSync(dirname(join(DIST, rel)), { recursive: true });
     copyFileSync(join(root, 'src', rel), join(DIST, rel));
   }
+  // The JSON Schemas `chatbench init` points files at, made from the compiled options (scripts/build-schemas.mjs).
+  const schemas = spawnSync(process.execPath, [join(root, 'scripts', 'build-schemas.mjs')], { cwd: root, stdio: 'inherit' });
+  if (schemas.status !== 0) throw new Error(`scripts/build-schemas.mjs failed (exit ${schemas.status ?? schemas.signal})`);
   writeFileSync(DIGEST_FILE, `${digest}\n`);
   log(`chatbench: compiled src/ to dist/ in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return 'built';

@@ -86,7 +86,7 @@ export async function main(rawArgv: readonly string[], rawIo: Io): Promise<ExitC
 }
 
 /** The options every command takes: where options come from, and how the output looks. */
-function withGlobalOptions<T>(y: Argv<T>) {
+export function withGlobalOptions<T>(y: Argv<T>) {
   return y
     .option('config', { type: 'string', global: true, describe: `A config file (JSON, or YAML by its .yaml/.yml name) of options by their names, at the top level or under a command's name; default ${CONFIG_FILE_NAME} in the working directory, if there is one`, group: 'Output and configuration:' })
     .option('json', { type: 'boolean', global: true, describe: 'Print the result as one JSON document on stdout and nothing else there (progress stays on stderr)', group: 'Output and configuration:' })

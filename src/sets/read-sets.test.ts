@@ -34,7 +34,7 @@ describe('parseSetsText: every rule with its message', () => {
     {
       name: 'an unknown top-level field',
       text: json({ set: [] }),
-      want: ['models.json: set: unknown field (known fields: sets, defaults)'],
+      want: ['models.json: set: unknown field (known fields: sets, defaults, $schema)'],
     },
     {
       name: 'temperature 2.5',

@@ -1,12 +1,13 @@
 /**
  * @module sets/read-sets
- * Reads the model-override sets file and enforces the service's rules on overrides before
+ * Reads the model-override sets file (JSON, or YAML when named .yaml/.yml) and enforces the service's rules on overrides before
  * anything is sent. Every problem is listed at once as `file: json.path: message`.
  */
 import type { z } from 'zod';
 import { readUtf8File, type InputFile } from '../dataset/read-text.js';
 import { InputError } from '../errors.js';
 import { findJsonError } from './json-position.js';
+import { isYamlName, parseYaml } from '../util/yaml.js';
 import {
   MAX_MULTI_MODELS, SetEntrySchema, SetsDefaultsSchema, SetsFileSchema, StrictLLMOverrideSchema, toSetDefinition,
   type SetsFile,
@@ -27,8 +28,9 @@ export async function readSets(file: InputFile | string): Promise<SetsFile> {
 export function parseSetsText(text: string, name: string): SetsFile {
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = isYamlName(name) ? parseYaml(text, name, 'a sets file') : JSON.parse(text);
   } catch (error) {
+    if (error instanceof InputError) throw error;
     const at = findJsonError(text);
     const where = at === undefined ? '' : ` at line ${at.line}, column ${at.column}`;
     throw new InputError([`${name}: not JSON: ${at?.reason ?? 'cannot be parsed'}${where}`], { cause: error });

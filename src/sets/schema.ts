@@ -71,6 +71,8 @@ export type SetsDefaults = z.infer<typeof SetsDefaultsSchema>;
 export const SetsFileSchema = z.strictObject({
   sets: z.array(SetEntrySchema).default([]),
   defaults: SetsDefaultsSchema.default({}),
+  /** The file's JSON Schema, for editors (dist/schemas/sets.schema.json); not read. */
+  $schema: z.string().optional(),
 });
 
 /**

@@ -2,7 +2,7 @@
  * Every example of every command's --help and every `npx chatbench` line of the manual's shell
  * blocks (README.md and docs/) runs as printed, against the simulator, in-process (test/helpers/run-example). The
  * examples' world is set up as a user would have it, small: a working directory holding the files
- * the examples name (datasets/sample.csv with four questions and a conversation, q.csv, tokens.txt, prod.json, runs of
+ * the examples name (datasets/sample.csv with four questions and a conversation, examples/ as shipped, q.csv and tokens.txt for the README, runs of
  * earlier commands under the names the examples use), the variables the README exports pointing at
  * the test's simulator (CHATBENCH_BASE_URL, CHATBENCH_TOKEN, CHATBENCH_JUDGE, START_AT, RUN_ID), CHATBENCH_PORT=0 so
  * that `serve` and `view` take a free port, and CHATBENCH_TEST_SPEEDUP so that a minute-long
@@ -62,8 +62,9 @@ async function makeTemplate(): Promise<string> {
   copyFileSync(join(ROOT, 'datasets', 'models.example.json'), join(cwd, 'datasets', 'models.example.json'));
   copyFileSync(join(ROOT, 'datasets', 'models.example.json'), join(cwd, 'm.json'));
   cpSync(join(ROOT, 'datasets', 'baselines'), join(cwd, 'datasets', 'baselines'), { recursive: true });
-  mkdirSync(join(cwd, 'examples'));
-  copyFileSync(join(ROOT, 'examples', 'sim.json'), join(cwd, 'examples', 'sim.json'));
+  // The help examples' own files, as shipped; the target of examples/prod.json is the test's simulator.
+  cpSync(join(ROOT, 'examples'), join(cwd, 'examples'), { recursive: true });
+  writeFileSync(join(cwd, 'examples', 'prod.json'), JSON.stringify({ 'base-url': sim.baseUrl, 'token-file': 'examples/token.txt' }));
   writeFileSync(join(cwd, 'tokens.txt'), `${TOKEN} 4\nonyx_pat_chatbench_second_user 1\n`);
   writeFileSync(join(cwd, 'token.txt'), `${TOKEN}\n`);
   writeFileSync(join(cwd, 'prod.json'), JSON.stringify({ 'base-url': sim.baseUrl, 'token-file': 'token.txt' }));
@@ -163,7 +164,8 @@ describe('every --help example runs as printed', () => {
     expect(examples.length).toBeGreaterThan(25);
     // Those that write a directory others read come last (baseline save rewrites the baseline).
     const order = (line: string) => (/baseline save|--out (runs\/merged|load|reports\/nightly)\b/.test(line) ? 1 : 0);
-    for (const [, line] of [...examples].sort((a, b) => order(a[1]) - order(b[1]))) await expectRuns(line, cwd);
+    // `init` writes a config that every later example in its directory would read: it runs in an empty one, as a user's.
+    for (const [command, line] of [...examples].sort((a, b) => order(a[1]) - order(b[1]))) await expectRuns(line, command === 'init' ? mkdtempSync(join(base, 'init-')) : cwd);
   }, 240_000);
 });
 

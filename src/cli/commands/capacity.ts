@@ -61,7 +61,7 @@ export function capacityCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('operation', { choices: ['chat', 'open-urls'] as const, default: 'chat' as const, group: 'Inputs:' })
         .option('dataset', { type: 'string', describe: 'CSV of questions (chat), or with a url column (open-urls)', group: 'Inputs:' })
         .option('urls-file', { type: 'string', describe: 'open-urls: one URL per line', group: 'Inputs:' })
-        .option('sets-file', { type: 'string', describe: 'JSON file of model override sets (formerly --models)', group: 'Inputs:' })
+        .option('sets-file', { type: 'string', describe: 'File of model override sets (JSON, or YAML named .yaml/.yml; formerly --models)', group: 'Inputs:' })
         .option('set', { type: 'string', array: true, default: [], describe: 'The set as name=provider:version[@temperature]', group: 'Inputs:' })
         .option('set-name', { type: 'string', describe: 'Which set of --sets-file to send', group: 'Inputs:' })
         .option('mode', { choices: ['stream', 'full'] as const, default: 'stream' as const, group: 'Inputs:' })
@@ -88,8 +88,8 @@ export function capacityCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('out', { type: 'string', describe: 'Run directory (default reports/<date-time>-capacity); steps go to steps/NN-rate-R/', group: 'Output:' })
         .options(HEALTH_OPTIONS)
         .example('$0 capacity --sim --dataset datasets/sample.csv --start-rate 5 --step-duration 10s --slo "ttfp_ms.p95<=2000" --slo "rate_limited_rate<=0.05"', 'Find the sustainable rate of the simulator')
-        .example('$0 capacity --token-file tokens.txt --dataset q.csv --users --start-users 2 --slo "error_rate<=0.01"', 'Find how many concurrent users the deployment CHATBENCH_BASE_URL names takes')
-        .example('$0 capacity --dataset q.csv --start-rate 20 --step-duration 10s --workers auto --slo "error_rate<=0.01"', 'Search a high rate of the service CHATBENCH_BASE_URL names with every core but one sending (one on loopback)')
+        .example('$0 capacity --token-file examples/tokens.txt --dataset examples/questions.csv --users --start-users 2 --slo "error_rate<=0.01"', 'Find how many concurrent users the deployment CHATBENCH_BASE_URL names takes')
+        .example('$0 capacity --dataset examples/questions.csv --start-rate 20 --step-duration 10s --workers auto --slo "error_rate<=0.01"', 'Search a high rate of the service CHATBENCH_BASE_URL names with every core but one sending (one on loopback)')
         .epilogue(LIMITS_NOTE),
     handler: async (a) => {
       setExitCode(await capacityHandler(a, io));

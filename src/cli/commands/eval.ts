@@ -49,7 +49,7 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
     builder: (y: Argv) =>
       withQualityFlags(withShardFlags(withConnectionFlags(y)))
         .option('dataset', { type: 'string', demandOption: true, describe: 'CSV file of questions', group: 'Inputs:' })
-        .option('sets-file', { type: 'string', describe: 'JSON file of model override sets (formerly --models)', group: 'Inputs:' })
+        .option('sets-file', { type: 'string', describe: 'File of model override sets (JSON, or YAML named .yaml/.yml; formerly --models)', group: 'Inputs:' })
         .option('set', { type: 'string', array: true, default: [], describe: 'A set as name=provider:version[@temperature] (repeatable)', group: 'Inputs:' })
         .option('mode', { choices: ['stream', 'full', 'both'] as const, default: 'stream' as const, describe: 'Streamed requests, full (stream=false) ones, or both', group: 'Run:' })
         .option('concurrency', { type: 'number', default: 4, describe: 'Requests in flight at once', group: 'Run:' })
@@ -76,13 +76,13 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('max-judge-error-rate', { type: 'number', default: DEFAULT_MAX_JUDGE_ERROR_RATE, describe: 'With a judge: exit 1 when, in any set × mode, more than this share of the judge\'s asks ended without a verdict (judge_error_rate); a gate of its own in junit.xml. 1 turns it off', group: 'Gates:' })
         .option('junit-questions', { choices: JUNIT_QUESTION_MODES, default: DEFAULT_JUNIT_QUESTIONS, describe: 'How questions that did not pass (or whose request failed) appear in junit.xml: skipped cases with the reason (the gates alone decide; a run whose gates pass has failures="0"), failures and errors, or off (gates only)', group: 'Output:' })
         .example('$0 eval --sim --dataset datasets/sample.csv --sets-file datasets/models.example.json', 'A dry run against the embedded simulated service')
-        .example('$0 eval --dataset q.csv --set fast=openai:gpt-4o-mini@0 --set accurate=openai:gpt-4o@0', 'Compare two models on a real deployment: CHATBENCH_BASE_URL and CHATBENCH_TOKEN (or a config file) name it')
+        .example('$0 eval --dataset examples/questions.csv --set fast=openai:gpt-4o-mini@0 --set accurate=openai:gpt-4o@0', 'Compare two models on a real deployment: CHATBENCH_BASE_URL and CHATBENCH_TOKEN (or a config file) name it')
         .example('$0 eval --sim --dataset datasets/sample.csv --baseline datasets/baselines/main --gate "citation_recall delta >= -0.02 significant" --gate "ttfp_ms.p95 ratio <= 1.2"', 'Run, compare with a baseline and gate, in one CI step (exit 1 when a gate fails)')
-        .example('CHATBENCH_CONFIG=prod.json $0 eval --dataset q.csv --mode both --concurrency 8 --out reports/nightly', 'Both modes, eight in flight, a fixed run directory; the target in prod.json: {"base-url": "https://chat.example.com/api", "token-file": "token.txt"}')
-        .example('$0 eval --dataset q.csv --sets-file research.json --timeout 5m --max-duration 20m', 'Deep-research sets ("deep_research": true): up to 5 minutes of silence, 20 minutes per request')
-        .example('CHATBENCH_JUDGE_TOKEN=sk-... $0 eval --dataset q.csv --judge-model gpt-4o-mini --fetch-cited --gate "correctness >= 0.7"', 'Judge correctness, groundedness (on the cited pages too), relevance and rubrics with the hosted model at CHATBENCH_JUDGE (e.g. https://api.openai.com); gate on correctness')
-        .example('$0 eval --sim --dataset q.csv --judge-model llama3.1:8b --judge-repeat 3 --labels labels.csv', 'A local Ollama judge (CHATBENCH_JUDGE=http://127.0.0.1:11434), asked three times (flip rate), measured against human verdicts')
-        .example('$0 eval --sim --dataset q.csv --checks checks.mjs --pass default --pass "cites_policy >= 1"', 'Your own checks as figures, and the pass rule extended with one of them')
+        .example('CHATBENCH_CONFIG=examples/prod.json $0 eval --dataset examples/questions.csv --mode both --concurrency 8 --out reports/nightly', 'Both modes, eight in flight, a fixed run directory; the target in examples/prod.json: {"base-url": "https://chat.example.com/api", "token-file": "examples/token.txt"}')
+        .example('$0 eval --dataset examples/questions.csv --sets-file examples/research.json --timeout 5m --max-duration 20m', 'Deep-research sets ("deep_research": true): up to 5 minutes of silence, 20 minutes per request')
+        .example('CHATBENCH_JUDGE_TOKEN=sk-... $0 eval --dataset examples/questions.csv --judge-model gpt-4o-mini --fetch-cited --gate "correctness >= 0.7"', 'Judge correctness, groundedness (on the cited pages too), relevance and rubrics with the hosted model at CHATBENCH_JUDGE (e.g. https://api.openai.com); gate on correctness')
+        .example('$0 eval --sim --dataset examples/questions.csv --judge-model llama3.1:8b --judge-repeat 3 --labels examples/labels.csv', 'A local Ollama judge (CHATBENCH_JUDGE=http://127.0.0.1:11434), asked three times (flip rate), measured against human verdicts')
+        .example('$0 eval --sim --dataset examples/questions.csv --checks examples/checks.mjs --pass default --pass "cites_policy >= 1"', 'Your own checks as figures, and the pass rule extended with one of them')
         .epilogue(LIMITS_NOTE),
     handler: async (a) => {
       setExitCode(await evalHandler(a, io));

@@ -23,6 +23,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'eval', load: async () => (await import('./eval.js')).evalCommand },
   { name: 'load', load: async () => (await import('./load.js')).loadCommand },
   { name: 'capacity', load: async () => (await import('./capacity.js')).capacityCommand },
+  { name: 'init', load: async () => (await import('./init.js')).initCommand },
   { name: 'demo', load: async () => (await import('./demo.js')).demoCommand },
   { name: 'report', load: async () => (await import('./report.js')).reportCommand },
   { name: 'validate', load: async () => (await import('./validate.js')).validateCommand },

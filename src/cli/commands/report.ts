@@ -30,7 +30,7 @@ export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
       y
         .positional('dir', { type: 'string', demandOption: true, describe: 'Run directory (holding results.jsonl)' })
         .option('labels', { type: 'string', describe: 'Human verdicts (CSV: question_id, verdict[, set][, figure]) kept as the run\'s labels.jsonl: the report gives the judge\'s agreement with them' })
-        .example('$0 report reports/2026-11-20T10-00-00-eval --labels reviewed.csv', 'Add human verdicts to a judged run and rebuild its reports with the agreement table')
+        .example('$0 report reports/2026-11-20T10-00-00-eval --labels examples/labels.csv', 'Add human verdicts to a judged run and rebuild its reports with the agreement table')
         .example('$0 report reports/2026-11-20T10-00-00-eval', 'Writes summary.json, results.csv, report.md, junit.xml and report.html again')
         .example('$0 report reports/2026-11-20T10-00-00-load', 'A load run: summary.json, timeline.csv, report.md and report.html, with its SLOs and gates'),
     handler: async (a) => {

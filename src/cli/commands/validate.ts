@@ -209,7 +209,7 @@ export function validateCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
     builder: (y: Argv) =>
       y
         .option('dataset', { alias: 'd', type: 'string', demandOption: true, describe: 'CSV file of questions (header row required)' })
-        .option('sets-file', { alias: 'm', type: 'string', describe: 'JSON file of model override sets and request defaults (formerly --models)' })
+        .option('sets-file', { alias: 'm', type: 'string', describe: 'File of model override sets (JSON, or YAML named .yaml/.yml) and request defaults (formerly --models)' })
         .option('set', { type: 'string', array: true, describe: `a quick single-model set, repeatable: ${SET_FLAG_FORM}` })
         .option('mode', { choices: ModeOptionSchema.options, default: 'stream' as ModeOption, describe: 'request modes to plan' })
         .option('sim', { type: 'boolean', describe: 'also check that every expected document id is in the simulator\'s corpus (datasets/corpus.json), and every tool name among its tools' })

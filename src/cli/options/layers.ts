@@ -195,6 +195,8 @@ export function fileLayer(specs: readonly OptionSpec[], input: FileLayerInput): 
     return true;
   };
   for (const [key, value] of Object.entries(document)) {
+    // The file's JSON Schema, for editors (`chatbench init` writes it): no option.
+    if (key === '$schema') continue;
     if (input.commandNames.includes(key)) {
       if (!isObject(value)) problems.push(`${file}: ${key}: a command's section must be an object of its options`);
       else if (key !== command) otherSections[key] = value;
