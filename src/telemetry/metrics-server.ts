@@ -10,13 +10,29 @@ import { UsageError } from '../errors.js';
 import { exposition } from './prometheus.js';
 import type { LiveSeries } from './series.js';
 
+/** Longest wait for the last scrape after the run (see `close`). */
+export const FINAL_SCRAPE_MAX_MS = 30_000;
+
 export interface MetricsServer {
   /** `http://host:port/metrics` as bound (port 0 becomes the port the system gave). */
   readonly url: string;
+  /**
+   * Stops serving. When something has been scraping, first waits for its next scrape (at most
+   * twice its interval seen so far plus 1 s, and FINAL_SCRAPE_MAX_MS), so that the scraper holds
+   * the run's final state and not the one of a few seconds before the end.
+   */
   close(): Promise<void>;
 }
 
-export function createMetricsServer(series: LiveSeries): Server {
+interface ScrapeLog {
+  count: number;
+  /** performance.now() of the last two scrapes. */
+  last: number;
+  interval: number;
+  onScrape: (() => void) | null;
+}
+
+export function createMetricsServer(series: LiveSeries, log?: ScrapeLog): Server {
   return createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics') {
@@ -28,7 +44,16 @@ export function createMetricsServer(series: LiveSeries): Server {
       return;
     }
     exposition(series).then(
-      ({ contentType, body }) => res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : body),
+      ({ contentType, body }) => {
+        res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : body);
+        if (log) {
+          const t = performance.now();
+          if (log.count > 0) log.interval = t - log.last;
+          log.last = t;
+          log.count += 1;
+          log.onScrape?.();
+        }
+      },
       (error: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`${error instanceof Error ? error.message : String(error)}\n`),
     );
   });
@@ -36,7 +61,8 @@ export function createMetricsServer(series: LiveSeries): Server {
 
 /** Listens on host:port; a port taken or a host not on this machine is a UsageError naming the flag. */
 export async function listenMetrics(series: LiveSeries, host: string, port: number): Promise<MetricsServer> {
-  const server = createMetricsServer(series);
+  const log: ScrapeLog = { count: 0, last: 0, interval: 0, onScrape: null };
+  const server = createMetricsServer(series, log);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => reject(new UsageError(`--metrics-listen ${host}:${port}: cannot listen (${error.code ?? error.message})`)));
     server.listen(port, host, () => resolve());
@@ -47,10 +73,21 @@ export async function listenMetrics(series: LiveSeries, host: string, port: numb
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${shown}:${address.port}/metrics`,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      if (log.count > 0) {
+        const waitMs = Math.min(FINAL_SCRAPE_MAX_MS, 2 * log.interval + 1000);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, waitMs);
+          log.onScrape = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+    },
   };
 }
