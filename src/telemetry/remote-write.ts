@@ -59,7 +59,7 @@ export function startRemoteWrite(options: RemoteWriteOptions): RemoteWriter {
       const result = await pushTimeseries(await timeseriesOf(options.series, options.labels, timestamp), {
         url: options.url,
         headers: { 'Content-Encoding': 'snappy', 'X-Prometheus-Remote-Write-Version': '0.1.0', 'User-Agent': 'chatbench' },
-        fetch: (url, init) => fetch(url, { ...init, body: init?.body as BodyInit, signal: AbortSignal.timeout(PUSH_TIMEOUT_MS) }),
+        fetch: (url, init) => fetch(url, { ...init, body: init?.body as NonNullable<Parameters<typeof fetch>[1]>['body'], signal: AbortSignal.timeout(PUSH_TIMEOUT_MS) }),
       });
       if (result.status < 200 || result.status > 299) fail(`${result.status} ${result.statusText}${result.errorMessage ? `: ${result.errorMessage.trim().slice(0, 200)}` : ''}`);
     } catch (error) {

@@ -20,8 +20,9 @@ import { isHealthFailure } from '../records/health-probe.js';
 
 /**
  * Histogram bounds, seconds: 1, 1.5, 2, 3, 5, 7 per decade from 1 ms to 300 s (the longest a
- * deep-research answer may stream under the default silence limit). The widest bucket is 1.5× its
- * lower bound, so a quantile read from it (histogram_quantile) is off by less than half of that.
+ * deep-research answer may stream under the default silence limit). The widest bucket (3 to 5) is
+ * 5/3 of its lower bound: a quantile read from the buckets (histogram_quantile) lies in the bucket
+ * of the true one.
  */
 export const LATENCY_BOUNDS_S: readonly number[] = (() => {
   const bounds: number[] = [];
