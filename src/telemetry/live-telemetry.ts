@@ -76,7 +76,10 @@ export async function startTelemetry(options: TelemetryOptions): Promise<Telemet
         const pushed = await writer.close();
         if (pushed.failures > 0) notes.push(`--metrics-remote-write: ${pushed.failures} of ${pushed.pushes} pushes failed (first: ${pushed.firstFailure})`);
       }
-      if (otlp) await otlp.close();
+      if (otlp) {
+        const exported = await otlp.close();
+        if (exported.failures > 0) notes.push(`--otlp-endpoint: ${exported.failures} of ${exported.exports} exports failed (first: ${exported.firstFailure})`);
+      }
       await server?.close();
       return notes;
     },

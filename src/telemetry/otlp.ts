@@ -8,11 +8,12 @@
  * variables itself (headers, timeout, compression); `--otlp-header` adds headers.
  */
 import { ValueType, type HrTime } from '@opentelemetry/api';
+import { ExportResultCode } from '@opentelemetry/core';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AggregationTemporality, DataPointType, MeterProvider, PeriodicExportingMetricReader,
-  type CollectionResult, type MetricData, type MetricProducer,
+  type CollectionResult, type MetricData, type MetricProducer, type PushMetricExporter,
 } from '@opentelemetry/sdk-metrics';
 import type { Family, LiveSeries } from './series.js';
 
@@ -31,8 +32,8 @@ export interface OtlpOptions {
 }
 
 export interface OtlpExport {
-  /** Exports the final state, then stops. */
-  close(): Promise<void>;
+  /** Exports the final state, then stops; says how many exports failed and the first failure. */
+  close(): Promise<{ exports: number; failures: number; firstFailure: string | null }>;
 }
 
 const hrTime = (epochMs: number): HrTime => [Math.floor(epochMs / 1000), Math.round((epochMs % 1000) * 1e6)];
@@ -65,13 +66,30 @@ export function startOtlp(options: OtlpOptions): OtlpExport {
       errors: [],
     }),
   };
-  const exporter = new OTLPMetricExporter({ url: options.url, headers: { ...options.headers } });
+  const otlp = new OTLPMetricExporter({ url: options.url, headers: { ...options.headers } });
+  // The SDK only logs a failed export (to a diag logger nobody set): count them to tell the user at the end.
+  const tally = { exports: 0, failures: 0, firstFailure: null as string | null };
+  const exporter: PushMetricExporter = {
+    export: (metrics, done) =>
+      otlp.export(metrics, (result) => {
+        tally.exports += 1;
+        if (result.code !== ExportResultCode.SUCCESS) {
+          tally.failures += 1;
+          tally.firstFailure ??= result.error?.message ?? 'failed';
+        }
+        done(result);
+      }),
+    forceFlush: () => otlp.forceFlush(),
+    shutdown: () => otlp.shutdown(),
+    selectAggregationTemporality: (type) => otlp.selectAggregationTemporality(type),
+  };
   const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: options.intervalMs ?? OTLP_INTERVAL_MS, metricProducers: [producer] });
   // The provider binds the reader (a reader exports nothing unbound); it has no instruments of its own.
   const provider = new MeterProvider({ resource, readers: [reader] });
   return {
     async close() {
       await provider.shutdown(); // the reader's shutdown exports once more: the run's final state
+      return tally;
     },
   };
 }
