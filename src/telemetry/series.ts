@@ -133,6 +133,11 @@ function observe(h: Histogram, ms: number): void {
   h.count += 1;
 }
 
+type RecordFields = Parameters<LiveSeries['observeRecord']>[0];
+
+const matches = (c: Cell, r: RecordFields, turn: number | null, step: number | null): boolean =>
+  c.step === step && c.turn === turn && c.set === r.set && c.mode === r.mode && sameModels(c.models, r.model_asked);
+
 const sameModels = (a: readonly string[], b: readonly string[] | undefined): boolean => {
   const bl = b?.length ?? 0;
   if (a.length !== bl) return false;
@@ -142,7 +147,8 @@ const sameModels = (a: readonly string[], b: readonly string[] | undefined): boo
 
 export function createLiveSeries(options: LiveSeriesOptions): LiveSeries {
   const cells: Cell[] = [];
-  let other: Cell | undefined;
+  /** The `other` cell of each step, past MAX_CELLS. */
+  const others: Cell[] = [];
   let last: Cell | undefined;
   let step: number | null = options.steps ? 0 : null;
   const ticks = new Map<number | null, TickState>();
@@ -150,7 +156,7 @@ export function createLiveSeries(options: LiveSeriesOptions): LiveSeries {
 
   const stepLabel = (): Labels => (step === null ? {} : { step: String(step + 1) });
   const baseLabels = (): Labels => ({ set: options.redact(options.set), mode: options.redact(options.mode), ...stepLabel() });
-  const makeCell = (r: Parameters<LiveSeries['observeRecord']>[0], turn: number | null, overflow: boolean): Cell => ({
+  const makeCell = (r: RecordFields, turn: number | null, overflow: boolean): Cell => ({
     step, set: r.set, mode: r.mode, models: [...(r.model_asked ?? [])], turn,
     labels: {
       set: options.redact(r.set), mode: options.redact(r.mode),
@@ -161,16 +167,19 @@ export function createLiveSeries(options: LiveSeriesOptions): LiveSeries {
     outcomes: new Float64Array(OUTCOMES.length),
     latencies: LATENCIES.map(newHistogram),
   });
-  const cellOf = (r: Parameters<LiveSeries['observeRecord']>[0]): Cell => {
+  // A plain loop over the cells, no closure: nothing is allocated for a record whose cell exists.
+  const cellOf = (r: RecordFields): Cell => {
     const turn = r.turn === null ? null : Math.min(r.turn, MAX_TURN);
-    const matches = (c: Cell) => c.step === step && c.turn === turn && c.set === r.set && c.mode === r.mode && sameModels(c.models, r.model_asked);
-    if (last !== undefined && matches(last)) return last;
-    let found = cells.find(matches);
-    if (found === undefined) {
-      if (cells.length < MAX_CELLS) cells.push((found = makeCell(r, turn, false)));
-      else found = other?.step === step ? other : (other = makeCell(r, turn, true));
+    if (last !== undefined && matches(last, r, turn, step)) return last;
+    for (let i = 0; i < cells.length; i++) if (matches(cells[i]!, r, turn, step)) return (last = cells[i]!);
+    let made: Cell;
+    if (cells.length < MAX_CELLS) cells.push((made = makeCell(r, turn, false)));
+    else {
+      const existing = others.find((c) => c.step === step); // past MAX_CELLS only
+      if (existing === undefined) others.push((made = makeCell(r, turn, true)));
+      else made = existing;
     }
-    return (last = found);
+    return (last = made);
   };
 
   return {
@@ -207,8 +216,7 @@ export function createLiveSeries(options: LiveSeriesOptions): LiveSeries {
       loop = { p99: p99Ms, max: maxMs };
     },
     families() {
-      const all = other === undefined ? cells : [...cells, other];
-      return [...recordFamilies(all), ...tickFamilies([...ticks.values()]), ...loopFamilies(loop, baseLabels())];
+      return [...recordFamilies([...cells, ...others]), ...tickFamilies([...ticks.values()]), ...loopFamilies(loop, baseLabels())];
     },
   };
 }
