@@ -45,7 +45,7 @@ export async function startRunTelemetry(
     async close() {
       if (closed) return;
       closed = true;
-      for (const note of await telemetry.close()) io.stderr.write(`chatbench: ${note}\n`);
+      for (const note of await telemetry.close({ interrupted: io.signal.aborted })) io.stderr.write(`chatbench: ${note}\n`);
     },
   };
 }

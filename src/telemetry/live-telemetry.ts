@@ -39,8 +39,11 @@ export interface Telemetry {
   onRecord(record: RequestRecord): void;
   onTick(tick: LoadTick): void;
   setStep(index: number): void;
-  /** Flushes the final state (a last push and export), stops serving; lines to tell the user (failed pushes). */
-  close(): Promise<string[]>;
+  /**
+   * Flushes the final state (a last push and export), stops serving (after a scraper's last scrape
+   * unless `interrupted`); lines to tell the user (failed pushes and exports).
+   */
+  close(options?: { interrupted: boolean }): Promise<string[]>;
 }
 
 /** True when any output was asked for. */
@@ -69,7 +72,7 @@ export async function startTelemetry(options: TelemetryOptions): Promise<Telemet
       loop.reset();
     },
     setStep: (index) => series.setStep(index),
-    async close() {
+    async close({ interrupted } = { interrupted: false }) {
       loop.disable();
       const notes: string[] = [];
       if (writer) {
@@ -80,7 +83,7 @@ export async function startTelemetry(options: TelemetryOptions): Promise<Telemet
         const exported = await otlp.close();
         if (exported.failures > 0) notes.push(`--otlp-endpoint: ${exported.failures} of ${exported.exports} exports failed (first: ${exported.firstFailure})`);
       }
-      await server?.close();
+      await server?.close({ waitForScrape: !interrupted });
       return notes;
     },
   };

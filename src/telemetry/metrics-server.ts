@@ -19,9 +19,10 @@ export interface MetricsServer {
   /**
    * Stops serving. When something has been scraping, first waits for its next scrape (at most
    * twice its interval seen so far plus 1 s, and FINAL_SCRAPE_MAX_MS), so that the scraper holds
-   * the run's final state and not the one of a few seconds before the end.
+   * the run's final state and not the one of a few seconds before the end. `waitForScrape: false`
+   * (an interrupted run) stops at once.
    */
-  close(): Promise<void>;
+  close(options?: { waitForScrape: boolean }): Promise<void>;
 }
 
 interface ScrapeLog {
@@ -73,8 +74,8 @@ export async function listenMetrics(series: LiveSeries, host: string, port: numb
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${shown}:${address.port}/metrics`,
-    close: async () => {
-      if (log.count > 0) {
+    close: async ({ waitForScrape } = { waitForScrape: true }) => {
+      if (waitForScrape && log.count > 0) {
         const waitMs = Math.min(FINAL_SCRAPE_MAX_MS, 2 * log.interval + 1000);
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, waitMs);

@@ -57,7 +57,7 @@ describe.skipIf(!hasPrometheus)('Prometheus scrape and remote write (Debian prom
     await waitFor(() => ready, `prometheus ready (${promLog})`, 20_000).finally(() => clearInterval(poll));
 
     const out = join(dir, 'run');
-    const cli = spawnCli(['load', '--sim', '--dataset', 'datasets/sample.csv', '--rate', '8', '--duration', '3s', '--out', out,
+    const cli = spawnCli(['load', '--sim', '--dataset', 'datasets/sample.csv', '--rate', '8', '--duration', '2s', '--out', out,
       '--metrics-listen', `127.0.0.1:${metricsPort}`, '--metrics-remote-write', `${base}/api/v1/write`]);
     const { code } = await cli.exited;
     expect(code, cli.stderr()).toBe(0);
