@@ -22,8 +22,8 @@ import { writeFileAtomic } from './output-files.js';
 export type StepRunner = (spec: LoadSpec, dir: string) => Promise<LoadSummary>;
 
 export interface CapacityOptions {
-  /** Everything a load run needs but its spec, directory and progress callbacks (onRecord sees every step's records). */
-  readonly load: Omit<LoadOptions, 'spec' | 'outDir' | 'onTick' | 'onStart'>;
+  /** Everything a load run needs but its spec, directory and start callback (onRecord and onTick see every step's records and ticks). */
+  readonly load: Omit<LoadOptions, 'spec' | 'outDir' | 'onStart'>;
   /** The spec every step starts from (operation, mode, set, arrival, tokens, seed, max in flight). */
   readonly spec: LoadSpec;
   readonly users: boolean;

@@ -30,10 +30,12 @@ import { capacityRunVerdict, renderCapacitySummary } from '../../reports/load/te
 import { verdictLine, withInterruptExit } from '../../verdict/index.js';
 import { loadSpecOf, resolveTokens, workersOption, type LoadArgs } from './load.js';
 import { HEALTH_OPTIONS, healthProbeOf } from '../health-flags.js';
+import { TELEMETRY_OPTIONS, telemetryFlagsOf, type TelemetryArgs } from '../telemetry-flags.js';
+import { startRunTelemetry } from '../run-telemetry.js';
 import { resolveWorkers, type WorkerChoice } from '../../app/workers/split.js';
 import { availableParallelism } from 'node:os';
 
-export interface CapacityArgs extends Pick<LoadArgs, 'base-url' | 'token' | 'token-file' | 'sim' | 'seed' | 'operation' | 'mode' | 'dataset' | 'urls-file' | 'sets-file' | 'set' | 'set-name' | 'question-order' | 'arrival' | 'max-in-flight' | 'connections' | 'timeout' | 'retries' | 'retry-429' | 'grace' | 'out' | 'workers' | 'health-probe' | 'health-interval'> {
+export interface CapacityArgs extends Pick<LoadArgs, 'base-url' | 'token' | 'token-file' | 'sim' | 'seed' | 'operation' | 'mode' | 'dataset' | 'urls-file' | 'sets-file' | 'set' | 'set-name' | 'question-order' | 'arrival' | 'max-in-flight' | 'connections' | 'timeout' | 'retries' | 'retry-429' | 'grace' | 'out' | 'workers' | 'health-probe' | 'health-interval'>, TelemetryArgs {
   users: boolean;
   'start-rate': number;
   'start-users': number;
@@ -87,6 +89,7 @@ export function capacityCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('workers', { type: 'string', describe: 'Worker threads each step\'s load runs on (as `load --workers`): N, or auto (cores − 1 when the target is not on loopback, else 1)', group: 'Run:' })
         .option('out', { type: 'string', describe: 'Run directory (default reports/<date-time>-capacity); steps go to steps/NN-rate-R/', group: 'Output:' })
         .options(HEALTH_OPTIONS)
+        .options(TELEMETRY_OPTIONS)
         .example('$0 capacity --sim --dataset datasets/sample.csv --start-rate 5 --step-duration 10s --slo "ttfp_ms.p95<=2000" --slo "rate_limited_rate<=0.05"', 'Find the sustainable rate of the simulator')
         .example('$0 capacity --token-file examples/tokens.txt --dataset examples/questions.csv --users --start-users 2 --slo "error_rate<=0.01"', 'Find how many concurrent users the deployment CHATBENCH_BASE_URL names takes')
         .example('$0 capacity --dataset examples/questions.csv --start-rate 20 --step-duration 10s --workers auto --slo "error_rate<=0.01"', 'Search a high rate of the service CHATBENCH_BASE_URL names with every core but one sending (one on loopback)')
@@ -114,6 +117,7 @@ export async function capacityHandler(a: CapacityArgs, io: Io): Promise<ExitCode
   const timeoutMs = a.timeout === undefined ? undefined : positiveDuration(a.timeout, 'timeout');
   const graceMs = parseDuration(a.grace, 'grace');
   const healthProbe = healthProbeOf({ 'health-probe': a['health-probe'], 'health-interval': a['health-interval'] ?? '1s' });
+  const telemetry = telemetryFlagsOf(a);
   const stepWarmupMs = parseDuration(a['step-warmup'], 'step-warmup', { maxMs: LIMITS.runMs });
   const { tokens, weights } = resolveTokens(a, io);
   const workers = resolveWorkers(workersOption(a.workers), { url: a.sim ? null : (baseUrl ?? null), cores: availableParallelism() });
@@ -129,7 +133,7 @@ export async function capacityHandler(a: CapacityArgs, io: Io): Promise<ExitCode
   const outDir = a.out ?? defaultRunDir('capacity', new Date(), io.cwd);
   const claim = await claimDir(io, outDir, { label: `--out ${outDir}`, command: 'capacity' });
   try {
-    return await searchClaimed(a, io, { spec, prepared, baseUrl, tokens, slos, start, stepMs, maxDurationMs, timeoutMs, graceMs, stepWarmupMs, outDir, workers, healthProbe });
+    return await searchClaimed(a, io, { spec, prepared, baseUrl, tokens, slos, start, stepMs, maxDurationMs, timeoutMs, graceMs, stepWarmupMs, outDir, workers, healthProbe, telemetry });
   } finally {
     await claim.release();
   }
@@ -151,6 +155,7 @@ interface CheckedCapacity {
   outDir: string;
   workers: WorkerChoice;
   healthProbe: ReturnType<typeof healthProbeOf>;
+  telemetry: ReturnType<typeof telemetryFlagsOf>;
 }
 
 /** Runs the checked search in its claimed directory. */
@@ -159,6 +164,7 @@ async function searchClaimed(a: CapacityArgs, io: Io, c: CheckedCapacity): Promi
   const output = outputOf(io);
   const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl, token: tokens[0], timeScale: simTimeScale(io.env) });
   io.stderr.write(`chatbench capacity: ${a.users ? 'users' : 'rate'} from ${start}, ×${a.factor} then bisect to ${a.precision * 100}%, ${a['step-duration']} per step, at most ${a['max-steps']} steps / ${a['max-duration']}, ${c.workers.count} worker${c.workers.count === 1 ? '' : 's'} (${c.workers.reason}) → ${outDir}\n`);
+  const live = await startRunTelemetry(io, c.telemetry, { tokens, prepared, mode: spec.mode, steps: true });
   let run;
   try {
     run = await runCapacity({
@@ -166,7 +172,8 @@ async function searchClaimed(a: CapacityArgs, io: Io, c: CheckedCapacity): Promi
         baseUrl: target.baseUrl, tokens: tokens.length > 0 ? tokens : [target.token ?? ''], prepared, target: target.kind, cwd: io.cwd, signal: io.signal,
         graceMs, timeoutMs, retries: a.retries, retry429: a['retry-429'], version: VERSION,
         cpuUsage: () => process.cpuUsage(), invocation: invocationOf(a), workers: c.workers.count, healthProbe: c.healthProbe,
-        onRecord: output.mode === 'verbose' ? (record) => output.detail(requestLine(record)) : undefined,
+        onRecord: live.onRecord(output.mode === 'verbose' ? (record) => output.detail(requestLine(record)) : undefined),
+        onTick: live.onTick(undefined),
       },
       spec: { ...spec, set: prepared.sets[0]?.name ?? spec.set },
       users: a.users,
@@ -177,10 +184,14 @@ async function searchClaimed(a: CapacityArgs, io: Io, c: CheckedCapacity): Promi
       maxDurationMs,
       slos,
       outDir,
-      onStepStart: ({ index, target: t, phase }) => io.stderr.write(`step ${index + 1} (${phase}): ${t} ${a.users ? 'users' : 'req/s'} for ${a['step-duration']}…\n`),
+      onStepStart: ({ index, target: t, phase }) => {
+        live.setStep(index);
+        io.stderr.write(`step ${index + 1} (${phase}): ${t} ${a.users ? 'users' : 'req/s'} for ${a['step-duration']}…\n`);
+      },
       onStep: (s) => io.stderr.write(`  ${s.good ? 'good' : 'bad'}: accepted ${s.ok_rate_per_s?.toFixed(1) ?? '–'}/s of ${s.offered_rate?.toFixed(1) ?? '–'}/s offered${s.reasons.length > 0 ? ` (${s.reasons.join('; ')})` : ''}\n`),
     });
   } finally {
+    await live.close();
     await target.close();
   }
   const verdict = withInterruptExit(capacityRunVerdict(run.result), interruptedExitCode(io.signal));

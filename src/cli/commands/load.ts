@@ -39,8 +39,10 @@ import { loadRunVerdict, verdictLine, withInterruptExit } from '../../verdict/in
 import { parseWorkers, resolveWorkers, type WorkerChoice } from '../../app/workers/split.js';
 import { availableParallelism } from 'node:os';
 import { HEALTH_OPTIONS, healthProbeOf, type HealthArgs } from '../health-flags.js';
+import { TELEMETRY_OPTIONS, telemetryFlagsOf, type TelemetryArgs } from '../telemetry-flags.js';
+import { startRunTelemetry } from '../run-telemetry.js';
 
-export interface LoadArgs extends Partial<HealthArgs> {
+export interface LoadArgs extends Partial<HealthArgs>, TelemetryArgs {
   'base-url'?: string;
   token: string[];
   'token-file'?: string;
@@ -134,6 +136,7 @@ export function loadCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('slo', { type: 'string', array: true, default: [], describe: 'An SLO on the measured window, e.g. "ttfp_ms.p95<=2000"; exit 1 when one is broken. Every latency SLO defines goodput; one written "goodput:ttft_ms<=1500" only defines goodput and never fails the run (repeatable)', group: 'Gates:' })
         .option('gate', { type: 'string', array: true, default: [], describe: 'A gate on the load figures, e.g. "rate_limited_rate <= 0.05"; exit 1 when one fails (repeatable)', group: 'Gates:' })
         .options(HEALTH_OPTIONS)
+        .options(TELEMETRY_OPTIONS)
         .example('$0 load --sim --dataset datasets/sample.csv --rate 20 --duration 60s', 'Open model: 20 requests per second for a minute against the simulator')
         .example('$0 load --sim --dataset datasets/sample.csv --concurrency 16 --requests 500 --mode full', 'Closed model: 16 users, 500 full requests')
         .example('$0 load --token-file examples/tokens.txt --dataset examples/questions.csv --stages "30s:5,2m:50,30s:0" --arrival poisson --question-order random', 'Ramp the rate to 50/s with Poisson arrivals, several tokens, against the service CHATBENCH_BASE_URL names')
@@ -252,6 +255,7 @@ export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
   const maxErrorBodyBytes = parseBytes(a['max-error-body-bytes'] ?? '64KiB', 'max-error-body-bytes');
   const graceMs = parseDuration(a.grace, 'grace');
   const healthProbe = healthProbeOf({ 'health-probe': a['health-probe'], 'health-interval': a['health-interval'] ?? '1s' });
+  const telemetry = telemetryFlagsOf(a);
   if (a.sim && a['base-url'] !== undefined) throw new UsageError('--sim and --base-url conflict: --sim runs against the embedded simulated service');
   const baseUrl = resolveBaseUrl({ 'base-url': a['base-url'] }, io);
   if (!a.sim && baseUrl === undefined) throw new UsageError('no target: give --base-url (or CHATBENCH_BASE_URL), or --sim for a dry run against the embedded simulated service');
@@ -271,7 +275,7 @@ export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
   const outDir = a.out ?? defaultRunDir('load', new Date(), io.cwd);
   const claim = await claimDir(io, outDir, { label: `--out ${outDir}`, command: 'load' });
   try {
-    return await runClaimed(a, io, { spec, prepared, baseUrl, tokens, timeoutMs, maxDurationMs, maxAnswerBytes, maxBodyBytes, maxLineBytes, maxErrorBodyBytes, graceMs, slos, gates, outDir, workers, healthProbe });
+    return await runClaimed(a, io, { spec, prepared, baseUrl, tokens, timeoutMs, maxDurationMs, maxAnswerBytes, maxBodyBytes, maxLineBytes, maxErrorBodyBytes, graceMs, slos, gates, outDir, workers, healthProbe, telemetry });
   } finally {
     await claim.release();
   }
@@ -295,6 +299,7 @@ interface CheckedLoad {
   outDir: string;
   workers: WorkerChoice;
   healthProbe: ReturnType<typeof healthProbeOf>;
+  telemetry: ReturnType<typeof telemetryFlagsOf>;
 }
 
 /** Runs the checked load in its claimed directory; prints the summary and the gates. */
@@ -307,13 +312,14 @@ async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode
     // With conversations --requests counts conversations, not the requests the view counts: no fraction then.
     requests: !spec.conversations && spec.stages === null && spec.duration_ms === null && spec.requests !== null ? shardUsers(spec.requests, spec.shard) : null,
   });
+  const live = await startRunTelemetry(io, c.telemetry, { tokens, prepared, mode: spec.mode, steps: false });
   let result: LoadResult;
   try {
     result = await runLoad({
       spec, baseUrl: target.baseUrl, tokens: tokens.length > 0 ? tokens : [target.token ?? ''], prepared, target: target.kind, cwd: io.cwd,
       outDir: c.outDir, signal: io.signal, graceMs, timeoutMs, maxDurationMs, maxAnswerBytes, maxBodyBytes, maxLineBytes, maxErrorBodyBytes, retries: a.retries, retry429: a['retry-429'], version: VERSION, slos, gates,
       cpuUsage: () => process.cpuUsage(), invocation: invocationOf(a), workers: c.workers.count, healthProbe: c.healthProbe,
-      onRecord: output.mode === 'verbose' ? (record) => output.detail(requestLine(record)) : undefined,
+      onRecord: live.onRecord(output.mode === 'verbose' ? (record) => output.detail(requestLine(record)) : undefined),
       onStart: ({ outDir, planned, startsInMs }) => {
         const load = spec.model === 'open' ? (spec.rate !== undefined ? `${spec.rate}/s ${spec.arrival}` : 'a ramp of rate') : (spec.concurrency !== undefined ? `${spec.concurrency} users` : 'a ramp of users');
         const shard = spec.shard ? ` (shard ${spec.shard.index}/${spec.shard.count})` : '';
@@ -322,10 +328,11 @@ async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode
         if (startsInMs !== null && startsInMs < 0) io.stderr.write(`chatbench load: --start-at ${spec.start_at} has passed: starting now, ${Math.round(-startsInMs)} ms late\n`);
         else if (startsInMs !== null) io.stderr.write(`chatbench load: waiting ${Math.round(startsInMs / 1000)} s for --start-at ${spec.start_at}\n`);
       },
-      onTick: (tick) => view.update(tick),
+      onTick: live.onTick((tick) => view.update(tick)),
     });
   } finally {
     view.stop();
+    await live.close();
     await target.close();
   }
   const failed = result.gates.filter((g) => !g.passed);
