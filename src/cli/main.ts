@@ -13,6 +13,7 @@ import { CONFIG_FILE_NAME } from './options/config-file.js';
 import { layering, recording, relabel, type LayeringContext, type SpecTable } from './options/yargs-layers.js';
 import { createOutput } from './output/output.js';
 import { joinDashValues } from './argv.js';
+import { withFlagSuggestions } from './unknown-flags.js';
 
 export async function main(rawArgv: readonly string[], rawIo: Io): Promise<ExitCode> {
   // `--timeout -1s` reaches the flag's own check (cli/argv) instead of yargs' "unknown arguments".
@@ -54,7 +55,7 @@ export async function main(rawArgv: readonly string[], rawIo: Io): Promise<ExitC
       .middleware(layering(layers) as unknown as (argv: object) => void, true)
       // yargs calls fail() for usage mistakes (message only) and for a failing handler (error).
       .fail((message, error) => {
-        throw error ?? new UsageError(message);
+        throw error ?? new UsageError(withFlagSuggestions(message, knownFlags(rootSpecs, named ? commandSpecs.get(named.name) : undefined), argv));
       });
     for (const entry of await commandsToLoad(argv, named)) {
       const command = (await entry.load())(io, setExitCode);
@@ -89,6 +90,11 @@ function withGlobalOptions<T>(y: Argv<T>) {
     .option('quiet', { alias: 'q', type: 'boolean', global: true, describe: 'Print only the verdict and errors', group: 'Output and configuration:' })
     .option('verbose', { type: 'boolean', global: true, describe: 'Also print a line per request as it finishes (stderr)', group: 'Output and configuration:' })
     .option('color', { type: 'boolean', global: true, describe: 'Colour verdicts and bad figures; default on a terminal unless NO_COLOR is set (FORCE_COLOR forces it); --no-color turns it off', group: 'Output and configuration:' });
+}
+
+/** The option names a mistyped flag may have meant: the global ones and the named command's. */
+function knownFlags(root: SpecTable, command: SpecTable | undefined): string[] {
+  return [...root.keys(), ...(command?.keys() ?? [])];
 }
 
 /** The command named, or none for `--version`, or every command (root help, completion, a mistyped command). */
