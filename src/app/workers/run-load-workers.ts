@@ -75,7 +75,7 @@ export async function runLoadWorkers(options: LoadWorkersOptions): Promise<LoadW
     try {
       for (const record of records) {
         sink.write(record);
-        ticker?.observe(record.ttfp_ms);
+        ticker?.observe(record.ttfp_ms, record.ttft_ms);
         options.onRecord?.(record);
       }
     } catch (error) {
