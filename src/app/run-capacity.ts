@@ -82,6 +82,7 @@ function toStep(index: number, phase: 'ramp' | 'bisect', target: number, dir: st
     index, phase, target, good: verdict.good, reasons: verdict.reasons, dir,
     offered_rate: m.rates.offered, sent_rate: m.rates.sent, ok_rate_per_s: m.rates.ok, goodput: m.rates.goodput,
     rate_limited_rate: m.shares.rate_limited_rate, error_rate: m.shares.error_rate,
+    ttft_p50_ms: m.latency.ttft_ms?.p50 ?? null, ttft_p95_ms: m.latency.ttft_ms?.p95 ?? null,
     ttfp_p50_ms: m.latency.ttfp_ms?.p50 ?? null, ttfp_p95_ms: m.latency.ttfp_ms?.p95 ?? null, total_p95_ms: m.latency.total_ms?.p95 ?? null,
     response_p95_ms: m.latency.response_ms?.p95 ?? null, ttfp_rise: m.ttfp_trend.rise, warning: summary.warning,
     loop_delay_ms: summary.generator.loop_delay_ms,

@@ -256,7 +256,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const finishing = createRecordQueue((unscored: UnscoredRecord) => {
     const record = finishedRecord(unscored, expectations);
     sink.write(record);
-    ticker.observe(record.ttfp_ms);
+    ticker.observe(record.ttfp_ms, record.ttft_ms);
     options.onRecord?.(record);
   });
   const onRecord = (unscored: UnscoredRecord) => {

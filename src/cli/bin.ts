@@ -1,4 +1,6 @@
-import { nodeIo } from './io.js';
+import { nodeIo, quietOnClosedPipe } from './io.js';
+
+const pipeClosed = quietOnClosedPipe([process.stdout, process.stderr]);
 
 // The arguments after `node script` (what yargs' hideBin returns outside Electron, without loading yargs).
 const argv = process.argv.slice(2);
@@ -8,5 +10,6 @@ if (argv.length === 1 && argv[0] === '--version') {
   process.stdout.write(`${VERSION}\n`);
 } else {
   const { main } = await import('./main.js');
-  process.exitCode = await main(argv, nodeIo());
+  const code = await main(argv, nodeIo());
+  process.exitCode = pipeClosed() ? 0 : code;
 }

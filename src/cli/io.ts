@@ -22,6 +22,23 @@ export interface Io {
   readonly output?: Output | undefined;
 }
 
+/**
+ * `chatbench … --json | head` closes stdout's reader early: every Unix tool then stops quietly, so a
+ * broken pipe on stdout or stderr is no error here (no stack trace, no exit 1). Later writes to the
+ * closed stream are dropped; the run still writes its files and releases its lock. Returns whether
+ * a reader went away, for the exit code (0, as the pipeline asked for no more).
+ */
+export function quietOnClosedPipe(streams: readonly NodeJS.EventEmitter[]): () => boolean {
+  let closed = false;
+  for (const stream of streams) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE' || (closed && error.code === 'ERR_STREAM_DESTROYED')) closed = true;
+      else throw error;
+    });
+  }
+  return () => closed;
+}
+
 export function nodeIo(): Io {
   const controller = new AbortController();
   const second: Array<() => void> = [];

@@ -5,12 +5,13 @@ import { createLoadView, formatHealthLine, formatLoadBar, formatLoadLine } from 
 
 const tick = (fields: Partial<LoadTick> = {}): LoadTick => ({
   elapsed_ms: 27_000, offered: 540, sent: 540, done: 532, in_flight: 8, queued: 0, ok: 528, rate_limited: 3, errors: 1, dropped: 0, late: 2,
-  current_rate_per_s: 20, ttfp_p95_ms: 412.4, ...fields,
+  current_rate_per_s: 20, ttft_p95_ms: 1630.2, ttfp_p95_ms: 412.4, ...fields,
 });
 
 it('formats the live line and the bar', () => {
-  expect(formatLoadLine(tick())).toBe('20.0/s · in flight 8 · p95 TTFP 412 ms · ok 528 · 429s 3 · errors 1 · dropped 0 · late 2');
-  expect(formatLoadLine(tick({ ttfp_p95_ms: null }))).toContain('p95 TTFP n/a');
+  // TTFT leads (issue 27), TTFP second.
+  expect(formatLoadLine(tick())).toBe('20.0/s · in flight 8 · p95 TTFT 1630 ms · TTFP 412 ms · ok 528 · 429s 3 · errors 1 · dropped 0 · late 2');
+  expect(formatLoadLine(tick({ ttfp_p95_ms: null, ttft_p95_ms: null }))).toContain('p95 TTFT n/a · TTFP n/a');
   expect(formatLoadBar(tick(), { scheduleMs: 60_000, requests: null, barWidth: 10 })).toBe('[#####-----]  45% 27s/60s sent 540');
   expect(formatLoadBar(tick({ sent: 50 }), { scheduleMs: null, requests: 200, barWidth: 4 })).toBe('[#---]  25% 27s sent 50/200');
 });

@@ -14,6 +14,8 @@ import { layering, recording, relabel, type LayeringContext, type SpecTable } fr
 import { createOutput } from './output/output.js';
 import { joinDashValues } from './argv.js';
 import { renameFlags } from './options/renamed.js';
+import { withFlagSuggestions } from './unknown-flags.js';
+import { applyCaFile } from './ca-file.js';
 
 export async function main(rawArgv: readonly string[], rawIo: Io): Promise<ExitCode> {
   // `--timeout -1s` reaches the flag's own check (cli/argv) instead of yargs' "unknown arguments".
@@ -56,9 +58,11 @@ export async function main(rawArgv: readonly string[], rawIo: Io): Promise<ExitC
       // yargs passes its instance as a second argument, which @types/yargs does not declare.
       .middleware(refuseRepeatedFlags as unknown as (argv: object) => void, true)
       .middleware(layering(layers) as unknown as (argv: object) => void, true)
+      // After the layers: the CA file may come from the config file or CHATBENCH_CA_FILE too.
+      .middleware(((argv: Record<string, unknown>) => applyCaFile(argv['ca-file'] as string | undefined, io)) as (argv: object) => void, true)
       // yargs calls fail() for usage mistakes (message only) and for a failing handler (error).
       .fail((message, error) => {
-        throw error ?? new UsageError(message);
+        throw error ?? new UsageError(withFlagSuggestions(message, knownFlags(rootSpecs, named ? commandSpecs.get(named.name) : undefined), argv));
       });
     for (const entry of await commandsToLoad(argv, named)) {
       const command = (await entry.load())(io, setExitCode);
@@ -92,7 +96,13 @@ export function withGlobalOptions<T>(y: Argv<T>) {
     .option('json', { type: 'boolean', global: true, describe: 'Print the result as one JSON document on stdout and nothing else there (progress stays on stderr)', group: 'Output and configuration:' })
     .option('quiet', { alias: 'q', type: 'boolean', global: true, describe: 'Print only the verdict and errors', group: 'Output and configuration:' })
     .option('verbose', { type: 'boolean', global: true, describe: 'Also print a line per request as it finishes (stderr)', group: 'Output and configuration:' })
+    .option('ca-file', { type: 'string', global: true, describe: 'PEM file of the certificate authority of a deployment with a self-signed or private certificate, trusted besides the system\'s for HTTPS (NODE_EXTRA_CA_CERTS works too)', group: 'Output and configuration:' })
     .option('color', { type: 'boolean', global: true, describe: 'Colour verdicts and bad figures; default on a terminal unless NO_COLOR is set (FORCE_COLOR forces it); --no-color turns it off', group: 'Output and configuration:' });
+}
+
+/** The option names a mistyped flag may have meant: the global ones and the named command's. */
+function knownFlags(root: SpecTable, command: SpecTable | undefined): string[] {
+  return [...root.keys(), ...(command?.keys() ?? [])];
 }
 
 /** The command named, or none for `--version`, or every command (root help, completion, a mistyped command). */

@@ -6,6 +6,7 @@
  * 503's `detail` can say why (`Request threadpool saturated for 12.3s (5 requests queued)`).
  */
 import { Agent, request } from 'undici';
+import { tlsConnectOptions } from './trust.js';
 import type { HealthSample } from '../records/health-probe.js';
 
 /** A health answer is a few hundred bytes; more is read no further. */
@@ -34,7 +35,7 @@ export function failureDetail(body: string): string {
  * delay the next, as an orchestrator's probes do not): the pool holds up to `connections`.
  */
 export function createHealthProber(url: string, options: { timeoutMs: number; now: () => number; connections?: number }): HealthProber {
-  const dispatcher = new Agent({ connections: options.connections ?? 4, keepAliveTimeout: 10_000 });
+  const dispatcher = new Agent({ connections: options.connections ?? 4, keepAliveTimeout: 10_000, connect: tlsConnectOptions() });
   return {
     async probe() {
       const started = options.now();

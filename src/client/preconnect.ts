@@ -9,6 +9,7 @@
  */
 import type { Socket } from 'node:net';
 import { Agent, buildConnector } from 'undici';
+import { tlsConnectOptions } from './trust.js';
 
 export interface PreconnectingAgent {
   readonly agent: Agent;
@@ -31,7 +32,7 @@ export interface PreconnectingAgentOptions {
 const CONNECT_TIMEOUT_MS = 10_000;
 
 export function createPreconnectingAgent(options: PreconnectingAgentOptions): PreconnectingAgent {
-  const connector = buildConnector({ timeout: CONNECT_TIMEOUT_MS });
+  const connector = buildConnector({ timeout: CONNECT_TIMEOUT_MS, ...tlsConnectOptions() });
   const parked = new Map<string, Socket[]>();
   const take = (origin: string): Socket | undefined => {
     const sockets = parked.get(origin);

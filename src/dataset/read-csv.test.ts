@@ -53,6 +53,16 @@ describe('readDataset: file-level problems', () => {
       want: 'data.csv: no "question" column ("Question" is not it: column names are lowercase); the header row is: id,Question',
     },
     { name: 'no question column', content: 'id,text\nq1,hi\n', want: 'data.csv: no "question" column; the header row is: id,text' },
+    {
+      name: 'a ";"-separated file (issue 27: named, not "no question column")',
+      content: 'id;question;expected_documents\nq1;how do I reset, please?;doc-1\n',
+      want: 'data.csv:1: the header row is separated by semicolons (";") ("id;question;expected_documents"): datasets are comma-separated CSV; save the file with "," as the separator (a spreadsheet\'s "CSV (comma delimited)")',
+    },
+    {
+      name: 'a tab-separated file',
+      content: 'id\tQuestion\nq1\thi\n',
+      want: 'data.csv:1: the header row is separated by tabs ("id\tQuestion"): datasets are comma-separated CSV; save the file with "," as the separator (a spreadsheet\'s "CSV (comma delimited)")',
+    },
     { name: 'only a header', content: 'id,question\n', want: 'data.csv: no questions (the file has only a header row)' },
     {
       name: 'an unterminated quote (line where the record starts)',

@@ -252,11 +252,24 @@ function checkHeader(name: string, columns: string[]): string[] {
     seen.add(column);
   });
   if (!seen.has('question')) {
+    const separator = foreignSeparator(columns);
+    if (separator !== undefined) return [`${name}:1: the header row is separated by ${separator.name} ("${columns.join(',')}"): datasets are comma-separated CSV; save the file with "," as the separator (a spreadsheet's "CSV (comma delimited)")`];
     const near = columns.find((column) => column.toLowerCase() === 'question');
     const hint = near === undefined ? '' : ` ("${near}" is not it: column names are lowercase)`;
     problems.unshift(`${name}: no "question" column${hint}; the header row is: ${columns.join(',')}`);
   }
   return problems;
+}
+
+/**
+ * A spreadsheet in a locale whose decimal mark is "," saves "CSV" with ";" (and some tools with tabs):
+ * read as commas, the whole header is one column. Named as such instead of "no question column".
+ */
+function foreignSeparator(columns: readonly string[]): { name: string } | undefined {
+  for (const [char, name] of [[';', 'semicolons (";")'], ['\t', 'tabs']] as const) {
+    if (columns.some((column) => column.includes(char) && column.split(char).some((part) => part.trim().toLowerCase() === 'question'))) return { name };
+  }
+  return undefined;
 }
 
 function toRowInput(columns: string[], record: RawRecord, rowNumber: number): DatasetRowInput {

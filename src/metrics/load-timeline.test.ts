@@ -6,7 +6,7 @@ import { makeRecord } from './test-records.js';
 let n = 0;
 const rec = (scheduled: number, sent: number, total: number, outcome: 'ok' | 'rate_limited' | 'timeout' = 'ok', ttfp = 10) => {
   n += 1;
-  return toLoadRecord(makeRecord({ question_id: `q${n}`, repeat: n, scheduled_offset_ms: scheduled, sent_offset_ms: sent, total_ms: total, response_ms: sent - scheduled + total, ttfp_ms: outcome === 'ok' ? ttfp : null, outcome }));
+  return toLoadRecord(makeRecord({ question_id: `q${n}`, repeat: n, scheduled_offset_ms: scheduled, sent_offset_ms: sent, total_ms: total, response_ms: sent - scheduled + total, ttfp_ms: outcome === 'ok' ? ttfp : null, ttft_ms: outcome === 'ok' ? ttfp * 10 : null, outcome }));
 };
 
 it('one row per second: arrivals, sends, completions by outcome, in flight at the end, latency percentiles', () => {
@@ -27,7 +27,9 @@ it('one row per second: arrivals, sends, completions by outcome, in flight at th
   expect(rows.map((r) => r.rate_limited)).toEqual([0, 1, 0, 0]);
   expect(rows.map((r) => r.errors)).toEqual([0, 0, 0, 1]);
   expect(rows.map((r) => r.in_flight)).toEqual([1, 1, 1, 0]);
-  expect(rows[0]).toMatchObject({ ttfp_p50_ms: 10, total_p50_ms: 200 });
+  // TTFT per second too (issue 27: the over-time chart leads with it).
+  expect(rows[0]).toMatchObject({ ttft_p50_ms: 100, ttfp_p50_ms: 10, total_p50_ms: 200 });
+  expect(rows[1]).toMatchObject({ ttft_p50_ms: 300, ttft_p95_ms: 300 });
   expect(rows[1]).toMatchObject({ ttfp_p50_ms: 30, ttfp_p95_ms: 30, total_p95_ms: 1000 });
   expect(rows[2]?.ttfp_p50_ms).toBeNull();
 });

@@ -20,6 +20,7 @@ interface Bucket {
   ok: number;
   rate_limited: number;
   errors: number;
+  ttft: number[];
   ttfp: number[];
   total: number[];
 }
@@ -53,7 +54,7 @@ export function buildTimeline(records: readonly LoadRecord[], droppedOffsets: re
   for (const d of droppedOffsets) last = Math.max(last, d);
   if (records.length === 0 && droppedOffsets.length === 0 && last <= 0) return [];
   const seconds = Math.min(MAX_TIMELINE_ROWS, Math.max(1, Math.ceil(last / 1000)));
-  const buckets: Bucket[] = Array.from({ length: seconds }, () => ({ offered: 0, sent: 0, dropped: 0, ok: 0, rate_limited: 0, errors: 0, ttfp: [], total: [] }));
+  const buckets: Bucket[] = Array.from({ length: seconds }, () => ({ offered: 0, sent: 0, dropped: 0, ok: 0, rate_limited: 0, errors: 0, ttft: [], ttfp: [], total: [] }));
   const at = (ms: number): Bucket | undefined => buckets[Math.min(seconds - 1, Math.max(0, Math.floor(ms / 1000)))];
   for (const r of records) {
     if (r.outcome === 'skipped') continue; // a conversation turn that was never sent
@@ -62,6 +63,7 @@ export function buildTimeline(records: readonly LoadRecord[], droppedOffsets: re
     const done = at(doneOf(r))!;
     if (r.outcome === 'ok') {
       done.ok += 1;
+      if (r.ttft_ms !== null) done.ttft.push(r.ttft_ms);
       if (r.ttfp_ms !== null) done.ttfp.push(r.ttfp_ms);
       if (r.total_ms !== null) done.total.push(r.total_ms);
     } else if (r.outcome === 'rate_limited') done.rate_limited += 1;
@@ -86,6 +88,8 @@ export function buildTimeline(records: readonly LoadRecord[], droppedOffsets: re
       rate_limited: b.rate_limited,
       errors: b.errors,
       in_flight: countBelow(sends, end) - countBelow(dones, end),
+      ttft_p50_ms: p(b.ttft, 0.5),
+      ttft_p95_ms: p(b.ttft, 0.95),
       ttfp_p50_ms: p(b.ttfp, 0.5),
       ttfp_p95_ms: p(b.ttfp, 0.95),
       total_p50_ms: p(b.total, 0.5),

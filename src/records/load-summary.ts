@@ -94,6 +94,9 @@ export const TimelineRowSchema = z.object({
   errors: z.number().int(),
   /** Requests sent and not yet done at the end of the second. */
   in_flight: z.number().int(),
+  /** Issue 27: TTFT leads (absent in older summaries: null). */
+  ttft_p50_ms: Rate.default(null),
+  ttft_p95_ms: Rate.default(null),
   ttfp_p50_ms: Rate,
   ttfp_p95_ms: Rate,
   total_p50_ms: Rate,
@@ -237,6 +240,9 @@ export const CapacityStepSchema = z.object({
   goodput: Rate,
   rate_limited_rate: Rate,
   error_rate: Rate,
+  /** Issue 27: TTFT leads the capacity table (absent in older results: null). */
+  ttft_p50_ms: Rate.default(null),
+  ttft_p95_ms: Rate.default(null),
   ttfp_p50_ms: Rate,
   ttfp_p95_ms: Rate,
   total_p95_ms: Rate,

@@ -88,3 +88,8 @@ it('categoryRows lists categories in natural order with pass rate and recall per
   expect(rows[0]!.pass.map((p) => p?.mean)).toEqual([0.5, 0.75, 0.75, 1, 0.5]);
   expect(rows[0]!.recall[0]).toBe(0.75);
 });
+
+it('the latency rows lead with TTFT, TTFP second (issue 27)', () => {
+  const labels = comparisonRows(reportColumns(fixtureSummary())).map((r) => r.label).filter((l) => /^(TTFT|TTFP|total) p/.test(l));
+  expect(labels).toEqual(['TTFT p50', 'TTFT p95', 'TTFP p50', 'TTFP p95', 'total p50', 'total p95']);
+});

@@ -205,10 +205,11 @@ export function comparisonRows(columns: readonly ReportColumn[], best: readonly 
     ...quality,
     ...errors,
     ...judgeErrors,
-    latency('TTFP p50', 'ttfp_ms', 'p50'),
-    latency('TTFP p95', 'ttfp_ms', 'p95'),
+    // TTFT leads (issue 27: what LLM engineers read first); TTFP, the service's first part, second.
     latency('TTFT p50', 'ttft_ms', 'p50'),
     latency('TTFT p95', 'ttft_ms', 'p95'),
+    latency('TTFP p50', 'ttfp_ms', 'p50'),
+    latency('TTFP p95', 'ttfp_ms', 'p95'),
     latency('total p50', 'total_ms', 'p50'),
     latency('total p95', 'total_ms', 'p95'),
     ...MILESTONE_ROWS.filter((spec) => columns.some((c) => spec.value(c.group) !== null)),

@@ -1,7 +1,8 @@
 /**
  * @module runner/load-ticker
  * The once-per-second tick of a load run for the live view (autocannon's `tick`): the live counters,
- * the send rate over the last second, and the p95 time to first part over the last few seconds.
+ * the send rate over the last second, and the p95 time to first token (and to first part) over the
+ * last few seconds.
  * Off the request path: records are only appended to a short window here; the percentile is taken
  * when the tick fires. Never prints.
  */
@@ -26,6 +27,8 @@ export const LoadTickSchema = z.object({
   abandoned: z.number().int().optional(),
   /** Sends per second over the last tick. */
   current_rate_per_s: z.number(),
+  /** p95 TTFT of the requests that ended in the last `windowMs`; null when none had an answer token (additive, issue 27). */
+  ttft_p95_ms: z.number().nullable().optional(),
   /** p95 TTFP of the requests that ended in the last `windowMs`; null when none had a first part. */
   ttfp_p95_ms: z.number().nullable(),
   /** `--health-probe`: the latest probe's result (null before the first ends); absent without a probe. */
@@ -49,8 +52,8 @@ export interface LoadTickerOptions {
 }
 
 export interface LoadTicker {
-  /** Feeds the TTFP of a request that just ended (null when it had none). */
-  observe(ttfpMs: number | null): void;
+  /** Feeds the TTFP and TTFT of a request that just ended (null when it had none). */
+  observe(ttfpMs: number | null, ttftMs?: number | null): void;
   /** Emits one last tick and stops the timer. */
   stop(): void;
 }
@@ -58,7 +61,7 @@ export interface LoadTicker {
 export function createLoadTicker(options: LoadTickerOptions): LoadTicker {
   const { counters, now, zero } = options;
   const windowMs = options.windowMs ?? 5000;
-  const recent: Array<{ at: number; ttfp: number }> = [];
+  const recent: Array<{ at: number; ttfp: number | null; ttft: number | null }> = [];
   let lastAt = zero;
   let lastSent = counters.sent;
   const emit = () => {
@@ -66,14 +69,18 @@ export function createLoadTicker(options: LoadTickerOptions): LoadTicker {
     let stale = 0;
     while (stale < recent.length && recent[stale]!.at < t - windowMs) stale++;
     recent.splice(0, stale);
-    const sorted = recent.map((r) => r.ttfp).sort((a, b) => a - b);
+    const p95 = (values: (number | null)[]) => {
+      const sorted = values.filter((v): v is number => v !== null).sort((a, b) => a - b);
+      return sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)]!;
+    };
     const seconds = (t - lastAt) / 1000;
     options.onTick({
       elapsed_ms: Math.max(0, t - zero), offered: counters.offered, sent: counters.sent, done: counters.done,
       in_flight: counters.in_flight, queued: counters.queued, ok: counters.ok, rate_limited: counters.rate_limited, errors: counters.errors,
       dropped: counters.dropped, late: counters.late, abandoned: counters.abandoned,
       current_rate_per_s: seconds > 0 ? (counters.sent - lastSent) / seconds : 0,
-      ttfp_p95_ms: sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)]!,
+      ttft_p95_ms: p95(recent.map((r) => r.ttft)),
+      ttfp_p95_ms: p95(recent.map((r) => r.ttfp)),
     });
     lastAt = t;
     lastSent = counters.sent;
@@ -81,8 +88,8 @@ export function createLoadTicker(options: LoadTickerOptions): LoadTicker {
   const timer = setInterval(emit, options.intervalMs ?? 1000);
   timer.unref();
   return {
-    observe(ttfpMs) {
-      if (ttfpMs !== null) recent.push({ at: now(), ttfp: ttfpMs });
+    observe(ttfpMs, ttftMs = null) {
+      if (ttfpMs !== null || ttftMs !== null) recent.push({ at: now(), ttfp: ttfpMs, ttft: ttftMs });
     },
     stop() {
       clearInterval(timer);

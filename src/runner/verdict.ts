@@ -56,6 +56,10 @@ export function failureHint(f: FailureFields): string {
   if (status >= 300) return 'the service redirects: give --base-url as the final address';
   if (f.outcome === 'timeout') return 'nothing came back within --timeout: raise it, or check that the service answers';
   if (f.outcome === 'stream_error') return 'every answer ended in the same streaming error: check the model override sets (provider, version) against the service';
+  // Node's codes for a certificate no trusted CA vouches for (a self-signed or company CA).
+  if (f.outcome === 'network' && /^(UNABLE_TO_(VERIFY_LEAF_SIGNATURE|GET_ISSUER_CERT(_LOCALLY)?)|(DEPTH_ZERO_)?SELF_SIGNED_CERT(_IN_CHAIN)?)$/.test(f.error_code ?? '')) {
+    return 'the service\'s certificate is issued by a CA this machine does not trust: give its CA with --ca-file ca.pem (or NODE_EXTRA_CA_CERTS)';
+  }
   if (f.outcome === 'network') return 'check --base-url and that the service is up';
   return 'is --base-url the chat service\'s API (e.g. http://host/api)?';
 }

@@ -20,6 +20,20 @@ export function verdictLine(v: Verdict, paint: VerdictPaint): string {
   return `${colour(word)}${rest}`;
 }
 
+/**
+ * One line per comparison, what to know first: a pair line (compare/pairwise pairLines,
+ * `accurate vs fast (stream): pass rate +11.5 pts …; TTFT p50 ×1.76 significant · no clear winner`)
+ * shortened to who compared with whom and its call (`accurate vs fast (stream): no clear winner`).
+ * The call is the pair line's own text from its ` · no clear winner` or ` · best: `; a line without one is kept whole.
+ */
+export function comparisonOpenings(v: Pick<Verdict, 'comparisons'>): string[] {
+  return v.comparisons.map((line) => {
+    const head = line.indexOf(': ');
+    const call = /· (no clear winner|best: )/.exec(line.slice(head + 2));
+    return head === -1 || call === null ? line : `${line.slice(0, head)}: ${line.slice(head + 2 + call.index + 2)}`;
+  });
+}
+
 const mdEscape = (text: string) => text.replace(/\r?\n|\r/g, ' ').replace(/\|/g, '\\|');
 
 /** report.md / compare.md / the step summary: the headline in bold, the pairs, each failed check. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../errors.js';
 import type { Gate } from '../figures/grammar.js';
 import { formatFigureDelta, formatFigureValue } from '../figures/units.js';
-import { decide, decideCapacity, verdictHtml, verdictLine, verdictMarkdown, type SloOutcome } from './index.js';
+import { comparisonOpenings, decide, decideCapacity, verdictHtml, verdictLine, verdictMarkdown, type SloOutcome } from './index.js';
 
 const gate = (text: string, over: Partial<Gate> = {}): Gate => ({
   text, set: null, mode: null, turn: null, figure: 'pass_rate', stat: null, against: 'value', op: '>=', threshold: 0.8, significant: false, ...over,
@@ -71,5 +71,19 @@ describe('units', () => {
     expect(formatFigureDelta('pass_rate', 0.1)).toBe('+10 pts');
     expect(formatFigureDelta('citation_recall', -0.241)).toBe('-0.241');
     expect(formatFigureDelta('ttft_ms.p95', 118)).toBe('+118 ms');
+  });
+});
+
+describe('comparisonOpenings (issue 27: one line per comparison, from the pair lines)', () => {
+  it.each([
+    {
+      name: 'a pair line: who against whom, and its call',
+      line: 'accurate vs fast (stream): pass rate +11.5 pts [+4.6 pts, +19.5 pts] significant; TTFT p50 ×1.76 significant · no clear winner (accurate: 8 significantly better, 3 worse)',
+      want: 'accurate vs fast (stream): no clear winner (accurate: 8 significantly better, 3 worse)',
+    },
+    { name: 'a set named with a middle dot', line: 'b · x vs a: pass rate +1 pts (not significant, n = 5 questions) · best: a (b · x 1 significantly worse)', want: 'b · x vs a: best: a (b · x 1 significantly worse)' },
+    { name: 'a line without a call stays whole', line: 'sets not compared: the run has no record of set b', want: 'sets not compared: the run has no record of set b' },
+  ])('$name', ({ line, want }) => {
+    expect(comparisonOpenings({ comparisons: [line] })).toEqual([want]);
   });
 });

@@ -107,7 +107,7 @@ describe('chatbench compare', () => {
   it('--help shows the examples', async () => {
     const r = await run(['compare', '--help']);
     expect(r.code).toBe(0);
-    expect(r.out).toContain('ttfp_ms.p95 ratio <= 1.2');
+    expect(r.out).toContain('ttft_ms.p95 ratio <= 1.2');
     expect(r.out).toContain('Exit codes: 0 every gate passed (or none was set), 1 a gate failed, 2 bad input');
   });
 });

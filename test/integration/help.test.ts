@@ -55,7 +55,7 @@ describe('--help of every command', () => {
     const examples = text.slice(text.indexOf('\nExamples:\n'));
     expect(examples).toMatch(/\n {2}# Open model: 20 requests per second for a minute against the simulator\n {2}chatbench load --sim --dataset datasets\/sample\.csv --rate 20 --duration 60s\n/);
     // An option and its value stay on one line; the continuation is indented.
-    expect(examples).toMatch(/--duration 30s \\\n {4}--slo "ttfp_ms\.p95<=2000"/);
+    expect(examples).toMatch(/--duration 30s \\\n {4}--slo "ttft_ms\.p95<=3000"/);
   });
 
   it('compare names no run that does not exist (reports/latest)', async () => {

@@ -77,6 +77,7 @@ const COMMAND_LINE_CASES: Case[] = [
   { name: 'conflicting --shard and --shards', args: ['--shard', '1/2', '--shards', '2'], lines: ['chatbench: --shard and --shards conflict: give --shard i/N, or --shards N with JOB_COMPLETION_INDEX set'] },
   { name: '--shard 3/2', args: ['--shard', '3/2'], lines: ['chatbench: --shard: "3/2": the shard index must be between 1 and 2'] },
   { name: 'an unknown flag', args: ['--bogus'], lines: ['chatbench: Unknown argument: bogus'] },
+  { name: 'a mistyped flag (issue 27)', args: ['--concurency', '2'], lines: ['chatbench: Unknown argument: concurency (--concurency: did you mean --concurrency?)'] },
   // Was a TypeError with a stack trace: yargs makes an array of a single-valued flag given twice.
   { name: 'a single-valued flag given twice', args: ['--dataset', GOOD, '--dataset', `${D}/empty.csv`], lines: [`chatbench: --dataset was given 2 times ("${GOOD}", "${D}/empty.csv"); give it once`] },
 ];

@@ -21,6 +21,7 @@ import { createTokenPool } from '../../runner/token-pool.js';
 import { warmUp } from '../../runner/warm-up.js';
 import { expectationsOf, finishedRecord, planInput } from '../load-record.js';
 import type { FromWorker, LoadWorkerData, ToWorker, WorkerHealth } from './protocol.js';
+import { trustCertificates } from '../../client/trust.js';
 
 /** Records per message at most, and the longest a finished record waits in a batch (ms). */
 const BATCH = 64;
@@ -32,6 +33,7 @@ const port = parentPort!;
 const post = (message: FromWorker, transfer?: ArrayBuffer[]) => port.postMessage(message, transfer);
 
 async function main(data: LoadWorkerData): Promise<void> {
+  if (data.trustedCa !== undefined) trustCertificates(data.trustedCa);
   const { spec, prepared } = data;
   const now = () => performance.now();
   const schedule = loadSchedule(spec);

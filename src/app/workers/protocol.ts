@@ -17,6 +17,8 @@ export interface LoadWorkerData {
   readonly spec: LoadSpec;
   readonly prepared: PreparedLoad;
   readonly baseUrl: string;
+  /** `--ca-file`: PEM certificates trusted beyond the system's (client/trust); the worker's module state is its own. */
+  readonly trustedCa?: string | undefined;
   readonly tokens: readonly string[];
   readonly timeoutMs: number | undefined;
   readonly maxDurationMs: number | undefined;

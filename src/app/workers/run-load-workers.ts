@@ -33,6 +33,7 @@ import { openResultsFile } from '../results-file.js';
 import type { LoadOptions } from '../run-load.js';
 import { runSecrets } from '../../client/redact.js';
 import type { FromWorker, LoadWorkerData, ToWorker, WorkerHealth } from './protocol.js';
+import { trustedCertificates } from '../../client/trust.js';
 import { workerSpec } from './split.js';
 
 /** How far ahead of "now" the shared zero is set: time for the `go` message to reach every worker. */
@@ -75,7 +76,7 @@ export async function runLoadWorkers(options: LoadWorkersOptions): Promise<LoadW
     try {
       for (const record of records) {
         sink.write(record);
-        ticker?.observe(record.ttfp_ms);
+        ticker?.observe(record.ttfp_ms, record.ttft_ms);
         options.onRecord?.(record);
       }
     } catch (error) {
@@ -123,7 +124,7 @@ export async function runLoadWorkers(options: LoadWorkersOptions): Promise<LoadW
 
 function workerDataOf(options: LoadWorkersOptions, w: number, count: number): LoadWorkerData {
   return {
-    spec: workerSpec(options.spec, w, count), prepared: options.prepared, baseUrl: options.baseUrl, tokens: options.tokens,
+    spec: workerSpec(options.spec, w, count), prepared: options.prepared, baseUrl: options.baseUrl, trustedCa: trustedCertificates(), tokens: options.tokens,
     timeoutMs: options.timeoutMs, maxDurationMs: options.maxDurationMs, maxAnswerBytes: options.maxAnswerBytes, maxBodyBytes: options.maxBodyBytes, maxLineBytes: options.maxLineBytes, maxErrorBodyBytes: options.maxErrorBodyBytes,
     retries: options.retries, retry429: options.retry429, graceMs: options.graceMs,
   };

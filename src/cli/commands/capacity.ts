@@ -77,7 +77,7 @@ export function capacityCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('step-warmup', { type: 'string', default: '0s', describe: 'Start of each step left out of its figures', group: 'Search:' })
         .option('max-steps', { type: 'number', default: DEFAULT_SEARCH.maxSteps, group: 'Search:' })
         .option('max-duration', { type: 'string', default: '10m', describe: 'No step starts that would end after this', group: 'Search:' })
-        .option('slo', { type: 'string', array: true, default: [], describe: 'An objective, e.g. "ttfp_ms.p95<=2000", "error_rate<=0.01": a step that breaks one is bad; exit 1 when no step held them all ("goodput:…" only defines goodput) (repeatable)', group: 'Search:' })
+        .option('slo', { type: 'string', array: true, default: [], describe: 'An objective, e.g. "ttft_ms.p95<=3000", "error_rate<=0.01": a step that breaks one is bad; exit 1 when no step held them all ("goodput:…" only defines goodput) (repeatable)', group: 'Search:' })
         .option('max-ttfp-rise', { type: 'number', default: DEFAULT_SATURATION.maxTtfpRise, describe: 'Saturated when TTFP p50 rises more than this (relative) within a step', group: 'Search:' })
         .option('arrival', { choices: ['constant', 'poisson'] as const, default: 'constant' as const, group: 'Load:' })
         .option('max-in-flight', { type: 'number', describe: 'Open model: arrivals finding this many in flight are dropped (default 1000)', group: 'Load:' })
@@ -90,7 +90,7 @@ export function capacityCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('out', { type: 'string', describe: 'Run directory (default reports/<date-time>-capacity); steps go to steps/NN-rate-R/', group: 'Output:' })
         .options(HEALTH_OPTIONS)
         .options(TELEMETRY_OPTIONS)
-        .example('$0 capacity --sim --dataset datasets/sample.csv --start-rate 5 --step-duration 10s --slo "ttfp_ms.p95<=2000" --slo "rate_limited_rate<=0.05"', 'Find the sustainable rate of the simulator')
+        .example('$0 capacity --sim --dataset datasets/sample.csv --start-rate 5 --step-duration 10s --slo "ttft_ms.p95<=3000" --slo "rate_limited_rate<=0.05"', 'Find the sustainable rate of the simulator')
         .example('$0 capacity --token-file examples/tokens.txt --dataset examples/questions.csv --users --start-users 2 --slo "error_rate<=0.01"', 'Find how many concurrent users the deployment CHATBENCH_BASE_URL names takes')
         .example('$0 capacity --dataset examples/questions.csv --start-rate 20 --step-duration 10s --workers auto --slo "error_rate<=0.01"', 'Search a high rate of the service CHATBENCH_BASE_URL names with every core but one sending (one on loopback)')
         .epilogue(LIMITS_NOTE),

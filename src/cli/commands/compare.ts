@@ -90,7 +90,7 @@ export function compareCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
           return true;
         })
         .example('$0 compare datasets/baselines/main reports/2026-11-20T10-00-00-eval', 'compare a run with the saved baseline')
-        .example('$0 compare old/ new/ --gate "citation_recall delta >= -0.02 significant" --gate "ttfp_ms.p95 ratio <= 1.2"', 'fail (exit 1) on a significant recall drop or 20% slower p95 TTFP')
+        .example('$0 compare old/ new/ --gate "citation_recall delta >= -0.02 significant" --gate "ttft_ms.p95 ratio <= 1.2"', 'fail (exit 1) on a significant recall drop or 20% slower p95 TTFT')
         .example('$0 compare old/ new/ --map fast=fast-v2 --gate "set:fast-v2 pass_rate >= 0.9"', 'a renamed set, a scoped absolute gate')
         .example('$0 compare old/ new/ --gates-file examples/gates.json --out reports/pr-42', 'gates from a file, reports into a chosen directory')
         .epilogue('Exit codes: 0 every gate passed (or none was set), 1 a gate failed, 2 bad input (missing run, bad gate or --map), 4 internal error. The verdict line leads with the gates; the significant changes after it are counted by the same test the table stars and a "significant" gate uses. Gate grammar and statistics: docs/ci.md.'),

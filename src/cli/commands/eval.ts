@@ -40,7 +40,8 @@ import { simTimeScale } from '../options/speedup.js';
 import { requestLine } from '../output/request-line.js';
 import { decideEval } from '../../app/eval-verdict.js';
 import { pairOrder } from '../../compare/pairwise.js';
-import { verdictLine } from '../../verdict/index.js';
+import { comparisonOpenings, verdictLine, type Verdict } from '../../verdict/index.js';
+import { outputWidth, wrapLines } from '../../reports/fit-width.js';
 
 export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
   return defineCommand<EvalArgs>({
@@ -77,7 +78,7 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('junit-questions', { choices: JUNIT_QUESTION_MODES, default: DEFAULT_JUNIT_QUESTIONS, describe: 'How questions that did not pass (or whose request failed) appear in junit.xml: skipped cases with the reason (the gates alone decide; a run whose gates pass has failures="0"), failures and errors, or off (gates only)', group: 'Output:' })
         .example('$0 eval --sim --dataset datasets/sample.csv --sets-file datasets/models.example.json', 'A dry run against the embedded simulated service')
         .example('$0 eval --dataset examples/questions.csv --set fast=openai:gpt-4o-mini@0 --set accurate=openai:gpt-4o@0', 'Compare two models on a real deployment: CHATBENCH_BASE_URL and CHATBENCH_TOKEN (or a config file) name it')
-        .example('$0 eval --sim --dataset datasets/sample.csv --baseline datasets/baselines/main --gate "citation_recall delta >= -0.02 significant" --gate "ttfp_ms.p95 ratio <= 1.2"', 'Run, compare with a baseline and gate, in one CI step (exit 1 when a gate fails)')
+        .example('$0 eval --sim --dataset datasets/sample.csv --baseline datasets/baselines/main --gate "citation_recall delta >= -0.02 significant" --gate "ttft_ms.p95 ratio <= 1.2"', 'Run, compare with a baseline and gate, in one CI step (exit 1 when a gate fails)')
         .example('CHATBENCH_CONFIG=examples/prod.json $0 eval --dataset examples/questions.csv --mode both --concurrency 8 --out reports/nightly', 'Both modes, eight in flight, a fixed run directory; the target in examples/prod.json: {"base-url": "https://chat.example.com/api", "token-file": "examples/token.txt"}')
         .example('$0 eval --dataset examples/questions.csv --sets-file examples/research.json --timeout 5m --max-duration 20m', 'Deep-research sets ("deep_research": true): up to 5 minutes of silence, 20 minutes per request')
         .example('CHATBENCH_JUDGE_TOKEN=sk-... $0 eval --dataset examples/questions.csv --judge-model gpt-4o-mini --fetch-cited --gate "correctness >= 0.7"', 'Judge correctness, groundedness (on the cited pages too), relevance and rubrics with the hosted model at CHATBENCH_JUDGE (e.g. https://api.openai.com); gate on correctness')
@@ -274,7 +275,7 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
         onStart: ({ outDir, planned, alreadyDone, truncatedBytes, service }) => {
           for (const warning of serviceWarnings(service, prepared.sets.sets)) io.stderr.write(`chatbench eval: warning: ${warning}\n`);
           if (a.resume !== undefined) io.stderr.write(`chatbench eval: resuming ${outDir}: ${alreadyDone} requests recorded${truncatedBytes > 0 ? ` (a torn last line of ${truncatedBytes} bytes was cut)` : ''}, ${planned} to go\n`);
-          io.stderr.write(`chatbench eval: ${planned} requests${inputs.shard ? ` (shard ${inputs.shard.index}/${inputs.shard.count} of ${prepared.plannedTotal})` : ''}, ${a.concurrency} in flight, against ${target.kind === 'simulator' ? 'the embedded simulated service' : displayUrl(target.baseUrl)} → ${outDir}\n`);
+          io.stderr.write(fitted(io, `chatbench eval: ${planned} requests${inputs.shard ? ` (shard ${inputs.shard.index}/${inputs.shard.count} of ${prepared.plannedTotal})` : ''}, ${a.concurrency} in flight, against ${target.kind === 'simulator' ? 'the embedded simulated service' : displayUrl(target.baseUrl)} → ${outDir}\n`));
         },
         onProgress: (tick) => progress.update(tick),
       },
@@ -286,11 +287,14 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
     await judgeSim?.close();
     await target.close();
   }
-  if (result.quality.judge !== null) io.stderr.write(judgeLine(result.quality.judge, result.quality.pages_fetched, result.reports.summary.run));
+  // The end of the run fits the terminal (or $COLUMNS): notes wrap, the table keeps its headline figures.
+  const width = outputWidth(io.stdout, io.env);
+  const fitErr = (text: string) => fitted(io, text);
+  if (result.quality.judge !== null) io.stderr.write(fitErr(judgeLine(result.quality.judge, result.quality.pages_fetched, result.reports.summary.run)));
   // A model other than the one asked is a warning; the service's silence on single-model answers, one plain line.
   const models = modelNotes(result.reports.summary.models);
   for (const warning of models.warnings) io.stderr.write(`chatbench eval: warning: ${warning}\n`);
-  if (models.note !== null) io.stderr.write(`chatbench eval: model: ${models.note}\n`);
+  if (models.note !== null) io.stderr.write(fitErr(`chatbench eval: model: ${models.note}\n`));
   const interrupted = result.run.interrupted || io.signal.aborted;
   if (interrupted) {
     const unsent = result.run.recorded - result.run.sent;
@@ -307,10 +311,12 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
   });
   const { verdict, gated } = decided;
   // The table after the decision: its best marks are the verdict's (significant by the pairs of sets).
-  io.stdout.write(`\n${renderTerminalTable(result.reports.summary, verdict.best)}\n${reportsList(result.reports.files, result.reports.skipped, relative(io.cwd, result.outDir) || '.')}`);
+  const fullReport = result.reports.files.find((f) => f.endsWith('report.md'));
+  const table = renderTerminalTable(result.reports.summary, verdict.best, { width, fullReport: fullReport === undefined ? undefined : relative(io.cwd, fullReport) });
+  io.stdout.write(`\n${table}\n${reportsList(result.reports.files, result.reports.skipped, relative(io.cwd, result.outDir) || '.')}`);
   for (const line of gated?.comparison?.model_changes ?? []) output.alert(line);
   if (decided.notChecked !== undefined) io.stderr.write(`chatbench eval: gates not checked: ${decided.notChecked}\n`);
-  if (verdict.comparisons.length > 0) io.stdout.write(`\nsets compared (paired by question; significant = 95% interval excludes 0 and holds after Benjamini–Hochberg over all ${decided.pairs[0]?.comparison.fdr.tests ?? 0} tests):\n${verdict.comparisons.map((l) => `  ${l}`).join('\n')}\n`);
+  if (verdict.comparisons.length > 0) io.stdout.write(setsCompared(verdict, decided.pairs[0]?.comparison.fdr.tests ?? 0, width));
   // Files the decision added (compare.md/json/html with a baseline, verdict.json); the reports it wrote again are listed already.
   const added = decided.files.filter((f) => !result.reports.files.includes(f));
   for (const file of added.filter((f) => f.startsWith(result.outDir))) io.stdout.write(`  ${file}\n`);
@@ -325,6 +331,24 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
     files: [...result.reports.files, ...added], skipped: result.reports.skipped, run: result.run, gates: gateResults, summary: result.reports.summary,
   });
   return exitCode;
+}
+
+/** A note for stderr wrapped to the terminal's width (or $COLUMNS); whole on a pipe. */
+function fitted(io: Io, text: string): string {
+  const width = outputWidth(io.stderr, io.env);
+  return width === undefined ? text : wrapLines(text, width);
+}
+
+/**
+ * The pairs of sets: each pair line whole when they fit the width (or there is none), else one
+ * opening line per comparison (its call, verdict/render comparisonOpenings) under a shorter heading.
+ */
+function setsCompared(verdict: Verdict, tests: number, width: number | undefined): string {
+  const heading = `sets compared (paired by question; significant = 95% interval excludes 0 and holds after Benjamini–Hochberg over all ${tests} tests)`;
+  const fits = width === undefined || verdict.comparisons.every((l) => [...l].length + 2 <= width);
+  if (fits) return `\n${heading}:\n${verdict.comparisons.map((l) => `  ${l}`).join('\n')}\n`;
+  const lines = comparisonOpenings(verdict).map((l) => `  ${l}`).join('\n');
+  return wrapLines(`\nsets compared (paired by question; figures and intervals in verdict.json and report.md):\n${lines}\n`, width);
 }
 
 /** One line on what the judge did: asks from the cache, calls made, the run's judge_error_rate, failures (with the first one's text). */

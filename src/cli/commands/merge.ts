@@ -7,6 +7,7 @@ import type { Argv } from 'yargs';
 import { mergeRuns } from '../../app/merge-runs.js';
 import type { LoadSummary } from '../../records/load-summary.js';
 import { renderTerminalTable } from '../../reports/terminal-table.js';
+import { outputWidth } from '../../reports/fit-width.js';
 import { claimDir } from '../claim.js';
 import type { Io } from '../io.js';
 import { VERSION } from '../version.js';
@@ -64,7 +65,7 @@ export function mergeCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
       for (const warning of result.warnings) io.stderr.write(`chatbench merge: warning: ${warning}\n`);
       const shards = result.mergedFrom.map((m) => `${m.shard.index}/${m.shard.count} ${m.dir} (${m.records})`).join(', ');
       const lines = [`merged ${result.records} records of ${result.mergedFrom.length} shards: ${shards}`];
-      if (result.summary !== null) lines.push('', renderTerminalTable(result.summary).trimEnd());
+      if (result.summary !== null) lines.push('', renderTerminalTable(result.summary, [], { width: outputWidth(io.stdout, io.env) }).trimEnd());
       if (result.loadSummary !== null) lines.push(...renderLoadLines(result.loadSummary));
       lines.push(...renderGateLines(result.gateResults), 'reports:', ...result.files.map((f) => `  ${f}`));
       io.stdout.write(`${lines.join('\n')}\n`);

@@ -18,7 +18,8 @@ import { VERSION } from '../version.js';
 import { reportsList } from './reports-list.js';
 import { outputOf } from '../output/output.js';
 import { renderLoadSummary } from '../../reports/load/terminal-summary.js';
-import { loadRunVerdict, verdictLine } from '../../verdict/index.js';
+import { loadRunVerdict, comparisonOpenings, verdictLine } from '../../verdict/index.js';
+import { outputWidth, wrapLines } from '../../reports/fit-width.js';
 import { decideEval } from '../../app/eval-verdict.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
@@ -59,7 +60,11 @@ export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
           const { verdict } = await decideEval({ dir, cwd: io.cwd, input, gates, reference, interrupted: false, junitQuestions: await junitQuestionsOf(dir), detail: `${summary.run.requests} requests, ${ok} ok`, viewer });
           for (const warning of verdict.models?.warnings ?? []) io.stderr.write(`chatbench report: warning: ${warning}\n`);
           if (verdict.models?.note) io.stderr.write(`chatbench report: model: ${verdict.models.note}\n`);
-          io.stdout.write(`${renderTerminalTable(summary, verdict.best)}\n${verdict.comparisons.map((l) => `${l}\n`).join('')}${reportsList(files, skipped, a.dir)}`);
+          // Fitted to the terminal (or $COLUMNS), as eval's end is: headline figures, one line per comparison.
+          const width = outputWidth(io.stdout, io.env);
+          const comparisons = width !== undefined && verdict.comparisons.some((l) => [...l].length > width) ? comparisonOpenings(verdict) : verdict.comparisons;
+          const table = renderTerminalTable(summary, verdict.best, { width, fullReport: files.find((f) => f.endsWith('report.md')) });
+          io.stdout.write(`${table}\n${comparisons.map((l) => `${width === undefined ? l : wrapLines(l, width)}\n`).join('')}${reportsList(files, skipped, a.dir)}`);
           output.verdict(verdictLine(verdict, output.paint));
           output.result({ command: 'report', exit_code: ExitCode.Ok, verdict: verdict.headline, decision: verdict, run_dir: dir, files, skipped, summary });
         }

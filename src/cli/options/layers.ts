@@ -219,7 +219,8 @@ export function unknownOption(key: string, known: readonly string[], where: stri
   return `not an option of ${where}${suggestion === null ? '' : ` (did you mean "${suggestion}"?)`}`;
 }
 
-function closest(key: string, known: readonly string[]): string | null {
+/** The known name nearest `key` (case, `-` and `_` ignored; fewer than 3 edits), or null. */
+export function closest(key: string, known: readonly string[]): string | null {
   const fold = (s: string) => s.toLowerCase().replaceAll(/[-_]/g, '');
   let best: string | null = null;
   let bestDistance = 3;

@@ -57,11 +57,11 @@ export function capacityWarning(r: CapacityResult): string | null {
 export function stepsTable(r: CapacityResult): TextTable {
   const row = (s: CapacityStep) => [
     String(s.index + 1), s.phase, String(s.target), s.good ? 'good' : 'bad', formatRate(s.offered_rate), formatRate(s.ok_rate_per_s), formatRate(s.goodput),
-    formatPct(s.rate_limited_rate), formatPct(s.error_rate), formatMs(s.ttfp_p50_ms), formatMs(s.ttfp_p95_ms), formatMs(s.response_p95_ms),
+    formatPct(s.rate_limited_rate), formatPct(s.error_rate), formatMs(s.ttft_p50_ms), formatMs(s.ttft_p95_ms), formatMs(s.ttfp_p50_ms), formatMs(s.ttfp_p95_ms), formatMs(s.response_p95_ms),
     s.reasons.length === 0 ? (s.warning === null ? '' : 'generator fell behind') : s.reasons.join('; '),
   ];
   return {
-    header: ['step', 'phase', `target (${unitOf(r)})`, 'verdict', 'offered', 'accepted', 'goodput', '429 rate', 'error rate', 'TTFP p50', 'TTFP p95', 'response p95', 'why'],
+    header: ['step', 'phase', `target (${unitOf(r)})`, 'verdict', 'offered', 'accepted', 'goodput', '429 rate', 'error rate', 'TTFT p50', 'TTFT p95', 'TTFP p50', 'TTFP p95', 'response p95', 'why'],
     rows: r.steps.map(row),
   };
 }

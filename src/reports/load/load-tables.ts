@@ -45,6 +45,7 @@ export function headline(s: LoadSummary): string[] {
     `429 ${formatRate(m.rates.rate_limited)}`,
     `errors ${formatRate(m.rates.errors)}`,
     `goodput ${formatRate(m.rates.goodput)}`,
+    `TTFT p95 ${formatMs(m.latency.ttft_ms?.p95)}`,
     `TTFP p95 ${formatMs(m.latency.ttfp_ms?.p95)}`,
     `response p95 ${formatMs(m.latency.response_ms?.p95)}`,
   ];
@@ -78,8 +79,8 @@ export function windowsTable(s: LoadSummary): TextTable {
 
 const LATENCY_ROWS: ReadonlyArray<[keyof WindowFigures['latency'], string]> = [
   ['headers_ms', 'headers (from sent)'],
-  ['ttfp_ms', 'TTFP (from sent)'],
   ['ttft_ms', 'TTFT (from sent)'],
+  ['ttfp_ms', 'TTFP (from sent)'],
   ['total_ms', 'total: service time (from sent)'],
   ['response_ms', 'response time (from scheduled)'],
   ['queue_ms', 'queue: sent − scheduled (all sent)'],

@@ -9,7 +9,7 @@ const MARKS: Paint = { enabled: true, good: (t) => `<g>${t}</g>`, bad: (t) => `<
 const step = (index: number, target: number, good: boolean, over: Partial<CapacityStep> = {}): CapacityStep => ({
   index, phase: index < 3 ? 'ramp' : 'bisect', target, good, reasons: good ? [] : ['ttfp_ms.p95<=2000 broken: 2310 ms'], dir: `steps/0${index + 1}-rate-${target}`,
   offered_rate: target, sent_rate: target, ok_rate_per_s: good ? target : target * 0.8, goodput: target, rate_limited_rate: good ? 0 : 0.2, error_rate: 0,
-  ttfp_p50_ms: 200, ttfp_p95_ms: good ? 900 : 2310, total_p95_ms: 3000, response_p95_ms: 3100, ttfp_rise: 0.01, warning: null, loop_delay_ms: null, ...over,
+  ttft_p50_ms: 600, ttft_p95_ms: good ? 1500 : 2900, ttfp_p50_ms: 200, ttfp_p95_ms: good ? 900 : 2310, total_p95_ms: 3000, response_p95_ms: 3100, ttfp_rise: 0.01, warning: null, loop_delay_ms: null, ...over,
 });
 
 const RESULT: CapacityResult = {
@@ -22,8 +22,8 @@ describe('renderCapacitySummary', () => {
     const text = renderCapacitySummary(RESULT, MARKS);
     const lines = text.split('\n');
     expect(lines[0]).toBe('capacity: arrival rate, 5 steps in 100 s');
-    expect(lines[2]).toMatch(/^ +step +target +offered +ok +429 +errors +TTFP p50 +TTFP p95 +total p95 +response p95 +verdict$/);
-    expect(lines[5]).toMatch(/^ +3 +32\/s +32\.0\/s +32\.0\/s +0% +0% +200 ms +900 ms +3000 ms +3100 ms +good$/);
+    expect(lines[2]).toMatch(/^ +step +target +offered +ok +429 +errors +TTFT p50 +TTFT p95 +TTFP p95 +total p95 +response p95 +verdict$/);
+    expect(lines[5]).toMatch(/^ +3 +32\/s +32\.0\/s +32\.0\/s +0% +0% +600 ms +1500 ms +900 ms +3000 ms +3100 ms +good$/);
     expect(lines[6]).toMatch(/<b>bad<\/b> {2}ttfp_ms\.p95<=2000 broken: 2310 ms$/);
     expect(text).toContain('SLOs: ttfp_ms.p95<=2000');
     expect(text).not.toContain('warning');

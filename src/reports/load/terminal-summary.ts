@@ -18,8 +18,8 @@ import { describeModel, formatRate } from './load-tables.js';
 import { healthLines } from './health-lines.js';
 
 const LATENCY_ROWS = [
-  ['TTFP', 'ttfp_ms', 'first part, from sent'],
   ['TTFT', 'ttft_ms', 'first answer token, from sent'],
+  ['TTFP', 'ttfp_ms', 'first part, from sent'],
   ['total', 'total_ms', 'last byte, from sent'],
   ['response_ms', 'response_ms', 'last byte, from the schedule: waits included'],
 ] as const;
@@ -98,13 +98,13 @@ export function renderCapacitySummary(r: CapacityResult, paint: Paint = PLAIN): 
   if (behind.length > 0) lines.push(paint.warn(`warning: the load generator fell behind in ${behind.length} of ${r.steps.length} steps (${behind.map((s) => `${s.target}${unit}`).join(', ')}): they measure the generator as much as the service`));
   const table = columns(
     [
-      ['step', 'target', 'offered', 'ok', '429', 'errors', 'TTFP p50', 'TTFP p95', 'total p95', 'response p95', 'verdict'],
+      ['step', 'target', 'offered', 'ok', '429', 'errors', 'TTFT p50', 'TTFT p95', 'TTFP p95', 'total p95', 'response p95', 'verdict'],
       ...r.steps.map((s) => [
         String(s.index + 1), `${s.target}${unit}`, formatRate(s.offered_rate), formatRate(s.ok_rate_per_s), formatPct(s.rate_limited_rate), formatPct(s.error_rate),
-        formatMs(s.ttfp_p50_ms), formatMs(s.ttfp_p95_ms), formatMs(s.total_p95_ms), formatMs(s.response_p95_ms), s.good ? 'good' : 'bad',
+        formatMs(s.ttft_p50_ms), formatMs(s.ttft_p95_ms), formatMs(s.ttfp_p95_ms), formatMs(s.total_p95_ms), formatMs(s.response_p95_ms), s.good ? 'good' : 'bad',
       ]),
     ],
-    ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
+    ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
   );
   lines.push(
     paint.bold(`capacity: ${r.unit === 'users' ? 'users' : 'arrival rate'}, ${r.steps.length} steps in ${r.duration_s.toFixed(0)} s`),

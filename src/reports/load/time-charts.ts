@@ -122,13 +122,15 @@ export function renderTimeLines(rows: readonly TimelineRow[], o: { chart: string
   });
 }
 
-/** TTFP and total p50/p95 per second of completion (data-chart="latency-time"). */
+/** TTFT (first), TTFP and total p50/p95 per second of completion (data-chart="latency-time"). */
 export const renderLatencyOverTime = (rows: readonly TimelineRow[]): string =>
   renderTimeLines(rows, {
     chart: 'latency-time',
     title: 'Latency percentiles over time (ok requests, by second of completion)',
     yLabel: 'ms',
     series: [
+      { key: 'ttft_p50', label: 'TTFT p50', value: (r) => r.ttft_p50_ms },
+      { key: 'ttft_p95', label: 'TTFT p95', value: (r) => r.ttft_p95_ms },
       { key: 'ttfp_p50', label: 'TTFP p50', value: (r) => r.ttfp_p50_ms },
       { key: 'ttfp_p95', label: 'TTFP p95', value: (r) => r.ttfp_p95_ms },
       { key: 'total_p50', label: 'total p50', value: (r) => r.total_p50_ms },

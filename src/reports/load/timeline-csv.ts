@@ -1,6 +1,6 @@
 /**
  * @module reports/load/timeline-csv
- * timeline.csv: one row per second (issue 5 §4): offered, sent, ok, 429, errors, in flight, TTFP
+ * timeline.csv: one row per second (issue 5 §4): offered, sent, ok, 429, errors, in flight, TTFT, TTFP
  * and total p50/p95, with the window each second belongs to and the dropped arrivals. A
  * percentile with no completion in that second is an empty cell.
  */
