@@ -28,6 +28,7 @@ import { parseBytes } from '../bytes.js';
 import { LIMITS_NOTE, resolveShard, wholeNumber, withConnectionFlags, withShardFlags } from '../flags.js';
 import type { Io } from '../io.js';
 import { watchInterrupts } from '../interrupt.js';
+import { resumeCommand } from '../resume-command.js';
 import { createProgressView } from '../progress.js';
 import { liveOutput } from '../terminal-safe.js';
 import { defaultRunDir } from '../run-dir.js';
@@ -66,7 +67,7 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('retry-429', { type: 'boolean', default: false, describe: 'Retry 429s too, honouring Retry-After', group: 'Run:' })
         .option('grace', { type: 'string', default: '10s', describe: 'On Ctrl-C, how long in-flight requests may finish', group: 'Run:' })
         .option('out', { type: 'string', describe: 'Run directory (default reports/<date-time>-eval)', group: 'Output:' })
-        .option('resume', { type: 'string', describe: 'Continue the killed or interrupted run in this directory: same command line, only the requests it has no record of are sent', group: 'Output:' })
+        .option('resume', { type: 'string', describe: 'Continue the killed or interrupted run in this directory: its options come from the run\'s manifest.json (give the token again); a flag given beside must agree with the run; only the requests it has no record of are sent', group: 'Output:' })
         .option('baseline', { type: 'string', describe: 'Compare with this run or saved baseline after the run (compare.md/json/html)', group: 'Gates:' })
         .option('gate', { type: 'string', array: true, default: [], describe: 'A gate, e.g. "citation_recall delta >= -0.02 significant" (repeatable; docs/ci.md)', group: 'Gates:' })
         .option('gates', { type: 'string', describe: 'A JSON file of gates', group: 'Gates:' })
@@ -295,6 +296,10 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
   if (interrupted) {
     const unsent = result.run.recorded - result.run.sent;
     io.stderr.write(`chatbench eval: interrupted; ${result.run.sent} of ${result.run.planned} requests were sent and recorded${unsent > 0 ? ` (and ${unsent} conversation turns recorded skipped)` : ''}\n`);
+    if (result.run.recorded < result.run.planned) {
+      const { command, note } = resumeCommand(relative(io.cwd, result.outDir) || '.', a, invocationOf(a));
+      io.stderr.write(`chatbench eval: to continue the run: ${command}${note === null ? '' : ` (${note})`}\n`);
+    }
   }
   // One decision (app/eval-verdict): the pairs of sets, the gates, the baseline; the reports are
   // written again to open with it, and the terminal, --json and the exit code read the same object.

@@ -1,0 +1,58 @@
+/**
+ * Issue 27 item 8: an interrupted eval prints the command that continues it, and that command —
+ * `chatbench eval --resume DIR` with nothing else but the token — finishes the run, its options read
+ * from the manifest; a flag beside it that changes the run is still refused.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { createFakeIo } from '../helpers/fake-io.js';
+import { startSim, TOKENS } from '../helpers/start-sim.js';
+
+const lineCount = (file: string) => {
+  try {
+    return readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
+  } catch {
+    return 0;
+  }
+};
+
+describe('eval --resume DIR alone', () => {
+  it('prints the resume command after Ctrl-C, and that command alone completes the run', async () => {
+    const sim = await startSim({ config: { chat: { time_scale: 0.02 } } });
+    const cwd = mkdtempSync(join(tmpdir(), 'chatbench-resume-'));
+    const rows = Array.from({ length: 5 }, (_, i) => `q${i},How many days of paid time off do employees get (${i})?,hr-pto-policy`);
+    writeFileSync(join(cwd, 'questions.csv'), `id,question,expected_documents\n${rows.join('\n')}\n`);
+    const first = createFakeIo({ cwd });
+    let polls = 0;
+    const poller = setInterval(() => {
+      if (lineCount(join(cwd, 'run', 'results.jsonl')) >= 1 || ++polls > 200) {
+        clearInterval(poller);
+        first.interrupt();
+      }
+    }, 20);
+    const args = ['eval', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', 'questions.csv', '--concurrency', '1', '--grace', '10s', '--out', 'run'];
+    const code = await main(args, first.io);
+    clearInterval(poller);
+    expect(code).toBe(130);
+    const line = first.stderr().split('\n').find((l) => l.includes('to continue the run:'));
+    expect(line).toBe('chatbench eval: to continue the run: chatbench eval --resume run (give the token again (--token or CHATBENCH_TOKEN): the manifest never records it)');
+    const done = lineCount(join(cwd, 'run', 'results.jsonl'));
+    expect(done).toBeLessThan(5);
+
+    // A flag beside --resume that changes what is sent is refused, as before.
+    const changed = createFakeIo({ cwd, env: { CHATBENCH_TOKEN: TOKENS.demo } });
+    expect(await main(['eval', '--resume', 'run', '--repeat', '2'], changed.io)).toBe(2);
+    expect(changed.stderr()).toContain('--resume run: --repeat was 1, now 2');
+
+    const second = createFakeIo({ cwd, env: { CHATBENCH_TOKEN: TOKENS.demo } });
+    const resumed = await main(['eval', '--resume', 'run'], second.io);
+    expect(resumed).toBe(0);
+    expect(second.stderr()).toContain(`resuming ${join(cwd, 'run')}: ${done} requests recorded`);
+    expect(lineCount(join(cwd, 'run', 'results.jsonl'))).toBe(5);
+    const manifest = JSON.parse(readFileSync(join(cwd, 'run', 'manifest.json'), 'utf8')) as { resumes: { options: Record<string, unknown> }[] };
+    expect(manifest.resumes).toHaveLength(1);
+  });
+});
