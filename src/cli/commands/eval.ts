@@ -66,6 +66,7 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('retries', { type: 'number', default: 0, describe: 'Retry network errors, 5xx and streaming errors marked is_retryable this many times', group: 'Run:' })
         .option('retry-429', { type: 'boolean', default: false, describe: 'Retry 429s too, honouring Retry-After', group: 'Run:' })
         .option('grace', { type: 'string', default: '10s', describe: 'On Ctrl-C, how long in-flight requests may finish', group: 'Run:' })
+        .option('restore-project', { type: 'boolean', default: false, describe: 'When the sets file sets a project\'s instructions (defaults.project): put the text the project had before back when the run ends (manifest.json keeps it either way)', group: 'Run:' })
         .option('out', { type: 'string', describe: 'Run directory (default reports/<date-time>-eval)', group: 'Output:' })
         .option('resume', { type: 'string', describe: 'Continue the killed or interrupted run in this directory: its options come from the run\'s manifest.json (give the token again); a flag given beside must agree with the run; only the requests it has no record of are sent', group: 'Output:' })
         .option('baseline', { type: 'string', describe: 'Compare with this run or saved baseline after the run (compare.md/json/html)', group: 'Gates:' })
@@ -114,6 +115,7 @@ export interface EvalArgs extends QualityFlags {
   retries: number;
   'retry-429': boolean;
   grace: string;
+  'restore-project'?: boolean;
   out?: string;
   resume?: string;
   shard?: string;
@@ -264,6 +266,8 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
         maxDurationMs: c.maxDurationMs, maxAnswerBytes: c.maxAnswerBytes, maxBodyBytes: c.maxBodyBytes, maxLineBytes: c.maxLineBytes, maxErrorBodyBytes: c.maxErrorBodyBytes, maxVersionBytes: c.maxVersionBytes, versionTimeoutMs: c.versionTimeoutMs,
         retries: a.retries, retry429: a['retry-429'], outDir: c.outDir, graceMs: c.graceMs, signal: io.signal, version: VERSION,
         junitQuestions: a['junit-questions'], junitLater: true,
+        restoreProject: a['restore-project'] === true,
+        onProjectRestoreFailed: (message) => output.alert(`the project's instructions were not put back: ${message} (the previous text is in manifest.json, project.previous_instructions)`),
         resume: a.resume !== undefined, cancelNow: stopping.cancelNow, gates: gates.filter((g) => g.against === 'value').map((g) => g.text), reference: a.reference, invocation: invocationOf(a),
         onRecord: output.mode === 'verbose' ? (record) => output.detail(requestLine(record)) : undefined,
         judge: judgeUrl === undefined ? null : judgeSettings(a, io, judgeUrl, judge.kind === 'sim'),
@@ -272,9 +276,10 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
           io.stderr.write(`chatbench eval: requests done; ${waiting} record${waiting === 1 ? '' : 's'} waiting for the judge or the checks\n`);
         },
         onTarget: (service) => io.stderr.write(`chatbench eval: target ${describeService(service)}\n`),
-        onStart: ({ outDir, planned, alreadyDone, truncatedBytes, service }) => {
+        onStart: ({ outDir, planned, alreadyDone, truncatedBytes, service, project }) => {
           for (const warning of serviceWarnings(service, prepared.sets.sets)) io.stderr.write(`chatbench eval: warning: ${warning}\n`);
           if (a.resume !== undefined) io.stderr.write(`chatbench eval: resuming ${outDir}: ${alreadyDone} requests recorded${truncatedBytes > 0 ? ` (a torn last line of ${truncatedBytes} bytes was cut)` : ''}, ${planned} to go\n`);
+          if (project !== null) io.stderr.write(`chatbench eval: ${project}\n`);
           io.stderr.write(`chatbench eval: ${planned} requests${inputs.shard ? ` (shard ${inputs.shard.index}/${inputs.shard.count} of ${prepared.plannedTotal})` : ''}, ${a.concurrency} in flight, against ${target.kind === 'simulator' ? 'the embedded simulated service' : displayUrl(target.baseUrl)} → ${outDir}\n`);
         },
         onProgress: (tick) => progress.update(tick),
