@@ -49,6 +49,18 @@ export const InvocationSchema = z.object({
 });
 export type Invocation = z.infer<typeof InvocationSchema>;
 
+/**
+ * A project's instructions as the run found them: `previous_instructions` is the text the service
+ * held before the run replaced it (null when it could not be read), what `--restore-project` puts
+ * back; `restored_at` says when it did.
+ */
+export const ProjectManifestSchema = z.object({
+  id: z.number().int(),
+  previous_instructions: z.string().nullable(),
+  restored_at: z.string().nullable(),
+});
+export type ProjectManifest = z.infer<typeof ProjectManifestSchema>;
+
 export const ManifestSchema = z.object({
   manifest_version: z.literal(1),
   chatbench_version: z.string(),
@@ -95,6 +107,8 @@ export const ManifestSchema = z.object({
   /** Each `--resume` of the run, in order: when, and with which options (they may differ from the start's). */
   resumes: z.array(z.object({ started_at: z.string(), options: z.record(z.string(), z.unknown()) })).optional(),
   invocation: InvocationSchema.optional(),
+  /** The project whose instructions the run replaced (app/project-instructions); absent when it replaced none. */
+  project: ProjectManifestSchema.nullish(),
 });
 export type Manifest = z.infer<typeof ManifestSchema>;
 

@@ -37,7 +37,7 @@ import { runSecrets } from '../client/redact.js';
 import { releaseAtLeast } from '../api/index.js';
 
 export { describeService };
-import { getProjectInstructions, putProjectInstructions } from '../client/project-client.js';
+import { applyProject, describeProject, readPrevious, restoreProject } from './project-instructions.js';
 import { conversationUnits, readDataset, type Dataset } from '../dataset/index.js';
 import { InputError, RunError, UsageError } from '../errors.js';
 import { createEvalPlan, deepResearchProblems, planRequests, planSize, type EvalPlan } from '../plan/build-plan.js';
@@ -48,7 +48,7 @@ import type { Shard } from '../plan/shard.js';
 import { runPlan, type PreviousTurn, type RunProgress, type RunResult } from '../runner/index.js';
 import { toolIdsOf, type ToolIds } from '../plan/tools.js';
 import { checkSetsForMode, resolveSets, type ModeOption, type ResolvedSets, type SetDefinition } from '../sets/index.js';
-import { displayUrl, PLAN_VERSION, redactDefaults, sha256File, type Invocation, type Manifest } from './manifest.js';
+import { displayUrl, PLAN_VERSION, redactDefaults, sha256File, type Invocation, type Manifest, type ProjectManifest } from './manifest.js';
 import type { EvalGenerator, LoopDelay } from '../records/generator-health.js';
 import { watchLoopDelay, worseLoopDelay } from '../runner/loop-delay.js';
 import { createRecordQueue } from '../runner/record-queue.js';
@@ -199,7 +199,11 @@ export interface EvalOptions extends EvalInputs {
   readonly version: string;
   readonly onProgress?: (progress: RunProgress) => void;
   /** Called once the run directory exists and the plan is known, before the first request. */
-  readonly onStart?: (info: { outDir: string; planned: number; alreadyDone: number; truncatedBytes: number; service: ServiceVersion }) => void;
+  readonly onStart?: (info: { outDir: string; planned: number; alreadyDone: number; truncatedBytes: number; service: ServiceVersion; project: string | null }) => void;
+  /** `--restore-project`: put the project's previous instructions back when the run ends (app/project-instructions). */
+  readonly restoreProject?: boolean | undefined;
+  /** A restore that failed: the run's reports are still written. */
+  readonly onProjectRestoreFailed?: ((message: string) => void) | undefined;
   /** Called once what the target is has been learned: when the first stream came back (its framing), or after the run when none did. */
   readonly onTarget?: (service: ServiceDescription) => void;
   /** Continue the run in `outDir` (its manifest must match) instead of starting a fresh one. */
@@ -266,13 +270,22 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
     ...(options.versionTimeoutMs === undefined ? {} : { timeoutMs: options.versionTimeoutMs }),
   }, options.signal, secrets);
   const service: ServiceDescription = { ...version, framing: null };
-  const manifest = { ...(await buildManifest(options, dataset, sets, plan, plannedTotal, wholePlanSha256, service)), quality: await qualityManifest(options, ready) };
+  const projectEndpoint = { baseUrl: options.baseUrl, token: options.token, secrets, maxBodyBytes: options.maxBodyBytes, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) };
+  const project = sets.defaults.project;
+  // Read before the run replaces them; a resume keeps what the run first read (withResume keeps the run's manifest).
+  const before = project ? await readPrevious(projectEndpoint, project) : null;
+  const manifest = {
+    ...(await buildManifest(options, dataset, sets, plan, plannedTotal, wholePlanSha256, service)), quality: await qualityManifest(options, ready),
+    ...(before ? { project: before } : {}),
+  };
   let done: ResumeState['done'] = NOTHING_DONE;
+  let firstRead = before;
   let truncatedBytes = 0;
   let turns: ReadonlyMap<string, PreviousTurn> = new Map();
   if (options.resume) {
     const resumed = await prepareResume(outDir, options.outDir, manifest, plan);
     ({ done, truncatedBytes, turns } = resumed);
+    firstRead = resumed.manifest.project ?? before;
     await writeFileAtomic(join(outDir, 'manifest.json'), `${JSON.stringify(withResume(resumed.manifest, manifest), null, 2)}\n`);
   } else {
     await ensureFreshRunDir(outDir);
@@ -361,8 +374,9 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   let loopDelay: LoopDelay | null = null;
   let warm: WarmUpResult = { connections_opened: 0, warm_up_ms: 0 };
   try {
-    if (sets.defaults.project) await applyProject(options, sets.defaults.project, secrets);
-    options.onStart?.({ outDir, planned: todo.length, alreadyDone: done.size, truncatedBytes, service: version });
+    if (project) await applyProject(projectEndpoint, project);
+    const projectLine = project && firstRead ? describeProject(project, firstRead, options.restoreProject === true) : null;
+    options.onStart?.({ outDir, planned: todo.length, alreadyDone: done.size, truncatedBytes, service: version, project: projectLine });
     // The first wave must be timed like the rest: hot path warmed, connections open, before the first send.
     const sample = first(todo);
     warm = await warmUp({
@@ -407,12 +421,19 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
       tell();
     }
   }
+  let restored: ProjectManifest | null = null;
+  if (options.restoreProject === true && firstRead) {
+    restored = await restoreProject(projectEndpoint, firstRead, new Date()).catch((error: unknown) => {
+      options.onProjectRestoreFailed?.(error instanceof Error ? error.message : String(error));
+      return null;
+    });
+  }
   // The framing is known only once a stream came back: the manifest says it for the reports. A
   // resumed run keeps the run's own manifest and only learns what the target said.
-  if (service.framing !== null) {
+  if (service.framing !== null || restored !== null) {
     const file = join(outDir, 'manifest.json');
     const current: unknown = options.resume ? JSON.parse(await readFile(file, 'utf8')) : manifest;
-    await writeFileAtomic(file, `${JSON.stringify({ ...(current as object), service }, null, 2)}\n`);
+    await writeFileAtomic(file, `${JSON.stringify({ ...(current as object), ...(service.framing === null ? {} : { service }), ...(restored ? { project: restored } : {}) }, null, 2)}\n`);
   }
   if (failure !== undefined) throw failure;
   const generator: EvalGenerator = { loop_delay_ms: worseLoopDelay(previous, loopDelay), ...warm };
@@ -534,14 +555,4 @@ function withCancelNow(client: Pick<ChatClient, 'send' | 'baseUrl'>, cancelNow: 
     baseUrl: client.baseUrl,
     send: (body, signal) => client.send(body, signal === undefined ? cancelNow : AbortSignal.any([signal, cancelNow])),
   };
-}
-
-/** Sets the project's instructions before the first request and reads them back to be sure. */
-async function applyProject(options: EvalOptions, project: { id: number; instructions: string }, secrets: readonly string[]): Promise<void> {
-  const endpoint = { baseUrl: options.baseUrl, token: options.token, secrets, maxBodyBytes: options.maxBodyBytes, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) };
-  await putProjectInstructions(endpoint, project.id, project.instructions);
-  const saved = await getProjectInstructions(endpoint, project.id);
-  if (saved.instructions !== project.instructions) {
-    throw new RunError(`project ${project.id}: the service saved other instructions than those sent`);
-  }
 }

@@ -28,6 +28,7 @@ import { parseBytes } from '../bytes.js';
 import { LIMITS_NOTE, resolveShard, wholeNumber, withConnectionFlags, withShardFlags } from '../flags.js';
 import type { Io } from '../io.js';
 import { watchInterrupts } from '../interrupt.js';
+import { resumeCommand } from '../resume-command.js';
 import { createProgressView } from '../progress.js';
 import { liveOutput } from '../terminal-safe.js';
 import { defaultRunDir } from '../run-dir.js';
@@ -66,8 +67,9 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('retries', { type: 'number', default: 0, describe: 'Retry network errors, 5xx and streaming errors marked is_retryable this many times', group: 'Run:' })
         .option('retry-429', { type: 'boolean', default: false, describe: 'Retry 429s too, honouring Retry-After', group: 'Run:' })
         .option('grace', { type: 'string', default: '10s', describe: 'On Ctrl-C, how long in-flight requests may finish', group: 'Run:' })
+        .option('restore-project', { type: 'boolean', default: false, describe: 'When the sets file sets a project\'s instructions (defaults.project): put the text the project had before back when the run ends (manifest.json keeps it either way)', group: 'Run:' })
         .option('out', { type: 'string', describe: 'Run directory (default reports/<date-time>-eval)', group: 'Output:' })
-        .option('resume', { type: 'string', describe: 'Continue the killed or interrupted run in this directory: same command line, only the requests it has no record of are sent', group: 'Output:' })
+        .option('resume', { type: 'string', describe: 'Continue the killed or interrupted run in this directory: its options come from the run\'s manifest.json (give the token again); a flag given beside must agree with the run; only the requests it has no record of are sent', group: 'Output:' })
         .option('baseline', { type: 'string', describe: 'Compare with this run or saved baseline after the run (compare.md/json/html)', group: 'Gates:' })
         .option('gate', { type: 'string', array: true, default: [], describe: 'A gate, e.g. "citation_recall delta >= -0.02 significant" (repeatable; docs/ci.md)', group: 'Gates:' })
         .option('gates-file', { type: 'string', describe: 'A JSON file of gates (formerly --gates)', group: 'Gates:' })
@@ -114,6 +116,7 @@ export interface EvalArgs extends QualityFlags {
   retries: number;
   'retry-429': boolean;
   grace: string;
+  'restore-project'?: boolean;
   out?: string;
   resume?: string;
   shard?: string;
@@ -264,6 +267,8 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
         maxDurationMs: c.maxDurationMs, maxAnswerBytes: c.maxAnswerBytes, maxBodyBytes: c.maxBodyBytes, maxLineBytes: c.maxLineBytes, maxErrorBodyBytes: c.maxErrorBodyBytes, maxVersionBytes: c.maxVersionBytes, versionTimeoutMs: c.versionTimeoutMs,
         retries: a.retries, retry429: a['retry-429'], outDir: c.outDir, graceMs: c.graceMs, signal: io.signal, version: VERSION,
         junitQuestions: a['junit-questions'], junitLater: true,
+        restoreProject: a['restore-project'] === true,
+        onProjectRestoreFailed: (message) => output.alert(`the project's instructions were not put back: ${message} (the previous text is in manifest.json, project.previous_instructions)`),
         resume: a.resume !== undefined, cancelNow: stopping.cancelNow, gates: gates.filter((g) => g.against === 'value').map((g) => g.text), reference: a.reference, invocation: invocationOf(a),
         onRecord: output.mode === 'verbose' ? (record) => output.detail(requestLine(record)) : undefined,
         judge: judgeUrl === undefined ? null : judgeSettings(a, io, judgeUrl, judge.kind === 'sim'),
@@ -272,9 +277,10 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
           io.stderr.write(`chatbench eval: requests done; ${waiting} record${waiting === 1 ? '' : 's'} waiting for the judge or the checks\n`);
         },
         onTarget: (service) => io.stderr.write(`chatbench eval: target ${describeService(service)}\n`),
-        onStart: ({ outDir, planned, alreadyDone, truncatedBytes, service }) => {
+        onStart: ({ outDir, planned, alreadyDone, truncatedBytes, service, project }) => {
           for (const warning of serviceWarnings(service, prepared.sets.sets)) io.stderr.write(`chatbench eval: warning: ${warning}\n`);
           if (a.resume !== undefined) io.stderr.write(`chatbench eval: resuming ${outDir}: ${alreadyDone} requests recorded${truncatedBytes > 0 ? ` (a torn last line of ${truncatedBytes} bytes was cut)` : ''}, ${planned} to go\n`);
+          if (project !== null) io.stderr.write(fitted(io, `chatbench eval: ${project}\n`));
           io.stderr.write(fitted(io, `chatbench eval: ${planned} requests${inputs.shard ? ` (shard ${inputs.shard.index}/${inputs.shard.count} of ${prepared.plannedTotal})` : ''}, ${a.concurrency} in flight, against ${target.kind === 'simulator' ? 'the embedded simulated service' : displayUrl(target.baseUrl)} → ${outDir}\n`));
         },
         onProgress: (tick) => progress.update(tick),
@@ -299,6 +305,10 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
   if (interrupted) {
     const unsent = result.run.recorded - result.run.sent;
     io.stderr.write(`chatbench eval: interrupted; ${result.run.sent} of ${result.run.planned} requests were sent and recorded${unsent > 0 ? ` (and ${unsent} conversation turns recorded skipped)` : ''}\n`);
+    if (result.run.recorded < result.run.planned) {
+      const { command, note } = resumeCommand(relative(io.cwd, result.outDir) || '.', a, invocationOf(a));
+      io.stderr.write(`chatbench eval: to continue the run: ${command}${note === null ? '' : ` (${note})`}\n`);
+    }
   }
   // One decision (app/eval-verdict): the pairs of sets, the gates, the baseline; the reports are
   // written again to open with it, and the terminal, --json and the exit code read the same object.

@@ -24,6 +24,8 @@ export interface OptionSpec {
 export type Source =
   | { readonly kind: 'default' }
   | { readonly kind: 'file'; readonly file: string; readonly key: string }
+  /** A resumed run's manifest.json (cli/options/resume-layer): under the config file. */
+  | { readonly kind: 'run'; readonly file: string; readonly key: string }
   | { readonly kind: 'env'; readonly name: string }
   | { readonly kind: 'flag' };
 
@@ -38,7 +40,7 @@ export interface Checked<T> {
   readonly problems: readonly string[];
 }
 
-const RANK: Record<Source['kind'], number> = { default: 0, file: 1, env: 2, flag: 3 };
+const RANK: Record<Source['kind'], number> = { default: 0, run: 0.5, file: 1, env: 2, flag: 3 };
 
 /** `base-url` → `CHATBENCH_BASE_URL`, unless the command names the variable itself. */
 export function envName(key: string, overrides: Readonly<Record<string, string>> = {}): string {
@@ -52,6 +54,7 @@ export function describeSource(source: Source): string {
     case 'flag': return 'flag';
     case 'env': return `env ${source.name}`;
     case 'file': return `file ${source.file} (${source.key})`;
+    case 'run': return `run ${source.file} (${source.key})`;
   }
 }
 

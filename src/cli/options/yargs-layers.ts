@@ -22,6 +22,7 @@ import type { Output } from '../output/output.js';
 import { locateConfig, readConfigFile } from './config-file.js';
 import { INVOCATION, invocationRecord } from './invocation.js';
 import { RENAMED, isRetired, renameEnv, renameFileKeys } from './renamed.js';
+import { readManifestLayer } from './resume-layer.js';
 import { SPEEDUP_ENV, speedUp, speedupOf } from './speedup.js';
 import { envLayer, fileLayer, flagLayer, mergeLayers, unknownOption, type Layer, type OptionSpec, type Source } from './layers.js';
 
@@ -35,7 +36,7 @@ export function relabel(text: string, sources: Readonly<Record<string, Source>> 
   return text.replace(/^(chatbench: |)--([a-z0-9][a-z0-9-]*)\b/gm, (whole, prefix: string, key: string) => {
     const source = sources[key];
     if (source?.kind === 'env') return `${prefix}${source.name}`;
-    if (source?.kind === 'file') return `${prefix}${source.file}: ${source.key}`;
+    if (source?.kind === 'file' || source?.kind === 'run') return `${prefix}${source.file}: ${source.key}`;
     return whole;
   });
 }
@@ -193,7 +194,10 @@ export function layering(ctx: LayeringContext) {
     if (problems.length > 0) {
       throw new InputError(problems, { hint: 'options are named as on the command line (base-url, rate), at the top level or under a command\'s name (load: {rate: 20}); CHATBENCH_<OPTION> in the environment' });
     }
-    let merged = mergeLayers(specs, [file, env.layer, flags], ALTERNATIVES);
+    // `--resume DIR` alone: the run's own options, under every other layer (cli/options/resume-layer).
+    const resume = own.has('resume') ? (flags.values.resume ?? env.layer.values.resume ?? file.values.resume) : undefined;
+    const replayed = typeof resume === 'string' ? await readManifestLayer(resume, ctx.io.cwd, specs) : { values: {}, sources: {} };
+    let merged = mergeLayers(specs, [replayed, file, env.layer, flags], ALTERNATIVES);
     const factor = speedupOf(ctx.io.env);
     if (factor !== null) {
       const changed = speedUp(merged.values, factor);
