@@ -16,9 +16,12 @@
  *     streamed at realistic pace, 20 users: CPU per streamed request over the steady 30 s of 40 s runs, paired
  *     per round (target < 1.0× the kit), and chatbench's event-loop delay over each run, first second included.
  *     Skipped, saying why, without Locust or CHATBENCH_ONYX_REPO.
+ * (d) Timing against a truth server (load/truth.ts): chatbench's and the kit's TTFP/TTFT error against the server's own
+ *     log of its writes, at 4 and 20 users (target: median ≤ 1.5 ms, p95 no worse than the kit's). Skipped as (c) is.
  * Flags: --quick (1 round, 1.5 s runs, no autocannon, no rate search, a 14 s kit round: about 1.5 minutes), --skip-cpu,
  * --skip-ramp, --skip-kit, --kit-only, --only TEXT (only the CPU scenarios whose name contains TEXT),
- * --kit-rounds N (default: the rounds of the rest), --kit-together (each kit round runs both tools at once).
+ * --kit-rounds N (default: the rounds of the rest), --kit-together (each kit round runs both tools at once),
+ * --skip-truth, --truth-only (only (d)).
  * Bounded: fixed lists of runs and a deadline. Writes reports/bench/load.json and load.md.
  */
 import { spawn } from 'node:child_process';
@@ -32,15 +35,18 @@ import type { Mode } from '../../src/records/record.js';
 import { judgeStep, median, stepMs, type Verdict } from './load/judge.js';
 import { KIT_TIMING, KIT_TIMING_QUICK, kitSection, renderKitMd, type KitFigures } from './load/kit.js';
 import { startSimProcess, type SimProcess } from './load/sim-process.js';
+import { renderTruthMd, truthSection, TRUTH_TIMING, TRUTH_TIMING_QUICK, type TruthFigures } from './load/truth.js';
 import type { ToolJob, ToolResult } from './load/tool-child.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TOKEN = 'onyx_pat_chatbench_demo';
 const QUICK = process.argv.includes('--quick');
-const KIT_ONLY = process.argv.includes('--kit-only');
+const TRUTH_ONLY = process.argv.includes('--truth-only');
+const KIT_ONLY = process.argv.includes('--kit-only') || TRUTH_ONLY;
 const SKIP_CPU = process.argv.includes('--skip-cpu') || KIT_ONLY;
 const SKIP_RAMP = QUICK || KIT_ONLY || process.argv.includes('--skip-ramp');
-const SKIP_KIT = process.argv.includes('--skip-kit');
+const SKIP_KIT = process.argv.includes('--skip-kit') || TRUTH_ONLY;
+const SKIP_TRUTH = process.argv.includes('--skip-truth');
 /** Both tools at once in each kit round (a machine shared with other work: the same contention for both). */
 const KIT_TOGETHER = process.argv.includes('--kit-together');
 /** `--only TEXT`: the CPU scenarios whose name contains TEXT (e.g. `--only "real token"`). */
@@ -204,7 +210,7 @@ async function ramp(sim: SimProcess, bodies: string[], mode: Mode): Promise<{ st
 
 const fmt = (v: number | null | undefined, digits = 3) => (v === null || v === undefined ? '–' : v.toFixed(digits));
 
-function renderMd(o: { cpu: ScenarioFigures[]; ramps: Partial<Record<Mode, { steps: RampStep[]; sustained: number | null }>>; kit: KitFigures | null; machine: string; load: string; autocannon: boolean }): string {
+function renderMd(o: { cpu: ScenarioFigures[]; ramps: Partial<Record<Mode, { steps: RampStep[]; sustained: number | null }>>; kit: KitFigures | null; truth: TruthFigures | null; machine: string; load: string; autocannon: boolean }): string {
   const lines = [
     '# bench:load — the load generator\'s own cost, against the floor',
     '',
@@ -232,6 +238,7 @@ function renderMd(o: { cpu: ScenarioFigures[]; ramps: Partial<Record<Mode, { ste
     lines.push('');
   } else lines.push(`Rate search skipped (${QUICK ? '--quick' : KIT_ONLY ? '--kit-only' : '--skip-ramp'}).`, '');
   if (o.kit !== null) lines.push(...renderKitMd(o.kit));
+  if (o.truth !== null) lines.push(...renderTruthMd(o.truth));
   return lines.join('\n');
 }
 
@@ -268,6 +275,12 @@ async function main(): Promise<void> {
         await sim.close();
       }
     }
+    let truth: TruthFigures | null = null;
+    if (!SKIP_TRUTH) {
+      const truthStarted = performance.now();
+      // Short answers at real token pace (SIM_CONFIGS.real), so each run pairs hundreds of requests.
+      truth = await truthSection(SIM_CONFIGS.real, TOKEN, ROUNDS, QUICK ? TRUTH_TIMING_QUICK : TRUTH_TIMING, (line) => process.stderr.write(`${line}\n`), () => performance.now() - truthStarted < KIT_BUDGET_MS);
+    }
     const loadAfter = loadavg();
     const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`;
     const load = `Load average (1/5/15 min) ${loadBefore.map((l) => l.toFixed(2)).join(' / ')} at the start, ${loadAfter.map((l) => l.toFixed(2)).join(' / ')} at the end`;
@@ -275,10 +288,10 @@ async function main(): Promise<void> {
     mkdirSync(out, { recursive: true });
     const json = {
       generated_at: new Date().toISOString(), machine, loadavg_start: loadBefore, loadavg_end: loadAfter, quick: QUICK, rounds: ROUNDS, run_ms: RUN_MS,
-      target_ratio: 1.3, cpu, ramps, kit, duration_s: (performance.now() - started) / 1000,
+      target_ratio: 1.3, cpu, ramps, kit, truth, duration_s: (performance.now() - started) / 1000,
     };
     writeFileSync(join(out, 'load.json'), `${JSON.stringify(json, null, 2)}\n`);
-    const md = renderMd({ cpu, ramps, kit, machine, load, autocannon });
+    const md = renderMd({ cpu, ramps, kit, truth, machine, load, autocannon });
     writeFileSync(join(out, 'load.md'), md);
     process.stdout.write(`${md}\nwritten: reports/bench/load.json, reports/bench/load.md (${json.duration_s.toFixed(0)} s)\n`);
   } finally {

@@ -119,16 +119,28 @@ export interface KitToolRun {
   readonly exit_code: number | null;
 }
 
-/** Runs one tool against `baseUrl` (with its /api prefix) for timing.runS and measures it. */
-export async function runKitTool(tool: 'kit' | 'chatbench', round: number, setup: Extract<KitSetup, { ok: true }>, baseUrl: string, token: string, timing: KitTiming): Promise<KitToolRun> {
+/** One streamed request's milestones as a tool measured them, keyed by the assistant message id the stream reserved. */
+export interface ToolTiming {
+  readonly message_id: number;
+  readonly ttfp_ms: number | null;
+  readonly ttft_ms: number | null;
+}
+
+/**
+ * Runs one tool against `baseUrl` (with its /api prefix) for timing.runS and measures it. With
+ * `timings`, each ok streamed request's TTFP and TTFT as the tool measured them are pushed to it
+ * (the kit's milestone events, chatbench's records), for truth.ts.
+ */
+export async function runKitTool(tool: 'kit' | 'chatbench', round: number, setup: Extract<KitSetup, { ok: true }>, baseUrl: string, token: string, timing: KitTiming, timings?: ToolTiming[]): Promise<KitToolRun> {
   const work = mkdtempSync(join(tmpdir(), `chatbench-kit-${tool}-`));
   const endsFile = join(work, 'ends.txt');
+  const timingsFile = join(work, 'timings.txt');
   const outDir = join(work, 'run');
   const started = Date.now();
   const child: ChildProcess = tool === 'kit'
     ? spawn(setup.locust, ['-f', LOCUSTFILE, '--headless', '-u', String(timing.users), '-r', String(timing.users), '-t', `${timing.runS}s`, '-H', new URL(baseUrl).origin, '--only-summary', '--loglevel', 'WARNING'], {
       cwd: work, stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, PYTHONPATH: setup.loadtestDir, ONYX_API_KEY: token, ONYX_WAIT_SECONDS: '0', CHATBENCH_KIT_ENDS: endsFile },
+      env: { ...process.env, PYTHONPATH: setup.loadtestDir, ONYX_API_KEY: token, ONYX_WAIT_SECONDS: '0', CHATBENCH_KIT_ENDS: endsFile, CHATBENCH_KIT_TIMINGS: timingsFile },
     })
     : spawn(process.execPath, ['bin/chatbench.js', 'load', '--base-url', baseUrl, '--token', token, '--dataset', setup.dataset, '--concurrency', String(timing.users), '--duration', `${timing.runS}s`, '--out', outDir, '--quiet'], {
       cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' },
@@ -146,6 +158,7 @@ export async function runKitTool(tool: 'kit' | 'chatbench', round: number, setup
   // opens no earlier than a second after the tool's first answer ended, so that a start-up slowed
   // by a busy machine (loading, warming) is never counted as the cost of requests.
   const ends = tool === 'kit' ? kitEnds(endsFile) : chatbenchEnds(outDir);
+  if (timings !== undefined) timings.push(...(tool === 'kit' ? kitTimings(timingsFile) : chatbenchTimings(outDir)));
   const firstEnd = ends.length > 0 ? Math.min(...ends) : Infinity;
   const opens = Math.max(started + timing.windowFromS * 1000, firstEnd + 1000);
   const from = samples.find((s) => s.at >= opens);
@@ -164,6 +177,26 @@ export async function runKitTool(tool: 'kit' | 'chatbench', round: number, setup
 function kitEnds(file: string): number[] {
   if (!existsSync(file)) return [];
   return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => Number(l) * 1000);
+}
+
+const orNull = (word: string | undefined): number | null => (word === undefined || word === '-' || word === 'None' ? null : Number(word));
+
+/** kit_locustfile.py's `message_id ttfp_ms ttft_ms` lines. */
+function kitTimings(file: string): ToolTiming[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((line) => {
+    const [id, ttfp, ttft] = line.split(' ');
+    return { message_id: Number(id), ttfp_ms: orNull(ttfp), ttft_ms: orNull(ttft) };
+  });
+}
+
+function chatbenchTimings(outDir: string): ToolTiming[] {
+  const file = join(outDir, 'results.jsonl');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').flatMap((line) => {
+    const r = JSON.parse(line) as { outcome: string; message_id: number | null; ttfp_ms: number | null; ttft_ms: number | null };
+    return r.outcome === 'ok' && r.message_id !== null ? [{ message_id: r.message_id, ttfp_ms: r.ttfp_ms, ttft_ms: r.ttft_ms }] : [];
+  });
 }
 
 /** Epoch ms at which each ok record ended: its send's wall time plus its total. */
