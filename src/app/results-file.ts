@@ -12,7 +12,7 @@
 import { finished } from 'node:stream/promises';
 import type { OutputError } from '../errors.js';
 import type { RequestRecord } from '../records/record.js';
-import { toValidRecord } from '../records/valid-record.js';
+import { validBoundedRecord } from '../records/valid-record.js';
 import { boundRecord } from '../records/bounds.js';
 import { createSecretScreen, redactDeep } from '../client/redact.js';
 import { currentOutputFs, outputError } from './output-files.js';
@@ -54,7 +54,7 @@ export function openResultsFile(path: string, options: ResultsFileOptions = {}):
   // at it finds one's marker (a walk of every string of every record cost ~47 µs a record).
   const lineOf = (record: RequestRecord): string => {
     const bounded = boundRecord(record);
-    const valid = toValidRecord(bounded);
+    const valid = validBoundedRecord(bounded);
     if (valid !== bounded) repaired += 1;
     return JSON.stringify(valid);
   };

@@ -52,7 +52,7 @@ import { displayUrl, PLAN_VERSION, redactDefaults, sha256File, type Invocation, 
 import type { EvalGenerator, LoopDelay } from '../records/generator-health.js';
 import { watchLoopDelay, worseLoopDelay } from '../runner/loop-delay.js';
 import { createRecordQueue } from '../runner/record-queue.js';
-import { toValidRecord } from '../records/valid-record.js';
+import { warmValidRecord } from '../records/valid-record.js';
 import { warmUp, type WarmUpResult } from '../runner/warm-up.js';
 import { writeFileAtomic } from './output-files.js';
 import { generatorLoopDelay, readRunLabels, renderReports, type RenderedReports } from './render-reports.js';
@@ -382,7 +382,7 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
     warm = await warmUp({
       preconnect: (n) => client.preconnect(n), connections: Math.min(options.concurrency, todo.length), sample,
       // A record's whole path, so zod compiles the record's validator before the first request, not on it.
-      score: (record) => void JSON.stringify(toValidRecord(scoreRecord(record, sample!.expectations))),
+      score: (record) => void JSON.stringify(warmValidRecord(scoreRecord(record, sample!.expectations))),
     });
     const loop = watchLoopDelay();
     try {

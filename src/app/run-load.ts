@@ -42,7 +42,7 @@ import { displayUrl, PLAN_VERSION, redactDefaults, sha256File, type Invocation, 
 import { writeFileAtomic } from './output-files.js';
 import { openResultsFile } from './results-file.js';
 import type { LoadSummary } from '../records/load-summary.js';
-import { toValidRecord } from '../records/valid-record.js';
+import { warmValidRecord } from '../records/valid-record.js';
 import { expectationsOf, finishedRecord, planInput } from './load-record.js';
 import { runLoadWorkers } from './workers/run-load-workers.js';
 import { healthUrl, startHealthProbe, type RunningHealthProbe } from '../runner/health-probe.js';
@@ -232,7 +232,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     preconnect: (n) => target.preconnect(n), connections: schedule.firstWave(spec.shard), sample: sample.planned, now,
     // Every step a record goes through, so no first use (zod compiling the record's validator:
     // 14–22 ms once) lands among the first requests' timings.
-    score: (record) => void JSON.stringify(toValidRecord(finishedRecord(record, expectations))),
+    score: (record) => void JSON.stringify(warmValidRecord(finishedRecord(record, expectations))),
   });
   if (startAt !== null) await abortableSleep(startAt - wallClock(), options.signal);
   const zero = now();

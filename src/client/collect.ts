@@ -535,6 +535,11 @@ function multiTotals(
 /** A string without a high surrogate has as many code points as UTF-16 units: the common case, tested natively. */
 const HIGH_SURROGATE = /[\uD800-\uDBFF]/;
 
+/** Code points of `text` (what `[...text].length` counts, without building the array): full-response.ts too. */
+export function countCodePoints(text: string): number {
+  return HIGH_SURROGATE.test(text) ? codePoints(text) : text.length;
+}
+
 function codePoints(text: string): number {
   let n = 0;
   for (let i = 0; i < text.length; i++) {

@@ -13,7 +13,7 @@ import { ChatFullResponseSchema, type ChatFullResponse } from '../api/documents.
 import { citedDocumentIds, resolveMarkers } from '../records/citations.js';
 import { boundDocuments } from '../records/quality.js';
 import { canonicalToolName } from '../records/tools.js';
-import { DEFAULT_MAX_ANSWER_BYTES } from './collect.js';
+import { countCodePoints, DEFAULT_MAX_ANSWER_BYTES } from './collect.js';
 import { isDocs, isInt, isNullish, isNullishString, isPlainRecord, isRecord } from './wire/decode-part.js';
 import type { BodyFigures } from './exchange.js';
 import { truncateText } from './exchange.js';
@@ -38,18 +38,19 @@ export function fullResponseFigures(body: string, totalMs: number, maxAnswerByte
   }
   const { marker_citations, markers_without_citation } = resolveMarkers(r.answer, citations, links);
   const kept = cutUtf8(r.answer, maxAnswerBytes);
+  const cited = citedDocumentIds(citations, marker_citations);
   return {
     ...emptyFigures(totalMs),
     outcome: failed ? 'stream_error' : r.answer === '' ? 'empty_answer' : 'ok',
     error_message: failed ? truncateText(r.error_msg ?? '') : r.answer === '' ? 'the full response has an empty answer' : null,
     answer: kept,
     answer_truncated: kept.length < r.answer.length,
-    answer_chars: [...r.answer].length,
+    answer_chars: countCodePoints(r.answer),
     citations,
     marker_citations,
-    cited_document_ids: citedDocumentIds(citations, marker_citations),
+    cited_document_ids: cited,
     top_document_ids: r.top_documents.map((d) => d.document_id),
-    top_documents: boundDocuments(r.top_documents, citedDocumentIds(citations, marker_citations)),
+    top_documents: boundDocuments(r.top_documents, cited),
     markers_without_citation,
     reasoning_chars: r.pre_answer_reasoning?.length ?? 0,
     chat_session_id: r.chat_session_id ?? null,

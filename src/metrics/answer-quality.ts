@@ -43,17 +43,29 @@ export function tokenF1(answer: readonly string[], reference: readonly string[])
   return fMeasure(common / answer.length, common / reference.length);
 }
 
-/** Length of the longest common subsequence, in O(|a|·|b|) time and O(|b|) memory. */
+/**
+ * Length of the longest common subsequence, in O(|a|·|b|) time and O(|b|) memory. Tokens are
+ * compared as small integers (b's distinct tokens numbered once, a token of a absent from b never
+ * matches) over two reused typed rows: no row allocated per token of a, no string compared per cell.
+ */
 export function lcsLength(a: readonly string[], b: readonly string[]): number {
-  let previous = new Array<number>(b.length + 1).fill(0);
-  for (const x of a) {
-    const row = new Array<number>(b.length + 1).fill(0);
-    for (let j = 1; j <= b.length; j += 1) {
-      row[j] = x === b[j - 1] ? (previous[j - 1] ?? 0) + 1 : Math.max(previous[j] ?? 0, row[j - 1] ?? 0);
-    }
-    previous = row;
+  const ids = new Map<string, number>();
+  const right = new Int32Array(b.length);
+  for (let j = 0; j < b.length; j += 1) {
+    let id = ids.get(b[j]!);
+    if (id === undefined) ids.set(b[j]!, (id = ids.size));
+    right[j] = id;
   }
-  return previous[b.length] ?? 0;
+  let previous = new Int32Array(b.length + 1);
+  let row = new Int32Array(b.length + 1);
+  for (const token of a) {
+    const x = ids.get(token) ?? -1;
+    for (let j = 1; j <= b.length; j += 1) {
+      row[j] = x === right[j - 1] ? previous[j - 1]! + 1 : Math.max(previous[j]!, row[j - 1]!);
+    }
+    [previous, row] = [row, previous];
+  }
+  return previous[b.length]!;
 }
 
 /** ROUGE-L F-measure (β = 1): P = LCS/|A|, R = LCS/|G|. Both empty → 1; LCS = 0 → 0. */
@@ -64,10 +76,24 @@ export function rougeL(answer: readonly string[], reference: readonly string[]):
   return fMeasure(lcs / answer.length, lcs / reference.length);
 }
 
+/** References tokenised lately: a load run scores the same few references thousands of times. */
+const referenceCache = new Map<string, readonly string[]>();
+const REFERENCES_CACHED = 1_024;
+
+function referenceTokens(reference: string): readonly string[] {
+  let tokens = referenceCache.get(reference);
+  if (tokens === undefined) {
+    if (referenceCache.size >= REFERENCES_CACHED) referenceCache.clear();
+    tokens = answerTokens(reference);
+    referenceCache.set(reference, tokens);
+  }
+  return tokens;
+}
+
 /** answer_f1 and rouge_l of an answer; both null (N/A) without a reference answer. A null answer counts as empty. */
 export function referenceScores(answer: string | null, reference: string | null | undefined): { answer_f1: number | null; rouge_l: number | null } {
   if (reference === null || reference === undefined || reference.trim() === '') return { answer_f1: null, rouge_l: null };
   const a = answerTokens(answer ?? '');
-  const g = answerTokens(reference);
+  const g = referenceTokens(reference);
   return { answer_f1: tokenF1(a, g), rouge_l: rougeL(a, g) };
 }

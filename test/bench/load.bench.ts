@@ -16,9 +16,14 @@
  *     streamed at realistic pace, 20 users: CPU per streamed request over the steady 30 s of 40 s runs, paired
  *     per round (target < 1.0× the kit), and chatbench's event-loop delay over each run, first second included.
  *     Skipped, saying why, without Locust or CHATBENCH_ONYX_REPO.
+ * (d) Timing against a truth server (load/truth.ts): chatbench's and the kit's TTFP/TTFT error against the server's own
+ *     log of its writes, at 4 and 20 users (target: median ≤ 1.5 ms, p95 no worse than the kit's). Skipped as (c) is.
  * Flags: --quick (1 round, 1.5 s runs, no autocannon, no rate search, a 14 s kit round: about 1.5 minutes), --skip-cpu,
  * --skip-ramp, --skip-kit, --kit-only, --only TEXT (only the CPU scenarios whose name contains TEXT),
- * --kit-rounds N (default: the rounds of the rest), --kit-together (each kit round runs both tools at once).
+ * --kit-rounds N (default: the rounds of the rest), --kit-together (each kit round runs both tools at once),
+ * --skip-truth, --truth-only (only (d)). CHATBENCH_BENCH_BASELINE=DIR (a checkout of an earlier chatbench, with its
+ * node_modules) adds that version's load use-case to (a) as the tool `baseline`, in the same rounds, so a change is
+ * measured before and after in one run (paired ratios chatbench ÷ baseline).
  * Bounded: fixed lists of runs and a deadline. Writes reports/bench/load.json and load.md.
  */
 import { spawn } from 'node:child_process';
@@ -32,15 +37,18 @@ import type { Mode } from '../../src/records/record.js';
 import { judgeStep, median, stepMs, type Verdict } from './load/judge.js';
 import { KIT_TIMING, KIT_TIMING_QUICK, kitSection, renderKitMd, type KitFigures } from './load/kit.js';
 import { startSimProcess, type SimProcess } from './load/sim-process.js';
+import { renderTruthMd, truthSection, TRUTH_TIMING, TRUTH_TIMING_QUICK, type TruthFigures } from './load/truth.js';
 import type { ToolJob, ToolResult } from './load/tool-child.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TOKEN = 'onyx_pat_chatbench_demo';
 const QUICK = process.argv.includes('--quick');
-const KIT_ONLY = process.argv.includes('--kit-only');
+const TRUTH_ONLY = process.argv.includes('--truth-only');
+const KIT_ONLY = process.argv.includes('--kit-only') || TRUTH_ONLY;
 const SKIP_CPU = process.argv.includes('--skip-cpu') || KIT_ONLY;
 const SKIP_RAMP = QUICK || KIT_ONLY || process.argv.includes('--skip-ramp');
-const SKIP_KIT = process.argv.includes('--skip-kit');
+const SKIP_KIT = process.argv.includes('--skip-kit') || TRUTH_ONLY;
+const SKIP_TRUTH = process.argv.includes('--skip-truth');
 /** Both tools at once in each kit round (a machine shared with other work: the same contention for both). */
 const KIT_TOGETHER = process.argv.includes('--kit-together');
 /** `--only TEXT`: the CPU scenarios whose name contains TEXT (e.g. `--only "real token"`). */
@@ -50,9 +58,9 @@ const KIT_ROUNDS = process.argv.includes('--kit-rounds') ? Number(process.argv[p
 const RUN_MS = QUICK ? 1_500 : 4_000;
 const STEADY_MS = 500;
 const RAMP_RATES = [100, 200, 400, 800, 1600, 3200] as const;
-const DEADLINE_MS = QUICK ? 90_000 : 600_000;
+const DEADLINE_MS = QUICK ? 90_000 : 900_000;
 /** The kit's section starts no round after this long (a round of two 40 s runs takes about 90 s). */
-const KIT_BUDGET_MS = 400_000;
+const KIT_BUDGET_MS = 600_000;
 
 type SimKind = 'fast' | 'real';
 const SIM_CONFIGS: Record<SimKind, Record<string, unknown>> = {
@@ -91,13 +99,17 @@ function hasAutocannon(): boolean {
   }
 }
 
-/** Runs one tool in its own process (load/tool-child.ts) and reads its result. */
-async function runTool(job: ToolJob): Promise<ToolResult> {
+/** An earlier chatbench measured beside this one (see the header), or null. */
+const BASELINE = process.env.CHATBENCH_BENCH_BASELINE || null;
+type CpuTool = ToolJob['tool'] | 'baseline';
+
+/** Runs one tool in its own process (load/tool-child.ts of `root`: this checkout, or the baseline's) and reads its result. */
+async function runTool(job: ToolJob, root: string = ROOT): Promise<ToolResult> {
   const dir = mkdtempSync(join(tmpdir(), 'chatbench-tool-'));
   const jobFile = join(dir, 'job.json');
   const resultFile = join(dir, 'result.json');
   writeFileSync(jobFile, JSON.stringify(job));
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'load', 'tool-child.ts'), jobFile, resultFile], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test', 'bench', 'load', 'tool-child.ts'), jobFile, resultFile], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const code = await new Promise<number | null>((done) => child.once('exit', (c) => done(c)));
@@ -105,7 +117,8 @@ async function runTool(job: ToolJob): Promise<ToolResult> {
   return JSON.parse(readFileSync(resultFile, 'utf8')) as ToolResult;
 }
 
-interface Measured extends ToolResult {
+interface Measured extends Omit<ToolResult, 'tool'> {
+  readonly tool: CpuTool;
   readonly round: number;
   readonly cpu_ms_per_request: number | null;
 }
@@ -118,6 +131,11 @@ interface ScenarioFigures {
   /** chatbench ÷ floor CPU per request, per round, and their median. */
   ratios: number[];
   ratio: number | null;
+  /** With a baseline: baseline ÷ floor and chatbench ÷ baseline, per round, and their medians. */
+  baseline_ratios: number[];
+  baseline_ratio: number | null;
+  change_ratios: number[];
+  change_ratio: number | null;
 }
 
 async function cpuSection(sims: Record<SimKind, SimProcess>, bodies: Record<Mode, string[]>, autocannon: boolean): Promise<ScenarioFigures[]> {
@@ -125,28 +143,35 @@ async function cpuSection(sims: Record<SimKind, SimProcess>, bodies: Record<Mode
   for (const scenario of SCENARIOS.filter((s) => s.name.includes(ONLY))) {
     const runs: Measured[] = [];
     const ratios: number[] = [];
+    const baselineRatios: number[] = [];
+    const changeRatios: number[] = [];
     for (let round = 1; round <= ROUNDS && timeLeft() > 15_000; round++) {
       const job = (tool: ToolJob['tool']): ToolJob => ({
         tool, baseUrl: sims[scenario.sim].baseUrl, token: TOKEN, mode: scenario.mode, rate: scenario.rate, durationMs: RUN_MS,
         connections: scenario.connections, bodies: bodies[scenario.mode], settleMs: STEADY_MS,
       });
       // Alternate the order so neither tool always runs on the machine the other just warmed.
-      const order: ToolJob['tool'][] = round % 2 === 1 ? ['floor', 'chatbench'] : ['chatbench', 'floor'];
+      const tools: CpuTool[] = BASELINE === null ? ['floor', 'chatbench'] : ['floor', 'chatbench', 'baseline'];
+      const order: CpuTool[] = round % 2 === 1 ? tools : [...tools].reverse();
       if (autocannon && scenario.mode === 'full' && !QUICK) order.push('autocannon');
       const byTool = new Map<string, Measured>();
       for (const tool of order) {
-        const r = await runTool(job(tool));
-        const m = { ...r, round, cpu_ms_per_request: r.sent > 0 ? r.cpu_ms / r.sent : null };
+        const r = tool === 'baseline' ? await runTool(job('chatbench'), BASELINE!) : await runTool(job(tool));
+        const m: Measured = { ...r, tool, round, cpu_ms_per_request: r.sent > 0 ? r.cpu_ms / r.sent : null };
         byTool.set(tool, m);
         runs.push(m);
       }
       const ours = byTool.get('chatbench')?.cpu_ms_per_request;
       const floor = byTool.get('floor')?.cpu_ms_per_request;
+      const before = byTool.get('baseline')?.cpu_ms_per_request;
       if (ours != null && floor != null && floor > 0) ratios.push(ours / floor);
+      if (before != null && floor != null && floor > 0) baselineRatios.push(before / floor);
+      if (ours != null && before != null && before > 0) changeRatios.push(ours / before);
     }
     const tools = [...new Set(runs.map((r) => r.tool))];
     out.push({
       scenario, runs, ratios, ratio: median(ratios),
+      baseline_ratios: baselineRatios, baseline_ratio: median(baselineRatios), change_ratios: changeRatios, change_ratio: median(changeRatios),
       medians: tools.map((tool) => {
         const mine = runs.filter((r) => r.tool === tool);
         return {
@@ -157,7 +182,7 @@ async function cpuSection(sims: Record<SimKind, SimProcess>, bodies: Record<Mode
         };
       }),
     });
-    process.stderr.write(`bench:load: ${scenario.name}: chatbench ÷ floor ${fmt(median(ratios), 2)}× (${ratios.map((r) => r.toFixed(2)).join(', ')})\n`);
+    process.stderr.write(`bench:load: ${scenario.name}: chatbench ÷ floor ${fmt(median(ratios), 2)}× (${ratios.map((r) => r.toFixed(2)).join(', ')})${BASELINE === null ? '' : `; baseline ÷ floor ${fmt(median(baselineRatios), 2)}×; chatbench ÷ baseline ${fmt(median(changeRatios), 2)}× (${changeRatios.map((r) => r.toFixed(2)).join(', ')})`}\n`);
   }
   return out;
 }
@@ -204,7 +229,7 @@ async function ramp(sim: SimProcess, bodies: string[], mode: Mode): Promise<{ st
 
 const fmt = (v: number | null | undefined, digits = 3) => (v === null || v === undefined ? '–' : v.toFixed(digits));
 
-function renderMd(o: { cpu: ScenarioFigures[]; ramps: Partial<Record<Mode, { steps: RampStep[]; sustained: number | null }>>; kit: KitFigures | null; machine: string; load: string; autocannon: boolean }): string {
+function renderMd(o: { cpu: ScenarioFigures[]; ramps: Partial<Record<Mode, { steps: RampStep[]; sustained: number | null }>>; kit: KitFigures | null; truth: TruthFigures | null; machine: string; load: string; autocannon: boolean }): string {
   const lines = [
     '# bench:load — the load generator\'s own cost, against the floor',
     '',
@@ -216,11 +241,13 @@ function renderMd(o: { cpu: ScenarioFigures[]; ramps: Partial<Record<Mode, { ste
     lines.push('## CPU per request', '', '| scenario | connections | tool | CPU ms / request | achieved (ended ÷ last end) | ok | chatbench ÷ floor |', '|:---|---:|:---|---:|---:|---:|---:|');
     for (const s of o.cpu) {
       for (const m of s.medians) {
-        const ratio = m.tool === 'chatbench' ? `**${fmt(s.ratio, 2)}×** (${s.ratios.map((r) => r.toFixed(2)).join(', ')})` : '';
+        const ratio = m.tool === 'chatbench' ? `**${fmt(s.ratio, 2)}×** (${s.ratios.map((r) => r.toFixed(2)).join(', ')})`
+          : m.tool === 'baseline' ? `${fmt(s.baseline_ratio, 2)}× (${s.baseline_ratios.map((r) => r.toFixed(2)).join(', ')}); chatbench ÷ baseline **${fmt(s.change_ratio, 2)}×** (${s.change_ratios.map((r) => r.toFixed(2)).join(', ')})` : '';
         lines.push(`| ${s.scenario.name} | ${s.scenario.connections} | ${m.tool} | ${fmt(m.cpu_ms_per_request)} | ${fmt(m.achieved_rate, 0)}/s of ${s.scenario.rate}/s | ${m.ok_share === null ? '–' : `${(m.ok_share * 100).toFixed(1)}%`} | ${ratio} |`);
       }
     }
     lines.push('', o.autocannon ? 'autocannon (context, full only): sends one body and parses nothing.' : 'autocannon is not installed (optional dev dependency): its rows are missing.', '');
+    if (BASELINE !== null) lines.push(`baseline: the load use-case of ${BASELINE} (CHATBENCH_BENCH_BASELINE), in the same rounds; its last column gives baseline ÷ floor, then chatbench ÷ baseline paired per round.`, '');
   }
   const modes = (['full', 'stream'] as const).filter((m) => o.ramps[m] !== undefined);
   if (modes.length > 0) {
@@ -232,6 +259,7 @@ function renderMd(o: { cpu: ScenarioFigures[]; ramps: Partial<Record<Mode, { ste
     lines.push('');
   } else lines.push(`Rate search skipped (${QUICK ? '--quick' : KIT_ONLY ? '--kit-only' : '--skip-ramp'}).`, '');
   if (o.kit !== null) lines.push(...renderKitMd(o.kit));
+  if (o.truth !== null) lines.push(...renderTruthMd(o.truth));
   return lines.join('\n');
 }
 
@@ -263,10 +291,16 @@ async function main(): Promise<void> {
       // A budget of its own (the rounds are a fixed list; this bounds a machine too slow for them).
       const kitStarted = performance.now();
       try {
-        kit = await kitSection(sim.baseUrl, TOKEN, KIT_ROUNDS, QUICK ? KIT_TIMING_QUICK : KIT_TIMING, (line) => process.stderr.write(`${line}\n`), () => performance.now() - kitStarted < KIT_BUDGET_MS, KIT_TOGETHER);
+        kit = await kitSection(sim.baseUrl, TOKEN, KIT_ROUNDS, QUICK ? KIT_TIMING_QUICK : KIT_TIMING, (line) => process.stderr.write(`${line}\n`), () => performance.now() - kitStarted < KIT_BUDGET_MS, KIT_TOGETHER, BASELINE ?? undefined);
       } finally {
         await sim.close();
       }
+    }
+    let truth: TruthFigures | null = null;
+    if (!SKIP_TRUTH) {
+      const truthStarted = performance.now();
+      // Short answers at real token pace (SIM_CONFIGS.real), so each run pairs hundreds of requests.
+      truth = await truthSection(SIM_CONFIGS.real, TOKEN, ROUNDS, QUICK ? TRUTH_TIMING_QUICK : TRUTH_TIMING, (line) => process.stderr.write(`${line}\n`), () => performance.now() - truthStarted < KIT_BUDGET_MS);
     }
     const loadAfter = loadavg();
     const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`;
@@ -275,10 +309,10 @@ async function main(): Promise<void> {
     mkdirSync(out, { recursive: true });
     const json = {
       generated_at: new Date().toISOString(), machine, loadavg_start: loadBefore, loadavg_end: loadAfter, quick: QUICK, rounds: ROUNDS, run_ms: RUN_MS,
-      target_ratio: 1.3, cpu, ramps, kit, duration_s: (performance.now() - started) / 1000,
+      target_ratio: 1.3, cpu, ramps, kit, truth, duration_s: (performance.now() - started) / 1000,
     };
     writeFileSync(join(out, 'load.json'), `${JSON.stringify(json, null, 2)}\n`);
-    const md = renderMd({ cpu, ramps, kit, machine, load, autocannon });
+    const md = renderMd({ cpu, ramps, kit, truth, machine, load, autocannon });
     writeFileSync(join(out, 'load.md'), md);
     process.stdout.write(`${md}\nwritten: reports/bench/load.json, reports/bench/load.md (${json.duration_s.toFixed(0)} s)\n`);
   } finally {

@@ -26,6 +26,12 @@ export interface SimTrace {
   first_call: number;
   /** … and its bytes were handed to the kernel. */
   first_flush: number;
+  /**
+   * Same for the first write holding a stream line (a `{`): the first write may be the headers alone
+   * (a simulator that flushes them first), which no client counts as a part. Absent: not traced.
+   */
+  part_call?: number | null;
+  part_flush?: number | null;
   /** Same for the first write holding a `message_delta`; null when none came (errors). */
   delta_call: number | null;
   delta_flush: number | null;
@@ -60,7 +66,7 @@ function wrapWrites(res: ServerResponse, arrival: number, now: () => number, don
   const original = res.write;
   const socket = res.socket;
   const originalSocketWrite = socket?.write;
-  const trace: SimTrace = { message_id: -1, arrival, first_call: Number.NaN, first_flush: Number.NaN, delta_call: null, delta_flush: null };
+  const trace: SimTrace = { message_id: -1, arrival, first_call: Number.NaN, first_flush: Number.NaN, part_call: null, part_flush: null, delta_call: null, delta_flush: null };
   let finished = false;
   const finish = () => {
     if (finished) return;
@@ -78,6 +84,10 @@ function wrapWrites(res: ServerResponse, arrival: number, now: () => number, don
     if (Number.isNaN(trace.first_call)) {
       trace.first_call = called;
       process.nextTick(() => void (trace.first_flush = now()));
+    }
+    if (trace.part_call === null && text.includes('{')) {
+      trace.part_call = called;
+      process.nextTick(() => void (trace.part_flush = now()));
     }
     // res.write itself writes to the socket (headers first): take the id from whichever write holds it.
     if (trace.message_id < 0) trace.message_id = Number(MESSAGE_ID.exec(text)?.[1] ?? -1);

@@ -105,8 +105,11 @@ function sample(pid: number): Sample | null {
   }
 }
 
+/** `baseline`: an earlier chatbench checkout (CHATBENCH_BENCH_BASELINE), measured as chatbench is. */
+export type KitTool = 'kit' | 'chatbench' | 'baseline';
+
 export interface KitToolRun {
-  readonly tool: 'kit' | 'chatbench';
+  readonly tool: KitTool;
   readonly round: number;
   /** The steady window as sampled, s. */
   readonly window_s: number;
@@ -119,19 +122,31 @@ export interface KitToolRun {
   readonly exit_code: number | null;
 }
 
-/** Runs one tool against `baseUrl` (with its /api prefix) for timing.runS and measures it. */
-export async function runKitTool(tool: 'kit' | 'chatbench', round: number, setup: Extract<KitSetup, { ok: true }>, baseUrl: string, token: string, timing: KitTiming): Promise<KitToolRun> {
+/** One streamed request's milestones as a tool measured them, keyed by the assistant message id the stream reserved. */
+export interface ToolTiming {
+  readonly message_id: number;
+  readonly ttfp_ms: number | null;
+  readonly ttft_ms: number | null;
+}
+
+/**
+ * Runs one tool against `baseUrl` (with its /api prefix) for timing.runS and measures it. With
+ * `timings`, each ok streamed request's TTFP and TTFT as the tool measured them are pushed to it
+ * (the kit's milestone events, chatbench's records), for truth.ts.
+ */
+export async function runKitTool(tool: KitTool, round: number, setup: Extract<KitSetup, { ok: true }>, baseUrl: string, token: string, timing: KitTiming, timings?: ToolTiming[], baseline?: string): Promise<KitToolRun> {
   const work = mkdtempSync(join(tmpdir(), `chatbench-kit-${tool}-`));
   const endsFile = join(work, 'ends.txt');
+  const timingsFile = join(work, 'timings.txt');
   const outDir = join(work, 'run');
   const started = Date.now();
   const child: ChildProcess = tool === 'kit'
     ? spawn(setup.locust, ['-f', LOCUSTFILE, '--headless', '-u', String(timing.users), '-r', String(timing.users), '-t', `${timing.runS}s`, '-H', new URL(baseUrl).origin, '--only-summary', '--loglevel', 'WARNING'], {
       cwd: work, stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, PYTHONPATH: setup.loadtestDir, ONYX_API_KEY: token, ONYX_WAIT_SECONDS: '0', CHATBENCH_KIT_ENDS: endsFile },
+      env: { ...process.env, PYTHONPATH: setup.loadtestDir, ONYX_API_KEY: token, ONYX_WAIT_SECONDS: '0', CHATBENCH_KIT_ENDS: endsFile, CHATBENCH_KIT_TIMINGS: timingsFile },
     })
     : spawn(process.execPath, ['bin/chatbench.js', 'load', '--base-url', baseUrl, '--token', token, '--dataset', setup.dataset, '--concurrency', String(timing.users), '--duration', `${timing.runS}s`, '--out', outDir, '--quiet'], {
-      cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' },
+      cwd: tool === 'baseline' ? baseline : ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' },
     });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-4000)));
@@ -146,6 +161,7 @@ export async function runKitTool(tool: 'kit' | 'chatbench', round: number, setup
   // opens no earlier than a second after the tool's first answer ended, so that a start-up slowed
   // by a busy machine (loading, warming) is never counted as the cost of requests.
   const ends = tool === 'kit' ? kitEnds(endsFile) : chatbenchEnds(outDir);
+  if (timings !== undefined) timings.push(...(tool === 'kit' ? kitTimings(timingsFile) : chatbenchTimings(outDir)));
   const firstEnd = ends.length > 0 ? Math.min(...ends) : Infinity;
   const opens = Math.max(started + timing.windowFromS * 1000, firstEnd + 1000);
   const from = samples.find((s) => s.at >= opens);
@@ -157,13 +173,33 @@ export async function runKitTool(tool: 'kit' | 'chatbench', round: number, setup
   return {
     tool, round, window_s: (to.at - from.at) / 1000, requests_in_window: inWindow, cpu_ms_in_window: cpu,
     cpu_ms_per_request: inWindow > 0 ? cpu / inWindow : null, peak_rss_mb: hwms.length > 0 ? Math.max(...hwms) : null,
-    loop_delay_ms: tool === 'chatbench' ? loopDelayOf(outDir) : null, exit_code: code,
+    loop_delay_ms: tool === 'kit' ? null : loopDelayOf(outDir), exit_code: code,
   };
 }
 
 function kitEnds(file: string): number[] {
   if (!existsSync(file)) return [];
   return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => Number(l) * 1000);
+}
+
+const orNull = (word: string | undefined): number | null => (word === undefined || word === '-' || word === 'None' ? null : Number(word));
+
+/** kit_locustfile.py's `message_id ttfp_ms ttft_ms` lines. */
+function kitTimings(file: string): ToolTiming[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((line) => {
+    const [id, ttfp, ttft] = line.split(' ');
+    return { message_id: Number(id), ttfp_ms: orNull(ttfp), ttft_ms: orNull(ttft) };
+  });
+}
+
+function chatbenchTimings(outDir: string): ToolTiming[] {
+  const file = join(outDir, 'results.jsonl');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').flatMap((line) => {
+    const r = JSON.parse(line) as { outcome: string; message_id: number | null; ttfp_ms: number | null; ttft_ms: number | null };
+    return r.outcome === 'ok' && r.message_id !== null ? [{ message_id: r.message_id, ttfp_ms: r.ttfp_ms, ttft_ms: r.ttft_ms }] : [];
+  });
 }
 
 /** Epoch ms at which each ok record ended: its send's wall time plus its total. */
@@ -191,10 +227,15 @@ export interface KitFigures {
   readonly timing: KitTiming;
   readonly runs: KitToolRun[];
   /** Per tool: medians over the rounds. */
-  readonly medians: { tool: 'kit' | 'chatbench'; cpu_ms_per_request: number | null; requests_in_window: number | null; peak_rss_mb: number | null }[];
+  readonly medians: { tool: KitTool; cpu_ms_per_request: number | null; requests_in_window: number | null; peak_rss_mb: number | null }[];
   /** chatbench ÷ kit CPU per streamed request, per round (target < 1.0), and their median. */
   readonly ratios: number[];
   readonly ratio: number | null;
+  /** With a baseline: baseline ÷ kit and chatbench ÷ baseline per round, and their medians. */
+  readonly baseline_ratios: number[];
+  readonly baseline_ratio: number | null;
+  readonly change_ratios: number[];
+  readonly change_ratio: number | null;
   /** chatbench's event-loop delay per round (target max ≤ 10 ms, p99 ≤ 2 ms on a quiet machine). */
   readonly loop_delay_ms: ({ p50: number; p99: number; max: number } | null)[];
 }
@@ -212,20 +253,24 @@ const median = (values: readonly number[]): number | null => {
  * with other work both meet the same contention at the same moments (the simulator then serves
  * twice the users).
  */
-export async function kitSection(baseUrl: string, token: string, rounds: number, timing: KitTiming, log: (line: string) => void, hasTime: () => boolean, together = false): Promise<KitFigures> {
+export async function kitSection(baseUrl: string, token: string, rounds: number, timing: KitTiming, log: (line: string) => void, hasTime: () => boolean, together = false, baseline?: string): Promise<KitFigures> {
   const setup = prepareKit();
+  const none = { baseline_ratios: [], baseline_ratio: null, change_ratios: [], change_ratio: null };
   if (!setup.ok) {
     log(`bench:load: the service's kit skipped: ${setup.reason}`);
-    return { skipped: setup.reason, together, timing, runs: [], medians: [], ratios: [], ratio: null, loop_delay_ms: [] };
+    return { skipped: setup.reason, together, timing, runs: [], medians: [], ratios: [], ratio: null, loop_delay_ms: [], ...none };
   }
   const runs: KitToolRun[] = [];
   const ratios: number[] = [];
+  const baselineRatios: number[] = [];
+  const changeRatios: number[] = [];
+  const tools: KitTool[] = baseline === undefined ? ['kit', 'chatbench'] : ['kit', 'chatbench', 'baseline'];
   for (let round = 1; round <= rounds && hasTime(); round++) {
-    const order: Array<'kit' | 'chatbench'> = round % 2 === 1 ? ['kit', 'chatbench'] : ['chatbench', 'kit'];
-    const mine: Partial<Record<'kit' | 'chatbench', KitToolRun>> = {};
+    const order: KitTool[] = round % 2 === 1 ? tools : [...tools].reverse();
+    const mine: Partial<Record<KitTool, KitToolRun>> = {};
     const measured: KitToolRun[] = [];
-    if (together) measured.push(...(await Promise.all(order.map((tool) => runKitTool(tool, round, setup, baseUrl, token, timing)))));
-    else for (const tool of order) measured.push(await runKitTool(tool, round, setup, baseUrl, token, timing));
+    if (together) measured.push(...(await Promise.all(order.map((tool) => runKitTool(tool, round, setup, baseUrl, token, timing, undefined, baseline)))));
+    else for (const tool of order) measured.push(await runKitTool(tool, round, setup, baseUrl, token, timing, undefined, baseline));
     for (const run of measured) {
       mine[run.tool] = run;
       runs.push(run);
@@ -233,11 +278,14 @@ export async function kitSection(baseUrl: string, token: string, rounds: number,
     }
     const ours = mine.chatbench?.cpu_ms_per_request;
     const theirs = mine.kit?.cpu_ms_per_request;
+    const before = mine.baseline?.cpu_ms_per_request;
     if (ours != null && theirs != null && theirs > 0) ratios.push(ours / theirs);
+    if (before != null && theirs != null && theirs > 0) baselineRatios.push(before / theirs);
+    if (ours != null && before != null && before > 0) changeRatios.push(ours / before);
   }
-  const tools = ['kit', 'chatbench'] as const;
   return {
     skipped: null, together, timing, runs, ratios, ratio: median(ratios),
+    baseline_ratios: baselineRatios, baseline_ratio: median(baselineRatios), change_ratios: changeRatios, change_ratio: median(changeRatios),
     medians: tools.map((tool) => {
       const of = runs.filter((r) => r.tool === tool);
       return {
@@ -265,8 +313,9 @@ export function renderKitMd(k: KitFigures): string[] {
     '|:---|---:|---:|---:|---:|',
   );
   for (const m of k.medians) {
-    const ratio = m.tool === 'chatbench' ? `**${fmt(k.ratio)}×** (${k.ratios.map((r) => r.toFixed(2)).join(', ')})` : '';
-    lines.push(`| ${m.tool === 'kit' ? 'the kit (Locust, Python)' : 'chatbench'} | ${fmt(m.cpu_ms_per_request)} | ${fmt(m.requests_in_window, 0)} | ${fmt(m.peak_rss_mb, 0)} | ${ratio} |`);
+    const ratio = m.tool === 'chatbench' ? `**${fmt(k.ratio)}×** (${k.ratios.map((r) => r.toFixed(2)).join(', ')})`
+      : m.tool === 'baseline' ? `${fmt(k.baseline_ratio)}× (${k.baseline_ratios.map((r) => r.toFixed(2)).join(', ')}); chatbench ÷ baseline **${fmt(k.change_ratio)}×** (${k.change_ratios.map((r) => r.toFixed(2)).join(', ')})` : '';
+    lines.push(`| ${m.tool === 'kit' ? 'the kit (Locust, Python)' : m.tool} | ${fmt(m.cpu_ms_per_request)} | ${fmt(m.requests_in_window, 0)} | ${fmt(m.peak_rss_mb, 0)} | ${ratio} |`);
   }
   const delays = k.loop_delay_ms.map((d, i) => `round ${i + 1}: ${d === null ? '–' : `p50 ${fmt(d.p50)} / p99 ${fmt(d.p99)} / max ${fmt(d.max)} ms`}`);
   lines.push('', `chatbench's event-loop delay over each ${t.users}-user run, its first second included (target: max ≤ 10 ms, p99 ≤ 2 ms on a quiet machine): ${delays.join('; ')}.`, '');

@@ -1,0 +1,175 @@
+/**
+ * @module records/record-fast-check
+ * A hand-written check that a record surely passes RequestRecordSchema (records/record.ts), so that
+ * results-file.ts skips zod's walk for the records a run writes by the thousand (it was a sixth of
+ * the load generator's busy time at 200/s, issue 24). It is conservative: `true` only when every
+ * field holds what the schema accepts; `false` means "not sure", never "invalid", and the caller then
+ * asks zod, which decides and words the error. So the result of a write is zod's whatever this says.
+ * Fields a load or eval record holds only after a judge or the user's checks (top_documents, judge,
+ * checks, human_verdict) are accepted here only empty; anything else goes to zod.
+ *
+ * The field lists below are the schema's, key for key (test/fuzz/record-fast-check.test.ts compares them to the
+ * schemas' shapes, and fuzzes records to show this never says yes where zod says no). Pure.
+ */
+import { RECORD_BOUNDS as B } from './bounds.js';
+import { OUTCOMES, RECORD_VERSION } from './record.js';
+
+type Check = (value: unknown) => boolean;
+
+const OUTCOME_SET: ReadonlySet<unknown> = new Set(OUTCOMES);
+const SESSIONS: ReadonlySet<unknown> = new Set(['new', 'continued', 'resumed', 'restarted']);
+
+// zod's number refuses NaN and ±Infinity; int() is a safe integer.
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const nonNegative: Check = (v) => finite(v) && v >= 0;
+const int: Check = (v) => Number.isSafeInteger(v);
+const count: Check = (v) => Number.isSafeInteger(v) && (v as number) >= 0;
+const nullable = (check: Check): Check => (v) => v === null || check(v);
+/** A field with a zod default (or optional): absent is fine. */
+const orAbsent = (check: Check): Check => (v) => v === undefined || check(v);
+const text = (max: number): Check => (v) => typeof v === 'string' && v.length <= max;
+const list = (item: Check, max: number = B.listItems): Check => (v) => {
+  if (!Array.isArray(v) || v.length > max) return false;
+  for (let i = 0; i < v.length; i++) if (!item(v[i])) return false;
+  return true;
+};
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** zod's record takes a plain object only (its prototype Object's or none) and checks symbol keys too. */
+const isRecordLike = (v: unknown): v is Record<string, unknown> => {
+  if (!isPlainObject(v)) return false;
+  const prototype: unknown = Object.getPrototypeOf(v);
+  return (prototype === Object.prototype || prototype === null) && Object.getOwnPropertySymbols(v).length === 0;
+};
+/** z.record(key, value) with at most `max` entries. */
+const map = (key: Check, value: Check, max: number): Check => (v) => {
+  if (!isRecordLike(v)) return false;
+  let entries = 0;
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue;
+    if (++entries > max || !key(k) || !value(v[k])) return false;
+  }
+  return true;
+};
+const emptyList: Check = (v) => Array.isArray(v) && v.length === 0;
+const emptyObject: Check = (v) => {
+  if (!isRecordLike(v)) return false;
+  for (const k in v) if (Object.hasOwn(v, k)) return false;
+  return true;
+};
+const object = (shape: Readonly<Record<string, Check>>): Check => {
+  const keys = Object.keys(shape);
+  const checks = keys.map((k) => shape[k]!);
+  return (v) => {
+    if (!isPlainObject(v)) return false;
+    for (let i = 0; i < keys.length; i++) if (!checks[i]!(v[keys[i]!])) return false;
+    return true;
+  };
+};
+
+const id = text(B.idChars);
+const message = text(B.messageChars);
+const datasetText = text(B.datasetTextChars);
+const ms = nullable(nonNegative);
+const score = nullable(finite);
+const strings = list((v) => typeof v === 'string', Number.MAX_SAFE_INTEGER);
+const citation = object({ citation_number: int, document_id: id });
+
+/** ScoresSchema (records/scores.ts), key for key. */
+export const SCORES_SHAPE: Readonly<Record<string, Check>> = (() => {
+  const shape: Record<string, Check> = { citation_precision: score, citation_recall: score, citation_f1: score };
+  const ranking = ['reciprocal_rank', ...['hit', 'precision', 'recall', 'ap', 'ndcg'].flatMap((p) => [1, 3, 5, 10].map((k) => `${p}_at_${k}`))];
+  for (const key of ranking) shape[key] = score;
+  for (const key of ranking) shape[`retrieval_${key}`] = score;
+  for (const key of ['answer_f1', 'rouge_l', 'correctness', 'groundedness', 'relevance', 'rubric', 'tool_assertion', 'tool_precision']) shape[key] = orAbsent(score);
+  Object.assign(shape, {
+    duplicate_citations: int, invalid_citations: int, missing_phrases: strings, forbidden_phrases: strings,
+    unmatched_patterns: orAbsent(strings), forbidden_matches: orAbsent(strings), no_answer_ok: nullable((v) => typeof v === 'boolean'),
+    pass: (v: unknown) => typeof v === 'boolean', failed_conditions: orAbsent(strings),
+  });
+  return shape;
+})();
+
+/** AnswerFiguresSchema, key for key. */
+export const ANSWER_FIGURES_SHAPE: Readonly<Record<string, Check>> = {
+  outcome: (v) => OUTCOME_SET.has(v),
+  error_code: nullable(id),
+  error_message: nullable(message),
+  ttfp_ms: ms, ttft_ms: ms, first_citation_ms: ms, total_ms: ms, tpot_ms: ms,
+  first_packet_ms: map(id, nonNegative, B.packetTypes),
+  first_packet_others: orAbsent(count),
+  answer_gaps_ms: list(nonNegative, B.gaps),
+  parts: count, answer_deltas: count, answer_chars: count,
+  answer: nullable(text(B.answerChars)),
+  answer_truncated: orAbsent((v) => typeof v === 'boolean'),
+  citations: list(citation),
+  marker_citations: orAbsent(list(citation)),
+  cited_document_ids: list(id),
+  top_document_ids: list(id),
+  markers_without_citation: list(int),
+  reasoning_chars: count,
+  tool_errors: orAbsent(count),
+  pre_answer_processing_seconds: orAbsent(nullable(finite)),
+  output_chars_per_s: orAbsent(nullable(nonNegative)),
+  tools_used: orAbsent(list(id)),
+  scores: nullable(object(SCORES_SHAPE)),
+  // Filled only by a judge or the user's checks: empty here, else zod decides.
+  top_documents: orAbsent(emptyList),
+  judge: orAbsent((v) => v === null),
+  checks: orAbsent(emptyObject),
+};
+
+/** ModelFiguresSchema's own keys (beyond ANSWER_FIGURES_SHAPE). */
+export const MODEL_FIGURES_SHAPE: Readonly<Record<string, Check>> = {
+  ...ANSWER_FIGURES_SHAPE,
+  model_index: count,
+  model_name: nullable(id),
+  message_id: orAbsent(nullable(int)),
+};
+
+export const ATTEMPT_SHAPE: Readonly<Record<string, Check>> = {
+  attempt: count, outcome: (v) => OUTCOME_SET.has(v), http_status: nullable(int), error_code: nullable(id),
+  retry_after_s: nullable(nonNegative), total_ms: ms,
+};
+
+export const RATE_LIMIT_SHAPE: Readonly<Record<string, Check>> = { retry_after_s: nullable(nonNegative), scope: nullable(id), reset_at: nullable(id) };
+
+/** RequestRecordSchema, key for key. */
+export const RECORD_SHAPE: Readonly<Record<string, Check>> = {
+  ...ANSWER_FIGURES_SHAPE,
+  record_version: (v) => v === RECORD_VERSION,
+  key: datasetText,
+  question_id: datasetText,
+  conversation: orAbsent(nullable(datasetText)),
+  turn: orAbsent(nullable((v) => Number.isSafeInteger(v) && (v as number) > 0)),
+  session: orAbsent(nullable((v) => SESSIONS.has(v))),
+  question: datasetText,
+  category: nullable(datasetText),
+  set: datasetText,
+  mode: (v) => v === 'stream' || v === 'full',
+  repeat: count,
+  expected_document_ids: list(datasetText, B.expectedItems),
+  metadata: map(datasetText, datasetText, B.mapEntries),
+  reference_answer: orAbsent(nullable(datasetText)),
+  rubric: orAbsent(nullable(datasetText)),
+  human_verdict: orAbsent((v) => v === null),
+  started_at: id,
+  sent_offset_ms: nonNegative,
+  scheduled_offset_ms: ms, queue_ms: ms, response_ms: ms, headers_ms: ms,
+  http_status: nullable(int),
+  content_type: nullable(id),
+  rate_limit: nullable(object(RATE_LIMIT_SHAPE)),
+  chat_session_id: nullable(id),
+  message_id: nullable(int),
+  unknown_parts: count,
+  unknown_part_kinds: orAbsent(map((k) => typeof k === 'string', count, Number.MAX_SAFE_INTEGER)),
+  decode_errors: count,
+  token_index: nullable(count),
+  attempts: list(object(ATTEMPT_SHAPE)),
+  models: nullable(list(object(MODEL_FIGURES_SHAPE))),
+  answered_models: orAbsent(nullable(int)),
+  model_asked: orAbsent(strings),
+  model_answered: orAbsent(nullable(strings)),
+};
+
+/** True when `record` surely passes RequestRecordSchema; false: ask zod (see the module header). */
+export const surelyValidRecord: (record: unknown) => boolean = object(RECORD_SHAPE);
