@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clusteredMean, clusteredProportion } from './clustered.js';
+import { clusteredMean, clusteredProportion, clusteredProportionOfCounts } from './clustered.js';
 import { meanEstimate, proportionEstimate } from './stats.js';
 
 const clusters = (...tries: number[][]) => new Map(tries.map((values, i) => [`q${i + 1}`, values]));
@@ -30,6 +30,14 @@ describe('clusteredProportion (pass rate by question)', () => {
     expect(all).toMatchObject({ mean: 1, ci_high: 1, n: 5 });
     expect(all.ci_low).toBeCloseTo(proportionEstimate(5, 5)!.ci_low, 12);
     expect(clusteredProportion(new Map())).toBeNull();
+  });
+
+  it('from each question\'s passes and tries alone: the same estimate, to the bit', () => {
+    const counts = (c: ReadonlyMap<string, readonly number[]>) => new Map([...c].map(([k, v]) => [k, { passed: v.filter((x) => x === 1).length, tries: v.length }]));
+    for (const c of [TEN_BY_THREE, clusters([1], [0], [1], [1]), clusters([1, 1], [1, 1]), clusters([0, 1, 0, 0], [1], [])]) {
+      expect(clusteredProportionOfCounts(counts(c))).toEqual(clusteredProportion(c));
+    }
+    expect(clusteredProportionOfCounts(new Map())).toBeNull();
   });
 });
 
