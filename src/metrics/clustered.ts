@@ -23,6 +23,34 @@ import { meanEstimate, studentTQuantile, wilsonEstimate } from './stats.js';
 /** Per cluster (question id), its values: 0/1 passes for a share, scores for a mean. */
 export type Clusters = ReadonlyMap<string, readonly number[]>;
 
+/**
+ * One cluster's values as it is kept while a run's records stream past: a single value as itself;
+ * from the second on, the integer values (0/1 hits, citation counts) as a count per value and the
+ * others one by one. A question asked a thousand times then costs a few numbers for its integer
+ * figures, not a thousand; clusterValues gives the same multiset back, so the means are the same
+ * to the bit.
+ */
+export type ClusterValues = number | { readonly ints: Map<number, number>; readonly others: number[] };
+
+/** `cluster` with `value` added (a new object only when the cluster held one value). */
+export function addToCluster(cluster: ClusterValues | undefined, value: number): ClusterValues {
+  if (cluster === undefined) return value;
+  const bag = typeof cluster === 'number' ? { ints: new Map<number, number>(), others: [] } : cluster;
+  for (const v of typeof cluster === 'number' ? [cluster, value] : [value]) {
+    if (Number.isInteger(v)) bag.ints.set(v, (bag.ints.get(v) ?? 0) + 1);
+    else bag.others.push(v);
+  }
+  return bag;
+}
+
+/** The values of a cluster, in no particular order. */
+export function clusterValues(cluster: ClusterValues): number[] {
+  if (typeof cluster === 'number') return [cluster];
+  const values = [...cluster.others];
+  for (const [value, count] of cluster.ints) for (let i = 0; i < count; i += 1) values.push(value);
+  return values;
+}
+
 interface Totals {
   /** Per cluster: sum of values and count. */
   readonly sums: { y: number; n: number }[];
