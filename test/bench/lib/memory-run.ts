@@ -167,7 +167,6 @@ export interface MemoryTableOptions {
   readonly sizes: readonly number[];
   readonly questions: number;
   readonly concurrency: number;
-  /** The size whose run is killed at `killAt` of its records and resumed. */
   /** The size killed at `killAt` and resumed; null: none. */
   readonly resumeOf: number | null;
   readonly killAt: number;
