@@ -31,6 +31,7 @@ import { createAssessor, type JudgeSettings } from './assess-record.js';
 import { access, mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createChatClient, type ChatClient } from '../client/chat-client.js';
+import { joinSignals } from '../client/join-signals.js';
 import type { Exchange } from '../client/exchange.js';
 import { describeService, probeVersion, type ServiceVersion } from '../client/version-client.js';
 import { runSecrets } from '../client/redact.js';
@@ -553,6 +554,15 @@ function withCancelNow(client: Pick<ChatClient, 'send' | 'baseUrl'>, cancelNow: 
   if (cancelNow === undefined) return client;
   return {
     baseUrl: client.baseUrl,
-    send: (body, signal) => client.send(body, signal === undefined ? cancelNow : AbortSignal.any([signal, cancelNow])),
+    send: async (body, signal) => {
+      if (signal === undefined) return client.send(body, cancelNow);
+      // Not AbortSignal.any: the run-wide signals would keep a reference per request (client/join-signals.ts).
+      const joined = joinSignals([signal, cancelNow]);
+      try {
+        return await client.send(body, joined.signal);
+      } finally {
+        joined.release();
+      }
+    },
   };
 }

@@ -12,6 +12,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { request, type Dispatcher } from 'undici';
+import { joinSignals } from './join-signals.js';
 
 export interface JsonEndpointOptions {
   /** Including any path prefix (`http://host/api`). */
@@ -57,12 +58,18 @@ export async function jsonRequest(
   const timeout = AbortSignal.timeout(options.timeoutMs ?? 30_000);
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const sent = now();
-  const response = await request(url, {
-    method, headers, body: payload, signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-  });
-  const text = await readBody(response.body, options.maxBodyBytes ?? DEFAULT_MAX_JSON_BODY_BYTES, `${method} ${path}`);
-  return { status: response.statusCode, headers: response.headers, text, latencyMs: now() - sent };
+  // Not AbortSignal.any: a run-wide signal would keep a reference per request (join-signals.ts).
+  const joined = signal ? joinSignals([signal, timeout]) : undefined;
+  try {
+    const response = await request(url, {
+      method, headers, body: payload, signal: joined?.signal ?? timeout,
+      ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    });
+    const text = await readBody(response.body, options.maxBodyBytes ?? DEFAULT_MAX_JSON_BODY_BYTES, `${method} ${path}`);
+    return { status: response.statusCode, headers: response.headers, text, latencyMs: now() - sent };
+  } finally {
+    joined?.release();
+  }
 }
 
 /** The body's text, read no further than `maxBytes` (ResponseTooLargeError past it; the body is destroyed). */

@@ -23,6 +23,34 @@ import { meanEstimate, studentTQuantile, wilsonEstimate } from './stats.js';
 /** Per cluster (question id), its values: 0/1 passes for a share, scores for a mean. */
 export type Clusters = ReadonlyMap<string, readonly number[]>;
 
+/**
+ * One cluster's values as it is kept while a run's records stream past: a single value as itself;
+ * from the second on, the integer values (0/1 hits, citation counts) as a count per value and the
+ * others one by one. A question asked a thousand times then costs a few numbers for its integer
+ * figures, not a thousand; clusterValues gives the same multiset back, so the means are the same
+ * to the bit.
+ */
+export type ClusterValues = number | { readonly ints: Map<number, number>; readonly others: number[] };
+
+/** `cluster` with `value` added (a new object only when the cluster held one value). */
+export function addToCluster(cluster: ClusterValues | undefined, value: number): ClusterValues {
+  if (cluster === undefined) return value;
+  const bag = typeof cluster === 'number' ? { ints: new Map<number, number>(), others: [] } : cluster;
+  for (const v of typeof cluster === 'number' ? [cluster, value] : [value]) {
+    if (Number.isInteger(v)) bag.ints.set(v, (bag.ints.get(v) ?? 0) + 1);
+    else bag.others.push(v);
+  }
+  return bag;
+}
+
+/** The values of a cluster, in no particular order. */
+export function clusterValues(cluster: ClusterValues): number[] {
+  if (typeof cluster === 'number') return [cluster];
+  const values = [...cluster.others];
+  for (const [value, count] of cluster.ints) for (let i = 0; i < count; i += 1) values.push(value);
+  return values;
+}
+
 interface Totals {
   /** Per cluster: sum of values and count. */
   readonly sums: { y: number; n: number }[];
@@ -33,20 +61,22 @@ interface Totals {
 }
 
 function totals(clusters: Clusters): Totals {
-  const sums: { y: number; n: number }[] = [];
+  return totalsOf([...clusters.keys()].sort().map((key) => {
+    const values = [...clusters.get(key)!].sort((a, b) => a - b);
+    return { y: values.reduce((s, v) => s + v, 0), n: values.length };
+  }));
+}
+
+/** The totals of per-cluster sums, given in the clusters' key order (empty clusters skipped). */
+function totalsOf(clusters: readonly { y: number; n: number }[]): Totals {
+  const sums = clusters.filter((c) => c.n > 0);
   let total = 0;
   let count = 0;
-  let single = true;
-  for (const key of [...clusters.keys()].sort()) {
-    const values = [...clusters.get(key)!].sort((a, b) => a - b);
-    if (values.length === 0) continue;
-    if (values.length > 1) single = false;
-    const y = values.reduce((s, v) => s + v, 0);
-    sums.push({ y, n: values.length });
+  for (const { y, n } of sums) {
     total += y;
-    count += values.length;
+    count += n;
   }
-  return { sums, total, count, single };
+  return { sums, total, count, single: sums.every((c) => c.n === 1) };
 }
 
 const residualSquares = (t: Totals, mean: number) => t.sums.reduce((s, { y, n }) => s + (y - mean * n) ** 2, 0);
@@ -56,7 +86,22 @@ const residualSquares = (t: Totals, mean: number) => t.sums.reduce((s, { y, n })
  * effective sample size; n = the number of clusters. No value → null.
  */
 export function clusteredProportion(clusters: Clusters): MeanEstimate | null {
-  const t = totals(clusters);
+  return proportionOfTotals(totals(clusters));
+}
+
+/** Per cluster (question id): its passes and its tries. */
+export type PassCounts = ReadonlyMap<string, { readonly passed: number; readonly tries: number }>;
+
+/**
+ * clusteredProportion from each cluster's counts alone: the same estimate, to the bit (a share's
+ * values are 0 and 1, so a cluster's sum is its passes whatever their order), from two numbers a
+ * question instead of one a try.
+ */
+export function clusteredProportionOfCounts(clusters: PassCounts): MeanEstimate | null {
+  return proportionOfTotals(totalsOf([...clusters.keys()].sort().map((key) => ({ y: clusters.get(key)!.passed, n: clusters.get(key)!.tries }))));
+}
+
+function proportionOfTotals(t: Totals): MeanEstimate | null {
   if (t.count === 0) return null;
   const questions = t.sums.length;
   const p = t.total / t.count;

@@ -10,7 +10,7 @@ import { SCORE_NAMES, sampleValue, type SampleSource } from '../figures/catalogu
 import type { ScoreName, Scores } from '../records/scores.js';
 import { emptyOutcomeCounts, LATENCY_FIGURES, type GroupFigures, type LatencyFigure } from '../records/summary.js';
 import { createPooledLatency, type PooledLatency } from './pooled-latency.js';
-import { clusteredMean, clusteredProportion } from './clustered.js';
+import { addToCluster, clusteredMean, clusteredProportionOfCounts, clusterValues, type ClusterValues } from './clustered.js';
 import { createNumberSample, latencyStatsOfSorted, meanEstimateOfCounts, proportionEstimate, type NumberSample } from './stats.js';
 
 
@@ -55,18 +55,18 @@ export function createFigureAccumulator(): FigureAccumulator {
   const errors = new Map<string, number>();
   const judgeAsks = createJudgeAskCounter();
   // Per question: its passes and its score values (the quality figures' clusters, metrics/clustered).
-  const passClusters = new Map<string, number[]>();
-  const scoreClusters = new Map<string, Map<string, number[]>>();
+  // Passes per question as two counts (not a value per try): exact, and a question's cost, not a request's.
+  const passClusters = new Map<string, { passed: number; tries: number }>();
+  // Score values per question as clustered.ts ClusterValues: an integer figure costs a question a few numbers, not one a try.
+  const scoreClusters = new Map<string, Map<string, ClusterValues>>();
   let anonymous = 0;
   let repeated = false;
-  const cluster = (map: Map<string, number[]>, key: string, value: number) => {
+  const cluster = (map: Map<string, ClusterValues>, key: string, value: number) => {
     const values = map.get(key);
-    if (values === undefined) map.set(key, [value]);
-    else {
-      values.push(value);
-      repeated = true;
-    }
+    if (values !== undefined) repeated = true;
+    map.set(key, addToCluster(values, value));
   };
+  const scoreMean = (name: string) => clusteredMean(new Map([...(scoreClusters.get(name) ?? [])].map(([key, values]) => [key, clusterValues(values)])));
   const clusterScore = (name: string, key: string, value: number | null | undefined) => {
     if (value === null || value === undefined || !Number.isFinite(value)) return;
     let map = scoreClusters.get(name);
@@ -103,7 +103,13 @@ export function createFigureAccumulator(): FigureAccumulator {
     add({ figures, headers_ms, expects_documents, passed: didPass, human, question_id }) {
       requests += 1;
       const key = question_id ?? `\u0000${anonymous++}`;
-      cluster(passClusters, key, didPass ? 1 : 0);
+      const tries = passClusters.get(key);
+      if (tries === undefined) passClusters.set(key, { passed: didPass ? 1 : 0, tries: 1 });
+      else {
+        tries.passed += didPass ? 1 : 0;
+        tries.tries += 1;
+        repeated = true;
+      }
       if (human !== undefined) {
         reviewed += 1;
         if (human) good += 1;
@@ -136,10 +142,10 @@ export function createFigureAccumulator(): FigureAccumulator {
         answer_gap_ms: gaps?.stats() ?? null,
         // Without repeats the multisets give the same intervals as the clusters, from less memory traffic.
         scores: Object.fromEntries([
-          ...SCORE_NAMES.map((name) => [name, repeated ? clusteredMean(scoreClusters.get(name) ?? new Map()) : meanEstimateOfCounts(scores.get(name) ?? new Map())] as const),
-          ...[...checks].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, counts]) => [name, repeated ? clusteredMean(scoreClusters.get(name) ?? new Map()) : meanEstimateOfCounts(counts)] as const),
+          ...SCORE_NAMES.map((name) => [name, repeated ? scoreMean(name) : meanEstimateOfCounts(scores.get(name) ?? new Map())] as const),
+          ...[...checks].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, counts]) => [name, repeated ? scoreMean(name) : meanEstimateOfCounts(counts)] as const),
         ]),
-        pass_rate: repeated ? clusteredProportion(passClusters) : proportionEstimate(passed, requests),
+        pass_rate: repeated ? clusteredProportionOfCounts(passClusters) : proportionEstimate(passed, requests),
         ...(reviewed > 0 ? { human_pass_rate: proportionEstimate(good, reviewed) } : {}),
         no_expectation: noExpectation,
         invalid_citations: invalid,

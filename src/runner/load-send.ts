@@ -9,6 +9,7 @@
 import { abortableSleep } from './sleep.js';
 import type { Exchange } from '../client/exchange.js';
 import { roundMs } from '../client/exchange.js';
+import { joinSignals } from '../client/join-signals.js';
 import type { LoadRequest } from '../plan/load-plan.js';
 import type { LoadTarget } from './load-target.js';
 import { retryDelayMs, type BackoffOptions, type RetryPolicy } from './retry.js';
@@ -61,13 +62,16 @@ export async function sendWithRetries(
   // A user closing the tab: the client closes the request after its drawn delay, whatever attempt it is on.
   const leave = new AbortController();
   const timer = setTimeout(() => leave.abort(), afterMs);
+  // Not AbortSignal.any: the run-wide signal would keep a reference per request (client/join-signals.ts).
+  const joined = joinSignals([ctx.cancelling, leave.signal]);
   try {
-    const sent = await sendAttempts(ctx, request, tokenIndex, AbortSignal.any([ctx.cancelling, leave.signal]), onFirst);
+    const sent = await sendAttempts(ctx, request, tokenIndex, joined.signal, onFirst);
     if (!leave.signal.aborted || ctx.cancelling.aborted || sent.final.outcome !== 'cancelled') return sent;
     const abandoned: Exchange = { ...sent.final, outcome: 'abandoned', error_message: `abandoned by the client after ${Math.round(afterMs)} ms (--abandon)` };
     return { first: sent.first === sent.final ? abandoned : sent.first, final: abandoned, attempts: sent.attempts.map((a, i) => (i === sent.attempts.length - 1 ? { ...a, outcome: 'abandoned' } : a)) };
   } finally {
     clearTimeout(timer);
+    joined.release();
   }
 }
 

@@ -6,7 +6,7 @@
  * from /proc every 50 ms (VmRSS, and the kernel's high-water mark VmHWM): planned sizes 20k, 200k
  * and 1,000,000, then a resume of the largest run after a SIGKILL at 10% of its records.
  * `--quick`: 5k and 20k (and the resume of 20k), to check the benchmark works; `--sizes a,b,…`
- * other sizes (multiples of 1,000; the largest is killed and resumed). Writes
+ * other sizes (multiples of 1,000; the largest is killed and resumed, unless `--no-resume`). Writes
  * reports/bench/memory.json and memory.md and prints the table. Bounded: every child is killed
  * past its own deadline, and the whole benchmark past DEADLINE_MS.
  */
@@ -30,6 +30,8 @@ const SIZES_FLAG = process.argv.includes('--sizes') ? process.argv[process.argv.
 const SIZES = SIZES_FLAG !== null
   ? SIZES_FLAG.split(',').map((s) => Number(s.trim())).filter((n) => Number.isInteger(n) && n > 0).sort((a, b) => a - b)
   : QUICK ? [5_000, 20_000] : [20_000, 200_000, 1_000_000];
+/** `--no-resume`: skip the kill-and-resume of the largest size (it doubles the benchmark's time). */
+const RESUME = !process.argv.includes('--no-resume');
 if (SIZES.length === 0) throw new Error(`--sizes "${SIZES_FLAG}": give planned sizes separated by commas, e.g. 20000,200000`);
 const CONCURRENCY = 64;
 const DEADLINE_MS = QUICK ? 600_000 : 4 * 3_600_000;
@@ -51,7 +53,7 @@ async function main(): Promise<void> {
   let rows: MemoryRow[];
   try {
     rows = await runMemoryTable({
-      sizes: SIZES, questions: QUESTIONS, concurrency: CONCURRENCY, resumeOf: SIZES[SIZES.length - 1]!, killAt: 0.1,
+      sizes: SIZES, questions: QUESTIONS, concurrency: CONCURRENCY, resumeOf: RESUME ? SIZES[SIZES.length - 1]! : null, killAt: 0.1,
       spawnEval: (args) => {
         const child = spawn(process.execPath, ['bin/chatbench.js', 'eval', '--base-url', sim.baseUrl, '--dataset', dataset, '--mode', 'full', '--concurrency', String(CONCURRENCY), ...args], {
           cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NODE_OPTIONS: '', CHATBENCH_TOKEN: DEMO_TOKEN },

@@ -123,6 +123,8 @@ interface StreamRow {
   parts: number; generator_us_per_part: number | null; sim_us_per_part: number | null;
   /** Which side saturates: the simulator (≥ 90% of its one core), the generator (loop delay p99 over 5 ms), both, or neither. */
   saturates: 'simulator' | 'generator' | 'both' | 'neither';
+  /** The machine's 1-minute load average at the row's end: on a shared machine, how much else ran beside it. */
+  load_1m: number;
 }
 
 async function cpuPerRequest(sim: SimProcess, prepared: PreparedLoad, workers: number): Promise<CpuRow> {
@@ -185,6 +187,7 @@ async function streamRow(sim: SimProcess, prepared: PreparedLoad, workers: numbe
     sim_cpu: simCpuShare === null ? null : Math.round(simCpuShare * 100) / 100, generator_cpu: Math.round(generatorCpuShare * 100) / 100,
     parts, generator_us_per_part: perPart(generatorCpuShare), sim_us_per_part: perPart(simCpuShare),
     saturates: simBusy && generatorBusy ? 'both' : simBusy ? 'simulator' : generatorBusy ? 'generator' : 'neither',
+    load_1m: Math.round((loadavg()[0] ?? 0) * 100) / 100,
   };
 }
 
@@ -250,9 +253,9 @@ function renderMd(o: { machine: string; cpu: CpuRow[]; ramps: Record<number, { s
 function streamTable(rows: readonly StreamRow[]): string[] {
   const pct = (v: number | null) => (v === null ? '–' : `${Math.round(v * 100)}%`);
   return [
-    '| workers | streams | rate | peak in flight | sent | dropped | late-send p99 | TTFP p99 | TTFP error p50 / p99 | peak RSS | loop delay p99 / max | simulator CPU | generator CPU | CPU µs per part (generator / simulator) | saturates |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---|',
-    ...rows.map((r) => `| ${r.workers} | ${r.streams} | ${r.rate}/s | ${r.peak_in_flight} | ${r.sent} | ${r.dropped} | ${fmt(r.late_p99_ms)} ms | ${fmt(r.ttfp_p99_ms, 0)} ms | ${fmt(r.ttfp_error_p50_ms, 1)} / ${fmt(r.ttfp_error_p99_ms, 1)} ms | ${r.peak_rss_mb} MB | ${fmt(r.loop_delay_p99_ms)} / ${fmt(r.loop_delay_max_ms, 1)} ms | ${pct(r.sim_cpu)} | ${pct(r.generator_cpu)} | ${fmt(r.generator_us_per_part, 1)} / ${fmt(r.sim_us_per_part, 1)} | ${r.saturates} |`),
+    '| workers | streams | rate | peak in flight | sent | dropped | late-send p99 | TTFP p99 | TTFP error p50 / p99 | peak RSS | loop delay p99 / max | simulator CPU | generator CPU | CPU µs per part (generator / simulator) | saturates | load average |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---|---:|',
+    ...rows.map((r) => `| ${r.workers} | ${r.streams} | ${r.rate}/s | ${r.peak_in_flight} | ${r.sent} | ${r.dropped} | ${fmt(r.late_p99_ms)} ms | ${fmt(r.ttfp_p99_ms, 0)} ms | ${fmt(r.ttfp_error_p50_ms, 1)} / ${fmt(r.ttfp_error_p99_ms, 1)} ms | ${r.peak_rss_mb} MB | ${fmt(r.loop_delay_p99_ms)} / ${fmt(r.loop_delay_max_ms, 1)} ms | ${pct(r.sim_cpu)} | ${pct(r.generator_cpu)} | ${fmt(r.generator_us_per_part, 1)} / ${fmt(r.sim_us_per_part, 1)} | ${r.saturates} | ${r.load_1m.toFixed(2)} |`),
   ];
 }
 

@@ -39,6 +39,15 @@ import { workerSpec } from './split.js';
 /** How far ahead of "now" the shared zero is set: time for the `go` message to reach every worker. */
 const ZERO_LEAD_MS = 20;
 
+/**
+ * Each worker's young generation, MiB (V8 splits it into two semi-spaces and a third for large new
+ * objects). V8's default lets every isolate grow its semi-spaces to 16 MiB each: 32 MiB of RSS per
+ * thread once a run allocates fast, whatever it keeps. A worker's garbage is short-lived (a
+ * request's parts and lines, a record until its batch is posted), so 8 MiB semi-spaces scavenge
+ * it as well: `load --workers 2` at 1,000/s held about 30 MB less RSS (docs/benchmarks.md).
+ */
+export const WORKER_YOUNG_GENERATION_MB = 24;
+
 export interface LoadWorkersOptions extends LoadOptions {
   readonly outDir: string;
   readonly schedule: LoadSchedule;
@@ -181,15 +190,16 @@ function startWorker(data: LoadWorkerData, onRecords: (records: readonly Request
  */
 function workerEntry(data: LoadWorkerData): ConstructorParameters<typeof Worker> {
   const js = new URL('./load-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(js))) return [js, { workerData: data }];
+  const options = { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } };
+  if (existsSync(fileURLToPath(js))) return [js, options];
   const src = fileURLToPath(new URL('../../', import.meta.url));
   const built = join(src, '..', 'dist', 'app', 'workers', 'load-worker.js');
-  if (builtAfterSources(join(src, '..', 'dist', '.source-digest'), src)) return [pathToFileURL(built), { workerData: data }];
+  if (builtAfterSources(join(src, '..', 'dist', '.source-digest'), src)) return [pathToFileURL(built), options];
   // tsx's ESM API by path: its package exports give `require` the CommonJS build, which cannot register in a thread.
   const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'esm', 'api', 'index.mjs')).href;
   const ts = new URL('./load-worker.ts', import.meta.url).href;
   const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(ts)}); });`;
-  return [boot, { eval: true, workerData: data }];
+  return [boot, { ...options, eval: true }];
 }
 
 /** Whether the build's stamp is newer than every file under `src` (a few hundred stats, once per run). */

@@ -167,8 +167,8 @@ export interface MemoryTableOptions {
   readonly sizes: readonly number[];
   readonly questions: number;
   readonly concurrency: number;
-  /** The size whose run is killed at `killAt` of its records and resumed. */
-  readonly resumeOf: number;
+  /** The size killed at `killAt` and resumed; null: none. */
+  readonly resumeOf: number | null;
   readonly killAt: number;
   /** Starts `chatbench eval` with these extra arguments (its stderr piped). */
   spawnEval(args: string[]): ChildProcess;
@@ -189,6 +189,7 @@ export async function runMemoryTable(options: MemoryTableOptions): Promise<Memor
     await rm(out, { recursive: true, force: true });
   }
   const size = options.resumeOf;
+  if (size === null) return rows;
   const out = options.outDir(`resume-${size}`);
   const args = ['--repeat', String(size / options.questions)];
   const killed = await watchEval(options, size, [...args, '--out', out], join(out, 'results.jsonl'), { run: `${label(size)}, killed at ${options.killAt * 100}%`, expect: size, killAt: Math.ceil(size * options.killAt) });
