@@ -13,6 +13,8 @@ import { CONFIG_FILE_NAME } from './options/config-file.js';
 import { layering, recording, relabel, type LayeringContext, type SpecTable } from './options/yargs-layers.js';
 import { createOutput } from './output/output.js';
 import { joinDashValues } from './argv.js';
+import { parseBytes } from './bytes.js';
+import { formatBytes, LIMITS, setRunFileLineBytes } from '../util/limits.js';
 
 export async function main(rawArgv: readonly string[], rawIo: Io): Promise<ExitCode> {
   // `--timeout -1s` reaches the flag's own check (cli/argv) instead of yargs' "unknown arguments".
@@ -52,6 +54,7 @@ export async function main(rawArgv: readonly string[], rawIo: Io): Promise<ExitC
       // yargs passes its instance as a second argument, which @types/yargs does not declare.
       .middleware(refuseRepeatedFlags as unknown as (argv: object) => void, true)
       .middleware(layering(layers) as unknown as (argv: object) => void, true)
+      .middleware(applyRunLineCap, true)
       // yargs calls fail() for usage mistakes (message only) and for a failing handler (error).
       .fail((message, error) => {
         throw error ?? new UsageError(message);
@@ -88,7 +91,20 @@ function withGlobalOptions<T>(y: Argv<T>) {
     .option('json', { type: 'boolean', global: true, describe: 'Print the result as one JSON document on stdout and nothing else there (progress stays on stderr)', group: 'Output and configuration:' })
     .option('quiet', { alias: 'q', type: 'boolean', global: true, describe: 'Print only the verdict and errors', group: 'Output and configuration:' })
     .option('verbose', { type: 'boolean', global: true, describe: 'Also print a line per request as it finishes (stderr)', group: 'Output and configuration:' })
-    .option('color', { type: 'boolean', global: true, describe: 'Colour verdicts and bad figures; default on a terminal unless NO_COLOR is set (FORCE_COLOR forces it); --no-color turns it off', group: 'Output and configuration:' });
+    .option('color', { type: 'boolean', global: true, describe: 'Colour verdicts and bad figures; default on a terminal unless NO_COLOR is set (FORCE_COLOR forces it); --no-color turns it off', group: 'Output and configuration:' })
+    .option('max-run-line-bytes', {
+      type: 'string', global: true, group: 'Output and configuration:',
+      describe: `Most bytes of one line of a run file read back (results.jsonl, reviews.jsonl, labels.jsonl), and of a run's manifest.json or summary.json; a longer one is refused "file:line: line longer than N bytes" (exit 2). Default 64MiB (${formatBytes(LIMITS.runFileLineBytes)})`,
+    });
+}
+
+/**
+ * Sets the run-file line cap for the whole process (util/limits) once the layers are merged and
+ * before the command runs; every main() sets it, so a default follows a lowered cap in one process.
+ */
+function applyRunLineCap(argv: Record<string, unknown>): void {
+  const text = argv['max-run-line-bytes'];
+  setRunFileLineBytes(typeof text === 'string' || typeof text === 'number' ? parseBytes(String(text), 'max-run-line-bytes') : LIMITS.runFileLineBytes);
 }
 
 /** The command named, or none for `--version`, or every command (root help, completion, a mistyped command). */
