@@ -48,6 +48,12 @@ describe('--max-run-line-bytes', () => {
     }
   });
 
+  it('the environment lowers it too (CHATBENCH_MAX_RUN_LINE_BYTES)', async () => {
+    const result = await runCli(['report', long], { env: { CHATBENCH_MAX_RUN_LINE_BYTES: '100000' } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('results.jsonl:2: line longer than 100,000 bytes (--max-run-line-bytes)');
+  });
+
   it('without it the default holds: report and compare read the same runs (exit 0), the cap back at its default', async () => {
     expect((await runCli(['report', long])).code).toBe(0);
     expect(runFileLineBytes()).toBe(LIMITS.runFileLineBytes);
