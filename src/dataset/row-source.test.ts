@@ -62,6 +62,19 @@ describe('indexDataset: the rows read again by byte offset are the rows the stre
     expect(() => indexed.rows.row(0)).toThrow(/changed\.csv: the file changed after it was read/);
   });
 
+  it('reads the next block ahead, asynchronously: once read, its rows need no read when reached', async () => {
+    const file = write('ahead.csv', trickyCsv(300));
+    const held = await readDataset(file);
+    const indexed = await indexDataset(file);
+    expect(indexed.rows.row(0)).toEqual(held.rows[0]); // block 0 read now, block 1 read ahead
+    await new Promise((done) => setTimeout(done, 500));
+    // Changed afterwards: a read of block 1 now would refuse it, so its rows come from the bytes read ahead.
+    appendFileSync(join(dir, 'ahead.csv'), '\nq-late,Late?,,,,,,x\n');
+    expect(indexed.rows.row(BLOCK_ROWS)).toEqual(held.rows[BLOCK_ROWS]);
+    expect(indexed.rows.row(2 * BLOCK_ROWS - 1)).toEqual(held.rows[2 * BLOCK_ROWS - 1]);
+    expect(() => indexed.rows.row(2 * BLOCK_ROWS)).toThrow(/the file changed after it was read/);
+  });
+
   it('an invalid file: the same problems as readDataset, nothing indexed', async () => {
     const file = write('bad.csv', 'id,question\nq1,\nq1,Again?\n');
     const problems = async (read: () => Promise<unknown>) => ((await read().catch((e: unknown) => e)) as InputError).problems;
