@@ -68,7 +68,7 @@ export type DatasetShape = Pick<Dataset, 'path' | 'columns'>;
 /**
  * Reads and validates the dataset as readDataset does, with the same problems in the same order,
  * but hands each valid row to `onRow` instead of holding it: what the caller keeps is its own
- * choice (validate keeps counts). Held meanwhile: each row's id (for duplicates) and the few fields
+ * choice (validate keeps counts; eval each row's byte span, dataset/row-source). Held meanwhile: each row's id (for duplicates) and the few fields
  * of conversation rows that the cross-row checks need.
  */
 export async function scanDataset(file: InputFile | string, options: ScanOptions): Promise<DatasetShape> {

@@ -90,7 +90,9 @@ export function createRowFile<Row>(options: RowFileOptions<Row>): (index: number
         check(await handle.stat());
         const bytes = Buffer.allocUnsafe(end - start);
         const { bytesRead } = await handle.read(bytes, 0, bytes.length, start);
-        if (bytesRead === bytes.length && !cache.has(block)) ahead.set(block, bytes);
+        if (bytesRead !== bytes.length || cache.has(block)) return;
+        if (ahead.size >= CACHED_BLOCKS) ahead.delete(ahead.keys().next().value!); // read ahead of a pass that went elsewhere
+        ahead.set(block, bytes);
       } finally {
         await handle.close();
       }
