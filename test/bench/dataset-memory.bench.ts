@@ -26,7 +26,7 @@ const ROOT = resolve(arg('--root') ?? HERE);
 const SIZES = (arg('--rows') ?? '10000,100000,1000000').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
 const SEND_SECONDS = Number(arg('--send-seconds') ?? 15);
 const CONCURRENCY = 32;
-const CHILD_DEADLINE_MS = 10 * 60_000;
+const CHILD_DEADLINE_MS = 25 * 60_000;
 const load = () => Math.round((loadavg()[0] ?? 0) * 100) / 100;
 
 /** Preloaded into each child: prints its peak RSS (KiB) as the last line of stderr when it exits. */
