@@ -13,6 +13,7 @@ import { readUtf8Chunks, type InputFile } from './read-text.js';
 import { conversationProblems, type TurnRow } from './conversations.js';
 import { toolProblems, type ToolIds } from './tools.js';
 import { createRecordSpans, type RecordSpan } from './record-spans.js';
+import { createFirstLines } from './string-column.js';
 
 const lineNumber = (problem: string): number => Number(/^[^\n]*?:(\d+):/.exec(problem)?.[1] ?? 0);
 
@@ -68,7 +69,7 @@ export type DatasetShape = Pick<Dataset, 'path' | 'columns'>;
 /**
  * Reads and validates the dataset as readDataset does, with the same problems in the same order,
  * but hands each valid row to `onRow` instead of holding it: what the caller keeps is its own
- * choice (validate keeps counts; eval each row's byte span, dataset/row-source). Held meanwhile: each row's id (for duplicates) and the few fields
+ * choice (validate keeps counts; eval each row's byte span, dataset/row-source). Held meanwhile: each row's id (for duplicates, packed: dataset/string-column) and the few fields
  * of conversation rows that the cross-row checks need.
  */
 export async function scanDataset(file: InputFile | string, options: ScanOptions): Promise<DatasetShape> {
@@ -88,7 +89,7 @@ export async function scanDataset(file: InputFile | string, options: ScanOptions
   const problems = cappedList<string>(MAX_LISTED_PROBLEMS);
   const turns: TurnRow[] = [];
   const tools = cappedList<string>(MAX_LISTED_PROBLEMS);
-  const firstLineOfId = new Map<string, number>();
+  const firstLines = createFirstLines();
   let index = 0;
   for await (const record of records) {
     index += 1;
@@ -108,9 +109,8 @@ export async function scanDataset(file: InputFile | string, options: ScanOptions
     } else for (const issue of result.error.issues) problems.add(`${where}: ${issue.path.join('.') || 'row'}: ${issue.message}`);
     // Checked on the cell, not the parsed row, so a duplicate shows even when the row has other problems.
     const id = rowInput.id.trim();
-    const firstLine = firstLineOfId.get(id);
-    if (firstLine === undefined) firstLineOfId.set(id, record.line);
-    else if (id !== '') problems.add(`${where}: id: duplicate id ${JSON.stringify(id)} (first on line ${firstLine})`);
+    const firstLine = firstLines.seen(id, record.line);
+    if (firstLine !== undefined && id !== '') problems.add(`${where}: id: duplicate id ${JSON.stringify(id)} (first on line ${firstLine})`);
   }
   if (index === 0) throw new InputError([`${name}: no questions (the file has only a header row)`]);
   const all = [...problems.items, ...conversationProblems(turns, name), ...tools.items].sort((a, b) => lineNumber(a) - lineNumber(b));

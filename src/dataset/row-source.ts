@@ -17,6 +17,7 @@ import { createRowFile } from './row-file.js';
 import { DatasetRowSchema, type DatasetRow } from './schema.js';
 import type { ToolIds } from './tools.js';
 import { conversationUnits } from './conversations.js';
+import { createStringColumn, grown } from './string-column.js';
 
 /** The rows of a dataset by index (0-based, file order). */
 export interface RowSource {
@@ -92,14 +93,6 @@ export async function indexDataset(file: InputFile, options: { toolIds?: ToolIds
   return { ...shape, rows: index.source(row) };
 }
 
-/** Grows a typed array by doubling. */
-function grown(array: Uint32Array<ArrayBuffer>, needed: number): Uint32Array<ArrayBuffer> {
-  if (needed <= array.length) return array;
-  const next = new Uint32Array(Math.max(needed, array.length * 2));
-  next.set(array);
-  return next;
-}
-
 /** What the pass keeps of each row: see the module header. */
 function createIndex() {
   let count = 0;
@@ -163,27 +156,5 @@ function createIndex() {
         deepResearch,
       };
     },
-  };
-}
-
-/** Strings held as one UTF-8 buffer and their end offsets: a million short ids in some MB, not a million strings. */
-function createStringColumn() {
-  let bytes = Buffer.allocUnsafe(64 * 1024);
-  let ends = new Uint32Array(1024);
-  let count = 0;
-  let used = 0;
-  return {
-    add(text: string): void {
-      const needed = used + Buffer.byteLength(text);
-      if (needed > bytes.length) {
-        const next = Buffer.allocUnsafe(Math.max(needed, bytes.length * 2));
-        bytes.copy(next, 0, 0, used);
-        bytes = next;
-      }
-      used += bytes.write(text, used);
-      ends = grown(ends, count + 1);
-      ends[count++] = used;
-    },
-    get: (at: number): string => bytes.toString('utf8', at === 0 ? 0 : ends[at - 1]!, ends[at]!),
   };
 }
