@@ -15,7 +15,7 @@ import { InputError } from '../errors.js';
 import { RequestRecordSchema, type RequestRecord } from '../records/record.js';
 import { SummarySchema, type Summary } from '../records/summary.js';
 import { readFileLines } from '../util/file-lines.js';
-import { LIMITS } from '../util/limits.js';
+import { runFileLineBytes } from '../util/limits.js';
 
 /** Bad lines listed before reading stops: a wrong file is not worth reading to its end. */
 const MAX_PROBLEMS = 20;
@@ -161,6 +161,6 @@ export async function readRecordAt(file: string, place: RecordPlace): Promise<Re
 /** A run directory's summary.json, validated. InputError `DIR/summary.json: ...` when missing or invalid. */
 export async function readSummary(dir: string, options: { cwd?: string } = {}): Promise<Summary> {
   const file = join(dir, 'summary.json');
-  const text = await readUtf8File({ path: file, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) }, LIMITS.runFileLineBytes);
+  const text = await readUtf8File({ path: file, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) }, runFileLineBytes());
   return parseJsonText(text, file, SummarySchema);
 }

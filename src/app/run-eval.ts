@@ -39,7 +39,7 @@ import { releaseAtLeast } from '../api/index.js';
 
 export { describeService };
 import { applyProject, describeProject, readPrevious, restoreProject } from './project-instructions.js';
-import { conversationUnits, readDataset, type Dataset } from '../dataset/index.js';
+import { indexDataset, type IndexedDataset, type RowSource } from '../dataset/index.js';
 import { InputError, RunError, UsageError } from '../errors.js';
 import { createEvalPlan, deepResearchProblems, planRequests, planSize, type EvalPlan } from '../plan/build-plan.js';
 import { LIMITS, planTooLarge } from '../util/limits.js';
@@ -104,7 +104,8 @@ export interface QualityInputs {
 }
 
 export interface PreparedEval {
-  readonly dataset: Dataset;
+  /** Validated, its rows indexed by byte offset and read again as the run reaches them (dataset/row-source). */
+  readonly dataset: IndexedDataset;
   readonly sets: ResolvedSets;
   /** The requests this run sends: the whole plan, or one shard of it, built lazily as the run reaches them. */
   readonly plan: EvalPlan;
@@ -133,10 +134,10 @@ export async function prepareEval(inputs: EvalInputs): Promise<PreparedEval> {
   const toolIds = sets?.defaults.tool_ids ? toolIdsOf(Object.entries(sets.defaults.tool_ids)) : (inputs.toolIds ?? null);
   const { problems, collect } = createProblemCollector();
   // Named as the user gave it, so that every message reads `their/path.csv:12: column: ...`.
-  const dataset = await collect(() => readDataset({ path: inputs.datasetPath, cwd: inputs.cwd }, { toolIds }));
+  const dataset = await collect(() => indexDataset({ path: inputs.datasetPath, cwd: inputs.cwd }, { toolIds }));
   // The dataset's problems first, then the sets' (the order every input problem is listed in).
   problems.push(...setsRead.problems);
-  if (dataset && sets) problems.push(...deepResearchProblems(dataset.rows, sets.sets, inputs.datasetPath));
+  if (dataset && sets) problems.push(...deepResearchProblems(dataset.rows.deepResearch, sets.sets, inputs.datasetPath));
   const quality = inputs.quality;
   const checks = quality?.checksPath === undefined ? null : await collect(() => loadChecks({
     path: quality.checksPath!, cwd: inputs.cwd, timeoutMs: quality.checksTimeoutMs ?? DEFAULT_CHECKS_TIMEOUT_MS, ...(quality.env === undefined ? {} : { env: quality.env }),
@@ -151,7 +152,7 @@ export async function prepareEval(inputs: EvalInputs): Promise<PreparedEval> {
   });
   const labels = quality?.labelsPath === undefined || !dataset || !sets ? null : await collect(() => readLabels(
     { path: quality.labelsPath!, cwd: inputs.cwd },
-    { questionIds: new Set(dataset.rows.map((r) => r.id)), sets: sets.sets.map((s) => s.name) },
+    { questionIds: new Set(idsOf(dataset.rows)), sets: sets.sets.map((s) => s.name) },
   ));
   if (problems.length > 0 || !dataset || !sets || !passRule || (quality?.checksPath !== undefined && !checks) || (quality?.labelsPath !== undefined && !labels)) {
     await checks?.close();
@@ -168,7 +169,7 @@ export async function prepareEval(inputs: EvalInputs): Promise<PreparedEval> {
   const plan = createEvalPlan(planInput, inputs.shard);
   if (plan.total === 0) throw new InputError([`${inputs.datasetPath}: the dataset has no questions`]);
   if (plan.length === 0) throw new InputError([`shard ${inputs.shard?.index}/${inputs.shard?.count} has no requests: the plan has only ${plan.total}`]);
-  // Digested as it is built, request by request: the whole plan is never held.
+  // Digested as it is built, request by request: the whole plan is never held (nor its rows: each is read again as it is reached).
   return { dataset, sets, plan, plannedTotal: plan.total, wholePlanSha256: planDigest(planRequests(planInput)), checks: checks ?? null, passRule, labels: labels ?? null };
 }
 
@@ -447,6 +448,11 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   if (verdict !== undefined || run === undefined) throw verdict ?? new RunError('the run ended without a result');
   return { outDir, run, reports, service, quality: assessor.stats() };
 }
+/** Every row's id, in file order, without reading the rows. */
+function idsOf(rows: RowSource): string[] {
+  return Array.from({ length: rows.length }, (_, at) => rows.id(at));
+}
+
 /** The first request of a plan, without building the rest. */
 function first(plan: Iterable<PlannedRequest>): PlannedRequest | undefined {
   for (const planned of plan) return planned;
@@ -508,7 +514,7 @@ async function ensureFreshRunDir(outDir: string): Promise<void> {
 
 /** The run's manifest: what was run, against what, with which inputs by hash (and the plan's digest). */
 async function buildManifest(
-  options: EvalOptions, dataset: Dataset, sets: ResolvedSets, plan: EvalPlan, plannedTotal: number, wholePlanSha256: string,
+  options: EvalOptions, dataset: IndexedDataset, sets: ResolvedSets, plan: EvalPlan, plannedTotal: number, wholePlanSha256: string,
   service: ServiceDescription,
 ): Promise<Manifest> {
   return {
@@ -523,8 +529,8 @@ async function buildManifest(
     planned_total: plannedTotal,
     shard: options.shard ?? null,
     dataset: { path: options.datasetPath, sha256: await sha256File(resolve(options.cwd, dataset.path)), questions: dataset.rows.length },
-    question_ids: dataset.rows.map((row) => row.id),
-    ...(dataset.rows.some((row) => row.conversation !== null) ? { conversation_units: conversationUnits(dataset.rows).map((unit) => unit.map((row) => row.id)) } : {}),
+    question_ids: idsOf(dataset.rows),
+    ...(dataset.rows.hasConversations ? { conversation_units: Array.from({ length: dataset.rows.unitCount }, (_, u) => dataset.rows.unit(u).map((at) => dataset.rows.id(at))) } : {}),
     models: sets.modelsPath ? { path: sets.modelsPath, sha256: await sha256File(resolve(options.cwd, sets.modelsPath)) } : null,
     sets: sets.sets.map((s) => ({
       name: s.name,
@@ -532,7 +538,8 @@ async function buildManifest(
       models: (s.llm_overrides ?? (s.llm_override ? [s.llm_override] : [])).map((o) => o.display_name ?? o.model_version ?? 'configured model'),
     })),
     defaults: redactDefaults(sets.defaults),
-    plan_sha256: planDigest(plan),
+    // Unsharded, the plan is the whole plan: its digest is known (a second pass would read every row again).
+    plan_sha256: (options.shard ?? null) === null && plan.length === plannedTotal ? wholePlanSha256 : planDigest(plan),
     whole_plan_sha256: wholePlanSha256,
     options: {
       mode: options.mode, repeat: options.repeat, concurrency: options.concurrency, timeout_ms: options.timeoutMs ?? null,

@@ -16,6 +16,8 @@ import { joinDashValues } from './argv.js';
 import { renameFlags } from './options/renamed.js';
 import { withFlagSuggestions } from './unknown-flags.js';
 import { applyCaFile } from './ca-file.js';
+import { parseBytes } from './bytes.js';
+import { formatBytes, LIMITS, setRunFileLineBytes } from '../util/limits.js';
 
 export async function main(rawArgv: readonly string[], rawIo: Io): Promise<ExitCode> {
   // `--timeout -1s` reaches the flag's own check (cli/argv) instead of yargs' "unknown arguments".
@@ -60,6 +62,7 @@ export async function main(rawArgv: readonly string[], rawIo: Io): Promise<ExitC
       .middleware(layering(layers) as unknown as (argv: object) => void, true)
       // After the layers: the CA file may come from the config file or CHATBENCH_CA_FILE too.
       .middleware(((argv: Record<string, unknown>) => applyCaFile(argv['ca-file'] as string | undefined, io)) as (argv: object) => void, true)
+      .middleware(applyRunLineCap, true)
       // yargs calls fail() for usage mistakes (message only) and for a failing handler (error).
       .fail((message, error) => {
         throw error ?? new UsageError(withFlagSuggestions(message, knownFlags(rootSpecs, named ? commandSpecs.get(named.name) : undefined), argv));
@@ -97,7 +100,20 @@ export function withGlobalOptions<T>(y: Argv<T>) {
     .option('quiet', { alias: 'q', type: 'boolean', global: true, describe: 'Print only the verdict and errors', group: 'Output and configuration:' })
     .option('verbose', { type: 'boolean', global: true, describe: 'Also print a line per request as it finishes (stderr)', group: 'Output and configuration:' })
     .option('ca-file', { type: 'string', global: true, describe: 'PEM file of the certificate authority of a deployment with a self-signed or private certificate, trusted besides the system\'s for HTTPS (NODE_EXTRA_CA_CERTS works too)', group: 'Output and configuration:' })
-    .option('color', { type: 'boolean', global: true, describe: 'Colour verdicts and bad figures; default on a terminal unless NO_COLOR is set (FORCE_COLOR forces it); --no-color turns it off', group: 'Output and configuration:' });
+    .option('color', { type: 'boolean', global: true, describe: 'Colour verdicts and bad figures; default on a terminal unless NO_COLOR is set (FORCE_COLOR forces it); --no-color turns it off', group: 'Output and configuration:' })
+    .option('max-run-line-bytes', {
+      type: 'string', global: true, group: 'Output and configuration:',
+      describe: `Most bytes of one line of a run file read back (results.jsonl, reviews.jsonl, labels.jsonl), and of a run's manifest.json or summary.json; a longer one is refused "file:line: line longer than N bytes" (exit 2). Default 64MiB (${formatBytes(LIMITS.runFileLineBytes)})`,
+    });
+}
+
+/**
+ * Sets the run-file line cap for the whole process (util/limits) once the layers are merged and
+ * before the command runs; every main() sets it, so a default follows a lowered cap in one process.
+ */
+function applyRunLineCap(argv: Record<string, unknown>): void {
+  const text = argv['max-run-line-bytes'];
+  setRunFileLineBytes(typeof text === 'string' || typeof text === 'number' ? parseBytes(String(text), 'max-run-line-bytes') : LIMITS.runFileLineBytes);
 }
 
 /** The option names a mistyped flag may have meant: the global ones and the named command's. */

@@ -4,6 +4,7 @@
  */
 export { readDataset, scanDataset, metadataColumns, type Dataset, type DatasetShape } from './read-csv.js';
 export { readUtf8File, type InputFile } from './read-text.js';
+export { indexDataset, rowsInMemory, type IndexedDataset, type RowSource } from './row-source.js';
 export { conversationProblems, conversationUnits, hasConversations } from './conversations.js';
 export { forcedToolId, toolIdsOf, toolProblems, type ToolIds } from './tools.js';
 export {

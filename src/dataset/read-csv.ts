@@ -12,6 +12,8 @@ import { DatasetRowSchema, isKnownColumn, type DatasetRow, type DatasetRowInput 
 import { readUtf8Chunks, type InputFile } from './read-text.js';
 import { conversationProblems, type TurnRow } from './conversations.js';
 import { toolProblems, type ToolIds } from './tools.js';
+import { createRecordSpans, type RecordSpan } from './record-spans.js';
+import { createFirstLines } from './string-column.js';
 
 const lineNumber = (problem: string): number => Number(/^[^\n]*?:(\d+):/.exec(problem)?.[1] ?? 0);
 
@@ -32,6 +34,8 @@ export const metadataColumns = (dataset: Pick<Dataset, 'columns'>): string[] =>
 interface RawRecord {
   readonly cells: string[];
   readonly line: number;
+  /** Where the record stands in the file's bytes; null when not asked for, or when LF is not the file's record delimiter. */
+  readonly span: RecordSpan | null;
 }
 
 /**
@@ -49,19 +53,29 @@ export async function readDataset(file: InputFile | string, options: { toolIds?:
   return { ...shape, rows, categories: [...new Set(rows.flatMap((row) => (row.category === null ? [] : [row.category])))] };
 }
 
+export interface ScanOptions {
+  readonly toolIds?: ToolIds | null | undefined;
+  /**
+   * Each valid row, in file order; with `spans`, where its record stands in the file's bytes (null
+   * for every row of a file whose records are not LF-delimited: lone CRs, which cannot be re-read).
+   */
+  readonly onRow: (row: DatasetRow, span: RecordSpan | null) => void;
+  readonly spans?: boolean;
+}
+
 /** A dataset as a stream of its rows leaves it: everything but the rows. */
 export type DatasetShape = Pick<Dataset, 'path' | 'columns'>;
 
 /**
  * Reads and validates the dataset as readDataset does, with the same problems in the same order,
  * but hands each valid row to `onRow` instead of holding it: what the caller keeps is its own
- * choice (validate keeps counts). Held meanwhile: each row's id (for duplicates) and the few fields
+ * choice (validate keeps counts; eval each row's byte span, dataset/row-source). Held meanwhile: each row's id (for duplicates, packed: dataset/string-column) and the few fields
  * of conversation rows that the cross-row checks need.
  */
-export async function scanDataset(file: InputFile | string, options: { toolIds?: ToolIds | null | undefined; onRow: (row: DatasetRow) => void }): Promise<DatasetShape> {
+export async function scanDataset(file: InputFile | string, options: ScanOptions): Promise<DatasetShape> {
   const input = typeof file === 'string' ? { path: file } : file;
   const name = input.path;
-  const records = parseRecords(name, input);
+  const records = parseRecords(name, input, options.spans === true);
   const first = await records.next();
   if (first.done === true) throw new InputError([`${name}: empty file`]);
   const columns = first.value.cells.map((column) => column.trim());
@@ -75,7 +89,7 @@ export async function scanDataset(file: InputFile | string, options: { toolIds?:
   const problems = cappedList<string>(MAX_LISTED_PROBLEMS);
   const turns: TurnRow[] = [];
   const tools = cappedList<string>(MAX_LISTED_PROBLEMS);
-  const firstLineOfId = new Map<string, number>();
+  const firstLines = createFirstLines();
   let index = 0;
   for await (const record of records) {
     index += 1;
@@ -91,13 +105,12 @@ export async function scanDataset(file: InputFile | string, options: { toolIds?:
       if (row.conversation !== null || row.turn !== null) turns.push({ line: row.line, conversation: row.conversation, turn: row.turn, persona_id: row.persona_id, project_id: row.project_id });
       tools.add(...toolProblems([row], options.toolIds ?? null, name));
       // Once a problem is found no row is handed on: the reader throws at the end whatever they are.
-      if (problems.count === 0) options.onRow(row);
+      if (problems.count === 0) options.onRow(row, record.span);
     } else for (const issue of result.error.issues) problems.add(`${where}: ${issue.path.join('.') || 'row'}: ${issue.message}`);
     // Checked on the cell, not the parsed row, so a duplicate shows even when the row has other problems.
     const id = rowInput.id.trim();
-    const firstLine = firstLineOfId.get(id);
-    if (firstLine === undefined) firstLineOfId.set(id, record.line);
-    else if (id !== '') problems.add(`${where}: id: duplicate id ${JSON.stringify(id)} (first on line ${firstLine})`);
+    const firstLine = firstLines.seen(id, record.line);
+    if (firstLine !== undefined && id !== '') problems.add(`${where}: id: duplicate id ${JSON.stringify(id)} (first on line ${firstLine})`);
   }
   if (index === 0) throw new InputError([`${name}: no questions (the file has only a header row)`]);
   const all = [...problems.items, ...conversationProblems(turns, name), ...tools.items].sort((a, b) => lineNumber(a) - lineNumber(b));
@@ -143,7 +156,7 @@ const NO_METADATA: Record<string, string> = Object.freeze({});
  * for the plan would otherwise keep some ten million empty arrays and a million copies of a few
  * category names. Nothing downstream mutates a row.
  */
-function compactRow(row: DatasetRow, categories: Map<string, string>): DatasetRow {
+export function compactRow(row: DatasetRow, categories: Map<string, string>): DatasetRow {
   const e = row.expectations;
   const shared = <T>(list: T[]): T[] => (list.length === 0 ? NONE : list);
   let category = row.category;
@@ -167,11 +180,12 @@ function compactRow(row: DatasetRow, categories: Map<string, string>): DatasetRo
  * counts a CRLF inside a quoted cell as two lines; the text comes with CRLF made LF, so its line
  * numbers are exact. A CSV error is an InputError naming the line.
  */
-async function* parseRecords(name: string, input: InputFile): AsyncGenerator<RawRecord, void, undefined> {
-  const parser = parse({ info: true, bom: true, relax_column_count: true, skip_empty_lines: true, skip_records_with_empty_values: true });
+async function* parseRecords(name: string, input: InputFile, withSpans = false): AsyncGenerator<RawRecord, void, undefined> {
+  const parser = parse({ info: true, bom: true, ...CSV_OPTIONS });
+  const spans = withSpans ? createRecordSpans() : null;
   const feed = async () => {
     try {
-      for await (const chunk of readUtf8Chunks(input)) {
+      for await (const chunk of readUtf8Chunks(input, undefined, spans === null ? undefined : (bytes) => spans.feed(bytes))) {
         if (parser.destroyed) return; // a CSV error, or the reader stopped early
         // Back-pressure; a parser destroyed meanwhile never drains, but it closes.
         if (!parser.write(chunk)) {
@@ -184,6 +198,7 @@ async function* parseRecords(name: string, input: InputFile): AsyncGenerator<Raw
           });
         }
       }
+      spans?.end();
       parser.end();
     } catch (error) {
       parser.destroy(error as Error);
@@ -192,9 +207,15 @@ async function* parseRecords(name: string, input: InputFile): AsyncGenerator<Raw
   const fed = feed();
   try {
     // With `info: true` each record comes as { record, info }.
+    let lfDelimited: boolean | undefined;
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: Info & { lines: number } }>) {
       // info.lines is the line where the record ends; only quoted cells can hold newlines.
-      yield { cells: record, line: info.lines - record.reduce((count, value) => count + countNewlines(value), 0) };
+      const line = info.lines - record.reduce((count, value) => count + countNewlines(value), 0);
+      // csv-parse settles the record delimiter on the first line; the spans split on LF only.
+      lfDelimited ??= isLfDelimited(parser);
+      const span = spans === null || !lfDelimited ? null : spans.take(line);
+      if (spans !== null && lfDelimited && span === undefined) throw new Error(`${name}:${line}: the byte offsets of the records and csv-parse disagree (a chatbench bug)`);
+      yield { cells: record, line, span: span ?? null };
     }
   } catch (error) {
     if (error instanceof CsvError) throw new InputError([await csvProblem(name, input, error)], { cause: error });
@@ -206,6 +227,18 @@ async function* parseRecords(name: string, input: InputFile): AsyncGenerator<Raw
 }
 
 const countNewlines = (value: string): number => value.split('\n').length - 1;
+
+/**
+ * The options every parse of a dataset shares: the stream's and a re-read record's (dataset/row-file)
+ * must split and skip alike.
+ */
+export const CSV_OPTIONS = { relax_column_count: true, skip_empty_lines: true, skip_records_with_empty_values: true } as const;
+
+/** Whether the parser found LF to be the record delimiter (csv-parse fills `options.record_delimiter` on the first line). */
+function isLfDelimited(parser: object): boolean {
+  const found = (parser as { options?: { record_delimiter?: Buffer[] } }).options?.record_delimiter ?? [];
+  return found.length === 1 && found[0]!.length === 1 && found[0]![0] === 0x0a;
+}
 
 async function csvProblem(name: string, input: InputFile, error: CsvError): Promise<string> {
   const reported = typeof error.lines === 'number' ? error.lines : 1;
@@ -272,7 +305,7 @@ function foreignSeparator(columns: readonly string[]): { name: string } | undefi
   return undefined;
 }
 
-function toRowInput(columns: string[], record: RawRecord, rowNumber: number): DatasetRowInput {
+export function toRowInput(columns: string[], record: Pick<RawRecord, 'cells' | 'line'>, rowNumber: number): DatasetRowInput {
   const known: Record<string, string> = {};
   const metadata: Record<string, string> = {};
   columns.forEach((column, index) => {

@@ -62,8 +62,10 @@ export async function readUtf8File(file: InputFile, maxBytes: number = LIMITS.in
  * whole file. The same problems as readUtf8File, as InputError: `file: no such file` (and the
  * other fs reasons), `file: not UTF-8 (first invalid byte on line N; ...)`, the size limit (a
  * device is read no further than it). An empty file is the caller's to notice (no text at all).
+ * `onBytes` sees each chunk's raw bytes before its text is yielded (dataset/record-spans keeps byte
+ * offsets in the file, which the CRLF conversion would shift).
  */
-export async function* readUtf8Chunks(file: InputFile, maxBytes: number = LIMITS.inputFileBytes): AsyncGenerator<string> {
+export async function* readUtf8Chunks(file: InputFile, maxBytes: number = LIMITS.inputFileBytes, onBytes?: (chunk: Buffer) => void): AsyncGenerator<string> {
   const fullPath = isAbsolute(file.path) || file.cwd === undefined ? file.path : resolve(file.cwd, file.path);
   const fail = (error: unknown): InputError => {
     if (error instanceof InputError) return error;
@@ -97,6 +99,7 @@ export async function* readUtf8Chunks(file: InputFile, maxBytes: number = LIMITS
         throw new InputError([`${file.path}: not UTF-8 (first invalid byte on line ${linesBefore + firstInvalidLine(chunk)}; save the file as UTF-8)`], { cause: error });
       }
       for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) linesBefore += 1;
+      onBytes?.(chunk);
       const out = toLf(text);
       if (out !== '') yield out;
     }

@@ -4,7 +4,7 @@
  * rule 2) but built lazily, request by request, so that memory does not grow with its size. Pure.
  */
 import type { LLMOverride, SendMessageRequest } from '../api/index.js';
-import { conversationUnits, type DatasetRow } from '../dataset/index.js';
+import { rowsInMemory, type DatasetRow, type RowSource } from '../dataset/index.js';
 import { requestKey, type Mode } from '../records/record.js';
 import type { ModeOption, SetDefinition, SetsDefaults } from '../sets/index.js';
 import { plannedModes } from '../sets/index.js';
@@ -13,7 +13,8 @@ import { inShard, type Shard } from './shard.js';
 import { forcedToolId, type ToolIds } from './tools.js';
 
 export interface PlanInput {
-  readonly rows: readonly DatasetRow[];
+  /** The dataset's rows: held (tests, small plans), or a RowSource that reads them as the plan reaches them. */
+  readonly rows: readonly DatasetRow[] | RowSource;
   readonly sets: readonly SetDefinition[];
   readonly defaults: SetsDefaults;
   readonly mode: ModeOption;
@@ -46,7 +47,8 @@ export function* planRequests(input: PlanInput, shard?: Shard | null): Generator
           continue;
         }
         let previous: number | null = null;
-        for (const row of rows) {
+        for (const at of rows) {
+          const row = layout.source.row(at);
           yield {
             index,
             unit,
@@ -80,14 +82,29 @@ export function buildPlan(input: PlanInput): PlannedRequest[] {
   return [...planRequests(input)];
 }
 
-/** The shape of a plan without its requests: its units and the set and mode pairs each is asked under. */
+/** The rows of a plan's input as a RowSource (held rows wrapped once per array). */
+const sources = new WeakMap<readonly DatasetRow[], RowSource>();
+function sourceOf(rows: PlanInput['rows']): RowSource {
+  if (!Array.isArray(rows)) return rows as RowSource;
+  const held = rows as readonly DatasetRow[];
+  let source = sources.get(held);
+  if (source === undefined) sources.set(held, (source = rowsInMemory(held)));
+  return source;
+}
+
+/** The units of a source as row index lists, lazily. */
+function* unitsOf(source: RowSource): Generator<readonly number[]> {
+  for (let unit = 0; unit < source.unitCount; unit += 1) yield source.unit(unit);
+}
+
+/** The shape of a plan without its requests: its units (row indexes) and the set and mode pairs each is asked under. */
 function planLayout(input: Omit<PlanInput, 'defaults'>) {
-  const units = conversationUnits(input.rows);
+  const source = sourceOf(input.rows);
   const pairs = input.sets.flatMap((set) => {
     const modelNames = set.llm_overrides?.map(modelName) ?? null;
     return plannedModes(set, input.mode).map((mode) => ({ set, mode, modelNames }));
   });
-  return { units, pairs, perRepeat: input.rows.length * pairs.length };
+  return { source, units: { [Symbol.iterator]: () => unitsOf(source), length: source.unitCount }, pairs, perRepeat: source.length * pairs.length };
 }
 
 /**
@@ -127,7 +144,7 @@ export function createEvalPlan(input: PlanInput, shard?: Shard | null): EvalPlan
       let unit = 0;
       for (const rows of layout.units) {
         for (const { set, mode } of layout.pairs) {
-          for (const row of rows) positions.set(requestKey(row.id, set.name, mode, 0).slice(0, -2), [position++, unit]);
+          for (const at of rows) positions.set(requestKey(layout.source.id(at), set.name, mode, 0).slice(0, -2), [position++, unit]);
           unit += 1;
         }
       }
@@ -140,7 +157,7 @@ export function createEvalPlan(input: PlanInput, shard?: Shard | null): EvalPlan
     if (at === undefined || !inShard(repeat * unitsPerRepeat + at[1], shard)) return null;
     return repeat * layout.perRepeat + at[0];
   };
-  const turns = [...new Set(input.rows.flatMap((row) => (row.conversation === null ? [] : [row.turn ?? 1])))].sort((a, b) => a - b);
+  const turns = layout.source.turns;
   return {
     length,
     total: input.repeat * layout.perRepeat,
@@ -206,7 +223,7 @@ const projectId = (row: DatasetRow, defaults: SetsDefaults): number | undefined 
  * (VALIDATION_ERROR), so it is refused before anything is sent. One problem per row and set. (A
  * set or the defaults asking for it with a multi-model set is a problem of the sets file.)
  */
-export function deepResearchProblems(rows: readonly DatasetRow[], sets: readonly SetDefinition[], datasetName: string): string[] {
+export function deepResearchProblems(rows: readonly Pick<DatasetRow, 'line' | 'deep_research'>[], sets: readonly SetDefinition[], datasetName: string): string[] {
   return rows.flatMap((row) => sets
     .filter((set) => set.multi && row.deep_research === true)
     .map((set) => `${datasetName}:${row.line}: deep_research: true, but set ${JSON.stringify(set.name)} is multi-model: the service refuses deep research in multi-model mode`));

@@ -43,7 +43,7 @@ describe('readFileLines', () => {
   ])('$name past the cap: file:line: line longer than N bytes', async ({ content: text }) => {
     const error = await collect(fileOf(text), { maxLineBytes: 9, chunkBytes: 4 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
-    expect((error as InputError).problems).toEqual(['runs/x.jsonl:2: line longer than 9 bytes']);
+    expect((error as InputError).problems).toEqual(['runs/x.jsonl:2: line longer than 9 bytes (--max-run-line-bytes)']);
   });
 
   it('a line of exactly the cap, with or without its CR, is read', async () => {

@@ -10,7 +10,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { InputError } from '../errors.js';
-import { formatCount, LIMITS } from './limits.js';
+import { formatCount, RUN_LINE_FLAG, runFileLineBytes } from './limits.js';
 
 /** One line: its text (decoded as UTF-8, without its newline or a CR before it) and its byte place. */
 export interface FileLine {
@@ -28,19 +28,21 @@ export interface FileLine {
 export interface FileLinesOptions {
   /** How messages name the file (as the user gave it). */
   readonly name: string;
-  /** Longest line in bytes, its newline not counted; default LIMITS.runFileLineBytes. */
+  /** Longest line in bytes, its newline not counted; default the process's --max-run-line-bytes (util/limits runFileLineBytes). */
   readonly maxLineBytes?: number;
   /** Stream chunk size (tests make it small to split lines everywhere). */
   readonly chunkBytes?: number;
 }
 
-/** `file:line: line longer than N bytes`. */
+/** `file:line: line longer than N bytes (--max-run-line-bytes)`. */
 export const lineTooLong = (name: string, line: number, maxBytes: number): InputError =>
-  new InputError([`${name}:${line}: line longer than ${formatCount(maxBytes)} bytes`], { hint: 'not a file chatbench wrote, or one a hostile service or judge filled' });
+  new InputError([`${name}:${line}: line longer than ${formatCount(maxBytes)} bytes (${RUN_LINE_FLAG})`], {
+    hint: `not a file chatbench wrote, or one a hostile service or judge filled; ${RUN_LINE_FLAG} raises the cap for a file you trust`,
+  });
 
 /** Streams the lines of file `full`; fs errors (ENOENT...) are thrown as they come. */
 export async function* readFileLines(full: string, options: FileLinesOptions): AsyncGenerator<FileLine> {
-  const max = options.maxLineBytes ?? LIMITS.runFileLineBytes;
+  const max = options.maxLineBytes ?? runFileLineBytes();
   const input = createReadStream(full, options.chunkBytes === undefined ? {} : { highWaterMark: options.chunkBytes });
   let parts: Buffer[] = []; // the current line's bytes so far, from earlier chunks
   let carried = 0;

@@ -43,10 +43,28 @@ export const LIMITS = {
   /**
    * A line of a run file read back (results.jsonl, reviews.jsonl, labels.jsonl), and a run's
    * manifest.json or summary.json whole: far above any record chatbench writes, far below what
-   * would exhaust the heap when parsed.
+   * would exhaust the heap when parsed. The default of --max-run-line-bytes: readers take
+   * runFileLineBytes(), the process's setting.
    */
   runFileLineBytes: 64 * 1024 * 1024,
 } as const;
+
+/** The flag (and config key `max-run-line-bytes`) that sets the run-file line cap; messages name it. */
+export const RUN_LINE_FLAG = '--max-run-line-bytes';
+
+/**
+ * The run-file line cap of this process. One setting, set by the CLI once per command (cli/main)
+ * before anything is read, rather than a parameter threaded through every reader of a run file.
+ */
+let runLineCap: number = LIMITS.runFileLineBytes;
+
+/** The longest line (and JSON document) of a run file this process reads: --max-run-line-bytes, default LIMITS.runFileLineBytes. */
+export const runFileLineBytes = (): number => runLineCap;
+
+/** Sets the cap for every run-file reader of this process (cli/main; tests restore the default). */
+export function setRunFileLineBytes(bytes: number = LIMITS.runFileLineBytes): void {
+  runLineCap = bytes;
+}
 
 /**
  * Bytes of memory one planned request holds until the run ends (measured: about 360 bytes for an

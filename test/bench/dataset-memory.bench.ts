@@ -1,35 +1,36 @@
 /**
- * `npm run bench:dataset-memory`: peak memory (the kernel's high-water RSS, from the process's own
- * resource usage at exit) of `chatbench validate` and of an eval plan built and walked
- * (prepareEval, then every planned request) on a generated CSV of 1,000,000 questions (about
- * 64 MB), each in its own Node process without --max-old-space-size (issue 23 item 3). `--rows N`
- * another size. Writes reports/bench/dataset-memory.json and prints the table. Bounded: each child
- * is killed after CHILD_DEADLINE_MS.
+ * `npm run bench:dataset-memory`: peak memory (the kernel's high-water RSS, from each child's own
+ * resource usage at exit) of `chatbench validate` and of `chatbench eval` on generated CSVs of
+ * 10,000, 100,000 and 1,000,000 questions (about 64 MB at a million), each in its own Node process
+ * without --max-old-space-size (issue 23 item 3), so that the slope shows. The eval builds its whole
+ * plan (validation, the row index, the plan digest, the manifest), then runs against the simulator
+ * (its own process, answers at time_scale 1e-6) and is stopped with SIGINT SEND_SECONDS after its
+ * first send: the first ten to twenty thousand requests are sent, recorded and reported.
+ *
+ * `--rows a,b,…` other sizes; `--root DIR` measures another checkout of chatbench (built, e.g. main,
+ * for the figures before a change); `--send-seconds N`. Writes reports/bench/dataset-memory.json and
+ * prints the table. Bounded: each child is killed after CHILD_DEADLINE_MS.
  */
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
+import { DEMO_TOKEN } from '../../src/sim/index.js';
+import { startSimProcess } from './load/sim-process.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const ROWS = process.argv.includes('--rows') ? Number(process.argv[process.argv.indexOf('--rows') + 1]) : 1_000_000;
-const CHILD_DEADLINE_MS = 10 * 60_000;
+const arg = (name: string): string | undefined => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+const HERE = resolve(import.meta.dirname, '../..');
+const ROOT = resolve(arg('--root') ?? HERE);
+const SIZES = (arg('--rows') ?? '10000,100000,1000000').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+const SEND_SECONDS = Number(arg('--send-seconds') ?? 15);
+const CONCURRENCY = 32;
+const CHILD_DEADLINE_MS = 25 * 60_000;
 const load = () => Math.round((loadavg()[0] ?? 0) * 100) / 100;
 
 /** Preloaded into each child: prints its peak RSS (KiB) as the last line of stderr when it exits. */
 const MAX_RSS_HOOK = `process.on('exit', () => process.stderr.write('\\nmax_rss_kib=' + process.resourceUsage().maxRSS + '\\n'));\n`;
-
-/** Walks the plan as eval would: every planned request is made once, none kept. */
-const PLAN_SCRIPT = (dataset: string) => `
-const { prepareEval } = await import(${JSON.stringify(join(ROOT, 'dist/app/run-eval.js'))});
-const prepared = await prepareEval({ datasetPath: ${JSON.stringify(dataset)}, setFlags: [], mode: 'full', repeat: 1, cwd: process.cwd() });
-let requests = 0;
-for (const request of prepared.plan) requests += request ? 1 : 0;
-process.stdout.write(JSON.stringify({ planned: prepared.plan.length, walked: requests }) + '\\n');
-await prepared.checks?.close();
-`;
 
 async function writeDataset(path: string, rows: number): Promise<void> {
   const out = createWriteStream(path);
@@ -42,43 +43,78 @@ async function writeDataset(path: string, rows: number): Promise<void> {
   await finished(out);
 }
 
-async function measure(name: string, args: string[], hook: string): Promise<{ name: string; exit: number | null; seconds: number; peak_rss_mb: number | null; stdout: string }> {
+interface Measured {
+  name: string;
+  rows: number;
+  exit: number | null;
+  seconds: number;
+  peak_rss_mb: number | null;
+  /** eval: records in results.jsonl when it stopped. */
+  sent?: number;
+}
+
+/** Runs `args` in a child; `interruptAfter`: SIGINT that many ms after stderr first says `requests,` (the eval's start line). */
+async function measure(name: string, rows: number, args: string[], hook: string, interruptAfter?: number): Promise<Measured> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--require', hook, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env['PATH'] ?? '', NODE_OPTIONS: '' } });
+  const child = spawn(process.execPath, ['--require', hook, ...args], {
+    cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env['PATH'] ?? '', NODE_OPTIONS: '', CHATBENCH_TOKEN: DEMO_TOKEN },
+  });
   const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_DEADLINE_MS);
-  let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+  let interrupt: NodeJS.Timeout | undefined;
+  child.stderr.on('data', (b: Buffer) => {
+    stderr += b.toString();
+    if (interruptAfter !== undefined && interrupt === undefined && /requests?,/.test(stderr)) interrupt = setTimeout(() => child.kill('SIGINT'), interruptAfter);
+  });
   const exit = await new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   clearTimeout(timer);
+  clearTimeout(interrupt);
   const kib = /max_rss_kib=(\d+)/.exec(stderr)?.[1];
-  return { name, exit, seconds: Math.round((performance.now() - started) / 100) / 10, peak_rss_mb: kib === undefined ? null : Math.round(Number(kib) / 102.4) / 10, stdout: stdout.trim().split('\n').slice(-3).join(' | ') };
+  if (exit !== 0 && exit !== 130) console.error(stderr.split('\n').slice(-6).join('\n'));
+  return { name, rows, exit, seconds: Math.round((performance.now() - started) / 100) / 10, peak_rss_mb: kib === undefined ? null : Math.round(Number(kib) / 102.4) / 10 };
 }
 
 async function main(): Promise<void> {
   const loadBefore = load();
   const work = await mkdtemp(join(tmpdir(), 'chatbench-dataset-memory-'));
+  const sim = await startSimProcess({ chat: { time_scale: 1e-6 } });
+  const results: Measured[] = [];
   try {
-    const dataset = join(work, 'questions.csv');
-    await writeDataset(dataset, ROWS);
     const hook = join(work, 'max-rss.cjs');
     writeFileSync(hook, MAX_RSS_HOOK);
-    const planScript = join(work, 'plan.mjs');
-    writeFileSync(planScript, PLAN_SCRIPT(dataset));
-    const rows = [
-      await measure('validate', ['bin/chatbench.js', 'validate', '--dataset', dataset], hook),
-      await measure('eval plan (prepareEval + walk)', [planScript], hook),
-    ];
+    for (const rows of SIZES) {
+      const dataset = join(work, `questions-${rows}.csv`);
+      await writeDataset(dataset, rows);
+      results.push(await measure('validate', rows, ['bin/chatbench.js', 'validate', '--dataset', dataset], hook));
+      const out = join(work, `run-${rows}`);
+      const evalArgs = ['bin/chatbench.js', 'eval', '--base-url', sim.baseUrl, '--dataset', dataset, '--mode', 'full', '--concurrency', String(CONCURRENCY), '--out', out];
+      const run = await measure('eval (whole plan, then SIGINT)', rows, evalArgs, hook, SEND_SECONDS * 1000);
+      let sent = 0;
+      try {
+        for (let at = -1, text = readFileSync(join(out, 'results.jsonl'), 'utf8'); (at = text.indexOf('\n', at + 1)) !== -1;) sent += 1;
+      } catch {
+        // no results.jsonl: nothing was sent
+      }
+      results.push({ ...run, sent });
+      console.log(`${rows.toLocaleString('en-US')} rows (${Math.round(statSync(dataset).size / 1e5) / 10} MB): validate ${results.at(-2)!.peak_rss_mb} MB in ${results.at(-2)!.seconds} s; eval ${run.peak_rss_mb} MB in ${run.seconds} s, ${sent} requests sent, exit ${run.exit}`);
+      await rm(out, { recursive: true, force: true });
+      await rm(dataset, { force: true });
+    }
     const report = {
-      generated_at: new Date().toISOString(), rows_in_dataset: ROWS, dataset_mb: Math.round(statSync(dataset).size / 1e5) / 10,
-      machine: { cores: cpus().length, node: process.version, load_before: loadBefore, load_after: load() }, results: rows,
+      generated_at: new Date().toISOString(), root: ROOT, sizes: SIZES, send_seconds: SEND_SECONDS, concurrency: CONCURRENCY,
+      machine: { cores: cpus().length, node: process.version, load_before: loadBefore, load_after: load() }, results,
     };
-    mkdirSync(join(ROOT, 'reports/bench'), { recursive: true });
-    writeFileSync(join(ROOT, 'reports/bench/dataset-memory.json'), `${JSON.stringify(report, null, 2)}\n`);
-    console.log(`${ROWS.toLocaleString('en-US')} rows, ${report.dataset_mb} MB; load ${loadBefore} → ${report.machine.load_after}`);
-    for (const r of rows) console.log(`${r.name}: exit ${r.exit}, ${r.seconds} s, peak RSS ${r.peak_rss_mb} MB  ${r.stdout.slice(0, 200)}`);
+    mkdirSync(join(HERE, 'reports/bench'), { recursive: true });
+    writeFileSync(join(HERE, 'reports/bench/dataset-memory.json'), `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`load ${loadBefore} → ${report.machine.load_after}`);
+    console.log('| rows | validate peak RSS | eval peak RSS | eval requests sent | eval seconds |');
+    console.log('|--:|--:|--:|--:|--:|');
+    for (const rows of SIZES) {
+      const [v, e] = [results.find((r) => r.rows === rows && r.name === 'validate'), results.find((r) => r.rows === rows && r.name !== 'validate')];
+      console.log(`| ${rows.toLocaleString('en-US')} | ${v?.peak_rss_mb} MB | ${e?.peak_rss_mb} MB | ${e?.sent} | ${e?.seconds} |`);
+    }
   } finally {
+    await sim.close();
     await rm(work, { recursive: true, force: true });
   }
 }
