@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { instanceOf, type ProcReader } from '../app/process-instance.js';
-import { claimRunDir, type RunDirClaim } from '../app/run-dir-lock.js';
+import { instanceOf, type ProcReader } from '../app/store/process-instance.js';
+import { claimRunDir, type RunDirClaim } from '../app/store/run-dir-lock.js';
 import type { Io } from './io.js';
 
 /** Whether process `pid` of this host is running: signal 0 checks without touching it (EPERM: it is, as another user). */

@@ -12,8 +12,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { withOutputFs, type OutputFs } from '../../src/app/output-files.js';
-import { readRecords } from '../../src/app/read-records.js';
+import { withOutputFs, type OutputFs } from '../../src/app/store/output-files.js';
+import { readRecords } from '../../src/app/store/read-records.js';
 import { fullAnswer, startHostileServer } from '../helpers/hostile-server.js';
 import { readRunRecords, runCli, scratch, STACK_LINE, writeCsv, type CliRun } from './helpers.js';
 

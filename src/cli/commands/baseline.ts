@@ -4,7 +4,7 @@
  * app/baseline) that `compare` and `eval --baseline` accept as a side.
  */
 import type { Argv } from 'yargs';
-import { saveBaseline } from '../../app/baseline.js';
+import { saveBaseline } from '../../app/eval/baseline.js';
 import { ExitCode } from '../../errors.js';
 import { claimDir } from '../claim.js';
 import type { Io } from '../io.js';

@@ -6,12 +6,12 @@
  * 1 when even the smallest target failed, 130 when interrupted.
  */
 import type { Argv } from 'yargs';
-import { prepareLoad, type LoadSpec } from '../../app/run-load.js';
-import { runCapacity } from '../../app/run-capacity.js';
-import { openTarget } from '../../app/target.js';
+import { prepareLoad, type LoadSpec } from '../../app/load/run-load.js';
+import { runCapacity } from '../../app/load/run-capacity.js';
+import { openTarget } from '../../app/shared/target.js';
 import { interruptedExitCode, UsageError, type ExitCode } from '../../errors.js';
 import { parseSlo } from '../../metrics/load-slo.js';
-import { heapLimitBytes } from '../../app/heap.js';
+import { heapLimitBytes } from '../../app/shared/heap.js';
 import { DEFAULT_SATURATION, DEFAULT_SEARCH } from '../../plan/capacity.js';
 import { BYTES_PER_PLANNED_REQUEST, LIMITS } from '../../util/limits.js';
 import { resolveBaseUrl } from '../connection.js';
@@ -30,7 +30,7 @@ import { capacityRunVerdict, renderCapacitySummary } from '../../reports/load/te
 import { verdictLine, withInterruptExit } from '../../verdict/index.js';
 import { loadSpecOf, resolveTokens, workersOption, type LoadArgs } from './load.js';
 import { HEALTH_OPTIONS, healthProbeOf } from '../health-flags.js';
-import { resolveWorkers, type WorkerChoice } from '../../app/workers/split.js';
+import { resolveWorkers, type WorkerChoice } from '../../app/load/workers/split.js';
 import { availableParallelism } from 'node:os';
 
 export interface CapacityArgs extends Pick<LoadArgs, 'base-url' | 'token' | 'token-file' | 'sim' | 'seed' | 'operation' | 'mode' | 'dataset' | 'urls-file' | 'models' | 'set' | 'set-name' | 'question-order' | 'arrival' | 'max-in-flight' | 'connections' | 'timeout' | 'retries' | 'retry-429' | 'grace' | 'out' | 'workers' | 'health-probe' | 'health-interval'> {

@@ -5,7 +5,7 @@
  * passed), 1 (a gate failed) or 2 (bad input).
  */
 import type { Argv } from 'yargs';
-import { compareAndGate } from '../../app/compare-runs.js';
+import { compareAndGate } from '../../app/eval/compare-runs.js';
 import { renderGroupTable, significanceLine, type Comparison } from '../../compare/index.js';
 import { InputError, exitCodeOf, formatError } from '../../errors.js';
 import { outputOf } from '../output/output.js';

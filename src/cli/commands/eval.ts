@@ -3,10 +3,10 @@
  * `chatbench eval`: run a dataset against the override sets and write the reports.
  */
 import type { Argv } from 'yargs';
-import { loadGates, loadRun } from '../../app/compare-runs.js';
+import { loadGates, loadRun } from '../../app/eval/compare-runs.js';
 import { DEFAULT_JUNIT_QUESTIONS, JUNIT_QUESTION_MODES, type JunitQuestions } from '../../reports/junit-xml.js';
-import { displayUrl } from '../../app/manifest.js';
-import { openSimulatedJudge, openTarget, simulatorToolIds } from '../../app/target.js';
+import { displayUrl } from '../../app/store/manifest.js';
+import { openSimulatedJudge, openTarget, simulatorToolIds } from '../../app/shared/target.js';
 import type { JudgeStats } from '../../judge/pipeline.js';
 import type { Summary } from '../../records/summary.js';
 import { modelNotes } from '../../metrics/model-notes.js';
@@ -15,7 +15,7 @@ import { checkGates } from '../../gates/index.js';
 import { InputError } from '../../errors.js';
 import { stat } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
-import { describeService, prepareEval, runEval, serviceWarnings, type EvalInputs, type EvalResult, type PreparedEval } from '../../app/run-eval.js';
+import { describeService, prepareEval, runEval, serviceWarnings, type EvalInputs, type EvalResult, type PreparedEval } from '../../app/eval/run-eval.js';
 import type { Gate } from '../../figures/index.js';
 import { LIMITS } from '../../util/limits.js';
 import { interruptedExitCode, UsageError, type ExitCode } from '../../errors.js';
@@ -38,7 +38,7 @@ import { invocationOf } from '../options/invocation.js';
 import { outputOf } from '../output/output.js';
 import { simTimeScale } from '../options/speedup.js';
 import { requestLine } from '../output/request-line.js';
-import { decideEval } from '../../app/eval-verdict.js';
+import { decideEval } from '../../app/eval/eval-verdict.js';
 import { pairOrder } from '../../compare/pairwise.js';
 import { verdictLine } from '../../verdict/index.js';
 

@@ -2,14 +2,14 @@
  * @module cli/commands/report
  * `chatbench report DIR`: rebuilds every report of a run from its results.jsonl alone.
  */
-import { readManifestPart } from '../../app/manifest.js';
+import { readManifestPart } from '../../app/store/manifest.js';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { z } from 'zod';
-import { renderLoadReports } from '../../app/render-load-reports.js';
+import { renderLoadReports } from '../../app/load/render-load-reports.js';
 import { parseLoadGateFlag } from '../../gates/load.js';
 import { parseSlo } from '../../metrics/load-slo.js';
-import { junitQuestionsOf, renderReports, saveRunLabels } from '../../app/render-reports.js';
+import { junitQuestionsOf, renderReports, saveRunLabels } from '../../app/eval/render-reports.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { renderTerminalTable } from '../../reports/terminal-table.js';
 import { claimDir } from '../claim.js';
@@ -19,7 +19,7 @@ import { reportsList } from './reports-list.js';
 import { outputOf } from '../output/output.js';
 import { renderLoadSummary } from '../../reports/load/terminal-summary.js';
 import { loadRunVerdict, verdictLine } from '../../verdict/index.js';
-import { decideEval } from '../../app/eval-verdict.js';
+import { decideEval } from '../../app/eval/eval-verdict.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
 export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {

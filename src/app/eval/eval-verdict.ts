@@ -1,0 +1,91 @@
+/**
+ * @module app/eval-verdict
+ * The verdict of an eval run, decided once (`chatbench eval` after its run, `chatbench report DIR`
+ * again): the pairs of its sets (compare/pairwise), then the gates and the baseline
+ * (compare-runs), then report.md, report.html, junit.xml and verdict.json written again so they
+ * open with that verdict. The terminal, `--json` and the exit code read the same object.
+ */
+import { bestMarks, compareSets, pairLines, type SetPair } from '../../compare/pairwise.js';
+import { hasModelNotes, modelNotes } from '../../metrics/model-notes.js';
+import { compareVerdict } from '../../compare/verdict.js';
+import { InputError, UsageError } from '../../errors.js';
+import { gateJunitCases } from '../../gates/index.js';
+import { DEFAULT_JUNIT_QUESTIONS, type JunitQuestions } from '../../reports/junit-xml.js';
+import type { ExitCode } from '../../errors.js';
+import type { ReportInput } from '../../reports/index.js';
+import type { Verdict } from '../../verdict/index.js';
+import { compareAndGate, loadRun, type CompareAndGateResult } from './compare-runs.js';
+import { writeVerdictReports } from './render-reports.js';
+
+export interface EvalVerdictOptions {
+  readonly dir: string;
+  readonly cwd: string;
+  /** The report input of the run's first rendering (app/render-reports). */
+  readonly input: ReportInput;
+  readonly gates: readonly string[];
+  readonly gatesFile?: string | undefined;
+  readonly baselineDir?: string | undefined;
+  readonly map?: readonly string[];
+  /** The set the others are compared with (`--reference`); default the run's first. */
+  readonly reference?: string | undefined;
+  readonly interrupted: boolean;
+  /** The interrupt's exit code (129 SIGHUP, 130 SIGINT, 143 SIGTERM). */
+  readonly interruptedExit?: ExitCode;
+  /** How questions appear in junit.xml (`--junit-questions`). */
+  readonly junitQuestions?: JunitQuestions;
+  /** `75 requests, 75 ok`. */
+  readonly detail: string;
+  /** Where compare.md/json/html go (with a baseline); omitted → not written. */
+  readonly compareOutDir?: string | undefined;
+  readonly stepSummaryPath?: string | undefined;
+  /** viewer.html written again with the verdict (its bundle dir, the toolkit's version); omitted → not. */
+  readonly viewer?: { version: string; bundleDir?: string | undefined };
+}
+
+export interface EvalVerdict {
+  readonly verdict: Verdict;
+  readonly gated: CompareAndGateResult | undefined;
+  readonly pairs: readonly SetPair[];
+  /** Gates not checked, and why (an interrupted run may lack a group a gate names). */
+  readonly notChecked: string | undefined;
+  /** Files written: compare files, then the reports written again. */
+  readonly files: readonly string[];
+}
+
+/** Decides, and writes the reports that open with the verdict. */
+export async function decideEval(o: EvalVerdictOptions): Promise<EvalVerdict> {
+  let pairs: SetPair[] = [];
+  let comparisons: string[] = [];
+  if (o.input.summary.run.sets.length >= 2 || o.reference !== undefined) {
+    try {
+      pairs = compareSets(await loadRun(o.dir, { cwd: o.cwd }), { reference: o.reference, sets: o.input.summary.run.sets });
+      comparisons = pairLines(pairs);
+    } catch (error) {
+      // A set without a record (an interrupted run) has nothing to pair: said, not thrown.
+      if (!(error instanceof InputError) || !o.interrupted) throw error;
+      comparisons = [`sets not compared: ${error.message}`];
+    }
+  }
+  // The tables' "best" marks come from the same tests as the pair lines, decided here once.
+  const notes = modelNotes(o.input.summary.models ?? []);
+  const options = { interrupted: o.interrupted, interruptedExit: o.interruptedExit, detail: o.detail, comparisons, best: bestMarks(pairs), models: hasModelNotes(notes) ? notes : undefined };
+  let gated: CompareAndGateResult | undefined;
+  let notChecked: string | undefined;
+  try {
+    gated = o.baselineDir !== undefined || o.gates.length > 0 || o.gatesFile !== undefined
+      ? await compareAndGate({
+          baselineDir: o.baselineDir, currentDir: o.dir, gates: o.gates, gatesFile: o.gatesFile, map: o.map ?? [],
+          outDir: o.compareOutDir, cwd: o.cwd, stepSummaryPath: o.stepSummaryPath, verdict: options,
+        })
+      : undefined;
+  } catch (error) {
+    // An interrupted run may lack whole groups a gate names: it exits 130 for the interrupt, not 2 for the gate.
+    if (!(o.interrupted && error instanceof UsageError)) throw error;
+    notChecked = error.message;
+  }
+  const verdict = gated?.verdict ?? compareVerdict(null, [], options);
+  // junit.xml written once, whole: the gates' suite (when any was checked) and the questions'.
+  const junit = { gates: gated && gated.gateResults.length > 0 ? gateJunitCases(gated.gateResults) : null, questions: o.junitQuestions ?? DEFAULT_JUNIT_QUESTIONS };
+  const rewritten = await writeVerdictReports(o.dir, o.input, verdict, junit, o.viewer);
+  return { verdict, gated, pairs, notChecked, files: [...(gated?.files ?? []), ...rewritten] };
+}
