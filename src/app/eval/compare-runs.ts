@@ -17,7 +17,7 @@ import {
   type Comparison, type RunData,
 } from '../../compare/index.js';
 import { checkFigures, parseGate, type Gate } from '../../figures/index.js';
-import { evaluateGates, parseGatesFile, type GateResult } from '../../gates/index.js';
+import { evaluateGates, parseGatesFile, type GateVerdict } from '../../gates/index.js';
 import { readRecords } from '../store/read-records.js';
 import { collectGarbage, collectGarbageEvery } from '../shared/heap.js';
 import { readReviews } from '../store/reviews.js';
@@ -88,7 +88,7 @@ export interface CompareAndGateOptions {
 export interface CompareAndGateResult {
   /** null without a baseline. */
   comparison: Comparison | null;
-  gateResults: GateResult[];
+  gateResults: GateVerdict[];
   /** The one decision (compare/verdict): every output written here opens with it. */
   verdict: Verdict;
   /** The verdict's exit code: Ok when every gate passed (or there were none), GateFailed otherwise. */

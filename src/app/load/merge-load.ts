@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError, UsageError } from '../../errors.js';
 import type { Gate } from '../../figures/index.js';
-import type { GateResult } from '../../gates/index.js';
+import type { GateVerdict } from '../../gates/index.js';
 import { parseLoadGateFlag } from '../../gates/load.js';
 import { parseSlo } from '../../metrics/load-slo.js';
 import { percentile } from '../../metrics/stats.js';
@@ -110,7 +110,7 @@ export function parseLoadChecks(options: { gates: readonly string[]; gatesFile: 
 
 export interface MergedLoad {
   readonly summary: LoadSummary;
-  readonly gateResults: GateResult[];
+  readonly gateResults: GateVerdict[];
   /** generator.json, then the load reports. */
   readonly files: string[];
   readonly warnings: string[];

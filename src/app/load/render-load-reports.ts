@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { InputError } from '../../errors.js';
 import { evaluateLoadGates } from '../../gates/load.js';
 import type { Gate } from '../../figures/index.js';
-import type { GateResult } from '../../gates/index.js';
+import type { GateVerdict } from '../../gates/index.js';
 import { computeLoadFigures, type LoadFigures } from '../../metrics/load.js';
 import type { Slo } from '../../metrics/load-slo.js';
 import { toLoadRecord, type LoadRecord } from '../../metrics/load-window.js';
@@ -46,7 +46,7 @@ export interface LoadReportOptions {
 export interface RenderedLoadReports {
   readonly summary: LoadSummary;
   readonly figures: LoadFigures;
-  readonly gates: readonly GateResult[];
+  readonly gates: readonly GateVerdict[];
   /** Paths written: summary.json, timeline.csv, report.md, report.html. */
   readonly files: readonly string[];
 }

@@ -12,7 +12,7 @@
 import { createProblemCollector } from '../shared/collect-problems.js';
 import { abortableSleep } from '../../runner/sleep.js';
 import type { Gate } from '../../figures/index.js';
-import type { GateResult } from '../../gates/index.js';
+import type { GateVerdict } from '../../gates/index.js';
 import type { Slo } from '../../metrics/load-slo.js';
 import { renderLoadReports } from './render-load-reports.js';
 import { access, mkdir } from 'node:fs/promises';
@@ -183,7 +183,7 @@ export interface LoadResult {
   /** Files the load reports wrote. */
   readonly reports: readonly string[];
   /** The `--gate`s, evaluated on the measured window. */
-  readonly gates: readonly GateResult[];
+  readonly gates: readonly GateVerdict[];
   /** What the reports open with (summary.json `banner`): failures by class, late timings. */
   readonly banner: readonly string[];
   /** summary.json: every figure of the run, its SLOs' verdicts, the generator's health; null when no report was written. */

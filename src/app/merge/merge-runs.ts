@@ -17,7 +17,7 @@ import { decide, type Verdict } from '../../verdict/index.js';
 import type { ExitCode} from '../../errors.js';
 import { InputError, UsageError } from '../../errors.js';
 import type { Gate } from '../../figures/index.js';
-import { evaluateGates, gateJunitCases, type GateResult } from '../../gates/index.js';
+import { evaluateGates, gateJunitCases, type GateVerdict } from '../../gates/index.js';
 import type { LoadSummary } from '../../records/load-summary.js';
 import type { Summary } from '../../records/summary.js';
 import type { GeneratorHealth } from '../../records/generator-health.js';
@@ -64,7 +64,7 @@ export interface MergeResult {
   readonly loadSummary: LoadSummary | null;
   /** Files written, results.jsonl first. */
   readonly files: readonly string[];
-  readonly gateResults: readonly GateResult[];
+  readonly gateResults: readonly GateVerdict[];
   /** The merged run's verdict (verdict/verdict): a failed gate or a broken SLO fails it. */
   readonly verdict: Verdict;
   /** The verdict's exit code. */
@@ -307,8 +307,8 @@ export async function mergeRuns(options: MergeOptions): Promise<MergeResult> {
 }
 
 /** Every eval report from the merged records; gates on the whole, as a `gates` suite in junit.xml. */
-async function renderEval(outDir: string, version: string, gates: readonly Gate[]): Promise<{ summary: Summary; files: readonly string[]; gateResults: GateResult[] }> {
-  let gateResults: GateResult[] = [];
+async function renderEval(outDir: string, version: string, gates: readonly Gate[]): Promise<{ summary: Summary; files: readonly string[]; gateResults: GateVerdict[] }> {
+  let gateResults: GateVerdict[] = [];
   let gateError: unknown;
   if (gates.length > 0) {
     try {
