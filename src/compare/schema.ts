@@ -4,7 +4,7 @@
  * and gate reports show is in it, so a CI artifact can be read again without the runs.
  */
 import { z } from 'zod';
-import { ModeSchema, OutcomeSchema } from '../records/record.js';
+import { OutcomeSchema } from '../records/record.js';
 
 export const COMPARISON_VERSION = 1;
 
