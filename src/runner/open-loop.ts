@@ -18,7 +18,7 @@
  * only (a later turn goes at its own scheduled time), and every turn is a record (the invariant
  * counts conversations).
  */
-import { roundMs } from '../client/exchange.js';
+import { roundMs } from '../records/round-ms.js';
 import type { RunError } from '../errors.js';
 import { countRemaining, type Arrival } from '../plan/arrivals.js';
 import type { LoadPlan } from '../plan/load-plan.js';

@@ -28,7 +28,7 @@ import { LABELS_FILE, type Label } from '../../records/labels.js';
 import type { JudgeStats } from '../../judge/pipeline.js';
 import { PROMPT_VERSION } from '../../judge/prompts.js';
 import { createAssessor, type JudgeSettings } from './assess-record.js';
-import { access, mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createChatClient, type ChatClient } from '../../client/chat-client.js';
 import type { Exchange } from '../../client/exchange.js';
@@ -55,6 +55,7 @@ import { createRecordQueue } from '../../runner/record-queue.js';
 import { toValidRecord } from '../../records/valid-record.js';
 import { warmUp, type WarmUpResult } from '../../runner/warm-up.js';
 import { writeFileAtomic } from '../store/output-files.js';
+import { ensureFreshRunDir } from '../store/fresh-run-dir.js';
 import { generatorLoopDelay, readRunLabels, renderReports, type RenderedReports } from './render-reports.js';
 import { readReviews } from '../store/reviews.js';
 import type { RequestRecord } from '../../records/record.js';
@@ -275,7 +276,7 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
     ({ done, truncatedBytes, turns } = resumed);
     await writeFileAtomic(join(outDir, 'manifest.json'), `${JSON.stringify(withResume(resumed.manifest, manifest), null, 2)}\n`);
   } else {
-    await ensureFreshRunDir(outDir);
+    await ensureFreshRunDir(outDir, `continue that run with --resume ${outDir}`);
     await writeFileAtomic(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   }
   if (ready.labels !== null) await writeFileAtomic(join(outDir, LABELS_FILE), ready.labels.map((l) => `${JSON.stringify(l)}\n`).join(''));
@@ -475,13 +476,6 @@ async function qualityManifest(options: EvalOptions, prepared: PreparedEval): Pr
     checks: prepared.checks === null || checksPath === undefined ? null : { path: checksPath, sha256: await sha256File(resolve(options.cwd, checksPath)), names: [...prepared.checks.names] },
     labels: prepared.labels === null || labelsPath === undefined ? null : { path: labelsPath, sha256: await sha256File(resolve(options.cwd, labelsPath)), labels: prepared.labels.length },
   };
-}
-
-/** A run directory holds one run: an existing results.jsonl is never appended to or overwritten. */
-async function ensureFreshRunDir(outDir: string): Promise<void> {
-  const exists = await access(join(outDir, 'results.jsonl')).then(() => true, () => false);
-  if (exists) throw new UsageError(`--out ${outDir} already holds a run (results.jsonl); choose another directory, or continue that run with --resume ${outDir}`);
-  await mkdir(outDir, { recursive: true });
 }
 
 /** The run's manifest: what was run, against what, with which inputs by hash (and the plan's digest). */

@@ -8,7 +8,7 @@ import type { LoadPlanInput, LoadSpec } from '../../plan/load-plan.js';
 import type { Expectations } from '../../metrics/score.js';
 import type { RequestRecord } from '../../records/record.js';
 import type { UnscoredRecord } from '../../runner/index.js';
-import type { PreparedLoad } from './run-load.js';
+import type { PreparedLoad } from './prepare-load.js';
 import { scoreRecord } from '../shared/score-record.js';
 
 export function planInput(prepared: PreparedLoad, spec: LoadSpec): LoadPlanInput {

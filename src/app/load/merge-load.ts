@@ -17,6 +17,7 @@ import type { GateVerdict } from '../../gates/index.js';
 import { parseLoadGateFlag } from '../../gates/load.js';
 import { parseSlo } from '../../metrics/load-slo.js';
 import { percentile } from '../../metrics/stats.js';
+import { roundMs } from '../../records/round-ms.js';
 import type { LoadSummary } from '../../records/load-summary.js';
 import { GeneratorHealthSchema, type GeneratorHealth } from '../../records/generator-health.js';
 import type { ShardRun } from '../store/merge-checks.js';
@@ -41,9 +42,8 @@ export async function readGeneratorHealth(run: ShardRun): Promise<GeneratorHealt
   return parseJsonText(text, file, GeneratorHealthSchema);
 }
 
-const round = (ms: number) => Math.round(ms * 1000) / 1000;
 const sumOrNull = (values: ReadonlyArray<number | null>): number | null =>
-  values.some((v) => v === null) ? null : round(values.reduce<number>((s, v) => s + (v ?? 0), 0));
+  values.some((v) => v === null) ? null : roundMs(values.reduce<number>((s, v) => s + (v ?? 0), 0));
 
 /**
  * The merged run's generator health. `lagsMs` are the records' queue_ms of scheduled sends,
@@ -58,7 +58,7 @@ export function mergeGeneratorHealth(shards: readonly GeneratorHealth[], lagsMs:
   const queued = shards.some((g) => (g.queued ?? 0) > 0);
   const worst = (pick: (g: GeneratorHealth) => number | null) => Math.max(...shards.map((g) => pick(g) ?? 0));
   const lag = (p: number, pick: (g: GeneratorHealth) => number | null) =>
-    !scheduled ? null : queued ? worst(pick) : lagsMs.length > 0 ? round(percentile(lagsMs, p)!) : null;
+    !scheduled ? null : queued ? worst(pick) : lagsMs.length > 0 ? roundMs(percentile(lagsMs, p)!) : null;
   const maxes = shards.flatMap((g) => (g.schedule_lag_ms.max === null ? [] : [g.schedule_lag_ms.max]));
   const sum = (pick: (g: GeneratorHealth) => number) => shards.reduce((s, g) => s + pick(g), 0);
   return {
@@ -76,7 +76,7 @@ export function mergeGeneratorHealth(shards: readonly GeneratorHealth[], lagsMs:
     started_at: new Date(zero).toISOString(),
     start_delay_ms: Math.max(...shards.map((g) => g.start_delay_ms)),
     schedule_ms: shards.some((g) => g.schedule_ms === null) ? null : Math.max(...shards.map((g) => g.schedule_ms ?? 0)),
-    duration_ms: round(Math.max(...shards.map((g, i) => starts[i]! + g.duration_ms)) - zero),
+    duration_ms: roundMs(Math.max(...shards.map((g, i) => starts[i]! + g.duration_ms)) - zero),
     ...(shards.some((g) => g.conversations != null)
       ? { conversations: { started: sum((g) => g.conversations?.started ?? 0), skipped_turns: sum((g) => g.conversations?.skipped_turns ?? 0) } }
       : {}),

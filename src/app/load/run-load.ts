@@ -9,170 +9,38 @@
  * Warm-up and cool-down are windows INSIDE the schedule: the measured window is
  * [warmup_ms, schedule_ms − cooldown_ms) (generator.json carries schedule_ms).
  */
-import { createProblemCollector } from '../shared/collect-problems.js';
-import { abortableSleep } from '../../runner/sleep.js';
-import type { Gate } from '../../figures/index.js';
-import type { GateVerdict } from '../../gates/index.js';
-import type { Slo } from '../../metrics/load-slo.js';
-import { renderLoadReports } from './render-load-reports.js';
-import { access, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { conversationUnits, readDataset } from '../../dataset/index.js';
-import { readUtf8File } from '../../dataset/read-text.js';
-import { InputError, UsageError, type RunError } from '../../errors.js';
-import { percentile } from '../../metrics/stats.js';
-import { arrivals, shardUsers } from '../../plan/arrivals.js';
-import { createLoadPlan, loadSchedule, parseUrlCsv, parseUrlList, type LoadPlanInput, type LoadSpec, type UrlEntry } from '../../plan/load-plan.js';
-import { toolIdsOf, type ToolIds } from '../../plan/tools.js';
-import type { Mode, RequestRecord } from '../../records/record.js';
-import { runClosedUsers } from '../../runner/closed-users.js';
-import type { GeneratorHealth } from '../../records/generator-health.js';
-import type { UnscoredRecord } from '../../runner/index.js';
-import { createLoadCounters } from '../../runner/load-run.js';
-import { createLoadTarget } from '../../runner/load-target.js';
-import { createLoadTicker, type LoadTick } from '../../runner/load-ticker.js';
-import { createRecordQueue } from '../../runner/record-queue.js';
-import { runOpenLoop } from '../../runner/open-loop.js';
-import { createTokenPool } from '../../runner/token-pool.js';
 import { runSecrets } from '../../client/redact.js';
+import { conversationUnits } from '../../dataset/index.js';
+import type { RunError } from '../../errors.js';
+import { percentile } from '../../metrics/stats.js';
+import { loadSchedule, type LoadSpec } from '../../plan/load-plan.js';
+import type { GeneratorHealth } from '../../records/generator-health.js';
+import type { HealthProbeRun } from '../../records/health-probe.js';
+import type { LoadSummary } from '../../records/load-summary.js';
+import { roundMs } from '../../records/round-ms.js';
+import { toValidRecord } from '../../records/valid-record.js';
+import type { GateVerdict } from '../../gates/index.js';
+import { healthUrl, startHealthProbe, type RunningHealthProbe } from '../../runner/health-probe.js';
+import { createLoadCounters } from '../../runner/load-run.js';
+import { createLoadTicker, type LoadTick } from '../../runner/load-ticker.js';
 import { watchLoopDelay } from '../../runner/loop-delay.js';
-import { warmUp } from '../../runner/warm-up.js';
-import { checkSetsForMode, resolveSets, type SetDefinition, type SetsDefaults } from '../../sets/index.js';
-import { displayUrl, PLAN_VERSION, redactDefaults, sha256File, type Invocation, type Manifest } from '../store/manifest.js';
+import { openLoadShard, type LoadShardHealth } from '../../runner/run-load-shard.js';
+import { abortableSleep } from '../../runner/sleep.js';
+import { ensureFreshRunDir } from '../store/fresh-run-dir.js';
+import { displayUrl, PLAN_VERSION, redactDefaults, type Manifest } from '../store/manifest.js';
 import { writeFileAtomic } from '../store/output-files.js';
 import { openResultsFile } from '../store/results-file.js';
-import type { LoadSummary } from '../../records/load-summary.js';
-import { toValidRecord } from '../../records/valid-record.js';
 import { expectationsOf, finishedRecord, planInput } from './load-record.js';
+import type { LoadOptions } from './load-options.js';
+import { renderLoadReports } from './render-load-reports.js';
 import { runLoadWorkers } from './workers/run-load-workers.js';
-import { healthUrl, startHealthProbe, type RunningHealthProbe } from '../../runner/health-probe.js';
-import type { HealthProbeRun } from '../../records/health-probe.js';
 
+export { prepareLoad, type LoadInputs, type PreparedLoad } from './prepare-load.js';
+export type { LoadOptions } from './load-options.js';
 export { LoadSpecSchema, type LoadSpec } from '../../plan/load-plan.js';
 export { GeneratorHealthSchema, type GeneratorHealth } from '../../records/generator-health.js';
 export type { LoadTick } from '../../runner/load-ticker.js';
-
-export interface LoadInputs {
-  readonly operation: LoadSpec['operation'];
-  readonly mode: Mode;
-  /** Chat: the questions; open-urls: a CSV with a `url` column (or use urlsFile). */
-  readonly datasetPath?: string | undefined;
-  readonly urlsFile?: string | undefined;
-  readonly modelsPath?: string | undefined;
-  readonly setFlags: readonly string[];
-  /** Which set of the sets file; needed when it has more than one. */
-  readonly setName?: string | undefined;
-  readonly cwd: string;
-  /** The target's tools when known (the embedded simulator's), name → id; the models file's defaults.tool_ids wins. */
-  readonly toolIds?: ToolIds | null | undefined;
-}
-
-/** Checked inputs: what the plan draws from, and what the manifest says about it. */
-export interface PreparedLoad {
-  readonly source:
-    | { operation: 'chat'; rows: Extract<LoadPlanInput, { operation: 'chat' }>['rows']; set: SetDefinition; defaults: SetsDefaults; toolIds: ToolIds | null }
-    | { operation: 'open-urls'; urls: UrlEntry[] };
-  readonly dataset: Manifest['dataset'];
-  readonly models: Manifest['models'];
-  readonly sets: Manifest['sets'];
-  readonly defaults: SetsDefaults;
-}
-
-/** Reads and checks every input; lists the problems of all of them in one InputError. */
-export async function prepareLoad(inputs: LoadInputs): Promise<PreparedLoad> {
-  if (inputs.operation === 'open-urls') return prepareUrls(inputs);
-  if (inputs.datasetPath === undefined) throw new UsageError('--dataset is required for the chat operation');
-  const setsRead = createProblemCollector();
-  const set = await setsRead.collect(async () => {
-    const resolved = await resolveSets({ modelsPath: inputs.modelsPath, setFlags: inputs.setFlags, cwd: inputs.cwd });
-    const chosen = chooseSet(resolved.sets, inputs.setName);
-    checkSetsForMode([chosen], inputs.mode);
-    return { chosen, resolved };
-  });
-  const toolIds = set?.resolved.defaults.tool_ids ? toolIdsOf(Object.entries(set.resolved.defaults.tool_ids)) : (inputs.toolIds ?? null);
-  const datasetRead = createProblemCollector();
-  const dataset = await datasetRead.collect(() => readDataset(resolve(inputs.cwd, inputs.datasetPath!), { toolIds }));
-  // The dataset's problems first, then the sets' (the order every input problem is listed in).
-  const problems = [...datasetRead.problems, ...setsRead.problems];
-  if (problems.length > 0 || !dataset || !set) throw new InputError(problems);
-  const { chosen, resolved } = set;
-  return {
-    source: { operation: 'chat', rows: dataset.rows, set: chosen, defaults: resolved.defaults, toolIds },
-    dataset: { path: inputs.datasetPath, sha256: await sha256File(dataset.path), questions: dataset.rows.length },
-    models: resolved.modelsPath ? { path: resolved.modelsPath, sha256: await sha256File(resolve(inputs.cwd, resolved.modelsPath)) } : null,
-    sets: [{ name: chosen.name, multi: chosen.multi, models: (chosen.llm_overrides ?? (chosen.llm_override ? [chosen.llm_override] : [])).map((o) => o.display_name ?? o.model_version ?? 'configured model') }],
-    defaults: resolved.defaults,
-  };
-}
-
-/** A load run sends one set: the only one, or the one named. */
-function chooseSet(sets: readonly SetDefinition[], name: string | undefined): SetDefinition {
-  if (name !== undefined) {
-    const found = sets.find((s) => s.name === name);
-    if (!found) throw new InputError([`--set-name ${name}: no such set; the sets are ${sets.map((s) => s.name).join(', ')}`]);
-    return found;
-  }
-  if (sets.length > 1) throw new InputError([`a load run sends one set, and ${sets.length} are defined (${sets.map((s) => s.name).join(', ')}): pick one with --set-name`]);
-  return sets[0]!;
-}
-
-async function prepareUrls(inputs: LoadInputs): Promise<PreparedLoad> {
-  const path = inputs.urlsFile ?? inputs.datasetPath;
-  if (path === undefined) throw new UsageError('--operation open-urls needs --urls-file (one URL per line) or --dataset with a url column');
-  const full = resolve(inputs.cwd, path);
-  const text = await readUtf8File({ path, cwd: inputs.cwd });
-  const urls = inputs.urlsFile !== undefined ? parseUrlList(text, path) : parseUrlCsv(text, path);
-  return {
-    source: { operation: 'open-urls', urls }, dataset: { path, sha256: await sha256File(full), questions: urls.length },
-    models: null, sets: [{ name: 'open-urls', multi: false, models: [] }], defaults: {},
-  };
-}
-
-export interface LoadOptions {
-  readonly spec: LoadSpec;
-  readonly baseUrl: string;
-  /** Token values, in token_index order; [''] sends none. */
-  readonly tokens: readonly string[];
-  readonly prepared: PreparedLoad;
-  readonly target: 'service' | 'simulator';
-  readonly cwd: string;
-  readonly outDir: string;
-  readonly signal: AbortSignal;
-  readonly graceMs: number;
-  /** Longest silence between two parts; undefined: 180 s, 300 s for deep research. */
-  readonly timeoutMs?: number | undefined;
-  /** Longest whole request; undefined: 15 min, 60 min for deep research. */
-  readonly maxDurationMs?: number | undefined;
-  /** Answer text kept per answer (UTF-8 bytes); undefined: 1 MiB. */
-  readonly maxAnswerBytes?: number | undefined;
-  /** Bytes one response body may carry; undefined: 64 MiB. */
-  readonly maxBodyBytes?: number | undefined;
-  /** Bytes of one stream line; undefined: 16 MiB. */
-  readonly maxLineBytes?: number | undefined;
-  /** --max-error-body-bytes. */
-  readonly maxErrorBodyBytes?: number | undefined;
-  readonly retries: number;
-  readonly retry429: boolean;
-  readonly version: string;
-  /** `--slo`s: checked on the measured window; they define goodput. */
-  readonly slos?: readonly Slo[];
-  /** `--gate`s on the load figures (exit 1 when one fails). */
-  readonly gates?: readonly Gate[];
-  readonly onRecord?: ((record: RequestRecord) => void) | undefined;
-  readonly onTick?: (tick: LoadTick) => void;
-  /** The options as they took effect and where each came from (the manifest records it). */
-  readonly invocation?: Invocation | undefined;
-  /** Once the run directory exists, before waiting for --start-at; `startsInMs` < 0 when already late. */
-  readonly onStart?: (info: { outDir: string; planned: number | null; startsInMs: number | null }) => void;
-  /** The process's CPU time in µs (process.cpuUsage), passed in by the CLI. */
-  readonly cpuUsage?: () => { user: number; system: number };
-  readonly now?: () => number;
-  readonly wallClock?: () => number;
-  /** Worker threads (`--workers`, resolved): 1 (default) runs in this thread; more split the plan as shards do (workers/run-load-workers.ts). */
-  readonly workers?: number;
-  /** `--health-probe PATH --health-interval`: probe the service's health from the schedule's zero to the run's end (in this thread, once). */
-  readonly healthProbe?: { readonly path: string; readonly intervalMs: number; readonly timeoutMs: number } | undefined;
-}
 
 export interface LoadResult {
   readonly outDir: string;
@@ -220,19 +88,13 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     }
     return finishLoad(options, outDir, manifest, { ...run.generator, ...(await probeRunOf(probe)) }, run.stopError);
   }
-  const plan = createLoadPlan(planInput(options.prepared, spec));
-  const target = createLoadTarget({
-    baseUrl: options.baseUrl, tokens: options.tokens, timeoutMs: options.timeoutMs, maxDurationMs: options.maxDurationMs,
-    maxAnswerBytes: options.maxAnswerBytes, maxBodyBytes: options.maxBodyBytes, maxLineBytes: options.maxLineBytes, maxErrorBodyBytes: options.maxErrorBodyBytes, connections: schedule.connections(spec.shard), now,
-  });
   const expectations = expectationsOf(options.prepared);
   // Before --start-at's wait, so that warming never delays the start every shard shares.
-  const sample = plan.requestFor(0);
-  const warm = await warmUp({
-    preconnect: (n) => target.preconnect(n), connections: schedule.firstWave(spec.shard), sample: sample.planned, now,
-    // Every step a record goes through, so no first use (zod compiling the record's validator:
-    // 14–22 ms once) lands among the first requests' timings.
-    score: (record) => void JSON.stringify(toValidRecord(finishedRecord(record, expectations))),
+  const shard = await openLoadShard({
+    spec, planInput: planInput(options.prepared, spec), baseUrl: options.baseUrl, tokens: options.tokens, timeoutMs: options.timeoutMs, maxDurationMs: options.maxDurationMs,
+    maxAnswerBytes: options.maxAnswerBytes, maxBodyBytes: options.maxBodyBytes, maxLineBytes: options.maxLineBytes, maxErrorBodyBytes: options.maxErrorBodyBytes,
+    retries: options.retries, retry429: options.retry429, graceMs: options.graceMs, now, wallClock,
+    rehearse: (record) => void JSON.stringify(toValidRecord(finishedRecord(record, expectations))),
   });
   if (startAt !== null) await abortableSleep(startAt - wallClock(), options.signal);
   const zero = now();
@@ -251,81 +113,49 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   }, 100);
   const counters = createLoadCounters();
   const ticker = createLoadTicker({ counters, now, zero, onTick });
-  // Scoring, checking, serialising and writing a record, and the live view, run after the I/O
-  // callbacks of the loop's turn (runner/record-queue.ts), never between a socket's data and its timestamp.
-  const finishing = createRecordQueue((unscored: UnscoredRecord) => {
-    const record = finishedRecord(unscored, expectations);
-    sink.write(record);
-    ticker.observe(record.ttfp_ms);
-    options.onRecord?.(record);
-  });
-  const onRecord = (unscored: UnscoredRecord) => {
-    sink.assertWritable(); // a failed write stops the run at the next record
-    finishing.push(unscored);
-  };
-  const conversations = spec.conversations ? { thinkTime: spec.think_time, seed: spec.seed, endMs: schedule.lengthMs, wallClock } : null;
-  const common = {
-    target, tokens: createTokenPool(options.tokens.length, spec.token_weights), retry: { retries: options.retries, retry429: options.retry429 },
-    signal: options.signal, graceMs: options.graceMs, now, zero, counters, plan, shard: spec.shard, onRecord, conversations, abandon: { spec: spec.abandon ?? null, seed: spec.seed },
-  };
-  let started = 0;
-  let health: Omit<GeneratorHealth, 'cpu_user_ms' | 'cpu_system_ms' | 'started_at' | 'start_delay_ms' | 'schedule_ms'>;
-  let stopError: RunError | undefined;
+  let run: LoadShardHealth;
   try {
-    if (spec.model === 'open') {
-      const run = await runOpenLoop({ ...common, arrivals: arrivals(schedule.arrivalOptions(spec.shard)), maxInFlight: spec.max_in_flight, connections: spec.connections ?? undefined });
-      const lags = [...run.lags_ms].sort((a, b) => a - b);
-      const lag = (p: number) => (lags.length === 0 ? null : round(percentile(lags, p)!));
-      health = {
-        planned_arrivals: run.planned, sent: run.sent, dropped: run.dropped, unsent: run.unsent, queued: run.queued, late_sends: run.late_sends,
-        schedule_lag_ms: { p50: lag(0.5), p99: lag(0.99), max: lag(1) }, peak_in_flight: run.peak_in_flight, interrupted: run.interrupted, duration_ms: round(run.duration_ms),
-      };
-      started = run.arrivals_sent;
-      stopError = run.stop_error;
-    } else {
-      const run = await runClosedUsers({ ...common, steps: schedule.userSteps(spec.shard), endMs: schedule.lengthMs, maxRequests: spec.requests === null ? null : shardUsers(spec.requests, spec.shard) });
-      started = run.iterations;
-      health = {
-        planned_arrivals: conversations === null ? run.sent : run.iterations, sent: run.sent, dropped: [], unsent: 0, queued: 0, late_sends: counters.late, schedule_lag_ms: { p50: null, p99: null, max: null },
-        peak_in_flight: run.peak_in_flight, interrupted: run.interrupted, duration_ms: round(run.duration_ms),
-      };
-      stopError = run.stop_error;
-    }
-    finishing.flush(); // throws what writing a record threw
+    run = await shard.run({
+      zero, signal: options.signal, counters,
+      onEnded: () => sink.assertWritable(), // a failed write stops the run at the next record
+      onRecord: (unscored) => {
+        const record = finishedRecord(unscored, expectations);
+        sink.write(record);
+        ticker.observe(record.ttfp_ms);
+        options.onRecord?.(record);
+      },
+    });
   } finally {
-    // Every finished record reaches the file, even when the run ends on a bug (whose error wins).
-    try {
-      finishing.flush();
-    } catch {
-      // thrown above already, or the run's own error is on its way
-    }
     ticker.stop();
     clearInterval(flusher);
     sink.uncork();
     try {
       await sink.close(); // rejects with the OutputError of a failed write
     } finally {
-      await target.close();
       await stopProbe(probe);
     }
   }
   // Stopped after the last byte (the runners resolve once every record is out).
   const loopDelay = loop.stop();
   const cpuAfter = options.cpuUsage?.();
+  const lags = [...run.lags_ms].sort((x, y) => x - y);
+  const lag = (p: number) => (lags.length === 0 ? null : roundMs(percentile(lags, p)!));
   const generator: GeneratorHealth = {
-    ...health,
-    cpu_user_ms: cpuBefore && cpuAfter ? round((cpuAfter.user - cpuBefore.user) / 1000) : null,
-    cpu_system_ms: cpuBefore && cpuAfter ? round((cpuAfter.system - cpuBefore.system) / 1000) : null,
+    planned_arrivals: run.planned_arrivals, sent: run.sent, dropped: run.dropped, unsent: run.unsent, queued: run.queued, late_sends: run.late_sends,
+    schedule_lag_ms: spec.model === 'open' ? { p50: lag(0.5), p99: lag(0.99), max: lag(1) } : { p50: null, p99: null, max: null },
+    peak_in_flight: run.peak_in_flight, interrupted: run.interrupted, duration_ms: roundMs(run.duration_ms),
+    cpu_user_ms: cpuBefore && cpuAfter ? roundMs((cpuAfter.user - cpuBefore.user) / 1000) : null,
+    cpu_system_ms: cpuBefore && cpuAfter ? roundMs((cpuAfter.system - cpuBefore.system) / 1000) : null,
     started_at: new Date(wallZero).toISOString(),
-    start_delay_ms: startAt === null ? 0 : round(Math.max(0, wallZero - startAt)),
+    start_delay_ms: startAt === null ? 0 : roundMs(Math.max(0, wallZero - startAt)),
     schedule_ms: schedule.lengthMs,
     loop_delay_ms: loopDelay,
-    connections_opened: warm.connections_opened,
-    warm_up_ms: warm.warm_up_ms,
-    ...(conversations === null ? {} : { conversations: { started, skipped_turns: counters.skipped } }),
+    connections_opened: shard.warm.connections_opened,
+    warm_up_ms: shard.warm.warm_up_ms,
+    ...(spec.conversations ? { conversations: { started: run.started, skipped_turns: counters.skipped } } : {}),
     ...(await probeRunOf(probe)),
   };
-  return finishLoad(options, outDir, manifest, generator, stopError);
+  return finishLoad(options, outDir, manifest, generator, run.stop_error);
 }
 
 /** Writes generator.json and the final manifest, renders the reports; rethrows the run's RunError after. */
@@ -356,7 +186,6 @@ const probeRunOf = async (probe: RunningHealthProbe | null): Promise<{ health_pr
   return run === null ? {} : { health_probe: run };
 };
 
-const round = (ms: number) => Math.round(ms * 1000) / 1000;
 const writeJson = (path: string, value: unknown) => writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
 
 function manifestOf(options: LoadOptions, planned: number | null): Manifest & { load: LoadSpec } {
@@ -376,11 +205,4 @@ function manifestOf(options: LoadOptions, planned: number | null): Manifest & { 
     load: spec,
     ...(options.invocation ? { invocation: options.invocation } : {}),
   };
-}
-
-/** A run directory holds one run: an existing results.jsonl is never appended to or overwritten. */
-async function ensureFreshRunDir(outDir: string): Promise<void> {
-  const exists = await access(join(outDir, 'results.jsonl')).then(() => true, () => false);
-  if (exists) throw new UsageError(`--out ${outDir} already holds a run (results.jsonl); choose another directory`);
-  await mkdir(outDir, { recursive: true });
 }

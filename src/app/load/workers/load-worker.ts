@@ -7,20 +7,12 @@
  * them (run-load-workers.ts). Runs the same runners as the single-threaded path (run-load.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { arrivals, shardUsers } from '../../../plan/arrivals.js';
-import { createLoadPlan, loadSchedule } from '../../../plan/load-plan.js';
 import type { RequestRecord } from '../../../records/record.js';
-import { runClosedUsers } from '../../../runner/closed-users.js';
-import type { UnscoredRecord } from '../../../runner/index.js';
 import { createLoadCounters } from '../../../runner/load-run.js';
-import { createLoadTarget } from '../../../runner/load-target.js';
 import { watchLoopDelay } from '../../../runner/loop-delay.js';
-import { runOpenLoop } from '../../../runner/open-loop.js';
-import { createRecordQueue } from '../../../runner/record-queue.js';
-import { createTokenPool } from '../../../runner/token-pool.js';
-import { warmUp } from '../../../runner/warm-up.js';
+import { openLoadShard } from '../../../runner/run-load-shard.js';
 import { expectationsOf, finishedRecord, planInput } from '../load-record.js';
-import type { FromWorker, LoadWorkerData, ToWorker, WorkerHealth } from './protocol.js';
+import type { FromWorker, LoadWorkerData, ToWorker } from './protocol.js';
 
 /** Records per message at most, and the longest a finished record waits in a batch (ms). */
 const BATCH = 64;
@@ -33,13 +25,6 @@ const post = (message: FromWorker, transfer?: ArrayBuffer[]) => port.postMessage
 
 async function main(data: LoadWorkerData): Promise<void> {
   const { spec, prepared } = data;
-  const now = () => performance.now();
-  const schedule = loadSchedule(spec);
-  const plan = createLoadPlan(planInput(prepared, spec));
-  const target = createLoadTarget({
-    baseUrl: data.baseUrl, tokens: data.tokens, timeoutMs: data.timeoutMs, maxDurationMs: data.maxDurationMs,
-    maxAnswerBytes: data.maxAnswerBytes, maxBodyBytes: data.maxBodyBytes, maxLineBytes: data.maxLineBytes, maxErrorBodyBytes: data.maxErrorBodyBytes, connections: schedule.connections(spec.shard), now,
-  });
   const expectations = expectationsOf(prepared);
   const controller = new AbortController();
   const go = new Promise<number>((resolve) => {
@@ -48,12 +33,14 @@ async function main(data: LoadWorkerData): Promise<void> {
       else controller.abort();
     });
   });
-  const warm = await warmUp({
-    preconnect: (n) => target.preconnect(n), connections: schedule.firstWave(spec.shard), sample: plan.requestFor(0).planned, now,
+  const shard = await openLoadShard({
+    spec, planInput: planInput(prepared, spec), baseUrl: data.baseUrl, tokens: data.tokens, timeoutMs: data.timeoutMs, maxDurationMs: data.maxDurationMs,
+    maxAnswerBytes: data.maxAnswerBytes, maxBodyBytes: data.maxBodyBytes, maxLineBytes: data.maxLineBytes, maxErrorBodyBytes: data.maxErrorBodyBytes,
+    retries: data.retries, retry429: data.retry429, graceMs: data.graceMs, now: () => performance.now(), wallClock: Date.now,
     // What the thread does with a record (the parent validates and writes it).
-    score: (record) => void finishedRecord(record, expectations),
+    rehearse: (record) => void finishedRecord(record, expectations),
   });
-  post({ type: 'ready', ...warm });
+  post({ type: 'ready', ...shard.warm });
   // The zero on this thread's clock: every thread's performance.timeOrigin differs, epoch time does not.
   const zero = (await go) - performance.timeOrigin;
   const loop = watchLoopDelay();
@@ -66,48 +53,27 @@ async function main(data: LoadWorkerData): Promise<void> {
   const flusher = setInterval(flush, BATCH_MS);
   const counters = createLoadCounters();
   const ticker = setInterval(() => post({ type: 'counters', counters }), COUNTERS_MS);
-  // Scored and batched after the I/O callbacks of the loop's turn (runner/record-queue.ts).
-  const finishing = createRecordQueue((unscored: UnscoredRecord) => {
-    batch.push(finishedRecord(unscored, expectations));
-    if (batch.length >= BATCH) flush();
-  });
-  const onRecord = (unscored: UnscoredRecord) => finishing.push(unscored);
-  const conversations = spec.conversations ? { thinkTime: spec.think_time, seed: spec.seed, endMs: schedule.lengthMs, wallClock: Date.now } : null;
-  const common = {
-    target, tokens: createTokenPool(data.tokens.length, spec.token_weights), retry: { retries: data.retries, retry429: data.retry429 },
-    signal: controller.signal, graceMs: data.graceMs, now, zero, counters, plan, shard: spec.shard, onRecord, conversations, abandon: { spec: spec.abandon ?? null, seed: spec.seed },
-  };
-  let health: Omit<WorkerHealth, 'loop_delay_ms' | 'skipped_turns'>;
+  let run;
   try {
-    if (spec.model === 'open') {
-      const run = await runOpenLoop({ ...common, arrivals: arrivals(schedule.arrivalOptions(spec.shard)), maxInFlight: spec.max_in_flight, connections: spec.connections ?? undefined });
-      health = {
-        planned_arrivals: run.planned, sent: run.sent, started: run.arrivals_sent, dropped: run.dropped, unsent: run.unsent, queued: run.queued,
-        late_sends: run.late_sends, lags_ms: Float64Array.from(run.lags_ms), peak_in_flight: run.peak_in_flight, interrupted: run.interrupted,
-        duration_ms: run.duration_ms, stop_error: run.stop_error ? { message: run.stop_error.message, hint: run.stop_error.hint } : null,
-      };
-    } else {
-      const run = await runClosedUsers({ ...common, steps: schedule.userSteps(spec.shard), endMs: schedule.lengthMs, maxRequests: spec.requests === null ? null : shardUsers(spec.requests, spec.shard) });
-      health = {
-        planned_arrivals: conversations === null ? run.sent : run.iterations, sent: run.sent, started: run.iterations, dropped: [], unsent: 0, queued: 0,
-        late_sends: 0, lags_ms: new Float64Array(0), peak_in_flight: run.peak_in_flight, interrupted: run.interrupted, duration_ms: run.duration_ms,
-        stop_error: run.stop_error ? { message: run.stop_error.message, hint: run.stop_error.hint } : null,
-      };
-    }
-    finishing.flush();
+    run = await shard.run({
+      zero, signal: controller.signal, counters,
+      onRecord: (unscored) => {
+        batch.push(finishedRecord(unscored, expectations));
+        if (batch.length >= BATCH) flush();
+      },
+    });
   } finally {
-    try {
-      finishing.flush();
-    } catch {
-      // thrown above already, or the run's own error is on its way
-    }
     clearInterval(flusher);
     clearInterval(ticker);
     flush();
-    await target.close();
   }
+  const { stop_error: stopError, lags_ms: lags, ...health } = run;
+  const lagsMs = Float64Array.from(lags);
   post({ type: 'counters', counters });
-  post({ type: 'done', health: { ...health, loop_delay_ms: loop.stop(), skipped_turns: counters.skipped } }, [health.lags_ms.buffer as ArrayBuffer]);
+  post({
+    type: 'done',
+    health: { ...health, lags_ms: lagsMs, loop_delay_ms: loop.stop(), skipped_turns: counters.skipped, stop_error: stopError ? { message: stopError.message, hint: stopError.hint } : null },
+  }, [lagsMs.buffer as ArrayBuffer]);
   port.close();
 }
 

@@ -10,7 +10,7 @@ import type { GeneratorHealth } from '../../../records/generator-health.js';
 import type { RequestRecord } from '../../../records/record.js';
 import type { LoadCounters } from '../../../runner/load-run.js';
 import type { LoadSpec } from '../../../plan/load-plan.js';
-import type { PreparedLoad } from '../run-load.js';
+import type { PreparedLoad } from '../prepare-load.js';
 
 export interface LoadWorkerData {
   /** This worker's spec: its shard of the plan and its share of the in-flight bound and connections (split.ts). */

@@ -29,8 +29,9 @@ import { createLoadCounters, type LoadCounters } from '../../../runner/load-run.
 import { createLoadTicker } from '../../../runner/load-ticker.js';
 import { worseLoopDelay } from '../../../runner/loop-delay.js';
 import { abortableSleep } from '../../../runner/sleep.js';
+import { roundMs } from '../../../records/round-ms.js';
 import { openResultsFile } from '../../store/results-file.js';
-import type { LoadOptions } from '../run-load.js';
+import type { LoadOptions } from '../load-options.js';
 import { runSecrets } from '../../../client/redact.js';
 import type { FromWorker, LoadWorkerData, ToWorker, WorkerHealth } from './protocol.js';
 import { workerSpec } from './split.js';
@@ -203,7 +204,6 @@ function builtAfterSources(stamp: string, src: string): boolean {
   return !newer(src);
 }
 
-const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
 function combine(
   healths: readonly WorkerHealth[],
@@ -219,22 +219,22 @@ function combine(
   }
   lags.sort();
   const sorted = Array.from(lags);
-  const lag = (p: number) => (sorted.length === 0 ? null : round(percentile(sorted, p)!));
+  const lag = (p: number) => (sorted.length === 0 ? null : roundMs(percentile(sorted, p)!));
   const open = run.spec.model === 'open';
   const { cpuBefore, cpuAfter } = run;
   return {
     planned_arrivals: sum((h) => h.planned_arrivals), sent: sum((h) => h.sent), dropped: healths.flatMap((h) => h.dropped).sort((a, b) => a.scheduled_offset_ms - b.scheduled_offset_ms),
     unsent: sum((h) => h.unsent), queued: sum((h) => h.queued), late_sends: sum((h) => h.late_sends),
     schedule_lag_ms: open ? { p50: lag(0.5), p99: lag(0.99), max: lag(1) } : { p50: null, p99: null, max: null },
-    peak_in_flight: sum((h) => h.peak_in_flight), interrupted: healths.some((h) => h.interrupted), duration_ms: round(Math.max(0, ...healths.map((h) => h.duration_ms))),
-    cpu_user_ms: cpuBefore && cpuAfter ? round((cpuAfter.user - cpuBefore.user) / 1000) : null,
-    cpu_system_ms: cpuBefore && cpuAfter ? round((cpuAfter.system - cpuBefore.system) / 1000) : null,
+    peak_in_flight: sum((h) => h.peak_in_flight), interrupted: healths.some((h) => h.interrupted), duration_ms: roundMs(Math.max(0, ...healths.map((h) => h.duration_ms))),
+    cpu_user_ms: cpuBefore && cpuAfter ? roundMs((cpuAfter.user - cpuBefore.user) / 1000) : null,
+    cpu_system_ms: cpuBefore && cpuAfter ? roundMs((cpuAfter.system - cpuBefore.system) / 1000) : null,
     started_at: new Date(run.wallZero).toISOString(),
-    start_delay_ms: run.startAt === null ? 0 : round(Math.max(0, run.wallZero - run.startAt)),
+    start_delay_ms: run.startAt === null ? 0 : roundMs(Math.max(0, run.wallZero - run.startAt)),
     schedule_ms: run.schedule.lengthMs,
     loop_delay_ms: healths.reduce<LoopDelay | null>((worst, h) => worseLoopDelay(worst, h.loop_delay_ms ?? null), null),
     connections_opened: warm.reduce((total, w) => total + w.connections_opened, 0),
-    warm_up_ms: round(Math.max(0, ...warm.map((w) => w.warm_up_ms))),
+    warm_up_ms: roundMs(Math.max(0, ...warm.map((w) => w.warm_up_ms))),
     ...(run.spec.conversations ? { conversations: { started: sum((h) => h.started), skipped_turns: sum((h) => h.skipped_turns) } } : {}),
   };
 }
