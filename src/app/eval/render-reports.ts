@@ -8,7 +8,7 @@
 import type { Verdict } from '../../verdict/index.js';
 import { join } from 'node:path';
 import { createRandom } from '../../compare/prng.js';
-import { InputError, InterruptedError } from '../../errors.js';
+import { InputError } from '../../errors.js';
 import { describePassRule, parsePassRule } from '../../metrics/pass-rule.js';
 import { createSummarizer } from '../../metrics/summarize.js';
 import { LabelSchema, LABELS_FILE, type Label } from '../../records/labels.js';
@@ -27,6 +27,7 @@ import { parseJsonText } from '../../util/parse-json.js';
 import { readFileLines } from '../../util/file-lines.js';
 import { readRunFileText } from '../store/run-file.js';
 import { collectGarbage, collectGarbageEvery } from '../shared/heap.js';
+import { stopIfInterrupted } from '../shared/interrupted.js';
 import { readLabels } from '../../dataset/index.js';
 
 export interface RenderedReports {
@@ -58,11 +59,6 @@ export interface RenderOptions {
    * are being written, they are all written.
    */
   readonly signal?: AbortSignal;
-}
-
-/** Throws InterruptedError when `signal` was aborted; reports stopped before they were written. */
-export function stopIfInterrupted(signal: AbortSignal | undefined, dir: string): void {
-  if (signal?.aborted) throw new InterruptedError(`interrupted: ${dir}: no report was replaced; run \`chatbench report\` again to rebuild them`, signal);
 }
 
 export async function renderReports(dir: string, options: RenderOptions): Promise<RenderedReports> {

@@ -26,7 +26,7 @@ import { describeModel, type LoadReportInput } from '../../reports/load/load-tab
 import { renderTimelineCsv } from '../../reports/load/timeline-csv.js';
 import { readRecordEntries } from '../store/read-records.js';
 import { openViewerFile } from '../shared/view-runs.js';
-import { stopIfInterrupted } from '../eval/render-reports.js';
+import { stopIfInterrupted } from '../shared/interrupted.js';
 import { LoadSpecSchema, type LoadSpec } from '../../plan/load-plan.js';
 import { GeneratorHealthSchema, type GeneratorHealth } from '../../records/generator-health.js';
 
