@@ -1,6 +1,6 @@
 /**
  * @module cli/claim
- * Claims a run directory for the command (app/run-dir-lock.ts) with this process as the owner: its
+ * Claims a run directory for the command (app/store/run-dir-lock.ts) with this process as the owner: its
  * pid and host, its instance as /proc tells it, and a liveness check by signal 0 that only the CLI
  * may make.
  */

@@ -23,7 +23,7 @@ const MAX_RSS_HOOK = `process.on('exit', () => process.stderr.write('\\nmax_rss_
 
 /** Walks the plan as eval would: every planned request is made once, none kept. */
 const PLAN_SCRIPT = (dataset: string) => `
-const { prepareEval } = await import(${JSON.stringify(join(ROOT, 'dist/app/run-eval.js'))});
+const { prepareEval } = await import(${JSON.stringify(join(ROOT, 'dist/app/eval/run-eval.js'))});
 const prepared = await prepareEval({ datasetPath: ${JSON.stringify(dataset)}, setFlags: [], mode: 'full', repeat: 1, cwd: process.cwd() });
 let requests = 0;
 for (const request of prepared.plan) requests += request ? 1 : 0;

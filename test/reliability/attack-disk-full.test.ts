@@ -1,6 +1,6 @@
 /**
  * Issue 12, a full disk: the failure is injected, never made by filling the real disk. The outputs'
- * file system (app/output-files withOutputFs) is replaced while a command runs, so that a chosen
+ * file system (app/store/output-files withOutputFs) is replaced while a command runs, so that a chosen
  * file's writes fail with ENOSPC after a byte budget (part of the last write lands, as on a real
  * full disk). While results.jsonl is written: exit 3, one line naming the file and the cause, no
  * stack trace, the records written before intact, and `--resume` completes the run. While the

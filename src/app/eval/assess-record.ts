@@ -1,5 +1,5 @@
 /**
- * @module app/assess-record
+ * @module app/eval/assess-record
  * Everything that happens to a record between the runner and results.jsonl: its scores
  * (score-record), then — off the service's request path, while the run goes on — the judge's
  * verdicts and the user's checks on each answer, and last the pass rule over all of them. A judge

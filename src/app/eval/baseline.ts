@@ -1,5 +1,5 @@
 /**
- * @module app/baseline
+ * @module app/eval/baseline
  * `chatbench baseline save RUN DEST`: a baseline small and stable enough to review in git —
  * records sorted by key, bulky timing detail dropped (answer_gaps_ms, and first_packet_ms but the
  * milestones the figure catalogue reads, so milestone figures compare with a baseline), answers

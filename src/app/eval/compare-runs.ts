@@ -1,5 +1,5 @@
 /**
- * @module app/compare-runs
+ * @module app/eval/compare-runs
  * Compare a run with a baseline and gate it, in one call: what `chatbench compare` does, and what
  * `chatbench eval --baseline DIR --gate ...` calls after its run. Reads both runs as streams,
  * writes compare.md/json/html, appends the step summary for GitHub Actions.

@@ -1,5 +1,5 @@
 /**
- * @module app/eval-verdict
+ * @module app/eval/eval-verdict
  * The verdict of an eval run, decided once (`chatbench eval` after its run, `chatbench report DIR`
  * again): the pairs of its sets (compare/pairwise), then the gates and the baseline
  * (compare-runs), then report.md, report.html, junit.xml and verdict.json written again so they
@@ -20,7 +20,7 @@ import { writeVerdictReports } from './render-reports.js';
 export interface EvalVerdictOptions {
   readonly dir: string;
   readonly cwd: string;
-  /** The report input of the run's first rendering (app/render-reports). */
+  /** The report input of the run's first rendering (app/eval/render-reports). */
   readonly input: ReportInput;
   readonly gates: readonly string[];
   readonly gatesFile?: string | undefined;

@@ -1,5 +1,5 @@
 /**
- * @module app/render-reports
+ * @module app/eval/render-reports
  * Writes every report of a run directory from its results.jsonl alone. `chatbench eval` calls this
  * after the run and `chatbench report DIR` calls it again, so both give byte-identical files. The
  * records stream past once: the summarizer and the report builder keep numbers only (per-figure

@@ -1,5 +1,5 @@
 /**
- * @module app/run-eval
+ * @module app/eval/run-eval
  * The evaluation use-case: read and check the inputs (nothing is sent if any is wrong), plan, apply
  * the project instructions, run, score each record and append it to results.jsonl as it completes,
  * then write every report from results.jsonl.

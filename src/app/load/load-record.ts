@@ -1,5 +1,5 @@
 /**
- * @module app/load-record
+ * @module app/load/load-record
  * What a load run builds its plan from and does with each finished request, shared by the
  * single-threaded run (run-load.ts) and each worker thread (workers/load-worker.ts), and kept apart
  * from run-load so that a worker thread loads only these (not the reports) when it starts.

@@ -1,5 +1,5 @@
 /**
- * @module app/merge-load
+ * @module app/load/merge-load
  * The load part of a merge: one generator.json for the merged run. Counts add up (planned,
  * sent, dropped, unsent, queued, late sends, CPU); the peak in flight is the busiest generator's.
  * The schedule lag percentiles are recomputed from every record's `queue_ms` (send − scheduled),

@@ -1,5 +1,5 @@
 /**
- * @module app/render-load-reports
+ * @module app/load/render-load-reports
  * Writes the reports of a load run directory from its files alone: results.jsonl (every sent
  * request), manifest.json (its `load` spec) and generator.json (the generator's health, written when
  * the run ends). Without generator.json the run is incomplete (killed, or still running): the figures

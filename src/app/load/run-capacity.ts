@@ -1,5 +1,5 @@
 /**
- * @module app/run-capacity
+ * @module app/load/run-capacity
  * `chatbench capacity`: a capacity search made of load runs. Each step runs `runLoad` at one target
  * (a rate, or users with --users) for the step duration into `<out>/steps/NN-rate-R/`, renders its
  * load reports with the SLOs, and plan/capacity judges it and picks the next target. The search is

@@ -1,10 +1,10 @@
 /**
- * @module app/run-load
+ * @module app/load/run-load
  * The load use-case (`chatbench load`): check every input before anything is sent (prepareLoad),
  * wait for `--start-at`, run the open or the closed model on the schedule computed before the run,
  * score each record like eval and append it to results.jsonl as it ends, then write generator.json
  * (the generator's own health) and the final manifest, and render the load reports when
- * src/app/render-load-reports.ts is present.
+ * app/load/render-load-reports.ts is present.
  *
  * Warm-up and cool-down are windows INSIDE the schedule: the measured window is
  * [warmup_ms, schedule_ms − cooldown_ms) (generator.json carries schedule_ms).

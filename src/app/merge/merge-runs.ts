@@ -1,5 +1,5 @@
 /**
- * @module app/merge-runs
+ * @module app/merge/merge-runs
  * `chatbench merge`: joins the run directories of the shards of one plan into one run directory,
  * as if one machine had run the whole plan. Nothing is averaged: the raw records are copied byte
  * for byte into one results.jsonl, sorted by key (so the same shards always give the same file),

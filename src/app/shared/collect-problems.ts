@@ -1,5 +1,5 @@
 /**
- * @module app/collect-problems
+ * @module app/shared/collect-problems
  * Reading several inputs and listing every problem of all of them at once (style.md rule 9):
  * each reader runs, its InputError's lines or a ToolkitError's message are gathered, anything
  * else (a bug) goes on up.

@@ -1,5 +1,5 @@
 /**
- * @module app/heap
+ * @module app/shared/heap
  * How much memory this process may use: V8's heap limit (set by --max-old-space-size, else from
  * the machine's memory). Plans and schedules are refused with their size when they would not fit.
  */

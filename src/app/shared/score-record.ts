@@ -1,5 +1,5 @@
 /**
- * @module app/score-record
+ * @module app/shared/score-record
  * Turns the runner's unscored record into the record written to results.jsonl: scores for the
  * answer, or for each model of a multi-model request, and the question's reference fields. The
  * request-level scores of a multi-model record stay null: they belong to no one model (the

@@ -1,5 +1,5 @@
 /**
- * @module app/target
+ * @module app/shared/target
  * Where a run sends: a service the user names, or the embedded simulated service for a dry run,
  * started in-process on a loopback ephemeral port and closed when the run ends.
  */

@@ -1,5 +1,5 @@
 /**
- * @module app/view-runs
+ * @module app/shared/view-runs
  * The viewer's data from run directories: `chatbench view` (a ViewSource the server serves, reading
  * one question's records back from results.jsonl by their byte place, appending reviews) and
  * viewer.html (the same data with the records embedded, bounded in size). Reads the runs as they
@@ -44,7 +44,7 @@ interface LoadedRun {
   readonly verdict: Verdict | null;
 }
 
-/** The run's verdict.json (app/eval-verdict writes it); null when absent or not a verdict. */
+/** The run's verdict.json (app/eval/eval-verdict writes it); null when absent or not a verdict. */
 export async function readVerdict(dir: string): Promise<Verdict | null> {
   const text = await readFile(join(dir, 'verdict.json'), 'utf8').catch(() => undefined);
   if (text === undefined) return null;

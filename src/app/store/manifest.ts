@@ -1,5 +1,5 @@
 /**
- * @module app/manifest
+ * @module app/store/manifest
  * manifest.json of a run directory: what was run, against what, with which inputs (by hash), so a
  * run can be told apart from another, resumed and merged. Secrets never go in: the token is not
  * here at all, and `mcp_headers` values are redacted.

@@ -1,5 +1,5 @@
 /**
- * @module app/merge-checks
+ * @module app/store/merge-checks
  * Whether a set of run directories are the shards of one plan, decided from their manifests alone
  * before any record is read: same command, dataset, models, plan (version, size, options, sets,
  * load spec), shard count, target and chatbench major version; every shard 1..N present exactly

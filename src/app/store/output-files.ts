@@ -1,5 +1,5 @@
 /**
- * @module app/output-files
+ * @module app/store/output-files
  * How chatbench writes the files of a run directory. Every report, manifest and summary is written
  * to a temporary file beside it and renamed over the old one (rename is atomic within a directory),
  * so a process killed mid-write, or a disk that fills up, leaves the previous file or the new one,

@@ -1,5 +1,5 @@
 /**
- * @module app/process-instance
+ * @module app/store/process-instance
  * What tells one process instance from another with the same pid: a pid is reused (a restarted
  * container is pid 1 again, on the same hostname), and a zombie answers signal 0 although it will
  * never write again. On Linux, `/proc/PID/stat` gives the process's state (field 3) and its start

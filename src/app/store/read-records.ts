@@ -1,5 +1,5 @@
 /**
- * @module app/read-records
+ * @module app/store/read-records
  * Reads a run's results.jsonl as a stream of validated records (never the whole file at once),
  * each with the byte place of its line so one record can be read back alone (the viewer), and its
  * summary.json. A run that crashed mid-write leaves a torn last line: no trailing newline and

@@ -1,5 +1,5 @@
 /**
- * @module app/results-file
+ * @module app/store/results-file
  * results.jsonl as a run writes it: one line per record, appended as requests finish. Each record has
  * every secret of the run taken out (client/redact.ts: the clients did already; this is the last
  * gate before the disk), is cut to its bounds (records/bounds.ts) and checked against the record

@@ -1,5 +1,5 @@
 /**
- * @module app/resume
+ * @module app/store/resume
  * `chatbench eval --resume DIR`: continue a run that was killed or interrupted. The run's
  * manifest must describe the same inputs (dataset and models by hash, mode, repeat, shard, the plan
  * itself by hash, the same target); the keys already in results.jsonl are the requests done. A

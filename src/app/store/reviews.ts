@@ -1,5 +1,5 @@
 /**
- * @module app/reviews
+ * @module app/store/reviews
  * A run directory's reviews.jsonl (records/review): read back for compare, the reports and the
  * gates, appended to by `chatbench view`. The file sits beside results.jsonl; a run without one
  * has no review (human_pass_rate N/A), never an error.

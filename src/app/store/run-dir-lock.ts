@@ -1,10 +1,10 @@
 /**
- * @module app/run-dir-lock
+ * @module app/store/run-dir-lock
  * One process writes a run directory at a time. Before anything is sent, the command claims its
  * directory: it must be a directory chatbench can write (an existing file, `/dev/null` or a
  * read-only place is refused with exit 2), and it takes the directory's lock, `.chatbench.lock`,
  * which holds the owner's pid, host, command and start time, and what identifies its process
- * instance (app/process-instance: its start time in ticks since boot and the boot id, where /proc
+ * instance (app/store/process-instance: its start time in ticks since boot and the boot id, where /proc
  * has them). A second process that finds the lock held exits 2 naming the holder. A lock whose
  * process is gone (same host and: pid not alive, a run killed with SIGKILL; a zombie; the pid now
  * another process's, or another boot) is stale and taken over. The lock is created atomically (written under a

@@ -1,5 +1,5 @@
 /**
- * @module app/run-file
+ * @module app/store/run-file
  * A run directory's JSON documents (manifest.json, summary.json, generator.json) read back as
  * untrusted input: a file of any size may sit there (copied, edited, or written by something else),
  * so each is read no further than the cap of a run file (LIMITS.runFileLineBytes) and refused past

@@ -2,7 +2,7 @@
  * @module cli/commands/capacity
  * `chatbench capacity`: find the highest rate (or, with --users, the most users) the service
  * sustains under the SLOs. Parses and checks flags (reusing `load`'s spec checks with the first
- * step's target), then delegates to app/run-capacity. Exit 0 when a sustainable target was found,
+ * step's target), then delegates to app/load/run-capacity. Exit 0 when a sustainable target was found,
  * 1 when even the smallest target failed, 130 when interrupted.
  */
 import type { Argv } from 'yargs';

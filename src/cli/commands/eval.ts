@@ -296,7 +296,7 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
     const unsent = result.run.recorded - result.run.sent;
     io.stderr.write(`chatbench eval: interrupted; ${result.run.sent} of ${result.run.planned} requests were sent and recorded${unsent > 0 ? ` (and ${unsent} conversation turns recorded skipped)` : ''}\n`);
   }
-  // One decision (app/eval-verdict): the pairs of sets, the gates, the baseline; the reports are
+  // One decision (app/eval/eval-verdict): the pairs of sets, the gates, the baseline; the reports are
   // written again to open with it, and the terminal, --json and the exit code read the same object.
   const decided = await decideEval({
     dir: result.outDir, cwd: io.cwd, input: result.reports.input, gates: gateTexts, gatesFile: a.gates, baselineDir: a.baseline, map: a.map ?? [],

@@ -2,7 +2,7 @@
  * @module cli/commands/load
  * `chatbench load`: the open model (`--rate`, arrivals on a schedule computed before the run) or the
  * closed model (`--concurrency` virtual users), optionally ramped with `--stages`, against the chat
- * or the open-urls operation. Parses and checks flags, then delegates to app/run-load.
+ * or the open-urls operation. Parses and checks flags, then delegates to app/load/run-load.
  */
 import { parseLoadGateFlag } from '../../gates/load.js';
 import { parseSlo } from '../../metrics/load-slo.js';

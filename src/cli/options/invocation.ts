@@ -1,6 +1,6 @@
 /**
  * @module cli/options/invocation
- * The merged options of a command, as the manifest records them (app/manifest `invocation`): the
+ * The merged options of a command, as the manifest records them (app/store/manifest `invocation`): the
  * layering middleware attaches them to the parsed arguments, a command hands them to its run.
  * Secrets never go in: a token's value is redacted, a URL's user:password dropped.
  */

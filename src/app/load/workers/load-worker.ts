@@ -1,10 +1,10 @@
 /**
- * @module app/workers/load-worker
+ * @module app/load/workers/load-worker
  * The body of one load worker thread (`--workers N`, N > 1): builds its part of the plan itself
  * from the checked inputs (its spec carries its shard: split.ts), opens and warms its own
  * connection pool, reports `ready`, starts its schedule at the zero the parent fixes for every
  * worker, and posts each finished (scored) record to the parent in small batches; the parent writes
- * them (run-load-workers.ts). Runs the same runners as the single-threaded path (run-load.ts).
+ * them (run-load-workers.ts). Runs the same shard runner as the single-threaded path (runner/run-load-shard.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { RequestRecord } from '../../../records/record.js';

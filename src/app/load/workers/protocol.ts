@@ -1,5 +1,5 @@
 /**
- * @module app/workers/protocol
+ * @module app/load/workers/protocol
  * The messages between a load run's parent thread and its worker threads (structured clone, so
  * plain data only). The parent sends what the worker needs to build its part of the plan (the
  * checked inputs and its spec, never the plan), then `go` with the schedule's zero as an epoch

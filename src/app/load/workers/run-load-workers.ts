@@ -1,5 +1,5 @@
 /**
- * @module app/workers/run-load-workers
+ * @module app/load/workers/run-load-workers
  * A load run on several worker threads (`--workers N`, N > 1): the parent half. Starts N workers
  * (load-worker.ts), each with its shard of the plan and its share of the connections (split.ts);
  * waits until every one has warmed its pool, then for `--start-at`, then fixes ONE schedule zero

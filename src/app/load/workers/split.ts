@@ -1,5 +1,5 @@
 /**
- * @module app/workers/split
+ * @module app/load/workers/split
  * How `--workers N` splits one run across worker threads, exactly as shards split it (plan/shard.ts,
  * plan/arrivals.ts): worker w (from 0) of N takes the requests (arrivals, users, conversation units)
  * whose number k has k mod N = w. Inside `--shard i/M` the shard's own requests are split again the
