@@ -86,14 +86,14 @@ export function createLoadRun(options: LoadRunOptions) {
   };
   const earlyStop = createEarlyStop(options.target.baseUrl, SAME_FAILURE_SAMPLE, SAME_FAILURE_SAMPLE);
   const failures = createFailureTally(options.target.baseUrl);
-  let stopError: RunError | undefined;
+  let runFailed: RunError | undefined;
   let bug: unknown;
   let interrupted = false;
   let graceTimer: NodeJS.Timeout | undefined;
   const wakers = new Set<() => void>();
   const stop = (error?: RunError) => {
     if (stopping.signal.aborted) return;
-    stopError = error;
+    runFailed = error;
     stopping.abort();
     for (const wake of wakers) wake();
     graceTimer = setTimeout(() => cancelling.abort(), options.graceMs ?? 10_000);
@@ -189,7 +189,7 @@ export function createLoadRun(options: LoadRunOptions) {
       clearTimeout(graceTimer);
       options.signal?.removeEventListener('abort', onSignal);
       if (bug !== undefined) throw bug;
-      return stopError ?? (interrupted ? undefined : failures.verdict());
+      return runFailed ?? (interrupted ? undefined : failures.verdict());
     },
   };
 }

@@ -59,7 +59,7 @@ export interface LoadShardHealth extends Pick<GeneratorHealth, 'planned_arrivals
   /** Open model: each send's lag behind its schedule, ms (exact percentiles are taken over every shard's). */
   readonly lags_ms: readonly number[];
   /** The early stop's verdict (target unreachable, every request refused), after every record is out. */
-  readonly stop_error: RunError | undefined;
+  readonly run_failed: RunError | undefined;
 }
 
 export interface LoadShard {
@@ -97,14 +97,14 @@ export async function openLoadShard(options: LoadShardOptions): Promise<LoadShar
         const r = await runOpenLoop({ ...common, arrivals: arrivals(schedule.arrivalOptions(spec.shard)), maxInFlight: spec.max_in_flight, connections: spec.connections ?? undefined });
         health = {
           planned_arrivals: r.planned, sent: r.sent, started: r.arrivals_sent, dropped: r.dropped, unsent: r.unsent, queued: r.queued, late_sends: r.late_sends,
-          lags_ms: r.lags_ms, peak_in_flight: r.peak_in_flight, interrupted: r.interrupted, duration_ms: r.duration_ms, stop_error: r.stop_error,
+          lags_ms: r.lags_ms, peak_in_flight: r.peak_in_flight, interrupted: r.interrupted, duration_ms: r.duration_ms, run_failed: r.run_failed,
         };
       } else {
         const r = await runClosedUsers({ ...common, steps: schedule.userSteps(spec.shard), endMs: schedule.lengthMs, maxRequests: spec.requests === null ? null : shardUsers(spec.requests, spec.shard) });
         health = {
           planned_arrivals: conversations === null ? r.sent : r.iterations, sent: r.sent, started: r.iterations, dropped: [], unsent: 0, queued: 0,
           // A conversation's later turns are scheduled (think time), so a closed run can send late too.
-          late_sends: counters.late, lags_ms: [], peak_in_flight: r.peak_in_flight, interrupted: r.interrupted, duration_ms: r.duration_ms, stop_error: r.stop_error,
+          late_sends: counters.late, lags_ms: [], peak_in_flight: r.peak_in_flight, interrupted: r.interrupted, duration_ms: r.duration_ms, run_failed: r.run_failed,
         };
       }
       finishing.flush(); // throws what handing a record on threw

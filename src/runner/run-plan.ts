@@ -85,7 +85,7 @@ export interface RunResult {
    * Every request failed the same way (runner/verdict): the run could not be carried out. The
    * caller writes the reports, then fails with it (exit 3). Undefined otherwise.
    */
-  verdict: RunError | undefined;
+  run_failed: RunError | undefined;
 }
 
 /**
@@ -118,12 +118,12 @@ export async function runPlan(plan: PlanRequests, options: RunPlanOptions): Prom
   const cancelling = new AbortController(); // in-flight requests end as cancelled
   // Every request in flight (and every retry wait) listens: that many is expected, not a leak.
   setMaxListeners(0, stopping.signal, cancelling.signal);
-  let stopError: RunError | undefined;
+  let runFailed: RunError | undefined;
   let bug: unknown;
   let graceTimer: NodeJS.Timeout | undefined;
   const stop = (error?: RunError) => {
     if (stopping.signal.aborted) return;
-    stopError = error;
+    runFailed = error;
     stopping.abort();
     graceTimer = setTimeout(() => cancelling.abort(), options.graceMs ?? 10_000);
   };
@@ -241,10 +241,10 @@ export async function runPlan(plan: PlanRequests, options: RunPlanOptions): Prom
     progress.finish();
   }
   if (bug !== undefined) throw bug;
-  if (stopError) throw stopError;
+  if (runFailed) throw runFailed;
   return {
     planned: plan.length, sent: state.sent, recorded: state.done, skipped: state.skipped, outcomes,
-    interrupted, duration_ms: now() - runStart, verdict: interrupted ? undefined : failures.verdict(),
+    interrupted, duration_ms: now() - runStart, run_failed: interrupted ? undefined : failures.verdict(),
   };
 }
 

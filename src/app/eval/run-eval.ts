@@ -419,11 +419,11 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   const generator: EvalGenerator = { loop_delay_ms: worseLoopDelay(previous, loopDelay), ...warm };
   await writeFileAtomic(join(outDir, 'generator.json'), `${JSON.stringify(generator, null, 2)}\n`);
   // A run that could not be carried out leaves its reports (each opening with what failed), then exits 3.
-  const verdict = stopped ?? run?.verdict;
+  const runFailed = stopped ?? run?.run_failed;
   const junitQuestions = options.junitQuestions ?? DEFAULT_JUNIT_QUESTIONS;
-  const later = options.junitLater === true && verdict === undefined && run !== undefined;
+  const later = options.junitLater === true && runFailed === undefined && run !== undefined;
   const reports = await renderReports(outDir, { version: options.version, junit: later ? 'later' : { gates: null, questions: junitQuestions } });
-  if (verdict !== undefined || run === undefined) throw verdict ?? new RunError('the run ended without a result');
+  if (runFailed !== undefined || run === undefined) throw runFailed ?? new RunError('the run ended without a result');
   return { outDir, run, reports, service, quality: assessor.stats() };
 }
 /** The first request of a plan, without building the rest. */

@@ -86,7 +86,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     } finally {
       await stopProbe(probe);
     }
-    return finishLoad(options, outDir, manifest, { ...run.generator, ...(await probeRunOf(probe)) }, run.stopError);
+    return finishLoad(options, outDir, manifest, { ...run.generator, ...(await probeRunOf(probe)) }, run.runFailed);
   }
   const expectations = expectationsOf(options.prepared);
   // Before --start-at's wait, so that warming never delays the start every shard shares.
@@ -155,21 +155,21 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     ...(spec.conversations ? { conversations: { started: run.started, skipped_turns: counters.skipped } } : {}),
     ...(await probeRunOf(probe)),
   };
-  return finishLoad(options, outDir, manifest, generator, run.stop_error);
+  return finishLoad(options, outDir, manifest, generator, run.run_failed);
 }
 
 /** Writes generator.json and the final manifest, renders the reports; rethrows the run's RunError after. */
-async function finishLoad(options: LoadOptions, outDir: string, manifest: Manifest & { load: LoadSpec }, generator: GeneratorHealth, stopError: RunError | undefined): Promise<LoadResult> {
+async function finishLoad(options: LoadOptions, outDir: string, manifest: Manifest & { load: LoadSpec }, generator: GeneratorHealth, runFailed: RunError | undefined): Promise<LoadResult> {
   const { spec } = options;
   const schedule = loadSchedule(spec);
   await writeJson(join(outDir, 'generator.json'), generator);
   const plannedTotal = spec.model === 'open' ? schedule.planned(null) : null;
   await writeJson(join(outDir, 'manifest.json'), { ...manifest, planned_requests: generator.planned_arrivals, planned_total: plannedTotal ?? generator.planned_arrivals });
   // A run that could not be carried out still leaves its reports (each opening with what failed).
-  const rendered = generator.sent > 0 || stopError === undefined
+  const rendered = generator.sent > 0 || runFailed === undefined
     ? await renderLoadReports(outDir, { version: options.version, slos: options.slos ?? [], gates: options.gates ?? [] })
     : undefined;
-  if (stopError) throw stopError;
+  if (runFailed) throw runFailed;
   return { outDir, records: generator.sent, generator, interrupted: generator.interrupted, reports: rendered?.files ?? [], gates: rendered?.gates ?? [], banner: rendered?.summary.banner ?? [], summary: rendered?.summary ?? null };
 }
 

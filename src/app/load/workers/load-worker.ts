@@ -67,12 +67,12 @@ async function main(data: LoadWorkerData): Promise<void> {
     clearInterval(ticker);
     flush();
   }
-  const { stop_error: stopError, lags_ms: lags, ...health } = run;
+  const { run_failed: runFailed, lags_ms: lags, ...health } = run;
   const lagsMs = Float64Array.from(lags);
   post({ type: 'counters', counters });
   post({
     type: 'done',
-    health: { ...health, lags_ms: lagsMs, loop_delay_ms: loop.stop(), skipped_turns: counters.skipped, stop_error: stopError ? { message: stopError.message, hint: stopError.hint } : null },
+    health: { ...health, lags_ms: lagsMs, loop_delay_ms: loop.stop(), skipped_turns: counters.skipped, run_failed: runFailed ? { message: runFailed.message, hint: runFailed.hint } : null },
   }, [lagsMs.buffer as ArrayBuffer]);
   port.close();
 }

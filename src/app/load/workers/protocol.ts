@@ -52,7 +52,7 @@ export interface WorkerHealth {
   readonly loop_delay_ms: GeneratorHealth['loop_delay_ms'];
   readonly skipped_turns: number;
   /** The early stop's verdict (a RunError's message and hint), if any. */
-  readonly stop_error: { readonly message: string; readonly hint: string | undefined } | null;
+  readonly run_failed: { readonly message: string; readonly hint: string | undefined } | null;
 }
 
 export type FromWorker =

@@ -51,7 +51,7 @@ export interface LoadWorkersOptions extends LoadOptions {
 
 export interface LoadWorkersResult {
   readonly generator: GeneratorHealth;
-  readonly stopError: RunError | undefined;
+  readonly runFailed: RunError | undefined;
 }
 
 interface Running {
@@ -111,7 +111,7 @@ export async function runLoadWorkers(options: LoadWorkersOptions): Promise<LoadW
     const healths = await Promise.all(running.map((r) => r.done));
     ticker.stop();
     const cpuAfter = options.cpuUsage?.();
-    return { generator: combine(healths, warm, { spec, schedule: options.schedule, startAt: options.startAt, wallZero, cpuBefore, cpuAfter }), stopError: stopErrorOf(healths) };
+    return { generator: combine(healths, warm, { spec, schedule: options.schedule, startAt: options.startAt, wallZero, cpuBefore, cpuAfter }), runFailed: runFailedOf(healths) };
   } finally {
     ticker?.stop();
     options.signal.removeEventListener('abort', abort);
@@ -240,7 +240,7 @@ function combine(
 }
 
 /** The early stop's verdict: the first worker's that had one (each judged its own requests). */
-function stopErrorOf(healths: readonly WorkerHealth[]): RunError | undefined {
-  const first = healths.find((h) => h.stop_error !== null)?.stop_error;
+function runFailedOf(healths: readonly WorkerHealth[]): RunError | undefined {
+  const first = healths.find((h) => h.run_failed !== null)?.run_failed;
   return first ? new RunError(first.message, first.hint === undefined ? {} : { hint: first.hint }) : undefined;
 }
