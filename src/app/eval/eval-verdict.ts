@@ -1,45 +1,46 @@
 /**
  * @module app/eval/eval-verdict
  * The verdict of an eval run, decided once (`chatbench eval` after its run, `chatbench report DIR`
- * again): the pairs of its sets (compare/pairwise), then the gates and the baseline
- * (compare-runs), then report.md, report.html, junit.xml and verdict.json written again so they
- * open with that verdict. The terminal, `--json` and the exit code read the same object.
+ * again) from what the reports read (render-reports `decide`): the pairs of its sets
+ * (compare/pairwise), then the gates and the baseline (compare-runs). The reports are written once,
+ * after it, opening with it; the terminal, `--json` and the exit code read the same object.
  */
 import { bestMarks, compareSets, pairLines, type SetPair } from '../../compare/pairwise.js';
 import { hasModelNotes, modelNotes } from '../../metrics/model-notes.js';
 import { compareVerdict } from '../../compare/verdict.js';
 import { InputError, UsageError } from '../../errors.js';
 import { gateJunitCases } from '../../gates/index.js';
-import { DEFAULT_JUNIT_QUESTIONS, type JunitQuestions } from '../../reports/junit-xml.js';
+import { DEFAULT_JUNIT_QUESTIONS, type JunitOptions, type JunitQuestions } from '../../reports/junit-xml.js';
 import type { ExitCode } from '../../errors.js';
 import type { ReportInput } from '../../reports/index.js';
 import type { Verdict } from '../../verdict/index.js';
 import { compareAndGate, loadRun, type CompareAndGateResult } from './compare-runs.js';
-import { writeVerdictReports } from './render-reports.js';
 
-export interface EvalVerdictOptions {
-  readonly dir: string;
-  readonly cwd: string;
-  /** The report input of the run's first rendering (app/eval/render-reports). */
-  readonly input: ReportInput;
+/** What the caller asks of the decision: the gates, the baseline and where compare files go. */
+export interface EvalVerdictRequest {
   readonly gates: readonly string[];
   readonly gatesFile?: string | undefined;
   readonly baselineDir?: string | undefined;
   readonly map?: readonly string[];
   /** The set the others are compared with (`--reference`); default the run's first. */
   readonly reference?: string | undefined;
-  readonly interrupted: boolean;
-  /** The interrupt's exit code (129 SIGHUP, 130 SIGINT, 143 SIGTERM). */
-  readonly interruptedExit?: ExitCode;
   /** How questions appear in junit.xml (`--junit-questions`). */
   readonly junitQuestions?: JunitQuestions;
-  /** `75 requests, 75 ok`. */
-  readonly detail: string;
   /** Where compare.md/json/html go (with a baseline); omitted → not written. */
   readonly compareOutDir?: string | undefined;
   readonly stepSummaryPath?: string | undefined;
-  /** viewer.html written again with the verdict (its bundle dir, the toolkit's version); omitted → not. */
-  readonly viewer?: { version: string; bundleDir?: string | undefined };
+}
+
+export interface EvalVerdictOptions extends EvalVerdictRequest {
+  readonly dir: string;
+  readonly cwd: string;
+  /** The report input the reports were read into (app/eval/render-reports). */
+  readonly input: ReportInput;
+  readonly interrupted: boolean;
+  /** The interrupt's exit code (129 SIGHUP, 130 SIGINT, 143 SIGTERM). */
+  readonly interruptedExit?: ExitCode;
+  /** `75 requests, 75 ok`. */
+  readonly detail: string;
 }
 
 export interface EvalVerdict {
@@ -48,11 +49,13 @@ export interface EvalVerdict {
   readonly pairs: readonly SetPair[];
   /** Gates not checked, and why (an interrupted run may lack a group a gate names). */
   readonly notChecked: string | undefined;
-  /** Files written: compare files, then the reports written again. */
+  /** Files written: the compare files (with a baseline). */
   readonly files: readonly string[];
+  /** What junit.xml holds: the gates' suite (when any was checked) and the questions'. */
+  readonly junit: JunitOptions;
 }
 
-/** Decides, and writes the reports that open with the verdict. */
+/** Decides; the caller's reports open with the verdict (render-reports `decide`). */
 export async function decideEval(o: EvalVerdictOptions): Promise<EvalVerdict> {
   let pairs: SetPair[] = [];
   let comparisons: string[] = [];
@@ -84,8 +87,6 @@ export async function decideEval(o: EvalVerdictOptions): Promise<EvalVerdict> {
     notChecked = error.message;
   }
   const verdict = gated?.verdict ?? compareVerdict(null, [], options);
-  // junit.xml written once, whole: the gates' suite (when any was checked) and the questions'.
   const junit = { gates: gated && gated.gateResults.length > 0 ? gateJunitCases(gated.gateResults) : null, questions: o.junitQuestions ?? DEFAULT_JUNIT_QUESTIONS };
-  const rewritten = await writeVerdictReports(o.dir, o.input, verdict, junit, o.viewer);
-  return { verdict, gated, pairs, notChecked, files: [...(gated?.files ?? []), ...rewritten] };
+  return { verdict, gated, pairs, notChecked, files: [...(gated?.files ?? [])], junit };
 }

@@ -44,11 +44,16 @@ export interface RenderOptions {
   readonly title?: string;
   /**
    * What junit.xml holds besides the run: the gates' cases and how questions appear (default: no
-   * gates suite, questions as `skipped`). `'later'`: junit.xml is not written here; the caller
-   * writes it once with writeJunit when its gates are known (eval, whose gates need the reports'
-   * run first). The path is listed in `files` either way.
+   * gates suite, questions as `skipped`); a decision's own junit options win.
    */
-  readonly junit?: JunitOptions | 'later';
+  readonly junit?: JunitOptions;
+  /**
+   * Decides the run's verdict once its records were read and summary.json written (eval and
+   * `chatbench report`: the gates, the pairs of sets, the baseline). report.md, report.html,
+   * junit.xml and viewer.html are then written once, opening with it, and verdict.json beside them.
+   * When it throws, they are written without a verdict and the error is rethrown.
+   */
+  readonly decide?: (read: { summary: Summary; input: ReportInput }) => Promise<ReportDecision>;
   /** Where the viewer's bundle is (default dist/viewer); viewer.html is skipped, and says so, without it. */
   readonly viewerBundleDir?: string;
   /** The most records viewer.html embeds (default VIEWER_FILE_MAX_RECORDS); past it none is written. */
@@ -59,6 +64,12 @@ export interface RenderOptions {
    * are being written, they are all written.
    */
   readonly signal?: AbortSignal;
+}
+
+/** What a decision gives the reports: the verdict they open with, and junit.xml's gates and questions. */
+export interface ReportDecision {
+  readonly verdict: Verdict;
+  readonly junit: JunitOptions;
 }
 
 export async function renderReports(dir: string, options: RenderOptions): Promise<RenderedReports> {
@@ -111,16 +122,31 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
   await csvOut.commit();
   const summary = summarizer.finish();
   const input = builder.finish(summary);
-  const files = [join(dir, 'results.jsonl'), csvPath];
-  for (const name of ['summary.json', 'report.md', 'junit.xml', 'report.html'] as const) {
-    const path = join(dir, name);
-    // junit.xml has a testcase per request: written as it is rendered, never held whole.
-    files.push(path);
-    if (name !== 'junit.xml') await writeFileAtomic(path, REPORT_RENDERERS[name].render(input));
-    else if (options.junit !== 'later') await writeJunit(dir, input, options.junit ?? { gates: null, questions: DEFAULT_JUNIT_QUESTIONS });
+  const summaryPath = join(dir, 'summary.json');
+  await writeFileAtomic(summaryPath, REPORT_RENDERERS['summary.json'].render(input));
+  const files = [join(dir, 'results.jsonl'), csvPath, summaryPath];
+  let decision: ReportDecision | undefined;
+  let undecided: unknown;
+  try {
+    decision = await options.decide?.({ summary, input });
+  } catch (error) {
+    undecided = error; // the reports are still written (without a verdict), then it is rethrown
   }
-  const { file, skipped } = await viewer.finish();
+  const shown = decision === undefined ? input : { ...input, verdict: decision.verdict };
+  for (const name of ['report.md', 'junit.xml', 'report.html'] as const) {
+    const path = join(dir, name);
+    files.push(path);
+    // junit.xml has a testcase per request: written as it is rendered, never held whole.
+    if (name === 'junit.xml') await writeJunit(dir, shown, decision?.junit ?? options.junit ?? { gates: null, questions: DEFAULT_JUNIT_QUESTIONS });
+    else await writeFileAtomic(path, REPORT_RENDERERS[name].render(shown));
+  }
+  if (decision !== undefined) {
+    await writeFileAtomic(join(dir, VERDICT_FILE), `${JSON.stringify(decision.verdict, null, 2)}\n`);
+    files.push(join(dir, VERDICT_FILE));
+  }
+  const { file, skipped } = await viewer.finish(decision?.verdict);
   if (file !== null) files.push(file);
+  if (undecided !== undefined) throw undecided;
   return { summary, input, files, skipped: skipped === null ? [] : [skipped] };
 }
 
@@ -151,36 +177,12 @@ function capViewerFile(viewer: ViewerFile, max: number): ViewerFile {
 }
 
 /** Writes a run's junit.xml whole: its gates' suite and its questions' suites. */
-export async function writeJunit(dir: string, input: ReportInput, options: JunitOptions): Promise<void> {
+async function writeJunit(dir: string, input: ReportInput, options: JunitOptions): Promise<void> {
   await writeFileAtomic(join(dir, 'junit.xml'), junitXmlChunks(input, options));
 }
 
 /** The run's verdict as a file, for the viewer and for scripts: verdict/verdict's object, as it is. */
 export const VERDICT_FILE = 'verdict.json';
-
-/**
- * Once the verdict is known (after the gates and the pairs of sets): report.md and report.html again,
- * opening with it, junit.xml with the gates' testcases, and verdict.json. Returns the paths written.
- */
-export async function writeVerdictReports(dir: string, input: ReportInput, verdict: Verdict, junit: JunitOptions, viewer?: { version: string; bundleDir?: string | undefined }): Promise<string[]> {
-  const withVerdict = { ...input, verdict };
-  const written: string[] = [];
-  for (const name of ['report.md', 'report.html'] as const) {
-    await writeFileAtomic(join(dir, name), REPORT_RENDERERS[name].render(withVerdict));
-    written.push(join(dir, name));
-  }
-  await writeFileAtomic(join(dir, 'junit.xml'), junitXmlChunks(withVerdict, junit));
-  await writeFileAtomic(join(dir, VERDICT_FILE), `${JSON.stringify(verdict, null, 2)}\n`);
-  written.push(join(dir, 'junit.xml'), join(dir, VERDICT_FILE));
-  // viewer.html embeds verdict.json, written just now: the records stream past once more for it.
-  if (viewer !== undefined) {
-    const file = capViewerFile(await openViewerFile(dir, { version: viewer.version, bundleDir: viewer.bundleDir, setOrder: await plannedSetOrder(dir) }), VIEWER_FILE_MAX_RECORDS);
-    for await (const entry of readRecordEntries(dir)) file.add(entry);
-    const { file: path } = await file.finish();
-    if (path !== null) written.push(path);
-  }
-  return written;
-}
 
 /** How a run's manifest says its questions appear in junit.xml (`options.junit_questions`); the default for runs before it. */
 export async function junitQuestionsOf(dir: string): Promise<JunitQuestions> {

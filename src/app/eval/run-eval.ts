@@ -39,7 +39,7 @@ import { releaseAtLeast } from '../../api/index.js';
 export { describeService };
 import { getProjectInstructions, putProjectInstructions } from '../../client/project-client.js';
 import { conversationUnits, readDataset, type Dataset } from '../../dataset/index.js';
-import { InputError, RunError, UsageError } from '../../errors.js';
+import { InputError, interruptedExitCode, RunError, UsageError } from '../../errors.js';
 import { createEvalPlan, deepResearchProblems, planRequests, planSize, type EvalPlan } from '../../plan/build-plan.js';
 import { LIMITS, planTooLarge } from '../../util/limits.js';
 import { heapLimitBytes } from '../shared/heap.js';
@@ -57,6 +57,8 @@ import { warmUp, type WarmUpResult } from '../../runner/warm-up.js';
 import { writeFileAtomic } from '../store/output-files.js';
 import { ensureFreshRunDir } from '../store/fresh-run-dir.js';
 import { generatorLoopDelay, readRunLabels, renderReports, type RenderedReports } from './render-reports.js';
+import { decideEval, type EvalVerdict, type EvalVerdictRequest } from './eval-verdict.js';
+import type { ReportInput } from '../../reports/index.js';
 import { readReviews } from '../store/reviews.js';
 import type { RequestRecord } from '../../records/record.js';
 import { openResultsFile } from '../store/results-file.js';
@@ -217,10 +219,11 @@ export interface EvalOptions extends EvalInputs {
   /** The set the others are compared with (`--reference`; kept in the manifest for `chatbench report DIR`); default the first. */
   readonly reference?: string | undefined;
   /**
-   * The caller checks gates after the run and writes junit.xml once with them (writeJunit); a run
-   * that could not be carried out (exit 3) still gets its junit.xml here, without gates.
+   * The verdict to decide after the run (eval-verdict: the gates, the baseline, the pairs of sets),
+   * before the reports are written once, opening with it. A run that could not be carried out
+   * (exit 3) gets its reports without one. Omitted: no verdict, the reports without one.
    */
-  readonly junitLater?: boolean | undefined;
+  readonly verdict?: EvalVerdictRequest | undefined;
   /** The judge; null or absent: nothing is judged. */
   readonly judge?: JudgeSettings | null;
   /** Called when the requests are done and records still wait for the judge or the checks. */
@@ -248,6 +251,8 @@ export interface EvalResult {
   readonly service: ServiceDescription;
   readonly run: RunResult;
   readonly reports: RenderedReports;
+  /** The run's verdict, decided before its reports were written (when `verdict` was asked). */
+  readonly decision: EvalVerdict | undefined;
   /** What the judge did (null without one), and the pages --fetch-cited fetched. */
   readonly quality: { judge: JudgeStats | null; pages_fetched: number };
 }
@@ -421,10 +426,19 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   // A run that could not be carried out leaves its reports (each opening with what failed), then exits 3.
   const runFailed = stopped ?? run?.run_failed;
   const junitQuestions = options.junitQuestions ?? DEFAULT_JUNIT_QUESTIONS;
-  const later = options.junitLater === true && runFailed === undefined && run !== undefined;
-  const reports = await renderReports(outDir, { version: options.version, junit: later ? 'later' : { gates: null, questions: junitQuestions } });
+  let decision: EvalVerdict | undefined;
+  const asked = options.verdict;
+  const decide = asked === undefined || runFailed !== undefined || run === undefined ? undefined : async ({ input }: { input: ReportInput }) => {
+    const interrupted = run.interrupted || options.signal.aborted;
+    decision = await decideEval({
+      ...asked, dir: outDir, cwd: options.cwd, input, interrupted, interruptedExit: interruptedExitCode(options.signal),
+      junitQuestions: asked.junitQuestions ?? junitQuestions, detail: `${run.sent} requests, ${run.outcomes.ok} ok`,
+    });
+    return decision;
+  };
+  const reports = await renderReports(outDir, { version: options.version, junit: { gates: null, questions: junitQuestions }, decide });
   if (runFailed !== undefined || run === undefined) throw runFailed ?? new RunError('the run ended without a result');
-  return { outDir, run, reports, service, quality: assessor.stats() };
+  return { outDir, run, reports, decision, service, quality: assessor.stats() };
 }
 /** The first request of a plan, without building the rest. */
 function first(plan: Iterable<PlannedRequest>): PlannedRequest | undefined {

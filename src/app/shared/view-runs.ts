@@ -234,7 +234,8 @@ function slimRaw(text: string): Record<string, unknown> {
 /** Builds viewer.html's data while renderReports streams the records past once. */
 export interface ViewerFileBuilder {
   add(entry: RecordEntry): void;
-  finish(): { data: ViewData; details: Record<string, ViewDetail> };
+  /** `verdict`: the run's, when decided after the records were read (else the one given at the start). */
+  finish(verdict?: Verdict | null): { data: ViewData; details: Record<string, ViewDetail> };
 }
 
 export function createViewerFileBuilder(options: { source: string; name: string; version: string; reviews: RunReviews; setOrder?: readonly string[] | undefined; limits?: typeof VIEWER_FILE_LIMITS; verdict?: Verdict | null }): ViewerFileBuilder {
@@ -263,7 +264,7 @@ export function createViewerFileBuilder(options: { source: string; name: string;
       kept.set(id, question);
       keptBytes += bytes;
     },
-    finish() {
+    finish(verdict) {
       const collected = collector.finish(options.source);
       const details: Record<string, ViewDetail> = {};
       let bytes = 0;
@@ -284,7 +285,7 @@ export function createViewerFileBuilder(options: { source: string; name: string;
       if (Object.keys(details).length < collected.questions.size) complete = false;
       const answerChars = Math.max(limits.minAnswerChars, Math.min(limits.maxAnswerChars, Math.floor(limits.answerBytes / Math.max(1, answers))));
       const data = buildViewData({
-        runs: [{ name: options.name, source: options.source, collected, reviews: options.reviews.reviews.length, comparison: null, verdict: options.verdict ?? null }],
+        runs: [{ name: options.name, source: options.source, collected, reviews: options.reviews.reviews.length, comparison: null, verdict: verdict ?? options.verdict ?? null }],
         mode: 'file',
         generatedBy: `chatbench ${options.version}`,
         answerChars,
@@ -298,8 +299,8 @@ export function createViewerFileBuilder(options: { source: string; name: string;
 /** viewer.html of a run directory, fed the records while a report streams them past. */
 export interface ViewerFileWriter {
   add(entry: RecordEntry): void;
-  /** Writes viewer.html; without the viewer's bundle, writes nothing and says why. */
-  finish(): Promise<{ file: string | null; skipped: string | null }>;
+  /** Writes viewer.html (embedding `verdict` when given, else the run's verdict.json); without the viewer's bundle, writes nothing and says why. */
+  finish(verdict?: Verdict | null): Promise<{ file: string | null; skipped: string | null }>;
 }
 
 /**
@@ -313,9 +314,9 @@ export async function openViewerFile(dir: string, options: { version: string; bu
   const builder = createViewerFileBuilder({ source: name, name, version: options.version, reviews: options.reviews ?? (await readReviews(dir)), setOrder: options.setOrder, verdict: await readVerdict(dir) });
   return {
     add: (entry) => builder.add(entry),
-    async finish() {
+    async finish(verdict) {
       const file = join(dir, 'viewer.html');
-      await writeFileAtomic(file, renderViewerFile({ title: `chatbench viewer: ${name}`, bundle, ...builder.finish() }));
+      await writeFileAtomic(file, renderViewerFile({ title: `chatbench viewer: ${name}`, bundle, ...builder.finish(verdict) }));
       return { file, skipped: null };
     },
   };

@@ -18,7 +18,7 @@ import { relative, resolve } from 'node:path';
 import { describeService, prepareEval, runEval, serviceWarnings, type EvalInputs, type EvalResult, type PreparedEval } from '../../app/eval/run-eval.js';
 import type { Gate } from '../../figures/index.js';
 import { LIMITS } from '../../util/limits.js';
-import { interruptedExitCode, UsageError, type ExitCode } from '../../errors.js';
+import { UsageError, type ExitCode } from '../../errors.js';
 import { renderTerminalTable } from '../../reports/terminal-table.js';
 import type { ModeOption } from '../../sets/index.js';
 import { resolveBaseUrl, resolveToken } from '../connection.js';
@@ -38,7 +38,6 @@ import { invocationOf } from '../options/invocation.js';
 import { outputOf } from '../output/output.js';
 import { simTimeScale } from '../options/speedup.js';
 import { requestLine } from '../output/request-line.js';
-import { decideEval } from '../../app/eval/eval-verdict.js';
 import { pairOrder } from '../../compare/pairwise.js';
 import { verdictLine } from '../../verdict/index.js';
 
@@ -262,7 +261,13 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
         ...inputs, baseUrl: target.baseUrl, token: target.token, target: target.kind, concurrency: a.concurrency, timeoutMs: c.timeoutMs,
         maxDurationMs: c.maxDurationMs, maxAnswerBytes: c.maxAnswerBytes, maxBodyBytes: c.maxBodyBytes, maxLineBytes: c.maxLineBytes, maxErrorBodyBytes: c.maxErrorBodyBytes, maxVersionBytes: c.maxVersionBytes, versionTimeoutMs: c.versionTimeoutMs,
         retries: a.retries, retry429: a['retry-429'], outDir: c.outDir, graceMs: c.graceMs, signal: io.signal, version: VERSION,
-        junitQuestions: a['junit-questions'], junitLater: true,
+        junitQuestions: a['junit-questions'],
+        // One decision (app/eval/eval-verdict), made before the reports are written once, opening with it:
+        // the pairs of sets, the gates, the baseline; the terminal, --json and the exit code read it too.
+        verdict: {
+          gates: gateTexts, gatesFile: a.gates, baselineDir: a.baseline, map: a.map ?? [], reference: a.reference, junitQuestions: a['junit-questions'] ?? DEFAULT_JUNIT_QUESTIONS,
+          compareOutDir: a.baseline !== undefined ? resolve(io.cwd, c.outDir) : undefined, stepSummaryPath: io.env.GITHUB_STEP_SUMMARY,
+        },
         resume: a.resume !== undefined, cancelNow: stopping.cancelNow, gates: gates.filter((g) => g.against === 'value').map((g) => g.text), reference: a.reference, invocation: invocationOf(a),
         onRecord: output.mode === 'verbose' ? (record) => output.detail(requestLine(record)) : undefined,
         judge: judgeUrl === undefined ? null : judgeSettings(a, io, judgeUrl, judge.kind === 'sim'),
@@ -296,22 +301,14 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
     const unsent = result.run.recorded - result.run.sent;
     io.stderr.write(`chatbench eval: interrupted; ${result.run.sent} of ${result.run.planned} requests were sent and recorded${unsent > 0 ? ` (and ${unsent} conversation turns recorded skipped)` : ''}\n`);
   }
-  // One decision (app/eval/eval-verdict): the pairs of sets, the gates, the baseline; the reports are
-  // written again to open with it, and the terminal, --json and the exit code read the same object.
-  const decided = await decideEval({
-    dir: result.outDir, cwd: io.cwd, input: result.reports.input, gates: gateTexts, gatesFile: a.gates, baselineDir: a.baseline, map: a.map ?? [],
-    reference: a.reference, interrupted, interruptedExit: interruptedExitCode(io.signal), junitQuestions: a['junit-questions'] ?? DEFAULT_JUNIT_QUESTIONS, detail: `${result.run.sent} requests, ${result.run.outcomes.ok} ok`,
-    compareOutDir: a.baseline !== undefined ? result.outDir : undefined, stepSummaryPath: io.env.GITHUB_STEP_SUMMARY,
-    // viewer.html again, with the verdict, only when the first rendering wrote one.
-    viewer: result.reports.files.some((f) => f.endsWith('viewer.html')) ? { version: VERSION } : undefined,
-  });
+  const decided = result.decision!;
   const { verdict, gated } = decided;
   // The table after the decision: its best marks are the verdict's (significant by the pairs of sets).
   io.stdout.write(`\n${renderTerminalTable(result.reports.summary, verdict.best)}\n${reportsList(result.reports.files, result.reports.skipped, relative(io.cwd, result.outDir) || '.')}`);
   for (const line of gated?.comparison?.model_changes ?? []) output.alert(line);
   if (decided.notChecked !== undefined) io.stderr.write(`chatbench eval: gates not checked: ${decided.notChecked}\n`);
   if (verdict.comparisons.length > 0) io.stdout.write(`\nsets compared (paired by question; significant = 95% interval excludes 0 and holds after Benjamini–Hochberg over all ${decided.pairs[0]?.comparison.fdr.tests ?? 0} tests):\n${verdict.comparisons.map((l) => `  ${l}`).join('\n')}\n`);
-  // Files the decision added (compare.md/json/html with a baseline, verdict.json); the reports it wrote again are listed already.
+  // Files the decision added (compare.md/json/html with a baseline); the reports are listed already.
   const added = decided.files.filter((f) => !result.reports.files.includes(f));
   for (const file of added.filter((f) => f.startsWith(result.outDir))) io.stdout.write(`  ${file}\n`);
   const gateResults = gated?.gateResults ?? [];
