@@ -170,7 +170,7 @@ function capViewerFile(viewer: ViewerFile, max: number): ViewerFile {
       if (count > max) current = null;
       else current.add(entry);
     },
-    finish: () => current?.finish() ?? Promise.resolve({
+    finish: (verdict) => current?.finish(verdict) ?? Promise.resolve({
       file: null, skipped: `viewer.html: the run has more than ${max.toLocaleString('en-US')} records, too many to embed in one file; open it with \`chatbench view DIR\``,
     }),
   };
