@@ -12,7 +12,8 @@
 import { join, resolve } from 'node:path';
 import { runSecrets } from '../../client/redact.js';
 import { conversationUnits } from '../../dataset/index.js';
-import type { RunError } from '../../errors.js';
+import { interruptedExitCode, type RunError } from '../../errors.js';
+import { loadRunVerdict, withInterruptExit, type Verdict } from '../../verdict/index.js';
 import { percentile } from '../../metrics/stats.js';
 import { loadSchedule, type LoadSpec } from '../../plan/load-plan.js';
 import type { GeneratorHealth } from '../../records/generator-health.js';
@@ -56,6 +57,8 @@ export interface LoadResult {
   readonly banner: readonly string[];
   /** summary.json: every figure of the run, its SLOs' verdicts, the generator's health; null when no report was written. */
   readonly summary: LoadSummary | null;
+  /** The run's one decision (verdict/load): a broken SLO or a failed gate fails it, an interrupt wins; null without a summary. */
+  readonly verdict: Verdict | null;
 }
 
 /** Runs the load; after writing everything, rejects with the RunError (exit 3) when the target was unreachable or refused every request. */
@@ -170,7 +173,12 @@ async function finishLoad(options: LoadOptions, outDir: string, manifest: Manife
     ? await renderLoadReports(outDir, { version: options.version, slos: options.slos ?? [], gates: options.gates ?? [] })
     : undefined;
   if (runFailed) throw runFailed;
-  return { outDir, records: generator.sent, generator, interrupted: generator.interrupted, reports: rendered?.files ?? [], gates: rendered?.gates ?? [], banner: rendered?.summary.banner ?? [], summary: rendered?.summary ?? null };
+  const summary = rendered?.summary ?? null;
+  const gates = rendered?.gates ?? [];
+  const verdict = summary === null
+    ? null
+    : withInterruptExit(loadRunVerdict({ ...summary, run: { ...summary.run, interrupted: generator.interrupted || summary.run.interrupted } }, gates), interruptedExitCode(options.signal));
+  return { outDir, records: generator.sent, generator, interrupted: generator.interrupted, reports: rendered?.files ?? [], gates, banner: summary?.banner ?? [], summary, verdict };
 }
 
 /** Stopped once (a second call returns the same samples): the probe ends with the run's last byte. */
