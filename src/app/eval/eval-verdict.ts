@@ -5,16 +5,20 @@
  * (compare/pairwise), then the gates and the baseline (compare-runs). The reports are written once,
  * after it, opening with it; the terminal, `--json` and the exit code read the same object.
  */
-import { bestMarks, compareSets, pairLines, type SetPair } from '../../compare/pairwise.js';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { bestMarks, compareSets, pairLines, pairOrder, type SetPair } from '../../compare/pairwise.js';
+import type { Gate } from '../../figures/index.js';
+import type { Mode } from '../../records/record.js';
 import { hasModelNotes, modelNotes } from '../../metrics/model-notes.js';
 import { compareVerdict } from '../../compare/verdict.js';
 import { InputError, UsageError } from '../../errors.js';
-import { gateJunitCases } from '../../gates/index.js';
+import { checkGates, gateJunitCases } from '../../gates/index.js';
 import { DEFAULT_JUNIT_QUESTIONS, type JunitOptions, type JunitQuestions } from '../../reports/junit-xml.js';
 import type { ExitCode } from '../../errors.js';
 import type { ReportInput } from '../../reports/index.js';
 import type { Verdict } from '../../verdict/index.js';
-import { compareAndGate, loadRun, type CompareAndGateResult } from './compare-runs.js';
+import { compareAndGate, loadGates, loadRun, type CompareAndGateResult } from './compare-runs.js';
 
 /** What the caller asks of the decision: the gates, the baseline and where compare files go. */
 export interface EvalVerdictRequest {
@@ -89,4 +93,30 @@ export async function decideEval(o: EvalVerdictOptions): Promise<EvalVerdict> {
   const verdict = gated?.verdict ?? compareVerdict(null, [], options);
   const junit = { gates: gated && gated.gateResults.length > 0 ? gateJunitCases(gated.gateResults) : null, questions: o.junitQuestions ?? DEFAULT_JUNIT_QUESTIONS };
   return { verdict, gated, pairs, notChecked, files: [...(gated?.files ?? [])], junit };
+}
+
+/** The baseline read whole (records validated) before anything is sent; each problem names the flag (exit 2). */
+export async function checkBaseline(baseline: string, cwd: string): Promise<void> {
+  if (!(await stat(resolve(cwd, baseline)).catch(() => undefined))) throw new InputError([`--baseline ${baseline}: no such run or baseline directory`]);
+  try {
+    await loadRun(baseline, { cwd });
+  } catch (error) {
+    if (error instanceof InputError) throw new InputError(error.problems.map((p) => `--baseline ${baseline}: ${p}`), { hint: error.hint ?? 'give the directory of a run, or of a baseline saved with chatbench baseline save' });
+    throw error;
+  }
+}
+
+/**
+ * The gates and the reference checked against the planned run before anything is sent (exit 2): every
+ * gate parses, names a set, mode and turn of the plan (a delta gate needs a baseline), and
+ * `--reference` names a set. Returns the gates.
+ */
+export async function checkVerdictRequest(
+  request: Pick<EvalVerdictRequest, 'gates' | 'gatesFile' | 'baselineDir' | 'reference'>,
+  run: { readonly cwd: string; readonly sets: readonly string[]; readonly modes: readonly Mode[]; readonly turns: readonly number[]; readonly checkNames: readonly string[] },
+): Promise<Gate[]> {
+  const gates = await loadGates({ gates: request.gates, gatesFile: request.gatesFile, cwd: run.cwd, checkNames: run.checkNames });
+  pairOrder(run.sets, request.reference);
+  checkGates(gates, { sets: run.sets, modes: run.modes, hasBaseline: request.baselineDir !== undefined, turns: run.turns });
+  return gates;
 }

@@ -3,7 +3,7 @@
  * `chatbench eval`: run a dataset against the override sets and write the reports.
  */
 import type { Argv } from 'yargs';
-import { loadGates, loadRun } from '../../app/eval/compare-runs.js';
+import { checkBaseline, checkVerdictRequest } from '../../app/eval/eval-verdict.js';
 import { DEFAULT_JUNIT_QUESTIONS, JUNIT_QUESTION_MODES, type JunitQuestions } from '../../reports/junit-xml.js';
 import { displayUrl } from '../../app/store/manifest.js';
 import { openSimulatedJudge, openTarget, simulatorToolIds } from '../../app/shared/target.js';
@@ -11,9 +11,6 @@ import type { JudgeStats } from '../../judge/pipeline.js';
 import type { Summary } from '../../records/summary.js';
 import { modelNotes } from '../../metrics/model-notes.js';
 import { checksLimits, judgeChoice, judgeKey, judgeSettings, withQualityFlags, type QualityFlags } from '../quality-flags.js';
-import { checkGates } from '../../gates/index.js';
-import { InputError } from '../../errors.js';
-import { stat } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { describeService, prepareEval, runEval, serviceWarnings, type EvalInputs, type EvalResult, type PreparedEval } from '../../app/eval/run-eval.js';
 import type { Gate } from '../../figures/index.js';
@@ -38,7 +35,6 @@ import { invocationOf } from '../options/invocation.js';
 import { outputOf } from '../output/output.js';
 import { simTimeScale } from '../options/speedup.js';
 import { requestLine } from '../output/request-line.js';
-import { pairOrder } from '../../compare/pairwise.js';
 import { verdictLine } from '../../verdict/index.js';
 
 export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
@@ -195,12 +191,10 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
   const outDir = a.resume ?? a.out ?? defaultRunDir('eval', new Date(), io.cwd);
   let claim;
   try {
-    const gates = await loadGates({ gates: gateTexts, gatesFile: a.gates, cwd: io.cwd, checkNames: prepared.checks?.names ?? [] });
-    pairOrder(prepared.sets.sets.map((s) => s.name), a.reference); // a --reference naming no set: exit 2 before anything is sent
-    checkGates(gates, {
-      sets: prepared.sets.sets.map((s) => s.name), modes: prepared.plan.modes, hasBaseline: a.baseline !== undefined,
-      turns: prepared.plan.turns,
-    });
+    const gates = await checkVerdictRequest(
+      { gates: gateTexts, gatesFile: a.gates, baselineDir: a.baseline, reference: a.reference },
+      { cwd: io.cwd, sets: prepared.sets.sets.map((s) => s.name), modes: prepared.plan.modes, turns: prepared.plan.turns, checkNames: prepared.checks?.names ?? [] },
+    );
     claim = await claimDir(io, outDir, { label: a.resume !== undefined ? `--resume ${a.resume}` : `--out ${outDir}`, command: a.resume !== undefined ? 'eval --resume' : 'eval' });
     return await runClaimed(a, io, { inputs, prepared, gates, gateTexts, judge, baseUrl, token, timeoutMs, maxDurationMs, maxAnswerBytes, maxBodyBytes, maxLineBytes, maxErrorBodyBytes, maxVersionBytes, versionTimeoutMs, graceMs, outDir });
   } catch (error) {
@@ -208,17 +202,6 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
     throw error;
   } finally {
     await claim?.release();
-  }
-}
-
-/** The baseline read whole (records validated) before anything is sent; each problem names the flag. */
-async function checkBaseline(baseline: string, cwd: string): Promise<void> {
-  if (!(await stat(resolve(cwd, baseline)).catch(() => undefined))) throw new InputError([`--baseline ${baseline}: no such run or baseline directory`]);
-  try {
-    await loadRun(baseline, { cwd });
-  } catch (error) {
-    if (error instanceof InputError) throw new InputError(error.problems.map((p) => `--baseline ${baseline}: ${p}`), { hint: error.hint ?? 'give the directory of a run, or of a baseline saved with chatbench baseline save' });
-    throw error;
   }
 }
 
