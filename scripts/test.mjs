@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: dist/ brought up to date with src/ (tests spawn the compiled CLI; nothing is compiled
 // when it already is), then the whole vitest suite beside the typecheck (sources and tests, then the
-// viewer's browser app) and lint; then one plain closing line
+// viewer's browser app), lint and the import graph's layers; then one plain closing line
 // "N passed, N failed[, N skipped]" read from vitest's own JSON results, never counted by hand.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -41,6 +41,8 @@ const checksDone = Promise.all([
   // The viewer's browser app (DOM, JSX) has its own config.
   check('typecheck (viewer app)', bin('tsc'), ['--noEmit', '-p', join('src', 'viewer', 'ui', 'tsconfig.json')]),
   check('lint', bin('eslint'), ['.']),
+  // The import graph: no cycle, no import running up the layers (.dependency-cruiser.mjs).
+  check('imports (layers, cycles)', bin('depcruise'), ['src', '--config', '.dependency-cruiser.mjs']),
 ]);
 
 const dir = mkdtempSync(join(tmpdir(), 'chatbench-vitest-'));

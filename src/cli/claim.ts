@@ -1,14 +1,14 @@
 /**
  * @module cli/claim
- * Claims a run directory for the command (app/run-dir-lock.ts) with this process as the owner: its
+ * Claims a run directory for the command (app/store/run-dir-lock.ts) with this process as the owner: its
  * pid and host, its instance as /proc tells it, and a liveness check by signal 0 that only the CLI
  * may make.
  */
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { instanceOf, type ProcReader } from '../app/process-instance.js';
-import { claimRunDir, type RunDirClaim } from '../app/run-dir-lock.js';
+import { instanceOf, type ProcReader } from '../app/store/process-instance.js';
+import { claimRunDir, type RunDirClaim } from '../app/store/run-dir-lock.js';
 import type { Io } from './io.js';
 
 /** Whether process `pid` of this host is running: signal 0 checks without touching it (EPERM: it is, as another user). */

@@ -5,7 +5,7 @@
  */
 import type { Writable } from 'node:stream';
 import { InterruptReason, STOP_SIGNALS, type StopSignal } from '../errors.js';
-import type { Output } from './output/output.js';
+import type { Output } from './output/types.js';
 
 export interface Io {
   readonly stdout: Writable & { isTTY?: boolean };

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { expect, it } from 'vitest';
-import type { LoadTick } from '../app/run-load.js';
+import type { LoadTick } from '../app/load/run-load.js';
 import { createLoadView, formatHealthLine, formatLoadBar, formatLoadLine } from './load-view.js';
 
 const tick = (fields: Partial<LoadTick> = {}): LoadTick => ({

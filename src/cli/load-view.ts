@@ -7,7 +7,7 @@
  * Fed by the run's ticks; never on the request path.
  */
 import type { Writable } from 'node:stream';
-import type { LoadTick } from '../app/run-load.js';
+import type { LoadTick } from '../app/load/run-load.js';
 
 export interface LoadViewOptions {
   /** Planned length of the schedule, ms; with `requests` null too, the bar shows elapsed time only. */

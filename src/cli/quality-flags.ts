@@ -7,7 +7,7 @@
  */
 import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import type { JudgeSettings } from '../app/assess-record.js';
+import type { JudgeSettings } from '../app/eval/assess-record.js';
 import { UsageError } from '../errors.js';
 import { JUDGE_FIGURES, type JudgeFigure } from '../records/quality.js';
 import { SIM_JUDGE_MODEL } from '../sim/index.js';

@@ -6,7 +6,7 @@
  * demo gives its dataset and sets in code, not as options) and, as a note, a token given as a flag
  * (the manifest never holds a secret).
  */
-import type { Invocation } from '../app/manifest.js';
+import type { Invocation } from '../app/store/manifest.js';
 
 /** The run-defining arguments of the interrupted eval, as its handler received them. */
 export interface ResumeInputs {

@@ -4,7 +4,7 @@
  * `load` or `capacity` run and chains the run's `onRecord`/`onTick` through them; without those
  * flags every call passes the run's own callbacks through unchanged and nothing starts.
  */
-import type { PreparedLoad } from '../app/run-load.js';
+import type { PreparedLoad } from '../app/load/prepare-load.js';
 import { runSecrets } from '../client/redact.js';
 import type { RequestRecord } from '../records/record.js';
 import type { LoadTick } from '../runner/load-ticker.js';

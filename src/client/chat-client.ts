@@ -32,7 +32,8 @@ import { SEND_MESSAGE_PATH, type SendMessageRequest } from '../api/send-message.
 import { createStreamDecoder, type StreamDecoder } from './wire/index.js';
 import { createCollector, DEFAULT_MAX_ANSWER_BYTES, type Collector } from './collect.js';
 import type { BodyFigures, Exchange, Failure } from './exchange.js';
-import { roundMs, truncateText } from './exchange.js';
+import { truncateText } from './exchange.js';
+import { roundMs } from '../records/round-ms.js';
 import { fullResponseFigures } from './full-response.js';
 import { headerValue, networkFailure, statusFigures } from './http-errors.js';
 

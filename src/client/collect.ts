@@ -56,7 +56,8 @@ import type { Outcome } from '../records/record.js';
 import { citedDocumentIds, resolveMarkers } from '../records/citations.js';
 import { boundDocuments, type DocumentLike } from '../records/quality.js';
 import type { BodyFigures, Failure, UnscoredModelFigures } from './exchange.js';
-import { roundMs, truncateText } from './exchange.js';
+import { truncateText } from './exchange.js';
+import { roundMs } from '../records/round-ms.js';
 import { worseOutcome, worstOutcome } from './outcome.js';
 import { cutText, RECORD_BOUNDS } from '../records/bounds.js';
 

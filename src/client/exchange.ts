@@ -54,8 +54,5 @@ export interface Failure {
   error_message: string | null;
 }
 
-/** Rounds a millisecond figure to 3 decimals (µs), the precision every record keeps. */
-export const roundMs = (ms: number): number => Math.round(ms * 1000) / 1000;
-
 /** Error messages end up in records and reports: cap them. */
 export const truncateText = (text: string, max = 300): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);

@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import { OPEN_URLS_PATH, OpenUrlsResponseSchema, type OpenUrlsResponse } from '../api/open-urls.js';
 import type { Outcome } from '../records/record.js';
-import { roundMs, truncateText } from './exchange.js';
+import { truncateText } from './exchange.js';
+import { roundMs } from '../records/round-ms.js';
 import { networkFailure, statusFigures } from './http-errors.js';
 import { jsonRequest, ResponseTooLargeError, type JsonEndpointOptions } from './json-request.js';
 import { redactDeep, secretsOf } from './redact.js';

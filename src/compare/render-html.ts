@@ -8,7 +8,7 @@ import { compareVerdict } from './verdict.js';
 import { verdictHtml, type Verdict } from '../verdict/index.js';
 import { renderPage } from '../reports/html/page.js';
 import { esc } from '../reports/html/svg.js';
-import type { GateResult } from '../gates/evaluate.js';
+import type { GateVerdict } from '../figures/gate-verdict.js';
 import { renderForestPlot, type ForestRow } from './forest-plot.js';
 import type { Comparison, FigureDelta, GroupComparison, QuestionChange, QuestionSide } from './schema.js';
 import { formatDelta, formatDirection, formatInterval, formatPassChanges, formatRelative, formatValue, methodNote, shownFigures, significanceLine } from './table.js';
@@ -71,7 +71,7 @@ function section(c: Comparison, g: GroupComparison): string {
   ].join('\n');
 }
 
-function gatesSection(results: readonly GateResult[]): string {
+function gatesSection(results: readonly GateVerdict[]): string {
   if (results.length === 0) return '';
   const failed = results.filter((r) => !r.passed).length;
   const items = [...results].sort((a, b) => Number(a.passed) - Number(b.passed)).map((r) => `<li class="${r.passed ? 'pass' : 'fail'}">${passMark(r.passed)} ${esc(r.reason)}</li>`);
@@ -79,7 +79,7 @@ function gatesSection(results: readonly GateResult[]): string {
 }
 
 /** compare.html for a comparison and its gates. */
-export function renderCompareHtml(comparison: Comparison, gates: readonly GateResult[] = [], verdict: Verdict = compareVerdict(comparison, gates)): string {
+export function renderCompareHtml(comparison: Comparison, gates: readonly GateVerdict[] = [], verdict: Verdict = compareVerdict(comparison, gates)): string {
   const c = comparison;
   const unmatched = c.unmatched.baseline.length + c.unmatched.current.length === 0 ? '' : `<p>Not compared — baseline only: ${esc(c.unmatched.baseline.map((g) => g.label).join(', ') || 'none')}; current only: ${esc(c.unmatched.current.map((g) => g.label).join(', ') || 'none')}.</p>`;
   return renderPage({

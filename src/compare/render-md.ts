@@ -7,7 +7,7 @@
 import { compareVerdict } from './verdict.js';
 import { verdictMarkdown, type Verdict } from '../verdict/index.js';
 import { mdCode, replaceUnprintable, trimText } from '../reports/format.js';
-import type { GateResult } from '../gates/evaluate.js';
+import type { GateVerdict } from '../figures/gate-verdict.js';
 import type { Comparison, GroupComparison, QuestionChange, QuestionSide } from './schema.js';
 import { formatDelta, formatDirection, formatInterval, formatPassChanges, formatRelative, formatValue, methodNote, shownFigures, significanceLine } from './table.js';
 
@@ -84,7 +84,7 @@ function groupSection(c: Comparison, g: GroupComparison, details: boolean): stri
 }
 
 /** The gates section: failed ones with their reasons, then a count of the passed ones. */
-export function renderGatesMd(results: readonly GateResult[]): string[] {
+export function renderGatesMd(results: readonly GateVerdict[]): string[] {
   if (results.length === 0) return [];
   const failed = results.filter((r) => !r.passed);
   return [
@@ -97,7 +97,7 @@ export function renderGatesMd(results: readonly GateResult[]): string[] {
 }
 
 /** compare.md: the whole comparison, with broken and fixed questions and the gates. */
-export function renderCompareMd(comparison: Comparison, gates: readonly GateResult[] = [], verdict: Verdict = compareVerdict(comparison, gates)): string {
+export function renderCompareMd(comparison: Comparison, gates: readonly GateVerdict[] = [], verdict: Verdict = compareVerdict(comparison, gates)): string {
   return [
     '# chatbench comparison',
     '',
@@ -112,7 +112,7 @@ export function renderCompareMd(comparison: Comparison, gates: readonly GateResu
 }
 
 /** For $GITHUB_STEP_SUMMARY: the tables, the broken question ids and the gates, without the answers. */
-export function renderStepSummary(comparison: Comparison | null, gates: readonly GateResult[], verdict: Verdict = compareVerdict(comparison, gates)): string {
+export function renderStepSummary(comparison: Comparison | null, gates: readonly GateVerdict[], verdict: Verdict = compareVerdict(comparison, gates)): string {
   const lines = ['## chatbench', '', ...verdictMarkdown(verdict), ''];
   if (comparison !== null) lines.push(...header(comparison));
   lines.push(...renderGatesMd(gates));

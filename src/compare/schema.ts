@@ -4,11 +4,12 @@
  * and gate reports show is in it, so a CI artifact can be read again without the runs.
  */
 import { z } from 'zod';
-import { ModeSchema, OutcomeSchema } from '../records/record.js';
+import { OutcomeSchema } from '../records/record.js';
 
 export const COMPARISON_VERSION = 1;
 
-export const IntervalSchema = z.object({ low: z.number(), high: z.number() });
+export { GroupRefSchema, IntervalSchema, type GroupRef } from '../figures/gate-verdict.js';
+import { GroupRefSchema, IntervalSchema } from '../figures/gate-verdict.js';
 
 /** Judged by which way is good for the figure; null when either side has no value. */
 export const DirectionSchema = z.enum(['better', 'worse', 'same']).nullable();
@@ -111,14 +112,6 @@ export const QuestionChangeSchema = z.object({
 });
 export type QuestionChange = z.infer<typeof QuestionChangeSchema>;
 
-export const GroupRefSchema = z.object({
-  set: z.string(),
-  mode: ModeSchema,
-  model_index: z.number().int().nullable(),
-  model_name: z.string().nullable(),
-  label: z.string(),
-});
-export type GroupRef = z.infer<typeof GroupRefSchema>;
 
 export const GroupComparisonSchema = GroupRefSchema.extend({
   /** The baseline's name of the set (differs from `set` under --map). */

@@ -4,7 +4,7 @@
  * the line after the decision counts the significant changes by the one test the table and the
  * gates use (compare/compare: the figure's interval and Benjamini–Hochberg over every test).
  */
-import type { GateResult } from '../gates/evaluate.js';
+import type { GateVerdict } from '../figures/gate-verdict.js';
 import { decide, type BestMark, type ModelNotes, type Verdict } from '../verdict/index.js';
 import type { ExitCode } from '../errors.js';
 import type { Comparison } from './schema.js';
@@ -30,7 +30,7 @@ export interface CompareVerdictOptions {
 }
 
 /** The gates decide; the significant changes follow the decision, never lead it. */
-export function compareVerdict(c: Comparison | null, gates: readonly GateResult[], o: CompareVerdictOptions = {}): Verdict {
+export function compareVerdict(c: Comparison | null, gates: readonly GateVerdict[], o: CompareVerdictOptions = {}): Verdict {
   const detail = [o.detail ?? '', significantChanges(c)].filter(Boolean).join(' · ');
   return decide({ gates, interrupted: o.interrupted ?? false, interruptedExit: o.interruptedExit, detail, comparisons: o.comparisons ?? [], best: o.best, models: o.models });
 }

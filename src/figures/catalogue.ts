@@ -13,17 +13,10 @@
  */
 import type { AnswerFigures } from '../records/record.js';
 import { ScoresSchema, type ScoreName, type Scores } from '../records/scores.js';
+import { LATENCY_FIGURES, type LatencyFigure } from '../records/summary.js';
 
-/**
- * The per-request figures summarised by their distribution (count, mean, percentiles) over `ok`
- * answers, each group and each model of a multi-model set: the milestones of docs/reference/metrics.md, TPOT,
- * output characters per second and the service's `pre_answer_processing_seconds`.
- */
-export const LATENCY_FIGURES = [
-  'headers_ms', 'ttfp_ms', 'ttft_ms', 'first_citation_ms', 'total_ms', 'tpot_ms',
-  'first_search_documents_ms', 'message_start_ms', 'first_reasoning_ms', 'pre_answer_processing_seconds', 'output_chars_per_s',
-] as const;
-export type LatencyFigure = (typeof LATENCY_FIGURES)[number];
+// The latency list lives with summary.json's schema, which is keyed by it (records stand below figures).
+export { LATENCY_FIGURES, type LatencyFigure };
 
 /** What a per-request figure is read from: one answer's figures, and the request's headers_ms. */
 export type SampleSource = Pick<

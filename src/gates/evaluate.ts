@@ -6,38 +6,20 @@
  * conversation turns only (and against the baseline's N-th turns). Every result carries the figures
  * used and a one-line reason.
  */
-import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import type { Mode } from '../records/record.js';
 import { figureKind, higherIsBetter } from '../figures/catalogue.js';
 import { questionValue } from '../metrics/question-value.js';
 import { compareRuns, groupLabel } from '../compare/compare.js';
 import { groupValue, type GroupData, type RunData } from '../compare/run-data.js';
-import { GroupRefSchema, IntervalSchema, type Comparison, type FigureDelta, type GroupComparison } from '../compare/schema.js';
-import { compareOp, describeGate, gateFigure, GateSchema, type Gate } from '../figures/grammar.js';
+import { type Comparison, type FigureDelta, type GroupComparison } from '../compare/schema.js';
+import { compareOp, describeGate, gateFigure, type Gate } from '../figures/grammar.js';
+import type { GateVerdict } from '../figures/gate-verdict.js';
 import { fewSamplesNote } from '../figures/min-samples.js';
 import { formatFigureDelta, formatFigureValue, formatRatio } from '../figures/units.js';
 import { fewSamplesText, withinTimingText } from '../compare/table.js';
 import type { LatencyFigure } from '../records/summary.js';
 
-export const GateResultSchema = z.object({
-  gate: GateSchema,
-  /** The group the gate was checked on. */
-  target: GroupRefSchema,
-  /** What was compared with the threshold: the value, the delta or the ratio; null when missing. */
-  value: z.number().nullable(),
-  baseline: z.number().nullable(),
-  current: z.number().nullable(),
-  /** 95% interval of the delta or ratio (null for absolute gates). */
-  ci: IntervalSchema.nullable(),
-  significant: z.boolean().nullable(),
-  passed: z.boolean(),
-  /** One line: `citation_recall delta >= -0.02 failed for set accurate/stream: -0.081 [-0.12, -0.04] significant`. */
-  reason: z.string(),
-  /** The questions that pulled a failed score or rate gate down, worst first (at most 5). */
-  questions: z.array(z.string()),
-});
-export type GateResult = z.infer<typeof GateResultSchema>;
 
 /** What a gate is checked on besides the current run. */
 export interface GateBaseline {
@@ -112,7 +94,7 @@ function ratioInterval(f: FigureDelta): FigureDelta['ci'] {
   return { low: Math.min(a, b), high: Math.max(a, b) };
 }
 
-function evaluateOne(gate: Gate, target: GroupData, current: RunData, compared: GateBaseline | undefined): GateResult {
+function evaluateOne(gate: Gate, target: GroupData, current: RunData, compared: GateBaseline | undefined): GateVerdict {
   const kind = figureKind(gate.figure);
   const name = gateFigure(gate);
   const turn = gate.turn ?? null;
@@ -121,7 +103,7 @@ function evaluateOne(gate: Gate, target: GroupData, current: RunData, compared: 
     gate.against === 'value' ? undefined : compared?.comparison.groups.find((g) => g.set === target.set && g.mode === target.mode && g.model_index === target.model_index);
   const baselineGroup = group && compared?.baseline.groups.find((g) => g.set === group.baseline_set && g.mode === group.mode && g.model_index === group.model_index);
   const ref = { set: target.set, mode: target.mode, model_index: target.model_index, model_name: target.model_name, label: groupLabel(target) };
-  const result = (fields: Omit<GateResult, 'gate' | 'target' | 'reason' | 'questions'>, detail: string): GateResult => {
+  const result = (fields: Omit<GateVerdict, 'gate' | 'target' | 'reason' | 'questions'>, detail: string): GateVerdict => {
     const questions = fields.passed ? [] : worstQuestions(gate, target, baselineGroup);
     const worst = questions.length > 0 ? `; ${gate.against === 'value' ? 'lowest' : 'dropped most'}: ${questions.join(', ')}` : '';
     return { gate, target: ref, ...fields, reason: `${describeGate(gate)} ${fields.passed ? 'passed' : 'failed'} ${where}: ${detail}${worst}`, questions };
@@ -167,7 +149,7 @@ function evaluateOne(gate: Gate, target: GroupData, current: RunData, compared: 
  * (`significant`: its own 95% interval excludes 0 and it survives Benjamini–Hochberg over every
  * test of the comparison; never with fewer values than figures/min-samples asks).
  */
-export function evaluateGates(gates: readonly Gate[], current: RunData, compared?: GateBaseline): GateResult[] {
+export function evaluateGates(gates: readonly Gate[], current: RunData, compared?: GateBaseline): GateVerdict[] {
   const targets = gateTargets(current);
   checkGates(gates, {
     sets: current.summary.run.sets, modes: [...new Set(targets.map((t) => t.mode))], hasBaseline: compared !== undefined, turns: [...current.turns.keys()],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
-import type { GateResult } from './evaluate.js';
+import type { GateVerdict } from '../figures/gate-verdict.js';
 import { parseGatesFile } from './gates-file.js';
 import { parseGate } from '../figures/grammar.js';
 import { gateJunitCases } from './junit.js';
@@ -61,7 +61,7 @@ describe('parseGatesFile', () => {
 });
 
 describe('gateJunitCases', () => {
-  const result = (passed: boolean, text: string): GateResult => ({
+  const result = (passed: boolean, text: string): GateVerdict => ({
     gate: parseGate(text),
     target: { set: 'a', mode: 'stream', model_index: null, model_name: null, label: 'a (stream)' },
     value: 0.5,

@@ -8,7 +8,7 @@
 import { UsageError } from '../errors.js';
 import { loadFigureValue, parseLoadGate } from '../metrics/load-figures.js';
 import type { LoadSummary } from '../records/load-summary.js';
-import type { GateResult } from './evaluate.js';
+import type { GateVerdict } from '../figures/gate-verdict.js';
 import { formatFigureValue } from '../figures/units.js';
 import { compareOp, describeGate, gateFigure, type Gate } from '../figures/grammar.js';
 
@@ -20,7 +20,7 @@ export const parseLoadGateFlag = (text: string): Gate => parseLoadGate(text, `--
  * delta/ratio gates need a baseline a load run does not have: both are UsageErrors. A figure with
  * no value fails its gate, saying so.
  */
-export function evaluateLoadGates(gates: readonly Gate[], summary: LoadSummary): GateResult[] {
+export function evaluateLoadGates(gates: readonly Gate[], summary: LoadSummary): GateVerdict[] {
   const { set, mode } = summary.run;
   const target = { set, mode, model_index: null, model_name: null, label: `${set}/${mode}` };
   return gates.map((gate) => {

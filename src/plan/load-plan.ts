@@ -24,7 +24,7 @@ import { LoadSpecShapeSchema, type QuestionOrder } from '../records/load-spec.js
 
 export { QUESTION_ORDERS, type QuestionOrder } from '../records/load-spec.js';
 
-/** What a load run does (the seam with the load reports, re-exported by app/run-load); recorded as `load` in manifest.json. Every rule between fields is checked here. */
+/** What a load run does (the seam with the load reports, re-exported by app/load/run-load); recorded as `load` in manifest.json. Every rule between fields is checked here. */
 export const LoadSpecSchema = LoadSpecShapeSchema
   .superRefine((spec, ctx) => {
     const problem = (message: string) => ctx.addIssue({ code: 'custom', message });

@@ -4,12 +4,20 @@
  * results.jsonl alone, so `chatbench report DIR` rebuilds it identically.
  */
 import { z } from 'zod';
-import { LATENCY_FIGURES, type LatencyFigure } from '../figures/catalogue.js';
 import { LoopDelaySchema } from './generator-health.js';
 import { JudgeFigureSchema } from './quality.js';
 import { ModeSchema, OUTCOMES, OutcomeSchema } from './record.js';
 
-export { LATENCY_FIGURES, type LatencyFigure };
+/**
+ * The per-request figures summarised by their distribution (count, mean, percentiles) over `ok`
+ * answers, each group and each model of a multi-model set: the milestones of docs/reference/metrics.md, TPOT,
+ * output characters per second and the service's `pre_answer_processing_seconds`.
+ */
+export const LATENCY_FIGURES = [
+  'headers_ms', 'ttfp_ms', 'ttft_ms', 'first_citation_ms', 'total_ms', 'tpot_ms',
+  'first_search_documents_ms', 'message_start_ms', 'first_reasoning_ms', 'pre_answer_processing_seconds', 'output_chars_per_s',
+] as const;
+export type LatencyFigure = (typeof LATENCY_FIGURES)[number];
 
 export const SUMMARY_VERSION = 1;
 

@@ -39,7 +39,7 @@ describe.each([10, 30, 250])('n = %i requests per set', (n) => {
       run.add(r);
       collector.add(r);
     }
-    // The verdict's marks, decided once from the pairs of sets, as app/eval-verdict does.
+    // The verdict's marks, decided once from the pairs of sets, as app/eval/eval-verdict does.
     const pairs = compareSets(run.finish('run'), { sets: SETS, resamples: 400 });
     const verdict = decide({ comparisons: [], best: bestMarks(pairs) });
     const rows = comparisonRows(reportColumns(summarizer.finish()), verdict.best);

@@ -36,7 +36,7 @@ export interface ClosedUsersResult {
   readonly iterations: number;
   readonly peak_in_flight: number;
   readonly interrupted: boolean;
-  readonly stop_error: RunError | undefined;
+  readonly run_failed: RunError | undefined;
   readonly duration_ms: number;
 }
 
@@ -76,9 +76,9 @@ export async function runClosedUsers(options: ClosedUsersOptions): Promise<Close
   if (!over()) await Promise.race([run.sleepUntil(zero + (options.endMs ?? Infinity)), boundReached]);
   desired = 0; // no user starts another request; those in flight finish
   await Promise.all(loops);
-  const stopError = run.finish();
+  const runFailed = run.finish();
   return {
     sent: run.counters.sent, iterations: started, peak_in_flight: run.counters.peak_in_flight, interrupted: run.interrupted,
-    stop_error: stopError, duration_ms: now() - zero,
+    run_failed: runFailed, duration_ms: now() - zero,
   };
 }

@@ -7,7 +7,8 @@
  * turn, is recorded `skipped` with the reason (nothing is sent for them). A record still exists
  * for every planned request.
  */
-import { roundMs, type Exchange } from '../client/exchange.js';
+import type { Exchange } from '../client/exchange.js';
+import { roundMs } from '../records/round-ms.js';
 import { emptyFigures } from '../client/full-response.js';
 import { continuationAfter, type Continuation, type TurnIds } from '../plan/conversation.js';
 import type { PlannedRequest } from '../plan/planned-request.js';

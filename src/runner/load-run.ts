@@ -5,7 +5,7 @@
  * is sent, no retry starts, requests in flight get `graceMs` and are then cancelled), and turning a
  * sent arrival into its record, handed over synchronously as soon as its final attempt ends.
  */
-import { setMaxListeners } from 'node:events';
+import { createRunStop } from './run-stop.js';
 import type { Exchange } from '../client/exchange.js';
 import type { RunError } from '../errors.js';
 import type { LoadRequest } from '../plan/load-plan.js';
@@ -75,35 +75,18 @@ export function createLoadRun(options: LoadRunOptions) {
   const now = options.now ?? (() => performance.now());
   const zero = options.zero ?? now();
   const counters = options.counters ?? createLoadCounters();
-  const stopping = new AbortController();
-  const cancelling = new AbortController();
-  // Every request in flight listens to both: that many listeners is expected, not a leak.
-  setMaxListeners(0, stopping.signal, cancelling.signal);
+  const wakers = new Set<() => void>();
+  // Ctrl-C or the early stop: nothing new is sent, the requests in flight get the grace, the sleepers wake.
+  const run = createRunStop({ signal: options.signal, graceMs: options.graceMs, onStop: () => { for (const wake of wakers) wake(); } });
+  const { stopping, cancelling, stop } = run;
   const ctx: SendContext = {
     target: options.target, policy: retryPolicyOf(options.retry), random: seededRandom(retryPolicyOf(options.retry).backoff.seed),
-    stopping: stopping.signal, cancelling: cancelling.signal,
+    stopping, cancelling,
     abandonAfterMs: options.abandon?.spec ? (index) => abandonAfterMs(options.abandon!.spec, options.abandon!.seed, index) : undefined,
   };
   const earlyStop = createEarlyStop(options.target.baseUrl, SAME_FAILURE_SAMPLE, SAME_FAILURE_SAMPLE);
   const failures = createFailureTally(options.target.baseUrl);
-  let stopError: RunError | undefined;
   let bug: unknown;
-  let interrupted = false;
-  let graceTimer: NodeJS.Timeout | undefined;
-  const wakers = new Set<() => void>();
-  const stop = (error?: RunError) => {
-    if (stopping.signal.aborted) return;
-    stopError = error;
-    stopping.abort();
-    for (const wake of wakers) wake();
-    graceTimer = setTimeout(() => cancelling.abort(), options.graceMs ?? 10_000);
-  };
-  const onSignal = () => {
-    interrupted = true;
-    stop();
-  };
-  if (options.signal?.aborted) onSignal();
-  else options.signal?.addEventListener('abort', onSignal, { once: true });
   let sequence = 0;
 
   /**
@@ -159,9 +142,9 @@ export function createLoadRun(options: LoadRunOptions) {
 
   return {
     now, zero, counters, send, skip, stop,
-    stopping: stopping.signal,
+    stopping,
     get interrupted() {
-      return interrupted;
+      return run.interrupted;
     },
     /** Sleeps until `at` on the monotonic clock (Infinity: until the run stops), waking early when the run stops. */
     sleepUntil(at: number): Promise<void> {
@@ -177,7 +160,7 @@ export function createLoadRun(options: LoadRunOptions) {
         // (a busy machine's long tick woke a conversation turn before its schedule: queue_ms < 0).
         const arm = () => {
           const remaining = at - now();
-          if (remaining <= 0 || stopping.signal.aborted) return wake();
+          if (remaining <= 0 || stopping.aborted) return wake();
           cancel = Number.isFinite(remaining) ? setLongTimeout(arm, Math.ceil(remaining)) : undefined;
         };
         wakers.add(wake);
@@ -186,10 +169,9 @@ export function createLoadRun(options: LoadRunOptions) {
     },
     /** The early stop's RunError, else (unless interrupted) the verdict that every request failed alike. */
     finish(): RunError | undefined {
-      clearTimeout(graceTimer);
-      options.signal?.removeEventListener('abort', onSignal);
+      run.dispose();
       if (bug !== undefined) throw bug;
-      return stopError ?? (interrupted ? undefined : failures.verdict());
+      return run.runFailed ?? (run.interrupted ? undefined : failures.verdict());
     },
   };
 }

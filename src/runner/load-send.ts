@@ -8,7 +8,7 @@
  */
 import { abortableSleep } from './sleep.js';
 import type { Exchange } from '../client/exchange.js';
-import { roundMs } from '../client/exchange.js';
+import { roundMs } from '../records/round-ms.js';
 import { joinSignals } from '../client/join-signals.js';
 import type { LoadRequest } from '../plan/load-plan.js';
 import type { LoadTarget } from './load-target.js';

@@ -8,7 +8,7 @@ import type { Agent } from 'undici';
 import { createPreconnectingAgent } from '../client/preconnect.js';
 import { createChatClient, DEFAULT_TIMEOUT_MS, type ChatClient } from '../client/chat-client.js';
 import type { Exchange } from '../client/exchange.js';
-import { roundMs } from '../client/exchange.js';
+import { roundMs } from '../records/round-ms.js';
 import { emptyFigures } from '../client/full-response.js';
 import { openUrls } from '../client/open-urls-client.js';
 import { runSecrets } from '../client/redact.js';

@@ -115,7 +115,7 @@ describe('open loop', () => {
     const refused: UnscoredRecord[] = [];
     const down = timedTarget(() => 1, () => ({ outcome: 'network', error_code: 'ECONNREFUSED', http_status: null }));
     const result = await onFakeClock(() => runOpenLoop({ ...common(down, refused), arrivals: schedule(100, 2000), maxInFlight: 100 }));
-    expect(result.stop_error?.message).toMatch(/cannot reach .*connection refused/);
+    expect(result.run_failed?.message).toMatch(/cannot reach .*connection refused/);
     expect(result.sent).toBe(5); // the early stop decides on the first five
     expect(refused.length + result.unsent).toBe(200);
   });

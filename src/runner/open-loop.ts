@@ -18,7 +18,7 @@
  * only (a later turn goes at its own scheduled time), and every turn is a record (the invariant
  * counts conversations).
  */
-import { roundMs } from '../client/exchange.js';
+import { roundMs } from '../records/round-ms.js';
 import type { RunError } from '../errors.js';
 import { countRemaining, type Arrival } from '../plan/arrivals.js';
 import type { LoadPlan } from '../plan/load-plan.js';
@@ -55,7 +55,7 @@ export interface OpenLoopResult {
   readonly peak_in_flight: number;
   readonly interrupted: boolean;
   /** The early stop's verdict (target unreachable, every request refused), after every record is out. */
-  readonly stop_error: RunError | undefined;
+  readonly run_failed: RunError | undefined;
   /** From the schedule's zero to the last record. */
   readonly duration_ms: number;
 }
@@ -125,11 +125,11 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
   while (inFlight.size > 0) await Promise.all(inFlight);
   unsent += waiting.length - head; // stopped while they waited
   counters.queued = 0;
-  const stopError = run.finish();
+  const runFailed = run.finish();
   return {
     planned: launched + dropped.length + unsent, sent: counters.sent, arrivals_sent: launched, dropped, unsent, lags_ms: lags, queued,
     late_sends: counters.late, peak_in_flight: counters.peak_in_flight, interrupted: run.interrupted,
-    stop_error: stopError, duration_ms: now() - run.zero,
+    run_failed: runFailed, duration_ms: now() - run.zero,
   };
 }
 

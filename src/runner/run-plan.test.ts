@@ -154,7 +154,7 @@ describe('the run could not be carried out (every request, or the first five, fa
     const { records, run } = collect({ client, concurrency: 2, retries: 1, retry429: true }, plan(8));
     const result = await run;
     expect(records).toHaveLength(8);
-    expect(result.verdict).toBeUndefined();
+    expect(result.run_failed).toBeUndefined();
   });
   it('a plan no longer than five: the run ends, and its verdict names every request and the hint by status', async () => {
     const client = gatedClient(() => fakeExchange({ outcome: 'http_error', http_status: 503, error_message: 'HTTP 503' }));
@@ -162,16 +162,16 @@ describe('the run could not be carried out (every request, or the first five, fa
     const { records, run } = collect({ client, concurrency: 2 }, plan(3));
     const result = await run;
     expect(records).toHaveLength(3);
-    expect(result.verdict?.message).toBe('http://fake.invalid/api: every request (3 of 3) failed the same way, with HTTP 503: HTTP 503');
-    expect(result.verdict?.hint).toBe('the service is failing (HTTP 503): check its health and logs before measuring it');
+    expect(result.run_failed?.message).toBe('http://fake.invalid/api: every request (3 of 3) failed the same way, with HTTP 503: HTTP 503');
+    expect(result.run_failed?.hint).toBe('the service is failing (HTTP 503): check its health and logs before measuring it');
   });
   it('no verdict when the failures differ, or one request succeeded', async () => {
     const mixed = gatedClient((body) => fakeExchange(body.message === 'question 1?' ? { outcome: 'timeout', http_status: null } : { outcome: 'http_error', http_status: 500 }));
     mixed.open(true);
-    expect((await collect({ client: mixed, concurrency: 2 }, plan(4)).run).verdict).toBeUndefined();
+    expect((await collect({ client: mixed, concurrency: 2 }, plan(4)).run).run_failed).toBeUndefined();
     const one = gatedClient((body) => fakeExchange(body.message === 'question 3?' ? {} : { outcome: 'http_error', http_status: 500 }));
     one.open(true);
-    expect((await collect({ client: one, concurrency: 1 }, plan(4)).run).verdict).toBeUndefined();
+    expect((await collect({ client: one, concurrency: 1 }, plan(4)).run).run_failed).toBeUndefined();
   });
 });
 

@@ -16,7 +16,7 @@
  * flight get `graceMs` to finish, then are aborted and recorded as `cancelled`. The early stop
  * (early-stop.ts) stops the same way, then rejects with its RunError once every record is out.
  */
-import { setMaxListeners } from 'node:events';
+import { createRunStop } from './run-stop.js';
 import { abortableSleep } from './sleep.js';
 import type { ChatClient } from '../client/chat-client.js';
 import type { Exchange } from '../client/exchange.js';
@@ -85,7 +85,7 @@ export interface RunResult {
    * Every request failed the same way (runner/verdict): the run could not be carried out. The
    * caller writes the reports, then fails with it (exit 3). Undefined otherwise.
    */
-  verdict: RunError | undefined;
+  run_failed: RunError | undefined;
 }
 
 /**
@@ -114,32 +114,16 @@ export async function runPlan(plan: PlanRequests, options: RunPlanOptions): Prom
     snapshot: () => ({ ...state, outcomes: { ...outcomes } }),
   });
 
-  const stopping = new AbortController(); // no new sends, no new retries
-  const cancelling = new AbortController(); // in-flight requests end as cancelled
-  // Every request in flight (and every retry wait) listens: that many is expected, not a leak.
-  setMaxListeners(0, stopping.signal, cancelling.signal);
-  let stopError: RunError | undefined;
+  // Ctrl-C or the early stop: nothing new is sent, the requests in flight get the grace (run-stop.ts).
+  const run = createRunStop({ signal: options.signal, graceMs: options.graceMs });
+  const { stopping, cancelling, stop } = run;
   let bug: unknown;
-  let graceTimer: NodeJS.Timeout | undefined;
-  const stop = (error?: RunError) => {
-    if (stopping.signal.aborted) return;
-    stopError = error;
-    stopping.abort();
-    graceTimer = setTimeout(() => cancelling.abort(), options.graceMs ?? 10_000);
-  };
-  let interrupted = false;
-  const onSignal = () => {
-    interrupted = true;
-    stop();
-  };
-  if (options.signal?.aborted) onSignal();
-  else options.signal?.addEventListener('abort', onSignal, { once: true });
   const earlyStop = createEarlyStop(options.client.baseUrl, Math.min(options.concurrency, plan.length, 5), plan.length > SAME_FAILURE_SAMPLE ? SAME_FAILURE_SAMPLE : 0);
   const failures = createFailureTally(options.client.baseUrl);
 
   /** Sends one request (retries, and a resumed turn's fallback to a new session); undefined when the run stopped first or a bug struck. */
   async function send(planned: PlannedRequest, body: SendMessageRequest, fallback: SendMessageRequest | undefined): Promise<Sent | undefined> {
-    if (stopping.signal.aborted || bug !== undefined) return undefined;
+    if (stopping.aborted || bug !== undefined) return undefined;
     const sequence = state.sent++;
     state.inFlight++;
     const attempts: AttemptRecord[] = [];
@@ -147,22 +131,22 @@ export async function runPlan(plan: PlanRequests, options: RunPlanOptions): Prom
     let restarted = false;
     try {
       for (let attempt = 1; ; attempt++) {
-        exchange = await options.client.send(body, cancelling.signal);
+        exchange = await options.client.send(body, cancelling);
         attempts.push(attemptOf(exchange, attempt));
         if (attempt === 1) {
           const verdict = earlyStop.observe(sequence, exchange);
           if (verdict) stop(verdict);
         }
-        if (fallback !== undefined && !restarted && refusedSession(exchange) && !stopping.signal.aborted) {
+        if (fallback !== undefined && !restarted && refusedSession(exchange) && !stopping.aborted) {
           // A resumed turn whose session the service no longer continues: a new session, without the history.
           restarted = true;
           body = fallback;
           continue;
         }
         const delay = retryDelayMs(exchange, attempt - (restarted ? 1 : 0), policy, random);
-        if (delay === null || stopping.signal.aborted) break;
-        await sleep(delay, stopping.signal);
-        if (stopping.signal.aborted) break;
+        if (delay === null || stopping.aborted) break;
+        await sleep(delay, stopping);
+        if (stopping.aborted) break;
       }
     } catch (error) {
       bug ??= error; // the client never throws for the server: this is a bug, surfaced after the run
@@ -196,7 +180,7 @@ export async function runPlan(plan: PlanRequests, options: RunPlanOptions): Prom
   async function runUnit(unit: readonly PlannedRequest[]): Promise<void> {
     let previous: PreviousTurn | undefined;
     for (const [i, planned] of unit.entries()) {
-      if (stopping.signal.aborted || bug !== undefined) {
+      if (stopping.aborted || bug !== undefined) {
         state.skipped += unit.length - i; // not sent, not recorded: a resume sends them
         return;
       }
@@ -236,15 +220,14 @@ export async function runPlan(plan: PlanRequests, options: RunPlanOptions): Prom
   try {
     await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, plan.length)) }, lane));
   } finally {
-    clearTimeout(graceTimer);
-    options.signal?.removeEventListener('abort', onSignal);
+    run.dispose();
     progress.finish();
   }
   if (bug !== undefined) throw bug;
-  if (stopError) throw stopError;
+  if (run.runFailed) throw run.runFailed;
   return {
     planned: plan.length, sent: state.sent, recorded: state.done, skipped: state.skipped, outcomes,
-    interrupted, duration_ms: now() - runStart, verdict: interrupted ? undefined : failures.verdict(),
+    interrupted: run.interrupted, duration_ms: now() - runStart, run_failed: run.interrupted ? undefined : failures.verdict(),
   };
 }
 

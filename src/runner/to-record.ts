@@ -7,7 +7,7 @@
  * has no session part: the session already existed).
  */
 import type { Exchange } from '../client/exchange.js';
-import { roundMs } from '../client/exchange.js';
+import { roundMs } from '../records/round-ms.js';
 import type { PlannedRequest } from '../plan/planned-request.js';
 import type { LLMOverride, SendMessageRequest } from '../api/index.js';
 import { RECORD_VERSION, type RequestRecord, type SessionOrigin } from '../records/record.js';

@@ -80,7 +80,7 @@ export const VerdictSchema = z.object({
 });
 export type Verdict = z.infer<typeof VerdictSchema>;
 
-/** What the verdict reads of a gate's result (gates/evaluate GateResult, load gates alike). */
+/** What the verdict reads of a gate's result (figures/gate-verdict GateVerdict, load gates alike). */
 export interface GateOutcome {
   readonly gate: Gate;
   readonly passed: boolean;

@@ -13,7 +13,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { prepareEval } from '../../src/app/run-eval.js';
+import { prepareEval } from '../../src/app/eval/run-eval.js';
 import { DEMO_TOKEN, type SimConfigInput } from '../../src/sim/index.js';
 import { ask, exited, hasTaskset, nextMessage, pinSelf, spawnBenchChild } from './lib/child-ipc.js';
 import { runMemoryChild, type FromMemory, type MemoryRun } from './lib/memory-run.js';

@@ -31,7 +31,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { prepareLoad } from '../../src/app/run-load.js';
+import { prepareLoad } from '../../src/app/load/run-load.js';
 import { createLoadPlan } from '../../src/plan/load-plan.js';
 import type { Mode } from '../../src/records/record.js';
 import { judgeStep, median, stepMs, type Verdict } from './load/judge.js';

@@ -22,7 +22,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { prepareLoad, runLoad, LoadSpecSchema, type LoadSpec, type PreparedLoad } from '../../src/app/run-load.js';
+import { prepareLoad, runLoad, LoadSpecSchema, type LoadSpec, type PreparedLoad } from '../../src/app/load/run-load.js';
 import { percentile } from '../../src/metrics/stats.js';
 import type { Mode } from '../../src/records/record.js';
 import { startSimProcess, type SimProcess } from './load/sim-process.js';

@@ -9,7 +9,7 @@
  * comparison's collector (no files) to keep the test short.
  */
 import { describe, expect, it } from 'vitest';
-import { scoreRecord } from '../../src/app/score-record.js';
+import { scoreRecord } from '../../src/app/shared/score-record.js';
 import { createChatClient } from '../../src/client/chat-client.js';
 import { compareRuns, createRunCollector, FDR_Q } from '../../src/compare/index.js';
 import { buildPlan } from '../../src/plan/build-plan.js';

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GeneratorHealthSchema } from '../../src/app/run-load.js';
+import { GeneratorHealthSchema } from '../../src/app/load/run-load.js';
 import { main } from '../../src/cli/main.js';
 import { RequestRecordSchema, type RequestRecord } from '../../src/records/record.js';
 import { createFakeIo } from '../helpers/fake-io.js';

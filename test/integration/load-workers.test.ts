@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { prepareLoad, runLoad } from '../../src/app/run-load.js';
+import { prepareLoad, runLoad } from '../../src/app/load/run-load.js';
 import { GeneratorHealthSchema } from '../../src/records/generator-health.js';
 import { RequestRecordSchema, type RequestRecord } from '../../src/records/record.js';
 import { loadCorpus, startSimulator, type RunningSimulator } from '../../src/sim/index.js';

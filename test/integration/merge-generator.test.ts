@@ -8,9 +8,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ShardRun } from '../../src/app/merge-checks.js';
-import { mergeGeneratorHealth, startWarnings } from '../../src/app/merge-load.js';
-import type { LoadSpec } from '../../src/app/run-load.js';
+import type { ShardRun } from '../../src/app/store/merge-checks.js';
+import { mergeGeneratorHealth, startWarnings } from '../../src/app/load/merge-load.js';
+import type { LoadSpec } from '../../src/app/load/run-load.js';
 import { main } from '../../src/cli/main.js';
 import { makeRecord } from '../../src/metrics/test-records.js';
 import type { GeneratorHealth } from '../../src/records/generator-health.js';

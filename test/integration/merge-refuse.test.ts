@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compareKeys } from '../../src/app/merge-runs.js';
+import { compareKeys } from '../../src/app/merge/merge-runs.js';
 import { main } from '../../src/cli/main.js';
 import { makeRecord, makeScores } from '../../src/metrics/test-records.js';
 import type { RequestRecord } from '../../src/records/record.js';

@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compareKeys } from '../../src/app/merge-runs.js';
+import { compareKeys } from '../../src/app/merge/merge-runs.js';
 import { main } from '../../src/cli/main.js';
 import { latencyStats } from '../../src/metrics/stats.js';
 import { RequestRecordSchema, type RequestRecord } from '../../src/records/record.js';

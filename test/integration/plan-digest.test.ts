@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { prepareEval } from '../../src/app/run-eval.js';
+import { prepareEval } from '../../src/app/eval/run-eval.js';
 import { trickyCsv } from '../helpers/tricky-csv.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chatbench-digest-'));

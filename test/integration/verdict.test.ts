@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { openViewRuns } from '../../src/app/view-runs.js';
+import { openViewRuns } from '../../src/app/shared/view-runs.js';
 import { SummarySchema } from '../../src/records/summary.js';
 import { comparisonRows, reportColumns } from '../../src/reports/comparison.js';
 import { VerdictSchema } from '../../src/verdict/index.js';

@@ -1,6 +1,6 @@
 /**
  * Issue 12, a full disk: the failure is injected, never made by filling the real disk. The outputs'
- * file system (app/output-files withOutputFs) is replaced while a command runs, so that a chosen
+ * file system (app/store/output-files withOutputFs) is replaced while a command runs, so that a chosen
  * file's writes fail with ENOSPC after a byte budget (part of the last write lands, as on a real
  * full disk). While results.jsonl is written: exit 3, one line naming the file and the cause, no
  * stack trace, the records written before intact, and `--resume` completes the run. While the
@@ -12,8 +12,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { withOutputFs, type OutputFs } from '../../src/app/output-files.js';
-import { readRecords } from '../../src/app/read-records.js';
+import { withOutputFs, type OutputFs } from '../../src/app/store/output-files.js';
+import { readRecords } from '../../src/app/store/read-records.js';
 import { fullAnswer, startHostileServer } from '../helpers/hostile-server.js';
 import { readRunRecords, runCli, scratch, STACK_LINE, writeCsv, type CliRun } from './helpers.js';
 

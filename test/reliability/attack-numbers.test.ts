@@ -9,7 +9,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { prepareEval } from '../../src/app/run-eval.js';
+import { prepareEval } from '../../src/app/eval/run-eval.js';
 import { UsageError } from '../../src/errors.js';
 import { scheduleTooLarge, type LoadSpec } from '../../src/plan/load-plan.js';
 import { abortableSleep } from '../../src/runner/sleep.js';

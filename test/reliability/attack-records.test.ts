@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openResultsFile } from '../../src/app/results-file.js';
+import { openResultsFile } from '../../src/app/store/results-file.js';
 import { makeRecord } from '../../src/metrics/test-records.js';
 import { RequestRecordSchema, type RequestRecord } from '../../src/records/record.js';
 import { toValidRecord } from '../../src/records/valid-record.js';

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCK_FILE } from '../../src/app/run-dir-lock.js';
+import { LOCK_FILE } from '../../src/app/store/run-dir-lock.js';
 import { fullAnswer, startHostileServer } from '../helpers/hostile-server.js';
 import { waitFor } from '../helpers/spawn-cli.js';
 import { readRunRecords, runCli, scratch, STACK_LINE, writeCsv } from './helpers.js';

@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendReview, readReviews } from '../../src/app/reviews.js';
+import { appendReview, readReviews } from '../../src/app/store/reviews.js';
 import { REVIEW_VERSION, type Review } from '../../src/records/review.js';
 import { LIMITS } from '../../src/util/limits.js';
 import { fullAnswer, startHostileServer } from '../helpers/hostile-server.js';

@@ -8,7 +8,7 @@
 import { closeSync, openSync, readFileSync, ftruncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ManifestSchema } from '../../src/app/manifest.js';
+import { ManifestSchema } from '../../src/app/store/manifest.js';
 import { fullAnswer, startHostileServer } from '../helpers/hostile-server.js';
 import { runCli, scratch, STACK_LINE, writeCsv } from './helpers.js';
 

@@ -7,7 +7,7 @@
 import { appendFileSync, createWriteStream, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cutTornTail } from '../../src/app/resume.js';
+import { cutTornTail } from '../../src/app/store/resume.js';
 import { makeRecord } from '../../src/metrics/test-records.js';
 import { RequestRecordSchema } from '../../src/records/record.js';
 import { createJsonlSink } from '../../src/reports/index.js';

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
-import { prepareEval } from '../../src/app/run-eval.js';
+import { prepareEval } from '../../src/app/eval/run-eval.js';
 import { main } from '../../src/cli/main.js';
 import type { ExitCode } from '../../src/errors.js';
 import { RequestRecordSchema, type RequestRecord } from '../../src/records/record.js';

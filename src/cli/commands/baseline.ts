@@ -1,10 +1,10 @@
 /**
  * @module cli/commands/baseline
  * `chatbench baseline save RUN DEST`: keeps a run as a small, reviewable baseline (see
- * app/baseline) that `compare` and `eval --baseline` accept as a side.
+ * app/eval/baseline) that `compare` and `eval --baseline` accept as a side.
  */
 import type { Argv } from 'yargs';
-import { saveBaseline } from '../../app/baseline.js';
+import { saveBaseline } from '../../app/eval/baseline.js';
 import { ExitCode } from '../../errors.js';
 import { claimDir } from '../claim.js';
 import type { Io } from '../io.js';

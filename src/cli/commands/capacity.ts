@@ -2,16 +2,16 @@
  * @module cli/commands/capacity
  * `chatbench capacity`: find the highest rate (or, with --users, the most users) the service
  * sustains under the SLOs. Parses and checks flags (reusing `load`'s spec checks with the first
- * step's target), then delegates to app/run-capacity. Exit 0 when a sustainable target was found,
+ * step's target), then delegates to app/load/run-capacity. Exit 0 when a sustainable target was found,
  * 1 when even the smallest target failed, 130 when interrupted.
  */
 import type { Argv } from 'yargs';
-import { prepareLoad, type LoadSpec } from '../../app/run-load.js';
-import { runCapacity } from '../../app/run-capacity.js';
-import { openTarget } from '../../app/target.js';
+import { prepareLoad, type LoadSpec } from '../../app/load/run-load.js';
+import { runCapacity } from '../../app/load/run-capacity.js';
+import { openTarget } from '../../app/shared/target.js';
 import { interruptedExitCode, UsageError, type ExitCode } from '../../errors.js';
 import { parseSlo } from '../../metrics/load-slo.js';
-import { heapLimitBytes } from '../../app/heap.js';
+import { heapLimitBytes } from '../../app/shared/heap.js';
 import { DEFAULT_SATURATION, DEFAULT_SEARCH } from '../../plan/capacity.js';
 import { BYTES_PER_PLANNED_REQUEST, LIMITS } from '../../util/limits.js';
 import { resolveBaseUrl } from '../connection.js';
@@ -32,7 +32,7 @@ import { loadSpecOf, resolveTokens, workersOption, type LoadArgs } from './load.
 import { HEALTH_OPTIONS, healthProbeOf } from '../health-flags.js';
 import { TELEMETRY_OPTIONS, telemetryFlagsOf, type TelemetryArgs } from '../telemetry-flags.js';
 import { startRunTelemetry } from '../run-telemetry.js';
-import { resolveWorkers, type WorkerChoice } from '../../app/workers/split.js';
+import { resolveWorkers, type WorkerChoice } from '../../app/load/workers/split.js';
 import { availableParallelism } from 'node:os';
 
 export interface CapacityArgs extends Pick<LoadArgs, 'base-url' | 'token' | 'token-file' | 'sim' | 'seed' | 'operation' | 'mode' | 'dataset' | 'urls-file' | 'sets-file' | 'set' | 'set-name' | 'question-order' | 'arrival' | 'max-in-flight' | 'connections' | 'timeout' | 'retries' | 'retry-429' | 'grace' | 'out' | 'workers' | 'health-probe' | 'health-interval'>, TelemetryArgs {

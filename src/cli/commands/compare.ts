@@ -5,12 +5,12 @@
  * passed), 1 (a gate failed) or 2 (bad input).
  */
 import type { Argv } from 'yargs';
-import { compareAndGate } from '../../app/compare-runs.js';
+import { compareAndGate } from '../../app/eval/compare-runs.js';
 import { renderGroupTable, significanceLine, type Comparison } from '../../compare/index.js';
 import { InputError, exitCodeOf, formatError } from '../../errors.js';
 import { outputOf } from '../output/output.js';
 import { verdictLine } from '../../verdict/index.js';
-import type { GateResult } from '../../gates/index.js';
+import type { GateVerdict } from '../../gates/index.js';
 import { claimDir } from '../claim.js';
 import type { Io } from '../io.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
@@ -34,7 +34,7 @@ export function defaultCompareDir(now: Date): string {
 }
 
 /** What the terminal shows: per group its table and broken questions, then the failed gates. */
-export function renderCompareOutput(comparison: Comparison, gates: readonly GateResult[], files: readonly string[]): string {
+export function renderCompareOutput(comparison: Comparison, gates: readonly GateVerdict[], files: readonly string[]): string {
   // A changed model first: every difference below may be that change.
   const lines: string[] = comparison.model_changes.length === 0 ? [] : [...comparison.model_changes, ''];
   for (const g of comparison.groups) {
@@ -55,7 +55,7 @@ export function renderCompareOutput(comparison: Comparison, gates: readonly Gate
 }
 
 /** The gates' verdict: every failed gate with its figures and reason; a count of the passed ones. */
-export function renderGateLines(gates: readonly GateResult[]): string[] {
+export function renderGateLines(gates: readonly GateVerdict[]): string[] {
   if (gates.length === 0) return [];
   const failed = gates.filter((r) => !r.passed);
   if (failed.length === 0) return [`Gates: all ${gates.length} passed.`];

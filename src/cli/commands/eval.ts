@@ -3,22 +3,19 @@
  * `chatbench eval`: run a dataset against the override sets and write the reports.
  */
 import type { Argv } from 'yargs';
-import { loadGates, loadRun } from '../../app/compare-runs.js';
+import { checkBaseline, checkVerdictRequest } from '../../app/eval/eval-verdict.js';
 import { DEFAULT_JUNIT_QUESTIONS, JUNIT_QUESTION_MODES, type JunitQuestions } from '../../reports/junit-xml.js';
-import { displayUrl } from '../../app/manifest.js';
-import { openSimulatedJudge, openTarget, simulatorToolIds } from '../../app/target.js';
+import { displayUrl } from '../../app/store/manifest.js';
+import { openSimulatedJudge, openTarget, simulatorToolIds } from '../../app/shared/target.js';
 import type { JudgeStats } from '../../judge/pipeline.js';
 import type { Summary } from '../../records/summary.js';
 import { modelNotes } from '../../metrics/model-notes.js';
 import { checksLimits, judgeChoice, judgeKey, judgeSettings, withQualityFlags, type QualityFlags } from '../quality-flags.js';
-import { checkGates } from '../../gates/index.js';
-import { InputError } from '../../errors.js';
-import { stat } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
-import { describeService, prepareEval, runEval, serviceWarnings, type EvalInputs, type EvalResult, type PreparedEval } from '../../app/run-eval.js';
+import { describeService, prepareEval, runEval, serviceWarnings, type EvalInputs, type EvalResult, type PreparedEval } from '../../app/eval/run-eval.js';
 import type { Gate } from '../../figures/index.js';
 import { LIMITS } from '../../util/limits.js';
-import { interruptedExitCode, UsageError, type ExitCode } from '../../errors.js';
+import { UsageError, type ExitCode } from '../../errors.js';
 import { renderTerminalTable } from '../../reports/terminal-table.js';
 import type { ModeOption } from '../../sets/index.js';
 import { resolveBaseUrl, resolveToken } from '../connection.js';
@@ -39,8 +36,6 @@ import { invocationOf } from '../options/invocation.js';
 import { outputOf } from '../output/output.js';
 import { simTimeScale } from '../options/speedup.js';
 import { requestLine } from '../output/request-line.js';
-import { decideEval } from '../../app/eval-verdict.js';
-import { pairOrder } from '../../compare/pairwise.js';
 import { comparisonOpenings, verdictLine, type Verdict } from '../../verdict/index.js';
 import { outputWidth, wrapLines } from '../../reports/fit-width.js';
 
@@ -200,12 +195,10 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
   const outDir = a.resume ?? a.out ?? defaultRunDir('eval', new Date(), io.cwd);
   let claim;
   try {
-    const gates = await loadGates({ gates: gateTexts, gatesFile: a['gates-file'], cwd: io.cwd, checkNames: prepared.checks?.names ?? [] });
-    pairOrder(prepared.sets.sets.map((s) => s.name), a.reference); // a --reference naming no set: exit 2 before anything is sent
-    checkGates(gates, {
-      sets: prepared.sets.sets.map((s) => s.name), modes: prepared.plan.modes, hasBaseline: a.baseline !== undefined,
-      turns: prepared.plan.turns,
-    });
+    const gates = await checkVerdictRequest(
+      { gates: gateTexts, gatesFile: a['gates-file'], baselineDir: a.baseline, reference: a.reference },
+      { cwd: io.cwd, sets: prepared.sets.sets.map((s) => s.name), modes: prepared.plan.modes, turns: prepared.plan.turns, checkNames: prepared.checks?.names ?? [] },
+    );
     claim = await claimDir(io, outDir, { label: a.resume !== undefined ? `--resume ${a.resume}` : `--out ${outDir}`, command: a.resume !== undefined ? 'eval --resume' : 'eval' });
     return await runClaimed(a, io, { inputs, prepared, gates, gateTexts, judge, baseUrl, token, timeoutMs, maxDurationMs, maxAnswerBytes, maxBodyBytes, maxLineBytes, maxErrorBodyBytes, maxVersionBytes, versionTimeoutMs, graceMs, outDir });
   } catch (error) {
@@ -213,17 +206,6 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
     throw error;
   } finally {
     await claim?.release();
-  }
-}
-
-/** The baseline read whole (records validated) before anything is sent; each problem names the flag. */
-async function checkBaseline(baseline: string, cwd: string): Promise<void> {
-  if (!(await stat(resolve(cwd, baseline)).catch(() => undefined))) throw new InputError([`--baseline ${baseline}: no such run or baseline directory`]);
-  try {
-    await loadRun(baseline, { cwd });
-  } catch (error) {
-    if (error instanceof InputError) throw new InputError(error.problems.map((p) => `--baseline ${baseline}: ${p}`), { hint: error.hint ?? 'give the directory of a run, or of a baseline saved with chatbench baseline save' });
-    throw error;
   }
 }
 
@@ -266,7 +248,13 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
         ...inputs, baseUrl: target.baseUrl, token: target.token, target: target.kind, concurrency: a.concurrency, timeoutMs: c.timeoutMs,
         maxDurationMs: c.maxDurationMs, maxAnswerBytes: c.maxAnswerBytes, maxBodyBytes: c.maxBodyBytes, maxLineBytes: c.maxLineBytes, maxErrorBodyBytes: c.maxErrorBodyBytes, maxVersionBytes: c.maxVersionBytes, versionTimeoutMs: c.versionTimeoutMs,
         retries: a.retries, retry429: a['retry-429'], outDir: c.outDir, graceMs: c.graceMs, signal: io.signal, version: VERSION,
-        junitQuestions: a['junit-questions'], junitLater: true,
+        junitQuestions: a['junit-questions'],
+        // One decision (app/eval/eval-verdict), made before the reports are written once, opening with it:
+        // the pairs of sets, the gates, the baseline; the terminal, --json and the exit code read it too.
+        verdict: {
+          gates: gateTexts, gatesFile: a['gates-file'], baselineDir: a.baseline, map: a.map ?? [], reference: a.reference, junitQuestions: a['junit-questions'] ?? DEFAULT_JUNIT_QUESTIONS,
+          compareOutDir: a.baseline !== undefined ? resolve(io.cwd, c.outDir) : undefined, stepSummaryPath: io.env.GITHUB_STEP_SUMMARY,
+        },
         restoreProject: a['restore-project'] === true,
         onProjectRestoreFailed: (message) => output.alert(`the project's instructions were not put back: ${message} (the previous text is in manifest.json, project.previous_instructions)`),
         resume: a.resume !== undefined, cancelNow: stopping.cancelNow, gates: gates.filter((g) => g.against === 'value').map((g) => g.text), reference: a.reference, invocation: invocationOf(a),
@@ -310,15 +298,7 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
       io.stderr.write(`chatbench eval: to continue the run: ${command}${note === null ? '' : ` (${note})`}\n`);
     }
   }
-  // One decision (app/eval-verdict): the pairs of sets, the gates, the baseline; the reports are
-  // written again to open with it, and the terminal, --json and the exit code read the same object.
-  const decided = await decideEval({
-    dir: result.outDir, cwd: io.cwd, input: result.reports.input, gates: gateTexts, gatesFile: a['gates-file'], baselineDir: a.baseline, map: a.map ?? [],
-    reference: a.reference, interrupted, interruptedExit: interruptedExitCode(io.signal), junitQuestions: a['junit-questions'] ?? DEFAULT_JUNIT_QUESTIONS, detail: `${result.run.sent} requests, ${result.run.outcomes.ok} ok`,
-    compareOutDir: a.baseline !== undefined ? result.outDir : undefined, stepSummaryPath: io.env.GITHUB_STEP_SUMMARY,
-    // viewer.html again, with the verdict, only when the first rendering wrote one.
-    viewer: result.reports.files.some((f) => f.endsWith('viewer.html')) ? { version: VERSION } : undefined,
-  });
+  const decided = result.decision!;
   const { verdict, gated } = decided;
   // The table after the decision: its best marks are the verdict's (significant by the pairs of sets).
   const fullReport = result.reports.files.find((f) => f.endsWith('report.md'));
@@ -327,7 +307,7 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
   for (const line of gated?.comparison?.model_changes ?? []) output.alert(line);
   if (decided.notChecked !== undefined) io.stderr.write(`chatbench eval: gates not checked: ${decided.notChecked}\n`);
   if (verdict.comparisons.length > 0) io.stdout.write(setsCompared(verdict, decided.pairs[0]?.comparison.fdr.tests ?? 0, width));
-  // Files the decision added (compare.md/json/html with a baseline, verdict.json); the reports it wrote again are listed already.
+  // Files the decision added (compare.md/json/html with a baseline); the reports are listed already.
   const added = decided.files.filter((f) => !result.reports.files.includes(f));
   for (const file of added.filter((f) => f.startsWith(result.outDir))) io.stdout.write(`  ${file}\n`);
   const gateResults = gated?.gateResults ?? [];

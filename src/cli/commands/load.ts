@@ -2,16 +2,16 @@
  * @module cli/commands/load
  * `chatbench load`: the open model (`--rate`, arrivals on a schedule computed before the run) or the
  * closed model (`--concurrency` virtual users), optionally ramped with `--stages`, against the chat
- * or the open-urls operation. Parses and checks flags, then delegates to app/run-load.
+ * or the open-urls operation. Parses and checks flags, then delegates to app/load/run-load.
  */
 import { parseLoadGateFlag } from '../../gates/load.js';
 import { parseSlo } from '../../metrics/load-slo.js';
 import { z } from 'zod';
 import type { Argv } from 'yargs';
-import { prepareLoad, runLoad, type LoadResult, type LoadSpec, type PreparedLoad } from '../../app/run-load.js';
-import { openTarget, simulatorToolIds } from '../../app/target.js';
-import { interruptedExitCode, UsageError, type ExitCode } from '../../errors.js';
-import { heapLimitBytes } from '../../app/heap.js';
+import { prepareLoad, runLoad, type LoadResult, type LoadSpec, type PreparedLoad } from '../../app/load/run-load.js';
+import { openTarget, simulatorToolIds } from '../../app/shared/target.js';
+import { UsageError, type ExitCode } from '../../errors.js';
+import { heapLimitBytes } from '../../app/shared/heap.js';
 import { formatDuration, LIMITS } from '../../util/limits.js';
 import { LoadSpecSchema, scheduleTooLarge } from '../../plan/load-plan.js';
 import { shardUsers } from '../../plan/arrivals.js';
@@ -35,8 +35,8 @@ import { outputOf } from '../output/output.js';
 import { simTimeScale } from '../options/speedup.js';
 import { requestLine } from '../output/request-line.js';
 import { renderLoadSummary } from '../../reports/load/terminal-summary.js';
-import { loadRunVerdict, verdictLine, withInterruptExit } from '../../verdict/index.js';
-import { parseWorkers, resolveWorkers, type WorkerChoice } from '../../app/workers/split.js';
+import { verdictLine } from '../../verdict/index.js';
+import { parseWorkers, resolveWorkers, type WorkerChoice } from '../../app/load/workers/split.js';
 import { availableParallelism } from 'node:os';
 import { HEALTH_OPTIONS, healthProbeOf, type HealthArgs } from '../health-flags.js';
 import { TELEMETRY_OPTIONS, telemetryFlagsOf, type TelemetryArgs } from '../telemetry-flags.js';
@@ -336,10 +336,8 @@ async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode
     await target.close();
   }
   const failed = result.gates.filter((g) => !g.passed);
-  const summary = result.summary;
-  if (summary === null) throw new Error('chatbench load: the run ended without its reports');
-  // One decision (verdict/load): a broken SLO or a failed gate fails the run; the interrupt wins.
-  const verdict = withInterruptExit(loadRunVerdict({ ...summary, run: { ...summary.run, interrupted: result.interrupted || summary.run.interrupted } }, result.gates), interruptedExitCode(io.signal));
+  const { summary, verdict } = result;
+  if (summary === null || verdict === null) throw new Error('chatbench load: the run ended without its reports');
   const exitCode = verdict.exit_code;
   io.stdout.write(`\n${renderLoadSummary(summary, result.gates, output.paint)}\nreports:\n${[`${result.outDir}/results.jsonl`, ...result.reports].map((f) => `  ${f}`).join('\n')}\n`);
   for (const gate of failed) output.alert(`gate failed: ${gate.reason}`);

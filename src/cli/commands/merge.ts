@@ -4,7 +4,7 @@
  * run directory and recomputes every report from the raw records; gates are checked on the whole.
  */
 import type { Argv } from 'yargs';
-import { mergeRuns } from '../../app/merge-runs.js';
+import { mergeRuns } from '../../app/merge/merge-runs.js';
 import type { LoadSummary } from '../../records/load-summary.js';
 import { renderTerminalTable } from '../../reports/terminal-table.js';
 import { outputWidth } from '../../reports/fit-width.js';

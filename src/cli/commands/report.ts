@@ -2,14 +2,14 @@
  * @module cli/commands/report
  * `chatbench report DIR`: rebuilds every report of a run from its results.jsonl alone.
  */
-import { readManifestPart } from '../../app/manifest.js';
+import { readManifestPart } from '../../app/store/manifest.js';
 import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { z } from 'zod';
-import { renderLoadReports } from '../../app/render-load-reports.js';
+import { renderLoadReports } from '../../app/load/render-load-reports.js';
 import { parseLoadGateFlag } from '../../gates/load.js';
 import { parseSlo } from '../../metrics/load-slo.js';
-import { junitQuestionsOf, renderReports, saveRunLabels } from '../../app/render-reports.js';
+import { junitQuestionsOf, renderReports, saveRunLabels } from '../../app/eval/render-reports.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { renderTerminalTable } from '../../reports/terminal-table.js';
 import { claimDir } from '../claim.js';
@@ -20,7 +20,7 @@ import { outputOf } from '../output/output.js';
 import { renderLoadSummary } from '../../reports/load/terminal-summary.js';
 import { loadRunVerdict, comparisonOpenings, verdictLine } from '../../verdict/index.js';
 import { outputWidth, wrapLines } from '../../reports/fit-width.js';
-import { decideEval } from '../../app/eval-verdict.js';
+import { decideEval, type EvalVerdict } from '../../app/eval/eval-verdict.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 
 export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
@@ -52,12 +52,20 @@ export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
           output.verdict(verdictLine(verdict, output.paint));
           output.result({ command: 'report', exit_code: ExitCode.Ok, verdict: verdict.headline, decision: verdict, run_dir: dir, files, gates, load_summary: summary });
         } else {
-          const { summary, files, skipped, input } = await renderReports(dir, { version: VERSION, signal: io.signal, junit: 'later', ...(io.env.CHATBENCH_VIEWER_DIR ? { viewerBundleDir: io.env.CHATBENCH_VIEWER_DIR } : {}) });
-          // The run's verdict again, as eval decided it: its gates that need no baseline, its pairs of sets.
+          // The run's verdict again, as eval decided it (its gates that need no baseline, its pairs of
+          // sets), before the reports are written once, opening with it.
           const { gates, reference } = await evalOptionsOf(dir);
-          const ok = summary.run.outcomes.ok ?? 0;
-          const viewer = files.some((f) => f.endsWith('viewer.html')) ? { version: VERSION, bundleDir: io.env.CHATBENCH_VIEWER_DIR || undefined } : undefined;
-          const { verdict } = await decideEval({ dir, cwd: io.cwd, input, gates, reference, interrupted: false, junitQuestions: await junitQuestionsOf(dir), detail: `${summary.run.requests} requests, ${ok} ok`, viewer });
+          const junitQuestions = await junitQuestionsOf(dir);
+          let decided: EvalVerdict | undefined;
+          const { summary, files, skipped } = await renderReports(dir, {
+            version: VERSION, signal: io.signal, ...(io.env.CHATBENCH_VIEWER_DIR ? { viewerBundleDir: io.env.CHATBENCH_VIEWER_DIR } : {}),
+            decide: async ({ summary: read, input }) => {
+              const ok = read.run.outcomes.ok ?? 0;
+              decided = await decideEval({ dir, cwd: io.cwd, input, gates, reference, interrupted: false, junitQuestions, detail: `${read.run.requests} requests, ${ok} ok` });
+              return decided;
+            },
+          });
+          const { verdict } = decided!;
           for (const warning of verdict.models?.warnings ?? []) io.stderr.write(`chatbench report: warning: ${warning}\n`);
           if (verdict.models?.note) io.stderr.write(`chatbench report: model: ${verdict.models.note}\n`);
           // Fitted to the terminal (or $COLUMNS), as eval's end is: headline figures, one line per comparison.

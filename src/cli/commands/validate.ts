@@ -21,7 +21,7 @@ import {
 } from '../../sets/index.js';
 import { deepResearchProblems } from '../../plan/build-plan.js';
 import { toolIdsOf } from '../../plan/tools.js';
-import { simulatorToolIds } from '../../app/target.js';
+import { simulatorToolIds } from '../../app/shared/target.js';
 import type { Io } from '../io.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
 

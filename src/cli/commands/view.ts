@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { userInfo } from 'node:os';
 import type { Argv } from 'yargs';
-import { openViewRuns } from '../../app/view-runs.js';
+import { openViewRuns } from '../../app/shared/view-runs.js';
 import { ExitCode, RunError, UsageError } from '../../errors.js';
 import { readViewerBundle } from '../../viewer/assets.js';
 import { startViewerServer } from '../../viewer/server.js';

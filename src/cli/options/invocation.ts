@@ -1,10 +1,10 @@
 /**
  * @module cli/options/invocation
- * The merged options of a command, as the manifest records them (app/manifest `invocation`): the
+ * The merged options of a command, as the manifest records them (app/store/manifest `invocation`): the
  * layering middleware attaches them to the parsed arguments, a command hands them to its run.
  * Secrets never go in: a token's value is redacted, a URL's user:password dropped.
  */
-import type { Invocation } from '../../app/manifest.js';
+import type { Invocation } from '../../app/store/manifest.js';
 import { describeSource, type Layer } from './layers.js';
 
 /** Where the merged options ride on the parsed arguments (a symbol: no flag can collide with it, spreads copy it). */

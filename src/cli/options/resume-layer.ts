@@ -1,7 +1,7 @@
 /**
  * @module cli/options/resume-layer
  * `chatbench eval --resume DIR` alone: the options the run was started with, read from DIR's
- * manifest.json (`invocation`, app/manifest), as a layer under the config file, the environment and
+ * manifest.json (`invocation`, app/store/manifest), as a layer under the config file, the environment and
  * the command line. A flag given beside `--resume` still wins, and app/resume refuses it when it
  * changes what the run sends. What the manifest cannot give back is left to the other layers:
  * redacted secrets (the token: give it again), defaults (they are the defaults again), and
@@ -9,7 +9,7 @@
  */
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { InvocationSchema, readManifestPart, type Invocation } from '../../app/manifest.js';
+import { InvocationSchema, readManifestPart, type Invocation } from '../../app/store/manifest.js';
 import type { Layer, OptionSpec, Source } from './layers.js';
 import { renamedFor } from './renamed.js';
 

@@ -17,18 +17,11 @@
 import { Writable } from 'node:stream';
 import type { Io } from '../io.js';
 import { TerminalSafeStream, liveOutput } from '../terminal-safe.js';
-import { ColourStream, colourWanted, createPaint, type Paint } from './style.js';
+import { ColourStream, colourWanted, createPaint } from './style.js';
+import type { Out, Output, OutputMode } from './types.js';
 
-export type OutputMode = 'normal' | 'json' | 'quiet' | 'verbose';
+export type { Output, OutputMode, OutputSettings } from './types.js';
 
-export interface OutputSettings {
-  readonly json?: boolean | undefined;
-  readonly quiet?: boolean | undefined;
-  readonly verbose?: boolean | undefined;
-  readonly color?: boolean | undefined;
-}
-
-type Out = Writable & { isTTY?: boolean; columns?: number };
 
 /** Takes everything, keeps nothing (a live view under --quiet). */
 const nowhere = (): Out => new Writable({ write: (_chunk, _encoding, callback) => callback() });
@@ -58,30 +51,6 @@ class SwitchStream extends Writable {
     if (target !== null) target.write(chunk as string, encoding);
     callback();
   }
-}
-
-export interface Output {
-  readonly mode: OutputMode;
-  /** Colour for what goes to stdout, and to stderr (each follows its own TTY). */
-  readonly paint: Paint;
-  readonly paintErr: Paint;
-  /** What commands write human text to; silenced as the mode says. */
-  readonly stdout: Out;
-  readonly stderr: Out;
-  /** stdout and stderr as every mode has them (help, errors), filtered and coloured. */
-  readonly out: Out;
-  readonly err: Out;
-  /** The outcome in a line or a few (every mode but --json, where the JSON carries it). */
-  verdict(text: string): void;
-  /** Shown on stderr in every mode, --quiet too: errors, failed gates. */
-  alert(text: string): void;
-  /** With --verbose only: a line per request. */
-  detail(text: string): void;
-  /** The command's result; printed as JSON on stdout with --json, else ignored. */
-  result(value: unknown): void;
-  readonly resultGiven: boolean;
-  /** Called once, when the options are known; before, everything behaves as `normal`. */
-  configure(settings: OutputSettings): void;
 }
 
 export function createOutput(raw: Pick<Io, 'stdout' | 'stderr' | 'env'>): Output {

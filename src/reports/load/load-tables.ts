@@ -3,7 +3,7 @@
  * The tables of a load report as plain text cells, shared by report.md and report.html so both
  * always show the same figures the same way (reports/format: "–" for a figure that does not exist).
  */
-import type { GateResult } from '../../gates/evaluate.js';
+import type { GateVerdict } from '../../figures/gate-verdict.js';
 import type { LoadFigures } from '../../metrics/load.js';
 import type { LoadSummary, ShareRow, WindowFigures } from '../../records/load-summary.js';
 import type { LatencyStats } from '../../records/summary.js';
@@ -15,7 +15,7 @@ export interface LoadReportInput {
   readonly samples: LoadFigures['samples'];
   readonly meta: { readonly title: string; readonly generated_by: string; readonly run_dir: string | null };
   /** `--gate` results, when the run had gates. */
-  readonly gates?: readonly GateResult[];
+  readonly gates?: readonly GateVerdict[];
 }
 
 export interface TextTable {

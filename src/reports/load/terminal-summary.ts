@@ -7,7 +7,7 @@
  * it matters, metrics/generator-verdict). Pure: a string out, colour through the Paint handed in.
  */
 import { generatorVerdict } from '../../metrics/generator-verdict.js';
-import type { GateResult } from '../../gates/index.js';
+import type { GateVerdict } from '../../figures/gate-verdict.js';
 import type { CapacityResult, LoadSummary, SloResult } from '../../records/load-summary.js';
 import { NA, formatMs, formatPct } from '../format.js';
 import { formatFigureValue } from '../../figures/units.js';
@@ -36,7 +36,7 @@ export function formatFigure(figure: string, value: number | null): string {
   return formatFigureValue(figure, value);
 }
 
-function objectiveRows(slos: readonly SloResult[], gates: readonly GateResult[], paint: Paint): string[] {
+function objectiveRows(slos: readonly SloResult[], gates: readonly GateVerdict[], paint: Paint): string[] {
   const rows = [
     ...slos.map((s) => ({ passed: s.passed, kind: s.goodput_only ? 'SLO (goodput only)' : 'SLO', text: s.text, value: formatFigure(s.figure, s.value) })),
     ...gates.map((g) => ({ passed: g.passed, kind: 'gate', text: g.gate.text, value: g.value === null ? NA : formatFigure(g.gate.stat === null ? g.gate.figure : `${g.gate.figure}.${g.gate.stat}`, g.value) })),
@@ -53,7 +53,7 @@ function objectiveRows(slos: readonly SloResult[], gates: readonly GateResult[],
 }
 
 /** The summary of a load run; `files` are listed after it. */
-export function renderLoadSummary(summary: LoadSummary, gates: readonly GateResult[], paint: Paint = PLAIN): string {
+export function renderLoadSummary(summary: LoadSummary, gates: readonly GateVerdict[], paint: Paint = PLAIN): string {
   const m = summary.windows.measured;
   const run = summary.run;
   const lines: string[] = [];

@@ -21,22 +21,10 @@ import { PyRaw, dumps, pyFloat } from '../encode/index.js';
 import { releaseTraits } from '../releases.js';
 import { sampleLogNormal } from '../rng.js';
 import type { Answer, AnswerSegment } from './answer.js';
-import { modelErrorPart, type ModelPlanInput, type ModelRun, type TimedPart } from './model-plan.js';
+import { modelErrorPart, type DeepResearchInput, type ModelPlanInput, type ModelRun, type ResearchAgent, type TimedPart } from './model-run.js';
+
+export type { DeepResearchInput, ResearchAgent } from './model-run.js';
 import { packet, type WireDoc, type Where } from './parts.js';
-
-/** One research agent: its task, the documents its search found (in rank order) and its report's tokens. */
-export interface ResearchAgent {
-  task: string;
-  queries: string[];
-  documents: WireDoc[];
-  report: string[];
-}
-
-export interface DeepResearchInput {
-  /** The research plan's tokens. */
-  plan: string[];
-  agents: ResearchAgent[];
-}
 
 /** Citation numbers of the agents' documents: agent i's k-th document is i·100 + k + 1. */
 export function citationNumbers(agents: readonly ResearchAgent[]): Map<number, Map<string, number>> {

@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { prepareEval, runEval } from '../../../src/app/run-eval.js';
+import { prepareEval, runEval } from '../../../src/app/eval/run-eval.js';
 
 export interface MemoryRunOptions {
   readonly baseUrl: string;

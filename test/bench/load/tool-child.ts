@@ -10,7 +10,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { prepareLoad, runLoad, LoadSpecSchema } from '../../../src/app/run-load.js';
+import { prepareLoad, runLoad, LoadSpecSchema } from '../../../src/app/load/run-load.js';
 import { percentile } from '../../../src/metrics/stats.js';
 import type { Mode } from '../../../src/records/record.js';
 import { runFloor } from '../floor/floor-client.js';

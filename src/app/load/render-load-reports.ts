@@ -1,0 +1,114 @@
+/**
+ * @module app/load/render-load-reports
+ * Writes the reports of a load run directory from its files alone: results.jsonl (every sent
+ * request), manifest.json (its `load` spec) and generator.json (the generator's health, written when
+ * the run ends). Without generator.json the run is incomplete (killed, or still running): the figures
+ * are estimated from the records, over the time up to the last of them, and the reports say so first. `chatbench load` calls this when the run ends,
+ * `chatbench capacity` once per step, and it can be called again later: same files in, same
+ * reports out. Records stream past once and only the fields the figures need are kept.
+ */
+import { parseJsonText } from '../../util/parse-json.js';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../store/output-files.js';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { InputError } from '../../errors.js';
+import { evaluateLoadGates } from '../../gates/load.js';
+import type { Gate } from '../../figures/index.js';
+import type { GateVerdict } from '../../gates/index.js';
+import { computeLoadFigures, type LoadFigures } from '../../metrics/load.js';
+import type { Slo } from '../../metrics/load-slo.js';
+import { toLoadRecord, type LoadRecord } from '../../metrics/load-window.js';
+import type { LoadSummary } from '../../records/load-summary.js';
+import { renderLoadHtml } from '../../reports/load/load-html.js';
+import { renderLoadMd } from '../../reports/load/load-md.js';
+import { describeModel, type LoadReportInput } from '../../reports/load/load-tables.js';
+import { renderTimelineCsv } from '../../reports/load/timeline-csv.js';
+import { readRecordEntries } from '../store/read-records.js';
+import { openViewerFile } from '../shared/view-runs.js';
+import { stopIfInterrupted } from '../shared/interrupted.js';
+import { LoadSpecSchema, type LoadSpec } from '../../plan/load-plan.js';
+import { GeneratorHealthSchema, type GeneratorHealth } from '../../records/generator-health.js';
+
+export interface LoadReportOptions {
+  readonly version: string;
+  /** `--slo`s: checked on the measured window, and they define goodput. */
+  readonly slos?: readonly Slo[];
+  /** `--gate`s: evaluated on the measured window; their results go into the reports. */
+  readonly gates?: readonly Gate[];
+  readonly title?: string;
+  /** Where the viewer's bundle is (default dist/viewer); without it no viewer.html is written. */
+  readonly viewerBundleDir?: string;
+  /** Stops the rebuild while the records are read (render-reports RenderOptions.signal). */
+  readonly signal?: AbortSignal;
+}
+
+export interface RenderedLoadReports {
+  readonly summary: LoadSummary;
+  readonly figures: LoadFigures;
+  readonly gates: readonly GateVerdict[];
+  /** Paths written: summary.json, timeline.csv, report.md, report.html. */
+  readonly files: readonly string[];
+}
+
+
+const ManifestLoadSchema = z.looseObject({ load: LoadSpecSchema });
+
+/** A file's text, or undefined when it does not exist. */
+async function readIfThere(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** The run's load spec (manifest.json `load`) and generator health (generator.json, or null when absent). */
+export async function readLoadRun(dir: string): Promise<{ spec: LoadSpec; generator: GeneratorHealth | null }> {
+  const manifestName = join(dir, 'manifest.json');
+  const manifest = await readIfThere(manifestName);
+  if (manifest === undefined) throw new InputError([`${manifestName}: no such file`], { hint: 'a load run directory holds the manifest.json that chatbench load wrote' });
+  const { load: spec } = parseJsonText(manifest, manifestName, ManifestLoadSchema, { hint: 'only a run of chatbench load has a load spec in its manifest' });
+  const generatorName = join(dir, 'generator.json');
+  const generator = await readIfThere(generatorName);
+  return { spec, generator: generator === undefined ? null : parseJsonText(generator, generatorName, GeneratorHealthSchema) };
+}
+
+/** Computes the load summary of a run directory and writes its four reports. */
+export async function renderLoadReports(dir: string, options: LoadReportOptions): Promise<RenderedLoadReports> {
+  const { spec, generator } = await readLoadRun(dir);
+  const records: LoadRecord[] = [];
+  // Every run has its viewer.html too: the answers of a load run, bounded like any other's.
+  const viewer = await openViewerFile(dir, { version: options.version, bundleDir: options.viewerBundleDir });
+  for await (const entry of readRecordEntries(dir)) {
+    stopIfInterrupted(options.signal, dir);
+    records.push(toLoadRecord(entry.record));
+    viewer.add(entry);
+  }
+  stopIfInterrupted(options.signal, dir);
+  // generator.json is written when a run ends: without it the run was killed (or still runs).
+  const figures = computeLoadFigures({ records, spec, generator, slos: options.slos ?? [], incomplete: generator === null });
+  const gates = evaluateLoadGates(options.gates ?? [], figures.summary);
+  const input: LoadReportInput = {
+    summary: figures.summary,
+    samples: figures.samples,
+    meta: { title: options.title ?? `chatbench load: ${spec.set} (${describeModel(figures.summary.run)})`, generated_by: `chatbench ${options.version}`, run_dir: dir },
+    gates,
+  };
+  const outputs: Array<[string, string]> = [
+    ['summary.json', `${JSON.stringify(figures.summary, null, 2)}\n`],
+    ['timeline.csv', renderTimelineCsv(figures.summary.timeline)],
+    ['report.md', renderLoadMd(input)],
+    ['report.html', renderLoadHtml(input)],
+  ];
+  const files: string[] = [];
+  for (const [name, text] of outputs) {
+    const path = join(dir, name);
+    await writeFileAtomic(path, text);
+    files.push(path);
+  }
+  const { file } = await viewer.finish();
+  if (file !== null) files.push(file);
+  return { summary: figures.summary, figures, gates, files };
+}
