@@ -210,10 +210,13 @@ async function* parseRecords(name: string, input: InputFile, withSpans = false):
     let lfDelimited: boolean | undefined;
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: Info & { lines: number } }>) {
       // info.lines is the line where the record ends; only quoted cells can hold newlines.
-      const line = info.lines - record.reduce((count, value) => count + countNewlines(value), 0);
+      const counted = info.lines - record.reduce((count, value) => count + countNewlines(value), 0);
       // csv-parse settles the record delimiter on the first line; the spans split on LF only.
       lfDelimited ??= isLfDelimited(parser);
-      const span = spans === null || !lfDelimited ? null : spans.take(line);
+      // A CR that ends the file is no line break to csv-parse (it waits for an LF that never comes),
+      // though it counts one in a quoted cell: the record then starts a line later than counted.
+      const span = spans === null || !lfDelimited ? null : (spans.take(counted) ?? spans.take(counted + 1));
+      const line = counted; // (as the path without spans counts it, so both give a row the same line)
       if (spans !== null && lfDelimited && span === undefined) throw new Error(`${name}:${line}: the byte offsets of the records and csv-parse disagree (a chatbench bug)`);
       yield { cells: record, line, span: span ?? null };
     }
@@ -226,7 +229,8 @@ async function* parseRecords(name: string, input: InputFile, withSpans = false):
   }
 }
 
-const countNewlines = (value: string): number => value.split('\n').length - 1;
+// csv-parse counts a lone CR inside a cell as a line break too (CRLF arrives as LF).
+const countNewlines = (value: string): number => (value.match(/[\r\n]/g) ?? []).length;
 
 /**
  * The options every parse of a dataset shares: the stream's and a re-read record's (dataset/row-file)

@@ -44,14 +44,17 @@ export function createRecordSpans() {
       for (let i = 0; i < chunk.length; i += 1) {
         const byte = chunk[i]!;
         if (byte === QUOTE) quoted = !quoted;
-        else if (byte === LF) {
+        // Lines are counted as csv-parse counts them: a CR followed by anything but an LF (in a quoted
+        // cell) is a line break, a CRLF is one, and a CR that ends the file none.
+        if (last === CR && byte !== LF) line += 1;
+        if (byte === LF) {
+          line += 1;
           const at = position + i;
           if (!quoted) {
             push({ line: startLine, offset: start, length: at - start - (last === CR ? 1 : 0) });
             start = at + 1;
-            startLine = line + 1;
+            startLine = line;
           }
-          line += 1;
         }
         last = byte;
       }

@@ -47,6 +47,13 @@ describe('indexDataset: the rows read again by byte offset are the rows the stre
     expect(all((await indexDataset(file)).rows)).toEqual((await readDataset(file)).rows);
   });
 
+  it('a lone CR inside a quoted cell is a line break for the line numbers, as csv-parse counts it', async () => {
+    const file = write('quoted-cr.csv', 'id,question,notes\n"q1","Hi?","a"\n"q2","Bye?","\rcr"\n"q3","Again?","c"\n');
+    const held = await readDataset(file);
+    expect(held.rows.map((r) => [r.id, r.line])).toEqual([['q1', 2], ['q2', 3], ['q3', 5]]);
+    expect(all((await indexDataset(file)).rows)).toEqual(held.rows);
+  });
+
   it('a file of lone-CR line ends (not re-readable by LF spans) is held in memory, the rows the same', async () => {
     const file = write('mac.csv', 'id,question\rq1,Hi?\rq2,Bye?\r');
     const held = await readDataset(file);
