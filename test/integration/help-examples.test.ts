@@ -127,12 +127,14 @@ const MANUAL = [
   'docs/reference/README.md', 'docs/reference/service-api.md', 'docs/reference/wire-format.md',
   'docs/reference/onyx-releases.md', 'docs/reference/metrics.md', 'docs/reference/results-jsonl.md',
   'docs/figures.md', 'docs/architecture.md', 'docs/dependencies.md', 'docs/development.md', 'docs/glossary.md',
+  'docs/install.md', 'docs/resume.md', 'docs/project-instructions.md', 'docs/terminal.md', 'docs/telemetry.md', 'docs/github-action.md',
 ];
 
 /** Pages whose shell blocks are recipes for another machine, not examples to run here. */
 const NOT_RUN: Record<string, string> = {
   'docs/mock-llm.md': 'registers the mock LLM in a real deployment ($ONYX, an admin token)',
   'docs/onyx-loadtest-kit.md': "runs the service's own Locust kit from the onyx repository (test/soak runs it)",
+  'docs/tls.md': 'names a deployment behind a private CA; test/integration/ca-file.test.ts runs --ca-file against a loopback HTTPS server',
   'docs/scale-out.md': 'recipes for a Kubernetes Job and a CI matrix; their commands run from docs/commands/merge.md and deploy/',
 };
 

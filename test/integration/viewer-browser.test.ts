@@ -97,8 +97,8 @@ describe.skipIf(!hasChromium)('the viewer in headless chromium', () => {
     expect(await first.locator('li[data-cite="2"]').textContent()).toContain('invalid');
 
     await first.locator('textarea').fill('right document, right answer');
-    await first.getByRole('button', { name: 'Good' }).click();
-    await expect.poll(() => first.locator('.review-current').textContent()).toContain('good by ann');
+    await first.getByRole('button', { name: 'Pass' }).click();
+    await expect.poll(() => first.locator('.review-current').textContent()).toContain('pass by ann');
     const run = await loadRun(join(root, 'current'));
     expect(groupValue(run, { set: 'fast', mode: 'stream', model_index: null }, 'human_pass_rate')).toBe(1);
 
@@ -147,7 +147,7 @@ describe.skipIf(!hasChromium)('the viewer in headless chromium', () => {
     await first.locator('button.marker', { hasText: '[1]' }).click();
     await expect.poll(() => first.locator('li[data-cite="1"]').getAttribute('class')).toContain('target');
     // The review made through the server is in the run's reviews.jsonl, so viewer.html shows it.
-    expect(await first.locator('.review-current').textContent()).toContain('good by ann');
+    expect(await first.locator('.review-current').textContent()).toContain('pass by ann');
     expect(await page.locator('.review-form').count()).toBe(0);
     expect(await first.locator('.read-only').textContent()).toContain('unavailable in viewer.html');
     const o = await overflow(page);
