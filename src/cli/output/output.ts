@@ -80,6 +80,8 @@ export interface Output {
   /** The command's result; printed as JSON on stdout with --json, else ignored. */
   result(value: unknown): void;
   readonly resultGiven: boolean;
+  /** The result given, in every mode: the run history reads it (cli/history-hook). */
+  readonly lastResult: unknown;
   /** Called once, when the options are known; before, everything behaves as `normal`. */
   configure(settings: OutputSettings): void;
 }
@@ -89,6 +91,7 @@ export function createOutput(raw: Pick<Io, 'stdout' | 'stderr' | 'env'>): Output
   let paint = createPaint(false);
   let paintErr = createPaint(false);
   let resultGiven = false;
+  let lastResult: unknown;
   const io = {
     stdout: new TerminalSafeStream(new ColourStream(raw.stdout, () => paint.enabled)),
     stderr: new TerminalSafeStream(new ColourStream(raw.stderr, () => paintErr.enabled)),
@@ -108,6 +111,9 @@ export function createOutput(raw: Pick<Io, 'stdout' | 'stderr' | 'env'>): Output
     get resultGiven() {
       return resultGiven;
     },
+    get lastResult() {
+      return lastResult;
+    },
     stdout: new SwitchStream(() => (mode === 'normal' || mode === 'verbose' ? io.stdout : null)),
     stderr: new SwitchStream(() => (mode === 'quiet' ? null : io.stderr)),
     out: io.stdout,
@@ -124,6 +130,7 @@ export function createOutput(raw: Pick<Io, 'stdout' | 'stderr' | 'env'>): Output
     result(value) {
       if (resultGiven) return;
       resultGiven = true;
+      lastResult = value;
       if (mode === 'json') io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
     },
     configure(settings) {
