@@ -4,7 +4,7 @@
  * Each takes an open store (history/store withStore).
  */
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
-import { rows, type Row } from './store.js';
+import { plainRows, rows, type Row } from './store.js';
 
 export interface RunFilter {
   command?: string | undefined;
@@ -76,8 +76,8 @@ export async function lastPassing(db: DuckDBConnection, command: string, branch:
   return found[0] === undefined ? undefined : String(found[0].run_dir);
 }
 
-/** Any SQL; the rows as JSON values (big integers as numbers when they fit). */
+/** Any SQL; the rows as JSON values (history/store plainRows). */
 export async function query(db: DuckDBConnection, sql: string): Promise<{ columns: string[]; rows: Row[] }> {
   const reader = await db.runAndReadAll(sql);
-  return { columns: reader.columnNames(), rows: reader.getRowObjectsJson() as Row[] };
+  return { columns: reader.columnNames(), rows: plainRows(reader.getRowObjectsJS()) };
 }

@@ -103,8 +103,19 @@ export async function transaction<T>(db: DuckDBConnection, work: () => Promise<T
 }
 
 export async function rows(db: DuckDBConnection, sql: string, values: DuckDBValue[] = []): Promise<Row[]> {
-  return (await db.runAndReadAll(sql, values)).getRowObjectsJson() as Row[];
+  return plainRows((await db.runAndReadAll(sql, values)).getRowObjectsJS());
 }
+
+/** JS values as JSON: a BIGINT (count(*), n) as a number when it is exact, else its digits; a date as ISO text. */
+function plain(value: unknown): Json {
+  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.map(plain);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  return value as Json;
+}
+
+export const plainRows = (objects: readonly Record<string, unknown>[]): Row[] => objects.map((o) => plain(o) as Row);
 
 /** Registers one run: its row and figures replace any earlier registration of the same directory. */
 export async function putRun(db: DuckDBConnection, entry: RunEntry): Promise<void> {
