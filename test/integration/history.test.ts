@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { createFakeIo } from '../helpers/fake-io.js';
+import { spawnCli } from '../helpers/spawn-cli.js';
 import { startSim, TOKENS } from '../helpers/start-sim.js';
 
 const sample = join(import.meta.dirname, '../../datasets/sample.csv');
@@ -68,5 +69,26 @@ describe('chatbench history', () => {
     expect(q.rows[0].p95).toBeCloseTo(group.latency.ttft_ms.p95, 6);
     const csv = await cli(['query', 'select id, verdict from runs where id = \'e1\'', '--csv'], history);
     expect(csv.stdout).toBe('id,verdict\ne1,passed\n');
+
+    // Two processes registering at once into a fresh store (rebuilt from the run directories): both land.
+    const rebuilt = join(dir, 'rebuilt.duckdb');
+    const imports = [spawnCli(['history', 'import', join(dir, 'e1'), join(dir, 'e2')], { CHATBENCH_HISTORY: rebuilt }), spawnCli(['history', 'import', join(dir, 'e3'), join(dir, 'l1')], { CHATBENCH_HISTORY: rebuilt })];
+    for (const p of imports) expect((await p.exited).code, p.stderr()).toBe(0);
+    expect((await json(['history'], rebuilt)).runs.map((r: { id: string }) => r.id).sort()).toEqual(['e1', 'e2', 'e3', 'l1']);
+    expect((await json(['history'], rebuilt)).runs.find((r: { id: string }) => r.id === 'e2')).toMatchObject({ command: 'eval', verdict: 'failed', exit_code: 1 });
+  });
+
+  it('refuses a corrupt store with exit 2 and the way to rebuild it; a run still passes, with a warning', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chatbench-history-'));
+    const corrupt = join(dir, 'history.duckdb');
+    writeFileSync(corrupt, 'not a database, only bytes enough for a header ...................................');
+    const listed = await cli(['history'], corrupt);
+    expect(listed.code).toBe(2);
+    expect(listed.stderr).toContain(corrupt);
+    expect(listed.stderr).toContain('chatbench history import');
+    const sim = await startSim();
+    const run = await cli(['load', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', smallDataset(dir), '--rate', '20', '--requests', '2', '--out', join(dir, 'l1')], corrupt);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/warning: the run was not added to the history/);
   });
 });
