@@ -35,7 +35,7 @@ export interface FinishedRun {
   out_dir?: string | undefined;
   files?: readonly string[] | undefined;
   decision?: { status: string; exit_code: number; headline: string } | undefined;
-  baseline_run?: string | undefined;
+  baseline_run?: string | null | undefined;
 }
 
 /** The directory a result names: out_dir, else (compare) the folder of its first file. */
@@ -50,7 +50,7 @@ export async function registerFinished(result: FinishedRun, file: string, cwd: s
       command: result.command,
       git: await gitOf(cwd),
       ended_at: new Date().toISOString(),
-      baseline_run: result.baseline_run ?? null,
+      baseline_run: result.baseline_run ? resolve(cwd, result.baseline_run) : null,
       ...(result.decision ? { verdict: { status: result.decision.status as never, exit_code: result.exit_code as never, headline: result.decision.headline } } : {}),
     };
     const entry = await readRunEntry(resolve(cwd, dir), context);

@@ -5,7 +5,7 @@
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { createFakeIo } from '../helpers/fake-io.js';
@@ -70,6 +70,17 @@ describe('chatbench history', () => {
     const csv = await cli(['query', 'select id, verdict from runs where id = \'e1\'', '--csv'], history);
     expect(csv.stdout).toBe('id,verdict\ne1,passed\n');
 
+    // Baselines by query: the latest passing eval (e4 failed), on the branch of the working directory too.
+    const compared = await json(['compare', 'last-passing', join(dir, 'e2'), '--out', join(dir, 'c1')], history);
+    expect(compared.baseline_run).toBe(relative(process.cwd(), join(dir, 'e3')));
+    const branch = listed.runs[0].git_branch;
+    const e5 = await cli([...evalArgs('e5', 'pass_rate >= 0'), '--baseline', branch === null ? 'last-passing' : `last-passing:${branch}`], history);
+    expect(e5.code, e5.stderr).toBe(0);
+    const after = (await json(['history'], history)).runs;
+    expect(after.find((r: { id: string }) => r.id === 'e5').baseline_run).toBe(join(dir, 'e3'));
+    expect(after.find((r: { id: string }) => r.id === 'c1')).toMatchObject({ command: 'compare', baseline_run: join(dir, 'e3') });
+    expect((await cli(['compare', 'last-passing:no-such-branch', join(dir, 'e2')], history)).code).toBe(2);
+
     // Two processes registering at once into a fresh store (rebuilt from the run directories): both land.
     const rebuilt = join(dir, 'rebuilt.duckdb');
     const imports = [spawnCli(['history', 'import', join(dir, 'e1'), join(dir, 'e2')], { CHATBENCH_HISTORY: rebuilt }), spawnCli(['history', 'import', join(dir, 'e3'), join(dir, 'l1')], { CHATBENCH_HISTORY: rebuilt })];
@@ -90,5 +101,8 @@ describe('chatbench history', () => {
     const run = await cli(['load', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', smallDataset(dir), '--rate', '20', '--requests', '2', '--out', join(dir, 'l1')], corrupt);
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(/warning: the run was not added to the history/);
+    const unregistered = await cli(['load', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', smallDataset(dir), '--rate', '20', '--requests', '2', '--out', join(dir, 'l2'), '--no-history'], corrupt);
+    expect(unregistered.code).toBe(0);
+    expect(unregistered.stderr).not.toMatch(/history/);
   });
 });
