@@ -62,6 +62,10 @@ describe('chatbench history', () => {
     const trend = await json(['history', 'trend', 'citation_recall', '--set', 'fast'], history);
     const order = listed.runs.filter((r: { command: string }) => r.command === 'eval').map((r: { id: string }) => r.id);
     expect([...new Set(trend.points.map((p: { id: string }) => p.id))]).toEqual(order);
+    expect(trend.html).toBe(join(dir, 'reports', 'trend-citation_recall-fast.html'));
+    const chart = readFileSync(trend.html, 'utf8');
+    expect(chart).toContain('<svg');
+    expect(chart).toContain('href="../e1/report.html"');
     expect((await cli(['history', 'trend', 'citation_recall', '--set', 'fast'], history)).stdout).toMatch(/citation_recall {2}[▁-█]+/);
 
     // query: the p95 of a run's ok records' TTFT, the same number summary.json holds.

@@ -3,6 +3,8 @@
  * `chatbench history`: the runs the history store holds (docs/history.md), `history import DIR...`
  * to register run directories (and rebuild a store), `history trend FIGURE` for one figure across runs.
  */
+import { writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { UsageError } from '../../errors.js';
 import { listRuns, trend, type RunFilter, type TrendPoint } from '../../history/queries.js';
@@ -10,6 +12,7 @@ import { readRunEntry } from '../../history/read-run.js';
 import { historyFile } from '../../history/register.js';
 
 import { sparkline } from '../../history/sparkline.js';
+import { renderTrendHtml } from '../../history/trend-html.js';
 import { putRun, withStore } from '../../history/store.js';
 import type { Io } from '../io.js';
 import { outputOf } from '../output/output.js';
@@ -25,6 +28,7 @@ interface HistoryArgs {
   since: string | undefined;
   until: string | undefined;
   figures: boolean | undefined;
+  html: string | undefined;
 }
 
 const num = (v: number | null): string => (v === null ? 'n/a' : Number(v.toPrecision(4)).toString());
@@ -53,6 +57,7 @@ export function historyCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('verdict', { type: 'string', choices: ['passed', 'failed', 'no-gate', 'run-failed', 'interrupted'], describe: 'only runs with this verdict' })
         .option('since', { type: 'string', describe: 'only runs that ended at or after this ISO date' })
         .option('until', { type: 'string', describe: 'only runs that ended at or before this ISO date' })
+        .option('html', { type: 'string', describe: 'trend: where to write the HTML chart (default trend-FIGURE[-SET].html beside the store)' })
         .option('figures', { type: 'boolean', describe: 'list: each run with its figures (always with --json)' })
         .example('$0 history --command eval --branch main', 'the evals made on main')
         .example('$0 history trend citation_recall --set fast', 'one figure across runs, oldest first')
@@ -86,7 +91,13 @@ export function historyCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         if (figure === undefined) throw new UsageError('history trend: name a figure, e.g. ttft_ms.p95 or citation_recall');
         const points = await withStore(file, (db) => trend(db, figure, filter));
         io.stdout.write(renderTrend(figure, points));
-        output.result({ command: 'history', exit_code: 0, history: file, figure, points });
+        // The chart beside the store unless --html names a file; each run links to its report.html.
+        const html = resolve(io.cwd, a.html ?? join(dirname(file), `trend-${figure.replace(/[^\w.-]+/g, '_')}${a.set === undefined ? '' : `-${a.set.replace(/[^\w.-]+/g, '_')}`}.html`));
+        if (points.length > 0) {
+          await writeFile(html, renderTrendHtml(figure, points, (runDir) => relative(dirname(html), join(runDir, 'report.html'))));
+          io.stdout.write(`chart: ${relative(io.cwd, html)}\n`);
+        }
+        output.result({ command: 'history', exit_code: 0, history: file, figure, points, html: points.length > 0 ? html : null });
         return;
       }
       const runs = await withStore(file, (db) => listRuns(db, filter, a.figures === true || output.mode === 'json'));
