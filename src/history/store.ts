@@ -26,20 +26,27 @@ export const rebuildHint = (file: string): string => `move ${file} away, then re
 // One process opens the file once at a time: DuckDB refuses a second instance of one file in a process.
 let queue: Promise<unknown> = Promise.resolve();
 
-/** Runs `work` with the store open (created and migrated forward as needed), then closes it. */
-export function withStore<T>(file: string, work: (db: DuckDBConnection) => Promise<T>): Promise<T> {
-  const next = queue.then(() => openAndRun(file, work));
+/**
+ * Runs `work` with the store open (created and migrated forward as needed), then closes it.
+ * `readOnly`: `work` cannot change the store (`chatbench query` runs the user's SQL so).
+ */
+export function withStore<T>(file: string, work: (db: DuckDBConnection) => Promise<T>, options: { readOnly?: boolean } = {}): Promise<T> {
+  const next = queue.then(async () => {
+    if (!options.readOnly) return openAndRun(file, work, false);
+    await openAndRun(file, async () => undefined, false);
+    return openAndRun(file, work, true);
+  });
   queue = next.catch(() => undefined);
   return next;
 }
 
-async function openAndRun<T>(file: string, work: (db: DuckDBConnection) => Promise<T>): Promise<T> {
+async function openAndRun<T>(file: string, work: (db: DuckDBConnection) => Promise<T>, readOnly: boolean): Promise<T> {
   await mkdir(dirname(file), { recursive: true });
-  const instance = await openInstance(file);
+  const instance = await openInstance(file, readOnly);
   try {
     const db = await instance.connect();
     try {
-      await migrate(db, file);
+      if (!readOnly) await migrate(db, file);
       return await work(db);
     } finally {
       db.closeSync();
@@ -49,12 +56,12 @@ async function openAndRun<T>(file: string, work: (db: DuckDBConnection) => Promi
   }
 }
 
-async function openInstance(file: string): Promise<DuckDBInstance> {
+async function openInstance(file: string, readOnly: boolean): Promise<DuckDBInstance> {
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {
       // No extension is ever fetched: json (read_json_auto) is linked into the package.
-      return await DuckDBInstance.create(file, { autoinstall_known_extensions: 'false' });
+      return await DuckDBInstance.create(file, { autoinstall_known_extensions: 'false', ...(readOnly ? { access_mode: 'READ_ONLY' } : {}) });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (/lock/i.test(message) && Date.now() < deadline) {

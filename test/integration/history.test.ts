@@ -73,6 +73,9 @@ describe('chatbench history', () => {
     expect(q.rows[0].p95).toBeCloseTo(group.latency.ttft_ms.p95, 6);
     const csv = await cli(['query', 'select id, verdict from runs where id = \'e1\'', '--csv'], history);
     expect(csv.stdout).toBe('id,verdict\ne1,passed\n');
+    const write = await cli(['query', 'delete from runs'], history);
+    expect(write.code).toBe(2);
+    expect(write.stderr).toMatch(/read-only/);
 
     // Baselines by query: the latest passing eval (e4 failed), on the branch of the working directory too.
     const compared = await json(['compare', 'last-passing', join(dir, 'e2'), '--out', join(dir, 'c1')], history);

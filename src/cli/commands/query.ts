@@ -45,8 +45,11 @@ export function queryCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
       const found = await withStore(file, async (db) => {
         // Each record's answer figures at the top level (ttft_ms, total_ms …) as well as nested, so a query names them plainly.
         if (results !== undefined) await db.run(`create temp view results as select * from read_json_auto(${sqlString(results)}, format = 'newline_delimited', union_by_name = true)`);
-        return query(db, a.sql);
-      });
+        // The SQL is the user's input: DuckDB's refusal (a syntax error, an unknown column, a write) is exit 2.
+        return query(db, a.sql).catch((error: unknown) => {
+          throw new InputError([`query: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`], { cause: error });
+        });
+      }, { readOnly: true });
       const output = outputOf(io);
       if (a.csv === true) io.stdout.write(stringify([found.columns, ...found.rows.map((r) => found.columns.map((c) => (typeof r[c] === 'object' && r[c] !== null ? JSON.stringify(r[c]) : r[c])))]));
       else if (output.mode !== 'json') io.stdout.write(`${found.columns.join('\t')}\n${found.rows.map((r) => found.columns.map((c) => JSON.stringify(r[c])).join('\t')).join('\n')}\n`);
