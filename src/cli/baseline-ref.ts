@@ -7,7 +7,7 @@
 import { relative, resolve } from 'node:path';
 import { InputError } from '../errors.js';
 import { lastPassing } from '../history/queries.js';
-import { historyFile } from '../history/register.js';
+import { storeToRead } from '../history/register.js';
 import { withStore } from '../history/store.js';
 import type { Io } from './io.js';
 
@@ -19,8 +19,7 @@ export const isBaselineRef = (value: string): boolean => REF.test(value);
 export async function resolveBaselineRef(value: string | undefined, flag: string, io: Io, args: object, excluding?: string): Promise<string | undefined> {
   const match = value === undefined ? null : REF.exec(value);
   if (match === null) return value;
-  const option = (args as { history?: string | boolean }).history;
-  const file = historyFile(option === false ? undefined : option, io.cwd)!;
+  const file = storeToRead((args as { history?: string | boolean }).history, io.cwd);
   const branch = match[1];
   const found = await withStore(file, (db) => lastPassing(db, 'eval', branch, excluding === undefined ? undefined : resolve(io.cwd, excluding)));
   if (found === undefined) {

@@ -18,6 +18,11 @@ export function historyFile(option: string | boolean | undefined, cwd: string): 
   return resolve(cwd, typeof option === 'string' && option !== '' && option !== 'true' ? option : 'reports/history.duckdb');
 }
 
+/** The store a command reads (history, query, a last-passing baseline): `--no-history` leaves no run out here, so it means the default. */
+export function storeToRead(option: string | boolean | undefined, cwd: string): string {
+  return historyFile(option, cwd) ?? historyFile(undefined, cwd)!;
+}
+
 /** The commit and branch of the working directory; nulls outside a git work tree or without git. */
 export async function gitOf(cwd: string): Promise<{ commit: string | null; branch: string | null }> {
   const ask = async (args: string[]) => (await run('git', args, { cwd, timeout: 5000 }).catch(() => undefined))?.stdout.trim() || null;

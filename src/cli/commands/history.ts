@@ -3,13 +3,13 @@
  * `chatbench history`: the runs the history store holds (docs/history.md), `history import DIR...`
  * to register run directories (and rebuild a store), `history trend FIGURE` for one figure across runs.
  */
-import { writeFile } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { UsageError } from '../../errors.js';
 import { listRuns, trend, type RunFilter, type TrendPoint } from '../../history/queries.js';
 import { readRunEntry } from '../../history/read-run.js';
-import { historyFile } from '../../history/register.js';
+import { storeToRead } from '../../history/register.js';
 
 import { sparkline } from '../../history/sparkline.js';
 import { renderTrendHtml } from '../../history/trend-html.js';
@@ -73,8 +73,10 @@ export function historyCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         const imported: string[] = [];
         const skipped: string[] = [];
         for (const dir of args) {
+          // `reports/*` names the store and trend charts too: files are not run directories.
+          if ((await stat(resolve(io.cwd, dir)).catch(() => undefined))?.isFile()) continue;
           try {
-            const entry = await readRunEntry(dir);
+            const entry = await readRunEntry(resolve(io.cwd, dir));
             await withStore(file, (db) => putRun(db, entry));
             imported.push(entry.run.run_dir);
           } catch (error) {
@@ -109,8 +111,5 @@ export function historyCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
   });
 }
 
-/** The store the global `--history` names; `--no-history` means the default one here (there is no run to leave out). */
-const storeFile = (a: object, cwd: string): string => {
-  const option = (a as { history?: string | boolean }).history;
-  return historyFile(option === false ? undefined : option, cwd)!;
-};
+/** The store the global `--history` names (history/register storeToRead). */
+const storeFile = (a: object, cwd: string): string => storeToRead((a as { history?: string | boolean }).history, cwd);

@@ -9,7 +9,7 @@ import type { Argv } from 'yargs';
 import { stringify } from 'csv-stringify/sync';
 import { InputError } from '../../errors.js';
 import { query } from '../../history/queries.js';
-import { historyFile } from '../../history/register.js';
+import { storeToRead } from '../../history/register.js';
 
 import { withStore } from '../../history/store.js';
 import type { Io } from '../io.js';
@@ -33,7 +33,7 @@ export function queryCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .positional('sql', { type: 'string', demandOption: true, describe: 'the query (DuckDB SQL)' })
         .positional('run', { type: 'string', describe: 'a run directory: its results.jsonl becomes the view `results`' })
         .option('csv', { type: 'boolean', describe: 'print the rows as CSV' })
-        .example('$0 query "select set, quantile_cont(ttft_ms, 0.95) from results group by set" reports/2026-11-26T12-00-00-eval', 'TTFT p95 per set of one run')
+        .example('$0 query "select set, mode, quantile_cont(ttft_ms, 0.95) as ttft_p95 from results where outcome = \'ok\' group by all" reports/2026-11-20T10-00-00-eval', 'TTFT p95 per set and mode of one run (summary.json\'s figure)')
         .example('$0 query "select id, value from runs join figures using (run_dir) where figure = \'pass_rate\'"', 'a figure across every run'),
     handler: async (a) => {
       const file = storeFile(a, io.cwd);
@@ -59,8 +59,5 @@ export function queryCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
   });
 }
 
-/** The store the global `--history` names; `--no-history` means the default one here (there is no run to leave out). */
-const storeFile = (a: object, cwd: string): string => {
-  const option = (a as { history?: string | boolean }).history;
-  return historyFile(option === false ? undefined : option, cwd)!;
-};
+/** The store the global `--history` names (history/register storeToRead). */
+const storeFile = (a: object, cwd: string): string => storeToRead((a as { history?: string | boolean }).history, cwd);
