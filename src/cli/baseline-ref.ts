@@ -6,9 +6,7 @@
  */
 import { relative, resolve } from 'node:path';
 import { InputError } from '../errors.js';
-import { lastPassing } from '../history/queries.js';
-import { storeToRead } from '../history/register.js';
-import { withStore } from '../history/store.js';
+import { storeToRead } from '../history/location.js';
 import type { Io } from './io.js';
 
 const REF = /^last-passing(?::(.+))?$/;
@@ -21,6 +19,8 @@ export async function resolveBaselineRef(value: string | undefined, flag: string
   if (match === null) return value;
   const file = storeToRead((args as { history?: string | boolean }).history, io.cwd);
   const branch = match[1];
+  // The database loads only for a reference: a plain --baseline DIR never pays for it.
+  const [{ lastPassing }, { withStore }] = await Promise.all([import('../history/queries.js'), import('../history/store.js')]);
   const found = await withStore(file, (db) => lastPassing(db, 'eval', branch, excluding === undefined ? undefined : resolve(io.cwd, excluding)));
   if (found === undefined) {
     throw new InputError([`${flag} ${value}: no passing eval${branch === undefined ? '' : ` on branch ${branch}`} in the history ${file}`], { hint: 'chatbench history --command eval lists the runs it holds; history import DIR... adds run directories' });

@@ -7,21 +7,11 @@
 import { execFile } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import type { REGISTERED_COMMANDS } from './location.js';
 import { readRunEntry, type RunContext } from './read-run.js';
 import { putRun, withStore } from './store.js';
 
 const run = promisify(execFile);
-
-/** Where the store is: `--history FILE` (CHATBENCH_HISTORY), else reports/history.duckdb; undefined with --no-history. */
-export function historyFile(option: string | boolean | undefined, cwd: string): string | undefined {
-  if (option === false || option === 'false') return undefined;
-  return resolve(cwd, typeof option === 'string' && option !== '' && option !== 'true' ? option : 'reports/history.duckdb');
-}
-
-/** The store a command reads (history, query, a last-passing baseline): `--no-history` leaves no run out here, so it means the default. */
-export function storeToRead(option: string | boolean | undefined, cwd: string): string {
-  return historyFile(option, cwd) ?? historyFile(undefined, cwd)!;
-}
 
 /** The commit and branch of the working directory; nulls outside a git work tree or without git. */
 export async function gitOf(cwd: string): Promise<{ commit: string | null; branch: string | null }> {
@@ -30,7 +20,6 @@ export async function gitOf(cwd: string): Promise<{ commit: string | null; branc
   return { commit, branch: branch === 'HEAD' ? null : branch };
 }
 
-export const REGISTERED_COMMANDS = ['eval', 'load', 'capacity', 'merge', 'compare'] as const;
 type Registered = (typeof REGISTERED_COMMANDS)[number];
 
 /** The part of a command's `--json` result the hook reads. */

@@ -7,13 +7,12 @@ import { stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { UsageError } from '../../errors.js';
-import { listRuns, trend, type RunFilter, type TrendPoint } from '../../history/queries.js';
+import type { RunFilter, TrendPoint } from '../../history/queries.js';
 import { readRunEntry } from '../../history/read-run.js';
-import { storeToRead } from '../../history/register.js';
+import { storeToRead } from '../../history/location.js';
 
 import { sparkline } from '../../history/sparkline.js';
 import { renderTrendHtml } from '../../history/trend-html.js';
-import { putRun, withStore } from '../../history/store.js';
 import type { Io } from '../io.js';
 import { outputOf } from '../output/output.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
@@ -64,6 +63,8 @@ export function historyCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .example('$0 history import reports/*', 'register existing run directories (rebuilds a lost store)'),
     handler: async (a) => {
       const file = storeFile(a, io.cwd);
+      // The database loads when the command runs, not when --help of every command is built.
+      const [{ listRuns, trend }, { putRun, withStore }] = await Promise.all([import('../../history/queries.js'), import('../../history/store.js')]);
       const output = outputOf(io);
       const filter: RunFilter = { command: a.command, set: a.set, branch: a.branch, verdict: a.verdict, since: a.since, until: a.until };
       const action = a.action ?? 'list';

@@ -8,10 +8,8 @@ import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { stringify } from 'csv-stringify/sync';
 import { InputError } from '../../errors.js';
-import { query } from '../../history/queries.js';
-import { storeToRead } from '../../history/register.js';
+import { storeToRead } from '../../history/location.js';
 
-import { withStore } from '../../history/store.js';
 import type { Io } from '../io.js';
 import { outputOf } from '../output/output.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
@@ -37,6 +35,8 @@ export function queryCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .example('$0 query "select id, value from runs join figures using (run_dir) where figure = \'pass_rate\'"', 'a figure across every run'),
     handler: async (a) => {
       const file = storeFile(a, io.cwd);
+      // The database loads when the command runs, not when --help of every command is built.
+      const [{ query }, { withStore }] = await Promise.all([import('../../history/queries.js'), import('../../history/store.js')]);
       let results: string | undefined;
       if (a.run !== undefined) {
         results = join(resolve(io.cwd, a.run), 'results.jsonl');
