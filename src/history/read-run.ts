@@ -26,7 +26,10 @@ const ManifestPartSchema = z.object({
 /** What the command that just ended knows and the directory does not. */
 export interface RunContext {
   command?: RunRow['command'];
-  verdict?: Pick<Verdict, 'status' | 'exit_code' | 'headline'>;
+  /** The verdict the command gave (src/verdict), in place of the one its files hold. */
+  verdict?: { status: string; exit_code: number; headline: string };
+  /** The command's exit code, when it gave no verdict. */
+  exit_code?: number;
   git?: { commit: string | null; branch: string | null };
   baseline_run?: string | null;
   ended_at?: string;
@@ -96,7 +99,7 @@ export async function readRunEntry(dirPath: string, context: RunContext = {}): P
     dataset_sha256: manifest.dataset?.sha256 ?? null,
     sets_sha256: manifest.models?.sha256 ?? null,
     verdict: verdict?.status ?? null,
-    exit_code: verdict?.exit_code ?? 0,
+    exit_code: verdict?.exit_code ?? context.exit_code ?? 0,
     headline: verdict?.headline ?? null,
     baseline_run: context.baseline_run ?? null,
   };

@@ -45,10 +45,11 @@ export async function registerFinished(result: FinishedRun, file: string, cwd: s
       git: await gitOf(cwd),
       ended_at: new Date().toISOString(),
       baseline_run: result.baseline_run ? resolve(cwd, result.baseline_run) : null,
-      ...(result.decision ? { verdict: { status: result.decision.status as never, exit_code: result.exit_code as never, headline: result.decision.headline } } : {}),
+      exit_code: result.exit_code,
+      // The exit code the process ends with: the verdict's, or the interrupt's (130, 143) when it was stopped.
+      ...(result.decision ? { verdict: { status: result.decision.status, exit_code: result.exit_code, headline: result.decision.headline } } : {}),
     };
     const entry = await readRunEntry(resolve(cwd, dir), context);
-    if (!result.decision) entry.run.exit_code = result.exit_code;
     await withStore(file, (db) => putRun(db, entry));
     return undefined;
   } catch (error) {
