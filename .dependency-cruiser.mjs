@@ -28,7 +28,7 @@ const LAYERS = [
   ['app/store'],
   ['app/shared'],
   ['app/eval', 'app/load'],
-  ['app/merge', 'ci', 'init'],
+  ['app/merge', 'ci', 'init', 'history'],
   ['cli'],
 ];
 

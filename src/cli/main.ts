@@ -18,6 +18,7 @@ import { withFlagSuggestions } from './unknown-flags.js';
 import { applyCaFile } from './ca-file.js';
 import { parseBytes } from './bytes.js';
 import { formatBytes, LIMITS, setRunFileLineBytes } from '../util/limits.js';
+import { registerInHistory } from './history-hook.js';
 
 export async function main(rawArgv: readonly string[], rawIo: Io): Promise<ExitCode> {
   // `--timeout -1s` reaches the flag's own check (cli/argv) instead of yargs' "unknown arguments".
@@ -76,9 +77,10 @@ export async function main(rawArgv: readonly string[], rawIo: Io): Promise<ExitC
     // Await parseAsync itself: a handler's rejection must reach the catch below. The callback only
     // captures what yargs would print (help, version, completion) so it goes to stdout, not the process.
     let text = '';
-    await parser.parseAsync([...argv], {}, (_error, _argv, printed) => {
+    const parsed = await parser.parseAsync([...argv], {}, (_error, _argv, printed) => {
       text = printed;
     });
+    await registerInHistory(named?.name, output.lastResult, parsed.history as string | boolean | undefined, io);
     if (text) output.out.write(`${text}\n`);
     else if (output.mode === 'json' && !output.resultGiven) output.result({ command: named?.name ?? null, exit_code: exitCode });
     return exitCode;
@@ -99,6 +101,7 @@ export function withGlobalOptions<T>(y: Argv<T>) {
     .option('json', { type: 'boolean', global: true, describe: 'Print the result as one JSON document on stdout and nothing else there (progress stays on stderr)', group: 'Output and configuration:' })
     .option('quiet', { alias: 'q', type: 'boolean', global: true, describe: 'Print only the verdict and errors', group: 'Output and configuration:' })
     .option('verbose', { type: 'boolean', global: true, describe: 'Also print a line per request as it finishes (stderr)', group: 'Output and configuration:' })
+    .option('history', { type: 'string', global: true, describe: 'The run history store (default reports/history.duckdb; env CHATBENCH_HISTORY); eval, load, capacity, merge and compare register in it when they end; --no-history: not this run', group: 'Output and configuration:' })
     .option('ca-file', { type: 'string', global: true, describe: 'PEM file of the certificate authority of a deployment with a self-signed or private certificate, trusted besides the system\'s for HTTPS (NODE_EXTRA_CA_CERTS works too)', group: 'Output and configuration:' })
     .option('color', { type: 'boolean', global: true, describe: 'Colour verdicts and bad figures; default on a terminal unless NO_COLOR is set (FORCE_COLOR forces it); --no-color turns it off', group: 'Output and configuration:' })
     .option('max-run-line-bytes', {

@@ -25,7 +25,7 @@ function bufferStream(chunks: Buffer[]): Writable {
   });
 }
 
-/** `env` defaults to empty (tests never inherit the developer's CHATBENCH_* settings); `cwd` to process.cwd(). */
+/** `env` defaults to empty but CHATBENCH_HISTORY=false (tests never inherit the developer's CHATBENCH_* settings); `cwd` to process.cwd(). */
 export function createFakeIo(options: { env?: Record<string, string | undefined>; cwd?: string } = {}): FakeIo {
   const out: Buffer[] = [];
   const err: Buffer[] = [];
@@ -34,7 +34,8 @@ export function createFakeIo(options: { env?: Record<string, string | undefined>
   const io: Io = {
     stdout: bufferStream(out),
     stderr: bufferStream(err),
-    env: { ...options.env },
+    // No run history unless a test names one: tests never write the repository's reports/history.duckdb.
+    env: { CHATBENCH_HISTORY: 'false', ...options.env },
     cwd: options.cwd ?? process.cwd(),
     signal: controller.signal,
     onSecondInterrupt: (listener) => void second.push(listener),

@@ -23,7 +23,7 @@ export function spawnCli(args: readonly string[], env: Record<string, string> = 
   const started = performance.now();
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'chatbench.js'), ...args], {
     cwd: ROOT,
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', CHATBENCH_HISTORY: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const out: Buffer[] = [];

@@ -14,6 +14,7 @@ import type { GateVerdict } from '../../gates/index.js';
 import { claimDir } from '../claim.js';
 import type { Io } from '../io.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
+import { resolveBaselineRef } from '../baseline-ref.js';
 
 interface CompareArgs {
   baseline: string;
@@ -76,7 +77,7 @@ export function compareCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
     describe: 'Compare a run with a baseline: deltas with 95% intervals, broken questions, gates',
     builder: (y: Argv) =>
       y
-        .positional('baseline', { type: 'string', demandOption: true, describe: 'baseline run directory, saved baseline, or results.jsonl' })
+        .positional('baseline', { type: 'string', demandOption: true, describe: 'baseline run directory, saved baseline, or results.jsonl; last-passing[:BRANCH]: the latest passing eval in the run history' })
         .positional('current', { type: 'string', demandOption: true, describe: 'current run directory or results.jsonl' })
         .option('out', { alias: 'o', type: 'string', describe: 'directory for compare.md/json/html (default reports/<date-time>-compare)' })
         .option('map', { type: 'string', array: true, describe: 'a renamed set, repeatable: OLD=NEW (baseline name = current name)' })
@@ -96,12 +97,13 @@ export function compareCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .epilogue('Exit codes: 0 every gate passed (or none was set), 1 a gate failed, 2 bad input (missing run, bad gate or --map), 4 internal error. The verdict line leads with the gates; the significant changes after it are counted by the same test the table stars and a "significant" gate uses. Gate grammar and statistics: docs/ci.md.'),
     handler: async (args) => {
       try {
+        const baseline = (await resolveBaselineRef(args.baseline, 'baseline', io, args, args.current))!;
         const outDir = args.out ?? defaultCompareDir(new Date());
         const claim = await claimDir(io, outDir, { label: `--out ${outDir}`, command: 'compare' });
         let result;
         try {
           result = await compareAndGate({
-            baselineDir: args.baseline,
+            baselineDir: baseline,
             currentDir: args.current,
             gates: args.gate ?? [],
             gatesFile: args['gates-file'],
@@ -118,7 +120,7 @@ export function compareCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         if (result.comparison !== null) io.stdout.write(renderCompareOutput(result.comparison, result.gateResults, result.files));
         const output = outputOf(io);
         output.verdict(verdictLine(result.verdict, output.paint));
-        output.result({ command: 'compare', exit_code: result.exitCode, verdict: result.verdict.headline, decision: result.verdict, files: result.files, gates: result.gateResults, comparison: result.comparison });
+        output.result({ command: 'compare', exit_code: result.exitCode, verdict: result.verdict.headline, decision: result.verdict, files: result.files, gates: result.gateResults, comparison: result.comparison, baseline_run: baseline });
         setExitCode(result.exitCode);
       } catch (error) {
         reportFailure(io, setExitCode, error);

@@ -29,6 +29,7 @@ import { resumeCommand } from '../resume-command.js';
 import { createProgressView } from '../progress.js';
 import { liveOutput } from '../terminal-safe.js';
 import { defaultRunDir } from '../run-dir.js';
+import { resolveBaselineRef } from '../baseline-ref.js';
 import { VERSION } from '../version.js';
 import { reportsList } from './reports-list.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
@@ -65,7 +66,7 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .option('restore-project', { type: 'boolean', default: false, describe: 'When the sets file sets a project\'s instructions (defaults.project): put the text the project had before back when the run ends (manifest.json keeps it either way)', group: 'Run:' })
         .option('out', { type: 'string', describe: 'Run directory (default reports/<date-time>-eval)', group: 'Output:' })
         .option('resume', { type: 'string', describe: 'Continue the killed or interrupted run in this directory: its options come from the run\'s manifest.json (give the token again); a flag given beside must agree with the run; only the requests it has no record of are sent', group: 'Output:' })
-        .option('baseline', { type: 'string', describe: 'Compare with this run or saved baseline after the run (compare.md/json/html)', group: 'Gates:' })
+        .option('baseline', { type: 'string', describe: 'Compare with this run or saved baseline after the run (compare.md/json/html); last-passing[:BRANCH]: the latest passing eval in the run history', group: 'Gates:' })
         .option('gate', { type: 'string', array: true, default: [], describe: 'A gate, e.g. "citation_recall delta >= -0.02 significant" (repeatable; docs/ci.md)', group: 'Gates:' })
         .option('gates-file', { type: 'string', describe: 'A JSON file of gates (formerly --gates)', group: 'Gates:' })
         .option('map', { type: 'string', array: true, default: [], describe: 'old=new: a set renamed since the baseline', group: 'Gates:' })
@@ -83,7 +84,7 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         .example('$0 eval --sim --dataset examples/questions.csv --checks examples/checks.mjs --pass default --pass "cites_policy >= 1"', 'Your own checks as figures, and the pass rule extended with one of them')
         .epilogue(LIMITS_NOTE),
     handler: async (a) => {
-      setExitCode(await evalHandler(a, io));
+      setExitCode(await evalHandler({ ...a, baseline: await resolveBaselineRef(a.baseline, '--baseline', io, a) }, io));
     },
   });
 }
@@ -317,7 +318,7 @@ async function runClaimed(a: EvalArgs, io: Io, c: Checked): Promise<ExitCode> {
   const exitCode = verdict.exit_code;
   output.verdict(verdictLine(verdict, output.paint));
   output.result({
-    command: 'eval', exit_code: exitCode, verdict: verdict.headline, decision: verdict, run_dir: result.outDir,
+    command: 'eval', exit_code: exitCode, verdict: verdict.headline, decision: verdict, run_dir: result.outDir, baseline_run: a.baseline ?? null,
     files: [...result.reports.files, ...added], skipped: result.reports.skipped, run: result.run, gates: gateResults, summary: result.reports.summary,
   });
   return exitCode;

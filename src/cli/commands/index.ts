@@ -34,6 +34,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'baseline', load: async () => (await import('./baseline.js')).baselineCommand },
   { name: 'merge', load: async () => (await import('./merge.js')).mergeCommand },
   { name: 'view', load: async () => (await import('./view.js')).viewCommand },
+  { name: 'history', load: async () => (await import('./history.js')).historyCommand },
+  { name: 'query', load: async () => (await import('./query.js')).queryCommand },
 ];
 
 /**

@@ -58,6 +58,7 @@ export function createOutput(raw: Pick<Io, 'stdout' | 'stderr' | 'env'>): Output
   let paint = createPaint(false);
   let paintErr = createPaint(false);
   let resultGiven = false;
+  let lastResult: unknown;
   const io = {
     stdout: new TerminalSafeStream(new ColourStream(raw.stdout, () => paint.enabled)),
     stderr: new TerminalSafeStream(new ColourStream(raw.stderr, () => paintErr.enabled)),
@@ -77,6 +78,9 @@ export function createOutput(raw: Pick<Io, 'stdout' | 'stderr' | 'env'>): Output
     get resultGiven() {
       return resultGiven;
     },
+    get lastResult() {
+      return lastResult;
+    },
     stdout: new SwitchStream(() => (mode === 'normal' || mode === 'verbose' ? io.stdout : null)),
     stderr: new SwitchStream(() => (mode === 'quiet' ? null : io.stderr)),
     out: io.stdout,
@@ -93,6 +97,7 @@ export function createOutput(raw: Pick<Io, 'stdout' | 'stderr' | 'env'>): Output
     result(value) {
       if (resultGiven) return;
       resultGiven = true;
+      lastResult = value;
       if (mode === 'json') io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
     },
     configure(settings) {

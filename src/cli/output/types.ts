@@ -38,6 +38,8 @@ export interface Output {
   /** The command's result; printed as JSON on stdout with --json, else ignored. */
   result(value: unknown): void;
   readonly resultGiven: boolean;
+  /** The result given, in every mode: the run history reads it (cli/history-hook). */
+  readonly lastResult: unknown;
   /** Called once, when the options are known; before, everything behaves as `normal`. */
   configure(settings: OutputSettings): void;
 }
