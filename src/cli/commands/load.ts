@@ -312,7 +312,7 @@ async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode
     // With conversations --requests counts conversations, not the requests the view counts: no fraction then.
     requests: !spec.conversations && spec.stages === null && spec.duration_ms === null && spec.requests !== null ? shardUsers(spec.requests, spec.shard) : null,
   });
-  const live = await startRunTelemetry(io, c.telemetry, { tokens, prepared, mode: spec.mode, steps: false });
+  const live = await startRunTelemetry(io, c.telemetry, { tokens, prepared, mode: spec.mode, steps: false, conditions: [...slos.map((x) => ({ kind: 'slo' as const, text: x.gate.text })), ...gates.map((g) => ({ kind: 'gate' as const, text: g.text }))] });
   let result: LoadResult;
   try {
     result = await runLoad({
@@ -341,6 +341,7 @@ async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode
   // One decision (verdict/load): a broken SLO or a failed gate fails the run; the interrupt wins.
   const verdict = withInterruptExit(loadRunVerdict({ ...summary, run: { ...summary.run, interrupted: result.interrupted || summary.run.interrupted } }, result.gates), interruptedExitCode(io.signal));
   const exitCode = verdict.exit_code;
+  live.finish(verdict);
   io.stdout.write(`\n${renderLoadSummary(summary, result.gates, output.paint)}\nreports:\n${[`${result.outDir}/results.jsonl`, ...result.reports].map((f) => `  ${f}`).join('\n')}\n`);
   for (const gate of failed) output.alert(`gate failed: ${gate.reason}`);
   for (const slo of summary.slos.filter((x) => !x.passed && !x.goodput_only)) output.alert(`SLO broken: ${slo.reason}`);
@@ -350,6 +351,7 @@ async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode
     command: 'load', exit_code: exitCode, verdict: verdict.headline, decision: verdict, out_dir: result.outDir,
     files: [`${result.outDir}/results.jsonl`, ...result.reports], gates: result.gates, summary,
   });
+  await live.linger();
   return exitCode;
 }
 
