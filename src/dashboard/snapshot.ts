@@ -119,9 +119,10 @@ export function createDashboardSnapshots(options: SnapshotOptions): DashboardSna
       const ttft = histogram(families, 'chatbench_ttft_seconds');
       const ttfp = histogram(families, 'chatbench_ttfp_seconds');
       const now = { ttft: summedCounts(ttft), ttfp: summedCounts(ttfp) };
-      const before = history.length >= WINDOW_TICKS ? history[history.length - WINDOW_TICKS] : history[0];
+      // The cumulative counts WINDOW_TICKS ticks ago (none yet: zeros, the run's start).
+      const before = history.length >= WINDOW_TICKS ? history[history.length - WINDOW_TICKS] : undefined;
       history.push(now);
-      if (history.length > WINDOW_TICKS + 1) history.shift();
+      if (history.length > WINDOW_TICKS) history.shift();
       points.push({
         t_s: Math.round(options.now() - start) / 1000, step: step === null ? null : step + 1,
         offered: rate('offered'), sent: rate('sent'), ok: rate('ok'), rate_limited: rate('rate_limited'), errors: rate('errors'), in_flight: tick.in_flight,
