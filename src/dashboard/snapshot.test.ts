@@ -104,7 +104,7 @@ describe('dashboard snapshot', () => {
 
   it('health: the latest probe and the counts', () => {
     const { snapshots, second } = setup();
-    second([], { health: { at_ms: 900, status: 503, ms: 12, error: null }, health_probes: 3, health_failures: 1 } as Partial<LoadTick>);
+    second([], { health: { offset_ms: 900, status: 503, ms: 12, error: null }, health_probes: 3, health_failures: 1 });
     expect(snapshots.current().health).toEqual({ up: false, ms: 12, probes: 3, failures: 1 });
   });
 
