@@ -54,7 +54,13 @@ export async function startRunTelemetry(
     set: run.prepared.sets[0]?.name ?? '', mode: run.mode, steps: run.steps, version: VERSION, wallClock: Date.now,
   });
   if (telemetry.metricsUrl !== null) io.stderr.write(`chatbench: serving the run's series at ${telemetry.metricsUrl}\n`);
-  const dashboard = flags.dashboard === undefined ? null : await startRunDashboard(flags.dashboard, telemetry, run);
+  let dashboard: RunDashboard | null = null;
+  try {
+    if (flags.dashboard !== undefined) dashboard = await startRunDashboard(flags.dashboard, telemetry, run);
+  } catch (error) {
+    await telemetry.close({ interrupted: true }); // nothing was sent: stop the pushers at once
+    throw error;
+  }
   if (dashboard !== null) io.stderr.write(`chatbench: live dashboard at ${dashboard.server.url}\n`);
   let closed = false;
   return {

@@ -3,13 +3,16 @@
  * against the simulator serves the page; it updates while the run lasts, shows the final state
  * (the verdict, the SLO and gate decided) after it, requests nothing off 127.0.0.1, and the CLI
  * stops on Ctrl-C while lingering. With CHATBENCH_UPDATE_SCREENSHOT=1 it also writes
- * docs/img/dashboard.png. Skipped, saying why, where /usr/bin/chromium is absent.
+ * docs/img/dashboard.png. Skipped, saying why, where /usr/bin/chromium is absent. Also (no browser
+ * needed): a dashboard port taken is exit 2 before anything is sent, and the process does not hang.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { spawnCli, waitFor } from '../helpers/spawn-cli.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -76,4 +79,22 @@ describe.skipIf(!hasChromium)('the live dashboard in headless chromium', () => {
     const { code } = await cli.exited;
     expect(code, cli.stderr()).toBe(0);
   }, 40_000);
+});
+
+describe('--dashboard on a port taken', () => {
+  it('is exit 2 naming the flag, nothing sent, and the process ends', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => void taken.close());
+    const port = (taken.address() as AddressInfo).port;
+    const out = join(mkdtempSync(join(tmpdir(), 'chatbench-dashboard-taken-')), 'run');
+    onTestFinished(() => rmSync(join(out, '..'), { recursive: true, force: true }));
+    const cli = spawnCli(['load', '--sim', '--dataset', 'datasets/sample.csv', '--rate', '10', '--duration', '2s', '--out', out, '--dashboard', String(port)]);
+    const timer = setTimeout(() => cli.child.kill('SIGKILL'), 20_000); // a hang fails below, not the run
+    const { code } = await cli.exited;
+    clearTimeout(timer);
+    expect(code, cli.stderr()).toBe(2);
+    expect(cli.stderr()).toMatch(new RegExp(`--dashboard 127\\.0\\.0\\.1:${port}: cannot listen \\(EADDRINUSE\\)`));
+    expect(existsSync(join(out, 'results.jsonl')) ? readFileSync(join(out, 'results.jsonl'), 'utf8') : '').toBe('');
+  }, 25_000);
 });

@@ -164,7 +164,11 @@ async function searchClaimed(a: CapacityArgs, io: Io, c: CheckedCapacity): Promi
   const output = outputOf(io);
   const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl, token: tokens[0], timeScale: simTimeScale(io.env) });
   io.stderr.write(`chatbench capacity: ${a.users ? 'users' : 'rate'} from ${start}, ×${a.factor} then bisect to ${a.precision * 100}%, ${a['step-duration']} per step, at most ${a['max-steps']} steps / ${a['max-duration']}, ${c.workers.count} worker${c.workers.count === 1 ? '' : 's'} (${c.workers.reason}) → ${outDir}\n`);
-  const live = await startRunTelemetry(io, c.telemetry, { tokens, prepared, mode: spec.mode, steps: true, conditions: slos.map((x) => ({ kind: 'slo' as const, text: x.gate.text })) });
+  const live = await startRunTelemetry(io, c.telemetry, { tokens, prepared, mode: spec.mode, steps: true, conditions: slos.map((x) => ({ kind: 'slo' as const, text: x.gate.text })) }).catch(async (error: unknown) => {
+    // Nothing was sent (a dashboard port taken, its bundle missing): the target must not hold the process.
+    await target.close();
+    throw error;
+  });
   let run;
   try {
     run = await runCapacity({

@@ -312,7 +312,12 @@ async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode
     // With conversations --requests counts conversations, not the requests the view counts: no fraction then.
     requests: !spec.conversations && spec.stages === null && spec.duration_ms === null && spec.requests !== null ? shardUsers(spec.requests, spec.shard) : null,
   });
-  const live = await startRunTelemetry(io, c.telemetry, { tokens, prepared, mode: spec.mode, steps: false, conditions: [...slos.map((x) => ({ kind: 'slo' as const, text: x.gate.text })), ...gates.map((g) => ({ kind: 'gate' as const, text: g.text }))] });
+  const live = await startRunTelemetry(io, c.telemetry, { tokens, prepared, mode: spec.mode, steps: false, conditions: [...slos.map((x) => ({ kind: 'slo' as const, text: x.gate.text })), ...gates.map((g) => ({ kind: 'gate' as const, text: g.text }))] }).catch(async (error: unknown) => {
+    // Nothing was sent (a dashboard port taken, its bundle missing): the target must not hold the process.
+    view.stop();
+    await target.close();
+    throw error;
+  });
   let result: LoadResult;
   try {
     result = await runLoad({
