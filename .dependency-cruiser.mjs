@@ -25,6 +25,7 @@ const LAYERS = [
   ['compare'],
   ['gates'],
   ['viewer'],
+  ['dashboard'],
   ['app/store'],
   ['app/shared'],
   ['app/eval', 'app/load'],

@@ -59,7 +59,7 @@ export function builtDigest() {
 }
 
 /** The viewer's browser bundle (scripts/build-viewer.mjs) shares dist/viewer/ with compiled modules. */
-const BUNDLE = new Set([join('viewer', 'viewer.js'), join('viewer', 'viewer.css')]);
+const BUNDLE = new Set(['viewer.js', 'viewer.css', 'dashboard.js', 'dashboard.css'].map((f) => join('viewer', f)));
 
 /** Compiled files whose source is gone (a module deleted or renamed): tsc never removes them. */
 function removeOrphans() {

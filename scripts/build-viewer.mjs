@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run build:viewer` (run by `prepare`, so npm ci builds it): bundles the viewer's browser app,
 // src/viewer/ui/main.tsx with Preact and its CSS, into dist/viewer/viewer.js and viewer.css with
-// esbuild. Everything the page needs is in those two files: no CDN, nothing fetched at run time.
+// esbuild, and the live dashboard of `load --dashboard` (src/viewer/ui/dashboard/main.tsx) into
+// dashboard.js and dashboard.css beside them. Everything the page needs is in those two files: no CDN, nothing fetched at run time.
 // `buildViewer(dir)` is also what tests call to build a fresh bundle into a temporary directory.
 import { build } from 'esbuild';
 import { dirname, join, resolve } from 'node:path';
@@ -12,7 +13,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Builds the bundle into `outdir` (default dist/viewer); returns the files written. */
 export async function buildViewer(outdir = join(root, 'dist', 'viewer')) {
   await build({
-    entryPoints: { viewer: join(root, 'src', 'viewer', 'ui', 'main.tsx') },
+    entryPoints: { viewer: join(root, 'src', 'viewer', 'ui', 'main.tsx'), dashboard: join(root, 'src', 'viewer', 'ui', 'dashboard', 'main.tsx') },
     outdir,
     bundle: true,
     minify: true,
@@ -26,7 +27,7 @@ export async function buildViewer(outdir = join(root, 'dist', 'viewer')) {
     charset: 'utf8',
     logLevel: 'warning',
   });
-  return [join(outdir, 'viewer.js'), join(outdir, 'viewer.css')];
+  return ['viewer.js', 'viewer.css', 'dashboard.js', 'dashboard.css'].map((f) => join(outdir, f));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

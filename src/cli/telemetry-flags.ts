@@ -1,10 +1,11 @@
 /**
  * @module cli/telemetry-flags
  * `--metrics-listen [HOST:]PORT`, `--metrics-remote-write URL`, `--otlp-endpoint URL` and
- * `--otlp-header K=V` of `load` and `capacity` (docs/telemetry.md): checked before anything is
+ * `--otlp-header K=V`, `--dashboard [HOST:PORT]` and `--dashboard-linger` of `load` and `capacity` (docs/telemetry.md): checked before anything is
  * sent, into what telemetry/live-telemetry takes.
  */
 import { UsageError } from '../errors.js';
+import { parseDuration } from './duration.js';
 import type { TelemetryOptions } from '../telemetry/live-telemetry.js';
 
 export interface TelemetryArgs {
@@ -12,6 +13,15 @@ export interface TelemetryArgs {
   'metrics-remote-write'?: string | undefined;
   'otlp-endpoint'?: string | undefined;
   'otlp-header'?: string[] | undefined;
+  dashboard?: string | undefined;
+  'dashboard-linger'?: string | undefined;
+}
+
+/** `--dashboard [HOST:PORT]`: where to serve the live page, and how long to stay after the run (null: until Ctrl-C). */
+export interface DashboardFlags {
+  readonly host: string;
+  readonly port: number;
+  readonly lingerMs: number | null;
 }
 
 export const TELEMETRY_OPTIONS = {
@@ -19,6 +29,8 @@ export const TELEMETRY_OPTIONS = {
   'metrics-remote-write': { type: 'string', describe: 'Push the same series to this Prometheus remote-write URL every 5 s, and the final state at the end', group: 'Telemetry:' },
   'otlp-endpoint': { type: 'string', describe: 'Export the same series as OpenTelemetry metrics (OTLP/HTTP protobuf) to this URL, e.g. http://localhost:4318/v1/metrics; OTEL_EXPORTER_OTLP_* variables apply', group: 'Telemetry:' },
   'otlp-header': { type: 'string', array: true, describe: 'A header of every OTLP export, K=V (repeatable; added to OTEL_EXPORTER_OTLP_HEADERS)', group: 'Telemetry:' },
+  dashboard: { type: 'string', describe: 'Serve a live web dashboard of the run at http://HOST:PORT/ (default 127.0.0.1 and a free port; the URL is printed); after the run it shows the final state until Ctrl-C or --dashboard-linger', group: 'Telemetry:' },
+  'dashboard-linger': { type: 'string', describe: 'How long the dashboard stays up after the run, e.g. 30s, 0 (default: until Ctrl-C)', group: 'Telemetry:' },
 } as const;
 
 /** `[HOST:]PORT`, `[::1]:PORT`: 127.0.0.1 when no host is given. */
@@ -40,8 +52,18 @@ function httpUrl(text: string, flag: string): string {
   return url.href;
 }
 
+/** `--dashboard` (no value: 127.0.0.1 and a free port) and `--dashboard-linger`. */
+export function dashboardFlagsOf(a: Pick<TelemetryArgs, 'dashboard' | 'dashboard-linger'>): DashboardFlags | undefined {
+  if (a.dashboard === undefined) {
+    if (a['dashboard-linger'] !== undefined) throw new UsageError('--dashboard-linger needs --dashboard');
+    return undefined;
+  }
+  const where = a.dashboard.trim() === '' ? { host: '127.0.0.1', port: 0 } : parseListen(a.dashboard, 'dashboard');
+  return { ...where, lingerMs: a['dashboard-linger'] === undefined ? null : parseDuration(a['dashboard-linger'], 'dashboard-linger') };
+}
+
 /** The checked flags; undefined for each output not asked for. */
-export function telemetryFlagsOf(a: TelemetryArgs): Pick<TelemetryOptions, 'listen' | 'remoteWrite' | 'otlp'> {
+export function telemetryFlagsOf(a: TelemetryArgs): Pick<TelemetryOptions, 'listen' | 'remoteWrite' | 'otlp'> & { dashboard: DashboardFlags | undefined } {
   const headers: Record<string, string> = {};
   for (const h of a['otlp-header'] ?? []) {
     const eq = h.indexOf('=');
@@ -53,5 +75,6 @@ export function telemetryFlagsOf(a: TelemetryArgs): Pick<TelemetryOptions, 'list
     listen: a['metrics-listen'] === undefined ? undefined : parseListen(a['metrics-listen']),
     remoteWrite: a['metrics-remote-write'] === undefined ? undefined : { url: httpUrl(a['metrics-remote-write'], 'metrics-remote-write') },
     otlp: a['otlp-endpoint'] === undefined ? undefined : { url: httpUrl(a['otlp-endpoint'], 'otlp-endpoint'), headers },
+    dashboard: dashboardFlagsOf(a),
   };
 }

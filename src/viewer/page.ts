@@ -34,14 +34,16 @@ const head = (title: string, csp: string, style: string) =>
     '</head>',
   ].join('\n');
 
-/** The page `chatbench view` serves at /. */
-export function renderServedPage(options: { title: string }): string {
+/** The page `chatbench view` serves at / (and `--dashboard`, with its own app: `app` names its assets). */
+export function renderServedPage(options: { title: string; app?: 'viewer' | 'dashboard' }): string {
+  const app = options.app ?? 'viewer';
+  const noscript = app === 'viewer' ? 'The chatbench viewer needs JavaScript; report.html and report.md show the same figures without it.' : 'The dashboard needs JavaScript; the terminal shows the run\'s progress without it.';
   return [
-    head(options.title, SERVED_CSP, '<link rel="stylesheet" href="/assets/viewer.css">'),
+    head(options.title, SERVED_CSP, `<link rel="stylesheet" href="/assets/${app}.css">`),
     '<body>',
-    '<div id="app"><p class="loading">Loading the runs…</p></div>',
-    '<noscript>The chatbench viewer needs JavaScript; report.html and report.md show the same figures without it.</noscript>',
-    '<script src="/assets/viewer.js"></script>',
+    `<div id="app"><p class="loading">${app === 'viewer' ? 'Loading the runs…' : 'Waiting for the run\'s first second…'}</p></div>`,
+    `<noscript>${noscript}</noscript>`,
+    `<script src="/assets/${app}.js"></script>`,
     '</body>',
     '</html>',
     '',

@@ -12,6 +12,7 @@ import { ToolkitError } from '../errors.js';
 import type { Review } from '../records/review.js';
 import { VerdictSchema } from '../records/review.js';
 import type { ViewerBundle } from './assets.js';
+import { hostGuard, json, problem, sameOrigin, send } from './http-guard.js';
 import { renderServedPage, SERVED_CSP_HEADER } from './page.js';
 import type { ReviewRequest, ViewData, ViewDetail } from './view-data.js';
 
@@ -51,21 +52,6 @@ export interface ServeOptions {
   readonly title?: string;
 }
 
-const SECURITY_HEADERS = {
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'cross-origin-resource-policy': 'same-origin',
-  'x-frame-options': 'DENY',
-};
-
-function send(res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...SECURITY_HEADERS, ...extra });
-  res.end(body);
-}
-
-const json = (res: ServerResponse, status: number, value: unknown) => send(res, status, 'application/json; charset=utf-8', JSON.stringify(value));
-const problem = (res: ServerResponse, status: number, message: string) => json(res, status, { error: message });
-
 async function readBody(req: IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -81,10 +67,10 @@ async function readBody(req: IncomingMessage): Promise<string | undefined> {
 export async function startViewerServer(options: ServeOptions): Promise<ViewerServer> {
   const page = renderServedPage({ title: options.title ?? 'chatbench viewer' });
   let origin = '';
-  let hosts: string[] = [];
+  let guard = hostGuard('127.0.0.1', 0);
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     // Only requests addressed to this server by its loopback name: a rebinding DNS name is refused.
-    if (!hosts.includes(req.headers.host ?? '')) return problem(res, 421, 'wrong host');
+    if (!guard.allows(req.headers.host)) return problem(res, 421, 'wrong host');
     const url = new URL(req.url ?? '/', origin);
     if (req.method === 'GET' || req.method === 'HEAD') {
       switch (url.pathname) {
@@ -111,7 +97,7 @@ export async function startViewerServer(options: ServeOptions): Promise<ViewerSe
     }
     if (req.method === 'POST' && url.pathname === '/api/reviews') {
       // A same-origin fetch sends Origin and a JSON type; a form on another site can do neither.
-      if (!hosts.some((h) => req.headers.origin === `http://${h}`)) return problem(res, 403, 'cross-origin request refused');
+      if (!sameOrigin(req, guard)) return problem(res, 403, 'cross-origin request refused');
       if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return problem(res, 415, 'send application/json');
       const body = await readBody(req);
       if (body === undefined) return problem(res, 413, 'body too large');
@@ -146,7 +132,7 @@ export async function startViewerServer(options: ServeOptions): Promise<ViewerSe
     });
   });
   const { port } = server.address() as AddressInfo;
-  hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+  guard = hostGuard('127.0.0.1', port);
   origin = `http://127.0.0.1:${port}`;
   return {
     url: `${origin}/`,

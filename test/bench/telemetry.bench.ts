@@ -2,7 +2,8 @@
  * `npm run bench:telemetry` (also at the end of `bench:load`; issue 28 §5): what the live series
  * cost the load generator. The same `chatbench load` run (streamed, 200/s, 4 s, a simulator in its
  * own process with delays scaled to ~0) with no telemetry flag and with `--metrics-listen` scraped
- * every second by this process, in alternating rounds; CPU per request from each run's
+ * every second by this process and `--dashboard` polled every second as its page does, in
+ * alternating rounds; CPU per request from each run's
  * generator.json (the process's CPU between the first send and the last byte, every thread), the
  * median of each arm, and the paired ratio on ÷ off per round. Target: within 5% (≤ 1.05×).
  * Flags: --quick (2 rounds of 2 s). Bounded: a fixed number of runs. Writes reports/bench/telemetry.json.
@@ -31,12 +32,13 @@ const freePort = () =>
     });
   });
 
-/** One `chatbench load` run; with a port, a scraper reads its /metrics every second. Resolves to CPU ms per sent request. */
-async function run(baseUrl: string, metricsPort: number | null): Promise<{ cpuPerRequestMs: number; sent: number; scrapes: number }> {
+/** One `chatbench load` run; with ports, a scraper reads its /metrics and its dashboard's /api/snapshot every second. Resolves to CPU ms per sent request. */
+async function run(baseUrl: string, ports: { metrics: number; dashboard: number } | null): Promise<{ cpuPerRequestMs: number; sent: number; scrapes: number }> {
+  const metricsPort = ports?.metrics ?? null;
   const out = join(mkdtempSync(join(tmpdir(), 'chatbench-telemetry-bench-')), 'run');
   const args = ['bin/chatbench.js', 'load', '--base-url', baseUrl, '--token', 'onyx_pat_chatbench_demo', '--dataset', 'datasets/sample.csv',
     '--rate', String(RATE), '--duration', DURATION, '--connections', '16', '--workers', '1', '--out', out,
-    ...(metricsPort === null ? [] : ['--metrics-listen', `127.0.0.1:${metricsPort}`])];
+    ...(ports === null ? [] : ['--metrics-listen', `127.0.0.1:${ports.metrics}`, '--dashboard', `127.0.0.1:${ports.dashboard}`, '--dashboard-linger', '0'])];
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
   let stderr = '';
   child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
@@ -46,6 +48,7 @@ async function run(baseUrl: string, metricsPort: number | null): Promise<{ cpuPe
       await r.text();
       if (r.ok) scrapes += 1;
     }, () => {});
+    void fetch(`http://127.0.0.1:${ports!.dashboard}/api/snapshot`).then((r) => r.text(), () => {});
   }, 1000);
   const code = await new Promise<number | null>((done) => child.once('exit', done));
   clearInterval(scraper);
@@ -59,13 +62,13 @@ const rounds: Array<{ off: number; on: number; ratio: number; scrapes: number }>
 try {
   for (let r = 0; r < ROUNDS; r++) {
     // Alternating order, so a machine getting busier favours neither arm.
-    const port = await freePort();
-    const [first, second] = r % 2 === 0 ? [null, port] : [port, null];
+    const ports = { metrics: await freePort(), dashboard: await freePort() };
+    const [first, second] = r % 2 === 0 ? [null, ports] : [ports, null];
     const a = await run(sim.baseUrl, first);
     const b = await run(sim.baseUrl, second);
     const [off, on] = first === null ? [a, b] : [b, a];
     rounds.push({ off: off.cpuPerRequestMs, on: on.cpuPerRequestMs, ratio: on.cpuPerRequestMs / off.cpuPerRequestMs, scrapes: on.scrapes });
-    console.log(`round ${r + 1}: off ${off.cpuPerRequestMs.toFixed(3)} ms/req, --metrics-listen ${on.cpuPerRequestMs.toFixed(3)} ms/req (${on.scrapes} scrapes), ×${(on.cpuPerRequestMs / off.cpuPerRequestMs).toFixed(3)}`);
+    console.log(`round ${r + 1}: off ${off.cpuPerRequestMs.toFixed(3)} ms/req, --metrics-listen --dashboard ${on.cpuPerRequestMs.toFixed(3)} ms/req (${on.scrapes} scrapes), ×${(on.cpuPerRequestMs / off.cpuPerRequestMs).toFixed(3)}`);
   }
 } finally {
   await sim.close();

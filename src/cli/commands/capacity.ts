@@ -164,7 +164,11 @@ async function searchClaimed(a: CapacityArgs, io: Io, c: CheckedCapacity): Promi
   const output = outputOf(io);
   const target = await openTarget({ sim: a.sim, seed: a.seed, baseUrl, token: tokens[0], timeScale: simTimeScale(io.env) });
   io.stderr.write(`chatbench capacity: ${a.users ? 'users' : 'rate'} from ${start}, ×${a.factor} then bisect to ${a.precision * 100}%, ${a['step-duration']} per step, at most ${a['max-steps']} steps / ${a['max-duration']}, ${c.workers.count} worker${c.workers.count === 1 ? '' : 's'} (${c.workers.reason}) → ${outDir}\n`);
-  const live = await startRunTelemetry(io, c.telemetry, { tokens, prepared, mode: spec.mode, steps: true });
+  const live = await startRunTelemetry(io, c.telemetry, { tokens, prepared, mode: spec.mode, steps: true, conditions: slos.map((x) => ({ kind: 'slo' as const, text: x.gate.text })) }).catch(async (error: unknown) => {
+    // Nothing was sent (a dashboard port taken, its bundle missing): the target must not hold the process.
+    await target.close();
+    throw error;
+  });
   let run;
   try {
     run = await runCapacity({
@@ -188,7 +192,10 @@ async function searchClaimed(a: CapacityArgs, io: Io, c: CheckedCapacity): Promi
         live.setStep(index);
         io.stderr.write(`step ${index + 1} (${phase}): ${t} ${a.users ? 'users' : 'req/s'} for ${a['step-duration']}…\n`);
       },
-      onStep: (s) => io.stderr.write(`  ${s.good ? 'good' : 'bad'}: accepted ${s.ok_rate_per_s?.toFixed(1) ?? '–'}/s of ${s.offered_rate?.toFixed(1) ?? '–'}/s offered${s.reasons.length > 0 ? ` (${s.reasons.join('; ')})` : ''}\n`),
+      onStep: (s) => {
+        live.onStep(s);
+        io.stderr.write(`  ${s.good ? 'good' : 'bad'}: accepted ${s.ok_rate_per_s?.toFixed(1) ?? '–'}/s of ${s.offered_rate?.toFixed(1) ?? '–'}/s offered${s.reasons.length > 0 ? ` (${s.reasons.join('; ')})` : ''}\n`);
+      },
     });
   } finally {
     await live.close();
@@ -196,9 +203,11 @@ async function searchClaimed(a: CapacityArgs, io: Io, c: CheckedCapacity): Promi
   }
   const verdict = withInterruptExit(capacityRunVerdict(run.result), interruptedExitCode(io.signal));
   const exitCode = verdict.exit_code;
+  live.finish(verdict);
   io.stdout.write(`\n${renderCapacitySummary(run.result, output.paint)}\nreports:\n${run.files.map((f) => `  ${f}`).join('\n')}\n`);
   output.verdict(verdictLine(verdict, output.paint));
   output.result({ command: 'capacity', exit_code: exitCode, verdict: verdict.headline, decision: verdict, run_dir: outDir, files: run.files, capacity: run.result });
+  await live.linger();
   return exitCode;
 }
 

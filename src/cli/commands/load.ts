@@ -312,7 +312,12 @@ async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode
     // With conversations --requests counts conversations, not the requests the view counts: no fraction then.
     requests: !spec.conversations && spec.stages === null && spec.duration_ms === null && spec.requests !== null ? shardUsers(spec.requests, spec.shard) : null,
   });
-  const live = await startRunTelemetry(io, c.telemetry, { tokens, prepared, mode: spec.mode, steps: false });
+  const live = await startRunTelemetry(io, c.telemetry, { tokens, prepared, mode: spec.mode, steps: false, conditions: [...slos.map((x) => ({ kind: 'slo' as const, text: x.gate.text })), ...gates.map((g) => ({ kind: 'gate' as const, text: g.text }))] }).catch(async (error: unknown) => {
+    // Nothing was sent (a dashboard port taken, its bundle missing): the target must not hold the process.
+    view.stop();
+    await target.close();
+    throw error;
+  });
   let result: LoadResult;
   try {
     result = await runLoad({
@@ -339,6 +344,7 @@ async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode
   const { summary, verdict } = result;
   if (summary === null || verdict === null) throw new Error('chatbench load: the run ended without its reports');
   const exitCode = verdict.exit_code;
+  live.finish(verdict);
   io.stdout.write(`\n${renderLoadSummary(summary, result.gates, output.paint)}\nreports:\n${[`${result.outDir}/results.jsonl`, ...result.reports].map((f) => `  ${f}`).join('\n')}\n`);
   for (const gate of failed) output.alert(`gate failed: ${gate.reason}`);
   for (const slo of summary.slos.filter((x) => !x.passed && !x.goodput_only)) output.alert(`SLO broken: ${slo.reason}`);
@@ -348,6 +354,7 @@ async function runClaimed(a: LoadArgs, io: Io, c: CheckedLoad): Promise<ExitCode
     command: 'load', exit_code: exitCode, verdict: verdict.headline, decision: verdict, run_dir: result.outDir,
     files: [`${result.outDir}/results.jsonl`, ...result.reports], gates: result.gates, summary,
   });
+  await live.linger();
   return exitCode;
 }
 
