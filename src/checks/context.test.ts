@@ -7,7 +7,7 @@ const record: CheckedRecord = {
 };
 const answer: CheckedAnswer = {
   outcome: 'ok', error_code: null, answer: 'Five [[1]]().', citations: [], cited_document_ids: [], top_documents: [],
-  ttfp_ms: 2, ttft_ms: 3, first_citation_ms: null, total_ms: 40, tpot_ms: null, scores: null,
+  ttfp_ms: 2, ttft_ms: 3, first_citation_ms: null, total_ms: 40, time_per_delta_ms: null, scores: null,
 };
 const expectations = { expected_document_ids: [], must_contain: [], must_not_contain: [], expect_no_answer: false };
 

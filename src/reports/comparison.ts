@@ -122,8 +122,8 @@ const MILESTONE_ROWS: readonly RowSpec[] = [
   latency('first reasoning p50', 'first_reasoning_ms', 'p50'),
   latency('first citation p50', 'first_citation_ms', 'p50'),
   { label: 'pre-answer (service) p50', better: 'lower', figure: 'pre_answer_processing_seconds.p50', value: (g) => g.latency.pre_answer_processing_seconds?.p50 ?? null, format: formatSeconds, samples: { stat: 'p50', n: (g) => g.latency.pre_answer_processing_seconds?.count ?? 0 } },
-  latency('TPOT p50', 'tpot_ms', 'p50'),
-  latency('TPOT p95', 'tpot_ms', 'p95'),
+  latency('TPOT p50', 'time_per_delta_ms', 'p50'),
+  latency('TPOT p95', 'time_per_delta_ms', 'p95'),
   // Every per-request figure obeys the one minimum-sample rule (figures/min-samples), as TTFT does.
   { label: 'output chars/s p50', better: 'higher', figure: 'output_chars_per_s.p50', value: (g) => g.latency.output_chars_per_s?.p50 ?? null, format: (v) => (v === null ? formatMs(null) : formatFigureValue('output_chars_per_s', v)), samples: { stat: 'p50', n: (g) => g.latency.output_chars_per_s?.count ?? 0 } },
 ];

@@ -57,9 +57,9 @@ export function renderReportHtml(input: ReportInput): string {
 
 /** TPOT and output characters per second, when some answer streamed two deltas or more. */
 function streamingCharts(columns: readonly ReportColumn[], input: ReportInput): string[] {
-  if (!columns.some((c) => c.group.latency.tpot_ms !== null)) return [];
+  if (!columns.some((c) => c.group.latency.time_per_delta_ms !== null)) return [];
   return [
-    renderCdfChart(columns, input.distributions, { chart: 'tpot-cdf', figure: 'tpot_ms', title: 'Time per answer delta after the first (TPOT), cumulative distribution' }),
+    renderCdfChart(columns, input.distributions, { chart: 'tpot-cdf', figure: 'time_per_delta_ms', title: 'Time per answer delta after the first (TPOT), cumulative distribution' }),
     renderCdfChart(columns, input.distributions, { chart: 'output-rate-cdf', figure: 'output_chars_per_s', unit: 'chars/s', title: 'Answer characters per second after the first delta, cumulative distribution' }),
   ];
 }
