@@ -4,7 +4,7 @@
  * numeric score (a per-question mean; the answer-quality figures answer_f1, rouge_l and the judged
  * correctness, groundedness, relevance and rubric among them), the outcome and pass rates, the
  * repeat figures, the per-request figures summarised by their distribution (latencies and
- * milestones, TPOT, output characters per second, the service's own pre-answer time), which take a
+ * milestones, time per delta, TPOT per token, output tokens and tokens per second, output characters per second, the service's own pre-answer time), which take a
  * statistic, the tool scores and the conversation pass rate (each of them also per turn number
  * of a conversation), and the user's own checks (`--checks`), scores named by the user. For each, its kind,
  * which way is good, and (for the per-request ones) how it is read from a record. One catalogue at
@@ -16,7 +16,7 @@ import { ScoresSchema, type ScoreName, type Scores } from '../records/scores.js'
 
 /**
  * The per-request figures summarised by their distribution (count, mean, percentiles) over `ok`
- * answers, each group and each model of a multi-model set: the milestones of docs/reference/metrics.md, TPOT,
+ * answers, each group and each model of a multi-model set: the milestones of docs/reference/metrics.md, time per delta, the token figures,
  * output characters per second and the service's `pre_answer_processing_seconds`.
  */
 export const LATENCY_FIGURES = [

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeRecord } from '../metrics/test-records.js';
 import { createSummarizer } from '../metrics/summarize.js';
+import { toLoadRecord, windowFigures } from '../metrics/load-window.js';
 import { tokenCounter } from './encodings.js';
 import { NO_TOKEN_FIGURES, tokenFigures } from './figures.js';
 import { createTokenCounting, withTokenFigures } from './count-records.js';
@@ -65,5 +66,19 @@ describe('token figures in the summary', () => {
   it('counts each model of a multi-model record', () => {
     const record = makeRecord({ answer: 'The capital of France is Paris.', models: [] });
     expect(withTokenFigures(record, fixed(3)).output_tokens).toBe(3);
+  });
+});
+
+describe('token figures of a load window', () => {
+  it('sums the ok answers counted over the window and takes TPOT per token percentiles', () => {
+    const counted = (over: Parameters<typeof makeRecord>[0]) => toLoadRecord(withTokenFigures(makeRecord({ answer: 'The capital of France is Paris.', ttft_ms: 400, total_ms: 1000, ...over }), fixed(7)));
+    const records = [counted({ key: 'a', sent_offset_ms: 0 }), counted({ key: 'b', sent_offset_ms: 100, ttft_ms: 100 }), toLoadRecord(makeRecord({ key: 'c', sent_offset_ms: 200 }))];
+    const w = windowFigures({ name: 'measured', start_ms: 0, end_ms: 2000 }, records, 0, () => true);
+    // 7 + 7 counted tokens over the 2 s window; the uncounted record adds nothing.
+    expect(w.tokens?.output_tokens_total).toBe(14);
+    expect(w.tokens?.output_throughput_tokens_per_s).toBe(7);
+    expect(w.tokens?.tpot_per_token_ms?.count).toBe(2);
+    expect(w.tokens?.tpot_per_token_ms?.max).toBe(150); // (1000 - 100) / 6
+    expect(windowFigures({ name: 'measured', start_ms: 0, end_ms: 2000 }, [toLoadRecord(makeRecord({ sent_offset_ms: 0 }))], 0, () => true).tokens).toBeNull();
   });
 });
