@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { makeRecord } from '../metrics/test-records.js';
 import { createSummarizer } from '../metrics/summarize.js';
 import { toLoadRecord, windowFigures } from '../metrics/load-window.js';
+import { loadFigureValue } from '../metrics/load-figures.js';
+import type { LoadSummary } from '../records/load-summary.js';
 import { tokenCounter } from './encodings.js';
 import { NO_TOKEN_FIGURES, tokenFigures } from './figures.js';
 import { createTokenCounting, withTokenFigures } from './count-records.js';
@@ -80,5 +82,8 @@ describe('token figures of a load window', () => {
     expect(w.tokens?.tpot_per_token_ms?.count).toBe(2);
     expect(w.tokens?.tpot_per_token_ms?.max).toBe(150); // (1000 - 100) / 6
     expect(windowFigures({ name: 'measured', start_ms: 0, end_ms: 2000 }, [toLoadRecord(makeRecord({ sent_offset_ms: 0 }))], 0, () => true).tokens).toBeNull();
+    // A load gate or SLO on tpot_per_token_ms reads the window's token figures.
+    const summary = { windows: { measured: w }, by_turn: {} } as unknown as LoadSummary;
+    expect(loadFigureValue(summary, 'tpot_per_token_ms', 'max')).toBe(150);
   });
 });
