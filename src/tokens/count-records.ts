@@ -9,9 +9,13 @@ import type { AnswerFigures, RequestRecord } from '../records/record.js';
 import { DEFAULT_ENCODING, tokenCounter, type CountTokens, type Encoding } from './encodings.js';
 import { tokenFigures } from './figures.js';
 
-/** The record with output_tokens, output_tokens_per_s and tpot_per_token_ms, its own and each model's. */
+/**
+ * The record with output_tokens, output_tokens_per_s and tpot_per_token_ms, its own and each
+ * model's. Figures already there are kept: a baseline (app/baseline) stores the counts of the
+ * whole answers before it trims them, and a trimmed answer must not be counted again.
+ */
 export function withTokenFigures(record: RequestRecord, count: CountTokens): RequestRecord {
-  const add = <T extends AnswerFigures>(figures: T): T => ({ ...figures, ...tokenFigures(figures, count) });
+  const add = <T extends AnswerFigures>(figures: T): T => (figures.output_tokens !== undefined ? figures : { ...figures, ...tokenFigures(figures, count) });
   return { ...add(record), ...(record.models ? { models: record.models.map(add) } : {}) };
 }
 

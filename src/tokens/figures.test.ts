@@ -87,3 +87,11 @@ describe('token figures of a load window', () => {
     expect(loadFigureValue(summary, 'tpot_per_token_ms', 'max')).toBe(150);
   });
 });
+
+describe('counted once', () => {
+  it('keeps the token figures a record already has (a baseline counts before it trims the answer)', () => {
+    const counted = withTokenFigures(makeRecord({ answer: 'whole answer', ttft_ms: 100, total_ms: 1000 }), fixed(50));
+    const trimmed = { ...counted, answer: 'whole' };
+    expect(withTokenFigures(trimmed, fixed(1)).output_tokens).toBe(50);
+  });
+});
