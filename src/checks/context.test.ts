@@ -22,4 +22,8 @@ describe('checkContext', () => {
     expect(ctx.row).toMatchObject({ conversation: null, turn: null, expected_tools: [] });
     expect(ctx.tools_used).toEqual([]);
   });
+  it('time_per_delta_ms is also read under its old name tpot_ms (a check written before issue 27 §6)', () => {
+    const ctx = checkContext(record, { ...answer, time_per_delta_ms: 12.5 }, expectations, null);
+    expect(ctx.timings).toMatchObject({ time_per_delta_ms: 12.5, tpot_ms: 12.5 });
+  });
 });
