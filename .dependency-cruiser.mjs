@@ -20,6 +20,7 @@ const LAYERS = [
   ['judge'],
   ['plan'],
   ['metrics'],
+  ['tokens'],
   ['runner'],
   ['reports', 'telemetry'],
   ['compare'],

@@ -7,7 +7,7 @@ const record: CheckedRecord = {
 };
 const answer: CheckedAnswer = {
   outcome: 'ok', error_code: null, answer: 'Five [[1]]().', citations: [], cited_document_ids: [], top_documents: [],
-  ttfp_ms: 2, ttft_ms: 3, first_citation_ms: null, total_ms: 40, tpot_ms: null, scores: null,
+  ttfp_ms: 2, ttft_ms: 3, first_citation_ms: null, total_ms: 40, time_per_delta_ms: null, scores: null,
 };
 const expectations = { expected_document_ids: [], must_contain: [], must_not_contain: [], expect_no_answer: false };
 
@@ -21,5 +21,9 @@ describe('checkContext', () => {
     const ctx = checkContext(record, answer, expectations, null);
     expect(ctx.row).toMatchObject({ conversation: null, turn: null, expected_tools: [] });
     expect(ctx.tools_used).toEqual([]);
+  });
+  it('time_per_delta_ms is also read under its old name tpot_ms (a check written before issue 27 §6)', () => {
+    const ctx = checkContext(record, { ...answer, time_per_delta_ms: 12.5 }, expectations, null);
+    expect(ctx.timings).toMatchObject({ time_per_delta_ms: 12.5, tpot_ms: 12.5 });
   });
 });

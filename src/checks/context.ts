@@ -17,7 +17,7 @@ export type CheckedRecord = Pick<
 > & Partial<Pick<RequestRecord, 'conversation' | 'turn'>>;
 export type CheckedAnswer = Pick<
   AnswerFigures,
-  'outcome' | 'error_code' | 'answer' | 'citations' | 'cited_document_ids' | 'top_documents' | 'ttfp_ms' | 'ttft_ms' | 'first_citation_ms' | 'total_ms' | 'tpot_ms' | 'scores'
+  'outcome' | 'error_code' | 'answer' | 'citations' | 'cited_document_ids' | 'top_documents' | 'ttfp_ms' | 'ttft_ms' | 'first_citation_ms' | 'total_ms' | 'time_per_delta_ms' | 'scores'
 > & Partial<Pick<AnswerFigures, 'tools_used'>>;
 
 export interface CheckContext {
@@ -52,7 +52,8 @@ export interface CheckContext {
   citations: Array<{ citation_number: number; document_id: string }>;
   cited_documents: AnswerFigures['top_documents'];
   top_documents: AnswerFigures['top_documents'];
-  timings: { headers_ms: number | null; ttfp_ms: number | null; ttft_ms: number | null; first_citation_ms: number | null; total_ms: number | null; tpot_ms: number | null };
+  /** `tpot_ms` is the old name of `time_per_delta_ms` (the same value), kept so a check written before the rename still reads it. */
+  timings: { headers_ms: number | null; ttfp_ms: number | null; ttft_ms: number | null; first_citation_ms: number | null; total_ms: number | null; time_per_delta_ms: number | null; tpot_ms: number | null };
   /** The scores computed before the checks (citations, phrases, answer_f1, rouge_l); null when the request was not ok. */
   scores: AnswerFigures['scores'];
   /** The tools the answer used (names, in order of first use). */
@@ -96,7 +97,8 @@ export function checkContext(
     top_documents: answer.top_documents,
     timings: {
       headers_ms: record.headers_ms, ttfp_ms: answer.ttfp_ms, ttft_ms: answer.ttft_ms,
-      first_citation_ms: answer.first_citation_ms, total_ms: answer.total_ms, tpot_ms: answer.tpot_ms,
+      first_citation_ms: answer.first_citation_ms, total_ms: answer.total_ms, time_per_delta_ms: answer.time_per_delta_ms,
+      tpot_ms: answer.time_per_delta_ms,
     },
     scores: answer.scores,
     tools_used: [...(answer.tools_used ?? [])],

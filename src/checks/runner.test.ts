@@ -16,7 +16,7 @@ const ctx = (answer: string): CheckContext => ({
   row: { id: 'q1', question: 'Q?', category: null, expected_documents: [], must_contain: [], must_not_contain: [], expect_no_answer: false, reference_answer: null, rubric: null, expected_tools: [], conversation: null, turn: null, metadata: { team: 'hr' } },
   set: 's', mode: 'stream', repeat: 0, model: null, outcome: 'ok', error_code: null, http_status: 200,
   answer, answer_text: answer, citations: [], cited_documents: [], top_documents: [],
-  timings: { headers_ms: 1, ttfp_ms: 2, ttft_ms: 3, first_citation_ms: null, total_ms: 40, tpot_ms: null }, scores: null, tools_used: [],
+  timings: { headers_ms: 1, ttfp_ms: 2, ttft_ms: 3, first_citation_ms: null, total_ms: 40, time_per_delta_ms: null, tpot_ms: null }, scores: null, tools_used: [],
 });
 
 beforeAll(async () => {

@@ -154,7 +154,7 @@ describe('figures of the answer', () => {
     feed(600, pk('{"type": "message_delta", "content": "ij"}'));
     feed(601, pk('{"type": "stop", "stop_reason": null}'));
     const f = collector.finish(602);
-    expect(f).toMatchObject({ pre_answer_processing_seconds: 0.09, tpot_ms: 250, answer_chars: 10 });
+    expect(f).toMatchObject({ pre_answer_processing_seconds: 0.09, time_per_delta_ms: 250, answer_chars: 10 });
     expect(f.output_chars_per_s).toBeCloseTo(7 / 0.5, 6); // 7 characters after the first delta over 500 ms
   });
   it('caps the answer kept at maxAnswerBytes, at a character boundary, and still counts all of it', () => {

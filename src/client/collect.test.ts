@@ -45,7 +45,7 @@ describe('single model', () => {
   it('measures every milestone relative to sent', () => {
     const f = fold(steps, 72.25);
     expect(f).toMatchObject({
-      outcome: 'ok', ttfp_ms: 5.5, ttft_ms: 40, first_citation_ms: 41, total_ms: 72.25, tpot_ms: 15,
+      outcome: 'ok', ttfp_ms: 5.5, ttft_ms: 40, first_citation_ms: 41, total_ms: 72.25, time_per_delta_ms: 15,
       answer_gaps_ms: [10, 20], answer_deltas: 3, parts: 11, chat_session_id: 'sess-1', message_id: 102, models: null,
     });
     expect(f.first_packet_ms).toEqual({ search_tool_start: 20, message_start: 30, message_delta: 35, citation_info: 41, stop: 71 });
@@ -62,7 +62,7 @@ describe('single model', () => {
   });
   it('excludes heartbeats from ttfp and parts, and an empty delta is not the first answer', () => {
     const f = fold([[3, heartbeat], [8, delta('')], [12, delta('a')], [13, stop()]], 14);
-    expect(f).toMatchObject({ ttfp_ms: 8, ttft_ms: 12, parts: 3, answer_deltas: 1, tpot_ms: null, answer_gaps_ms: [] });
+    expect(f).toMatchObject({ ttfp_ms: 8, ttft_ms: 12, parts: 3, answer_deltas: 1, time_per_delta_ms: null, answer_gaps_ms: [] });
   });
   it('counts characters as code points and reasoning separately', () => {
     const f = fold([[1, packet({ type: 'reasoning_delta', reasoning: 'thinking' })], [2, delta('é😀')], [3, stop()]], 4);
@@ -117,8 +117,8 @@ describe('multi-model', () => {
     const f = fold([...base, [90, stop(1)]], 95, two);
     expect(f).toMatchObject({ outcome: 'ok', ttfp_ms: 2, ttft_ms: 20, first_citation_ms: 25, total_ms: 95, answer: null, answer_deltas: 5 });
     expect(f.models).toHaveLength(2);
-    expect(f.models?.[0]).toMatchObject({ model_index: 0, model_name: 'fast', outcome: 'ok', ttfp_ms: 10, ttft_ms: 20, total_ms: 81, tpot_ms: 10, answer: 'fast answer [[1]]', cited_document_ids: ['a'], top_document_ids: ['a'], scores: null });
-    expect(f.models?.[1]).toMatchObject({ model_index: 1, model_name: 'slow', outcome: 'ok', ttfp_ms: 12, ttft_ms: 40, total_ms: 90, tpot_ms: 20, answer_gaps_ms: [20, 20], answer: 'slow answer!', cited_document_ids: [] });
+    expect(f.models?.[0]).toMatchObject({ model_index: 0, model_name: 'fast', outcome: 'ok', ttfp_ms: 10, ttft_ms: 20, total_ms: 81, time_per_delta_ms: 10, answer: 'fast answer [[1]]', cited_document_ids: ['a'], top_document_ids: ['a'], scores: null });
+    expect(f.models?.[1]).toMatchObject({ model_index: 1, model_name: 'slow', outcome: 'ok', ttfp_ms: 12, ttft_ms: 40, total_ms: 90, time_per_delta_ms: 20, answer_gaps_ms: [20, 20], answer: 'slow answer!', cited_document_ids: [] });
     expect(() => exchangeOf(f)).not.toThrow();
   });
   it('a streaming error with details.model_index ends only that model; the record is the worst', () => {

@@ -478,7 +478,7 @@ function modelFigures(m: ModelState, rel: (x: number | undefined) => number | nu
     ttft_ms: rel(m.firstAnswer),
     first_citation_ms: rel(m.firstCitation),
     total_ms: multi ? rel(m.end) : null, // single model: the request's end, set by the caller
-    tpot_ms: m.answerDeltas >= 2 ? roundMs(span / (m.answerDeltas - 1)) : null,
+    time_per_delta_ms: m.answerDeltas >= 2 ? roundMs(span / (m.answerDeltas - 1)) : null,
     first_packet_ms: Object.fromEntries(Object.entries(m.firstPacket).map(([type, at]) => [type, rel(at) as number])),
     ...(m.otherPackets > 0 ? { first_packet_others: m.otherPackets } : {}),
     answer_gaps_ms: m.gaps.map(roundMs),
@@ -512,7 +512,7 @@ function multiTotals(
   return {
     ttft_ms: earliest((f) => f.ttft_ms),
     first_citation_ms: earliest((f) => f.first_citation_ms),
-    tpot_ms: null,
+    time_per_delta_ms: null,
     first_packet_ms: Object.fromEntries(Object.entries(firstPacket).map(([type, at]) => [type, rel(at) as number])),
     answer_gaps_ms: [],
     answer_deltas: sum((f) => f.answer_deltas),

@@ -13,7 +13,7 @@ export type UnscoredModelFigures = z.infer<typeof UnscoredModelFiguresSchema>;
 
 export const ExchangeSchema = RequestRecordSchema.pick({
   outcome: true, http_status: true, content_type: true, error_code: true, error_message: true,
-  headers_ms: true, first_packet_others: true, ttfp_ms: true, ttft_ms: true, first_citation_ms: true, total_ms: true, tpot_ms: true,
+  headers_ms: true, first_packet_others: true, ttfp_ms: true, ttft_ms: true, first_citation_ms: true, total_ms: true, time_per_delta_ms: true,
   first_packet_ms: true, answer_gaps_ms: true, parts: true, answer_deltas: true, answer_chars: true,
   answer: true, citations: true, cited_document_ids: true, top_document_ids: true, markers_without_citation: true,
   reasoning_chars: true, top_documents: true, chat_session_id: true, message_id: true, unknown_parts: true, unknown_part_kinds: true, decode_errors: true,

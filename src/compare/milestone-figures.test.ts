@@ -18,7 +18,7 @@ const withMilestones = (i: number, over: Partial<RequestRecord> = {}) => makeRec
   question_id: `q${i}`,
   first_packet_ms: { search_tool_documents_delta: 100 + i, reasoning_delta: 150 + i, message_start: 200 + i },
   pre_answer_processing_seconds: 0.2 + i / 1000,
-  tpot_ms: 10 + i,
+  time_per_delta_ms: 10 + i,
   output_chars_per_s: 100 - i,
   tool_errors: i === 0 ? 2 : 0,
   ...over,
@@ -37,7 +37,7 @@ describe('the catalogue reads each per-request figure', () => {
   });
   it('knows which way is good', () => {
     expect(higherIsBetter('output_chars_per_s.p50')).toBe(true);
-    for (const figure of ['tpot_ms', 'message_start_ms', 'pre_answer_processing_seconds', 'first_search_documents_ms']) expect(higherIsBetter(figure)).toBe(false);
+    for (const figure of ['time_per_delta_ms', 'message_start_ms', 'pre_answer_processing_seconds', 'first_search_documents_ms']) expect(higherIsBetter(figure)).toBe(false);
   });
   it('every one is gateable with a statistic', () => {
     for (const figure of LATENCY_FIGURES) expect(parseGate(`${figure}.p95 <= 1`).stat).toBe('p95');
@@ -56,7 +56,7 @@ describe('summaries, comparisons and gates', () => {
     expect(group?.latency.first_search_documents_ms?.p50).toBe(104.5);
     expect(group?.latency.pre_answer_processing_seconds?.max).toBeCloseTo(0.209, 9);
     expect(group?.latency.output_chars_per_s?.p50).toBe(95.5);
-    expect(group?.latency.tpot_ms?.count).toBe(10);
+    expect(group?.latency.time_per_delta_ms?.count).toBe(10);
     expect(group?.tool_errors).toBe(2);
   });
 

@@ -4,7 +4,7 @@
  * numeric score (a per-question mean; the answer-quality figures answer_f1, rouge_l and the judged
  * correctness, groundedness, relevance and rubric among them), the outcome and pass rates, the
  * repeat figures, the per-request figures summarised by their distribution (latencies and
- * milestones, TPOT, output characters per second, the service's own pre-answer time), which take a
+ * milestones, time per delta, TPOT per token, output tokens and tokens per second, output characters per second, the service's own pre-answer time), which take a
  * statistic, the tool scores and the conversation pass rate (each of them also per turn number
  * of a conversation), and the user's own checks (`--checks`), scores named by the user. For each, its kind,
  * which way is good, and (for the per-request ones) how it is read from a record. One catalogue at
@@ -21,12 +21,13 @@ export { LATENCY_FIGURES, type LatencyFigure };
 /** What a per-request figure is read from: one answer's figures, and the request's headers_ms. */
 export type SampleSource = Pick<
   AnswerFigures,
-  'ttfp_ms' | 'ttft_ms' | 'first_citation_ms' | 'total_ms' | 'tpot_ms' | 'first_packet_ms' | 'pre_answer_processing_seconds' | 'output_chars_per_s'
+  'ttfp_ms' | 'ttft_ms' | 'first_citation_ms' | 'total_ms' | 'time_per_delta_ms' | 'first_packet_ms' | 'pre_answer_processing_seconds' | 'output_chars_per_s'
+  | 'output_tokens' | 'output_tokens_per_s' | 'tpot_per_token_ms'
 >;
 
 /** One per-request figure: its unit, which way is good, and how it is read. */
 export interface SampleFigure {
-  readonly unit: 'ms' | 's' | 'chars/s';
+  readonly unit: 'ms' | 's' | 'chars/s' | 'tokens' | 'tokens/s';
   readonly higherIsBetter: boolean;
   /** One line for reports and docs. */
   readonly label: string;
@@ -53,13 +54,30 @@ export const SAMPLE_FIGURES: Readonly<Record<LatencyFigure, SampleFigure>> = {
   ttft_ms: ms('first answer token (TTFT)', (f) => f.ttft_ms),
   first_citation_ms: ms('first citation_info', (f) => f.first_citation_ms),
   total_ms: ms('end of the body (or of the model)', (f) => f.total_ms),
-  tpot_ms: ms('time per answer delta after the first (TPOT)', (f) => f.tpot_ms),
+  time_per_delta_ms: ms('time per answer delta after the first (a delta may hold several tokens; was tpot_ms)', (f) => f.time_per_delta_ms),
   first_search_documents_ms: ms('first search documents', (f) => packetAt(f, 'search_tool_documents_delta')),
   message_start_ms: ms('message_start (the answer begins)', (f) => packetAt(f, 'message_start')),
   first_reasoning_ms: ms('first reasoning', (f) => packetAt(f, 'reasoning_start', 'reasoning_delta')),
   pre_answer_processing_seconds: { unit: 's', higherIsBetter: false, label: "the service's own pre-answer time", read: (f) => f.pre_answer_processing_seconds ?? null },
   output_chars_per_s: { unit: 'chars/s', higherIsBetter: true, label: 'answer characters per second after the first delta', read: (f) => f.output_chars_per_s ?? null },
+  // Token figures (tokens/figures.ts): counted when the reports are built; null for a cut answer.
+  output_tokens: { unit: 'tokens', higherIsBetter: true, label: 'output tokens of the answer (the set\'s encoding; an estimate for a model not OpenAI\'s)', read: (f) => f.output_tokens ?? null },
+  output_tokens_per_s: { unit: 'tokens/s', higherIsBetter: true, label: 'output tokens per second of the request (GuideLLM: tokens / latency)', read: (f) => f.output_tokens_per_s ?? null },
+  tpot_per_token_ms: ms('time per output token after the first (TPOT, vLLM: (total - TTFT) / (tokens - 1))', (f) => f.tpot_per_token_ms ?? null),
 };
+
+/**
+ * Old figure names still read in gates, SLOs and summaries, and where each went: `tpot_ms` was the
+ * time per stream delta, not per token (issue 27 §6).
+ */
+export const FIGURE_ALIASES: Readonly<Record<string, LatencyFigure>> = { tpot_ms: 'time_per_delta_ms' };
+
+/** A figure name with an old base name replaced by its new one (`tpot_ms.p95` → `time_per_delta_ms.p95`). */
+export function currentFigureName(name: string): string {
+  const [base = name, ...rest] = name.split('.');
+  const now = Object.hasOwn(FIGURE_ALIASES, base) ? FIGURE_ALIASES[base] : undefined;
+  return now === undefined ? name : [now, ...rest].join('.');
+}
 
 /** A per-request figure's value of one answer; null when absent or not finite. */
 export function sampleValue(figure: LatencyFigure, figures: SampleSource, headersMs: number | null): number | null {

@@ -14,7 +14,7 @@ describe('parseGate: every operator, figure kind and scope', () => {
     { text: 'ttfp_ms.p99<=3000', want: { figure: 'ttfp_ms', stat: 'p99', op: '<=', threshold: 3000 } },
     { text: 'total_ms.p99_9 ratio < 1.5 significant', want: { stat: 'p99_9', against: 'ratio', significant: true } },
     { text: 'headers_ms.mean <= 200', want: { figure: 'headers_ms', stat: 'mean' } },
-    { text: 'tpot_ms.max < 1e3', want: { figure: 'tpot_ms', stat: 'max', threshold: 1000 } },
+    { text: 'time_per_delta_ms.max < 1e3', want: { figure: 'time_per_delta_ms', stat: 'max', threshold: 1000 } },
     { text: 'first_citation_ms.p50 <= 900', want: { figure: 'first_citation_ms', stat: 'p50' } },
     { text: 'pass_at_n >= 0.95', want: { figure: 'pass_at_n' } },
     { text: 'pass_all_n >= .8', want: { figure: 'pass_all_n', threshold: 0.8 } },

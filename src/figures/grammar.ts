@@ -18,7 +18,7 @@
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { ModeSchema, type Mode } from '../records/record.js';
-import { FIGURE_NAMES, LATENCY_STATS, TURN_SCOPE, figureKind, type FigureKind, type LatencyStat } from './catalogue.js';
+import { FIGURE_NAMES, LATENCY_STATS, TURN_SCOPE, currentFigureName, figureKind, type FigureKind, type LatencyStat } from './catalogue.js';
 
 export const GATE_OPERATORS = ['>=', '<=', '>', '<', '=='] as const;
 export const GateOperatorSchema = z.enum(GATE_OPERATORS);
@@ -126,7 +126,8 @@ export function parseGate(text: string, origin = `--gate "${text}"`, extraFigure
   const figureToken = tokens[i++];
   if (figureToken === undefined) return fail('missing figure after the scope');
   if (figureToken in WRONG_OPERATORS || (GATE_OPERATORS as readonly string[]).includes(figureToken)) fail(`missing figure before "${figureToken}"`);
-  const [figure = '', statText, ...extra] = figureToken.split('.');
+  // An old name (tpot_ms) reads as the figure it became (figures/catalogue FIGURE_ALIASES).
+  const [figure = '', statText, ...extra] = currentFigureName(figureToken).split('.');
   const kind = figureKind(figure) ?? (Object.hasOwn(extraFigures, figure) ? extraFigures[figure] : undefined);
   if (kind === undefined) fail(`unknown figure "${figure}"${didYouMean(figure, [...FIGURE_NAMES, ...Object.keys(extraFigures)])}`);
   if (extra.length > 0) fail(`"${figureToken}": one statistic at most (${figure}.STAT)`);

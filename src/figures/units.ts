@@ -9,7 +9,7 @@
  */
 import { figureKind, SAMPLE_FIGURES, type LatencyFigure } from './catalogue.js';
 
-export type FigureUnit = 'ms' | 's' | 'chars/s' | '/s' | '%' | 'score' | 'count';
+export type FigureUnit = 'ms' | 's' | 'chars/s' | 'tokens' | 'tokens/s' | '/s' | '%' | 'score' | 'count';
 
 const COUNTS: ReadonlySet<string> = new Set(['late_sends', 'dropped', 'invalid_citations', 'duplicate_citations', 'requests']);
 
@@ -36,6 +36,8 @@ function magnitude(unit: FigureUnit, value: number): string {
     case 'ms': return `${grouped(value, abs < 100 ? 1 : 0)} ms`;
     case 's': return `${grouped(value, abs < 10 ? 2 : 1)} s`;
     case 'chars/s': return `${grouped(value, abs < 100 ? 1 : 0)} chars/s`;
+    case 'tokens': return `${grouped(value, abs < 100 ? 1 : 0)} tokens`;
+    case 'tokens/s': return `${grouped(value, abs < 100 ? 1 : 0)} tokens/s`;
     case '/s': return `${grouped(value, abs < 100 ? 1 : 0)}/s`;
     case '%': return `${grouped(value * 100, 1)}%`;
     case 'count': return grouped(value, 0);

@@ -4,7 +4,7 @@ import { capacityFigures } from './figures.js';
 
 const step = (index: number, target: number, good: boolean) => ({
   index, phase: 'ramp' as const, target, good, reasons: [], dir: `step-${index}`, offered_rate: target, sent_rate: target, ok_rate_per_s: target,
-  goodput: good ? target : target / 2, rate_limited_rate: 0, error_rate: good ? 0 : 0.2, ttft_p50_ms: 1000, ttft_p95_ms: good ? 1500 : 3000, ttfp_p50_ms: 100, ttfp_p95_ms: good ? 200 : 900,
+  goodput: good ? target : target / 2, rate_limited_rate: 0, error_rate: good ? 0 : 0.2, tpot_per_token_p50_ms: 20, output_tokens_per_s: 40, ttft_p50_ms: 1000, ttft_p95_ms: good ? 1500 : 3000, ttfp_p50_ms: 100, ttfp_p95_ms: good ? 200 : 900,
   total_p95_ms: 800, response_p95_ms: 850, ttfp_rise: null, warning: null, loop_delay_ms: null,
 });
 

@@ -50,7 +50,7 @@ export function loadFigures(summary: LoadSummary): FigureRow[] {
   ];
 }
 
-const STEP_FIGURES = ['offered_rate', 'sent_rate', 'ok_rate_per_s', 'goodput', 'rate_limited_rate', 'error_rate', 'ttft_p50_ms', 'ttft_p95_ms', 'ttfp_p50_ms', 'ttfp_p95_ms', 'total_p95_ms', 'response_p95_ms'] as const;
+const STEP_FIGURES = ['offered_rate', 'sent_rate', 'ok_rate_per_s', 'goodput', 'rate_limited_rate', 'error_rate', 'ttft_p50_ms', 'ttft_p95_ms', 'tpot_per_token_p50_ms', 'output_tokens_per_s', 'ttfp_p50_ms', 'ttfp_p95_ms', 'total_p95_ms', 'response_p95_ms'] as const;
 
 /** A capacity search: the sustainable target and knee, and each step's figures. */
 export function capacityFigures(result: CapacityResult): FigureRow[] {

@@ -33,7 +33,8 @@ export interface Observation {
 /** Accumulates observations; `figures()` may be called at any time. */
 export interface FigureAccumulator {
   add(observation: Observation): void;
-  figures(): GroupFigures;
+  /** `durationS`: the run's duration, for output_throughput_tokens_per_s (absent: null). */
+  figures(durationS?: number | null): GroupFigures;
 }
 
 /** Creates an empty accumulator. */
@@ -49,6 +50,7 @@ export function createFigureAccumulator(): FigureAccumulator {
   const outcomes: Record<Outcome, number> = emptyOutcomeCounts();
   const latency = Object.fromEntries(LATENCY_FIGURES.map((f) => [f, createNumberSample()])) as Record<LatencyFigure, NumberSample>;
   let gaps: PooledLatency | null = null;
+  let outputTokens: number | null = null;
   const scores = new Map<ScoreName, Map<number, number>>(SCORE_NAMES.map((name) => [name, new Map()]));
   /** The user checks' figures by name (their means follow the catalogue's scores, names sorted). */
   const checks = new Map<string, Map<number, number>>();
@@ -129,10 +131,11 @@ export function createFigureAccumulator(): FigureAccumulator {
         if (value !== null) latency[figure].push(value);
       }
       for (const gap of figures.answer_gaps_ms) (gaps ??= createPooledLatency()).record(gap);
+      if (typeof figures.output_tokens === 'number') outputTokens = (outputTokens ?? 0) + figures.output_tokens;
       if (figures.scores !== null) addScores(figures.scores, key);
       addQuality(figures, key);
     },
-    figures() {
+    figures(durationS = null) {
       return {
         requests,
         outcomes: { ...outcomes },
@@ -152,6 +155,8 @@ export function createFigureAccumulator(): FigureAccumulator {
         duplicate_citations: duplicates,
         tool_errors: toolErrors,
         figure_errors: Object.fromEntries([...errors].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+        output_tokens_total: outputTokens,
+        output_throughput_tokens_per_s: outputTokens !== null && durationS !== null && durationS > 0 ? Math.round((outputTokens / durationS) * 100) / 100 : null,
         ...judgeAsks.figures(),
       };
     },

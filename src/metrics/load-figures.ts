@@ -60,6 +60,11 @@ export function loadFigureValue(summary: LoadSummary, figure: string, stat: stri
     const value = (stats as Record<string, number>)[stat];
     return value ?? null;
   }
+  // The token figures of the window (counted when the reports are built: docs/reference/metrics.md "Tokens").
+  if (figure === 'tpot_per_token_ms') {
+    const stats = window.tokens?.tpot_per_token_ms ?? null;
+    return stats === null || stat === null ? null : ((stats as Record<string, number>)[stat] ?? null);
+  }
   if (figure in RATE_KEYS) return window.rates[RATE_KEYS[figure as keyof typeof RATE_KEYS]];
   if (figure === 'ok_rate' || figure === 'error_rate' || figure === 'rate_limited_rate' || figure === 'pass_rate') return window.shares[figure];
   if (figure === 'late_sends') return turn === null ? summary.generator.late_sends : null;

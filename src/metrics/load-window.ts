@@ -19,6 +19,7 @@ export type LoadRecord = Pick<
   RequestRecord,
   | 'outcome' | 'sent_offset_ms' | 'scheduled_offset_ms' | 'queue_ms' | 'response_ms' | 'headers_ms' | 'ttfp_ms' | 'ttft_ms'
   | 'total_ms' | 'token_index' | 'rate_limit' | 'attempts' | 'started_at' | 'turn' | 'unknown_part_kinds'
+  | 'output_tokens' | 'tpot_per_token_ms'
 > & {
   /** scores.pass of the record; null when it was not scored. */
   passed: boolean | null;
@@ -31,6 +32,9 @@ export function toLoadRecord(r: RequestRecord): LoadRecord {
     response_ms: r.response_ms, headers_ms: r.headers_ms, ttfp_ms: r.ttfp_ms, ttft_ms: r.ttft_ms, total_ms: r.total_ms,
     token_index: r.token_index, rate_limit: r.rate_limit, attempts: r.attempts, started_at: r.started_at, turn: r.turn,
     passed: r.scores === null ? null : r.scores.pass,
+    // Token figures only when counted (app/render-load-reports): records read elsewhere carry none.
+    ...(r.output_tokens == null ? {} : { output_tokens: r.output_tokens }),
+    ...(r.tpot_per_token_ms == null ? {} : { tpot_per_token_ms: r.tpot_per_token_ms }),
     // Only when the stream had unknown packet kinds (the unknown-protocol alarm): most records carry none.
     ...(r.unknown_part_kinds === undefined ? {} : { unknown_part_kinds: r.unknown_part_kinds }),
   };
@@ -155,6 +159,19 @@ export function windowFigures(bounds: WindowBounds, records: readonly LoadRecord
       response_ms: stats((r) => r.response_ms),
       queue_ms: latencyStats(nums(records.map((r) => r.queue_ms))),
     },
+    tokens: tokenFigures(ok, duration_s),
     ttfp_trend: ttfpTrend(ok),
+  };
+}
+
+/** The window's token figures (records/load-summary `tokens`); null when no ok answer was counted. */
+function tokenFigures(ok: readonly LoadRecord[], durationS: number): WindowFigures['tokens'] {
+  const counted = ok.filter((r) => typeof r.output_tokens === 'number');
+  if (counted.length === 0) return null;
+  const total = counted.reduce((sum, r) => sum + (r.output_tokens ?? 0), 0);
+  return {
+    output_tokens_total: total,
+    output_throughput_tokens_per_s: durationS > 0 ? total / durationS : null,
+    tpot_per_token_ms: latencyStats(nums(counted.map((r) => r.tpot_per_token_ms ?? null))),
   };
 }

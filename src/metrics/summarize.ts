@@ -183,7 +183,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
           outcomes: { ...outcomes },
           ...judgeAsks.figures(),
         },
-        groups: [...groups.values()].sort(groupOrder(orderedSets)).map((g) => toGroup(g, repeatsOf(repeatGroups, g))),
+        groups: [...groups.values()].sort(groupOrder(orderedSets)).map((g) => toGroup(g, repeatsOf(repeatGroups, g), hasTimes ? (lastDoneMs - firstSentMs) / 1000 : null)),
         models: orderedSets.flatMap((set) => {
           const m = setModels.get(set);
           return m === undefined ? [] : [{ set, asked: m.asked, answered: [...m.answered].sort() }];
@@ -220,16 +220,17 @@ function repeatsOf(all: readonly RepeatsGroup[], g: GroupState): RepeatFigures |
   return { questions: r.questions, repeats: r.repeats, pass_at_n: r.pass_at_n, pass_all_n: r.pass_all_n, flaky_rate: r.flaky_rate };
 }
 
-function toGroup(group: GroupState, repeatFigures: RepeatFigures | null): Group {
+/** `durationS`: the run's, the window of each group's output token throughput (vLLM's benchmark duration). */
+function toGroup(group: GroupState, repeatFigures: RepeatFigures | null, durationS: number | null): Group {
   const categories = [...group.byCategory.entries()].sort(([a], [b]) => compareCategories(a, b));
   return {
     set: group.set,
     mode: group.mode,
     model_index: group.model_index,
     model_name: group.model_name,
-    ...group.all.figures(),
-    by_category: Object.fromEntries(categories.map(([category, figures]) => [category, figures.figures()])),
-    by_turn: Object.fromEntries([...group.byTurn.entries()].sort(([a], [b]) => a - b).map(([turn, figures]) => [String(turn), figures.figures()])),
+    ...group.all.figures(durationS),
+    by_category: Object.fromEntries(categories.map(([category, figures]) => [category, figures.figures(durationS)])),
+    by_turn: Object.fromEntries([...group.byTurn.entries()].sort(([a], [b]) => a - b).map(([turn, figures]) => [String(turn), figures.figures(durationS)])),
     conversations: group.conversations.figures(),
     repeats: repeatFigures,
   };

@@ -33,7 +33,7 @@ export function makeFigures(over: Partial<AnswerFigures> = {}): AnswerFigures {
     ttft_ms: 200,
     first_citation_ms: 250,
     total_ms: 1000,
-    tpot_ms: 10,
+    time_per_delta_ms: 10,
     first_packet_ms: { message_start: 90 },
     answer_gaps_ms: [10, 10],
     parts: 5,

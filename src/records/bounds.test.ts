@@ -5,7 +5,7 @@ import { toValidRecord } from './valid-record.js';
 import type { RequestRecord } from './record.js';
 
 const base = (): RequestRecord => ({
-  outcome: 'ok', error_code: null, error_message: null, ttfp_ms: null, ttft_ms: null, first_citation_ms: null, total_ms: 10, tpot_ms: null,
+  outcome: 'ok', error_code: null, error_message: null, ttfp_ms: null, ttft_ms: null, first_citation_ms: null, total_ms: 10, time_per_delta_ms: null,
   first_packet_ms: {}, answer_gaps_ms: [], parts: 0, answer_deltas: 0, answer_chars: 0, answer: null, answer_truncated: false,
   citations: [], marker_citations: [], cited_document_ids: [], top_document_ids: [], top_documents: [], markers_without_citation: [], reasoning_chars: 0,
   tool_errors: 0, pre_answer_processing_seconds: null, output_chars_per_s: null, tools_used: [], answered_models: null,

@@ -58,6 +58,16 @@ export const WindowFiguresSchema = z.object({
     /** sent − scheduled, of every sent request. */
     queue_ms: LatencyStatsSchema.nullable(),
   }),
+  /**
+   * Token figures of the window's `ok` answers (docs/reference/metrics.md "Tokens"), counted when the
+   * reports are built; null in a window without counted answers (or a summary from before tokens).
+   * Throughput: output tokens / the window's duration, as `vllm bench serve`'s over its run.
+   */
+  tokens: z.object({
+    output_tokens_total: z.number().int().nonnegative(),
+    output_throughput_tokens_per_s: Rate,
+    tpot_per_token_ms: LatencyStatsSchema.nullable(),
+  }).nullable().default(null),
   /** TTFP p50 of the first and last halves of the window's ok requests (by arrival), and the rise. */
   ttfp_trend: z.object({ first_p50_ms: Rate, last_p50_ms: Rate, rise: Rate }),
 });
@@ -247,6 +257,9 @@ export const CapacityStepSchema = z.object({
   ttfp_p95_ms: Rate,
   total_p95_ms: Rate,
   response_p95_ms: Rate,
+  /** Issue 27 §6: TPOT per token p50 and output tokens per second of the step's measured window (null: not counted). */
+  tpot_per_token_p50_ms: Rate.default(null),
+  output_tokens_per_s: Rate.default(null),
   ttfp_rise: Rate,
   warning: z.string().nullable(),
   /** The step's timing uncertainty: its generator's event-loop delay (null when not measured). */

@@ -57,8 +57,12 @@ export const AnswerFiguresSchema = z.object({
   first_citation_ms: Ms,
   /** For a model of a multi-model stream: its stop or error; otherwise the end of the body. */
   total_ms: Ms,
-  /** (done_answer - first_answer) / (answer_deltas - 1); null under two answer deltas. */
-  tpot_ms: Ms,
+  /**
+   * Time per stream delta: (last answer delta - first) / (answer_deltas - 1); null under two answer
+   * deltas. Was `tpot_ms` (an older record's `tpot_ms` reads as this, records/upgrade.ts): a delta
+   * may hold several tokens, so the per-token TPOT is `tpot_per_token_ms`.
+   */
+  time_per_delta_ms: Ms,
   /** First packet of each obj.type, ms after sent. */
   first_packet_ms: z.record(Id, z.number().nonnegative()).refine((m) => Object.keys(m).length <= B.packetTypes, `at most ${B.packetTypes} packet types`),
   /** Packets of types past the first RECORD_BOUNDS.packetTypes (a stream inventing types): counted, not timed. Absent: none. */
@@ -93,6 +97,14 @@ export const AnswerFiguresSchema = z.object({
   pre_answer_processing_seconds: z.number().nullable().default(null),
   /** Characters of the answer deltas after the first, per second from the first to the last delta; null under two deltas. */
   output_chars_per_s: z.number().nonnegative().nullable().default(null),
+  /**
+   * Token figures (tokens/figures.ts): absent from results.jsonl — they are counted after the run,
+   * when the reports are built (app/render-reports), never on the request's path. null: the answer
+   * text was cut (answer_truncated) or absent, or under two tokens (tpot_per_token_ms).
+   */
+  output_tokens: Count.nullable().optional(),
+  output_tokens_per_s: z.number().nonnegative().nullable().optional(),
+  tpot_per_token_ms: Ms.optional(),
   /**
    * The tools the answer used, by name, in order of first use, each once: from the tools' start
    * packets in a stream, from `tool_calls` in a full response (records/tools.ts says which name).

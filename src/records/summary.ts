@@ -4,18 +4,20 @@
  * results.jsonl alone, so `chatbench report DIR` rebuilds it identically.
  */
 import { z } from 'zod';
+import { renameOldKeys } from './upgrade.js';
 import { LoopDelaySchema } from './generator-health.js';
 import { JudgeFigureSchema } from './quality.js';
 import { ModeSchema, OUTCOMES, OutcomeSchema } from './record.js';
 
 /**
  * The per-request figures summarised by their distribution (count, mean, percentiles) over `ok`
- * answers, each group and each model of a multi-model set: the milestones of docs/reference/metrics.md, TPOT,
+ * answers, each group and each model of a multi-model set: the milestones of docs/reference/metrics.md, time per delta, the token figures,
  * output characters per second and the service's `pre_answer_processing_seconds`.
  */
 export const LATENCY_FIGURES = [
-  'headers_ms', 'ttfp_ms', 'ttft_ms', 'first_citation_ms', 'total_ms', 'tpot_ms',
+  'headers_ms', 'ttfp_ms', 'ttft_ms', 'first_citation_ms', 'total_ms', 'time_per_delta_ms',
   'first_search_documents_ms', 'message_start_ms', 'first_reasoning_ms', 'pre_answer_processing_seconds', 'output_chars_per_s',
+  'output_tokens', 'output_tokens_per_s', 'tpot_per_token_ms',
 ] as const;
 export type LatencyFigure = (typeof LATENCY_FIGURES)[number];
 
@@ -71,11 +73,15 @@ export const GroupFiguresSchema = z.object({
    * The per-request figures of the catalogue (figures/catalogue.ts) over `ok` requests only (failures
    * are counted by class, never mixed in); one an older summary lacks reads as null.
    */
-  latency: z.object(Object.fromEntries(LATENCY_FIGURES.map((f) => [f, LatencyStatsSchema.nullable().default(null)])) as Record<
+  latency: z.preprocess(renameOldKeys, z.object(Object.fromEntries(LATENCY_FIGURES.map((f) => [f, LatencyStatsSchema.nullable().default(null)])) as Record<
     LatencyFigure,
     z.ZodDefault<z.ZodNullable<typeof LatencyStatsSchema>>
-  >),
-  /** Inter-part gaps between answer deltas, all requests pooled. */
+  >)),
+  /**
+   * Inter-part gaps between answer deltas, all requests pooled: the inter-token latency (ITL) as
+   * `vllm bench serve` defines it — one sample per gap between successive chunks, a chunk holding
+   * several tokens not spread over them (docs/reference/metrics.md "Tokens").
+   */
   answer_gap_ms: LatencyStatsSchema.nullable(),
   /** Macro-averages of every numeric score over `ok` requests where it is not N/A. */
   scores: z.record(z.string(), MeanEstimateSchema.nullable()),
@@ -97,6 +103,16 @@ export const GroupFiguresSchema = z.object({
    * timed out), by figure; such an answer is N/A in that figure's mean. Figures with none are left out.
    */
   figure_errors: z.record(z.string(), z.number().int()).default({}),
+  /**
+   * Output tokens of the `ok` answers whose text was counted whole (tokens/figures.ts); null when
+   * none was (no answer text, every one cut, or a summary from before tokens).
+   */
+  output_tokens_total: z.number().int().nonnegative().nullable().default(null),
+  /**
+   * `output_tokens_total` / the run's duration (summary.run.duration_s): `vllm bench serve`'s
+   * "Output token throughput" over the whole run window (docs/reference/metrics.md "Tokens").
+   */
+  output_throughput_tokens_per_s: z.number().nonnegative().nullable().default(null),
   ...JudgeAsksShape,
 });
 export type GroupFigures = z.infer<typeof GroupFiguresSchema>;

@@ -76,7 +76,7 @@ export function validBoundedRecord(record: RequestRecord): RequestRecord {
     error_message: `chatbench could not record what the service sent: ${describe(checked.error)}`,
     rate_limit: null,
     headers_ms: ms(r.headers_ms, null),
-    ttfp_ms: null, ttft_ms: null, first_citation_ms: null, total_ms: ms(r.total_ms, null), tpot_ms: null,
+    ttfp_ms: null, ttft_ms: null, first_citation_ms: null, total_ms: ms(r.total_ms, null), time_per_delta_ms: null,
     first_packet_ms: {}, answer_gaps_ms: [], parts: 0, answer_deltas: 0, answer_chars: 0, answer: null, answer_truncated: false,
     citations: [], marker_citations: [], cited_document_ids: [], top_document_ids: [], markers_without_citation: [], reasoning_chars: 0,
     tool_errors: 0, pre_answer_processing_seconds: null, output_chars_per_s: null, answered_models: null,

@@ -122,8 +122,17 @@ const MILESTONE_ROWS: readonly RowSpec[] = [
   latency('first reasoning p50', 'first_reasoning_ms', 'p50'),
   latency('first citation p50', 'first_citation_ms', 'p50'),
   { label: 'pre-answer (service) p50', better: 'lower', figure: 'pre_answer_processing_seconds.p50', value: (g) => g.latency.pre_answer_processing_seconds?.p50 ?? null, format: formatSeconds, samples: { stat: 'p50', n: (g) => g.latency.pre_answer_processing_seconds?.count ?? 0 } },
-  latency('TPOT p50', 'tpot_ms', 'p50'),
-  latency('TPOT p95', 'tpot_ms', 'p95'),
+  // Per token (vLLM's TPOT; tokens counted when the reports are built), then per stream delta.
+  latency('TPOT per token p50', 'tpot_per_token_ms', 'p50'),
+  latency('TPOT per token p95', 'tpot_per_token_ms', 'p95'),
+  // ITL as vLLM defines it: every gap between successive answer chunks, all requests pooled.
+  { label: 'ITL p50', better: 'lower', figure: 'answer_gap_ms.p50', value: (g) => g.answer_gap_ms?.p50 ?? null, format: formatMs, samples: { stat: 'p50', n: (g) => g.answer_gap_ms?.count ?? 0 } },
+  { label: 'ITL p95', better: 'lower', figure: 'answer_gap_ms.p95', value: (g) => g.answer_gap_ms?.p95 ?? null, format: formatMs, samples: { stat: 'p95', n: (g) => g.answer_gap_ms?.count ?? 0 } },
+  latency('time per delta p50', 'time_per_delta_ms', 'p50'),
+  latency('time per delta p95', 'time_per_delta_ms', 'p95'),
+  { label: 'output tokens p50', better: 'higher', figure: 'output_tokens.p50', value: (g) => g.latency.output_tokens?.p50 ?? null, format: (v) => (v === null ? formatMs(null) : formatFigureValue('output_tokens', v)), samples: { stat: 'p50', n: (g) => g.latency.output_tokens?.count ?? 0 } },
+  { label: 'output tokens/s p50', better: 'higher', figure: 'output_tokens_per_s.p50', value: (g) => g.latency.output_tokens_per_s?.p50 ?? null, format: (v) => (v === null ? formatMs(null) : formatFigureValue('output_tokens_per_s', v)), samples: { stat: 'p50', n: (g) => g.latency.output_tokens_per_s?.count ?? 0 } },
+  { label: 'output throughput (run)', better: 'higher', figure: 'output_throughput_tokens_per_s', value: (g) => g.output_throughput_tokens_per_s ?? null, format: (v) => (v === null ? formatMs(null) : formatFigureValue('output_tokens_per_s', v)) },
   // Every per-request figure obeys the one minimum-sample rule (figures/min-samples), as TTFT does.
   { label: 'output chars/s p50', better: 'higher', figure: 'output_chars_per_s.p50', value: (g) => g.latency.output_chars_per_s?.p50 ?? null, format: (v) => (v === null ? formatMs(null) : formatFigureValue('output_chars_per_s', v)), samples: { stat: 'p50', n: (g) => g.latency.output_chars_per_s?.count ?? 0 } },
 ];

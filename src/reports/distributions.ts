@@ -11,7 +11,7 @@ import type { ReportRow } from './report-row.js';
 export const CDF_POINTS = 200;
 
 /** The figures report.html draws as CDFs. */
-export const CDF_FIGURES = ['ttfp_ms', 'total_ms', 'tpot_ms', 'output_chars_per_s'] as const;
+export const CDF_FIGURES = ['ttfp_ms', 'total_ms', 'time_per_delta_ms', 'output_chars_per_s'] as const;
 export type CdfFigure = (typeof CDF_FIGURES)[number];
 
 export type CdfPoint = readonly [value: number, share: number];

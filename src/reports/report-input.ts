@@ -179,7 +179,7 @@ export function rowsOf(record: RequestRecord, shared: Interner = NO_INTERNER): R
   return rows;
 }
 
-type RowFigures = Pick<ReportRow, 'outcome' | 'error_code' | 'ttfp_ms' | 'ttft_ms' | 'total_ms' | 'tpot_ms' | 'output_chars_per_s'> & {
+type RowFigures = Pick<ReportRow, 'outcome' | 'error_code' | 'ttfp_ms' | 'ttft_ms' | 'total_ms' | 'time_per_delta_ms' | 'output_chars_per_s'> & {
   readonly scores: { readonly citation_recall: number | null; readonly citation_precision: number | null; readonly citation_f1: number | null } | null;
 };
 
@@ -205,7 +205,7 @@ function slimRow(record: RequestRecord, shared: Interner, f: RowFigures, modelIn
     ttfp_ms: f.ttfp_ms,
     ttft_ms: f.ttft_ms,
     total_ms: f.total_ms,
-    tpot_ms: f.tpot_ms,
+    time_per_delta_ms: f.time_per_delta_ms,
     output_chars_per_s: f.output_chars_per_s,
     citation_recall: f.scores?.citation_recall ?? null,
     citation_precision: f.scores?.citation_precision ?? null,

@@ -26,7 +26,7 @@ export const ReportRowSchema = RequestRecordSchema.pick({
   ttfp_ms: true,
   ttft_ms: true,
   total_ms: true,
-  tpot_ms: true,
+  time_per_delta_ms: true,
   output_chars_per_s: true,
 }).extend({
   model_index: z.number().int().nullable(),

@@ -23,8 +23,8 @@ export const SCORE_COLUMNS = Object.keys(ScoresSchema.shape).filter((k): k is ke
 export const BASE_COLUMNS = [
   'key', 'question_id', 'question', 'conversation', 'turn', 'session', 'category', 'set', 'mode', 'repeat', 'model_index', 'model_name', 'started_at',
   'outcome', 'http_status', 'error_code', 'attempts',
-  'queue_ms', 'headers_ms', 'ttfp_ms', 'ttft_ms', 'first_citation_ms', 'total_ms', 'response_ms', 'tpot_ms',
-  'output_chars_per_s', 'pre_answer_processing_seconds', 'first_packet_ms',
+  'queue_ms', 'headers_ms', 'ttfp_ms', 'ttft_ms', 'first_citation_ms', 'total_ms', 'response_ms', 'time_per_delta_ms',
+  'output_chars_per_s', 'output_tokens', 'output_tokens_per_s', 'tpot_per_token_ms', 'pre_answer_processing_seconds', 'first_packet_ms',
   'parts', 'answer_deltas', 'answer_chars', 'answer_truncated', 'reasoning_chars', 'tool_errors', 'tools_used',
   'cited_document_ids', 'top_document_ids', 'expected_document_ids', 'markers_without_citation',
 ] as const;
@@ -118,8 +118,11 @@ function cellsOf(record: RequestRecord, figures: AnswerFigures, modelIndex: numb
     first_citation_ms: figures.first_citation_ms,
     total_ms: figures.total_ms,
     response_ms: record.response_ms,
-    tpot_ms: figures.tpot_ms,
+    time_per_delta_ms: figures.time_per_delta_ms,
     output_chars_per_s: figures.output_chars_per_s,
+    output_tokens: figures.output_tokens ?? null,
+    output_tokens_per_s: figures.output_tokens_per_s ?? null,
+    tpot_per_token_ms: figures.tpot_per_token_ms ?? null,
     pre_answer_processing_seconds: figures.pre_answer_processing_seconds,
     first_packet_ms: Object.keys(figures.first_packet_ms).length > 0 ? JSON.stringify(figures.first_packet_ms) : null,
     parts: figures.parts,

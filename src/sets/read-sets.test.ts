@@ -22,9 +22,14 @@ describe('parseSetsText: every rule with its message', () => {
     { name: 'a trailing comma', text: '{"sets": [\n  {"name": "a",}\n]}', want: ['models.json: not JSON: trailing comma before "}" at line 2, column 16'] },
     { name: 'cut short', text: '{"sets": [', want: ['models.json: not JSON: unexpected end of input at line 1, column 11'] },
     {
+      name: 'an unknown token encoding',
+      text: json({ sets: [{ name: 'a', encoding: 'o200k' }] }),
+      want: ['models.json: sets[0].encoding: Invalid option: expected one of "o200k_base"|"o200k_harmony"|"cl100k_base"|"p50k_base"|"p50k_edit"|"r50k_base"'],
+    },
+    {
       name: 'an unknown field in a set',
       text: json({ sets: [{ name: 'a', modle: 'x' }] }),
-      want: ['models.json: sets[0].modle: unknown field (known fields: name, llm_override, llm_overrides, deep_research, continue_with)'],
+      want: ['models.json: sets[0].modle: unknown field (known fields: name, encoding, llm_override, llm_overrides, deep_research, continue_with)'],
     },
     {
       name: 'an unknown field in an override',

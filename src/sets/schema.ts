@@ -5,6 +5,7 @@
  * because an ignored override would silently measure the service's default model instead.
  */
 import { z } from 'zod';
+import { EncodingSchema } from '../records/encoding.js';
 import { LLMOverrideSchema, MessageOriginSchema, SendMessageRequestSchema } from '../api/index.js';
 
 /** Set names end up in file names, report columns and flags. */
@@ -23,6 +24,11 @@ export const MAX_MULTI_MODELS = 3;
 /** One set as written in the file; cross-field rules are checked by `setRuleProblems`. */
 export const SetEntrySchema = z.strictObject({
   name: SetNameSchema,
+  /**
+   * The tokenizer encoding its answers' output tokens are counted with (records/encoding.ts, counted by tokens/encodings.ts);
+   * absent: o200k_base. An estimate for a model that is not OpenAI's.
+   */
+  encoding: EncodingSchema.optional(),
   llm_override: StrictLLMOverrideSchema.nullish(),
   llm_overrides: z.array(StrictLLMOverrideSchema).nullish(),
   /** Ask every question of this set with deep research (overrides `defaults.deep_research`; a row's own column wins). */
@@ -89,6 +95,8 @@ export const SetDefinitionSchema = z.object({
   deep_research: z.boolean().optional(),
   /** Multi-model: which model's answer a conversation's follow-ups continue from; absent: 0. */
   continue_with: z.number().int().min(0).optional(),
+  /** The encoding of its output tokens; absent: o200k_base (records/encoding.ts, counted by tokens/encodings.ts). */
+  encoding: EncodingSchema.optional(),
 });
 export type SetDefinition = z.infer<typeof SetDefinitionSchema>;
 
@@ -109,5 +117,6 @@ export function toSetDefinition(entry: SetEntry): SetDefinition {
     multi: overrides !== null,
     ...(entry.deep_research === undefined ? {} : { deep_research: entry.deep_research }),
     ...(entry.continue_with === undefined ? {} : { continue_with: entry.continue_with }),
+    ...(entry.encoding === undefined ? {} : { encoding: entry.encoding }),
   };
 }

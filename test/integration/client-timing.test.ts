@@ -42,7 +42,7 @@ describe('streamed answer over HTTP', () => {
     expect(exchange.ttfp_ms).toBeGreaterThanOrEqual(59);
     expect(exchange.ttft_ms).toBeGreaterThanOrEqual(159);
     expect(exchange.ttft_ms).toBeLessThan(160 + tolerance());
-    expect(exchange.tpot_ms).toBeGreaterThan(30);
+    expect(exchange.time_per_delta_ms).toBeGreaterThan(30);
     expect(exchange.answer).toBe('Docker Compose [[1]](https://x).');
     expect(exchange.cited_document_ids).toEqual(['doc-1']);
     expect(exchange.message_id).toBe(2);

@@ -8,12 +8,14 @@
  * Saving the same run twice gives the same bytes (no save-time timestamp).
  */
 import { mkdir } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { createSummarizer } from '../../metrics/summarize.js';
 import type { AnswerFigures, RequestRecord } from '../../records/record.js';
 import { naturalCompare, trimText } from '../../reports/format.js';
 import { MILESTONE_PACKET_TYPES } from '../../figures/catalogue.js';
 import { readRecords } from '../store/read-records.js';
+import { setEncodings } from '../store/manifest.js';
+import { createTokenCounting } from '../../tokens/count-records.js';
 import { readReviews } from '../store/reviews.js';
 import { writeFileAtomic } from '../store/output-files.js';
 
@@ -52,7 +54,11 @@ export async function saveBaseline(options: { runDir: string; destDir: string; c
   const { reviews, verdicts } = await readReviews(options.runDir, cwd === undefined ? {} : { cwd });
   const summarizer = createSummarizer({ verdicts });
   const kept: RequestRecord[] = [];
-  for await (const record of source) {
+  // Counted before the answers are trimmed: the baseline keeps the whole answers' token figures.
+  const full = cwd === undefined || isAbsolute(options.runDir) ? options.runDir : resolve(cwd, options.runDir);
+  const countTokens = createTokenCounting(await setEncodings(full.endsWith('.jsonl') ? dirname(full) : full));
+  for await (const read of source) {
+    const record = await countTokens(read);
     summarizer.add(record);
     kept.push(slimRecord(record));
   }

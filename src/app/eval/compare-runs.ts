@@ -7,7 +7,7 @@
 import { compareVerdict, type CompareVerdictOptions } from '../../compare/verdict.js';
 import type { Verdict } from '../../verdict/index.js';
 import { appendFile, mkdir } from 'node:fs/promises';
-import { readManifestPart } from '../store/manifest.js';
+import { readManifestPart, setEncodings } from '../store/manifest.js';
 import { z } from 'zod';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { readUtf8File } from '../../dataset/read-text.js';
@@ -19,6 +19,7 @@ import {
 import { checkFigures, parseGate, type Gate } from '../../figures/index.js';
 import { evaluateGates, parseGatesFile, type GateVerdict } from '../../gates/index.js';
 import { readRecords } from '../store/read-records.js';
+import { createTokenCounting } from '../../tokens/count-records.js';
 import { collectGarbage, collectGarbageEvery } from '../shared/heap.js';
 import { readReviews } from '../store/reviews.js';
 import { generatorLoopDelay } from './render-reports.js';
@@ -31,14 +32,16 @@ export async function loadRun(pathOrDir: string, options: { cwd?: string } = {})
   const { verdicts } = await readReviews(pathOrDir, options);
   const collector = createRunCollector({ verdicts });
   const records = readRecords(pathOrDir, options);
-  const tick = collectGarbageEvery();
-  for await (const record of records) {
-    tick();
-    collector.add(record);
-  }
   // A results.jsonl given alone has no generator.json beside it: its timing uncertainty is unknown.
   const full = isAbsolute(pathOrDir) || options.cwd === undefined ? pathOrDir : resolve(options.cwd, pathOrDir);
   const dir = full.endsWith('.jsonl') ? dirname(full) : full;
+  // Token figures are counted here as for the reports (results.jsonl holds none), each set in its encoding.
+  const countTokens = createTokenCounting(await setEncodings(dir));
+  const tick = collectGarbageEvery();
+  for await (const record of records) {
+    tick();
+    collector.add(await countTokens(record));
+  }
   return collector.finish(pathOrDir, records.tornLines, await generatorLoopDelay(dir));
 }
 

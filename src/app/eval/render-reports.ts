@@ -17,7 +17,8 @@ import type { Summary } from '../../records/summary.js';
 import { createReportInputBuilder, REPORT_RENDERERS, type ReportInput } from '../../reports/index.js';
 import { DEFAULT_JUNIT_QUESTIONS, JUNIT_QUESTION_MODES, junitXmlChunks, type JunitOptions, type JunitQuestions } from '../../reports/junit-xml.js';
 import { z } from 'zod';
-import { plannedSetOrder, qualityOfRun, readManifestPart, targetService } from '../store/manifest.js';
+import { plannedSetOrder, qualityOfRun, readManifestPart, setEncodings, targetService } from '../store/manifest.js';
+import { createTokenCounting } from '../../tokens/count-records.js';
 import { describeService } from '../../client/version-client.js';
 import { createAtomicStream, writeFileAtomic } from '../store/output-files.js';
 import { readRecordEntries, readRecords } from '../store/read-records.js';
@@ -99,6 +100,7 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
     version: options.version, title: options.title ?? 'chatbench evaluation',
     ...(service ? { service: describeService(service) } : {}),
   });
+  const countTokens = createTokenCounting(await setEncodings(dir));
   const csvPath = join(dir, 'results.csv');
   const csvOut = createAtomicStream(csvPath);
   const csv = REPORT_RENDERERS['results.csv'].createSink((chunk) => csvOut.write(chunk));
@@ -107,7 +109,7 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
     for await (const entry of readRecordEntries(dir)) {
       stopIfInterrupted(options.signal, dir);
       tick();
-      const { record } = entry;
+      const record = await countTokens(entry.record);
       summarizer.add(record);
       builder.add(record);
       csv.write(record);

@@ -543,6 +543,7 @@ async function buildManifest(
     sets: sets.sets.map((s) => ({
       name: s.name,
       multi: s.multi,
+      ...(s.encoding === undefined ? {} : { encoding: s.encoding }),
       models: (s.llm_overrides ?? (s.llm_override ? [s.llm_override] : [])).map((o) => o.display_name ?? o.model_version ?? 'configured model'),
     })),
     defaults: redactDefaults(sets.defaults),

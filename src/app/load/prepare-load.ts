@@ -63,7 +63,7 @@ export async function prepareLoad(inputs: LoadInputs): Promise<PreparedLoad> {
     source: { operation: 'chat', rows: dataset.rows, set: chosen, defaults: resolved.defaults, toolIds },
     dataset: { path: inputs.datasetPath, sha256: await sha256File(dataset.path), questions: dataset.rows.length },
     models: resolved.modelsPath ? { path: resolved.modelsPath, sha256: await sha256File(resolve(inputs.cwd, resolved.modelsPath)) } : null,
-    sets: [{ name: chosen.name, multi: chosen.multi, models: (chosen.llm_overrides ?? (chosen.llm_override ? [chosen.llm_override] : [])).map((o) => o.display_name ?? o.model_version ?? 'configured model') }],
+    sets: [{ name: chosen.name, multi: chosen.multi, ...(chosen.encoding === undefined ? {} : { encoding: chosen.encoding }), models: (chosen.llm_overrides ?? (chosen.llm_override ? [chosen.llm_override] : [])).map((o) => o.display_name ?? o.model_version ?? 'configured model') }],
     defaults: resolved.defaults,
   };
 }

@@ -25,6 +25,8 @@ import { renderLoadMd } from '../../reports/load/load-md.js';
 import { describeModel, type LoadReportInput } from '../../reports/load/load-tables.js';
 import { renderTimelineCsv } from '../../reports/load/timeline-csv.js';
 import { readRecordEntries } from '../store/read-records.js';
+import { setEncodings } from '../store/manifest.js';
+import { createTokenCounting } from '../../tokens/count-records.js';
 import { openViewerFile } from '../shared/view-runs.js';
 import { stopIfInterrupted } from '../shared/interrupted.js';
 import { LoadSpecSchema, type LoadSpec } from '../../plan/load-plan.js';
@@ -81,9 +83,11 @@ export async function renderLoadReports(dir: string, options: LoadReportOptions)
   const records: LoadRecord[] = [];
   // Every run has its viewer.html too: the answers of a load run, bounded like any other's.
   const viewer = await openViewerFile(dir, { version: options.version, bundleDir: options.viewerBundleDir });
+  // Tokens are counted here, after the run, from results.jsonl: never while requests are measured.
+  const countTokens = createTokenCounting(await setEncodings(dir));
   for await (const entry of readRecordEntries(dir)) {
     stopIfInterrupted(options.signal, dir);
-    records.push(toLoadRecord(entry.record));
+    records.push(toLoadRecord(await countTokens(entry.record)));
     viewer.add(entry);
   }
   stopIfInterrupted(options.signal, dir);

@@ -84,7 +84,9 @@ function toStep(index: number, phase: 'ramp' | 'bisect', target: number, dir: st
     rate_limited_rate: m.shares.rate_limited_rate, error_rate: m.shares.error_rate,
     ttft_p50_ms: m.latency.ttft_ms?.p50 ?? null, ttft_p95_ms: m.latency.ttft_ms?.p95 ?? null,
     ttfp_p50_ms: m.latency.ttfp_ms?.p50 ?? null, ttfp_p95_ms: m.latency.ttfp_ms?.p95 ?? null, total_p95_ms: m.latency.total_ms?.p95 ?? null,
-    response_p95_ms: m.latency.response_ms?.p95 ?? null, ttfp_rise: m.ttfp_trend.rise, warning: summary.warning,
+    response_p95_ms: m.latency.response_ms?.p95 ?? null,
+    tpot_per_token_p50_ms: m.tokens?.tpot_per_token_ms?.p50 ?? null, output_tokens_per_s: m.tokens?.output_throughput_tokens_per_s ?? null,
+    ttfp_rise: m.ttfp_trend.rise, warning: summary.warning,
     loop_delay_ms: summary.generator.loop_delay_ms,
     ...(summary.health === null ? {} : { health_failures: summary.health.failures, health_probes: summary.health.probes }),
   };

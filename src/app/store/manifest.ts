@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { EncodingSchema, type Encoding } from '../../records/encoding.js';
 import { ONYX_RELEASES } from '../../api/index.js';
 import { ShardSchema } from '../../plan/shard.js';
 import { InputError } from '../../errors.js';
@@ -89,7 +90,7 @@ export const ManifestSchema = z.object({
    */
   conversation_units: z.array(z.array(z.string())).optional(),
   models: z.object({ path: z.string(), sha256: z.string() }).nullable(),
-  sets: z.array(z.object({ name: z.string(), multi: z.boolean(), models: z.array(z.string()) })),
+  sets: z.array(z.object({ name: z.string(), multi: z.boolean(), encoding: EncodingSchema.optional(), models: z.array(z.string()) })),
   defaults: z.record(z.string(), z.unknown()),
   /** How the run was started: mode, repeat, concurrency, timeout, retries. */
   options: z.record(z.string(), z.unknown()),
@@ -151,6 +152,12 @@ export async function readManifestPart<S extends z.ZodType>(dir: string, schema:
   }
   const parsed = schema.safeParse(json);
   return parsed.success ? parsed.data : undefined;
+}
+
+/** Each set's token encoding (tokens/encodings.ts) as the sets file chose it, from manifest.json; absent ones use the default. */
+export async function setEncodings(dir: string): Promise<ReadonlyMap<string, Encoding>> {
+  const part = await readManifestPart(dir, z.object({ sets: z.array(z.object({ name: z.string(), encoding: EncodingSchema.optional().catch(undefined) })) }));
+  return new Map((part?.sets ?? []).flatMap((s) => (s.encoding === undefined ? [] : [[s.name, s.encoding] as const])));
 }
 
 /** The sets in plan order, from the run's manifest.json; undefined when there is none (a bare results.jsonl). */

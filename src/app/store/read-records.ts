@@ -14,6 +14,7 @@ import { readUtf8File } from '../../dataset/read-text.js';
 import { InputError } from '../../errors.js';
 import { RequestRecordSchema, type RequestRecord } from '../../records/record.js';
 import { SummarySchema, type Summary } from '../../records/summary.js';
+import { upgradeRecordJson } from '../../records/upgrade.js';
 import { readFileLines } from '../../util/file-lines.js';
 import { runFileLineBytes } from '../../util/limits.js';
 
@@ -74,7 +75,7 @@ function parseRecordLine(text: string): { record: RequestRecord } | { problem: s
   } catch (error) {
     return { problem: `not JSON (${(error as Error).message})`, json: false };
   }
-  const result = RequestRecordSchema.safeParse(json);
+  const result = RequestRecordSchema.safeParse(upgradeRecordJson(json));
   return result.success ? { record: result.data } : { problem: describeIssues(result.error), json: true };
 }
 

@@ -57,9 +57,9 @@ export function renderReportHtml(input: ReportInput): string {
 
 /** TPOT and output characters per second, when some answer streamed two deltas or more. */
 function streamingCharts(columns: readonly ReportColumn[], input: ReportInput): string[] {
-  if (!columns.some((c) => c.group.latency.tpot_ms !== null)) return [];
+  if (!columns.some((c) => c.group.latency.time_per_delta_ms !== null)) return [];
   return [
-    renderCdfChart(columns, input.distributions, { chart: 'tpot-cdf', figure: 'tpot_ms', title: 'Time per answer delta after the first (TPOT), cumulative distribution' }),
+    renderCdfChart(columns, input.distributions, { chart: 'tpot-cdf', figure: 'time_per_delta_ms', title: 'Time per answer delta after the first (a delta may hold several tokens), cumulative distribution' }),
     renderCdfChart(columns, input.distributions, { chart: 'output-rate-cdf', figure: 'output_chars_per_s', unit: 'chars/s', title: 'Answer characters per second after the first delta, cumulative distribution' }),
   ];
 }
@@ -172,7 +172,8 @@ function howToRead(summary: Summary): string[] {
     ['MRR, nDCG@5, hit@5', 'How early the first expected document is cited; retrieval recall@5 judges the search ranking (top_documents).'],
     ['TTFP / TTFT / total', 'Time to the first stream part, to the first answer token, and to the end of the body, from just before sending.'],
     ['Milestones', 'The p50 time of each packet an answer reaches: search documents, message_start, first reasoning, first answer token, first citation, end. The pre-answer row is the service\'s own pre_answer_processing_seconds.'],
-    ['TPOT / output chars/s', 'Time between answer deltas after the first, and answer characters per second over the same span: how fast the answer streams once it started.'],
+    ['time per delta / output chars/s', 'Time between answer deltas after the first, and answer characters per second over the same span: how fast the answer streams once it started.'],
+    ['TPOT per token / ITL / output tokens/s', 'vllm bench serve definitions: (total − TTFT) / (output tokens − 1); every gap between answer chunks, pooled; output tokens per second of a request (GuideLLM) and over the run. Tokens counted with the set\'s encoding (o200k_base by default), an estimate for a model not OpenAI\'s.'],
     [NA, 'The figure does not exist (N/A), e.g. TTFT in full mode or precision when nothing was cited; it is never counted as 0.'],
   ];
   return [

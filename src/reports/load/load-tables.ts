@@ -8,6 +8,7 @@ import type { LoadFigures } from '../../metrics/load.js';
 import type { LoadSummary, ShareRow, WindowFigures } from '../../records/load-summary.js';
 import type { LatencyStats } from '../../records/summary.js';
 import { NA, formatCount, formatMs, formatPct } from '../format.js';
+import { formatFigureValue } from '../../figures/units.js';
 
 /** What a load report renders: the summary, the CDF samples, and where it came from. */
 export interface LoadReportInput {
@@ -73,6 +74,14 @@ export function windowsTable(s: LoadSummary): TextTable {
       row('error rate', (w) => formatPct(w.shares.error_rate)),
       row('429 rate', (w) => formatPct(w.shares.rate_limited_rate)),
       row('pass rate', (w) => formatPct(w.shares.pass_rate)),
+      // Token figures (docs/reference/metrics.md "Tokens"): only when some window's answers were counted.
+      ...(ws.some((w) => w.tokens !== null)
+        ? [
+          row('TPOT per token p50', (w) => formatMs(w.tokens?.tpot_per_token_ms?.p50)),
+          row('TPOT per token p95', (w) => formatMs(w.tokens?.tpot_per_token_ms?.p95)),
+          row('output tokens/s', (w) => (w.tokens?.output_throughput_tokens_per_s == null ? formatMs(null) : formatFigureValue('output_tokens_per_s', w.tokens.output_throughput_tokens_per_s))),
+        ]
+        : []),
     ],
   };
 }
