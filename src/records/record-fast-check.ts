@@ -94,7 +94,9 @@ export const ANSWER_FIGURES_SHAPE: Readonly<Record<string, Check>> = {
   outcome: (v) => OUTCOME_SET.has(v),
   error_code: nullable(id),
   error_message: nullable(message),
-  ttfp_ms: ms, ttft_ms: ms, first_citation_ms: ms, total_ms: ms, tpot_ms: ms,
+  ttfp_ms: ms, ttft_ms: ms, first_citation_ms: ms, total_ms: ms, time_per_delta_ms: ms,
+  // Counted when reports are built, never written by a run (records/record.ts): absent, or as zod has them.
+  output_tokens: orAbsent(nullable(count)), output_tokens_per_s: orAbsent(nullable(nonNegative)), tpot_per_token_ms: orAbsent(ms),
   first_packet_ms: map(id, nonNegative, B.packetTypes),
   first_packet_others: orAbsent(count),
   answer_gaps_ms: list(nonNegative, B.gaps),

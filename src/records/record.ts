@@ -99,7 +99,7 @@ export const AnswerFiguresSchema = z.object({
   output_chars_per_s: z.number().nonnegative().nullable().default(null),
   /**
    * Token figures (tokens/figures.ts): absent from results.jsonl — they are counted after the run,
-   * when the reports are built (app/render-reports), never on the request's path. null: the answer
+   * when the reports are built (app/eval/render-reports), never on the request's path. null: the answer
    * text was cut (answer_truncated) or absent, or under two tokens (tpot_per_token_ms).
    */
   output_tokens: Count.nullable().optional(),

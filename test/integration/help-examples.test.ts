@@ -127,7 +127,7 @@ const MANUAL = [
   'docs/reference/README.md', 'docs/reference/service-api.md', 'docs/reference/wire-format.md',
   'docs/reference/onyx-releases.md', 'docs/reference/metrics.md', 'docs/reference/results-jsonl.md',
   'docs/figures.md', 'docs/architecture.md', 'docs/dependencies.md', 'docs/development.md', 'docs/glossary.md',
-  'docs/install.md', 'docs/resume.md', 'docs/project-instructions.md', 'docs/terminal.md', 'docs/telemetry.md', 'docs/github-action.md', 'docs/history.md',
+  'docs/install.md', 'docs/resume.md', 'docs/project-instructions.md', 'docs/terminal.md', 'docs/telemetry.md', 'docs/github-action.md', 'docs/history.md', 'docs/tokens.md',
 ];
 
 /** Pages whose shell blocks are recipes for another machine, not examples to run here. */
