@@ -41,6 +41,8 @@ const checksDone = Promise.all([
   // The viewer's browser app (DOM, JSX) has its own config.
   check('typecheck (viewer app)', bin('tsc'), ['--noEmit', '-p', join('src', 'viewer', 'ui', 'tsconfig.json')]),
   check('lint', bin('eslint'), ['.']),
+  // The formatter's verdict only (`npm run format` rewrites): Prettier, .prettierrc.json, .prettierignore.
+  check('format', bin('prettier'), ['--check', '.']),
   // The import graph: no cycle, no import running up the layers (.dependency-cruiser.mjs).
   check('imports (layers, cycles)', bin('depcruise'), ['src', '--config', '.dependency-cruiser.mjs']),
 ]);
