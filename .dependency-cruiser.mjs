@@ -39,7 +39,8 @@ const placed = new Set(LAYERS.flat().map((place) => place.split('/')[0]));
 const unplaced = readdirSync(new URL('./src/', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && !placed.has(entry.name))
   .map((entry) => entry.name);
-if (unplaced.length > 0) throw new Error(`.dependency-cruiser.mjs: src/${unplaced.join(', src/')} is in no layer of LAYERS: place it`);
+if (unplaced.length > 0)
+  throw new Error(`.dependency-cruiser.mjs: src/${unplaced.join(', src/')} is in no layer of LAYERS: place it`);
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A path regex for a folder or a file of src/. */
@@ -56,21 +57,25 @@ const upward = LAYERS.flatMap((layer, rank) =>
     const open = [place, ...LAYERS.slice(0, rank).flat()];
     // The top layer may import everything: no rule (an empty `to` would match every module).
     if (forbidden.length === 0) return [];
-    return [{
-      name: `layer:${place}`,
-      comment: `src/${place} imports only its own folder and the layers below it (${LAYERS.slice(0, rank).flat().join(', ') || 'nothing'}); see docs/architecture.md.`,
-      severity: 'error',
-      from: { path: pathOf(place), pathNot: deeper(place).map(pathOf) },
-      to: { path: forbidden.map(pathOf), pathNot: open.map(pathOf) },
-    }];
-  }));
+    return [
+      {
+        name: `layer:${place}`,
+        comment: `src/${place} imports only its own folder and the layers below it (${LAYERS.slice(0, rank).flat().join(', ') || 'nothing'}); see docs/architecture.md.`,
+        severity: 'error',
+        from: { path: pathOf(place), pathNot: deeper(place).map(pathOf) },
+        to: { path: forbidden.map(pathOf), pathNot: open.map(pathOf) },
+      },
+    ];
+  }),
+);
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
   forbidden: [
     {
       name: 'no-circular',
-      comment: 'A circle of imports means two files are one concern, or a type lives in the wrong file: move the type to the file it describes.',
+      comment:
+        'A circle of imports means two files are one concern, or a type lives in the wrong file: move the type to the file it describes.',
       severity: 'error',
       from: {},
       to: { circular: true },

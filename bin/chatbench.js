@@ -12,7 +12,9 @@ module.enableCompileCache?.();
 
 const entry = new URL('../dist/cli/bin.js', import.meta.url);
 if (!existsSync(entry)) {
-  process.stderr.write('chatbench: the compiled CLI (dist/cli/bin.js) is missing: run `npm run build` (npm ci runs it) in the chatbench directory\n');
+  process.stderr.write(
+    'chatbench: the compiled CLI (dist/cli/bin.js) is missing: run `npm run build` (npm ci runs it) in the chatbench directory\n',
+  );
   process.exitCode = 2;
 } else {
   await import(entry.href);

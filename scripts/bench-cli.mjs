@@ -25,9 +25,14 @@ const cases = [
 
 function once(args) {
   const started = performance.now();
-  const result = spawnSync(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } });
+  const result = spawnSync(process.execPath, args, {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+  });
   const ms = performance.now() - started;
-  if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited ${result.status}: ${result.stderr.toString().slice(0, 500)}`);
+  if (result.status !== 0)
+    throw new Error(`node ${args.join(' ')} exited ${result.status}: ${result.stderr.toString().slice(0, 500)}`);
   return ms;
 }
 
@@ -42,10 +47,22 @@ const rows = [];
 for (const c of cases) {
   once(c.args);
   const times = Array.from({ length: RUNS }, () => once(c.args));
-  rows.push({ name: c.name, median_ms: Math.round(median(times)), min_ms: Math.round(Math.min(...times)), max_ms: Math.round(Math.max(...times)) });
-  console.log(`${c.name}: median ${Math.round(median(times))} ms (min ${Math.round(Math.min(...times))}, max ${Math.round(Math.max(...times))})`);
+  rows.push({
+    name: c.name,
+    median_ms: Math.round(median(times)),
+    min_ms: Math.round(Math.min(...times)),
+    max_ms: Math.round(Math.max(...times)),
+  });
+  console.log(
+    `${c.name}: median ${Math.round(median(times))} ms (min ${Math.round(Math.min(...times))}, max ${Math.round(Math.max(...times))})`,
+  );
 }
-const machine = { node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, load_average_1m: Number(loadavg()[0].toFixed(2)) };
+const machine = {
+  node: process.version,
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores: cpus().length,
+  load_average_1m: Number(loadavg()[0].toFixed(2)),
+};
 const result = { bench: 'cli', runs: RUNS, machine, rows };
 const md = [
   '# chatbench start time (`npm run bench:cli`)',

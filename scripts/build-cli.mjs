@@ -17,13 +17,23 @@ export const DIGEST_FILE = join(DIST, '.source-digest');
 /** What tsconfig.build.json compiles: src/**\/*.ts but tests, fixtures and the viewer's browser app. */
 function isCompiled(rel) {
   const posix = rel.split(sep).join('/');
-  return posix.endsWith('.ts') && !posix.endsWith('.test.ts') && !posix.includes('/fixtures/') && !posix.startsWith('viewer/ui/');
+  return (
+    posix.endsWith('.ts') &&
+    !posix.endsWith('.test.ts') &&
+    !posix.includes('/fixtures/') &&
+    !posix.startsWith('viewer/ui/')
+  );
 }
 
 /** Files the compiled code reads beside itself (the judge's prompts, *.md): copied to dist/ as they are. */
 function isAsset(rel) {
   const posix = rel.split(sep).join('/');
-  return !posix.endsWith('.ts') && !posix.endsWith('.tsx') && !posix.includes('/fixtures/') && !posix.startsWith('viewer/ui/');
+  return (
+    !posix.endsWith('.ts') &&
+    !posix.endsWith('.tsx') &&
+    !posix.includes('/fixtures/') &&
+    !posix.startsWith('viewer/ui/')
+  );
 }
 
 function walk(dir) {
@@ -36,20 +46,34 @@ function walk(dir) {
 /** The sources dist/ is built from, relative to src/, sorted. */
 export function compiledSources() {
   const src = join(root, 'src');
-  return walk(src).map((path) => relative(src, path)).filter(isCompiled).sort();
+  return walk(src)
+    .map((path) => relative(src, path))
+    .filter(isCompiled)
+    .sort();
 }
 
 /** The assets copied to dist/, relative to src/, sorted. */
 export function assetFiles() {
   const src = join(root, 'src');
-  return walk(src).map((path) => relative(src, path)).filter(isAsset).sort();
+  return walk(src)
+    .map((path) => relative(src, path))
+    .filter(isAsset)
+    .sort();
 }
 
 /** SHA-256 over every compiled source's path and bytes, and the build's own settings. */
 export function sourceDigest() {
   const hash = createHash('sha256');
-  for (const file of ['tsconfig.json', 'tsconfig.build.json']) hash.update(`${file}\0`).update(readFileSync(join(root, file))).update('\0');
-  for (const rel of [...compiledSources(), ...assetFiles()]) hash.update(`src/${rel.split(sep).join('/')}\0`).update(readFileSync(join(root, 'src', rel))).update('\0');
+  for (const file of ['tsconfig.json', 'tsconfig.build.json'])
+    hash
+      .update(`${file}\0`)
+      .update(readFileSync(join(root, file)))
+      .update('\0');
+  for (const rel of [...compiledSources(), ...assetFiles()])
+    hash
+      .update(`src/${rel.split(sep).join('/')}\0`)
+      .update(readFileSync(join(root, 'src', rel)))
+      .update('\0');
   return hash.digest('hex');
 }
 
@@ -74,19 +98,33 @@ function removeOrphans() {
 /** Builds dist/ unless it is up to date; returns what it did. Throws when tsc fails. */
 export function buildCli({ force = false, log = (line) => process.stderr.write(`${line}\n`) } = {}) {
   const digest = sourceDigest();
-  if (!force && builtDigest() === digest && existsSync(join(DIST, 'cli', 'bin.js')) && existsSync(join(DIST, 'schemas', 'config.schema.json'))) return 'up to date';
+  if (
+    !force &&
+    builtDigest() === digest &&
+    existsSync(join(DIST, 'cli', 'bin.js')) &&
+    existsSync(join(DIST, 'schemas', 'config.schema.json'))
+  )
+    return 'up to date';
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   const started = performance.now();
-  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error(`tsc -p tsconfig.build.json failed (exit ${result.status ?? result.signal})`);
+  const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0)
+    throw new Error(`tsc -p tsconfig.build.json failed (exit ${result.status ?? result.signal})`);
   removeOrphans();
   for (const rel of assetFiles()) {
     mkdirSync(dirname(join(DIST, rel)), { recursive: true });
     copyFileSync(join(root, 'src', rel), join(DIST, rel));
   }
   // The JSON Schemas `chatbench init` points files at, made from the compiled options (scripts/build-schemas.mjs).
-  const schemas = spawnSync(process.execPath, [join(root, 'scripts', 'build-schemas.mjs')], { cwd: root, stdio: 'inherit' });
-  if (schemas.status !== 0) throw new Error(`scripts/build-schemas.mjs failed (exit ${schemas.status ?? schemas.signal})`);
+  const schemas = spawnSync(process.execPath, [join(root, 'scripts', 'build-schemas.mjs')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (schemas.status !== 0)
+    throw new Error(`scripts/build-schemas.mjs failed (exit ${schemas.status ?? schemas.signal})`);
   writeFileSync(DIGEST_FILE, `${digest}\n`);
   log(`chatbench: compiled src/ to dist/ in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return 'built';

@@ -11,4 +11,5 @@ const { buildSchemas } = await import(join(root, 'dist', 'cli', 'schemas', 'inde
 const { nodeIo } = await import(join(root, 'dist', 'cli', 'io.js'));
 const dir = join(root, 'dist', 'schemas');
 mkdirSync(dir, { recursive: true });
-for (const [name, schema] of Object.entries(await buildSchemas(nodeIo()))) writeFileSync(join(dir, name), `${JSON.stringify(schema, null, 2)}\n`);
+for (const [name, schema] of Object.entries(await buildSchemas(nodeIo())))
+  writeFileSync(join(dir, name), `${JSON.stringify(schema, null, 2)}\n`);

@@ -13,7 +13,10 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Builds the bundle into `outdir` (default dist/viewer); returns the files written. */
 export async function buildViewer(outdir = join(root, 'dist', 'viewer')) {
   await build({
-    entryPoints: { viewer: join(root, 'src', 'viewer', 'ui', 'main.tsx'), dashboard: join(root, 'src', 'viewer', 'ui', 'dashboard', 'main.tsx') },
+    entryPoints: {
+      viewer: join(root, 'src', 'viewer', 'ui', 'main.tsx'),
+      dashboard: join(root, 'src', 'viewer', 'ui', 'dashboard', 'main.tsx'),
+    },
     outdir,
     bundle: true,
     minify: true,

@@ -54,10 +54,15 @@ const CorpusSchema = z.object({
 });
 type Corpus = z.infer<typeof CorpusSchema>;
 
-const HEADER = 'id,question,expected_documents,must_contain,must_not_contain,expect_no_answer,category,source_type,document_set,tags,time_cutoff,reference_answer,rubric,conversation,turn,expected_tools';
+const HEADER =
+  'id,question,expected_documents,must_contain,must_not_contain,expect_no_answer,category,source_type,document_set,tags,time_cutoff,reference_answer,rubric,conversation,turn,expected_tools';
 /** A follow-up is searched with this many earlier questions of its conversation (the simulator's sessions.history_turns). */
 const HISTORY_TURNS = 2;
-const list = (cell: string) => cell.split('|').map((s) => s.trim()).filter((s) => s !== '');
+const list = (cell: string) =>
+  cell
+    .split('|')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 const RowSchema = z.object({
   id: z.string().regex(/^q\d{3}$/, 'id must look like q001'),
   question: z.string().trim().min(1),
@@ -68,22 +73,38 @@ const RowSchema = z.object({
   category: z.enum(['hr', 'finance', 'engineering', 'security', 'product', 'support']),
   source_type: z.string().transform(list),
   document_set: z.string().transform(list),
-  tags: z.string().transform(list).pipe(z.array(z.string().regex(/^[^=]+=[^=]+$/, 'tags are key=value'))),
+  tags: z
+    .string()
+    .transform(list)
+    .pipe(z.array(z.string().regex(/^[^=]+=[^=]+$/, 'tags are key=value'))),
   time_cutoff: z.union([z.literal(''), DateTimeSchema]),
   reference_answer: z.string().trim(),
   rubric: z.string().trim(),
   conversation: z.string(),
-  turn: z.union([z.literal(''), z.string().regex(/^[1-9]\d*$/, 'turn is 1, 2, …')]).transform((t) => (t === '' ? null : Number(t))),
+  turn: z
+    .union([z.literal(''), z.string().regex(/^[1-9]\d*$/, 'turn is 1, 2, …')])
+    .transform((t) => (t === '' ? null : Number(t))),
   expected_tools: z.string().transform(list),
 });
 type Row = z.infer<typeof RowSchema> & { line: number };
 
 /** House rules for the shipped corpus (the simulator itself accepts any valid file). */
-const RULES = { minDocuments: 64, words: [150, 450], sets: [1, 2], tags: [2, 3], years: [2021, 2026], pages: [3, 5] } as const;
+const RULES = {
+  minDocuments: 64,
+  words: [150, 450],
+  sets: [1, 2],
+  tags: [2, 3],
+  years: [2021, 2026],
+  pages: [3, 5],
+} as const;
 const TARGETS = { rank1: 0.85, top5: 0.95 } as const;
 const TOP_K = 5;
-const STOP_WORDS = new Set(('a an and are as at be by can could do does for from how i if in is it its me my of on or our ' +
-  'should so that the their there this to was we what when where which who why will with you your').split(' '));
+const STOP_WORDS = new Set(
+  (
+    'a an and are as at be by can could do does for from how i if in is it its me my of on or our ' +
+    'should so that the their there this to was we what when where which who why will with you your'
+  ).split(' '),
+);
 
 const NON_ASCII = /[^\p{ASCII}]/u;
 const problems: string[] = [];
@@ -109,39 +130,57 @@ function loadCorpus(path: string): Corpus | undefined {
 
 function checkCorpusRules(corpus: Corpus, path: string): void {
   const docs = corpus.documents;
-  const dup = (values: string[], what: string) => values.forEach((v, i) => {
-    if (values.indexOf(v) !== i) problems.push(`${path}: duplicate ${what} "${v}"`);
-  });
-  dup(docs.map((d) => d.document_id), 'document_id');
+  const dup = (values: string[], what: string) =>
+    values.forEach((v, i) => {
+      if (values.indexOf(v) !== i) problems.push(`${path}: duplicate ${what} "${v}"`);
+    });
+  dup(
+    docs.map((d) => d.document_id),
+    'document_id',
+  );
   dup([...docs.map((d) => d.link), ...corpus.pages.map((p) => p.url)], 'link/url');
-  if (docs.length < RULES.minDocuments) problems.push(`${path}: ${docs.length} documents, want at least ${RULES.minDocuments}`);
+  if (docs.length < RULES.minDocuments)
+    problems.push(`${path}: ${docs.length} documents, want at least ${RULES.minDocuments}`);
   const inRange = (n: number, [lo, hi]: readonly [number, number]) => n >= lo && n <= hi;
   for (const d of docs) {
     const at = `${path}: ${d.document_id}`;
     const words = d.content.split(/\s+/).length;
     if (!inRange(words, RULES.words)) problems.push(`${at}: ${words} words, want ${RULES.words.join('-')}`);
-    if (!inRange(d.document_sets.length, RULES.sets)) problems.push(`${at}: ${d.document_sets.length} document sets, want ${RULES.sets.join('-')}`);
-    if (!inRange(Object.keys(d.tags).length, RULES.tags)) problems.push(`${at}: ${Object.keys(d.tags).length} tags, want ${RULES.tags.join('-')}`);
+    if (!inRange(d.document_sets.length, RULES.sets))
+      problems.push(`${at}: ${d.document_sets.length} document sets, want ${RULES.sets.join('-')}`);
+    if (!inRange(Object.keys(d.tags).length, RULES.tags))
+      problems.push(`${at}: ${Object.keys(d.tags).length} tags, want ${RULES.tags.join('-')}`);
     if (Date.parse(d.updated_at) < Date.parse(d.created_at)) problems.push(`${at}: updated_at is before created_at`);
     for (const date of [d.created_at, d.updated_at]) {
-      if (!inRange(new Date(date).getUTCFullYear(), RULES.years)) problems.push(`${at}: ${date} outside ${RULES.years.join('-')}`);
+      if (!inRange(new Date(date).getUTCFullYear(), RULES.years))
+        problems.push(`${at}: ${date} outside ${RULES.years.join('-')}`);
     }
     if (!d.content.includes('\n\n')) problems.push(`${at}: content has a single paragraph`);
   }
   const nonAscii = docs.filter((d) => NON_ASCII.test(d.content + d.title)).map((d) => d.document_id);
-  if (nonAscii.length > 3) problems.push(`${path}: ${nonAscii.length} documents with non-ASCII text (want at most 3): ${nonAscii.join(', ')}`);
+  if (nonAscii.length > 3)
+    problems.push(`${path}: ${nonAscii.length} documents with non-ASCII text (want at most 3): ${nonAscii.join(', ')}`);
   const pages = corpus.pages;
-  if (!inRange(pages.length, RULES.pages)) problems.push(`${path}: ${pages.length} pages, want ${RULES.pages.join('-')}`);
-  if (!pages.some((p) => p.content.length > 16_000)) problems.push(`${path}: no page longer than 16,000 characters (open-urls truncation)`);
+  if (!inRange(pages.length, RULES.pages))
+    problems.push(`${path}: ${pages.length} pages, want ${RULES.pages.join('-')}`);
+  if (!pages.some((p) => p.content.length > 16_000))
+    problems.push(`${path}: no page longer than 16,000 characters (open-urls truncation)`);
   if (!pages.some((p) => NON_ASCII.test(p.content))) problems.push(`${path}: no page with non-ASCII text`);
-  say(`corpus: ${docs.length} documents, ${pages.length} pages (longest ${Math.max(...pages.map((p) => p.content.length))} chars), ` +
-    `${new Set(docs.map((d) => d.source_type)).size} source types, ${new Set(docs.flatMap((d) => d.document_sets)).size} document sets, ` +
-    `non-ASCII documents: ${nonAscii.join(', ') || 'none'}`);
+  say(
+    `corpus: ${docs.length} documents, ${pages.length} pages (longest ${Math.max(...pages.map((p) => p.content.length))} chars), ` +
+      `${new Set(docs.map((d) => d.source_type)).size} source types, ${new Set(docs.flatMap((d) => d.document_sets)).size} document sets, ` +
+      `non-ASCII documents: ${nonAscii.join(', ') || 'none'}`,
+  );
 }
 
 function loadRows(path: string): Row[] {
   const text = readFileSync(path, 'utf8').replace(/\r\n/g, '\n');
-  if (text.replace(/^\uFEFF/, '').split('\n')[0]?.trim() !== HEADER) {
+  if (
+    text
+      .replace(/^\uFEFF/, '')
+      .split('\n')[0]
+      ?.trim() !== HEADER
+  ) {
     problems.push(`${path}: header must be exactly\n  ${HEADER}`);
     return [];
   }
@@ -167,7 +206,14 @@ function loadRows(path: string): Row[] {
 function admits(row: Row, doc: Document): boolean {
   if (row.source_type.length > 0 && !row.source_type.includes(doc.source_type)) return false;
   if (row.document_set.length > 0 && !doc.document_sets.some((s) => row.document_set.includes(s))) return false;
-  if (row.tags.length > 0 && !row.tags.some((kv) => { const [k = '', v] = kv.split('='); return doc.tags[k] === v; })) return false;
+  if (
+    row.tags.length > 0 &&
+    !row.tags.some((kv) => {
+      const [k = '', v] = kv.split('=');
+      return doc.tags[k] === v;
+    })
+  )
+    return false;
   return row.time_cutoff === '' || Date.parse(doc.updated_at) >= Date.parse(row.time_cutoff);
 }
 
@@ -190,16 +236,22 @@ function checkRows(rows: Row[], byId: Map<string, Document>, path: string): void
         problems.push(`${at}: must_contain "${phrase}" is in no expected document`);
       }
     }
-    checkReference(row, expected.filter((d): d is Document => d !== undefined), at);
+    checkReference(
+      row,
+      expected.filter((d): d is Document => d !== undefined),
+      at,
+    );
   }
   checkConversations(rows, path);
   const count = (pred: (r: Row) => boolean) => rows.filter(pred).length;
   const categories = [...new Set(rows.map((r) => r.category))];
   const perCategory = categories.map((c) => `${c} ${count((r) => r.category === c)}`).join(', ');
-  say(`dataset: ${rows.length} questions (${perCategory}); must_contain ${count((r) => r.must_contain.length > 0)}, ` +
-    `expect_no_answer ${count((r) => r.expect_no_answer)}, with filters ${count((r) => r.source_type.length + r.document_set.length + r.tags.length > 0 || r.time_cutoff !== '')}, ` +
-    `reference answers ${count((r) => r.reference_answer !== '')}, rubrics ${count((r) => r.rubric !== '')}, ` +
-    `conversations ${new Set(rows.flatMap((r) => (r.conversation === '' ? [] : [r.conversation]))).size} (${count((r) => r.conversation !== '')} turns)`);
+  say(
+    `dataset: ${rows.length} questions (${perCategory}); must_contain ${count((r) => r.must_contain.length > 0)}, ` +
+      `expect_no_answer ${count((r) => r.expect_no_answer)}, with filters ${count((r) => r.source_type.length + r.document_set.length + r.tags.length > 0 || r.time_cutoff !== '')}, ` +
+      `reference answers ${count((r) => r.reference_answer !== '')}, rubrics ${count((r) => r.rubric !== '')}, ` +
+      `conversations ${new Set(rows.flatMap((r) => (r.conversation === '' ? [] : [r.conversation]))).size} (${count((r) => r.conversation !== '')} turns)`,
+  );
 }
 
 /**
@@ -212,12 +264,15 @@ function checkReference(row: Row, expected: readonly Document[], at: string): vo
     if (row.reference_answer !== '') problems.push(`${at}: an expect_no_answer row has no reference answer`);
     return;
   }
-  if (row.reference_answer === '') return void problems.push(`${at}: no reference_answer (every answerable row has one)`);
+  if (row.reference_answer === '')
+    return void problems.push(`${at}: no reference_answer (every answerable row has one)`);
   for (const phrase of row.must_contain) {
-    if (!fold(row.reference_answer).includes(fold(phrase))) problems.push(`${at}: the reference answer does not state must_contain "${phrase}"`);
+    if (!fold(row.reference_answer).includes(fold(phrase)))
+      problems.push(`${at}: the reference answer does not state must_contain "${phrase}"`);
   }
   for (const number of row.reference_answer.match(/\d+(?:[.,:]\d+)*/g) ?? []) {
-    if (!expected.some((d) => d.content.includes(number))) problems.push(`${at}: the reference answer's "${number}" is in no expected document`);
+    if (!expected.some((d) => d.content.includes(number)))
+      problems.push(`${at}: the reference answer's "${number}" is in no expected document`);
   }
 }
 
@@ -225,19 +280,25 @@ function checkReference(row: Row, expected: readonly Document[], at: string): vo
 function checkConversations(rows: Row[], path: string): void {
   const turns = new Map<string, number[]>();
   for (const row of rows) {
-    if ((row.conversation === '') !== (row.turn === null)) problems.push(`${path}:${row.line}: ${row.id}: conversation and turn go together`);
-    if (row.conversation !== '' && row.turn !== null) turns.set(row.conversation, [...(turns.get(row.conversation) ?? []), row.turn]);
+    if ((row.conversation === '') !== (row.turn === null))
+      problems.push(`${path}:${row.line}: ${row.id}: conversation and turn go together`);
+    if (row.conversation !== '' && row.turn !== null)
+      turns.set(row.conversation, [...(turns.get(row.conversation) ?? []), row.turn]);
   }
   for (const [id, numbers] of turns) {
-    if (numbers.join(',') !== numbers.map((_, i) => i + 1).join(',')) problems.push(`${path}: conversation ${id}: turns ${numbers.join(', ')}, want 1, 2, … in file order`);
-    if (numbers.length < 2 || numbers.length > 4) problems.push(`${path}: conversation ${id}: ${numbers.length} turns, want 2 to 4`);
+    if (numbers.join(',') !== numbers.map((_, i) => i + 1).join(','))
+      problems.push(`${path}: conversation ${id}: turns ${numbers.join(', ')}, want 1, 2, … in file order`);
+    if (numbers.length < 2 || numbers.length > 4)
+      problems.push(`${path}: conversation ${id}: ${numbers.length} turns, want 2 to 4`);
   }
 }
 
 /** What the simulator searches for a row: a follow-up with its conversation's last earlier questions. */
 function searchText(row: Row, rows: readonly Row[]): string {
   if (row.conversation === '' || row.turn === null || row.turn === 1) return row.question;
-  const earlier = rows.filter((r) => r.conversation === row.conversation && r.turn !== null && r.turn < row.turn).slice(-HISTORY_TURNS);
+  const earlier = rows
+    .filter((r) => r.conversation === row.conversation && r.turn !== null && r.turn < row.turn)
+    .slice(-HISTORY_TURNS);
   return [...earlier.map((r) => r.question), row.question].join(' ');
 }
 
@@ -272,7 +333,13 @@ function checkRetrieval(corpus: Corpus, rows: Row[]): void {
     const top = hits[0];
     const topDoc = top === undefined ? undefined : docs[top.id as number];
     const cover = topDoc === undefined ? 0 : coverage(text, topDoc, idf);
-    const cells = [row.id.padEnd(5), '', (top?.score ?? 0).toFixed(1).padStart(5), cover.toFixed(2).padStart(6), ` ${topDoc?.document_id ?? '-'}`];
+    const cells = [
+      row.id.padEnd(5),
+      '',
+      (top?.score ?? 0).toFixed(1).padStart(5),
+      cover.toFixed(2).padStart(6),
+      ` ${topDoc?.document_id ?? '-'}`,
+    ];
     if (row.expect_no_answer) {
       noAnswerTop.push(top?.score ?? 0);
       cells[1] = ' n/a';
@@ -280,7 +347,9 @@ function checkRetrieval(corpus: Corpus, rows: Row[]): void {
       continue;
     }
     answerableTop.push(top?.score ?? 0);
-    const index1 = hits.findIndex((h) => row.expected_documents.includes((docs[h.id as number] as Document).document_id));
+    const index1 = hits.findIndex((h) =>
+      row.expected_documents.includes((docs[h.id as number] as Document).document_id),
+    );
     const rank = index1 === -1 ? undefined : index1 + 1;
     ranks.push(rank);
     cells[1] = (rank === undefined ? '>5' : String(rank)).padStart(4);
@@ -297,14 +366,22 @@ function reportFigures(ranks: Array<number | undefined>, answerableTop: number[]
   const sorted = [...answerableTop].sort((a, b) => a - b);
   const minAnswerable = sorted[0] ?? 0;
   const maxNoAnswer = Math.max(0, ...noAnswerTop);
-  say(`\nretrieval over ${n} answerable questions: rank 1 ${(rank1 * 100).toFixed(1)}% (target ${TARGETS.rank1 * 100}%), ` +
-    `top ${TOP_K} ${(top5 * 100).toFixed(1)}% (target ${TARGETS.top5 * 100}%), MRR@${TOP_K} ${mrr.toFixed(3)}`);
-  say(`top BM25 score: answerable min ${minAnswerable.toFixed(1)}, median ${(sorted[Math.floor(sorted.length / 2)] ?? 0).toFixed(1)}; ` +
-    `expect_no_answer ${noAnswerTop.map((s) => s.toFixed(1)).join(', ') || '-'} (max ${maxNoAnswer.toFixed(1)})`);
-  if (rank1 < TARGETS.rank1) problems.push(`retrieval: rank 1 for ${(rank1 * 100).toFixed(1)}%, target ${TARGETS.rank1 * 100}%`);
-  if (top5 < TARGETS.top5) problems.push(`retrieval: top ${TOP_K} for ${(top5 * 100).toFixed(1)}%, target ${TARGETS.top5 * 100}%`);
+  say(
+    `\nretrieval over ${n} answerable questions: rank 1 ${(rank1 * 100).toFixed(1)}% (target ${TARGETS.rank1 * 100}%), ` +
+      `top ${TOP_K} ${(top5 * 100).toFixed(1)}% (target ${TARGETS.top5 * 100}%), MRR@${TOP_K} ${mrr.toFixed(3)}`,
+  );
+  say(
+    `top BM25 score: answerable min ${minAnswerable.toFixed(1)}, median ${(sorted[Math.floor(sorted.length / 2)] ?? 0).toFixed(1)}; ` +
+      `expect_no_answer ${noAnswerTop.map((s) => s.toFixed(1)).join(', ') || '-'} (max ${maxNoAnswer.toFixed(1)})`,
+  );
+  if (rank1 < TARGETS.rank1)
+    problems.push(`retrieval: rank 1 for ${(rank1 * 100).toFixed(1)}%, target ${TARGETS.rank1 * 100}%`);
+  if (top5 < TARGETS.top5)
+    problems.push(`retrieval: top ${TOP_K} for ${(top5 * 100).toFixed(1)}%, target ${TARGETS.top5 * 100}%`);
   if (noAnswerTop.length > 0 && maxNoAnswer >= minAnswerable) {
-    problems.push(`retrieval: an expect_no_answer question scores ${maxNoAnswer.toFixed(1)}, not below every answerable question (min ${minAnswerable.toFixed(1)})`);
+    problems.push(
+      `retrieval: an expect_no_answer question scores ${maxNoAnswer.toFixed(1)}, not below every answerable question (min ${minAnswerable.toFixed(1)})`,
+    );
   }
 }
 

@@ -11,7 +11,10 @@ const BUSY = 2;
 const BUSY_LIMIT_S = 45 * 60;
 
 const busy = Array.from({ length: BUSY }, () =>
-  spawn(process.execPath, ['-e', `const end = Date.now() + ${BUSY_LIMIT_S * 1000}; while (Date.now() < end) {}`], { stdio: 'ignore' }));
+  spawn(process.execPath, ['-e', `const end = Date.now() + ${BUSY_LIMIT_S * 1000}; while (Date.now() < end) {}`], {
+    stdio: 'ignore',
+  }),
+);
 const stopBusy = () => busy.forEach((child) => child.kill('SIGKILL'));
 process.once('exit', stopBusy);
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -26,7 +29,11 @@ for (let run = 1; run <= RUNS; run += 1) {
   const started = Date.now();
   const before = loadavg()[0];
   console.log(`\ntest:stress: run ${run} of ${RUNS}, ${BUSY} busy loops beside it, load average ${before.toFixed(1)}`);
-  const { status, stdout } = spawnSync('npm', ['test'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const { status, stdout } = spawnSync('npm', ['test'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   process.stdout.write(stdout);
   const closing = stdout.trimEnd().split('\n').at(-1) ?? '';
   const seconds = (Date.now() - started) / 1000;
@@ -35,7 +42,14 @@ for (let run = 1; run <= RUNS; run += 1) {
 stopBusy();
 
 console.log('\ntest:stress: summary');
-for (const r of results) console.log(`  run ${r.run}: ${r.status === 0 ? 'green' : 'RED'} · ${r.closing} · ${r.seconds.toFixed(0)} s · load average ${r.load.toFixed(1)}`);
+for (const r of results)
+  console.log(
+    `  run ${r.run}: ${r.status === 0 ? 'green' : 'RED'} · ${r.closing} · ${r.seconds.toFixed(0)} s · load average ${r.load.toFixed(1)}`,
+  );
 const failed = results.filter((r) => r.status !== 0).length;
-console.log(failed === 0 ? `test:stress: ${RUNS} of ${RUNS} runs green under load` : `test:stress: ${failed} of ${RUNS} runs failed under load`);
+console.log(
+  failed === 0
+    ? `test:stress: ${RUNS} of ${RUNS} runs green under load`
+    : `test:stress: ${failed} of ${RUNS} runs failed under load`,
+);
 process.exitCode = failed === 0 ? 0 : 1;

@@ -20,16 +20,19 @@ function check(name, cmd, args) {
     child.stdout.on('data', (chunk) => output.push(chunk));
     child.stderr.on('data', (chunk) => output.push(chunk));
     child.once('error', (error) => resolve({ name, status: 1, output: `${error.message}\n` }));
-    child.once('close', (status) => resolve({ name, status: status ?? 1, output: Buffer.concat(output).toString('utf8') }));
+    child.once('close', (status) =>
+      resolve({ name, status: status ?? 1, output: Buffer.concat(output).toString('utf8') }),
+    );
   });
 }
 
 /** Runs a command with its output shown as it comes; resolves with its exit status. */
-const runLive = (cmd, args) => new Promise((resolve) => {
-  const child = spawn(cmd, args, { stdio: 'inherit', shell: false });
-  child.once('error', () => resolve(1));
-  child.once('close', (status) => resolve(status ?? 1));
-});
+const runLive = (cmd, args) =>
+  new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: 'inherit', shell: false });
+    child.once('error', () => resolve(1));
+    child.once('close', (status) => resolve(status ?? 1));
+  });
 
 const failures = [];
 // dist/ first: the tests spawn the compiled CLI (nothing is compiled when it is up to date).
@@ -49,7 +52,12 @@ const checksDone = Promise.all([
 
 const dir = mkdtempSync(join(tmpdir(), 'chatbench-vitest-'));
 const resultsFile = join(dir, 'results.json');
-const vitestStatus = await runLive(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${resultsFile}`]);
+const vitestStatus = await runLive(bin('vitest'), [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${resultsFile}`,
+]);
 for (const { name, status, output } of await checksDone) {
   process.stdout.write(output);
   if (status !== 0) failures.push(name);
@@ -67,6 +75,8 @@ if (results) {
   if (vitestStatus !== 0) failures.push('vitest');
   if (failures.length > 0) console.error(`npm test: failed steps: ${failures.join(', ')}`);
   const skipped = results.numPendingTests + results.numTodoTests;
-  console.log(`${results.numPassedTests} passed, ${results.numFailedTests} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
+  console.log(
+    `${results.numPassedTests} passed, ${results.numFailedTests} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`,
+  );
   process.exitCode = failures.length > 0 ? 1 : 0;
 }

@@ -72,7 +72,11 @@ export class OutputError extends ToolkitError {
 }
 
 /** The signals that stop a run cleanly, and the exit code each gives (docs/reference/exit-codes.md). */
-export const STOP_SIGNALS = { SIGHUP: ExitCode.Hangup, SIGINT: ExitCode.Interrupted, SIGTERM: ExitCode.Terminated } as const;
+export const STOP_SIGNALS = {
+  SIGHUP: ExitCode.Hangup,
+  SIGINT: ExitCode.Interrupted,
+  SIGTERM: ExitCode.Terminated,
+} as const;
 export type StopSignal = keyof typeof STOP_SIGNALS;
 
 /** The reason an interrupt aborts the Io's signal with: which signal it was. */

@@ -10,7 +10,14 @@ export const DateTimeSchema = z.iso.datetime({ offset: true, local: true });
 
 /** The eight generic members the description names; the other 51 are any lowercase identifier. */
 export const GENERIC_DOCUMENT_SOURCES = [
-  'ingestion_api', 'web', 'file', 'imap', 'not_applicable', 'mock_connector', 'user_file', 'craft_file',
+  'ingestion_api',
+  'web',
+  'file',
+  'imap',
+  'not_applicable',
+  'mock_connector',
+  'user_file',
+  'craft_file',
 ] as const;
 export const DocumentSourceSchema = z
   .string()
@@ -18,7 +25,15 @@ export const DocumentSourceSchema = z
 export type DocumentSource = z.infer<typeof DocumentSourceSchema>;
 
 export const MessageOriginSchema = z.enum([
-  'webapp', 'chrome_extension', 'api', 'slackbot', 'widget', 'discordbot', 'mobile', 'unknown', 'unset',
+  'webapp',
+  'chrome_extension',
+  'api',
+  'slackbot',
+  'widget',
+  'discordbot',
+  'mobile',
+  'unknown',
+  'unset',
 ]);
 export type MessageOrigin = z.infer<typeof MessageOriginSchema>;
 
@@ -58,7 +73,11 @@ export const LLMOverrideSchema = z.object({
   model_configuration_id: z.number().int().nullish(),
   model_provider: z.string().nullish(),
   model_version: z.string().nullish(),
-  temperature: z.number().min(0, 'temperature must be between 0 and 2').max(2, 'temperature must be between 0 and 2').nullish(),
+  temperature: z
+    .number()
+    .min(0, 'temperature must be between 0 and 2')
+    .max(2, 'temperature must be between 0 and 2')
+    .nullish(),
   display_name: z.string().nullish(),
 });
 export type LLMOverride = z.infer<typeof LLMOverrideSchema>;

@@ -4,18 +4,45 @@ import { ChatFullResponseSchema, CitationInfoSchema, SearchDocSchema, type Searc
 
 /** docs/reference/wire-format.md "A typical single-model stream": the SearchDoc keys, in the order the service writes them. */
 const WIRE_KEY_ORDER = [
-  'document_id', 'chunk_ind', 'semantic_identifier', 'link', 'blurb', 'source_type', 'boost', 'hidden', 'metadata',
-  'score', 'is_relevant', 'relevance_explanation', 'match_highlights', 'updated_at', 'primary_owners',
-  'secondary_owners', 'is_internet', 'file_id',
+  'document_id',
+  'chunk_ind',
+  'semantic_identifier',
+  'link',
+  'blurb',
+  'source_type',
+  'boost',
+  'hidden',
+  'metadata',
+  'score',
+  'is_relevant',
+  'relevance_explanation',
+  'match_highlights',
+  'updated_at',
+  'primary_owners',
+  'secondary_owners',
+  'is_internet',
+  'file_id',
 ];
 
 const DOC: SearchDoc = {
-  document_id: 'doc-deploy-overview', chunk_ind: 0, semantic_identifier: 'Deployment overview',
-  link: 'https://docs.example.com/deploy', blurb: 'It can be deployed with Docker Compose or Kubernetes.',
-  source_type: 'web', boost: 0, hidden: false, metadata: { section: 'Deployment', tags: ['docker', 'kubernetes'] },
-  score: 0.8731, is_relevant: null, relevance_explanation: null, match_highlights: ['<hi>deployed</hi>'],
-  updated_at: '2025-09-14T10:21:07Z', primary_owners: ['alice@example.com'], secondary_owners: null,
-  is_internet: false, file_id: null,
+  document_id: 'doc-deploy-overview',
+  chunk_ind: 0,
+  semantic_identifier: 'Deployment overview',
+  link: 'https://docs.example.com/deploy',
+  blurb: 'It can be deployed with Docker Compose or Kubernetes.',
+  source_type: 'web',
+  boost: 0,
+  hidden: false,
+  metadata: { section: 'Deployment', tags: ['docker', 'kubernetes'] },
+  score: 0.8731,
+  is_relevant: null,
+  relevance_explanation: null,
+  match_highlights: ['<hi>deployed</hi>'],
+  updated_at: '2025-09-14T10:21:07Z',
+  primary_owners: ['alice@example.com'],
+  secondary_owners: null,
+  is_internet: false,
+  file_id: null,
 };
 
 describe('SearchDocSchema', () => {
@@ -45,14 +72,19 @@ describe('DocumentSourceSchema', () => {
     expect(DocumentSourceSchema.parse(source)).toBe(source);
   });
   it.each(['Bad Source', 'Web', '', 'google-drive'])('rejects %j', (source) => {
-    expect(DocumentSourceSchema.safeParse(source).error?.issues[0]?.message)
-      .toBe('a document source is a lowercase identifier such as "web" or "confluence"');
+    expect(DocumentSourceSchema.safeParse(source).error?.issues[0]?.message).toBe(
+      'a document source is a lowercase identifier such as "web" or "confluence"',
+    );
   });
 });
 
 describe('CitationInfoSchema', () => {
   it('defaults type to citation_info and refuses another type', () => {
-    expect(CitationInfoSchema.parse({ citation_number: 1, document_id: 'd1' })).toEqual({ type: 'citation_info', citation_number: 1, document_id: 'd1' });
+    expect(CitationInfoSchema.parse({ citation_number: 1, document_id: 'd1' })).toEqual({
+      type: 'citation_info',
+      citation_number: 1,
+      document_id: 'd1',
+    });
     expect(CitationInfoSchema.safeParse({ type: 'other', citation_number: 1, document_id: 'd1' }).success).toBe(false);
   });
 });
@@ -62,10 +94,16 @@ describe('ChatFullResponseSchema', () => {
     answer: 'It can be deployed with Docker Compose or Kubernetes [[1]](https://docs.example.com/deploy).',
     answer_citationless: 'It can be deployed with Docker Compose or Kubernetes.',
     pre_answer_reasoning: null,
-    tool_calls: [{
-      tool_name: 'internal_search', tool_arguments: { queries: ['deployment options'] }, tool_result: '2 documents',
-      search_docs: [DOC], generated_images: null, pre_reasoning: null,
-    }],
+    tool_calls: [
+      {
+        tool_name: 'internal_search',
+        tool_arguments: { queries: ['deployment options'] },
+        tool_result: '2 documents',
+        search_docs: [DOC],
+        generated_images: null,
+        pre_reasoning: null,
+      },
+    ],
     top_documents: [DOC],
     citation_info: [{ type: 'citation_info', citation_number: 1, document_id: 'doc-deploy-overview' }],
     message_id: 102,
@@ -80,16 +118,31 @@ describe('ChatFullResponseSchema', () => {
   });
 
   it('applies the defaults of omitted fields, citation types included', () => {
-    const { tool_calls: _t, incognito: _i, pre_answer_reasoning: _p, chat_session_id: _c, error_msg: _e, ...required } = full;
-    const parsed = ChatFullResponseSchema.parse({ ...required, citation_info: [{ citation_number: 1, document_id: 'doc-deploy-overview' }] });
+    const {
+      tool_calls: _t,
+      incognito: _i,
+      pre_answer_reasoning: _p,
+      chat_session_id: _c,
+      error_msg: _e,
+      ...required
+    } = full;
+    const parsed = ChatFullResponseSchema.parse({
+      ...required,
+      citation_info: [{ citation_number: 1, document_id: 'doc-deploy-overview' }],
+    });
     expect(parsed.tool_calls).toEqual([]);
     expect(parsed.incognito).toBe(false);
     expect(parsed.citation_info).toEqual(full.citation_info);
   });
 
   it('accepts a failed answer (error_msg set, status 200) and requires message_id', () => {
-    expect(ChatFullResponseSchema.parse({ ...full, answer: '', answer_citationless: '', error_msg: 'model failed' }).error_msg).toBe('model failed');
+    expect(
+      ChatFullResponseSchema.parse({ ...full, answer: '', answer_citationless: '', error_msg: 'model failed' })
+        .error_msg,
+    ).toBe('model failed');
     const { message_id: _m, ...withoutId } = full;
-    expect(ChatFullResponseSchema.safeParse(withoutId).error?.issues.map((issue) => issue.path.join('.'))).toEqual(['message_id']);
+    expect(ChatFullResponseSchema.safeParse(withoutId).error?.issues.map((issue) => issue.path.join('.'))).toEqual([
+      'message_id',
+    ]);
   });
 });

@@ -1,21 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import {
-  CodedErrorSchema, DeployedValidationErrorSchema, DetailErrorSchema, HTTPValidationErrorSchema,
-  MULTI_MODEL_REQUIRES_STREAM_DETAIL, NOT_AUTHENTICATED_DETAIL, PROJECT_NOT_FOUND_DETAIL, RateLimitedBodySchema,
+  CodedErrorSchema,
+  DeployedValidationErrorSchema,
+  DetailErrorSchema,
+  HTTPValidationErrorSchema,
+  MULTI_MODEL_REQUIRES_STREAM_DETAIL,
+  NOT_AUTHENTICATED_DETAIL,
+  PROJECT_NOT_FOUND_DETAIL,
+  RateLimitedBodySchema,
 } from './error-bodies.js';
 
 /** docs/reference/service-api.md "Validation errors": the description's 422. */
 const DESCRIBED_422 = {
   detail: [
     { loc: ['body', 'message'], msg: 'Field required', type: 'missing', input: { stream: true } },
-    { loc: ['body', 'llm_override', 'temperature'], msg: 'Input should be less than or equal to 2', type: 'less_than_equal', input: 2.5, ctx: { le: 2 } },
+    {
+      loc: ['body', 'llm_override', 'temperature'],
+      msg: 'Input should be less than or equal to 2',
+      type: 'less_than_equal',
+      input: 2.5,
+      ctx: { le: 2 },
+    },
     { loc: ['path', 'project_id'], msg: 'Input should be a valid integer', type: 'int_parsing' },
   ],
 };
 /** docs/reference/wire-format.md: the deployed service's 422. */
 const DEPLOYED_422 = {
   status_code: 422,
-  message: "1 validation error: {'type': 'missing', 'loc': ('body', 'message'), 'msg': 'Field required', 'input': {'stream': True}}",
+  message:
+    "1 validation error: {'type': 'missing', 'loc': ('body', 'message'), 'msg': 'Field required', 'input': {'stream': True}}",
   data: null,
 };
 
@@ -41,14 +54,20 @@ describe('validation error bodies', () => {
 describe('429 RATE_LIMITED', () => {
   it('round-trips the usage-budget body (sent with Retry-After)', () => {
     const body = {
-      scope: 'user', reset_at: '2025-09-14T11:00:00Z', retry_after_seconds: 1800, error_code: 'RATE_LIMITED',
+      scope: 'user',
+      reset_at: '2025-09-14T11:00:00Z',
+      retry_after_seconds: 1800,
+      error_code: 'RATE_LIMITED',
       detail: 'Usage limit reached for user. Try again later.',
     };
     expect(RateLimitedBodySchema.parse(body)).toEqual(body);
   });
 
   it('accepts the hosted API limit body, which has only the code and detail', () => {
-    expect(RateLimitedBodySchema.parse({ error_code: 'RATE_LIMITED', detail: 'API call limit reached' })).toEqual({ error_code: 'RATE_LIMITED', detail: 'API call limit reached' });
+    expect(RateLimitedBodySchema.parse({ error_code: 'RATE_LIMITED', detail: 'API call limit reached' })).toEqual({
+      error_code: 'RATE_LIMITED',
+      detail: 'API call limit reached',
+    });
   });
 
   it('refuses another error_code', () => {
@@ -63,12 +82,17 @@ describe('other error bodies', () => {
     { status: 502, body: { error_code: 'BAD_GATEWAY', detail: 'Web content provider failed' } },
   ])('$status coded body round-trips', ({ body }) => expect(CodedErrorSchema.parse(body)).toEqual(body));
 
-  it.each([NOT_AUTHENTICATED_DETAIL, PROJECT_NOT_FOUND_DETAIL, 'Internal Server Error'])('detail body %j round-trips', (detail) => {
-    expect(DetailErrorSchema.parse({ detail })).toEqual({ detail });
-  });
+  it.each([NOT_AUTHENTICATED_DETAIL, PROJECT_NOT_FOUND_DETAIL, 'Internal Server Error'])(
+    'detail body %j round-trips',
+    (detail) => {
+      expect(DetailErrorSchema.parse({ detail })).toEqual({ detail });
+    },
+  );
 
   it('the exact texts of the deployed service', () => {
     expect(NOT_AUTHENTICATED_DETAIL).toBe('Access denied. User is not authenticated.');
-    expect(MULTI_MODEL_REQUIRES_STREAM_DETAIL).toBe('Multi-model mode (llm_overrides with >1 entry) requires stream=True.');
+    expect(MULTI_MODEL_REQUIRES_STREAM_DETAIL).toBe(
+      'Multi-model mode (llm_overrides with >1 entry) requires stream=True.',
+    );
   });
 });

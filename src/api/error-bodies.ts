@@ -40,7 +40,8 @@ export const DetailErrorSchema = z.looseObject({ detail: z.string() });
 
 export const NOT_AUTHENTICATED_DETAIL = 'Access denied. User is not authenticated.';
 export const PROJECT_NOT_FOUND_DETAIL = 'Project not found';
-export const MULTI_MODEL_REQUIRES_STREAM_DETAIL = 'Multi-model mode (llm_overrides with >1 entry) requires stream=True.';
+export const MULTI_MODEL_REQUIRES_STREAM_DETAIL =
+  'Multi-model mode (llm_overrides with >1 entry) requires stream=True.';
 
 /**
  * Mid-stream `error_code` values the deployed service sends, over every listed release
@@ -48,9 +49,26 @@ export const MULTI_MODEL_REQUIRES_STREAM_DETAIL = 'Multi-model mode (llm_overrid
  * model errors (v4.2+), MODEL_REFUSAL (v4.5+, backported to v4.4.9). Another code is kept as sent.
  */
 export const STREAMING_ERROR_CODES = [
-  'RATE_LIMIT', 'CONTEXT_TOO_LONG', 'AUTH_ERROR', 'BUDGET_EXCEEDED', 'SERVICE_UNAVAILABLE', 'CONNECTION_ERROR',
-  'MODEL_ERROR', 'EMPTY_LLM_RESPONSE', 'VALIDATION_ERROR', 'INIT_FAILED', 'UNKNOWN_ERROR', 'TOOL_CALL_FAILED',
-  'MODEL_REFUSAL', 'CONTENT_POLICY', 'BAD_REQUEST', 'PERMISSION_DENIED', 'NOT_FOUND', 'UNPROCESSABLE_ENTITY',
-  'REQUEST_TOO_LARGE', 'API_ERROR', 'STREAM_WRITER_ERROR',
+  'RATE_LIMIT',
+  'CONTEXT_TOO_LONG',
+  'AUTH_ERROR',
+  'BUDGET_EXCEEDED',
+  'SERVICE_UNAVAILABLE',
+  'CONNECTION_ERROR',
+  'MODEL_ERROR',
+  'EMPTY_LLM_RESPONSE',
+  'VALIDATION_ERROR',
+  'INIT_FAILED',
+  'UNKNOWN_ERROR',
+  'TOOL_CALL_FAILED',
+  'MODEL_REFUSAL',
+  'CONTENT_POLICY',
+  'BAD_REQUEST',
+  'PERMISSION_DENIED',
+  'NOT_FOUND',
+  'UNPROCESSABLE_ENTITY',
+  'REQUEST_TOO_LARGE',
+  'API_ERROR',
+  'STREAM_WRITER_ERROR',
 ] as const;
 export type StreamingErrorCode = (typeof STREAMING_ERROR_CODES)[number];

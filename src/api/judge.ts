@@ -56,7 +56,9 @@ export const ChatCompletionRequestSchema = z.looseObject({
   response_format: z
     .looseObject({
       type: z.enum(['text', 'json_object', 'json_schema']),
-      json_schema: z.looseObject({ name: z.string(), schema: z.record(z.string(), z.unknown()), strict: z.boolean().optional() }).optional(),
+      json_schema: z
+        .looseObject({ name: z.string(), schema: z.record(z.string(), z.unknown()), strict: z.boolean().optional() })
+        .optional(),
     })
     .optional(),
 });
@@ -64,7 +66,12 @@ export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequestSchema>;
 
 export const ChatCompletionResponseSchema = z.looseObject({
   choices: z
-    .array(z.looseObject({ message: z.looseObject({ content: z.string().nullable().optional() }), finish_reason: z.string().nullish() }))
+    .array(
+      z.looseObject({
+        message: z.looseObject({ content: z.string().nullable().optional() }),
+        finish_reason: z.string().nullish(),
+      }),
+    )
     .min(1),
   model: z.string().optional(),
 });
@@ -92,4 +99,5 @@ export const VERDICT_JSON_SCHEMAS = {
 } as const;
 
 /** Which verdict a task answers with. */
-export const verdictKindOf = (task: JudgeTask): keyof typeof VERDICT_JSON_SCHEMAS => (task === 'rubric' ? 'pass' : 'score');
+export const verdictKindOf = (task: JudgeTask): keyof typeof VERDICT_JSON_SCHEMAS =>
+  task === 'rubric' ? 'pass' : 'score';

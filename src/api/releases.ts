@@ -16,7 +16,23 @@ export const VersionResponseSchema = z.looseObject({ backend_version: z.string()
 export type VersionResponse = z.infer<typeof VersionResponseSchema>;
 
 /** The listed minor releases, oldest first. */
-export const ONYX_RELEASES = ['2.7', '2.12', '3.0', '3.1', '3.2', '3.3', '4.0', '4.1', '4.2', '4.3', '4.4', '4.5', '4.6', '4.7', '4.8'] as const;
+export const ONYX_RELEASES = [
+  '2.7',
+  '2.12',
+  '3.0',
+  '3.1',
+  '3.2',
+  '3.3',
+  '4.0',
+  '4.1',
+  '4.2',
+  '4.3',
+  '4.4',
+  '4.5',
+  '4.6',
+  '4.7',
+  '4.8',
+] as const;
 export type OnyxRelease = (typeof ONYX_RELEASES)[number];
 export const NEWEST_ONYX_RELEASE: OnyxRelease = '4.8';
 

@@ -5,7 +5,11 @@
  */
 import { z } from 'zod';
 import {
-  BaseFiltersSchema, ChatSessionCreationRequestSchema, FileDescriptorSchema, LLMOverrideSchema, MessageOriginSchema,
+  BaseFiltersSchema,
+  ChatSessionCreationRequestSchema,
+  FileDescriptorSchema,
+  LLMOverrideSchema,
+  MessageOriginSchema,
 } from './common.js';
 
 export const SEND_MESSAGE_PATH = '/chat/send-chat-message';

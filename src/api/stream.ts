@@ -128,7 +128,9 @@ export const KnownPacketObjSchema = z.discriminatedUnion('type', [
 ]);
 export type KnownPacketObj = z.infer<typeof KnownPacketObjSchema>;
 export type PacketType = KnownPacketObj['type'];
-export const KNOWN_PACKET_TYPES: ReadonlySet<string> = new Set(KnownPacketObjSchema.options.map((o) => o.shape.type.value));
+export const KNOWN_PACKET_TYPES: ReadonlySet<string> = new Set(
+  KnownPacketObjSchema.options.map((o) => o.shape.type.value),
+);
 
 /** A packet type this toolkit does not know (one newer than the newest listed release). */
 export const GenericPacketObjSchema = z.looseObject({
@@ -179,9 +181,11 @@ export function classifyPart(value: unknown, line: string): StreamPart {
   const knownType = kind === 'packet' ? knownPacketType(value) : undefined;
   // Choosing the packet schema here, rather than through PacketSchema's union, is what lets a known
   // type with a wrong field report that field instead of "no union member matched".
-  const schema = kind !== 'packet' ? PART_SCHEMAS[kind] : knownType !== undefined ? KnownPacketSchema : GenericPacketSchema;
+  const schema =
+    kind !== 'packet' ? PART_SCHEMAS[kind] : knownType !== undefined ? KnownPacketSchema : GenericPacketSchema;
   const parsed = schema.safeParse(value);
-  if (!parsed.success) return { kind: 'decode_error', reason: `${knownType ?? kind}: ${describeIssues(parsed.error)}`, line };
+  if (!parsed.success)
+    return { kind: 'decode_error', reason: `${knownType ?? kind}: ${describeIssues(parsed.error)}`, line };
   return { kind, part: parsed.data } as StreamPart;
 }
 
@@ -195,7 +199,9 @@ function knownPacketType(value: object): string | undefined {
 /** `obj.documents[0].chunk_ind: expected number, received undefined; ...` (the first few issues). */
 function describeIssues(error: z.ZodError): string {
   const described = error.issues.slice(0, MAX_REASON_ISSUES).map((issue) => {
-    const path = issue.path.map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i === 0 ? '' : '.'}${String(key)}`)).join('');
+    const path = issue.path
+      .map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i === 0 ? '' : '.'}${String(key)}`))
+      .join('');
     const message = issue.message.replace(/^Invalid input: /, '');
     return path === '' ? message : `${path}: ${message}`;
   });

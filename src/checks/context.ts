@@ -13,12 +13,34 @@ import type { AnswerFigures, RequestRecord } from '../records/record.js';
 /** The fields of a record the context reads (the runner's unscored record has them all). */
 export type CheckedRecord = Pick<
   RequestRecord,
-  'question_id' | 'question' | 'category' | 'metadata' | 'set' | 'mode' | 'repeat' | 'expected_document_ids' | 'http_status' | 'headers_ms'
-> & Partial<Pick<RequestRecord, 'conversation' | 'turn'>>;
+  | 'question_id'
+  | 'question'
+  | 'category'
+  | 'metadata'
+  | 'set'
+  | 'mode'
+  | 'repeat'
+  | 'expected_document_ids'
+  | 'http_status'
+  | 'headers_ms'
+> &
+  Partial<Pick<RequestRecord, 'conversation' | 'turn'>>;
 export type CheckedAnswer = Pick<
   AnswerFigures,
-  'outcome' | 'error_code' | 'answer' | 'citations' | 'cited_document_ids' | 'top_documents' | 'ttfp_ms' | 'ttft_ms' | 'first_citation_ms' | 'total_ms' | 'time_per_delta_ms' | 'scores'
-> & Partial<Pick<AnswerFigures, 'tools_used'>>;
+  | 'outcome'
+  | 'error_code'
+  | 'answer'
+  | 'citations'
+  | 'cited_document_ids'
+  | 'top_documents'
+  | 'ttfp_ms'
+  | 'ttft_ms'
+  | 'first_citation_ms'
+  | 'total_ms'
+  | 'time_per_delta_ms'
+  | 'scores'
+> &
+  Partial<Pick<AnswerFigures, 'tools_used'>>;
 
 export interface CheckContext {
   /** The dataset row: its known columns and every other column (`metadata`). */
@@ -53,7 +75,15 @@ export interface CheckContext {
   cited_documents: AnswerFigures['top_documents'];
   top_documents: AnswerFigures['top_documents'];
   /** `tpot_ms` is the old name of `time_per_delta_ms` (the same value), kept so a check written before the rename still reads it. */
-  timings: { headers_ms: number | null; ttfp_ms: number | null; ttft_ms: number | null; first_citation_ms: number | null; total_ms: number | null; time_per_delta_ms: number | null; tpot_ms: number | null };
+  timings: {
+    headers_ms: number | null;
+    ttfp_ms: number | null;
+    ttft_ms: number | null;
+    first_citation_ms: number | null;
+    total_ms: number | null;
+    time_per_delta_ms: number | null;
+    tpot_ms: number | null;
+  };
   /** The scores computed before the checks (citations, phrases, answer_f1, rouge_l); null when the request was not ok. */
   scores: AnswerFigures['scores'];
   /** The tools the answer used (names, in order of first use). */
@@ -96,8 +126,12 @@ export function checkContext(
     cited_documents: answer.top_documents.filter((d) => cited.has(d.document_id)),
     top_documents: answer.top_documents,
     timings: {
-      headers_ms: record.headers_ms, ttfp_ms: answer.ttfp_ms, ttft_ms: answer.ttft_ms,
-      first_citation_ms: answer.first_citation_ms, total_ms: answer.total_ms, time_per_delta_ms: answer.time_per_delta_ms,
+      headers_ms: record.headers_ms,
+      ttfp_ms: answer.ttfp_ms,
+      ttft_ms: answer.ttft_ms,
+      first_citation_ms: answer.first_citation_ms,
+      total_ms: answer.total_ms,
+      time_per_delta_ms: answer.time_per_delta_ms,
       tpot_ms: answer.time_per_delta_ms,
     },
     scores: answer.scores,

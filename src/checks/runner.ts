@@ -74,7 +74,10 @@ interface CallReply {
   fatal?: boolean;
 }
 
-type Reply = { type: 'ready'; names: string[]; hasDefault: boolean } | { type: 'load-error'; error: string } | { type: 'result'; id: number; ok: boolean; value?: unknown; error?: string };
+type Reply =
+  | { type: 'ready'; names: string[]; hasDefault: boolean }
+  | { type: 'load-error'; error: string }
+  | { type: 'result'; id: number; ok: boolean; value?: unknown; error?: string };
 
 interface Running {
   worker: Worker;
@@ -97,7 +100,13 @@ function workerEnv(from: Readonly<Record<string, string | undefined>>): Record<s
 
 function spawn(file: string, processEnv: Readonly<Record<string, string | undefined>>, heapMb: number): Running {
   const worker = new Worker(WORKER_SOURCE, {
-    eval: true, workerData: { file }, env: workerEnv(processEnv), argv: [], execArgv: [], stdout: true, stderr: true,
+    eval: true,
+    workerData: { file },
+    env: workerEnv(processEnv),
+    argv: [],
+    execArgv: [],
+    stdout: true,
+    stderr: true,
     resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: Math.min(32, heapMb) },
   });
   worker.unref();
@@ -109,7 +118,10 @@ function spawn(file: string, processEnv: Readonly<Record<string, string | undefi
   worker.stderr.on('data', keep);
   const running: Running = { worker, output: () => tail.trim(), ready: undefined as never, pending: undefined };
   running.ready = new Promise((resolveReady, rejectReady) => {
-    const timer = setTimeout(() => rejectReady(new Error(`it did not load within ${LOAD_TIMEOUT_MS / 1000} s`)), LOAD_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => rejectReady(new Error(`it did not load within ${LOAD_TIMEOUT_MS / 1000} s`)),
+      LOAD_TIMEOUT_MS,
+    );
     worker.on('message', (reply: Reply) => {
       if (reply.type === 'ready') {
         clearTimeout(timer);
@@ -144,7 +156,13 @@ function spawn(file: string, processEnv: Readonly<Record<string, string | undefi
 export async function loadChecks(options: CheckOptions): Promise<CheckRunner> {
   const full = resolve(options.cwd, options.path);
   const where = `--checks ${options.path}`;
-  if (!(await stat(full).then((s) => s.isFile(), () => false))) throw new InputError([`${where}: no such file`]);
+  if (
+    !(await stat(full).then(
+      (s) => s.isFile(),
+      () => false,
+    ))
+  )
+    throw new InputError([`${where}: no such file`]);
   let running: Running | undefined = spawn(full, options.env ?? {}, options.heapMb ?? CHECKS_HEAP_MB);
   let loaded: { names: string[]; hasDefault: boolean };
   try {
@@ -152,13 +170,23 @@ export async function loadChecks(options: CheckOptions): Promise<CheckRunner> {
   } catch (error) {
     await running.worker.terminate();
     const output = running.output();
-    throw new InputError([`${where}: cannot load it: ${(error as Error).message}${output === '' ? '' : `; its output: ${output}`}`], { hint: 'an ES module (.mjs) exporting named functions (ctx) => boolean | number | { pass, score, reason }' });
+    throw new InputError(
+      [`${where}: cannot load it: ${(error as Error).message}${output === '' ? '' : `; its output: ${output}`}`],
+      { hint: 'an ES module (.mjs) exporting named functions (ctx) => boolean | number | { pass, score, reason }' },
+    );
   }
   const problems: string[] = [];
-  if (loaded.names.length === 0) problems.push(`${where}: exports no named function${loaded.hasDefault ? ' (a default export is not a check: name it, e.g. export function cites_policy(ctx) {...})' : ''}`);
+  if (loaded.names.length === 0)
+    problems.push(
+      `${where}: exports no named function${loaded.hasDefault ? ' (a default export is not a check: name it, e.g. export function cites_policy(ctx) {...})' : ''}`,
+    );
   for (const name of loaded.names) {
-    if (!FIGURE_NAME.test(name)) problems.push(`${where}: check "${name}": a check's name must be letters, digits and _ (it becomes a figure name)`);
-    else if (options.reserved.has(name)) problems.push(`${where}: check "${name}" has the name of a figure chatbench reports already; rename the export`);
+    if (!FIGURE_NAME.test(name))
+      problems.push(
+        `${where}: check "${name}": a check's name must be letters, digits and _ (it becomes a figure name)`,
+      );
+    else if (options.reserved.has(name))
+      problems.push(`${where}: check "${name}" has the name of a figure chatbench reports already; rename the export`);
   }
   if (problems.length > 0) {
     await running.worker.terminate();

@@ -22,11 +22,15 @@ export function readCaFile(path: string, cwd: string, flag = '--ca-file'): strin
   try {
     text = readCappedSync(resolve(cwd, path), MAX_CA_FILE_BYTES).toString('utf8');
   } catch (error) {
-    if (error instanceof FileTooLargeError) throw new UsageError(`${flag} ${path}: over the ${formatBytes(MAX_CA_FILE_BYTES)} limit of a certificate file`);
+    if (error instanceof FileTooLargeError)
+      throw new UsageError(`${flag} ${path}: over the ${formatBytes(MAX_CA_FILE_BYTES)} limit of a certificate file`);
     throw new UsageError(`${flag}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
   const certificates = text.match(PEM_CERTIFICATE);
-  if (certificates === null) throw new UsageError(`${flag} ${path}: no PEM certificate in it (a "-----BEGIN CERTIFICATE-----" block; convert a DER file with: openssl x509 -inform der -in ca.der -out ca.pem)`);
+  if (certificates === null)
+    throw new UsageError(
+      `${flag} ${path}: no PEM certificate in it (a "-----BEGIN CERTIFICATE-----" block; convert a DER file with: openssl x509 -inform der -in ca.der -out ca.pem)`,
+    );
   return certificates.join('\n');
 }
 
@@ -34,6 +38,8 @@ export function readCaFile(path: string, cwd: string, flag = '--ca-file'): strin
 export function applyCaFile(path: string | undefined, io: Pick<Io, 'cwd' | 'env'>): void {
   if (path === undefined || path === '') return;
   const extra = io.env.NODE_EXTRA_CA_CERTS;
-  const pem = [readCaFile(path, io.cwd), ...(extra ? [readCaFile(extra, io.cwd, 'NODE_EXTRA_CA_CERTS')] : [])].join('\n');
+  const pem = [readCaFile(path, io.cwd), ...(extra ? [readCaFile(extra, io.cwd, 'NODE_EXTRA_CA_CERTS')] : [])].join(
+    '\n',
+  );
   trustCertificates(pem);
 }

@@ -31,10 +31,21 @@ export const readProc: ProcReader = (path) => {
 };
 
 /** Claims `dir` (relative to io.cwd) for `command`; `label` names it in messages (`--out reports/x`). */
-export function claimDir(io: Io, dir: string, options: { label: string; command: string; create?: boolean }): Promise<RunDirClaim> {
+export function claimDir(
+  io: Io,
+  dir: string,
+  options: { label: string; command: string; create?: boolean },
+): Promise<RunDirClaim> {
   return claimRunDir(resolve(io.cwd, dir), {
-    label: options.label, create: options.create ?? true,
-    owner: { pid: process.pid, hostname: hostname(), command: options.command,
-      instance: instanceOf(process.pid, readProc), readProc, isAlive: isProcessAlive },
+    label: options.label,
+    create: options.create ?? true,
+    owner: {
+      pid: process.pid,
+      hostname: hostname(),
+      command: options.command,
+      instance: instanceOf(process.pid, readProc),
+      readProc,
+      isAlive: isProcessAlive,
+    },
   });
 }

@@ -61,7 +61,11 @@ export function resolveToken(flags: ConnectionFlags, io: Io): string | undefined
     throw new UsageError('--token and --token-file conflict: give one');
   }
   if (flags.token !== undefined) return checkToken(flags.token, '--token');
-  if (flags['token-file'] !== undefined) return checkToken(oneLine(readTokenFile(flags['token-file'], io.cwd), `--token-file ${flags['token-file']}`), `--token-file ${flags['token-file']}`);
+  if (flags['token-file'] !== undefined)
+    return checkToken(
+      oneLine(readTokenFile(flags['token-file'], io.cwd), `--token-file ${flags['token-file']}`),
+      `--token-file ${flags['token-file']}`,
+    );
   const fromEnv = io.env.CHATBENCH_TOKEN;
   return fromEnv ? checkToken(noControl(fromEnv, 'CHATBENCH_TOKEN'), 'CHATBENCH_TOKEN') : undefined;
 }
@@ -75,7 +79,9 @@ export function readTokenFile(file: string, cwd: string, flag = '--token-file'):
     return readCappedSync(resolve(cwd, file), LIMITS.tokenFileBytes).toString('utf8');
   } catch (error) {
     if (error instanceof FileTooLargeError) {
-      throw new UsageError(`${flag} ${file}: ${error.size === null ? 'more than' : `${formatBytes(error.size)}, over`} the ${formatBytes(LIMITS.tokenFileBytes)} limit of a token file`);
+      throw new UsageError(
+        `${flag} ${file}: ${error.size === null ? 'more than' : `${formatBytes(error.size)}, over`} the ${formatBytes(LIMITS.tokenFileBytes)} limit of a token file`,
+      );
     }
     throw new UsageError(`${flag}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
@@ -86,7 +92,9 @@ export function noControl(text: string, source: string): string {
   const bad = [...text].findIndex((c) => c < ' ' || c === '\x7f');
   if (bad !== -1) {
     const code = text.codePointAt(bad) ?? 0;
-    throw new UsageError(`${source}: the secret holds a control character (U+${code.toString(16).toUpperCase().padStart(4, '0')} at character ${bad + 1}); a header value cannot carry one`);
+    throw new UsageError(
+      `${source}: the secret holds a control character (U+${code.toString(16).toUpperCase().padStart(4, '0')} at character ${bad + 1}); a header value cannot carry one`,
+    );
   }
   return text;
 }
@@ -110,7 +118,9 @@ export function checkToken(token: string, source: string): string {
   if (bad !== -1) {
     const code = trimmed.codePointAt(bad) ?? 0;
     const what = code < 0x20 || code === 0x7f ? 'a control character' : 'a character outside printable ASCII';
-    throw new UsageError(`${source}: the token holds ${what} (U+${code.toString(16).toUpperCase().padStart(4, '0')} at character ${bad + 1}); a token is printable ASCII`);
+    throw new UsageError(
+      `${source}: the token holds ${what} (U+${code.toString(16).toUpperCase().padStart(4, '0')} at character ${bad + 1}); a token is printable ASCII`,
+    );
   }
   return trimmed;
 }

@@ -20,10 +20,13 @@ export interface DurationBounds {
 export function parseDuration(text: string, flag: string, bounds: DurationBounds = {}): number {
   const trimmed = text.trim();
   const example = 'e.g. 500ms, 60s, 2m, 1m30s';
-  if (/^-/.test(trimmed)) throw new UsageError(`--${flag}: "${text}" is negative; a duration is 0 or more (${example})`);
+  if (/^-/.test(trimmed))
+    throw new UsageError(`--${flag}: "${text}" is negative; a duration is 0 or more (${example})`);
   const ms = parseDurationMs(trimmed);
-  if (ms === undefined || !Number.isFinite(ms)) throw new UsageError(`--${flag}: "${text}" is not a duration (${example})`);
-  if (bounds.positive && ms <= 0) throw new UsageError(`--${flag}: "${text}" is no time at all; give a duration above 0 (${example})`);
+  if (ms === undefined || !Number.isFinite(ms))
+    throw new UsageError(`--${flag}: "${text}" is not a duration (${example})`);
+  if (bounds.positive && ms <= 0)
+    throw new UsageError(`--${flag}: "${text}" is no time at all; give a duration above 0 (${example})`);
   const max = Math.min(bounds.maxMs ?? LIMITS.durationMs, LIMITS.durationMs);
   if (ms > max) throw new UsageError(`--${flag}: "${text}" is over the maximum of ${formatDuration(max)}`);
   return ms;

@@ -15,8 +15,18 @@ export interface HealthArgs {
 export const HEALTH_TIMEOUT_MS = 10_000;
 
 export const HEALTH_OPTIONS = {
-  'health-probe': { type: 'string', describe: 'Probe this path under the base URL (e.g. /health, /health/ready), or a whole URL, during the run; a non-2xx or no answer is a failure', group: 'Health:' },
-  'health-interval': { type: 'string', default: '1s', describe: 'Time between two health probes (from 100ms to 60s)', group: 'Health:' },
+  'health-probe': {
+    type: 'string',
+    describe:
+      'Probe this path under the base URL (e.g. /health, /health/ready), or a whole URL, during the run; a non-2xx or no answer is a failure',
+    group: 'Health:',
+  },
+  'health-interval': {
+    type: 'string',
+    default: '1s',
+    describe: 'Time between two health probes (from 100ms to 60s)',
+    group: 'Health:',
+  },
 } as const;
 
 export function healthProbeOf(a: HealthArgs): { path: string; intervalMs: number; timeoutMs: number } | undefined {
@@ -24,6 +34,9 @@ export function healthProbeOf(a: HealthArgs): { path: string; intervalMs: number
   if (intervalMs < 100) throw new UsageError(`--health-interval ${a['health-interval']}: at least 100ms`);
   const path = a['health-probe'];
   if (path === undefined) return undefined;
-  if (!path.startsWith('/') && !/^https?:\/\/[^/\s]+/i.test(path)) throw new UsageError(`--health-probe ${JSON.stringify(path)}: give a path starting with / (e.g. /health/ready) or an http(s) URL`);
+  if (!path.startsWith('/') && !/^https?:\/\/[^/\s]+/i.test(path))
+    throw new UsageError(
+      `--health-probe ${JSON.stringify(path)}: give a path starting with / (e.g. /health/ready) or an http(s) URL`,
+    );
   return { path, intervalMs, timeoutMs: HEALTH_TIMEOUT_MS };
 }

@@ -78,9 +78,11 @@ function commentLines(text: string, width: number): string[] {
 /** The "Examples:" section: `# description`, then the command as it runs. `$0` is chatbench. */
 export function formatExamples(examples: readonly (readonly [string, string])[], width: number): string {
   if (examples.length === 0) return '';
-  const blocks = examples.map(([command, description]) => [
-    ...(description === '' ? [] : commentLines(description, width)),
-    ...breakCommand(command.replaceAll('$0', 'chatbench'), width),
-  ].join('\n'));
+  const blocks = examples.map(([command, description]) =>
+    [
+      ...(description === '' ? [] : commentLines(description, width)),
+      ...breakCommand(command.replaceAll('$0', 'chatbench'), width),
+    ].join('\n'),
+  );
   return `Examples:\n${blocks.join('\n\n')}`;
 }

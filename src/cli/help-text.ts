@@ -15,7 +15,19 @@ export const DURATION_HELP =
  * then states the syntax). Kept here, by name, so a command adding one needs no help code.
  */
 export const DURATION_OPTIONS: ReadonlySet<string> = new Set([
-  'duration', 'timeout', 'max-duration', 'grace', 'warmup', 'cooldown', 'step-duration', 'step-warmup', 'checks-timeout', 'checks-total-timeout', 'version-timeout', 'judge-timeout', 'health-interval',
+  'duration',
+  'timeout',
+  'max-duration',
+  'grace',
+  'warmup',
+  'cooldown',
+  'step-duration',
+  'step-warmup',
+  'checks-timeout',
+  'checks-total-timeout',
+  'version-timeout',
+  'judge-timeout',
+  'health-interval',
 ]);
 
 /**

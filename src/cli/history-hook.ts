@@ -8,7 +8,12 @@ import { historyFile, REGISTERED_COMMANDS } from '../history/location.js';
 import type { FinishedRun } from '../history/register.js';
 import type { Io } from './io.js';
 
-export async function registerInHistory(command: string | undefined, result: unknown, option: string | boolean | undefined, io: Io): Promise<void> {
+export async function registerInHistory(
+  command: string | undefined,
+  result: unknown,
+  option: string | boolean | undefined,
+  io: Io,
+): Promise<void> {
   if (!REGISTERED_COMMANDS.some((c) => c === command) || typeof result !== 'object' || result === null) return;
   const finished = result as FinishedRun;
   // A refused command line gives a result without a run: nothing to register.

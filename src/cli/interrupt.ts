@@ -18,7 +18,10 @@ export function watchInterrupts(io: Io, grace: string): InterruptWatch {
   const cancel = new AbortController();
   let active = true;
   const onFirst = () => {
-    if (active) io.stderr.write(`\nchatbench eval: interrupted — no new requests; those in flight have ${grace} to finish (interrupt again to cancel them now)\n`);
+    if (active)
+      io.stderr.write(
+        `\nchatbench eval: interrupted — no new requests; those in flight have ${grace} to finish (interrupt again to cancel them now)\n`,
+      );
   };
   io.signal.addEventListener('abort', onFirst, { once: true });
   io.onSecondInterrupt(() => {

@@ -29,14 +29,16 @@ const seconds = (ms: number) => `${Math.floor(ms / 1000)}s`;
 
 /** The fraction done: by requests when bounded by a count, else by time. Null when neither is known. */
 export function progressOf(tick: LoadTick, options: Pick<LoadViewOptions, 'scheduleMs' | 'requests'>): number | null {
-  if (options.requests !== null && options.requests > 0) return Math.min(1, (tick.sent + tick.dropped) / options.requests);
+  if (options.requests !== null && options.requests > 0)
+    return Math.min(1, (tick.sent + tick.dropped) / options.requests);
   if (options.scheduleMs !== null && options.scheduleMs > 0) return Math.min(1, tick.elapsed_ms / options.scheduleMs);
   return null;
 }
 
 /** `12.0/s · in flight 8 · p95 TTFT 1630 ms · TTFP 412 ms · ok 230 · 429s 3 · errors 0 · dropped 0 · late 1`: TTFT first (issue 27). */
 export function formatLoadLine(tick: LoadTick): string {
-  const ms = (value: number | null | undefined) => (value === null || value === undefined ? 'n/a' : `${Math.round(value)} ms`);
+  const ms = (value: number | null | undefined) =>
+    value === null || value === undefined ? 'n/a' : `${Math.round(value)} ms`;
   return `${tick.current_rate_per_s.toFixed(1)}/s · in flight ${tick.in_flight} · p95 TTFT ${ms(tick.ttft_p95_ms)} · TTFP ${ms(tick.ttfp_p95_ms)} · ok ${tick.ok} · 429s ${tick.rate_limited} · errors ${tick.errors} · dropped ${tick.dropped} · late ${tick.late}${(tick.abandoned ?? 0) > 0 ? ` · abandoned ${tick.abandoned}` : ''}`;
 }
 
@@ -49,10 +51,16 @@ export function formatHealthLine(sample: NonNullable<LoadTick['health']>, failur
 }
 
 /** `[#########-----------]  45% 27s/60s sent 540` */
-export function formatLoadBar(tick: LoadTick, options: Pick<LoadViewOptions, 'scheduleMs' | 'requests' | 'barWidth'>): string {
+export function formatLoadBar(
+  tick: LoadTick,
+  options: Pick<LoadViewOptions, 'scheduleMs' | 'requests' | 'barWidth'>,
+): string {
   const width = options.barWidth ?? 30;
   const fraction = progressOf(tick, options);
-  const time = options.scheduleMs === null ? seconds(tick.elapsed_ms) : `${seconds(tick.elapsed_ms)}/${seconds(options.scheduleMs)}`;
+  const time =
+    options.scheduleMs === null
+      ? seconds(tick.elapsed_ms)
+      : `${seconds(tick.elapsed_ms)}/${seconds(options.scheduleMs)}`;
   const sent = options.requests === null ? `sent ${tick.sent}` : `sent ${tick.sent}/${options.requests}`;
   if (fraction === null) return `${time} ${sent}`;
   const filled = Math.round(fraction * width);
@@ -67,7 +75,9 @@ export function createLoadView(out: Writable & { isTTY?: boolean }, options: Loa
   let below = 0;
   let live = false;
   const healthLine = (tick: LoadTick): string | null =>
-    tick.health === undefined || tick.health === null ? null : formatHealthLine(tick.health, tick.health_failures ?? 0, tick.health_probes ?? 0);
+    tick.health === undefined || tick.health === null
+      ? null
+      : formatHealthLine(tick.health, tick.health_failures ?? 0, tick.health_probes ?? 0);
   return {
     update(tick) {
       const health = healthLine(tick);
@@ -78,7 +88,9 @@ export function createLoadView(out: Writable & { isTTY?: boolean }, options: Loa
         below = lines.length - 1;
         live = true;
       } else if (now() - lastPlain >= every) {
-        out.write(`${formatLoadBar(tick, { ...options, barWidth: 20 })} · ${formatLoadLine(tick)}${health === null ? '' : ` · ${health}`}\n`);
+        out.write(
+          `${formatLoadBar(tick, { ...options, barWidth: 20 })} · ${formatLoadLine(tick)}${health === null ? '' : ` · ${health}`}\n`,
+        );
         lastPlain = now();
       }
     },

@@ -46,7 +46,9 @@ export async function main(rawArgv: readonly string[], rawIo: Io): Promise<ExitC
     let parser = yargs([...argv])
       .scriptName('chatbench')
       .usage('$0 <command> [options]\n\nEvaluate and load-test a retrieval-augmented chat service.')
-      .epilogue(`${EXIT_CODES_HELP}\n\n${DURATION_HELP}\n\nEvery option can also come from a config file (--config FILE, or ${CONFIG_FILE_NAME} in the working directory) or from the environment (CHATBENCH_<OPTION>, e.g. CHATBENCH_BASE_URL); the command line wins. See docs/configuration.md.`)
+      .epilogue(
+        `${EXIT_CODES_HELP}\n\n${DURATION_HELP}\n\nEvery option can also come from a config file (--config FILE, or ${CONFIG_FILE_NAME} in the working directory) or from the environment (CHATBENCH_<OPTION>, e.g. CHATBENCH_BASE_URL); the command line wins. See docs/configuration.md.`,
+      )
       .demandCommand(1, 'Name a command: chatbench <command> --help shows its options.')
       .strict()
       .recommendCommands()
@@ -62,11 +64,21 @@ export async function main(rawArgv: readonly string[], rawIo: Io): Promise<ExitC
       .middleware(refuseRepeatedFlags as unknown as (argv: object) => void, true)
       .middleware(layering(layers) as unknown as (argv: object) => void, true)
       // After the layers: the CA file may come from the config file or CHATBENCH_CA_FILE too.
-      .middleware(((argv: Record<string, unknown>) => applyCaFile(argv['ca-file'] as string | undefined, io)) as (argv: object) => void, true)
+      .middleware(
+        ((argv: Record<string, unknown>) => applyCaFile(argv['ca-file'] as string | undefined, io)) as (
+          argv: object,
+        ) => void,
+        true,
+      )
       .middleware(applyRunLineCap, true)
       // yargs calls fail() for usage mistakes (message only) and for a failing handler (error).
       .fail((message, error) => {
-        throw error ?? new UsageError(withFlagSuggestions(message, knownFlags(rootSpecs, named ? commandSpecs.get(named.name) : undefined), argv));
+        throw (
+          error ??
+          new UsageError(
+            withFlagSuggestions(message, knownFlags(rootSpecs, named ? commandSpecs.get(named.name) : undefined), argv),
+          )
+        );
       });
     for (const entry of await commandsToLoad(argv, named)) {
       const command = (await entry.load())(io, setExitCode);
@@ -82,13 +94,21 @@ export async function main(rawArgv: readonly string[], rawIo: Io): Promise<ExitC
     });
     await registerInHistory(named?.name, output.lastResult, parsed.history as string | boolean | undefined, io);
     if (text) output.out.write(`${text}\n`);
-    else if (output.mode === 'json' && !output.resultGiven) output.result({ command: named?.name ?? null, exit_code: exitCode });
+    else if (output.mode === 'json' && !output.resultGiven)
+      output.result({ command: named?.name ?? null, exit_code: exitCode });
     return exitCode;
   } catch (error) {
     output.err.write(relabel(formatError(error), layers?.sources));
     const code = exitCodeOf(error);
     if (output.mode === 'json' && !output.resultGiven) {
-      output.result({ command: named?.name ?? null, exit_code: code, errors: (error instanceof InputError ? error.problems : [error instanceof Error ? error.message : String(error)]).map((line) => relabel(line, layers?.sources)) });
+      output.result({
+        command: named?.name ?? null,
+        exit_code: code,
+        errors: (error instanceof InputError
+          ? error.problems
+          : [error instanceof Error ? error.message : String(error)]
+        ).map((line) => relabel(line, layers?.sources)),
+      });
     }
     return code;
   }
@@ -97,15 +117,56 @@ export async function main(rawArgv: readonly string[], rawIo: Io): Promise<ExitC
 /** The options every command takes: where options come from, and how the output looks. */
 export function withGlobalOptions<T>(y: Argv<T>) {
   return y
-    .option('config', { type: 'string', global: true, describe: `A config file (JSON, or YAML by its .yaml/.yml name) of options by their names, at the top level or under a command's name; default ${CONFIG_FILE_NAME} in the working directory, if there is one`, group: 'Output and configuration:' })
-    .option('json', { type: 'boolean', global: true, describe: 'Print the result as one JSON document on stdout and nothing else there (progress stays on stderr)', group: 'Output and configuration:' })
-    .option('quiet', { alias: 'q', type: 'boolean', global: true, describe: 'Print only the verdict and errors', group: 'Output and configuration:' })
-    .option('verbose', { type: 'boolean', global: true, describe: 'Also print a line per request as it finishes (stderr)', group: 'Output and configuration:' })
-    .option('history', { type: 'string', global: true, describe: 'The run history store (default reports/history.duckdb; env CHATBENCH_HISTORY); eval, load, capacity, merge and compare register in it when they end; --no-history: not this run', group: 'Output and configuration:' })
-    .option('ca-file', { type: 'string', global: true, describe: 'PEM file of the certificate authority of a deployment with a self-signed or private certificate, trusted besides the system\'s for HTTPS (NODE_EXTRA_CA_CERTS works too)', group: 'Output and configuration:' })
-    .option('color', { type: 'boolean', global: true, describe: 'Colour verdicts and bad figures; default on a terminal unless NO_COLOR is set (FORCE_COLOR forces it); --no-color turns it off', group: 'Output and configuration:' })
+    .option('config', {
+      type: 'string',
+      global: true,
+      describe: `A config file (JSON, or YAML by its .yaml/.yml name) of options by their names, at the top level or under a command's name; default ${CONFIG_FILE_NAME} in the working directory, if there is one`,
+      group: 'Output and configuration:',
+    })
+    .option('json', {
+      type: 'boolean',
+      global: true,
+      describe: 'Print the result as one JSON document on stdout and nothing else there (progress stays on stderr)',
+      group: 'Output and configuration:',
+    })
+    .option('quiet', {
+      alias: 'q',
+      type: 'boolean',
+      global: true,
+      describe: 'Print only the verdict and errors',
+      group: 'Output and configuration:',
+    })
+    .option('verbose', {
+      type: 'boolean',
+      global: true,
+      describe: 'Also print a line per request as it finishes (stderr)',
+      group: 'Output and configuration:',
+    })
+    .option('history', {
+      type: 'string',
+      global: true,
+      describe:
+        'The run history store (default reports/history.duckdb; env CHATBENCH_HISTORY); eval, load, capacity, merge and compare register in it when they end; --no-history: not this run',
+      group: 'Output and configuration:',
+    })
+    .option('ca-file', {
+      type: 'string',
+      global: true,
+      describe:
+        "PEM file of the certificate authority of a deployment with a self-signed or private certificate, trusted besides the system's for HTTPS (NODE_EXTRA_CA_CERTS works too)",
+      group: 'Output and configuration:',
+    })
+    .option('color', {
+      type: 'boolean',
+      global: true,
+      describe:
+        'Colour verdicts and bad figures; default on a terminal unless NO_COLOR is set (FORCE_COLOR forces it); --no-color turns it off',
+      group: 'Output and configuration:',
+    })
     .option('max-run-line-bytes', {
-      type: 'string', global: true, group: 'Output and configuration:',
+      type: 'string',
+      global: true,
+      group: 'Output and configuration:',
       describe: `Most bytes of one line of a run file read back (results.jsonl, reviews.jsonl, labels.jsonl), and of a run's manifest.json or summary.json; a longer one is refused "file:line: line longer than N bytes" (exit 2). Default 64MiB (${formatBytes(LIMITS.runFileLineBytes)})`,
     });
 }
@@ -116,7 +177,11 @@ export function withGlobalOptions<T>(y: Argv<T>) {
  */
 function applyRunLineCap(argv: Record<string, unknown>): void {
   const text = argv['max-run-line-bytes'];
-  setRunFileLineBytes(typeof text === 'string' || typeof text === 'number' ? parseBytes(String(text), 'max-run-line-bytes') : LIMITS.runFileLineBytes);
+  setRunFileLineBytes(
+    typeof text === 'string' || typeof text === 'number'
+      ? parseBytes(String(text), 'max-run-line-bytes')
+      : LIMITS.runFileLineBytes,
+  );
 }
 
 /** The option names a mistyped flag may have meant: the global ones and the named command's. */
@@ -125,7 +190,10 @@ function knownFlags(root: SpecTable, command: SpecTable | undefined): string[] {
 }
 
 /** The command named, or none for `--version`, or every command (root help, completion, a mistyped command). */
-async function commandsToLoad(argv: readonly string[], named: CommandEntry | undefined): Promise<readonly CommandEntry[]> {
+async function commandsToLoad(
+  argv: readonly string[],
+  named: CommandEntry | undefined,
+): Promise<readonly CommandEntry[]> {
   if (named) return [named];
   if (argv.includes('--version') && !argv.includes('--help') && !argv.includes('-h')) return [];
   return COMMANDS;
@@ -152,6 +220,8 @@ function refuseRepeatedFlags(argv: Record<string, unknown>, y: { getOptions(): {
   const repeatable = new Set(y.getOptions().array);
   for (const [key, value] of Object.entries(argv)) {
     if (key === '_' || key.length === 1 || /[A-Z]/.test(key) || repeatable.has(key) || !Array.isArray(value)) continue;
-    throw new UsageError(`--${key} was given ${value.length} times (${value.map((v) => JSON.stringify(String(v))).join(', ')}); give it once`);
+    throw new UsageError(
+      `--${key} was given ${value.length} times (${value.map((v) => JSON.stringify(String(v))).join(', ')}); give it once`,
+    );
   }
 }

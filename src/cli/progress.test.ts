@@ -2,7 +2,13 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createProgressView, formatProgress } from './progress.js';
 
-const tick = { done: 120, total: 400, outcomes: { ok: 117, rate_limited: 2, http_error: 1 }, inFlight: 8, ratePerS: 12.3 };
+const tick = {
+  done: 120,
+  total: 400,
+  outcomes: { ok: 117, rate_limited: 2, http_error: 1 },
+  inFlight: 8,
+  ratePerS: 12.3,
+};
 
 describe('progress', () => {
   it('formats counts, rate and ETA', () => {
@@ -13,7 +19,9 @@ describe('progress', () => {
 
   it('counts skipped conversation turns apart from errors (nothing was sent for them)', () => {
     const withSkipped = { ...tick, done: 123, outcomes: { ...tick.outcomes, skipped: 3 } };
-    expect(formatProgress(withSkipped)).toBe('123/400 30% · ok 117 · errors 1 · skipped 3 · 429s 2 · 12.3/s · in flight 8 · ETA 23s');
+    expect(formatProgress(withSkipped)).toBe(
+      '123/400 30% · ok 117 · errors 1 · skipped 3 · 429s 2 · 12.3/s · in flight 8 · ETA 23s',
+    );
   });
 
   it('writes a plain line at most every interval when not a terminal, and always the last one', () => {
@@ -28,7 +36,12 @@ describe('progress', () => {
     t = 6000;
     view.update({ ...tick, done: 200 });
     view.update({ ...tick, done: 400 });
-    expect(text.split('\n').filter(Boolean).map((l) => l.split(' ')[0])).toEqual(['120/400', '200/400', '400/400']);
+    expect(
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split(' ')[0]),
+    ).toEqual(['120/400', '200/400', '400/400']);
   });
 
   it('rewrites one line in place on a terminal and clears it on stop', () => {

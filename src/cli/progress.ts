@@ -40,7 +40,10 @@ function formatSeconds(seconds: number): string {
   return `${Math.floor(seconds / 60)}m${String(Math.ceil(seconds % 60)).padStart(2, '0')}s`;
 }
 
-export function createProgressView(out: Writable & { isTTY?: boolean }, options: { plainEveryMs?: number; now?: () => number } = {}): ProgressView {
+export function createProgressView(
+  out: Writable & { isTTY?: boolean },
+  options: { plainEveryMs?: number; now?: () => number } = {},
+): ProgressView {
   const now = options.now ?? (() => performance.now());
   const every = options.plainEveryMs ?? 5000;
   let lastPlain = -Infinity;

@@ -8,7 +8,9 @@ describe('checksLimits: --checks-timeout, --checks-total-timeout, --checks-max-h
   });
 
   it('takes the values given, the heap in whole MiB', () => {
-    expect(checksLimits({ 'checks-timeout': '500ms', 'checks-total-timeout': '2m', 'checks-max-heap-bytes': '1GiB' })).toEqual({ timeoutMs: 500, totalMs: 120_000, heapMb: 1024 });
+    expect(
+      checksLimits({ 'checks-timeout': '500ms', 'checks-total-timeout': '2m', 'checks-max-heap-bytes': '1GiB' }),
+    ).toEqual({ timeoutMs: 500, totalMs: 120_000, heapMb: 1024 });
     expect(checksLimits({ 'checks-timeout': '2s', 'checks-max-heap-bytes': '64.5MiB' }).heapMb).toBe(64);
   });
 

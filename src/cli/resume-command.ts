@@ -28,16 +28,24 @@ export function shellWord(word: string): string {
  * a note when the token came from the command line. `dir` as the user should type it (relative to
  * where they stand).
  */
-export function resumeCommand(dir: string, args: ResumeInputs, invocation: Invocation | undefined): { command: string; note: string | null } {
+export function resumeCommand(
+  dir: string,
+  args: ResumeInputs,
+  invocation: Invocation | undefined,
+): { command: string; note: string | null } {
   const recorded = invocation?.options ?? {};
   const words = ['chatbench', 'eval', '--resume', dir];
   const missing = (key: string) => recorded[key] === undefined;
   if (args.sim && missing('sim')) words.push('--sim');
   if (missing('dataset')) words.push('--dataset', args.dataset);
-  if (args['sets-file'] !== undefined && missing('sets-file') && missing('models')) words.push('--sets-file', args['sets-file']);
+  if (args['sets-file'] !== undefined && missing('sets-file') && missing('models'))
+    words.push('--sets-file', args['sets-file']);
   if (missing('set')) for (const set of args.set) words.push('--set', set);
   if (args.mode !== 'stream' && missing('mode')) words.push('--mode', args.mode);
   if (args.repeat !== 1 && missing('repeat')) words.push('--repeat', String(args.repeat));
-  const note = invocation?.sources.token === 'flag' ? 'give the token again (--token or CHATBENCH_TOKEN): the manifest never records it' : null;
+  const note =
+    invocation?.sources.token === 'flag'
+      ? 'give the token again (--token or CHATBENCH_TOKEN): the manifest never records it'
+      : null;
   return { command: words.map(shellWord).join(' '), note };
 }

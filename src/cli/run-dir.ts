@@ -8,7 +8,10 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export function defaultRunDir(kind: string, now: Date = new Date(), cwd?: string): string {
-  const stamp = now.toISOString().replace(/\.\d+Z$/, '').replaceAll(':', '-');
+  const stamp = now
+    .toISOString()
+    .replace(/\.\d+Z$/, '')
+    .replaceAll(':', '-');
   const dir = join('reports', `${stamp}-${kind}`);
   if (cwd === undefined || !existsSync(resolve(cwd, dir))) return dir;
   for (let n = 2; n < 1000; n++) {

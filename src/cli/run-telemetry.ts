@@ -44,16 +44,36 @@ interface RunDashboard {
 export async function startRunTelemetry(
   io: Io,
   flags: Pick<TelemetryOptions, 'listen' | 'remoteWrite' | 'otlp'> & { dashboard?: DashboardFlags | undefined },
-  run: { tokens: readonly string[]; prepared: PreparedLoad; mode: string; steps: boolean; conditions: ReadonlyArray<{ kind: 'slo' | 'gate'; text: string }> },
+  run: {
+    tokens: readonly string[];
+    prepared: PreparedLoad;
+    mode: string;
+    steps: boolean;
+    conditions: ReadonlyArray<{ kind: 'slo' | 'gate'; text: string }>;
+  },
 ): Promise<RunTelemetry> {
   if (!telemetryWanted(flags) && flags.dashboard === undefined) {
-    return { onRecord: (next) => next, onTick: (next) => next, setStep: () => {}, onStep: () => {}, close: async () => {}, finish: () => {}, linger: async () => {} };
+    return {
+      onRecord: (next) => next,
+      onTick: (next) => next,
+      setStep: () => {},
+      onStep: () => {},
+      close: async () => {},
+      finish: () => {},
+      linger: async () => {},
+    };
   }
   const telemetry: Telemetry = await startTelemetry({
-    ...flags, secrets: runSecrets({ tokens: run.tokens, mcpHeaders: run.prepared.defaults.mcp_headers }),
-    set: run.prepared.sets[0]?.name ?? '', mode: run.mode, steps: run.steps, version: VERSION, wallClock: Date.now,
+    ...flags,
+    secrets: runSecrets({ tokens: run.tokens, mcpHeaders: run.prepared.defaults.mcp_headers }),
+    set: run.prepared.sets[0]?.name ?? '',
+    mode: run.mode,
+    steps: run.steps,
+    version: VERSION,
+    wallClock: Date.now,
   });
-  if (telemetry.metricsUrl !== null) io.stderr.write(`chatbench: serving the run's series at ${telemetry.metricsUrl}\n`);
+  if (telemetry.metricsUrl !== null)
+    io.stderr.write(`chatbench: serving the run's series at ${telemetry.metricsUrl}\n`);
   let dashboard: RunDashboard | null = null;
   try {
     if (flags.dashboard !== undefined) dashboard = await startRunDashboard(flags.dashboard, telemetry, run);
@@ -81,13 +101,16 @@ export async function startRunTelemetry(
     async close() {
       if (closed) return;
       closed = true;
-      for (const note of await telemetry.close({ interrupted: io.signal.aborted })) io.stderr.write(`chatbench: ${note}\n`);
+      for (const note of await telemetry.close({ interrupted: io.signal.aborted }))
+        io.stderr.write(`chatbench: ${note}\n`);
     },
     finish: (verdict) => dashboard?.snapshots.finish(verdict),
     async linger() {
       if (dashboard === null) return;
       if (dashboard.lingerMs !== 0) {
-        io.stderr.write(`chatbench: the dashboard shows the final state at ${dashboard.server.url} ${dashboard.lingerMs === null ? 'until Ctrl-C' : `for ${Math.round(dashboard.lingerMs / 1000)} s (Ctrl-C to stop now)`}\n`);
+        io.stderr.write(
+          `chatbench: the dashboard shows the final state at ${dashboard.server.url} ${dashboard.lingerMs === null ? 'until Ctrl-C' : `for ${Math.round(dashboard.lingerMs / 1000)} s (Ctrl-C to stop now)`}\n`,
+        );
         await untilInterruptOr(io, dashboard.lingerMs);
       }
       await dashboard.server.close();
@@ -95,10 +118,24 @@ export async function startRunTelemetry(
   };
 }
 
-async function startRunDashboard(flags: DashboardFlags, telemetry: Telemetry, run: { steps: boolean; conditions: ReadonlyArray<{ kind: 'slo' | 'gate'; text: string }> }): Promise<RunDashboard> {
+async function startRunDashboard(
+  flags: DashboardFlags,
+  telemetry: Telemetry,
+  run: { steps: boolean; conditions: ReadonlyArray<{ kind: 'slo' | 'gate'; text: string }> },
+): Promise<RunDashboard> {
   const bundle = await readViewerBundle(defaultBundleDir(), 'dashboard');
-  const snapshots = createDashboardSnapshots({ series: telemetry.series, command: run.steps ? 'capacity' : 'load', conditions: run.conditions, now: () => performance.now() });
-  const server = await startDashboardServer({ bundle, snapshot: () => snapshots.json(), host: flags.host, port: flags.port });
+  const snapshots = createDashboardSnapshots({
+    series: telemetry.series,
+    command: run.steps ? 'capacity' : 'load',
+    conditions: run.conditions,
+    now: () => performance.now(),
+  });
+  const server = await startDashboardServer({
+    bundle,
+    snapshot: () => snapshots.json(),
+    host: flags.host,
+    port: flags.port,
+  });
   return { snapshots, server, lingerMs: flags.lingerMs };
 }
 

@@ -17,9 +17,18 @@ describe('telemetry flags', () => {
   });
 
   it('URLs must be http(s); headers NAME=VALUE and only with an endpoint', () => {
-    expect(telemetryFlagsOf({})).toEqual({ listen: undefined, remoteWrite: undefined, otlp: undefined, dashboard: undefined });
-    expect(telemetryFlagsOf({ 'otlp-endpoint': 'http://c:4318/v1/metrics', 'otlp-header': ['a=b=c', 'x-k = v'] }).otlp).toEqual({ url: 'http://c:4318/v1/metrics', headers: { a: 'b=c', 'x-k': 'v' } });
-    expect(() => telemetryFlagsOf({ 'metrics-remote-write': 'ftp://x/api/v1/write' })).toThrow(/http:\/\/ or https:\/\//);
+    expect(telemetryFlagsOf({})).toEqual({
+      listen: undefined,
+      remoteWrite: undefined,
+      otlp: undefined,
+      dashboard: undefined,
+    });
+    expect(
+      telemetryFlagsOf({ 'otlp-endpoint': 'http://c:4318/v1/metrics', 'otlp-header': ['a=b=c', 'x-k = v'] }).otlp,
+    ).toEqual({ url: 'http://c:4318/v1/metrics', headers: { a: 'b=c', 'x-k': 'v' } });
+    expect(() => telemetryFlagsOf({ 'metrics-remote-write': 'ftp://x/api/v1/write' })).toThrow(
+      /http:\/\/ or https:\/\//,
+    );
     expect(() => telemetryFlagsOf({ 'metrics-remote-write': 'not a url' })).toThrow(/not a URL/);
     expect(() => telemetryFlagsOf({ 'otlp-endpoint': 'http://c', 'otlp-header': ['novalue'] })).toThrow(/NAME=VALUE/);
     expect(() => telemetryFlagsOf({ 'otlp-header': ['a=b'] })).toThrow(/needs --otlp-endpoint/);
@@ -28,8 +37,14 @@ describe('telemetry flags', () => {
   it.each([
     [{ dashboard: '' }, { host: '127.0.0.1', port: 0, lingerMs: null }],
     [{ dashboard: '8188' }, { host: '127.0.0.1', port: 8188, lingerMs: null }],
-    [{ dashboard: '0.0.0.0:8188', 'dashboard-linger': '30s' }, { host: '0.0.0.0', port: 8188, lingerMs: 30_000 }],
-    [{ dashboard: '', 'dashboard-linger': '0' }, { host: '127.0.0.1', port: 0, lingerMs: 0 }],
+    [
+      { dashboard: '0.0.0.0:8188', 'dashboard-linger': '30s' },
+      { host: '0.0.0.0', port: 8188, lingerMs: 30_000 },
+    ],
+    [
+      { dashboard: '', 'dashboard-linger': '0' },
+      { host: '127.0.0.1', port: 0, lingerMs: 0 },
+    ],
   ])('--dashboard %j', (args, expected) => {
     expect(dashboardFlagsOf(args)).toEqual(expected);
   });

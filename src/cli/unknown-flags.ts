@@ -27,5 +27,7 @@ export function withFlagSuggestions(message: string, known: readonly string[], a
 
 /** yargs names `--foo-bar` as "foo-bar" and `-x` as "x"; both came from a dashed word. */
 function givenAsFlag(name: string, argv: readonly string[]): boolean {
-  return argv.some((word) => word === `--${name}` || word.startsWith(`--${name}=`) || word === `--no-${name}` || word === `-${name}`);
+  return argv.some(
+    (word) => word === `--${name}` || word.startsWith(`--${name}=`) || word === `--no-${name}` || word === `-${name}`,
+  );
 }

@@ -116,7 +116,10 @@ export const DEFAULT_MAX_DURATION_MS = 15 * 60_000;
 export const DEEP_RESEARCH_MAX_DURATION_MS = 60 * 60_000;
 
 /** The duration limit of one request: the one given, else the default for its kind. */
-export function durationLimitMs(maxDurationMs: number | undefined, body: Pick<SendMessageRequest, 'deep_research'>): number {
+export function durationLimitMs(
+  maxDurationMs: number | undefined,
+  body: Pick<SendMessageRequest, 'deep_research'>,
+): number {
   return maxDurationMs ?? (body.deep_research === true ? DEEP_RESEARCH_MAX_DURATION_MS : DEFAULT_MAX_DURATION_MS);
 }
 
@@ -130,7 +133,10 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
   const url = new URL(options.baseUrl);
   const origin = url.origin;
   const path = `${url.pathname.replace(/\/+$/, '')}${SEND_MESSAGE_PATH}`;
-  const own = options.dispatcher === undefined ? createPreconnectingAgent({ connections: options.connections ?? 16, keepAliveTimeout: 30_000 }) : undefined;
+  const own =
+    options.dispatcher === undefined
+      ? createPreconnectingAgent({ connections: options.connections ?? 16, keepAliveTimeout: 30_000 })
+      : undefined;
   const dispatcher: Dispatcher = options.dispatcher ?? own!.agent;
   const now = options.now ?? (() => performance.now());
   const wallClock = options.wallClock ?? Date.now;
@@ -140,7 +146,10 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
   const plainSecrets = secretsOf({}, token, extraSecrets);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxErrorBodyBytes = options.maxErrorBodyBytes ?? DEFAULT_MAX_ERROR_BODY_BYTES;
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream, application/json' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'text/event-stream, application/json',
+  };
   if (token !== '') headers['authorization'] = `Bearer ${token}`;
 
   return {
@@ -150,12 +159,30 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       const payload = serialised ?? JSON.stringify(body);
       return new Promise<Exchange>((resolve) => {
         const attempt = new Attempt({
-          stream: body.stream ?? true, modelNames: multiModelNames(body), timeoutMs: silenceLimitMs(options.timeoutMs, body),
-          maxDurationMs: durationLimitMs(options.maxDurationMs, body), maxLineBytes: options.maxLineBytes, maxAnswerBytes: options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
-          maxBodyBytes, maxErrorBodyBytes, now, wallClock, signal, timers: options.timers ?? GLOBAL_TIMERS,
-          done: (exchange) => resolve(redactExchange(exchange, body.mcp_headers ? secretsOf(body, token, extraSecrets) : plainSecrets)),
+          stream: body.stream ?? true,
+          modelNames: multiModelNames(body),
+          timeoutMs: silenceLimitMs(options.timeoutMs, body),
+          maxDurationMs: durationLimitMs(options.maxDurationMs, body),
+          maxLineBytes: options.maxLineBytes,
+          maxAnswerBytes: options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
+          maxBodyBytes,
+          maxErrorBodyBytes,
+          now,
+          wallClock,
+          signal,
+          timers: options.timers ?? GLOBAL_TIMERS,
+          done: (exchange) =>
+            resolve(redactExchange(exchange, body.mcp_headers ? secretsOf(body, token, extraSecrets) : plainSecrets)),
         });
-        attempt.start(dispatcher, { origin, path, method: 'POST', headers, body: payload, headersTimeout: 0, bodyTimeout: 0 });
+        attempt.start(dispatcher, {
+          origin,
+          path,
+          method: 'POST',
+          headers,
+          body: payload,
+          headersTimeout: 0,
+          bodyTimeout: 0,
+        });
       });
     },
     preconnect: (count) => (own === undefined ? Promise.resolve(0) : own.preconnect(origin, count)),
@@ -209,7 +236,8 @@ class Attempt implements Dispatcher.DispatchHandler {
   private statusInfo: ReturnType<typeof statusFigures> | undefined;
   private silenceTimer: unknown;
   private lastHeard = 0;
-  private readonly onAbortSignal = () => this.fail({ outcome: 'cancelled', error_code: null, error_message: 'cancelled by the caller' });
+  private readonly onAbortSignal = () =>
+    this.fail({ outcome: 'cancelled', error_code: null, error_message: 'cancelled by the caller' });
   private unwatchAbort: (() => void) | undefined;
 
   constructor(private readonly o: AttemptOptions) {}
@@ -256,13 +284,18 @@ class Attempt implements Dispatcher.DispatchHandler {
       const maxMs = this.o.maxDurationMs;
       const durationLeft = this.sent + maxMs - now;
       if (durationLeft <= 0) {
-        return this.fail({ outcome: 'timeout', error_code: 'MAX_DURATION', error_message: `the request took longer than --max-duration ${seconds(maxMs)} (the longest one request may take in all)` });
+        return this.fail({
+          outcome: 'timeout',
+          error_code: 'MAX_DURATION',
+          error_message: `the request took longer than --max-duration ${seconds(maxMs)} (the longest one request may take in all)`,
+        });
       }
       const left = this.lastHeard + limit - now;
       if (left > 0) return this.startSilenceTimer(Math.min(left, durationLeft));
-      const message = this.headersAt !== undefined && this.decoder === undefined
-        ? `the response body did not end within ${seconds(limit)} of its headers (--timeout)`
-        : `no part received for ${seconds(limit)} (--timeout, the longest silence between two parts)`;
+      const message =
+        this.headersAt !== undefined && this.decoder === undefined
+          ? `the response body did not end within ${seconds(limit)} of its headers (--timeout)`
+          : `no part received for ${seconds(limit)} (--timeout, the longest silence between two parts)`;
       this.fail({ outcome: 'timeout', error_code: 'SILENCE_TIMEOUT', error_message: message });
     }, ms);
   }
@@ -279,7 +312,9 @@ class Attempt implements Dispatcher.DispatchHandler {
     this.responseHeaders = headers;
     this.armSilence();
     if (statusCode < 300 && this.o.stream) {
-      this.decoder = createStreamDecoder(this.o.maxLineBytes === undefined ? {} : { maxLineBytes: this.o.maxLineBytes });
+      this.decoder = createStreamDecoder(
+        this.o.maxLineBytes === undefined ? {} : { maxLineBytes: this.o.maxLineBytes },
+      );
       this.collector = this.newCollector();
     }
   }
@@ -302,13 +337,15 @@ class Attempt implements Dispatcher.DispatchHandler {
     this.buffered.push(Buffer.from(chunk.subarray(0, Math.min(room, chunk.length)))); // undici may reuse the chunk's memory
     this.bufferedBytes += Math.min(room, chunk.length);
     // The start of an error body says what went wrong; the status decided already.
-    if (errorBody && this.bufferedBytes >= this.o.maxErrorBodyBytes) this.fail({ outcome: 'http_error', error_code: null, error_message: null });
+    if (errorBody && this.bufferedBytes >= this.o.maxErrorBodyBytes)
+      this.fail({ outcome: 'http_error', error_code: null, error_message: null });
   }
 
   /** The body passed maxBodyBytes: the attempt ends now, naming the cap. */
   private tooLarge(): void {
     this.fail({
-      outcome: 'invalid_response', error_code: 'BODY_TOO_LARGE',
+      outcome: 'invalid_response',
+      error_code: 'BODY_TOO_LARGE',
       error_message: `the response body exceeds --max-body-bytes ${this.o.maxBodyBytes} bytes (the most one response may carry)`,
     });
   }
@@ -333,7 +370,8 @@ class Attempt implements Dispatcher.DispatchHandler {
   private fail(failure: Failure): void {
     if (this.settled) return;
     const t = this.o.now();
-    if (this.status !== undefined && this.status >= 300) this.settle(this.errorStatusFigures(t)); // the status decided already
+    if (this.status !== undefined && this.status >= 300)
+      this.settle(this.errorStatusFigures(t)); // the status decided already
     else if (this.collector) this.settle(this.collector.finish(t, failure));
     else this.settle(this.newCollector().finish(t, failure));
     // After settling: aborting calls onResponseError synchronously, which must not reclassify.
@@ -361,7 +399,11 @@ class Attempt implements Dispatcher.DispatchHandler {
     const text = Buffer.concat(this.buffered).toString('utf8');
     this.statusInfo = statusFigures(this.status ?? 0, this.responseHeaders, text, this.o.wallClock());
     const { outcome, error_code, error_message } = this.statusInfo;
-    return this.newCollector().finish(t, { outcome: outcome === 'ok' ? 'http_error' : outcome, error_code, error_message });
+    return this.newCollector().finish(t, {
+      outcome: outcome === 'ok' ? 'http_error' : outcome,
+      error_code,
+      error_message,
+    });
   }
 
   private settle(figures: BodyFigures): void {

@@ -65,7 +65,8 @@ import { cutText, RECORD_BOUNDS } from '../records/bounds.js';
 const MAX_LINKS = 10_000;
 
 /** A string the service sent, as long as a record keeps it (records/bounds.ts): cut when it arrives, never held whole. */
-const id = (text: string): string => (text.length > RECORD_BOUNDS.idChars ? cutText(text, RECORD_BOUNDS.idChars) : text);
+const id = (text: string): string =>
+  text.length > RECORD_BOUNDS.idChars ? cutText(text, RECORD_BOUNDS.idChars) : text;
 
 /** Records `type`'s first time in `map` unless the map is full; false when it was full and the type new. */
 function notePacket(map: Record<string, number>, type: string, t: number, size: { n: number }): boolean {
@@ -177,7 +178,8 @@ export function createCollector(options: CollectorOptions): Collector {
     firstPart ??= t;
   };
   /** Indices a part may name: the request's models (one when the service answered with one). */
-  const validIndex = (index: number) => Number.isSafeInteger(index) && index >= 0 && index < (answeredSingle ? 1 : asked);
+  const validIndex = (index: number) =>
+    Number.isSafeInteger(index) && index >= 0 && index < (answeredSingle ? 1 : asked);
   const decodeError = (reason: string) => {
     decodeErrors++;
     firstDecodeError ??= reason;
@@ -191,14 +193,17 @@ export function createCollector(options: CollectorOptions): Collector {
     if (type === 'chat_heartbeat') return;
     const given = part.placement.model_index;
     if (given != null && !validIndex(given)) {
-      decodeError(`${type}: placement.model_index: ${given} is not a model of this request (${answeredSingle ? 1 : asked} asked)`);
+      decodeError(
+        `${type}: placement.model_index: ${given} is not a model of this request (${answeredSingle ? 1 : asked} asked)`,
+      );
       return;
     }
     counted(t);
     if (!KNOWN_PACKET_TYPES.has(type)) {
       unknownParts++;
       // Kinds are named for the unknown-protocol alarm; a stream of many new kinds stays bounded.
-      if (type in unknownKinds || Object.keys(unknownKinds).length < MAX_UNKNOWN_KINDS) unknownKinds[type] = (unknownKinds[type] ?? 0) + 1;
+      if (type in unknownKinds || Object.keys(unknownKinds).length < MAX_UNKNOWN_KINDS)
+        unknownKinds[type] = (unknownKinds[type] ?? 0) + 1;
     }
     if (!notePacket(requestFirstPacket, type, t, requestFirstPacketSize)) requestOtherPackets++;
     // Absent (before v3.1) or null (v3.1) in a single-model stream: model 0.
@@ -251,7 +256,9 @@ export function createCollector(options: CollectorOptions): Collector {
         case 'streaming_error': {
           const index = part.part.details?.model_index;
           if (index != null && !validIndex(index)) {
-            decodeError(`streaming error: details.model_index: ${index} is not a model of this request (${answeredSingle ? 1 : asked} asked)`);
+            decodeError(
+              `streaming error: details.model_index: ${index} is not a model of this request (${answeredSingle ? 1 : asked} asked)`,
+            );
             return;
           }
           counted(t);
@@ -307,7 +314,13 @@ export function createCollector(options: CollectorOptions): Collector {
         answered_models: answeredSingle ? 1 : null,
       };
       if (!multi && !answeredSingle) {
-        const { model_index: _i, model_name: _n, scores: _s, message_id: _m, ...single } = figures[0] as UnscoredModelFigures;
+        const {
+          model_index: _i,
+          model_name: _n,
+          scores: _s,
+          message_id: _m,
+          ...single
+        } = figures[0] as UnscoredModelFigures;
         return { ...single, ...common, models: null };
       }
       const dropped = requestOtherPackets > 0 ? { first_packet_others: requestOtherPackets } : {};
@@ -318,11 +331,39 @@ export function createCollector(options: CollectorOptions): Collector {
 
 function newModel(index: number): ModelState {
   return {
-    index, name: null, outcome: undefined, errorCode: null, errorMessage: null, retryable: null, errorModel: null, tainted: false,
-    firstPart: undefined, firstAnswer: undefined, lastAnswer: undefined, firstCitation: undefined, end: undefined,
-    firstPacket: {}, firstPacketSize: { n: 0 }, otherPackets: 0, gaps: [], parts: 0, answerDeltas: 0, answerChars: 0, firstDeltaChars: 0, answer: [], answerBytes: 0,
-    answerTruncated: false, citations: [], topDocumentIds: [], topDocuments: [], links: new Map(), reasoningChars: 0, toolErrors: 0, preAnswerSeconds: null,
-    messageId: null, tools: [],
+    index,
+    name: null,
+    outcome: undefined,
+    errorCode: null,
+    errorMessage: null,
+    retryable: null,
+    errorModel: null,
+    tainted: false,
+    firstPart: undefined,
+    firstAnswer: undefined,
+    lastAnswer: undefined,
+    firstCitation: undefined,
+    end: undefined,
+    firstPacket: {},
+    firstPacketSize: { n: 0 },
+    otherPackets: 0,
+    gaps: [],
+    parts: 0,
+    answerDeltas: 0,
+    answerChars: 0,
+    firstDeltaChars: 0,
+    answer: [],
+    answerBytes: 0,
+    answerTruncated: false,
+    citations: [],
+    topDocumentIds: [],
+    topDocuments: [],
+    links: new Map(),
+    reasoningChars: 0,
+    toolErrors: 0,
+    preAnswerSeconds: null,
+    messageId: null,
+    tools: [],
   };
 }
 
@@ -334,13 +375,17 @@ function stopModel(m: ModelState, t: number): void {
 }
 
 type PacketObj = Extract<StreamPart, { kind: 'packet' }>['part']['obj'];
-interface Doc { document_id: string; link?: string | null }
+interface Doc {
+  document_id: string;
+  link?: string | null;
+}
 
 function rememberLinks(m: ModelState, docs: readonly Doc[] | null | undefined): void {
   if (docs == null) return;
   for (const d of docs) {
     const link = d.link?.trim();
-    if (link && link.length <= RECORD_BOUNDS.messageChars && !m.links.has(link) && m.links.size < MAX_LINKS) m.links.set(link, id(d.document_id));
+    if (link && link.length <= RECORD_BOUNDS.messageChars && !m.links.has(link) && m.links.size < MAX_LINKS)
+      m.links.set(link, id(d.document_id));
   }
 }
 
@@ -357,7 +402,13 @@ function answerText(m: ModelState, content: string, t: number, maxAnswerBytes: n
   keepAnswer(m, content, maxAnswerBytes);
 }
 
-function foldObj(m: ModelState, obj: PacketObj, placement: { sub_turn_index?: number | null | undefined }, t: number, maxAnswerBytes: number): void {
+function foldObj(
+  m: ModelState,
+  obj: PacketObj,
+  placement: { sub_turn_index?: number | null | undefined },
+  t: number,
+  maxAnswerBytes: number,
+): void {
   switch (obj.type as string) {
     case 'message_delta':
       answerText(m, (obj as { content: string }).content, t, maxAnswerBytes);
@@ -370,13 +421,17 @@ function foldObj(m: ModelState, obj: PacketObj, placement: { sub_turn_index?: nu
     }
     case 'citation_info': {
       const { citation_number, document_id } = obj as { citation_number: number; document_id: string };
-      if (m.citations.length < RECORD_BOUNDS.listItems) m.citations.push({ citation_number, document_id: id(document_id) });
+      if (m.citations.length < RECORD_BOUNDS.listItems)
+        m.citations.push({ citation_number, document_id: id(document_id) });
       m.firstCitation ??= t;
       return;
     }
     case 'message_start':
     case 'answer_metadata': {
-      const start = obj as { final_documents?: Array<Doc & DocumentLike> | null; pre_answer_processing_seconds?: number | null };
+      const start = obj as {
+        final_documents?: Array<Doc & DocumentLike> | null;
+        pre_answer_processing_seconds?: number | null;
+      };
       if (start.final_documents != null) {
         m.topDocumentIds = start.final_documents.map((d) => d.document_id);
         m.topDocuments = start.final_documents;
@@ -441,7 +496,13 @@ function keepAnswer(m: ModelState, content: string, max: number): void {
   m.answerTruncated = true;
 }
 
-function settle(m: ModelState, t: number, failure: Failure | undefined, empty: boolean, decodeReason: string | null): void {
+function settle(
+  m: ModelState,
+  t: number,
+  failure: Failure | undefined,
+  empty: boolean,
+  decodeReason: string | null,
+): void {
   if (m.outcome === undefined) {
     m.end = t;
     if (failure) {
@@ -456,17 +517,29 @@ function settle(m: ModelState, t: number, failure: Failure | undefined, empty: b
       m.errorMessage = 'the stream ended without stop or a streaming error';
     }
   }
-  if (m.tainted && worseOutcome(m.outcome, 'invalid_response') === 'invalid_response' && m.outcome !== 'invalid_response') {
+  if (
+    m.tainted &&
+    worseOutcome(m.outcome, 'invalid_response') === 'invalid_response' &&
+    m.outcome !== 'invalid_response'
+  ) {
     m.outcome = 'invalid_response';
     m.errorCode = null;
     m.errorMessage = `a part could not be decoded: ${decodeReason ?? 'unknown'}`;
   }
 }
 
-function modelFigures(m: ModelState, rel: (x: number | undefined) => number | null, multi: boolean): UnscoredModelFigures {
+function modelFigures(
+  m: ModelState,
+  rel: (x: number | undefined) => number | null,
+  multi: boolean,
+): UnscoredModelFigures {
   const answer = m.answer.join('');
   const span = m.firstAnswer !== undefined && m.lastAnswer !== undefined ? m.lastAnswer - m.firstAnswer : 0;
-  const { marker_citations, markers_without_citation } = resolveMarkers(m.answerDeltas > 0 ? answer : null, m.citations, m.links);
+  const { marker_citations, markers_without_citation } = resolveMarkers(
+    m.answerDeltas > 0 ? answer : null,
+    m.citations,
+    m.links,
+  );
   const cited = citedDocumentIds(m.citations, marker_citations);
   return {
     model_index: m.index,
@@ -496,7 +569,8 @@ function modelFigures(m: ModelState, rel: (x: number | undefined) => number | nu
     reasoning_chars: m.reasoningChars,
     tool_errors: m.toolErrors,
     pre_answer_processing_seconds: m.preAnswerSeconds,
-    output_chars_per_s: m.answerDeltas >= 2 && span > 0 ? roundMs((m.answerChars - m.firstDeltaChars) / (span / 1000)) : null,
+    output_chars_per_s:
+      m.answerDeltas >= 2 && span > 0 ? roundMs((m.answerChars - m.firstDeltaChars) / (span / 1000)) : null,
     tools_used: [...m.tools],
     message_id: m.messageId,
     scores: null,
@@ -504,10 +578,15 @@ function modelFigures(m: ModelState, rel: (x: number | undefined) => number | nu
 }
 
 function multiTotals(
-  figures: readonly UnscoredModelFigures[], rel: (x: number | undefined) => number | null, firstPacket: Record<string, number>,
+  figures: readonly UnscoredModelFigures[],
+  rel: (x: number | undefined) => number | null,
+  firstPacket: Record<string, number>,
 ) {
   const earliest = (pick: (f: UnscoredModelFigures) => number | null) =>
-    figures.reduce<number | null>((min, f) => { const v = pick(f); return v !== null && (min === null || v < min) ? v : min; }, null);
+    figures.reduce<number | null>((min, f) => {
+      const v = pick(f);
+      return v !== null && (min === null || v < min) ? v : min;
+    }, null);
   const sum = (pick: (f: UnscoredModelFigures) => number) => figures.reduce((total, f) => total + pick(f), 0);
   return {
     ttft_ms: earliest((f) => f.ttft_ms),

@@ -8,17 +8,50 @@ import type { Outcome } from '../records/record.js';
 import { ModelFiguresSchema, RequestRecordSchema } from '../records/record.js';
 
 /** A `models[]` entry as the client produces it: scores, verdicts and checks are the app's job. */
-export const UnscoredModelFiguresSchema = ModelFiguresSchema.extend({ scores: z.null() }).omit({ judge: true, checks: true });
+export const UnscoredModelFiguresSchema = ModelFiguresSchema.extend({ scores: z.null() }).omit({
+  judge: true,
+  checks: true,
+});
 export type UnscoredModelFigures = z.infer<typeof UnscoredModelFiguresSchema>;
 
 export const ExchangeSchema = RequestRecordSchema.pick({
-  outcome: true, http_status: true, content_type: true, error_code: true, error_message: true,
-  headers_ms: true, first_packet_others: true, ttfp_ms: true, ttft_ms: true, first_citation_ms: true, total_ms: true, time_per_delta_ms: true,
-  first_packet_ms: true, answer_gaps_ms: true, parts: true, answer_deltas: true, answer_chars: true,
-  answer: true, citations: true, cited_document_ids: true, top_document_ids: true, markers_without_citation: true,
-  reasoning_chars: true, top_documents: true, chat_session_id: true, message_id: true, unknown_parts: true, unknown_part_kinds: true, decode_errors: true,
-  rate_limit: true, answer_truncated: true, marker_citations: true, tool_errors: true, pre_answer_processing_seconds: true,
-  output_chars_per_s: true, answered_models: true, tools_used: true,
+  outcome: true,
+  http_status: true,
+  content_type: true,
+  error_code: true,
+  error_message: true,
+  headers_ms: true,
+  first_packet_others: true,
+  ttfp_ms: true,
+  ttft_ms: true,
+  first_citation_ms: true,
+  total_ms: true,
+  time_per_delta_ms: true,
+  first_packet_ms: true,
+  answer_gaps_ms: true,
+  parts: true,
+  answer_deltas: true,
+  answer_chars: true,
+  answer: true,
+  citations: true,
+  cited_document_ids: true,
+  top_document_ids: true,
+  markers_without_citation: true,
+  reasoning_chars: true,
+  top_documents: true,
+  chat_session_id: true,
+  message_id: true,
+  unknown_parts: true,
+  unknown_part_kinds: true,
+  decode_errors: true,
+  rate_limit: true,
+  answer_truncated: true,
+  marker_citations: true,
+  tool_errors: true,
+  pre_answer_processing_seconds: true,
+  output_chars_per_s: true,
+  answered_models: true,
+  tools_used: true,
 }).extend({
   models: z.array(UnscoredModelFiguresSchema).nullable(),
   /** Monotonic ms (the client's `now`) just before the request was handed to undici. */
@@ -40,7 +73,8 @@ export const ExchangeSchema = RequestRecordSchema.pick({
 export type Exchange = z.infer<typeof ExchangeSchema>;
 
 /** Fields the HTTP layer fills; the rest come from folding the body (collect.ts, full-response.ts). */
-export type HttpFields = 'http_status' | 'content_type' | 'headers_ms' | 'rate_limit' | 'sent' | 'started_at' | 'error_body' | 'framing';
+export type HttpFields =
+  'http_status' | 'content_type' | 'headers_ms' | 'rate_limit' | 'sent' | 'started_at' | 'error_body' | 'framing';
 /** What a body (stream or full response) yields: every Exchange field the HTTP layer does not fill. */
 export type BodyFigures = Omit<Exchange, HttpFields>;
 
@@ -55,4 +89,5 @@ export interface Failure {
 }
 
 /** Error messages end up in records and reports: cap them. */
-export const truncateText = (text: string, max = 300): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+export const truncateText = (text: string, max = 300): string =>
+  text.length > max ? `${text.slice(0, max - 1)}…` : text;

@@ -3,20 +3,59 @@ import { ChatFullResponseSchema } from '../api/documents.js';
 import { isCheckedFullResponse } from './full-response.js';
 
 const doc = {
-  document_id: 'd1', chunk_ind: 0, semantic_identifier: 'Doc', link: 'https://d.example/1', blurb: 'b', source_type: 'confluence', boost: 0, hidden: false,
-  metadata: { a: 'x', b: ['y'] }, score: 1.5, is_relevant: null, relevance_explanation: null, match_highlights: [], updated_at: null,
-  primary_owners: null, secondary_owners: null, is_internet: false, file_id: null,
+  document_id: 'd1',
+  chunk_ind: 0,
+  semantic_identifier: 'Doc',
+  link: 'https://d.example/1',
+  blurb: 'b',
+  source_type: 'confluence',
+  boost: 0,
+  hidden: false,
+  metadata: { a: 'x', b: ['y'] },
+  score: 1.5,
+  is_relevant: null,
+  relevance_explanation: null,
+  match_highlights: [],
+  updated_at: null,
+  primary_owners: null,
+  secondary_owners: null,
+  is_internet: false,
+  file_id: null,
 };
 const body = {
-  answer: 'A [[1]](https://d.example/1)', answer_citationless: 'A', pre_answer_reasoning: null,
-  tool_calls: [{ tool_name: 'run_search', tool_arguments: { query: 'q' }, tool_result: '', search_docs: [doc], generated_images: null, pre_reasoning: null }],
-  top_documents: [doc], citation_info: [{ type: 'citation_info', citation_number: 1, document_id: 'd1' }], message_id: 2, chat_session_id: 's', incognito: false, error_msg: null,
+  answer: 'A [[1]](https://d.example/1)',
+  answer_citationless: 'A',
+  pre_answer_reasoning: null,
+  tool_calls: [
+    {
+      tool_name: 'run_search',
+      tool_arguments: { query: 'q' },
+      tool_result: '',
+      search_docs: [doc],
+      generated_images: null,
+      pre_reasoning: null,
+    },
+  ],
+  top_documents: [doc],
+  citation_info: [{ type: 'citation_info', citation_number: 1, document_id: 'd1' }],
+  message_id: 2,
+  chat_session_id: 's',
+  incognito: false,
+  error_msg: null,
 };
 
 describe('isCheckedFullResponse: accepts only what the schema outputs unchanged', () => {
   const variants: [string, unknown][] = [
     ['a whole answer', body],
-    ['an image', { ...body, tool_calls: [{ ...body.tool_calls[0], generated_images: [{ file_id: 'f', url: 'u', revised_prompt: 'p', shape: null }] }] }],
+    [
+      'an image',
+      {
+        ...body,
+        tool_calls: [
+          { ...body.tool_calls[0], generated_images: [{ file_id: 'f', url: 'u', revised_prompt: 'p', shape: null }] },
+        ],
+      },
+    ],
     ['an extra field', { ...body, extra: 1 }],
     ['no tool_calls (a default)', { ...body, tool_calls: undefined }],
     ['no incognito (a default)', { ...body, incognito: undefined }],

@@ -19,15 +19,28 @@ import type { BodyFigures } from './exchange.js';
 import { truncateText } from './exchange.js';
 
 /** Folds a complete full-mode body, received `totalMs` after sent; the answer kept is cut at `maxAnswerBytes`. */
-export function fullResponseFigures(body: string, totalMs: number, maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES): BodyFigures {
+export function fullResponseFigures(
+  body: string,
+  totalMs: number,
+  maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES,
+): BodyFigures {
   let value: unknown;
   try {
     value = JSON.parse(body);
   } catch {
-    return invalid(totalMs, body.trim() === '' ? 'the response body was empty' : `the response body is not JSON: ${body.trim()}`);
+    return invalid(
+      totalMs,
+      body.trim() === '' ? 'the response body was empty' : `the response body is not JSON: ${body.trim()}`,
+    );
   }
-  const parsed = isCheckedFullResponse(value) ? { success: true as const, data: value } : ChatFullResponseSchema.safeParse(value);
-  if (!parsed.success) return invalid(totalMs, `the response is not a ChatFullResponse: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`);
+  const parsed = isCheckedFullResponse(value)
+    ? { success: true as const, data: value }
+    : ChatFullResponseSchema.safeParse(value);
+  if (!parsed.success)
+    return invalid(
+      totalMs,
+      `the response is not a ChatFullResponse: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`,
+    );
   const r = parsed.data;
   const citations = r.citation_info.map(({ citation_number, document_id }) => ({ citation_number, document_id }));
   const failed = r.error_msg != null && r.error_msg !== '';
@@ -42,7 +55,11 @@ export function fullResponseFigures(body: string, totalMs: number, maxAnswerByte
   return {
     ...emptyFigures(totalMs),
     outcome: failed ? 'stream_error' : r.answer === '' ? 'empty_answer' : 'ok',
-    error_message: failed ? truncateText(r.error_msg ?? '') : r.answer === '' ? 'the full response has an empty answer' : null,
+    error_message: failed
+      ? truncateText(r.error_msg ?? '')
+      : r.answer === ''
+        ? 'the full response has an empty answer'
+        : null,
     answer: kept,
     answer_truncated: kept.length < r.answer.length,
     answer_chars: countCodePoints(r.answer),
@@ -60,10 +77,18 @@ export function fullResponseFigures(body: string, totalMs: number, maxAnswerByte
 }
 
 const isString = (v: unknown): boolean => typeof v === 'string';
-const isImage = (v: unknown): boolean => isRecord(v) && isString(v.file_id) && isString(v.url) && isString(v.revised_prompt) && isNullishString(v.shape);
-const isToolCall = (v: unknown): boolean => isRecord(v) && isString(v.tool_name) && isPlainRecord(v.tool_arguments, () => true) && isString(v.tool_result)
-  && isNullish(v.search_docs, isDocs) && isNullish(v.generated_images, (images) => Array.isArray(images) && images.every(isImage)) && isNullishString(v.pre_reasoning);
-const isCitation = (v: unknown): boolean => isRecord(v) && v.type === 'citation_info' && isInt(v.citation_number) && isString(v.document_id);
+const isImage = (v: unknown): boolean =>
+  isRecord(v) && isString(v.file_id) && isString(v.url) && isString(v.revised_prompt) && isNullishString(v.shape);
+const isToolCall = (v: unknown): boolean =>
+  isRecord(v) &&
+  isString(v.tool_name) &&
+  isPlainRecord(v.tool_arguments, () => true) &&
+  isString(v.tool_result) &&
+  isNullish(v.search_docs, isDocs) &&
+  isNullish(v.generated_images, (images) => Array.isArray(images) && images.every(isImage)) &&
+  isNullishString(v.pre_reasoning);
+const isCitation = (v: unknown): boolean =>
+  isRecord(v) && v.type === 'citation_info' && isInt(v.citation_number) && isString(v.document_id);
 
 /**
  * ChatFullResponseSchema (api/documents.ts) by hand, for a body that needs none of its defaults
@@ -71,10 +96,21 @@ const isCitation = (v: unknown): boolean => isRecord(v) && v.type === 'citation_
  * would output. Anything else goes through the schema, which fills the defaults and words errors.
  */
 export function isCheckedFullResponse(v: unknown): v is ChatFullResponse {
-  return isRecord(v) && isString(v.answer) && isString(v.answer_citationless) && isNullishString(v.pre_answer_reasoning)
-    && Array.isArray(v.tool_calls) && v.tool_calls.every(isToolCall) && isDocs(v.top_documents)
-    && Array.isArray(v.citation_info) && v.citation_info.every(isCitation) && isInt(v.message_id) && isNullishString(v.chat_session_id)
-    && typeof v.incognito === 'boolean' && isNullishString(v.error_msg);
+  return (
+    isRecord(v) &&
+    isString(v.answer) &&
+    isString(v.answer_citationless) &&
+    isNullishString(v.pre_answer_reasoning) &&
+    Array.isArray(v.tool_calls) &&
+    v.tool_calls.every(isToolCall) &&
+    isDocs(v.top_documents) &&
+    Array.isArray(v.citation_info) &&
+    v.citation_info.every(isCitation) &&
+    isInt(v.message_id) &&
+    isNullishString(v.chat_session_id) &&
+    typeof v.incognito === 'boolean' &&
+    isNullishString(v.error_msg)
+  );
 }
 
 function invalid(totalMs: number, message: string): BodyFigures {
@@ -84,12 +120,39 @@ function invalid(totalMs: number, message: string): BodyFigures {
 /** Every figure absent: what a request that produced no body has. */
 export function emptyFigures(totalMs: number | null): BodyFigures {
   return {
-    outcome: 'invalid_response', error_code: null, error_message: null,
-    ttfp_ms: null, ttft_ms: null, first_citation_ms: null, total_ms: totalMs, time_per_delta_ms: null,
-    first_packet_ms: {}, answer_gaps_ms: [], parts: 0, answer_deltas: 0, answer_chars: 0, answer: null, answer_truncated: false,
-    citations: [], marker_citations: [], cited_document_ids: [], top_document_ids: [], top_documents: [], markers_without_citation: [], reasoning_chars: 0,
-    tool_errors: 0, pre_answer_processing_seconds: null, output_chars_per_s: null, tools_used: [],
-    chat_session_id: null, message_id: null, unknown_parts: 0, decode_errors: 0, models: null, answered_models: null, error_retryable: null,
+    outcome: 'invalid_response',
+    error_code: null,
+    error_message: null,
+    ttfp_ms: null,
+    ttft_ms: null,
+    first_citation_ms: null,
+    total_ms: totalMs,
+    time_per_delta_ms: null,
+    first_packet_ms: {},
+    answer_gaps_ms: [],
+    parts: 0,
+    answer_deltas: 0,
+    answer_chars: 0,
+    answer: null,
+    answer_truncated: false,
+    citations: [],
+    marker_citations: [],
+    cited_document_ids: [],
+    top_document_ids: [],
+    top_documents: [],
+    markers_without_citation: [],
+    reasoning_chars: 0,
+    tool_errors: 0,
+    pre_answer_processing_seconds: null,
+    output_chars_per_s: null,
+    tools_used: [],
+    chat_session_id: null,
+    message_id: null,
+    unknown_parts: 0,
+    decode_errors: 0,
+    models: null,
+    answered_models: null,
+    error_retryable: null,
   };
 }
 

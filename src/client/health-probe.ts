@@ -22,8 +22,10 @@ export interface HealthProber {
 export function failureDetail(body: string): string {
   try {
     const json = JSON.parse(body) as { detail?: unknown; message?: unknown; error_code?: unknown };
-    const detail = typeof json.detail === 'string' ? json.detail : typeof json.message === 'string' ? json.message : null;
-    if (detail !== null) return (typeof json.error_code === 'string' ? `${json.error_code} ${detail}` : detail).slice(0, 200);
+    const detail =
+      typeof json.detail === 'string' ? json.detail : typeof json.message === 'string' ? json.message : null;
+    if (detail !== null)
+      return (typeof json.error_code === 'string' ? `${json.error_code} ${detail}` : detail).slice(0, 200);
   } catch {
     // not JSON: its start below
   }
@@ -34,13 +36,25 @@ export function failureDetail(body: string): string {
  * `url` is probed with `timeoutMs` for the whole answer. Probes may overlap (a slow one does not
  * delay the next, as an orchestrator's probes do not): the pool holds up to `connections`.
  */
-export function createHealthProber(url: string, options: { timeoutMs: number; now: () => number; connections?: number }): HealthProber {
-  const dispatcher = new Agent({ connections: options.connections ?? 4, keepAliveTimeout: 10_000, connect: tlsConnectOptions() });
+export function createHealthProber(
+  url: string,
+  options: { timeoutMs: number; now: () => number; connections?: number },
+): HealthProber {
+  const dispatcher = new Agent({
+    connections: options.connections ?? 4,
+    keepAliveTimeout: 10_000,
+    connect: tlsConnectOptions(),
+  });
   return {
     async probe() {
       const started = options.now();
       try {
-        const res = await request(url, { method: 'GET', dispatcher, signal: AbortSignal.timeout(options.timeoutMs), headers: { accept: 'application/json' } });
+        const res = await request(url, {
+          method: 'GET',
+          dispatcher,
+          signal: AbortSignal.timeout(options.timeoutMs),
+          headers: { accept: 'application/json' },
+        });
         const chunks: Buffer[] = [];
         let size = 0;
         for await (const chunk of res.body as AsyncIterable<Buffer>) {
@@ -49,10 +63,17 @@ export function createHealthProber(url: string, options: { timeoutMs: number; no
         }
         const ms = options.now() - started;
         const ok = res.statusCode >= 200 && res.statusCode <= 299;
-        return { ms, status: res.statusCode, error: ok ? null : failureDetail(Buffer.concat(chunks).toString('utf8')) || null };
+        return {
+          ms,
+          status: res.statusCode,
+          error: ok ? null : failureDetail(Buffer.concat(chunks).toString('utf8')) || null,
+        };
       } catch (error) {
         const e = error as { code?: string; name?: string; cause?: { code?: string } };
-        const reason = e.name === 'TimeoutError' ? `timeout after ${options.timeoutMs} ms` : e.cause?.code ?? e.code ?? String(error);
+        const reason =
+          e.name === 'TimeoutError'
+            ? `timeout after ${options.timeoutMs} ms`
+            : (e.cause?.code ?? e.code ?? String(error));
         return { ms: null, status: null, error: reason };
       }
     },

@@ -31,7 +31,12 @@ type StatusFigures = Pick<Exchange, 'outcome' | 'error_code' | 'error_message' |
  * `error_code` from a JSON body's `error_code`; `error_message` from `detail` (a string, or the 422
  * list's messages), else `message`, capped at 300 characters.
  */
-export function statusFigures(status: number, headers: IncomingHttpHeaders, body: string, nowWallMs: number): StatusFigures {
+export function statusFigures(
+  status: number,
+  headers: IncomingHttpHeaders,
+  body: string,
+  nowWallMs: number,
+): StatusFigures {
   const json = parseObject(body);
   const errorCode = typeof json?.['error_code'] === 'string' ? json['error_code'] : null;
   const message = messageOf(json) ?? (body.trim() === '' ? `HTTP ${status}` : null);
@@ -45,7 +50,9 @@ export function statusFigures(status: number, headers: IncomingHttpHeaders, body
   if (status === 429) {
     const fromBody = json?.['retry_after_seconds'];
     figures.rate_limit = {
-      retry_after_s: parseRetryAfter(headerValue(headers, 'retry-after'), nowWallMs) ?? (typeof fromBody === 'number' && fromBody >= 0 ? fromBody : null),
+      retry_after_s:
+        parseRetryAfter(headerValue(headers, 'retry-after'), nowWallMs) ??
+        (typeof fromBody === 'number' && fromBody >= 0 ? fromBody : null),
       scope: typeof json?.['scope'] === 'string' ? json['scope'] : null,
       reset_at: typeof json?.['reset_at'] === 'string' ? json['reset_at'] : null,
     };
@@ -56,7 +63,9 @@ export function statusFigures(status: number, headers: IncomingHttpHeaders, body
 function parseObject(body: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(body);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -67,7 +76,9 @@ function messageOf(json: Record<string, unknown> | undefined): string | null {
   const { detail, message } = json;
   if (typeof detail === 'string') return detail;
   if (Array.isArray(detail)) {
-    const messages = detail.map((d: unknown) => (typeof d === 'object' && d !== null && 'msg' in d ? String(d.msg) : JSON.stringify(d)));
+    const messages = detail.map((d: unknown) =>
+      typeof d === 'object' && d !== null && 'msg' in d ? String(d.msg) : JSON.stringify(d),
+    );
     return messages.join('; ');
   }
   if (typeof message === 'string') return message;

@@ -27,10 +27,12 @@ export function joinSignals(sources: readonly AbortSignal[]): JoinedSignal {
     for (const stop of stops.splice(0)) stop();
   };
   for (const source of sources) {
-    stops.push(watchAbort(source, () => {
-      release();
-      controller.abort(source.reason);
-    }));
+    stops.push(
+      watchAbort(source, () => {
+        release();
+        controller.abort(source.reason);
+      }),
+    );
   }
   return { signal: controller.signal, release };
 }

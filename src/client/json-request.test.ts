@@ -19,8 +19,12 @@ async function serve(answer: (res: ServerResponse) => void): Promise<string> {
 
 it('a body past maxBodyBytes: ResponseTooLargeError naming the cap', async () => {
   const baseUrl = await serve((res) => res.writeHead(200).end('x'.repeat(10_000)));
-  await expect(jsonRequest({ baseUrl, maxBodyBytes: 1_000 }, 'GET', '/version')).rejects.toBeInstanceOf(ResponseTooLargeError);
-  await expect(jsonRequest({ baseUrl, maxBodyBytes: 1_000 }, 'GET', '/version')).rejects.toThrow(/GET \/version: the response body exceeds 1000 bytes/);
+  await expect(jsonRequest({ baseUrl, maxBodyBytes: 1_000 }, 'GET', '/version')).rejects.toBeInstanceOf(
+    ResponseTooLargeError,
+  );
+  await expect(jsonRequest({ baseUrl, maxBodyBytes: 1_000 }, 'GET', '/version')).rejects.toThrow(
+    /GET \/version: the response body exceeds 1000 bytes/,
+  );
   expect((await jsonRequest({ baseUrl, maxBodyBytes: 10_000 }, 'GET', '/version')).text).toHaveLength(10_000);
 });
 
@@ -30,5 +34,7 @@ it('a body that drips: the whole-call timeout ends it (no byte resets it)', asyn
     const timer = setInterval(() => res.write(' '), 20);
     res.on('close', () => clearInterval(timer));
   });
-  await expect(jsonRequest({ baseUrl, timeoutMs: 300 }, 'GET', '/version')).rejects.toMatchObject({ name: 'TimeoutError' });
+  await expect(jsonRequest({ baseUrl, timeoutMs: 300 }, 'GET', '/version')).rejects.toMatchObject({
+    name: 'TimeoutError',
+  });
 });

@@ -41,14 +41,21 @@ export const DEFAULT_MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
 export class ResponseTooLargeError extends Error {
   override readonly name = 'ResponseTooLargeError';
   readonly code = 'BODY_TOO_LARGE';
-  constructor(readonly what: string, readonly maxBytes: number) {
+  constructor(
+    readonly what: string,
+    readonly maxBytes: number,
+  ) {
     super(`${what}: the response body exceeds ${maxBytes} bytes`);
   }
 }
 
 /** Sends `body` (JSON) to `path` under the base URL; a signal or the timeout aborts with the signal's reason. */
 export async function jsonRequest(
-  options: JsonEndpointOptions, method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal,
+  options: JsonEndpointOptions,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  signal?: AbortSignal,
 ): Promise<JsonResponse> {
   const now = options.now ?? (() => performance.now());
   const url = `${options.baseUrl.replace(/\/+$/, '')}${path}`;
@@ -62,10 +69,17 @@ export async function jsonRequest(
   const joined = signal ? joinSignals([signal, timeout]) : undefined;
   try {
     const response = await request(url, {
-      method, headers, body: payload, signal: joined?.signal ?? timeout,
+      method,
+      headers,
+      body: payload,
+      signal: joined?.signal ?? timeout,
       ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     });
-    const text = await readBody(response.body, options.maxBodyBytes ?? DEFAULT_MAX_JSON_BODY_BYTES, `${method} ${path}`);
+    const text = await readBody(
+      response.body,
+      options.maxBodyBytes ?? DEFAULT_MAX_JSON_BODY_BYTES,
+      `${method} ${path}`,
+    );
     return { status: response.statusCode, headers: response.headers, text, latencyMs: now() - sent };
   } finally {
     joined?.release();

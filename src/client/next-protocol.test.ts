@@ -22,9 +22,18 @@ it('a pydantic_ai stream has the TTFT, first citation, answer and citations of i
   const twin = fold('v4.6-answer.ndjson');
   const next = fold('next-pydantic-ai-answer.ndjson');
   const figures = (f: ReturnType<typeof fold>) => ({
-    outcome: f.outcome, ttfp_ms: f.ttfp_ms, ttft_ms: f.ttft_ms, first_citation_ms: f.first_citation_ms, answer: f.answer,
-    answer_deltas: f.answer_deltas, citations: f.citations, cited_document_ids: f.cited_document_ids, top_document_ids: f.top_document_ids,
-    pre_answer_processing_seconds: f.pre_answer_processing_seconds, answer_gaps_ms: f.answer_gaps_ms, decode_errors: f.decode_errors,
+    outcome: f.outcome,
+    ttfp_ms: f.ttfp_ms,
+    ttft_ms: f.ttft_ms,
+    first_citation_ms: f.first_citation_ms,
+    answer: f.answer,
+    answer_deltas: f.answer_deltas,
+    citations: f.citations,
+    cited_document_ids: f.cited_document_ids,
+    top_document_ids: f.top_document_ids,
+    pre_answer_processing_seconds: f.pre_answer_processing_seconds,
+    answer_gaps_ms: f.answer_gaps_ms,
+    decode_errors: f.decode_errors,
   });
   expect(figures(next)).toEqual(figures(twin));
   expect(next).toMatchObject({ outcome: 'ok', ttft_ms: 90, first_citation_ms: 100, unknown_parts: 0 });

@@ -34,11 +34,19 @@ export interface OpenUrlsExchange {
  * Asks the service to fetch `urls`; `signal` aborting makes the outcome `cancelled`, the timeout
  * `timeout`. The token is taken out of everything the server said (redact.ts).
  */
-export async function openUrls(options: OpenUrlsClientOptions, urls: readonly string[], signal?: AbortSignal): Promise<OpenUrlsExchange> {
+export async function openUrls(
+  options: OpenUrlsClientOptions,
+  urls: readonly string[],
+  signal?: AbortSignal,
+): Promise<OpenUrlsExchange> {
   return redactDeep(await exchangeOf(options, urls, signal), secretsOf({}, options.token, options.secrets));
 }
 
-async function exchangeOf(options: OpenUrlsClientOptions, urls: readonly string[], signal?: AbortSignal): Promise<OpenUrlsExchange> {
+async function exchangeOf(
+  options: OpenUrlsClientOptions,
+  urls: readonly string[],
+  signal?: AbortSignal,
+): Promise<OpenUrlsExchange> {
   const now = options.now ?? (() => performance.now());
   const started = now();
   const empty = { results: [], provider_type: null };
@@ -48,16 +56,47 @@ async function exchangeOf(options: OpenUrlsClientOptions, urls: readonly string[
   } catch (error) {
     const latency_ms = roundMs(now() - started);
     const name = error instanceof Error ? error.name : '';
-    if (signal?.aborted) return { ...empty, outcome: 'cancelled', http_status: null, error_code: null, error_message: 'cancelled by the caller', latency_ms };
-    if (name === 'TimeoutError') return { ...empty, outcome: 'timeout', http_status: null, error_code: 'MAX_DURATION', error_message: `no whole response within ${(options.timeoutMs ?? 30_000) / 1000} s (--timeout)`, latency_ms };
-    if (error instanceof ResponseTooLargeError) return { ...empty, outcome: 'invalid_response', http_status: null, error_code: error.code, error_message: `${error.message} (--max-body-bytes)`, latency_ms };
+    if (signal?.aborted)
+      return {
+        ...empty,
+        outcome: 'cancelled',
+        http_status: null,
+        error_code: null,
+        error_message: 'cancelled by the caller',
+        latency_ms,
+      };
+    if (name === 'TimeoutError')
+      return {
+        ...empty,
+        outcome: 'timeout',
+        http_status: null,
+        error_code: 'MAX_DURATION',
+        error_message: `no whole response within ${(options.timeoutMs ?? 30_000) / 1000} s (--timeout)`,
+        latency_ms,
+      };
+    if (error instanceof ResponseTooLargeError)
+      return {
+        ...empty,
+        outcome: 'invalid_response',
+        http_status: null,
+        error_code: error.code,
+        error_message: `${error.message} (--max-body-bytes)`,
+        latency_ms,
+      };
     const failure = networkFailure(error);
     return { ...empty, ...failure, error_message: failure.error_message, http_status: null, latency_ms };
   }
   const latency_ms = roundMs(response.latencyMs);
   if (response.status >= 300) {
     const f = statusFigures(response.status, response.headers, response.text, Date.now());
-    return { ...empty, outcome: f.outcome, http_status: response.status, error_code: f.error_code, error_message: f.error_message, latency_ms };
+    return {
+      ...empty,
+      outcome: f.outcome,
+      http_status: response.status,
+      error_code: f.error_code,
+      error_message: f.error_message,
+      latency_ms,
+    };
   }
   let parsed;
   try {
@@ -67,7 +106,22 @@ async function exchangeOf(options: OpenUrlsClientOptions, urls: readonly string[
   }
   if (!parsed?.success) {
     const reason = parsed ? z.prettifyError(parsed.error).replaceAll('\n', ' ') : 'the body is not JSON';
-    return { ...empty, outcome: 'invalid_response', http_status: response.status, error_code: null, error_message: truncateText(reason), latency_ms };
+    return {
+      ...empty,
+      outcome: 'invalid_response',
+      http_status: response.status,
+      error_code: null,
+      error_message: truncateText(reason),
+      latency_ms,
+    };
   }
-  return { outcome: 'ok', http_status: response.status, error_code: null, error_message: null, results: parsed.data.results, provider_type: parsed.data.provider_type, latency_ms };
+  return {
+    outcome: 'ok',
+    http_status: response.status,
+    error_code: null,
+    error_message: null,
+    results: parsed.data.results,
+    provider_type: parsed.data.provider_type,
+    latency_ms,
+  };
 }

@@ -11,7 +11,18 @@ import type { Outcome } from '../records/record.js';
 
 /** Worst first. `ok` is last: it holds only when nothing else applies. */
 export const OUTCOME_PRECEDENCE = [
-  'skipped', 'abandoned', 'cancelled', 'timeout', 'network', 'rate_limited', 'http_error', 'stream_error', 'invalid_response', 'truncated', 'empty_answer', 'ok',
+  'skipped',
+  'abandoned',
+  'cancelled',
+  'timeout',
+  'network',
+  'rate_limited',
+  'http_error',
+  'stream_error',
+  'invalid_response',
+  'truncated',
+  'empty_answer',
+  'ok',
 ] as const satisfies readonly Outcome[];
 
 const RANK: ReadonlyMap<Outcome, number> = new Map(OUTCOME_PRECEDENCE.map((outcome, i) => [outcome, i]));

@@ -4,7 +4,12 @@ import { request } from 'undici';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createPreconnectingAgent } from './preconnect.js';
 
-async function countingServer(): Promise<{ origin: string; connections: () => number; requests: () => number; server: Server }> {
+async function countingServer(): Promise<{
+  origin: string;
+  connections: () => number;
+  requests: () => number;
+  server: Server;
+}> {
   let connections = 0;
   let requests = 0;
   const server = createServer((_req, res) => {
@@ -17,7 +22,12 @@ async function countingServer(): Promise<{ origin: string; connections: () => nu
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, connections: () => connections, requests: () => requests, server };
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    connections: () => connections,
+    requests: () => requests,
+    server,
+  };
 }
 
 describe('createPreconnectingAgent', () => {
@@ -33,7 +43,9 @@ describe('createPreconnectingAgent', () => {
     for (let i = 0; i < 100 && s.connections() < 3; i++) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(s.connections()).toBe(3);
     expect(s.requests()).toBe(0); // connections, not requests
-    const bodies = await Promise.all([1, 2, 3].map(async () => (await request(`${s.origin}/x`, { dispatcher: pool.agent })).body.text()));
+    const bodies = await Promise.all(
+      [1, 2, 3].map(async () => (await request(`${s.origin}/x`, { dispatcher: pool.agent })).body.text()),
+    );
     expect(bodies).toEqual(['ok', 'ok', 'ok']);
     expect(s.connections()).toBe(3);
   });

@@ -63,12 +63,15 @@ export function createPreconnectingAgent(options: PreconnectingAgentOptions): Pr
       const key = `${url.protocol}//${url.host}`;
       const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
       const opened = await Promise.all(
-        Array.from({ length: Math.max(0, Math.floor(count)) }, () =>
-          new Promise<Socket | null>((resolve) => {
-            connector({ hostname, host: url.host, protocol: url.protocol, port: url.port }, (...result) => {
-              resolve(result[0] === null ? result[1] : null);
-            });
-          })),
+        Array.from(
+          { length: Math.max(0, Math.floor(count)) },
+          () =>
+            new Promise<Socket | null>((resolve) => {
+              connector({ hostname, host: url.host, protocol: url.protocol, port: url.port }, (...result) => {
+                resolve(result[0] === null ? result[1] : null);
+              });
+            }),
+        ),
       );
       const sockets = opened.filter((s): s is Socket => s !== null);
       // A parked socket the server resets must not take the process down with an unhandled error.

@@ -18,7 +18,11 @@ export interface ProjectClientOptions extends JsonEndpointOptions {
 }
 
 /** Replaces project `projectId`'s instructions; resolves with what the service saved. */
-export function putProjectInstructions(options: ProjectClientOptions, projectId: number, instructions: string): Promise<ProjectInstructions> {
+export function putProjectInstructions(
+  options: ProjectClientOptions,
+  projectId: number,
+  instructions: string,
+): Promise<ProjectInstructions> {
   return call(options, 'POST', projectId, { instructions });
 }
 
@@ -27,7 +31,12 @@ export function getProjectInstructions(options: ProjectClientOptions, projectId:
   return call(options, 'GET', projectId, undefined);
 }
 
-async function call(options: ProjectClientOptions, method: 'GET' | 'POST', projectId: number, body: unknown): Promise<ProjectInstructions> {
+async function call(
+  options: ProjectClientOptions,
+  method: 'GET' | 'POST',
+  projectId: number,
+  body: unknown,
+): Promise<ProjectInstructions> {
   const secrets = secretsOf({}, options.token, options.secrets);
   const path = projectInstructionsPath(projectId);
   const what = `${method} ${options.baseUrl.replace(/\/+$/, '')}${path}`;
@@ -36,13 +45,21 @@ async function call(options: ProjectClientOptions, method: 'GET' | 'POST', proje
     response = await jsonRequest(options, method, path, body);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new RunError(`project ${projectId} instructions: ${what} failed: ${redactText(message, secrets)}`, { cause: error });
+    throw new RunError(`project ${projectId} instructions: ${what} failed: ${redactText(message, secrets)}`, {
+      cause: error,
+    });
   }
   if (response.status !== 200) {
     const { error_message } = statusFigures(response.status, response.headers, response.text, Date.now());
-    throw new RunError(`project ${projectId} instructions: ${what} answered ${response.status}: ${redactText(error_message ?? '', secrets)}`, {
-      hint: response.status === 403 ? 'the token needs the basic scope (a personal access token cannot be given it)' : undefined,
-    });
+    throw new RunError(
+      `project ${projectId} instructions: ${what} answered ${response.status}: ${redactText(error_message ?? '', secrets)}`,
+      {
+        hint:
+          response.status === 403
+            ? 'the token needs the basic scope (a personal access token cannot be given it)'
+            : undefined,
+      },
+    );
   }
   let parsed;
   try {
@@ -52,7 +69,9 @@ async function call(options: ProjectClientOptions, method: 'GET' | 'POST', proje
   }
   if (!parsed?.success) {
     const reason = parsed ? z.prettifyError(parsed.error).replaceAll('\n', ' ') : 'not JSON';
-    throw new RunError(`project ${projectId} instructions: ${what} answered 200 with an unexpected body (${reason}): ${truncateText(redactText(response.text, secrets), 200)}`);
+    throw new RunError(
+      `project ${projectId} instructions: ${what} answered 200 with an unexpected body (${reason}): ${truncateText(redactText(response.text, secrets), 200)}`,
+    );
   }
   return parsed.data;
 }

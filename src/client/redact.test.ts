@@ -2,14 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { createSecretScreen, redactDeep, redactText, runSecrets, secretsOf } from './redact.js';
 
 it('secrets: the token, every mcp_headers value and its credential part, longest first, short ones left', () => {
-  expect(secretsOf({ mcp_headers: { Authorization: 'Bearer jwt-abc-123', 'X-On': 'on' } }, 'tok-5678')).toEqual(['Bearer jwt-abc-123', 'jwt-abc-123', 'tok-5678']);
+  expect(secretsOf({ mcp_headers: { Authorization: 'Bearer jwt-abc-123', 'X-On': 'on' } }, 'tok-5678')).toEqual([
+    'Bearer jwt-abc-123',
+    'jwt-abc-123',
+    'tok-5678',
+  ]);
 });
 
 it('redactDeep: every string at any depth, object keys too; a clean value is returned as it is', () => {
   const secrets = ['tok-5678'];
-  const value = { answer: 'say tok-5678', models: [{ model_name: 'm-tok-5678', n: 1 }], first_packet_ms: { 'x_tok-5678': 3 }, rate_limit: { scope: 'tok-5678', reset_at: null } };
+  const value = {
+    answer: 'say tok-5678',
+    models: [{ model_name: 'm-tok-5678', n: 1 }],
+    first_packet_ms: { 'x_tok-5678': 3 },
+    rate_limit: { scope: 'tok-5678', reset_at: null },
+  };
   expect(redactDeep(value, secrets)).toEqual({
-    answer: 'say [redacted]', models: [{ model_name: 'm-[redacted]', n: 1 }], first_packet_ms: { 'x_[redacted]': 3 }, rate_limit: { scope: '[redacted]', reset_at: null },
+    answer: 'say [redacted]',
+    models: [{ model_name: 'm-[redacted]', n: 1 }],
+    first_packet_ms: { 'x_[redacted]': 3 },
+    rate_limit: { scope: '[redacted]', reset_at: null },
   });
   const clean = { answer: 'fine', list: ['a', { b: 'c' }] };
   expect(redactDeep(clean, secrets)).toBe(clean);
@@ -28,8 +40,20 @@ it('redactText: a prefix or suffix of 8+ characters left by a cut is hidden, whe
 });
 
 it('runSecrets: every token, the judge key and every mcp_headers value; a scheme prefix is not a cut', () => {
-  const secrets = runSecrets({ tokens: ['user-one-token', 'user-two-token'], judgeToken: 'sk-judge-key-1', mcpHeaders: { Authorization: 'Bearer mcp-value-123' } });
-  expect(secrets).toEqual(expect.arrayContaining(['user-one-token', 'user-two-token', 'sk-judge-key-1', 'Bearer mcp-value-123', 'mcp-value-123']));
+  const secrets = runSecrets({
+    tokens: ['user-one-token', 'user-two-token'],
+    judgeToken: 'sk-judge-key-1',
+    mcpHeaders: { Authorization: 'Bearer mcp-value-123' },
+  });
+  expect(secrets).toEqual(
+    expect.arrayContaining([
+      'user-one-token',
+      'user-two-token',
+      'sk-judge-key-1',
+      'Bearer mcp-value-123',
+      'mcp-value-123',
+    ]),
+  );
   expect(redactText('Bearer authentication needed', secrets)).toBe('Bearer authentication needed');
   expect(redactText('echo mcp-value-1…', secrets)).toBe('echo [redacted]…');
 });

@@ -22,17 +22,27 @@ export const MIN_CUT_CHARS = 8;
  * credential part alone too; plus the token and any `extra` secrets of the run (every token of a
  * token file, the judge's key). Longest first, so a value goes before its own part.
  */
-export function secretsOf(body: Pick<SendMessageRequest, 'mcp_headers'>, token = '', extra: readonly string[] = []): string[] {
+export function secretsOf(
+  body: Pick<SendMessageRequest, 'mcp_headers'>,
+  token = '',
+  extra: readonly string[] = [],
+): string[] {
   const values = Object.values(body.mcp_headers ?? {});
   const parts = values.flatMap((v) => /^\S+\s+(\S+)$/.exec(v.trim())?.[1] ?? []);
-  return [...new Set([token, ...extra, ...values, ...parts])].filter((s) => s.length >= MIN_SECRET_CHARS).sort((a, b) => b.length - a.length);
+  return [...new Set([token, ...extra, ...values, ...parts])]
+    .filter((s) => s.length >= MIN_SECRET_CHARS)
+    .sort((a, b) => b.length - a.length);
 }
 
 /**
  * Every secret of a run, for redactText/redactDeep: its tokens (`--token`, every line of
  * `load --token-file`), every `mcp_headers` value (and its credential part), the judge's key.
  */
-export function runSecrets(o: { tokens?: readonly (string | undefined)[]; mcpHeaders?: Readonly<Record<string, string>> | undefined; judgeToken?: string | undefined }): string[] {
+export function runSecrets(o: {
+  tokens?: readonly (string | undefined)[];
+  mcpHeaders?: Readonly<Record<string, string>> | undefined;
+  judgeToken?: string | undefined;
+}): string[] {
   const tokens = [...(o.tokens ?? []), o.judgeToken].filter((t): t is string => t !== undefined && t !== '');
   return secretsOf({ mcp_headers: o.mcpHeaders ?? null }, '', tokens);
 }
@@ -98,7 +108,8 @@ function walk(value: unknown, secrets: readonly string[]): unknown {
   // Every request's exchange is walked, and almost none holds a secret: look first without
   // building anything, and copy only a value that has one.
   if (Array.isArray(value)) {
-    for (const item of value) if (walk(item, secrets) !== item) return value.map((each: unknown) => walk(each, secrets));
+    for (const item of value)
+      if (walk(item, secrets) !== item) return value.map((each: unknown) => walk(each, secrets));
     return value;
   }
   const record = value as Record<string, unknown>;

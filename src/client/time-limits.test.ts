@@ -14,14 +14,17 @@ import type { Exchange } from './exchange.js';
 function fakeDispatcher() {
   let handler: Dispatcher.DispatchHandler | undefined;
   const controller = {
-    aborted: false, paused: false, reason: null as Error | null,
+    aborted: false,
+    paused: false,
+    reason: null as Error | null,
     abort(reason: Error) {
       if (this.aborted) return;
       this.aborted = true;
       this.reason = reason;
       handler?.onResponseError?.(controller as unknown as Dispatcher.DispatchController, reason);
     },
-    pause() {}, resume() {},
+    pause() {},
+    resume() {},
   };
   const dc = controller as unknown as Dispatcher.DispatchController;
   const dispatcher = {
@@ -57,7 +60,12 @@ const stop = { placement, obj: { type: 'stop', stop_reason: null } };
 
 function start(body: SendMessageRequest, options: Partial<ChatClientOptions> = {}) {
   const fake = fakeDispatcher();
-  const client = createChatClient({ baseUrl: 'http://fake.invalid/api', dispatcher: fake.dispatcher, now: () => Date.now(), ...options });
+  const client = createChatClient({
+    baseUrl: 'http://fake.invalid/api',
+    dispatcher: fake.dispatcher,
+    now: () => Date.now(),
+    ...options,
+  });
   let result: Exchange | undefined;
   const promise = client.send(body).then((e) => (result = e));
   return { fake, promise, settled: () => result };

@@ -5,7 +5,15 @@
  * does not say (an older proxy, a development build reporting "Development", no such route) is
  * simply unknown.
  */
-import { compareVersions, NEWEST_ONYX_RELEASE, parseOnyxVersion, releaseOf, VERSION_PATH, VersionResponseSchema, type OnyxRelease } from '../api/index.js';
+import {
+  compareVersions,
+  NEWEST_ONYX_RELEASE,
+  parseOnyxVersion,
+  releaseOf,
+  VERSION_PATH,
+  VersionResponseSchema,
+  type OnyxRelease,
+} from '../api/index.js';
 import { jsonRequest, type JsonEndpointOptions } from './json-request.js';
 import { redactDeep } from './redact.js';
 
@@ -27,18 +35,31 @@ export const DEFAULT_VERSION_TIMEOUT_MS = 5_000;
  * DEFAULT_MAX_VERSION_BODY_BYTES at most; `options` may set either). `secrets` (the run's token and mcp_headers values,
  * redact.ts) are taken out of what the service says, as from every other answer.
  */
-export async function probeVersion(options: Omit<JsonEndpointOptions, 'token'>, signal?: AbortSignal, secrets: readonly string[] = []): Promise<ServiceVersion> {
+export async function probeVersion(
+  options: Omit<JsonEndpointOptions, 'token'>,
+  signal?: AbortSignal,
+  secrets: readonly string[] = [],
+): Promise<ServiceVersion> {
   return redactDeep(await probe(options, signal), secrets);
 }
 
 async function probe(options: Omit<JsonEndpointOptions, 'token'>, signal?: AbortSignal): Promise<ServiceVersion> {
   try {
-    const response = await jsonRequest({ timeoutMs: DEFAULT_VERSION_TIMEOUT_MS, maxBodyBytes: DEFAULT_MAX_VERSION_BODY_BYTES, ...options }, 'GET', VERSION_PATH, undefined, signal);
+    const response = await jsonRequest(
+      { timeoutMs: DEFAULT_VERSION_TIMEOUT_MS, maxBodyBytes: DEFAULT_MAX_VERSION_BODY_BYTES, ...options },
+      'GET',
+      VERSION_PATH,
+      undefined,
+      signal,
+    );
     if (response.status !== 200) return { backend_version: null, release: null };
     const parsed = VersionResponseSchema.safeParse(JSON.parse(response.text));
     if (!parsed.success) return { backend_version: null, release: null };
     const version = parseOnyxVersion(parsed.data.backend_version);
-    return { backend_version: parsed.data.backend_version.slice(0, 100), release: version === undefined ? null : (releaseOf(version) ?? null) };
+    return {
+      backend_version: parsed.data.backend_version.slice(0, 100),
+      release: version === undefined ? null : (releaseOf(version) ?? null),
+    };
   } catch {
     return { backend_version: null, release: null };
   }
@@ -46,14 +67,20 @@ async function probe(options: Omit<JsonEndpointOptions, 'token'>, signal?: Abort
 
 /** One line for people: `Onyx v4.5.2 (behaves as release 4.5), NDJSON streams`. */
 export function describeService(service: ServiceVersion & { framing: 'ndjson' | 'sse' | null }): string {
-  const version = service.backend_version === null
-    ? 'release unknown (GET /version did not answer)'
-    : service.release === null
-      ? `release unknown (GET /version says ${JSON.stringify(service.backend_version)})`
-      : newerThanNewest(service.backend_version)
-        ? `Onyx ${service.backend_version} (newer than ${NEWEST_ONYX_RELEASE}, the newest release chatbench reads: read as ${service.release})`
-        : `Onyx ${service.backend_version} (read as release ${service.release})`;
-  const framing = service.framing === null ? 'no stream seen' : service.framing === 'ndjson' ? 'streams as newline-delimited JSON' : 'streams as server-sent events';
+  const version =
+    service.backend_version === null
+      ? 'release unknown (GET /version did not answer)'
+      : service.release === null
+        ? `release unknown (GET /version says ${JSON.stringify(service.backend_version)})`
+        : newerThanNewest(service.backend_version)
+          ? `Onyx ${service.backend_version} (newer than ${NEWEST_ONYX_RELEASE}, the newest release chatbench reads: read as ${service.release})`
+          : `Onyx ${service.backend_version} (read as release ${service.release})`;
+  const framing =
+    service.framing === null
+      ? 'no stream seen'
+      : service.framing === 'ndjson'
+        ? 'streams as newline-delimited JSON'
+        : 'streams as server-sent events';
   return `${version}, ${framing}`;
 }
 
@@ -61,5 +88,9 @@ export function describeService(service: ServiceVersion & { framing: 'ndjson' | 
 function newerThanNewest(backendVersion: string): boolean {
   const version = parseOnyxVersion(backendVersion);
   const newest = parseOnyxVersion(NEWEST_ONYX_RELEASE);
-  return version !== undefined && newest !== undefined && compareVersions(version, { ...newest, patch: Number.MAX_SAFE_INTEGER }) > 0;
+  return (
+    version !== undefined &&
+    newest !== undefined &&
+    compareVersions(version, { ...newest, patch: Number.MAX_SAFE_INTEGER }) > 0
+  );
 }

@@ -6,7 +6,16 @@ import { fullResponseFigures } from './full-response.js';
 describe('the warm-up', () => {
   it('uses a stream and a full answer the decoder and the schemas accept whole', () => {
     const decoder = createStreamDecoder();
-    const parts = [...decoder.push(Buffer.from(syntheticStreamLines().map((l) => `${l}\n`).join(''))), ...decoder.end()];
+    const parts = [
+      ...decoder.push(
+        Buffer.from(
+          syntheticStreamLines()
+            .map((l) => `${l}\n`)
+            .join(''),
+        ),
+      ),
+      ...decoder.end(),
+    ];
     expect(parts).toHaveLength(syntheticStreamLines().length);
     expect(parts.filter((p) => p.kind === 'decode_error')).toEqual([]);
     const full = fullResponseFigures(syntheticFullResponse(), 1);

@@ -19,9 +19,24 @@ const AT_ONCE = 4;
 
 const placement = (turn: number) => ({ turn_index: turn, tab_index: 0, sub_turn_index: null, model_index: 0 });
 const DOC = {
-  document_id: 'warm-up-doc', chunk_ind: 0, semantic_identifier: 'Warm-up', link: 'https://warm-up.invalid/doc', blurb: 'A synthetic document.',
-  source_type: 'web', boost: 0, hidden: false, metadata: {}, score: 0.9, is_relevant: null, relevance_explanation: null,
-  match_highlights: ['A <hi>synthetic</hi> document'], updated_at: null, primary_owners: null, secondary_owners: null, is_internet: false, file_id: null,
+  document_id: 'warm-up-doc',
+  chunk_ind: 0,
+  semantic_identifier: 'Warm-up',
+  link: 'https://warm-up.invalid/doc',
+  blurb: 'A synthetic document.',
+  source_type: 'web',
+  boost: 0,
+  hidden: false,
+  metadata: {},
+  score: 0.9,
+  is_relevant: null,
+  relevance_explanation: null,
+  match_highlights: ['A <hi>synthetic</hi> document'],
+  updated_at: null,
+  primary_owners: null,
+  secondary_owners: null,
+  is_internet: false,
+  file_id: null,
 };
 const WORDS = ['The', ' synthetic', ' answer', ' warms', ' the', ' decoder', ' and', ' the', ' fold', ' of', ' parts'];
 
@@ -47,9 +62,16 @@ export function syntheticStreamLines(): string[] {
 export function syntheticFullResponse(): string {
   const answer = `${WORDS.join('')} [[1]](${DOC.link}).`;
   return JSON.stringify({
-    answer, answer_citationless: `${WORDS.join('')}.`, pre_answer_reasoning: null, tool_calls: [], top_documents: [DOC],
+    answer,
+    answer_citationless: `${WORDS.join('')}.`,
+    pre_answer_reasoning: null,
+    tool_calls: [],
+    top_documents: [DOC],
     citation_info: [{ type: 'citation_info', citation_number: 1, document_id: DOC.document_id }],
-    message_id: 2, chat_session_id: '00000000-0000-4000-8000-000000000000', incognito: false, error_msg: null,
+    message_id: 2,
+    chat_session_id: '00000000-0000-4000-8000-000000000000',
+    incognito: false,
+    error_msg: null,
   });
 }
 
@@ -64,7 +86,9 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     // Lines cut across writes, as a real stream arrives: the decoder's reassembly runs too.
-    const text = syntheticStreamLines().map((line) => `${line}\n`).join('');
+    const text = syntheticStreamLines()
+      .map((line) => `${line}\n`)
+      .join('');
     const cut = Math.floor(text.length / 3);
     res.write(text.slice(0, cut));
     res.write(text.slice(cut, 2 * cut));
@@ -103,7 +127,8 @@ async function runWarmUp(options: { rounds?: number; now?: () => number }): Prom
     const rounds = options.rounds ?? ROUNDS;
     for (let i = 0; i < rounds; i += AT_ONCE) {
       const batch = Array.from({ length: Math.min(AT_ONCE, rounds - i) }, (_, j) =>
-        client.send({ message: 'warm up', stream: (i + j) % 4 !== 3 }));
+        client.send({ message: 'warm up', stream: (i + j) % 4 !== 3 }),
+      );
       exchanges.push(...(await Promise.all(batch)));
     }
   } finally {

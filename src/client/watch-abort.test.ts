@@ -34,7 +34,11 @@ describe('watchAbort: one listener per signal', () => {
     const { signal } = controller;
     const add = signal.addEventListener.bind(signal);
     const remove = signal.removeEventListener.bind(signal);
-    signal.addEventListener = ((type: string, listener: EventListenerOrEventListenerObject, options?: AddEventListenerOptions) => {
+    signal.addEventListener = ((
+      type: string,
+      listener: EventListenerOrEventListenerObject,
+      options?: AddEventListenerOptions,
+    ) => {
       added.push(`+${type}`);
       add(type, listener, options);
     }) as typeof signal.addEventListener;

@@ -51,7 +51,9 @@ describe('pairedMeanInterval', () => {
 
   it('is the same under the same seed and has no interval for no pairs', () => {
     expect(pairedMeanInterval(noise, 500, createRandom(9))).toEqual(pairedMeanInterval(noise, 500, createRandom(9)));
-    expect(pairedMeanInterval(noise, 500, createRandom(9))).not.toEqual(pairedMeanInterval(noise, 500, createRandom(10)));
+    expect(pairedMeanInterval(noise, 500, createRandom(9))).not.toEqual(
+      pairedMeanInterval(noise, 500, createRandom(10)),
+    );
     expect(pairedMeanInterval([], 500, createRandom(9))).toBeNull();
     expect(pairedMeanInterval([0, 0, 0], 100, createRandom(9))).toEqual({ low: 0, high: 0 });
   });
@@ -68,7 +70,8 @@ describe('latencyIntervals', () => {
     const cur = sample(43, 1.1, 2);
     const got = latencyIntervals(base, cur, 200, createRandom(5))!;
     const r = createRandom(5);
-    const resample = (s: number[]) => latencyStatsOfSorted(Array.from(s, () => s[Math.floor(r() * s.length)]!).sort((a, b) => a - b))!;
+    const resample = (s: number[]) =>
+      latencyStatsOfSorted(Array.from(s, () => s[Math.floor(r() * s.length)]!).sort((a, b) => a - b))!;
     const deltas = LATENCY_STATS.map(() => [] as number[]);
     for (let b = 0; b < 200; b += 1) {
       const bs = resample(base);

@@ -53,8 +53,13 @@ export function pairedMeanInterval(diffs: readonly number[], resamples: number, 
   return interval(means);
 }
 
-
-const QUANTILES: Record<Exclude<LatencyStat, 'mean' | 'max'>, number> = { p50: 0.5, p90: 0.9, p95: 0.95, p99: 0.99, p99_9: 0.999 };
+const QUANTILES: Record<Exclude<LatencyStat, 'mean' | 'max'>, number> = {
+  p50: 0.5,
+  p90: 0.9,
+  p95: 0.95,
+  p99: 0.99,
+  p99_9: 0.999,
+};
 
 /** The order-statistic ranks (0-based, ascending, distinct) the statistics of an n-sample read. */
 interface RankPlan {
@@ -66,7 +71,8 @@ interface RankPlan {
 }
 
 function rankPlan(n: number): RankPlan {
-  const rankOf = (stat: LatencyStat): number => (stat === 'mean' ? 0 : stat === 'max' ? n - 1 : QUANTILES[stat] * (n - 1));
+  const rankOf = (stat: LatencyStat): number =>
+    stat === 'mean' ? 0 : stat === 'max' ? n - 1 : QUANTILES[stat] * (n - 1);
   const all = new Set<number>();
   for (const stat of LATENCY_STATS) all.add(Math.floor(rankOf(stat))).add(Math.ceil(rankOf(stat)));
   const ranks = Int32Array.from([...all].sort((a, b) => a - b));
@@ -85,7 +91,14 @@ function rankPlan(n: number): RankPlan {
  * is already sorted, so the resample's k-th smallest is the value at the position where the
  * running count passes k). O(n) per resample; percentiles use the same type-7 rule as `percentile`.
  */
-function resampleStats(sorted: Float64Array, plan: RankPlan, counts: Uint32Array, values: Float64Array, random: Random, out: Float64Array): void {
+function resampleStats(
+  sorted: Float64Array,
+  plan: RankPlan,
+  counts: Uint32Array,
+  values: Float64Array,
+  random: Random,
+  out: Float64Array,
+): void {
   const n = sorted.length;
   counts.fill(0);
   for (let i = 0; i < n; i += 1) counts[Math.floor(random() * n)]! += 1;
@@ -155,7 +168,14 @@ export function latencyIntervals(
     }
   }
   return Object.fromEntries(
-    LATENCY_STATS.map((stat, s) => [stat, { se: standardDeviation(deltas[s]!), delta: interval(deltas[s]!), ratio: zeroBase[s] ? null : interval(ratios[s]!) }]),
+    LATENCY_STATS.map((stat, s) => [
+      stat,
+      {
+        se: standardDeviation(deltas[s]!),
+        delta: interval(deltas[s]!),
+        ratio: zeroBase[s] ? null : interval(ratios[s]!),
+      },
+    ]),
   ) as Record<LatencyStat, LatencyIntervals>;
 }
 

@@ -31,7 +31,14 @@ describe('compareRuns', () => {
     const c = compareRuns(baseline, runOf(makeRun({ misses: DEGRADED_MISSES })), { resamples: R });
     const g = c.groups[0]!;
     const recall = g.figures.find((f) => f.figure === 'citation_recall')!;
-    expect(recall).toMatchObject({ baseline: 0.9, current: 0.6, n_paired: 30, significant: true, direction: 'worse', headline: true });
+    expect(recall).toMatchObject({
+      baseline: 0.9,
+      current: 0.6,
+      n_paired: 30,
+      significant: true,
+      direction: 'worse',
+      headline: true,
+    });
     expect(recall.delta).toBeCloseTo(-0.3, 12);
     expect(recall.relative).toBeCloseTo(-1 / 3, 12);
     expect(g.pass_changes.worse).toBe(9);
@@ -50,9 +57,14 @@ describe('compareRuns', () => {
   });
 
   it('new failures are listed as broken, and latency figures compare samples of ok requests', () => {
-    const c = compareRuns(baseline, runOf(makeRun({ misses: BASELINE_MISSES, timeouts: new Set([5, 6]) })), { resamples: R });
+    const c = compareRuns(baseline, runOf(makeRun({ misses: BASELINE_MISSES, timeouts: new Set([5, 6]) })), {
+      resamples: R,
+    });
     const g = c.groups[0]!;
-    expect(g.broken.map((b) => [b.question_id, b.changes])).toEqual([['q5', ['pass→fail', 'new timeout']], ['q6', ['pass→fail', 'new timeout']]]);
+    expect(g.broken.map((b) => [b.question_id, b.changes])).toEqual([
+      ['q5', ['pass→fail', 'new timeout']],
+      ['q6', ['pass→fail', 'new timeout']],
+    ]);
     const ttfp = g.figures.find((f) => f.figure === 'ttfp_ms.p95')!;
     expect([ttfp.n_baseline, ttfp.n_current, ttfp.n_paired]).toEqual([30, 28, null]);
     expect(g.figures.find((f) => f.figure === 'error_rate')!.direction).toBe('worse');
@@ -77,20 +89,30 @@ describe('compareRuns', () => {
       }
     })();
     expect(nothing).toBeInstanceOf(InputError);
-    expect((nothing as InputError).message).toBe('nothing to compare: the runs have no set × mode in common (baseline run: fast (stream), gone (stream); current run: fast-v2 (stream), added (stream))');
+    expect((nothing as InputError).message).toBe(
+      'nothing to compare: the runs have no set × mode in common (baseline run: fast (stream), gone (stream); current run: fast-v2 (stream), added (stream))',
+    );
     expect((nothing as InputError).exitCode).toBe(2);
     expect((nothing as InputError).hint).toBe('if a set was renamed, match it with --map OLD=NEW');
     const c = compareRuns(old, cur, { resamples: R, setMap: parseSetMap(['fast=fast-v2']) });
-    expect(c.groups.map((g) => [g.label, g.set, g.baseline_set])).toEqual([['fast→fast-v2 (stream)', 'fast-v2', 'fast']]);
+    expect(c.groups.map((g) => [g.label, g.set, g.baseline_set])).toEqual([
+      ['fast→fast-v2 (stream)', 'fast-v2', 'fast'],
+    ]);
     expect(c.unmatched.baseline.map((g) => g.set)).toEqual(['gone']);
     expect(c.unmatched.current.map((g) => g.set)).toEqual(['added']);
-    expect(() => compareRuns(old, cur, { setMap: { nope: 'added' } })).toThrow(new UsageError('--map nope=added: the baseline has no set "nope" (its sets: fast, gone)'));
-    expect(() => compareRuns(old, cur, { setMap: { fast: 'nope' } })).toThrow(new UsageError('--map fast=nope: the current run has no set "nope" (its sets: fast-v2, added)'));
+    expect(() => compareRuns(old, cur, { setMap: { nope: 'added' } })).toThrow(
+      new UsageError('--map nope=added: the baseline has no set "nope" (its sets: fast, gone)'),
+    );
+    expect(() => compareRuns(old, cur, { setMap: { fast: 'nope' } })).toThrow(
+      new UsageError('--map fast=nope: the current run has no set "nope" (its sets: fast-v2, added)'),
+    );
   });
 
   it('lists questions present on one side only', () => {
     const fewer = runOf(makeRun({ misses: BASELINE_MISSES }).filter((r) => r.question_id !== 'q3'));
-    const extra = makeRun({ misses: BASELINE_MISSES }).map((r) => (r.question_id === 'q30' ? { ...r, question_id: 'q31', key: 'q31|accurate|stream|0' } : r));
+    const extra = makeRun({ misses: BASELINE_MISSES }).map((r) =>
+      r.question_id === 'q30' ? { ...r, question_id: 'q31', key: 'q31|accurate|stream|0' } : r,
+    );
     const c = compareRuns(fewer, runOf(extra), { resamples: R });
     expect(c.groups[0]!.questions).toEqual({ paired: 28, baseline_only: ['q30'], current_only: ['q3', 'q31'] });
     expect(c.groups[0]!.figures.find((f) => f.figure === 'citation_recall')!.n_paired).toBe(28);
@@ -127,10 +149,16 @@ describe('renderers', () => {
     expect(md).toMatch(/\| \*\*citation_recall\*\* .*\| ↓ worse ✱ \|/);
     expect(md).toMatch(/\| \*\*ttfp_ms\.p50\*\* .*×1\.\d\d \[\d\.\d\d, \d\.\d\d\] \| ↑ worse ✱ \|/);
     // 30 samples a side: a p95 is shown greyed with its n, never tested, never starred.
-    expect(md).toMatch(/\| _ttfp_ms\.p95_ \| _\d+ ms_ \| _\d+ ms_ \| .* \| too few: n = 30 \/ 30, a p95 needs 200 on each side \| ↑ worse \|/);
-    expect(md).toMatch(/\*\*Significant changes: \d+ worse, 0 better, of \d+ tests \(false discovery rate held at 5% by Benjamini–Hochberg\)\.\*\*/);
+    expect(md).toMatch(
+      /\| _ttfp_ms\.p95_ \| _\d+ ms_ \| _\d+ ms_ \| .* \| too few: n = 30 \/ 30, a p95 needs 200 on each side \| ↑ worse \|/,
+    );
+    expect(md).toMatch(
+      /\*\*Significant changes: \d+ worse, 0 better, of \d+ tests \(false discovery rate held at 5% by Benjamini–Hochberg\)\.\*\*/,
+    );
     expect(md).toContain('### Broken (9)');
-    expect(md).toContain('| **q2** What about topic 2? | pass→fail, hit@5→miss | ok · cited doc-2 · “The answer to q2 [[1]](https://d.example/2).” | ok · cited nothing · “I could not find that (q2).” |');
+    expect(md).toContain(
+      '| **q2** What about topic 2? | pass→fail, hit@5→miss | ok · cited doc-2 · “The answer to q2 [[1]](https://d.example/2).” | ok · cited nothing · “I could not find that (q2).” |',
+    );
     expect(renderStepSummary(c, [])).toContain('Broken: q2 (pass→fail, hit@5→miss); q6');
   });
 
@@ -150,8 +178,18 @@ describe('renderers', () => {
 
   it('marks gates with drawn ticks, not emoji', () => {
     const html = renderCompareHtml(compareRuns(baseline, baseline, { resamples: R }), [
-      { passed: true, reason: 'ok one', value: 0.9, gate: { text: 'pass_rate >= 0.5', figure: 'pass_rate', stat: null, against: 'value', op: '>=', threshold: 0.5 } },
-      { passed: false, reason: 'bad one', value: 0.4, gate: { text: 'pass_rate >= 0.5', figure: 'pass_rate', stat: null, against: 'value', op: '>=', threshold: 0.5 } },
+      {
+        passed: true,
+        reason: 'ok one',
+        value: 0.9,
+        gate: { text: 'pass_rate >= 0.5', figure: 'pass_rate', stat: null, against: 'value', op: '>=', threshold: 0.5 },
+      },
+      {
+        passed: false,
+        reason: 'bad one',
+        value: 0.4,
+        gate: { text: 'pass_rate >= 0.5', figure: 'pass_rate', stat: null, against: 'value', op: '>=', threshold: 0.5 },
+      },
     ] as unknown as Parameters<typeof renderCompareHtml>[1]);
     expect(html).not.toMatch(/[\u2705\u274c]/u);
     expect(html).toContain('<svg class="mark pass"');

@@ -35,7 +35,8 @@ export function parseSetMap(flags: readonly string[]): Record<string, string> {
   const targets = new Set<string>();
   for (const flag of flags) {
     const match = /^([^=\s]+)=([^=\s]+)$/.exec(flag.trim());
-    if (match === null) throw new UsageError(`--map "${flag}": expected OLD=NEW (the baseline's set name = the current run's)`);
+    if (match === null)
+      throw new UsageError(`--map "${flag}": expected OLD=NEW (the baseline's set name = the current run's)`);
     const [, from, to] = match as unknown as [string, string, string];
     if (from in map) throw new UsageError(`--map "${flag}": set "${from}" is already mapped to "${map[from]}"`);
     if (targets.has(to)) throw new UsageError(`--map "${flag}": two baseline sets are mapped onto "${to}"`);
@@ -46,21 +47,34 @@ export function parseSetMap(flags: readonly string[]): Record<string, string> {
 }
 
 /** "set (mode)" or "set · model (mode)"; the baseline's name first when --map renamed the set. */
-export function groupLabel(g: Pick<GroupData, 'set' | 'mode' | 'model_index' | 'model_name'>, baselineSet?: string): string {
+export function groupLabel(
+  g: Pick<GroupData, 'set' | 'mode' | 'model_index' | 'model_name'>,
+  baselineSet?: string,
+): string {
   const model = g.model_index === null ? '' : ` · ${g.model_name ?? `model ${g.model_index}`}`;
   const renamed = baselineSet !== undefined && baselineSet !== g.set ? `${baselineSet}→` : '';
   return `${renamed}${g.set}${model} (${g.mode})`;
 }
 
-const ref = (g: GroupData): GroupRef => ({ set: g.set, mode: g.mode, model_index: g.model_index, model_name: g.model_name, label: groupLabel(g) });
+const ref = (g: GroupData): GroupRef => ({
+  set: g.set,
+  mode: g.mode,
+  model_index: g.model_index,
+  model_name: g.model_name,
+  label: groupLabel(g),
+});
 
 function checkMap(map: Readonly<Record<string, string>>, baseline: RunData, current: RunData): void {
   for (const [from, to] of Object.entries(map)) {
     if (!baseline.summary.run.sets.includes(from)) {
-      throw new UsageError(`--map ${from}=${to}: the baseline has no set "${from}" (its sets: ${baseline.summary.run.sets.join(', ') || 'none'})`);
+      throw new UsageError(
+        `--map ${from}=${to}: the baseline has no set "${from}" (its sets: ${baseline.summary.run.sets.join(', ') || 'none'})`,
+      );
     }
     if (!current.summary.run.sets.includes(to)) {
-      throw new UsageError(`--map ${from}=${to}: the current run has no set "${to}" (its sets: ${current.summary.run.sets.join(', ') || 'none'})`);
+      throw new UsageError(
+        `--map ${from}=${to}: the current run has no set "${to}" (its sets: ${current.summary.run.sets.join(', ') || 'none'})`,
+      );
     }
   }
 }
@@ -112,14 +126,20 @@ export function compareRuns(baseline: RunData, current: RunData, options: Compar
   const unmatchedCurrent: GroupRef[] = [];
   for (const c of current.groups) {
     const baselineSet = baselineSetOf(c.set);
-    const b = baseline.groups.find((g) => g.set === baselineSet && g.mode === c.mode && g.model_index === c.model_index);
+    const b = baseline.groups.find(
+      (g) => g.set === baselineSet && g.mode === c.mode && g.model_index === c.model_index,
+    );
     if (b === undefined || baselineSet === undefined) {
       unmatchedCurrent.push(ref(c));
       continue;
     }
     matchedBaseline.add(b);
     const checks = [...new Set([...baseline.check_names, ...current.check_names])].sort();
-    const figures = figureDeltas({ run: baseline, key: b, data: b }, { run: current, key: c, data: c }, { seed, resamples, repeats, checks });
+    const figures = figureDeltas(
+      { run: baseline, key: b, data: b },
+      { run: current, key: c, data: c },
+      { seed, resamples, repeats, checks },
+    );
     const { broken, fixed } = questionChanges(b.questions, c.questions);
     groups.push({
       ...ref(c),
@@ -140,7 +160,8 @@ export function compareRuns(baseline: RunData, current: RunData, options: Compar
   const fdr = controlFalseDiscoveries(groups);
   const significant = { better: 0, worse: 0 };
   for (const g of groups) {
-    for (const f of g.figures) if (f.significant && (f.direction === 'better' || f.direction === 'worse')) significant[f.direction] += 1;
+    for (const f of g.figures)
+      if (f.significant && (f.direction === 'better' || f.direction === 'worse')) significant[f.direction] += 1;
   }
   return {
     comparison_version: COMPARISON_VERSION,
@@ -181,7 +202,10 @@ export function controlFalseDiscoveries(groups: readonly GroupComparison[]): Com
 /** Exit 2 naming both sides' groups, and --map when a set looks renamed. */
 function noGroupInCommon(baseline: RunData, current: RunData): InputError {
   const list = (run: RunData) => run.groups.map((g) => groupLabel(g)).join(', ') || 'no records';
-  return new InputError([
-    `nothing to compare: the runs have no set × mode in common (baseline ${baseline.source}: ${list(baseline)}; current ${current.source}: ${list(current)})`,
-  ], { hint: 'if a set was renamed, match it with --map OLD=NEW' });
+  return new InputError(
+    [
+      `nothing to compare: the runs have no set × mode in common (baseline ${baseline.source}: ${list(baseline)}; current ${current.source}: ${list(current)})`,
+    ],
+    { hint: 'if a set was renamed, match it with --map OLD=NEW' },
+  );
 }

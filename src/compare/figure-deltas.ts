@@ -7,7 +7,21 @@
  * over every row of every group at once (compare.ts, fdr.ts).
  */
 import { latencyIntervals, pairedMeanInterval, type Interval } from './bootstrap.js';
-import { CONVERSATION_FIGURES, HEADLINE_FIGURES, JUDGE_HEALTH_FIGURES, HEADLINE_LATENCY, LATENCY_FIGURES, LATENCY_STATS, QUALITY_HEADLINE, RATE_FIGURES, REPEAT_FIGURES, REVIEW_FIGURES, SCORE_NAMES, higherIsBetter, type LatencyStat } from '../figures/catalogue.js';
+import {
+  CONVERSATION_FIGURES,
+  HEADLINE_FIGURES,
+  JUDGE_HEALTH_FIGURES,
+  HEADLINE_LATENCY,
+  LATENCY_FIGURES,
+  LATENCY_STATS,
+  QUALITY_HEADLINE,
+  RATE_FIGURES,
+  REPEAT_FIGURES,
+  REVIEW_FIGURES,
+  SCORE_NAMES,
+  higherIsBetter,
+  type LatencyStat,
+} from '../figures/catalogue.js';
 import { MIN_MEAN_SAMPLES, minSamples, minSamplesJson } from '../figures/min-samples.js';
 import { questionValue } from '../metrics/question-value.js';
 import { normalTwoSidedP, pairedTTestP } from '../metrics/stats.js';
@@ -46,7 +60,13 @@ const QUALITY: ReadonlySet<string> = new Set<string>(QUALITY_HEADLINE);
 /** Figures that head the table once either run has them: conversations, tool assertions. */
 const WHEN_PRESENT: ReadonlySet<string> = new Set<string>([...CONVERSATION_FIGURES, 'tool_assertion']);
 
-function base(figure: string, kind: FigureDelta['kind'], baseline: number | null, current: number | null, options: DeltaOptions) {
+function base(
+  figure: string,
+  kind: FigureDelta['kind'],
+  baseline: number | null,
+  current: number | null,
+  options: DeltaOptions,
+) {
   const delta = baseline === null || current === null ? null : current - baseline;
   const higher = higherIsBetter(figure);
   return {
@@ -54,8 +74,14 @@ function base(figure: string, kind: FigureDelta['kind'], baseline: number | null
     kind,
     higher_is_better: higher,
     // human_pass_rate heads the table once either run has reviews; answer quality, the checks, conversations and tool assertions once either has them.
-    headline: HEADLINE.has(figure) || (options.repeats && REPEATS.has(figure)) ||
-      ((REVIEWS.has(figure) || QUALITY.has(figure) || WHEN_PRESENT.has(figure) || (options.checks ?? []).includes(figure)) && (baseline !== null || current !== null)),
+    headline:
+      HEADLINE.has(figure) ||
+      (options.repeats && REPEATS.has(figure)) ||
+      ((REVIEWS.has(figure) ||
+        QUALITY.has(figure) ||
+        WHEN_PRESENT.has(figure) ||
+        (options.checks ?? []).includes(figure)) &&
+        (baseline !== null || current !== null)),
     baseline,
     current,
     delta,
@@ -130,7 +156,13 @@ function latencyDeltas(b: Side, c: Side, options: DeltaOptions): FigureDelta[] {
       const iv = intervals?.[stat] ?? null;
       const min = minSamples(stat);
       const enough = bs.length >= min && cs.length >= min;
-      const row = base(`${figure}.${stat}`, 'latency', groupValue(b.run, b.key, figure, stat), groupValue(c.run, c.key, figure, stat), options);
+      const row = base(
+        `${figure}.${stat}`,
+        'latency',
+        groupValue(b.run, b.key, figure, stat),
+        groupValue(c.run, c.key, figure, stat),
+        options,
+      );
       const uncertainty = timingUncertainty(b.run, c.run, row.delta);
       const beyond = uncertainty === null || row.delta === null || Math.abs(row.delta) > uncertainty;
       return {
@@ -156,7 +188,9 @@ function latencyDeltas(b: Side, c: Side, options: DeltaOptions): FigureDelta[] {
 export function figureDeltas(b: Side, c: Side, options: DeltaOptions): FigureDelta[] {
   return [
     ...[...SCORE_NAMES, ...(options.checks ?? [])].map((name) => pairedDelta(b, c, name, 'score', options)),
-    ...[...RATE_FIGURES, ...REPEAT_FIGURES, ...REVIEW_FIGURES, ...CONVERSATION_FIGURES, ...JUDGE_HEALTH_FIGURES].map((name) => pairedDelta(b, c, name, 'rate', options)),
+    ...[...RATE_FIGURES, ...REPEAT_FIGURES, ...REVIEW_FIGURES, ...CONVERSATION_FIGURES, ...JUDGE_HEALTH_FIGURES].map(
+      (name) => pairedDelta(b, c, name, 'rate', options),
+    ),
     ...latencyDeltas(b, c, options),
   ];
 }

@@ -6,18 +6,24 @@
 import { formatMs, formatPct, formatScore, NA } from '../reports/format.js';
 import type { FigureDelta } from './schema.js';
 
-const signed = (text: string, value: number) => (value > 0 ? `+${text}` : value < 0 && !text.startsWith('-') ? `-${text}` : text);
+const signed = (text: string, value: number) =>
+  value > 0 ? `+${text}` : value < 0 && !text.startsWith('-') ? `-${text}` : text;
 
 /**
  * The unit of a per-request figure by its name, as figures/catalogue's SAMPLE_FIGURES gives it
  * (this module stays dependency-free for the viewer's bundle): chars/s, seconds, else ms.
  */
 const sampleUnit = (figure: string | undefined): 'chars/s' | 's' | 'ms' =>
-  (figure?.startsWith('output_chars_per_s') ? 'chars/s' : figure?.startsWith('pre_answer_processing_seconds') ? 's' : 'ms');
+  figure?.startsWith('output_chars_per_s')
+    ? 'chars/s'
+    : figure?.startsWith('pre_answer_processing_seconds')
+      ? 's'
+      : 'ms';
 
 function formatSample(figure: string | undefined, value: number): string {
   const unit = sampleUnit(figure);
-  if (unit === 'chars/s') return `${Math.abs(value) < 100 ? value.toFixed(1) : Math.round(value).toLocaleString('en-US')} chars/s`;
+  if (unit === 'chars/s')
+    return `${Math.abs(value) < 100 ? value.toFixed(1) : Math.round(value).toLocaleString('en-US')} chars/s`;
   if (unit === 's') return `${value.toFixed(2)} s`;
   return formatMs(value);
 }
@@ -39,7 +45,8 @@ export function formatDelta(f: Pick<FigureDelta, 'kind'> & { figure?: string }, 
 }
 
 /** The relative change as a signed percentage, one decimal. */
-export const formatRelative = (value: number | null): string => (value === null ? NA : `${signed(Math.abs(value * 100).toFixed(1), value)}%`);
+export const formatRelative = (value: number | null): string =>
+  value === null ? NA : `${signed(Math.abs(value * 100).toFixed(1), value)}%`;
 
 /** "n = 75 / 80" (latency: each side's ok samples) or "n = 4" (paired questions). */
 export function formatSamples(f: Pick<FigureDelta, 'kind' | 'n_baseline' | 'n_current' | 'n_paired'>): string {
@@ -50,7 +57,10 @@ export function formatSamples(f: Pick<FigureDelta, 'kind' | 'n_baseline' | 'n_cu
 export function fewSamplesText(f: FigureDelta): string | undefined {
   if (f.enough_samples) return undefined;
   const stat = f.kind === 'latency' ? (f.figure.split('.')[1] ?? 'mean').replace('p99_9', 'p99.9') : 'mean';
-  const need = f.min_n === null ? `no number of samples makes a ${stat} stable` : `a ${stat} needs ${f.min_n.toLocaleString('en-US')}${f.n_paired === null ? ' on each side' : ' paired questions'}`;
+  const need =
+    f.min_n === null
+      ? `no number of samples makes a ${stat} stable`
+      : `a ${stat} needs ${f.min_n.toLocaleString('en-US')}${f.n_paired === null ? ' on each side' : ' paired questions'}`;
   return `too few: ${formatSamples(f)}, ${need}`;
 }
 
@@ -80,6 +90,12 @@ function latencyInterval(f: FigureDelta): string {
 
 /** "within the timing uncertainty (12.0 ms)" when a latency change is no larger than the generator's lateness could explain. */
 export function withinTimingText(f: FigureDelta): string | undefined {
-  if (f.timing_uncertainty_ms === null || f.delta === null || f.delta === 0 || Math.abs(f.delta) > f.timing_uncertainty_ms) return undefined;
+  if (
+    f.timing_uncertainty_ms === null ||
+    f.delta === null ||
+    f.delta === 0 ||
+    Math.abs(f.delta) > f.timing_uncertainty_ms
+  )
+    return undefined;
   return `within the timing uncertainty (${formatMs(f.timing_uncertainty_ms)})`;
 }

@@ -8,5 +8,20 @@ export { benjaminiHochberg, FDR_Q } from './fdr.js';
 export { renderCompareHtml } from './render-html.js';
 export { renderCompareJson, renderCompareMd, renderGatesMd, renderGroupTable, renderStepSummary } from './render-md.js';
 export { methodNote, significanceLine } from './table.js';
-export { createRunCollector, findGroup, groupValue, type GroupData, type GroupKey, type QuestionData, type RunCollector, type RunData } from './run-data.js';
-export { ComparisonSchema, type Comparison, type FigureDelta, type GroupComparison, type QuestionChange } from './schema.js';
+export {
+  createRunCollector,
+  findGroup,
+  groupValue,
+  type GroupData,
+  type GroupKey,
+  type QuestionData,
+  type RunCollector,
+  type RunData,
+} from './run-data.js';
+export {
+  ComparisonSchema,
+  type Comparison,
+  type FigureDelta,
+  type GroupComparison,
+  type QuestionChange,
+} from './schema.js';

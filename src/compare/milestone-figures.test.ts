@@ -14,15 +14,16 @@ import { SummarySchema } from '../records/summary.js';
 import { createSummarizer } from '../metrics/summarize.js';
 import { makeModel, makeRecord } from '../metrics/test-records.js';
 
-const withMilestones = (i: number, over: Partial<RequestRecord> = {}) => makeRecord({
-  question_id: `q${i}`,
-  first_packet_ms: { search_tool_documents_delta: 100 + i, reasoning_delta: 150 + i, message_start: 200 + i },
-  pre_answer_processing_seconds: 0.2 + i / 1000,
-  time_per_delta_ms: 10 + i,
-  output_chars_per_s: 100 - i,
-  tool_errors: i === 0 ? 2 : 0,
-  ...over,
-});
+const withMilestones = (i: number, over: Partial<RequestRecord> = {}) =>
+  makeRecord({
+    question_id: `q${i}`,
+    first_packet_ms: { search_tool_documents_delta: 100 + i, reasoning_delta: 150 + i, message_start: 200 + i },
+    pre_answer_processing_seconds: 0.2 + i / 1000,
+    time_per_delta_ms: 10 + i,
+    output_chars_per_s: 100 - i,
+    tool_errors: i === 0 ? 2 : 0,
+    ...over,
+  });
 
 describe('the catalogue reads each per-request figure', () => {
   it('from the milestones of first_packet_ms, the service figure and the rates', () => {
@@ -37,7 +38,13 @@ describe('the catalogue reads each per-request figure', () => {
   });
   it('knows which way is good', () => {
     expect(higherIsBetter('output_chars_per_s.p50')).toBe(true);
-    for (const figure of ['time_per_delta_ms', 'message_start_ms', 'pre_answer_processing_seconds', 'first_search_documents_ms']) expect(higherIsBetter(figure)).toBe(false);
+    for (const figure of [
+      'time_per_delta_ms',
+      'message_start_ms',
+      'pre_answer_processing_seconds',
+      'first_search_documents_ms',
+    ])
+      expect(higherIsBetter(figure)).toBe(false);
   });
   it('every one is gateable with a statistic', () => {
     for (const figure of LATENCY_FIGURES) expect(parseGate(`${figure}.p95 <= 1`).stat).toBe('p95');
@@ -62,9 +69,20 @@ describe('summaries, comparisons and gates', () => {
 
   it('per model of a multi-model set', () => {
     const summarizer = createSummarizer();
-    summarizer.add(makeRecord({ models: [makeModel(0, { first_packet_ms: { message_start: 50 } }), makeModel(1, { first_packet_ms: { message_start: 80 } })] }));
+    summarizer.add(
+      makeRecord({
+        models: [
+          makeModel(0, { first_packet_ms: { message_start: 50 } }),
+          makeModel(1, { first_packet_ms: { message_start: 80 } }),
+        ],
+      }),
+    );
     const groups = summarizer.finish().groups;
-    expect(groups.map((g) => [g.model_index, g.latency.message_start_ms?.p50])).toEqual([[null, 90], [0, 50], [1, 80]]);
+    expect(groups.map((g) => [g.model_index, g.latency.message_start_ms?.p50])).toEqual([
+      [null, 90],
+      [0, 50],
+      [1, 80],
+    ]);
   });
 
   it('compare them between runs, the direction from the catalogue', () => {
@@ -75,19 +93,48 @@ describe('summaries, comparisons and gates', () => {
     };
     // A p50 is tested from 20 samples a side (figures/min-samples).
     const twenty = Array.from({ length: 20 }, (_, i) => withMilestones(i));
-    const slower = twenty.map((r) => ({ ...r, first_packet_ms: { ...r.first_packet_ms, message_start: (r.first_packet_ms.message_start ?? 0) * 2 }, output_chars_per_s: (r.output_chars_per_s ?? 0) * 2 }));
+    const slower = twenty.map((r) => ({
+      ...r,
+      first_packet_ms: { ...r.first_packet_ms, message_start: (r.first_packet_ms.message_start ?? 0) * 2 },
+      output_chars_per_s: (r.output_chars_per_s ?? 0) * 2,
+    }));
     const comparison = compareRuns(run(twenty), run(slower), { resamples: 200 });
     const figures = comparison.groups[0]!.figures;
-    expect(figures.find((f) => f.figure === 'message_start_ms.p50')).toMatchObject({ kind: 'latency', direction: 'worse', significant: true });
-    expect(figures.find((f) => f.figure === 'output_chars_per_s.p50')).toMatchObject({ higher_is_better: true, direction: 'better' });
-    const [gate] = evaluateGates([parseGate('message_start_ms.p95 <= 300'), parseGate('output_chars_per_s.p50 >= 50')], run(slower));
+    expect(figures.find((f) => f.figure === 'message_start_ms.p50')).toMatchObject({
+      kind: 'latency',
+      direction: 'worse',
+      significant: true,
+    });
+    expect(figures.find((f) => f.figure === 'output_chars_per_s.p50')).toMatchObject({
+      higher_is_better: true,
+      direction: 'better',
+    });
+    const [gate] = evaluateGates(
+      [parseGate('message_start_ms.p95 <= 300'), parseGate('output_chars_per_s.p50 >= 50')],
+      run(slower),
+    );
     expect(gate?.passed).toBe(false);
   });
 
   it('a record written before these fields still reads, with their defaults', () => {
-    const { answer_truncated: _a, marker_citations: _m, tool_errors: _t, pre_answer_processing_seconds: _p, output_chars_per_s: _o, answered_models: _n, ...old } = makeRecord();
+    const {
+      answer_truncated: _a,
+      marker_citations: _m,
+      tool_errors: _t,
+      pre_answer_processing_seconds: _p,
+      output_chars_per_s: _o,
+      answered_models: _n,
+      ...old
+    } = makeRecord();
     const parsed = RequestRecordSchema.parse(JSON.parse(JSON.stringify(old)));
-    expect(parsed).toMatchObject({ answer_truncated: false, marker_citations: [], tool_errors: 0, pre_answer_processing_seconds: null, output_chars_per_s: null, answered_models: null });
+    expect(parsed).toMatchObject({
+      answer_truncated: false,
+      marker_citations: [],
+      tool_errors: 0,
+      pre_answer_processing_seconds: null,
+      output_chars_per_s: null,
+      answered_models: null,
+    });
     const oldSummary = { ...createSummarizer().finish() };
     const group = { ...SummarySchema.parse({ ...oldSummary, run: { ...oldSummary.run, outcomes: { ok: 1 } } }).run };
     expect(group.outcomes).toMatchObject({ ok: 1, empty_answer: 0 });

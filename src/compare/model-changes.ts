@@ -13,7 +13,11 @@ function describe(asked: readonly string[], full: boolean): string {
 }
 
 /** `set accurate: model changed gpt-4o → gpt-4o-mini` per current set whose models differ from its baseline set's. */
-export function modelChanges(baseline: readonly SetModels[], current: readonly SetModels[], setMap: Readonly<Record<string, string>>): string[] {
+export function modelChanges(
+  baseline: readonly SetModels[],
+  current: readonly SetModels[],
+  setMap: Readonly<Record<string, string>>,
+): string[] {
   const renamed = new Map(Object.entries(setMap).map(([from, to]) => [to, from]));
   return current.flatMap(({ set, asked }) => {
     const before = baseline.find((b) => b.set === (renamed.get(set) ?? set));

@@ -27,24 +27,39 @@ export interface SetPair {
 const MAX_LINES_PER_PAIR = 3;
 
 /** The run's sets in order; the reference first. UsageError when `reference` names no set. */
-export function pairOrder(sets: readonly string[], reference: string | undefined): { reference: string; others: string[] } | null {
-  if (reference !== undefined && !sets.includes(reference)) throw new UsageError(`--reference ${reference}: the run has no such set (its sets: ${sets.join(', ')})`);
+export function pairOrder(
+  sets: readonly string[],
+  reference: string | undefined,
+): { reference: string; others: string[] } | null {
+  if (reference !== undefined && !sets.includes(reference))
+    throw new UsageError(`--reference ${reference}: the run has no such set (its sets: ${sets.join(', ')})`);
   if (sets.length < 2) return null;
   const ref = reference ?? sets[0]!;
   return { reference: ref, others: sets.filter((s) => s !== ref) };
 }
 
-const only = (run: RunData, set: string): RunData => ({ ...run, groups: run.groups.filter((g) => g.set === set), turns: new Map() });
+const only = (run: RunData, set: string): RunData => ({
+  ...run,
+  groups: run.groups.filter((g) => g.set === set),
+  turns: new Map(),
+});
 
 /** Every other set against the reference, FDR over all pairs. [] for a run of one set. */
-export function compareSets(run: RunData, options: { reference?: string | undefined; sets?: readonly string[]; seed?: number; resamples?: number } = {}): SetPair[] {
+export function compareSets(
+  run: RunData,
+  options: { reference?: string | undefined; sets?: readonly string[]; seed?: number; resamples?: number } = {},
+): SetPair[] {
   // The plan's set order when given (the records' order is the order requests finished in).
   const order = pairOrder(options.sets ?? run.summary.run.sets, options.reference);
   if (order === null) return [];
   const pairs = order.others.map((other): SetPair => ({
     reference: order.reference,
     other,
-    comparison: compareRuns(only(run, order.reference), only(run, other), { seed: options.seed ?? 1, resamples: options.resamples, setMap: { [order.reference]: other } }),
+    comparison: compareRuns(only(run, order.reference), only(run, other), {
+      seed: options.seed ?? 1,
+      resamples: options.resamples,
+      setMap: { [order.reference]: other },
+    }),
   }));
   // One correction over every test of every pair; each comparison then counts its own discoveries.
   const fdr = controlFalseDiscoveries(pairs.flatMap((p) => p.comparison.groups));
@@ -52,15 +67,20 @@ export function compareSets(run: RunData, options: { reference?: string | undefi
     comparison.fdr = fdr;
     comparison.significant = { better: 0, worse: 0 };
     for (const f of comparison.groups.flatMap((g) => g.figures)) {
-      if (f.significant && (f.direction === 'better' || f.direction === 'worse')) comparison.significant[f.direction] += 1;
+      if (f.significant && (f.direction === 'better' || f.direction === 'worse'))
+        comparison.significant[f.direction] += 1;
     }
   }
   return pairs;
 }
 
 const LABELS: Readonly<Record<string, string>> = {
-  pass_rate: 'pass rate', citation_recall: 'citation recall', correctness: 'correctness', answer_f1: 'answer F1',
-  'ttft_ms.p50': 'TTFT p50', 'total_ms.p50': 'total p50',
+  pass_rate: 'pass rate',
+  citation_recall: 'citation recall',
+  correctness: 'correctness',
+  answer_f1: 'answer F1',
+  'ttft_ms.p50': 'TTFT p50',
+  'total_ms.p50': 'total p50',
 };
 
 /** `pass rate +10 pts (not significant, n = 87 questions)`, `TTFT p50 ×1.75 significant`. */
@@ -74,12 +94,14 @@ function figureText(f: FigureDelta): string {
   }
   const delta = formatFigureDelta(f.figure, f.delta);
   if (!f.significant) return `${label} ${delta} (${untested}, ${n})`;
-  const ci = f.ci === null ? '' : ` [${formatFigureDelta(f.figure, f.ci.low)}, ${formatFigureDelta(f.figure, f.ci.high)}]`;
+  const ci =
+    f.ci === null ? '' : ` [${formatFigureDelta(f.figure, f.ci.low)}, ${formatFigureDelta(f.figure, f.ci.high)}]`;
   return `${label} ${delta}${ci} significant`;
 }
 
 /** The first of `names` the group has a change for. */
-const pick = (g: GroupComparison, names: readonly string[]) => names.map((n) => g.figures.find((f) => f.figure === n && f.delta !== null)).find((f) => f !== undefined);
+const pick = (g: GroupComparison, names: readonly string[]) =>
+  names.map((n) => g.figures.find((f) => f.figure === n && f.delta !== null)).find((f) => f !== undefined);
 
 /** Who is better in one group: only on significant changes, and only when they all point one way. */
 export function winner(g: GroupComparison, reference: string, other: string): string {
@@ -97,18 +119,28 @@ export function pairLines(pairs: readonly SetPair[]): string[] {
   return pairs.flatMap(({ reference, other, comparison }) => {
     const groups = comparison.groups;
     const lines = groups.slice(0, MAX_LINES_PER_PAIR).map((g) => {
-      const where = groups.length > 1 ? ` (${g.mode}${g.model_index === null ? '' : ` · ${g.model_name ?? `model ${g.model_index}`}`})` : '';
-      const figures = [pick(g, ['pass_rate']), pick(g, ['citation_recall', 'correctness', 'answer_f1']), pick(g, ['ttft_ms.p50', 'total_ms.p50'])]
-        .filter((f): f is FigureDelta => f !== undefined).map(figureText);
+      const where =
+        groups.length > 1
+          ? ` (${g.mode}${g.model_index === null ? '' : ` · ${g.model_name ?? `model ${g.model_index}`}`})`
+          : '';
+      const figures = [
+        pick(g, ['pass_rate']),
+        pick(g, ['citation_recall', 'correctness', 'answer_f1']),
+        pick(g, ['ttft_ms.p50', 'total_ms.p50']),
+      ]
+        .filter((f): f is FigureDelta => f !== undefined)
+        .map(figureText);
       return `${other} vs ${reference}${where}: ${figures.join('; ') || 'no figure in common'} · ${winner(g, reference, other)}`;
     });
-    if (groups.length > MAX_LINES_PER_PAIR) lines[MAX_LINES_PER_PAIR - 1] += ` (and ${groups.length - MAX_LINES_PER_PAIR} more groups)`;
+    if (groups.length > MAX_LINES_PER_PAIR)
+      lines[MAX_LINES_PER_PAIR - 1] += ` (and ${groups.length - MAX_LINES_PER_PAIR} more groups)`;
     return lines;
   });
 }
 
 /** `stream|null|pass_rate`: one figure of one group, whichever pair it comes from. */
-const markKey = (g: Pick<GroupComparison, 'mode' | 'model_index'>, figure: string) => `${g.mode}|${g.model_index ?? ''}|${figure}`;
+const markKey = (g: Pick<GroupComparison, 'mode' | 'model_index'>, figure: string) =>
+  `${g.mode}|${g.model_index ?? ''}|${figure}`;
 
 /**
  * The tables' "best" marks (report.md, report.html, the terminal, the viewer), from the same tests
@@ -122,13 +154,24 @@ const markKey = (g: Pick<GroupComparison, 'mode' | 'model_index'>, figure: strin
 export function bestMarks(pairs: readonly SetPair[]): BestMark[] {
   if (pairs.length === 0) return [];
   const reference = pairs[0]!.reference;
-  const tested = new Map<string, { mode: Mode; model_index: number | null; figure: string; directions: Map<string, 'better' | 'worse' | null> }>();
+  const tested = new Map<
+    string,
+    { mode: Mode; model_index: number | null; figure: string; directions: Map<string, 'better' | 'worse' | null> }
+  >();
   for (const { other, comparison } of pairs) {
     for (const g of comparison.groups) {
       for (const f of g.figures) {
         const key = markKey(g, f.figure);
-        const entry = tested.get(key) ?? { mode: g.mode, model_index: g.model_index, figure: f.figure, directions: new Map() };
-        entry.directions.set(other, f.significant && (f.direction === 'better' || f.direction === 'worse') ? f.direction : null);
+        const entry = tested.get(key) ?? {
+          mode: g.mode,
+          model_index: g.model_index,
+          figure: f.figure,
+          directions: new Map(),
+        };
+        entry.directions.set(
+          other,
+          f.significant && (f.direction === 'better' || f.direction === 'worse') ? f.direction : null,
+        );
         tested.set(key, entry);
       }
     }
@@ -139,7 +182,8 @@ export function bestMarks(pairs: readonly SetPair[]): BestMark[] {
     const better = said.filter(([, d]) => d === 'better');
     const worse = said.filter(([, d]) => d === 'worse');
     if (worse.length === said.length) return [{ figure, mode, model_index, set: reference }];
-    if (better.length === 1 && better.length + worse.length === said.length) return [{ figure, mode, model_index, set: better[0]![0] }];
+    if (better.length === 1 && better.length + worse.length === said.length)
+      return [{ figure, mode, model_index, set: better[0]![0] }];
     return [];
   });
 }

@@ -63,7 +63,13 @@ export function questionChanges(
     const b = baseline.get(id)!;
     const c = current.get(id)!;
     const { broke, fixed: better } = changesOf(b, c);
-    const entry = (changes: string[]): QuestionChange => ({ question_id: id, question: c.question, changes, baseline: side(b), current: side(c) });
+    const entry = (changes: string[]): QuestionChange => ({
+      question_id: id,
+      question: c.question,
+      changes,
+      baseline: side(b),
+      current: side(c),
+    });
     if (broke.length > 0) broken.push(entry(broke));
     if (better.length > 0) fixed.push(entry(better));
   }

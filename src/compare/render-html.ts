@@ -11,7 +11,17 @@ import { esc } from '../reports/html/svg.js';
 import type { GateVerdict } from '../figures/gate-verdict.js';
 import { renderForestPlot, type ForestRow } from './forest-plot.js';
 import type { Comparison, FigureDelta, GroupComparison, QuestionChange, QuestionSide } from './schema.js';
-import { formatDelta, formatDirection, formatInterval, formatPassChanges, formatRelative, formatValue, methodNote, shownFigures, significanceLine } from './table.js';
+import {
+  formatDelta,
+  formatDirection,
+  formatInterval,
+  formatPassChanges,
+  formatRelative,
+  formatValue,
+  methodNote,
+  shownFigures,
+  significanceLine,
+} from './table.js';
 
 // After the shared report style: no width cap (report/html/style); the answers of broken and fixed
 // questions wrap, left-aligned, in columns of their own.
@@ -34,7 +44,17 @@ function forestRows(figures: readonly FigureDelta[], latency: boolean): ForestRo
       if (estimate === null) return [];
       const ci = latency ? f.ratio_ci : f.ci;
       const text = latency ? formatInterval(f) : `${formatDelta(f, f.delta)} ${formatInterval(f)}`;
-      return [{ label: f.figure, estimate, low: ci?.low ?? null, high: ci?.high ?? null, significant: f.significant, direction: f.direction, text }];
+      return [
+        {
+          label: f.figure,
+          estimate,
+          low: ci?.low ?? null,
+          high: ci?.high ?? null,
+          significant: f.significant,
+          direction: f.direction,
+          text,
+        },
+      ];
     });
 }
 
@@ -51,19 +71,35 @@ const side = (s: QuestionSide) =>
 
 function changes(title: string, list: readonly QuestionChange[], cls: string): string {
   if (list.length === 0) return '';
-  const rows = list.map((q) => `<tr><td><b>${esc(q.question_id)}</b><br>${esc(q.question)}<br><span class="${cls}">${esc(q.changes.join(', '))}</span></td><td>${side(q.baseline)}</td><td>${side(q.current)}</td></tr>`);
+  const rows = list.map(
+    (q) =>
+      `<tr><td><b>${esc(q.question_id)}</b><br>${esc(q.question)}<br><span class="${cls}">${esc(q.changes.join(', '))}</span></td><td>${side(q.baseline)}</td><td>${side(q.current)}</td></tr>`,
+  );
   return `<h3>${esc(title)} (${list.length})</h3><div class="table-wrap"><table class="answers"><thead><tr><th>question</th><th>baseline</th><th>current</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
 function section(c: Comparison, g: GroupComparison): string {
   const shown = shownFigures(c, g);
   const q = g.questions;
-  const oneSided = [q.baseline_only.length > 0 ? `baseline only: ${q.baseline_only.join(', ')}` : '', q.current_only.length > 0 ? `current only: ${q.current_only.join(', ')}` : ''].filter(Boolean).join('; ');
+  const oneSided = [
+    q.baseline_only.length > 0 ? `baseline only: ${q.baseline_only.join(', ')}` : '',
+    q.current_only.length > 0 ? `current only: ${q.current_only.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
   return [
     `<section><h2>${esc(g.label)}</h2>`,
     `<p>${q.paired} questions paired${oneSided ? `; ${esc(oneSided)}` : ''}. ${esc(formatPassChanges(g))}.</p>`,
-    renderForestPlot(forestRows(shown, false), { title: `${g.label}: score and rate changes`, reference: 0, axisLabel: 'current − baseline (95% paired bootstrap interval)' }),
-    renderForestPlot(forestRows(shown, true), { title: `${g.label}: latency ratios`, reference: 1, axisLabel: 'current / baseline (95% bootstrap interval)' }),
+    renderForestPlot(forestRows(shown, false), {
+      title: `${g.label}: score and rate changes`,
+      reference: 0,
+      axisLabel: 'current − baseline (95% paired bootstrap interval)',
+    }),
+    renderForestPlot(forestRows(shown, true), {
+      title: `${g.label}: latency ratios`,
+      reference: 1,
+      axisLabel: 'current / baseline (95% bootstrap interval)',
+    }),
     table(c, g),
     changes('Broken', g.broken, 'fail'),
     changes('Fixed', g.fixed, 'pass'),
@@ -74,14 +110,23 @@ function section(c: Comparison, g: GroupComparison): string {
 function gatesSection(results: readonly GateVerdict[]): string {
   if (results.length === 0) return '';
   const failed = results.filter((r) => !r.passed).length;
-  const items = [...results].sort((a, b) => Number(a.passed) - Number(b.passed)).map((r) => `<li class="${r.passed ? 'pass' : 'fail'}">${passMark(r.passed)} ${esc(r.reason)}</li>`);
+  const items = [...results]
+    .sort((a, b) => Number(a.passed) - Number(b.passed))
+    .map((r) => `<li class="${r.passed ? 'pass' : 'fail'}">${passMark(r.passed)} ${esc(r.reason)}</li>`);
   return `<section><h2>Gates: ${failed === 0 ? `all ${results.length} passed` : `${failed} of ${results.length} failed`}</h2><ul class="gates">${items.join('')}</ul></section>`;
 }
 
 /** compare.html for a comparison and its gates. */
-export function renderCompareHtml(comparison: Comparison, gates: readonly GateVerdict[] = [], verdict: Verdict = compareVerdict(comparison, gates)): string {
+export function renderCompareHtml(
+  comparison: Comparison,
+  gates: readonly GateVerdict[] = [],
+  verdict: Verdict = compareVerdict(comparison, gates),
+): string {
   const c = comparison;
-  const unmatched = c.unmatched.baseline.length + c.unmatched.current.length === 0 ? '' : `<p>Not compared — baseline only: ${esc(c.unmatched.baseline.map((g) => g.label).join(', ') || 'none')}; current only: ${esc(c.unmatched.current.map((g) => g.label).join(', ') || 'none')}.</p>`;
+  const unmatched =
+    c.unmatched.baseline.length + c.unmatched.current.length === 0
+      ? ''
+      : `<p>Not compared — baseline only: ${esc(c.unmatched.baseline.map((g) => g.label).join(', ') || 'none')}; current only: ${esc(c.unmatched.current.map((g) => g.label).join(', ') || 'none')}.</p>`;
   return renderPage({
     title: 'chatbench comparison',
     css: STYLE,

@@ -9,10 +9,23 @@ import { verdictMarkdown, type Verdict } from '../verdict/index.js';
 import { mdCode, replaceUnprintable, trimText } from '../reports/format.js';
 import type { GateVerdict } from '../figures/gate-verdict.js';
 import type { Comparison, GroupComparison, QuestionChange, QuestionSide } from './schema.js';
-import { formatDelta, formatDirection, formatInterval, formatPassChanges, formatRelative, formatValue, methodNote, shownFigures, significanceLine } from './table.js';
+import {
+  formatDelta,
+  formatDirection,
+  formatInterval,
+  formatPassChanges,
+  formatRelative,
+  formatValue,
+  methodNote,
+  shownFigures,
+  significanceLine,
+} from './table.js';
 
 /** Text safe in a Markdown table cell: one line, pipes escaped. */
-export const mdCell = (text: string): string => replaceUnprintable(text).replace(/\r?\n|\r/g, ' ').replace(/\|/g, '\\|');
+export const mdCell = (text: string): string =>
+  replaceUnprintable(text)
+    .replace(/\r?\n|\r/g, ' ')
+    .replace(/\|/g, '\\|');
 
 const ANSWER_SHOWN = 160;
 
@@ -28,7 +41,10 @@ function header(c: Comparison): string[] {
   const maps = Object.entries(c.set_map);
   if (maps.length > 0) lines.push('', `Sets mapped: ${maps.map(([a, b]) => `${a} → ${b}`).join(', ')}.`);
   if (c.unmatched.baseline.length + c.unmatched.current.length > 0) {
-    lines.push('', `Not compared — baseline only: ${c.unmatched.baseline.map((g) => g.label).join(', ') || 'none'}; current only: ${c.unmatched.current.map((g) => g.label).join(', ') || 'none'}.`);
+    lines.push(
+      '',
+      `Not compared — baseline only: ${c.unmatched.baseline.map((g) => g.label).join(', ') || 'none'}; current only: ${c.unmatched.current.map((g) => g.label).join(', ') || 'none'}.`,
+    );
   }
   return lines;
 }
@@ -42,7 +58,11 @@ export function renderGroupTable(c: Comparison, g: GroupComparison): string[] {
     const name = f.significant ? `**${f.figure}**` : grey(f.figure);
     return `| ${name} | ${grey(formatValue(f, f.baseline))} | ${grey(formatValue(f, f.current))} | ${formatDelta(f, f.delta)} | ${formatRelative(f.relative)} | ${formatInterval(f)} | ${formatDirection(f)}${mark} |`;
   });
-  return ['| figure | baseline | current | Δ | Δ% | 95% CI (Δ; latency: ratio) | change |', '|---|--:|--:|--:|--:|---|---|', ...rows];
+  return [
+    '| figure | baseline | current | Δ | Δ% | 95% CI (Δ; latency: ratio) | change |',
+    '|---|--:|--:|--:|--:|---|---|',
+    ...rows,
+  ];
 }
 
 const sideText = (s: QuestionSide) => {
@@ -60,7 +80,10 @@ function changeTable(title: string, changes: readonly QuestionChange[]): string[
     '',
     '| question | change | baseline | current |',
     '|---|---|---|---|',
-    ...changes.map((q) => `| **${mdCell(q.question_id)}** ${mdCell(trimText(q.question, 80))} | ${mdCell(q.changes.join(', '))} | ${sideText(q.baseline)} | ${sideText(q.current)} |`),
+    ...changes.map(
+      (q) =>
+        `| **${mdCell(q.question_id)}** ${mdCell(trimText(q.question, 80))} | ${mdCell(q.changes.join(', '))} | ${sideText(q.baseline)} | ${sideText(q.current)} |`,
+    ),
   ];
 }
 
@@ -79,7 +102,8 @@ function groupSection(c: Comparison, g: GroupComparison, details: boolean): stri
     ...renderGroupTable(c, g),
   ];
   if (details) lines.push(...changeTable('Broken', g.broken), ...changeTable('Fixed', g.fixed));
-  else if (g.broken.length > 0) lines.push('', `Broken: ${g.broken.map((b) => `${mdCell(b.question_id)} (${b.changes.join(', ')})`).join('; ')}`);
+  else if (g.broken.length > 0)
+    lines.push('', `Broken: ${g.broken.map((b) => `${mdCell(b.question_id)} (${b.changes.join(', ')})`).join('; ')}`);
   return lines;
 }
 
@@ -97,7 +121,11 @@ export function renderGatesMd(results: readonly GateVerdict[]): string[] {
 }
 
 /** compare.md: the whole comparison, with broken and fixed questions and the gates. */
-export function renderCompareMd(comparison: Comparison, gates: readonly GateVerdict[] = [], verdict: Verdict = compareVerdict(comparison, gates)): string {
+export function renderCompareMd(
+  comparison: Comparison,
+  gates: readonly GateVerdict[] = [],
+  verdict: Verdict = compareVerdict(comparison, gates),
+): string {
   return [
     '# chatbench comparison',
     '',
@@ -112,7 +140,11 @@ export function renderCompareMd(comparison: Comparison, gates: readonly GateVerd
 }
 
 /** For $GITHUB_STEP_SUMMARY: the tables, the broken question ids and the gates, without the answers. */
-export function renderStepSummary(comparison: Comparison | null, gates: readonly GateVerdict[], verdict: Verdict = compareVerdict(comparison, gates)): string {
+export function renderStepSummary(
+  comparison: Comparison | null,
+  gates: readonly GateVerdict[],
+  verdict: Verdict = compareVerdict(comparison, gates),
+): string {
   const lines = ['## chatbench', '', ...verdictMarkdown(verdict), ''];
   if (comparison !== null) lines.push(...header(comparison));
   lines.push(...renderGatesMd(gates));

@@ -9,7 +9,14 @@ const F1 = [0.1, 0.2, 0.3, 0.4, 0.7];
 function records(): RequestRecord[] {
   return ['q1', 'q2', 'q3'].flatMap((question_id) =>
     F1.map((f1, repeat) =>
-      makeRecord({ question_id, set: 's', repeat, answer: `answer ${question_id} r${repeat}`, outcome: repeat === 3 && question_id === 'q2' ? 'http_error' : 'ok', scores: makeScores({ citation_f1: f1, pass: f1 > 0.15 }) }),
+      makeRecord({
+        question_id,
+        set: 's',
+        repeat,
+        answer: `answer ${question_id} r${repeat}`,
+        outcome: repeat === 3 && question_id === 'q2' ? 'http_error' : 'ok',
+        scores: makeScores({ citation_f1: f1, pass: f1 > 0.15 }),
+      }),
     ),
   );
 }

@@ -134,42 +134,84 @@ export interface RunCollector {
  * `verdicts`: the run's reviews (records/review), for human_pass_rate; `setOrder`: the plan's set
  * order (summarize); `byTurn` (default true) also collects the run at each turn number.
  */
-export function createRunCollector(options: { verdicts?: HumanVerdicts; setOrder?: readonly string[]; byTurn?: boolean } = {}): RunCollector {
+export function createRunCollector(
+  options: { verdicts?: HumanVerdicts; setOrder?: readonly string[]; byTurn?: boolean } = {},
+): RunCollector {
   const verdicts = options.verdicts ?? NO_VERDICTS;
   const summarizer = createSummarizer({ verdicts, ...(options.setOrder ? { setOrder: options.setOrder } : {}) });
   const repeats = createRepeatsAccumulator();
-  const groups = new Map<string, {
-    key: GroupKey; model_name: string | null; questions: Map<string, QuestionState>; latency: Record<LatencyFigure, NumberSample>;
-    conversations: Map<string, ConversationState>;
-  }>();
+  const groups = new Map<
+    string,
+    {
+      key: GroupKey;
+      model_name: string | null;
+      questions: Map<string, QuestionState>;
+      latency: Record<LatencyFigure, NumberSample>;
+      conversations: Map<string, ConversationState>;
+    }
+  >();
   const turns = new Map<number, RunCollector>();
   const checkNames = new Set<string>();
 
-  const observe = (record: RequestRecord, model_index: number | null, model_name: string | null, figures: AnswerFigures, passed: boolean, human: boolean | undefined) => {
+  const observe = (
+    record: RequestRecord,
+    model_index: number | null,
+    model_name: string | null,
+    figures: AnswerFigures,
+    passed: boolean,
+    human: boolean | undefined,
+  ) => {
     const key = { set: record.set, mode: record.mode, model_index };
     const id = groupKeyString(key);
     let group = groups.get(id);
     if (group === undefined) {
-      const latency = Object.fromEntries(LATENCY_FIGURES.map((f) => [f, createNumberSample()])) as Record<LatencyFigure, NumberSample>;
+      const latency = Object.fromEntries(LATENCY_FIGURES.map((f) => [f, createNumberSample()])) as Record<
+        LatencyFigure,
+        NumberSample
+      >;
       groups.set(id, (group = { key, model_name, questions: new Map(), latency, conversations: new Map() }));
     }
-    if (model_name !== null && (group.model_name === null || model_name < group.model_name)) group.model_name = model_name;
+    if (model_name !== null && (group.model_name === null || model_name < group.model_name))
+      group.model_name = model_name;
     let question = group.questions.get(record.question_id);
     if (question === undefined) {
-      question = { question: record.question, next: 0, repeats: [], outcomes: [], passes: [], human: [], conversation: [], sums: new Map(), pending: new Map(), judge: { asks: 0, failed: 0 }, first: null };
+      question = {
+        question: record.question,
+        next: 0,
+        repeats: [],
+        outcomes: [],
+        passes: [],
+        human: [],
+        conversation: [],
+        sums: new Map(),
+        pending: new Map(),
+        judge: { asks: 0, failed: 0 },
+        first: null,
+      };
       group.questions.set(record.question_id, question);
     }
     addTry(question, {
-      repeat: record.repeat, outcome: figures.outcome, passed, human: human ?? null, values: figures.outcome === 'ok' ? valuesOf(figures) : null,
+      repeat: record.repeat,
+      outcome: figures.outcome,
+      passed,
+      human: human ?? null,
+      values: figures.outcome === 'ok' ? valuesOf(figures) : null,
       // Only a try that may still be the lowest repeat keeps its answer (the first only ever goes down).
-      answer: figures.answer == null || (question.first !== null && record.repeat > question.first.repeat) ? null : trimText(figures.answer, ANSWER_CHARS),
+      answer:
+        figures.answer == null || (question.first !== null && record.repeat > question.first.repeat)
+          ? null
+          : trimText(figures.answer, ANSWER_CHARS),
       cited_document_ids: figures.cited_document_ids,
       ...judgeAsksOf(figures),
     });
     for (const name of Object.keys(figures.checks)) checkNames.add(name);
     if (record.conversation !== null) {
       const conversationKey = JSON.stringify([record.conversation, record.repeat]);
-      const state = group.conversations.get(conversationKey) ?? { passed: true, first: undefined, repeat: record.repeat };
+      const state = group.conversations.get(conversationKey) ?? {
+        passed: true,
+        first: undefined,
+        repeat: record.repeat,
+      };
       state.passed &&= passed;
       if (record.turn === 1) state.first = record.question_id;
       group.conversations.set(conversationKey, state);
@@ -193,7 +235,14 @@ export function createRunCollector(options: { verdicts?: HumanVerdicts; setOrder
       const modelIndexes = (record.models ?? []).map((m) => m.model_index);
       observe(record, null, null, record, recordPassed(record), recordVerdict(verdicts, record.key, modelIndexes));
       for (const model of record.models ?? []) {
-        observe(record, model.model_index, model.model_name, model, modelPassed(model), verdicts.get(answerKey(record.key, model.model_index))?.pass);
+        observe(
+          record,
+          model.model_index,
+          model.model_name,
+          model,
+          modelPassed(model),
+          verdicts.get(answerKey(record.key, model.model_index))?.pass,
+        );
       }
     },
     finish(source, tornLines = 0, loopDelay = null) {
@@ -216,11 +265,18 @@ export function createRunCollector(options: { verdicts?: HumanVerdicts; setOrder
           ...key,
           model_name,
           questions: new Map([...questions].map(([id, q]) => [id, toQuestionData(q, checks)])),
-          latency: Object.fromEntries(LATENCY_FIGURES.map((f) => [f, latency[f].sorted()])) as Record<LatencyFigure, Float64Array>,
+          latency: Object.fromEntries(LATENCY_FIGURES.map((f) => [f, latency[f].sorted()])) as Record<
+            LatencyFigure,
+            Float64Array
+          >,
         })),
         torn_lines: tornLines,
         check_names: checks,
-        turns: new Map([...turns.entries()].sort(([a], [b]) => a - b).map(([turn, view]) => [turn, view.finish(`${source} (turn ${turn})`, 0, loopDelay)])),
+        turns: new Map(
+          [...turns.entries()]
+            .sort(([a], [b]) => a - b)
+            .map(([turn, view]) => [turn, view.finish(`${source} (turn ${turn})`, 0, loopDelay)]),
+        ),
       };
     },
   };
@@ -236,7 +292,8 @@ function valuesOf(figures: AnswerFigures): Map<string, number> | null {
     }
   }
   for (const [name, check] of Object.entries(figures.checks)) {
-    if (!SCORE_SET.has(name) && typeof check.score === 'number' && Number.isFinite(check.score)) values.set(name, check.score);
+    if (!SCORE_SET.has(name) && typeof check.score === 'number' && Number.isFinite(check.score))
+      values.set(name, check.score);
   }
   return values.size === 0 ? null : values;
 }
@@ -281,7 +338,8 @@ function fold(q: QuestionState, t: Try): void {
   q.passes.push(t.passed);
   q.human.push(t.human);
   q.conversation.push(null);
-  if (q.first === null || t.repeat < q.first.repeat) q.first = { repeat: t.repeat, answer: t.answer, cited_document_ids: t.cited_document_ids };
+  if (q.first === null || t.repeat < q.first.repeat)
+    q.first = { repeat: t.repeat, answer: t.answer, cited_document_ids: t.cited_document_ids };
   for (const [name, value] of t.values ?? []) {
     const sum = q.sums.get(name);
     if (sum === undefined) q.sums.set(name, [value, 1]);
@@ -312,7 +370,10 @@ function toQuestionData(state: QuestionState, checkNames: readonly string[]): Qu
 }
 
 /** The summary group and repeat figures of a key; undefined when the run has no such group. */
-export function findGroup(run: RunData, key: GroupKey): { group: Group; data: GroupData; repeats: RepeatsGroup | undefined } | undefined {
+export function findGroup(
+  run: RunData,
+  key: GroupKey,
+): { group: Group; data: GroupData; repeats: RepeatsGroup | undefined } | undefined {
   const same = (g: GroupKey) => g.set === key.set && g.mode === key.mode && g.model_index === key.model_index;
   const group = run.summary.groups.find(same);
   const data = run.groups.find(same);

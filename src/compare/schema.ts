@@ -112,7 +112,6 @@ export const QuestionChangeSchema = z.object({
 });
 export type QuestionChange = z.infer<typeof QuestionChangeSchema>;
 
-
 export const GroupComparisonSchema = GroupRefSchema.extend({
   /** The baseline's name of the set (differs from `set` under --map). */
   baseline_set: z.string(),
@@ -147,14 +146,16 @@ export const ComparisonSchema = z.object({
   /** Fewer paired questions than this: no change of a score or rate is tested (latency: per statistic, see `min_n`). */
   min_samples: z.number().int(),
   /** How the list of significant changes holds its false discovery rate, and over how many tests. */
-  fdr: z.object({
-    method: z.literal('benjamini-hochberg'),
-    q: z.number(),
-    /** Figure × group tests the comparison made (figures with enough values on both sides). */
-    tests: z.number().int(),
-    /** Of them, changes reported as significant (`significant`). */
-    discoveries: z.number().int(),
-  }).default({ method: 'benjamini-hochberg', q: 0.05, tests: 0, discoveries: 0 }),
+  fdr: z
+    .object({
+      method: z.literal('benjamini-hochberg'),
+      q: z.number(),
+      /** Figure × group tests the comparison made (figures with enough values on both sides). */
+      tests: z.number().int(),
+      /** Of them, changes reported as significant (`significant`). */
+      discoveries: z.number().int(),
+    })
+    .default({ method: 'benjamini-hochberg', q: 0.05, tests: 0, discoveries: 0 }),
   /** --map: baseline set name → current set name. */
   set_map: z.record(z.string(), z.string()),
   baseline: RunSideSchema,

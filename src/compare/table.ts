@@ -5,8 +5,24 @@
  * statistics, and any other figure whose change is significant. Shared by compare.md, compare.html
  * and the step summary so they never disagree.
  */
-export { fewSamplesText, formatDelta, formatDirection, formatInterval, formatRelative, formatSamples, formatValue, withinTimingText } from './format-delta.js';
-import { HEADLINE_FIGURES, HEADLINE_LATENCY, QUALITY_HEADLINE, REPEAT_FIGURES, REVIEW_FIGURES, figureKind } from '../figures/catalogue.js';
+export {
+  fewSamplesText,
+  formatDelta,
+  formatDirection,
+  formatInterval,
+  formatRelative,
+  formatSamples,
+  formatValue,
+  withinTimingText,
+} from './format-delta.js';
+import {
+  HEADLINE_FIGURES,
+  HEADLINE_LATENCY,
+  QUALITY_HEADLINE,
+  REPEAT_FIGURES,
+  REVIEW_FIGURES,
+  figureKind,
+} from '../figures/catalogue.js';
 import type { Comparison, FigureDelta, GroupComparison } from './schema.js';
 
 /** Significant changes of other scores shown below the headline rows, at most. */
@@ -19,8 +35,17 @@ const OTHERS_SHOWN = 8;
  * change is significant (every figure is in compare.json).
  */
 export function shownFigures(_comparison: Comparison, group: GroupComparison): FigureDelta[] {
-  const checks = group.figures.filter((f) => f.kind === 'score' && figureKind(f.figure) === undefined).map((f) => f.figure);
-  const wanted: string[] = [...HEADLINE_FIGURES, ...REVIEW_FIGURES, ...QUALITY_HEADLINE, ...checks, ...REPEAT_FIGURES, ...HEADLINE_LATENCY];
+  const checks = group.figures
+    .filter((f) => f.kind === 'score' && figureKind(f.figure) === undefined)
+    .map((f) => f.figure);
+  const wanted: string[] = [
+    ...HEADLINE_FIGURES,
+    ...REVIEW_FIGURES,
+    ...QUALITY_HEADLINE,
+    ...checks,
+    ...REPEAT_FIGURES,
+    ...HEADLINE_LATENCY,
+  ];
   const byName = new Map(group.figures.map((f) => [f.figure, f]));
   const rows = wanted.flatMap((name) => byName.get(name) ?? []).filter((f) => f.headline);
   const others = group.figures.filter((f) => !f.headline && f.significant).slice(0, OTHERS_SHOWN);

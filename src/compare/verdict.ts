@@ -30,7 +30,19 @@ export interface CompareVerdictOptions {
 }
 
 /** The gates decide; the significant changes follow the decision, never lead it. */
-export function compareVerdict(c: Comparison | null, gates: readonly GateVerdict[], o: CompareVerdictOptions = {}): Verdict {
+export function compareVerdict(
+  c: Comparison | null,
+  gates: readonly GateVerdict[],
+  o: CompareVerdictOptions = {},
+): Verdict {
   const detail = [o.detail ?? '', significantChanges(c)].filter(Boolean).join(' · ');
-  return decide({ gates, interrupted: o.interrupted ?? false, interruptedExit: o.interruptedExit, detail, comparisons: o.comparisons ?? [], best: o.best, models: o.models });
+  return decide({
+    gates,
+    interrupted: o.interrupted ?? false,
+    interruptedExit: o.interruptedExit,
+    detail,
+    comparisons: o.comparisons ?? [],
+    best: o.best,
+    models: o.models,
+  });
 }

@@ -49,7 +49,13 @@ export async function startDashboardServer(options: DashboardServeOptions): Prom
     }
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => reject(new UsageError(`--dashboard ${urlHost(options.host)}:${options.port}: cannot listen (${error.code ?? error.message})`)));
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new UsageError(
+          `--dashboard ${urlHost(options.host)}:${options.port}: cannot listen (${error.code ?? error.message})`,
+        ),
+      ),
+    );
     server.listen(options.port, options.host, () => resolve());
   });
   // A page's polling keeps a connection open: it must not hold the process (the CLI decides how long to stay).

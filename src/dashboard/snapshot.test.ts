@@ -8,18 +8,43 @@ import { bucketQuantile, createDashboardSnapshots, MAX_POINTS, WINDOW_TICKS } fr
 import { DashboardSnapshotSchema } from '../viewer/dashboard-snapshot.js';
 
 const record = (over: Partial<Parameters<ReturnType<typeof createLiveSeries>['observeRecord']>[0]> = {}) => ({
-  set: 'default', mode: 'stream' as const, model_asked: [], turn: null, outcome: 'ok' as const,
-  ttfp_ms: 100, ttft_ms: 400, total_ms: 2000, response_ms: 2100, queue_ms: 1, ...over,
+  set: 'default',
+  mode: 'stream' as const,
+  model_asked: [],
+  turn: null,
+  outcome: 'ok' as const,
+  ttfp_ms: 100,
+  ttft_ms: 400,
+  total_ms: 2000,
+  response_ms: 2100,
+  queue_ms: 1,
+  ...over,
 });
 const tick = (over: Partial<LoadTick> = {}): LoadTick => ({
-  elapsed_ms: 1000, offered: 10, sent: 10, done: 8, in_flight: 2, queued: 0, ok: 7, rate_limited: 1, errors: 0, dropped: 0, late: 0, current_rate_per_s: 10, ttfp_p95_ms: 100, ...over,
+  elapsed_ms: 1000,
+  offered: 10,
+  sent: 10,
+  done: 8,
+  in_flight: 2,
+  queued: 0,
+  ok: 7,
+  rate_limited: 1,
+  errors: 0,
+  dropped: 0,
+  late: 0,
+  current_rate_per_s: 10,
+  ttfp_p95_ms: 100,
+  ...over,
 });
 
 /** A series, its snapshots and a fake clock (ms) moved by the test. */
 function setup(command: 'load' | 'capacity' = 'load') {
   const clock = { ms: 0 };
   const series = createLiveSeries({ redact: (v) => v, steps: command === 'capacity', set: 'default', mode: 'stream' });
-  const conditions = [{ kind: 'slo' as const, text: 'ttft_ms.p95<=1500' }, { kind: 'gate' as const, text: 'error_rate<=0.01' }];
+  const conditions = [
+    { kind: 'slo' as const, text: 'ttft_ms.p95<=1500' },
+    { kind: 'gate' as const, text: 'error_rate<=0.01' },
+  ];
   const snapshots = createDashboardSnapshots({ series, command, conditions, now: () => clock.ms });
   /** One second: the records, then the tick (series first, as cli/run-telemetry calls them). */
   const second = (records: ReturnType<typeof record>[], t: Partial<LoadTick>) => {
@@ -54,14 +79,38 @@ describe('dashboard snapshot', () => {
   it('before any tick: running, no points, the SLOs and gates pending', () => {
     const { snapshots } = setup();
     const s = DashboardSnapshotSchema.parse(JSON.parse(snapshots.json()));
-    expect(s).toMatchObject({ command: 'load', state: 'running', points: [], outcomes: {}, verdict: null, health: null });
-    expect(s.conditions.map((c) => [c.kind, c.state])).toEqual([['slo', 'pending'], ['gate', 'pending']]);
+    expect(s).toMatchObject({
+      command: 'load',
+      state: 'running',
+      points: [],
+      outcomes: {},
+      verdict: null,
+      health: null,
+    });
+    expect(s.conditions.map((c) => [c.kind, c.state])).toEqual([
+      ['slo', 'pending'],
+      ['gate', 'pending'],
+    ]);
   });
 
   it('each tick adds a point: the series rates, in flight, quantiles over the window, outcomes summed', () => {
     const { snapshots, second } = setup();
-    second([record({ ttft_ms: 400 }), record({ ttft_ms: 400 })], { elapsed_ms: 1000, offered: 10, sent: 10, ok: 2, rate_limited: 0, in_flight: 8 });
-    second([record({ ttft_ms: 800 }), record({ outcome: 'rate_limited', ttft_ms: null, ttfp_ms: null })], { elapsed_ms: 2000, offered: 20, sent: 18, ok: 3, rate_limited: 1, in_flight: 4 });
+    second([record({ ttft_ms: 400 }), record({ ttft_ms: 400 })], {
+      elapsed_ms: 1000,
+      offered: 10,
+      sent: 10,
+      ok: 2,
+      rate_limited: 0,
+      in_flight: 8,
+    });
+    second([record({ ttft_ms: 800 }), record({ outcome: 'rate_limited', ttft_ms: null, ttfp_ms: null })], {
+      elapsed_ms: 2000,
+      offered: 20,
+      sent: 18,
+      ok: 3,
+      rate_limited: 1,
+      in_flight: 4,
+    });
     const s = snapshots.current();
     expect(s.points).toHaveLength(2);
     const [first, last] = s.points;
@@ -112,15 +161,20 @@ describe('dashboard snapshot', () => {
     const { snapshots, second } = setup();
     second([record()], {});
     const slo = parseSlo('ttft_ms.p95<=1500');
-    const verdict = decide({ slos: [{ text: slo.gate.text, figure: 'ttft_ms.p95', value: 2026, passed: false, op: '<=', threshold: 1500 }], detail: '1 requests' });
+    const verdict = decide({
+      slos: [{ text: slo.gate.text, figure: 'ttft_ms.p95', value: 2026, passed: false, op: '<=', threshold: 1500 }],
+      detail: '1 requests',
+    });
     snapshots.finish(verdict);
     const s = DashboardSnapshotSchema.parse(JSON.parse(snapshots.json()));
     expect(s.state).toBe('done');
     expect(s.verdict).toEqual({ status: 'failed', headline: verdict.headline });
-    expect(s.conditions).toEqual([{ kind: 'slo', text: 'ttft_ms.p95<=1500', state: 'broken', detail: verdict.reasons[0]!.detail }]);
+    expect(s.conditions).toEqual([
+      { kind: 'slo', text: 'ttft_ms.p95<=1500', state: 'broken', detail: verdict.reasons[0]!.detail },
+    ]);
   });
 
-  it('capacity: points carry their step, rates are the current step\'s, decided steps are listed', () => {
+  it("capacity: points carry their step, rates are the current step's, decided steps are listed", () => {
     const { series, snapshots, second } = setup('capacity');
     expect(snapshots.current().conditions.every((c) => c.state === 'per-step')).toBe(true);
     second([], { elapsed_ms: 1000, offered: 5 });
@@ -133,7 +187,12 @@ describe('dashboard snapshot', () => {
     second([], { elapsed_ms: 1000, offered: 0 });
     second([], { elapsed_ms: 2000, offered: 7 });
     const s = snapshots.current();
-    expect(s.points.map((p) => [p.step, p.offered])).toEqual([[1, 0], [1, 5], [2, 0], [2, 7]]);
+    expect(s.points.map((p) => [p.step, p.offered])).toEqual([
+      [1, 0],
+      [1, 5],
+      [2, 0],
+      [2, 7],
+    ]);
     expect(s.steps).toEqual([step]);
   });
 });

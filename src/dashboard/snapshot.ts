@@ -73,7 +73,11 @@ function summedCounts(family: HistogramFamily | undefined): number[] {
   return sum;
 }
 
-function quantiles(now: readonly number[], before: readonly number[] | undefined, bounds: readonly number[]): DashboardPoint['ttft_ms'] {
+function quantiles(
+  now: readonly number[],
+  before: readonly number[] | undefined,
+  bounds: readonly number[],
+): DashboardPoint['ttft_ms'] {
   const window = now.map((c, i) => c - (before?.[i] ?? 0));
   const ms = (q: number) => {
     const s = bucketQuantile(q, window, bounds);
@@ -93,16 +97,34 @@ export function createDashboardSnapshots(options: SnapshotOptions): DashboardSna
   let outcomes: Record<string, number> = {};
   let lastTick: LoadTick | null = null;
   let verdict: DashboardSnapshot['verdict'] = null;
-  let conditions: DashboardCondition[] = options.conditions.map((c) => ({ ...c, state: options.command === 'capacity' ? 'per-step' : 'pending', detail: null }));
+  let conditions: DashboardCondition[] = options.conditions.map((c) => ({
+    ...c,
+    state: options.command === 'capacity' ? 'per-step' : 'pending',
+    detail: null,
+  }));
   let text: string | null = null;
 
   const snapshot = (): DashboardSnapshot => {
     const health = lastTick?.health;
     return {
-      command: options.command, state: verdict === null ? 'running' : 'done', elapsed_s: (options.now() - start) / 1000,
-      points, outcomes, in_flight: lastTick?.in_flight ?? 0,
-      health: health == null ? null : { up: !isHealthFailure(health), ms: health.ms ?? null, probes: lastTick?.health_probes ?? 0, failures: lastTick?.health_failures ?? 0 },
-      steps, conditions, verdict,
+      command: options.command,
+      state: verdict === null ? 'running' : 'done',
+      elapsed_s: (options.now() - start) / 1000,
+      points,
+      outcomes,
+      in_flight: lastTick?.in_flight ?? 0,
+      health:
+        health == null
+          ? null
+          : {
+              up: !isHealthFailure(health),
+              ms: health.ms ?? null,
+              probes: lastTick?.health_probes ?? 0,
+              failures: lastTick?.health_failures ?? 0,
+            },
+      steps,
+      conditions,
+      verdict,
     };
   };
 
@@ -115,7 +137,8 @@ export function createDashboardSnapshots(options: SnapshotOptions): DashboardSna
       const families = options.series.families();
       // The gauges of this step only (a capacity search keeps one per step).
       const stepLabel = step === null ? undefined : String(step + 1);
-      const rate = (key: string) => scalar(families, `chatbench_${key}_per_second`)?.points.find((p) => p.labels.step === stepLabel)?.value ?? 0;
+      const rate = (key: string) =>
+        scalar(families, `chatbench_${key}_per_second`)?.points.find((p) => p.labels.step === stepLabel)?.value ?? 0;
       const ttft = histogram(families, 'chatbench_ttft_seconds');
       const ttfp = histogram(families, 'chatbench_ttfp_seconds');
       const now = { ttft: summedCounts(ttft), ttfp: summedCounts(ttfp) };
@@ -124,14 +147,21 @@ export function createDashboardSnapshots(options: SnapshotOptions): DashboardSna
       history.push(now);
       if (history.length > WINDOW_TICKS) history.shift();
       points.push({
-        t_s: Math.round(options.now() - start) / 1000, step: step === null ? null : step + 1,
-        offered: rate('offered'), sent: rate('sent'), ok: rate('ok'), rate_limited: rate('rate_limited'), errors: rate('errors'), in_flight: tick.in_flight,
+        t_s: Math.round(options.now() - start) / 1000,
+        step: step === null ? null : step + 1,
+        offered: rate('offered'),
+        sent: rate('sent'),
+        ok: rate('ok'),
+        rate_limited: rate('rate_limited'),
+        errors: rate('errors'),
+        in_flight: tick.in_flight,
         ttft_ms: quantiles(now.ttft, before?.ttft, ttft?.bounds ?? []),
         ttfp_ms: quantiles(now.ttfp, before?.ttfp, ttfp?.bounds ?? []),
       });
       if (points.length > MAX_POINTS) points.shift();
       const summed: Record<string, number> = {};
-      for (const p of scalar(families, 'chatbench_requests_total')?.points ?? []) summed[p.labels.outcome!] = (summed[p.labels.outcome!] ?? 0) + p.value;
+      for (const p of scalar(families, 'chatbench_requests_total')?.points ?? [])
+        summed[p.labels.outcome!] = (summed[p.labels.outcome!] ?? 0) + p.value;
       outcomes = summed;
       text = null;
     },
@@ -142,7 +172,13 @@ export function createDashboardSnapshots(options: SnapshotOptions): DashboardSna
     finish(v) {
       verdict = { status: v.status, headline: v.headline };
       const decided = v.reasons.filter((r) => r.kind !== 'run');
-      if (decided.length > 0) conditions = decided.map((r) => ({ kind: r.kind === 'gate' ? 'gate' : 'slo', text: r.text, state: r.passed ? 'met' : 'broken', detail: r.detail }));
+      if (decided.length > 0)
+        conditions = decided.map((r) => ({
+          kind: r.kind === 'gate' ? 'gate' : 'slo',
+          text: r.text,
+          state: r.passed ? 'met' : 'broken',
+          detail: r.detail,
+        }));
       text = null;
     },
     current: snapshot,

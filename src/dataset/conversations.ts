@@ -23,7 +23,10 @@ export function conversationProblems(rows: readonly TurnRow[], file: string): st
   for (const row of rows) {
     const at = `${file}:${row.line}`;
     if (row.conversation === null) {
-      if (row.turn !== null) problems.push(`${at}: turn: turn ${row.turn} has no conversation (give the conversation id, or leave turn empty for a question on its own)`);
+      if (row.turn !== null)
+        problems.push(
+          `${at}: turn: turn ${row.turn} has no conversation (give the conversation id, or leave turn empty for a question on its own)`,
+        );
       continue;
     }
     if (row.turn === null) {
@@ -33,7 +36,10 @@ export function conversationProblems(rows: readonly TurnRow[], file: string): st
     let turns = byConversation.get(row.conversation);
     if (turns === undefined) byConversation.set(row.conversation, (turns = new Map()));
     const first = turns.get(row.turn);
-    if (first !== undefined) problems.push(`${at}: turn: conversation ${JSON.stringify(row.conversation)} has turn ${row.turn} twice (first on line ${first.line})`);
+    if (first !== undefined)
+      problems.push(
+        `${at}: turn: conversation ${JSON.stringify(row.conversation)} has turn ${row.turn} twice (first on line ${first.line})`,
+      );
     else turns.set(row.turn, row);
   }
   for (const [id, turns] of byConversation) {
@@ -43,7 +49,9 @@ export function conversationProblems(rows: readonly TurnRow[], file: string): st
       const expected = (numbers[i - 1] ?? 0) + 1;
       if (n !== expected) {
         const missing = n - expected === 1 ? `turn ${expected}` : `turns ${expected}–${n - 1}`;
-        problems.push(`${file}:${turns.get(n)!.line}: turn: conversation ${name} has no ${missing} (its turns: ${numbers.join(', ')})`);
+        problems.push(
+          `${file}:${turns.get(n)!.line}: turn: conversation ${name} has no ${missing} (its turns: ${numbers.join(', ')})`,
+        );
       }
     });
     const opening = turns.get(numbers[0]!)!;
@@ -51,7 +59,9 @@ export function conversationProblems(rows: readonly TurnRow[], file: string): st
       const row = turns.get(n)!;
       for (const column of ['persona_id', 'project_id'] as const) {
         if (row[column] !== null && row[column] !== opening[column]) {
-          problems.push(`${file}:${row.line}: ${column}: ${row[column]} differs from turn ${numbers[0]} of conversation ${name} (line ${opening.line}): a conversation's session keeps the ${column === 'persona_id' ? 'persona' : 'project'} its first turn created it with`);
+          problems.push(
+            `${file}:${row.line}: ${column}: ${row[column]} differs from turn ${numbers[0]} of conversation ${name} (line ${opening.line}): a conversation's session keeps the ${column === 'persona_id' ? 'persona' : 'project'} its first turn created it with`,
+          );
         }
       }
     }
@@ -86,4 +96,5 @@ export function conversationUnits<R extends Pick<DatasetRow, 'conversation' | 't
 }
 
 /** Whether any row is a turn of a conversation. */
-export const hasConversations = (rows: readonly Pick<DatasetRow, 'conversation'>[]): boolean => rows.some((row) => row.conversation !== null);
+export const hasConversations = (rows: readonly Pick<DatasetRow, 'conversation'>[]): boolean =>
+  rows.some((row) => row.conversation !== null);

@@ -8,7 +8,12 @@ export { indexDataset, rowsInMemory, type IndexedDataset, type RowSource } from 
 export { conversationProblems, conversationUnits, hasConversations } from './conversations.js';
 export { forcedToolId, toolIdsOf, toolProblems, type ToolIds } from './tools.js';
 export {
-  DatasetRowSchema, KNOWN_COLUMNS, isKnownColumn,
-  type DatasetRow, type DatasetRowInput, type KnownColumn, type ForcedTool,
+  DatasetRowSchema,
+  KNOWN_COLUMNS,
+  isKnownColumn,
+  type DatasetRow,
+  type DatasetRowInput,
+  type KnownColumn,
+  type ForcedTool,
 } from './schema.js';
 export { readLabels, type LabelScope } from './read-labels.js';

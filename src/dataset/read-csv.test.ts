@@ -34,10 +34,14 @@ const HEADER = 'id,question,expected_documents,must_contain,expect_no_answer,per
 
 describe('readDataset: file-level problems', () => {
   it('a missing file', async () => {
-    await expect(readDataset({ path: 'nope.csv', cwd: dir })).rejects.toThrow(new InputError(['nope.csv: no such file']));
+    await expect(readDataset({ path: 'nope.csv', cwd: dir })).rejects.toThrow(
+      new InputError(['nope.csv: no such file']),
+    );
   });
   it('a directory', async () => {
-    await expect(readDataset({ path: '.', cwd: dir })).rejects.toThrow(new InputError(['.: is a directory, not a file']));
+    await expect(readDataset({ path: '.', cwd: dir })).rejects.toThrow(
+      new InputError(['.: is a directory, not a file']),
+    );
   });
   it.each([
     { name: 'no bytes', content: '', want: 'data.csv: empty file' },
@@ -52,7 +56,11 @@ describe('readDataset: file-level problems', () => {
       content: 'id,Question\nq1,hi\n',
       want: 'data.csv: no "question" column ("Question" is not it: column names are lowercase); the header row is: id,Question',
     },
-    { name: 'no question column', content: 'id,text\nq1,hi\n', want: 'data.csv: no "question" column; the header row is: id,text' },
+    {
+      name: 'no question column',
+      content: 'id,text\nq1,hi\n',
+      want: 'data.csv: no "question" column; the header row is: id,text',
+    },
     {
       name: 'a ";"-separated file (issue 27: named, not "no question column")',
       content: 'id;question;expected_documents\nq1;how do I reset, please?;doc-1\n',
@@ -63,7 +71,11 @@ describe('readDataset: file-level problems', () => {
       content: 'id\tQuestion\nq1\thi\n',
       want: 'data.csv:1: the header row is separated by tabs ("id\tQuestion"): datasets are comma-separated CSV; save the file with "," as the separator (a spreadsheet\'s "CSV (comma delimited)")',
     },
-    { name: 'only a header', content: 'id,question\n', want: 'data.csv: no questions (the file has only a header row)' },
+    {
+      name: 'only a header',
+      content: 'id,question\n',
+      want: 'data.csv: no questions (the file has only a header row)',
+    },
     {
       name: 'an unterminated quote (line where the record starts)',
       content: 'id,question\nq1,fine\n\nq2,"never closed\nq3,more\n',
@@ -93,20 +105,56 @@ describe('readDataset: file-level problems', () => {
 describe('readDataset: row problems, each with file:line: column: message', () => {
   it.each([
     { name: 'empty question', row: 'q1,,,,,,,,', want: 'data.csv:2: question: is empty' },
-    { name: 'bad boolean', row: 'q1,hi,,,maybe,,,,', want: 'data.csv:2: expect_no_answer: "maybe" is not a boolean (use true/false, yes/no, 1/0, or leave it empty)' },
-    { name: 'expected id with spaces', row: 'q1,hi,d1| d2,,,,,,', want: 'data.csv:2: expected_documents: element 2 " d2" has surrounding spaces' },
+    {
+      name: 'bad boolean',
+      row: 'q1,hi,,,maybe,,,,',
+      want: 'data.csv:2: expect_no_answer: "maybe" is not a boolean (use true/false, yes/no, 1/0, or leave it empty)',
+    },
+    {
+      name: 'expected id with spaces',
+      row: 'q1,hi,d1| d2,,,,,,',
+      want: 'data.csv:2: expected_documents: element 2 " d2" has surrounding spaces',
+    },
     { name: 'empty element', row: 'q1,hi,d1||d3,,,,,,', want: 'data.csv:2: expected_documents: element 2 is empty' },
     { name: 'trailing separator', row: 'q1,hi,d1|,,,,,,', want: 'data.csv:2: expected_documents: element 2 is empty' },
-    { name: 'repeated id', row: 'q1,hi,d1|d1,,,,,,', want: 'data.csv:2: expected_documents: element 2 "d1" repeats element 1' },
-    { name: 'JSON array of a number', row: 'q1,hi,"[""d1"", 7]",,,,,,', want: 'data.csv:2: expected_documents: element 2 is not a string' },
-    { name: 'broken JSON array', row: 'q1,hi,"[""d1""",,,,,,', want: 'data.csv:2: expected_documents: not a JSON array of strings (or use ids separated by "|")' },
+    {
+      name: 'repeated id',
+      row: 'q1,hi,d1|d1,,,,,,',
+      want: 'data.csv:2: expected_documents: element 2 "d1" repeats element 1',
+    },
+    {
+      name: 'JSON array of a number',
+      row: 'q1,hi,"[""d1"", 7]",,,,,,',
+      want: 'data.csv:2: expected_documents: element 2 is not a string',
+    },
+    {
+      name: 'broken JSON array',
+      row: 'q1,hi,"[""d1""",,,,,,',
+      want: 'data.csv:2: expected_documents: not a JSON array of strings (or use ids separated by "|")',
+    },
     { name: 'empty phrase', row: 'q1,hi,,a||b,,,,,', want: 'data.csv:2: must_contain: element 2 is empty' },
     { name: 'bad integer', row: 'q1,hi,,,,1.5,,,', want: 'data.csv:2: persona_id: "1.5" is not an integer' },
     { name: 'bad tags', row: 'q1,hi,,,,,team=a|env,,', want: 'data.csv:2: tags: element 2 "env" is not key=value' },
-    { name: 'tag without a value', row: 'q1,hi,,,,,team=,,', want: 'data.csv:2: tags: element 1 "team=" is not key=value' },
-    { name: 'bad time_cutoff', row: 'q1,hi,,,,,,last week,', want: 'data.csv:2: time_cutoff: "last week" is not an ISO date-time (e.g. 2024-05-01T00:00:00Z)' },
-    { name: 'bad source type', row: 'q1,hi,,,,,,,Web', want: 'data.csv:2: source_type: element 1 "Web" is not a source type (a lowercase identifier such as "web" or "github")' },
-    { name: 'too many cells', row: 'q1,hi,a,b,c, 1,d=e,,web,extra', want: 'data.csv:2: 10 cells but the header has 9 columns (quote cells that contain a comma)' },
+    {
+      name: 'tag without a value',
+      row: 'q1,hi,,,,,team=,,',
+      want: 'data.csv:2: tags: element 1 "team=" is not key=value',
+    },
+    {
+      name: 'bad time_cutoff',
+      row: 'q1,hi,,,,,,last week,',
+      want: 'data.csv:2: time_cutoff: "last week" is not an ISO date-time (e.g. 2024-05-01T00:00:00Z)',
+    },
+    {
+      name: 'bad source type',
+      row: 'q1,hi,,,,,,,Web',
+      want: 'data.csv:2: source_type: element 1 "Web" is not a source type (a lowercase identifier such as "web" or "github")',
+    },
+    {
+      name: 'too many cells',
+      row: 'q1,hi,a,b,c, 1,d=e,,web,extra',
+      want: 'data.csv:2: 10 cells but the header has 9 columns (quote cells that contain a comma)',
+    },
   ])('$name', async ({ row, want }) => {
     expect(await problemsOf(`${HEADER}${row}\n`)).toEqual([want]);
   });
@@ -137,7 +185,8 @@ describe('readDataset: row problems, each with file:line: column: message', () =
 
 describe('readDataset: good files', () => {
   it('BOM, CRLF, a quoted multi-line question with a comma and a quote, blank and empty rows skipped', async () => {
-    const csv = '\uFEFFid,question,category\r\nq1,"How many days,\r\nand what is ""PTO""?",hr\r\n\r\n,,\r\nq2,Next?,\r\n';
+    const csv =
+      '\uFEFFid,question,category\r\nq1,"How many days,\r\nand what is ""PTO""?",hr\r\n\r\n,,\r\nq2,Next?,\r\n';
     const dataset = await read(csv);
     expect(dataset.rows.map(({ id, question, line, category }) => ({ id, question, line, category }))).toEqual([
       { id: 'q1', question: 'How many days,\nand what is "PTO"?', line: 2, category: 'hr' },
@@ -162,10 +211,29 @@ describe('readDataset: good files', () => {
       'd,[],,,',
     ].join('\n');
     const rows = (await read(csv)).rows.map((row) => row.expectations);
-    const none = { must_match: [], must_not_match: [], reference_answer: null, rubric: null, human_verdict: null, expected_tools: [] };
+    const none = {
+      must_match: [],
+      must_not_match: [],
+      reference_answer: null,
+      rubric: null,
+      human_verdict: null,
+      expected_tools: [],
+    };
     expect(rows).toEqual([
-      { expected_document_ids: ['d1', 'd2'], must_contain: ['20 days', 'HR'], must_not_contain: ['sorry'], expect_no_answer: true, ...none },
-      { expected_document_ids: ['d3', 'd 4'], must_contain: [], must_not_contain: [], expect_no_answer: false, ...none },
+      {
+        expected_document_ids: ['d1', 'd2'],
+        must_contain: ['20 days', 'HR'],
+        must_not_contain: ['sorry'],
+        expect_no_answer: true,
+        ...none,
+      },
+      {
+        expected_document_ids: ['d3', 'd 4'],
+        must_contain: [],
+        must_not_contain: [],
+        expect_no_answer: false,
+        ...none,
+      },
       { expected_document_ids: [], must_contain: [], must_not_contain: [], expect_no_answer: true, ...none },
       { expected_document_ids: [], must_contain: [], must_not_contain: [], expect_no_answer: false, ...none },
     ]);
@@ -179,13 +247,23 @@ describe('readDataset: good files', () => {
       'c,,,,[Dd]ay[s],',
     ].join('\n');
     const rows = (await read(csv)).rows.map((row) => row.expectations);
-    expect(rows[0]).toMatchObject({ reference_answer: '25 days of PTO', rubric: 'Names "PeopleHub".', human_verdict: 'pass', must_match: ['/\\b25 days\\b/iu'], must_not_match: ['/sorry/i', '/not sure/iu'] });
+    expect(rows[0]).toMatchObject({
+      reference_answer: '25 days of PTO',
+      rubric: 'Names "PeopleHub".',
+      human_verdict: 'pass',
+      must_match: ['/\\b25 days\\b/iu'],
+      must_not_match: ['/sorry/i', '/not sure/iu'],
+    });
     expect(rows[1]).toMatchObject({ reference_answer: null, human_verdict: 'fail', must_match: ['/^[A-Z]/'] });
     expect(rows[2]?.must_match).toEqual(['/[Dd]ay[s]/iu']);
   });
 
   it('reports a bad pattern or verdict with its line and column', async () => {
-    const csv = ['question,must_match,must_not_match,human_verdict', 'a,(unclosed,/x/g,maybe', 'b,"["""", ""ok""]",,'].join('\n');
+    const csv = [
+      'question,must_match,must_not_match,human_verdict',
+      'a,(unclosed,/x/g,maybe',
+      'b,"["""", ""ok""]",,',
+    ].join('\n');
     expect(await problemsOf(csv)).toEqual([
       'data.csv:2: human_verdict: "maybe" is not a verdict (pass or fail; good/bad, true/false, yes/no, 1/0 also read)',
       expect.stringMatching(/^data\.csv:2: must_match: invalid regular expression "\(unclosed": .*Unterminated group/),
@@ -205,12 +283,26 @@ describe('readDataset: good files', () => {
     expect(first?.filters).toEqual({
       source_type: ['github', 'web'],
       document_set: ['Engineering', 'Runbooks'],
-      tags: [{ tag_key: 'team', tag_value: 'sre' }, { tag_key: 'tier', tag_value: '1' }],
+      tags: [
+        { tag_key: 'team', tag_value: 'sre' },
+        { tag_key: 'tier', tag_value: '1' },
+      ],
       time_cutoff: '2024-05-01T00:00:00Z',
     });
     expect(BaseFiltersSchema.parse(first?.filters)).toEqual(first?.filters);
-    expect(first).toMatchObject({ persona_id: 3, project_id: 7, additional_context: 'Be brief.', metadata: { owner: 'alice', difficulty: 'hard' } });
-    expect(second).toMatchObject({ filters: null, persona_id: null, project_id: null, additional_context: null, metadata: { owner: 'bob', difficulty: '' } });
+    expect(first).toMatchObject({
+      persona_id: 3,
+      project_id: 7,
+      additional_context: 'Be brief.',
+      metadata: { owner: 'alice', difficulty: 'hard' },
+    });
+    expect(second).toMatchObject({
+      filters: null,
+      persona_id: null,
+      project_id: null,
+      additional_context: null,
+      metadata: { owner: 'bob', difficulty: '' },
+    });
     expect(metadataColumns(dataset)).toEqual(['owner', 'difficulty']);
   });
 

@@ -46,11 +46,18 @@ interface RawRecord {
  * against `toolIds` when the service's tools are known (dataset/tools.ts). Throws InputError
  * listing every problem, by line.
  */
-export async function readDataset(file: InputFile | string, options: { toolIds?: ToolIds | null | undefined } = {}): Promise<Dataset> {
+export async function readDataset(
+  file: InputFile | string,
+  options: { toolIds?: ToolIds | null | undefined } = {},
+): Promise<Dataset> {
   const rows: DatasetRow[] = [];
   const categories = new Map<string, string>();
   const shape = await scanDataset(file, { ...options, onRow: (row) => rows.push(compactRow(row, categories)) });
-  return { ...shape, rows, categories: [...new Set(rows.flatMap((row) => (row.category === null ? [] : [row.category])))] };
+  return {
+    ...shape,
+    rows,
+    categories: [...new Set(rows.flatMap((row) => (row.category === null ? [] : [row.category])))],
+  };
 }
 
 export interface ScanOptions {
@@ -95,28 +102,45 @@ export async function scanDataset(file: InputFile | string, options: ScanOptions
     index += 1;
     const where = `${name}:${record.line}`;
     if (record.cells.length > columns.length) {
-      problems.add(`${where}: ${record.cells.length} cells but the header has ${columns.length} columns (quote cells that contain a comma)`);
+      problems.add(
+        `${where}: ${record.cells.length} cells but the header has ${columns.length} columns (quote cells that contain a comma)`,
+      );
       continue;
     }
     const rowInput = toRowInput(columns, record, index);
     const result = DatasetRowSchema.safeParse(rowInput);
     if (result.success) {
       const row = result.data;
-      if (row.conversation !== null || row.turn !== null) turns.push({ line: row.line, conversation: row.conversation, turn: row.turn, persona_id: row.persona_id, project_id: row.project_id });
+      if (row.conversation !== null || row.turn !== null)
+        turns.push({
+          line: row.line,
+          conversation: row.conversation,
+          turn: row.turn,
+          persona_id: row.persona_id,
+          project_id: row.project_id,
+        });
       tools.add(...toolProblems([row], options.toolIds ?? null, name));
       // Once a problem is found no row is handed on: the reader throws at the end whatever they are.
       if (problems.count === 0) options.onRow(row, record.span);
-    } else for (const issue of result.error.issues) problems.add(`${where}: ${issue.path.join('.') || 'row'}: ${issue.message}`);
+    } else
+      for (const issue of result.error.issues)
+        problems.add(`${where}: ${issue.path.join('.') || 'row'}: ${issue.message}`);
     // Checked on the cell, not the parsed row, so a duplicate shows even when the row has other problems.
     const id = rowInput.id.trim();
     const firstLine = firstLines.seen(id, record.line);
-    if (firstLine !== undefined && id !== '') problems.add(`${where}: id: duplicate id ${JSON.stringify(id)} (first on line ${firstLine})`);
+    if (firstLine !== undefined && id !== '')
+      problems.add(`${where}: id: duplicate id ${JSON.stringify(id)} (first on line ${firstLine})`);
   }
   if (index === 0) throw new InputError([`${name}: no questions (the file has only a header row)`]);
-  const all = [...problems.items, ...conversationProblems(turns, name), ...tools.items].sort((a, b) => lineNumber(a) - lineNumber(b));
+  const all = [...problems.items, ...conversationProblems(turns, name), ...tools.items].sort(
+    (a, b) => lineNumber(a) - lineNumber(b),
+  );
   const total = problems.count + tools.count + all.length - problems.items.length - tools.items.length;
   if (total > MAX_LISTED_PROBLEMS) {
-    throw new InputError([...all.slice(0, MAX_LISTED_PROBLEMS), `${name}: ${formatCount(total - MAX_LISTED_PROBLEMS)} more problems (the first ${formatCount(MAX_LISTED_PROBLEMS)} by line are listed)`]);
+    throw new InputError([
+      ...all.slice(0, MAX_LISTED_PROBLEMS),
+      `${name}: ${formatCount(total - MAX_LISTED_PROBLEMS)} more problems (the first ${formatCount(MAX_LISTED_PROBLEMS)} by line are listed)`,
+    ]);
   }
   if (all.length > 0) throw new InputError(all);
   return { path: name, columns };
@@ -166,10 +190,16 @@ export function compactRow(row: DatasetRow, categories: Map<string, string>): Da
     else category = known;
   }
   return {
-    ...row, category,
+    ...row,
+    category,
     expectations: {
-      ...e, expected_document_ids: shared(e.expected_document_ids), must_contain: shared(e.must_contain), must_not_contain: shared(e.must_not_contain),
-      must_match: shared(e.must_match), must_not_match: shared(e.must_not_match), expected_tools: shared(e.expected_tools),
+      ...e,
+      expected_document_ids: shared(e.expected_document_ids),
+      must_contain: shared(e.must_contain),
+      must_not_contain: shared(e.must_not_contain),
+      must_match: shared(e.must_match),
+      must_not_match: shared(e.must_not_match),
+      expected_tools: shared(e.expected_tools),
     },
     metadata: Object.keys(row.metadata).length === 0 ? NO_METADATA : row.metadata,
   };
@@ -180,12 +210,20 @@ export function compactRow(row: DatasetRow, categories: Map<string, string>): Da
  * counts a CRLF inside a quoted cell as two lines; the text comes with CRLF made LF, so its line
  * numbers are exact. A CSV error is an InputError naming the line.
  */
-async function* parseRecords(name: string, input: InputFile, withSpans = false): AsyncGenerator<RawRecord, void, undefined> {
+async function* parseRecords(
+  name: string,
+  input: InputFile,
+  withSpans = false,
+): AsyncGenerator<RawRecord, void, undefined> {
   const parser = parse({ info: true, bom: true, ...CSV_OPTIONS });
   const spans = withSpans ? createRecordSpans() : null;
   const feed = async () => {
     try {
-      for await (const chunk of readUtf8Chunks(input, undefined, spans === null ? undefined : (bytes) => spans.feed(bytes))) {
+      for await (const chunk of readUtf8Chunks(
+        input,
+        undefined,
+        spans === null ? undefined : (bytes) => spans.feed(bytes),
+      )) {
         if (parser.destroyed) return; // a CSV error, or the reader stopped early
         // Back-pressure; a parser destroyed meanwhile never drains, but it closes.
         if (!parser.write(chunk)) {
@@ -208,7 +246,10 @@ async function* parseRecords(name: string, input: InputFile, withSpans = false):
   try {
     // With `info: true` each record comes as { record, info }.
     let lfDelimited: boolean | undefined;
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: Info & { lines: number } }>) {
+    for await (const { record, info } of parser as AsyncIterable<{
+      record: string[];
+      info: Info & { lines: number };
+    }>) {
       // info.lines is the line where the record ends; only quoted cells can hold newlines.
       const counted = info.lines - record.reduce((count, value) => count + countNewlines(value), 0);
       // csv-parse settles the record delimiter on the first line; the spans split on LF only.
@@ -217,7 +258,8 @@ async function* parseRecords(name: string, input: InputFile, withSpans = false):
       // though it counts one in a quoted cell: the record then starts a line later than counted.
       const span = spans === null || !lfDelimited ? null : (spans.take(counted) ?? spans.take(counted + 1));
       const line = counted; // (as the path without spans counts it, so both give a row the same line)
-      if (spans !== null && lfDelimited && span === undefined) throw new Error(`${name}:${line}: the byte offsets of the records and csv-parse disagree (a chatbench bug)`);
+      if (spans !== null && lfDelimited && span === undefined)
+        throw new Error(`${name}:${line}: the byte offsets of the records and csv-parse disagree (a chatbench bug)`);
       yield { cells: record, line, span: span ?? null };
     }
   } catch (error) {
@@ -236,7 +278,11 @@ const countNewlines = (value: string): number => (value.match(/[\r\n]/g) ?? []).
  * The options every parse of a dataset shares: the stream's and a re-read record's (dataset/row-file)
  * must split and skip alike.
  */
-export const CSV_OPTIONS = { relax_column_count: true, skip_empty_lines: true, skip_records_with_empty_values: true } as const;
+export const CSV_OPTIONS = {
+  relax_column_count: true,
+  skip_empty_lines: true,
+  skip_records_with_empty_values: true,
+} as const;
 
 /** Whether the parser found LF to be the record delimiter (csv-parse fills `options.record_delimiter` on the first line). */
 function isLfDelimited(parser: object): boolean {
@@ -284,13 +330,19 @@ function checkHeader(name: string, columns: string[]): string[] {
   columns.forEach((column, index) => {
     if (column === '') problems.push(`${name}:1: column ${index + 1} has no name`);
     // An object key of that name sets the object's prototype: the column would vanish from every record.
-    else if (column === '__proto__') problems.push(`${name}:1: column "__proto__" cannot be kept (the name is reserved in JavaScript objects); rename it`);
+    else if (column === '__proto__')
+      problems.push(
+        `${name}:1: column "__proto__" cannot be kept (the name is reserved in JavaScript objects); rename it`,
+      );
     else if (seen.has(column)) problems.push(`${name}:1: column "${column}" appears twice`);
     seen.add(column);
   });
   if (!seen.has('question')) {
     const separator = foreignSeparator(columns);
-    if (separator !== undefined) return [`${name}:1: the header row is separated by ${separator.name} ("${columns.join(',')}"): datasets are comma-separated CSV; save the file with "," as the separator (a spreadsheet's "CSV (comma delimited)")`];
+    if (separator !== undefined)
+      return [
+        `${name}:1: the header row is separated by ${separator.name} ("${columns.join(',')}"): datasets are comma-separated CSV; save the file with "," as the separator (a spreadsheet's "CSV (comma delimited)")`,
+      ];
     const near = columns.find((column) => column.toLowerCase() === 'question');
     const hint = near === undefined ? '' : ` ("${near}" is not it: column names are lowercase)`;
     problems.unshift(`${name}: no "question" column${hint}; the header row is: ${columns.join(',')}`);
@@ -303,13 +355,26 @@ function checkHeader(name: string, columns: string[]): string[] {
  * read as commas, the whole header is one column. Named as such instead of "no question column".
  */
 function foreignSeparator(columns: readonly string[]): { name: string } | undefined {
-  for (const [char, name] of [[';', 'semicolons (";")'], ['\t', 'tabs']] as const) {
-    if (columns.some((column) => column.includes(char) && column.split(char).some((part) => part.trim().toLowerCase() === 'question'))) return { name };
+  for (const [char, name] of [
+    [';', 'semicolons (";")'],
+    ['\t', 'tabs'],
+  ] as const) {
+    if (
+      columns.some(
+        (column) =>
+          column.includes(char) && column.split(char).some((part) => part.trim().toLowerCase() === 'question'),
+      )
+    )
+      return { name };
   }
   return undefined;
 }
 
-export function toRowInput(columns: string[], record: Pick<RawRecord, 'cells' | 'line'>, rowNumber: number): DatasetRowInput {
+export function toRowInput(
+  columns: string[],
+  record: Pick<RawRecord, 'cells' | 'line'>,
+  rowNumber: number,
+): DatasetRowInput {
   const known: Record<string, string> = {};
   const metadata: Record<string, string> = {};
   columns.forEach((column, index) => {

@@ -12,7 +12,18 @@ import { LabelSchema, type Label } from '../records/labels.js';
 import { JUDGE_FIGURES, type LabelVerdict } from '../records/quality.js';
 import { readUtf8File, type InputFile } from './read-text.js';
 
-const VERDICTS: Record<string, LabelVerdict> = { pass: 'pass', fail: 'fail', good: 'pass', bad: 'fail', true: 'pass', false: 'fail', yes: 'pass', no: 'fail', 1: 'pass', 0: 'fail' };
+const VERDICTS: Record<string, LabelVerdict> = {
+  pass: 'pass',
+  fail: 'fail',
+  good: 'pass',
+  bad: 'fail',
+  true: 'pass',
+  false: 'fail',
+  yes: 'pass',
+  no: 'fail',
+  1: 'pass',
+  0: 'fail',
+};
 
 /** What the labels may name: the dataset's question ids and the run's sets. */
 export interface LabelScope {
@@ -33,9 +44,16 @@ export async function readLabels(file: InputFile, scope: LabelScope): Promise<La
   const [header, ...body] = rows;
   const columns = (header ?? []).map((c) => c.trim());
   const at = (...names: string[]) => columns.findIndex((c) => names.includes(c));
-  const [idAt, verdictAt, setAt, figureAt] = [at('question_id', 'id'), at('verdict', 'human_verdict'), at('set'), at('figure')];
+  const [idAt, verdictAt, setAt, figureAt] = [
+    at('question_id', 'id'),
+    at('verdict', 'human_verdict'),
+    at('set'),
+    at('figure'),
+  ];
   if (idAt === -1 || verdictAt === -1) {
-    throw new InputError([`${name}:1: the header needs a question_id (or id) and a verdict (or human_verdict) column; it is: ${columns.join(',')}`]);
+    throw new InputError([
+      `${name}:1: the header needs a question_id (or id) and a verdict (or human_verdict) column; it is: ${columns.join(',')}`,
+    ]);
   }
   const problems: string[] = [];
   const labels: Label[] = [];
@@ -50,12 +68,19 @@ export async function readLabels(file: InputFile, scope: LabelScope): Promise<La
     const figure = cell(figureAt) === '' ? null : cell(figureAt);
     if (questionId === '') problem(columns[idAt]!, 'is empty');
     else if (!scope.questionIds.has(questionId)) problem(columns[idAt]!, `no question "${questionId}" in the dataset`);
-    if (verdict === undefined) problem(columns[verdictAt]!, `"${cell(verdictAt)}" is not a verdict (pass or fail; good/bad, true/false, yes/no, 1/0 also read)`);
-    if (set !== null && !scope.sets.includes(set)) problem('set', `no set "${set}" in the run (its sets: ${scope.sets.join(', ')})`);
-    if (figure !== null && !(JUDGE_FIGURES as readonly string[]).includes(figure)) problem('figure', `"${figure}" is not a judged figure (${JUDGE_FIGURES.join(', ')})`);
+    if (verdict === undefined)
+      problem(
+        columns[verdictAt]!,
+        `"${cell(verdictAt)}" is not a verdict (pass or fail; good/bad, true/false, yes/no, 1/0 also read)`,
+      );
+    if (set !== null && !scope.sets.includes(set))
+      problem('set', `no set "${set}" in the run (its sets: ${scope.sets.join(', ')})`);
+    if (figure !== null && !(JUDGE_FIGURES as readonly string[]).includes(figure))
+      problem('figure', `"${figure}" is not a judged figure (${JUDGE_FIGURES.join(', ')})`);
     const key = JSON.stringify([questionId, set, figure]);
     const first = seen.get(key);
-    if (first !== undefined) problem(columns[idAt]!, `a second verdict for the same answer and figure (first on line ${first})`);
+    if (first !== undefined)
+      problem(columns[idAt]!, `a second verdict for the same answer and figure (first on line ${first})`);
     seen.set(key, line);
     const parsed = LabelSchema.safeParse({ question_id: questionId, set, figure, verdict, source: `${name}:${line}` });
     if (parsed.success) labels.push(parsed.data);

@@ -41,16 +41,21 @@ export async function readUtf8File(file: InputFile, maxBytes: number = LIMITS.in
   } catch (error) {
     if (error instanceof FileTooLargeError) throw new InputError([tooLargeMessage(file.path, error)], { cause: error });
     const code = (error as NodeJS.ErrnoException).code ?? '';
-    throw new InputError([`${file.path}: ${REASONS[code] ?? `cannot read (${code || String(error)})`}`], { cause: error });
+    throw new InputError([`${file.path}: ${REASONS[code] ?? `cannot read (${code || String(error)})`}`], {
+      cause: error,
+    });
   }
   let text: string;
   try {
     // The decoder drops a leading BOM itself (ignoreBOM is false by default).
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch (error) {
-    throw new InputError([`${file.path}: not UTF-8 (first invalid byte on line ${firstInvalidLine(bytes)}; save the file as UTF-8)`], {
-      cause: error,
-    });
+    throw new InputError(
+      [`${file.path}: not UTF-8 (first invalid byte on line ${firstInvalidLine(bytes)}; save the file as UTF-8)`],
+      {
+        cause: error,
+      },
+    );
   }
   if (text.trim() === '') throw new InputError([`${file.path}: empty file`]);
   return text;
@@ -65,18 +70,25 @@ export async function readUtf8File(file: InputFile, maxBytes: number = LIMITS.in
  * `onBytes` sees each chunk's raw bytes before its text is yielded (dataset/record-spans keeps byte
  * offsets in the file, which the CRLF conversion would shift).
  */
-export async function* readUtf8Chunks(file: InputFile, maxBytes: number = LIMITS.inputFileBytes, onBytes?: (chunk: Buffer) => void): AsyncGenerator<string> {
+export async function* readUtf8Chunks(
+  file: InputFile,
+  maxBytes: number = LIMITS.inputFileBytes,
+  onBytes?: (chunk: Buffer) => void,
+): AsyncGenerator<string> {
   const fullPath = isAbsolute(file.path) || file.cwd === undefined ? file.path : resolve(file.cwd, file.path);
   const fail = (error: unknown): InputError => {
     if (error instanceof InputError) return error;
     const code = (error as NodeJS.ErrnoException).code ?? '';
-    return new InputError([`${file.path}: ${REASONS[code] ?? `cannot read (${code || String(error)})`}`], { cause: error });
+    return new InputError([`${file.path}: ${REASONS[code] ?? `cannot read (${code || String(error)})`}`], {
+      cause: error,
+    });
   };
   const info = await stat(fullPath).catch((error: unknown) => {
     throw fail(error);
   });
   if (info.isDirectory()) throw fail(Object.assign(new Error('directory'), { code: 'EISDIR' }));
-  if (info.isFile() && info.size > maxBytes) throw new InputError([tooLargeMessage(file.path, new FileTooLargeError(file.path, maxBytes, info.size))]);
+  if (info.isFile() && info.size > maxBytes)
+    throw new InputError([tooLargeMessage(file.path, new FileTooLargeError(file.path, maxBytes, info.size))]);
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const input = createReadStream(fullPath);
   let total = 0;
@@ -91,12 +103,20 @@ export async function* readUtf8Chunks(file: InputFile, maxBytes: number = LIMITS
   try {
     for await (const chunk of input as AsyncIterable<Buffer>) {
       total += chunk.length;
-      if (total > maxBytes) throw new InputError([tooLargeMessage(file.path, new FileTooLargeError(file.path, maxBytes, info.isFile() ? info.size : null))]);
+      if (total > maxBytes)
+        throw new InputError([
+          tooLargeMessage(file.path, new FileTooLargeError(file.path, maxBytes, info.isFile() ? info.size : null)),
+        ]);
       let text: string;
       try {
         text = decoder.decode(chunk, { stream: true });
       } catch (error) {
-        throw new InputError([`${file.path}: not UTF-8 (first invalid byte on line ${linesBefore + firstInvalidLine(chunk)}; save the file as UTF-8)`], { cause: error });
+        throw new InputError(
+          [
+            `${file.path}: not UTF-8 (first invalid byte on line ${linesBefore + firstInvalidLine(chunk)}; save the file as UTF-8)`,
+          ],
+          { cause: error },
+        );
       }
       for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) linesBefore += 1;
       onBytes?.(chunk);
@@ -107,7 +127,10 @@ export async function* readUtf8Chunks(file: InputFile, maxBytes: number = LIMITS
     try {
       last = decoder.decode();
     } catch (error) {
-      throw new InputError([`${file.path}: not UTF-8 (first invalid byte on line ${linesBefore + 1}; save the file as UTF-8)`], { cause: error });
+      throw new InputError(
+        [`${file.path}: not UTF-8 (first invalid byte on line ${linesBefore + 1}; save the file as UTF-8)`],
+        { cause: error },
+      );
     }
     const out = toLf(last) + (carryCr ? '\r' : '');
     if (out !== '') yield out;

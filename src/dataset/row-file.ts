@@ -61,7 +61,9 @@ export function createRowFile<Row>(options: RowFileOptions<Row>): (index: number
   };
   const check = (stats: Stats | { size: number; mtimeMs: number }) => {
     if (stats.size !== stamp.size || stats.mtimeMs !== stamp.mtimeMs) {
-      throw new InputError([`${name}: the file changed after it was read (size or modification time differs); run again with the file left as it is`]);
+      throw new InputError([
+        `${name}: the file changed after it was read (size or modification time differs); run again with the file left as it is`,
+      ]);
     }
   };
   const readNow = (block: number): Buffer => {
@@ -96,9 +98,12 @@ export function createRowFile<Row>(options: RowFileOptions<Row>): (index: number
       } finally {
         await handle.close();
       }
-    })().catch(() => undefined).finally(() => { // a failed read ahead is read again, and fails, when needed
-      reading = null;
-    });
+    })()
+      .catch(() => undefined)
+      .finally(() => {
+        // a failed read ahead is read again, and fails, when needed
+        reading = null;
+      });
   };
   const load = (block: number): Block<Row> => {
     const bytes = ahead.get(block) ?? readNow(block);
@@ -107,7 +112,10 @@ export function createRowFile<Row>(options: RowFileOptions<Row>): (index: number
     const want = Math.min(count, first + BLOCK_ROWS) - first;
     // As the stream read it: CRLF made LF, LF the record delimiter, the same rows skipped.
     const cells = parse(bytes.toString('utf8').replace(/\r\n/g, '\n'), CSV_REREAD_OPTIONS) as string[][];
-    if (cells.length !== want) throw new InputError([`${name}: the file changed after it was read (rows ${first + 1}–${first + want} read again differ)`]);
+    if (cells.length !== want)
+      throw new InputError([
+        `${name}: the file changed after it was read (rows ${first + 1}–${first + want} read again differ)`,
+      ]);
     if (cache.size >= CACHED_BLOCKS) cache.delete(cache.keys().next().value!);
     const loaded: Block<Row> = { cells, rows: new Array<Row | undefined>(want) };
     cache.set(block, loaded);

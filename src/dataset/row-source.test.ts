@@ -22,25 +22,35 @@ afterEach(() => {
 });
 
 const all = (source: RowSource) => Array.from({ length: source.length }, (_, i) => source.row(i));
-const units = (source: RowSource) => Array.from({ length: source.unitCount }, (_, u) => source.unit(u).map((i) => source.id(i)));
+const units = (source: RowSource) =>
+  Array.from({ length: source.unitCount }, (_, u) => source.unit(u).map((i) => source.id(i)));
 
 describe('indexDataset: the rows read again by byte offset are the rows the stream read', () => {
-  it.each([3, BLOCK_ROWS + 12, 300])('%i rows of every tricky kind (CRLF, quoted newlines, BOM, blank and empty rows, UTF-8)', async (rows) => {
-    const file = write('tricky.csv', trickyCsv(rows));
-    const held = await readDataset(file);
-    const indexed = await indexDataset(file);
-    expect(indexed.columns).toEqual(held.columns);
-    expect(indexed.rows.length).toBe(held.rows.length);
-    // Backwards first: blocks are read out of order, then in order (the read-ahead's path).
-    const backwards = Array.from({ length: held.rows.length }, (_, i) => indexed.rows.row(held.rows.length - 1 - i)).reverse();
-    expect(backwards).toEqual(held.rows);
-    expect(all(indexed.rows)).toEqual(held.rows);
-    expect(Array.from({ length: held.rows.length }, (_, i) => indexed.rows.id(i))).toEqual(held.rows.map((r) => r.id));
-    expect(units(indexed.rows)).toEqual(conversationUnits(held.rows).map((u) => u.map((r) => r.id)));
-    expect(units(rowsInMemory(held.rows))).toEqual(units(indexed.rows));
-    expect(indexed.rows.turns).toEqual(rowsInMemory(held.rows).turns);
-    expect(indexed.rows.deepResearch).toEqual(held.rows.filter((r) => r.deep_research === true).map(({ line, deep_research }) => ({ line, deep_research })));
-  });
+  it.each([3, BLOCK_ROWS + 12, 300])(
+    '%i rows of every tricky kind (CRLF, quoted newlines, BOM, blank and empty rows, UTF-8)',
+    async (rows) => {
+      const file = write('tricky.csv', trickyCsv(rows));
+      const held = await readDataset(file);
+      const indexed = await indexDataset(file);
+      expect(indexed.columns).toEqual(held.columns);
+      expect(indexed.rows.length).toBe(held.rows.length);
+      // Backwards first: blocks are read out of order, then in order (the read-ahead's path).
+      const backwards = Array.from({ length: held.rows.length }, (_, i) =>
+        indexed.rows.row(held.rows.length - 1 - i),
+      ).reverse();
+      expect(backwards).toEqual(held.rows);
+      expect(all(indexed.rows)).toEqual(held.rows);
+      expect(Array.from({ length: held.rows.length }, (_, i) => indexed.rows.id(i))).toEqual(
+        held.rows.map((r) => r.id),
+      );
+      expect(units(indexed.rows)).toEqual(conversationUnits(held.rows).map((u) => u.map((r) => r.id)));
+      expect(units(rowsInMemory(held.rows))).toEqual(units(indexed.rows));
+      expect(indexed.rows.turns).toEqual(rowsInMemory(held.rows).turns);
+      expect(indexed.rows.deepResearch).toEqual(
+        held.rows.filter((r) => r.deep_research === true).map(({ line, deep_research }) => ({ line, deep_research })),
+      );
+    },
+  );
 
   it('a last row ending in a lone CR keeps it, as the stream does', async () => {
     const file = write('cr.csv', 'id,question,notes\nq1,Hi?,a\nq2,Bye?,b\r');
@@ -50,7 +60,11 @@ describe('indexDataset: the rows read again by byte offset are the rows the stre
   it('a lone CR inside a quoted cell is a line break for the line numbers, as csv-parse counts it', async () => {
     const file = write('quoted-cr.csv', 'id,question,notes\n"q1","Hi?","a"\n"q2","Bye?","\rcr"\n"q3","Again?","c"\n');
     const held = await readDataset(file);
-    expect(held.rows.map((r) => [r.id, r.line])).toEqual([['q1', 2], ['q2', 3], ['q3', 5]]);
+    expect(held.rows.map((r) => [r.id, r.line])).toEqual([
+      ['q1', 2],
+      ['q2', 3],
+      ['q3', 5],
+    ]);
     expect(all((await indexDataset(file)).rows)).toEqual(held.rows);
   });
 
@@ -84,7 +98,8 @@ describe('indexDataset: the rows read again by byte offset are the rows the stre
 
   it('an invalid file: the same problems as readDataset, nothing indexed', async () => {
     const file = write('bad.csv', 'id,question\nq1,\nq1,Again?\n');
-    const problems = async (read: () => Promise<unknown>) => ((await read().catch((e: unknown) => e)) as InputError).problems;
+    const problems = async (read: () => Promise<unknown>) =>
+      ((await read().catch((e: unknown) => e)) as InputError).problems;
     expect(await problems(() => indexDataset(file))).toEqual(await problems(() => readDataset(file)));
   });
 });

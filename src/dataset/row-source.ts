@@ -68,7 +68,10 @@ const turnsOf = (rows: Iterable<Pick<DatasetRow, 'conversation' | 'turn'>>): num
  * header). Throws InputError with every problem, as readDataset does. A file whose records are
  * not LF-delimited (lone CRs) cannot be re-read by offset: its rows are kept in memory instead.
  */
-export async function indexDataset(file: InputFile, options: { toolIds?: ToolIds | null | undefined } = {}): Promise<IndexedDataset> {
+export async function indexDataset(
+  file: InputFile,
+  options: { toolIds?: ToolIds | null | undefined } = {},
+): Promise<IndexedDataset> {
   const full = isAbsolute(file.path) || file.cwd === undefined ? file.path : resolve(file.cwd, file.path);
   const index = createIndex();
   const held: DatasetRow[] = [];
@@ -87,8 +90,14 @@ export async function indexDataset(file: InputFile, options: { toolIds?: ToolIds
   const columns = shape.columns;
   const categories = new Map<string, string>();
   const row = createRowFile({
-    full, name: file.path, stamp: { size: info.size, mtimeMs: info.mtimeMs }, count: index.count, offsets: index.offsets(), lengths: index.lengths(),
-    toRow: (cells, at) => compactRow(DatasetRowSchema.parse(toRowInput(columns, { cells, line: index.line(at) }, at + 1)), categories),
+    full,
+    name: file.path,
+    stamp: { size: info.size, mtimeMs: info.mtimeMs },
+    count: index.count,
+    offsets: index.offsets(),
+    lengths: index.lengths(),
+    toRow: (cells, at) =>
+      compactRow(DatasetRowSchema.parse(toRowInput(columns, { cells, line: index.line(at) }, at + 1)), categories),
   });
   return { ...shape, rows: index.source(row) };
 }

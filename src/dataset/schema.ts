@@ -13,10 +13,30 @@ import { canonicalToolName } from '../records/tools.js';
 
 /** Columns with a meaning; any other column is kept as metadata. Names are lowercase, exact. */
 export const KNOWN_COLUMNS = [
-  'id', 'question', 'expected_documents', 'must_contain', 'must_not_contain', 'expect_no_answer', 'category',
-  'persona_id', 'project_id', 'additional_context', 'source_type', 'document_set', 'tags', 'time_cutoff', 'deep_research',
-  'reference_answer', 'rubric', 'human_verdict', 'must_match', 'must_not_match',
-  'conversation', 'turn', 'expected_tools', 'forced_tool',
+  'id',
+  'question',
+  'expected_documents',
+  'must_contain',
+  'must_not_contain',
+  'expect_no_answer',
+  'category',
+  'persona_id',
+  'project_id',
+  'additional_context',
+  'source_type',
+  'document_set',
+  'tags',
+  'time_cutoff',
+  'deep_research',
+  'reference_answer',
+  'rubric',
+  'human_verdict',
+  'must_match',
+  'must_not_match',
+  'conversation',
+  'turn',
+  'expected_tools',
+  'forced_tool',
 ] as const;
 export type KnownColumn = (typeof KNOWN_COLUMNS)[number];
 const KNOWN = new Set<string>(KNOWN_COLUMNS);
@@ -27,7 +47,10 @@ const issue = (ctx: Ctx, message: string) => ctx.addIssue({ code: 'custom', mess
 const quote = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text);
 
 /** A cell that may be absent (no such column) or empty; both read as ''. */
-const cell = z.string().optional().transform((value) => value ?? '');
+const cell = z
+  .string()
+  .optional()
+  .transform((value) => value ?? '');
 
 /** `a|b` or a JSON array of strings. Ids are taken verbatim: surrounding spaces are an error, not trimmed. */
 function parseIdList(value: string, ctx: Ctx): string[] {
@@ -72,11 +95,20 @@ function parsePhraseList(value: string, ctx: Ctx): string[] {
   return phrases.filter((phrase) => phrase !== '');
 }
 
-const BOOLEANS: Record<string, boolean> = { true: true, yes: true, 1: true, false: false, no: false, 0: false, '': false };
+const BOOLEANS: Record<string, boolean> = {
+  true: true,
+  yes: true,
+  1: true,
+  false: false,
+  no: false,
+  0: false,
+  '': false,
+};
 
 function parseBoolean(value: string, ctx: Ctx): boolean {
   const parsed = BOOLEANS[value.trim().toLowerCase()];
-  if (parsed === undefined) issue(ctx, `${quote(value)} is not a boolean (use true/false, yes/no, 1/0, or leave it empty)`);
+  if (parsed === undefined)
+    issue(ctx, `${quote(value)} is not a boolean (use true/false, yes/no, 1/0, or leave it empty)`);
   return parsed ?? false;
 }
 
@@ -99,7 +131,11 @@ function parseInteger(value: string, ctx: Ctx): number | null {
 function parseSources(value: string, ctx: Ctx): string[] {
   return parsePhraseList(value, ctx).filter((source, index) => {
     const ok = DocumentSourceSchema.safeParse(source).success;
-    if (!ok) issue(ctx, `element ${index + 1} ${quote(source)} is not a source type (a lowercase identifier such as "web" or "github")`);
+    if (!ok)
+      issue(
+        ctx,
+        `element ${index + 1} ${quote(source)} is not a source type (a lowercase identifier such as "web" or "github")`,
+      );
     return ok;
   });
 }
@@ -148,7 +184,8 @@ function parsePatterns(value: string, ctx: Ctx): string[] {
   const patterns: string[] = [];
   elements.forEach((element, index) => {
     const where = elements.length > 1 ? `element ${index + 1}: ` : '';
-    if (typeof element !== 'string' || element.trim() === '') return issue(ctx, `${where}not a pattern (a non-empty string)`);
+    if (typeof element !== 'string' || element.trim() === '')
+      return issue(ctx, `${where}not a pattern (a non-empty string)`);
     const pattern = canonicalPattern(element.trim());
     try {
       compilePattern(pattern);
@@ -160,13 +197,25 @@ function parsePatterns(value: string, ctx: Ctx): string[] {
   return patterns;
 }
 
-const VERDICTS: Record<string, LabelVerdict> = { pass: 'pass', fail: 'fail', good: 'pass', bad: 'fail', true: 'pass', false: 'fail', yes: 'pass', no: 'fail', 1: 'pass', 0: 'fail' };
+const VERDICTS: Record<string, LabelVerdict> = {
+  pass: 'pass',
+  fail: 'fail',
+  good: 'pass',
+  bad: 'fail',
+  true: 'pass',
+  false: 'fail',
+  yes: 'pass',
+  no: 'fail',
+  1: 'pass',
+  0: 'fail',
+};
 
 function parseVerdict(value: string, ctx: Ctx): LabelVerdict | null {
   const trimmed = value.trim().toLowerCase();
   if (trimmed === '') return null;
   const verdict = VERDICTS[trimmed];
-  if (verdict === undefined) issue(ctx, `${quote(value)} is not a verdict (pass or fail; good/bad, true/false, yes/no, 1/0 also read)`);
+  if (verdict === undefined)
+    issue(ctx, `${quote(value)} is not a verdict (pass or fail; good/bad, true/false, yes/no, 1/0 also read)`);
   return verdict ?? null;
 }
 
@@ -221,7 +270,6 @@ function required(value: string, ctx: Ctx): string {
   if (value.trim() === '') issue(ctx, 'is empty');
   return value.trim();
 }
-
 
 /**
  * One row in: `line` (where the record starts), a cell per known column that the file has (`id`

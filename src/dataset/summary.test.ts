@@ -23,9 +23,19 @@ describe('the dataset summary, folded while the rows stream', () => {
     const whole = await readDataset({ path: 'd.csv', cwd: dir });
     expect(shape).toEqual({ path: whole.path, columns: whole.columns });
     expect(summary.questions).toBe(whole.rows.length);
-    expect([...summary.categories]).toEqual([['hr', 2], ['(none)', 1], ['it', 1]]);
+    expect([...summary.categories]).toEqual([
+      ['hr', 2],
+      ['(none)', 1],
+      ['it', 1],
+    ]);
     expect([...summary.conversations]).toEqual([['c1', 2]]);
-    expect([summary.withExpectedDocuments, summary.withPhraseChecks, summary.expectingNoAnswer, summary.settingDeepResearch, summary.askingDeepResearch]).toEqual([1, 1, 1, 2, 1]);
+    expect([
+      summary.withExpectedDocuments,
+      summary.withPhraseChecks,
+      summary.expectingNoAnswer,
+      summary.settingDeepResearch,
+      summary.askingDeepResearch,
+    ]).toEqual([1, 1, 1, 2, 1]);
   });
 });
 
@@ -34,7 +44,10 @@ describe('a dataset wrong on every row', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cb-problems-'));
     const rows = Array.from({ length: MAX_LISTED_PROBLEMS + 2 }, (_, i) => `q${i},Question ${i}?,extra`);
     writeFileSync(join(dir, 'bad.csv'), ['id,question', ...rows].join('\n'));
-    const error = await scanDataset({ path: 'bad.csv', cwd: dir }, { onRow: () => undefined }).then(() => undefined, (e: unknown) => e);
+    const error = await scanDataset({ path: 'bad.csv', cwd: dir }, { onRow: () => undefined }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(InputError);
     const problems = (error as InputError).problems;
     expect(problems).toHaveLength(MAX_LISTED_PROBLEMS + 1);

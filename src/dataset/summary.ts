@@ -27,8 +27,17 @@ export interface DatasetSummary {
 
 export function emptySummary(): DatasetSummary {
   return {
-    questions: 0, categories: new Map(), withExpectedDocuments: 0, withPhraseChecks: 0, expectingNoAnswer: 0, withFilters: 0,
-    settingDeepResearch: 0, askingDeepResearch: 0, conversations: new Map(), withExpectedTools: 0, forcingTool: 0,
+    questions: 0,
+    categories: new Map(),
+    withExpectedDocuments: 0,
+    withPhraseChecks: 0,
+    expectingNoAnswer: 0,
+    withFilters: 0,
+    settingDeepResearch: 0,
+    askingDeepResearch: 0,
+    conversations: new Map(),
+    withExpectedTools: 0,
+    forcingTool: 0,
   };
 }
 
@@ -45,7 +54,8 @@ export function addRow(summary: DatasetSummary, row: DatasetRow): void {
   summary.withFilters += count(row.filters !== null);
   summary.settingDeepResearch += count(row.deep_research !== null);
   summary.askingDeepResearch += count(row.deep_research === true);
-  if (row.conversation !== null) summary.conversations.set(row.conversation, (summary.conversations.get(row.conversation) ?? 0) + 1);
+  if (row.conversation !== null)
+    summary.conversations.set(row.conversation, (summary.conversations.get(row.conversation) ?? 0) + 1);
   summary.withExpectedTools += count(e.expected_tools.length > 0);
   summary.forcingTool += count(row.forced_tool !== null);
 }

@@ -30,21 +30,30 @@ const listOf = (toolIds: ToolIds) => [...toolIds.keys()].join(', ');
  * Every problem of the rows' tool columns, `file:line: column: message`: a forced tool named when
  * the service's tools are not known, or a name (forced or expected) that is none of them.
  */
-export function toolProblems(rows: readonly Pick<DatasetRow, 'line' | 'forced_tool' | 'expectations'>[], toolIds: ToolIds | null, file: string): string[] {
+export function toolProblems(
+  rows: readonly Pick<DatasetRow, 'line' | 'forced_tool' | 'expectations'>[],
+  toolIds: ToolIds | null,
+  file: string,
+): string[] {
   const problems: string[] = [];
   for (const row of rows) {
     const at = `${file}:${row.line}`;
     const forced = row.forced_tool;
     if (forced !== null && 'name' in forced) {
       if (toolIds === null) {
-        problems.push(`${at}: forced_tool: ${JSON.stringify(forced.name)} is a name, and this service's tools are not known: give the tool's id, or name the tools in the sets file ("defaults": {"tool_ids": {"${forced.name}": ID}})`);
+        problems.push(
+          `${at}: forced_tool: ${JSON.stringify(forced.name)} is a name, and this service's tools are not known: give the tool's id, or name the tools in the sets file ("defaults": {"tool_ids": {"${forced.name}": ID}})`,
+        );
       } else if (!toolIds.has(canonicalToolName(forced.name))) {
-        problems.push(`${at}: forced_tool: unknown tool ${JSON.stringify(forced.name)} (the tools: ${listOf(toolIds)})`);
+        problems.push(
+          `${at}: forced_tool: unknown tool ${JSON.stringify(forced.name)} (the tools: ${listOf(toolIds)})`,
+        );
       }
     }
     if (toolIds === null) continue;
     for (const name of row.expectations.expected_tools) {
-      if (!toolIds.has(canonicalToolName(name))) problems.push(`${at}: expected_tools: unknown tool ${JSON.stringify(name)} (the tools: ${listOf(toolIds)})`);
+      if (!toolIds.has(canonicalToolName(name)))
+        problems.push(`${at}: expected_tools: unknown tool ${JSON.stringify(name)} (the tools: ${listOf(toolIds)})`);
     }
   }
   return problems;

@@ -20,7 +20,9 @@ describe('datasetWarnings', () => {
   });
 
   it('says nothing about a clean dataset', () => {
-    expect(datasetWarnings({ path: 'q.csv', rows: [row(2, ['doc-1'])] }, { name: 'c', ids: new Set(['doc-1']) })).toEqual([]);
+    expect(
+      datasetWarnings({ path: 'q.csv', rows: [row(2, ['doc-1'])] }, { name: 'c', ids: new Set(['doc-1']) }),
+    ).toEqual([]);
   });
 
   it('names the nearest id of the corpus when one is a few edits away, and none when nothing is close', () => {

@@ -21,8 +21,17 @@ export { LATENCY_FIGURES, type LatencyFigure };
 /** What a per-request figure is read from: one answer's figures, and the request's headers_ms. */
 export type SampleSource = Pick<
   AnswerFigures,
-  'ttfp_ms' | 'ttft_ms' | 'first_citation_ms' | 'total_ms' | 'time_per_delta_ms' | 'first_packet_ms' | 'pre_answer_processing_seconds' | 'output_chars_per_s'
-  | 'output_tokens' | 'output_tokens_per_s' | 'tpot_per_token_ms'
+  | 'ttfp_ms'
+  | 'ttft_ms'
+  | 'first_citation_ms'
+  | 'total_ms'
+  | 'time_per_delta_ms'
+  | 'first_packet_ms'
+  | 'pre_answer_processing_seconds'
+  | 'output_chars_per_s'
+  | 'output_tokens'
+  | 'output_tokens_per_s'
+  | 'tpot_per_token_ms'
 >;
 
 /** One per-request figure: its unit, which way is good, and how it is read. */
@@ -36,7 +45,12 @@ export interface SampleFigure {
 }
 
 /** The packet types whose first arrival a catalogue figure reads from `first_packet_ms`. */
-export const MILESTONE_PACKET_TYPES: readonly string[] = ['search_tool_documents_delta', 'message_start', 'reasoning_start', 'reasoning_delta'];
+export const MILESTONE_PACKET_TYPES: readonly string[] = [
+  'search_tool_documents_delta',
+  'message_start',
+  'reasoning_start',
+  'reasoning_delta',
+];
 
 const packetAt = (f: SampleSource, ...types: string[]): number | null => {
   for (const type of types) {
@@ -45,7 +59,12 @@ const packetAt = (f: SampleSource, ...types: string[]): number | null => {
   }
   return null;
 };
-const ms = (label: string, read: SampleFigure['read']): SampleFigure => ({ unit: 'ms', higherIsBetter: false, label, read });
+const ms = (label: string, read: SampleFigure['read']): SampleFigure => ({
+  unit: 'ms',
+  higherIsBetter: false,
+  label,
+  read,
+});
 
 /** The definition of every per-request figure (docs/reference/metrics.md "Timing milestones"). */
 export const SAMPLE_FIGURES: Readonly<Record<LatencyFigure, SampleFigure>> = {
@@ -54,16 +73,42 @@ export const SAMPLE_FIGURES: Readonly<Record<LatencyFigure, SampleFigure>> = {
   ttft_ms: ms('first answer token (TTFT)', (f) => f.ttft_ms),
   first_citation_ms: ms('first citation_info', (f) => f.first_citation_ms),
   total_ms: ms('end of the body (or of the model)', (f) => f.total_ms),
-  time_per_delta_ms: ms('time per answer delta after the first (a delta may hold several tokens; was tpot_ms)', (f) => f.time_per_delta_ms),
+  time_per_delta_ms: ms(
+    'time per answer delta after the first (a delta may hold several tokens; was tpot_ms)',
+    (f) => f.time_per_delta_ms,
+  ),
   first_search_documents_ms: ms('first search documents', (f) => packetAt(f, 'search_tool_documents_delta')),
   message_start_ms: ms('message_start (the answer begins)', (f) => packetAt(f, 'message_start')),
   first_reasoning_ms: ms('first reasoning', (f) => packetAt(f, 'reasoning_start', 'reasoning_delta')),
-  pre_answer_processing_seconds: { unit: 's', higherIsBetter: false, label: "the service's own pre-answer time", read: (f) => f.pre_answer_processing_seconds ?? null },
-  output_chars_per_s: { unit: 'chars/s', higherIsBetter: true, label: 'answer characters per second after the first delta', read: (f) => f.output_chars_per_s ?? null },
+  pre_answer_processing_seconds: {
+    unit: 's',
+    higherIsBetter: false,
+    label: "the service's own pre-answer time",
+    read: (f) => f.pre_answer_processing_seconds ?? null,
+  },
+  output_chars_per_s: {
+    unit: 'chars/s',
+    higherIsBetter: true,
+    label: 'answer characters per second after the first delta',
+    read: (f) => f.output_chars_per_s ?? null,
+  },
   // Token figures (tokens/figures.ts): counted when the reports are built; null for a cut answer.
-  output_tokens: { unit: 'tokens', higherIsBetter: true, label: 'output tokens of the answer (the set\'s encoding; an estimate for a model not OpenAI\'s)', read: (f) => f.output_tokens ?? null },
-  output_tokens_per_s: { unit: 'tokens/s', higherIsBetter: true, label: 'output tokens per second of the request (GuideLLM: tokens / latency)', read: (f) => f.output_tokens_per_s ?? null },
-  tpot_per_token_ms: ms('time per output token after the first (TPOT, vLLM: (total - TTFT) / (tokens - 1))', (f) => f.tpot_per_token_ms ?? null),
+  output_tokens: {
+    unit: 'tokens',
+    higherIsBetter: true,
+    label: "output tokens of the answer (the set's encoding; an estimate for a model not OpenAI's)",
+    read: (f) => f.output_tokens ?? null,
+  },
+  output_tokens_per_s: {
+    unit: 'tokens/s',
+    higherIsBetter: true,
+    label: 'output tokens per second of the request (GuideLLM: tokens / latency)',
+    read: (f) => f.output_tokens_per_s ?? null,
+  },
+  tpot_per_token_ms: ms(
+    'time per output token after the first (TPOT, vLLM: (total - TTFT) / (tokens - 1))',
+    (f) => f.tpot_per_token_ms ?? null,
+  ),
 };
 
 /**
@@ -111,7 +156,12 @@ export const CONVERSATION_FIGURES = ['conversation_pass_rate'] as const;
  * JudgeAsksShape): N/A without a judge. `--max-judge-error-rate` gates on it.
  */
 export const JUDGE_HEALTH_FIGURES = ['judge_error_rate'] as const;
-export type RateFigure = (typeof RATE_FIGURES)[number] | (typeof REPEAT_FIGURES)[number] | (typeof REVIEW_FIGURES)[number] | (typeof CONVERSATION_FIGURES)[number] | (typeof JUDGE_HEALTH_FIGURES)[number];
+export type RateFigure =
+  | (typeof RATE_FIGURES)[number]
+  | (typeof REPEAT_FIGURES)[number]
+  | (typeof REVIEW_FIGURES)[number]
+  | (typeof CONVERSATION_FIGURES)[number]
+  | (typeof JUDGE_HEALTH_FIGURES)[number];
 
 /**
  * Per-turn figures: every figure of this catalogue exists for each turn number of a run's
@@ -129,25 +179,54 @@ export type FigureKind = 'score' | 'rate' | 'latency';
 
 /** The scores and rates the table shows by default (compare.json carries every score). */
 export const HEADLINE_FIGURES: readonly (ScoreName | RateFigure)[] = [
-  'citation_precision', 'citation_recall', 'citation_f1', 'reciprocal_rank', 'ndcg_at_5', 'retrieval_recall_at_5',
-  'pass_rate', 'ok_rate', 'error_rate', 'rate_limited_rate',
+  'citation_precision',
+  'citation_recall',
+  'citation_f1',
+  'reciprocal_rank',
+  'ndcg_at_5',
+  'retrieval_recall_at_5',
+  'pass_rate',
+  'ok_rate',
+  'error_rate',
+  'rate_limited_rate',
 ];
 /**
  * The answer-quality scores a comparison shows when either run has them (docs/reference/metrics.md "Answer
  * quality"): without reference answers or a judge they do not exist, and a row of n/a says nothing.
  */
-export const QUALITY_HEADLINE: readonly ScoreName[] = ['answer_f1', 'correctness', 'groundedness', 'relevance', 'rubric'];
+export const QUALITY_HEADLINE: readonly ScoreName[] = [
+  'answer_f1',
+  'correctness',
+  'groundedness',
+  'relevance',
+  'rubric',
+];
 
 /** The latency rows the table shows by default (compare.json carries every figure × statistic). */
-export const HEADLINE_LATENCY: readonly `${LatencyFigure}.${LatencyStat}`[] = ['ttfp_ms', 'ttft_ms', 'total_ms'].flatMap((f) =>
-  ['p50', 'p95', 'p99'].map((s) => `${f}.${s}` as `${LatencyFigure}.${LatencyStat}`),
-);
+export const HEADLINE_LATENCY: readonly `${LatencyFigure}.${LatencyStat}`[] = [
+  'ttfp_ms',
+  'ttft_ms',
+  'total_ms',
+].flatMap((f) => ['p50', 'p95', 'p99'].map((s) => `${f}.${s}` as `${LatencyFigure}.${LatencyStat}`));
 
 const SCORE_SET: ReadonlySet<string> = new Set(SCORE_NAMES);
-const RATE_SET: ReadonlySet<string> = new Set<string>([...RATE_FIGURES, ...REPEAT_FIGURES, ...REVIEW_FIGURES, ...CONVERSATION_FIGURES, ...JUDGE_HEALTH_FIGURES]);
+const RATE_SET: ReadonlySet<string> = new Set<string>([
+  ...RATE_FIGURES,
+  ...REPEAT_FIGURES,
+  ...REVIEW_FIGURES,
+  ...CONVERSATION_FIGURES,
+  ...JUDGE_HEALTH_FIGURES,
+]);
 const LATENCY_SET: ReadonlySet<string> = new Set(LATENCY_FIGURES);
 /** Counts of bad things: a fall is an improvement. */
-const LOWER_IS_BETTER: ReadonlySet<string> = new Set(['duplicate_citations', 'invalid_citations', 'error_rate', 'rate_limited_rate', 'flaky_rate', 'judge_error_rate']);
+const LOWER_IS_BETTER: ReadonlySet<string> = new Set([
+  'duplicate_citations',
+  'invalid_citations',
+  'error_rate',
+  'rate_limited_rate',
+  'flaky_rate',
+  'judge_error_rate',
+]);
 
 /** The kind of a base figure name (without `.stat`); undefined for an unknown name. */
 export function figureKind(name: string): FigureKind | undefined {
@@ -158,7 +237,15 @@ export function figureKind(name: string): FigureKind | undefined {
 }
 
 /** Every base figure name a gate accepts, for "did you mean". */
-export const FIGURE_NAMES: readonly string[] = [...SCORE_NAMES, ...RATE_FIGURES, ...REPEAT_FIGURES, ...REVIEW_FIGURES, ...CONVERSATION_FIGURES, ...JUDGE_HEALTH_FIGURES, ...LATENCY_FIGURES];
+export const FIGURE_NAMES: readonly string[] = [
+  ...SCORE_NAMES,
+  ...RATE_FIGURES,
+  ...REPEAT_FIGURES,
+  ...REVIEW_FIGURES,
+  ...CONVERSATION_FIGURES,
+  ...JUDGE_HEALTH_FIGURES,
+  ...LATENCY_FIGURES,
+];
 
 /** Which way is good: latencies and counts of bad things should fall, everything else (output characters per second too) rise. */
 export function higherIsBetter(name: string): boolean {

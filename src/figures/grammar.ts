@@ -18,7 +18,15 @@
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { ModeSchema, type Mode } from '../records/record.js';
-import { FIGURE_NAMES, LATENCY_STATS, TURN_SCOPE, currentFigureName, figureKind, type FigureKind, type LatencyStat } from './catalogue.js';
+import {
+  FIGURE_NAMES,
+  LATENCY_STATS,
+  TURN_SCOPE,
+  currentFigureName,
+  figureKind,
+  type FigureKind,
+  type LatencyStat,
+} from './catalogue.js';
 
 export const GATE_OPERATORS = ['>=', '<=', '>', '<', '=='] as const;
 export const GateOperatorSchema = z.enum(GATE_OPERATORS);
@@ -45,7 +53,8 @@ export const GateSchema = z.object({
 export type Gate = z.infer<typeof GateSchema>;
 
 /** `ttfp_ms.p95` or `citation_recall`. */
-export const gateFigure = (gate: Pick<Gate, 'figure' | 'stat'>): string => (gate.stat === null ? gate.figure : `${gate.figure}.${gate.stat}`);
+export const gateFigure = (gate: Pick<Gate, 'figure' | 'stat'>): string =>
+  gate.stat === null ? gate.figure : `${gate.figure}.${gate.stat}`;
 
 /** The gate without its scope, normalised: `ttfp_ms.p95 ratio <= 1.2 significant`. */
 export function describeGate(gate: Gate): string {
@@ -59,7 +68,11 @@ function distance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i += 1) {
     const row = [i];
     for (let j = 1; j <= b.length; j += 1) {
-      row[j] = Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row[j] = Math.min(
+        (previous[j] ?? 0) + 1,
+        (row[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
     }
     previous = row;
   }
@@ -97,9 +110,15 @@ export type ExtraFigures = Readonly<Record<string, FigureKind>>;
  */
 export function parseGate(text: string, origin = `--gate "${text}"`, extraFigures: ExtraFigures = {}): Gate {
   const fail = (problem: string): never => {
-    throw new UsageError(`${origin}: ${problem}`, { hint: 'gate form: [set:NAME] [mode:stream|full] [turn:N] FIGURE[.STAT] [delta|ratio] OP NUMBER [significant]; see docs/ci.md' });
+    throw new UsageError(`${origin}: ${problem}`, {
+      hint: 'gate form: [set:NAME] [mode:stream|full] [turn:N] FIGURE[.STAT] [delta|ratio] OP NUMBER [significant]; see docs/ci.md',
+    });
   };
-  const tokens = text.replace(OPERATOR_PATTERN, ' $1 ').trim().split(/\s+/).filter((t) => t !== '');
+  const tokens = text
+    .replace(OPERATOR_PATTERN, ' $1 ')
+    .trim()
+    .split(/\s+/)
+    .filter((t) => t !== '');
   if (tokens.length === 0) fail('empty gate');
   let i = 0;
   let set: string | null = null;
@@ -121,21 +140,29 @@ export function parseGate(text: string, origin = `--gate "${text}"`, extraFigure
       if (turn !== null) fail(`two turn: scopes ("turn:${turn}" and "${token}")`);
       if (!/^[1-9]\d*$/.test(name)) fail(`turn:${name} is not a turn number (turn:1, turn:2, …)`);
       turn = Number(name);
-    } else fail(`unknown scope "${token}" (set:NAME, mode:stream|full or turn:N)${didYouMean(scope ?? '', ['set', 'mode', TURN_SCOPE])}`);
+    } else
+      fail(
+        `unknown scope "${token}" (set:NAME, mode:stream|full or turn:N)${didYouMean(scope ?? '', ['set', 'mode', TURN_SCOPE])}`,
+      );
   }
   const figureToken = tokens[i++];
   if (figureToken === undefined) return fail('missing figure after the scope');
-  if (figureToken in WRONG_OPERATORS || (GATE_OPERATORS as readonly string[]).includes(figureToken)) fail(`missing figure before "${figureToken}"`);
+  if (figureToken in WRONG_OPERATORS || (GATE_OPERATORS as readonly string[]).includes(figureToken))
+    fail(`missing figure before "${figureToken}"`);
   // An old name (tpot_ms) reads as the figure it became (figures/catalogue FIGURE_ALIASES).
   const [figure = '', statText, ...extra] = currentFigureName(figureToken).split('.');
   const kind = figureKind(figure) ?? (Object.hasOwn(extraFigures, figure) ? extraFigures[figure] : undefined);
-  if (kind === undefined) fail(`unknown figure "${figure}"${didYouMean(figure, [...FIGURE_NAMES, ...Object.keys(extraFigures)])}`);
+  if (kind === undefined)
+    fail(`unknown figure "${figure}"${didYouMean(figure, [...FIGURE_NAMES, ...Object.keys(extraFigures)])}`);
   if (extra.length > 0) fail(`"${figureToken}": one statistic at most (${figure}.STAT)`);
   let stat: LatencyStat | null = null;
   if (kind === 'latency') {
-    if (statText === undefined || statText === '') fail(`${figure} needs a statistic: ${figure}.p95 (one of ${LATENCY_STATS.join(' ')})`);
+    if (statText === undefined || statText === '')
+      fail(`${figure} needs a statistic: ${figure}.p95 (one of ${LATENCY_STATS.join(' ')})`);
     if (!(LATENCY_STATS as readonly string[]).includes(statText ?? '')) {
-      fail(`unknown statistic "${statText}" of ${figure} (one of ${LATENCY_STATS.join(' ')})${didYouMean(statText ?? '', LATENCY_STATS)}`);
+      fail(
+        `unknown statistic "${statText}" of ${figure} (one of ${LATENCY_STATS.join(' ')})${didYouMean(statText ?? '', LATENCY_STATS)}`,
+      );
     }
     stat = statText as LatencyStat;
   } else if (statText !== undefined) fail(`${figure} takes no statistic (".${statText}"); only latency figures do`);
@@ -146,14 +173,19 @@ export function parseGate(text: string, origin = `--gate "${text}"`, extraFigure
   if (opToken === undefined) return fail(`missing operator after ${figureToken} (one of ${GATE_OPERATORS.join(' ')})`);
   if (!(GATE_OPERATORS as readonly string[]).includes(opToken)) {
     const fix = WRONG_OPERATORS[opToken];
-    if (fix !== undefined) fail(`unknown operator "${opToken}"${fix ? ` (did you mean ${fix}?)` : ` (one of ${GATE_OPERATORS.join(' ')})`}`);
-    fail(`expected an operator (${GATE_OPERATORS.join(' ')}) or delta/ratio after ${figureToken}, found "${opToken}"${didYouMean(opToken, ['delta', 'ratio'])}`);
+    if (fix !== undefined)
+      fail(`unknown operator "${opToken}"${fix ? ` (did you mean ${fix}?)` : ` (one of ${GATE_OPERATORS.join(' ')})`}`);
+    fail(
+      `expected an operator (${GATE_OPERATORS.join(' ')}) or delta/ratio after ${figureToken}, found "${opToken}"${didYouMean(opToken, ['delta', 'ratio'])}`,
+    );
   }
   const numberToken = tokens[i++];
   if (numberToken === undefined) return fail(`missing number after "${opToken}"`);
   if (!NUMBER_PATTERN.test(numberToken)) {
     const percent = /^([+-]?[\d.]+)%$/.exec(numberToken);
-    fail(`"${numberToken}" is not a number${percent ? ` (write shares as fractions: ${Number(percent[1]) / 100})` : ''}`);
+    fail(
+      `"${numberToken}" is not a number${percent ? ` (write shares as fractions: ${Number(percent[1]) / 100})` : ''}`,
+    );
   }
   let significant = false;
   if (tokens[i] === 'significant') {
@@ -161,8 +193,20 @@ export function parseGate(text: string, origin = `--gate "${text}"`, extraFigure
     i += 1;
     if (against === 'value') fail('"significant" needs delta or ratio: it qualifies a change against the baseline');
   }
-  if (i < tokens.length) fail(`unexpected "${tokens[i]}" after the number${didYouMean(tokens[i] ?? '', ['significant'])}`);
-  return { text, set, mode, turn, figure, stat, against, op: opToken as GateOperator, threshold: Number(numberToken), significant };
+  if (i < tokens.length)
+    fail(`unexpected "${tokens[i]}" after the number${didYouMean(tokens[i] ?? '', ['significant'])}`);
+  return {
+    text,
+    set,
+    mode,
+    turn,
+    figure,
+    stat,
+    against,
+    op: opToken as GateOperator,
+    threshold: Number(numberToken),
+    significant,
+  };
 }
 
 /** Whether `value OP threshold` holds. */

@@ -4,5 +4,15 @@
  * grammar of a condition on a figure (gates, SLOs). Depends only on records.
  */
 export * from './catalogue.js';
-export { compareOp, describeGate, GATE_OPERATORS, gateFigure, GateSchema, parseGate, type ExtraFigures, type Gate, type GateOperator } from './grammar.js';
+export {
+  compareOp,
+  describeGate,
+  GATE_OPERATORS,
+  gateFigure,
+  GateSchema,
+  parseGate,
+  type ExtraFigures,
+  type Gate,
+  type GateOperator,
+} from './grammar.js';
 export * from './min-samples.js';

@@ -3,7 +3,9 @@ import { fewSamplesNote, hasEnoughSamples, minSamples, minSamplesJson, minSample
 
 describe('the minimum-sample rule', () => {
   it('asks 10 / (1 − p) samples of a p-quantile, 5 of a mean, and no number of an extreme', () => {
-    expect([minSamples('p50'), minSamples('p90'), minSamples('p95'), minSamples('p99'), minSamples('p99_9')]).toEqual([20, 100, 200, 1000, 10_000]);
+    expect([minSamples('p50'), minSamples('p90'), minSamples('p95'), minSamples('p99'), minSamples('p99_9')]).toEqual([
+      20, 100, 200, 1000, 10_000,
+    ]);
     expect(minSamples('mean')).toBe(5);
     expect(minSamples('max')).toBe(Number.POSITIVE_INFINITY);
     expect(minSamples('min')).toBe(Number.POSITIVE_INFINITY);

@@ -18,7 +18,13 @@ import { figureKind, LATENCY_STATS, type LatencyStat } from './catalogue.js';
 export const MIN_MEAN_SAMPLES = 5;
 
 /** The quantile each percentile statistic estimates. */
-export const STAT_QUANTILES: Readonly<Record<Exclude<LatencyStat, 'mean' | 'max'>, number>> = { p50: 0.5, p90: 0.9, p95: 0.95, p99: 0.99, p99_9: 0.999 };
+export const STAT_QUANTILES: Readonly<Record<Exclude<LatencyStat, 'mean' | 'max'>, number>> = {
+  p50: 0.5,
+  p90: 0.9,
+  p95: 0.95,
+  p99: 0.99,
+  p99_9: 0.999,
+};
 
 /** A statistic a summary or comparison reports: a latency statistic, `min`, or `mean` for any mean. */
 export type Statistic = LatencyStat | 'min';
@@ -47,7 +53,8 @@ export function minSamplesOf(figure: string): number {
   return MIN_MEAN_SAMPLES;
 }
 
-const isStatistic = (stat: string): stat is Statistic => stat === 'min' || (LATENCY_STATS as readonly string[]).includes(stat);
+const isStatistic = (stat: string): stat is Statistic =>
+  stat === 'min' || (LATENCY_STATS as readonly string[]).includes(stat);
 
 /** For JSON: the minimum as a number, or null when no number of samples is enough. */
 export const minSamplesJson = (min: number): number | null => (Number.isFinite(min) ? min : null);

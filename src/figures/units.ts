@@ -11,7 +11,13 @@ import { figureKind, SAMPLE_FIGURES, type LatencyFigure } from './catalogue.js';
 
 export type FigureUnit = 'ms' | 's' | 'chars/s' | 'tokens' | 'tokens/s' | '/s' | '%' | 'score' | 'count';
 
-const COUNTS: ReadonlySet<string> = new Set(['late_sends', 'dropped', 'invalid_citations', 'duplicate_citations', 'requests']);
+const COUNTS: ReadonlySet<string> = new Set([
+  'late_sends',
+  'dropped',
+  'invalid_citations',
+  'duplicate_citations',
+  'requests',
+]);
 
 /** The unit of a figure name, with or without its statistic (`ttft_ms.p95` → ms, `pass_rate` → %). */
 export function figureUnit(name: string): FigureUnit {
@@ -27,21 +33,31 @@ export function figureUnit(name: string): FigureUnit {
   return 'score';
 }
 
-const grouped = (value: number, digits: number) => value.toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: digits });
+const grouped = (value: number, digits: number) =>
+  value.toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: digits });
 
 /** A magnitude in a unit, without sign handling: `2,026 ms`, `73.3%`, `0.812`. */
 function magnitude(unit: FigureUnit, value: number): string {
   const abs = Math.abs(value);
   switch (unit) {
-    case 'ms': return `${grouped(value, abs < 100 ? 1 : 0)} ms`;
-    case 's': return `${grouped(value, abs < 10 ? 2 : 1)} s`;
-    case 'chars/s': return `${grouped(value, abs < 100 ? 1 : 0)} chars/s`;
-    case 'tokens': return `${grouped(value, abs < 100 ? 1 : 0)} tokens`;
-    case 'tokens/s': return `${grouped(value, abs < 100 ? 1 : 0)} tokens/s`;
-    case '/s': return `${grouped(value, abs < 100 ? 1 : 0)}/s`;
-    case '%': return `${grouped(value * 100, 1)}%`;
-    case 'count': return grouped(value, 0);
-    case 'score': return grouped(value, 3);
+    case 'ms':
+      return `${grouped(value, abs < 100 ? 1 : 0)} ms`;
+    case 's':
+      return `${grouped(value, abs < 10 ? 2 : 1)} s`;
+    case 'chars/s':
+      return `${grouped(value, abs < 100 ? 1 : 0)} chars/s`;
+    case 'tokens':
+      return `${grouped(value, abs < 100 ? 1 : 0)} tokens`;
+    case 'tokens/s':
+      return `${grouped(value, abs < 100 ? 1 : 0)} tokens/s`;
+    case '/s':
+      return `${grouped(value, abs < 100 ? 1 : 0)}/s`;
+    case '%':
+      return `${grouped(value * 100, 1)}%`;
+    case 'count':
+      return grouped(value, 0);
+    case 'score':
+      return grouped(value, 3);
   }
 }
 
@@ -65,4 +81,4 @@ export function formatFigureDelta(name: string, delta: number | null | undefined
 
 /** A ratio current ÷ baseline: `×1.75`. */
 export const formatRatio = (ratio: number | null | undefined): string =>
-  (ratio === null || ratio === undefined || !Number.isFinite(ratio) ? 'n/a' : `×${ratio.toFixed(2)}`);
+  ratio === null || ratio === undefined || !Number.isFinite(ratio) ? 'n/a' : `×${ratio.toFixed(2)}`;

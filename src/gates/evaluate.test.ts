@@ -16,7 +16,10 @@ const gates = (...texts: string[]) => texts.map((t) => parseGate(t));
 const RESAMPLES = 500;
 
 const baseline = runOf(makeRun({ misses: BASELINE_MISSES, sets: ['accurate', 'fast'] }), 'base');
-const compareWith = (current: RunData) => ({ baseline, comparison: compareRuns(baseline, current, { resamples: RESAMPLES }) });
+const compareWith = (current: RunData) => ({
+  baseline,
+  comparison: compareRuns(baseline, current, { resamples: RESAMPLES }),
+});
 
 describe('absolute gates', () => {
   const run = runOf(makeRun({ misses: BASELINE_MISSES, sets: ['accurate', 'fast'] }));
@@ -48,7 +51,9 @@ describe('absolute gates', () => {
   });
 
   it('a figure no request had fails, saying so', () => {
-    const timeouts = runOf(makeRun({ misses: new Set(), timeouts: new Set(Array.from({ length: 30 }, (_, i) => i + 1)) }));
+    const timeouts = runOf(
+      makeRun({ misses: new Set(), timeouts: new Set(Array.from({ length: 30 }, (_, i) => i + 1)) }),
+    );
     const [r] = evaluateGates(gates('ttfp_ms.p95 <= 2000'), timeouts);
     expect(r).toMatchObject({ passed: false, value: null });
     expect(r!.reason).toContain('no ttfp_ms.p95 in the run');
@@ -58,19 +63,29 @@ describe('absolute gates', () => {
 describe('delta and ratio gates', () => {
   it('a significant citation drop fails the delta gate and names the questions that broke', () => {
     const degraded = runOf(makeRun({ misses: DEGRADED_MISSES, sets: ['accurate', 'fast'] }));
-    const [accurate] = evaluateGates(gates('set:accurate citation_recall delta >= -0.02 significant'), degraded, compareWith(degraded));
+    const [accurate] = evaluateGates(
+      gates('set:accurate citation_recall delta >= -0.02 significant'),
+      degraded,
+      compareWith(degraded),
+    );
     expect(accurate!.passed).toBe(false);
     expect(accurate!.significant).toBe(true);
     expect(accurate!.value).toBeCloseTo(-0.3, 12);
     expect(accurate!.ci!.high).toBeLessThan(0);
-    expect(accurate!.reason).toMatch(/^citation_recall delta >= -0\.02 significant failed for set accurate\/stream: -0\.3 \[-0\.\d+, -0\.\d+\] significant \(0\.9 → 0\.6\); dropped most: q2, q6, q9, q11, q14$/);
+    expect(accurate!.reason).toMatch(
+      /^citation_recall delta >= -0\.02 significant failed for set accurate\/stream: -0\.3 \[-0\.\d+, -0\.\d+\] significant \(0\.9 → 0\.6\); dropped most: q2, q6, q9, q11, q14$/,
+    );
   });
 
   it('with "significant", a small drop that crosses the threshold but is not significant passes', () => {
     const oneMore = runOf(makeRun({ misses: new Set([...BASELINE_MISSES, 8]), sets: ['accurate', 'fast'] }));
     const compared = compareWith(oneMore);
     const [plain] = evaluateGates(gates('set:accurate citation_recall delta >= -0.02'), oneMore, compared);
-    const [lenient] = evaluateGates(gates('set:accurate citation_recall delta >= -0.02 significant'), oneMore, compared);
+    const [lenient] = evaluateGates(
+      gates('set:accurate citation_recall delta >= -0.02 significant'),
+      oneMore,
+      compared,
+    );
     expect(plain!.value).toBeCloseTo(-1 / 30, 12);
     expect(plain!.significant).toBe(false);
     expect(plain!.passed).toBe(false);
@@ -98,7 +113,10 @@ describe('delta and ratio gates', () => {
   it('a group missing from the baseline fails its delta gate', () => {
     const renamed = runOf(makeRun({ misses: BASELINE_MISSES, sets: ['accurate', 'new-set'] }));
     const results = evaluateGates(gates('pass_rate delta >= 0'), renamed, compareWith(renamed));
-    expect(results.map((r) => [r.target.set, r.passed])).toEqual([['accurate', true], ['new-set', false]]);
+    expect(results.map((r) => [r.target.set, r.passed])).toEqual([
+      ['accurate', true],
+      ['new-set', false],
+    ]);
     expect(results[1]!.reason).toBe('pass_rate delta >= 0 failed for set new-set/stream: not in the baseline');
   });
 });
@@ -106,16 +124,37 @@ describe('delta and ratio gates', () => {
 describe('targets and scope errors', () => {
   const run = runOf(makeRun({ misses: BASELINE_MISSES, multiModel: true }));
   it('a multi-model set is gated per model', () => {
-    expect(gateTargets(run).map((g) => [g.set, g.model_index])).toEqual([['accurate', null], ['duo', 0], ['duo', 1]]);
+    expect(gateTargets(run).map((g) => [g.set, g.model_index])).toEqual([
+      ['accurate', null],
+      ['duo', 0],
+      ['duo', 1],
+    ]);
     const results = evaluateGates(gates('set:duo citation_recall >= 0.95'), run);
-    expect(results.map((r) => [r.target.label, r.passed])).toEqual([['duo · model-0 (stream)', true], ['duo · model-1 (stream)', false]]);
+    expect(results.map((r) => [r.target.label, r.passed])).toEqual([
+      ['duo · model-0 (stream)', true],
+      ['duo · model-1 (stream)', false],
+    ]);
   });
 
   it.each([
-    { gate: 'set:nope pass_rate >= 0', message: 'gate "set:nope pass_rate >= 0": set:nope names no set of the run (its sets: accurate, duo)' },
-    { gate: 'mode:full pass_rate >= 0', message: 'gate "mode:full pass_rate >= 0": mode:full names no mode of the run (it ran stream)' },
-    { gate: 'pass_rate delta >= 0', message: 'gate "pass_rate delta >= 0": delta needs a baseline to compare with (compare BASELINE CURRENT, or eval --baseline DIR)' },
-    { gate: 'ttfp_ms.p95 ratio <= 1.2', message: 'gate "ttfp_ms.p95 ratio <= 1.2": ratio needs a baseline to compare with (compare BASELINE CURRENT, or eval --baseline DIR)' },
+    {
+      gate: 'set:nope pass_rate >= 0',
+      message: 'gate "set:nope pass_rate >= 0": set:nope names no set of the run (its sets: accurate, duo)',
+    },
+    {
+      gate: 'mode:full pass_rate >= 0',
+      message: 'gate "mode:full pass_rate >= 0": mode:full names no mode of the run (it ran stream)',
+    },
+    {
+      gate: 'pass_rate delta >= 0',
+      message:
+        'gate "pass_rate delta >= 0": delta needs a baseline to compare with (compare BASELINE CURRENT, or eval --baseline DIR)',
+    },
+    {
+      gate: 'ttfp_ms.p95 ratio <= 1.2',
+      message:
+        'gate "ttfp_ms.p95 ratio <= 1.2": ratio needs a baseline to compare with (compare BASELINE CURRENT, or eval --baseline DIR)',
+    },
   ])('$gate', ({ gate, message }) => {
     expect(() => evaluateGates(gates(gate), run)).toThrow(new UsageError(message));
   });

@@ -20,7 +20,6 @@ import { formatFigureDelta, formatFigureValue, formatRatio } from '../figures/un
 import { fewSamplesText, withinTimingText } from '../compare/table.js';
 import type { LatencyFigure } from '../records/summary.js';
 
-
 /** What a gate is checked on besides the current run. */
 export interface GateBaseline {
   baseline: RunData;
@@ -31,7 +30,8 @@ const WORST_SHOWN = 5;
 
 /** The set × mode (per model for multi-model sets) groups gates apply to, in the run's order. */
 export function gateTargets(run: RunData): GroupData[] {
-  const hasModels = (g: GroupData) => run.groups.some((o) => o.set === g.set && o.mode === g.mode && o.model_index !== null);
+  const hasModels = (g: GroupData) =>
+    run.groups.some((o) => o.set === g.set && o.mode === g.mode && o.model_index !== null);
   return run.groups.filter((g) => g.model_index !== null || !hasModels(g));
 }
 
@@ -39,19 +39,31 @@ export function gateTargets(run: RunData): GroupData[] {
  * Checks what can be checked before anything runs: a scope must name a set and mode of the run;
  * delta/ratio gates need a baseline. Throws UsageError naming the gate.
  */
-export function checkGates(gates: readonly Gate[], run: { sets: readonly string[]; modes: readonly Mode[]; hasBaseline: boolean; turns?: readonly number[] }): void {
+export function checkGates(
+  gates: readonly Gate[],
+  run: { sets: readonly string[]; modes: readonly Mode[]; hasBaseline: boolean; turns?: readonly number[] },
+): void {
   for (const gate of gates) {
     const where = `gate "${gate.text}"`;
     const turn = gate.turn ?? null;
     if (turn !== null && run.turns !== undefined && !run.turns.includes(turn)) {
-      throw new UsageError(`${where}: turn:${turn} names no turn of the run (${run.turns.length === 0 ? 'it has no conversations' : `its conversations have turns ${[...run.turns].sort((a, b) => a - b).join(', ')}`})`);
+      throw new UsageError(
+        `${where}: turn:${turn} names no turn of the run (${run.turns.length === 0 ? 'it has no conversations' : `its conversations have turns ${[...run.turns].sort((a, b) => a - b).join(', ')}`})`,
+      );
     }
     if (gate.set !== null && !run.sets.includes(gate.set)) {
-      throw new UsageError(`${where}: set:${gate.set} names no set of the run (its sets: ${run.sets.join(', ') || 'none'})`);
+      throw new UsageError(
+        `${where}: set:${gate.set} names no set of the run (its sets: ${run.sets.join(', ') || 'none'})`,
+      );
     }
-    if (gate.mode !== null && !run.modes.includes(gate.mode)) throw new UsageError(`${where}: mode:${gate.mode} names no mode of the run (it ran ${run.modes.join(', ') || 'nothing'})`);
+    if (gate.mode !== null && !run.modes.includes(gate.mode))
+      throw new UsageError(
+        `${where}: mode:${gate.mode} names no mode of the run (it ran ${run.modes.join(', ') || 'nothing'})`,
+      );
     if (gate.against !== 'value' && !run.hasBaseline) {
-      throw new UsageError(`${where}: ${gate.against} needs a baseline to compare with (compare BASELINE CURRENT, or eval --baseline DIR)`);
+      throw new UsageError(
+        `${where}: ${gate.against} needs a baseline to compare with (compare BASELINE CURRENT, or eval --baseline DIR)`,
+      );
     }
   }
 }
@@ -80,9 +92,16 @@ function worstQuestions(gate: Gate, target: GroupData, baselineGroup: GroupData 
   }
   if (gate.against === 'value') {
     const mean = scored.reduce((s, [, v]) => s + v, 0) / Math.max(1, scored.length);
-    return scored.filter(([, v]) => v < mean).sort((a, b) => a[1] - b[1]).slice(0, WORST_SHOWN).map(([id]) => id);
+    return scored
+      .filter(([, v]) => v < mean)
+      .sort((a, b) => a[1] - b[1])
+      .slice(0, WORST_SHOWN)
+      .map(([id]) => id);
   }
-  return scored.sort((a, b) => a[1] - b[1]).slice(0, WORST_SHOWN).map(([id]) => id);
+  return scored
+    .sort((a, b) => a[1] - b[1])
+    .slice(0, WORST_SHOWN)
+    .map(([id]) => id);
 }
 
 /** The ratio interval of a figure: latencies have their own; for a score or rate, delta / baseline (the baseline taken as fixed). */
@@ -100,25 +119,60 @@ function evaluateOne(gate: Gate, target: GroupData, current: RunData, compared: 
   const turn = gate.turn ?? null;
   const where = `for set ${target.set}/${target.mode}${target.model_index === null ? '' : ` model ${target.model_name ?? target.model_index}`}${turn === null ? '' : ` turn ${turn}`}`;
   const group: GroupComparison | undefined =
-    gate.against === 'value' ? undefined : compared?.comparison.groups.find((g) => g.set === target.set && g.mode === target.mode && g.model_index === target.model_index);
-  const baselineGroup = group && compared?.baseline.groups.find((g) => g.set === group.baseline_set && g.mode === group.mode && g.model_index === group.model_index);
-  const ref = { set: target.set, mode: target.mode, model_index: target.model_index, model_name: target.model_name, label: groupLabel(target) };
-  const result = (fields: Omit<GateVerdict, 'gate' | 'target' | 'reason' | 'questions'>, detail: string): GateVerdict => {
+    gate.against === 'value'
+      ? undefined
+      : compared?.comparison.groups.find(
+          (g) => g.set === target.set && g.mode === target.mode && g.model_index === target.model_index,
+        );
+  const baselineGroup =
+    group &&
+    compared?.baseline.groups.find(
+      (g) => g.set === group.baseline_set && g.mode === group.mode && g.model_index === group.model_index,
+    );
+  const ref = {
+    set: target.set,
+    mode: target.mode,
+    model_index: target.model_index,
+    model_name: target.model_name,
+    label: groupLabel(target),
+  };
+  const result = (
+    fields: Omit<GateVerdict, 'gate' | 'target' | 'reason' | 'questions'>,
+    detail: string,
+  ): GateVerdict => {
     const questions = fields.passed ? [] : worstQuestions(gate, target, baselineGroup);
-    const worst = questions.length > 0 ? `; ${gate.against === 'value' ? 'lowest' : 'dropped most'}: ${questions.join(', ')}` : '';
-    return { gate, target: ref, ...fields, reason: `${describeGate(gate)} ${fields.passed ? 'passed' : 'failed'} ${where}: ${detail}${worst}`, questions };
+    const worst =
+      questions.length > 0 ? `; ${gate.against === 'value' ? 'lowest' : 'dropped most'}: ${questions.join(', ')}` : '';
+    return {
+      gate,
+      target: ref,
+      ...fields,
+      reason: `${describeGate(gate)} ${fields.passed ? 'passed' : 'failed'} ${where}: ${detail}${worst}`,
+      questions,
+    };
   };
   if (gate.against === 'value') {
     const value = groupValue(current, target, gate.figure, gate.stat ?? undefined);
-    if (value === null) return result({ value, baseline: null, current: null, ci: null, significant: null, passed: false }, `no ${name} in the run (no ok request had it)`);
+    if (value === null)
+      return result(
+        { value, baseline: null, current: null, ci: null, significant: null, passed: false },
+        `no ${name} in the run (no ok request had it)`,
+      );
     const passed = compareOp(value, gate.op, gate.threshold);
     // A percentile from too few samples is still checked, but the reason says how little it rests on.
-    const few = kind === 'latency' ? fewSamplesNote(name, target.latency[gate.figure as LatencyFigure]?.length ?? 0) : undefined;
-    return result({ value, baseline: null, current: value, ci: null, significant: null, passed }, `${formatFigureValue(name, value)}${few === undefined ? '' : ` (uncertain: ${few})`}`);
+    const few =
+      kind === 'latency' ? fewSamplesNote(name, target.latency[gate.figure as LatencyFigure]?.length ?? 0) : undefined;
+    return result(
+      { value, baseline: null, current: value, ci: null, significant: null, passed },
+      `${formatFigureValue(name, value)}${few === undefined ? '' : ` (uncertain: ${few})`}`,
+    );
   }
   const figure = group?.figures.find((f) => f.figure === name);
   if (group === undefined || figure === undefined) {
-    return result({ value: null, baseline: null, current: null, ci: null, significant: null, passed: false }, 'not in the baseline');
+    return result(
+      { value: null, baseline: null, current: null, ci: null, significant: null, passed: false },
+      'not in the baseline',
+    );
   }
   const value = gate.against === 'delta' ? figure.delta : figure.ratio;
   const ci = gate.against === 'delta' ? figure.ci : ratioInterval(figure);
@@ -128,15 +182,27 @@ function evaluateOne(gate: Gate, target: GroupData, current: RunData, compared: 
   const significant = figure.significant;
   const base = { baseline: figure.baseline, current: figure.current, ci, significant };
   if (value === null) {
-    return result({ value, ...base, passed: false }, `no ${gate.against} (${name} ${formatFigureValue(name, figure.baseline)} → ${formatFigureValue(name, figure.current)})`);
+    return result(
+      { value, ...base, passed: false },
+      `no ${gate.against} (${name} ${formatFigureValue(name, figure.baseline)} → ${formatFigureValue(name, figure.current)})`,
+    );
   }
   const holds = compareOp(value, gate.op, gate.threshold);
   const passed = holds || (gate.significant && !significant);
   const change = (v: number) => (gate.against === 'ratio' ? formatRatio(v) : formatFigureDelta(name, v));
   const interval = ci === null ? '' : ` [${change(ci.low)}, ${change(ci.high)}]`;
   const within = withinTimingText(figure);
-  const afterFdr = figure.significant_alone && figure.q_value !== null ? ` (its own interval excludes no change, but it does not hold after the FDR correction: q = ${figure.q_value.toFixed(3)})` : '';
-  const verdict = significant ? 'significant' : !figure.enough_samples ? `not tested (${fewSamplesText(figure) ?? 'too few values'})` : within === undefined ? `not significant${afterFdr}` : `not significant (${within})`;
+  const afterFdr =
+    figure.significant_alone && figure.q_value !== null
+      ? ` (its own interval excludes no change, but it does not hold after the FDR correction: q = ${figure.q_value.toFixed(3)})`
+      : '';
+  const verdict = significant
+    ? 'significant'
+    : !figure.enough_samples
+      ? `not tested (${fewSamplesText(figure) ?? 'too few values'})`
+      : within === undefined
+        ? `not significant${afterFdr}`
+        : `not significant (${within})`;
   const detail = `${change(value)}${interval} ${verdict} (${formatFigureValue(name, figure.baseline)} → ${formatFigureValue(name, figure.current)})`;
   return result({ value, ...base, passed }, detail);
 }
@@ -152,18 +218,29 @@ function evaluateOne(gate: Gate, target: GroupData, current: RunData, compared: 
 export function evaluateGates(gates: readonly Gate[], current: RunData, compared?: GateBaseline): GateVerdict[] {
   const targets = gateTargets(current);
   checkGates(gates, {
-    sets: current.summary.run.sets, modes: [...new Set(targets.map((t) => t.mode))], hasBaseline: compared !== undefined, turns: [...current.turns.keys()],
+    sets: current.summary.run.sets,
+    modes: [...new Set(targets.map((t) => t.mode))],
+    hasBaseline: compared !== undefined,
+    turns: [...current.turns.keys()],
   });
   const atTurn = new Map<number, { run: RunData; compared: GateBaseline | undefined }>();
   return gates.flatMap((gate) => {
     const turn = gate.turn ?? null;
     let view = { run: current, compared };
     if (turn !== null) {
-      view = atTurn.get(turn) ?? { run: current.turns.get(turn)!, compared: compared && turnBaseline(compared, current.turns.get(turn)!, turn) };
+      view = atTurn.get(turn) ?? {
+        run: current.turns.get(turn)!,
+        compared: compared && turnBaseline(compared, current.turns.get(turn)!, turn),
+      };
       atTurn.set(turn, view);
     }
-    const scoped = (turn === null ? targets : gateTargets(view.run)).filter((t) => (gate.set === null || t.set === gate.set) && (gate.mode === null || t.mode === gate.mode));
-    if (scoped.length === 0) throw new UsageError(`gate "${gate.text}": its scope names no group of the run (set ${gate.set ?? 'any'}, mode ${gate.mode ?? 'any'}${turn === null ? '' : `, turn ${turn}`})`);
+    const scoped = (turn === null ? targets : gateTargets(view.run)).filter(
+      (t) => (gate.set === null || t.set === gate.set) && (gate.mode === null || t.mode === gate.mode),
+    );
+    if (scoped.length === 0)
+      throw new UsageError(
+        `gate "${gate.text}": its scope names no group of the run (set ${gate.set ?? 'any'}, mode ${gate.mode ?? 'any'}${turn === null ? '' : `, turn ${turn}`})`,
+      );
     return scoped.map((target) => evaluateOne(gate, target, view.run, view.compared));
   });
 }
@@ -173,5 +250,12 @@ function turnBaseline(compared: GateBaseline, current: RunData, turn: number): G
   const { comparison } = compared;
   const baseline = compared.baseline.turns.get(turn);
   if (baseline === undefined) return { baseline: compared.baseline, comparison: { ...comparison, groups: [] } };
-  return { baseline, comparison: compareRuns(baseline, current, { seed: comparison.seed, resamples: comparison.resamples, setMap: comparison.set_map }) };
+  return {
+    baseline,
+    comparison: compareRuns(baseline, current, {
+      seed: comparison.seed,
+      resamples: comparison.resamples,
+      setMap: comparison.set_map,
+    }),
+  };
 }

@@ -21,20 +21,49 @@ describe('parseGatesFile', () => {
       JSON.stringify({
         gates: [
           'citation_recall >= 0.8',
-          { figure: 'ttfp_ms', stat: 'p95', against: 'ratio', op: '<=', value: 1.2, significant: true, set: 'fast', mode: 'stream' },
+          {
+            figure: 'ttfp_ms',
+            stat: 'p95',
+            against: 'ratio',
+            op: '<=',
+            value: 1.2,
+            significant: true,
+            set: 'fast',
+            mode: 'stream',
+          },
           { figure: 'pass_rate', op: '>=', value: 0.9 },
         ],
       }),
       'gates.json',
     );
-    expect(gates.map((g) => g.text)).toEqual(['citation_recall >= 0.8', 'set:fast mode:stream ttfp_ms.p95 ratio <= 1.2 significant', 'pass_rate >= 0.9']);
-    expect(gates[1]).toMatchObject({ set: 'fast', mode: 'stream', figure: 'ttfp_ms', stat: 'p95', against: 'ratio', threshold: 1.2, significant: true });
+    expect(gates.map((g) => g.text)).toEqual([
+      'citation_recall >= 0.8',
+      'set:fast mode:stream ttfp_ms.p95 ratio <= 1.2 significant',
+      'pass_rate >= 0.9',
+    ]);
+    expect(gates[1]).toMatchObject({
+      set: 'fast',
+      mode: 'stream',
+      figure: 'ttfp_ms',
+      stat: 'p95',
+      against: 'ratio',
+      threshold: 1.2,
+      significant: true,
+    });
   });
 
   it.each([
     { name: 'not JSON', text: '{gates: []', want: [/^gates\.json: not JSON \(/] },
-    { name: 'no gates key', text: '{}', want: ['gates.json: gates: Invalid input: expected array, received undefined'] },
-    { name: 'unknown key', text: '{"gates": [], "extra": 1}', want: ['gates.json: (top level): Unrecognized key: "extra"'] },
+    {
+      name: 'no gates key',
+      text: '{}',
+      want: ['gates.json: gates: Invalid input: expected array, received undefined'],
+    },
+    {
+      name: 'unknown key',
+      text: '{"gates": [], "extra": 1}',
+      want: ['gates.json: (top level): Unrecognized key: "extra"'],
+    },
     {
       name: 'bad object fields, every one listed',
       text: '{"gates": [{"figure": "pass_rate", "op": "=>", "value": "0.9", "sett": "a"}, 7]}',
@@ -78,9 +107,13 @@ describe('gateJunitCases', () => {
     expect(gateJunitCases([result(true, 'pass_rate >= 0.1'), result(false, 'set:a pass_rate >= 0.9')])).toEqual([
       { name: 'pass_rate >= 0.1 [a (stream)]', classname: 'chatbench.gates', seconds: 0, outcome: null },
       {
-        name: 'set:a pass_rate >= 0.9 [a (stream)]', classname: 'chatbench.gates', seconds: 0,
+        name: 'set:a pass_rate >= 0.9 [a (stream)]',
+        classname: 'chatbench.gates',
+        seconds: 0,
         outcome: {
-          kind: 'failure', type: 'gate', message: 'set:a pass_rate >= 0.9 failed for set a/stream: 0.5 <"&>',
+          kind: 'failure',
+          type: 'gate',
+          message: 'set:a pass_rate >= 0.9 failed for set a/stream: 0.5 <"&>',
           details: 'set:a pass_rate >= 0.9 failed for set a/stream: 0.5 <"&>\nquestions: q1, q2',
         },
       },

@@ -41,7 +41,9 @@ export function gateObjectText(g: GateObject): string {
     g.op,
     String(g.value),
     g.significant ? 'significant' : '',
-  ].filter((part) => part !== '').join(' ');
+  ]
+    .filter((part) => part !== '')
+    .join(' ');
 }
 
 /** Parses a gates file's text. Throws InputError listing every problem, each `file: gates.N: ...`. */

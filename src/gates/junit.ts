@@ -9,7 +9,15 @@ import type { GateVerdict } from '../figures/gate-verdict.js';
 
 /** `citation_recall delta >= -0.02 [accurate (stream)]`: unique per gate × group. */
 export const gateCaseName = (r: GateVerdict): string =>
-  `${r.gate.set === null && r.gate.mode === null ? '' : `${r.gate.text.trim().split(/\s+/).filter((t) => /^(set|mode):/.test(t)).join(' ')} `}${describeGate(r.gate)} [${r.target.label}]`;
+  `${
+    r.gate.set === null && r.gate.mode === null
+      ? ''
+      : `${r.gate.text
+          .trim()
+          .split(/\s+/)
+          .filter((t) => /^(set|mode):/.test(t))
+          .join(' ')} `
+  }${describeGate(r.gate)} [${r.target.label}]`;
 
 /**
  * One case per gate result, classname `chatbench.gates`; a failed gate is a `failure` of type
@@ -20,9 +28,13 @@ export function gateJunitCases(results: readonly GateVerdict[]): JunitCase[] {
     name: gateCaseName(r),
     classname: 'chatbench.gates',
     seconds: 0,
-    outcome: r.passed ? null : {
-      kind: 'failure', type: 'gate', message: r.reason,
-      details: [r.reason, ...(r.questions.length > 0 ? [`questions: ${r.questions.join(', ')}`] : [])].join('\n'),
-    },
+    outcome: r.passed
+      ? null
+      : {
+          kind: 'failure',
+          type: 'gate',
+          message: r.reason,
+          details: [r.reason, ...(r.questions.length > 0 ? [`questions: ${r.questions.join(', ')}`] : [])].join('\n'),
+        },
   }));
 }

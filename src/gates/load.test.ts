@@ -6,17 +6,40 @@ import { makeRecord } from '../metrics/test-records.js';
 import { evaluateLoadGates, parseLoadGateFlag } from './load.js';
 
 const records = Array.from({ length: 40 }, (_, i) =>
-  toLoadRecord(makeRecord({
-    question_id: `q${i}`, repeat: i, scheduled_offset_ms: i * 100, sent_offset_ms: i * 100, ttfp_ms: 100 + i * 10,
-    outcome: i % 10 === 0 ? 'rate_limited' : 'ok',
-  })),
+  toLoadRecord(
+    makeRecord({
+      question_id: `q${i}`,
+      repeat: i,
+      scheduled_offset_ms: i * 100,
+      sent_offset_ms: i * 100,
+      ttfp_ms: 100 + i * 10,
+      outcome: i % 10 === 0 ? 'rate_limited' : 'ok',
+    }),
+  ),
 );
-const spec = { operation: 'chat', mode: 'stream', model: 'open', rate: 10, arrival: 'constant', stages: null, duration_ms: 4000, requests: null, warmup_ms: 0, cooldown_ms: 0, set: 'default' } as const;
+const spec = {
+  operation: 'chat',
+  mode: 'stream',
+  model: 'open',
+  rate: 10,
+  arrival: 'constant',
+  stages: null,
+  duration_ms: 4000,
+  requests: null,
+  warmup_ms: 0,
+  cooldown_ms: 0,
+  set: 'default',
+} as const;
 const summary = computeLoadFigures({ records, spec, generator: null, slos: [] }).summary;
 
 describe('evaluateLoadGates', () => {
   it('checks latency, share and load-only figures on the measured window', () => {
-    const results = evaluateLoadGates(['ttfp_ms.p99 <= 3000', 'rate_limited_rate <= 0.05', 'ok_per_s >= 10', 'response_ms.p50 < 2000'].map(parseLoadGateFlag), summary);
+    const results = evaluateLoadGates(
+      ['ttfp_ms.p99 <= 3000', 'rate_limited_rate <= 0.05', 'ok_per_s >= 10', 'response_ms.p50 < 2000'].map(
+        parseLoadGateFlag,
+      ),
+      summary,
+    );
     expect(results.map((r) => r.passed)).toEqual([true, false, false, true]);
     expect(results[1]?.value).toBeCloseTo(0.1);
     expect(results[1]?.reason).toBe('rate_limited_rate <= 0.05 failed for the measured window of default/stream: 10%');
@@ -38,8 +61,12 @@ describe('evaluateLoadGates', () => {
 
   it('refuses scopes of another set or mode, and baselines', () => {
     expect(() => evaluateLoadGates([parseLoadGateFlag('mode:full ttfp_ms.p95 <= 1')], summary)).toThrow(UsageError);
-    expect(() => evaluateLoadGates([parseLoadGateFlag('ttfp_ms.p95 ratio <= 1.2')], summary)).toThrow(/needs a baseline/);
-    expect(evaluateLoadGates([parseLoadGateFlag('set:default mode:stream error_rate <= 0')], summary)[0]?.passed).toBe(true);
+    expect(() => evaluateLoadGates([parseLoadGateFlag('ttfp_ms.p95 ratio <= 1.2')], summary)).toThrow(
+      /needs a baseline/,
+    );
+    expect(evaluateLoadGates([parseLoadGateFlag('set:default mode:stream error_rate <= 0')], summary)[0]?.passed).toBe(
+      true,
+    );
   });
 });
 

@@ -25,18 +25,34 @@ export function evaluateLoadGates(gates: readonly Gate[], summary: LoadSummary):
   const target = { set, mode, model_index: null, model_name: null, label: `${set}/${mode}` };
   return gates.map((gate) => {
     const where = `gate "${gate.text}"`;
-    if (gate.set !== null && gate.set !== set) throw new UsageError(`${where}: set:${gate.set} names no set of the run (it ran ${set})`);
-    if (gate.mode !== null && gate.mode !== mode) throw new UsageError(`${where}: mode:${gate.mode} names no mode of the run (it ran ${mode})`);
-    if (gate.against !== 'value') throw new UsageError(`${where}: ${gate.against} needs a baseline; a load run's gates compare values (use compare for baselines)`);
+    if (gate.set !== null && gate.set !== set)
+      throw new UsageError(`${where}: set:${gate.set} names no set of the run (it ran ${set})`);
+    if (gate.mode !== null && gate.mode !== mode)
+      throw new UsageError(`${where}: mode:${gate.mode} names no mode of the run (it ran ${mode})`);
+    if (gate.against !== 'value')
+      throw new UsageError(
+        `${where}: ${gate.against} needs a baseline; a load run's gates compare values (use compare for baselines)`,
+      );
     // A turn the plan lacks was refused before the run (cli/commands/load); one the measured window
     // did not reach (conversations cut short, a short run) has no value, and its gate fails.
     const turn = gate.turn ?? null;
-    const value = summary.by_turn[String(turn)] === undefined && turn !== null ? null : loadFigureValue(summary, gate.figure, gate.stat, turn);
+    const value =
+      summary.by_turn[String(turn)] === undefined && turn !== null
+        ? null
+        : loadFigureValue(summary, gate.figure, gate.stat, turn);
     const passed = value !== null && compareOp(value, gate.op, gate.threshold);
     const of = turn === null ? 'the measured window' : `turn ${turn} in the measured window`;
     const detail = value === null ? `no ${gateFigure(gate)} in ${of}` : formatFigureValue(gateFigure(gate), value);
     return {
-      gate, target, value, baseline: null, current: value, ci: null, significant: null, passed, questions: [],
+      gate,
+      target,
+      value,
+      baseline: null,
+      current: value,
+      ci: null,
+      significant: null,
+      passed,
+      questions: [],
       reason: `${describeGate(gate)} ${passed ? 'passed' : 'failed'} for ${of} of ${target.label}: ${detail}`,
     };
   });

@@ -24,7 +24,11 @@ function latency(place: Place, name: string, stats: LatencyStats | null | undefi
 }
 
 function groupFigures(group: Group): FigureRow[] {
-  const place: Place = { set_name: group.model_name === null ? group.set : `${group.set}/${group.model_name}`, mode: group.mode, step: null };
+  const place: Place = {
+    set_name: group.model_name === null ? group.set : `${group.set}/${group.model_name}`,
+    mode: group.mode,
+    step: null,
+  };
   return [
     ...Object.entries(group.scores).flatMap(([name, e]) => estimate(place, name, e)),
     ...estimate(place, 'pass_rate', group.pass_rate),
@@ -50,7 +54,22 @@ export function loadFigures(summary: LoadSummary): FigureRow[] {
   ];
 }
 
-const STEP_FIGURES = ['offered_rate', 'sent_rate', 'ok_rate_per_s', 'goodput', 'rate_limited_rate', 'error_rate', 'ttft_p50_ms', 'ttft_p95_ms', 'tpot_per_token_p50_ms', 'output_tokens_per_s', 'ttfp_p50_ms', 'ttfp_p95_ms', 'total_p95_ms', 'response_p95_ms'] as const;
+const STEP_FIGURES = [
+  'offered_rate',
+  'sent_rate',
+  'ok_rate_per_s',
+  'goodput',
+  'rate_limited_rate',
+  'error_rate',
+  'ttft_p50_ms',
+  'ttft_p95_ms',
+  'tpot_per_token_p50_ms',
+  'output_tokens_per_s',
+  'ttfp_p50_ms',
+  'ttfp_p95_ms',
+  'total_p95_ms',
+  'response_p95_ms',
+] as const;
 
 /** A capacity search: the sustainable target and knee, and each step's figures. */
 export function capacityFigures(result: CapacityResult): FigureRow[] {
@@ -58,6 +77,8 @@ export function capacityFigures(result: CapacityResult): FigureRow[] {
   return [
     ...plain(run, 'sustainable', result.sustainable),
     ...plain(run, 'knee', result.knee),
-    ...result.steps.flatMap((s) => STEP_FIGURES.flatMap((name) => plain({ set_name: '', mode: '', step: s.index }, name, s[name]))),
+    ...result.steps.flatMap((s) =>
+      STEP_FIGURES.flatMap((name) => plain({ set_name: '', mode: '', step: s.index }, name, s[name])),
+    ),
   ];
 }

@@ -28,7 +28,8 @@ function where(filter: RunFilter): { sql: string; values: DuckDBValue[] } {
   if (filter.verdict !== undefined) add('r.verdict = ?', filter.verdict);
   if (filter.since !== undefined) add('r.ended_at >= ?', filter.since);
   if (filter.until !== undefined) add('r.ended_at <= ?', filter.until);
-  if (filter.set !== undefined) add('exists (select 1 from figures f where f.run_dir = r.run_dir and f.set_name = ?)', filter.set);
+  if (filter.set !== undefined)
+    add('exists (select 1 from figures f where f.run_dir = r.run_dir and f.set_name = ?)', filter.set);
   return { sql: parts.length === 0 ? '' : `where ${parts.join(' and ')}`, values };
 }
 
@@ -38,7 +39,11 @@ export async function listRuns(db: DuckDBConnection, filter: RunFilter, withFigu
   const runs = await rows(db, `select r.* from runs r ${w.sql} order by r.ended_at, r.run_dir`, w.values);
   if (!withFigures) return runs;
   for (const run of runs) {
-    run.figures = await rows(db, `select set_name, mode, step, figure, value, ci_low, ci_high, n from figures where run_dir = $1 order by set_name, mode, step, figure`, [String(run.run_dir)]);
+    run.figures = await rows(
+      db,
+      `select set_name, mode, step, figure, value, ci_low, ci_high, n from figures where run_dir = $1 order by set_name, mode, step, figure`,
+      [String(run.run_dir)],
+    );
   }
   return runs;
 }
@@ -65,14 +70,27 @@ export async function trend(db: DuckDBConnection, figure: string, filter: RunFil
     values.push(filter.set);
     sql += ` and f.set_name = $${values.length}`;
   }
-  return (await rows(db, `${sql} order by r.ended_at, r.run_dir, f.set_name, f.mode`, values)) as unknown as TrendPoint[];
+  return (await rows(
+    db,
+    `${sql} order by r.ended_at, r.run_dir, f.set_name, f.mode`,
+    values,
+  )) as unknown as TrendPoint[];
 }
 
 /** The run directory of the latest passing run of `command` (on `branch` when given); undefined when none. */
-export async function lastPassing(db: DuckDBConnection, command: string, branch: string | undefined, excluding: string | undefined): Promise<string | undefined> {
+export async function lastPassing(
+  db: DuckDBConnection,
+  command: string,
+  branch: string | undefined,
+  excluding: string | undefined,
+): Promise<string | undefined> {
   const w = where({ command, branch });
   const values: DuckDBValue[] = [...w.values, excluding ?? ''];
-  const found = await rows(db, `select r.run_dir from runs r ${w.sql} and r.verdict in ('passed', 'no-gate') and r.exit_code = 0 and r.run_dir <> $${values.length} order by r.ended_at desc, r.run_dir desc limit 1`, values);
+  const found = await rows(
+    db,
+    `select r.run_dir from runs r ${w.sql} and r.verdict in ('passed', 'no-gate') and r.exit_code = 0 and r.run_dir <> $${values.length} order by r.ended_at desc, r.run_dir desc limit 1`,
+    values,
+  );
   return found[0] === undefined ? undefined : String(found[0].run_dir);
 }
 

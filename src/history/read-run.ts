@@ -48,17 +48,32 @@ async function readJson(file: string): Promise<unknown> {
 function parsed<S extends z.ZodType>(schema: S, value: unknown, file: string): z.infer<S> | undefined {
   if (value === undefined) return undefined;
   const result = schema.safeParse(value);
-  if (!result.success) throw new InputError([`${file}: ${result.error.issues[0]?.path.join('.') ?? ''}: ${result.error.issues[0]?.message ?? 'invalid'}`]);
+  if (!result.success)
+    throw new InputError([
+      `${file}: ${result.error.issues[0]?.path.join('.') ?? ''}: ${result.error.issues[0]?.message ?? 'invalid'}`,
+    ]);
   return result.data;
 }
 
 /** Figures and the verdict the directory holds, by what kind of run wrote it. */
-async function figuresOf(dir: string): Promise<{ command: RunRow['command'] | undefined; figures: FigureRow[]; verdict: Verdict | undefined; startedAt: string | null }> {
+async function figuresOf(
+  dir: string,
+): Promise<{
+  command: RunRow['command'] | undefined;
+  figures: FigureRow[];
+  verdict: Verdict | undefined;
+  startedAt: string | null;
+}> {
   const capacityFile = join(dir, 'capacity.json');
   const capacity = parsed(CapacityResultSchema, await readJson(capacityFile), capacityFile);
   if (capacity) {
     const line = capacity.sustainable === null ? 'no step held the SLOs' : `sustainable ${capacity.sustainable}`;
-    return { command: 'capacity', figures: capacityFigures(capacity), verdict: decideCapacity(capacity.sustainable !== null, line, capacity.stopped === 'interrupted'), startedAt: null };
+    return {
+      command: 'capacity',
+      figures: capacityFigures(capacity),
+      verdict: decideCapacity(capacity.sustainable !== null, line, capacity.stopped === 'interrupted'),
+      startedAt: null,
+    };
   }
   const summaryFile = join(dir, 'summary.json');
   const summary = await readJson(summaryFile);
@@ -67,11 +82,23 @@ async function figuresOf(dir: string): Promise<{ command: RunRow['command'] | un
   if (summary !== undefined && typeof summary === 'object' && summary !== null && 'load_summary_version' in summary) {
     const load = parsed(LoadSummarySchema, summary, summaryFile)!;
     // A load keeps its verdict in no file: the verdict layer decides it again from the SLOs summary.json holds (the gates were the command line's).
-    return { command: 'load', figures: loadFigures(load), verdict: written ?? loadRunVerdict(load, []), startedAt: load.run.started_at };
+    return {
+      command: 'load',
+      figures: loadFigures(load),
+      verdict: written ?? loadRunVerdict(load, []),
+      startedAt: load.run.started_at,
+    };
   }
   const evalSummary = parsed(SummarySchema, summary, summaryFile);
-  if (evalSummary) return { command: 'eval', figures: evalFigures(evalSummary), verdict: written, startedAt: evalSummary.run.started_at };
-  if ((await readJson(join(dir, 'compare.json'))) !== undefined) return { command: 'compare', figures: [], verdict: written, startedAt: null };
+  if (evalSummary)
+    return {
+      command: 'eval',
+      figures: evalFigures(evalSummary),
+      verdict: written,
+      startedAt: evalSummary.run.started_at,
+    };
+  if ((await readJson(join(dir, 'compare.json'))) !== undefined)
+    return { command: 'compare', figures: [], verdict: written, startedAt: null };
   throw new InputError([`${dir}: not a run directory (no summary.json, capacity.json or compare.json)`]);
 }
 

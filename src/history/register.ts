@@ -15,7 +15,8 @@ const run = promisify(execFile);
 
 /** The commit and branch of the working directory; nulls outside a git work tree or without git. */
 export async function gitOf(cwd: string): Promise<{ commit: string | null; branch: string | null }> {
-  const ask = async (args: string[]) => (await run('git', args, { cwd, timeout: 5000 }).catch(() => undefined))?.stdout.trim() || null;
+  const ask = async (args: string[]) =>
+    (await run('git', args, { cwd, timeout: 5000 }).catch(() => undefined))?.stdout.trim() || null;
   const [commit, branch] = await Promise.all([ask(['rev-parse', 'HEAD']), ask(['rev-parse', '--abbrev-ref', 'HEAD'])]);
   return { commit, branch: branch === 'HEAD' ? null : branch };
 }
@@ -33,7 +34,8 @@ export interface FinishedRun {
 }
 
 /** The directory a result names: run_dir, else (compare) the folder of its first file. */
-const dirOf = (r: FinishedRun): string | undefined => r.run_dir ?? (r.files?.[0] === undefined ? undefined : dirname(r.files[0]));
+const dirOf = (r: FinishedRun): string | undefined =>
+  r.run_dir ?? (r.files?.[0] === undefined ? undefined : dirname(r.files[0]));
 
 /** Registers a finished run; returns a warning line instead of throwing. */
 export async function registerFinished(result: FinishedRun, file: string, cwd: string): Promise<string | undefined> {
@@ -47,7 +49,15 @@ export async function registerFinished(result: FinishedRun, file: string, cwd: s
       baseline_run: result.baseline_run ? resolve(cwd, result.baseline_run) : null,
       exit_code: result.exit_code,
       // The exit code the process ends with: the verdict's, or the interrupt's (130, 143) when it was stopped.
-      ...(result.decision ? { verdict: { status: result.decision.status, exit_code: result.exit_code, headline: result.decision.headline } } : {}),
+      ...(result.decision
+        ? {
+            verdict: {
+              status: result.decision.status,
+              exit_code: result.exit_code,
+              headline: result.decision.headline,
+            },
+          }
+        : {}),
     };
     const entry = await readRunEntry(resolve(cwd, dir), context);
     await withStore(file, (db) => putRun(db, entry));

@@ -17,9 +17,23 @@ describe('sparkline', () => {
 });
 
 describe('renderTrendHtml', () => {
-  const point = (id: string, value: number, set = 'fast'): TrendPoint => ({ run_dir: `/r/${id}`, id, ended_at: `2026-01-0${id.slice(1)}`, set_name: set, mode: 'stream', value, ci_low: value - 0.1, ci_high: value + 0.1, n: 10 });
+  const point = (id: string, value: number, set = 'fast'): TrendPoint => ({
+    run_dir: `/r/${id}`,
+    id,
+    ended_at: `2026-01-0${id.slice(1)}`,
+    set_name: set,
+    mode: 'stream',
+    value,
+    ci_low: value - 0.1,
+    ci_high: value + 0.1,
+    n: 10,
+  });
   it('draws a line per set × mode with interval bars, and links each run to its report', () => {
-    const html = renderTrendHtml('citation_recall', [point('r1', 0.8), point('r1', 0.6, 'slow'), point('r2', 0.7)], (dir) => `..${dir}/report.html`);
+    const html = renderTrendHtml(
+      'citation_recall',
+      [point('r1', 0.8), point('r1', 0.6, 'slow'), point('r2', 0.7)],
+      (dir) => `..${dir}/report.html`,
+    );
     expect(html.match(/<path d="M/g)).toHaveLength(2);
     expect(html.match(/<circle/g)).toHaveLength(3);
     expect(html).toContain('href="../r/r2/report.html"');

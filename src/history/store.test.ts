@@ -9,10 +9,26 @@ import { putRun, rows, withStore } from './store.js';
 
 const entry = (id: string, ended_at: string, verdict: string, branch: string | null): RunEntry => ({
   run: {
-    run_dir: `/runs/${id}`, id, command: 'eval', started_at: null, ended_at, base_url: null, release: null, backend_version: null,
-    git_commit: null, git_branch: branch, dataset_sha256: null, sets_sha256: null, verdict, exit_code: verdict === 'failed' ? 1 : 0, headline: null, baseline_run: null,
+    run_dir: `/runs/${id}`,
+    id,
+    command: 'eval',
+    started_at: null,
+    ended_at,
+    base_url: null,
+    release: null,
+    backend_version: null,
+    git_commit: null,
+    git_branch: branch,
+    dataset_sha256: null,
+    sets_sha256: null,
+    verdict,
+    exit_code: verdict === 'failed' ? 1 : 0,
+    headline: null,
+    baseline_run: null,
   },
-  figures: [{ set_name: 'fast', mode: 'stream', step: null, figure: 'pass_rate', value: 0.5, ci_low: 0.4, ci_high: 0.6, n: 10 }],
+  figures: [
+    { set_name: 'fast', mode: 'stream', step: null, figure: 'pass_rate', value: 0.5, ci_low: 0.4, ci_high: 0.6, n: 10 },
+  ],
 });
 
 const tmpStore = () => join(mkdtempSync(join(tmpdir(), 'chatbench-store-')), 'history.duckdb');
@@ -29,13 +45,22 @@ describe('history store', () => {
     ]);
     expect(version).toEqual([{ value: String(SCHEMA_VERSION) }]);
     expect(runs).toHaveLength(1);
-    expect(runs[0]).toMatchObject({ id: 'a', ended_at: '2026-01-02T00:00:00Z', figures: [{ figure: 'pass_rate', n: 10, ci_high: 0.6 }] });
+    expect(runs[0]).toMatchObject({
+      id: 'a',
+      ended_at: '2026-01-02T00:00:00Z',
+      figures: [{ figure: 'pass_rate', n: 10, ci_high: 0.6 }],
+    });
     expect(figures).toEqual([{ n: 1 }]);
   });
 
   it('finds the last passing run, on a branch when asked, leaving out the run being compared', async () => {
     const file = tmpStore();
-    for (const e of [entry('p1', '2026-01-01', 'passed', 'main'), entry('p2', '2026-01-02', 'no-gate', 'feature'), entry('f3', '2026-01-03', 'failed', 'main'), entry('p4', '2026-01-04', 'passed', 'main')]) {
+    for (const e of [
+      entry('p1', '2026-01-01', 'passed', 'main'),
+      entry('p2', '2026-01-02', 'no-gate', 'feature'),
+      entry('f3', '2026-01-03', 'failed', 'main'),
+      entry('p4', '2026-01-04', 'passed', 'main'),
+    ]) {
       await withStore(file, (db) => putRun(db, e));
     }
     await withStore(file, async (db) => {
@@ -56,7 +81,9 @@ describe('history store', () => {
     expect((refused as InputError).hint).toContain('chatbench history import');
 
     const newer = tmpStore();
-    await withStore(newer, (db) => db.run(`update history_meta set value = '${SCHEMA_VERSION + 1}' where key = 'schema_version'`));
+    await withStore(newer, (db) =>
+      db.run(`update history_meta set value = '${SCHEMA_VERSION + 1}' where key = 'schema_version'`),
+    );
     const refusedNewer = await withStore(newer, async () => 'opened').catch((e: unknown) => e);
     expect(refusedNewer).toBeInstanceOf(InputError);
     expect((refusedNewer as InputError).message).toMatch(/schema version 2 is newer/);

@@ -21,7 +21,8 @@ const LOCK_WAIT_MS = 15_000;
 const LOCK_RETRY_MS = 50;
 
 /** The way to rebuild a store the run directories can always rebuild. */
-export const rebuildHint = (file: string): string => `move ${file} away, then rebuild it from the run directories: chatbench history import reports/*`;
+export const rebuildHint = (file: string): string =>
+  `move ${file} away, then rebuild it from the run directories: chatbench history import reports/*`;
 
 // One process opens the file once at a time: DuckDB refuses a second instance of one file in a process.
 let queue: Promise<unknown> = Promise.resolve();
@@ -30,7 +31,11 @@ let queue: Promise<unknown> = Promise.resolve();
  * Runs `work` with the store open (created and migrated forward as needed), then closes it.
  * `readOnly`: `work` cannot change the store (`chatbench query` runs the user's SQL so).
  */
-export function withStore<T>(file: string, work: (db: DuckDBConnection) => Promise<T>, options: { readOnly?: boolean } = {}): Promise<T> {
+export function withStore<T>(
+  file: string,
+  work: (db: DuckDBConnection) => Promise<T>,
+  options: { readOnly?: boolean } = {},
+): Promise<T> {
   const next = queue.then(async () => {
     if (!options.readOnly) return openAndRun(file, work, false);
     await openAndRun(file, async () => undefined, false);
@@ -61,32 +66,53 @@ async function openInstance(file: string, readOnly: boolean): Promise<DuckDBInst
   for (;;) {
     try {
       // No extension is ever fetched: json (read_json_auto) is linked into the package.
-      return await DuckDBInstance.create(file, { autoinstall_known_extensions: 'false', ...(readOnly ? { access_mode: 'READ_ONLY' } : {}) });
+      return await DuckDBInstance.create(file, {
+        autoinstall_known_extensions: 'false',
+        ...(readOnly ? { access_mode: 'READ_ONLY' } : {}),
+      });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (/lock/i.test(message) && Date.now() < deadline) {
         await sleep(LOCK_RETRY_MS + Math.floor(Math.random() * LOCK_RETRY_MS));
         continue;
       }
-      if (/lock/i.test(message)) throw new InputError([`${file}: the history store stayed locked by another process for ${LOCK_WAIT_MS / 1000} s`], { cause: error });
-      throw new InputError([`${file}: not a history store this chatbench can read (${message.split('\n')[0]})`], { cause: error, hint: rebuildHint(file) });
+      if (/lock/i.test(message))
+        throw new InputError(
+          [`${file}: the history store stayed locked by another process for ${LOCK_WAIT_MS / 1000} s`],
+          { cause: error },
+        );
+      throw new InputError([`${file}: not a history store this chatbench can read (${message.split('\n')[0]})`], {
+        cause: error,
+        hint: rebuildHint(file),
+      });
     }
   }
 }
 
 /** Brings the store to SCHEMA_VERSION; refuses a newer one and a file that is some other database. */
 async function migrate(db: DuckDBConnection, file: string): Promise<void> {
-  const tables = (await rows(db, `select table_name from information_schema.tables where table_schema = 'main'`)).map((r) => String(r.table_name));
+  const tables = (await rows(db, `select table_name from information_schema.tables where table_schema = 'main'`)).map(
+    (r) => String(r.table_name),
+  );
   let version = 0;
   if (tables.includes('history_meta')) {
     const found = await rows(db, `select value from history_meta where key = 'schema_version'`);
     version = Number(found[0]?.value);
-    if (!Number.isInteger(version)) throw new InputError([`${file}: history_meta.schema_version is missing or not a number`], { hint: rebuildHint(file) });
+    if (!Number.isInteger(version))
+      throw new InputError([`${file}: history_meta.schema_version is missing or not a number`], {
+        hint: rebuildHint(file),
+      });
   } else if (tables.length > 0) {
-    throw new InputError([`${file}: a DuckDB file that is not a chatbench history store (tables: ${tables.join(', ')})`], { hint: rebuildHint(file) });
+    throw new InputError(
+      [`${file}: a DuckDB file that is not a chatbench history store (tables: ${tables.join(', ')})`],
+      { hint: rebuildHint(file) },
+    );
   }
   if (version > SCHEMA_VERSION) {
-    throw new InputError([`${file}: history schema version ${version} is newer than this chatbench reads (${SCHEMA_VERSION})`], { hint: `upgrade chatbench, or ${rebuildHint(file)}` });
+    throw new InputError(
+      [`${file}: history schema version ${version} is newer than this chatbench reads (${SCHEMA_VERSION})`],
+      { hint: `upgrade chatbench, or ${rebuildHint(file)}` },
+    );
   }
   for (let v = version; v < SCHEMA_VERSION; v++) {
     await transaction(db, async () => {
@@ -118,7 +144,8 @@ function plain(value: unknown): Json {
   if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
   if (value instanceof Date) return value.toISOString();
   if (Array.isArray(value)) return value.map(plain);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
   return value as Json;
 }
 
@@ -130,10 +157,24 @@ export async function putRun(db: DuckDBConnection, entry: RunEntry): Promise<voi
   await transaction(db, async () => {
     await db.run('delete from figures where run_dir = $1', [r.run_dir]);
     await db.run('delete from runs where run_dir = $1', [r.run_dir]);
-    await db.run(
-      `insert into runs values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
-      [r.run_dir, r.id, r.command, r.started_at, r.ended_at, r.base_url, r.release, r.backend_version, r.git_commit, r.git_branch, r.dataset_sha256, r.sets_sha256, r.verdict, r.exit_code, r.headline, r.baseline_run],
-    );
+    await db.run(`insert into runs values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`, [
+      r.run_dir,
+      r.id,
+      r.command,
+      r.started_at,
+      r.ended_at,
+      r.base_url,
+      r.release,
+      r.backend_version,
+      r.git_commit,
+      r.git_branch,
+      r.dataset_sha256,
+      r.sets_sha256,
+      r.verdict,
+      r.exit_code,
+      r.headline,
+      r.baseline_run,
+    ]);
     for (const f of entry.figures) {
       await db.run(
         `insert into figures values ($1, $2, $3, $4::integer, $5, $6::double, $7::double, $8::double, $9::bigint)`,

@@ -61,26 +61,40 @@ load:
 /** Three questions of the embedded simulator's corpus, so `eval --sim` runs the template as it is. */
 const ROWS: readonly Partial<Record<(typeof KNOWN_COLUMNS)[number], string>>[] = [
   {
-    id: 'pto-days', question: 'How many days of paid time off do full-time employees receive per calendar year?',
-    expected_documents: 'hr-pto-policy', must_contain: '25 days', category: 'hr',
-    reference_answer: 'Full-time employees receive 25 days of paid time off per calendar year, on top of public holidays.',
+    id: 'pto-days',
+    question: 'How many days of paid time off do full-time employees receive per calendar year?',
+    expected_documents: 'hr-pto-policy',
+    must_contain: '25 days',
+    category: 'hr',
+    reference_answer:
+      'Full-time employees receive 25 days of paid time off per calendar year, on top of public holidays.',
   },
   {
-    id: 'parental-leave', question: 'How many weeks of fully paid parental leave does Northwind offer?',
-    expected_documents: 'hr-parental-leave', must_contain: '18 weeks', category: 'hr',
+    id: 'parental-leave',
+    question: 'How many weeks of fully paid parental leave does Northwind offer?',
+    expected_documents: 'hr-parental-leave',
+    must_contain: '18 weeks',
+    category: 'hr',
     rubric: 'says the leave is fully paid',
   },
   {
-    id: 'no-answer', question: 'What is the airport code of the office on the Moon?',
-    expect_no_answer: 'true', category: 'out-of-scope',
+    id: 'no-answer',
+    question: 'What is the airport code of the office on the Moon?',
+    expect_no_answer: 'true',
+    category: 'out-of-scope',
   },
 ];
 
 /** A CSV cell: quoted when it holds a comma, a quote or a line break. */
-const cell = (value: string | undefined): string => (value === undefined ? '' : /[",\n\r]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
+const cell = (value: string | undefined): string =>
+  value === undefined ? '' : /[",\n\r]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 
 export function datasetTemplate(): string {
-  return [KNOWN_COLUMNS.join(','), ...ROWS.map((row) => KNOWN_COLUMNS.map((column) => cell(row[column])).join(','))].join('\n') + '\n';
+  return (
+    [KNOWN_COLUMNS.join(','), ...ROWS.map((row) => KNOWN_COLUMNS.map((column) => cell(row[column])).join(','))].join(
+      '\n',
+    ) + '\n'
+  );
 }
 
 export function columnsTemplate(): string {

@@ -20,8 +20,16 @@ export interface VerdictCache {
 }
 
 /** The cache key of one ask. */
-export function verdictKey(parts: { model: string; promptVersion: string; task: string; input: string; ask: number }): string {
-  return createHash('sha256').update(JSON.stringify([parts.model, parts.promptVersion, parts.task, parts.input, parts.ask])).digest('hex');
+export function verdictKey(parts: {
+  model: string;
+  promptVersion: string;
+  task: string;
+  input: string;
+  ask: number;
+}): string {
+  return createHash('sha256')
+    .update(JSON.stringify([parts.model, parts.promptVersion, parts.task, parts.input, parts.ask]))
+    .digest('hex');
 }
 
 /** `--no-judge-cache`: asks every time. */

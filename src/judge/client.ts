@@ -55,7 +55,8 @@ export interface JudgeAsk {
   kind: VerdictKind;
 }
 
-export type AskResult = { ok: true; score: number; reason: string | null; attempts: number } | { ok: false; error: string; attempts: number };
+export type AskResult =
+  { ok: true; score: number; reason: string | null; attempts: number } | { ok: false; error: string; attempts: number };
 
 export interface JudgeClient {
   readonly model: string;
@@ -93,7 +94,13 @@ export function createJudgeClient(options: JudgeClientOptions): JudgeClient {
   const random = options.random ?? Math.random;
   let structured = options.structuredOutput !== 'off';
   const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
-  const endpoint = { baseUrl, token: options.token, timeoutMs: options.timeoutMs ?? 60_000, maxBodyBytes: maxReplyBytes, ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}) };
+  const endpoint = {
+    baseUrl,
+    token: options.token,
+    timeoutMs: options.timeoutMs ?? 60_000,
+    maxBodyBytes: maxReplyBytes,
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+  };
   const secrets = secretsOf({}, options.token, options.secrets);
   const clean = (text: string) => redactText(text, secrets);
 
@@ -105,7 +112,16 @@ export function createJudgeClient(options: JudgeClientOptions): JudgeClient {
       { role: 'user', content: clean(request.user) },
     ],
     ...(structured
-      ? { response_format: { type: 'json_schema', json_schema: { name: `chatbench_${request.kind}_verdict`, schema: VERDICT_JSON_SCHEMAS[request.kind], strict: true } } }
+      ? {
+          response_format: {
+            type: 'json_schema',
+            json_schema: {
+              name: `chatbench_${request.kind}_verdict`,
+              schema: VERDICT_JSON_SCHEMAS[request.kind],
+              strict: true,
+            },
+          },
+        }
       : {}),
   });
 
@@ -123,10 +139,21 @@ export function createJudgeClient(options: JudgeClientOptions): JudgeClient {
           const reply = readReply(response.text);
           if ('content' in reply) {
             const verdict = parseVerdict(reply.content, request.kind);
-            if ('score' in verdict) return { ok: true, score: verdict.score, reason: verdict.reason === null ? null : cutText(clean(verdict.reason), MAX_REASON_CHARS), attempts };
+            if ('score' in verdict)
+              return {
+                ok: true,
+                score: verdict.score,
+                reason: verdict.reason === null ? null : cutText(clean(verdict.reason), MAX_REASON_CHARS),
+                attempts,
+              };
             lastError = clean(verdict.error);
           } else lastError = reply.error;
-        } else if ((response.status === 400 || response.status === 422) && structured && !droppedFormat && REFUSES_FORMAT.test(response.text)) {
+        } else if (
+          (response.status === 400 || response.status === 422) &&
+          structured &&
+          !droppedFormat &&
+          REFUSES_FORMAT.test(response.text)
+        ) {
           // The endpoint has no structured output: ask again in plain text, without spending a try.
           structured = false;
           droppedFormat = true;
@@ -137,14 +164,29 @@ export function createJudgeClient(options: JudgeClientOptions): JudgeClient {
           if (response.status === 429) {
             const headerMs = Number(headerValue(response.headers, 'retry-after-ms'));
             const afterS = parseRetryAfter(headerValue(response.headers, 'retry-after'), Date.now());
-            wait = Math.min(capMs, Number.isFinite(headerMs) && headerMs > 0 ? headerMs : afterS !== null ? afterS * 1000 : backoffMs(attempt + 1, random));
+            wait = Math.min(
+              capMs,
+              Number.isFinite(headerMs) && headerMs > 0
+                ? headerMs
+                : afterS !== null
+                  ? afterS * 1000
+                  : backoffMs(attempt + 1, random),
+            );
           } else if (response.status < 500) return { ok: false, error: lastError, attempts };
         }
       } catch (error) {
         if (signal?.aborted) return { ok: false, error: 'cancelled', attempts };
-        if (error instanceof ResponseTooLargeError) return { ok: false, error: `the judge's reply exceeds ${maxReplyBytes} bytes (--judge-max-reply-bytes)`, attempts };
+        if (error instanceof ResponseTooLargeError)
+          return {
+            ok: false,
+            error: `the judge's reply exceeds ${maxReplyBytes} bytes (--judge-max-reply-bytes)`,
+            attempts,
+          };
         const name = error instanceof Error ? error.name : '';
-        lastError = name === 'TimeoutError' ? `no reply within ${endpoint.timeoutMs / 1000} s` : clean(networkFailure(error).error_message ?? 'network error');
+        lastError =
+          name === 'TimeoutError'
+            ? `no reply within ${endpoint.timeoutMs / 1000} s`
+            : clean(networkFailure(error).error_message ?? 'network error');
       }
       if (attempt < retries) await sleep(wait ?? backoffMs(attempt + 1, random), signal);
     }
@@ -173,7 +215,8 @@ function statusDetail(text: string): string {
   let message: string | undefined;
   try {
     const json = JSON.parse(text) as { error?: { message?: unknown } | string; detail?: unknown; message?: unknown };
-    const candidate = typeof json.error === 'object' ? json.error?.message : (json.error ?? json.detail ?? json.message);
+    const candidate =
+      typeof json.error === 'object' ? json.error?.message : (json.error ?? json.detail ?? json.message);
     if (typeof candidate === 'string') message = candidate;
   } catch {
     message = text.trim() === '' ? undefined : text.trim();

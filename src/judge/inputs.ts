@@ -51,7 +51,9 @@ export function judgeDocuments(figures: JudgedAnswer, fetched: FetchedPages = ne
   const textOf = (doc: JudgedAnswer['top_documents'][number] | undefined): string => {
     if (doc === undefined) return '';
     const page = doc.link === null ? undefined : fetched.get(doc.link);
-    return [doc.blurb, ...doc.highlights, ...(page === undefined ? [] : [cut(page, FETCHED_CHARS)])].filter((t) => t.trim() !== '').join('\n…\n');
+    return [doc.blurb, ...doc.highlights, ...(page === undefined ? [] : [cut(page, FETCHED_CHARS)])]
+      .filter((t) => t.trim() !== '')
+      .join('\n…\n');
   };
   if (figures.citations.length === 0) {
     return figures.top_documents.map((doc) => ({ number: null, title: doc.title, text: textOf(doc) }));
@@ -68,13 +70,24 @@ export function judgeDocuments(figures: JudgedAnswer, fetched: FetchedPages = ne
 }
 
 /** The input of `task` for this answer, or why the task does not apply. */
-export function judgeInput(task: JudgeTask, figures: JudgedAnswer, context: QuestionContext, fetched?: FetchedPages): JudgeInputOrSkip {
-  const plain = figures.answer === null ? '' : stripCitations(figures.answer).replace(/\s+([.,;:!?])/g, '$1').trim();
+export function judgeInput(
+  task: JudgeTask,
+  figures: JudgedAnswer,
+  context: QuestionContext,
+  fetched?: FetchedPages,
+): JudgeInputOrSkip {
+  const plain =
+    figures.answer === null
+      ? ''
+      : stripCitations(figures.answer)
+          .replace(/\s+([.,;:!?])/g, '$1')
+          .trim();
   if (plain === '') return { skip: 'empty answer' };
   const base = { task, question: context.question };
   switch (task) {
     case 'correctness':
-      if (context.reference_answer === null || context.reference_answer.trim() === '') return { skip: 'no reference answer' };
+      if (context.reference_answer === null || context.reference_answer.trim() === '')
+        return { skip: 'no reference answer' };
       return { input: { ...base, answer: plain, reference_answer: context.reference_answer } };
     case 'rubric':
       if (context.rubric === null || context.rubric.trim() === '') return { skip: 'no rubric' };
@@ -83,7 +96,8 @@ export function judgeInput(task: JudgeTask, figures: JudgedAnswer, context: Ques
       return { input: { ...base, answer: plain, no_answer_expected: context.expect_no_answer } };
     case 'groundedness': {
       const documents = judgeDocuments(figures, fetched);
-      if (documents.length === 0 || documents.every((d) => d.text === '')) return { skip: 'no document text (nothing cited, no document given)' };
+      if (documents.length === 0 || documents.every((d) => d.text === ''))
+        return { skip: 'no document text (nothing cited, no document given)' };
       return { input: { ...base, answer: answerWithMarkers(figures.answer ?? ''), documents } };
     }
   }

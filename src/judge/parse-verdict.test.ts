@@ -3,14 +3,38 @@ import { parseVerdict } from './parse-verdict.js';
 
 describe('parseVerdict', () => {
   it.each([
-    { name: 'bare JSON (structured output)', reply: '{"score": 0.75, "reason": "covers most facts"}', want: { score: 0.75, reason: 'covers most facts' } },
-    { name: 'a fenced block amid prose (Ollama without structured output)', reply: 'Sure! Here is my assessment.\n\n```json\n{\n  "score": 1,\n  "reason": "agrees"\n}\n```\nLet me know.', want: { score: 1, reason: 'agrees' } },
-    { name: 'an unlabelled fence', reply: '```\n{"score": 0.2, "reason": "wrong date"}\n```', want: { score: 0.2, reason: 'wrong date' } },
-    { name: 'an object inside prose', reply: 'My verdict is {"score": 0.5, "reason": "half of it {roughly}"} as asked.', want: { score: 0.5, reason: 'half of it {roughly}' } },
-    { name: 'a think block first', reply: '<think>The reference says {"score": 0}...</think>\n{"score": 0.9, "reason": "fine"}', want: { score: 0.9, reason: 'fine' } },
+    {
+      name: 'bare JSON (structured output)',
+      reply: '{"score": 0.75, "reason": "covers most facts"}',
+      want: { score: 0.75, reason: 'covers most facts' },
+    },
+    {
+      name: 'a fenced block amid prose (Ollama without structured output)',
+      reply: 'Sure! Here is my assessment.\n\n```json\n{\n  "score": 1,\n  "reason": "agrees"\n}\n```\nLet me know.',
+      want: { score: 1, reason: 'agrees' },
+    },
+    {
+      name: 'an unlabelled fence',
+      reply: '```\n{"score": 0.2, "reason": "wrong date"}\n```',
+      want: { score: 0.2, reason: 'wrong date' },
+    },
+    {
+      name: 'an object inside prose',
+      reply: 'My verdict is {"score": 0.5, "reason": "half of it {roughly}"} as asked.',
+      want: { score: 0.5, reason: 'half of it {roughly}' },
+    },
+    {
+      name: 'a think block first',
+      reply: '<think>The reference says {"score": 0}...</think>\n{"score": 0.9, "reason": "fine"}',
+      want: { score: 0.9, reason: 'fine' },
+    },
     { name: 'a numeric string', reply: '{"score": "0.6", "reason": "ok"}', want: { score: 0.6, reason: 'ok' } },
     { name: 'no reason', reply: '{"score": 0}', want: { score: 0, reason: null } },
-    { name: 'an earlier non-verdict object is skipped', reply: 'Input was {"question": "x"}. Verdict: {"score": 0.3, "reason": "r"}', want: { score: 0.3, reason: 'r' } },
+    {
+      name: 'an earlier non-verdict object is skipped',
+      reply: 'Input was {"question": "x"}. Verdict: {"score": 0.3, "reason": "r"}',
+      want: { score: 0.3, reason: 'r' },
+    },
   ])('reads $name', ({ reply, want }) => expect(parseVerdict(reply, 'score')).toEqual(want));
 
   it.each([

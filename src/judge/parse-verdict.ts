@@ -26,7 +26,11 @@ function candidates(text: string): unknown[] {
   };
   tryParse(text);
   for (const fence of text.matchAll(/```(?:json|JSON)?\s*\n?([\s\S]*?)```/g)) tryParse((fence[1] ?? '').trim());
-  for (let start = text.indexOf('{'), tries = 0; start !== -1 && tries < MAX_CANDIDATES; start = text.indexOf('{', start + 1), tries += 1) {
+  for (
+    let start = text.indexOf('{'), tries = 0;
+    start !== -1 && tries < MAX_CANDIDATES;
+    start = text.indexOf('{', start + 1), tries += 1
+  ) {
     const end = balancedEnd(text, start);
     if (end !== -1) tryParse(text.slice(start, end + 1));
   }
@@ -49,10 +53,28 @@ function balancedEnd(text: string, start: number): number {
   return -1;
 }
 
-const PASS_WORDS: Record<string, boolean> = { true: true, pass: true, passed: true, yes: true, false: false, fail: false, failed: false, no: false };
+const PASS_WORDS: Record<string, boolean> = {
+  true: true,
+  pass: true,
+  passed: true,
+  yes: true,
+  false: false,
+  fail: false,
+  failed: false,
+  no: false,
+};
 
-const Reason = z.union([z.string(), z.null()]).optional().transform((r) => (typeof r === 'string' && r.trim() !== '' ? r.trim() : null));
-const ScoreField = z.union([z.number(), z.string().regex(/^\s*[+-]?(\d+\.?\d*|\.\d+)\s*$/).transform(Number)]);
+const Reason = z
+  .union([z.string(), z.null()])
+  .optional()
+  .transform((r) => (typeof r === 'string' && r.trim() !== '' ? r.trim() : null));
+const ScoreField = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^\s*[+-]?(\d+\.?\d*|\.\d+)\s*$/)
+    .transform(Number),
+]);
 const PassField = z.union([
   z.boolean(),
   z.string().transform((s, ctx) => {
@@ -62,7 +84,12 @@ const PassField = z.union([
     return z.NEVER;
   }),
 ]);
-const VerdictObject = z.looseObject({ score: ScoreField.optional(), pass: PassField.optional(), verdict: PassField.optional(), reason: Reason });
+const VerdictObject = z.looseObject({
+  score: ScoreField.optional(),
+  pass: PassField.optional(),
+  verdict: PassField.optional(),
+  reason: Reason,
+});
 
 /** The verdict in a judge's reply; `kind` says whether a score or a pass is asked for (either form is read). */
 export function parseVerdict(reply: string, kind: VerdictKind): ParsedVerdict {

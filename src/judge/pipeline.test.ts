@@ -12,25 +12,49 @@ const PROMPTS: Prompts = { correctness: 'C', groundedness: 'G', relevance: 'R', 
 const answer: JudgedAnswer = {
   answer: 'You get 25 days [[1]](https://d.example/a).',
   citations: [{ citation_number: 1, document_id: 'a' }],
-  top_documents: [{ document_id: 'a', title: 'PTO', link: 'https://d.example/a', blurb: 'You get 25 days of PTO.', highlights: [] }],
+  top_documents: [
+    { document_id: 'a', title: 'PTO', link: 'https://d.example/a', blurb: 'You get 25 days of PTO.', highlights: [] },
+  ],
 };
-const context: QuestionContext = { question: 'How many days?', reference_answer: '25 days', rubric: null, expect_no_answer: false };
+const context: QuestionContext = {
+  question: 'How many days?',
+  reference_answer: '25 days',
+  rubric: null,
+  expect_no_answer: false,
+};
 
 /** A client that answers from `reply` (by ask, in call order) and counts calls. */
-function fakeClient(reply: (ask: JudgeAsk, call: number) => AskResult | Promise<AskResult>): JudgeClient & { calls: JudgeAsk[] } {
+function fakeClient(
+  reply: (ask: JudgeAsk, call: number) => AskResult | Promise<AskResult>,
+): JudgeClient & { calls: JudgeAsk[] } {
   const calls: JudgeAsk[] = [];
   return { model: 'fake', calls, structured: () => true, ask: async (ask) => reply(ask, calls.push(ask) - 1) };
 }
 const judgeWith = (client: JudgeClient, over: Partial<JudgeOptions> = {}) =>
-  createJudge({ client, cache: noCache, prompts: PROMPTS, promptVersion: 'v1', figures: ['correctness', 'groundedness', 'relevance', 'rubric'], repeat: 1, concurrency: 4, ...over });
+  createJudge({
+    client,
+    cache: noCache,
+    prompts: PROMPTS,
+    promptVersion: 'v1',
+    figures: ['correctness', 'groundedness', 'relevance', 'rubric'],
+    repeat: 1,
+    concurrency: 4,
+    ...over,
+  });
 
 describe('createJudge', () => {
   it('asks each applicable figure once, records N/A ones with why, and keeps the reasons', async () => {
-    const client = fakeClient((ask) => ({ ok: true, score: ask.system === 'C' ? 0.5 : 1, reason: `reason ${ask.system}`, attempts: 1 }));
+    const client = fakeClient((ask) => ({
+      ok: true,
+      score: ask.system === 'C' ? 0.5 : 1,
+      reason: `reason ${ask.system}`,
+      attempts: 1,
+    }));
     const judgement = await judgeWith(client).judge(answer, context);
     expect(client.calls.map((c) => c.system)).toEqual(['C', 'G', 'R']);
     expect(judgement).toEqual({
-      model: 'fake', prompt_version: 'v1',
+      model: 'fake',
+      prompt_version: 'v1',
       verdicts: {
         correctness: { status: 'ok', score: 0.5, reason: 'reason C', error: null, asks: [0.5], cached: 0 },
         groundedness: { status: 'ok', score: 1, reason: 'reason G', error: null, asks: [1], cached: 0 },
@@ -43,12 +67,23 @@ describe('createJudge', () => {
 
   it('with --judge-repeat the verdict is the mean of the answered asks; no answer at all is judge_error', async () => {
     const scores = [1, 0, 1];
-    const client = fakeClient((ask, call) => (ask.system === 'C' ? { ok: true, score: scores[call % 3]!, reason: null, attempts: 1 } : { ok: false, error: 'HTTP 500', attempts: 3 }));
+    const client = fakeClient((ask, call) =>
+      ask.system === 'C'
+        ? { ok: true, score: scores[call % 3]!, reason: null, attempts: 1 }
+        : { ok: false, error: 'HTTP 500', attempts: 3 },
+    );
     const judge = judgeWith(client, { figures: ['correctness', 'relevance'], repeat: 3, concurrency: 1 });
     const { verdicts } = await judge.judge(answer, context);
     expect(verdicts.correctness).toMatchObject({ status: 'ok', asks: [1, 0, 1] });
     expect(verdicts.correctness?.score).toBeCloseTo(2 / 3, 12);
-    expect(verdicts.relevance).toEqual({ status: 'judge_error', score: null, reason: null, error: 'HTTP 500', asks: [null, null, null], cached: 0 });
+    expect(verdicts.relevance).toEqual({
+      status: 'judge_error',
+      score: null,
+      reason: null,
+      error: 'HTTP 500',
+      asks: [null, null, null],
+      cached: 0,
+    });
     expect(judge.stats()).toEqual({ cached: 0, calls: 3 + 9, failed: 3, first_error: 'HTTP 500' });
   });
 
@@ -65,7 +100,9 @@ describe('createJudge', () => {
       return { ok: true, score: 1, reason: null, attempts: 1 };
     });
     const judge = judgeWith(client, { concurrency: limit, figures: ['relevance'] });
-    const answers = Array.from({ length: 6 }, (_, i) => judge.judge({ ...answer, answer: `Answer ${i} is here.` }, context));
+    const answers = Array.from({ length: 6 }, (_, i) =>
+      judge.judge({ ...answer, answer: `Answer ${i} is here.` }, context),
+    );
     await new Promise((resolve) => setImmediate(resolve));
     expect(inFlight).toBe(limit);
     release();
@@ -81,9 +118,17 @@ describe('createJudge', () => {
   });
 
   it('fetches the cited pages for groundedness when asked to', async () => {
-    const client = fakeClient((ask) => ({ ok: true, score: ask.user.includes('THE WHOLE PAGE') ? 1 : 0, reason: null, attempts: 1 }));
+    const client = fakeClient((ask) => ({
+      ok: true,
+      score: ask.user.includes('THE WHOLE PAGE') ? 1 : 0,
+      reason: null,
+      attempts: 1,
+    }));
     const asked: string[][] = [];
-    const judge = judgeWith(client, { figures: ['groundedness'], fetchPages: async (links) => (asked.push([...links]), new Map(links.map((l) => [l, 'THE WHOLE PAGE']))) });
+    const judge = judgeWith(client, {
+      figures: ['groundedness'],
+      fetchPages: async (links) => (asked.push([...links]), new Map(links.map((l) => [l, 'THE WHOLE PAGE']))),
+    });
     expect((await judge.judge(answer, context)).verdicts.groundedness?.score).toBe(1);
     expect(asked).toEqual([['https://d.example/a']]);
   });
@@ -107,7 +152,14 @@ describe('the verdict cache', () => {
     const again = judgeWith(second, { cache, repeat: 2 });
     const judgement = await again.judge(answer, context);
     expect(second.calls).toHaveLength(0);
-    expect(judgement.verdicts.correctness).toEqual({ status: 'ok', score: 0.75, reason: 'kept', error: null, asks: [0.75, 0.75], cached: 2 });
+    expect(judgement.verdicts.correctness).toEqual({
+      status: 'ok',
+      score: 0.75,
+      reason: 'kept',
+      error: null,
+      asks: [0.75, 0.75],
+      cached: 2,
+    });
     expect(again.stats()).toMatchObject({ cached: 6, calls: 0 });
     const third = fakeClient(() => ({ ok: true, score: 0, reason: null, attempts: 1 }));
     await judgeWith(third, { cache, repeat: 3, promptVersion: 'v2', figures: ['relevance'] }).judge(answer, context);

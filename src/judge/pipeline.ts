@@ -74,7 +74,9 @@ export function createJudge(options: JudgeOptions): Judge {
       stats.cached += 1;
       return { ...hit, cached: true };
     }
-    const result = await limit(() => options.client.ask({ system: options.prompts[task], user, kind: verdictKindOf(task) }, options.signal));
+    const result = await limit(() =>
+      options.client.ask({ system: options.prompts[task], user, kind: verdictKindOf(task) }, options.signal),
+    );
     stats.calls += result.attempts;
     if (!result.ok) {
       stats.failed += 1;
@@ -85,11 +87,19 @@ export function createJudge(options: JudgeOptions): Judge {
     return { score: result.score, reason: result.reason, cached: false };
   };
 
-  const verdictOf = async (figure: JudgeFigure, answer: JudgedAnswer, context: QuestionContext, pages: FetchedPages): Promise<JudgeVerdict> => {
+  const verdictOf = async (
+    figure: JudgeFigure,
+    answer: JudgedAnswer,
+    context: QuestionContext,
+    pages: FetchedPages,
+  ): Promise<JudgeVerdict> => {
     const made = judgeInput(figure, answer, context, pages);
-    if ('skip' in made) return { status: 'not_applicable', score: null, reason: made.skip, error: null, asks: [], cached: 0 };
+    if ('skip' in made)
+      return { status: 'not_applicable', score: null, reason: made.skip, error: null, asks: [], cached: 0 };
     const user = JSON.stringify(made.input, null, 2);
-    const outcomes = await Promise.all(Array.from({ length: Math.max(1, options.repeat) }, (_, i) => askOnce(figure, user, i)));
+    const outcomes = await Promise.all(
+      Array.from({ length: Math.max(1, options.repeat) }, (_, i) => askOnce(figure, user, i)),
+    );
     const answered = outcomes.filter((o): o is Extract<AskOutcome, { score: number }> => 'score' in o);
     const asks = outcomes.map((o) => ('score' in o ? o.score : null));
     const cached = answered.filter((o) => o.cached).length;
@@ -104,8 +114,11 @@ export function createJudge(options: JudgeOptions): Judge {
   return {
     async judge(answer, context) {
       const links = options.fetchPages ? citedLinks(answer) : [];
-      const pages = links.length > 0 && options.fetchPages ? await options.fetchPages(links) : new Map<string, string>();
-      const verdicts = await Promise.all(options.figures.map(async (figure) => [figure, await verdictOf(figure, answer, context, pages)] as const));
+      const pages =
+        links.length > 0 && options.fetchPages ? await options.fetchPages(links) : new Map<string, string>();
+      const verdicts = await Promise.all(
+        options.figures.map(async (figure) => [figure, await verdictOf(figure, answer, context, pages)] as const),
+      );
       return { model, prompt_version: options.promptVersion, verdicts: Object.fromEntries(verdicts) };
     },
     stats: () => ({ ...stats }),
@@ -115,6 +128,8 @@ export function createJudge(options: JudgeOptions): Judge {
 /** Links of the documents the answer cites (each once), for --fetch-cited. */
 function citedLinks(answer: JudgedAnswer): string[] {
   const cited = new Set(answer.citations.map((c) => c.document_id));
-  const links = answer.top_documents.filter((d) => cited.has(d.document_id) && d.link !== null).map((d) => d.link as string);
+  const links = answer.top_documents
+    .filter((d) => cited.has(d.document_id) && d.link !== null)
+    .map((d) => d.link as string);
   return [...new Set(links)];
 }

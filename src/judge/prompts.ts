@@ -15,7 +15,10 @@ export type Prompts = Readonly<Record<JudgeTask, string>>;
 /** Reads the prompt files of `version` (default PROMPT_VERSION). */
 export async function loadPrompts(version = PROMPT_VERSION): Promise<Prompts> {
   const entries = await Promise.all(
-    JUDGE_TASKS.map(async (task) => [task, (await readFile(new URL(`./prompts/${version}/${task}.md`, import.meta.url), 'utf8')).trim()] as const),
+    JUDGE_TASKS.map(
+      async (task) =>
+        [task, (await readFile(new URL(`./prompts/${version}/${task}.md`, import.meta.url), 'utf8')).trim()] as const,
+    ),
   );
   return Object.fromEntries(entries) as Record<JudgeTask, string>;
 }

@@ -51,12 +51,14 @@ describe('lcsLength on integer rows', () => {
   /** The textbook table, for comparison. */
   const naive = (a: readonly string[], b: readonly string[]): number => {
     const t = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
-    for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) t[i]![j] = a[i - 1] === b[j - 1] ? t[i - 1]![j - 1]! + 1 : Math.max(t[i - 1]![j]!, t[i]![j - 1]!);
+    for (let i = 1; i <= a.length; i++)
+      for (let j = 1; j <= b.length; j++)
+        t[i]![j] = a[i - 1] === b[j - 1] ? t[i - 1]![j - 1]! + 1 : Math.max(t[i - 1]![j]!, t[i]![j - 1]!);
     return t[a.length]![b.length]!;
   };
   it('agrees with the textbook table on seeded random token lists, empty ones and repeats included', () => {
     let seed = 7;
-    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const words = ['a', 'b', 'c', 'd', 'e', 'pto', 'days'];
     for (let k = 0; k < 300; k++) {
       const a = Array.from({ length: Math.floor(next() * 12) }, () => words[Math.floor(next() * words.length)]!);

@@ -91,8 +91,12 @@ function referenceTokens(reference: string): readonly string[] {
 }
 
 /** answer_f1 and rouge_l of an answer; both null (N/A) without a reference answer. A null answer counts as empty. */
-export function referenceScores(answer: string | null, reference: string | null | undefined): { answer_f1: number | null; rouge_l: number | null } {
-  if (reference === null || reference === undefined || reference.trim() === '') return { answer_f1: null, rouge_l: null };
+export function referenceScores(
+  answer: string | null,
+  reference: string | null | undefined,
+): { answer_f1: number | null; rouge_l: number | null } {
+  if (reference === null || reference === undefined || reference.trim() === '')
+    return { answer_f1: null, rouge_l: null };
   const a = answerTokens(answer ?? '');
   const g = referenceTokens(reference);
   return { answer_f1: tokenF1(a, g), rouge_l: rougeL(a, g) };

@@ -17,8 +17,12 @@ import { OUTCOMES } from '../records/record.js';
  */
 export function failureBanner(requests: number, outcomes: Readonly<Record<string, number>>): string | null {
   const known: readonly string[] = OUTCOMES;
-  const classes = [...known, ...Object.keys(outcomes).filter((o) => !known.includes(o)).sort()]
-    .filter((o) => o !== 'ok' && o !== 'skipped' && o !== 'abandoned' && (outcomes[o] ?? 0) > 0);
+  const classes = [
+    ...known,
+    ...Object.keys(outcomes)
+      .filter((o) => !known.includes(o))
+      .sort(),
+  ].filter((o) => o !== 'ok' && o !== 'skipped' && o !== 'abandoned' && (outcomes[o] ?? 0) > 0);
   const failed = classes.reduce((sum, o) => sum + (outcomes[o] ?? 0), 0);
   const skipped = outcomes['skipped'] ?? 0;
   const abandoned = outcomes['abandoned'] ?? 0;
@@ -26,12 +30,22 @@ export function failureBanner(requests: number, outcomes: Readonly<Record<string
   const share = (failed / requests) * 100;
   const pct = share > 0 && share < 1 ? '<1' : String(Math.round(share));
   const ok = requests - failed - skipped - abandoned;
-  const tail = ok === 0
-    ? 'No request ended ok: there are no latencies and no scores.'
-    : `Latencies and scores describe the ${ok} that ended ok.`;
-  const skips = skipped > 0 ? `${skipped} conversation turn${skipped === 1 ? ' was' : 's were'} skipped (nothing sent: an earlier turn failed or the run ended). ` : '';
-  const failures = failed > 0 ? `${failed} of ${requests} requests failed (${pct}%): ${classes.map((o) => `${outcomes[o]} ${o}`).join(', ')}. ` : '';
-  const left = abandoned > 0 ? `${abandoned} request${abandoned === 1 ?' was' : 's were'} abandoned by the client on purpose (--abandon: users leaving; not failures). ` : '';
+  const tail =
+    ok === 0
+      ? 'No request ended ok: there are no latencies and no scores.'
+      : `Latencies and scores describe the ${ok} that ended ok.`;
+  const skips =
+    skipped > 0
+      ? `${skipped} conversation turn${skipped === 1 ? ' was' : 's were'} skipped (nothing sent: an earlier turn failed or the run ended). `
+      : '';
+  const failures =
+    failed > 0
+      ? `${failed} of ${requests} requests failed (${pct}%): ${classes.map((o) => `${outcomes[o]} ${o}`).join(', ')}. `
+      : '';
+  const left =
+    abandoned > 0
+      ? `${abandoned} request${abandoned === 1 ? ' was' : 's were'} abandoned by the client on purpose (--abandon: users leaving; not failures). `
+      : '';
   return `${failures}${skips}${left}${tail}`;
 }
 
@@ -67,6 +81,13 @@ export function judgeBanner(judge: { judge_asks: number; judge_failed_asks: numb
  * unknown-protocol alarm (metrics/protocol-alarm.ts), when given, opens them: it says why the
  * failures below may not be the service's.
  */
-export function bannerLines(requests: number, outcomes: Readonly<Record<string, number>>, loop: LoopDelay | null | undefined, protocol: string | null = null): string[] {
-  return [protocol, failureBanner(requests, outcomes), timingBanner(loop)].filter((line): line is string => line !== null);
+export function bannerLines(
+  requests: number,
+  outcomes: Readonly<Record<string, number>>,
+  loop: LoopDelay | null | undefined,
+  protocol: string | null = null,
+): string[] {
+  return [protocol, failureBanner(requests, outcomes), timingBanner(loop)].filter(
+    (line): line is string => line !== null,
+  );
 }

@@ -32,12 +32,24 @@ describe('checkAnswer', () => {
 
   it('ignores phrases that fold to nothing', () => {
     const checks = checkAnswer('x', 0, { ...none, must_contain: ['  '], must_not_contain: [''] });
-    expect(checks).toEqual({ missing_phrases: [], forbidden_phrases: [], unmatched_patterns: [], forbidden_matches: [], no_answer_ok: null });
+    expect(checks).toEqual({
+      missing_phrases: [],
+      forbidden_phrases: [],
+      unmatched_patterns: [],
+      forbidden_matches: [],
+      no_answer_ok: null,
+    });
   });
 
   it('treats a null answer as containing nothing', () => {
     const checks = checkAnswer(null, 0, { ...none, must_contain: ['a'], must_not_contain: ['b'] });
-    expect(checks).toEqual({ missing_phrases: ['a'], forbidden_phrases: [], unmatched_patterns: [], forbidden_matches: [], no_answer_ok: null });
+    expect(checks).toEqual({
+      missing_phrases: ['a'],
+      forbidden_phrases: [],
+      unmatched_patterns: [],
+      forbidden_matches: [],
+      no_answer_ok: null,
+    });
   });
 
   it.each([
@@ -54,7 +66,13 @@ describe('passes', () => {
     invalid_citations: 0,
     citation_recall: 0.5,
     expects_documents: true,
-    checks: { missing_phrases: [], forbidden_phrases: [], unmatched_patterns: [], forbidden_matches: [], no_answer_ok: null },
+    checks: {
+      missing_phrases: [],
+      forbidden_phrases: [],
+      unmatched_patterns: [],
+      forbidden_matches: [],
+      no_answer_ok: null,
+    },
   };
   it.each<{ name: string; change: Partial<PassInputs>; want: boolean }>([
     { name: 'all good', change: {}, want: true },
@@ -67,21 +85,37 @@ describe('passes', () => {
     { name: 'unmatched pattern', change: { checks: { ...base.checks, unmatched_patterns: ['/x/iu'] } }, want: false },
     { name: 'forbidden match', change: { checks: { ...base.checks, forbidden_matches: ['/x/iu'] } }, want: false },
     { name: 'cited when no answer expected', change: { checks: { ...base.checks, no_answer_ok: false } }, want: false },
-    { name: 'nothing cited when no answer expected', change: { checks: { ...base.checks, no_answer_ok: true }, expects_documents: false, citation_recall: null }, want: true },
+    {
+      name: 'nothing cited when no answer expected',
+      change: { checks: { ...base.checks, no_answer_ok: true }, expects_documents: false, citation_recall: null },
+      want: true,
+    },
   ])('$name → $want', ({ change, want }) => expect(passes({ ...base, ...change })).toBe(want));
 });
 
 describe('must_match and must_not_match', () => {
   const none = { must_contain: [], must_not_contain: [], expect_no_answer: false };
   it.each([
-    { name: 'a bare pattern is case-insensitive', must_match: ['/\\b25 days\\b/iu'], answer: 'You get 25 Days [[1]](x).', unmatched: [] },
-    { name: 'markers are stripped first', must_match: ['/days \\.$/u'], answer: 'You get 25 days [[1]](https://d.example/1).', unmatched: [] },
+    {
+      name: 'a bare pattern is case-insensitive',
+      must_match: ['/\\b25 days\\b/iu'],
+      answer: 'You get 25 Days [[1]](x).',
+      unmatched: [],
+    },
+    {
+      name: 'markers are stripped first',
+      must_match: ['/days \\.$/u'],
+      answer: 'You get 25 days [[1]](https://d.example/1).',
+      unmatched: [],
+    },
     { name: 'case-sensitive when written so', must_match: ['/Days/'], answer: 'days', unmatched: ['/Days/'] },
     { name: 'a null answer matches nothing', must_match: ['/./u'], answer: null, unmatched: ['/./u'] },
   ])('$name', ({ must_match, answer, unmatched }) => {
     expect(checkAnswer(answer, 0, { ...none, must_match }).unmatched_patterns).toEqual(unmatched);
   });
   it('must_not_match lists the patterns that matched', () => {
-    expect(checkAnswer('I am not sure.', 0, { ...none, must_not_match: ['/not sure/iu', '/guess/iu'] }).forbidden_matches).toEqual(['/not sure/iu']);
+    expect(
+      checkAnswer('I am not sure.', 0, { ...none, must_not_match: ['/not sure/iu', '/guess/iu'] }).forbidden_matches,
+    ).toEqual(['/not sure/iu']);
   });
 });

@@ -41,7 +41,10 @@ export interface AnswerChecks {
 export function checkAnswer(
   answer: string | null,
   citedCount: number,
-  expectations: Pick<Expectations, 'must_contain' | 'must_not_contain' | 'expect_no_answer' | 'must_match' | 'must_not_match'>,
+  expectations: Pick<
+    Expectations,
+    'must_contain' | 'must_not_contain' | 'expect_no_answer' | 'must_match' | 'must_not_match'
+  >,
 ): AnswerChecks {
   const plain = answer === null ? null : stripCitations(answer);
   const text = plain === null ? null : foldText(plain);

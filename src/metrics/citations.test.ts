@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { citedDocumentIds, markersWithoutCitation, parseCitationMarkers, rankCitations, stripCitations } from '../records/citations.js';
+import {
+  citedDocumentIds,
+  markersWithoutCitation,
+  parseCitationMarkers,
+  rankCitations,
+  stripCitations,
+} from '../records/citations.js';
 import { citationScores, invalidCitations } from './citations.js';
 
 const c = (citation_number: number, document_id: string) => ({ citation_number, document_id });
@@ -48,9 +54,19 @@ describe('parseCitationMarkers', () => {
     {
       name: 'adjacent linked',
       text: '[[1]](a)[[2]](b)',
-      want: [{ number: 1, link: 'a' }, { number: 2, link: 'b' }],
+      want: [
+        { number: 1, link: 'a' },
+        { number: 2, link: 'b' },
+      ],
     },
-    { name: 'adjacent bare', text: 'x[[1]][[2]]y', want: [{ number: 1, link: null }, { number: 2, link: null }] },
+    {
+      name: 'adjacent bare',
+      text: 'x[[1]][[2]]y',
+      want: [
+        { number: 1, link: null },
+        { number: 2, link: null },
+      ],
+    },
     { name: 'triple bracket', text: '[[[4]]]', want: [{ number: 4, link: null }] },
     { name: 'unclosed link is bare', text: 'A [[5]](http://x.io/(a b) c', want: [{ number: 5, link: null }] },
     { name: 'empty link', text: 'A [[6]]() b', want: [{ number: 6, link: '' }] },
@@ -73,7 +89,10 @@ describe('parseCitationMarkers', () => {
 
 describe('stripCitations', () => {
   it.each([
-    { text: 'It can be deployed with Docker Compose [[1]](https://docs.example.com/deploy).', want: 'It can be deployed with Docker Compose .' },
+    {
+      text: 'It can be deployed with Docker Compose [[1]](https://docs.example.com/deploy).',
+      want: 'It can be deployed with Docker Compose .',
+    },
     { text: 'x[[1]][[2]](b)y', want: 'xy' },
     { text: 'See [[2]](https://w.org/wiki/Foo_(bar)) now', want: 'See  now' },
     { text: 'no markers at all', want: 'no markers at all' },

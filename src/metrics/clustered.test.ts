@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { addToCluster, clusteredMean, clusteredProportion, clusteredProportionOfCounts, clusterValues, type ClusterValues } from './clustered.js';
+import {
+  addToCluster,
+  clusteredMean,
+  clusteredProportion,
+  clusteredProportionOfCounts,
+  clusterValues,
+  type ClusterValues,
+} from './clustered.js';
 import { meanEstimate, proportionEstimate } from './stats.js';
 
 const clusters = (...tries: number[][]) => new Map(tries.map((values, i) => [`q${i + 1}`, values]));
@@ -32,9 +39,15 @@ describe('clusteredProportion (pass rate by question)', () => {
     expect(clusteredProportion(new Map())).toBeNull();
   });
 
-  it('from each question\'s passes and tries alone: the same estimate, to the bit', () => {
-    const counts = (c: ReadonlyMap<string, readonly number[]>) => new Map([...c].map(([k, v]) => [k, { passed: v.filter((x) => x === 1).length, tries: v.length }]));
-    for (const c of [TEN_BY_THREE, clusters([1], [0], [1], [1]), clusters([1, 1], [1, 1]), clusters([0, 1, 0, 0], [1], [])]) {
+  it("from each question's passes and tries alone: the same estimate, to the bit", () => {
+    const counts = (c: ReadonlyMap<string, readonly number[]>) =>
+      new Map([...c].map(([k, v]) => [k, { passed: v.filter((x) => x === 1).length, tries: v.length }]));
+    for (const c of [
+      TEN_BY_THREE,
+      clusters([1], [0], [1], [1]),
+      clusters([1, 1], [1, 1]),
+      clusters([0, 1, 0, 0], [1], []),
+    ]) {
       expect(clusteredProportionOfCounts(counts(c))).toEqual(clusteredProportion(c));
     }
     expect(clusteredProportionOfCounts(new Map())).toBeNull();
@@ -53,7 +66,12 @@ describe('clusteredMean (scores by question)', () => {
 
   it('is the plain Student-t interval with one value per question; one question → no width', () => {
     expect(clusteredMean(clusters([0.2], [0.9], [0.4]))).toEqual(meanEstimate([0.2, 0.9, 0.4]));
-    expect(clusteredMean(clusters([0.2, 0.4]))).toEqual({ mean: 0.30000000000000004, ci_low: 0.30000000000000004, ci_high: 0.30000000000000004, n: 1 });
+    expect(clusteredMean(clusters([0.2, 0.4]))).toEqual({
+      mean: 0.30000000000000004,
+      ci_low: 0.30000000000000004,
+      ci_high: 0.30000000000000004,
+      n: 1,
+    });
     expect(clusteredMean(new Map())).toBeNull();
   });
 });
@@ -70,7 +88,12 @@ describe('ClusterValues (a cluster kept compactly)', () => {
 
   it('clusteredMean over the kept clusters is the same to the bit', () => {
     const raw = clusters([0.1, 0.7, 0.2, 1], [1, 1, 1], [0.3], [0, 0.9, 0.9]);
-    const kept = new Map([...raw].map(([k, v]) => [k, clusterValues(v.reduce<ClusterValues | undefined>((c, x) => addToCluster(c, x), undefined)!)]));
+    const kept = new Map(
+      [...raw].map(([k, v]) => [
+        k,
+        clusterValues(v.reduce<ClusterValues | undefined>((c, x) => addToCluster(c, x), undefined)!),
+      ]),
+    );
     expect(clusteredMean(kept)).toEqual(clusteredMean(raw));
   });
 });

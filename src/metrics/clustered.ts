@@ -61,10 +61,12 @@ interface Totals {
 }
 
 function totals(clusters: Clusters): Totals {
-  return totalsOf([...clusters.keys()].sort().map((key) => {
-    const values = [...clusters.get(key)!].sort((a, b) => a - b);
-    return { y: values.reduce((s, v) => s + v, 0), n: values.length };
-  }));
+  return totalsOf(
+    [...clusters.keys()].sort().map((key) => {
+      const values = [...clusters.get(key)!].sort((a, b) => a - b);
+      return { y: values.reduce((s, v) => s + v, 0), n: values.length };
+    }),
+  );
 }
 
 /** The totals of per-cluster sums, given in the clusters' key order (empty clusters skipped). */
@@ -98,7 +100,9 @@ export type PassCounts = ReadonlyMap<string, { readonly passed: number; readonly
  * question instead of one a try.
  */
 export function clusteredProportionOfCounts(clusters: PassCounts): MeanEstimate | null {
-  return proportionOfTotals(totalsOf([...clusters.keys()].sort().map((key) => ({ y: clusters.get(key)!.passed, n: clusters.get(key)!.tries }))));
+  return proportionOfTotals(
+    totalsOf([...clusters.keys()].sort().map((key) => ({ y: clusters.get(key)!.passed, n: clusters.get(key)!.tries }))),
+  );
 }
 
 function proportionOfTotals(t: Totals): MeanEstimate | null {
@@ -109,7 +113,10 @@ function proportionOfTotals(t: Totals): MeanEstimate | null {
   const variance = residualSquares(t, p) / (t.count * t.count);
   // All questions alike (variance 0): as if every try were independent; at p̂ = 0 or 1, as many as the questions.
   const effective = p === 0 || p === 1 ? questions : variance === 0 ? t.count : (p * (1 - p)) / variance;
-  const estimate = wilsonEstimate(p * Math.min(t.count, Math.max(questions, effective)), Math.min(t.count, Math.max(questions, effective)));
+  const estimate = wilsonEstimate(
+    p * Math.min(t.count, Math.max(questions, effective)),
+    Math.min(t.count, Math.max(questions, effective)),
+  );
   return estimate === null ? null : { ...estimate, mean: p, n: questions };
 }
 

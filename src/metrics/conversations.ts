@@ -35,7 +35,12 @@ export function createConversationAccumulator(): ConversationAccumulator {
       if (conversations.size === 0) return null;
       const states = [...conversations.values()];
       const passed = states.filter((s) => s.passed).length;
-      return { count: states.length, passed, pass_rate: proportionEstimate(passed, states.length), ended_early: states.filter((s) => s.skipped).length };
+      return {
+        count: states.length,
+        passed,
+        pass_rate: proportionEstimate(passed, states.length),
+        ended_early: states.filter((s) => s.skipped).length,
+      };
     },
   };
 }

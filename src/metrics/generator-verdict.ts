@@ -23,7 +23,10 @@ export interface GeneratorVerdict {
   readonly line: string;
 }
 
-type Health = Pick<GeneratorFigures, 'sent' | 'dropped' | 'late_sends' | 'schedule_lag_ms' | 'peak_in_flight' | 'cpu_ms_per_request'>;
+type Health = Pick<
+  GeneratorFigures,
+  'sent' | 'dropped' | 'late_sends' | 'schedule_lag_ms' | 'peak_in_flight' | 'cpu_ms_per_request'
+>;
 
 const ms = (value: number) => `${value < 10 ? value.toFixed(1) : Math.round(value)} ms`;
 
@@ -39,11 +42,23 @@ export function generatorVerdict(g: Health, medianMs: number | null): GeneratorV
   if (g.dropped > 0 || lagMatters) {
     const why = [
       ...(g.dropped > 0 ? [`${g.dropped} arrivals dropped at the in-flight cap`] : []),
-      ...(lagMatters ? [`${late} (${(lateShare * 100).toFixed(1)}%), ${lag}${medianMs === null ? '' : ` against a median latency of ${ms(medianMs)}`}`] : []),
+      ...(lagMatters
+        ? [
+            `${late} (${(lateShare * 100).toFixed(1)}%), ${lag}${medianMs === null ? '' : ` against a median latency of ${ms(medianMs)}`}`,
+          ]
+        : []),
     ];
-    return { severity: 'warning', line: `the load generator fell behind its schedule: ${why.join('; ')}; the figures describe the generator as much as the service` };
+    return {
+      severity: 'warning',
+      line: `the load generator fell behind its schedule: ${why.join('; ')}; the figures describe the generator as much as the service`,
+    };
   }
-  const proportion = lagP99 !== null && medianMs !== null && medianMs > 0 ? ` (${((lagP99 / medianMs) * 100).toFixed(lagP99 / medianMs < 0.01 ? 1 : 0)}% of the median latency)` : '';
-  const detail = [lag ? `${lag}${proportion}` : '', g.late_sends > 0 ? late : '', `peak ${g.peak_in_flight} in flight`].filter((p) => p !== '').join(', ');
+  const proportion =
+    lagP99 !== null && medianMs !== null && medianMs > 0
+      ? ` (${((lagP99 / medianMs) * 100).toFixed(lagP99 / medianMs < 0.01 ? 1 : 0)}% of the median latency)`
+      : '';
+  const detail = [lag ? `${lag}${proportion}` : '', g.late_sends > 0 ? late : '', `peak ${g.peak_in_flight} in flight`]
+    .filter((p) => p !== '')
+    .join(', ');
   return { severity: g.late_sends > 0 ? 'note' : 'ok', line: `the load generator kept up: ${detail}${cpu}` };
 }

@@ -10,13 +10,25 @@ import { SCORE_NAMES, sampleValue, type SampleSource } from '../figures/catalogu
 import type { ScoreName, Scores } from '../records/scores.js';
 import { emptyOutcomeCounts, LATENCY_FIGURES, type GroupFigures, type LatencyFigure } from '../records/summary.js';
 import { createPooledLatency, type PooledLatency } from './pooled-latency.js';
-import { addToCluster, clusteredMean, clusteredProportionOfCounts, clusterValues, type ClusterValues } from './clustered.js';
-import { createNumberSample, latencyStatsOfSorted, meanEstimateOfCounts, proportionEstimate, type NumberSample } from './stats.js';
-
+import {
+  addToCluster,
+  clusteredMean,
+  clusteredProportionOfCounts,
+  clusterValues,
+  type ClusterValues,
+} from './clustered.js';
+import {
+  createNumberSample,
+  latencyStatsOfSorted,
+  meanEstimateOfCounts,
+  proportionEstimate,
+  type NumberSample,
+} from './stats.js';
 
 /** One answer as a group sees it: a whole request, or one model of a multi-model request. */
 export interface Observation {
-  figures: Pick<AnswerFigures, 'outcome' | 'answer_gaps_ms' | 'scores' | 'judge' | 'checks'> & SampleSource & { tool_errors?: number };
+  figures: Pick<AnswerFigures, 'outcome' | 'answer_gaps_ms' | 'scores' | 'judge' | 'checks'> &
+    SampleSource & { tool_errors?: number };
   /** The request's headers_ms (shared by every model of a stream). */
   headers_ms: number | null;
   expects_documents: boolean;
@@ -48,7 +60,10 @@ export function createFigureAccumulator(): FigureAccumulator {
   let good = 0;
   let toolErrors = 0;
   const outcomes: Record<Outcome, number> = emptyOutcomeCounts();
-  const latency = Object.fromEntries(LATENCY_FIGURES.map((f) => [f, createNumberSample()])) as Record<LatencyFigure, NumberSample>;
+  const latency = Object.fromEntries(LATENCY_FIGURES.map((f) => [f, createNumberSample()])) as Record<
+    LatencyFigure,
+    NumberSample
+  >;
   let gaps: PooledLatency | null = null;
   let outputTokens: number | null = null;
   const scores = new Map<ScoreName, Map<number, number>>(SCORE_NAMES.map((name) => [name, new Map()]));
@@ -68,7 +83,8 @@ export function createFigureAccumulator(): FigureAccumulator {
     if (values !== undefined) repeated = true;
     map.set(key, addToCluster(values, value));
   };
-  const scoreMean = (name: string) => clusteredMean(new Map([...(scoreClusters.get(name) ?? [])].map(([key, values]) => [key, clusterValues(values)])));
+  const scoreMean = (name: string) =>
+    clusteredMean(new Map([...(scoreClusters.get(name) ?? [])].map(([key, values]) => [key, clusterValues(values)])));
   const clusterScore = (name: string, key: string, value: number | null | undefined) => {
     if (value === null || value === undefined || !Number.isFinite(value)) return;
     let map = scoreClusters.get(name);
@@ -145,8 +161,12 @@ export function createFigureAccumulator(): FigureAccumulator {
         answer_gap_ms: gaps?.stats() ?? null,
         // Without repeats the multisets give the same intervals as the clusters, from less memory traffic.
         scores: Object.fromEntries([
-          ...SCORE_NAMES.map((name) => [name, repeated ? scoreMean(name) : meanEstimateOfCounts(scores.get(name) ?? new Map())] as const),
-          ...[...checks].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, counts]) => [name, repeated ? scoreMean(name) : meanEstimateOfCounts(counts)] as const),
+          ...SCORE_NAMES.map(
+            (name) => [name, repeated ? scoreMean(name) : meanEstimateOfCounts(scores.get(name) ?? new Map())] as const,
+          ),
+          ...[...checks]
+            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+            .map(([name, counts]) => [name, repeated ? scoreMean(name) : meanEstimateOfCounts(counts)] as const),
         ]),
         pass_rate: repeated ? clusteredProportionOfCounts(passClusters) : proportionEstimate(passed, requests),
         ...(reviewed > 0 ? { human_pass_rate: proportionEstimate(good, reviewed) } : {}),
@@ -156,7 +176,10 @@ export function createFigureAccumulator(): FigureAccumulator {
         tool_errors: toolErrors,
         figure_errors: Object.fromEntries([...errors].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
         output_tokens_total: outputTokens,
-        output_throughput_tokens_per_s: outputTokens !== null && durationS !== null && durationS > 0 ? Math.round((outputTokens / durationS) * 100) / 100 : null,
+        output_throughput_tokens_per_s:
+          outputTokens !== null && durationS !== null && durationS > 0
+            ? Math.round((outputTokens / durationS) * 100) / 100
+            : null,
         ...judgeAsks.figures(),
       };
     },
@@ -175,6 +198,10 @@ export function createJudgeAskCounter() {
         failed += verdict.asks.filter((a) => a === null).length;
       }
     },
-    figures: () => ({ judge_asks: asks, judge_failed_asks: failed, judge_error_rate: asks === 0 ? null : failed / asks }),
+    figures: () => ({
+      judge_asks: asks,
+      judge_failed_asks: failed,
+      judge_error_rate: asks === 0 ? null : failed / asks,
+    }),
   };
 }

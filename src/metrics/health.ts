@@ -10,11 +10,14 @@ import type { HealthFigures, TimelineRow } from '../records/load-summary.js';
 import { latencyStats } from './stats.js';
 
 /** `503: Request threadpool saturated …`, `no answer: ECONNREFUSED`. */
-export const describeFailure = (s: HealthSample): string => (s.status === null ? `no answer: ${s.error ?? 'unknown'}` : `${s.status}${s.error ? `: ${s.error}` : ''}`);
+export const describeFailure = (s: HealthSample): string =>
+  s.status === null ? `no answer: ${s.error ?? 'unknown'}` : `${s.status}${s.error ? `: ${s.error}` : ''}`;
 
 /** The figures of the probes sent in [startMs, endMs). */
 export function probeFigures(run: HealthProbeRun, startMs: number, endMs: number): HealthFigures {
-  const inWindow = run.samples.filter((s) => s.offset_ms >= startMs && s.offset_ms < endMs).sort((a, b) => a.offset_ms - b.offset_ms);
+  const inWindow = run.samples
+    .filter((s) => s.offset_ms >= startMs && s.offset_ms < endMs)
+    .sort((a, b) => a.offset_ms - b.offset_ms);
   const statuses: Record<string, number> = {};
   for (const s of inWindow) {
     const key = s.status === null ? 'no_answer' : String(s.status);
@@ -47,7 +50,13 @@ const worse = (a: number | null | undefined, b: number | null): number | null =>
 /** The timeline's rows with the probes of each second (by send time) filled in; probes before the zero or past the last row are in no row (generator.json keeps them). */
 export function withHealth(rows: readonly TimelineRow[], run: HealthProbeRun | null): TimelineRow[] {
   if (run === null || rows.length === 0) return [...rows];
-  const out = rows.map((r) => ({ ...r, health_probes: 0, health_failures: 0, health_max_ms: null as number | null, health_status: null as number | null }));
+  const out = rows.map((r) => ({
+    ...r,
+    health_probes: 0,
+    health_failures: 0,
+    health_max_ms: null as number | null,
+    health_status: null as number | null,
+  }));
   const seen = new Set<number>();
   for (const s of run.samples) {
     const i = Math.floor(s.offset_ms / 1000);

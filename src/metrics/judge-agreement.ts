@@ -40,7 +40,8 @@ export function cohenKappa(pairs: readonly VerdictPair[]): number | null {
   return pe >= 1 ? null : (po - pe) / (1 - pe);
 }
 
-const accuracyOf = (pairs: readonly VerdictPair[]): number => pairs.filter((p) => p.judge === p.human).length / pairs.length;
+const accuracyOf = (pairs: readonly VerdictPair[]): number =>
+  pairs.filter((p) => p.judge === p.human).length / pairs.length;
 
 /** Bootstrap resamples of the agreement intervals. */
 export const AGREEMENT_RESAMPLES = 2000;
@@ -50,7 +51,11 @@ export const AGREEMENT_RESAMPLES = 2000;
  * replacement `resamples` times; a resample whose kappa is undefined is left out of kappa's
  * interval. No items → null.
  */
-export function agreementOf(pairs: readonly VerdictPair[], random: () => number, resamples = AGREEMENT_RESAMPLES): { accuracy: Estimate; kappa: Estimate | null } | null {
+export function agreementOf(
+  pairs: readonly VerdictPair[],
+  random: () => number,
+  resamples = AGREEMENT_RESAMPLES,
+): { accuracy: Estimate; kappa: Estimate | null } | null {
   const n = pairs.length;
   if (n === 0) return null;
   const accuracies: number[] = [];
@@ -91,15 +96,21 @@ export interface AgreementAccumulator {
  * stream.
  */
 export function createAgreementAccumulator(
-  labels: readonly Label[], randomFor: (figure: JudgeFigure) => () => number, reviews: HumanVerdicts = new Map(),
+  labels: readonly Label[],
+  randomFor: (figure: JudgeFigure) => () => number,
+  reviews: HumanVerdicts = new Map(),
 ): AgreementAccumulator {
   const byKey = new Map<string, Label>();
   for (const label of labels) byKey.set(JSON.stringify([label.question_id, label.set, label.figure]), label);
   const find = (question: string, set: string, figure: JudgeFigure) =>
-    byKey.get(JSON.stringify([question, set, figure])) ?? byKey.get(JSON.stringify([question, set, null])) ??
-    byKey.get(JSON.stringify([question, null, figure])) ?? byKey.get(JSON.stringify([question, null, null]));
+    byKey.get(JSON.stringify([question, set, figure])) ??
+    byKey.get(JSON.stringify([question, set, null])) ??
+    byKey.get(JSON.stringify([question, null, figure])) ??
+    byKey.get(JSON.stringify([question, null, null]));
   const pairs = new Map<JudgeFigure, VerdictPair[]>(JUDGE_FIGURES.map((f) => [f, []]));
-  const flips = new Map<JudgeFigure, { items: number; flipped: number }>(JUDGE_FIGURES.map((f) => [f, { items: 0, flipped: 0 }]));
+  const flips = new Map<JudgeFigure, { items: number; flipped: number }>(
+    JUDGE_FIGURES.map((f) => [f, { items: 0, flipped: 0 }]),
+  );
 
   const observe = (record: RequestRecord, figures: AnswerFigures, modelIndex: number | null) => {
     const reviewed = reviews.get(answerKey(record.key, modelIndex));
@@ -112,7 +123,12 @@ export function createAgreementAccumulator(
         if (flip) f.flipped += 1;
       }
       const label = find(record.question_id, record.set, figure);
-      const human = reviewed !== undefined ? reviewed.pass : (label?.verdict ?? record.human_verdict) === null ? null : (label?.verdict ?? record.human_verdict) === 'pass';
+      const human =
+        reviewed !== undefined
+          ? reviewed.pass
+          : (label?.verdict ?? record.human_verdict) === null
+            ? null
+            : (label?.verdict ?? record.human_verdict) === 'pass';
       if (human !== null) pairs.get(figure)!.push({ judge: verdict.score >= JUDGE_PASS_THRESHOLD, human });
     }
   };
@@ -139,7 +155,13 @@ export function createAgreementAccumulator(
           });
         }
         const f = flips.get(figure)!;
-        if (f.items > 0) consistency.push({ figure, items: f.items, flipped: f.flipped, flip_rate: proportionEstimate(f.flipped, f.items)! });
+        if (f.items > 0)
+          consistency.push({
+            figure,
+            items: f.items,
+            flipped: f.flipped,
+            flip_rate: proportionEstimate(f.flipped, f.items)!,
+          });
       }
       return { agreement, consistency };
     },

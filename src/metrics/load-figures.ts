@@ -12,11 +12,26 @@ import type { LoadSummary, WindowFigures } from '../records/load-summary.js';
 import type { RequestRecord } from '../records/record.js';
 
 /** Latency figures of a load window (ok requests): service time from `sent`, response time from `scheduled`. */
-export const LOAD_LATENCY_FIGURES = ['headers_ms', 'ttfp_ms', 'ttft_ms', 'total_ms', 'response_ms', 'queue_ms'] as const;
+export const LOAD_LATENCY_FIGURES = [
+  'headers_ms',
+  'ttfp_ms',
+  'ttft_ms',
+  'total_ms',
+  'response_ms',
+  'queue_ms',
+] as const;
 export type LoadLatencyFigure = (typeof LOAD_LATENCY_FIGURES)[number];
 
 /** Per-second figures of the measured window, and generator counts. */
-export const LOAD_RATE_FIGURES = ['offered_per_s', 'sent_per_s', 'completed_per_s', 'ok_per_s', 'rate_limited_per_s', 'errors_per_s', 'goodput'] as const;
+export const LOAD_RATE_FIGURES = [
+  'offered_per_s',
+  'sent_per_s',
+  'completed_per_s',
+  'ok_per_s',
+  'rate_limited_per_s',
+  'errors_per_s',
+  'goodput',
+] as const;
 
 /** What a load gate may name beyond the eval catalogue. */
 export const LOAD_ONLY_FIGURES: ExtraFigures = {
@@ -51,7 +66,12 @@ const RATE_KEYS: Record<(typeof LOAD_RATE_FIGURES)[number], keyof WindowFigures[
  * With `turn`, the value over that turn number of the window's conversations (`by_turn`); the
  * generator's counts (late_sends, dropped) have none.
  */
-export function loadFigureValue(summary: LoadSummary, figure: string, stat: string | null, turn: number | null = null): number | null {
+export function loadFigureValue(
+  summary: LoadSummary,
+  figure: string,
+  stat: string | null,
+  turn: number | null = null,
+): number | null {
   const window = turn === null ? summary.windows.measured : summary.by_turn[String(turn)];
   if (window === undefined) return null;
   if ((LOAD_LATENCY_FIGURES as readonly string[]).includes(figure)) {
@@ -66,7 +86,8 @@ export function loadFigureValue(summary: LoadSummary, figure: string, stat: stri
     return stats === null || stat === null ? null : ((stats as Record<string, number>)[stat] ?? null);
   }
   if (figure in RATE_KEYS) return window.rates[RATE_KEYS[figure as keyof typeof RATE_KEYS]];
-  if (figure === 'ok_rate' || figure === 'error_rate' || figure === 'rate_limited_rate' || figure === 'pass_rate') return window.shares[figure];
+  if (figure === 'ok_rate' || figure === 'error_rate' || figure === 'rate_limited_rate' || figure === 'pass_rate')
+    return window.shares[figure];
   if (figure === 'late_sends') return turn === null ? summary.generator.late_sends : null;
   if (figure === 'dropped') return turn === null ? summary.generator.dropped : null;
   if (figure === 'health_failures') return turn === null && summary.health !== null ? summary.health.failures : null;
@@ -78,7 +99,10 @@ export function loadFigureValue(summary: LoadSummary, figure: string, stat: stri
 }
 
 /** The record's own value of a latency figure (for per-request SLOs and goodput). */
-export function recordLatency(record: Pick<RequestRecord, 'headers_ms' | 'ttfp_ms' | 'ttft_ms' | 'total_ms' | 'response_ms' | 'queue_ms'>, figure: string): number | null | undefined {
+export function recordLatency(
+  record: Pick<RequestRecord, 'headers_ms' | 'ttfp_ms' | 'ttft_ms' | 'total_ms' | 'response_ms' | 'queue_ms'>,
+  figure: string,
+): number | null | undefined {
   if (!(LOAD_LATENCY_FIGURES as readonly string[]).includes(figure)) return undefined;
   return record[figure as LoadLatencyFigure];
 }

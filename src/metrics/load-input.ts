@@ -9,12 +9,35 @@ import type { LoadSpecShape } from '../records/load-spec.js';
 /** The load spec fields the figures depend on. */
 export type LoadSpecFields = Pick<
   LoadSpecShape,
-  'operation' | 'mode' | 'model' | 'rate' | 'concurrency' | 'arrival' | 'stages' | 'duration_ms' | 'requests' | 'warmup_ms' | 'cooldown_ms' | 'set'
+  | 'operation'
+  | 'mode'
+  | 'model'
+  | 'rate'
+  | 'concurrency'
+  | 'arrival'
+  | 'stages'
+  | 'duration_ms'
+  | 'requests'
+  | 'warmup_ms'
+  | 'cooldown_ms'
+  | 'set'
 >;
 
 /** generator.json as the figures read it. */
 export type LoadHealth = Pick<
   GeneratorHealth,
-  | 'planned_arrivals' | 'sent' | 'dropped' | 'late_sends' | 'schedule_lag_ms' | 'peak_in_flight' | 'cpu_user_ms' | 'cpu_system_ms'
-  | 'interrupted' | 'started_at' | 'start_delay_ms' | 'schedule_ms' | 'loop_delay_ms' | 'health_probe'
+  | 'planned_arrivals'
+  | 'sent'
+  | 'dropped'
+  | 'late_sends'
+  | 'schedule_lag_ms'
+  | 'peak_in_flight'
+  | 'cpu_user_ms'
+  | 'cpu_system_ms'
+  | 'interrupted'
+  | 'started_at'
+  | 'start_delay_ms'
+  | 'schedule_ms'
+  | 'loop_delay_ms'
+  | 'health_probe'
 >;

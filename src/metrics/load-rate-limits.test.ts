@@ -6,18 +6,33 @@ import { makeRecord } from './test-records.js';
 
 type Attempt = RequestRecord['attempts'][number];
 const attempt = (outcome: Attempt['outcome'], retry_after_s: number | null = null, total_ms = 20): Attempt => ({
-  attempt: 0, outcome, http_status: outcome === 'rate_limited' ? 429 : 200, error_code: null, retry_after_s, total_ms,
+  attempt: 0,
+  outcome,
+  http_status: outcome === 'rate_limited' ? 429 : 200,
+  error_code: null,
+  retry_after_s,
+  total_ms,
 });
 
 let n = 0;
 function rec(at: number, token: number | null, attempts: Attempt[], scope: string | null = null) {
   n += 1;
   const last = attempts[attempts.length - 1]!;
-  return toLoadRecord(makeRecord({
-    question_id: `q${n}`, repeat: n, scheduled_offset_ms: at, sent_offset_ms: at, queue_ms: 0, outcome: last.outcome,
-    total_ms: last.total_ms, headers_ms: 5, token_index: token, attempts: attempts.map((a, i) => ({ ...a, attempt: i })),
-    rate_limit: last.outcome === 'rate_limited' ? { retry_after_s: last.retry_after_s, scope, reset_at: null } : null,
-  }));
+  return toLoadRecord(
+    makeRecord({
+      question_id: `q${n}`,
+      repeat: n,
+      scheduled_offset_ms: at,
+      sent_offset_ms: at,
+      queue_ms: 0,
+      outcome: last.outcome,
+      total_ms: last.total_ms,
+      headers_ms: 5,
+      token_index: token,
+      attempts: attempts.map((a, i) => ({ ...a, attempt: i })),
+      rate_limit: last.outcome === 'rate_limited' ? { retry_after_s: last.retry_after_s, scope, reset_at: null } : null,
+    }),
+  );
 }
 
 describe('rateLimitFigures', () => {
@@ -48,11 +63,17 @@ describe('rateLimitFigures', () => {
       { key: '1', requests: 4, rate_limited: 3, share_of_429s: 1, rate_limited_rate: 0.75 },
       { key: 'none', requests: 1, rate_limited: 0, share_of_429s: 0, rate_limited_rate: 0 },
     ]);
-    expect(figures.by_scope.map((r) => [r.key, r.rate_limited, r.share_of_429s])).toEqual([['gateway', 1, 1 / 3], ['user', 2, 2 / 3]]);
+    expect(figures.by_scope.map((r) => [r.key, r.rate_limited, r.share_of_429s])).toEqual([
+      ['gateway', 1, 1 / 3],
+      ['user', 2, 2 / 3],
+    ]);
   });
 
   it('times a 429 that a retry recovered from the first attempt', () => {
-    const figures = rateLimitFigures([rec(1000, 0, [attempt('rate_limited', 1, 30), attempt('ok', null, 200)]), rec(1500, 0, [attempt('rate_limited', 1)])]);
+    const figures = rateLimitFigures([
+      rec(1000, 0, [attempt('rate_limited', 1, 30), attempt('ok', null, 200)]),
+      rec(1500, 0, [attempt('rate_limited', 1)]),
+    ]);
     expect(figures.first_429_ms).toBe(1030);
     expect(figures.rate_limited).toBe(1);
     expect(figures.rate_limited_attempts).toBe(2);

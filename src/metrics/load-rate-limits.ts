@@ -36,7 +36,8 @@ function shareRows(records: readonly LoadRecord[], keyOf: (r: LoadRecord) => str
     if (r.outcome === 'rate_limited') row.rate_limited += 1;
     rows.set(key, row);
   }
-  const order = (a: string, b: string) => (a === NO_KEY ? 1 : b === NO_KEY ? -1 : a.localeCompare(b, 'en', { numeric: true }));
+  const order = (a: string, b: string) =>
+    a === NO_KEY ? 1 : b === NO_KEY ? -1 : a.localeCompare(b, 'en', { numeric: true });
   return [...rows.entries()]
     .sort(([a], [b]) => order(a, b))
     .map(([key, row]) => ({
@@ -65,11 +66,14 @@ export function rateLimitFigures(records: readonly LoadRecord[]): RateLimitFigur
       if (a.retry_after_s !== null) retryAfter.push(a.retry_after_s);
     }
   }
-  const firstArrival = first === null ? null : Math.min(...records.filter((r) => first429Of(r) === first).map(arrivalOf));
+  const firstArrival =
+    first === null ? null : Math.min(...records.filter((r) => first429Of(r) === first).map(arrivalOf));
   const limited = records.filter((r) => r.outcome === 'rate_limited');
   return {
     first_429_ms: first,
-    ok_before_first_429: records.filter((r) => r.outcome === 'ok' && (firstArrival === null || arrivalOf(r) < firstArrival)).length,
+    ok_before_first_429: records.filter(
+      (r) => r.outcome === 'ok' && (firstArrival === null || arrivalOf(r) < firstArrival),
+    ).length,
     rate_limited: limited.length,
     rate_limited_attempts: limitedAttempts,
     by_token: shareRows(records, (r) => (r.token_index === null ? NO_KEY : String(r.token_index)), limited.length),

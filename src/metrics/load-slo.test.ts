@@ -29,9 +29,21 @@ describe('parseSlo', () => {
 });
 
 describe('createGoodPredicate', () => {
-  const base = { outcome: 'ok', headers_ms: 5, ttfp_ms: 100, ttft_ms: 200, total_ms: 1000, response_ms: 1200, queue_ms: 200 };
+  const base = {
+    outcome: 'ok',
+    headers_ms: 5,
+    ttfp_ms: 100,
+    ttft_ms: 200,
+    total_ms: 1000,
+    response_ms: 1200,
+    queue_ms: 200,
+  };
   it('needs every latency SLO met and the figure present; ignores rate SLOs', () => {
-    const good = createGoodPredicate([parseSlo('ttfp_ms.p95<=150'), parseSlo('response_ms<=1500'), parseSlo('error_rate<=0')]);
+    const good = createGoodPredicate([
+      parseSlo('ttfp_ms.p95<=150'),
+      parseSlo('response_ms<=1500'),
+      parseSlo('error_rate<=0'),
+    ]);
     expect(good(base)).toBe(true);
     expect(good({ ...base, response_ms: 1600 })).toBe(false);
     expect(good({ ...base, ttfp_ms: null })).toBe(false);

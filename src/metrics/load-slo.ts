@@ -42,15 +42,26 @@ export function parseSlo(text: string, flag = '--slo'): Slo {
   const condition = text.replace(GOODPUT_ONLY, '');
   const bare = BARE_LATENCY.exec(condition);
   const gate = parseLoadGate(bare ? condition.replace(BARE_LATENCY, `${bare[1]}.max `) : condition, origin);
-  if (goodputOnly && !(LOAD_LATENCY_FIGURES as readonly string[]).includes(gate.figure)) throw new UsageError(`${origin}: goodput: takes a latency SLO (${LOAD_LATENCY_FIGURES.join(', ')}); a rate SLO does not apply to single requests`);
-  if (gate.set !== null || gate.mode !== null) throw new UsageError(`${origin}: an SLO takes no set:/mode: scope (a load run has one set and one mode)`);
-  if (gate.turn !== null) throw new UsageError(`${origin}: an SLO takes no turn: scope (it defines goodput for every request); gate a turn with --gate "turn:N …"`);
-  if (gate.against !== 'value') throw new UsageError(`${origin}: an SLO compares a value with a threshold; ${gate.against} needs a baseline (use compare)`);
+  if (goodputOnly && !(LOAD_LATENCY_FIGURES as readonly string[]).includes(gate.figure))
+    throw new UsageError(
+      `${origin}: goodput: takes a latency SLO (${LOAD_LATENCY_FIGURES.join(', ')}); a rate SLO does not apply to single requests`,
+    );
+  if (gate.set !== null || gate.mode !== null)
+    throw new UsageError(`${origin}: an SLO takes no set:/mode: scope (a load run has one set and one mode)`);
+  if (gate.turn !== null)
+    throw new UsageError(
+      `${origin}: an SLO takes no turn: scope (it defines goodput for every request); gate a turn with --gate "turn:N …"`,
+    );
+  if (gate.against !== 'value')
+    throw new UsageError(
+      `${origin}: an SLO compares a value with a threshold; ${gate.against} needs a baseline (use compare)`,
+    );
   return { gate: { ...gate, text }, perRequest: bare !== null, goodputOnly };
 }
 
 /** The SLOs that apply to single requests: every latency SLO. */
-const latencySlos = (slos: readonly Slo[]) => slos.filter((s) => (LOAD_LATENCY_FIGURES as readonly string[]).includes(s.gate.figure));
+const latencySlos = (slos: readonly Slo[]) =>
+  slos.filter((s) => (LOAD_LATENCY_FIGURES as readonly string[]).includes(s.gate.figure));
 
 /**
  * A predicate "this ok request meets every latency SLO" for goodput. No latency SLO → every ok
@@ -73,8 +84,18 @@ export function evaluateSlos(slos: readonly Slo[], summary: LoadSummary): SloRes
     const figure = gateFigure(gate);
     const value = loadFigureValue(summary, gate.figure, gate.stat);
     const passed = value !== null && compareOp(value, gate.op, gate.threshold);
-    const detail = value === null ? `no ${figure} in the measured window` : `${figure} = ${formatFigureValue(figure, value)}`;
+    const detail =
+      value === null ? `no ${figure} in the measured window` : `${figure} = ${formatFigureValue(figure, value)}`;
     const only = goodputOnly ? ' (goodput only: does not fail the run)' : '';
-    return { text: gate.text, figure, value, passed, op: gate.op, threshold: gate.threshold, goodput_only: goodputOnly, reason: `${gate.text} ${passed ? 'met' : 'broken'}: ${detail}${only}` };
+    return {
+      text: gate.text,
+      figure,
+      value,
+      passed,
+      op: gate.op,
+      threshold: gate.threshold,
+      goodput_only: goodputOnly,
+      reason: `${gate.text} ${passed ? 'met' : 'broken'}: ${detail}${only}`,
+    };
   });
 }

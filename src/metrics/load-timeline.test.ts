@@ -4,9 +4,27 @@ import { toLoadRecord, windowBounds } from './load-window.js';
 import { makeRecord } from './test-records.js';
 
 let n = 0;
-const rec = (scheduled: number, sent: number, total: number, outcome: 'ok' | 'rate_limited' | 'timeout' = 'ok', ttfp = 10) => {
+const rec = (
+  scheduled: number,
+  sent: number,
+  total: number,
+  outcome: 'ok' | 'rate_limited' | 'timeout' = 'ok',
+  ttfp = 10,
+) => {
   n += 1;
-  return toLoadRecord(makeRecord({ question_id: `q${n}`, repeat: n, scheduled_offset_ms: scheduled, sent_offset_ms: sent, total_ms: total, response_ms: sent - scheduled + total, ttfp_ms: outcome === 'ok' ? ttfp : null, ttft_ms: outcome === 'ok' ? ttfp * 10 : null, outcome }));
+  return toLoadRecord(
+    makeRecord({
+      question_id: `q${n}`,
+      repeat: n,
+      scheduled_offset_ms: scheduled,
+      sent_offset_ms: sent,
+      total_ms: total,
+      response_ms: sent - scheduled + total,
+      ttfp_ms: outcome === 'ok' ? ttfp : null,
+      ttft_ms: outcome === 'ok' ? ttfp * 10 : null,
+      outcome,
+    }),
+  );
 };
 
 it('one row per second: arrivals, sends, completions by outcome, in flight at the end, latency percentiles', () => {

@@ -48,13 +48,28 @@ const p = (values: number[], q: number): number | null => {
  * No records and a zero-length run → no rows. Negative offsets (a send before the schedule's
  * zero) count in second 0.
  */
-export function buildTimeline(records: readonly LoadRecord[], droppedOffsets: readonly number[], endMs: number, bounds: Record<WindowName, WindowBounds>): TimelineRow[] {
+export function buildTimeline(
+  records: readonly LoadRecord[],
+  droppedOffsets: readonly number[],
+  endMs: number,
+  bounds: Record<WindowName, WindowBounds>,
+): TimelineRow[] {
   let last = endMs;
   for (const r of records) last = Math.max(last, doneOf(r), arrivalOf(r));
   for (const d of droppedOffsets) last = Math.max(last, d);
   if (records.length === 0 && droppedOffsets.length === 0 && last <= 0) return [];
   const seconds = Math.min(MAX_TIMELINE_ROWS, Math.max(1, Math.ceil(last / 1000)));
-  const buckets: Bucket[] = Array.from({ length: seconds }, () => ({ offered: 0, sent: 0, dropped: 0, ok: 0, rate_limited: 0, errors: 0, ttft: [], ttfp: [], total: [] }));
+  const buckets: Bucket[] = Array.from({ length: seconds }, () => ({
+    offered: 0,
+    sent: 0,
+    dropped: 0,
+    ok: 0,
+    rate_limited: 0,
+    errors: 0,
+    ttft: [],
+    ttfp: [],
+    total: [],
+  }));
   const at = (ms: number): Bucket | undefined => buckets[Math.min(seconds - 1, Math.max(0, Math.floor(ms / 1000)))];
   for (const r of records) {
     if (r.outcome === 'skipped') continue; // a conversation turn that was never sent
@@ -74,8 +89,14 @@ export function buildTimeline(records: readonly LoadRecord[], droppedOffsets: re
     bucket.offered += 1;
     bucket.dropped += 1;
   }
-  const sends = records.filter((r) => r.outcome !== 'skipped').map((r) => r.sent_offset_ms).sort((a, b) => a - b);
-  const dones = records.filter((r) => r.outcome !== 'skipped').map(doneOf).sort((a, b) => a - b);
+  const sends = records
+    .filter((r) => r.outcome !== 'skipped')
+    .map((r) => r.sent_offset_ms)
+    .sort((a, b) => a - b);
+  const dones = records
+    .filter((r) => r.outcome !== 'skipped')
+    .map(doneOf)
+    .sort((a, b) => a - b);
   return buckets.map((b, second) => {
     const end = (second + 1) * 1000;
     return {

@@ -17,9 +17,23 @@ import { latencyStats, percentile } from './stats.js';
 /** The fields of a record the load figures read (the app keeps only these in memory). */
 export type LoadRecord = Pick<
   RequestRecord,
-  | 'outcome' | 'sent_offset_ms' | 'scheduled_offset_ms' | 'queue_ms' | 'response_ms' | 'headers_ms' | 'ttfp_ms' | 'ttft_ms'
-  | 'total_ms' | 'token_index' | 'rate_limit' | 'attempts' | 'started_at' | 'turn' | 'unknown_part_kinds'
-  | 'output_tokens' | 'tpot_per_token_ms'
+  | 'outcome'
+  | 'sent_offset_ms'
+  | 'scheduled_offset_ms'
+  | 'queue_ms'
+  | 'response_ms'
+  | 'headers_ms'
+  | 'ttfp_ms'
+  | 'ttft_ms'
+  | 'total_ms'
+  | 'token_index'
+  | 'rate_limit'
+  | 'attempts'
+  | 'started_at'
+  | 'turn'
+  | 'unknown_part_kinds'
+  | 'output_tokens'
+  | 'tpot_per_token_ms'
 > & {
   /** scores.pass of the record; null when it was not scored. */
   passed: boolean | null;
@@ -28,9 +42,20 @@ export type LoadRecord = Pick<
 /** Keeps what the load figures need of a full record. */
 export function toLoadRecord(r: RequestRecord): LoadRecord {
   return {
-    outcome: r.outcome, sent_offset_ms: r.sent_offset_ms, scheduled_offset_ms: r.scheduled_offset_ms, queue_ms: r.queue_ms,
-    response_ms: r.response_ms, headers_ms: r.headers_ms, ttfp_ms: r.ttfp_ms, ttft_ms: r.ttft_ms, total_ms: r.total_ms,
-    token_index: r.token_index, rate_limit: r.rate_limit, attempts: r.attempts, started_at: r.started_at, turn: r.turn,
+    outcome: r.outcome,
+    sent_offset_ms: r.sent_offset_ms,
+    scheduled_offset_ms: r.scheduled_offset_ms,
+    queue_ms: r.queue_ms,
+    response_ms: r.response_ms,
+    headers_ms: r.headers_ms,
+    ttfp_ms: r.ttfp_ms,
+    ttft_ms: r.ttft_ms,
+    total_ms: r.total_ms,
+    token_index: r.token_index,
+    rate_limit: r.rate_limit,
+    attempts: r.attempts,
+    started_at: r.started_at,
+    turn: r.turn,
     passed: r.scores === null ? null : r.scores.pass,
     // Token figures only when counted (app/render-load-reports): records read elsewhere carry none.
     ...(r.output_tokens == null ? {} : { output_tokens: r.output_tokens }),
@@ -41,14 +66,17 @@ export function toLoadRecord(r: RequestRecord): LoadRecord {
 }
 
 /** When the plan wanted the request sent (open model), else when it was sent. */
-export const arrivalOf = (r: Pick<LoadRecord, 'scheduled_offset_ms' | 'sent_offset_ms'>): number => r.scheduled_offset_ms ?? r.sent_offset_ms;
+export const arrivalOf = (r: Pick<LoadRecord, 'scheduled_offset_ms' | 'sent_offset_ms'>): number =>
+  r.scheduled_offset_ms ?? r.sent_offset_ms;
 
 /**
  * When the request's last attempt ended: arrival + response_ms (a load record's sent and response
  * time span every attempt, retries included); without response_ms, sent + total (or + headers when
  * the body never ended).
  */
-export const doneOf = (r: Pick<LoadRecord, 'sent_offset_ms' | 'scheduled_offset_ms' | 'response_ms' | 'total_ms' | 'headers_ms'>): number =>
+export const doneOf = (
+  r: Pick<LoadRecord, 'sent_offset_ms' | 'scheduled_offset_ms' | 'response_ms' | 'total_ms' | 'headers_ms'>,
+): number =>
   r.response_ms !== null ? arrivalOf(r) + r.response_ms : r.sent_offset_ms + (r.total_ms ?? r.headers_ms ?? 0);
 
 /**
@@ -56,7 +84,8 @@ export const doneOf = (r: Pick<LoadRecord, 'sent_offset_ms' | 'scheduled_offset_
  * conversation turn is not an error of its own (nothing was sent; the turn before it is the error),
  * nor is an `abandoned` request (`load --abandon`: the client closed it on purpose, as a user leaving).
  */
-export const isError = (outcome: LoadRecord['outcome']): boolean => outcome !== 'ok' && outcome !== 'rate_limited' && outcome !== 'skipped' && outcome !== 'abandoned';
+export const isError = (outcome: LoadRecord['outcome']): boolean =>
+  outcome !== 'ok' && outcome !== 'rate_limited' && outcome !== 'skipped' && outcome !== 'abandoned';
 
 export interface WindowBounds {
   readonly name: WindowName;
@@ -87,14 +116,19 @@ export function windowOf(ms: number, bounds: Record<WindowName, WindowBounds>): 
   return 'measured';
 }
 
-const nums = (values: readonly (number | null)[]) => values.filter((v): v is number => v !== null && Number.isFinite(v));
+const nums = (values: readonly (number | null)[]) =>
+  values.filter((v): v is number => v !== null && Number.isFinite(v));
 
 /** p50 of the first and last halves (by arrival) of ok requests' TTFP; needs 4 values, a positive first p50 for the rise. */
 function ttfpTrend(ok: readonly LoadRecord[]): WindowFigures['ttfp_trend'] {
   const timed = ok.filter((r) => r.ttfp_ms !== null).sort((a, b) => arrivalOf(a) - arrivalOf(b));
   if (timed.length < 4) return { first_p50_ms: null, last_p50_ms: null, rise: null };
   const half = Math.floor(timed.length / 2);
-  const p50 = (rs: readonly LoadRecord[]) => percentile(nums(rs.map((r) => r.ttfp_ms)).sort((a, b) => a - b), 0.5) ?? null;
+  const p50 = (rs: readonly LoadRecord[]) =>
+    percentile(
+      nums(rs.map((r) => r.ttfp_ms)).sort((a, b) => a - b),
+      0.5,
+    ) ?? null;
   const first = p50(timed.slice(0, half));
   const last = p50(timed.slice(timed.length - half));
   const rise = first !== null && last !== null && first > 0 ? last / first - 1 : null;
@@ -105,7 +139,12 @@ function ttfpTrend(ok: readonly LoadRecord[]): WindowFigures['ttfp_trend'] {
  * The figures of one window from its records (already selected by arrival) and its dropped
  * arrivals. `isGood` decides goodput (load-slo createGoodPredicate).
  */
-export function windowFigures(bounds: WindowBounds, records: readonly LoadRecord[], dropped: number, isGood: (r: LoadRecord) => boolean): WindowFigures {
+export function windowFigures(
+  bounds: WindowBounds,
+  records: readonly LoadRecord[],
+  dropped: number,
+  isGood: (r: LoadRecord) => boolean,
+): WindowFigures {
   const duration_s = (bounds.end_ms - bounds.start_ms) / 1000;
   const outcomes = emptyOutcomeCounts();
   let good = 0;

@@ -15,7 +15,15 @@ import { LOAD_SUMMARY_VERSION } from '../records/load-summary.js';
 import { createGoodPredicate, evaluateSlos, type Slo } from './load-slo.js';
 import { rateLimitFigures, retryFigures } from './load-rate-limits.js';
 import { buildTimeline } from './load-timeline.js';
-import { arrivalOf, doneOf, windowBounds, windowFigures, windowOf, type LoadRecord, type WindowBounds } from './load-window.js';
+import {
+  arrivalOf,
+  doneOf,
+  windowBounds,
+  windowFigures,
+  windowOf,
+  type LoadRecord,
+  type WindowBounds,
+} from './load-window.js';
 import { percentile } from './stats.js';
 import type { LoadHealth, LoadSpecFields } from './load-input.js';
 import { bannerLines } from './banner.js';
@@ -49,7 +57,8 @@ export interface LoadFigures {
 export function plannedEndMs(spec: LoadSpecFields): number | null {
   if (spec.stages !== null && spec.stages.length > 0) return spec.stages.reduce((s, st) => s + st.duration_ms, 0);
   if (spec.duration_ms !== null) return spec.duration_ms;
-  if (spec.model === 'open' && spec.requests !== null && spec.rate != null && spec.rate > 0) return (spec.requests / spec.rate) * 1000;
+  if (spec.model === 'open' && spec.requests !== null && spec.rate != null && spec.rate > 0)
+    return (spec.requests / spec.rate) * 1000;
   return null;
 }
 
@@ -57,7 +66,11 @@ export function plannedEndMs(spec: LoadSpecFields): number | null {
  * Generator figures from generator.json, or estimated from the records' queue_ms when it is missing.
  * `medianMs` (the measured TTFP p50, else total p50) sets what lateness matters (metrics/generator-verdict).
  */
-function generatorFigures(records: readonly LoadRecord[], health: LoadHealth | null, medianMs: number | null): GeneratorFigures {
+function generatorFigures(
+  records: readonly LoadRecord[],
+  health: LoadHealth | null,
+  medianMs: number | null,
+): GeneratorFigures {
   const figures = healthFigures(records, health);
   return { ...figures, fell_behind: generatorVerdict(figures, medianMs).severity === 'warning' };
 }
@@ -65,7 +78,8 @@ function generatorFigures(records: readonly LoadRecord[], health: LoadHealth | n
 function healthFigures(records: readonly LoadRecord[], health: LoadHealth | null): GeneratorFigures {
   const sent = health?.sent ?? records.length;
   if (health !== null) {
-    const cpu = health.cpu_user_ms === null || health.cpu_system_ms === null ? null : health.cpu_user_ms + health.cpu_system_ms;
+    const cpu =
+      health.cpu_user_ms === null || health.cpu_system_ms === null ? null : health.cpu_user_ms + health.cpu_system_ms;
     const { p50, p99, max } = health.schedule_lag_ms;
     const lag = p50 === null || p99 === null || max === null ? null : { p50, p99, max };
     return {
@@ -84,16 +98,40 @@ function healthFigures(records: readonly LoadRecord[], health: LoadHealth | null
       from_generator: true,
     };
   }
-  const lags = records.map((r) => r.queue_ms).filter((v): v is number => v !== null).sort((a, b) => a - b);
-  const lag = lags.length === 0 ? null : { p50: percentile(lags, 0.5)!, p99: percentile(lags, 0.99)!, max: lags[lags.length - 1]! };
-  const events = records.flatMap((r) => [[r.sent_offset_ms, 1], [doneOf(r), -1]] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const lags = records
+    .map((r) => r.queue_ms)
+    .filter((v): v is number => v !== null)
+    .sort((a, b) => a - b);
+  const lag =
+    lags.length === 0
+      ? null
+      : { p50: percentile(lags, 0.5)!, p99: percentile(lags, 0.99)!, max: lags[lags.length - 1]! };
+  const events = records
+    .flatMap(
+      (r) =>
+        [
+          [r.sent_offset_ms, 1],
+          [doneOf(r), -1],
+        ] as const,
+    )
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   let level = 0;
   let peak = 0;
   for (const [, delta] of events) peak = Math.max(peak, (level += delta));
   return {
-    planned_arrivals: records.length, sent, dropped: 0, late_sends: lags.filter((l) => l > LATE_MS).length,
-    schedule_lag_ms: lag, peak_in_flight: peak, cpu_ms: null, cpu_ms_per_request: null, interrupted: false,
-    start_delay_ms: null, fell_behind: false, loop_delay_ms: null, from_generator: false,
+    planned_arrivals: records.length,
+    sent,
+    dropped: 0,
+    late_sends: lags.filter((l) => l > LATE_MS).length,
+    schedule_lag_ms: lag,
+    peak_in_flight: peak,
+    cpu_ms: null,
+    cpu_ms_per_request: null,
+    interrupted: false,
+    start_delay_ms: null,
+    fell_behind: false,
+    loop_delay_ms: null,
+    from_generator: false,
   };
 }
 
@@ -102,7 +140,9 @@ export function generatorWarning(g: GeneratorFigures, medianMs: number | null): 
   if (!g.fell_behind) return null;
   const parts: string[] = [];
   if (g.schedule_lag_ms !== null && g.schedule_lag_ms.p99 > LATE_MS && g.late_sends > 0) {
-    parts.push(`schedule lag p99 ${g.schedule_lag_ms.p99.toFixed(1)} ms (over ${LATE_MS} ms${medianMs === null ? '' : ` and a tenth of the median latency, ${medianMs.toFixed(0)} ms`}; ${g.late_sends} late sends of ${g.sent})`);
+    parts.push(
+      `schedule lag p99 ${g.schedule_lag_ms.p99.toFixed(1)} ms (over ${LATE_MS} ms${medianMs === null ? '' : ` and a tenth of the median latency, ${medianMs.toFixed(0)} ms`}; ${g.late_sends} late sends of ${g.sent})`,
+    );
   }
   if (g.dropped > 0) parts.push(`${g.dropped} arrivals dropped at the in-flight cap`);
   return `Warning: the load generator fell behind its schedule: ${parts.join('; ')}. The figures describe the generator as much as the service.`;
@@ -122,10 +162,15 @@ function countOutcomes(records: readonly LoadRecord[]): Record<string, number> {
 }
 
 /** The median latency lateness is weighed against: the measured window's TTFP p50, else its total p50. */
-const medianLatency = (w: LoadSummary['windows']['measured']): number | null => w.latency.ttfp_ms?.p50 ?? w.latency.total_ms?.p50 ?? null;
+const medianLatency = (w: LoadSummary['windows']['measured']): number | null =>
+  w.latency.ttfp_ms?.p50 ?? w.latency.total_ms?.p50 ?? null;
 
 /** The measured window's figures per turn number of its conversations (each turn's records as a window of their own). */
-function turnFigures(records: readonly LoadRecord[], bounds: WindowBounds, isGood: (r: LoadRecord) => boolean): LoadSummary['by_turn'] {
+function turnFigures(
+  records: readonly LoadRecord[],
+  bounds: WindowBounds,
+  isGood: (r: LoadRecord) => boolean,
+): LoadSummary['by_turn'] {
   const byTurn = new Map<number, LoadRecord[]>();
   for (const r of records) {
     if (r.turn === null) continue;
@@ -133,7 +178,9 @@ function turnFigures(records: readonly LoadRecord[], bounds: WindowBounds, isGoo
     if (turn === undefined) byTurn.set(r.turn, [r]);
     else turn.push(r);
   }
-  return Object.fromEntries([...byTurn].sort(([a], [b]) => a - b).map(([turn, rs]) => [String(turn), windowFigures(bounds, rs, 0, isGood)]));
+  return Object.fromEntries(
+    [...byTurn].sort(([a], [b]) => a - b).map(([turn, rs]) => [String(turn), windowFigures(bounds, rs, 0, isGood)]),
+  );
 }
 
 /** Computes the load summary. Records may come in any order. */
@@ -150,7 +197,11 @@ export function computeLoadFigures(input: LoadInput): LoadFigures {
   for (const r of records) lastDone = Math.max(lastDone, doneOf(r));
   const end = incomplete
     ? Math.min(planned ?? Infinity, Math.max(lastArrival, lastDone))
-    : planned === null ? lastArrival : interrupted ? Math.min(planned, lastArrival) : planned;
+    : planned === null
+      ? lastArrival
+      : interrupted
+        ? Math.min(planned, lastArrival)
+        : planned;
   const bounds = windowBounds(end, spec.warmup_ms, spec.cooldown_ms);
   const byWindow: Record<WindowName, LoadRecord[]> = { warmup: [], measured: [], cooldown: [] };
   for (const r of records) byWindow[windowOf(arrivalOf(r), bounds)].push(r);
@@ -163,10 +214,16 @@ export function computeLoadFigures(input: LoadInput): LoadFigures {
   };
   const median = medianLatency(windows.measured);
   const generator = generatorFigures(records, health, median);
-  const firstStart = records.reduce<string | null>((min, r) => (min === null || r.started_at < min ? r.started_at : min), null);
+  const firstStart = records.reduce<string | null>(
+    (min, r) => (min === null || r.started_at < min ? r.started_at : min),
+    null,
+  );
   const summary: LoadSummary = {
     load_summary_version: LOAD_SUMMARY_VERSION,
-    warning: [incomplete ? incompleteWarning(records.length, end, planned) : null, generatorWarning(generator, median)].filter((w) => w !== null).join(' ') || null,
+    warning:
+      [incomplete ? incompleteWarning(records.length, end, planned) : null, generatorWarning(generator, median)]
+        .filter((w) => w !== null)
+        .join(' ') || null,
     banner: bannerLines(records.length, countOutcomes(records), generator.loop_delay_ms, protocolAlarm(records)),
     run: {
       started_at: health?.started_at ?? firstStart,
@@ -175,7 +232,10 @@ export function computeLoadFigures(input: LoadInput): LoadFigures {
       mode: spec.mode,
       set: spec.set,
       arrival: spec.model === 'open' ? spec.arrival : null,
-      target: spec.stages !== null && spec.stages.length > 0 ? null : ((spec.model === 'open' ? spec.rate : spec.concurrency) ?? null),
+      target:
+        spec.stages !== null && spec.stages.length > 0
+          ? null
+          : ((spec.model === 'open' ? spec.rate : spec.concurrency) ?? null),
       stages: spec.stages,
       duration_ms: end,
       requests: records.length,
@@ -189,11 +249,16 @@ export function computeLoadFigures(input: LoadInput): LoadFigures {
     retries: retryFigures(records),
     timeline: withHealth(buildTimeline(records, droppedOffsets, end, bounds), health?.health_probe ?? null),
     by_turn: turnFigures(byWindow.measured, bounds.measured, isGood),
-    health: health?.health_probe ? probeFigures(health.health_probe, bounds.measured.start_ms, bounds.measured.end_ms) : null,
+    health: health?.health_probe
+      ? probeFigures(health.health_probe, bounds.measured.start_ms, bounds.measured.end_ms)
+      : null,
   };
   const ok = byWindow.measured.filter((r) => r.outcome === 'ok');
   const sorted = (pick: (r: LoadRecord) => number | null) =>
-    ok.map(pick).filter((v): v is number => v !== null && Number.isFinite(v)).sort((a, b) => a - b);
+    ok
+      .map(pick)
+      .filter((v): v is number => v !== null && Number.isFinite(v))
+      .sort((a, b) => a - b);
   return {
     summary: { ...summary, slos: evaluateSlos(input.slos, summary) },
     samples: { total_ms: sorted((r) => r.total_ms), response_ms: sorted((r) => r.response_ms) },

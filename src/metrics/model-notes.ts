@@ -23,11 +23,14 @@ export function modelNotes(models: readonly SetModels[]): ModelNotes {
     if (asked.length === 0 || answered.length === 0) return [];
     const expected = new Set(asked.flatMap((a) => [a, versionOf(a)]));
     const others = answered.filter((name) => !expected.has(name));
-    return others.length === 0 ? [] : [`set ${set}: asked for ${asked.join(', ')}, but the service says ${others.join(', ')} answered`];
+    return others.length === 0
+      ? []
+      : [`set ${set}: asked for ${asked.join(', ')}, but the service says ${others.join(', ')} answered`];
   });
-  const note = unconfirmed.length === 0
-    ? null
-    : `the service does not confirm which model answered single-model requests; asked: ${unconfirmed.map(({ set, asked }) => `${set}=${asked.join('+')}`).join(', ')}`;
+  const note =
+    unconfirmed.length === 0
+      ? null
+      : `the service does not confirm which model answered single-model requests; asked: ${unconfirmed.map(({ set, asked }) => `${set}=${asked.join('+')}`).join(', ')}`;
   return { warnings, note };
 }
 

@@ -52,10 +52,18 @@ export function parsePassRule(texts: readonly string[], checkNames: readonly str
     const origin = `--pass "${text}"`;
     const gate = parseGate(text, origin, extra);
     const kind = figureKind(gate.figure) ?? extra[gate.figure];
-    if (gate.set !== null || gate.mode !== null || (gate.turn ?? null) !== null) throw new UsageError(`${origin}: a pass condition applies to every request; it takes no set:, mode: or turn: scope`);
-    if (gate.against !== 'value') throw new UsageError(`${origin}: a pass condition compares one request's value; ${gate.against} belongs in --gate`);
+    if (gate.set !== null || gate.mode !== null || (gate.turn ?? null) !== null)
+      throw new UsageError(
+        `${origin}: a pass condition applies to every request; it takes no set:, mode: or turn: scope`,
+      );
+    if (gate.against !== 'value')
+      throw new UsageError(
+        `${origin}: a pass condition compares one request's value; ${gate.against} belongs in --gate`,
+      );
     if (kind !== 'score') {
-      throw new UsageError(`${origin}: ${gate.figure} is not a figure of one request (a score, a judged figure or a check); ${kind === 'latency' ? 'latencies' : 'rates'} belong in --gate`);
+      throw new UsageError(
+        `${origin}: ${gate.figure} is not a figure of one request (a score, a judged figure or a check); ${kind === 'latency' ? 'latencies' : 'rates'} belong in --gate`,
+      );
     }
     conditions.push(gate);
   }
@@ -65,7 +73,11 @@ export function parsePassRule(texts: readonly string[], checkNames: readonly str
 /** The rule in words, for the report: `default (…)` or `ok and correctness >= 0.7 and …`. */
 export function describePassRule(rule: PassRule): string {
   if (rule.conditions.length === 0) return `default: ${DEFAULT_RULE_TEXT}`;
-  const parts = ['ok', ...(rule.includesDefault ? ['the default rule'] : []), ...rule.conditions.map((c) => `${c.figure} ${c.op} ${c.threshold}`)];
+  const parts = [
+    'ok',
+    ...(rule.includesDefault ? ['the default rule'] : []),
+    ...rule.conditions.map((c) => `${c.figure} ${c.op} ${c.threshold}`),
+  ];
   return parts.join(' and ');
 }
 

@@ -6,7 +6,8 @@
 import type { ModelFigures, RequestRecord } from '../records/record.js';
 
 /** A model passes on its own answer: it reached `stop` and its scores pass. */
-export const modelPassed = (model: Pick<ModelFigures, 'outcome' | 'scores'>): boolean => model.outcome === 'ok' && model.scores?.pass === true;
+export const modelPassed = (model: Pick<ModelFigures, 'outcome' | 'scores'>): boolean =>
+  model.outcome === 'ok' && model.scores?.pass === true;
 
 /**
  * A single-model request passes by its scores; a multi-model request (no request-level scores)

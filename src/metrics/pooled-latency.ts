@@ -50,8 +50,7 @@ export function createPooledLatency(): PooledLatency {
     stats() {
       const h = state.histogram;
       if (h === null || state.count === 0) return null;
-      const at = (p: number) =>
-        Math.min(Math.max(h.getValueAtPercentile(p), state.minUs), state.maxUs) / MICROS_PER_MS;
+      const at = (p: number) => Math.min(Math.max(h.getValueAtPercentile(p), state.minUs), state.maxUs) / MICROS_PER_MS;
       return {
         count: state.count,
         mean: state.sumUs / state.count / MICROS_PER_MS,

@@ -5,7 +5,12 @@
  * When a request saw unknown packet kinds and its answer came out empty (or without a time to the
  * first token), the run's reports open with one line naming the kinds and their counts. Pure.
  */
-import { describeKinds, NEWER_SERVICE_HINT, silencedByUnknownKinds, type ProtocolFields } from '../records/unknown-kinds.js';
+import {
+  describeKinds,
+  NEWER_SERVICE_HINT,
+  silencedByUnknownKinds,
+  type ProtocolFields,
+} from '../records/unknown-kinds.js';
 
 /** Counts the unknown kinds of the silenced requests of a run, record by record. */
 export function createProtocolTally() {

@@ -47,13 +47,29 @@ describe('docs/reference/metrics.md vectors', () => {
 describe('edge rows', () => {
   it.each([
     { name: 'perfect single', ranked: ['A'], expected: ['A'], k: 1, p: 1, r: 1, ap: 1, ndcg: 1, hit: 1 },
-    { name: 'perfect pair at 10', ranked: ['A', 'B'], expected: ['A', 'B'], k: 10, p: 0.2, r: 1, ap: 1, ndcg: 1, hit: 1 },
+    {
+      name: 'perfect pair at 10',
+      ranked: ['A', 'B'],
+      expected: ['A', 'B'],
+      k: 10,
+      p: 0.2,
+      r: 1,
+      ap: 1,
+      ndcg: 1,
+      hit: 1,
+    },
     { name: 'all misses', ranked: ['x', 'y', 'z'], expected: ['A'], k: 3, p: 0, r: 0, ap: 0, ndcg: 0, hit: 0 },
     // hit at rank 10 of 12: counts at k=10 only.
     {
       name: 'hit at rank 10',
       ranked: ['1', '2', '3', '4', '5', '6', '7', '8', '9', 'A', 'B', 'C'],
-      expected: ['A'], k: 10, p: 0.1, r: 1, ap: 0.1, ndcg: 1 / Math.log2(11), hit: 1,
+      expected: ['A'],
+      k: 10,
+      p: 0.1,
+      r: 1,
+      ap: 0.1,
+      ndcg: 1 / Math.log2(11),
+      hit: 1,
     },
     // m > k: AP divides by all m (4), nDCG's ideal by min(m, k) = 1.
     { name: 'm > k', ranked: ['A'], expected: ['A', 'B', 'C', 'D'], k: 1, p: 1, r: 0.25, ap: 0.25, ndcg: 1, hit: 1 },

@@ -6,7 +6,6 @@
  */
 import { CUTOFFS, type RankingScores } from '../records/scores.js';
 
-
 /**
  * Every ranking metric of `ranked` (R, already trimmed and de-duplicated) against `expected` (E),
  * for k in CUTOFFS:

@@ -5,10 +5,30 @@ import { makeModel, makeRecord, makeScores } from './test-records.js';
 
 describe('questionRepeatFigures', () => {
   it.each([
-    { name: 'always passes', outcomes: ['ok', 'ok', 'ok'], passes: [true, true, true], want: { pass_at_n: true, pass_all_n: true, flaky: false } },
-    { name: 'passes once', outcomes: ['ok', 'ok', 'ok'], passes: [false, true, false], want: { pass_at_n: true, pass_all_n: false, flaky: true } },
-    { name: 'never passes, steadily', outcomes: ['ok', 'ok'], passes: [false, false], want: { pass_at_n: false, pass_all_n: false, flaky: false } },
-    { name: 'outcome differs, never passes', outcomes: ['timeout', 'rate_limited'], passes: [false, false], want: { pass_at_n: false, pass_all_n: false, flaky: true } },
+    {
+      name: 'always passes',
+      outcomes: ['ok', 'ok', 'ok'],
+      passes: [true, true, true],
+      want: { pass_at_n: true, pass_all_n: true, flaky: false },
+    },
+    {
+      name: 'passes once',
+      outcomes: ['ok', 'ok', 'ok'],
+      passes: [false, true, false],
+      want: { pass_at_n: true, pass_all_n: false, flaky: true },
+    },
+    {
+      name: 'never passes, steadily',
+      outcomes: ['ok', 'ok'],
+      passes: [false, false],
+      want: { pass_at_n: false, pass_all_n: false, flaky: false },
+    },
+    {
+      name: 'outcome differs, never passes',
+      outcomes: ['timeout', 'rate_limited'],
+      passes: [false, false],
+      want: { pass_at_n: false, pass_all_n: false, flaky: true },
+    },
     { name: 'one try', outcomes: ['ok'], passes: [true], want: { pass_at_n: true, pass_all_n: true, flaky: false } },
     { name: 'no tries', outcomes: [], passes: [], want: { pass_at_n: false, pass_all_n: false, flaky: false } },
   ])('$name', ({ outcomes, passes, want }) => {
@@ -22,10 +42,18 @@ describe('createRepeatsAccumulator', () => {
 
   it('rates per group and the flaky list, whatever the record order', () => {
     const records = [
-      rec('q1', 0, true), rec('q1', 1, true), rec('q1', 2, true), // pass^3
-      rec('q2', 0, true), rec('q2', 1, false), rec('q2', 2, true), // pass@3 only, flaky
-      rec('q3', 0, false), rec('q3', 1, false, 'timeout'), rec('q3', 2, false), // never, flaky by outcome
-      rec('q4', 0, false), rec('q4', 1, false), rec('q4', 2, false), // never, steady
+      rec('q1', 0, true),
+      rec('q1', 1, true),
+      rec('q1', 2, true), // pass^3
+      rec('q2', 0, true),
+      rec('q2', 1, false),
+      rec('q2', 2, true), // pass@3 only, flaky
+      rec('q3', 0, false),
+      rec('q3', 1, false, 'timeout'),
+      rec('q3', 2, false), // never, flaky by outcome
+      rec('q4', 0, false),
+      rec('q4', 1, false),
+      rec('q4', 2, false), // never, steady
       rec('q1', 0, true, 'ok', 'b'),
     ];
     for (const order of [records, [...records].reverse()]) {
@@ -38,7 +66,11 @@ describe('createRepeatsAccumulator', () => {
       expect(a.pass_all_n!.mean).toBe(0.25);
       expect(a.flaky_rate!.mean).toBe(0.5);
       expect(a.flaky.map((f) => f.question_id).sort()).toEqual(['q2', 'q3']);
-      expect(a.flaky.find((f) => f.question_id === 'q3')).toEqual({ question_id: 'q3', outcomes: ['ok', 'timeout', 'ok'], passes: [false, false, false] });
+      expect(a.flaky.find((f) => f.question_id === 'q3')).toEqual({
+        question_id: 'q3',
+        outcomes: ['ok', 'timeout', 'ok'],
+        passes: [false, false, false],
+      });
       expect(groups.find((g) => g.set === 'b')).toMatchObject({ questions: 1, repeats: 1, flaky: [] });
     }
   });
@@ -46,9 +78,19 @@ describe('createRepeatsAccumulator', () => {
   it('a multi-model record counts per model too', () => {
     const acc = createRepeatsAccumulator();
     for (const repeat of [0, 1]) {
-      acc.add(makeRecord({ repeat, scores: null, models: [makeModel(0), makeModel(1, { scores: makeScores({ pass: repeat === 0 }) })] }));
+      acc.add(
+        makeRecord({
+          repeat,
+          scores: null,
+          models: [makeModel(0), makeModel(1, { scores: makeScores({ pass: repeat === 0 }) })],
+        }),
+      );
     }
     const groups = acc.finish();
-    expect(groups.map((g) => [g.model_index, g.pass_all_n!.mean, g.flaky.length])).toEqual([[null, 0, 1], [0, 1, 0], [1, 0, 1]]);
+    expect(groups.map((g) => [g.model_index, g.pass_all_n!.mean, g.flaky.length])).toEqual([
+      [null, 0, 1],
+      [0, 1, 0],
+      [1, 0, 1],
+    ]);
   });
 });

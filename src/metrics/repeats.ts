@@ -36,7 +36,11 @@ export const RepeatsGroupSchema = z.object({
 export type RepeatsGroup = z.infer<typeof RepeatsGroupSchema>;
 
 /** pass@N, pass^N and flakiness of one question's tries. No tries → nothing passed, not flaky. */
-export function questionRepeatFigures(tries: Pick<QuestionTries, 'outcomes' | 'passes'>): { pass_at_n: boolean; pass_all_n: boolean; flaky: boolean } {
+export function questionRepeatFigures(tries: Pick<QuestionTries, 'outcomes' | 'passes'>): {
+  pass_at_n: boolean;
+  pass_all_n: boolean;
+  flaky: boolean;
+} {
   const { outcomes, passes } = tries;
   return {
     pass_at_n: passes.some(Boolean),
@@ -71,9 +75,11 @@ export function createRepeatsAccumulator(): RepeatsAccumulator {
   const observe = (record: RequestRecord, modelIndex: number | null, outcome: Outcome, passed: boolean) => {
     const key = JSON.stringify([record.set, record.mode, modelIndex]);
     let group = groups.get(key);
-    if (group === undefined) groups.set(key, (group = { set: record.set, mode: record.mode, model_index: modelIndex, questions: new Map() }));
+    if (group === undefined)
+      groups.set(key, (group = { set: record.set, mode: record.mode, model_index: modelIndex, questions: new Map() }));
     let tries = group.questions.get(record.question_id);
-    if (tries === undefined) group.questions.set(record.question_id, (tries = { repeats: [], outcomes: [], passes: [] }));
+    if (tries === undefined)
+      group.questions.set(record.question_id, (tries = { repeats: [], outcomes: [], passes: [] }));
     tries.repeats.push(record.repeat);
     tries.outcomes.push(outcome);
     tries.passes.push(passed);
@@ -97,7 +103,11 @@ function toRepeatsGroup(group: GroupState): RepeatsGroup {
     const latest = new Map<number, number>();
     came.repeats.forEach((repeat, i) => latest.set(repeat, i));
     const ordered = [...latest.entries()].sort(([a], [b]) => a - b).map(([, i]) => i);
-    const tries = { question_id, outcomes: ordered.map((i) => came.outcomes[i]!), passes: ordered.map((i) => came.passes[i]!) };
+    const tries = {
+      question_id,
+      outcomes: ordered.map((i) => came.outcomes[i]!),
+      passes: ordered.map((i) => came.passes[i]!),
+    };
     const figures = questionRepeatFigures(tries);
     repeats = Math.max(repeats, ordered.length);
     if (figures.pass_at_n) passAt += 1;

@@ -47,9 +47,9 @@ describe('computeScores on the docs/reference/metrics.md vectors', () => {
 
   it('q3: nothing expected → every numeric score N/A; passes when the rest is fine', () => {
     const s = computeScores(answerCiting(['N']), expectations());
-    expect([s.citation_precision, s.citation_recall, s.citation_f1, s.reciprocal_rank, s.retrieval_ndcg_at_10]).toEqual([
-      null, null, null, null, null,
-    ]);
+    expect([s.citation_precision, s.citation_recall, s.citation_f1, s.reciprocal_rank, s.retrieval_ndcg_at_10]).toEqual(
+      [null, null, null, null, null],
+    );
     expect(s.pass).toBe(true);
   });
 
@@ -85,7 +85,11 @@ describe('computeScores', () => {
 
   it.each([
     { name: 'document not given', figures: answerCiting(['A', 'Z'], ['A']), invalid: 1 },
-    { name: 'marker without citation', figures: answerCiting(['A'], ['A'], { markers_without_citation: [2] }), invalid: 1 },
+    {
+      name: 'marker without citation',
+      figures: answerCiting(['A'], ['A'], { markers_without_citation: [2] }),
+      invalid: 1,
+    },
     { name: 'both', figures: answerCiting(['Z'], ['A'], { markers_without_citation: [5, 6] }), invalid: 3 },
   ])('invalid citations: $name → $invalid, and the answer fails', ({ figures, invalid }) => {
     const s = computeScores(figures, expectations({ expected_document_ids: ['A'] }));
@@ -97,7 +101,11 @@ describe('computeScores', () => {
     const figures = answerCiting(['A'], ['A'], { answer: 'Use  DOCKER\ncompose [[1]](https://d.example/helm).' });
     const s = computeScores(
       figures,
-      expectations({ expected_document_ids: ['A'], must_contain: ['docker compose', 'helm'], must_not_contain: ['Docker'] }),
+      expectations({
+        expected_document_ids: ['A'],
+        must_contain: ['docker compose', 'helm'],
+        must_not_contain: ['Docker'],
+      }),
     );
     expect(s.missing_phrases).toEqual(['helm']);
     expect(s.forbidden_phrases).toEqual(['Docker']);
@@ -141,14 +149,39 @@ describe('ExpectationsSchema', () => {
   });
 });
 
-describe('computeScores: the record\'s key order', () => {
+describe("computeScores: the record's key order", () => {
   it('writes the scores in the order records have always had (citation, ranking, retrieval_, answer, judged, tools, counts, checks, pass)', () => {
-    const scores = computeScores(answerCiting(['a', 'b'], ['a', 'c']), expectations({ expected_document_ids: ['a'], reference_answer: 'Answer', expected_tools: ['search'] }));
-    const ranking = ['reciprocal_rank', ...[1, 3, 5, 10].flatMap((k) => ['hit', 'precision', 'recall', 'ap', 'ndcg'].map((p) => `${p}_at_${k}`))];
+    const scores = computeScores(
+      answerCiting(['a', 'b'], ['a', 'c']),
+      expectations({ expected_document_ids: ['a'], reference_answer: 'Answer', expected_tools: ['search'] }),
+    );
+    const ranking = [
+      'reciprocal_rank',
+      ...[1, 3, 5, 10].flatMap((k) => ['hit', 'precision', 'recall', 'ap', 'ndcg'].map((p) => `${p}_at_${k}`)),
+    ];
     expect(Object.keys(scores)).toEqual([
-      'citation_precision', 'citation_recall', 'citation_f1', ...ranking, ...ranking.map((k) => `retrieval_${k}`), 'answer_f1', 'rouge_l',
-      'correctness', 'groundedness', 'relevance', 'rubric', 'tool_assertion', 'tool_precision', 'duplicate_citations', 'invalid_citations',
-      'missing_phrases', 'forbidden_phrases', 'unmatched_patterns', 'forbidden_matches', 'no_answer_ok', 'pass', 'failed_conditions',
+      'citation_precision',
+      'citation_recall',
+      'citation_f1',
+      ...ranking,
+      ...ranking.map((k) => `retrieval_${k}`),
+      'answer_f1',
+      'rouge_l',
+      'correctness',
+      'groundedness',
+      'relevance',
+      'rubric',
+      'tool_assertion',
+      'tool_precision',
+      'duplicate_citations',
+      'invalid_citations',
+      'missing_phrases',
+      'forbidden_phrases',
+      'unmatched_patterns',
+      'forbidden_matches',
+      'no_answer_ok',
+      'pass',
+      'failed_conditions',
     ]);
     expect(ScoresSchema.parse(scores)).toEqual(scores);
     expect(scores.retrieval_precision_at_1).toBe(1);

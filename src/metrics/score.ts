@@ -50,12 +50,19 @@ export function computeScores(figures: ScoredFigures, expectations: Expectations
   const invalid = invalidCitations(ranked, figures.top_document_ids, figures.markers_without_citation);
   const checks = checkAnswer(figures.answer, ranked.length, expectations);
   const tools = toolScores(figures.tools_used ?? [], expectations.expected_tools ?? []);
-  const out: Record<string, unknown> = { citation_precision: citation.citation_precision, citation_recall: citation.citation_recall, citation_f1: citation.citation_f1 };
+  const out: Record<string, unknown> = {
+    citation_precision: citation.citation_precision,
+    citation_recall: citation.citation_recall,
+    citation_f1: citation.citation_f1,
+  };
   // Copied key by key in one fixed order with keys made once: a spread of rankingScores' objects
   // (keys generated per call) costs more than all the scoring on the load generator's hot path.
   const ranking = rankingScores(ranked, expected) as Record<string, number | null>;
   for (const key of RANKING_KEYS) out[key] = ranking[key];
-  const retrieval = rankingScores(rankedUnique(figures.top_document_ids).ranked, expected) as Record<string, number | null>;
+  const retrieval = rankingScores(rankedUnique(figures.top_document_ids).ranked, expected) as Record<
+    string,
+    number | null
+  >;
   for (let i = 0; i < RANKING_KEYS.length; i++) out[RETRIEVAL_KEYS[i]!] = retrieval[RANKING_KEYS[i]!];
   const reference = referenceScores(figures.answer, expectations.reference_answer);
   out.answer_f1 = reference.answer_f1;
@@ -91,7 +98,10 @@ export function computeScores(figures: ScoredFigures, expectations: Expectations
  * `tool_precision` is the share of the used tools that were expected, N/A when none was used or
  * none is expected. Names compare as records/tools.ts says (aliases, case).
  */
-export function toolScores(used: readonly string[], expected: readonly string[]): Pick<Scores, 'tool_assertion' | 'tool_precision'> {
+export function toolScores(
+  used: readonly string[],
+  expected: readonly string[],
+): Pick<Scores, 'tool_assertion' | 'tool_precision'> {
   if (expected.length === 0) return { tool_assertion: null, tool_precision: null };
   const want = new Set(expected.map(canonicalToolName));
   const got = new Set(used.map(canonicalToolName));

@@ -36,12 +36,16 @@ describe('percentile (linear interpolation between closest ranks)', () => {
 
   it('is monotone in p and stays within [min, max]', () => {
     fc.assert(
-      fc.property(fc.array(fc.double({ min: 0, max: 1e6, noNaN: true }), { minLength: 1, maxLength: 50 }), fc.double({ min: 0, max: 1, noNaN: true }), (values, p) => {
-        const sorted = [...values].sort((a, b) => a - b);
-        const v = percentile(sorted, p) ?? Number.NaN;
-        const next = percentile(sorted, Math.min(1, p + 0.01)) ?? Number.NaN;
-        return v >= (sorted[0] ?? 0) && v <= (sorted.at(-1) ?? 0) && next >= v - 1e-9;
-      }),
+      fc.property(
+        fc.array(fc.double({ min: 0, max: 1e6, noNaN: true }), { minLength: 1, maxLength: 50 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (values, p) => {
+          const sorted = [...values].sort((a, b) => a - b);
+          const v = percentile(sorted, p) ?? Number.NaN;
+          const next = percentile(sorted, Math.min(1, p + 0.01)) ?? Number.NaN;
+          return v >= (sorted[0] ?? 0) && v <= (sorted.at(-1) ?? 0) && next >= v - 1e-9;
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -52,15 +56,31 @@ describe('latencyStats', () => {
     const values = Array.from({ length: 100 }, (_, i) => 100 - i);
     const stats = latencyStats(values);
     expect(stats).toEqual({
-      count: 100, mean: 50.5, min: 1, max: 100,
-      p50: 50.5, p90: expect.closeTo(90.1, 9), p95: expect.closeTo(95.05, 9),
-      p99: expect.closeTo(99.01, 9), p99_9: expect.closeTo(99.901, 9),
+      count: 100,
+      mean: 50.5,
+      min: 1,
+      max: 100,
+      p50: 50.5,
+      p90: expect.closeTo(90.1, 9),
+      p95: expect.closeTo(95.05, 9),
+      p99: expect.closeTo(99.01, 9),
+      p99_9: expect.closeTo(99.901, 9),
     });
     expect(values[0]).toBe(100);
     expect(LatencyStatsSchema.parse(stats)).toEqual(stats);
   });
   it('of one value is that value everywhere', () => {
-    expect(latencyStats([3.25])).toEqual({ count: 1, mean: 3.25, min: 3.25, p50: 3.25, p90: 3.25, p95: 3.25, p99: 3.25, p99_9: 3.25, max: 3.25 });
+    expect(latencyStats([3.25])).toEqual({
+      count: 1,
+      mean: 3.25,
+      min: 3.25,
+      p50: 3.25,
+      p90: 3.25,
+      p95: 3.25,
+      p99: 3.25,
+      p99_9: 3.25,
+      max: 3.25,
+    });
   });
   it('is null for no values', () => expect(latencyStats([])).toBeNull());
   it('gives the same bits in any input order', () => {
@@ -112,7 +132,7 @@ describe('studentTQuantile', () => {
 describe('meanEstimate (95% Student-t)', () => {
   it('matches a hand computation: [1, 2, 3, 4, 5]', () => {
     // mean 3, s = √2.5, half = 2.776445 · √2.5 / √5
-    const half = 2.7764451051977 * Math.sqrt(2.5) / Math.sqrt(5);
+    const half = (2.7764451051977 * Math.sqrt(2.5)) / Math.sqrt(5);
     const e = meanEstimate([5, 3, 1, 4, 2]);
     expect(e?.mean).toBe(3);
     expect(e?.n).toBe(5);

@@ -16,9 +16,27 @@ const groupKey = (g: Group) => `${g.set}/${g.mode}/${g.model_index ?? '-'}`;
 
 describe('createSummarizer: single-model records', () => {
   const records = [
-    makeRecord({ question_id: 'q1', set: 'fast', mode: 'full', total_ms: 300, scores: makeScores({ citation_recall: 1 }) }),
-    makeRecord({ question_id: 'q1', set: 'fast', mode: 'stream', total_ms: 100, scores: makeScores({ citation_recall: 0.5 }) }),
-    makeRecord({ question_id: 'q2', set: 'fast', mode: 'stream', total_ms: 200, scores: makeScores({ citation_recall: 0, pass: false }) }),
+    makeRecord({
+      question_id: 'q1',
+      set: 'fast',
+      mode: 'full',
+      total_ms: 300,
+      scores: makeScores({ citation_recall: 1 }),
+    }),
+    makeRecord({
+      question_id: 'q1',
+      set: 'fast',
+      mode: 'stream',
+      total_ms: 100,
+      scores: makeScores({ citation_recall: 0.5 }),
+    }),
+    makeRecord({
+      question_id: 'q2',
+      set: 'fast',
+      mode: 'stream',
+      total_ms: 200,
+      scores: makeScores({ citation_recall: 0, pass: false }),
+    }),
     failed({ question_id: 'q3', set: 'fast', mode: 'stream' }),
     makeRecord({ question_id: 'q1', set: 'accurate', mode: 'stream', expected_document_ids: [], total_ms: 400 }),
   ];
@@ -76,7 +94,14 @@ describe('createSummarizer: run window', () => {
 
   it('summarises nothing as an empty, valid summary', () => {
     const summary = summarize([]);
-    expect(summary.run).toMatchObject({ started_at: null, finished_at: null, duration_s: null, requests: 0, questions: 0, sets: [] });
+    expect(summary.run).toMatchObject({
+      started_at: null,
+      finished_at: null,
+      duration_s: null,
+      requests: 0,
+      questions: 0,
+      sets: [],
+    });
     expect(summary.groups).toEqual([]);
   });
 });
@@ -107,15 +132,29 @@ describe('createSummarizer: multi-model records', () => {
       scores: null,
       models: [
         makeModel(0, { model_name: 'gpt-a', total_ms: 800, scores: makeScores({ citation_recall: 1 }) }),
-        makeModel(1, { model_name: 'claude-b', outcome: 'stream_error', total_ms: 300, scores: makeScores({ pass: false }) }),
+        makeModel(1, {
+          model_name: 'claude-b',
+          outcome: 'stream_error',
+          total_ms: 300,
+          scores: makeScores({ pass: false }),
+        }),
       ],
       ...over,
     });
-  const summary = summarize([makeRecord({ question_id: 'q0', set: 'single' }), multi('q1'), multi('q2', { category: 'x' })]);
+  const summary = summarize([
+    makeRecord({ question_id: 'q0', set: 'single' }),
+    multi('q1'),
+    multi('q2', { category: 'x' }),
+  ]);
   const byKey = new Map(summary.groups.map((g) => [groupKey(g), g]));
 
   it('has a request group and one group per model, in model order', () => {
-    expect(summary.groups.map(groupKey)).toEqual(['single/stream/-', 'side-by-side/stream/-', 'side-by-side/stream/0', 'side-by-side/stream/1']);
+    expect(summary.groups.map(groupKey)).toEqual([
+      'single/stream/-',
+      'side-by-side/stream/-',
+      'side-by-side/stream/0',
+      'side-by-side/stream/1',
+    ]);
     expect(byKey.get('side-by-side/stream/0')?.model_name).toBe('gpt-a');
     expect(byKey.get('side-by-side/stream/1')?.model_name).toBe('claude-b');
     expect(byKey.get('side-by-side/stream/-')?.model_name).toBeNull();
@@ -186,7 +225,12 @@ describe('createSummarizer: size', () => {
     const summarizer = createSummarizer();
     const record = makeRecord({ answer: 'x'.repeat(2_000) });
     for (let i = 0; i < 20_000; i += 1) {
-      summarizer.add({ ...record, question_id: `q${i % 500}`, total_ms: 100 + (i % 1000), answer_gaps_ms: [i % 50, 5] });
+      summarizer.add({
+        ...record,
+        question_id: `q${i % 500}`,
+        total_ms: 100 + (i % 1000),
+        answer_gaps_ms: [i % 50, 5],
+      });
     }
     const summary = summarizer.finish();
     expect(summary.run).toMatchObject({ requests: 20_000, questions: 500 });
@@ -213,9 +257,19 @@ describe('set order', () => {
 
 describe('createSummarizer: repeats cluster by question', () => {
   // 10 questions × 3 repeats, 24 of 30 passed: 7 always, q8 2 of 3, q9 1 of 3, q10 never.
-  const passes = (q: number) => (q <= 7 ? [true, true, true] : q === 8 ? [true, true, false] : q === 9 ? [true, false, false] : [false, false, false]);
-  const records = Array.from({ length: 10 }, (_, i) => passes(i + 1).map((pass, repeat) =>
-    makeRecord({ question_id: `q${i + 1}`, repeat, scores: makeScores({ pass, citation_recall: pass ? 1 : 0 }) }))).flat();
+  const passes = (q: number) =>
+    q <= 7
+      ? [true, true, true]
+      : q === 8
+        ? [true, true, false]
+        : q === 9
+          ? [true, false, false]
+          : [false, false, false];
+  const records = Array.from({ length: 10 }, (_, i) =>
+    passes(i + 1).map((pass, repeat) =>
+      makeRecord({ question_id: `q${i + 1}`, repeat, scores: makeScores({ pass, citation_recall: pass ? 1 : 0 }) }),
+    ),
+  ).flat();
   const group = summarize(records).groups[0]!;
 
   it('pass rate: n = 10 questions and the clustered interval, not n = 30', () => {
@@ -227,7 +281,13 @@ describe('createSummarizer: repeats cluster by question', () => {
   });
 
   it('pass@3, pass^3 and the flaky rate over the 10 questions', () => {
-    expect(group.repeats).toMatchObject({ questions: 10, repeats: 3, pass_at_n: { mean: 0.9, n: 10 }, pass_all_n: { mean: 0.7, n: 10 }, flaky_rate: { mean: 0.2, n: 10 } });
+    expect(group.repeats).toMatchObject({
+      questions: 10,
+      repeats: 3,
+      pass_at_n: { mean: 0.9, n: 10 },
+      pass_all_n: { mean: 0.7, n: 10 },
+      flaky_rate: { mean: 0.2, n: 10 },
+    });
     expect(summarize(records.filter((r) => r.repeat === 0)).groups[0]?.repeats).toBeNull();
   });
 

@@ -5,14 +5,25 @@
  * `chatbench report DIR` rebuilds the same summary from results.jsonl alone.
  */
 import { ModeSchema, type Mode, type ModelFigures, type RequestRecord } from '../records/record.js';
-import { emptyOutcomeCounts, SUMMARY_VERSION, type Group, type RepeatFigures, type Summary } from '../records/summary.js';
+import {
+  emptyOutcomeCounts,
+  SUMMARY_VERSION,
+  type Group,
+  type RepeatFigures,
+  type Summary,
+} from '../records/summary.js';
 import { createRepeatsAccumulator, type RepeatsGroup } from './repeats.js';
 import type { LoopDelay } from '../records/generator-health.js';
 import { bannerLines, judgeBanner } from './banner.js';
 import { createProtocolTally } from './protocol-alarm.js';
 import type { Label } from '../records/labels.js';
 import type { JudgeFigure } from '../records/quality.js';
-import { createFigureAccumulator, createJudgeAskCounter, type FigureAccumulator, type Observation } from './group-figures.js';
+import {
+  createFigureAccumulator,
+  createJudgeAskCounter,
+  type FigureAccumulator,
+  type Observation,
+} from './group-figures.js';
 import { createAgreementAccumulator } from './judge-agreement.js';
 import { createConversationAccumulator, type ConversationAccumulator } from './conversations.js';
 import { modelPassed, recordPassed } from './pass.js';
@@ -73,7 +84,12 @@ export interface SummarizerOptions {
    * the records' own human_verdict, and each judged figure's seeded bootstrap stream. Without it
    * (a baseline, a comparison) quality is null.
    */
-  quality?: { passRule: string; labels: readonly Label[]; reviews?: HumanVerdicts; randomFor: (figure: JudgeFigure) => () => number };
+  quality?: {
+    passRule: string;
+    labels: readonly Label[];
+    reviews?: HumanVerdicts;
+    randomFor: (figure: JudgeFigure) => () => number;
+  };
 }
 
 export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
@@ -86,7 +102,9 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   const protocol = createProtocolTally();
   let firstSentMs = Infinity;
   let lastDoneMs = -Infinity;
-  const agreement = options.quality ? createAgreementAccumulator(options.quality.labels, options.quality.randomFor, options.quality.reviews) : undefined;
+  const agreement = options.quality
+    ? createAgreementAccumulator(options.quality.labels, options.quality.randomFor, options.quality.reviews)
+    : undefined;
   /** The judge the records name (the smallest, so record order does not matter), its most asks, the check names. */
   let judge: { model: string; prompt_version: string; repeat: number } | null = null;
   const judgeAsks = createJudgeAskCounter();
@@ -99,7 +117,10 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     const j = figures.judge;
     if (j === null) return;
     const asks = Math.max(0, ...Object.values(j.verdicts).map((v) => v?.asks.length ?? 0));
-    if (judge === null || JSON.stringify([j.model, j.prompt_version]) < JSON.stringify([judge.model, judge.prompt_version])) {
+    if (
+      judge === null ||
+      JSON.stringify([j.model, j.prompt_version]) < JSON.stringify([judge.model, judge.prompt_version])
+    ) {
       judge = { model: j.model, prompt_version: j.prompt_version, repeat: Math.max(asks, judge?.repeat ?? 0) };
     } else judge.repeat = Math.max(judge.repeat, asks);
   };
@@ -110,8 +131,14 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     let group = groups.get(key);
     if (group === undefined) {
       group = {
-        set: record.set, mode: record.mode, model_index: modelIndex, model_name: null, all: createFigureAccumulator(), byCategory: new Map(),
-        byTurn: new Map(), conversations: createConversationAccumulator(),
+        set: record.set,
+        mode: record.mode,
+        model_index: modelIndex,
+        model_name: null,
+        all: createFigureAccumulator(),
+        byCategory: new Map(),
+        byTurn: new Map(),
+        conversations: createConversationAccumulator(),
       };
       groups.set(key, group);
     }
@@ -129,7 +156,12 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     let byTurn = group.byTurn.get(record.turn);
     if (byTurn === undefined) group.byTurn.set(record.turn, (byTurn = createFigureAccumulator()));
     byTurn.add(observation);
-    group.conversations.add({ conversation: record.conversation, repeat: record.repeat, passed: observation.passed, skipped: record.outcome === 'skipped' });
+    group.conversations.add({
+      conversation: record.conversation,
+      repeat: record.repeat,
+      passed: observation.passed,
+      skipped: record.outcome === 'skipped',
+    });
   };
 
   return {
@@ -148,18 +180,34 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       const expects = record.expected_document_ids.length > 0;
       const base = { headers_ms: record.headers_ms, expects_documents: expects, question_id: record.question_id };
       const modelIndexes = (record.models ?? []).map((m) => m.model_index);
-      observe(groupOf(record, null), category, { ...base, figures: record, passed: recordPassed(record), human: recordVerdict(verdicts, record.key, modelIndexes) }, record);
+      observe(
+        groupOf(record, null),
+        category,
+        {
+          ...base,
+          figures: record,
+          passed: recordPassed(record),
+          human: recordVerdict(verdicts, record.key, modelIndexes),
+        },
+        record,
+      );
       noteQuality(record);
       for (const model of record.models ?? []) {
         const human = verdicts.get(answerKey(record.key, model.model_index))?.pass;
-        observe(groupOf(record, model), category, { ...base, figures: model, passed: modelPassed(model), human }, record);
+        observe(
+          groupOf(record, model),
+          category,
+          { ...base, figures: model, passed: modelPassed(model), human },
+          record,
+        );
         noteQuality(model);
       }
       agreement?.add(record);
       repeats.add(record);
       if (record.model_asked !== undefined) {
         let models = setModels.get(record.set);
-        if (models === undefined) setModels.set(record.set, (models = { asked: record.model_asked, answered: new Set() }));
+        if (models === undefined)
+          setModels.set(record.set, (models = { asked: record.model_asked, answered: new Set() }));
         for (const name of record.model_answered ?? []) models.answered.add(name);
       }
     },
@@ -171,7 +219,10 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       const repeatGroups = repeats.finish();
       return {
         summary_version: SUMMARY_VERSION,
-        banner: [...bannerLines(requests, outcomes, loopDelay, protocol.line()), ...[judgeBanner(judgeAsks.figures())].filter((line) => line !== null)],
+        banner: [
+          ...bannerLines(requests, outcomes, loopDelay, protocol.line()),
+          ...[judgeBanner(judgeAsks.figures())].filter((line) => line !== null),
+        ],
         timing: loopDelay === null ? null : { loop_delay_ms: loopDelay },
         run: {
           started_at: hasTimes ? new Date(firstSentMs).toISOString() : null,
@@ -183,7 +234,9 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
           outcomes: { ...outcomes },
           ...judgeAsks.figures(),
         },
-        groups: [...groups.values()].sort(groupOrder(orderedSets)).map((g) => toGroup(g, repeatsOf(repeatGroups, g), hasTimes ? (lastDoneMs - firstSentMs) / 1000 : null)),
+        groups: [...groups.values()]
+          .sort(groupOrder(orderedSets))
+          .map((g) => toGroup(g, repeatsOf(repeatGroups, g), hasTimes ? (lastDoneMs - firstSentMs) / 1000 : null)),
         models: orderedSets.flatMap((set) => {
           const m = setModels.get(set);
           return m === undefined ? [] : [{ set, asked: m.asked, answered: [...m.answered].sort() }];
@@ -195,7 +248,6 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     },
   };
 }
-
 
 const MODE_ORDER = ModeSchema.options;
 
@@ -217,7 +269,13 @@ function compareCategories(a: string, b: string): number {
 function repeatsOf(all: readonly RepeatsGroup[], g: GroupState): RepeatFigures | null {
   const r = all.find((x) => x.set === g.set && x.mode === g.mode && x.model_index === g.model_index);
   if (r === undefined || r.repeats < 2) return null;
-  return { questions: r.questions, repeats: r.repeats, pass_at_n: r.pass_at_n, pass_all_n: r.pass_all_n, flaky_rate: r.flaky_rate };
+  return {
+    questions: r.questions,
+    repeats: r.repeats,
+    pass_at_n: r.pass_at_n,
+    pass_all_n: r.pass_all_n,
+    flaky_rate: r.flaky_rate,
+  };
 }
 
 /** `durationS`: the run's, the window of each group's output token throughput (vLLM's benchmark duration). */
@@ -230,7 +288,11 @@ function toGroup(group: GroupState, repeatFigures: RepeatFigures | null, duratio
     model_name: group.model_name,
     ...group.all.figures(durationS),
     by_category: Object.fromEntries(categories.map(([category, figures]) => [category, figures.figures(durationS)])),
-    by_turn: Object.fromEntries([...group.byTurn.entries()].sort(([a], [b]) => a - b).map(([turn, figures]) => [String(turn), figures.figures(durationS)])),
+    by_turn: Object.fromEntries(
+      [...group.byTurn.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([turn, figures]) => [String(turn), figures.figures(durationS)]),
+    ),
     conversations: group.conversations.figures(),
     repeats: repeatFigures,
   };

@@ -17,7 +17,14 @@ import { computeScores } from './score.js';
 /** Scores of an ok answer that cited nothing for a question expecting nothing (all N/A, pass), overridden. */
 export function makeScores(over: Partial<Scores> = {}): Scores {
   const base = computeScores(
-    { outcome: 'ok', answer: 'x', citations: [], cited_document_ids: [], top_document_ids: [], markers_without_citation: [] },
+    {
+      outcome: 'ok',
+      answer: 'x',
+      citations: [],
+      cited_document_ids: [],
+      top_document_ids: [],
+      markers_without_citation: [],
+    },
     { expected_document_ids: [], must_contain: [], must_not_contain: [], expect_no_answer: false, expected_tools: [] },
   );
   return { ...base, ...over };

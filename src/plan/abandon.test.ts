@@ -16,9 +16,12 @@ describe('parseAbandon', () => {
     ['1@0s', { share: 1, after_min_ms: 0, after_max_ms: 0 }],
   ])('%s', (text, want) => expect(parseAbandon(text, ms)).toEqual(want));
 
-  it.each(['0', '1.5', 'x', '', '0.1@', '0.1@3s-1s', '0.1@1s-2s-3s', '0.1@1s@2s'])('refuses %j naming the flag', (text) => {
-    expect(parseAbandon(text, ms)).toMatch(/^--abandon /);
-  });
+  it.each(['0', '1.5', 'x', '', '0.1@', '0.1@3s-1s', '0.1@1s-2s-3s', '0.1@1s@2s'])(
+    'refuses %j naming the flag',
+    (text) => {
+      expect(parseAbandon(text, ms)).toMatch(/^--abandon /);
+    },
+  );
 });
 
 describe('abandonAfterMs', () => {

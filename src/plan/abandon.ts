@@ -8,7 +8,7 @@
 import type { LoadSpecShape } from '../records/load-spec.js';
 import { uniformAt } from './load-plan.js';
 
-export type Abandon = NonNullable<LoadSpecShape["abandon"]>;
+export type Abandon = NonNullable<LoadSpecShape['abandon']>;
 
 /** The default delay range when `--abandon` names only a share. */
 export const DEFAULT_ABANDON_AFTER = { after_min_ms: 500, after_max_ms: 5000 } as const;
@@ -32,12 +32,20 @@ export function abandonAfterMs(abandon: Abandon | null, seed: number, index: num
 export function parseAbandon(text: string, parseDuration: (text: string) => number): Abandon | string {
   const [shareText, after, ...rest] = text.split('@');
   const share = Number(shareText);
-  if (rest.length > 0 || shareText === undefined || shareText.trim() === '' || !Number.isFinite(share) || share <= 0 || share > 1) {
+  if (
+    rest.length > 0 ||
+    shareText === undefined ||
+    shareText.trim() === '' ||
+    !Number.isFinite(share) ||
+    share <= 0 ||
+    share > 1
+  ) {
     return `--abandon ${JSON.stringify(text)}: give SHARE[@AFTER], a share in (0, 1] and a delay or range, e.g. 0.1, 0.1@2s or 0.1@500ms-3s`;
   }
   if (after === undefined) return { share, ...DEFAULT_ABANDON_AFTER };
   const [lo, hi, ...more] = after.split('-');
-  if (more.length > 0 || lo === undefined || lo === '') return `--abandon ${JSON.stringify(text)}: the delay is a duration (2s) or a range (500ms-3s)`;
+  if (more.length > 0 || lo === undefined || lo === '')
+    return `--abandon ${JSON.stringify(text)}: the delay is a duration (2s) or a range (500ms-3s)`;
   const min = parseDuration(lo);
   const max = hi === undefined ? min : parseDuration(hi);
   if (max < min) return `--abandon ${JSON.stringify(text)}: the range ${after} ends before it starts`;

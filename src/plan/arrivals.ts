@@ -36,7 +36,9 @@ import type { ArrivalShape } from '../records/load-spec.js';
 export { ARRIVAL_SHAPES, type ArrivalShape } from '../records/load-spec.js';
 
 /** A constant rate for `durationMs` (Infinity when only a request count bounds the run). */
-export const constantProfile = (rate: number, durationMs: number): RateSegment[] => [{ duration_ms: durationMs, from: rate, to: rate }];
+export const constantProfile = (rate: number, durationMs: number): RateSegment[] => [
+  { duration_ms: durationMs, from: rate, to: rate },
+];
 
 /** The stages as rate segments; the first ramps up from 0. */
 export function stagesProfile(stages: readonly Stage[]): RateSegment[] {
@@ -167,7 +169,8 @@ export function userSteps(source: { users: number } | { stages: readonly Stage[]
     const a = from;
     const b = stage.target;
     const at = (level: number) => start + ((level - a) / (b - a)) * stage.duration_ms;
-    if (b > a) for (let k = Math.floor(a) + 1; k <= Math.ceil(b); k++) push(at(Math.max(a, k - 1)), Math.min(k, Math.ceil(b)));
+    if (b > a)
+      for (let k = Math.floor(a) + 1; k <= Math.ceil(b); k++) push(at(Math.max(a, k - 1)), Math.min(k, Math.ceil(b)));
     else if (b < a) for (let k = Math.ceil(a) - 1; k >= Math.ceil(b); k--) push(at(k), k);
     start += stage.duration_ms;
     from = b;

@@ -52,9 +52,16 @@ export function* planRequests(input: PlanInput, shard?: Shard | null): Generator
           yield {
             index,
             unit,
-            conversation: row.conversation === null ? null : {
-              id: row.conversation, turn: row.turn ?? 1, turns: rows.length, follows: previous, continue_with: set.continue_with ?? 0,
-            },
+            conversation:
+              row.conversation === null
+                ? null
+                : {
+                    id: row.conversation,
+                    turn: row.turn ?? 1,
+                    turns: rows.length,
+                    follows: previous,
+                    continue_with: set.continue_with ?? 0,
+                  },
             key: requestKey(row.id, set.name, mode, repeat),
             question_id: row.id,
             question: row.question,
@@ -104,7 +111,12 @@ function planLayout(input: Omit<PlanInput, 'defaults'>) {
     const modelNames = set.llm_overrides?.map(modelName) ?? null;
     return plannedModes(set, input.mode).map((mode) => ({ set, mode, modelNames }));
   });
-  return { source, units: { [Symbol.iterator]: () => unitsOf(source), length: source.unitCount }, pairs, perRepeat: source.length * pairs.length };
+  return {
+    source,
+    units: { [Symbol.iterator]: () => unitsOf(source), length: source.unitCount },
+    pairs,
+    perRepeat: source.length * pairs.length,
+  };
 }
 
 /**
@@ -132,7 +144,8 @@ export function createEvalPlan(input: PlanInput, shard?: Shard | null): EvalPlan
   for (let repeat = 0; repeat < input.repeat; repeat += 1) {
     let unit = repeat * unitsPerRepeat;
     for (const rows of layout.units) {
-      for (let pair = 0; pair < layout.pairs.length; pair += 1, unit += 1) if (inShard(unit, shard)) length += rows.length;
+      for (let pair = 0; pair < layout.pairs.length; pair += 1, unit += 1)
+        if (inShard(unit, shard)) length += rows.length;
     }
   }
   // `question|set|mode` → [position within a repeat, unit within a repeat]; built on the first lookup.
@@ -144,7 +157,8 @@ export function createEvalPlan(input: PlanInput, shard?: Shard | null): EvalPlan
       let unit = 0;
       for (const rows of layout.units) {
         for (const { set, mode } of layout.pairs) {
-          for (const at of rows) positions.set(requestKey(layout.source.id(at), set.name, mode, 0).slice(0, -2), [position++, unit]);
+          for (const at of rows)
+            positions.set(requestKey(layout.source.id(at), set.name, mode, 0).slice(0, -2), [position++, unit]);
           unit += 1;
         }
       }
@@ -172,7 +186,10 @@ export function createEvalPlan(input: PlanInput, shard?: Shard | null): EvalPlan
 export function planSize(input: Omit<PlanInput, 'defaults'>): { requests: number; how: string } {
   const perQuestion = planLayout({ ...input, rows: [] }).pairs.length;
   const requests = input.rows.length * perQuestion * input.repeat;
-  return { requests, how: `${input.rows.length} questions × ${perQuestion} set and mode pairs × ${input.repeat} repeats` };
+  return {
+    requests,
+    how: `${input.rows.length} questions × ${perQuestion} set and mode pairs × ${input.repeat} repeats`,
+  };
 }
 
 /** The display name of one model of a multi-model set: display_name, else model_version, else its slot. */
@@ -187,7 +204,13 @@ export function modelName(override: LLMOverride, index: number): string {
  * `chat_session_info` for the session (plan/conversation.ts). Fields left out take the service's
  * defaults; the row's `forced_tool` wins over the defaults' `forced_tool_id`.
  */
-export function buildBody(row: DatasetRow, set: SetDefinition, stream: boolean, defaults: SetsDefaults, toolIds?: ToolIds | null): SendMessageRequest {
+export function buildBody(
+  row: DatasetRow,
+  set: SetDefinition,
+  stream: boolean,
+  defaults: SetsDefaults,
+  toolIds?: ToolIds | null,
+): SendMessageRequest {
   const body: SendMessageRequest = {
     message: row.question,
     stream,
@@ -212,19 +235,33 @@ export function buildBody(row: DatasetRow, set: SetDefinition, stream: boolean, 
 }
 
 /** Deep research for this row under this set: the row's column, else the set's field, else the defaults'. */
-export function deepResearch(row: Pick<DatasetRow, 'deep_research'>, set: Pick<SetDefinition, 'deep_research'>, defaults: Pick<SetsDefaults, 'deep_research'>): boolean {
+export function deepResearch(
+  row: Pick<DatasetRow, 'deep_research'>,
+  set: Pick<SetDefinition, 'deep_research'>,
+  defaults: Pick<SetsDefaults, 'deep_research'>,
+): boolean {
   return row.deep_research ?? set.deep_research ?? defaults.deep_research ?? false;
 }
 
-const projectId = (row: DatasetRow, defaults: SetsDefaults): number | undefined => row.project_id ?? defaults.project?.id;
+const projectId = (row: DatasetRow, defaults: SetsDefaults): number | undefined =>
+  row.project_id ?? defaults.project?.id;
 
 /**
  * The rows that ask for deep research under a multi-model set: the service refuses that pair
  * (VALIDATION_ERROR), so it is refused before anything is sent. One problem per row and set. (A
  * set or the defaults asking for it with a multi-model set is a problem of the sets file.)
  */
-export function deepResearchProblems(rows: readonly Pick<DatasetRow, 'line' | 'deep_research'>[], sets: readonly SetDefinition[], datasetName: string): string[] {
-  return rows.flatMap((row) => sets
-    .filter((set) => set.multi && row.deep_research === true)
-    .map((set) => `${datasetName}:${row.line}: deep_research: true, but set ${JSON.stringify(set.name)} is multi-model: the service refuses deep research in multi-model mode`));
+export function deepResearchProblems(
+  rows: readonly Pick<DatasetRow, 'line' | 'deep_research'>[],
+  sets: readonly SetDefinition[],
+  datasetName: string,
+): string[] {
+  return rows.flatMap((row) =>
+    sets
+      .filter((set) => set.multi && row.deep_research === true)
+      .map(
+        (set) =>
+          `${datasetName}:${row.line}: deep_research: true, but set ${JSON.stringify(set.name)} is multi-model: the service refuses deep research in multi-model mode`,
+      ),
+  );
 }

@@ -63,17 +63,36 @@ describe('nextStep', () => {
 });
 
 describe('judgeStep', () => {
-  const ok: StepFigures = { offered_rate: 100, sent_rate: 100, ok_rate_per_s: 99, ttfp_first_p50_ms: 100, ttfp_last_p50_ms: 110, broken_slos: [] };
+  const ok: StepFigures = {
+    offered_rate: 100,
+    sent_rate: 100,
+    ok_rate_per_s: 99,
+    ttfp_first_p50_ms: 100,
+    ttfp_last_p50_ms: 110,
+    broken_slos: [],
+  };
 
   it('a step that accepts what it was offered, with a flat TTFP, is good', () => {
     expect(judgeStep(ok)).toEqual({ good: true, reasons: [] });
   });
 
   it.each([
-    { name: 'accepted under 95%', f: { ...ok, ok_rate_per_s: 90 }, reason: /accepted 90\/s, under 95% of the offered 100\/s/ },
+    {
+      name: 'accepted under 95%',
+      f: { ...ok, ok_rate_per_s: 90 },
+      reason: /accepted 90\/s, under 95% of the offered 100\/s/,
+    },
     { name: 'sent under 95%', f: { ...ok, sent_rate: 80, ok_rate_per_s: 80 }, reason: /sent 80\/s/ },
-    { name: 'TTFP rising', f: { ...ok, ttfp_last_p50_ms: 400 }, reason: /TTFP p50 rose 300% within the step \(100 → 400 ms\)/ },
-    { name: 'an SLO broken', f: { ...ok, broken_slos: ['ttfp_ms.p95<=2000 broken: ttfp_ms.p95 = 2500'] }, reason: /ttfp_ms\.p95<=2000 broken/ },
+    {
+      name: 'TTFP rising',
+      f: { ...ok, ttfp_last_p50_ms: 400 },
+      reason: /TTFP p50 rose 300% within the step \(100 → 400 ms\)/,
+    },
+    {
+      name: 'an SLO broken',
+      f: { ...ok, broken_slos: ['ttfp_ms.p95<=2000 broken: ttfp_ms.p95 = 2500'] },
+      reason: /ttfp_ms\.p95<=2000 broken/,
+    },
     { name: 'nothing offered', f: { ...ok, offered_rate: 0 }, reason: /nothing was offered/ },
   ])('bad: $name', ({ f, reason }) => {
     const verdict = judgeStep(f);

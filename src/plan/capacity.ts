@@ -57,7 +57,12 @@ export interface StepFigures {
   /** The broken SLOs' reasons. */
   readonly broken_slos: readonly string[];
   /** `--health-probe`: the probes of the measured window; absent or null without a probe. */
-  readonly health?: { readonly path: string; readonly probes: number; readonly failures: number; readonly first_failure: string | null } | null;
+  readonly health?: {
+    readonly path: string;
+    readonly probes: number;
+    readonly failures: number;
+    readonly first_failure: string | null;
+  } | null;
 }
 
 /** The reason of a step whose health probe failed; every such reason starts with `unhealthy`. */
@@ -69,23 +74,43 @@ export const isUnhealthy = (reasons: readonly string[]): boolean => reasons.some
 const fmt = (v: number) => String(Number(v.toFixed(2)));
 
 /** Whether a step was good, and every reason it was not. A step that offered nothing is bad. */
-export function judgeStep(f: StepFigures, rule: SaturationRule = DEFAULT_SATURATION): { good: boolean; reasons: string[] } {
+export function judgeStep(
+  f: StepFigures,
+  rule: SaturationRule = DEFAULT_SATURATION,
+): { good: boolean; reasons: string[] } {
   const reasons = [...f.broken_slos];
   const offered = f.offered_rate ?? 0;
   if (offered <= 0) reasons.push('nothing was offered in the measured window');
   else {
     const sent = f.sent_rate ?? 0;
     const ok = f.ok_rate_per_s ?? 0;
-    if (sent < rule.minAcceptedShare * offered) reasons.push(`saturated: sent ${fmt(sent)}/s, under ${rule.minAcceptedShare * 100}% of the offered ${fmt(offered)}/s (in-flight cap or generator)`);
-    if (ok < rule.minAcceptedShare * offered) reasons.push(`saturated: accepted ${fmt(ok)}/s, under ${rule.minAcceptedShare * 100}% of the offered ${fmt(offered)}/s`);
+    if (sent < rule.minAcceptedShare * offered)
+      reasons.push(
+        `saturated: sent ${fmt(sent)}/s, under ${rule.minAcceptedShare * 100}% of the offered ${fmt(offered)}/s (in-flight cap or generator)`,
+      );
+    if (ok < rule.minAcceptedShare * offered)
+      reasons.push(
+        `saturated: accepted ${fmt(ok)}/s, under ${rule.minAcceptedShare * 100}% of the offered ${fmt(offered)}/s`,
+      );
   }
   const first = f.ttfp_first_p50_ms;
   const last = f.ttfp_last_p50_ms;
-  if (first !== null && last !== null && first > 0 && last / first - 1 > rule.maxTtfpRise && last - first > rule.minTtfpRiseMs) {
-    reasons.push(`saturated: TTFP p50 rose ${Math.round((last / first - 1) * 100)}% within the step (${fmt(first)} → ${fmt(last)} ms)`);
+  if (
+    first !== null &&
+    last !== null &&
+    first > 0 &&
+    last / first - 1 > rule.maxTtfpRise &&
+    last - first > rule.minTtfpRiseMs
+  ) {
+    reasons.push(
+      `saturated: TTFP p50 rose ${Math.round((last / first - 1) * 100)}% within the step (${fmt(first)} → ${fmt(last)} ms)`,
+    );
   }
   const h = f.health;
-  if (h && h.failures > 0) reasons.push(`${UNHEALTHY}: ${h.path} failed ${h.failures} of ${h.probes} probes${h.first_failure === null ? '' : ` (first: ${h.first_failure})`}`);
+  if (h && h.failures > 0)
+    reasons.push(
+      `${UNHEALTHY}: ${h.path} failed ${h.failures} of ${h.probes} probes${h.first_failure === null ? '' : ` (first: ${h.first_failure})`}`,
+    );
   return { good: reasons.length === 0, reasons };
 }
 
@@ -99,14 +124,18 @@ export function bracket(history: SearchHistory): { good: number | null; bad: num
   let good: number | null = null;
   for (const s of history) if (s.good && (good === null || s.target > good)) good = s.target;
   let bad: number | null = null;
-  for (const s of history) if (!s.good && (good === null || s.target > good) && (bad === null || s.target < bad)) bad = s.target;
+  for (const s of history)
+    if (!s.good && (good === null || s.target > good) && (bad === null || s.target < bad)) bad = s.target;
   return { good, bad };
 }
 
 const roundTarget = (t: number, integer: boolean) => (integer ? Math.round(t) : Number(t.toPrecision(4)));
 
 /** The next step, or why the search is over. */
-export function nextStep(history: SearchHistory, o: SearchOptions): { target: number; phase: 'ramp' | 'bisect' } | { stop: StopReason } {
+export function nextStep(
+  history: SearchHistory,
+  o: SearchOptions,
+): { target: number; phase: 'ramp' | 'bisect' } | { stop: StopReason } {
   const { good, bad } = bracket(history);
   if (history.length === 0) return { target: roundTarget(o.start, o.integer), phase: 'ramp' };
   const done = (reason: StopReason) => ({ stop: reason });
@@ -114,7 +143,10 @@ export function nextStep(history: SearchHistory, o: SearchOptions): { target: nu
     if (history.length >= o.maxSteps) return done('no_knee');
     const max = o.max ?? Infinity;
     if (good !== null && good >= max) return done('max_target');
-    return { target: Math.min(max, roundTarget(Math.max(good ?? o.start, o.start) * o.factor, o.integer)), phase: 'ramp' };
+    return {
+      target: Math.min(max, roundTarget(Math.max(good ?? o.start, o.start) * o.factor, o.integer)),
+      phase: 'ramp',
+    };
   }
   const low = good ?? 0;
   if (good !== null && bad - good <= (o.integer ? 1 : o.precision * good)) return done('converged');

@@ -16,7 +16,10 @@ export interface Continuation {
 
 /** What a turn's record says about where the conversation can continue. */
 export type TurnIds = Pick<RequestRecord, 'chat_session_id' | 'message_id'> & {
-  readonly models: ReadonlyArray<{ readonly model_index: number; readonly message_id?: number | null | undefined }> | null;
+  readonly models: ReadonlyArray<{
+    readonly model_index: number;
+    readonly message_id?: number | null | undefined;
+  }> | null;
 };
 
 /**

@@ -3,18 +3,36 @@ import { DatasetRowSchema } from '../dataset/index.js';
 import { InputError } from '../errors.js';
 import { createLoadPlan, LoadSpecSchema, loadSchedule, parseUrlCsv, parseUrlList, uniformAt } from './load-plan.js';
 
-const rows = ['q1', 'q2', 'q3'].map((id, i) => DatasetRowSchema.parse({ id, question: `Question ${id}?`, line: i + 2, expected_documents: 'doc-a' }));
-const set = { name: 'fast', llm_override: { model_provider: 'openai', model_version: 'gpt-4o-mini' }, llm_overrides: null, multi: false };
-const chat = (order: 'sequential' | 'random') => createLoadPlan({ operation: 'chat', rows, set, defaults: {}, mode: 'stream', order, seed: 9 });
+const rows = ['q1', 'q2', 'q3'].map((id, i) =>
+  DatasetRowSchema.parse({ id, question: `Question ${id}?`, line: i + 2, expected_documents: 'doc-a' }),
+);
+const set = {
+  name: 'fast',
+  llm_override: { model_provider: 'openai', model_version: 'gpt-4o-mini' },
+  llm_overrides: null,
+  multi: false,
+};
+const chat = (order: 'sequential' | 'random') =>
+  createLoadPlan({ operation: 'chat', rows, set, defaults: {}, mode: 'stream', order, seed: 9 });
 
 describe('load plan', () => {
   it('cycles the questions in order, one key per arrival, bodies built once', () => {
     const plan = chat('sequential');
     const requests = [0, 1, 2, 3, 4].map((n) => plan.requestFor(n));
     expect(requests.map((r) => r.planned.question_id)).toEqual(['q1', 'q2', 'q3', 'q1', 'q2']);
-    expect(requests.map((r) => r.planned.key)).toEqual(['q1|fast|stream|0', 'q2|fast|stream|1', 'q3|fast|stream|2', 'q1|fast|stream|3', 'q2|fast|stream|4']);
+    expect(requests.map((r) => r.planned.key)).toEqual([
+      'q1|fast|stream|0',
+      'q2|fast|stream|1',
+      'q3|fast|stream|2',
+      'q1|fast|stream|3',
+      'q2|fast|stream|4',
+    ]);
     expect(requests[0]!.planned.body).toBe(requests[3]!.planned.body); // the same object: built once per question
-    expect(requests[0]!.planned.body).toMatchObject({ message: 'Question q1?', stream: true, llm_override: set.llm_override });
+    expect(requests[0]!.planned.body).toMatchObject({
+      message: 'Question q1?',
+      stream: true,
+      llm_override: set.llm_override,
+    });
     expect(requests[0]!.planned.expectations.expected_document_ids).toEqual(['doc-a']);
     expect(requests[0]!.urls).toBeNull();
   });
@@ -30,51 +48,115 @@ describe('load plan', () => {
   });
 
   it('reads URL lists and url columns, listing every bad line', () => {
-    expect(parseUrlList('# urls\nhttps://a.example/x\n\nhttp://b.example\n', 'urls.txt')).toEqual([{ id: '2', url: 'https://a.example/x' }, { id: '4', url: 'http://b.example' }]);
+    expect(parseUrlList('# urls\nhttps://a.example/x\n\nhttp://b.example\n', 'urls.txt')).toEqual([
+      { id: '2', url: 'https://a.example/x' },
+      { id: '4', url: 'http://b.example' },
+    ]);
     expect(() => parseUrlList('ftp://x\nnot a url\n', 'u.txt')).toThrow(InputError);
     try {
       parseUrlList('ftp://x\nnot a url\n', 'u.txt');
     } catch (error) {
-      expect((error as InputError).problems).toEqual(['u.txt:1: "ftp://x" is not an http(s) URL', 'u.txt:2: "not a url" is not a URL']);
+      expect((error as InputError).problems).toEqual([
+        'u.txt:1: "ftp://x" is not an http(s) URL',
+        'u.txt:2: "not a url" is not a URL',
+      ]);
     }
-    expect(parseUrlCsv('id,url\nhome,https://a.example\n,https://b.example\n', 'd.csv')).toEqual([{ id: 'home', url: 'https://a.example' }, { id: '2', url: 'https://b.example' }]);
+    expect(parseUrlCsv('id,url\nhome,https://a.example\n,https://b.example\n', 'd.csv')).toEqual([
+      { id: 'home', url: 'https://a.example' },
+      { id: '2', url: 'https://b.example' },
+    ]);
     expect(() => parseUrlCsv('id,question\n1,x\n', 'd.csv')).toThrow(/no "url" column/);
-    const plan = createLoadPlan({ operation: 'open-urls', urls: [{ id: 'home', url: 'https://a.example' }], order: 'sequential', seed: 1 });
-    expect(plan.requestFor(4)).toMatchObject({ urls: ['https://a.example'], planned: { key: 'home|open-urls|full|4', question: 'https://a.example' } });
+    const plan = createLoadPlan({
+      operation: 'open-urls',
+      urls: [{ id: 'home', url: 'https://a.example' }],
+      order: 'sequential',
+      seed: 1,
+    });
+    expect(plan.requestFor(4)).toMatchObject({
+      urls: ['https://a.example'],
+      planned: { key: 'home|open-urls|full|4', question: 'https://a.example' },
+    });
   });
 });
 
 describe('load spec', () => {
   const base = {
-    operation: 'chat', mode: 'stream', model: 'open', rate: 10, arrival: 'constant', max_in_flight: 100, stages: null, duration_ms: 10_000,
-    requests: null, warmup_ms: 0, cooldown_ms: 0, seed: 1, question_order: 'sequential', set: 'default', tokens: 1, token_weights: null, shard: null, start_at: null,
+    operation: 'chat',
+    mode: 'stream',
+    model: 'open',
+    rate: 10,
+    arrival: 'constant',
+    max_in_flight: 100,
+    stages: null,
+    duration_ms: 10_000,
+    requests: null,
+    warmup_ms: 0,
+    cooldown_ms: 0,
+    seed: 1,
+    question_order: 'sequential',
+    set: 'default',
+    tokens: 1,
+    token_weights: null,
+    shard: null,
+    start_at: null,
   };
   it('accepts a consistent spec and refuses conflicts with a message each', () => {
     expect(LoadSpecSchema.safeParse(base).success).toBe(true);
-    const problems = (spec: object) => LoadSpecSchema.safeParse({ ...base, ...spec }).error?.issues.map((i) => i.message);
+    const problems = (spec: object) =>
+      LoadSpecSchema.safeParse({ ...base, ...spec }).error?.issues.map((i) => i.message);
     expect(problems({ concurrency: 4 })).toContain('the open model takes a rate, not a concurrency');
     expect(problems({ duration_ms: null })).toEqual(['give a duration, a request count or stages']);
-    expect(problems({ stages: [{ duration_ms: 1000, target: 5 }], rate: undefined })).toEqual(['stages set the duration themselves']);
+    expect(problems({ stages: [{ duration_ms: 1000, target: 5 }], rate: undefined })).toEqual([
+      'stages set the duration themselves',
+    ]);
     expect(problems({ warmup_ms: 6000, cooldown_ms: 4000 })).toEqual(['warm-up and cool-down take the whole schedule']);
     expect(problems({ tokens: 2, token_weights: [1] })).toEqual(['one weight per token']);
     expect(problems({ start_at: 'tomorrow' })).toHaveLength(1);
   });
 
-  it('knows each shard\'s planned arrivals before the run', () => {
+  it("knows each shard's planned arrivals before the run", () => {
     const spec = LoadSpecSchema.parse({ ...base, rate: 10, duration_ms: 1000 });
     const schedule = loadSchedule(spec);
     expect(schedule.planned(null)).toBe(10);
     expect([1, 2, 3].map((index) => schedule.planned({ index, count: 3 }))).toEqual([4, 3, 3]);
-    const closed = loadSchedule(LoadSpecSchema.parse({ ...base, model: 'closed', rate: undefined, concurrency: 5, requests: 50, duration_ms: null }));
+    const closed = loadSchedule(
+      LoadSpecSchema.parse({
+        ...base,
+        model: 'closed',
+        rate: undefined,
+        concurrency: 5,
+        requests: 50,
+        duration_ms: null,
+      }),
+    );
     expect(closed.planned({ index: 1, count: 2 })).toBe(25);
     expect(closed.userSteps({ index: 2, count: 2 })).toEqual([{ offset_ms: 0, users: 2 }]);
   });
 
   it('knows how many connections the first second will use, to open them before the first send', () => {
     expect(loadSchedule(LoadSpecSchema.parse({ ...base, rate: 10, duration_ms: 5000 })).firstWave(null)).toBe(10);
-    expect(loadSchedule(LoadSpecSchema.parse({ ...base, rate: 10, duration_ms: 5000 })).firstWave({ index: 1, count: 2 })).toBe(5);
-    expect(loadSchedule(LoadSpecSchema.parse({ ...base, rate: 10, duration_ms: 5000, connections: 4 })).firstWave(null)).toBe(4);
-    expect(loadSchedule(LoadSpecSchema.parse({ ...base, rate: 5000, duration_ms: 5000, max_in_flight: 1000 })).firstWave(null)).toBe(256);
-    expect(loadSchedule(LoadSpecSchema.parse({ ...base, model: 'closed', rate: undefined, concurrency: 5, requests: 50, duration_ms: null })).firstWave(null)).toBe(5);
+    expect(
+      loadSchedule(LoadSpecSchema.parse({ ...base, rate: 10, duration_ms: 5000 })).firstWave({ index: 1, count: 2 }),
+    ).toBe(5);
+    expect(
+      loadSchedule(LoadSpecSchema.parse({ ...base, rate: 10, duration_ms: 5000, connections: 4 })).firstWave(null),
+    ).toBe(4);
+    expect(
+      loadSchedule(LoadSpecSchema.parse({ ...base, rate: 5000, duration_ms: 5000, max_in_flight: 1000 })).firstWave(
+        null,
+      ),
+    ).toBe(256);
+    expect(
+      loadSchedule(
+        LoadSpecSchema.parse({
+          ...base,
+          model: 'closed',
+          rate: undefined,
+          concurrency: 5,
+          requests: 50,
+          duration_ms: null,
+        }),
+      ).firstWave(null),
+    ).toBe(5);
   });
 });

@@ -13,7 +13,17 @@ import { conversationUnits, type DatasetRow } from '../dataset/index.js';
 import { InputError } from '../errors.js';
 import { requestKey, type Mode } from '../records/record.js';
 import type { SetDefinition, SetsDefaults } from '../sets/index.js';
-import { areaOf, arrivals, constantProfile, seededUniform, shardUsers, stagesProfile, userSteps, type ArrivalOptions, type UserStep } from './arrivals.js';
+import {
+  areaOf,
+  arrivals,
+  constantProfile,
+  seededUniform,
+  shardUsers,
+  stagesProfile,
+  userSteps,
+  type ArrivalOptions,
+  type UserStep,
+} from './arrivals.js';
 import { BYTES_PER_PLANNED_REQUEST, formatBytes, formatCount, LIMITS } from '../util/limits.js';
 import { buildBody, modelName } from './build-plan.js';
 import type { PlannedRequest } from './planned-request.js';
@@ -25,24 +35,42 @@ import { LoadSpecShapeSchema, type QuestionOrder } from '../records/load-spec.js
 export { QUESTION_ORDERS, type QuestionOrder } from '../records/load-spec.js';
 
 /** What a load run does (the seam with the load reports, re-exported by app/load/run-load); recorded as `load` in manifest.json. Every rule between fields is checked here. */
-export const LoadSpecSchema = LoadSpecShapeSchema
-  .superRefine((spec, ctx) => {
-    const problem = (message: string) => ctx.addIssue({ code: 'custom', message });
-    if (spec.model === 'open' && spec.concurrency !== undefined) problem('the open model takes a rate, not a concurrency');
-    if (spec.model === 'closed' && spec.rate !== undefined) problem('the closed model takes a concurrency, not a rate');
-    if (spec.stages === null && spec.model === 'open' && spec.rate === undefined) problem('the open model needs a rate or stages');
-    if (spec.stages === null && spec.model === 'closed' && spec.concurrency === undefined) problem('the closed model needs a concurrency or stages');
-    if (spec.stages !== null && (spec.rate !== undefined || spec.concurrency !== undefined)) problem('stages set the rate or users themselves');
-    if (spec.stages !== null && spec.duration_ms !== null) problem('stages set the duration themselves');
-    if (spec.stages === null && spec.duration_ms === null && spec.requests === null) problem('give a duration, a request count or stages');
-    if (spec.token_weights !== null && spec.token_weights.length !== spec.tokens) problem('one weight per token');
-    const length = spec.stages ? stagesDurationMs(spec.stages) : spec.duration_ms;
-    if (length !== null && spec.warmup_ms + spec.cooldown_ms >= length) {
-      ctx.addIssue({ code: 'custom', message: 'warm-up and cool-down take the whole schedule', path: [spec.warmup_ms > 0 ? 'warmup_ms' : 'cooldown_ms'] });
-    }
-    if (spec.think_time !== null && !spec.conversations) ctx.addIssue({ code: 'custom', message: 'it is the wait between the turns of a conversation: give --conversations too', path: ['think_time'] });
-    if (spec.conversations && spec.operation !== 'chat') ctx.addIssue({ code: 'custom', message: 'plays the chat operation\'s conversations: not with --operation open-urls', path: ['conversations'] });
-  });
+export const LoadSpecSchema = LoadSpecShapeSchema.superRefine((spec, ctx) => {
+  const problem = (message: string) => ctx.addIssue({ code: 'custom', message });
+  if (spec.model === 'open' && spec.concurrency !== undefined)
+    problem('the open model takes a rate, not a concurrency');
+  if (spec.model === 'closed' && spec.rate !== undefined) problem('the closed model takes a concurrency, not a rate');
+  if (spec.stages === null && spec.model === 'open' && spec.rate === undefined)
+    problem('the open model needs a rate or stages');
+  if (spec.stages === null && spec.model === 'closed' && spec.concurrency === undefined)
+    problem('the closed model needs a concurrency or stages');
+  if (spec.stages !== null && (spec.rate !== undefined || spec.concurrency !== undefined))
+    problem('stages set the rate or users themselves');
+  if (spec.stages !== null && spec.duration_ms !== null) problem('stages set the duration themselves');
+  if (spec.stages === null && spec.duration_ms === null && spec.requests === null)
+    problem('give a duration, a request count or stages');
+  if (spec.token_weights !== null && spec.token_weights.length !== spec.tokens) problem('one weight per token');
+  const length = spec.stages ? stagesDurationMs(spec.stages) : spec.duration_ms;
+  if (length !== null && spec.warmup_ms + spec.cooldown_ms >= length) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'warm-up and cool-down take the whole schedule',
+      path: [spec.warmup_ms > 0 ? 'warmup_ms' : 'cooldown_ms'],
+    });
+  }
+  if (spec.think_time !== null && !spec.conversations)
+    ctx.addIssue({
+      code: 'custom',
+      message: 'it is the wait between the turns of a conversation: give --conversations too',
+      path: ['think_time'],
+    });
+  if (spec.conversations && spec.operation !== 'chat')
+    ctx.addIssue({
+      code: 'custom',
+      message: "plays the chat operation's conversations: not with --operation open-urls",
+      path: ['conversations'],
+    });
+});
 export type LoadSpec = z.output<typeof LoadSpecSchema>;
 
 /** The set name open-urls records carry. */
@@ -94,14 +122,19 @@ export type LoadPlanInput =
 
 /** A uniform draw in [0, 1) for (seed, n) without state, so any shard computes any arrival's draw. */
 export function uniformAt(seed: number, n: number): number {
-  return seededUniform((Math.imul(seed >>> 0, 0x85ebca6b) ^ Math.imul(n >>> 0, 0x9e3779b1) ^ Math.floor(n / 2 ** 32)) >>> 0)();
+  return seededUniform(
+    (Math.imul(seed >>> 0, 0x85ebca6b) ^ Math.imul(n >>> 0, 0x9e3779b1) ^ Math.floor(n / 2 ** 32)) >>> 0,
+  )();
 }
 
 /** Builds the templates once; refuses an empty source (the caller checks inputs before this). */
 export function createLoadPlan(input: LoadPlanInput): LoadPlan {
-  const units: LoadRequest[][] = input.operation === 'chat'
-    ? (input.conversations === true ? conversationUnits(input.rows) : input.rows.map((row) => [row])).map((rows) => rows.map((row) => chatTemplate(input, row, rows.length)))
-    : urlTemplates(input).map((template) => [template]);
+  const units: LoadRequest[][] =
+    input.operation === 'chat'
+      ? (input.conversations === true ? conversationUnits(input.rows) : input.rows.map((row) => [row])).map((rows) =>
+          rows.map((row) => chatTemplate(input, row, rows.length)),
+        )
+      : urlTemplates(input).map((template) => [template]);
   if (units.length === 0) throw new RangeError('a load plan needs at least one question or URL');
   const pick = (index: number) =>
     input.order === 'sequential' ? index % units.length : Math.floor(uniformAt(input.seed, index) * units.length);
@@ -112,7 +145,11 @@ export function createLoadPlan(input: LoadPlanInput): LoadPlan {
       urls: template.urls,
       payload: template.payload,
       planned: {
-        ...planned, index, unit: index, repeat: index, key: requestKey(planned.question_id, planned.set, planned.mode, index),
+        ...planned,
+        index,
+        unit: index,
+        repeat: index,
+        key: requestKey(planned.question_id, planned.set, planned.mode, index),
         ...(step === null ? {} : { conversation: { ...step, follows: step.turn === 1 ? null : index } }),
       },
     };
@@ -124,21 +161,34 @@ export function createLoadPlan(input: LoadPlanInput): LoadPlan {
   };
 }
 
-function chatTemplate(input: Extract<LoadPlanInput, { operation: 'chat' }>, row: DatasetRow, turns: number): LoadRequest {
+function chatTemplate(
+  input: Extract<LoadPlanInput, { operation: 'chat' }>,
+  row: DatasetRow,
+  turns: number,
+): LoadRequest {
   const { set, mode, defaults } = input;
   const body = buildBody(row, set, mode === 'stream', defaults, input.toolIds ?? null);
   return {
     urls: null,
     payload: JSON.stringify(body),
     planned: {
-      index: 0, key: '', repeat: 0, question_id: row.id, question: row.question, category: row.category, metadata: row.metadata,
-      expected_document_ids: row.expectations.expected_document_ids, set: set.name, mode,
+      index: 0,
+      key: '',
+      repeat: 0,
+      question_id: row.id,
+      question: row.question,
+      category: row.category,
+      metadata: row.metadata,
+      expected_document_ids: row.expectations.expected_document_ids,
+      set: set.name,
+      mode,
       model_names: set.llm_overrides?.map(modelName) ?? null,
       body,
       expectations: row.expectations,
-      conversation: input.conversations === true && row.conversation !== null
-        ? { id: row.conversation, turn: row.turn ?? 1, turns, follows: null, continue_with: set.continue_with ?? 0 }
-        : null,
+      conversation:
+        input.conversations === true && row.conversation !== null
+          ? { id: row.conversation, turn: row.turn ?? 1, turns, follows: null, continue_with: set.continue_with ?? 0 }
+          : null,
     },
   };
 }
@@ -148,8 +198,18 @@ function urlTemplates(input: Extract<LoadPlanInput, { operation: 'open-urls' }>)
     urls: [url],
     payload: null,
     planned: {
-      index: 0, key: '', repeat: 0, question_id: id, question: url, category: null, metadata: { url }, expected_document_ids: [],
-      set: OPEN_URLS_SET, mode: 'full', model_names: null, body: { message: url, stream: false },
+      index: 0,
+      key: '',
+      repeat: 0,
+      question_id: id,
+      question: url,
+      category: null,
+      metadata: { url },
+      expected_document_ids: [],
+      set: OPEN_URLS_SET,
+      mode: 'full',
+      model_names: null,
+      body: { message: url, stream: false },
       expectations: { expected_document_ids: [], must_contain: [], must_not_contain: [], expect_no_answer: false },
     },
   }));
@@ -161,7 +221,8 @@ export type UrlEntry = Extract<LoadPlanInput, { operation: 'open-urls' }>['urls'
 function checkUrl(url: string, where: string, problems: string[]): void {
   try {
     const parsed = new URL(url);
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') problems.push(`${where}: "${url}" is not an http(s) URL`);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+      problems.push(`${where}: "${url}" is not an http(s) URL`);
   } catch {
     problems.push(`${where}: "${url}" is not a URL`);
   }
@@ -186,12 +247,18 @@ export function parseUrlList(text: string, file: string): UrlEntry[] {
 export function parseUrlCsv(text: string, file: string): UrlEntry[] {
   let rows: Array<Record<string, string>>;
   try {
-    rows = parse(text, { columns: (header: string[]) => header.map((h) => h.trim()), bom: true, skip_empty_lines: true, relax_column_count: true });
+    rows = parse(text, {
+      columns: (header: string[]) => header.map((h) => h.trim()),
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+    });
   } catch (error) {
     throw new InputError([`${file}: ${(error as Error).message}`], { cause: error });
   }
   if (rows.length === 0) throw new InputError([`${file}: no rows`]);
-  if (!('url' in rows[0]!)) throw new InputError([`${file}: no "url" column; --operation open-urls reads URLs from it`]);
+  if (!('url' in rows[0]!))
+    throw new InputError([`${file}: no "url" column; --operation open-urls reads URLs from it`]);
   const problems: string[] = [];
   const urls = rows.map((row, i) => {
     const url = (row.url ?? '').trim();
@@ -229,7 +296,10 @@ export function loadSchedule(spec: LoadSpec): LoadSchedule {
   const lengthMs = spec.stages ? stagesDurationMs(spec.stages) : spec.duration_ms;
   const arrivalOptions = (shard: Shard | null): ArrivalOptions => ({
     profile: spec.stages ? stagesProfile(spec.stages) : constantProfile(spec.rate ?? 0, lengthMs ?? Infinity),
-    shape: spec.arrival, seed: spec.seed, maxArrivals: spec.requests, shard,
+    shape: spec.arrival,
+    seed: spec.seed,
+    maxArrivals: spec.requests,
+    shard,
   });
   const open = spec.model === 'open';
   const users = spec.stages ? Math.max(...spec.stages.map((s) => s.target)) : (spec.concurrency ?? 1);
@@ -243,10 +313,15 @@ export function loadSchedule(spec: LoadSpec): LoadSchedule {
       for (const _ of arrivals(arrivalOptions(shard))) n++;
       return n;
     },
-    connections: (shard) => (open ? (spec.connections ?? spec.max_in_flight) : Math.max(1, shardUsers(Math.ceil(users), shard))),
+    connections: (shard) =>
+      open ? (spec.connections ?? spec.max_in_flight) : Math.max(1, shardUsers(Math.ceil(users), shard)),
     firstWave(shard) {
       const cap = Math.min(FIRST_WAVE_CAP, this.connections(shard));
-      if (!open) return Math.min(cap, Math.max(1, shardUsers(Math.ceil(spec.stages ? (spec.stages[0]?.target ?? 1) : users), shard)));
+      if (!open)
+        return Math.min(
+          cap,
+          Math.max(1, shardUsers(Math.ceil(spec.stages ? (spec.stages[0]?.target ?? 1) : users), shard)),
+        );
       let n = 0;
       for (const arrival of arrivals(arrivalOptions(shard))) {
         if (arrival.offset_ms >= 1000 || n >= cap) break;
@@ -264,7 +339,9 @@ export function loadSchedule(spec: LoadSpec): LoadSchedule {
  */
 export function expectedArrivals(spec: LoadSpec): number | null {
   if (spec.model === 'closed') return spec.requests;
-  const profile = spec.stages ? stagesProfile(spec.stages) : constantProfile(spec.rate ?? 0, spec.duration_ms ?? Infinity);
+  const profile = spec.stages
+    ? stagesProfile(spec.stages)
+    : constantProfile(spec.rate ?? 0, spec.duration_ms ?? Infinity);
   const area = profile.reduce((sum, segment) => sum + areaOf(segment), 0);
   return Math.min(spec.requests ?? Infinity, Math.ceil(area));
 }
@@ -276,8 +353,14 @@ export function expectedArrivals(spec: LoadSpec): number | null {
 export function scheduleTooLarge(spec: LoadSpec, heapBytes: number): string | undefined {
   const total = expectedArrivals(spec);
   if (total === null) return undefined;
-  const how = spec.requests !== null && total === spec.requests ? '--requests' : spec.stages ? 'the area under --stages' : 'rate × duration';
-  if (total > LIMITS.loadRequests) return `the schedule plans about ${formatCount(total)} requests (${how}), over the limit of ${formatCount(LIMITS.loadRequests)}: lower the rate or the duration`;
+  const how =
+    spec.requests !== null && total === spec.requests
+      ? '--requests'
+      : spec.stages
+        ? 'the area under --stages'
+        : 'rate × duration';
+  if (total > LIMITS.loadRequests)
+    return `the schedule plans about ${formatCount(total)} requests (${how}), over the limit of ${formatCount(LIMITS.loadRequests)}: lower the rate or the duration`;
   const mine = spec.shard ? Math.ceil(total / spec.shard.count) : total;
   const needed = mine * BYTES_PER_PLANNED_REQUEST;
   if (needed > heapBytes / 2) {

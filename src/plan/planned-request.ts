@@ -32,7 +32,6 @@ export const ConversationStepSchema = z.object({
 });
 export type ConversationStep = z.infer<typeof ConversationStepSchema>;
 
-
 export const PlannedRequestSchema = z.object({
   /** Position in the plan, from 0: the order requests are handed to the scheduler. */
   index: z.number().int().nonnegative(),

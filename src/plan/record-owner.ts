@@ -99,7 +99,8 @@ function evalIndex(plan: Extract<PlanOutline, { command: 'eval' }>, r: RecordIde
     perQuestion += modes.length;
   }
   if (found === undefined) return { reason: `set ${JSON.stringify(r.set)} is not one of the plan's sets` };
-  if (!Number.isInteger(r.repeat) || r.repeat < 0 || r.repeat >= plan.repeat) return { reason: `repeat ${r.repeat} is outside the plan's ${plan.repeat} repeats` };
+  if (!Number.isInteger(r.repeat) || r.repeat < 0 || r.repeat >= plan.repeat)
+    return { reason: `repeat ${r.repeat} is outside the plan's ${plan.repeat} repeats` };
   return (r.repeat * rows + row) * perQuestion + found;
 }
 
@@ -112,13 +113,17 @@ function loadIndex(plan: Extract<PlanOutline, { command: 'load' }>, r: RecordIde
   }
   if (plan.units !== null && plan.units.length > 0) {
     const unit = plan.units[pickAt(plan, index, plan.units.length)]!;
-    if (!unit.includes(r.question_id)) return { reason: `arrival ${index} plays ${unit.map((q) => JSON.stringify(q)).join(', ')}, not ${JSON.stringify(r.question_id)}` };
+    if (!unit.includes(r.question_id))
+      return {
+        reason: `arrival ${index} plays ${unit.map((q) => JSON.stringify(q)).join(', ')}, not ${JSON.stringify(r.question_id)}`,
+      };
     return index;
   }
   const ids = plan.questionIds;
   if (ids !== null && ids.length > 0) {
     const expected = ids[pickAt(plan, index, ids.length)];
-    if (expected !== r.question_id) return { reason: `arrival ${index} asks ${JSON.stringify(expected)}, not ${JSON.stringify(r.question_id)}` };
+    if (expected !== r.question_id)
+      return { reason: `arrival ${index} asks ${JSON.stringify(expected)}, not ${JSON.stringify(r.question_id)}` };
   }
   return index;
 }

@@ -6,7 +6,10 @@ const plan = Array.from({ length: 10 }, (_, index) => ({ index }));
 describe('shards', () => {
   it.each([2, 3, 4, 7, 10, 13])('%d shards cover every request exactly once, balanced within one', (count) => {
     const shards = Array.from({ length: count }, (_, i) => selectShard(plan, { index: i + 1, count }));
-    const all = shards.flat().map((p) => p.index).sort((a, b) => a - b);
+    const all = shards
+      .flat()
+      .map((p) => p.index)
+      .sort((a, b) => a - b);
     expect(all).toEqual(plan.map((p) => p.index));
     const sizes = shards.map((s) => s.length);
     expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
@@ -18,8 +21,12 @@ describe('shards', () => {
   });
 
   it.each([
-    ['1/4', { index: 1, count: 4 }], [' 4/4 ', { index: 4, count: 4 }],
-    ['3/2', '"3/2": the shard index must be between 1 and 2'], ['0/2', '"0/2": the shard index must be between 1 and 2'],
-    ['1/0', '"1/0": the shard count must be at least 1'], ['two/4', '"two/4" is not a shard: give i/N, e.g. 2/4'], ['1', '"1" is not a shard: give i/N, e.g. 2/4'],
+    ['1/4', { index: 1, count: 4 }],
+    [' 4/4 ', { index: 4, count: 4 }],
+    ['3/2', '"3/2": the shard index must be between 1 and 2'],
+    ['0/2', '"0/2": the shard index must be between 1 and 2'],
+    ['1/0', '"1/0": the shard count must be at least 1'],
+    ['two/4', '"two/4" is not a shard: give i/N, e.g. 2/4'],
+    ['1', '"1" is not a shard: give i/N, e.g. 2/4'],
   ])('parseShard(%j)', (text, want) => expect(parseShard(text)).toEqual(want));
 });

@@ -18,7 +18,8 @@ export function parseShard(text: string): Shard | string {
   if (!match) return `"${text}" is not a shard: give i/N, e.g. 2/4`;
   const shard = { index: Number(match[1]), count: Number(match[2]) };
   if (shard.count < 1) return `"${text}": the shard count must be at least 1`;
-  if (shard.index < 1 || shard.index > shard.count) return `"${text}": the shard index must be between 1 and ${shard.count}`;
+  if (shard.index < 1 || shard.index > shard.count)
+    return `"${text}": the shard index must be between 1 and ${shard.count}`;
   return shard;
 }
 
@@ -27,6 +28,9 @@ export function inShard(index: number, shard: Shard | null | undefined): boolean
 }
 
 /** The requests of one shard, in plan order, keeping their plan `index`: whole units (conversations). */
-export function selectShard<T extends { index: number; unit?: number | undefined }>(plan: readonly T[], shard: Shard | null | undefined): T[] {
+export function selectShard<T extends { index: number; unit?: number | undefined }>(
+  plan: readonly T[],
+  shard: Shard | null | undefined,
+): T[] {
   return plan.filter((p) => inShard(p.unit ?? p.index, shard));
 }

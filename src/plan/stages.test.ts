@@ -3,7 +3,10 @@ import { parseDurationMs, parseStages, stagesDurationMs, targetAt } from './stag
 
 it('parses stages with every duration form', () => {
   expect(parseStages('30s:10, 2m:50,500ms:0,1m30s:2.5')).toEqual([
-    { duration_ms: 30_000, target: 10 }, { duration_ms: 120_000, target: 50 }, { duration_ms: 500, target: 0 }, { duration_ms: 90_000, target: 2.5 },
+    { duration_ms: 30_000, target: 10 },
+    { duration_ms: 120_000, target: 50 },
+    { duration_ms: 500, target: 0 },
+    { duration_ms: 90_000, target: 2.5 },
   ]);
   expect(parseDurationMs('1h')).toBe(3_600_000);
   expect(parseDurationMs('2')).toBe(2000);
@@ -23,12 +26,22 @@ it.each([
 });
 
 it('lists every bad stage at once, and wants whole users in the closed model', () => {
-  expect(parseStages('1s:x,2q:1')).toEqual({ problems: ['stage 1 "1s:x": the target "x" is not a number', 'stage 2 "2q:1": "2q" is not a duration (e.g. 500ms, 30s, 2m, 1m30s)'] });
-  expect(parseStages('10s:2.5', { integerTargets: true })).toEqual({ problems: ['stage 1 "10s:2.5": the target is a number of users: a whole number'] });
+  expect(parseStages('1s:x,2q:1')).toEqual({
+    problems: [
+      'stage 1 "1s:x": the target "x" is not a number',
+      'stage 2 "2q:1": "2q" is not a duration (e.g. 500ms, 30s, 2m, 1m30s)',
+    ],
+  });
+  expect(parseStages('10s:2.5', { integerTargets: true })).toEqual({
+    problems: ['stage 1 "10s:2.5": the target is a number of users: a whole number'],
+  });
 });
 
 it('interpolates the target linearly within a stage, from 0', () => {
-  const stages = [{ duration_ms: 10_000, target: 10 }, { duration_ms: 10_000, target: 0 }];
+  const stages = [
+    { duration_ms: 10_000, target: 10 },
+    { duration_ms: 10_000, target: 0 },
+  ];
   expect(stagesDurationMs(stages)).toBe(20_000);
   expect(targetAt(stages, 5000)).toBe(5);
   expect(targetAt(stages, 15_000)).toBe(5);

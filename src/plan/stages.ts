@@ -26,7 +26,10 @@ export function parseDurationMs(text: string): number | undefined {
  * Parses a stages string; returns every problem (one line each, naming the stage by its position)
  * or the stages. `integerTargets` (closed model: users) refuses fractional targets.
  */
-export function parseStages(text: string, options: { integerTargets?: boolean; maxTarget?: number; maxTotalMs?: number } = {}): Stage[] | { problems: string[] } {
+export function parseStages(
+  text: string,
+  options: { integerTargets?: boolean; maxTarget?: number; maxTotalMs?: number } = {},
+): Stage[] | { problems: string[] } {
   const problems: string[] = [];
   const stages: Stage[] = [];
   const items = text.split(',').map((item) => item.trim());
@@ -40,18 +43,26 @@ export function parseStages(text: string, options: { integerTargets?: boolean; m
     }
     const durationMs = parseDurationMs(match[1] ?? '');
     const target = Number((match[2] ?? '').trim());
-    if (durationMs === undefined) problems.push(`${where}: "${match[1]}" is not a duration (e.g. 500ms, 30s, 2m, 1m30s)`);
+    if (durationMs === undefined)
+      problems.push(`${where}: "${match[1]}" is not a duration (e.g. 500ms, 30s, 2m, 1m30s)`);
     else if (durationMs <= 0) problems.push(`${where}: the duration must be more than 0`);
-    if ((match[2] ?? '').trim() === '' || !Number.isFinite(target)) problems.push(`${where}: the target "${match[2]}" is not a number`);
+    if ((match[2] ?? '').trim() === '' || !Number.isFinite(target))
+      problems.push(`${where}: the target "${match[2]}" is not a number`);
     else if (target < 0) problems.push(`${where}: the target must be 0 or more`);
-    else if (options.integerTargets && !Number.isInteger(target)) problems.push(`${where}: the target is a number of users: a whole number`);
-    else if (options.maxTarget !== undefined && target > options.maxTarget) problems.push(`${where}: the target is over the maximum of ${options.maxTarget.toLocaleString('en-US')}`);
-    if (durationMs !== undefined && durationMs > 0 && Number.isFinite(target) && target >= 0) stages.push({ duration_ms: durationMs, target });
+    else if (options.integerTargets && !Number.isInteger(target))
+      problems.push(`${where}: the target is a number of users: a whole number`);
+    else if (options.maxTarget !== undefined && target > options.maxTarget)
+      problems.push(`${where}: the target is over the maximum of ${options.maxTarget.toLocaleString('en-US')}`);
+    if (durationMs !== undefined && durationMs > 0 && Number.isFinite(target) && target >= 0)
+      stages.push({ duration_ms: durationMs, target });
   });
-  if (problems.length === 0 && stages.every((s) => s.target === 0)) problems.push('every stage targets 0: nothing would be sent');
+  if (problems.length === 0 && stages.every((s) => s.target === 0))
+    problems.push('every stage targets 0: nothing would be sent');
   const total = stagesDurationMs(stages);
   if (problems.length === 0 && options.maxTotalMs !== undefined && total > options.maxTotalMs) {
-    problems.push(`the stages last ${Math.round(total / 3_600_000).toLocaleString('en-US')} h, over the maximum of ${Math.round(options.maxTotalMs / 3_600_000).toLocaleString('en-US')} h`);
+    problems.push(
+      `the stages last ${Math.round(total / 3_600_000).toLocaleString('en-US')} h, over the maximum of ${Math.round(options.maxTotalMs / 3_600_000).toLocaleString('en-US')} h`,
+    );
   }
   return problems.length > 0 ? { problems } : stages;
 }
@@ -65,7 +76,8 @@ export function targetAt(stages: readonly Stage[], offsetMs: number): number {
   let start = 0;
   let from = 0;
   for (const stage of stages) {
-    if (offsetMs < start + stage.duration_ms) return from + ((stage.target - from) * (offsetMs - start)) / stage.duration_ms;
+    if (offsetMs < start + stage.duration_ms)
+      return from + ((stage.target - from) * (offsetMs - start)) / stage.duration_ms;
     start += stage.duration_ms;
     from = stage.target;
   }

@@ -13,13 +13,21 @@ describe('parseThinkTime', () => {
 
   it.each([
     ['', ['empty: give a constant (5s), a range (2s..8s) or lognormal:MEDIAN,p99=P99 (lognormal:3s,p99=15s)']],
-    ['5', ['the think time "5" needs a unit (ms, s or m); give a constant (5s), a range (2s..8s) or lognormal:MEDIAN,p99=P99 (lognormal:3s,p99=15s)']],
+    [
+      '5',
+      [
+        'the think time "5" needs a unit (ms, s or m); give a constant (5s), a range (2s..8s) or lognormal:MEDIAN,p99=P99 (lognormal:3s,p99=15s)',
+      ],
+    ],
     ['8s..2s', ['"8s..2s": the lower bound (8000 ms) is above the upper (2000 ms)']],
     ['2x..8s', ['the lower bound "2x" is not a duration (e.g. 500ms, 3s, 1m)']],
     ['1s..2s..3s', ['"1s..2s..3s": a range has two bounds (2s..8s)']],
     ['lognormal:3s', ['"lognormal:3s": lognormal needs p99=DURATION after the median (lognormal:3s,p99=15s)']],
     ['lognormal:3s,p99=1s', ['"lognormal:3s,p99=1s": p99 (1000 ms) is below the median (3000 ms)']],
-    ['lognormal:abc,p99=zz', ['the median "abc" is not a duration (e.g. 500ms, 3s, 1m)', 'p99 "zz" is not a duration (e.g. 500ms, 3s, 1m)']],
+    [
+      'lognormal:abc,p99=zz',
+      ['the median "abc" is not a duration (e.g. 500ms, 3s, 1m)', 'p99 "zz" is not a duration (e.g. 500ms, 3s, 1m)'],
+    ],
   ])('%j is refused, every problem named', (text, problems) => expect(parseThinkTime(text)).toEqual({ problems }));
 
   it('writes back as it was written', () => {

@@ -43,10 +43,12 @@ export function parseThinkTime(text: string): ThinkTime | { problems: string[] }
     if (extra.length > 0) problems.push(`"${input}": lognormal takes a median and p99=…, nothing more`);
     const medianMs = take(durationMs(median, 'the median'));
     const p99Match = /^\s*p99\s*=(.*)$/.exec(p99);
-    if (p99Match === null) problems.push(`"${input}": lognormal needs p99=DURATION after the median (lognormal:3s,p99=15s)`);
+    if (p99Match === null)
+      problems.push(`"${input}": lognormal needs p99=DURATION after the median (lognormal:3s,p99=15s)`);
     const p99Ms = p99Match === null ? 0 : take(durationMs(p99Match[1] ?? '', 'p99'));
     if (problems.length === 0 && medianMs <= 0) problems.push(`"${input}": the median must be above 0`);
-    if (problems.length === 0 && p99Ms < medianMs) problems.push(`"${input}": p99 (${p99Ms} ms) is below the median (${medianMs} ms)`);
+    if (problems.length === 0 && p99Ms < medianMs)
+      problems.push(`"${input}": p99 (${p99Ms} ms) is below the median (${medianMs} ms)`);
     return problems.length > 0 ? { problems } : { kind: 'lognormal', median_ms: medianMs, p99_ms: p99Ms };
   }
   if (input.includes('..')) {
@@ -54,7 +56,8 @@ export function parseThinkTime(text: string): ThinkTime | { problems: string[] }
     if (extra.length > 0) problems.push(`"${input}": a range has two bounds (2s..8s)`);
     const minMs = take(durationMs(low, 'the lower bound'));
     const maxMs = take(durationMs(high, 'the upper bound'));
-    if (problems.length === 0 && minMs > maxMs) problems.push(`"${input}": the lower bound (${minMs} ms) is above the upper (${maxMs} ms)`);
+    if (problems.length === 0 && minMs > maxMs)
+      problems.push(`"${input}": the lower bound (${minMs} ms) is above the upper (${maxMs} ms)`);
     return problems.length > 0 ? { problems } : { kind: 'uniform', min_ms: minMs, max_ms: maxMs };
   }
   const ms = durationMs(input, 'the think time');

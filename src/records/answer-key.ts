@@ -4,4 +4,5 @@
  * record as `key#model_index`. What reviews and their verdicts are matched on. No dependency, so
  * the viewer's browser bundle uses the same function.
  */
-export const answerKey = (key: string, modelIndex: number | null): string => (modelIndex === null ? key : `${key}#${modelIndex}`);
+export const answerKey = (key: string, modelIndex: number | null): string =>
+  modelIndex === null ? key : `${key}#${modelIndex}`;

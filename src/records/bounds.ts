@@ -72,7 +72,11 @@ function charsOf(key: string): number {
 
 /** The bound of a list field by its key. */
 function itemsOf(key: string): number {
-  return key === 'answer_gaps_ms' ? RECORD_BOUNDS.gaps : key === 'expected_document_ids' ? RECORD_BOUNDS.expectedItems : RECORD_BOUNDS.listItems;
+  return key === 'answer_gaps_ms'
+    ? RECORD_BOUNDS.gaps
+    : key === 'expected_document_ids'
+      ? RECORD_BOUNDS.expectedItems
+      : RECORD_BOUNDS.listItems;
 }
 
 /** Object fields whose keys are data (not field names): bounded in entries, keys cut as ids. */
@@ -95,7 +99,8 @@ function walk(value: unknown, key: string): unknown {
     let changed = value.length > max;
     for (let i = 0; !changed && i < value.length; i++) {
       const item: unknown = value[i];
-      if ((typeof item === 'string' || (typeof item === 'object' && item !== null)) && walk(item, key) !== item) changed = true;
+      if ((typeof item === 'string' || (typeof item === 'object' && item !== null)) && walk(item, key) !== item)
+        changed = true;
     }
     return changed ? (value.length > max ? value.slice(0, max) : value).map((item: unknown) => walk(item, key)) : value;
   }
@@ -109,7 +114,9 @@ function walk(value: unknown, key: string): unknown {
   if (firstPacket !== null && typeof firstPacket === 'object') {
     const dropped = Object.keys(firstPacket).length - Object.keys(out['first_packet_ms'] as object).length;
     // At least one packet of each type left out.
-    if (dropped > 0) out['first_packet_others'] = (typeof record['first_packet_others'] === 'number' ? record['first_packet_others'] : 0) + dropped;
+    if (dropped > 0)
+      out['first_packet_others'] =
+        (typeof record['first_packet_others'] === 'number' ? record['first_packet_others'] : 0) + dropped;
   }
   return out;
 }

@@ -152,4 +152,3 @@ export function resolveMarkers(
 export function markersWithoutCitation(answer: string | null, citations: readonly Citation[]): number[] {
   return resolveMarkers(answer, citations).markers_without_citation;
 }
-

@@ -31,4 +31,5 @@ export const HealthProbeRunSchema = z.object({
 });
 export type HealthProbeRun = z.infer<typeof HealthProbeRunSchema>;
 
-export const isHealthFailure = (s: Pick<HealthSample, 'status'>): boolean => s.status === null || s.status < 200 || s.status > 299;
+export const isHealthFailure = (s: Pick<HealthSample, 'status'>): boolean =>
+  s.status === null || s.status < 200 || s.status > 299;

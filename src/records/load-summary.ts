@@ -63,11 +63,14 @@ export const WindowFiguresSchema = z.object({
    * reports are built; null in a window without counted answers (or a summary from before tokens).
    * Throughput: output tokens / the window's duration, as `vllm bench serve`'s over its run.
    */
-  tokens: z.object({
-    output_tokens_total: z.number().int().nonnegative(),
-    output_throughput_tokens_per_s: Rate,
-    tpot_per_token_ms: LatencyStatsSchema.nullable(),
-  }).nullable().default(null),
+  tokens: z
+    .object({
+      output_tokens_total: z.number().int().nonnegative(),
+      output_throughput_tokens_per_s: Rate,
+      tpot_per_token_ms: LatencyStatsSchema.nullable(),
+    })
+    .nullable()
+    .default(null),
   /** TTFP p50 of the first and last halves of the window's ok requests (by arrival), and the rise. */
   ttfp_trend: z.object({ first_p50_ms: Rate, last_p50_ms: Rate, rise: Rate }),
 });
@@ -278,7 +281,16 @@ export const CapacityResultSchema = z.object({
   /** The lowest bad target above it (the knee); null when no step failed. */
   knee: Rate,
   /** Why the search stopped. */
-  stopped: z.enum(['converged', 'max_steps', 'max_duration', 'no_knee', 'interrupted', 'floor', 'max_target', 'unhealthy']),
+  stopped: z.enum([
+    'converged',
+    'max_steps',
+    'max_duration',
+    'no_knee',
+    'interrupted',
+    'floor',
+    'max_target',
+    'unhealthy',
+  ]),
   precision: z.number(),
   slos: z.array(z.string()),
   steps: z.array(CapacityStepSchema),

@@ -72,7 +72,9 @@ export function boundDocuments(documents: readonly DocumentLike[], citedIds: rea
     title: d.semantic_identifier ?? null,
     link: d.link ?? null,
     blurb: cut(d.blurb ?? '', DOCUMENT_LIMITS.blurb_chars),
-    highlights: (d.match_highlights ?? []).slice(0, DOCUMENT_LIMITS.highlights).map((h) => cut(untag(h), DOCUMENT_LIMITS.highlight_chars)),
+    highlights: (d.match_highlights ?? [])
+      .slice(0, DOCUMENT_LIMITS.highlights)
+      .map((h) => cut(untag(h), DOCUMENT_LIMITS.highlight_chars)),
   }));
 }
 

@@ -24,16 +24,28 @@ const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFi
 const nonNegative: Check = (v) => finite(v) && v >= 0;
 const int: Check = (v) => Number.isSafeInteger(v);
 const count: Check = (v) => Number.isSafeInteger(v) && (v as number) >= 0;
-const nullable = (check: Check): Check => (v) => v === null || check(v);
+const nullable =
+  (check: Check): Check =>
+  (v) =>
+    v === null || check(v);
 /** A field with a zod default (or optional): absent is fine. */
-const orAbsent = (check: Check): Check => (v) => v === undefined || check(v);
-const text = (max: number): Check => (v) => typeof v === 'string' && v.length <= max;
-const list = (item: Check, max: number = B.listItems): Check => (v) => {
-  if (!Array.isArray(v) || v.length > max) return false;
-  for (let i = 0; i < v.length; i++) if (!item(v[i])) return false;
-  return true;
-};
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const orAbsent =
+  (check: Check): Check =>
+  (v) =>
+    v === undefined || check(v);
+const text =
+  (max: number): Check =>
+  (v) =>
+    typeof v === 'string' && v.length <= max;
+const list =
+  (item: Check, max: number = B.listItems): Check =>
+  (v) => {
+    if (!Array.isArray(v) || v.length > max) return false;
+    for (let i = 0; i < v.length; i++) if (!item(v[i])) return false;
+    return true;
+  };
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 /** zod's record takes a plain object only (its prototype Object's or none) and checks symbol keys too. */
 const isRecordLike = (v: unknown): v is Record<string, unknown> => {
   if (!isPlainObject(v)) return false;
@@ -41,15 +53,17 @@ const isRecordLike = (v: unknown): v is Record<string, unknown> => {
   return (prototype === Object.prototype || prototype === null) && Object.getOwnPropertySymbols(v).length === 0;
 };
 /** z.record(key, value) with at most `max` entries. */
-const map = (key: Check, value: Check, max: number): Check => (v) => {
-  if (!isRecordLike(v)) return false;
-  let entries = 0;
-  for (const k in v) {
-    if (!Object.hasOwn(v, k)) continue;
-    if (++entries > max || !key(k) || !value(v[k])) return false;
-  }
-  return true;
-};
+const map =
+  (key: Check, value: Check, max: number): Check =>
+  (v) => {
+    if (!isRecordLike(v)) return false;
+    let entries = 0;
+    for (const k in v) {
+      if (!Object.hasOwn(v, k)) continue;
+      if (++entries > max || !key(k) || !value(v[k])) return false;
+    }
+    return true;
+  };
 const emptyList: Check = (v) => Array.isArray(v) && v.length === 0;
 const emptyObject: Check = (v) => {
   if (!isRecordLike(v)) return false;
@@ -77,14 +91,33 @@ const citation = object({ citation_number: int, document_id: id });
 /** ScoresSchema (records/scores.ts), key for key. */
 export const SCORES_SHAPE: Readonly<Record<string, Check>> = (() => {
   const shape: Record<string, Check> = { citation_precision: score, citation_recall: score, citation_f1: score };
-  const ranking = ['reciprocal_rank', ...['hit', 'precision', 'recall', 'ap', 'ndcg'].flatMap((p) => [1, 3, 5, 10].map((k) => `${p}_at_${k}`))];
+  const ranking = [
+    'reciprocal_rank',
+    ...['hit', 'precision', 'recall', 'ap', 'ndcg'].flatMap((p) => [1, 3, 5, 10].map((k) => `${p}_at_${k}`)),
+  ];
   for (const key of ranking) shape[key] = score;
   for (const key of ranking) shape[`retrieval_${key}`] = score;
-  for (const key of ['answer_f1', 'rouge_l', 'correctness', 'groundedness', 'relevance', 'rubric', 'tool_assertion', 'tool_precision']) shape[key] = orAbsent(score);
+  for (const key of [
+    'answer_f1',
+    'rouge_l',
+    'correctness',
+    'groundedness',
+    'relevance',
+    'rubric',
+    'tool_assertion',
+    'tool_precision',
+  ])
+    shape[key] = orAbsent(score);
   Object.assign(shape, {
-    duplicate_citations: int, invalid_citations: int, missing_phrases: strings, forbidden_phrases: strings,
-    unmatched_patterns: orAbsent(strings), forbidden_matches: orAbsent(strings), no_answer_ok: nullable((v) => typeof v === 'boolean'),
-    pass: (v: unknown) => typeof v === 'boolean', failed_conditions: orAbsent(strings),
+    duplicate_citations: int,
+    invalid_citations: int,
+    missing_phrases: strings,
+    forbidden_phrases: strings,
+    unmatched_patterns: orAbsent(strings),
+    forbidden_matches: orAbsent(strings),
+    no_answer_ok: nullable((v) => typeof v === 'boolean'),
+    pass: (v: unknown) => typeof v === 'boolean',
+    failed_conditions: orAbsent(strings),
   });
   return shape;
 })();
@@ -94,13 +127,21 @@ export const ANSWER_FIGURES_SHAPE: Readonly<Record<string, Check>> = {
   outcome: (v) => OUTCOME_SET.has(v),
   error_code: nullable(id),
   error_message: nullable(message),
-  ttfp_ms: ms, ttft_ms: ms, first_citation_ms: ms, total_ms: ms, time_per_delta_ms: ms,
+  ttfp_ms: ms,
+  ttft_ms: ms,
+  first_citation_ms: ms,
+  total_ms: ms,
+  time_per_delta_ms: ms,
   // Counted when reports are built, never written by a run (records/record.ts): absent, or as zod has them.
-  output_tokens: orAbsent(nullable(count)), output_tokens_per_s: orAbsent(nullable(nonNegative)), tpot_per_token_ms: orAbsent(ms),
+  output_tokens: orAbsent(nullable(count)),
+  output_tokens_per_s: orAbsent(nullable(nonNegative)),
+  tpot_per_token_ms: orAbsent(ms),
   first_packet_ms: map(id, nonNegative, B.packetTypes),
   first_packet_others: orAbsent(count),
   answer_gaps_ms: list(nonNegative, B.gaps),
-  parts: count, answer_deltas: count, answer_chars: count,
+  parts: count,
+  answer_deltas: count,
+  answer_chars: count,
   answer: nullable(text(B.answerChars)),
   answer_truncated: orAbsent((v) => typeof v === 'boolean'),
   citations: list(citation),
@@ -129,11 +170,19 @@ export const MODEL_FIGURES_SHAPE: Readonly<Record<string, Check>> = {
 };
 
 export const ATTEMPT_SHAPE: Readonly<Record<string, Check>> = {
-  attempt: count, outcome: (v) => OUTCOME_SET.has(v), http_status: nullable(int), error_code: nullable(id),
-  retry_after_s: nullable(nonNegative), total_ms: ms,
+  attempt: count,
+  outcome: (v) => OUTCOME_SET.has(v),
+  http_status: nullable(int),
+  error_code: nullable(id),
+  retry_after_s: nullable(nonNegative),
+  total_ms: ms,
 };
 
-export const RATE_LIMIT_SHAPE: Readonly<Record<string, Check>> = { retry_after_s: nullable(nonNegative), scope: nullable(id), reset_at: nullable(id) };
+export const RATE_LIMIT_SHAPE: Readonly<Record<string, Check>> = {
+  retry_after_s: nullable(nonNegative),
+  scope: nullable(id),
+  reset_at: nullable(id),
+};
 
 /** RequestRecordSchema, key for key. */
 export const RECORD_SHAPE: Readonly<Record<string, Check>> = {
@@ -156,7 +205,10 @@ export const RECORD_SHAPE: Readonly<Record<string, Check>> = {
   human_verdict: orAbsent((v) => v === null),
   started_at: id,
   sent_offset_ms: nonNegative,
-  scheduled_offset_ms: ms, queue_ms: ms, response_ms: ms, headers_ms: ms,
+  scheduled_offset_ms: ms,
+  queue_ms: ms,
+  response_ms: ms,
+  headers_ms: ms,
   http_status: nullable(int),
   content_type: nullable(id),
   rate_limit: nullable(object(RATE_LIMIT_SHAPE)),

@@ -23,7 +23,18 @@ export const RECORD_VERSION = 1;
  * conversation whose earlier turn failed; nothing was sent for it (error_message says why).
  */
 export const OutcomeSchema = z.enum([
-  'ok', 'rate_limited', 'http_error', 'stream_error', 'truncated', 'empty_answer', 'timeout', 'network', 'invalid_response', 'cancelled', 'abandoned', 'skipped',
+  'ok',
+  'rate_limited',
+  'http_error',
+  'stream_error',
+  'truncated',
+  'empty_answer',
+  'timeout',
+  'network',
+  'invalid_response',
+  'cancelled',
+  'abandoned',
+  'skipped',
 ]);
 export type Outcome = z.infer<typeof OutcomeSchema>;
 export const OUTCOMES = OutcomeSchema.options;
@@ -64,7 +75,9 @@ export const AnswerFiguresSchema = z.object({
    */
   time_per_delta_ms: Ms,
   /** First packet of each obj.type, ms after sent. */
-  first_packet_ms: z.record(Id, z.number().nonnegative()).refine((m) => Object.keys(m).length <= B.packetTypes, `at most ${B.packetTypes} packet types`),
+  first_packet_ms: z
+    .record(Id, z.number().nonnegative())
+    .refine((m) => Object.keys(m).length <= B.packetTypes, `at most ${B.packetTypes} packet types`),
   /** Packets of types past the first RECORD_BOUNDS.packetTypes (a stream inventing types): counted, not timed. Absent: none. */
   first_packet_others: Count.optional(),
   /** Every gap between consecutive non-empty answer deltas, ms (the first RECORD_BOUNDS.gaps). */
@@ -116,7 +129,10 @@ export const AnswerFiguresSchema = z.object({
   /** The judge's verdicts (docs/reference/metrics.md "Answer quality"); null when no judge was asked. */
   judge: JudgementSchema.nullable().default(null),
   /** The user's checks (`--checks`), by export name. */
-  checks: z.record(Id, CheckResultSchema).refine((m) => Object.keys(m).length <= B.mapEntries, `at most ${B.mapEntries} checks`).default({}),
+  checks: z
+    .record(Id, CheckResultSchema)
+    .refine((m) => Object.keys(m).length <= B.mapEntries, `at most ${B.mapEntries} checks`)
+    .default({}),
 });
 export type AnswerFigures = z.infer<typeof AnswerFiguresSchema>;
 
@@ -172,7 +188,9 @@ export const RequestRecordSchema = AnswerFiguresSchema.extend({
   repeat: Count,
   expected_document_ids: list(DatasetText, B.expectedItems),
   /** Extra dataset columns, kept as they were. */
-  metadata: z.record(DatasetText, DatasetText).refine((m) => Object.keys(m).length <= B.mapEntries, `at most ${B.mapEntries} columns`),
+  metadata: z
+    .record(DatasetText, DatasetText)
+    .refine((m) => Object.keys(m).length <= B.mapEntries, `at most ${B.mapEntries} columns`),
   /** The dataset's reference answer and rubric (what correctness and rubric are judged against). */
   reference_answer: DatasetText.nullable().default(null),
   rubric: DatasetText.nullable().default(null),

@@ -43,7 +43,11 @@ describe('parseReviews', () => {
 
 describe('humanVerdicts', () => {
   it('keeps the last review of each answer, with its history', () => {
-    const verdicts = humanVerdicts([review(), review({ verdict: 'fail', note: 'wrong date' }), review({ key: 'q2|fast|stream|0', question_id: 'q2' })]);
+    const verdicts = humanVerdicts([
+      review(),
+      review({ verdict: 'fail', note: 'wrong date' }),
+      review({ key: 'q2|fast|stream|0', question_id: 'q2' }),
+    ]);
     const q1 = verdicts.get('q1|fast|stream|0')!;
     expect(q1.human_verdict).toBe('fail');
     expect(q1.pass).toBe(false);

@@ -95,7 +95,12 @@ export function createReviewsParser(file: string) {
       }
       const parsed = ReviewSchema.safeParse(json);
       if (parsed.success) reviews.push(parsed.data);
-      else problems.push(...parsed.error.issues.map((issue) => `${file}:${number}: ${issue.path.join('.') || 'review'}: ${issue.message}`));
+      else
+        problems.push(
+          ...parsed.error.issues.map(
+            (issue) => `${file}:${number}: ${issue.path.join('.') || 'review'}: ${issue.message}`,
+          ),
+        );
     },
     result: (): { reviews: Review[]; problems: string[]; torn: number } => ({ reviews, problems, torn }),
   };
@@ -123,7 +128,11 @@ export function humanVerdicts(reviews: readonly Review[]): Map<string, HumanVerd
  * none, pass when every model's answer was reviewed pass, fail when any was reviewed fail and all
  * were reviewed; undefined while any model's answer is unreviewed.
  */
-export function recordVerdict(verdicts: HumanVerdicts, key: string, modelIndexes: readonly number[]): boolean | undefined {
+export function recordVerdict(
+  verdicts: HumanVerdicts,
+  key: string,
+  modelIndexes: readonly number[],
+): boolean | undefined {
   const own = verdicts.get(key);
   if (own !== undefined || modelIndexes.length === 0) return own?.pass;
   const models = modelIndexes.map((i) => verdicts.get(answerKey(key, i)));

@@ -15,9 +15,20 @@ import { ModeSchema, OUTCOMES, OutcomeSchema } from './record.js';
  * output characters per second and the service's `pre_answer_processing_seconds`.
  */
 export const LATENCY_FIGURES = [
-  'headers_ms', 'ttfp_ms', 'ttft_ms', 'first_citation_ms', 'total_ms', 'time_per_delta_ms',
-  'first_search_documents_ms', 'message_start_ms', 'first_reasoning_ms', 'pre_answer_processing_seconds', 'output_chars_per_s',
-  'output_tokens', 'output_tokens_per_s', 'tpot_per_token_ms',
+  'headers_ms',
+  'ttfp_ms',
+  'ttft_ms',
+  'first_citation_ms',
+  'total_ms',
+  'time_per_delta_ms',
+  'first_search_documents_ms',
+  'message_start_ms',
+  'first_reasoning_ms',
+  'pre_answer_processing_seconds',
+  'output_chars_per_s',
+  'output_tokens',
+  'output_tokens_per_s',
+  'tpot_per_token_ms',
 ] as const;
 export type LatencyFigure = (typeof LATENCY_FIGURES)[number];
 
@@ -49,7 +60,10 @@ export type MeanEstimate = z.infer<typeof MeanEstimateSchema>;
 
 /** Counts per outcome class; a class a summary of an older version lacks (empty_answer) reads as 0. */
 export const OutcomeCountsSchema = z.preprocess(
-  (value) => (typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...emptyOutcomeCounts(), ...value } : value),
+  (value) =>
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? { ...emptyOutcomeCounts(), ...value }
+      : value,
   z.record(OutcomeSchema, z.number().int()),
 );
 
@@ -73,10 +87,15 @@ export const GroupFiguresSchema = z.object({
    * The per-request figures of the catalogue (figures/catalogue.ts) over `ok` requests only (failures
    * are counted by class, never mixed in); one an older summary lacks reads as null.
    */
-  latency: z.preprocess(renameOldKeys, z.object(Object.fromEntries(LATENCY_FIGURES.map((f) => [f, LatencyStatsSchema.nullable().default(null)])) as Record<
-    LatencyFigure,
-    z.ZodDefault<z.ZodNullable<typeof LatencyStatsSchema>>
-  >)),
+  latency: z.preprocess(
+    renameOldKeys,
+    z.object(
+      Object.fromEntries(LATENCY_FIGURES.map((f) => [f, LatencyStatsSchema.nullable().default(null)])) as Record<
+        LatencyFigure,
+        z.ZodDefault<z.ZodNullable<typeof LatencyStatsSchema>>
+      >,
+    ),
+  ),
   /**
    * Inter-part gaps between answer deltas, all requests pooled: the inter-token latency (ITL) as
    * `vllm bench serve` defines it — one sample per gap between successive chunks, a chunk holding

@@ -46,8 +46,13 @@ export function canonicalToolName(name: string): string {
 }
 
 /** The name of the tool a packet starts, or undefined when the packet starts no tool. */
-export function toolOfPacket(obj: { type: string; is_internet_search?: unknown; tool_name?: unknown }): string | undefined {
+export function toolOfPacket(obj: {
+  type: string;
+  is_internet_search?: unknown;
+  tool_name?: unknown;
+}): string | undefined {
   if (obj.type === 'search_tool_start') return obj.is_internet_search === true ? 'web_search' : 'internal_search';
-  if (obj.type === 'custom_tool_start') return typeof obj.tool_name === 'string' && obj.tool_name !== '' ? obj.tool_name : 'custom_tool';
+  if (obj.type === 'custom_tool_start')
+    return typeof obj.tool_name === 'string' && obj.tool_name !== '' ? obj.tool_name : 'custom_tool';
   return TOOL_START_PACKETS[obj.type];
 }

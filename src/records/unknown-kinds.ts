@@ -29,4 +29,3 @@ export function describeKinds(kinds: Readonly<Record<string, number>>): string {
 
 /** The hint of a run whose every answer was silenced so: what the service may be. */
 export const NEWER_SERVICE_HINT = `the service may be newer than Onyx ${NEWEST_ONYX_RELEASE}, the newest release chatbench reads: it sends its answer in packets chatbench does not know (see docs/releases.md)`;
-

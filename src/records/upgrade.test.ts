@@ -5,7 +5,10 @@ import { parseGate } from '../figures/grammar.js';
 
 describe('tpot_ms reads as time_per_delta_ms (issue 27 §6)', () => {
   it('in an old record and its models', () => {
-    expect(upgradeRecordJson({ tpot_ms: 12, models: [{ tpot_ms: 3 }] })).toEqual({ time_per_delta_ms: 12, models: [{ time_per_delta_ms: 3 }] });
+    expect(upgradeRecordJson({ tpot_ms: 12, models: [{ tpot_ms: 3 }] })).toEqual({
+      time_per_delta_ms: 12,
+      models: [{ time_per_delta_ms: 3 }],
+    });
     expect(upgradeRecordJson({ time_per_delta_ms: 5, tpot_ms: 12 })).toEqual({ time_per_delta_ms: 5 });
   });
   it('in an old summary latency map', () => {

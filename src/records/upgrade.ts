@@ -6,7 +6,8 @@
  */
 const RENAMED: readonly (readonly [string, string])[] = [['tpot_ms', 'time_per_delta_ms']];
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The object with each old key moved to its new name (unless the new one is there); anything else as it is. */
 export function renameOldKeys(value: unknown): unknown {

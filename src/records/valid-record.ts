@@ -7,7 +7,13 @@
  * of the answer emptied, and `error_message` naming the first fields that failed.
  */
 import type { z } from 'zod';
-import { AttemptSchema, RECORD_VERSION, RequestRecordSchema, SessionOriginSchema, type RequestRecord } from './record.js';
+import {
+  AttemptSchema,
+  RECORD_VERSION,
+  RequestRecordSchema,
+  SessionOriginSchema,
+  type RequestRecord,
+} from './record.js';
 import { LabelVerdictSchema } from './quality.js';
 import { boundRecord } from './bounds.js';
 import { surelyValidRecord } from './record-fast-check.js';
@@ -16,7 +22,10 @@ import { surelyValidRecord } from './record-fast-check.js';
 const LISTED_ISSUES = 3;
 
 const describe = (error: z.ZodError): string =>
-  error.issues.slice(0, LISTED_ISSUES).map((issue) => `${issue.path.join('.') || 'record'}: ${issue.message}`).join('; ');
+  error.issues
+    .slice(0, LISTED_ISSUES)
+    .map((issue) => `${issue.path.join('.') || 'record'}: ${issue.message}`)
+    .join('; ');
 
 /** A non-negative finite number, else `fallback`. */
 const ms = <T extends number | null>(value: unknown, fallback: T): number | T =>
@@ -62,8 +71,14 @@ export function validBoundedRecord(record: RequestRecord): RequestRecord {
     set: text(r.set, ''),
     mode: r.mode === 'full' ? 'full' : 'stream',
     repeat: Number.isSafeInteger(r.repeat) && (r.repeat as number) >= 0 ? (r.repeat as number) : 0,
-    expected_document_ids: Array.isArray(r.expected_document_ids) ? r.expected_document_ids.filter((id): id is string => typeof id === 'string') : [],
-    metadata: Object.fromEntries(Object.entries(typeof r.metadata === 'object' && r.metadata !== null ? r.metadata : {}).filter(([, v]) => typeof v === 'string')),
+    expected_document_ids: Array.isArray(r.expected_document_ids)
+      ? r.expected_document_ids.filter((id): id is string => typeof id === 'string')
+      : [],
+    metadata: Object.fromEntries(
+      Object.entries(typeof r.metadata === 'object' && r.metadata !== null ? r.metadata : {}).filter(
+        ([, v]) => typeof v === 'string',
+      ),
+    ),
     started_at: text(r.started_at, new Date(0).toISOString()),
     sent_offset_ms: ms(r.sent_offset_ms, 0),
     scheduled_offset_ms: ms(r.scheduled_offset_ms, null),
@@ -76,23 +91,51 @@ export function validBoundedRecord(record: RequestRecord): RequestRecord {
     error_message: `chatbench could not record what the service sent: ${describe(checked.error)}`,
     rate_limit: null,
     headers_ms: ms(r.headers_ms, null),
-    ttfp_ms: null, ttft_ms: null, first_citation_ms: null, total_ms: ms(r.total_ms, null), time_per_delta_ms: null,
-    first_packet_ms: {}, answer_gaps_ms: [], parts: 0, answer_deltas: 0, answer_chars: 0, answer: null, answer_truncated: false,
-    citations: [], marker_citations: [], cited_document_ids: [], top_document_ids: [], markers_without_citation: [], reasoning_chars: 0,
-    tool_errors: 0, pre_answer_processing_seconds: null, output_chars_per_s: null, answered_models: null,
-    top_documents: [], judge: null, checks: {},
+    ttfp_ms: null,
+    ttft_ms: null,
+    first_citation_ms: null,
+    total_ms: ms(r.total_ms, null),
+    time_per_delta_ms: null,
+    first_packet_ms: {},
+    answer_gaps_ms: [],
+    parts: 0,
+    answer_deltas: 0,
+    answer_chars: 0,
+    answer: null,
+    answer_truncated: false,
+    citations: [],
+    marker_citations: [],
+    cited_document_ids: [],
+    top_document_ids: [],
+    markers_without_citation: [],
+    reasoning_chars: 0,
+    tool_errors: 0,
+    pre_answer_processing_seconds: null,
+    output_chars_per_s: null,
+    answered_models: null,
+    top_documents: [],
+    judge: null,
+    checks: {},
     reference_answer: typeof r.reference_answer === 'string' ? r.reference_answer : null,
     rubric: typeof r.rubric === 'string' ? r.rubric : null,
-    human_verdict: LabelVerdictSchema.nullable().catch(null).parse(r.human_verdict ?? null),
-    chat_session_id: null, message_id: null, unknown_parts: 0, decode_errors: 0,
-    token_index: Number.isSafeInteger(r.token_index) && (r.token_index as number) >= 0 ? (r.token_index as number) : null,
+    human_verdict: LabelVerdictSchema.nullable()
+      .catch(null)
+      .parse(r.human_verdict ?? null),
+    chat_session_id: null,
+    message_id: null,
+    unknown_parts: 0,
+    decode_errors: 0,
+    token_index:
+      Number.isSafeInteger(r.token_index) && (r.token_index as number) >= 0 ? (r.token_index as number) : null,
     attempts: Array.isArray(r.attempts) ? r.attempts.filter((a) => AttemptSchema.safeParse(a).success) : [],
     scores: null,
     models: null,
     tools_used: [],
     conversation: typeof r.conversation === 'string' ? r.conversation : null,
     turn: Number.isSafeInteger(r.turn) && (r.turn as number) > 0 ? (r.turn as number) : null,
-    session: SessionOriginSchema.nullable().catch(null).parse(r.session ?? null),
+    session: SessionOriginSchema.nullable()
+      .catch(null)
+      .parse(r.session ?? null),
   };
   return fallback;
 }

@@ -7,7 +7,13 @@ import { fakeExchange, plannedRequest } from './testing/fake-client.js';
 import { createTokenPool } from './token-pool.js';
 import type { UnscoredRecord } from './unscored-record.js';
 
-const plan = { requestFor: (index: number): LoadRequest => ({ urls: null, payload: null, planned: plannedRequest(index, { repeat: index, key: `q|s|stream|${index}` }) }) };
+const plan = {
+  requestFor: (index: number): LoadRequest => ({
+    urls: null,
+    payload: null,
+    planned: plannedRequest(index, { repeat: index, key: `q|s|stream|${index}` }),
+  }),
+};
 
 function slowTarget(delayMs: number) {
   let inFlight = 0;
@@ -45,13 +51,20 @@ beforeEach(() => void vi.useFakeTimers());
 afterEach(() => void vi.useRealTimers());
 
 const options = (target: ReturnType<typeof slowTarget>, records: UnscoredRecord[]) => ({
-  target, plan, tokens: createTokenPool(1), retry: { retries: 0, retry429: false }, graceMs: 50, onRecord: (r: UnscoredRecord) => void records.push(r),
+  target,
+  plan,
+  tokens: createTokenPool(1),
+  retry: { retries: 0, retry429: false },
+  graceMs: 50,
+  onRecord: (r: UnscoredRecord) => void records.push(r),
 });
 
 it('keeps exactly N users busy, each sending when its last request ends, up to the request bound', async () => {
   const records: UnscoredRecord[] = [];
   const target = slowTarget(15);
-  const result = await onFakeClock(() => runClosedUsers({ ...options(target, records), steps: userSteps({ users: 3 }), endMs: null, maxRequests: 30 }));
+  const result = await onFakeClock(() =>
+    runClosedUsers({ ...options(target, records), steps: userSteps({ users: 3 }), endMs: null, maxRequests: 30 }),
+  );
   expect(result.sent).toBe(30);
   expect(target.peak()).toBe(3);
   expect(records).toHaveLength(30);
@@ -63,8 +76,17 @@ it('keeps exactly N users busy, each sending when its last request ends, up to t
 it('stops starting requests at the end of the duration, and a slower service gets fewer of them', async () => {
   const fast: UnscoredRecord[] = [];
   const slow: UnscoredRecord[] = [];
-  await onFakeClock(() => runClosedUsers({ ...options(slowTarget(20), fast), steps: userSteps({ users: 2 }), endMs: 300, maxRequests: null }));
-  await onFakeClock(() => runClosedUsers({ ...options(slowTarget(100), slow), steps: userSteps({ users: 2 }), endMs: 300, maxRequests: null }));
+  await onFakeClock(() =>
+    runClosedUsers({ ...options(slowTarget(20), fast), steps: userSteps({ users: 2 }), endMs: 300, maxRequests: null }),
+  );
+  await onFakeClock(() =>
+    runClosedUsers({
+      ...options(slowTarget(100), slow),
+      steps: userSteps({ users: 2 }),
+      endMs: 300,
+      maxRequests: null,
+    }),
+  );
   expect(fast).toHaveLength(2 * 15); // each user starts at 0, 20, … 280 ms
   expect(slow).toHaveLength(2 * 3); // … at 0, 100, 200 ms
   expect(Math.max(...slow.map((r) => r.sent_offset_ms))).toBe(200);
@@ -72,14 +94,28 @@ it('stops starting requests at the end of the duration, and a slower service get
 
 it('numbers arrivals globally in a shard so keys never collide in a merge', async () => {
   const records: UnscoredRecord[] = [];
-  await onFakeClock(() => runClosedUsers({ ...options(slowTarget(5), records), steps: userSteps({ users: 4 }, { index: 2, count: 3 }), endMs: null, maxRequests: 6, shard: { index: 2, count: 3 } }));
+  await onFakeClock(() =>
+    runClosedUsers({
+      ...options(slowTarget(5), records),
+      steps: userSteps({ users: 4 }, { index: 2, count: 3 }),
+      endMs: null,
+      maxRequests: 6,
+      shard: { index: 2, count: 3 },
+    }),
+  );
   expect(records.map((r) => r.repeat).sort((a, b) => a - b)).toEqual([1, 4, 7, 10, 13, 16]);
 });
 
 it('ramps the users with the stages', async () => {
   const records: UnscoredRecord[] = [];
   const target = slowTarget(10);
-  const steps = userSteps({ stages: [{ duration_ms: 200, target: 4 }, { duration_ms: 100, target: 4 }, { duration_ms: 100, target: 0 }] });
+  const steps = userSteps({
+    stages: [
+      { duration_ms: 200, target: 4 },
+      { duration_ms: 100, target: 4 },
+      { duration_ms: 100, target: 0 },
+    ],
+  });
   const start = performance.now();
   await onFakeClock(() => runClosedUsers({ ...options(target, records), steps, endMs: 400, maxRequests: null }));
   const early = target.timeline.filter((t) => t.at - start < 50).map((t) => t.inFlight);
@@ -92,7 +128,15 @@ it('ends in-flight requests as cancelled after the grace when interrupted', asyn
   const records: UnscoredRecord[] = [];
   const controller = new AbortController();
   setTimeout(() => controller.abort(), 50);
-  const result = await onFakeClock(() => runClosedUsers({ ...options(slowTarget(10_000), records), steps: userSteps({ users: 3 }), endMs: 60_000, maxRequests: null, signal: controller.signal }));
+  const result = await onFakeClock(() =>
+    runClosedUsers({
+      ...options(slowTarget(10_000), records),
+      steps: userSteps({ users: 3 }),
+      endMs: 60_000,
+      maxRequests: null,
+      signal: controller.signal,
+    }),
+  );
   expect(result.interrupted).toBe(true);
   expect(result.duration_ms).toBe(50 + 50); // the interrupt, then the grace
   expect(records.map((r) => r.outcome)).toEqual(['cancelled', 'cancelled', 'cancelled']);

@@ -42,7 +42,8 @@ export interface ClosedUsersResult {
 
 /** Runs the users; rejects only on a bug. */
 export async function runClosedUsers(options: ClosedUsersOptions): Promise<ClosedUsersResult> {
-  if (options.endMs === null && options.maxRequests === null) throw new RangeError('a closed run needs endMs or maxRequests');
+  if (options.endMs === null && options.maxRequests === null)
+    throw new RangeError('a closed run needs endMs or maxRequests');
   const run = createLoadRun(options);
   const { now, zero } = run;
   const shard = options.shard ?? null;
@@ -53,7 +54,9 @@ export async function runClosedUsers(options: ClosedUsersOptions): Promise<Close
   let bounded!: () => void;
   const boundReached = new Promise<void>((resolve) => (bounded = resolve));
   const over = () =>
-    run.stopping.aborted || (options.endMs !== null && now() - zero >= options.endMs) || (options.maxRequests !== null && started >= options.maxRequests);
+    run.stopping.aborted ||
+    (options.endMs !== null && now() - zero >= options.endMs) ||
+    (options.maxRequests !== null && started >= options.maxRequests);
 
   async function user(u: number): Promise<void> {
     running.add(u);
@@ -61,7 +64,13 @@ export async function runClosedUsers(options: ClosedUsersOptions): Promise<Close
       const sequence = started++;
       if (options.maxRequests !== null && started >= options.maxRequests) bounded();
       const index = shard ? sequence * shard.count + shard.index - 1 : sequence;
-      if (options.conversations) await playConversation(run, options.plan.conversationFor?.(index) ?? [options.plan.requestFor(index)], null, options.conversations);
+      if (options.conversations)
+        await playConversation(
+          run,
+          options.plan.conversationFor?.(index) ?? [options.plan.requestFor(index)],
+          null,
+          options.conversations,
+        );
       else await run.send(options.plan.requestFor(index), null);
     }
     running.delete(u);
@@ -78,7 +87,11 @@ export async function runClosedUsers(options: ClosedUsersOptions): Promise<Close
   await Promise.all(loops);
   const runFailed = run.finish();
   return {
-    sent: run.counters.sent, iterations: started, peak_in_flight: run.counters.peak_in_flight, interrupted: run.interrupted,
-    run_failed: runFailed, duration_ms: now() - zero,
+    sent: run.counters.sent,
+    iterations: started,
+    peak_in_flight: run.counters.peak_in_flight,
+    interrupted: run.interrupted,
+    run_failed: runFailed,
+    duration_ms: now() - zero,
   };
 }

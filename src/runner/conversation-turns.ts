@@ -20,17 +20,27 @@ import type { UnscoredRecord } from './unscored-record.js';
 export type PreviousTurn = TurnIds & Pick<RequestRecord, 'outcome' | 'error_code' | 'error_message' | 'turn'>;
 
 /** Where the turn after `previous` goes, or why it is not sent (recorded as the skipped turns' reason). */
-export function nextTurn(previous: PreviousTurn, step: NonNullable<PlannedRequest['conversation']>): Continuation | string {
-  if (previous.outcome === 'skipped') return previous.error_message ?? `turn ${previous.turn ?? '?'} of conversation ${step.id} was not sent`;
+export function nextTurn(
+  previous: PreviousTurn,
+  step: NonNullable<PlannedRequest['conversation']>,
+): Continuation | string {
+  if (previous.outcome === 'skipped')
+    return previous.error_message ?? `turn ${previous.turn ?? '?'} of conversation ${step.id} was not sent`;
   if (previous.outcome !== 'ok') {
     return `not sent: turn ${previous.turn ?? step.turn - 1} of conversation ${step.id} ended ${previous.outcome}${previous.error_code === null ? '' : ` (${previous.error_code})`}, and a conversation ends with its first failed turn`;
   }
   const at = continuationAfter(previous, step.continue_with);
-  return typeof at === 'string' ? `not sent: ${at} (turn ${previous.turn ?? step.turn - 1} of conversation ${step.id})` : at;
+  return typeof at === 'string'
+    ? `not sent: ${at} (turn ${previous.turn ?? step.turn - 1} of conversation ${step.id})`
+    : at;
 }
 
 /** The record of a turn that was not sent: outcome `skipped`, every figure absent, `reason` as its error_message. */
-export function skippedRecord(planned: PlannedRequest, reason: string, at: { offsetMs: number; wallClockMs: number }): UnscoredRecord {
+export function skippedRecord(
+  planned: PlannedRequest,
+  reason: string,
+  at: { offsetMs: number; wallClockMs: number },
+): UnscoredRecord {
   const { models: _models, error_retryable: _retryable, ...figures } = emptyFigures(null);
   return {
     record_version: RECORD_VERSION,
@@ -71,5 +81,10 @@ export function skippedRecord(planned: PlannedRequest, reason: string, at: { off
  */
 export function refusedSession(exchange: Exchange): boolean {
   if (exchange.outcome === 'http_error') return exchange.http_status === 400 || exchange.http_status === 404;
-  return exchange.outcome === 'stream_error' && exchange.error_code === 'VALIDATION_ERROR' && exchange.message_id === null && exchange.parts <= 1;
+  return (
+    exchange.outcome === 'stream_error' &&
+    exchange.error_code === 'VALIDATION_ERROR' &&
+    exchange.message_id === null &&
+    exchange.parts <= 1
+  );
 }

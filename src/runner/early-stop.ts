@@ -59,7 +59,9 @@ function verdict(baseUrl: string, exchanges: readonly Exchange[]): RunError | un
   if (first === undefined) return undefined;
   if (exchanges.every((e) => e.outcome === 'network' && UNREACHABLE_CODES.has(e.error_code ?? ''))) {
     const why = first.error_code === 'ECONNREFUSED' ? 'connection refused' : `host not found (${first.error_code})`;
-    return new RunError(`cannot reach ${baseUrl}: ${why}`, { hint: 'check --base-url (it includes any /api prefix) and that the service is up' });
+    return new RunError(`cannot reach ${baseUrl}: ${why}`, {
+      hint: 'check --base-url (it includes any /api prefix) and that the service is up',
+    });
   }
   if (exchanges.every((e) => e.outcome === 'network' && isTlsFailure(e.error_code))) {
     return new RunError(`cannot reach ${baseUrl}: the TLS handshake failed (${first.error_code})`, {
@@ -68,9 +70,12 @@ function verdict(baseUrl: string, exchanges: readonly Exchange[]): RunError | un
   }
   const status = first.http_status;
   if ((status === 401 || status === 403) && exchanges.every((e) => e.http_status === 401 || e.http_status === 403)) {
-    return new RunError(`every request was refused with ${status}: ${first.error_body ?? `HTTP ${status}`} — check the token`, {
-      hint: 'pass it with --token, CHATBENCH_TOKEN or --token-file; it needs the chat scopes',
-    });
+    return new RunError(
+      `every request was refused with ${status}: ${first.error_body ?? `HTTP ${status}`} — check the token`,
+      {
+        hint: 'pass it with --token, CHATBENCH_TOKEN or --token-file; it needs the chat scopes',
+      },
+    );
   }
   return undefined;
 }

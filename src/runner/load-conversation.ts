@@ -35,10 +35,16 @@ export interface ConversationPlay {
 }
 
 /** Plays `turns` (one arrival's conversation); turn 1 is scheduled at `scheduledOffsetMs` (null: now). Never rejects. */
-export async function playConversation(run: LoadRun, turns: readonly LoadRequest[], scheduledOffsetMs: number | null, play: ConversationPlay): Promise<void> {
+export async function playConversation(
+  run: LoadRun,
+  turns: readonly LoadRequest[],
+  scheduledOffsetMs: number | null,
+  play: ConversationPlay,
+): Promise<void> {
   const wallClock = play.wallClock ?? Date.now;
   const skipRest = (rest: readonly LoadRequest[], reason: string) => {
-    for (const request of rest) run.skip(skippedRecord(request.planned, reason, { offsetMs: run.now() - run.zero, wallClockMs: wallClock() }));
+    for (const request of rest)
+      run.skip(skippedRecord(request.planned, reason, { offsetMs: run.now() - run.zero, wallClockMs: wallClock() }));
   };
   let previous: UnscoredRecord | undefined;
   for (const [i, request] of turns.entries()) {
@@ -49,10 +55,14 @@ export async function playConversation(run: LoadRun, turns: readonly LoadRequest
     if (previous !== undefined && step !== null) {
       const next = nextTurn(previous, step);
       if (typeof next === 'string') return skipRest(turns.slice(i), next);
-      const think = play.thinkTime === null ? 0 : thinkTimeMs(play.thinkTime, play.seed, request.planned.index, step.turn);
+      const think =
+        play.thinkTime === null ? 0 : thinkTimeMs(play.thinkTime, play.seed, request.planned.index, step.turn);
       scheduled = doneOffset(previous) + think;
       if (play.endMs !== null && scheduled >= play.endMs) {
-        return skipRest(turns.slice(i), `not sent: its time came after the end of the run's schedule (turn ${step.turn} of conversation ${step.id})`);
+        return skipRest(
+          turns.slice(i),
+          `not sent: its time came after the end of the run's schedule (turn ${step.turn} of conversation ${step.id})`,
+        );
       }
       await run.sleepUntil(run.zero + scheduled);
       const body = followUpBody(request.planned.body, next);
@@ -60,7 +70,10 @@ export async function playConversation(run: LoadRun, turns: readonly LoadRequest
       session = { origin: 'continued', chat_session_id: next.chat_session_id };
     }
     if (run.stopping.aborted) {
-      return skipRest(turns.slice(i), `not sent: the run was stopping${step === null ? '' : ` (turn ${step.turn} of conversation ${step.id})`}`);
+      return skipRest(
+        turns.slice(i),
+        `not sent: the run was stopping${step === null ? '' : ` (turn ${step.turn} of conversation ${step.id})`}`,
+      );
     }
     const record = await run.send(sent, scheduled, session, previous?.token_index ?? undefined);
     if (record === undefined) return; // a bug: the run surfaces it
@@ -70,6 +83,7 @@ export async function playConversation(run: LoadRun, turns: readonly LoadRequest
 
 /** When a turn ended, ms after the schedule's zero: scheduled + response (every attempt), else sent + total. */
 function doneOffset(record: UnscoredRecord): number {
-  if (record.scheduled_offset_ms !== null && record.response_ms !== null) return record.scheduled_offset_ms + record.response_ms;
+  if (record.scheduled_offset_ms !== null && record.response_ms !== null)
+    return record.scheduled_offset_ms + record.response_ms;
   return record.sent_offset_ms + (record.total_ms ?? 0);
 }

@@ -47,7 +47,19 @@ export interface LoadCounters {
 }
 
 export const createLoadCounters = (): LoadCounters => ({
-  offered: 0, sent: 0, done: 0, in_flight: 0, queued: 0, peak_in_flight: 0, ok: 0, rate_limited: 0, errors: 0, dropped: 0, late: 0, skipped: 0, abandoned: 0,
+  offered: 0,
+  sent: 0,
+  done: 0,
+  in_flight: 0,
+  queued: 0,
+  peak_in_flight: 0,
+  ok: 0,
+  rate_limited: 0,
+  errors: 0,
+  dropped: 0,
+  late: 0,
+  skipped: 0,
+  abandoned: 0,
 });
 
 export interface LoadRunOptions {
@@ -77,12 +89,23 @@ export function createLoadRun(options: LoadRunOptions) {
   const counters = options.counters ?? createLoadCounters();
   const wakers = new Set<() => void>();
   // Ctrl-C or the early stop: nothing new is sent, the requests in flight get the grace, the sleepers wake.
-  const run = createRunStop({ signal: options.signal, graceMs: options.graceMs, onStop: () => { for (const wake of wakers) wake(); } });
+  const run = createRunStop({
+    signal: options.signal,
+    graceMs: options.graceMs,
+    onStop: () => {
+      for (const wake of wakers) wake();
+    },
+  });
   const { stopping, cancelling, stop } = run;
   const ctx: SendContext = {
-    target: options.target, policy: retryPolicyOf(options.retry), random: seededRandom(retryPolicyOf(options.retry).backoff.seed),
-    stopping, cancelling,
-    abandonAfterMs: options.abandon?.spec ? (index) => abandonAfterMs(options.abandon!.spec, options.abandon!.seed, index) : undefined,
+    target: options.target,
+    policy: retryPolicyOf(options.retry),
+    random: seededRandom(retryPolicyOf(options.retry).backoff.seed),
+    stopping,
+    cancelling,
+    abandonAfterMs: options.abandon?.spec
+      ? (index) => abandonAfterMs(options.abandon!.spec, options.abandon!.seed, index)
+      : undefined,
   };
   const earlyStop = createEarlyStop(options.target.baseUrl, SAME_FAILURE_SAMPLE, SAME_FAILURE_SAMPLE);
   const failures = createFailureTally(options.target.baseUrl);
@@ -94,7 +117,12 @@ export function createLoadRun(options: LoadRunOptions) {
    * rejects (undefined on a bug). A conversation's later turn passes its session and the token of
    * its first turn (a session belongs to the user who opened it).
    */
-  async function send(request: LoadRequest, scheduledOffsetMs: number | null, session?: TurnSession, token?: number): Promise<UnscoredRecord | undefined> {
+  async function send(
+    request: LoadRequest,
+    scheduledOffsetMs: number | null,
+    session?: TurnSession,
+    token?: number,
+  ): Promise<UnscoredRecord | undefined> {
     const tokenIndex = token ?? options.tokens.next();
     const mine = sequence++;
     if (scheduledOffsetMs === null) counters.offered++; // closed model: every request is offered as it is sent
@@ -141,7 +169,12 @@ export function createLoadRun(options: LoadRunOptions) {
   }
 
   return {
-    now, zero, counters, send, skip, stop,
+    now,
+    zero,
+    counters,
+    send,
+    skip,
+    stop,
     stopping,
     get interrupted() {
       return run.interrupted;

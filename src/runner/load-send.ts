@@ -55,7 +55,10 @@ export interface SentRequest {
 
 /** Sends `request` with token `tokenIndex`, retrying as the policy says; `onFirst` sees the first attempt's end. */
 export async function sendWithRetries(
-  ctx: SendContext, request: LoadRequest, tokenIndex: number, onFirst?: (exchange: Exchange) => void,
+  ctx: SendContext,
+  request: LoadRequest,
+  tokenIndex: number,
+  onFirst?: (exchange: Exchange) => void,
 ): Promise<SentRequest> {
   const afterMs = ctx.abandonAfterMs?.(request.planned.index) ?? null;
   if (afterMs === null) return sendAttempts(ctx, request, tokenIndex, ctx.cancelling, onFirst);
@@ -67,8 +70,16 @@ export async function sendWithRetries(
   try {
     const sent = await sendAttempts(ctx, request, tokenIndex, joined.signal, onFirst);
     if (!leave.signal.aborted || ctx.cancelling.aborted || sent.final.outcome !== 'cancelled') return sent;
-    const abandoned: Exchange = { ...sent.final, outcome: 'abandoned', error_message: `abandoned by the client after ${Math.round(afterMs)} ms (--abandon)` };
-    return { first: sent.first === sent.final ? abandoned : sent.first, final: abandoned, attempts: sent.attempts.map((a, i) => (i === sent.attempts.length - 1 ? { ...a, outcome: 'abandoned' } : a)) };
+    const abandoned: Exchange = {
+      ...sent.final,
+      outcome: 'abandoned',
+      error_message: `abandoned by the client after ${Math.round(afterMs)} ms (--abandon)`,
+    };
+    return {
+      first: sent.first === sent.final ? abandoned : sent.first,
+      final: abandoned,
+      attempts: sent.attempts.map((a, i) => (i === sent.attempts.length - 1 ? { ...a, outcome: 'abandoned' } : a)),
+    };
   } finally {
     clearTimeout(timer);
     joined.release();
@@ -76,15 +87,23 @@ export async function sendWithRetries(
 }
 
 async function sendAttempts(
-  ctx: SendContext, request: LoadRequest, tokenIndex: number, signal: AbortSignal, onFirst?: (exchange: Exchange) => void,
+  ctx: SendContext,
+  request: LoadRequest,
+  tokenIndex: number,
+  signal: AbortSignal,
+  onFirst?: (exchange: Exchange) => void,
 ): Promise<SentRequest> {
   const attempts: AttemptRecord[] = [];
   let first: Exchange | undefined;
   for (let attempt = 1; ; attempt++) {
     const exchange = await ctx.target.send(request, tokenIndex, signal);
     attempts.push({
-      attempt, outcome: exchange.outcome, http_status: exchange.http_status, error_code: exchange.error_code,
-      retry_after_s: exchange.rate_limit?.retry_after_s ?? null, total_ms: exchange.total_ms,
+      attempt,
+      outcome: exchange.outcome,
+      http_status: exchange.http_status,
+      error_code: exchange.error_code,
+      retry_after_s: exchange.rate_limit?.retry_after_s ?? null,
+      total_ms: exchange.total_ms,
     });
     if (first === undefined) {
       first = exchange;
@@ -125,4 +144,3 @@ export function toLoadRecord(request: LoadRequest, sent: SentRequest, timing: Lo
   record.token_index = timing.tokenIndex;
   return record;
 }
-

@@ -50,13 +50,24 @@ export function createLoadTarget(options: LoadTargetOptions): LoadTarget {
   const secrets = runSecrets({ tokens: options.tokens });
   const clients: ChatClient[] = options.tokens.map((token) =>
     createChatClient({
-      baseUrl: options.baseUrl, token, dispatcher, timeoutMs: options.timeoutMs, maxDurationMs: options.maxDurationMs, now, secrets, maxBodyBytes: options.maxBodyBytes, maxLineBytes: options.maxLineBytes, maxErrorBodyBytes: options.maxErrorBodyBytes,
+      baseUrl: options.baseUrl,
+      token,
+      dispatcher,
+      timeoutMs: options.timeoutMs,
+      maxDurationMs: options.maxDurationMs,
+      now,
+      secrets,
+      maxBodyBytes: options.maxBodyBytes,
+      maxLineBytes: options.maxLineBytes,
+      maxErrorBodyBytes: options.maxErrorBodyBytes,
       ...(options.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: options.maxAnswerBytes }),
-    }));
+    }),
+  );
   return {
     baseUrl: options.baseUrl,
     send(request, tokenIndex, signal) {
-      if (request.urls === null) return clients[tokenIndex]!.send(request.planned.body, signal, request.payload ?? undefined);
+      if (request.urls === null)
+        return clients[tokenIndex]!.send(request.planned.body, signal, request.payload ?? undefined);
       return openUrlsExchange(options, dispatcher, options.tokens[tokenIndex]!, request.urls, signal, now, secrets);
     },
     preconnect: (count) => pool.preconnect(options.baseUrl, count),
@@ -69,11 +80,29 @@ export function createLoadTarget(options: LoadTargetOptions): LoadTarget {
 
 /** An open-urls call as an Exchange: its latency is total_ms; a URL that could not be fetched is not a failure of the request. */
 async function openUrlsExchange(
-  options: LoadTargetOptions, dispatcher: Agent, token: string, urls: readonly string[], signal: AbortSignal, now: () => number, secrets: readonly string[],
+  options: LoadTargetOptions,
+  dispatcher: Agent,
+  token: string,
+  urls: readonly string[],
+  signal: AbortSignal,
+  now: () => number,
+  secrets: readonly string[],
 ): Promise<Exchange> {
   const startedAt = new Date().toISOString();
   const sent = now();
-  const result = await openUrls({ baseUrl: options.baseUrl, token, dispatcher, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, now, secrets, maxBodyBytes: options.maxBodyBytes }, urls, signal);
+  const result = await openUrls(
+    {
+      baseUrl: options.baseUrl,
+      token,
+      dispatcher,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      now,
+      secrets,
+      maxBodyBytes: options.maxBodyBytes,
+    },
+    urls,
+    signal,
+  );
   const fetched = result.results.length;
   const chars = result.results.reduce((sum, r) => sum + r.content.length, 0);
   return {

@@ -75,9 +75,18 @@ export function createLoadTicker(options: LoadTickerOptions): LoadTicker {
     };
     const seconds = (t - lastAt) / 1000;
     options.onTick({
-      elapsed_ms: Math.max(0, t - zero), offered: counters.offered, sent: counters.sent, done: counters.done,
-      in_flight: counters.in_flight, queued: counters.queued, ok: counters.ok, rate_limited: counters.rate_limited, errors: counters.errors,
-      dropped: counters.dropped, late: counters.late, abandoned: counters.abandoned,
+      elapsed_ms: Math.max(0, t - zero),
+      offered: counters.offered,
+      sent: counters.sent,
+      done: counters.done,
+      in_flight: counters.in_flight,
+      queued: counters.queued,
+      ok: counters.ok,
+      rate_limited: counters.rate_limited,
+      errors: counters.errors,
+      dropped: counters.dropped,
+      late: counters.late,
+      abandoned: counters.abandoned,
       current_rate_per_s: seconds > 0 ? (counters.sent - lastSent) / seconds : 0,
       ttft_p95_ms: p95(recent.map((r) => r.ttft)),
       ttfp_p95_ms: p95(recent.map((r) => r.ttfp)),

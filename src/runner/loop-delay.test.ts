@@ -13,7 +13,11 @@ describe('watchLoopDelay', () => {
     expect(watch.stop()).toBe(delay);
   });
   it('keeps the worse of two measurements of one run, figure by figure', () => {
-    expect(worseLoopDelay({ p50: 1, p99: 4, max: 9 }, { p50: 2, p99: 3, max: 12 })).toEqual({ p50: 2, p99: 4, max: 12 });
+    expect(worseLoopDelay({ p50: 1, p99: 4, max: 9 }, { p50: 2, p99: 3, max: 12 })).toEqual({
+      p50: 2,
+      p99: 4,
+      max: 12,
+    });
     expect(worseLoopDelay(null, { p50: 2, p99: 3, max: 12 })).toEqual({ p50: 2, p99: 3, max: 12 });
     expect(worseLoopDelay(null, null)).toBeNull();
   });

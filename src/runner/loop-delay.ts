@@ -32,7 +32,10 @@ export function watchLoopDelay(): LoopDelayWatch {
       histogram.disable();
       // The histogram holds whole intervals between ticks (ns): the delay is what exceeds the tick.
       const ms = (ns: number) => Math.round(Math.max(0, ns / 1e6 - RESOLUTION_MS) * 1000) / 1000;
-      result = histogram.count === 0 ? null : { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) };
+      result =
+        histogram.count === 0
+          ? null
+          : { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) };
       return result;
     },
   };

@@ -81,9 +81,15 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
   const play = options.conversations ?? null;
   const launch = (arrival: Arrival) => {
     launched += 1;
-    const started = play === null
-      ? run.send(options.plan.requestFor(arrival.index), arrival.offset_ms)
-      : playConversation(run, options.plan.conversationFor?.(arrival.index) ?? [options.plan.requestFor(arrival.index)], arrival.offset_ms, play);
+    const started =
+      play === null
+        ? run.send(options.plan.requestFor(arrival.index), arrival.offset_ms)
+        : playConversation(
+            run,
+            options.plan.conversationFor?.(arrival.index) ?? [options.plan.requestFor(arrival.index)],
+            arrival.offset_ms,
+            play,
+          );
     const sending = started.then(() => {
       inFlight.delete(sending);
       if (head < waiting.length && !run.stopping.aborted) {
@@ -127,9 +133,18 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
   counters.queued = 0;
   const runFailed = run.finish();
   return {
-    planned: launched + dropped.length + unsent, sent: counters.sent, arrivals_sent: launched, dropped, unsent, lags_ms: lags, queued,
-    late_sends: counters.late, peak_in_flight: counters.peak_in_flight, interrupted: run.interrupted,
-    run_failed: runFailed, duration_ms: now() - run.zero,
+    planned: launched + dropped.length + unsent,
+    sent: counters.sent,
+    arrivals_sent: launched,
+    dropped,
+    unsent,
+    lags_ms: lags,
+    queued,
+    late_sends: counters.late,
+    peak_in_flight: counters.peak_in_flight,
+    interrupted: run.interrupted,
+    run_failed: runFailed,
+    duration_ms: now() - run.zero,
   };
 }
 
@@ -141,7 +156,10 @@ const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
  * core's worth of CPU between arrivals, while lateness is judged at 5 ms. The last sub-millisecond
  * (under a whole timer tick) is taken in turns of the event loop.
  */
-async function waitUntil(run: { now: () => number; sleepUntil(at: number): Promise<void>; stopping: AbortSignal }, due: number): Promise<void> {
+async function waitUntil(
+  run: { now: () => number; sleepUntil(at: number): Promise<void>; stopping: AbortSignal },
+  due: number,
+): Promise<void> {
   if (due - run.now() >= 1) await run.sleepUntil(due);
   while (run.now() < due && !run.stopping.aborted) await yieldToIo();
 }

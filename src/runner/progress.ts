@@ -37,7 +37,12 @@ export function createProgress(options: ProgressOptions): { tick(): void; finish
     last = t;
     const elapsedMs = t - options.runStart;
     const state = options.snapshot();
-    onProgress({ ...state, total: options.total, elapsedMs, ratePerS: elapsedMs > 0 ? state.done / (elapsedMs / 1000) : 0 });
+    onProgress({
+      ...state,
+      total: options.total,
+      elapsedMs,
+      ratePerS: elapsedMs > 0 ? state.done / (elapsedMs / 1000) : 0,
+    });
   };
   const due = () => now() - last >= intervalMs;
   const timer = onProgress ? setInterval(() => due() && emit(), intervalMs) : undefined;

@@ -4,7 +4,13 @@ import { createRecordQueue } from './record-queue.js';
 /** A deferral the test runs by hand, standing in for setImmediate. */
 function manualDefer() {
   const drains: Array<() => void> = [];
-  return { defer: (drain: () => void) => void drains.push(drain), runAll: () => drains.splice(0).forEach((d) => d()), get scheduled() { return drains.length; } };
+  return {
+    defer: (drain: () => void) => void drains.push(drain),
+    runAll: () => drains.splice(0).forEach((d) => d()),
+    get scheduled() {
+      return drains.length;
+    },
+  };
 }
 
 describe('createRecordQueue', () => {

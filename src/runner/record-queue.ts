@@ -22,7 +22,10 @@ export interface RecordQueue<T> {
  * whose handling throws does not keep the others from being handled; the first error is kept and
  * thrown by the next push() or flush(). `defer` (tests) replaces setImmediate.
  */
-export function createRecordQueue<T>(handle: (item: T) => void, defer: (drain: () => void) => void = setImmediate): RecordQueue<T> {
+export function createRecordQueue<T>(
+  handle: (item: T) => void,
+  defer: (drain: () => void) => void = setImmediate,
+): RecordQueue<T> {
   // Two arrays swapped at each drain: no allocation per batch, and items pushed while a batch is
   // handled (a handler cannot, but a flush() from the run's end can meet a scheduled drain) wait for the next.
   let queued: T[] = [];

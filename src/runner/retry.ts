@@ -26,7 +26,6 @@ export interface RetryPolicy {
   backoff: Required<BackoffOptions>;
 }
 
-
 /** Exponential backoff with equal jitter: half the bound plus a random part of the other half. */
 export function backoffMs(attempt: number, backoff: Required<BackoffOptions>, random: () => number): number {
   const bound = Math.min(backoff.maxMs, backoff.baseMs * 2 ** Math.max(0, attempt - 1));
@@ -37,11 +36,17 @@ export function backoffMs(attempt: number, backoff: Required<BackoffOptions>, ra
  * The wait before the next attempt, or null when `exchange` (attempt number `attempt`, from 1) is
  * final: not retryable, or the retries are spent.
  */
-export function retryDelayMs(exchange: Exchange, attempt: number, policy: RetryPolicy, random: () => number): number | null {
+export function retryDelayMs(
+  exchange: Exchange,
+  attempt: number,
+  policy: RetryPolicy,
+  random: () => number,
+): number | null {
   if (attempt > policy.retries) return null;
   const serverError = exchange.outcome === 'http_error' && (exchange.http_status ?? 0) >= 500;
   const retryableStream = exchange.outcome === 'stream_error' && exchange.error_retryable === true;
-  if (exchange.outcome === 'network' || serverError || retryableStream) return backoffMs(attempt, policy.backoff, random);
+  if (exchange.outcome === 'network' || serverError || retryableStream)
+    return backoffMs(attempt, policy.backoff, random);
   if (exchange.outcome === 'rate_limited' && policy.retry429) {
     const retryAfter = exchange.rate_limit?.retry_after_s;
     const waitS = retryAfter == null ? backoffMs(attempt, policy.backoff, random) / 1000 : retryAfter;

@@ -51,7 +51,10 @@ export interface LoadShardRunOptions {
 }
 
 /** The shard's share of the generator's health (generator.json), before its clocks and CPU are added. */
-export interface LoadShardHealth extends Pick<GeneratorHealth, 'planned_arrivals' | 'sent' | 'dropped' | 'unsent' | 'late_sends' | 'peak_in_flight' | 'interrupted' | 'duration_ms'> {
+export interface LoadShardHealth extends Pick<
+  GeneratorHealth,
+  'planned_arrivals' | 'sent' | 'dropped' | 'unsent' | 'late_sends' | 'peak_in_flight' | 'interrupted' | 'duration_ms'
+> {
   /** Arrivals that waited for a connection before being sent (open model; 0 closed). */
   readonly queued: number;
   /** Open: arrivals sent; closed: user iterations (conversations started). */
@@ -74,10 +77,24 @@ export async function openLoadShard(options: LoadShardOptions): Promise<LoadShar
   const schedule = loadSchedule(spec);
   const plan = createLoadPlan(options.planInput);
   const target = createLoadTarget({
-    baseUrl: options.baseUrl, tokens: options.tokens, timeoutMs: options.timeoutMs, maxDurationMs: options.maxDurationMs, maxAnswerBytes: options.maxAnswerBytes,
-    maxBodyBytes: options.maxBodyBytes, maxLineBytes: options.maxLineBytes, maxErrorBodyBytes: options.maxErrorBodyBytes, connections: schedule.connections(spec.shard), now,
+    baseUrl: options.baseUrl,
+    tokens: options.tokens,
+    timeoutMs: options.timeoutMs,
+    maxDurationMs: options.maxDurationMs,
+    maxAnswerBytes: options.maxAnswerBytes,
+    maxBodyBytes: options.maxBodyBytes,
+    maxLineBytes: options.maxLineBytes,
+    maxErrorBodyBytes: options.maxErrorBodyBytes,
+    connections: schedule.connections(spec.shard),
+    now,
   });
-  const warm = await warmUp({ preconnect: (n) => target.preconnect(n), connections: schedule.firstWave(spec.shard), sample: plan.requestFor(0).planned, now, score: options.rehearse });
+  const warm = await warmUp({
+    preconnect: (n) => target.preconnect(n),
+    connections: schedule.firstWave(spec.shard),
+    sample: plan.requestFor(0).planned,
+    now,
+    score: options.rehearse,
+  });
 
   async function run(go: LoadShardRunOptions): Promise<LoadShardHealth> {
     const { counters } = go;
@@ -86,25 +103,68 @@ export async function openLoadShard(options: LoadShardOptions): Promise<LoadShar
       go.onEnded?.();
       finishing.push(unscored);
     };
-    const conversations = spec.conversations ? { thinkTime: spec.think_time, seed: spec.seed, endMs: schedule.lengthMs, wallClock: options.wallClock } : null;
+    const conversations = spec.conversations
+      ? { thinkTime: spec.think_time, seed: spec.seed, endMs: schedule.lengthMs, wallClock: options.wallClock }
+      : null;
     const common = {
-      target, tokens: createTokenPool(options.tokens.length, spec.token_weights), retry: { retries: options.retries, retry429: options.retry429 },
-      signal: go.signal, graceMs: options.graceMs, now, zero: go.zero, counters, plan, shard: spec.shard, onRecord, conversations, abandon: { spec: spec.abandon ?? null, seed: spec.seed },
+      target,
+      tokens: createTokenPool(options.tokens.length, spec.token_weights),
+      retry: { retries: options.retries, retry429: options.retry429 },
+      signal: go.signal,
+      graceMs: options.graceMs,
+      now,
+      zero: go.zero,
+      counters,
+      plan,
+      shard: spec.shard,
+      onRecord,
+      conversations,
+      abandon: { spec: spec.abandon ?? null, seed: spec.seed },
     };
     try {
       let health: LoadShardHealth;
       if (spec.model === 'open') {
-        const r = await runOpenLoop({ ...common, arrivals: arrivals(schedule.arrivalOptions(spec.shard)), maxInFlight: spec.max_in_flight, connections: spec.connections ?? undefined });
+        const r = await runOpenLoop({
+          ...common,
+          arrivals: arrivals(schedule.arrivalOptions(spec.shard)),
+          maxInFlight: spec.max_in_flight,
+          connections: spec.connections ?? undefined,
+        });
         health = {
-          planned_arrivals: r.planned, sent: r.sent, started: r.arrivals_sent, dropped: r.dropped, unsent: r.unsent, queued: r.queued, late_sends: r.late_sends,
-          lags_ms: r.lags_ms, peak_in_flight: r.peak_in_flight, interrupted: r.interrupted, duration_ms: r.duration_ms, run_failed: r.run_failed,
+          planned_arrivals: r.planned,
+          sent: r.sent,
+          started: r.arrivals_sent,
+          dropped: r.dropped,
+          unsent: r.unsent,
+          queued: r.queued,
+          late_sends: r.late_sends,
+          lags_ms: r.lags_ms,
+          peak_in_flight: r.peak_in_flight,
+          interrupted: r.interrupted,
+          duration_ms: r.duration_ms,
+          run_failed: r.run_failed,
         };
       } else {
-        const r = await runClosedUsers({ ...common, steps: schedule.userSteps(spec.shard), endMs: schedule.lengthMs, maxRequests: spec.requests === null ? null : shardUsers(spec.requests, spec.shard) });
+        const r = await runClosedUsers({
+          ...common,
+          steps: schedule.userSteps(spec.shard),
+          endMs: schedule.lengthMs,
+          maxRequests: spec.requests === null ? null : shardUsers(spec.requests, spec.shard),
+        });
         health = {
-          planned_arrivals: conversations === null ? r.sent : r.iterations, sent: r.sent, started: r.iterations, dropped: [], unsent: 0, queued: 0,
+          planned_arrivals: conversations === null ? r.sent : r.iterations,
+          sent: r.sent,
+          started: r.iterations,
+          dropped: [],
+          unsent: 0,
+          queued: 0,
           // A conversation's later turns are scheduled (think time), so a closed run can send late too.
-          late_sends: counters.late, lags_ms: [], peak_in_flight: r.peak_in_flight, interrupted: r.interrupted, duration_ms: r.duration_ms, run_failed: r.run_failed,
+          late_sends: counters.late,
+          lags_ms: [],
+          peak_in_flight: r.peak_in_flight,
+          interrupted: r.interrupted,
+          duration_ms: r.duration_ms,
+          run_failed: r.run_failed,
         };
       }
       finishing.flush(); // throws what handing a record on threw

@@ -15,7 +15,10 @@ function conversation(id: string, turns: number, start: number, unit: number, co
   return Array.from({ length: turns }, (_, i) => {
     const question_id = `${id}#${i + 1}`;
     return plannedRequest(start + i, {
-      unit, question_id, key: requestKey(question_id, 's', 'stream', 0), question: `${id} turn ${i + 1}?`,
+      unit,
+      question_id,
+      key: requestKey(question_id, 's', 'stream', 0),
+      question: `${id} turn ${i + 1}?`,
       body: { message: `${id} turn ${i + 1}?`, stream: true, chat_session_info: { persona_id: 0 } },
       conversation: { id, turn: i + 1, turns, follows: i === 0 ? null : start + i - 1, continue_with: continueWith },
     });
@@ -34,7 +37,12 @@ function service(fail: (body: SendMessageRequest) => Partial<Exchange> | undefin
 
 function run(plan: PlannedRequest[], options: Partial<RunPlanOptions> & Pick<RunPlanOptions, 'client'>) {
   const records: UnscoredRecord[] = [];
-  const done = runPlan(plan, { concurrency: 4, sleep: () => Promise.resolve(), onRecord: (r) => records.push(r), ...options });
+  const done = runPlan(plan, {
+    concurrency: 4,
+    sleep: () => Promise.resolve(),
+    onRecord: (r) => records.push(r),
+    ...options,
+  });
   return { records, done };
 }
 
@@ -60,13 +68,23 @@ describe('conversations', () => {
     const a3 = client.sent.find((b) => b.message === 'a turn 3?')!;
     expect(a3.parent_message_id).toBe(records.find((r) => r.question_id === 'a#2')!.message_id);
     expect(records.filter((r) => r.conversation === 'a').map((r) => [r.turn, r.session, r.chat_session_id])).toEqual([
-      [1, 'new', 'session-a'], [2, 'continued', 'session-a'], [3, 'continued', 'session-a'],
+      [1, 'new', 'session-a'],
+      [2, 'continued', 'session-a'],
+      [3, 'continued', 'session-a'],
     ]);
-    expect(records.find((r) => r.question_id === 'q5')).toMatchObject({ conversation: null, turn: null, session: null });
+    expect(records.find((r) => r.question_id === 'q5')).toMatchObject({
+      conversation: null,
+      turn: null,
+      session: null,
+    });
   });
 
   it('a failed turn ends its conversation: the later turns are recorded skipped with the reason, nothing is sent for them', async () => {
-    const client = gatedClient(service((body) => (body.message === 'a turn 2?' ? { outcome: 'stream_error', error_code: 'MODEL_ERROR' } : undefined)));
+    const client = gatedClient(
+      service((body) =>
+        body.message === 'a turn 2?' ? { outcome: 'stream_error', error_code: 'MODEL_ERROR' } : undefined,
+      ),
+    );
     client.open(true);
     const plan = [...conversation('a', 4, 0, 0), ...conversation('b', 2, 4, 1)];
     const { records, done } = run(plan, { client });
@@ -77,14 +95,31 @@ describe('conversations', () => {
     const skipped = records.filter((r) => r.outcome === 'skipped');
     expect(skipped.map((r) => r.question_id)).toEqual(['a#3', 'a#4']);
     for (const r of skipped) {
-      expect(r.error_message).toBe('not sent: turn 2 of conversation a ended stream_error (MODEL_ERROR), and a conversation ends with its first failed turn');
-      expect(r).toMatchObject({ attempts: [], total_ms: null, ttfp_ms: null, http_status: null, session: null, turn: r.turn });
+      expect(r.error_message).toBe(
+        'not sent: turn 2 of conversation a ended stream_error (MODEL_ERROR), and a conversation ends with its first failed turn',
+      );
+      expect(r).toMatchObject({
+        attempts: [],
+        total_ms: null,
+        ttfp_ms: null,
+        http_status: null,
+        session: null,
+        turn: r.turn,
+      });
     }
   });
 
-  it('a multi-model turn continues from the answer of the set\'s continue_with model', async () => {
-    const models = [0, 1].map((model_index) => ({ ...fakeExchange(), model_index, model_name: `m${model_index}`, message_id: 200 + model_index, scores: null }));
-    const client = gatedClient((body) => fakeExchange({ chat_session_id: body.chat_session_id == null ? 'session-x' : null, message_id: null, models }));
+  it("a multi-model turn continues from the answer of the set's continue_with model", async () => {
+    const models = [0, 1].map((model_index) => ({
+      ...fakeExchange(),
+      model_index,
+      model_name: `m${model_index}`,
+      message_id: 200 + model_index,
+      scores: null,
+    }));
+    const client = gatedClient((body) =>
+      fakeExchange({ chat_session_id: body.chat_session_id == null ? 'session-x' : null, message_id: null, models }),
+    );
     client.open(true);
     const { done } = run(conversation('x', 2, 0, 0, 1), { client });
     await done;
@@ -97,7 +132,11 @@ describe('conversations', () => {
     const { records, done } = run(conversation('x', 2, 0, 0), { client });
     await done;
     expect(client.sent).toHaveLength(1);
-    expect(records[1]).toMatchObject({ outcome: 'skipped', error_message: 'not sent: the service did not say which chat session the previous turn was in (turn 1 of conversation x)' });
+    expect(records[1]).toMatchObject({
+      outcome: 'skipped',
+      error_message:
+        'not sent: the service did not say which chat session the previous turn was in (turn 1 of conversation x)',
+    });
   });
 
   it('stopped mid-conversation: the turns not sent are neither sent nor recorded (a resume sends them)', async () => {
@@ -115,7 +154,14 @@ describe('conversations', () => {
 
 describe('resume', () => {
   const earlier = (turn: Partial<PreviousTurn>): PreviousTurn => ({
-    outcome: 'ok', error_code: null, error_message: null, turn: 1, chat_session_id: 'old-session', message_id: 42, models: null, ...turn,
+    outcome: 'ok',
+    error_code: null,
+    error_message: null,
+    turn: 1,
+    chat_session_id: 'old-session',
+    message_id: 42,
+    models: null,
+    ...turn,
   });
   const rest = () => conversation('a', 3, 0, 0).slice(1);
 
@@ -125,11 +171,21 @@ describe('resume', () => {
     const { records, done } = run(rest(), { client, earlierTurn: (index) => (index === 0 ? earlier({}) : undefined) });
     await done;
     expect(client.sent[0]).toMatchObject({ chat_session_id: 'old-session', parent_message_id: 42 });
-    expect(records.map((r) => [r.turn, r.session, r.chat_session_id])).toEqual([[2, 'resumed', 'old-session'], [3, 'continued', 'old-session']]);
+    expect(records.map((r) => [r.turn, r.session, r.chat_session_id])).toEqual([
+      [2, 'resumed', 'old-session'],
+      [3, 'continued', 'old-session'],
+    ]);
   });
 
   it('opens a new session when the service refuses the old one, and says so', async () => {
-    const refused = { outcome: 'stream_error' as const, error_code: 'VALIDATION_ERROR', error_message: 'Invalid Chat Session ID provided', message_id: null, chat_session_id: null, parts: 1 };
+    const refused = {
+      outcome: 'stream_error' as const,
+      error_code: 'VALIDATION_ERROR',
+      error_message: 'Invalid Chat Session ID provided',
+      message_id: null,
+      chat_session_id: null,
+      parts: 1,
+    };
     const client = gatedClient(service((body) => (body.chat_session_id === 'old-session' ? refused : undefined)));
     client.open(true);
     const { records, done } = run(rest(), { client, earlierTurn: () => earlier({}) });
@@ -137,14 +193,20 @@ describe('resume', () => {
     expect(client.sent[1]).toMatchObject({ message: 'a turn 2?', chat_session_info: { persona_id: 0 } });
     expect(client.sent[1]?.chat_session_id).toBeUndefined();
     expect(records[0]).toMatchObject({ turn: 2, session: 'restarted', outcome: 'ok', chat_session_id: 'session-a' });
-    expect(records[0]?.attempts.map((a) => [a.attempt, a.outcome, a.error_code])).toEqual([[1, 'stream_error', 'VALIDATION_ERROR'], [2, 'ok', null]]);
+    expect(records[0]?.attempts.map((a) => [a.attempt, a.outcome, a.error_code])).toEqual([
+      [1, 'stream_error', 'VALIDATION_ERROR'],
+      [2, 'ok', null],
+    ]);
     expect(client.sent[2]).toMatchObject({ chat_session_id: 'session-a' });
   });
 
   it('a conversation whose last recorded turn failed records the rest skipped, sending nothing', async () => {
     const client = gatedClient(service());
     client.open(true);
-    const { records, done } = run(rest(), { client, earlierTurn: () => earlier({ outcome: 'timeout', error_code: 'SILENCE_TIMEOUT' }) });
+    const { records, done } = run(rest(), {
+      client,
+      earlierTurn: () => earlier({ outcome: 'timeout', error_code: 'SILENCE_TIMEOUT' }),
+    });
     await done;
     expect(client.sent).toHaveLength(0);
     expect(records.map((r) => r.outcome)).toEqual(['skipped', 'skipped']);

@@ -110,7 +110,11 @@ export async function runPlan(plan: PlanRequests, options: RunPlanOptions): Prom
   const outcomes = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
   const state = { sent: 0, done: 0, inFlight: 0, skipped: 0 };
   const progress = createProgress({
-    total: plan.length, now, runStart, intervalMs: options.progressIntervalMs ?? 250, onProgress: options.onProgress,
+    total: plan.length,
+    now,
+    runStart,
+    intervalMs: options.progressIntervalMs ?? 250,
+    onProgress: options.onProgress,
     snapshot: () => ({ ...state, outcomes: { ...outcomes } }),
   });
 
@@ -118,11 +122,19 @@ export async function runPlan(plan: PlanRequests, options: RunPlanOptions): Prom
   const run = createRunStop({ signal: options.signal, graceMs: options.graceMs });
   const { stopping, cancelling, stop } = run;
   let bug: unknown;
-  const earlyStop = createEarlyStop(options.client.baseUrl, Math.min(options.concurrency, plan.length, 5), plan.length > SAME_FAILURE_SAMPLE ? SAME_FAILURE_SAMPLE : 0);
+  const earlyStop = createEarlyStop(
+    options.client.baseUrl,
+    Math.min(options.concurrency, plan.length, 5),
+    plan.length > SAME_FAILURE_SAMPLE ? SAME_FAILURE_SAMPLE : 0,
+  );
   const failures = createFailureTally(options.client.baseUrl);
 
   /** Sends one request (retries, and a resumed turn's fallback to a new session); undefined when the run stopped first or a bug struck. */
-  async function send(planned: PlannedRequest, body: SendMessageRequest, fallback: SendMessageRequest | undefined): Promise<Sent | undefined> {
+  async function send(
+    planned: PlannedRequest,
+    body: SendMessageRequest,
+    fallback: SendMessageRequest | undefined,
+  ): Promise<Sent | undefined> {
     if (stopping.aborted || bug !== undefined) return undefined;
     const sequence = state.sent++;
     state.inFlight++;
@@ -173,7 +185,8 @@ export async function runPlan(plan: PlanRequests, options: RunPlanOptions): Prom
   }
 
   const skipRest = (rest: readonly PlannedRequest[], reason: string) => {
-    for (const planned of rest) emit(skippedRecord(planned, reason, { offsetMs: now() - runStart, wallClockMs: wallClock() }), planned);
+    for (const planned of rest)
+      emit(skippedRecord(planned, reason, { offsetMs: now() - runStart, wallClockMs: wallClock() }), planned);
   };
 
   /** One unit: a question on its own, or a conversation's turns in order, each after the one before it ended. */
@@ -191,7 +204,10 @@ export async function runPlan(plan: PlanRequests, options: RunPlanOptions): Prom
       let sessionId: string | null = null;
       if (step !== null && step.follows !== null) {
         const before = previous ?? options.earlierTurn?.(step.follows);
-        const next = before === undefined ? `not sent: turn ${step.turn - 1} of conversation ${step.id} has no record` : nextTurn(before, step);
+        const next =
+          before === undefined
+            ? `not sent: turn ${step.turn - 1} of conversation ${step.id} has no record`
+            : nextTurn(before, step);
         if (typeof next === 'string') return skipRest(unit.slice(i), next);
         body = followUpBody(planned.body, next);
         sessionId = next.chat_session_id;
@@ -226,8 +242,14 @@ export async function runPlan(plan: PlanRequests, options: RunPlanOptions): Prom
   if (bug !== undefined) throw bug;
   if (run.runFailed) throw run.runFailed;
   return {
-    planned: plan.length, sent: state.sent, recorded: state.done, skipped: state.skipped, outcomes,
-    interrupted: run.interrupted, duration_ms: now() - runStart, run_failed: run.interrupted ? undefined : failures.verdict(),
+    planned: plan.length,
+    sent: state.sent,
+    recorded: state.done,
+    skipped: state.skipped,
+    outcomes,
+    interrupted: run.interrupted,
+    duration_ms: now() - runStart,
+    run_failed: run.interrupted ? undefined : failures.verdict(),
   };
 }
 
@@ -260,8 +282,11 @@ export function* planUnits(plan: Iterable<PlannedRequest>): Generator<PlannedReq
 
 function attemptOf(exchange: Exchange, attempt: number): AttemptRecord {
   return {
-    attempt, outcome: exchange.outcome, http_status: exchange.http_status, error_code: exchange.error_code,
-    retry_after_s: exchange.rate_limit?.retry_after_s ?? null, total_ms: exchange.total_ms,
+    attempt,
+    outcome: exchange.outcome,
+    http_status: exchange.http_status,
+    error_code: exchange.error_code,
+    retry_after_s: exchange.rate_limit?.retry_after_s ?? null,
+    total_ms: exchange.total_ms,
   };
 }
-

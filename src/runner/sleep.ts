@@ -10,7 +10,10 @@ import { MAX_TIMER_MS } from '../util/limits.js';
 export function setLongTimeout(callback: () => void, ms: number): () => void {
   let timer: NodeJS.Timeout;
   const arm = (remaining: number) => {
-    timer = remaining > MAX_TIMER_MS ? setTimeout(() => arm(remaining - MAX_TIMER_MS), MAX_TIMER_MS) : setTimeout(callback, Math.max(0, remaining));
+    timer =
+      remaining > MAX_TIMER_MS
+        ? setTimeout(() => arm(remaining - MAX_TIMER_MS), MAX_TIMER_MS)
+        : setTimeout(callback, Math.max(0, remaining));
   };
   arm(ms);
   return () => clearTimeout(timer);

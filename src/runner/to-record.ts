@@ -22,9 +22,24 @@ export interface TurnSession {
 }
 
 /** `runStart`: the run's start on the client's monotonic clock. */
-export function toRecord(planned: PlannedRequest, final: Exchange, attempts: readonly AttemptRecord[], runStart: number, session?: TurnSession): UnscoredRecord {
+export function toRecord(
+  planned: PlannedRequest,
+  final: Exchange,
+  attempts: readonly AttemptRecord[],
+  runStart: number,
+  session?: TurnSession,
+): UnscoredRecord {
   // error_body, framing and error_retryable describe the attempt for the run, not the record.
-  const { sent, started_at, error_body: _body, framing: _framing, error_retryable: _retryable, error_model: _model, models, ...figures } = final;
+  const {
+    sent,
+    started_at,
+    error_body: _body,
+    framing: _framing,
+    error_retryable: _retryable,
+    error_model: _model,
+    models,
+    ...figures
+  } = final;
   return {
     record_version: RECORD_VERSION,
     key: planned.key,
@@ -49,7 +64,12 @@ export function toRecord(planned: PlannedRequest, final: Exchange, attempts: rea
     attempts: [...attempts],
     // The stream's ids part names the models; the plan's display names fill in when it did not come,
     // unless the service answered with fewer models than asked: then the one that answered is not the plan's.
-    models: models?.map((m) => ({ ...m, model_name: m.model_name ?? (figures.answered_models === null ? planned.model_names?.[m.model_index] ?? null : null) })) ?? null,
+    models:
+      models?.map((m) => ({
+        ...m,
+        model_name:
+          m.model_name ?? (figures.answered_models === null ? (planned.model_names?.[m.model_index] ?? null) : null),
+      })) ?? null,
     model_asked: modelsAsked(planned.body),
     // Before the plan's names fill in: only what the service itself said.
     model_answered: answeredNames(models, final.error_model ?? null),
@@ -58,23 +78,35 @@ export function toRecord(planned: PlannedRequest, final: Exchange, attempts: rea
 
 /** `provider:version` of an override (the version alone without a provider; the display name without either). */
 export function overrideLabel(o: LLMOverride): string {
-  if (o.model_version != null) return o.model_provider != null ? `${o.model_provider}:${o.model_version}` : o.model_version;
+  if (o.model_version != null)
+    return o.model_provider != null ? `${o.model_provider}:${o.model_version}` : o.model_version;
   return o.display_name ?? o.model_provider ?? 'configured model';
 }
 
 /** The models a request body asks for, in slot order; [] for the service's configured model. */
 export function modelsAsked(body: Pick<SendMessageRequest, 'llm_override' | 'llm_overrides'>): string[] {
-  const overrides = body.llm_overrides != null && body.llm_overrides.length > 1 ? body.llm_overrides : body.llm_override != null ? [body.llm_override] : [];
+  const overrides =
+    body.llm_overrides != null && body.llm_overrides.length > 1
+      ? body.llm_overrides
+      : body.llm_override != null
+        ? [body.llm_override]
+        : [];
   return overrides.map(overrideLabel);
 }
 
 function answeredNames(models: Exchange['models'], errorModel: string | null): string[] | null {
-  if (models != null && models.length > 0 && models.every((m) => m.model_name !== null)) return models.map((m) => m.model_name!);
+  if (models != null && models.length > 0 && models.every((m) => m.model_name !== null))
+    return models.map((m) => m.model_name!);
   return errorModel === null ? null : [errorModel];
 }
 
 /** The record's conversation, turn and session origin (all null for a question on its own). */
-export function conversationFields(planned: Pick<PlannedRequest, 'conversation'>, origin: SessionOrigin | null): Pick<RequestRecord, 'conversation' | 'turn' | 'session'> {
+export function conversationFields(
+  planned: Pick<PlannedRequest, 'conversation'>,
+  origin: SessionOrigin | null,
+): Pick<RequestRecord, 'conversation' | 'turn' | 'session'> {
   const step = planned.conversation ?? null;
-  return step === null ? { conversation: null, turn: null, session: null } : { conversation: step.id, turn: step.turn, session: origin };
+  return step === null
+    ? { conversation: null, turn: null, session: null }
+    : { conversation: step.id, turn: step.turn, session: origin };
 }

@@ -19,14 +19,20 @@ it('follows the weights exactly over a cycle, interleaved rather than in bursts'
 });
 
 it('reads a token file with optional weights and reports bad lines without their tokens', () => {
-  expect(parseTokenFile('# team tokens\ntok_a\n\ntok_b\n', 't.txt')).toEqual({ tokens: ['tok_a', 'tok_b'], weights: null });
+  expect(parseTokenFile('# team tokens\ntok_a\n\ntok_b\n', 't.txt')).toEqual({
+    tokens: ['tok_a', 'tok_b'],
+    weights: null,
+  });
   expect(parseTokenFile('tok_a 3\ntok_b\n', 't.txt')).toEqual({ tokens: ['tok_a', 'tok_b'], weights: [3, 1] });
   try {
     parseTokenFile('secret_one 0\nsecret_two 1 2\n', 't.txt');
     expect.unreachable();
   } catch (error) {
     expect(error).toBeInstanceOf(InputError);
-    expect((error as InputError).problems).toEqual(['t.txt:1: the weight must be a number above 0', 't.txt:2: expected "token" or "token weight", got 3 columns']);
+    expect((error as InputError).problems).toEqual([
+      't.txt:1: the weight must be a number above 0',
+      't.txt:2: expected "token" or "token weight", got 3 columns',
+    ]);
     expect((error as Error).message).not.toContain('secret');
   }
   expect(() => parseTokenFile('\n# none\n', 't.txt')).toThrow(/no tokens/);

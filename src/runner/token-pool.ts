@@ -57,14 +57,17 @@ export function parseTokenFile(text: string, file: string): TokenList {
     if (line === '' || line.startsWith('#')) return;
     const cells = line.split(/\s+/);
     const where = `${file}:${i + 1}`;
-    if (cells.length > 2) return void problems.push(`${where}: expected "token" or "token weight", got ${cells.length} columns`);
+    if (cells.length > 2)
+      return void problems.push(`${where}: expected "token" or "token weight", got ${cells.length} columns`);
     const weight = cells[1] === undefined ? 1 : Number(cells[1]);
     if (cells[1] !== undefined) weighted = true;
-    if (!Number.isFinite(weight) || weight <= 0) return void problems.push(`${where}: the weight must be a number above 0`);
+    if (!Number.isFinite(weight) || weight <= 0)
+      return void problems.push(`${where}: the weight must be a number above 0`);
     tokens.push(cells[0]!);
     weights.push(weight);
   });
-  if (tokens.length === 0 && problems.length === 0) problems.push(`${file}: no tokens (one per line, optionally followed by a weight)`);
+  if (tokens.length === 0 && problems.length === 0)
+    problems.push(`${file}: no tokens (one per line, optionally followed by a weight)`);
   if (problems.length > 0) throw new InputError(problems);
   return { tokens, weights: weighted ? weights : null };
 }

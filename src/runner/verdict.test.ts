@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createFailureTally, describeFailure, failureHint, failureKey } from './verdict.js';
 
-const f = (outcome: string, http_status: number | null = null, error_code: string | null = null) => ({ outcome, http_status, error_code });
+const f = (outcome: string, http_status: number | null = null, error_code: string | null = null) => ({
+  outcome,
+  http_status,
+  error_code,
+});
 
 describe('failureKey', () => {
   it('is the class with the status, or with the code for streaming and network errors; none for ok and cancelled', () => {
@@ -40,10 +44,13 @@ describe('failureHint', () => {
 describe('createFailureTally', () => {
   it('gives a verdict only when every counted request failed alike; cancelled ones are not counted', () => {
     const tally = createFailureTally('http://host/api');
-    for (let i = 0; i < 75; i++) tally.add({ ...f('http_error', 404), error_message: 'HTTP 404: {"detail":"Not Found"}' });
+    for (let i = 0; i < 75; i++)
+      tally.add({ ...f('http_error', 404), error_message: 'HTTP 404: {"detail":"Not Found"}' });
     tally.add(f('cancelled'));
     const verdict = tally.verdict();
-    expect(verdict?.message).toBe('http://host/api: every request (75 of 75) failed the same way, with HTTP 404: HTTP 404: {"detail":"Not Found"}');
+    expect(verdict?.message).toBe(
+      'http://host/api: every request (75 of 75) failed the same way, with HTTP 404: HTTP 404: {"detail":"Not Found"}',
+    );
     expect(verdict?.exitCode).toBe(3);
     const mixed = createFailureTally('t');
     mixed.add(f('http_error', 404));

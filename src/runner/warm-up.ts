@@ -35,7 +35,23 @@ export async function warmUp(options: WarmUpOptions): Promise<WarmUpResult> {
   const { sample, score } = options;
   if (sample !== undefined && score !== undefined) {
     for (const exchange of warm.exchanges) {
-      score(toRecord(sample, exchange, [{ attempt: 1, outcome: exchange.outcome, http_status: exchange.http_status, error_code: exchange.error_code, retry_after_s: null, total_ms: exchange.total_ms }], exchange.sent));
+      score(
+        toRecord(
+          sample,
+          exchange,
+          [
+            {
+              attempt: 1,
+              outcome: exchange.outcome,
+              http_status: exchange.http_status,
+              error_code: exchange.error_code,
+              retry_after_s: null,
+              total_ms: exchange.total_ms,
+            },
+          ],
+          exchange.sent,
+        ),
+      );
     }
   }
   return { connections_opened: opened, warm_up_ms: Math.round((now() - started) * 1000) / 1000 };

@@ -13,7 +13,10 @@ export interface JsonErrorAt {
 }
 
 class Stop extends Error {
-  constructor(readonly at: number, readonly reason: string) {
+  constructor(
+    readonly at: number,
+    readonly reason: string,
+  ) {
     super(reason);
   }
 }
@@ -24,7 +27,8 @@ export function findJsonError(text: string): JsonErrorAt | undefined {
   const fail = (reason: string): never => {
     throw new Stop(at, reason);
   };
-  const describe = (): string => (at >= text.length ? 'unexpected end of input' : `unexpected ${JSON.stringify(text[at])}`);
+  const describe = (): string =>
+    at >= text.length ? 'unexpected end of input' : `unexpected ${JSON.stringify(text[at])}`;
   const space = () => {
     while (at < text.length && ' \t\n\r'.includes(text[at] as string)) at += 1;
   };
@@ -91,15 +95,19 @@ export function findJsonError(text: string): JsonErrorAt | undefined {
     }
   };
   const object = () =>
-    members('}', () => {
-      space();
-      if (text[at] !== '"') fail(`${describe()}: expected a double-quoted property name`);
-      string();
-      space();
-      if (text[at] !== ':') fail(`${describe()}: expected ":" after a property name`);
-      at += 1;
-      value();
-    }, 'after a property value');
+    members(
+      '}',
+      () => {
+        space();
+        if (text[at] !== '"') fail(`${describe()}: expected a double-quoted property name`);
+        string();
+        space();
+        if (text[at] !== ':') fail(`${describe()}: expected ":" after a property name`);
+        at += 1;
+        value();
+      },
+      'after a property value',
+    );
   const array = () => members(']', value, 'after an array element');
 
   try {

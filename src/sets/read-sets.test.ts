@@ -19,22 +19,36 @@ const sonnet = { model_provider: 'anthropic', model_version: 'claude-sonnet-4' }
 describe('parseSetsText: every rule with its message', () => {
   it.each([
     { name: 'not JSON', text: '{"sets": x}', want: ['models.json: not JSON: unexpected "x" at line 1, column 10'] },
-    { name: 'a trailing comma', text: '{"sets": [\n  {"name": "a",}\n]}', want: ['models.json: not JSON: trailing comma before "}" at line 2, column 16'] },
-    { name: 'cut short', text: '{"sets": [', want: ['models.json: not JSON: unexpected end of input at line 1, column 11'] },
+    {
+      name: 'a trailing comma',
+      text: '{"sets": [\n  {"name": "a",}\n]}',
+      want: ['models.json: not JSON: trailing comma before "}" at line 2, column 16'],
+    },
+    {
+      name: 'cut short',
+      text: '{"sets": [',
+      want: ['models.json: not JSON: unexpected end of input at line 1, column 11'],
+    },
     {
       name: 'an unknown token encoding',
       text: json({ sets: [{ name: 'a', encoding: 'o200k' }] }),
-      want: ['models.json: sets[0].encoding: Invalid option: expected one of "o200k_base"|"o200k_harmony"|"cl100k_base"|"p50k_base"|"p50k_edit"|"r50k_base"'],
+      want: [
+        'models.json: sets[0].encoding: Invalid option: expected one of "o200k_base"|"o200k_harmony"|"cl100k_base"|"p50k_base"|"p50k_edit"|"r50k_base"',
+      ],
     },
     {
       name: 'an unknown field in a set',
       text: json({ sets: [{ name: 'a', modle: 'x' }] }),
-      want: ['models.json: sets[0].modle: unknown field (known fields: name, encoding, llm_override, llm_overrides, deep_research, continue_with)'],
+      want: [
+        'models.json: sets[0].modle: unknown field (known fields: name, encoding, llm_override, llm_overrides, deep_research, continue_with)',
+      ],
     },
     {
       name: 'an unknown field in an override',
       text: json({ sets: [{ name: 'a', llm_override: { model: 'gpt-4o' } }] }),
-      want: ['models.json: sets[0].llm_override.model: unknown field (known fields: model_configuration_id, model_provider, model_version, temperature, display_name)'],
+      want: [
+        'models.json: sets[0].llm_override.model: unknown field (known fields: model_configuration_id, model_provider, model_version, temperature, display_name)',
+      ],
     },
     {
       name: 'an unknown top-level field',
@@ -64,7 +78,9 @@ describe('parseSetsText: every rule with its message', () => {
     {
       name: 'an empty llm_overrides',
       text: json({ sets: [{ name: 'none', llm_overrides: [] }] }),
-      want: ['models.json: sets[0].llm_overrides: is empty: multi-model mode takes two or three entries (or leave it out)'],
+      want: [
+        'models.json: sets[0].llm_overrides: is empty: multi-model mode takes two or three entries (or leave it out)',
+      ],
     },
     {
       name: 'both override kinds',
@@ -80,7 +96,9 @@ describe('parseSetsText: every rule with its message', () => {
     {
       name: 'a name with a space',
       text: json({ sets: [{ name: 'my set' }] }),
-      want: ['models.json: sets[0].name: may hold only letters, digits, ".", "_" and "-" (names appear in file names and flags)'],
+      want: [
+        'models.json: sets[0].name: may hold only letters, digits, ".", "_" and "-" (names appear in file names and flags)',
+      ],
     },
     {
       name: 'a missing name',
@@ -103,14 +121,22 @@ describe('parseSetsText: every rule with its message', () => {
     {
       name: 'deep research in a multi-model set (the service refuses it)',
       text: '{"sets": [{"name": "duo", "llm_overrides": [{"model_version": "a"}, {"model_version": "b"}], "deep_research": true}]}',
-      want: ['models.json: sets[0].deep_research: is multi-model with deep_research: the service refuses deep research in multi-model mode (VALIDATION_ERROR); set "deep_research": false on this set'],
+      want: [
+        'models.json: sets[0].deep_research: is multi-model with deep_research: the service refuses deep research in multi-model mode (VALIDATION_ERROR); set "deep_research": false on this set',
+      ],
     },
     {
       name: 'deep research from defaults reaches a multi-model set',
       text: '{"defaults": {"deep_research": true}, "sets": [{"name": "duo", "llm_overrides": [{"model_version": "a"}, {"model_version": "b"}]}]}',
-      want: ['models.json: sets[0].llm_overrides: is multi-model with deep_research (from defaults): the service refuses deep research in multi-model mode (VALIDATION_ERROR); set "deep_research": false on this set'],
+      want: [
+        'models.json: sets[0].llm_overrides: is multi-model with deep_research (from defaults): the service refuses deep research in multi-model mode (VALIDATION_ERROR); set "deep_research": false on this set',
+      ],
     },
-    { name: 'not an object', text: '[]', want: ['models.json: (top level): Invalid input: expected object, received array'] },
+    {
+      name: 'not an object',
+      text: '[]',
+      want: ['models.json: (top level): Invalid input: expected object, received array'],
+    },
   ])('$name', ({ text, want }) => {
     expect(problemsOf(text)).toEqual(want);
   });
@@ -138,7 +164,9 @@ describe('parseSetsText: every rule with its message', () => {
   it('never echoes a header value (they are secrets)', () => {
     const problems = problemsOf(json({ defaults: { mcp_headers: { Authorization: 'Bearer s3cret' }, origin: 5 } }));
     expect(problems.join('\n')).not.toContain('s3cret');
-    expect(problemsOf('{"defaults": {"mcp_headers": {"Authorization": "Bearer s3cret"}} oops').join('\n')).not.toContain('s3cret');
+    expect(
+      problemsOf('{"defaults": {"mcp_headers": {"Authorization": "Bearer s3cret"}} oops').join('\n'),
+    ).not.toContain('s3cret');
   });
 });
 
@@ -146,8 +174,17 @@ describe('parseSetsText: good files', () => {
   it('single, multi and default sets, with defaults', () => {
     const file = parseSetsText(
       json({
-        sets: [{ name: 'fast', llm_override: { ...mini, temperature: 0 } }, { name: 'duo', llm_overrides: [mini, sonnet] }, { name: 'base' }],
-        defaults: { persona_id: 2, include_citations: false, mcp_headers: { 'X-Token': 't' }, project: { id: 7, instructions: 'Be brief.' } },
+        sets: [
+          { name: 'fast', llm_override: { ...mini, temperature: 0 } },
+          { name: 'duo', llm_overrides: [mini, sonnet] },
+          { name: 'base' },
+        ],
+        defaults: {
+          persona_id: 2,
+          include_citations: false,
+          mcp_headers: { 'X-Token': 't' },
+          project: { id: 7, instructions: 'Be brief.' },
+        },
       }),
       'models.json',
     );
@@ -156,15 +193,30 @@ describe('parseSetsText: good files', () => {
       { name: 'duo', llm_override: null, llm_overrides: [mini, sonnet], multi: true },
       { name: 'base', llm_override: null, llm_overrides: null, multi: false },
     ]);
-    expect(file.defaults).toEqual({ persona_id: 2, include_citations: false, mcp_headers: { 'X-Token': 't' }, project: { id: 7, instructions: 'Be brief.' } });
+    expect(file.defaults).toEqual({
+      persona_id: 2,
+      include_citations: false,
+      mcp_headers: { 'X-Token': 't' },
+      project: { id: 7, instructions: 'Be brief.' },
+    });
   });
   it('a file of defaults only has no sets', () => {
-    expect(parseSetsText('{"defaults": {"origin": "api"}}', 'm.json')).toEqual({ path: 'm.json', sets: [], defaults: { origin: 'api' } });
+    expect(parseSetsText('{"defaults": {"origin": "api"}}', 'm.json')).toEqual({
+      path: 'm.json',
+      sets: [],
+      defaults: { origin: 'api' },
+    });
   });
   it('the shipped example has the three sets the simulator answers differently', async () => {
     const path = new URL('../../datasets/models.example.json', import.meta.url).pathname;
     const file = await readSets(path);
-    expect(file.sets.map((set) => [set.name, set.multi, set.llm_override?.model_version ?? set.llm_overrides?.map((o) => o.model_version)])).toEqual([
+    expect(
+      file.sets.map((set) => [
+        set.name,
+        set.multi,
+        set.llm_override?.model_version ?? set.llm_overrides?.map((o) => o.model_version),
+      ]),
+    ).toEqual([
       ['fast', false, 'gpt-4o-mini'],
       ['accurate', false, 'gpt-4o'],
       ['side-by-side', true, ['gpt-4o-mini', 'claude-sonnet-4']],
@@ -175,9 +227,12 @@ describe('parseSetsText: good files', () => {
 });
 
 describe('mcp_headers values with control characters (issue 23)', () => {
-  it.each(['Bearer s3cret\r\nX-Injected: 1', 'Bearer s3cret\u0000', 'Bearer s3cret\u001b[31m'])('%j is refused without echoing it', (value) => {
-    const problems = problemsOf(json({ defaults: { mcp_headers: { Authorization: value } } }));
-    expect(problems.join('\n')).toMatch(/defaults\.mcp_headers: a header value holds a control character/);
-    expect(problems.join('\n')).not.toContain('s3cret');
-  });
+  it.each(['Bearer s3cret\r\nX-Injected: 1', 'Bearer s3cret\u0000', 'Bearer s3cret\u001b[31m'])(
+    '%j is refused without echoing it',
+    (value) => {
+      const problems = problemsOf(json({ defaults: { mcp_headers: { Authorization: value } } }));
+      expect(problems.join('\n')).toMatch(/defaults\.mcp_headers: a header value holds a control character/);
+      expect(problems.join('\n')).not.toContain('s3cret');
+    },
+  );
 });

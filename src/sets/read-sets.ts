@@ -9,7 +9,12 @@ import { InputError } from '../errors.js';
 import { findJsonError } from './json-position.js';
 import { isYamlName, parseYaml } from '../util/yaml.js';
 import {
-  MAX_MULTI_MODELS, SetEntrySchema, SetsDefaultsSchema, SetsFileSchema, StrictLLMOverrideSchema, toSetDefinition,
+  MAX_MULTI_MODELS,
+  SetEntrySchema,
+  SetsDefaultsSchema,
+  SetsFileSchema,
+  StrictLLMOverrideSchema,
+  toSetDefinition,
   type SetsFile,
 } from './schema.js';
 
@@ -40,7 +45,9 @@ export function parseSetsText(text: string, name: string): SetsFile {
   if (!result.success) problems.push(...result.error.issues.flatMap(describeIssue));
   problems.push(...setRuleProblems(raw));
   if (problems.length > 0 || !result.success) {
-    const lines = sortByPath(problems).map(({ path, message }) => `${name}: ${formatPath(path) || '(top level)'}: ${message}`);
+    const lines = sortByPath(problems).map(
+      ({ path, message }) => `${name}: ${formatPath(path) || '(top level)'}: ${message}`,
+    );
     throw new InputError([...new Set(lines)]);
   }
   return { path: name, sets: result.data.sets.map(toSetDefinition), defaults: result.data.defaults };
@@ -60,12 +67,16 @@ export function setRuleProblems(raw: unknown): Problem[] {
     if (!isRecord(entry)) return;
     const overrides = entry.llm_overrides;
     if (entry.llm_override != null && overrides != null) {
-      problems.push({ path: ['sets', index], message: 'has both llm_override and llm_overrides; give one (llm_overrides for multi-model)' });
+      problems.push({
+        path: ['sets', index],
+        message: 'has both llm_override and llm_overrides; give one (llm_overrides for multi-model)',
+      });
     }
     if (Array.isArray(overrides)) {
       const message = multiLengthProblem(overrides.length);
       if (message !== undefined) problems.push({ path: ['sets', index, 'llm_overrides'], message });
-      const deep = entry.deep_research ?? (isRecord(raw) && isRecord(raw.defaults) ? raw.defaults.deep_research : undefined);
+      const deep =
+        entry.deep_research ?? (isRecord(raw) && isRecord(raw.defaults) ? raw.defaults.deep_research : undefined);
       if (deep === true && overrides.length > 1) {
         problems.push({
           path: ['sets', index, 'deep_research' in entry ? 'deep_research' : 'llm_overrides'],
@@ -85,7 +96,11 @@ export function setRuleProblems(raw: unknown): Problem[] {
     if (typeof entry.name === 'string' && entry.name !== '') {
       const first = firstIndex.get(entry.name);
       if (first === undefined) firstIndex.set(entry.name, index);
-      else problems.push({ path: ['sets', index, 'name'], message: `duplicate set name ${JSON.stringify(entry.name)} (first at sets[${first}])` });
+      else
+        problems.push({
+          path: ['sets', index, 'name'],
+          message: `duplicate set name ${JSON.stringify(entry.name)} (first at sets[${first}])`,
+        });
     }
   });
   return problems;
@@ -94,7 +109,8 @@ export function setRuleProblems(raw: unknown): Problem[] {
 function multiLengthProblem(length: number): string | undefined {
   if (length === 0) return 'is empty: multi-model mode takes two or three entries (or leave it out)';
   if (length === 1) return 'has one entry: the service ignores a single entry; use llm_override';
-  if (length > MAX_MULTI_MODELS) return `has ${length} entries: the service takes at most ${MAX_MULTI_MODELS} models at once`;
+  if (length > MAX_MULTI_MODELS)
+    return `has ${length} entries: the service takes at most ${MAX_MULTI_MODELS} models at once`;
   return undefined;
 }
 
@@ -118,13 +134,19 @@ function describeIssue(issue: z.core.$ZodIssue): Problem[] {
     return issue.keys.map((key) => ({ path: [...issue.path, key], message: `unknown field${hint}` }));
   }
   // Only numbers are echoed: a string could be a secret header value.
-  const got = (issue.code === 'too_big' || issue.code === 'too_small') && typeof issue.input === 'number' ? ` (got ${issue.input})` : '';
+  const got =
+    (issue.code === 'too_big' || issue.code === 'too_small') && typeof issue.input === 'number'
+      ? ` (got ${issue.input})`
+      : '';
   return [{ path: issue.path, message: `${issue.message}${got}` }];
 }
 
 /** `['sets', 1, 'llm_overrides']` → `sets[1].llm_overrides`. */
 export function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)), '');
+  return path.reduce<string>(
+    (out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)),
+    '',
+  );
 }
 
 /** File order: sets by index, then defaults, so the messages read top to bottom. */

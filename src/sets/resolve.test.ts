@@ -6,8 +6,18 @@ import type { SetDefinition } from './schema.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const EXAMPLE = 'datasets/models.example.json';
-const single: SetDefinition = { name: 'one', llm_override: { model_version: 'gpt-4o' }, llm_overrides: null, multi: false };
-const multi: SetDefinition = { name: 'duo', llm_override: null, llm_overrides: [{ model_version: 'a' }, { model_version: 'b' }], multi: true };
+const single: SetDefinition = {
+  name: 'one',
+  llm_override: { model_version: 'gpt-4o' },
+  llm_overrides: null,
+  multi: false,
+};
+const multi: SetDefinition = {
+  name: 'duo',
+  llm_override: null,
+  llm_overrides: [{ model_version: 'a' }, { model_version: 'b' }],
+  multi: true,
+};
 
 describe('resolveSets', () => {
   it('no file and no flag: one set named default with no override', async () => {
@@ -24,7 +34,11 @@ describe('resolveSets', () => {
     expect(resolved.modelsPath).toBe(EXAMPLE);
   });
   it('lists every problem at once: a name taken by the file, by an earlier flag, and a bad flag', async () => {
-    const error = await resolveSets({ modelsPath: EXAMPLE, setFlags: ['fast=openai:x', 'a=o:v', 'a=o:w', 'bad'], cwd: root }).catch((e: unknown) => e);
+    const error = await resolveSets({
+      modelsPath: EXAMPLE,
+      setFlags: ['fast=openai:x', 'a=o:v', 'a=o:w', 'bad'],
+      cwd: root,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
     expect((error as InputError).problems).toEqual([
       `--set "fast=openai:x": a set named "fast" is already defined in ${EXAMPLE}`,
@@ -44,7 +58,9 @@ describe('resolveSets', () => {
 describe('checkSetsForMode and plannedModes', () => {
   it('a multi-model set with --mode full is refused with the reason', () => {
     expect(() => checkSetsForMode([single, multi], 'full')).toThrow(
-      new InputError(['set "duo" is multi-model and --mode is full: the service answers 400 to multi-model with stream=false; use --mode stream']),
+      new InputError([
+        'set "duo" is multi-model and --mode is full: the service answers 400 to multi-model with stream=false; use --mode stream',
+      ]),
     );
   });
   it.each<ModeOption>(['stream', 'both'])('a multi-model set with --mode %s is fine', (mode) => {

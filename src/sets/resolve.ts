@@ -30,13 +30,20 @@ export const DEFAULT_SET_NAME = 'default';
  * error; no set at all gives one set named `default` with no override (the service's model).
  * Every problem of the file and of every flag is listed in one InputError.
  */
-export async function resolveSets(options: { modelsPath?: string | undefined; setFlags: readonly string[]; cwd?: string }): Promise<ResolvedSets> {
+export async function resolveSets(options: {
+  modelsPath?: string | undefined;
+  setFlags: readonly string[];
+  cwd?: string;
+}): Promise<ResolvedSets> {
   const problems: string[] = [];
   let fileSets: SetDefinition[] = [];
   let defaults: SetsDefaults = {};
   if (options.modelsPath !== undefined) {
     try {
-      const file = await readSets({ path: options.modelsPath, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+      const file = await readSets({
+        path: options.modelsPath,
+        ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      });
       fileSets = file.sets;
       defaults = file.defaults;
     } catch (error) {
@@ -49,8 +56,12 @@ export async function resolveSets(options: { modelsPath?: string | undefined; se
       const set = parseSetFlag(flag);
       if (!sets.some((other) => other.name === set.name)) sets.push(set);
       else {
-        const where = fileSets.some((other) => other.name === set.name) ? `in ${options.modelsPath}` : 'by an earlier --set';
-        problems.push(`--set ${JSON.stringify(flag)}: a set named ${JSON.stringify(set.name)} is already defined ${where}`);
+        const where = fileSets.some((other) => other.name === set.name)
+          ? `in ${options.modelsPath}`
+          : 'by an earlier --set';
+        problems.push(
+          `--set ${JSON.stringify(flag)}: a set named ${JSON.stringify(set.name)} is already defined ${where}`,
+        );
       }
     } catch (error) {
       problems.push(...problemsOf(error));
@@ -75,7 +86,10 @@ export function checkSetsForMode(sets: readonly SetDefinition[], mode: ModeOptio
   if (mode !== 'full') return;
   const problems = sets
     .filter((set) => set.multi)
-    .map((set) => `set ${JSON.stringify(set.name)} is multi-model and --mode is full: the service answers 400 to multi-model with stream=false; use --mode stream`);
+    .map(
+      (set) =>
+        `set ${JSON.stringify(set.name)} is multi-model and --mode is full: the service answers 400 to multi-model with stream=false; use --mode stream`,
+    );
   if (problems.length > 0) throw new InputError(problems);
 }
 

@@ -38,7 +38,12 @@ export const SetEntrySchema = z.strictObject({
    * `model_index`: 0, 1 or 2), as the service's own client does when a user picks a response.
    * Default 0.
    */
-  continue_with: z.number().int().min(0).max(MAX_MULTI_MODELS - 1).optional(),
+  continue_with: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_MULTI_MODELS - 1)
+    .optional(),
 });
 export type SetEntry = z.infer<typeof SetEntrySchema>;
 
@@ -58,8 +63,13 @@ export const SetsDefaultsSchema = z.strictObject({
    * Forwarded to the remote tool server; values are secrets and are redacted in every output. A
    * value with a control character (a CR LF would split the header) is refused, never echoed.
    */
-  mcp_headers: SendMessageRequestSchema.shape.mcp_headers.unwrap().unwrap()
-    .refine((headers) => Object.values(headers).every((v) => !CONTROL.test(v)), { message: 'a header value holds a control character (CR, LF, NUL, …); a header value cannot carry one', abort: true })
+  mcp_headers: SendMessageRequestSchema.shape.mcp_headers
+    .unwrap()
+    .unwrap()
+    .refine((headers) => Object.values(headers).every((v) => !CONTROL.test(v)), {
+      message: 'a header value holds a control character (CR, LF, NUL, …); a header value cannot carry one',
+      abort: true,
+    })
     .optional(),
   /** Ask with deep research: long, paced answers (a 300 s silence limit by default). A set or a row may say otherwise. */
   deep_research: z.boolean().optional(),

@@ -6,14 +6,31 @@ const FORM = '(expected name=provider:version[@temperature], e.g. fast=openai:gp
 
 describe('parseSetFlag', () => {
   it.each([
-    { flag: 'fast=openai:gpt-4o-mini@0', override: { model_provider: 'openai', model_version: 'gpt-4o-mini', temperature: 0 } },
+    {
+      flag: 'fast=openai:gpt-4o-mini@0',
+      override: { model_provider: 'openai', model_version: 'gpt-4o-mini', temperature: 0 },
+    },
     { flag: 'big=openai:gpt-4o', override: { model_provider: 'openai', model_version: 'gpt-4o' } },
-    { flag: 'warm.v2=anthropic:claude-sonnet-4@1.5', override: { model_provider: 'anthropic', model_version: 'claude-sonnet-4', temperature: 1.5 } },
-    { flag: 'b_1=bedrock:anthropic.claude-3:0@2', override: { model_provider: 'bedrock', model_version: 'anthropic.claude-3:0', temperature: 2 } },
-    { flag: ' spaced = openai : gpt-4o @ 0.7 ', override: { model_provider: 'openai', model_version: 'gpt-4o', temperature: 0.7 } },
+    {
+      flag: 'warm.v2=anthropic:claude-sonnet-4@1.5',
+      override: { model_provider: 'anthropic', model_version: 'claude-sonnet-4', temperature: 1.5 },
+    },
+    {
+      flag: 'b_1=bedrock:anthropic.claude-3:0@2',
+      override: { model_provider: 'bedrock', model_version: 'anthropic.claude-3:0', temperature: 2 },
+    },
+    {
+      flag: ' spaced = openai : gpt-4o @ 0.7 ',
+      override: { model_provider: 'openai', model_version: 'gpt-4o', temperature: 0.7 },
+    },
   ])('$flag', ({ flag, override }) => {
     const set = parseSetFlag(flag);
-    expect(set).toEqual({ name: flag.split('=')[0]?.trim(), llm_override: override, llm_overrides: null, multi: false });
+    expect(set).toEqual({
+      name: flag.split('=')[0]?.trim(),
+      llm_override: override,
+      llm_overrides: null,
+      multi: false,
+    });
   });
 
   it.each([

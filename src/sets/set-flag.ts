@@ -19,7 +19,8 @@ export function parseSetFlag(value: string): SetDefinition {
   if (equals === -1) fail('no "=" between the set name and the model');
   const name = value.slice(0, equals).trim();
   if (name === '') fail('the set name is empty');
-  if (!SET_NAME_PATTERN.test(name)) fail(`the set name ${JSON.stringify(name)} may hold only letters, digits, ".", "_" and "-"`);
+  if (!SET_NAME_PATTERN.test(name))
+    fail(`the set name ${JSON.stringify(name)} may hold only letters, digits, ".", "_" and "-"`);
 
   let model = value.slice(equals + 1).trim();
   let temperature: number | undefined;

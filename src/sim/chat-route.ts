@@ -34,7 +34,10 @@ export interface ChatRouteOptions {
 }
 
 /** The deployed model validator: a request names an existing session or asks for a new one, not both. */
-function oneSessionSource(value: { chat_session_id?: string | null; chat_session_info?: unknown }, raw: unknown): PydanticError[] {
+function oneSessionSource(
+  value: { chat_session_id?: string | null; chat_session_info?: unknown },
+  raw: unknown,
+): PydanticError[] {
   if (value.chat_session_id == null || value.chat_session_info == null) return [];
   return [valueError(['body'], 'Only one of chat_session_id or chat_session_info should be provided, not both.', raw)];
 }
@@ -50,7 +53,9 @@ export function chatHandler(options: ChatRouteOptions) {
       replyBudgetSpent(ctx.res, refusal, options.now(), options.release?.structuredBudget429 ?? true);
       return;
     }
-    const request = await readValidBody(ctx.req, ctx.res, SendMessageRequestSchema, ctx.body, { after: oneSessionSource });
+    const request = await readValidBody(ctx.req, ctx.res, SendMessageRequestSchema, ctx.body, {
+      after: oneSessionSource,
+    });
     if (request === undefined) return;
     const controller = new AbortController();
     const onClose = () => {
@@ -67,7 +72,10 @@ export function chatHandler(options: ChatRouteOptions) {
     }
     try {
       const { tokens } = await options.engine.handle({
-        request, userId: principal.userId, res: ctx.res, signal: controller.signal,
+        request,
+        userId: principal.userId,
+        res: ctx.res,
+        signal: controller.signal,
         attachedTokens: options.files?.attachedTokens(principal.userId, request.file_descriptors) ?? 0,
       });
       options.limiter.charge(principal.userId, tokens);

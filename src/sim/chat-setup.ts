@@ -45,7 +45,10 @@ export function createFileStore() {
       while (files.size > MAX_FILES) files.delete(files.keys().next().value as string);
     },
     /** Tokens of the user's files a request attaches; unknown ids and other users' files count nothing. */
-    attachedTokens(userId: string, descriptors: ReadonlyArray<{ id: string; user_file_id?: string | null | undefined }>): number {
+    attachedTokens(
+      userId: string,
+      descriptors: ReadonlyArray<{ id: string; user_file_id?: string | null | undefined }>,
+    ): number {
       let tokens = 0;
       for (const d of descriptors) {
         const file = files.get(d.id) ?? (d.user_file_id == null ? undefined : files.get(d.user_file_id));
@@ -64,7 +67,11 @@ export function createChatSessionHandler(engine: ChatEngine, release: ReleaseTra
     const body = await readValidBody(ctx.req, ctx.res, CreateChatSessionRequestSchema, ctx.body);
     if (body === undefined) return;
     const id = engine.createSession(principal.userId);
-    sendJson(ctx.res, 200, release.incognitoKey ? { chat_session_id: id, incognito: body.incognito } : { chat_session_id: id });
+    sendJson(
+      ctx.res,
+      200,
+      release.incognitoKey ? { chat_session_id: id, incognito: body.incognito } : { chat_session_id: id },
+    );
   };
 }
 
@@ -80,7 +87,11 @@ function chatFileType(mime: string): ChatFileType {
 /** Parses a multipart body with the platform's own parser (undici's Request). */
 async function formFiles(req: IncomingMessage, text: Buffer): Promise<File[] | undefined> {
   try {
-    const form = await new Request('http://sim.invalid/', { method: 'POST', headers: { 'content-type': req.headers['content-type'] ?? '' }, body: new Uint8Array(text) }).formData();
+    const form = await new Request('http://sim.invalid/', {
+      method: 'POST',
+      headers: { 'content-type': req.headers['content-type'] ?? '' },
+      body: new Uint8Array(text),
+    }).formData();
     return form.getAll('files').filter((v): v is File => typeof v !== 'string');
   } catch {
     return undefined;
@@ -97,7 +108,11 @@ export function fileUploadHandler(store: FileStore, rng: () => Rng, now: () => n
     const files = await formFiles(ctx.req, body.bytes);
     if (files === undefined || files.length === 0) {
       // FastAPI's answer to a form without the required `files` field.
-      return replyValidation(ctx.res, [{ type: 'missing', loc: ['body', 'files'], msg: 'Field required', input: null }], ctx.body.validationShape);
+      return replyValidation(
+        ctx.res,
+        [{ type: 'missing', loc: ['body', 'files'], msg: 'Field required', input: null }],
+        ctx.body.validationShape,
+      );
     }
     const createdAt = new Date(now()).toISOString().replace('Z', '+00:00');
     const snapshots = [];
@@ -108,9 +123,19 @@ export function fileUploadHandler(store: FileStore, rng: () => Rng, now: () => n
       const tokens = countTokens(await file.text());
       store.add([id, fileId], { userId: principal.userId, tokens });
       snapshots.push({
-        id, temp_id: null, name: file.name, project_id: null, user_id: principal.userId, file_id: fileId, created_at: createdAt,
-        status: 'PROCESSING', last_accessed_at: createdAt, file_type: file.type === '' ? null : file.type,
-        chat_file_type: chatFileType(file.type), token_count: tokens, chunk_count: null,
+        id,
+        temp_id: null,
+        name: file.name,
+        project_id: null,
+        user_id: principal.userId,
+        file_id: fileId,
+        created_at: createdAt,
+        status: 'PROCESSING',
+        last_accessed_at: createdAt,
+        file_type: file.type === '' ? null : file.type,
+        chat_file_type: chatFileType(file.type),
+        token_count: tokens,
+        chunk_count: null,
       });
     }
     sendJson(ctx.res, 200, { user_files: snapshots, rejected_files: [] });

@@ -27,7 +27,9 @@ export interface PageSource {
 
 /** The text the crawler would return: cut at the limit, with the suffix marking the cut. */
 export function truncateContent(content: string): string {
-  return content.length > OPEN_URL_CONTENT_LIMIT ? content.slice(0, OPEN_URL_CONTENT_LIMIT) + TRUNCATION_SUFFIX : content;
+  return content.length > OPEN_URL_CONTENT_LIMIT
+    ? content.slice(0, OPEN_URL_CONTENT_LIMIT) + TRUNCATION_SUFFIX
+    : content;
 }
 
 /** The handler; `pages` is the configured store in front of `source`. */
@@ -40,7 +42,9 @@ export function openUrlsHandler(config: OpenUrlsConfig, source: PageSource | und
       after: (value, raw) => {
         const kept = value.urls.map((url) => url.trim()).filter((url) => url !== '');
         const urls = (raw as { urls?: unknown }).urls;
-        return kept.length > 0 ? [] : [valueError(['body', 'urls'], 'urls must include at least one non-empty value', urls)];
+        return kept.length > 0
+          ? []
+          : [valueError(['body', 'urls'], 'urls must include at least one non-empty value', urls)];
       },
     });
     if (body === undefined) return;

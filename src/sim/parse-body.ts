@@ -54,7 +54,11 @@ export async function readValidBody<S extends z.ZodType>(
     return undefined;
   }
   if (body.text.trim() === '') {
-    replyValidation(res, [...prior, { type: 'missing', loc: ['body'], msg: 'Field required', input: null }], options.validationShape);
+    replyValidation(
+      res,
+      [...prior, { type: 'missing', loc: ['body'], msg: 'Field required', input: null }],
+      options.validationShape,
+    );
     return undefined;
   }
   const json = parseJson(body.text);
@@ -63,7 +67,9 @@ export async function readValidBody<S extends z.ZodType>(
     return undefined;
   }
   const parsed = schema.safeParse(json.value);
-  const bodyErrors = parsed.success ? (checks.after?.(parsed.data, json.value) ?? []) : pydanticErrors(parsed.error, json.value);
+  const bodyErrors = parsed.success
+    ? (checks.after?.(parsed.data, json.value) ?? [])
+    : pydanticErrors(parsed.error, json.value);
   const errors = [...prior, ...bodyErrors];
   if (errors.length > 0 || !parsed.success) {
     replyValidation(res, errors, options.validationShape);

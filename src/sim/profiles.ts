@@ -34,10 +34,20 @@ export type ModelProfileOverride = z.input<typeof ModelProfileOverrideSchema>;
 
 const SEARCH = { median: 250, p99: 800 };
 const GPT_4O: ModelProfile = {
-  model_name: 'gpt-4o', provider: 'openai', pre_answer_ms: SEARCH,
-  first_token_ms: { median: 700, p99: 2000 }, token_ms: { median: 22, p99: 70 },
-  reasoning: false, wrong_citation_rate: 0.02, missed_citation_rate: 0.03, error_rate: 0, answer_sentences: 3,
-  deep_research_step_ms: { median: 20_000, p99: 45_000 }, history_ms_per_token: 0.5, answer_tokens: null, tool_calls: null,
+  model_name: 'gpt-4o',
+  provider: 'openai',
+  pre_answer_ms: SEARCH,
+  first_token_ms: { median: 700, p99: 2000 },
+  token_ms: { median: 22, p99: 70 },
+  reasoning: false,
+  wrong_citation_rate: 0.02,
+  missed_citation_rate: 0.03,
+  error_rate: 0,
+  answer_sentences: 3,
+  deep_research_step_ms: { median: 20_000, p99: 45_000 },
+  history_ms_per_token: 0.5,
+  answer_tokens: null,
+  tool_calls: null,
 };
 
 /** The built-in profiles; a config can override any field of these or add new keys. */
@@ -45,16 +55,36 @@ export const BUILTIN_PROFILES: Readonly<Record<string, ModelProfile>> = {
   default: GPT_4O,
   'gpt-4o': GPT_4O,
   'gpt-4o-mini': {
-    model_name: 'gpt-4o-mini', provider: 'openai', pre_answer_ms: SEARCH,
-    first_token_ms: { median: 300, p99: 900 }, token_ms: { median: 12, p99: 40 },
-    reasoning: false, wrong_citation_rate: 0.15, missed_citation_rate: 0.25, error_rate: 0, answer_sentences: 2,
-    deep_research_step_ms: { median: 12_000, p99: 30_000 }, history_ms_per_token: 0.25, answer_tokens: null, tool_calls: null,
+    model_name: 'gpt-4o-mini',
+    provider: 'openai',
+    pre_answer_ms: SEARCH,
+    first_token_ms: { median: 300, p99: 900 },
+    token_ms: { median: 12, p99: 40 },
+    reasoning: false,
+    wrong_citation_rate: 0.15,
+    missed_citation_rate: 0.25,
+    error_rate: 0,
+    answer_sentences: 2,
+    deep_research_step_ms: { median: 12_000, p99: 30_000 },
+    history_ms_per_token: 0.25,
+    answer_tokens: null,
+    tool_calls: null,
   },
   'claude-sonnet-4': {
-    model_name: 'claude-sonnet-4', provider: 'anthropic', pre_answer_ms: SEARCH,
-    first_token_ms: { median: 900, p99: 2500 }, token_ms: { median: 18, p99: 60 },
-    reasoning: true, wrong_citation_rate: 0.02, missed_citation_rate: 0.03, error_rate: 0, answer_sentences: 3,
-    deep_research_step_ms: { median: 25_000, p99: 55_000 }, history_ms_per_token: 0.6, answer_tokens: null, tool_calls: null,
+    model_name: 'claude-sonnet-4',
+    provider: 'anthropic',
+    pre_answer_ms: SEARCH,
+    first_token_ms: { median: 900, p99: 2500 },
+    token_ms: { median: 18, p99: 60 },
+    reasoning: true,
+    wrong_citation_rate: 0.02,
+    missed_citation_rate: 0.03,
+    error_rate: 0,
+    answer_sentences: 3,
+    deep_research_step_ms: { median: 25_000, p99: 55_000 },
+    history_ms_per_token: 0.6,
+    answer_tokens: null,
+    tool_calls: null,
   },
 };
 
@@ -108,7 +138,9 @@ export function resolveProfile(
   }
   const mock = mockModelProfile(version, fallback);
   if (mock !== undefined) return { key: version, profile: mock, modelName: display ?? version, known: true };
-  const providers = new Set(Object.entries(profiles).flatMap(([key, p]) => [p.provider, key.includes('/') ? key.split('/')[0]! : null]));
+  const providers = new Set(
+    Object.entries(profiles).flatMap(([key, p]) => [p.provider, key.includes('/') ? key.split('/')[0]! : null]),
+  );
   if (provider !== null && !providers.has(provider)) return configured;
   return { key: 'default', profile: fallback, modelName: display ?? version, known: false };
 }

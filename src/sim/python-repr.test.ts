@@ -11,7 +11,9 @@ it.each([
 ])('reprString(%j) is %s, as CPython prints it', (text, want) => expect(reprString(text)).toBe(want));
 
 it('prints JSON values, tuples and exceptions as Python does', () => {
-  expect(pyRepr({ a: null, b: true, c: [1, 2.5, 'x'], d: {} })).toBe("{'a': None, 'b': True, 'c': [1, 2.5, 'x'], 'd': {}}");
+  expect(pyRepr({ a: null, b: true, c: [1, 2.5, 'x'], d: {} })).toBe(
+    "{'a': None, 'b': True, 'c': [1, 2.5, 'x'], 'd': {}}",
+  );
   expect(pyRepr(new PyTuple(['body']))).toBe("('body',)");
   expect(pyRepr(new PyTuple(['body', 'urls', 0]))).toBe("('body', 'urls', 0)");
   expect(pyRepr(new PyException('ValueError', "can't"))).toBe(`ValueError("can't")`);

@@ -10,7 +10,10 @@ it('limits nothing when no limit is configured', () => {
 
 it('a budget window starts at first use and resets after window_s', () => {
   let t = 1_000;
-  const limiter = createRateLimiter({ budgets: { per_user: { tokens: 10, window_s: 2 } }, requests_per_second: {} }, () => t);
+  const limiter = createRateLimiter(
+    { budgets: { per_user: { tokens: 10, window_s: 2 } }, requests_per_second: {} },
+    () => t,
+  );
   expect(limiter.admitChat('u')).toBeUndefined();
   limiter.charge('u', 9);
   expect(limiter.admitChat('u')).toBeUndefined(); // 9 < 10: still admitted, may overshoot
@@ -24,7 +27,10 @@ it('a budget window starts at first use and resets after window_s', () => {
 
 it('a token bucket allows the burst, then one request per 1/rate seconds', () => {
   let t = 0;
-  const limiter = createRateLimiter({ budgets: {}, requests_per_second: { per_token: { rate: 2, burst: 3 } } }, () => t);
+  const limiter = createRateLimiter(
+    { budgets: {}, requests_per_second: { per_token: { rate: 2, burst: 3 } } },
+    () => t,
+  );
   expect([1, 2, 3].map(() => limiter.admitRequest('a'))).toEqual([undefined, undefined, undefined]);
   expect(limiter.admitRequest('a')).toEqual({ scope: 'gateway', resetAtMs: 500 });
   expect(limiter.admitRequest('b')).toBeUndefined();

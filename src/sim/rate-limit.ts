@@ -22,7 +22,9 @@ export type Bucket = z.infer<typeof BucketSchema>;
 
 export const RateLimitsSchema = z.strictObject({
   budgets: z.strictObject({ global: BudgetSchema.optional(), per_user: BudgetSchema.optional() }).prefault({}),
-  requests_per_second: z.strictObject({ global: BucketSchema.optional(), per_token: BucketSchema.optional() }).prefault({}),
+  requests_per_second: z
+    .strictObject({ global: BucketSchema.optional(), per_token: BucketSchema.optional() })
+    .prefault({}),
 });
 export type RateLimits = z.infer<typeof RateLimitsSchema>;
 

@@ -6,20 +6,28 @@
  * modelled: a release behaves as its minor's first patch.
  */
 import { z } from 'zod';
-import { NEWEST_ONYX_RELEASE, ONYX_RELEASES, parseOnyxVersion, releaseAtLeast, releaseOf, type OnyxRelease } from '../api/index.js';
+import {
+  NEWEST_ONYX_RELEASE,
+  ONYX_RELEASES,
+  parseOnyxVersion,
+  releaseAtLeast,
+  releaseOf,
+  type OnyxRelease,
+} from '../api/index.js';
 
 /** `"4.5"`, `"v4.5"`, `"4.5.2"`: a listed minor release, with its patch for `GET /version`. */
-export const OnyxReleaseSchema = z
-  .string()
-  .transform((text, ctx) => {
-    const version = parseOnyxVersion(text);
-    const release = version && releaseOf(version);
-    if (version === undefined || release === undefined || `${version.major}.${version.minor}` !== release) {
-      ctx.addIssue({ code: 'custom', message: `unknown Onyx release ${JSON.stringify(text)}: one of ${ONYX_RELEASES.join(', ')} (a patch such as 4.5.2 may follow)` });
-      return z.NEVER;
-    }
-    return { release, backend_version: `v${version.major}.${version.minor}.${version.patch}` };
-  });
+export const OnyxReleaseSchema = z.string().transform((text, ctx) => {
+  const version = parseOnyxVersion(text);
+  const release = version && releaseOf(version);
+  if (version === undefined || release === undefined || `${version.major}.${version.minor}` !== release) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `unknown Onyx release ${JSON.stringify(text)}: one of ${ONYX_RELEASES.join(', ')} (a patch such as 4.5.2 may follow)`,
+    });
+    return z.NEVER;
+  }
+  return { release, backend_version: `v${version.major}.${version.minor}.${version.patch}` };
+});
 export type OnyxReleaseChoice = z.output<typeof OnyxReleaseSchema>;
 
 /** How packets carry `model_index`: absent before v3.1, always null in v3.1, set from v3.2. */
@@ -68,10 +76,20 @@ export interface ReleaseTraits {
 }
 
 /** The traits of a release choice (default: the newest release). */
-export function releaseTraits(choice: OnyxReleaseChoice = { release: NEWEST_ONYX_RELEASE, backend_version: `v${NEWEST_ONYX_RELEASE}.0` }): ReleaseTraits {
+export function releaseTraits(
+  choice: OnyxReleaseChoice = { release: NEWEST_ONYX_RELEASE, backend_version: `v${NEWEST_ONYX_RELEASE}.0` },
+): ReleaseTraits {
   const r = choice.release;
   const since = (v: OnyxRelease) => releaseAtLeast(r, v);
-  const emptyAnswerCode = !since('3.1') ? null : !since('3.2') ? 'EMPTY_LLM_RESPONSE' : !since('4.2') ? 'MODEL_ERROR' : !since('4.5') ? 'UNKNOWN_ERROR' : 'EMPTY_LLM_RESPONSE';
+  const emptyAnswerCode = !since('3.1')
+    ? null
+    : !since('3.2')
+      ? 'EMPTY_LLM_RESPONSE'
+      : !since('4.2')
+        ? 'MODEL_ERROR'
+        : !since('4.5')
+          ? 'UNKNOWN_ERROR'
+          : 'EMPTY_LLM_RESPONSE';
   return {
     release: r,
     backendVersion: choice.backend_version,

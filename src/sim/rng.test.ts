@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createRng, sampleLogNormal } from './rng.js';
 
 const draws = (rng: { next(): number }, n: number) => Array.from({ length: n }, () => rng.next());
-const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))] ?? NaN;
+const quantile = (values: number[], q: number) =>
+  [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))] ?? NaN;
 
 describe('createRng', () => {
   it('the same parts give the same sequence; any other part an unrelated one', () => {

@@ -30,7 +30,10 @@ const Z_P99 = 2.3263478740408408;
  */
 export function createRng(...parts: ReadonlyArray<string | number>): Rng {
   const hash = xmur3(parts.map((p) => `${typeof p}:${String(p)}`).join('\u0000'));
-  let a = hash(), b = hash(), c = hash(), d = hash();
+  let a = hash(),
+    b = hash(),
+    c = hash(),
+    d = hash();
   const next32 = (): number => {
     const t = (((a + b) | 0) + d) | 0;
     d = (d + 1) | 0;

@@ -8,7 +8,18 @@ import type { RateLimitScope } from './rate-limit.js';
 import { RATE_LIMIT_SCOPES } from './rate-limit.js';
 
 /** Route names used as keys in `http`; `unmatched` is every path no route serves. */
-export const ROUTE_NAMES = ['send-chat-message', 'create-chat-session', 'file-upload', 'open-urls', 'project-instructions', 'version', 'health', 'health-ready', 'chat-completions', 'unmatched'] as const;
+export const ROUTE_NAMES = [
+  'send-chat-message',
+  'create-chat-session',
+  'file-upload',
+  'open-urls',
+  'project-instructions',
+  'version',
+  'health',
+  'health-ready',
+  'chat-completions',
+  'unmatched',
+] as const;
 export type RouteName = (typeof ROUTE_NAMES)[number];
 
 export interface ServerStats {
@@ -23,7 +34,10 @@ export interface ServerStats {
 }
 
 export function createServerStats() {
-  const http = Object.fromEntries(ROUTE_NAMES.map((name) => [name, new Map<string, number>()])) as Record<RouteName, Map<string, number>>;
+  const http = Object.fromEntries(ROUTE_NAMES.map((name) => [name, new Map<string, number>()])) as Record<
+    RouteName,
+    Map<string, number>
+  >;
   const limited = Object.fromEntries(RATE_LIMIT_SCOPES.map((scope) => [scope, 0])) as Record<RateLimitScope, number>;
   let chatTokens = 0;
   let cancelledStreams = 0;
@@ -46,7 +60,12 @@ export function createServerStats() {
       const byRoute = Object.fromEntries(
         ROUTE_NAMES.map((name) => [name, Object.fromEntries(http[name])]),
       ) as ServerStats['http'];
-      return { http: byRoute, rate_limited: { ...limited }, chat_tokens: chatTokens, cancelled_streams: cancelledStreams };
+      return {
+        http: byRoute,
+        rate_limited: { ...limited },
+        chat_tokens: chatTokens,
+        cancelled_streams: cancelledStreams,
+      };
     },
   };
 }

@@ -7,7 +7,16 @@
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { CHAT_COMPLETIONS_PATH, CREATE_CHAT_SESSION_PATH, FILE_UPLOAD_PATH, HEALTH_PATH, OPEN_URLS_PATH, READINESS_PATH, SEND_MESSAGE_PATH, VERSION_PATH } from '../api/index.js';
+import {
+  CHAT_COMPLETIONS_PATH,
+  CREATE_CHAT_SESSION_PATH,
+  FILE_UPLOAD_PATH,
+  HEALTH_PATH,
+  OPEN_URLS_PATH,
+  READINESS_PATH,
+  SEND_MESSAGE_PATH,
+  VERSION_PATH,
+} from '../api/index.js';
 import type { TokenEntry } from './auth.js';
 import { bearerToken, createAuthenticator, defaultTokens } from './auth.js';
 import { chatHandler } from './chat-route.js';
@@ -97,20 +106,65 @@ export function createSimServer(options: SimServerOptions): SimServer {
     {
       name: 'send-chat-message',
       pattern: routePattern(SEND_MESSAGE_PATH),
-      methods: { POST: chatHandler({ engine, limiter, stats: counters, anonymousChat: config.anonymous_chat, now, release, pool, files }) },
+      methods: {
+        POST: chatHandler({
+          engine,
+          limiter,
+          stats: counters,
+          anonymousChat: config.anonymous_chat,
+          now,
+          release,
+          pool,
+          files,
+        }),
+      },
     },
     // Public (no token), as in the service: how a client learns the release it talks to.
-    { name: 'version', pattern: routePattern(VERSION_PATH), methods: { GET: ({ res }) => sendJson(res, 200, { backend_version: release.backendVersion }) } },
-    { name: 'create-chat-session', pattern: routePattern(CREATE_CHAT_SESSION_PATH), methods: { POST: createChatSessionHandler(engine, release, config.anonymous_chat) } },
-    { name: 'file-upload', pattern: routePattern(FILE_UPLOAD_PATH), methods: { POST: fileUploadHandler(files, uploadRng, now) } },
+    {
+      name: 'version',
+      pattern: routePattern(VERSION_PATH),
+      methods: { GET: ({ res }) => sendJson(res, 200, { backend_version: release.backendVersion }) },
+    },
+    {
+      name: 'create-chat-session',
+      pattern: routePattern(CREATE_CHAT_SESSION_PATH),
+      methods: { POST: createChatSessionHandler(engine, release, config.anonymous_chat) },
+    },
+    {
+      name: 'file-upload',
+      pattern: routePattern(FILE_UPLOAD_PATH),
+      methods: { POST: fileUploadHandler(files, uploadRng, now) },
+    },
     // Public probes: liveness in every release, readiness from v4.7 (a 404 before, as an unknown path).
     { name: 'health', pattern: routePattern(HEALTH_PATH), methods: { GET: ({ res }) => replyLive(res) } },
-    ...(release.readinessProbe ? [{ name: 'health-ready' as const, pattern: routePattern(READINESS_PATH), methods: { GET: ({ res }: { res: ServerResponse }) => replyReadiness(res, pool) } }] : []),
-    { name: 'open-urls', pattern: routePattern(OPEN_URLS_PATH), methods: { POST: openUrlsHandler(config.open_urls, options.corpus) } },
-    { name: 'project-instructions', pattern: routePattern('/user/projects/{project_id}/instructions'), methods: projects },
+    ...(release.readinessProbe
+      ? [
+          {
+            name: 'health-ready' as const,
+            pattern: routePattern(READINESS_PATH),
+            methods: { GET: ({ res }: { res: ServerResponse }) => replyReadiness(res, pool) },
+          },
+        ]
+      : []),
+    {
+      name: 'open-urls',
+      pattern: routePattern(OPEN_URLS_PATH),
+      methods: { POST: openUrlsHandler(config.open_urls, options.corpus) },
+    },
+    {
+      name: 'project-instructions',
+      pattern: routePattern('/user/projects/{project_id}/instructions'),
+      methods: projects,
+    },
   ];
   const body = { maxBodyBytes: config.max_body_bytes, validationShape: config.validation_shape };
-  const judge = createSimJudge({ config: config.judge, seed: options.seed ?? 1, timeScale: config.chat.time_scale, maxBodyBytes: config.max_body_bytes, now });
+  const judge = createSimJudge({
+    config: config.judge,
+    seed: options.seed ?? 1,
+    timeScale: config.chat.time_scale,
+    maxBodyBytes: config.max_body_bytes,
+    now,
+  });
 
   const match = (pathname: string) => {
     const base = config.base_path;
@@ -132,7 +186,9 @@ export function createSimServer(options: SimServerOptions): SimServer {
     }
     const matched = match(pathname);
     // 'close' fires for every exchange, also one cut short; the status counts only if it was sent.
-    res.once('close', () => counters.response(matched?.route.name ?? 'unmatched', res.headersSent ? res.statusCode : undefined));
+    res.once('close', () =>
+      counters.response(matched?.route.name ?? 'unmatched', res.headersSent ? res.statusCode : undefined),
+    );
     const refusal = limiter.admitRequest(bearerToken(req.headers.authorization) ?? '');
     if (refusal !== undefined) {
       counters.rateLimited(refusal.scope);

@@ -52,7 +52,13 @@ const hostPart = (host: string) => (host.includes(':') ? `[${host}]` : host);
  */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const corpus = options.corpus ?? (await loadCorpus());
-  const sim = createSimServer({ config: options.config, seed: options.seed, token: options.token, corpus, now: options.now });
+  const sim = createSimServer({
+    config: options.config,
+    seed: options.seed,
+    token: options.token,
+    corpus,
+    now: options.now,
+  });
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     sim.server.once('error', reject);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createThreadpool, ThreadpoolConfigSchema } from './threadpool.js';
 
-const pool = (config: Record<string, unknown>, clock: { t: number }) => createThreadpool(ThreadpoolConfigSchema.parse(config), () => clock.t);
+const pool = (config: Record<string, unknown>, clock: { t: number }) =>
+  createThreadpool(ThreadpoolConfigSchema.parse(config), () => clock.t);
 
 describe('threadpool', () => {
   it('counts requests over the size as waiting, without holding them back by default', async () => {
@@ -9,9 +10,17 @@ describe('threadpool', () => {
     const p = pool({ size: 2 }, clock);
     const releases = await Promise.all([p.acquire(), p.acquire(), p.acquire()]);
     expect(releases.every((r) => r !== undefined)).toBe(true);
-    expect(p.depth()).toEqual({ threadpool_total_tokens: 2, threadpool_borrowed_tokens: 2, threadpool_tasks_waiting: 1 });
+    expect(p.depth()).toEqual({
+      threadpool_total_tokens: 2,
+      threadpool_borrowed_tokens: 2,
+      threadpool_tasks_waiting: 1,
+    });
     releases.forEach((r) => r?.());
-    expect(p.depth()).toEqual({ threadpool_total_tokens: 2, threadpool_borrowed_tokens: 0, threadpool_tasks_waiting: 0 });
+    expect(p.depth()).toEqual({
+      threadpool_total_tokens: 2,
+      threadpool_borrowed_tokens: 0,
+      threadpool_tasks_waiting: 0,
+    });
   });
 
   it('with queue_requests, a request waits for a free token, and an aborted wait leaves the queue', async () => {
@@ -29,7 +38,11 @@ describe('threadpool', () => {
     first?.(); // a second release is a no-op
     await waiting;
     expect(second).toBeTypeOf('function');
-    expect(p.depth()).toEqual({ threadpool_total_tokens: 1, threadpool_borrowed_tokens: 1, threadpool_tasks_waiting: 0 });
+    expect(p.depth()).toEqual({
+      threadpool_total_tokens: 1,
+      threadpool_borrowed_tokens: 1,
+      threadpool_tasks_waiting: 0,
+    });
   });
 
   it('is not ready once saturated at every probe for unready_after_ms, and ready again at the first healthy probe', async () => {

@@ -90,7 +90,9 @@ export function createThreadpool(config: ThreadpoolConfig, now: () => number): T
     depth,
     readiness() {
       const d = depth();
-      const saturated = d.threadpool_borrowed_tokens >= d.threadpool_total_tokens && d.threadpool_tasks_waiting >= config.unready_queue_depth;
+      const saturated =
+        d.threadpool_borrowed_tokens >= d.threadpool_total_tokens &&
+        d.threadpool_tasks_waiting >= config.unready_queue_depth;
       if (!saturated) {
         saturatedSince = undefined;
         return { ready: true, depth: d };

@@ -54,7 +54,13 @@ const quoted = (values: readonly unknown[]): string => {
 
 /** A value error raised by a validator, as pydantic reports `raise ValueError(message)`. */
 export function valueError(loc: Loc, message: string, input: unknown): PydanticError {
-  return { type: 'value_error', loc, msg: `Value error, ${message}`, input, ctx: { error: new PyException('ValueError', message) } };
+  return {
+    type: 'value_error',
+    loc,
+    msg: `Value error, ${message}`,
+    input,
+    ctx: { error: new PyException('ValueError', message) },
+  };
 }
 
 function fromIssue(issue: Issue, body: unknown, prefix: Loc): PydanticError {
@@ -64,10 +70,20 @@ function fromIssue(issue: Issue, body: unknown, prefix: Loc): PydanticError {
   switch (issue.code) {
     case 'invalid_type': {
       if (input === undefined) {
-        return { type: 'missing', loc, msg: 'Field required', input: issue.path.length === 0 ? null : valueAt(body, issue.path.slice(0, -1)) };
+        return {
+          type: 'missing',
+          loc,
+          msg: 'Field required',
+          input: issue.path.length === 0 ? null : valueAt(body, issue.path.slice(0, -1)),
+        };
       }
       if (issue.path.length === 0 && issue.expected === 'object') {
-        return { type: 'model_attributes_type', loc, msg: 'Input should be a valid dictionary or object to extract fields from', input };
+        return {
+          type: 'model_attributes_type',
+          loc,
+          msg: 'Input should be a valid dictionary or object to extract fields from',
+          input,
+        };
       }
       const [type, msg] = TYPE_NAMES[issue.expected] ?? ['value_error', issue.message];
       return { type, loc, msg, input };
@@ -78,21 +94,75 @@ function fromIssue(issue: Issue, body: unknown, prefix: Loc): PydanticError {
         const noun = issue.origin === 'array' ? 'List' : 'String';
         const unit = issue.origin === 'array' ? 'item' : 'character';
         const actual = Array.isArray(input) || typeof input === 'string' ? input.length : 0;
-        return { type: 'too_short', loc, msg: `${noun} should have at least ${min} ${unit}${min === 1 ? '' : 's'} after validation, not ${actual}`, input, ctx: { field_type: noun, min_length: min, actual_length: actual } };
+        return {
+          type: 'too_short',
+          loc,
+          msg: `${noun} should have at least ${min} ${unit}${min === 1 ? '' : 's'} after validation, not ${actual}`,
+          input,
+          ctx: { field_type: noun, min_length: min, actual_length: actual },
+        };
       }
       return issue.inclusive
-        ? { type: 'greater_than_equal', loc, msg: `Input should be greater than or equal to ${String(issue.minimum)}`, input, ctx: { ge: Number(issue.minimum) } }
-        : { type: 'greater_than', loc, msg: `Input should be greater than ${String(issue.minimum)}`, input, ctx: { gt: Number(issue.minimum) } };
+        ? {
+            type: 'greater_than_equal',
+            loc,
+            msg: `Input should be greater than or equal to ${String(issue.minimum)}`,
+            input,
+            ctx: { ge: Number(issue.minimum) },
+          }
+        : {
+            type: 'greater_than',
+            loc,
+            msg: `Input should be greater than ${String(issue.minimum)}`,
+            input,
+            ctx: { gt: Number(issue.minimum) },
+          };
     case 'too_big':
       return issue.inclusive
-        ? { type: 'less_than_equal', loc, msg: `Input should be less than or equal to ${String(issue.maximum)}`, input, ctx: { le: Number(issue.maximum) } }
-        : { type: 'less_than', loc, msg: `Input should be less than ${String(issue.maximum)}`, input, ctx: { lt: Number(issue.maximum) } };
+        ? {
+            type: 'less_than_equal',
+            loc,
+            msg: `Input should be less than or equal to ${String(issue.maximum)}`,
+            input,
+            ctx: { le: Number(issue.maximum) },
+          }
+        : {
+            type: 'less_than',
+            loc,
+            msg: `Input should be less than ${String(issue.maximum)}`,
+            input,
+            ctx: { lt: Number(issue.maximum) },
+          };
     case 'invalid_value':
-      return { type: 'enum', loc, msg: `Input should be ${quoted(issue.values)}`, input, ctx: { expected: quoted(issue.values) } };
+      return {
+        type: 'enum',
+        loc,
+        msg: `Input should be ${quoted(issue.values)}`,
+        input,
+        ctx: { expected: quoted(issue.values) },
+      };
     case 'invalid_format':
-      if (issue.format === 'uuid') return { type: 'uuid_parsing', loc, msg: 'Input should be a valid UUID, unable to parse string as a UUID', input };
-      if (issue.format === 'datetime') return { type: 'datetime_from_date_parsing', loc, msg: 'Input should be a valid datetime or date, invalid character in year', input };
-      return { type: 'string_pattern_mismatch', loc, msg: `String should match pattern '${issue.pattern ?? ''}'`, input, ctx: { pattern: issue.pattern ?? '' } };
+      if (issue.format === 'uuid')
+        return {
+          type: 'uuid_parsing',
+          loc,
+          msg: 'Input should be a valid UUID, unable to parse string as a UUID',
+          input,
+        };
+      if (issue.format === 'datetime')
+        return {
+          type: 'datetime_from_date_parsing',
+          loc,
+          msg: 'Input should be a valid datetime or date, invalid character in year',
+          input,
+        };
+      return {
+        type: 'string_pattern_mismatch',
+        loc,
+        msg: `String should match pattern '${issue.pattern ?? ''}'`,
+        input,
+        ctx: { pattern: issue.pattern ?? '' },
+      };
     default:
       return valueError(loc, issue.message, input);
   }
@@ -113,7 +183,9 @@ export function jsonInvalidError(position: number, reason: string): PydanticErro
 function toJsonError(error: PydanticError): PyJson {
   const { ctx, ...rest } = error;
   if (ctx === undefined) return { ...rest } as PyJson;
-  const jsonCtx = Object.fromEntries(Object.entries(ctx).map(([key, value]) => [key, value instanceof PyException ? {} : value]));
+  const jsonCtx = Object.fromEntries(
+    Object.entries(ctx).map(([key, value]) => [key, value instanceof PyException ? {} : value]),
+  );
   return { ...rest, ctx: jsonCtx } as PyJson;
 }
 

@@ -26,17 +26,37 @@ async function answering(status: number): Promise<{ url: string; hits: () => num
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, hits: () => hits };
 }
 
-const record = { set: 'default', mode: 'stream', model_asked: ['p:m-sk-abcdefgh12345'], turn: null, outcome: 'ok', ttfp_ms: 10, ttft_ms: 20, total_ms: 30, response_ms: 31, queue_ms: 0 } as unknown as RequestRecord;
-const base = { secrets: ['sk-abcdefgh12345'], set: 'default', mode: 'stream', steps: false, version: 'test', wallClock: Date.now };
+const record = {
+  set: 'default',
+  mode: 'stream',
+  model_asked: ['p:m-sk-abcdefgh12345'],
+  turn: null,
+  outcome: 'ok',
+  ttfp_ms: 10,
+  ttft_ms: 20,
+  total_ms: 30,
+  response_ms: 31,
+  queue_ms: 0,
+} as unknown as RequestRecord;
+const base = {
+  secrets: ['sk-abcdefgh12345'],
+  set: 'default',
+  mode: 'stream',
+  steps: false,
+  version: 'test',
+  wallClock: Date.now,
+};
 
 describe('live telemetry', () => {
-  it('serves /metrics on loopback with the run\'s redaction on label values; other paths are 404', async () => {
+  it("serves /metrics on loopback with the run's redaction on label values; other paths are 404", async () => {
     const t = await startTelemetry({ ...base, listen: { host: '127.0.0.1', port: 0 } });
     t.onRecord(record);
     const res = await fetch(t.metricsUrl!);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await res.text();
-    expect(text).toContain('chatbench_requests_total{set="default",mode="stream",model="p:m-[redacted]",turn="",outcome="ok"} 1');
+    expect(text).toContain(
+      'chatbench_requests_total{set="default",mode="stream",model="p:m-[redacted]",turn="",outcome="ok"} 1',
+    );
     expect(text).not.toContain('abcdefgh12345');
     expect((await fetch(t.metricsUrl!.replace('/metrics', '/'))).status).toBe(404);
     // Scraped once: close waits for one more scrape (here: at most 2 × 0 + 1 s), then stops serving.
@@ -61,6 +81,8 @@ describe('live telemetry', () => {
   it('a taken port is a usage error naming the flag', async () => {
     const taken = await answering(200);
     const port = Number(new URL(taken.url).port);
-    await expect(startTelemetry({ ...base, listen: { host: '127.0.0.1', port } })).rejects.toThrow(/--metrics-listen 127\.0\.0\.1:\d+: cannot listen \(EADDRINUSE\)/);
+    await expect(startTelemetry({ ...base, listen: { host: '127.0.0.1', port } })).rejects.toThrow(
+      /--metrics-listen 127\.0\.0\.1:\d+: cannot listen \(EADDRINUSE\)/,
+    );
   });
 });

@@ -21,7 +21,9 @@ const LOOP_RESOLUTION_MS = 10;
 export interface TelemetryOptions {
   readonly listen?: { readonly host: string; readonly port: number } | undefined;
   readonly remoteWrite?: { readonly url: string; readonly intervalMs?: number } | undefined;
-  readonly otlp?: { readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly intervalMs?: number } | undefined;
+  readonly otlp?:
+    | { readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly intervalMs?: number }
+    | undefined;
   /** The run's secrets (client/redact runSecrets): no label value carries one. */
   readonly secrets: readonly string[];
   readonly set: string;
@@ -51,13 +53,33 @@ export const telemetryWanted = (o: Pick<TelemetryOptions, 'listen' | 'remoteWrit
   o.listen !== undefined || o.remoteWrite !== undefined || o.otlp !== undefined;
 
 export async function startTelemetry(options: TelemetryOptions): Promise<Telemetry> {
-  const series = createLiveSeries({ redact: (v) => redactText(v, options.secrets), steps: options.steps, set: options.set, mode: options.mode });
-  const server: MetricsServer | null = options.listen ? await listenMetrics(series, options.listen.host, options.listen.port) : null;
+  const series = createLiveSeries({
+    redact: (v) => redactText(v, options.secrets),
+    steps: options.steps,
+    set: options.set,
+    mode: options.mode,
+  });
+  const server: MetricsServer | null = options.listen
+    ? await listenMetrics(series, options.listen.host, options.listen.port)
+    : null;
   const writer: RemoteWriter | null = options.remoteWrite
-    ? startRemoteWrite({ url: options.remoteWrite.url, series, labels: { job: 'chatbench' }, wallClock: options.wallClock, ...(options.remoteWrite.intervalMs ? { intervalMs: options.remoteWrite.intervalMs } : {}) })
+    ? startRemoteWrite({
+        url: options.remoteWrite.url,
+        series,
+        labels: { job: 'chatbench' },
+        wallClock: options.wallClock,
+        ...(options.remoteWrite.intervalMs ? { intervalMs: options.remoteWrite.intervalMs } : {}),
+      })
     : null;
   const otlp: OtlpExport | null = options.otlp
-    ? startOtlp({ url: options.otlp.url, headers: options.otlp.headers, series, version: options.version, wallClock: options.wallClock, ...(options.otlp.intervalMs ? { intervalMs: options.otlp.intervalMs } : {}) })
+    ? startOtlp({
+        url: options.otlp.url,
+        headers: options.otlp.headers,
+        series,
+        version: options.version,
+        wallClock: options.wallClock,
+        ...(options.otlp.intervalMs ? { intervalMs: options.otlp.intervalMs } : {}),
+      })
     : null;
   const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
   loop.enable();
@@ -77,11 +99,17 @@ export async function startTelemetry(options: TelemetryOptions): Promise<Telemet
       const notes: string[] = [];
       if (writer) {
         const pushed = await writer.close();
-        if (pushed.failures > 0) notes.push(`--metrics-remote-write: ${pushed.failures} of ${pushed.pushes} pushes failed (first: ${pushed.firstFailure})`);
+        if (pushed.failures > 0)
+          notes.push(
+            `--metrics-remote-write: ${pushed.failures} of ${pushed.pushes} pushes failed (first: ${pushed.firstFailure})`,
+          );
       }
       if (otlp) {
         const exported = await otlp.close();
-        if (exported.failures > 0) notes.push(`--otlp-endpoint: ${exported.failures} of ${exported.exports} exports failed (first: ${exported.firstFailure})`);
+        if (exported.failures > 0)
+          notes.push(
+            `--otlp-endpoint: ${exported.failures} of ${exported.exports} exports failed (first: ${exported.firstFailure})`,
+          );
       }
       await server?.close({ waitForScrape: !interrupted });
       return notes;

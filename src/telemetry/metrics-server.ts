@@ -46,7 +46,9 @@ export function createMetricsServer(series: LiveSeries, log?: ScrapeLog): Server
     }
     exposition(series).then(
       ({ contentType, body }) => {
-        res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : body);
+        res
+          .writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' })
+          .end(req.method === 'HEAD' ? undefined : body);
         if (log) {
           const t = performance.now();
           if (log.count > 0) log.interval = t - log.last;
@@ -55,7 +57,10 @@ export function createMetricsServer(series: LiveSeries, log?: ScrapeLog): Server
           log.onScrape?.();
         }
       },
-      (error: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`${error instanceof Error ? error.message : String(error)}\n`),
+      (error: unknown) =>
+        res
+          .writeHead(500, { 'content-type': 'text/plain' })
+          .end(`${error instanceof Error ? error.message : String(error)}\n`),
     );
   });
 }
@@ -65,7 +70,9 @@ export async function listenMetrics(series: LiveSeries, host: string, port: numb
   const log: ScrapeLog = { count: 0, last: 0, interval: 0, onScrape: null };
   const server = createMetricsServer(series, log);
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => reject(new UsageError(`--metrics-listen ${host}:${port}: cannot listen (${error.code ?? error.message})`)));
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new UsageError(`--metrics-listen ${host}:${port}: cannot listen (${error.code ?? error.message})`)),
+    );
     server.listen(port, host, () => resolve());
   });
   // Scrapers keep their connection open: it must not hold the process once the run is over.

@@ -12,8 +12,14 @@ import { ExportResultCode } from '@opentelemetry/core';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
-  AggregationTemporality, DataPointType, MeterProvider, PeriodicExportingMetricReader,
-  type CollectionResult, type MetricData, type MetricProducer, type PushMetricExporter,
+  AggregationTemporality,
+  DataPointType,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type CollectionResult,
+  type MetricData,
+  type MetricProducer,
+  type PushMetricExporter,
 } from '@opentelemetry/sdk-metrics';
 import type { Family, LiveSeries } from './series.js';
 
@@ -46,14 +52,32 @@ export function metricDataOf(families: readonly Family[], startMs: number, nowMs
     const descriptor = { name: f.otel.name, description: f.help, unit: f.otel.unit, valueType: ValueType.DOUBLE };
     if (f.kind === 'histogram') {
       return {
-        descriptor, aggregationTemporality: AggregationTemporality.CUMULATIVE, dataPointType: DataPointType.HISTOGRAM,
-        dataPoints: f.points.map((p) => ({ startTime, endTime, attributes: { ...p.labels }, value: { buckets: { boundaries: [...f.bounds], counts: [...p.counts] }, sum: p.sum, count: p.count } })),
+        descriptor,
+        aggregationTemporality: AggregationTemporality.CUMULATIVE,
+        dataPointType: DataPointType.HISTOGRAM,
+        dataPoints: f.points.map((p) => ({
+          startTime,
+          endTime,
+          attributes: { ...p.labels },
+          value: { buckets: { boundaries: [...f.bounds], counts: [...p.counts] }, sum: p.sum, count: p.count },
+        })),
       };
     }
     const dataPoints = f.points.map((p) => ({ startTime, endTime, attributes: { ...p.labels }, value: p.value }));
     return f.kind === 'counter'
-      ? { descriptor, aggregationTemporality: AggregationTemporality.CUMULATIVE, dataPointType: DataPointType.SUM, isMonotonic: true, dataPoints }
-      : { descriptor, aggregationTemporality: AggregationTemporality.CUMULATIVE, dataPointType: DataPointType.GAUGE, dataPoints };
+      ? {
+          descriptor,
+          aggregationTemporality: AggregationTemporality.CUMULATIVE,
+          dataPointType: DataPointType.SUM,
+          isMonotonic: true,
+          dataPoints,
+        }
+      : {
+          descriptor,
+          aggregationTemporality: AggregationTemporality.CUMULATIVE,
+          dataPointType: DataPointType.GAUGE,
+          dataPoints,
+        };
   });
 }
 
@@ -62,7 +86,15 @@ export function startOtlp(options: OtlpOptions): OtlpExport {
   const resource = resourceFromAttributes({ 'service.name': 'chatbench', 'service.version': options.version });
   const producer: MetricProducer = {
     collect: async (): Promise<CollectionResult> => ({
-      resourceMetrics: { resource, scopeMetrics: [{ scope: { name: 'chatbench', version: options.version }, metrics: metricDataOf(options.series.families(), startMs, options.wallClock()) }] },
+      resourceMetrics: {
+        resource,
+        scopeMetrics: [
+          {
+            scope: { name: 'chatbench', version: options.version },
+            metrics: metricDataOf(options.series.families(), startMs, options.wallClock()),
+          },
+        ],
+      },
       errors: [],
     }),
   };
@@ -83,7 +115,11 @@ export function startOtlp(options: OtlpOptions): OtlpExport {
     shutdown: () => otlp.shutdown(),
     selectAggregationTemporality: (type) => otlp.selectAggregationTemporality(type),
   };
-  const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: options.intervalMs ?? OTLP_INTERVAL_MS, metricProducers: [producer] });
+  const reader = new PeriodicExportingMetricReader({
+    exporter,
+    exportIntervalMillis: options.intervalMs ?? OTLP_INTERVAL_MS,
+    metricProducers: [producer],
+  });
   // The provider binds the reader (a reader exports nothing unbound); it has no instruments of its own.
   const provider = new MeterProvider({ resource, readers: [reader] });
   return {

@@ -22,9 +22,17 @@ export function promValues(family: Family): PromValue[] {
     let cumulative = 0;
     const buckets = p.counts.map((n, i) => {
       cumulative += n;
-      return { value: cumulative, labels: { ...p.labels, le: i < family.bounds.length ? String(family.bounds[i]) : '+Inf' }, metricName: `${family.name}_bucket` };
+      return {
+        value: cumulative,
+        labels: { ...p.labels, le: i < family.bounds.length ? String(family.bounds[i]) : '+Inf' },
+        metricName: `${family.name}_bucket`,
+      };
     });
-    return [...buckets, { value: p.sum, labels: { ...p.labels }, metricName: `${family.name}_sum` }, { value: p.count, labels: { ...p.labels }, metricName: `${family.name}_count` }];
+    return [
+      ...buckets,
+      { value: p.sum, labels: { ...p.labels }, metricName: `${family.name}_sum` },
+      { value: p.count, labels: { ...p.labels }, metricName: `${family.name}_count` },
+    ];
   });
 }
 

@@ -35,7 +35,10 @@ export async function timeseriesOf(series: LiveSeries, labels: Readonly<Record<s
   return metrics.flatMap((m) =>
     m.values.map((v) => {
       const own = Object.fromEntries(Object.entries(v.labels).map(([k, x]) => [k, String(x)]));
-      return { labels: { ...labels, ...own, __name__: (v as { metricName?: string }).metricName ?? m.name }, samples: [{ value: v.value, timestamp }] };
+      return {
+        labels: { ...labels, ...own, __name__: (v as { metricName?: string }).metricName ?? m.name },
+        samples: [{ value: v.value, timestamp }],
+      };
     }),
   );
 }
@@ -58,10 +61,22 @@ export function startRemoteWrite(options: RemoteWriteOptions): RemoteWriter {
     try {
       const result = await pushTimeseries(await timeseriesOf(options.series, options.labels, timestamp), {
         url: options.url,
-        headers: { 'Content-Encoding': 'snappy', 'X-Prometheus-Remote-Write-Version': '0.1.0', 'User-Agent': 'chatbench' },
-        fetch: (url, init) => fetch(url, { ...init, body: init?.body as NonNullable<Parameters<typeof fetch>[1]>['body'], signal: AbortSignal.timeout(PUSH_TIMEOUT_MS) }),
+        headers: {
+          'Content-Encoding': 'snappy',
+          'X-Prometheus-Remote-Write-Version': '0.1.0',
+          'User-Agent': 'chatbench',
+        },
+        fetch: (url, init) =>
+          fetch(url, {
+            ...init,
+            body: init?.body as NonNullable<Parameters<typeof fetch>[1]>['body'],
+            signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
+          }),
       });
-      if (result.status < 200 || result.status > 299) fail(`${result.status} ${result.statusText}${result.errorMessage ? `: ${result.errorMessage.trim().slice(0, 200)}` : ''}`);
+      if (result.status < 200 || result.status > 299)
+        fail(
+          `${result.status} ${result.statusText}${result.errorMessage ? `: ${result.errorMessage.trim().slice(0, 200)}` : ''}`,
+        );
     } catch (error) {
       fail(error instanceof Error ? error.message : String(error));
     }

@@ -1,28 +1,66 @@
 import { describe, expect, it } from 'vitest';
 import type { LoadTick } from '../runner/load-ticker.js';
 import { promValues } from './prometheus.js';
-import { bucketOf, createLiveSeries, LATENCY_BOUNDS_S, MAX_CELLS, type Family, type HistogramFamily, type ScalarFamily } from './series.js';
+import {
+  bucketOf,
+  createLiveSeries,
+  LATENCY_BOUNDS_S,
+  MAX_CELLS,
+  type Family,
+  type HistogramFamily,
+  type ScalarFamily,
+} from './series.js';
 import { metricDataOf } from './otlp.js';
 
 const record = (over: Partial<Parameters<ReturnType<typeof createLiveSeries>['observeRecord']>[0]> = {}) => ({
-  set: 'default', mode: 'stream' as const, model_asked: ['openai:gpt-4o'], turn: null, outcome: 'ok' as const,
-  ttfp_ms: 120, ttft_ms: 450, total_ms: 2000, response_ms: 2100, queue_ms: 1, ...over,
+  set: 'default',
+  mode: 'stream' as const,
+  model_asked: ['openai:gpt-4o'],
+  turn: null,
+  outcome: 'ok' as const,
+  ttfp_ms: 120,
+  ttft_ms: 450,
+  total_ms: 2000,
+  response_ms: 2100,
+  queue_ms: 1,
+  ...over,
 });
 const tick = (over: Partial<LoadTick> = {}): LoadTick => ({
-  elapsed_ms: 1000, offered: 10, sent: 10, done: 8, in_flight: 2, queued: 0, ok: 7, rate_limited: 1, errors: 0, dropped: 0, late: 0, current_rate_per_s: 10, ttfp_p95_ms: 100, ...over,
+  elapsed_ms: 1000,
+  offered: 10,
+  sent: 10,
+  done: 8,
+  in_flight: 2,
+  queued: 0,
+  ok: 7,
+  rate_limited: 1,
+  errors: 0,
+  dropped: 0,
+  late: 0,
+  current_rate_per_s: 10,
+  ttfp_p95_ms: 100,
+  ...over,
 });
 const family = (families: Family[], name: string) => families.find((f) => f.name === name)!;
-const series = (steps = false) => createLiveSeries({ redact: (v) => v.replaceAll('sk-secret', '[redacted]'), steps, set: 'default', mode: 'stream' });
+const series = (steps = false) =>
+  createLiveSeries({ redact: (v) => v.replaceAll('sk-secret', '[redacted]'), steps, set: 'default', mode: 'stream' });
 
 describe('telemetry series', () => {
   it('bounds run from 1 ms to 300 s, rising, at most 5/3× apart', () => {
     expect(LATENCY_BOUNDS_S[0]).toBe(0.001);
     expect(LATENCY_BOUNDS_S.at(-1)).toBe(300);
-    for (let i = 1; i < LATENCY_BOUNDS_S.length; i++) expect(LATENCY_BOUNDS_S[i]! / LATENCY_BOUNDS_S[i - 1]!).toBeLessThanOrEqual(5 / 3 + 1e-9);
+    for (let i = 1; i < LATENCY_BOUNDS_S.length; i++)
+      expect(LATENCY_BOUNDS_S[i]! / LATENCY_BOUNDS_S[i - 1]!).toBeLessThanOrEqual(5 / 3 + 1e-9);
   });
 
   it.each([
-    [0, 0], [0.001, 0], [0.0011, 1], [0.45, LATENCY_BOUNDS_S.indexOf(0.5)], [0.5, LATENCY_BOUNDS_S.indexOf(0.5)], [300, LATENCY_BOUNDS_S.length - 1], [301, LATENCY_BOUNDS_S.length],
+    [0, 0],
+    [0.001, 0],
+    [0.0011, 1],
+    [0.45, LATENCY_BOUNDS_S.indexOf(0.5)],
+    [0.5, LATENCY_BOUNDS_S.indexOf(0.5)],
+    [300, LATENCY_BOUNDS_S.length - 1],
+    [301, LATENCY_BOUNDS_S.length],
   ])('bucket of %s s is %i (le: the first bound at or above)', (s, bucket) => {
     expect(bucketOf(s)).toBe(bucket);
   });
@@ -36,7 +74,11 @@ describe('telemetry series', () => {
     const f = s.families();
     const requests = family(f, 'chatbench_requests_total') as ScalarFamily;
     const nonZero = requests.points.filter((p) => p.value > 0).map((p) => [p.labels.model, p.labels.outcome, p.value]);
-    expect(nonZero).toEqual([['openai:gpt-4o', 'ok', 2], ['openai:gpt-4o', 'rate_limited', 1], ['anthropic:[redacted]-model', 'timeout', 1]]);
+    expect(nonZero).toEqual([
+      ['openai:gpt-4o', 'ok', 2],
+      ['openai:gpt-4o', 'rate_limited', 1],
+      ['anthropic:[redacted]-model', 'timeout', 1],
+    ]);
     const ttft = family(f, 'chatbench_ttft_seconds') as HistogramFamily;
     expect(ttft.points.map((p) => p.count)).toEqual([2, 0]);
     expect(ttft.points[0]!.sum).toBeCloseTo(1.35);
@@ -79,7 +121,9 @@ describe('telemetry series', () => {
 
   it('health gauges appear with a probe', () => {
     const s = series();
-    s.observeTick(tick({ health: { offset_ms: 0, ms: 12, status: 503, error: 'saturated' }, health_probes: 4, health_failures: 1 }));
+    s.observeTick(
+      tick({ health: { offset_ms: 0, ms: 12, status: 503, error: 'saturated' }, health_probes: 4, health_failures: 1 }),
+    );
     const f = s.families();
     expect((family(f, 'chatbench_health_up') as ScalarFamily).points[0]!.value).toBe(0);
     expect((family(f, 'chatbench_health_probe_seconds') as ScalarFamily).points[0]!.value).toBe(0.012);
@@ -91,7 +135,8 @@ describe('telemetry series', () => {
     s.observeRecord(record({ ttft_ms: 450 }));
     s.observeRecord(record({ ttft_ms: 4 }));
     const values = promValues(family(s.families(), 'chatbench_ttft_seconds'));
-    const bucket = (le: string) => values.find((v) => v.metricName === 'chatbench_ttft_seconds_bucket' && v.labels.le === le)!.value;
+    const bucket = (le: string) =>
+      values.find((v) => v.metricName === 'chatbench_ttft_seconds_bucket' && v.labels.le === le)!.value;
     expect([bucket('0.003'), bucket('0.005'), bucket('0.5'), bucket('+Inf')]).toEqual([0, 1, 2, 2]);
     expect(values.find((v) => v.metricName === 'chatbench_ttft_seconds_count')!.value).toBe(2);
   });

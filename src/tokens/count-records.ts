@@ -15,12 +15,15 @@ import { tokenFigures } from './figures.js';
  * whole answers before it trims them, and a trimmed answer must not be counted again.
  */
 export function withTokenFigures(record: RequestRecord, count: CountTokens): RequestRecord {
-  const add = <T extends AnswerFigures>(figures: T): T => (figures.output_tokens !== undefined ? figures : { ...figures, ...tokenFigures(figures, count) });
+  const add = <T extends AnswerFigures>(figures: T): T =>
+    figures.output_tokens !== undefined ? figures : { ...figures, ...tokenFigures(figures, count) };
   return { ...add(record), ...(record.models ? { models: record.models.map(add) } : {}) };
 }
 
 /** Counts records' tokens by set: `encodings` names a set's encoding, o200k_base otherwise. */
-export function createTokenCounting(encodings: ReadonlyMap<string, Encoding>): (record: RequestRecord) => Promise<RequestRecord> {
+export function createTokenCounting(
+  encodings: ReadonlyMap<string, Encoding>,
+): (record: RequestRecord) => Promise<RequestRecord> {
   return async (record) => {
     // Nothing to count: no encoding is loaded for a run without answer text.
     if (record.answer === null && !(record.models ?? []).some((m) => m.answer !== null)) return record;

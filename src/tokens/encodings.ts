@@ -31,11 +31,17 @@ type EncodingModule = { countTokens(text: string): number };
 
 function importEncoding(encoding: Encoding): Promise<EncodingModule> {
   switch (encoding) {
-    case 'o200k_base': return import('gpt-tokenizer/encoding/o200k_base');
-    case 'o200k_harmony': return import('gpt-tokenizer/encoding/o200k_harmony');
-    case 'cl100k_base': return import('gpt-tokenizer/encoding/cl100k_base');
-    case 'p50k_base': return import('gpt-tokenizer/encoding/p50k_base');
-    case 'p50k_edit': return import('gpt-tokenizer/encoding/p50k_edit');
-    case 'r50k_base': return import('gpt-tokenizer/encoding/r50k_base');
+    case 'o200k_base':
+      return import('gpt-tokenizer/encoding/o200k_base');
+    case 'o200k_harmony':
+      return import('gpt-tokenizer/encoding/o200k_harmony');
+    case 'cl100k_base':
+      return import('gpt-tokenizer/encoding/cl100k_base');
+    case 'p50k_base':
+      return import('gpt-tokenizer/encoding/p50k_base');
+    case 'p50k_edit':
+      return import('gpt-tokenizer/encoding/p50k_edit');
+    case 'r50k_base':
+      return import('gpt-tokenizer/encoding/r50k_base');
   }
 }

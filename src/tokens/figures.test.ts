@@ -34,7 +34,11 @@ describe('tokenFigures (vLLM TPOT, GuideLLM output tokens/s)', () => {
     { tokens: 10, ttft: null, total: 600, perS: 16.67, tpot: null }, // no TTFT (full mode)
     { tokens: 10, ttft: 500, total: 0, perS: null, tpot: null }, // total before TTFT: no span
   ])('$tokens tokens, TTFT $ttft, total $total', ({ tokens, ttft, total, perS, tpot }) => {
-    expect(tokenFigures({ ...answer, ttft_ms: ttft, total_ms: total }, fixed(tokens))).toEqual({ output_tokens: tokens, output_tokens_per_s: perS, tpot_per_token_ms: tpot });
+    expect(tokenFigures({ ...answer, ttft_ms: ttft, total_ms: total }, fixed(tokens))).toEqual({
+      output_tokens: tokens,
+      output_tokens_per_s: perS,
+      tpot_per_token_ms: tpot,
+    });
   });
   it('a cut answer (answer_truncated) has no count, never the count of its start', () => {
     expect(tokenFigures({ ...answer, answer_truncated: true }, fixed(5))).toEqual(NO_TOKEN_FIGURES);
@@ -47,9 +51,31 @@ describe('token figures in the summary', () => {
     const count = createTokenCounting(new Map([['b', 'cl100k_base' as const]]));
     const start = Date.parse('2026-01-01T00:00:00.000Z');
     const records = [
-      makeRecord({ key: 'a1', set: 'a', answer: 'The capital of France is Paris.', ttft_ms: 400, total_ms: 1000, started_at: new Date(start).toISOString() }),
-      makeRecord({ key: 'a2', set: 'a', answer: 'The capital of France is Paris.', answer_truncated: true, ttft_ms: 400, total_ms: 1000, started_at: new Date(start + 1000).toISOString() }),
-      makeRecord({ key: 'b1', set: 'b', answer: 'こんにちは、世界。ロールバックの手順', ttft_ms: 300, total_ms: 1000, started_at: new Date(start + 1000).toISOString() }),
+      makeRecord({
+        key: 'a1',
+        set: 'a',
+        answer: 'The capital of France is Paris.',
+        ttft_ms: 400,
+        total_ms: 1000,
+        started_at: new Date(start).toISOString(),
+      }),
+      makeRecord({
+        key: 'a2',
+        set: 'a',
+        answer: 'The capital of France is Paris.',
+        answer_truncated: true,
+        ttft_ms: 400,
+        total_ms: 1000,
+        started_at: new Date(start + 1000).toISOString(),
+      }),
+      makeRecord({
+        key: 'b1',
+        set: 'b',
+        answer: 'こんにちは、世界。ロールバックの手順',
+        ttft_ms: 300,
+        total_ms: 1000,
+        started_at: new Date(start + 1000).toISOString(),
+      }),
     ];
     const summarizer = createSummarizer();
     for (const record of records) summarizer.add(await count(record));
@@ -73,15 +99,32 @@ describe('token figures in the summary', () => {
 
 describe('token figures of a load window', () => {
   it('sums the ok answers counted over the window and takes TPOT per token percentiles', () => {
-    const counted = (over: Parameters<typeof makeRecord>[0]) => toLoadRecord(withTokenFigures(makeRecord({ answer: 'The capital of France is Paris.', ttft_ms: 400, total_ms: 1000, ...over }), fixed(7)));
-    const records = [counted({ key: 'a', sent_offset_ms: 0 }), counted({ key: 'b', sent_offset_ms: 100, ttft_ms: 100 }), toLoadRecord(makeRecord({ key: 'c', sent_offset_ms: 200 }))];
+    const counted = (over: Parameters<typeof makeRecord>[0]) =>
+      toLoadRecord(
+        withTokenFigures(
+          makeRecord({ answer: 'The capital of France is Paris.', ttft_ms: 400, total_ms: 1000, ...over }),
+          fixed(7),
+        ),
+      );
+    const records = [
+      counted({ key: 'a', sent_offset_ms: 0 }),
+      counted({ key: 'b', sent_offset_ms: 100, ttft_ms: 100 }),
+      toLoadRecord(makeRecord({ key: 'c', sent_offset_ms: 200 })),
+    ];
     const w = windowFigures({ name: 'measured', start_ms: 0, end_ms: 2000 }, records, 0, () => true);
     // 7 + 7 counted tokens over the 2 s window; the uncounted record adds nothing.
     expect(w.tokens?.output_tokens_total).toBe(14);
     expect(w.tokens?.output_throughput_tokens_per_s).toBe(7);
     expect(w.tokens?.tpot_per_token_ms?.count).toBe(2);
     expect(w.tokens?.tpot_per_token_ms?.max).toBe(150); // (1000 - 100) / 6
-    expect(windowFigures({ name: 'measured', start_ms: 0, end_ms: 2000 }, [toLoadRecord(makeRecord({ sent_offset_ms: 0 }))], 0, () => true).tokens).toBeNull();
+    expect(
+      windowFigures(
+        { name: 'measured', start_ms: 0, end_ms: 2000 },
+        [toLoadRecord(makeRecord({ sent_offset_ms: 0 }))],
+        0,
+        () => true,
+      ).tokens,
+    ).toBeNull();
     // A load gate or SLO on tpot_per_token_ms reads the window's token figures.
     const summary = { windows: { measured: w }, by_turn: {} } as unknown as LoadSummary;
     expect(loadFigureValue(summary, 'tpot_per_token_ms', 'max')).toBe(150);

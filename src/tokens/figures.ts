@@ -20,7 +20,11 @@ import type { AnswerFigures } from '../records/record.js';
 /** The token figures of AnswerFigures. */
 export type TokenFigures = Pick<AnswerFigures, 'output_tokens' | 'output_tokens_per_s' | 'tpot_per_token_ms'>;
 
-export const NO_TOKEN_FIGURES: TokenFigures = { output_tokens: null, output_tokens_per_s: null, tpot_per_token_ms: null };
+export const NO_TOKEN_FIGURES: TokenFigures = {
+  output_tokens: null,
+  output_tokens_per_s: null,
+  tpot_per_token_ms: null,
+};
 
 /** Rounded like the record's other figures: 0.01 ms, 0.01 tokens/s. */
 const round2 = (value: number): number => Math.round(value * 100) / 100;
@@ -37,6 +41,7 @@ export function tokenFigures(
   return {
     output_tokens: tokens,
     output_tokens_per_s: total !== null && total > 0 ? round2((tokens * 1000) / total) : null,
-    tpot_per_token_ms: total !== null && ttft !== null && tokens >= 2 && total >= ttft ? round2((total - ttft) / (tokens - 1)) : null,
+    tpot_per_token_ms:
+      total !== null && ttft !== null && tokens >= 2 && total >= ttft ? round2((total - ttft) / (tokens - 1)) : null,
   };
 }

@@ -13,7 +13,10 @@ const fileOf = (content: string | Buffer) => {
   writeFileSync(path, content);
   return path;
 };
-const collect = async (path: string, options: { maxLineBytes?: number; chunkBytes?: number } = {}): Promise<FileLine[]> => {
+const collect = async (
+  path: string,
+  options: { maxLineBytes?: number; chunkBytes?: number } = {},
+): Promise<FileLine[]> => {
   const lines: FileLine[] = [];
   for await (const line of readFileLines(path, { name: 'runs/x.jsonl', ...options })) lines.push(line);
   return lines;
@@ -27,9 +30,12 @@ describe('readFileLines', () => {
     { text: 'çé€', number: 3, offset: 5, length: 7, terminated: true },
     { text: '{"x":1}', number: 4, offset: 13, length: 7, terminated: false },
   ];
-  it.each([1, 2, 3, 5, 64 * 1024])('chunks of %i bytes: same lines, places and text (split inside CRLF and UTF-8 too)', async (chunkBytes) => {
-    expect(await collect(fileOf(content), { chunkBytes })).toEqual(want);
-  });
+  it.each([1, 2, 3, 5, 64 * 1024])(
+    'chunks of %i bytes: same lines, places and text (split inside CRLF and UTF-8 too)',
+    async (chunkBytes) => {
+      expect(await collect(fileOf(content), { chunkBytes })).toEqual(want);
+    },
+  );
 
   it('an empty file has no line; a file ending in a newline has no empty last line', async () => {
     expect(await collect(fileOf(''))).toEqual([]);
@@ -39,7 +45,10 @@ describe('readFileLines', () => {
   it.each([
     { name: 'a terminated line', content: 'ok\n0123456789\nok\n' },
     { name: 'an unterminated last line', content: 'ok\n0123456789' },
-    { name: 'a line far longer than the cap, refused before its end is read', content: `ok\n${'x'.repeat(100_000)}\nok\n` },
+    {
+      name: 'a line far longer than the cap, refused before its end is read',
+      content: `ok\n${'x'.repeat(100_000)}\nok\n`,
+    },
   ])('$name past the cap: file:line: line longer than N bytes', async ({ content: text }) => {
     const error = await collect(fileOf(text), { maxLineBytes: 9, chunkBytes: 4 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
@@ -47,7 +56,9 @@ describe('readFileLines', () => {
   });
 
   it('a line of exactly the cap, with or without its CR, is read', async () => {
-    expect((await collect(fileOf('012345678\r\n012345678'), { maxLineBytes: 9, chunkBytes: 2 })).map((l) => l.text)).toEqual(['012345678', '012345678']);
+    expect(
+      (await collect(fileOf('012345678\r\n012345678'), { maxLineBytes: 9, chunkBytes: 2 })).map((l) => l.text),
+    ).toEqual(['012345678', '012345678']);
   });
 
   it('a missing file: the fs error, with its code', async () => {

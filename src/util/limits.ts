@@ -85,15 +85,23 @@ export function formatBytes(bytes: number): string {
 }
 
 /** A count with thousands separators, the same on every machine. */
-export const formatCount = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : String(n));
+export const formatCount = (n: number): string =>
+  Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : String(n);
 
 /**
  * Why `requests` planned requests cannot be held in `heapBytes` of memory (half of it is the
  * budget: the run itself needs the rest), or undefined when they can. `what` names the plan
  * ("the plan", "the schedule") and `how` says how it was counted.
  */
-export function planTooLarge(requests: number, limit: number, heapBytes: number, what: string, how: string): string | undefined {
-  if (requests > limit) return `${what} holds ${formatCount(requests)} requests (${how}), over the limit of ${formatCount(limit)}`;
+export function planTooLarge(
+  requests: number,
+  limit: number,
+  heapBytes: number,
+  what: string,
+  how: string,
+): string | undefined {
+  if (requests > limit)
+    return `${what} holds ${formatCount(requests)} requests (${how}), over the limit of ${formatCount(limit)}`;
   const needed = requests * BYTES_PER_PLANNED_REQUEST;
   const budget = heapBytes / 2;
   if (needed > budget) {

@@ -16,7 +16,10 @@ const problemsOf = (fn: () => unknown): readonly string[] => {
 
 describe('parseJsonText', () => {
   it('returns the validated value', () => {
-    expect(parseJsonText('{"name": "a", "sets": [{"id": 1}]}', 'x.json', Schema)).toEqual({ name: 'a', sets: [{ id: 1 }] });
+    expect(parseJsonText('{"name": "a", "sets": [{"id": 1}]}', 'x.json', Schema)).toEqual({
+      name: 'a',
+      sets: [{ id: 1 }],
+    });
   });
   it('names the file when the text is not JSON', () => {
     expect(problemsOf(() => parseJsonText('{"name":', 'x.json', Schema))[0]).toMatch(/^x\.json: not JSON \(/);
@@ -27,6 +30,8 @@ describe('parseJsonText', () => {
       'x.json: sets.0.id: Invalid input: expected number, received string',
       'x.json: sets.1.id: Invalid input: expected number, received undefined',
     ]);
-    expect(problemsOf(() => parseJsonText('[]', 'x.json', Schema))).toEqual(['x.json: (top level): Invalid input: expected object, received array']);
+    expect(problemsOf(() => parseJsonText('[]', 'x.json', Schema))).toEqual([
+      'x.json: (top level): Invalid input: expected object, received array',
+    ]);
   });
 });

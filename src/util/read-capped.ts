@@ -12,7 +12,11 @@ import { open } from 'node:fs/promises';
 /** The file holds more than `maxBytes`; `size` is its size when known (a regular file), else null. */
 export class FileTooLargeError extends Error {
   override readonly name = 'FileTooLargeError';
-  constructor(readonly path: string, readonly maxBytes: number, readonly size: number | null) {
+  constructor(
+    readonly path: string,
+    readonly maxBytes: number,
+    readonly size: number | null,
+  ) {
     super(`${path}: larger than ${maxBytes} bytes`);
   }
 }

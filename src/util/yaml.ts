@@ -18,12 +18,18 @@ interface YamlState {
 }
 
 interface YamlModule {
-  load(text: string, options: { filename: string; json: boolean; listener?: (event: 'open' | 'close', state: YamlState) => void }): unknown;
+  load(
+    text: string,
+    options: { filename: string; json: boolean; listener?: (event: 'open' | 'close', state: YamlState) => void },
+  ): unknown;
 }
 
 /** Thrown from the parser's listener at the first node after an anchor was defined. */
 class YamlAnchorError extends Error {
-  constructor(readonly line: number, readonly anchor: string) {
+  constructor(
+    readonly line: number,
+    readonly anchor: string,
+  ) {
     super(`anchor &${anchor}`);
   }
 }
@@ -50,7 +56,9 @@ export function parseYaml(text: string, shown: string, what: string): unknown {
     return yaml.load(text, { filename: shown, json: true, listener: refuseAnchors });
   } catch (error) {
     if (error instanceof YamlAnchorError) {
-      throw new InputError([`${shown}:${error.line}: YAML anchors and aliases (&name, *name) are not allowed in ${what} (found &${error.anchor}); write each value out`]);
+      throw new InputError([
+        `${shown}:${error.line}: YAML anchors and aliases (&name, *name) are not allowed in ${what} (found &${error.anchor}); write each value out`,
+      ]);
     }
     const { reason, mark } = error as YamlError;
     const at = mark ? `:${mark.line + 1}:${mark.column + 1}` : '';

@@ -7,6 +7,15 @@
 import type { LoadSummary } from '../records/load-summary.js';
 import { decide, type GateOutcome, type Verdict } from './verdict.js';
 
-export function loadRunVerdict(summary: Pick<LoadSummary, 'slos' | 'banner' | 'run'>, gates: readonly GateOutcome[]): Verdict {
-  return decide({ slos: summary.slos, gates, interrupted: summary.run.interrupted, banners: summary.banner, detail: `${summary.run.requests} requests` });
+export function loadRunVerdict(
+  summary: Pick<LoadSummary, 'slos' | 'banner' | 'run'>,
+  gates: readonly GateOutcome[],
+): Verdict {
+  return decide({
+    slos: summary.slos,
+    gates,
+    interrupted: summary.run.interrupted,
+    banners: summary.banner,
+    detail: `${summary.run.requests} requests`,
+  });
 }

@@ -16,7 +16,8 @@ export interface VerdictPaint {
 /** The verdict line, its word coloured by status. */
 export function verdictLine(v: Verdict, paint: VerdictPaint): string {
   const { word, rest } = splitHeadline(v);
-  const colour = v.status === 'passed' || v.status === 'no-gate' ? paint.good : v.status === 'interrupted' ? paint.warn : paint.bad;
+  const colour =
+    v.status === 'passed' || v.status === 'no-gate' ? paint.good : v.status === 'interrupted' ? paint.warn : paint.bad;
   return `${colour(word)}${rest}`;
 }
 
@@ -42,13 +43,21 @@ export function verdictMarkdown(v: Verdict): string[] {
   return [
     `**${mdEscape(v.headline)}** (exit ${v.exit_code})`,
     ...(v.comparisons.length > 0 ? ['', ...v.comparisons.map((line) => `- ${mdEscape(line)}`)] : []),
-    ...(failed.length > 0 ? ['', ...failed.map((r) => `- ❌ ${r.kind === 'slo' ? 'SLO' : 'gate'} \`${mdEscape(r.text)}\`: ${mdEscape(r.detail)}`)] : []),
+    ...(failed.length > 0
+      ? [
+          '',
+          ...failed.map(
+            (r) => `- ❌ ${r.kind === 'slo' ? 'SLO' : 'gate'} \`${mdEscape(r.text)}\`: ${mdEscape(r.detail)}`,
+          ),
+        ]
+      : []),
   ];
 }
 
 /** report.html / compare.html: the same, as a block of class `verdict verdict-<status>`. */
 export function verdictHtml(v: Verdict, esc: (text: string) => string): string {
   const failed = v.reasons.filter((r) => !r.passed && r.counted);
-  const list = (items: readonly string[]) => (items.length === 0 ? '' : `<ul>${items.map((i) => `<li>${esc(i)}</li>`).join('')}</ul>`);
+  const list = (items: readonly string[]) =>
+    items.length === 0 ? '' : `<ul>${items.map((i) => `<li>${esc(i)}</li>`).join('')}</ul>`;
   return `<section class="verdict verdict-${v.status}" role="status"><p><strong>${esc(v.headline)}</strong> (exit ${v.exit_code})</p>${list(v.comparisons)}${list(failed.map((r) => `${r.kind === 'slo' ? 'SLO' : 'gate'} ${r.text}: ${r.detail}`))}</section>`;
 }

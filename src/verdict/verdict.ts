@@ -119,7 +119,14 @@ export interface VerdictInput {
 const BROKEN_OP: Readonly<Record<GateOperator, string>> = { '<=': '>', '<': '>=', '>=': '<', '>': '<=', '==': '!=' };
 
 /** `ttft_ms.p95 2,026 ms > 1,500 ms` (broken) or `ttft_ms.p95 812 ms <= 1,500 ms` (met). */
-function relation(figure: string, value: number | null, op: GateOperator | undefined, threshold: number | undefined, held: boolean, show: (name: string, v: number) => string = formatFigureValue): string {
+function relation(
+  figure: string,
+  value: number | null,
+  op: GateOperator | undefined,
+  threshold: number | undefined,
+  held: boolean,
+  show: (name: string, v: number) => string = formatFigureValue,
+): string {
   if (value === null) return `${figure} has no value`;
   if (op === undefined || threshold === undefined) return `${figure} ${show(figure, value)}`;
   return `${figure} ${show(figure, value)} ${held ? op : BROKEN_OP[op]} ${show(figure, threshold)}`;
@@ -128,7 +135,12 @@ function relation(figure: string, value: number | null, op: GateOperator | undef
 /** A gate's figures in their units: `citation_recall delta -8.1 pts < -2 pts (accurate)`; the group named when `named`. */
 export function gateDetail(g: GateOutcome, named = true): string {
   const name = gateFigure(g.gate);
-  const show = g.gate.against === 'delta' ? formatFigureDelta : g.gate.against === 'ratio' ? (_: string, v: number) => formatRatio(v) : formatFigureValue;
+  const show =
+    g.gate.against === 'delta'
+      ? formatFigureDelta
+      : g.gate.against === 'ratio'
+        ? (_: string, v: number) => formatRatio(v)
+        : formatFigureValue;
   const label = g.gate.against === 'value' ? name : `${name} ${g.gate.against}`;
   const text = relation(label, g.value, g.gate.op, g.gate.threshold, g.passed, (_, v) => show(name, v));
   return g.target === undefined || !named ? text : `${text} (${g.target.label})`;
@@ -144,7 +156,10 @@ function tally(reasons: readonly VerdictReason[], noun: [string, string], failed
   if (reasons.length === 0) return undefined;
   const failed = reasons.filter((r) => !r.passed);
   if (failed.length === 0) return undefined;
-  const named = failed.slice(0, 2).map((r) => r.detail).join('; ');
+  const named = failed
+    .slice(0, 2)
+    .map((r) => r.detail)
+    .join('; ');
   return `${failed.length} of ${reasons.length} ${plural(reasons.length, noun[0], noun[1])} ${failedWord} (${named}${failed.length > 2 ? '; …' : ''})`;
 }
 
@@ -160,24 +175,59 @@ function heldTally(gates: readonly VerdictReason[], slos: readonly VerdictReason
 export function decide(input: VerdictInput): Verdict {
   // A gate's group is named only when the gates were checked on more than one.
   const named = new Set((input.gates ?? []).map((g) => g.target?.label)).size > 1;
-  const gates = (input.gates ?? []).map((g): VerdictReason => ({ kind: 'gate', passed: g.passed, counted: true, text: g.gate.text, detail: gateDetail(g, named) }));
-  const slos = (input.slos ?? []).map((s): VerdictReason => ({ kind: 'slo', passed: s.passed, counted: s.goodput_only !== true, text: s.text, detail: `${sloDetail(s)}${s.goodput_only ? ' (goodput only)' : ''}` }));
+  const gates = (input.gates ?? []).map((g): VerdictReason => ({
+    kind: 'gate',
+    passed: g.passed,
+    counted: true,
+    text: g.gate.text,
+    detail: gateDetail(g, named),
+  }));
+  const slos = (input.slos ?? []).map((s): VerdictReason => ({
+    kind: 'slo',
+    passed: s.passed,
+    counted: s.goodput_only !== true,
+    text: s.text,
+    detail: `${sloDetail(s)}${s.goodput_only ? ' (goodput only)' : ''}`,
+  }));
   const countedSlos = slos.filter((s) => s.counted);
   const reasons = [...slos, ...gates].sort((a, b) => Number(a.passed) - Number(b.passed));
   const tail = input.detail === undefined || input.detail === '' ? '' : ` · ${input.detail}`;
-  const failedText = [tally(countedSlos, ['SLO', 'SLOs'], 'broken'), tally(gates, ['gate', 'gates'], 'failed')].filter((t): t is string => t !== undefined);
+  const failedText = [tally(countedSlos, ['SLO', 'SLOs'], 'broken'), tally(gates, ['gate', 'gates'], 'failed')].filter(
+    (t): t is string => t !== undefined,
+  );
   const base = {
-    reasons, banners: [...(input.banners ?? [])], comparisons: [...(input.comparisons ?? [])],
-    ...(input.best === undefined ? {} : { best: [...input.best] }), ...(input.models === undefined ? {} : { models: input.models }),
+    reasons,
+    banners: [...(input.banners ?? [])],
+    comparisons: [...(input.comparisons ?? [])],
+    ...(input.best === undefined ? {} : { best: [...input.best] }),
+    ...(input.models === undefined ? {} : { models: input.models }),
   };
   if (input.interrupted) {
     const said = failedText.length > 0 ? `; ${failedText.join('; ')}` : '';
-    return { ...base, status: 'interrupted', exit_code: input.interruptedExit ?? ExitCode.Interrupted, headline: `INTERRUPTED${tail}${said}` };
+    return {
+      ...base,
+      status: 'interrupted',
+      exit_code: input.interruptedExit ?? ExitCode.Interrupted,
+      headline: `INTERRUPTED${tail}${said}`,
+    };
   }
-  if (input.runFailed !== undefined) return { ...base, status: 'run-failed', exit_code: ExitCode.RunFailed, headline: `RUN FAILED: ${input.runFailed}` };
-  if (failedText.length > 0) return { ...base, status: 'failed', exit_code: ExitCode.GateFailed, headline: `FAILED: ${failedText.join('; ')}${tail}` };
-  if (gates.length + countedSlos.length === 0) return { ...base, status: 'no-gate', exit_code: ExitCode.Ok, headline: `DONE: no gate or SLO set${tail}` };
-  return { ...base, status: 'passed', exit_code: ExitCode.Ok, headline: `PASSED: ${heldTally(gates, countedSlos)}${tail}` };
+  if (input.runFailed !== undefined)
+    return { ...base, status: 'run-failed', exit_code: ExitCode.RunFailed, headline: `RUN FAILED: ${input.runFailed}` };
+  if (failedText.length > 0)
+    return {
+      ...base,
+      status: 'failed',
+      exit_code: ExitCode.GateFailed,
+      headline: `FAILED: ${failedText.join('; ')}${tail}`,
+    };
+  if (gates.length + countedSlos.length === 0)
+    return { ...base, status: 'no-gate', exit_code: ExitCode.Ok, headline: `DONE: no gate or SLO set${tail}` };
+  return {
+    ...base,
+    status: 'passed',
+    exit_code: ExitCode.Ok,
+    headline: `PASSED: ${heldTally(gates, countedSlos)}${tail}`,
+  };
 }
 
 /**
@@ -186,7 +236,8 @@ export function decide(input: VerdictInput): Verdict {
  */
 export function decideCapacity(found: boolean, line: string, interrupted: boolean): Verdict {
   const base = { reasons: [], banners: [], comparisons: [] };
-  if (interrupted) return { ...base, status: 'interrupted', exit_code: ExitCode.Interrupted, headline: `INTERRUPTED: ${line}` };
+  if (interrupted)
+    return { ...base, status: 'interrupted', exit_code: ExitCode.Interrupted, headline: `INTERRUPTED: ${line}` };
   return found
     ? { ...base, status: 'passed', exit_code: ExitCode.Ok, headline: `FOUND: ${line}` }
     : { ...base, status: 'failed', exit_code: ExitCode.GateFailed, headline: `FAILED: ${line}` };

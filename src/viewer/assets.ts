@@ -34,11 +34,20 @@ export function packageRoot(from: string = fileURLToPath(import.meta.url)): stri
 export const defaultBundleDir = (): string => join(packageRoot(), 'dist', 'viewer');
 
 /** Reads the bundle (`app`: the viewer's, or `--dashboard`'s); RunError with one line saying how to build it when it is missing. */
-export async function readViewerBundle(dir: string = defaultBundleDir(), app: 'viewer' | 'dashboard' = 'viewer'): Promise<ViewerBundle> {
+export async function readViewerBundle(
+  dir: string = defaultBundleDir(),
+  app: 'viewer' | 'dashboard' = 'viewer',
+): Promise<ViewerBundle> {
   try {
-    const [js, css] = await Promise.all([readFile(join(dir, `${app}.js`), 'utf8'), readFile(join(dir, `${app}.css`), 'utf8')]);
+    const [js, css] = await Promise.all([
+      readFile(join(dir, `${app}.js`), 'utf8'),
+      readFile(join(dir, `${app}.css`), 'utf8'),
+    ]);
     return { js, css };
   } catch (error) {
-    throw new RunError(`the ${app}'s bundle is missing (${join(dir, `${app}.js`)}): build it with \`npm run build:viewer\` (npm ci builds it)`, { cause: error });
+    throw new RunError(
+      `the ${app}'s bundle is missing (${join(dir, `${app}.js`)}): build it with \`npm run build:viewer\` (npm ci builds it)`,
+      { cause: error },
+    );
   }
 }

@@ -16,12 +16,19 @@ export const SECURITY_HEADERS = {
   'x-frame-options': 'DENY',
 };
 
-export function send(res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}): void {
+export function send(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: string | Buffer,
+  extra: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...SECURITY_HEADERS, ...extra });
   res.end(body);
 }
 
-export const json = (res: ServerResponse, status: number, value: unknown) => send(res, status, 'application/json; charset=utf-8', JSON.stringify(value));
+export const json = (res: ServerResponse, status: number, value: unknown) =>
+  send(res, status, 'application/json; charset=utf-8', JSON.stringify(value));
 export const problem = (res: ServerResponse, status: number, message: string) => json(res, status, { error: message });
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
@@ -34,8 +41,13 @@ export const urlHost = (host: string): string => (isIP(host) === 6 ? `[${host}]`
  * Which Host headers a server bound to `host`:`port` answers: on loopback its loopback names; on
  * another address that address; on a wildcard (0.0.0.0, ::) any IP literal with its port.
  */
-export function hostGuard(host: string, port: number): { readonly hosts: readonly string[]; allows(header: string | undefined): boolean } {
-  const hosts = LOOPBACK.has(host) ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] : [`${urlHost(host)}:${port}`];
+export function hostGuard(
+  host: string,
+  port: number,
+): { readonly hosts: readonly string[]; allows(header: string | undefined): boolean } {
+  const hosts = LOOPBACK.has(host)
+    ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]
+    : [`${urlHost(host)}:${port}`];
   const wildcard = WILDCARD.has(host);
   return {
     hosts,

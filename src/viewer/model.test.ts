@@ -24,7 +24,10 @@ function records(recallOfQ2: 'pass' | 'fail'): RequestRecord[] {
         question_id: q,
         set: 'duo',
         scores: null,
-        models: [makeModel(0, { scores: passing }), makeModel(1, { scores: q === 'q10' ? failing : passing, outcome: q === 'q10' ? 'timeout' : 'ok' })],
+        models: [
+          makeModel(0, { scores: passing }),
+          makeModel(1, { scores: q === 'q10' ? failing : passing, outcome: q === 'q10' ? 'timeout' : 'ok' }),
+        ],
       }),
     );
   }
@@ -32,12 +35,28 @@ function records(recallOfQ2: 'pass' | 'fail'): RequestRecord[] {
 }
 
 const review = (over: Partial<Review>): Review => ({
-  review_version: 1, key: 'q1|fast|stream|0', model_index: null, question_id: 'q1', set: 'fast', mode: 'stream', repeat: 0, verdict: 'pass', note: '', reviewer: 'ann', at: '2026-01-01T00:00:00Z', ...over,
+  review_version: 1,
+  key: 'q1|fast|stream|0',
+  model_index: null,
+  question_id: 'q1',
+  set: 'fast',
+  mode: 'stream',
+  repeat: 0,
+  verdict: 'pass',
+  note: '',
+  reviewer: 'ann',
+  at: '2026-01-01T00:00:00Z',
+  ...over,
 });
 
 describe('buildViewData', () => {
   it('a column per set × mode, per model for a multi-model set; a row per question in natural order', () => {
-    const data = buildViewData({ runs: [{ name: 'a', source: 'a', collected: collect(records('pass')), reviews: 0, comparison: null }], mode: 'server', generatedBy: 'chatbench test', details: { source: 'server' } });
+    const data = buildViewData({
+      runs: [{ name: 'a', source: 'a', collected: collect(records('pass')), reviews: 0, comparison: null }],
+      mode: 'server',
+      generatedBy: 'chatbench test',
+      details: { source: 'server' },
+    });
     expect(data.columns.map((c) => c.label)).toEqual(['fast', 'duo · model-0', 'duo · model-1']);
     expect(data.questions.map((q) => q.id)).toEqual(['q1', 'q2', 'q10']);
     const q10 = data.questions[2]!;
@@ -50,7 +69,12 @@ describe('buildViewData', () => {
 
   it('shows every figure of the catalogue that a column has, with intervals, and no human_pass_rate before a review', () => {
     const collected = collect(records('pass'));
-    const data = buildViewData({ runs: [{ name: 'a', source: 'a', collected, reviews: 0, comparison: null }], mode: 'server', generatedBy: 't', details: { source: 'server' } });
+    const data = buildViewData({
+      runs: [{ name: 'a', source: 'a', collected, reviews: 0, comparison: null }],
+      mode: 'server',
+      generatedBy: 't',
+      details: { source: 'server' },
+    });
     const names = data.figures.map((f) => f.name);
     expect(names).toContain('citation_recall');
     expect(names).toContain('ttfp_ms.p95');
@@ -62,12 +86,33 @@ describe('buildViewData', () => {
     const pass = data.figures.findIndex((f) => f.name === 'pass_rate');
     expect(data.columns[0]!.figures[pass]).toMatchObject({ value: 1, n: 3 });
     expect(data.columns[0]!.figures[pass]!.low).toBeLessThan(1);
-    expect(data.figures.find((f) => f.name === 'ttfp_ms.p95')).toMatchObject({ kind: 'latency', higher_is_better: false, headline: true });
+    expect(data.figures.find((f) => f.name === 'ttfp_ms.p95')).toMatchObject({
+      kind: 'latency',
+      higher_is_better: false,
+      headline: true,
+    });
   });
 
   it('reviews become human_pass_rate and the cells show them', () => {
-    const reviews = [review({}), review({ key: 'q2|fast|stream|0', question_id: 'q2', verdict: 'fail' }), review({ key: 'q1|duo|stream|0', set: 'duo', model_index: 1, verdict: 'fail' })];
-    const data = buildViewData({ runs: [{ name: 'a', source: 'a', collected: collect(records('pass'), reviews), reviews: reviews.length, comparison: null }], mode: 'server', generatedBy: 't', details: { source: 'server' } });
+    const reviews = [
+      review({}),
+      review({ key: 'q2|fast|stream|0', question_id: 'q2', verdict: 'fail' }),
+      review({ key: 'q1|duo|stream|0', set: 'duo', model_index: 1, verdict: 'fail' }),
+    ];
+    const data = buildViewData({
+      runs: [
+        {
+          name: 'a',
+          source: 'a',
+          collected: collect(records('pass'), reviews),
+          reviews: reviews.length,
+          comparison: null,
+        },
+      ],
+      mode: 'server',
+      generatedBy: 't',
+      details: { source: 'server' },
+    });
     const human = data.figures.findIndex((f) => f.name === 'human_pass_rate');
     expect(human).toBeGreaterThan(-1);
     expect(data.columns[0]!.figures[human]).toMatchObject({ value: 0.5, n: 2 });
@@ -97,23 +142,45 @@ describe('buildViewData', () => {
   it('several runs side by side: a column per run × set, labels prefixed with the run', () => {
     const a = collect(records('pass'));
     const b = collect(records('fail').filter((r) => r.set === 'fast'));
-    const data = buildViewData({ runs: [{ name: 'old', source: 'old', collected: a, reviews: 0, comparison: null }, { name: 'new', source: 'new', collected: b, reviews: 0, comparison: null }], mode: 'server', generatedBy: 't', details: { source: 'server' } });
-    expect(data.columns.map((c) => [c.run, c.label])).toEqual([[0, 'old: fast'], [0, 'old: duo · model-0'], [0, 'old: duo · model-1'], [1, 'new: fast']]);
+    const data = buildViewData({
+      runs: [
+        { name: 'old', source: 'old', collected: a, reviews: 0, comparison: null },
+        { name: 'new', source: 'new', collected: b, reviews: 0, comparison: null },
+      ],
+      mode: 'server',
+      generatedBy: 't',
+      details: { source: 'server' },
+    });
+    expect(data.columns.map((c) => [c.run, c.label])).toEqual([
+      [0, 'old: fast'],
+      [0, 'old: duo · model-0'],
+      [0, 'old: duo · model-1'],
+      [1, 'new: fast'],
+    ]);
     expect(data.questions[1]!.cells.map((c) => c?.state)).toEqual(['pass', 'pass', 'pass', 'fail']);
   });
 
   it('keeps the first answer, cut to answer_chars, for search', () => {
     const long = makeRecord({ ...makeFigures({ answer: 'x'.repeat(50) }) });
-    const data = buildViewData({ runs: [{ name: 'a', source: 'a', collected: collect([long]), reviews: 0, comparison: null }], mode: 'file', generatedBy: 't', answerChars: 10, details: { source: 'embedded', complete: true } });
+    const data = buildViewData({
+      runs: [{ name: 'a', source: 'a', collected: collect([long]), reviews: 0, comparison: null }],
+      mode: 'file',
+      generatedBy: 't',
+      answerChars: 10,
+      details: { source: 'embedded', complete: true },
+    });
     expect(data.questions[0]!.cells[0]!.text).toBe(`${'x'.repeat(9)}…`);
   });
 });
 
 describe('conversationOrder', () => {
-  it('keeps a conversation\'s turns together, in turn order, where its earliest id stands', () => {
+  it("keeps a conversation's turns together, in turn order, where its earliest id stands", () => {
     const meta: Record<string, { conversation: string | null; turn: number | null }> = {
-      q1: { conversation: null, turn: null }, q2: { conversation: 'c', turn: 2 }, q3: { conversation: null, turn: null },
-      q10: { conversation: 'c', turn: 1 }, q4: { conversation: 'd', turn: 1 },
+      q1: { conversation: null, turn: null },
+      q2: { conversation: 'c', turn: 2 },
+      q3: { conversation: null, turn: null },
+      q10: { conversation: 'c', turn: 1 },
+      q4: { conversation: 'd', turn: 1 },
     };
     expect(conversationOrder(Object.keys(meta), (id) => meta[id])).toEqual(['q1', 'q10', 'q2', 'q3', 'q4']);
   });

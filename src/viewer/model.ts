@@ -8,25 +8,53 @@
  */
 import type { Verdict as RunVerdict } from '../verdict/index.js';
 import { minSamplesJson, minSamplesOf } from '../figures/min-samples.js';
-import { createRunCollector, groupKeyString, groupValue, type GroupData, type GroupKey, type RunData } from '../compare/run-data.js';
+import {
+  createRunCollector,
+  groupKeyString,
+  groupValue,
+  type GroupData,
+  type GroupKey,
+  type RunData,
+} from '../compare/run-data.js';
 import type { Comparison } from '../compare/schema.js';
 import { shownFigures } from '../compare/table.js';
 import {
-  FIGURE_NAMES, HEADLINE_FIGURES, HEADLINE_LATENCY, LATENCY_STATS, REPEAT_FIGURES, REVIEW_FIGURES, figureKind, higherIsBetter,
+  FIGURE_NAMES,
+  HEADLINE_FIGURES,
+  HEADLINE_LATENCY,
+  LATENCY_STATS,
+  REPEAT_FIGURES,
+  REVIEW_FIGURES,
+  figureKind,
+  higherIsBetter,
   type LatencyStat,
 } from '../figures/catalogue.js';
 import { gateTargets } from '../gates/evaluate.js';
 import { modelPassed, recordPassed } from '../metrics/pass.js';
 import { questionValue } from '../metrics/question-value.js';
 import { proportionEstimate } from '../metrics/stats.js';
-import { ModeSchema, ModelFiguresSchema, RequestRecordSchema, type AnswerFigures, type RequestRecord } from '../records/record.js';
+import {
+  ModeSchema,
+  ModelFiguresSchema,
+  RequestRecordSchema,
+  type AnswerFigures,
+  type RequestRecord,
+} from '../records/record.js';
 import { answerKey, NO_VERDICTS, recordVerdict, type HumanVerdicts } from '../records/review.js';
 import { LATENCY_FIGURES, type LatencyFigure } from '../records/summary.js';
 import { sampleValue } from '../figures/catalogue.js';
 import { cellState } from '../reports/cell-state.js';
 import { naturalCompare, trimText } from '../reports/format.js';
 import {
-  VIEW_DATA_VERSION, type ViewCell, type ViewChange, type ViewColumn, type ViewData, type ViewEstimate, type ViewFigure, type ViewQuestion, type ViewRun,
+  VIEW_DATA_VERSION,
+  type ViewCell,
+  type ViewChange,
+  type ViewColumn,
+  type ViewData,
+  type ViewEstimate,
+  type ViewFigure,
+  type ViewQuestion,
+  type ViewRun,
 } from './view-data.js';
 
 /** Default of how much of each answer the questions list keeps for search and preview. */
@@ -69,18 +97,28 @@ export interface ViewCollector {
 }
 
 /** Collects one run; `verdicts` are its reviews, `setOrder` the plan's set order (manifest). */
-export function createViewCollector(options: { verdicts?: HumanVerdicts; setOrder?: readonly string[] | undefined } = {}): ViewCollector {
+export function createViewCollector(
+  options: { verdicts?: HumanVerdicts; setOrder?: readonly string[] | undefined } = {},
+): ViewCollector {
   const verdicts = options.verdicts ?? NO_VERDICTS;
   const run = createRunCollector({ verdicts, ...(options.setOrder ? { setOrder: options.setOrder } : {}) });
   const tries = new Map<string, Map<string, Map<number, Try>>>();
   const questions = new Map<string, QuestionMeta>();
-  const observe = (record: RequestRecord, modelIndex: number | null, figures: AnswerFigures, passed: boolean, human: boolean | undefined) => {
+  const observe = (
+    record: RequestRecord,
+    modelIndex: number | null,
+    figures: AnswerFigures,
+    passed: boolean,
+    human: boolean | undefined,
+  ) => {
     const id = groupKeyString({ set: record.set, mode: record.mode, model_index: modelIndex });
     let group = tries.get(id);
     if (group === undefined) tries.set(id, (group = new Map()));
     let question = group.get(record.question_id);
     if (question === undefined) group.set(record.question_id, (question = new Map()));
-    const latency = Object.fromEntries(LATENCY_FIGURES.map((f) => [f, sampleValue(f, figures, record.headers_ms)])) as Record<LatencyFigure, number | null>;
+    const latency = Object.fromEntries(
+      LATENCY_FIGURES.map((f) => [f, sampleValue(f, figures, record.headers_ms)]),
+    ) as Record<LatencyFigure, number | null>;
     question.set(record.repeat, { outcome: figures.outcome, passed, human, latency, answer: figures.answer });
   };
   return {
@@ -88,12 +126,17 @@ export function createViewCollector(options: { verdicts?: HumanVerdicts; setOrde
       run.add(record);
       if (!questions.has(record.question_id)) {
         questions.set(record.question_id, {
-          question: record.question, category: record.category, expected: [...record.expected_document_ids], conversation: record.conversation, turn: record.turn,
+          question: record.question,
+          category: record.category,
+          expected: [...record.expected_document_ids],
+          conversation: record.conversation,
+          turn: record.turn,
         });
       }
       const modelIndexes = (record.models ?? []).map((m) => m.model_index);
       observe(record, null, record, recordPassed(record), recordVerdict(verdicts, record.key, modelIndexes));
-      for (const m of record.models ?? []) observe(record, m.model_index, m, modelPassed(m), verdicts.get(answerKey(record.key, m.model_index))?.pass);
+      for (const m of record.models ?? [])
+        observe(record, m.model_index, m, modelPassed(m), verdicts.get(answerKey(record.key, m.model_index))?.pass);
     },
     finish(source, tornLines = 0) {
       return { data: run.finish(source, tornLines), tries, questions };
@@ -130,13 +173,17 @@ const HEADLINE: ReadonlySet<string> = new Set<string>([...HEADLINE_FIGURES, ...H
 const REPEATS: ReadonlySet<string> = new Set<string>(REPEAT_FIGURES);
 
 /** Four significant digits: plenty for a colour or a sort, and the questions list stays small. */
-const compact = (value: number | null): number | null => (value === null || !Number.isFinite(value) ? null : Number(value.toPrecision(4)));
+const compact = (value: number | null): number | null =>
+  value === null || !Number.isFinite(value) ? null : Number(value.toPrecision(4));
 
 /** The columns of a run: gate targets (per model for multi-model sets), in set order, stream first, models by index. */
 function runColumns(data: RunData): GroupData[] {
   const sets = data.summary.run.sets;
   return [...gateTargets(data)].sort(
-    (a, b) => sets.indexOf(a.set) - sets.indexOf(b.set) || MODES.indexOf(a.mode) - MODES.indexOf(b.mode) || (a.model_index ?? -1) - (b.model_index ?? -1),
+    (a, b) =>
+      sets.indexOf(a.set) - sets.indexOf(b.set) ||
+      MODES.indexOf(a.mode) - MODES.indexOf(b.mode) ||
+      (a.model_index ?? -1) - (b.model_index ?? -1),
   );
 }
 
@@ -146,13 +193,24 @@ function figureOf(name: string, repeats: boolean): ViewFigure | undefined {
   const kind = figureKind(base);
   if (kind === undefined) return undefined;
   const headline =
-    HEADLINE.has(name) || (repeats && REPEATS.has(name)) || (kind === 'latency' && base === name && HEADLINE_LATENCY.some((h) => h.startsWith(`${base}.`)));
-  return { name, base, kind, higher_is_better: higherIsBetter(name), headline, min_n: minSamplesJson(minSamplesOf(name)) };
+    HEADLINE.has(name) ||
+    (repeats && REPEATS.has(name)) ||
+    (kind === 'latency' && base === name && HEADLINE_LATENCY.some((h) => h.startsWith(`${base}.`)));
+  return {
+    name,
+    base,
+    kind,
+    higher_is_better: higherIsBetter(name),
+    headline,
+    min_n: minSamplesJson(minSamplesOf(name)),
+  };
 }
 
 /** Every figure of the catalogue, latency ones with each statistic. */
 function overviewFigures(repeats: boolean): ViewFigure[] {
-  return FIGURE_NAMES.flatMap((base) => (figureKind(base) === 'latency' ? OVERVIEW_STATS.map((s) => `${base}.${s}`) : [base])).flatMap((name) => figureOf(name, repeats) ?? []);
+  return FIGURE_NAMES.flatMap((base) =>
+    figureKind(base) === 'latency' ? OVERVIEW_STATS.map((s) => `${base}.${s}`) : [base],
+  ).flatMap((name) => figureOf(name, repeats) ?? []);
 }
 
 /** Every per-question figure: scores and rates by questionValue, latency figures by the mean of ok tries. */
@@ -165,11 +223,19 @@ function estimate(run: RunData, key: GroupKey, figure: ViewFigure): ViewEstimate
   const stat = figure.kind === 'latency' ? (figure.name.split('.')[1] as LatencyStat) : undefined;
   const value = groupValue(run, key, figure.base, stat);
   if (value === null) return null;
-  const group = run.summary.groups.find((g) => g.set === key.set && g.mode === key.mode && g.model_index === key.model_index);
+  const group = run.summary.groups.find(
+    (g) => g.set === key.set && g.mode === key.mode && g.model_index === key.model_index,
+  );
   if (group === undefined) return null;
-  if (figure.kind === 'latency') return { value, low: null, high: null, n: group.latency[figure.base as LatencyFigure]?.count ?? null };
-  const repeats = run.repeats.find((r) => r.set === key.set && r.mode === key.mode && r.model_index === key.model_index);
-  const kept = group.scores[figure.base] ?? (group as unknown as Record<string, unknown>)[figure.base] ?? (repeats as unknown as Record<string, unknown> | undefined)?.[figure.base];
+  if (figure.kind === 'latency')
+    return { value, low: null, high: null, n: group.latency[figure.base as LatencyFigure]?.count ?? null };
+  const repeats = run.repeats.find(
+    (r) => r.set === key.set && r.mode === key.mode && r.model_index === key.model_index,
+  );
+  const kept =
+    group.scores[figure.base] ??
+    (group as unknown as Record<string, unknown>)[figure.base] ??
+    (repeats as unknown as Record<string, unknown> | undefined)?.[figure.base];
   if (isEstimate(kept)) return { value, low: kept.ci_low, high: kept.ci_high, n: kept.n };
   if (figure.kind === 'rate' && group.requests > 0) {
     const wilson = proportionEstimate(Math.round(value * group.requests), group.requests);
@@ -179,7 +245,10 @@ function estimate(run: RunData, key: GroupKey, figure: ViewFigure): ViewEstimate
 }
 
 const isEstimate = (v: unknown): v is { mean: number; ci_low: number; ci_high: number; n: number } =>
-  typeof v === 'object' && v !== null && typeof (v as { mean?: unknown }).mean === 'number' && typeof (v as { ci_low?: unknown }).ci_low === 'number';
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as { mean?: unknown }).mean === 'number' &&
+  typeof (v as { ci_low?: unknown }).ci_low === 'number';
 
 function mean(values: readonly (number | null)[]): number | null {
   const present = values.filter((v): v is number => v !== null && Number.isFinite(v));
@@ -193,13 +262,26 @@ function reviewOf(tries: readonly Try[]): ViewCell['review'] {
   return verdicts.has(true) ? 'pass' : 'fail';
 }
 
-function cellOf(collected: CollectedRun, column: GroupData, questionId: string, figures: readonly ViewFigure[], answerChars: number, change: ViewChange | null): ViewCell | null {
+function cellOf(
+  collected: CollectedRun,
+  column: GroupData,
+  questionId: string,
+  figures: readonly ViewFigure[],
+  answerChars: number,
+  change: ViewChange | null,
+): ViewCell | null {
   const byRepeat = collected.tries.get(groupKeyString(column))?.get(questionId);
   const data = column.questions.get(questionId);
   if (byRepeat === undefined || data === undefined) return null;
   const tries = [...byRepeat.entries()].sort(([a], [b]) => a - b).map(([, t]) => t);
   const state = cellState(tries.map((t) => ({ pass: t.passed, outcome: t.outcome })));
-  const values = figures.map((f) => compact(f.kind === 'latency' ? mean(tries.filter((t) => t.outcome === 'ok').map((t) => t.latency[f.base as LatencyFigure])) : questionValue(data, f.base)));
+  const values = figures.map((f) =>
+    compact(
+      f.kind === 'latency'
+        ? mean(tries.filter((t) => t.outcome === 'ok').map((t) => t.latency[f.base as LatencyFigure]))
+        : questionValue(data, f.base),
+    ),
+  );
   const first = tries[0]?.answer ?? null;
   return {
     state: state === 'none' ? 'error' : state,
@@ -214,7 +296,9 @@ function cellOf(collected: CollectedRun, column: GroupData, questionId: string, 
 /** Question id → change, for one column of a run compared with the baseline. */
 function changesOf(comparison: Comparison | null, column: GroupData): Map<string, ViewChange> {
   const changes = new Map<string, ViewChange>();
-  const group = comparison?.groups.find((g) => g.set === column.set && g.mode === column.mode && g.model_index === column.model_index);
+  const group = comparison?.groups.find(
+    (g) => g.set === column.set && g.mode === column.mode && g.model_index === column.model_index,
+  );
   for (const q of group?.broken ?? []) changes.set(q.question_id, 'broken');
   for (const q of group?.fixed ?? []) changes.set(q.question_id, changes.has(q.question_id) ? 'both' : 'fixed');
   return changes;
@@ -252,7 +336,9 @@ export function buildViewData(options: ViewDataOptions): ViewData {
       columnSources.push({ run, group, changes: changesOf(run.comparison, group) });
       const model = group.model_index === null ? '' : ` · ${group.model_name ?? `model ${group.model_index}`}`;
       const label = `${several ? `${run.name}: ` : ''}${group.set}${model}${bothModes ? ` (${group.mode})` : ''}`;
-      const summaryGroup = run.collected.data.summary.groups.find((g) => g.set === group.set && g.mode === group.mode && g.model_index === group.model_index);
+      const summaryGroup = run.collected.data.summary.groups.find(
+        (g) => g.set === group.set && g.mode === group.mode && g.model_index === group.model_index,
+      );
       return {
         run: runIndex,
         set: group.set,
@@ -268,14 +354,22 @@ export function buildViewData(options: ViewDataOptions): ViewData {
   // Only figures some column has: a run without reviews shows no human_pass_rate row.
   const keptFigures = allFigures.map((_, i) => rawColumns.some((c) => c.figures[i] !== null));
   const figures = allFigures.filter((_, i) => keptFigures[i]);
-  const columns: ViewColumn[] = rawColumns.map((c, id) => ({ ...c, id, figures: c.figures.filter((_, i) => keptFigures[i]) }));
+  const columns: ViewColumn[] = rawColumns.map((c, id) => ({
+    ...c,
+    id,
+    figures: c.figures.filter((_, i) => keptFigures[i]),
+  }));
 
   const ids = new Set<string>();
   for (const run of options.runs) for (const id of run.collected.questions.keys()) ids.add(id);
-  const ordered = conversationOrder([...ids], (id) => options.runs.map((r) => r.collected.questions.get(id)).find((m) => m !== undefined));
+  const ordered = conversationOrder([...ids], (id) =>
+    options.runs.map((r) => r.collected.questions.get(id)).find((m) => m !== undefined),
+  );
   const rawRows = ordered.map((id) => {
     const meta = options.runs.map((r) => r.collected.questions.get(id)).find((m) => m !== undefined)!;
-    const cells = columnSources.map(({ run, group, changes }) => cellOf(run.collected, group, id, allCellFigures, answerChars, changes.get(id) ?? null));
+    const cells = columnSources.map(({ run, group, changes }) =>
+      cellOf(run.collected, group, id, allCellFigures, answerChars, changes.get(id) ?? null),
+    );
     return { id, meta, cells };
   });
   // A per-question figure is kept when it tells questions apart: some cell has it and not every cell the same.
@@ -319,7 +413,10 @@ export function buildViewData(options: ViewDataOptions): ViewData {
  * Question ids in natural order, except that a conversation's turns stay together, in turn order,
  * where its earliest id stands.
  */
-export function conversationOrder(ids: readonly string[], metaOf: (id: string) => Pick<QuestionMeta, 'conversation' | 'turn'> | undefined): string[] {
+export function conversationOrder(
+  ids: readonly string[],
+  metaOf: (id: string) => Pick<QuestionMeta, 'conversation' | 'turn'> | undefined,
+): string[] {
   const sorted = [...ids].sort(naturalCompare);
   const lead = new Map<string, string>();
   for (const id of sorted) {

@@ -14,7 +14,8 @@ import type { ViewData, ViewDetail } from './view-data.js';
 export const DATA_ELEMENT = 'chatbench-view-data';
 export const DETAILS_ELEMENT = 'chatbench-view-details';
 
-export const SERVED_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'";
+export const SERVED_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'";
 /** The served page's policy as an HTTP header also forbids framing (a meta element cannot). */
 export const SERVED_CSP_HEADER = `${SERVED_CSP}; frame-ancestors 'none'`;
 
@@ -37,11 +38,14 @@ const head = (title: string, csp: string, style: string) =>
 /** The page `chatbench view` serves at / (and `--dashboard`, with its own app: `app` names its assets). */
 export function renderServedPage(options: { title: string; app?: 'viewer' | 'dashboard' }): string {
   const app = options.app ?? 'viewer';
-  const noscript = app === 'viewer' ? 'The chatbench viewer needs JavaScript; report.html and report.md show the same figures without it.' : 'The dashboard needs JavaScript; the terminal shows the run\'s progress without it.';
+  const noscript =
+    app === 'viewer'
+      ? 'The chatbench viewer needs JavaScript; report.html and report.md show the same figures without it.'
+      : "The dashboard needs JavaScript; the terminal shows the run's progress without it.";
   return [
     head(options.title, SERVED_CSP, `<link rel="stylesheet" href="/assets/${app}.css">`),
     '<body>',
-    `<div id="app"><p class="loading">${app === 'viewer' ? 'Loading the runs…' : 'Waiting for the run\'s first second…'}</p></div>`,
+    `<div id="app"><p class="loading">${app === 'viewer' ? 'Loading the runs…' : "Waiting for the run's first second…"}</p></div>`,
     `<noscript>${noscript}</noscript>`,
     `<script src="/assets/${app}.js"></script>`,
     '</body>',
@@ -52,7 +56,10 @@ export function renderServedPage(options: { title: string; app?: 'viewer' | 'das
 
 /** JSON that can sit inside a <script> element: no `<` (so no `</script>`), no line separators. */
 export const embedJson = (value: unknown): string =>
-  JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
@@ -60,7 +67,12 @@ const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'u
  * viewer.html: the app, its style and the data in one file. Deterministic: the same data gives the
  * same bytes (`chatbench report` rebuilds it identically).
  */
-export function renderViewerFile(options: { title: string; bundle: ViewerBundle; data: ViewData; details: Readonly<Record<string, ViewDetail>> }): string {
+export function renderViewerFile(options: {
+  title: string;
+  bundle: ViewerBundle;
+  data: ViewData;
+  details: Readonly<Record<string, ViewDetail>>;
+}): string {
   // Script text may not contain its own end tag; nothing else in it needs escaping.
   const js = options.bundle.js.replace(/<\/script/gi, '<\\/script');
   const css = options.bundle.css.replace(/<\/style/gi, '<\\/style');

@@ -98,7 +98,8 @@ export async function startViewerServer(options: ServeOptions): Promise<ViewerSe
     if (req.method === 'POST' && url.pathname === '/api/reviews') {
       // A same-origin fetch sends Origin and a JSON type; a form on another site can do neither.
       if (!sameOrigin(req, guard)) return problem(res, 403, 'cross-origin request refused');
-      if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return problem(res, 415, 'send application/json');
+      if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
+        return problem(res, 415, 'send application/json');
       const body = await readBody(req);
       if (body === undefined) return problem(res, 413, 'body too large');
       let parsed: unknown;
@@ -108,7 +109,12 @@ export async function startViewerServer(options: ServeOptions): Promise<ViewerSe
         return problem(res, 400, 'not JSON');
       }
       const request = ReviewRequestSchema.safeParse(parsed);
-      if (!request.success) return problem(res, 400, request.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
+      if (!request.success)
+        return problem(
+          res,
+          400,
+          request.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '),
+        );
       try {
         return json(res, 200, { review: await options.source.saveReview(request.data) });
       } catch (error) {
@@ -120,7 +126,8 @@ export async function startViewerServer(options: ServeOptions): Promise<ViewerSe
   };
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) problem(res, 500, `internal error: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent)
+        problem(res, 500, `internal error: ${error instanceof Error ? error.message : String(error)}`);
       else res.destroy();
     });
   });

@@ -20,10 +20,14 @@ import { finished } from 'node:stream/promises';
 import { DEMO_TOKEN } from '../../src/sim/index.js';
 import { startSimProcess } from './load/sim-process.js';
 
-const arg = (name: string): string | undefined => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+const arg = (name: string): string | undefined =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined;
 const HERE = resolve(import.meta.dirname, '../..');
 const ROOT = resolve(arg('--root') ?? HERE);
-const SIZES = (arg('--rows') ?? '10000,100000,1000000').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+const SIZES = (arg('--rows') ?? '10000,100000,1000000')
+  .split(',')
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n > 0);
 const SEND_SECONDS = Number(arg('--send-seconds') ?? 15);
 const CONCURRENCY = 32;
 const CHILD_DEADLINE_MS = 25 * 60_000;
@@ -54,24 +58,39 @@ interface Measured {
 }
 
 /** Runs `args` in a child; `interruptAfter`: SIGINT that many ms after stderr first says `requests,` (the eval's start line). */
-async function measure(name: string, rows: number, args: string[], hook: string, interruptAfter?: number): Promise<Measured> {
+async function measure(
+  name: string,
+  rows: number,
+  args: string[],
+  hook: string,
+  interruptAfter?: number,
+): Promise<Measured> {
   const started = performance.now();
   const child = spawn(process.execPath, ['--require', hook, ...args], {
-    cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env['PATH'] ?? '', NODE_OPTIONS: '', CHATBENCH_TOKEN: DEMO_TOKEN },
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { PATH: process.env['PATH'] ?? '', NODE_OPTIONS: '', CHATBENCH_TOKEN: DEMO_TOKEN },
   });
   const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_DEADLINE_MS);
   let stderr = '';
   let interrupt: NodeJS.Timeout | undefined;
   child.stderr.on('data', (b: Buffer) => {
     stderr += b.toString();
-    if (interruptAfter !== undefined && interrupt === undefined && /requests?,/.test(stderr)) interrupt = setTimeout(() => child.kill('SIGINT'), interruptAfter);
+    if (interruptAfter !== undefined && interrupt === undefined && /requests?,/.test(stderr))
+      interrupt = setTimeout(() => child.kill('SIGINT'), interruptAfter);
   });
   const exit = await new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   clearTimeout(timer);
   clearTimeout(interrupt);
   const kib = /max_rss_kib=(\d+)/.exec(stderr)?.[1];
   if (exit !== 0 && exit !== 130) console.error(stderr.split('\n').slice(-6).join('\n'));
-  return { name, rows, exit, seconds: Math.round((performance.now() - started) / 100) / 10, peak_rss_mb: kib === undefined ? null : Math.round(Number(kib) / 102.4) / 10 };
+  return {
+    name,
+    rows,
+    exit,
+    seconds: Math.round((performance.now() - started) / 100) / 10,
+    peak_rss_mb: kib === undefined ? null : Math.round(Number(kib) / 102.4) / 10,
+  };
 }
 
 async function main(): Promise<void> {
@@ -87,22 +106,46 @@ async function main(): Promise<void> {
       await writeDataset(dataset, rows);
       results.push(await measure('validate', rows, ['bin/chatbench.js', 'validate', '--dataset', dataset], hook));
       const out = join(work, `run-${rows}`);
-      const evalArgs = ['bin/chatbench.js', 'eval', '--base-url', sim.baseUrl, '--dataset', dataset, '--mode', 'full', '--concurrency', String(CONCURRENCY), '--out', out];
+      const evalArgs = [
+        'bin/chatbench.js',
+        'eval',
+        '--base-url',
+        sim.baseUrl,
+        '--dataset',
+        dataset,
+        '--mode',
+        'full',
+        '--concurrency',
+        String(CONCURRENCY),
+        '--out',
+        out,
+      ];
       const run = await measure('eval (whole plan, then SIGINT)', rows, evalArgs, hook, SEND_SECONDS * 1000);
       let sent = 0;
       try {
-        for (let at = -1, text = readFileSync(join(out, 'results.jsonl'), 'utf8'); (at = text.indexOf('\n', at + 1)) !== -1;) sent += 1;
+        for (
+          let at = -1, text = readFileSync(join(out, 'results.jsonl'), 'utf8');
+          (at = text.indexOf('\n', at + 1)) !== -1;
+        )
+          sent += 1;
       } catch {
         // no results.jsonl: nothing was sent
       }
       results.push({ ...run, sent });
-      console.log(`${rows.toLocaleString('en-US')} rows (${Math.round(statSync(dataset).size / 1e5) / 10} MB): validate ${results.at(-2)!.peak_rss_mb} MB in ${results.at(-2)!.seconds} s; eval ${run.peak_rss_mb} MB in ${run.seconds} s, ${sent} requests sent, exit ${run.exit}`);
+      console.log(
+        `${rows.toLocaleString('en-US')} rows (${Math.round(statSync(dataset).size / 1e5) / 10} MB): validate ${results.at(-2)!.peak_rss_mb} MB in ${results.at(-2)!.seconds} s; eval ${run.peak_rss_mb} MB in ${run.seconds} s, ${sent} requests sent, exit ${run.exit}`,
+      );
       await rm(out, { recursive: true, force: true });
       await rm(dataset, { force: true });
     }
     const report = {
-      generated_at: new Date().toISOString(), root: ROOT, sizes: SIZES, send_seconds: SEND_SECONDS, concurrency: CONCURRENCY,
-      machine: { cores: cpus().length, node: process.version, load_before: loadBefore, load_after: load() }, results,
+      generated_at: new Date().toISOString(),
+      root: ROOT,
+      sizes: SIZES,
+      send_seconds: SEND_SECONDS,
+      concurrency: CONCURRENCY,
+      machine: { cores: cpus().length, node: process.version, load_before: loadBefore, load_after: load() },
+      results,
     };
     mkdirSync(join(HERE, 'reports/bench'), { recursive: true });
     writeFileSync(join(HERE, 'reports/bench/dataset-memory.json'), `${JSON.stringify(report, null, 2)}\n`);
@@ -110,8 +153,13 @@ async function main(): Promise<void> {
     console.log('| rows | validate peak RSS | eval peak RSS | eval requests sent | eval seconds |');
     console.log('|--:|--:|--:|--:|--:|');
     for (const rows of SIZES) {
-      const [v, e] = [results.find((r) => r.rows === rows && r.name === 'validate'), results.find((r) => r.rows === rows && r.name !== 'validate')];
-      console.log(`| ${rows.toLocaleString('en-US')} | ${v?.peak_rss_mb} MB | ${e?.peak_rss_mb} MB | ${e?.sent} | ${e?.seconds} |`);
+      const [v, e] = [
+        results.find((r) => r.rows === rows && r.name === 'validate'),
+        results.find((r) => r.rows === rows && r.name !== 'validate'),
+      ];
+      console.log(
+        `| ${rows.toLocaleString('en-US')} | ${v?.peak_rss_mb} MB | ${e?.peak_rss_mb} MB | ${e?.sent} | ${e?.seconds} |`,
+      );
     }
   } finally {
     await sim.close();

@@ -30,8 +30,17 @@ const TIMING_STEPS = QUICK
       { concurrency: 100, measured: 300 },
       { concurrency: 1_000, measured: 2_000 },
     ];
-const PROFILE = { first_part_ms: 20, pre_answer_ms: 200, first_token_ms: 100, token_ms: 50, answer_sentences: 6 } as const;
-const SCHEDULED = { first_part_ms: PROFILE.first_part_ms, first_answer_ms: PROFILE.first_part_ms + PROFILE.pre_answer_ms + PROFILE.first_token_ms };
+const PROFILE = {
+  first_part_ms: 20,
+  pre_answer_ms: 200,
+  first_token_ms: 100,
+  token_ms: 50,
+  answer_sentences: 6,
+} as const;
+const SCHEDULED = {
+  first_part_ms: PROFILE.first_part_ms,
+  first_answer_ms: PROFILE.first_part_ms + PROFILE.pre_answer_ms + PROFILE.first_token_ms,
+};
 const fixed = (ms: number) => ({ median: ms, p99: ms }); // median == p99: no spread
 const TIMING_CONFIG: SimConfigInput = {
   chat: {
@@ -39,8 +48,11 @@ const TIMING_CONFIG: SimConfigInput = {
     ttfp_ms: fixed(PROFILE.first_part_ms),
     profiles: {
       default: {
-        pre_answer_ms: fixed(PROFILE.pre_answer_ms), first_token_ms: fixed(PROFILE.first_token_ms),
-        token_ms: fixed(PROFILE.token_ms), answer_sentences: PROFILE.answer_sentences, error_rate: 0,
+        pre_answer_ms: fixed(PROFILE.pre_answer_ms),
+        first_token_ms: fixed(PROFILE.first_token_ms),
+        token_ms: fixed(PROFILE.token_ms),
+        answer_sentences: PROFILE.answer_sentences,
+        error_rate: 0,
       },
     },
   },
@@ -58,17 +70,37 @@ const load = () => Math.round((loadavg()[0] ?? 0) * 10) / 10;
 async function timingSteps(sim: ChildProcess): Promise<TimingStep[]> {
   const longest = Math.max(...TIMING_STEPS.map((s) => s.concurrency + s.measured));
   // One set, no override: every request plays the simulator's deterministic default profile.
-  const prepared = await prepareEval({ datasetPath: 'datasets/sample.csv', setFlags: [], mode: 'stream', repeat: Math.ceil(longest / 75), cwd: ROOT });
+  const prepared = await prepareEval({
+    datasetPath: 'datasets/sample.csv',
+    setFlags: [],
+    mode: 'stream',
+    repeat: Math.ceil(longest / 75),
+    cwd: ROOT,
+  });
   const steps: TimingStep[] = [];
   for (const { concurrency, measured } of TIMING_STEPS) {
     const plan = [...prepared.plan].slice(0, concurrency + measured);
-    const step = await runTimingStep({ sim, simConfig: TIMING_CONFIG, token: DEMO_TOKEN, concurrency, plan, scheduled: SCHEDULED });
+    const step = await runTimingStep({
+      sim,
+      simConfig: TIMING_CONFIG,
+      token: DEMO_TOKEN,
+      concurrency,
+      plan,
+      scheduled: SCHEDULED,
+    });
     steps.push(step);
     const fig = step.figures;
-    console.log(`${concurrency} streams (${step.requests} measured, ${step.duration_s} s): TTFP error p50 ${fig.ttfp_error_ms?.p50} p99 ${fig.ttfp_error_ms?.p99} ms; TTFT error p50 ${fig.ttft_error_ms?.p50} p99 ${fig.ttft_error_ms?.p99} ms; TTFT error split p50/p99 client ${fig.client_ttft_ms?.p50}/${fig.client_ttft_ms?.p99}, simulator ${fig.sim_ttft_ms?.p50}/${fig.sim_ttft_ms?.p99}; sim send lag p99 ${step.sim.send_lag_ms.p99} ms; outcomes ${JSON.stringify(step.outcomes)}`);
-    console.log(`  per wave, TTFP error p50/p99: ${step.waves.map((w) => `${w.wave}: ${w.ttfp_error_ms?.p50}/${w.ttfp_error_ms?.p99}`).join('; ')}`);
+    console.log(
+      `${concurrency} streams (${step.requests} measured, ${step.duration_s} s): TTFP error p50 ${fig.ttfp_error_ms?.p50} p99 ${fig.ttfp_error_ms?.p99} ms; TTFT error p50 ${fig.ttft_error_ms?.p50} p99 ${fig.ttft_error_ms?.p99} ms; TTFT error split p50/p99 client ${fig.client_ttft_ms?.p50}/${fig.client_ttft_ms?.p99}, simulator ${fig.sim_ttft_ms?.p50}/${fig.sim_ttft_ms?.p99}; sim send lag p99 ${step.sim.send_lag_ms.p99} ms; outcomes ${JSON.stringify(step.outcomes)}`,
+    );
+    console.log(
+      `  per wave, TTFP error p50/p99: ${step.waves.map((w) => `${w.wave}: ${w.ttfp_error_ms?.p50}/${w.ttfp_error_ms?.p99}`).join('; ')}`,
+    );
     const legs = step.first_wave.legs;
-    if (legs) console.log(`  first wave legs p50 (ms): client send ${legs.client_send_ms?.p50}, sim read ${legs.sim_read_ms?.p50}, sim handling ${legs.sim_handling_ms?.p50}, sim first part ${legs.sim_first_part_ms?.p50}, client first part ${legs.client_first_part_ms?.p50}`);
+    if (legs)
+      console.log(
+        `  first wave legs p50 (ms): client send ${legs.client_send_ms?.p50}, sim read ${legs.sim_read_ms?.p50}, sim handling ${legs.sim_handling_ms?.p50}, sim first part ${legs.sim_first_part_ms?.p50}, client first part ${legs.client_first_part_ms?.p50}`,
+      );
   }
   return steps;
 }
@@ -88,10 +120,17 @@ async function memoryRun(sim: ChildProcess, pinned: boolean): Promise<MemoryRun>
   const child = start(['--memory-child'], pinned ? 1 : null, ['--expose-gc']);
   try {
     await nextMessage<FromMemory, 'ready'>(child, 'ready', 60_000);
-    const reply = await ask<FromMemory, 'result' | 'failed'>(child, { type: 'run', options: { ...MEMORY, baseUrl, token: DEMO_TOKEN, cwd: ROOT } }, ['result', 'failed'], DEADLINE_MS);
+    const reply = await ask<FromMemory, 'result' | 'failed'>(
+      child,
+      { type: 'run', options: { ...MEMORY, baseUrl, token: DEMO_TOKEN, cwd: ROOT } },
+      ['result', 'failed'],
+      DEADLINE_MS,
+    );
     if (reply.type === 'failed') throw new Error(`the memory run failed: ${reply.message}`);
     const m = reply.result;
-    console.log(`memory, ${m.requests} requests in ${m.run_s} s: ${m.checkpoints.map((c) => `at ${c.done} RSS ${c.rss_mb} MB heap ${c.heap_used_mb} MB`).join('; ')}; peak RSS ${m.max_rss_mb} MB`);
+    console.log(
+      `memory, ${m.requests} requests in ${m.run_s} s: ${m.checkpoints.map((c) => `at ${c.done} RSS ${c.rss_mb} MB heap ${c.heap_used_mb} MB`).join('; ')}; peak RSS ${m.max_rss_mb} MB`,
+    );
     return m;
   } finally {
     await exited(child);
@@ -118,8 +157,18 @@ async function runParent(): Promise<void> {
     const memory = await memoryRun(sim, pinned);
     const report: EvalBenchReport = {
       generated_at: new Date().toISOString(),
-      machine: { cores, cpu_model: cpus()[0]?.model.trim() ?? 'unknown', node: process.version, load_before: loadBefore, load_after: load(), pinned },
-      profile: PROFILE, scheduled: SCHEDULED, timing, memory,
+      machine: {
+        cores,
+        cpu_model: cpus()[0]?.model.trim() ?? 'unknown',
+        node: process.version,
+        load_before: loadBefore,
+        load_after: load(),
+        pinned,
+      },
+      profile: PROFILE,
+      scheduled: SCHEDULED,
+      timing,
+      memory,
     };
     mkdirSync(`${ROOT}/reports/bench`, { recursive: true });
     writeFileSync(`${ROOT}/reports/bench/eval.json`, `${JSON.stringify(report, null, 2)}\n`);

@@ -52,9 +52,11 @@ const SKIP_TRUTH = process.argv.includes('--skip-truth');
 /** Both tools at once in each kit round (a machine shared with other work: the same contention for both). */
 const KIT_TOGETHER = process.argv.includes('--kit-together');
 /** `--only TEXT`: the CPU scenarios whose name contains TEXT (e.g. `--only "real token"`). */
-const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] ?? '' : '';
+const ONLY = process.argv.includes('--only') ? (process.argv[process.argv.indexOf('--only') + 1] ?? '') : '';
 const ROUNDS = QUICK ? 1 : 3;
-const KIT_ROUNDS = process.argv.includes('--kit-rounds') ? Number(process.argv[process.argv.indexOf('--kit-rounds') + 1]) : ROUNDS;
+const KIT_ROUNDS = process.argv.includes('--kit-rounds')
+  ? Number(process.argv[process.argv.indexOf('--kit-rounds') + 1])
+  : ROUNDS;
 const RUN_MS = QUICK ? 1_500 : 4_000;
 const STEADY_MS = 500;
 const RAMP_RATES = [100, 200, 400, 800, 1600, 3200] as const;
@@ -66,7 +68,18 @@ type SimKind = 'fast' | 'real';
 const SIM_CONFIGS: Record<SimKind, Record<string, unknown>> = {
   fast: { chat: { time_scale: 1e-6 } },
   // Real token pace (gpt-4o's ~22 ms a token) with one sentence, so a round stays short: ~0.6 s a stream.
-  real: { chat: { time_scale: 1, profiles: { default: { answer_sentences: 1, pre_answer_ms: { median: 40, p99: 120 }, first_token_ms: { median: 150, p99: 400 } } } } },
+  real: {
+    chat: {
+      time_scale: 1,
+      profiles: {
+        default: {
+          answer_sentences: 1,
+          pre_answer_ms: { median: 40, p99: 120 },
+          first_token_ms: { median: 150, p99: 400 },
+        },
+      },
+    },
+  },
 };
 /** The simulator's own realistic pace (its default profiles), for the comparison with the service's kit. */
 const KIT_SIM_CONFIG = { chat: { time_scale: 1 } };
@@ -109,11 +122,16 @@ async function runTool(job: ToolJob, root: string = ROOT): Promise<ToolResult> {
   const jobFile = join(dir, 'job.json');
   const resultFile = join(dir, 'result.json');
   writeFileSync(jobFile, JSON.stringify(job));
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test', 'bench', 'load', 'tool-child.ts'), jobFile, resultFile], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'test', 'bench', 'load', 'tool-child.ts'), jobFile, resultFile],
+    { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const code = await new Promise<number | null>((done) => child.once('exit', (c) => done(c)));
-  if (code !== 0 || !existsSync(resultFile)) throw new Error(`${job.tool} (${job.mode} ${job.rate}/s) exited ${code}:\n${stderr.slice(-2000)}`);
+  if (code !== 0 || !existsSync(resultFile))
+    throw new Error(`${job.tool} (${job.mode} ${job.rate}/s) exited ${code}:\n${stderr.slice(-2000)}`);
   return JSON.parse(readFileSync(resultFile, 'utf8')) as ToolResult;
 }
 
@@ -138,7 +156,11 @@ interface ScenarioFigures {
   change_ratio: number | null;
 }
 
-async function cpuSection(sims: Record<SimKind, SimProcess>, bodies: Record<Mode, string[]>, autocannon: boolean): Promise<ScenarioFigures[]> {
+async function cpuSection(
+  sims: Record<SimKind, SimProcess>,
+  bodies: Record<Mode, string[]>,
+  autocannon: boolean,
+): Promise<ScenarioFigures[]> {
   const out: ScenarioFigures[] = [];
   for (const scenario of SCENARIOS.filter((s) => s.name.includes(ONLY))) {
     const runs: Measured[] = [];
@@ -147,8 +169,15 @@ async function cpuSection(sims: Record<SimKind, SimProcess>, bodies: Record<Mode
     const changeRatios: number[] = [];
     for (let round = 1; round <= ROUNDS && timeLeft() > 15_000; round++) {
       const job = (tool: ToolJob['tool']): ToolJob => ({
-        tool, baseUrl: sims[scenario.sim].baseUrl, token: TOKEN, mode: scenario.mode, rate: scenario.rate, durationMs: RUN_MS,
-        connections: scenario.connections, bodies: bodies[scenario.mode], settleMs: STEADY_MS,
+        tool,
+        baseUrl: sims[scenario.sim].baseUrl,
+        token: TOKEN,
+        mode: scenario.mode,
+        rate: scenario.rate,
+        durationMs: RUN_MS,
+        connections: scenario.connections,
+        bodies: bodies[scenario.mode],
+        settleMs: STEADY_MS,
       });
       // Alternate the order so neither tool always runs on the machine the other just warmed.
       const tools: CpuTool[] = BASELINE === null ? ['floor', 'chatbench'] : ['floor', 'chatbench', 'baseline'];
@@ -170,19 +199,29 @@ async function cpuSection(sims: Record<SimKind, SimProcess>, bodies: Record<Mode
     }
     const tools = [...new Set(runs.map((r) => r.tool))];
     out.push({
-      scenario, runs, ratios, ratio: median(ratios),
-      baseline_ratios: baselineRatios, baseline_ratio: median(baselineRatios), change_ratios: changeRatios, change_ratio: median(changeRatios),
+      scenario,
+      runs,
+      ratios,
+      ratio: median(ratios),
+      baseline_ratios: baselineRatios,
+      baseline_ratio: median(baselineRatios),
+      change_ratios: changeRatios,
+      change_ratio: median(changeRatios),
       medians: tools.map((tool) => {
         const mine = runs.filter((r) => r.tool === tool);
         return {
           tool,
-          cpu_ms_per_request: median(mine.flatMap((r) => (r.cpu_ms_per_request === null ? [] : [r.cpu_ms_per_request]))),
+          cpu_ms_per_request: median(
+            mine.flatMap((r) => (r.cpu_ms_per_request === null ? [] : [r.cpu_ms_per_request])),
+          ),
           achieved_rate: median(mine.map((r) => r.achieved_rate)),
           ok_share: median(mine.map((r) => (r.sent > 0 ? r.ok / r.sent : 0))),
         };
       }),
     });
-    process.stderr.write(`bench:load: ${scenario.name}: chatbench ÷ floor ${fmt(median(ratios), 2)}× (${ratios.map((r) => r.toFixed(2)).join(', ')})${BASELINE === null ? '' : `; baseline ÷ floor ${fmt(median(baselineRatios), 2)}×; chatbench ÷ baseline ${fmt(median(changeRatios), 2)}× (${changeRatios.map((r) => r.toFixed(2)).join(', ')})`}\n`);
+    process.stderr.write(
+      `bench:load: ${scenario.name}: chatbench ÷ floor ${fmt(median(ratios), 2)}× (${ratios.map((r) => r.toFixed(2)).join(', ')})${BASELINE === null ? '' : `; baseline ÷ floor ${fmt(median(baselineRatios), 2)}×; chatbench ÷ baseline ${fmt(median(changeRatios), 2)}× (${changeRatios.map((r) => r.toFixed(2)).join(', ')})`}\n`,
+    );
   }
   return out;
 }
@@ -200,13 +239,44 @@ interface RampStep {
 }
 
 /** ×2 steps until one fails, then one bisection between the last good and the first bad rate. */
-async function ramp(sim: SimProcess, bodies: string[], mode: Mode): Promise<{ steps: RampStep[]; sustained: number | null }> {
+async function ramp(
+  sim: SimProcess,
+  bodies: string[],
+  mode: Mode,
+): Promise<{ steps: RampStep[]; sustained: number | null }> {
   const steps: RampStep[] = [];
   const step = async (rate: number) => {
     const durationMs = stepMs(rate);
-    const r = await runTool({ tool: 'chatbench', baseUrl: sim.baseUrl, token: TOKEN, mode, rate, durationMs, connections: 64, bodies, settleMs: STEADY_MS });
-    const verdict = judgeStep({ rate, durationMs, sent: r.sent, dropped: r.dropped, steadyLagP99Ms: r.steady_lag_p99_ms, loopDelayP99Ms: r.loop_delay_p99_ms });
-    steps.push({ mode, rate, duration_ms: durationMs, sent: r.sent, dropped: r.dropped, lag_p99_ms: r.lag_p99_ms, steady_lag_p99_ms: r.steady_lag_p99_ms, loop_delay_p99_ms: r.loop_delay_p99_ms, verdict });
+    const r = await runTool({
+      tool: 'chatbench',
+      baseUrl: sim.baseUrl,
+      token: TOKEN,
+      mode,
+      rate,
+      durationMs,
+      connections: 64,
+      bodies,
+      settleMs: STEADY_MS,
+    });
+    const verdict = judgeStep({
+      rate,
+      durationMs,
+      sent: r.sent,
+      dropped: r.dropped,
+      steadyLagP99Ms: r.steady_lag_p99_ms,
+      loopDelayP99Ms: r.loop_delay_p99_ms,
+    });
+    steps.push({
+      mode,
+      rate,
+      duration_ms: durationMs,
+      sent: r.sent,
+      dropped: r.dropped,
+      lag_p99_ms: r.lag_p99_ms,
+      steady_lag_p99_ms: r.steady_lag_p99_ms,
+      loop_delay_p99_ms: r.loop_delay_p99_ms,
+      verdict,
+    });
     process.stderr.write(`bench:load: rate search ${mode} ${rate}/s: ${verdict}\n`);
     return verdict === 'kept up';
   };
@@ -229,33 +299,72 @@ async function ramp(sim: SimProcess, bodies: string[], mode: Mode): Promise<{ st
 
 const fmt = (v: number | null | undefined, digits = 3) => (v === null || v === undefined ? '–' : v.toFixed(digits));
 
-function renderMd(o: { cpu: ScenarioFigures[]; ramps: Partial<Record<Mode, { steps: RampStep[]; sustained: number | null }>>; kit: KitFigures | null; truth: TruthFigures | null; machine: string; load: string; autocannon: boolean }): string {
+function renderMd(o: {
+  cpu: ScenarioFigures[];
+  ramps: Partial<Record<Mode, { steps: RampStep[]; sustained: number | null }>>;
+  kit: KitFigures | null;
+  truth: TruthFigures | null;
+  machine: string;
+  load: string;
+  autocannon: boolean;
+}): string {
   const lines = [
-    '# bench:load — the load generator\'s own cost, against the floor',
+    "# bench:load — the load generator's own cost, against the floor",
     '',
     `Machine: ${o.machine}. ${o.load}.`,
     `Each tool in its own process, the simulator in another; CPU = the tool process's user + system time from its first send to its last byte. ${ROUNDS} round(s) of ${RUN_MS / 1000} s per tool, medians; ratio = chatbench ÷ floor CPU per request, paired per round (target ≤ 1.3×).`,
     '',
   ];
   if (o.cpu.length > 0) {
-    lines.push('## CPU per request', '', '| scenario | connections | tool | CPU ms / request | achieved (ended ÷ last end) | ok | chatbench ÷ floor |', '|:---|---:|:---|---:|---:|---:|---:|');
+    lines.push(
+      '## CPU per request',
+      '',
+      '| scenario | connections | tool | CPU ms / request | achieved (ended ÷ last end) | ok | chatbench ÷ floor |',
+      '|:---|---:|:---|---:|---:|---:|---:|',
+    );
     for (const s of o.cpu) {
       for (const m of s.medians) {
-        const ratio = m.tool === 'chatbench' ? `**${fmt(s.ratio, 2)}×** (${s.ratios.map((r) => r.toFixed(2)).join(', ')})`
-          : m.tool === 'baseline' ? `${fmt(s.baseline_ratio, 2)}× (${s.baseline_ratios.map((r) => r.toFixed(2)).join(', ')}); chatbench ÷ baseline **${fmt(s.change_ratio, 2)}×** (${s.change_ratios.map((r) => r.toFixed(2)).join(', ')})` : '';
-        lines.push(`| ${s.scenario.name} | ${s.scenario.connections} | ${m.tool} | ${fmt(m.cpu_ms_per_request)} | ${fmt(m.achieved_rate, 0)}/s of ${s.scenario.rate}/s | ${m.ok_share === null ? '–' : `${(m.ok_share * 100).toFixed(1)}%`} | ${ratio} |`);
+        const ratio =
+          m.tool === 'chatbench'
+            ? `**${fmt(s.ratio, 2)}×** (${s.ratios.map((r) => r.toFixed(2)).join(', ')})`
+            : m.tool === 'baseline'
+              ? `${fmt(s.baseline_ratio, 2)}× (${s.baseline_ratios.map((r) => r.toFixed(2)).join(', ')}); chatbench ÷ baseline **${fmt(s.change_ratio, 2)}×** (${s.change_ratios.map((r) => r.toFixed(2)).join(', ')})`
+              : '';
+        lines.push(
+          `| ${s.scenario.name} | ${s.scenario.connections} | ${m.tool} | ${fmt(m.cpu_ms_per_request)} | ${fmt(m.achieved_rate, 0)}/s of ${s.scenario.rate}/s | ${m.ok_share === null ? '–' : `${(m.ok_share * 100).toFixed(1)}%`} | ${ratio} |`,
+        );
       }
     }
-    lines.push('', o.autocannon ? 'autocannon (context, full only): sends one body and parses nothing.' : 'autocannon is not installed (optional dev dependency): its rows are missing.', '');
-    if (BASELINE !== null) lines.push(`baseline: the load use-case of ${BASELINE} (CHATBENCH_BENCH_BASELINE), in the same rounds; its last column gives baseline ÷ floor, then chatbench ÷ baseline paired per round.`, '');
+    lines.push(
+      '',
+      o.autocannon
+        ? 'autocannon (context, full only): sends one body and parses nothing.'
+        : 'autocannon is not installed (optional dev dependency): its rows are missing.',
+      '',
+    );
+    if (BASELINE !== null)
+      lines.push(
+        `baseline: the load use-case of ${BASELINE} (CHATBENCH_BENCH_BASELINE), in the same rounds; its last column gives baseline ÷ floor, then chatbench ÷ baseline paired per round.`,
+        '',
+      );
   }
   const modes = (['full', 'stream'] as const).filter((m) => o.ramps[m] !== undefined);
   if (modes.length > 0) {
     lines.push('## Highest rate one generator sustains', '');
-    lines.push(modes.map((m) => `${m === 'full' ? 'Full' : 'Streamed'}: **${o.ramps[m]!.sustained ?? 'none'}/s**`).join(' · ') +
-      ` (×2 steps from ${RAMP_RATES[0]}/s then one bisection; each step ≥ 3 s and ≥ 1,000 sends; kept up = nothing dropped, ≥ 98% sent and lag p99 < 5 ms over the sends after the first ${STEADY_MS} ms; the generator's own event-loop delay says why a step fell behind).`, '');
-    lines.push('| mode | rate | step | sent | dropped | lag p99, whole (ms) | lag p99, steady (ms) | loop delay p99 (ms) | verdict |', '|:---|---:|---:|---:|---:|---:|---:|---:|:---|');
-    for (const m of modes) for (const s of o.ramps[m]!.steps) lines.push(`| ${s.mode} | ${s.rate}/s | ${s.duration_ms / 1000} s | ${s.sent} | ${s.dropped} | ${fmt(s.lag_p99_ms, 2)} | ${fmt(s.steady_lag_p99_ms, 2)} | ${fmt(s.loop_delay_p99_ms, 2)} | ${s.verdict} |`);
+    lines.push(
+      modes.map((m) => `${m === 'full' ? 'Full' : 'Streamed'}: **${o.ramps[m]!.sustained ?? 'none'}/s**`).join(' · ') +
+        ` (×2 steps from ${RAMP_RATES[0]}/s then one bisection; each step ≥ 3 s and ≥ 1,000 sends; kept up = nothing dropped, ≥ 98% sent and lag p99 < 5 ms over the sends after the first ${STEADY_MS} ms; the generator's own event-loop delay says why a step fell behind).`,
+      '',
+    );
+    lines.push(
+      '| mode | rate | step | sent | dropped | lag p99, whole (ms) | lag p99, steady (ms) | loop delay p99 (ms) | verdict |',
+      '|:---|---:|---:|---:|---:|---:|---:|---:|:---|',
+    );
+    for (const m of modes)
+      for (const s of o.ramps[m]!.steps)
+        lines.push(
+          `| ${s.mode} | ${s.rate}/s | ${s.duration_ms / 1000} s | ${s.sent} | ${s.dropped} | ${fmt(s.lag_p99_ms, 2)} | ${fmt(s.steady_lag_p99_ms, 2)} | ${fmt(s.loop_delay_p99_ms, 2)} | ${s.verdict} |`,
+        );
     lines.push('');
   } else lines.push(`Rate search skipped (${QUICK ? '--quick' : KIT_ONLY ? '--kit-only' : '--skip-ramp'}).`, '');
   if (o.kit !== null) lines.push(...renderKitMd(o.kit));
@@ -265,17 +374,33 @@ function renderMd(o: { cpu: ScenarioFigures[]; ramps: Partial<Record<Mode, { ste
 
 /** The bodies chatbench's plan sends, in order (the floor and autocannon send the same). */
 async function planBodies(mode: Mode): Promise<string[]> {
-  const prepared = await prepareLoad({ operation: 'chat', mode, datasetPath: 'datasets/sample.csv', setFlags: [], cwd: ROOT });
+  const prepared = await prepareLoad({
+    operation: 'chat',
+    mode,
+    datasetPath: 'datasets/sample.csv',
+    setFlags: [],
+    cwd: ROOT,
+  });
   const source = prepared.source;
   if (source.operation !== 'chat') throw new Error('the benchmark sends chat requests');
-  const plan = createLoadPlan({ operation: 'chat', rows: source.rows, set: source.set, defaults: source.defaults, mode, order: 'sequential', seed: 1 });
+  const plan = createLoadPlan({
+    operation: 'chat',
+    rows: source.rows,
+    set: source.set,
+    defaults: source.defaults,
+    mode,
+    order: 'sequential',
+    seed: 1,
+  });
   return Array.from({ length: source.rows.length }, (_, k) => JSON.stringify(plan.requestFor(k).planned.body));
 }
 
 async function main(): Promise<void> {
   const loadBefore = loadavg();
   // --kit-only needs neither (the kit's section starts its own): no idle simulators beside the tools measured.
-  const sims = KIT_ONLY ? null : { fast: await startSimProcess(SIM_CONFIGS.fast), real: await startSimProcess(SIM_CONFIGS.real) };
+  const sims = KIT_ONLY
+    ? null
+    : { fast: await startSimProcess(SIM_CONFIGS.fast), real: await startSimProcess(SIM_CONFIGS.real) };
   try {
     const bodies = { full: await planBodies('full'), stream: await planBodies('stream') };
     const autocannon = hasAutocannon();
@@ -291,7 +416,16 @@ async function main(): Promise<void> {
       // A budget of its own (the rounds are a fixed list; this bounds a machine too slow for them).
       const kitStarted = performance.now();
       try {
-        kit = await kitSection(sim.baseUrl, TOKEN, KIT_ROUNDS, QUICK ? KIT_TIMING_QUICK : KIT_TIMING, (line) => process.stderr.write(`${line}\n`), () => performance.now() - kitStarted < KIT_BUDGET_MS, KIT_TOGETHER, BASELINE ?? undefined);
+        kit = await kitSection(
+          sim.baseUrl,
+          TOKEN,
+          KIT_ROUNDS,
+          QUICK ? KIT_TIMING_QUICK : KIT_TIMING,
+          (line) => process.stderr.write(`${line}\n`),
+          () => performance.now() - kitStarted < KIT_BUDGET_MS,
+          KIT_TOGETHER,
+          BASELINE ?? undefined,
+        );
       } finally {
         await sim.close();
       }
@@ -300,7 +434,14 @@ async function main(): Promise<void> {
     if (!SKIP_TRUTH) {
       const truthStarted = performance.now();
       // Short answers at real token pace (SIM_CONFIGS.real), so each run pairs hundreds of requests.
-      truth = await truthSection(SIM_CONFIGS.real, TOKEN, ROUNDS, QUICK ? TRUTH_TIMING_QUICK : TRUTH_TIMING, (line) => process.stderr.write(`${line}\n`), () => performance.now() - truthStarted < KIT_BUDGET_MS);
+      truth = await truthSection(
+        SIM_CONFIGS.real,
+        TOKEN,
+        ROUNDS,
+        QUICK ? TRUTH_TIMING_QUICK : TRUTH_TIMING,
+        (line) => process.stderr.write(`${line}\n`),
+        () => performance.now() - truthStarted < KIT_BUDGET_MS,
+      );
     }
     const loadAfter = loadavg();
     const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`;
@@ -308,13 +449,26 @@ async function main(): Promise<void> {
     const out = join(ROOT, 'reports', 'bench');
     mkdirSync(out, { recursive: true });
     const json = {
-      generated_at: new Date().toISOString(), machine, loadavg_start: loadBefore, loadavg_end: loadAfter, quick: QUICK, rounds: ROUNDS, run_ms: RUN_MS,
-      target_ratio: 1.3, cpu, ramps, kit, truth, duration_s: (performance.now() - started) / 1000,
+      generated_at: new Date().toISOString(),
+      machine,
+      loadavg_start: loadBefore,
+      loadavg_end: loadAfter,
+      quick: QUICK,
+      rounds: ROUNDS,
+      run_ms: RUN_MS,
+      target_ratio: 1.3,
+      cpu,
+      ramps,
+      kit,
+      truth,
+      duration_s: (performance.now() - started) / 1000,
     };
     writeFileSync(join(out, 'load.json'), `${JSON.stringify(json, null, 2)}\n`);
     const md = renderMd({ cpu, ramps, kit, truth, machine, load, autocannon });
     writeFileSync(join(out, 'load.md'), md);
-    process.stdout.write(`${md}\nwritten: reports/bench/load.json, reports/bench/load.md (${json.duration_s.toFixed(0)} s)\n`);
+    process.stdout.write(
+      `${md}\nwritten: reports/bench/load.json, reports/bench/load.md (${json.duration_s.toFixed(0)} s)\n`,
+    );
   } finally {
     await Promise.all([sims?.fast.close(), sims?.real.close()]);
   }

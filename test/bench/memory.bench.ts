@@ -26,13 +26,20 @@ const QUESTIONS = 1_000;
 // --quick is small because a full-mode eval against the simulator runs at a few hundred requests a
 // second on a shared 2-core machine (about 1,000/s on a quiet one): 200k alone would take minutes.
 /** `--sizes 20000,200000`: other planned sizes (the largest is the one killed and resumed). */
-const SIZES_FLAG = process.argv.includes('--sizes') ? process.argv[process.argv.indexOf('--sizes') + 1] ?? '' : null;
-const SIZES = SIZES_FLAG !== null
-  ? SIZES_FLAG.split(',').map((s) => Number(s.trim())).filter((n) => Number.isInteger(n) && n > 0).sort((a, b) => a - b)
-  : QUICK ? [5_000, 20_000] : [20_000, 200_000, 1_000_000];
+const SIZES_FLAG = process.argv.includes('--sizes') ? (process.argv[process.argv.indexOf('--sizes') + 1] ?? '') : null;
+const SIZES =
+  SIZES_FLAG !== null
+    ? SIZES_FLAG.split(',')
+        .map((s) => Number(s.trim()))
+        .filter((n) => Number.isInteger(n) && n > 0)
+        .sort((a, b) => a - b)
+    : QUICK
+      ? [5_000, 20_000]
+      : [20_000, 200_000, 1_000_000];
 /** `--no-resume`: skip the kill-and-resume of the largest size (it doubles the benchmark's time). */
 const RESUME = !process.argv.includes('--no-resume');
-if (SIZES.length === 0) throw new Error(`--sizes "${SIZES_FLAG}": give planned sizes separated by commas, e.g. 20000,200000`);
+if (SIZES.length === 0)
+  throw new Error(`--sizes "${SIZES_FLAG}": give planned sizes separated by commas, e.g. 20000,200000`);
 const CONCURRENCY = 64;
 const DEADLINE_MS = QUICK ? 600_000 : 4 * 3_600_000;
 const load = () => Math.round((loadavg()[0] ?? 0) * 100) / 100;
@@ -41,7 +48,10 @@ async function main(): Promise<void> {
   const loadBefore = load();
   const work = await mkdtemp(join(tmpdir(), 'chatbench-memory-'));
   const dataset = join(work, 'questions.csv');
-  writeFileSync(dataset, `id,question\n${Array.from({ length: QUESTIONS }, (_, i) => `m${String(i).padStart(4, '0')},What does the travel policy say about case ${i}?`).join('\n')}\n`);
+  writeFileSync(
+    dataset,
+    `id,question\n${Array.from({ length: QUESTIONS }, (_, i) => `m${String(i).padStart(4, '0')},What does the travel policy say about case ${i}?`).join('\n')}\n`,
+  );
   const sim = await startSimProcess({ chat: { time_scale: 1e-6 } });
   const children = new Set<ChildProcess>();
   const deadline = setTimeout(() => {
@@ -53,11 +63,33 @@ async function main(): Promise<void> {
   let rows: MemoryRow[];
   try {
     rows = await runMemoryTable({
-      sizes: SIZES, questions: QUESTIONS, concurrency: CONCURRENCY, resumeOf: RESUME ? SIZES[SIZES.length - 1]! : null, killAt: 0.1,
+      sizes: SIZES,
+      questions: QUESTIONS,
+      concurrency: CONCURRENCY,
+      resumeOf: RESUME ? SIZES[SIZES.length - 1]! : null,
+      killAt: 0.1,
       spawnEval: (args) => {
-        const child = spawn(process.execPath, ['bin/chatbench.js', 'eval', '--base-url', sim.baseUrl, '--dataset', dataset, '--mode', 'full', '--concurrency', String(CONCURRENCY), ...args], {
-          cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NODE_OPTIONS: '', CHATBENCH_TOKEN: DEMO_TOKEN },
-        });
+        const child = spawn(
+          process.execPath,
+          [
+            'bin/chatbench.js',
+            'eval',
+            '--base-url',
+            sim.baseUrl,
+            '--dataset',
+            dataset,
+            '--mode',
+            'full',
+            '--concurrency',
+            String(CONCURRENCY),
+            ...args,
+          ],
+          {
+            cwd: ROOT,
+            stdio: ['ignore', 'ignore', 'pipe'],
+            env: { ...process.env, NODE_OPTIONS: '', CHATBENCH_TOKEN: DEMO_TOKEN },
+          },
+        );
         children.add(child);
         child.once('exit', () => children.delete(child));
         return child;
@@ -73,7 +105,13 @@ async function main(): Promise<void> {
   const report = {
     generated_at: new Date().toISOString(),
     quick: QUICK,
-    machine: { cores: cpus().length, cpu_model: cpus()[0]?.model.trim() ?? 'unknown', node: process.version, load_before: loadBefore, load_after: load() },
+    machine: {
+      cores: cpus().length,
+      cpu_model: cpus()[0]?.model.trim() ?? 'unknown',
+      node: process.version,
+      load_before: loadBefore,
+      load_after: load(),
+    },
     method: `chatbench eval --mode full --concurrency ${CONCURRENCY} against the simulator in its own process (time_scale 1e-6), ${QUESTIONS} questions × repeats; RSS from /proc every 50 ms`,
     rows,
   };
@@ -85,7 +123,13 @@ async function main(): Promise<void> {
   console.log('wrote reports/bench/memory.json and reports/bench/memory.md');
 }
 
-function renderMarkdown(report: { generated_at: string; quick: boolean; machine: { cores: number; cpu_model: string; node: string; load_before: number; load_after: number }; method: string; rows: MemoryRow[] }): string {
+function renderMarkdown(report: {
+  generated_at: string;
+  quick: boolean;
+  machine: { cores: number; cpu_model: string; node: string; load_before: number; load_after: number };
+  method: string;
+  rows: MemoryRow[];
+}): string {
   const m = report.machine;
   const n = (x: number) => x.toLocaleString('en-US');
   return [
@@ -96,7 +140,10 @@ function renderMarkdown(report: { generated_at: string; quick: boolean; machine:
     '',
     '| run | planned | records | time | rate | peak RSS (VmHWM) | RSS at 50% / 90% of records | results.jsonl |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
-    ...report.rows.map((r) => `| ${r.run} | ${n(r.planned)} | ${n(r.records)} | ${r.seconds} s | ${n(r.per_second)}/s | ${r.peak_rss_mb} MB | ${r.rss_at_half_mb ?? '–'} / ${r.rss_at_90_mb ?? '–'} MB | ${r.results_mb} MB |`),
+    ...report.rows.map(
+      (r) =>
+        `| ${r.run} | ${n(r.planned)} | ${n(r.records)} | ${r.seconds} s | ${n(r.per_second)}/s | ${r.peak_rss_mb} MB | ${r.rss_at_half_mb ?? '–'} / ${r.rss_at_90_mb ?? '–'} MB | ${r.results_mb} MB |`,
+    ),
     '',
   ].join('\n');
 }

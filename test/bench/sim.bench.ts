@@ -33,20 +33,38 @@ const QUESTION = 'How do I request paid time off, how many days carry over, and 
 const STREAM_CONFIG: SimConfigInput = {
   chat: {
     time_scale: 1,
-    profiles: { default: { answer_sentences: 6, pre_answer_ms: { median: 40, p99: 120 }, first_token_ms: { median: 150, p99: 400 } } },
+    profiles: {
+      default: {
+        answer_sentences: 6,
+        pre_answer_ms: { median: 40, p99: 120 },
+        first_token_ms: { median: 150, p99: 400 },
+      },
+    },
   },
 };
 /** The same at 20 tokens a second a stream (50 ms a token), a common pace of large models under load. */
 const SLOW_STREAM_CONFIG: SimConfigInput = {
   chat: {
     time_scale: 1,
-    profiles: { default: { answer_sentences: 6, pre_answer_ms: { median: 40, p99: 120 }, first_token_ms: { median: 150, p99: 400 }, token_ms: { median: 50, p99: 120 } } },
+    profiles: {
+      default: {
+        answer_sentences: 6,
+        pre_answer_ms: { median: 40, p99: 120 },
+        first_token_ms: { median: 150, p99: 400 },
+        token_ms: { median: 50, p99: 120 },
+      },
+    },
   },
 };
 const SLOW_STREAM_STEPS = [2000, 3000];
 const RPS_CONFIG: SimConfigInput = { chat: { time_scale: 1e-6 } };
 
-type ToChild = { type: 'start'; config: SimConfigInput } | { type: 'stats' } | { type: 'window' } | { type: 'stop' } | { type: 'exit' };
+type ToChild =
+  | { type: 'start'; config: SimConfigInput }
+  | { type: 'stats' }
+  | { type: 'window' }
+  | { type: 'stop' }
+  | { type: 'exit' };
 type FromChild =
   | { type: 'ready' }
   | { type: 'started'; baseUrl: string }
@@ -116,7 +134,11 @@ function reply<T extends FromChild['type']>(child: ChildProcess, type: T): Promi
   });
 }
 
-function ask<T extends FromChild['type']>(child: ChildProcess, message: ToChild, type: T): Promise<Extract<FromChild, { type: T }>> {
+function ask<T extends FromChild['type']>(
+  child: ChildProcess,
+  message: ToChild,
+  type: T,
+): Promise<Extract<FromChild, { type: T }>> {
   const answer = reply(child, type);
   child.send(message);
   return answer;
@@ -133,8 +155,20 @@ interface Load {
 }
 
 /** N clients in a closed loop until `stop` aborts: each sends, reads the whole body, sends again. */
-function closedLoop(baseUrl: string, clients: number, body: string, rampMs: number, stop: AbortSignal): { load: Load; done: Promise<void> } {
-  const dispatcher = new Agent({ connections: null, pipelining: 1, keepAliveTimeout: 30_000, bodyTimeout: 60_000, headersTimeout: 60_000 });
+function closedLoop(
+  baseUrl: string,
+  clients: number,
+  body: string,
+  rampMs: number,
+  stop: AbortSignal,
+): { load: Load; done: Promise<void> } {
+  const dispatcher = new Agent({
+    connections: null,
+    pipelining: 1,
+    keepAliveTimeout: 30_000,
+    bodyTimeout: 60_000,
+    headersTimeout: 60_000,
+  });
   const load: Load = { completed: 0, failed: 0, bytes: 0, errors: {} };
   const fail = (why: string) => {
     load.failed += 1;
@@ -186,7 +220,12 @@ interface StreamStep {
   on_schedule: boolean;
 }
 
-async function streamStep(child: ChildProcess, clients: number, config: SimConfigInput, pace: string): Promise<StreamStep> {
+async function streamStep(
+  child: ChildProcess,
+  clients: number,
+  config: SimConfigInput,
+  pace: string,
+): Promise<StreamStep> {
   const { baseUrl } = await ask(child, { type: 'start', config }, 'started');
   const stop = new AbortController();
   const run = closedLoop(baseUrl, clients, JSON.stringify({ message: QUESTION }), RAMP_MS, stop.signal);
@@ -229,10 +268,24 @@ async function streamStep(child: ChildProcess, clients: number, config: SimConfi
   };
 }
 
-async function rpsStep(child: ChildProcess): Promise<{ concurrency: number; seconds: number; requests_per_second: number; failed: number; child_cpu_percent: number }> {
+async function rpsStep(
+  child: ChildProcess,
+): Promise<{
+  concurrency: number;
+  seconds: number;
+  requests_per_second: number;
+  failed: number;
+  child_cpu_percent: number;
+}> {
   const { baseUrl } = await ask(child, { type: 'start', config: RPS_CONFIG }, 'started');
   const stop = new AbortController();
-  const run = closedLoop(baseUrl, RPS_CONCURRENCY, JSON.stringify({ message: QUESTION, stream: false }), 0, stop.signal);
+  const run = closedLoop(
+    baseUrl,
+    RPS_CONCURRENCY,
+    JSON.stringify({ message: QUESTION, stream: false }),
+    0,
+    stop.signal,
+  );
   await sleep(1_000); // warm-up, not counted
   const before = { ...run.load };
   const first = await ask(child, { type: 'stats' }, 'stats');
@@ -253,9 +306,25 @@ async function rpsStep(child: ChildProcess): Promise<{ concurrency: number; seco
   };
 }
 
-function renderMarkdown(report: { load: { before: number; after: number; cores: number }; pinned: boolean; streams: StreamStep[]; rps: Awaited<ReturnType<typeof rpsStep>>; held: number; heldSlow: number; verdict: string }): string {
-  const rows = report.streams.map((s) =>
-    `| ${s.pace} | ${s.target_streams} | ${s.streams_open.min} / ${s.streams_open.mean} | ${s.send_lag_hold_ms.p50} | ${s.send_lag_hold_ms.p99} | ${s.send_lag_hold_ms.max} | ${s.send_lag_ms.p99} | ${s.packets_per_second} | ${s.cpu_us_per_packet} | ${s.projected_streams_per_core} | ${s.child_cpu_percent}% | ${s.driver_cpu_percent}% | ${s.failed}${s.failed > 0 ? ` (${Object.entries(s.errors).map(([k, n]) => `${k}: ${n}`).join(', ')})` : ''} | ${s.on_schedule ? 'yes' : 'no'} |`);
+function renderMarkdown(report: {
+  load: { before: number; after: number; cores: number };
+  pinned: boolean;
+  streams: StreamStep[];
+  rps: Awaited<ReturnType<typeof rpsStep>>;
+  held: number;
+  heldSlow: number;
+  verdict: string;
+}): string {
+  const rows = report.streams.map(
+    (s) =>
+      `| ${s.pace} | ${s.target_streams} | ${s.streams_open.min} / ${s.streams_open.mean} | ${s.send_lag_hold_ms.p50} | ${s.send_lag_hold_ms.p99} | ${s.send_lag_hold_ms.max} | ${s.send_lag_ms.p99} | ${s.packets_per_second} | ${s.cpu_us_per_packet} | ${s.projected_streams_per_core} | ${s.child_cpu_percent}% | ${s.driver_cpu_percent}% | ${s.failed}${
+        s.failed > 0
+          ? ` (${Object.entries(s.errors)
+              .map(([k, n]) => `${k}: ${n}`)
+              .join(', ')})`
+          : ''
+      } | ${s.on_schedule ? 'yes' : 'no'} |`,
+  );
   return [
     '# Simulator benchmark',
     '',
@@ -293,27 +362,51 @@ async function runParent(): Promise<void> {
   deadline.unref();
   await reply(child, 'ready');
   const streams: StreamStep[] = [];
-  const series = [...STREAM_STEPS.map((c) => [c, STREAM_CONFIG, 'gpt-4o'] as const), ...SLOW_STREAM_STEPS.map((c) => [c, SLOW_STREAM_CONFIG, '20 tok/s'] as const)];
+  const series = [
+    ...STREAM_STEPS.map((c) => [c, STREAM_CONFIG, 'gpt-4o'] as const),
+    ...SLOW_STREAM_STEPS.map((c) => [c, SLOW_STREAM_CONFIG, '20 tok/s'] as const),
+  ];
   for (const [clients, config, pace] of series) {
     const step = await streamStep(child, clients, config, pace);
     streams.push(step);
-    console.log(`${pace} streams ${clients}: open min ${step.streams_open.min} mean ${step.streams_open.mean}, hold lag p50 ${step.send_lag_hold_ms.p50} ms p99 ${step.send_lag_hold_ms.p99} ms max ${step.send_lag_hold_ms.max} ms (whole step p99 ${step.send_lag_ms.p99} ms), ${step.packets_per_second} packets/s at ${step.cpu_us_per_packet} µs CPU each (≈ ${step.projected_streams_per_core} streams/core at 100%), sim CPU ${step.child_cpu_percent}%, driver CPU ${step.driver_cpu_percent}%, failed ${step.failed} ${JSON.stringify(step.errors)}`);
+    console.log(
+      `${pace} streams ${clients}: open min ${step.streams_open.min} mean ${step.streams_open.mean}, hold lag p50 ${step.send_lag_hold_ms.p50} ms p99 ${step.send_lag_hold_ms.p99} ms max ${step.send_lag_hold_ms.max} ms (whole step p99 ${step.send_lag_ms.p99} ms), ${step.packets_per_second} packets/s at ${step.cpu_us_per_packet} µs CPU each (≈ ${step.projected_streams_per_core} streams/core at 100%), sim CPU ${step.child_cpu_percent}%, driver CPU ${step.driver_cpu_percent}%, failed ${step.failed} ${JSON.stringify(step.errors)}`,
+    );
   }
   const rps = await rpsStep(child);
-  console.log(`non-streamed: ${rps.requests_per_second} requests/s at concurrency ${rps.concurrency} (sim CPU ${rps.child_cpu_percent}%, failed ${rps.failed})`);
+  console.log(
+    `non-streamed: ${rps.requests_per_second} requests/s at concurrency ${rps.concurrency} (sim CPU ${rps.child_cpu_percent}%, failed ${rps.failed})`,
+  );
   child.send({ type: 'exit' } satisfies ToChild);
   clearTimeout(deadline);
   const held = Math.max(0, ...streams.filter((s) => s.on_schedule && s.pace === 'gpt-4o').map((s) => s.target_streams));
-  const heldSlow = Math.max(0, ...streams.filter((s) => s.on_schedule && s.pace !== 'gpt-4o').map((s) => s.target_streams));
-  const verdict = held >= TARGET.streams
-    ? `Target (≥ ${TARGET.streams} at gpt-4o's pace) met.`
-    : `Target (≥ ${TARGET.streams}) ${heldSlow >= TARGET.streams ? `met at 20 tokens/s a stream, MISSED at gpt-4o's pace (about ${TARGET.streams * 38} packets/s)` : 'MISSED'}.`;
+  const heldSlow = Math.max(
+    0,
+    ...streams.filter((s) => s.on_schedule && s.pace !== 'gpt-4o').map((s) => s.target_streams),
+  );
+  const verdict =
+    held >= TARGET.streams
+      ? `Target (≥ ${TARGET.streams} at gpt-4o's pace) met.`
+      : `Target (≥ ${TARGET.streams}) ${heldSlow >= TARGET.streams ? `met at 20 tokens/s a stream, MISSED at gpt-4o's pace (about ${TARGET.streams * 38} packets/s)` : 'MISSED'}.`;
   const load = { before: loadBefore, after: Math.round((loadavg()[0] ?? 0) * 10) / 10, cores };
-  const report = { generated_at: new Date().toISOString(), node: process.version, pinned, load, target: TARGET, streams, held, heldSlow, rps, verdict };
+  const report = {
+    generated_at: new Date().toISOString(),
+    node: process.version,
+    pinned,
+    load,
+    target: TARGET,
+    streams,
+    held,
+    heldSlow,
+    rps,
+    verdict,
+  };
   mkdirSync('reports/bench', { recursive: true });
   writeFileSync('reports/bench/sim.json', `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync('reports/bench/sim.md', renderMarkdown(report));
-  console.log(`held on schedule: ${held} streams at gpt-4o's pace, ${heldSlow} at 20 tokens/s. ${verdict}\nwrote reports/bench/sim.json and reports/bench/sim.md`);
+  console.log(
+    `held on schedule: ${held} streams at gpt-4o's pace, ${heldSlow} at 20 tokens/s. ${verdict}\nwrote reports/bench/sim.json and reports/bench/sim.md`,
+  );
 }
 
 if (process.argv.includes('--child')) await runChild();

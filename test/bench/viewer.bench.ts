@@ -21,7 +21,10 @@ import { startViewerServer } from '../../src/viewer/server.js';
 
 const QUESTIONS = Number(process.env.BENCH_QUESTIONS ?? 5_000);
 const STALL_MS = 200;
-const WORDS = 'the policy says that employees may carry over unused days until the end of March and must request approval from their manager first'.split(' ');
+const WORDS =
+  'the policy says that employees may carry over unused days until the end of March and must request approval from their manager first'.split(
+    ' ',
+  );
 
 function answerOf(q: number, set: number): string {
   const words: string[] = [];
@@ -35,11 +38,19 @@ function writeRun(dir: string): number {
   for (let q = 0; q < QUESTIONS; q += 1) {
     const question_id = `q${String(q).padStart(5, '0')}`;
     const expected = [`doc-${q % 71}`];
-    const common = { question_id, question: `Question ${q}: what does the handbook say about topic ${q % 97}?`, category: `c${q % 9}`, expected_document_ids: expected };
+    const common = {
+      question_id,
+      question: `Question ${q}: what does the handbook say about topic ${q % 97}?`,
+      category: `c${q % 9}`,
+      expected_document_ids: expected,
+    };
     const figures = (set: number) =>
       makeFigures({
         answer: answerOf(q, set),
-        citations: [{ citation_number: 1, document_id: `doc-${q % 71}` }, { citation_number: 2, document_id: `doc-${(q + 1) % 71}` }],
+        citations: [
+          { citation_number: 1, document_id: `doc-${q % 71}` },
+          { citation_number: 2, document_id: `doc-${(q + 1) % 71}` },
+        ],
         cited_document_ids: [`doc-${q % 71}`, `doc-${(q + 1) % 71}`],
         top_document_ids: [`doc-${q % 71}`, `doc-${(q + 1) % 71}`, 'doc-x'],
         ttfp_ms: 50 + ((q * 13 + set * 7) % 400),
@@ -48,8 +59,21 @@ function writeRun(dir: string): number {
         // Half the questions fail in one column (q mod 10 names it), the other half pass everywhere.
         scores: makeScores({ citation_recall: q % 10 === set ? 0 : 1, citation_precision: 0.5, pass: q % 10 !== set }),
       });
-    for (const [i, set] of ['fast', 'accurate', 'cheap'].entries()) lines.push(JSON.stringify(makeRecord({ ...figures(i), ...common, set })));
-    lines.push(JSON.stringify(makeRecord({ ...common, set: 'duo', scores: null, models: [makeModel(0, { ...figures(3), model_name: 'small' }), makeModel(1, { ...figures(4), model_name: 'large' })] })));
+    for (const [i, set] of ['fast', 'accurate', 'cheap'].entries())
+      lines.push(JSON.stringify(makeRecord({ ...figures(i), ...common, set })));
+    lines.push(
+      JSON.stringify(
+        makeRecord({
+          ...common,
+          set: 'duo',
+          scores: null,
+          models: [
+            makeModel(0, { ...figures(3), model_name: 'small' }),
+            makeModel(1, { ...figures(4), model_name: 'large' }),
+          ],
+        }),
+      ),
+    );
   }
   writeFileSync(join(dir, 'results.jsonl'), `${lines.join('\n')}\n`);
   return lines.length;
@@ -73,19 +97,26 @@ async function main(): Promise<void> {
   const payload = await response.text();
   const dataMs = performance.now() - t;
 
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await page.addInitScript(() => {
     const w = window as unknown as { longTasks: number[] };
     w.longTasks = [];
-    new PerformanceObserver((list) => list.getEntries().forEach((e) => w.longTasks.push(e.duration))).observe({ type: 'longtask', buffered: true });
+    new PerformanceObserver((list) => list.getEntries().forEach((e) => w.longTasks.push(e.duration))).observe({
+      type: 'longtask',
+      buffered: true,
+    });
   });
-  const longest = async () => page.evaluate(() => {
-    const w = window as unknown as { longTasks: number[] };
-    const max = Math.max(0, ...w.longTasks);
-    w.longTasks = [];
-    return max;
-  });
+  const longest = async () =>
+    page.evaluate(() => {
+      const w = window as unknown as { longTasks: number[] };
+      const max = Math.max(0, ...w.longTasks);
+      w.longTasks = [];
+      return max;
+    });
   const rows = page.locator('a.row[data-question]');
   t = performance.now();
   await page.goto(`${server.url}#/questions`);
@@ -131,15 +162,27 @@ async function main(): Promise<void> {
   rmSync(root, { recursive: true, force: true });
 
   const result = {
-    machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, load: loadavg().map((l) => Number(l.toFixed(2))), node: process.version },
+    machine: {
+      cpu: cpus()[0]?.model ?? 'unknown',
+      cores: cpus().length,
+      load: loadavg().map((l) => Number(l.toFixed(2))),
+      node: process.version,
+    },
     records,
     questions: QUESTIONS,
     server: { open_ms: round(openMs), data_ms: round(dataMs), data_bytes: payload.length },
     browser: {
-      first_rows_ms: round(firstRowsMs), load_longest_task_ms: round(loadTask), drawn_rows: drawnRows,
-      filter_ms: round(filterMs), filter_longest_task_ms: round(filterTask), filtered,
-      search_ms: round(searchMs), search_longest_task_ms: round(searchTask), searched,
-      scroll_40_steps_ms: round(scrollMs), scroll_longest_task_ms: round(scrollTask),
+      first_rows_ms: round(firstRowsMs),
+      load_longest_task_ms: round(loadTask),
+      drawn_rows: drawnRows,
+      filter_ms: round(filterMs),
+      filter_longest_task_ms: round(filterTask),
+      filtered,
+      search_ms: round(searchMs),
+      search_longest_task_ms: round(searchTask),
+      searched,
+      scroll_40_steps_ms: round(scrollMs),
+      scroll_longest_task_ms: round(scrollTask),
     },
     viewer_html: { bytes: viewerHtmlBytes, render_reports_ms: round(reportsMs) },
     stall_ms: STALL_MS,

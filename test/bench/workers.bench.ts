@@ -31,11 +31,13 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const TOKEN = 'onyx_pat_chatbench_demo';
 const QUICK = process.argv.includes('--quick');
 const STREAMS_ONLY = process.argv.includes('--streams-only');
-const flag = (name: string): string | undefined => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+const flag = (name: string): string | undefined =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined;
 const numbers = (text: string | undefined): number[] | undefined => {
   if (text === undefined) return undefined;
   const list = text.split(',').map((t) => Number(t.trim()));
-  if (list.length === 0 || list.some((n) => !Number.isInteger(n) || n <= 0)) throw new Error(`"${text}": give positive integers separated by commas`);
+  if (list.length === 0 || list.some((n) => !Number.isInteger(n) || n <= 0))
+    throw new Error(`"${text}": give positive integers separated by commas`);
   return list;
 };
 const WORKERS: readonly number[] = numbers(flag('--workers')) ?? [1, 2];
@@ -46,7 +48,11 @@ const RAMP = QUICK
 /** Streams: the answer's length and the in-flight stream counts (rate = count / answer length). */
 const STREAMS = QUICK
   ? { answerS: 2, counts: numbers(flag('--counts')) ?? [100, 400], sendS: Number(flag('--send-s') ?? 2) }
-  : { answerS: 30, counts: numbers(flag('--counts')) ?? [500, 1000, 2000, 5000], sendS: Number(flag('--send-s') ?? 45) };
+  : {
+      answerS: 30,
+      counts: numbers(flag('--counts')) ?? [500, 1000, 2000, 5000],
+      sendS: Number(flag('--send-s') ?? 45),
+    };
 /** Over this share of one core the simulator is the side that saturates (it is one Node process: one core at most). */
 const SIM_BUSY = 0.9;
 /** Tokens of a sample answer (about 80: three sentences), to size token_ms for the answer length. */
@@ -60,9 +66,25 @@ const fixed = (ms: number) => ({ median: ms, p99: ms });
 
 function spec(mode: Mode, rate: number, durationS: number, maxInFlight = 1000): LoadSpec {
   return LoadSpecSchema.parse({
-    operation: 'chat', mode, model: 'open', rate, arrival: 'constant', max_in_flight: maxInFlight, connections: null, stages: null,
-    duration_ms: Math.round(durationS * 1000), requests: null, warmup_ms: 0, cooldown_ms: 0, seed: 1, question_order: 'sequential',
-    set: 'default', tokens: 1, token_weights: null, shard: null, start_at: null,
+    operation: 'chat',
+    mode,
+    model: 'open',
+    rate,
+    arrival: 'constant',
+    max_in_flight: maxInFlight,
+    connections: null,
+    stages: null,
+    duration_ms: Math.round(durationS * 1000),
+    requests: null,
+    warmup_ms: 0,
+    cooldown_ms: 0,
+    seed: 1,
+    question_order: 'sequential',
+    set: 'default',
+    tokens: 1,
+    token_weights: null,
+    shard: null,
+    start_at: null,
   });
 }
 
@@ -75,14 +97,30 @@ async function run(sim: SimProcess, prepared: PreparedLoad, s: LoadSpec, workers
   const startedAt = performance.now();
   try {
     const result = await runLoad({
-      spec: s, baseUrl: sim.baseUrl, tokens: [TOKEN], prepared, target: 'service', cwd: ROOT, outDir: join(mkdtempSync(join(tmpdir(), 'chatbench-bench-workers-')), 'run'),
-      signal: new AbortController().signal, graceMs: 5000, timeoutMs: 120_000, retries: 0, retry429: false, version: 'bench', cpuUsage: () => process.cpuUsage(), workers,
+      spec: s,
+      baseUrl: sim.baseUrl,
+      tokens: [TOKEN],
+      prepared,
+      target: 'service',
+      cwd: ROOT,
+      outDir: join(mkdtempSync(join(tmpdir(), 'chatbench-bench-workers-')), 'run'),
+      signal: new AbortController().signal,
+      graceMs: 5000,
+      timeoutMs: 120_000,
+      retries: 0,
+      retry429: false,
+      version: 'bench',
+      cpuUsage: () => process.cpuUsage(),
+      workers,
     });
     const wallMs = performance.now() - startedAt;
     const cpu = process.cpuUsage(cpuBefore);
     const simCpuAfter = processCpuMs(sim.pid);
     return {
-      generator: result.generator, outDir: result.outDir, peakRssMb: peakRss / 2 ** 20, wallMs,
+      generator: result.generator,
+      outDir: result.outDir,
+      peakRssMb: peakRss / 2 ** 20,
+      wallMs,
       simCpuShare: simCpuBefore === null || simCpuAfter === null ? null : (simCpuAfter - simCpuBefore) / wallMs,
       generatorCpuShare: (cpu.user + cpu.system) / 1000 / wallMs,
     };
@@ -94,7 +132,9 @@ async function run(sim: SimProcess, prepared: PreparedLoad, s: LoadSpec, workers
 /** CPU time (user + system) of a process from /proc/PID/stat, ms; null where /proc is absent. */
 function processCpuMs(pid: number): number | null {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /s, '')
+      .split(' ');
     // After "pid (comm) ": state is field 3, so utime (14) and stime (15) are at 11 and 12.
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
   } catch {
@@ -104,23 +144,65 @@ function processCpuMs(pid: number): number | null {
 /** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
 const CLOCK_TICKS = 100;
 
-interface Rec { scheduled_offset_ms: number | null; queue_ms: number | null; ttfp_ms: number | null; parts?: number }
-const recordsOf = (outDir: string): Rec[] => readFileSync(join(outDir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Rec);
-const p99 = (values: number[]) => percentile([...values].sort((a, b) => a - b), 0.99) ?? null;
-const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 0.5) ?? null;
+interface Rec {
+  scheduled_offset_ms: number | null;
+  queue_ms: number | null;
+  ttfp_ms: number | null;
+  parts?: number;
+}
+const recordsOf = (outDir: string): Rec[] =>
+  readFileSync(join(outDir, 'results.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Rec);
+const p99 = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    0.99,
+  ) ?? null;
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  ) ?? null;
 
-interface CpuRow { workers: number; rounds: number; requests: number; cpu_ms_per_request: number | null; achieved_rate: number }
-interface RampStep { workers: number; rate: number; sent: number; dropped: number; steady_lag_p99_ms: number | null; ok: boolean }
+interface CpuRow {
+  workers: number;
+  rounds: number;
+  requests: number;
+  cpu_ms_per_request: number | null;
+  achieved_rate: number;
+}
+interface RampStep {
+  workers: number;
+  rate: number;
+  sent: number;
+  dropped: number;
+  steady_lag_p99_ms: number | null;
+  ok: boolean;
+}
 interface StreamRow {
-  workers: number; streams: number; rate: number; peak_in_flight: number; sent: number; dropped: number; late_p99_ms: number | null;
-  ttfp_p99_ms: number | null; peak_rss_mb: number; loop_delay_p99_ms: number | null;
+  workers: number;
+  streams: number;
+  rate: number;
+  peak_in_flight: number;
+  sent: number;
+  dropped: number;
+  late_p99_ms: number | null;
+  ttfp_p99_ms: number | null;
+  peak_rss_mb: number;
+  loop_delay_p99_ms: number | null;
   /** TTFP minus the run's smallest TTFP (the fixed profile's own TTFP on an idle pair), p50 and p99. */
-  ttfp_error_p50_ms: number | null; ttfp_error_p99_ms: number | null;
+  ttfp_error_p50_ms: number | null;
+  ttfp_error_p99_ms: number | null;
   loop_delay_max_ms: number | null;
   /** CPU over the row, share of one core: the simulator process, the generator process (every thread). */
-  sim_cpu: number | null; generator_cpu: number;
+  sim_cpu: number | null;
+  generator_cpu: number;
   /** Streamed parts received over the row, and the CPU each side spent per part (µs): what a quiet machine would need per stream. */
-  parts: number; generator_us_per_part: number | null; sim_us_per_part: number | null;
+  parts: number;
+  generator_us_per_part: number | null;
+  sim_us_per_part: number | null;
   /** Which side saturates: the simulator (≥ 90% of its one core), the generator (loop delay p99 over 5 ms), both, or neither. */
   saturates: 'simulator' | 'generator' | 'both' | 'neither';
   /** The machine's 1-minute load average at the row's end: on a shared machine, how much else ran beside it. */
@@ -141,11 +223,19 @@ async function cpuPerRequest(sim: SimProcess, prepared: PreparedLoad, workers: n
   return { workers, rounds: CPU.rounds, requests, cpu_ms_per_request: median(perRequest), achieved_rate: rate };
 }
 
-async function sustained(sim: SimProcess, prepared: PreparedLoad, workers: number): Promise<{ steps: RampStep[]; sustained: number | null }> {
+async function sustained(
+  sim: SimProcess,
+  prepared: PreparedLoad,
+  workers: number,
+): Promise<{ steps: RampStep[]; sustained: number | null }> {
   const steps: RampStep[] = [];
   const step = async (rate: number) => {
     const { generator: g, outDir } = await run(sim, prepared, spec('full', rate, RAMP.stepS), workers);
-    const lag = p99(recordsOf(outDir).filter((r) => (r.scheduled_offset_ms ?? 0) >= RAMP.settleMs && r.queue_ms !== null).map((r) => r.queue_ms!));
+    const lag = p99(
+      recordsOf(outDir)
+        .filter((r) => (r.scheduled_offset_ms ?? 0) >= RAMP.settleMs && r.queue_ms !== null)
+        .map((r) => r.queue_ms!),
+    );
     const ok = lag !== null && lag < RAMP.maxLagMs && g.dropped.length === 0 && g.sent >= 0.95 * rate * RAMP.stepS;
     steps.push({ workers, rate, sent: g.sent, dropped: g.dropped.length, steady_lag_p99_ms: lag, ok });
     return ok;
@@ -168,24 +258,50 @@ async function sustained(sim: SimProcess, prepared: PreparedLoad, workers: numbe
   return { steps, sustained: good };
 }
 
-async function streamRow(sim: SimProcess, prepared: PreparedLoad, workers: number, streams: number): Promise<StreamRow> {
+async function streamRow(
+  sim: SimProcess,
+  prepared: PreparedLoad,
+  workers: number,
+  streams: number,
+): Promise<StreamRow> {
   const rate = streams / STREAMS.answerS;
-  const { generator: g, outDir, peakRssMb, simCpuShare, generatorCpuShare, wallMs } = await run(sim, prepared, spec('stream', rate, STREAMS.sendS, Math.ceil(streams * 2)), workers);
+  const {
+    generator: g,
+    outDir,
+    peakRssMb,
+    simCpuShare,
+    generatorCpuShare,
+    wallMs,
+  } = await run(sim, prepared, spec('stream', rate, STREAMS.sendS, Math.ceil(streams * 2)), workers);
   const recs = recordsOf(outDir);
   const ttfp = recs.filter((r) => r.ttfp_ms !== null).map((r) => r.ttfp_ms!);
   const parts = recs.reduce((sum, r) => sum + (r.parts ?? 0), 0);
-  const perPart = (share: number | null) => (share === null || parts === 0 ? null : Math.round(((share * wallMs * 1000) / parts) * 10) / 10);
+  const perPart = (share: number | null) =>
+    share === null || parts === 0 ? null : Math.round(((share * wallMs * 1000) / parts) * 10) / 10;
   const floor = ttfp.length === 0 ? null : Math.min(...ttfp);
   const error = floor === null ? [] : ttfp.map((v) => v - floor);
   const loopP99 = g.loop_delay_ms?.p99 ?? null;
   const simBusy = simCpuShare !== null && simCpuShare >= SIM_BUSY;
   const generatorBusy = loopP99 !== null && loopP99 > LOOP_LIMIT_MS;
   return {
-    workers, streams, rate: Math.round(rate * 10) / 10, peak_in_flight: g.peak_in_flight, sent: g.sent, dropped: g.dropped.length,
-    late_p99_ms: g.schedule_lag_ms.p99, ttfp_p99_ms: p99(ttfp), peak_rss_mb: Math.round(peakRssMb), loop_delay_p99_ms: loopP99,
-    ttfp_error_p50_ms: median(error), ttfp_error_p99_ms: p99(error), loop_delay_max_ms: g.loop_delay_ms?.max ?? null,
-    sim_cpu: simCpuShare === null ? null : Math.round(simCpuShare * 100) / 100, generator_cpu: Math.round(generatorCpuShare * 100) / 100,
-    parts, generator_us_per_part: perPart(generatorCpuShare), sim_us_per_part: perPart(simCpuShare),
+    workers,
+    streams,
+    rate: Math.round(rate * 10) / 10,
+    peak_in_flight: g.peak_in_flight,
+    sent: g.sent,
+    dropped: g.dropped.length,
+    late_p99_ms: g.schedule_lag_ms.p99,
+    ttfp_p99_ms: p99(ttfp),
+    peak_rss_mb: Math.round(peakRssMb),
+    loop_delay_p99_ms: loopP99,
+    ttfp_error_p50_ms: median(error),
+    ttfp_error_p99_ms: p99(error),
+    loop_delay_max_ms: g.loop_delay_ms?.max ?? null,
+    sim_cpu: simCpuShare === null ? null : Math.round(simCpuShare * 100) / 100,
+    generator_cpu: Math.round(generatorCpuShare * 100) / 100,
+    parts,
+    generator_us_per_part: perPart(generatorCpuShare),
+    sim_us_per_part: perPart(simCpuShare),
     saturates: simBusy && generatorBusy ? 'both' : simBusy ? 'simulator' : generatorBusy ? 'generator' : 'neither',
     load_1m: Math.round((loadavg()[0] ?? 0) * 100) / 100,
   };
@@ -219,7 +335,13 @@ function perCore(cpu: readonly CpuRow[], ramps: Record<number, { sustained: numb
   return lines.join(' ');
 }
 
-function renderMd(o: { machine: string; cpu: CpuRow[]; ramps: Record<number, { steps: RampStep[]; sustained: number | null }>; streams: StreamRow[]; cores: number }): string {
+function renderMd(o: {
+  machine: string;
+  cpu: CpuRow[];
+  ramps: Record<number, { steps: RampStep[]; sustained: number | null }>;
+  streams: StreamRow[];
+  cores: number;
+}): string {
   return [
     `# bench:workers — load --workers 1 and 2${QUICK ? ' (--quick)' : ''}`,
     '',
@@ -229,7 +351,9 @@ function renderMd(o: { machine: string; cpu: CpuRow[]; ramps: Record<number, { s
     '',
     '| workers | requests | achieved | CPU ms / request |',
     '|---:|---:|---:|---:|',
-    ...o.cpu.map((c) => `| ${c.workers} | ${c.requests} | ${c.achieved_rate.toFixed(1)}/s | ${fmt(c.cpu_ms_per_request, 3)} |`),
+    ...o.cpu.map(
+      (c) => `| ${c.workers} | ${c.requests} | ${c.achieved_rate.toFixed(1)}/s | ${fmt(c.cpu_ms_per_request, 3)} |`,
+    ),
     '',
     `## Highest sustained open-loop rate (full; late-send p99 < ${RAMP.maxLagMs} ms after ${RAMP.settleMs} ms, nothing dropped, ≥ 95% sent; ${RAMP.stepS} s steps)`,
     '',
@@ -237,7 +361,12 @@ function renderMd(o: { machine: string; cpu: CpuRow[]; ramps: Record<number, { s
     '',
     '| workers | rate | sent | dropped | late p99 (steady) | verdict |',
     '|---:|---:|---:|---:|---:|:---|',
-    ...WORKERS.flatMap((w) => (o.ramps[w]?.steps ?? []).map((s) => `| ${w} | ${s.rate}/s | ${s.sent} | ${s.dropped} | ${fmt(s.steady_lag_p99_ms)} ms | ${s.ok ? 'kept up' : 'fell behind'} |`)),
+    ...WORKERS.flatMap((w) =>
+      (o.ramps[w]?.steps ?? []).map(
+        (s) =>
+          `| ${w} | ${s.rate}/s | ${s.sent} | ${s.dropped} | ${fmt(s.steady_lag_p99_ms)} ms | ${s.ok ? 'kept up' : 'fell behind'} |`,
+      ),
+    ),
     '',
     perCore(o.cpu, o.ramps, o.cores),
     '',
@@ -245,7 +374,10 @@ function renderMd(o: { machine: string; cpu: CpuRow[]; ramps: Record<number, { s
     '',
     ...streamTable(o.streams),
     '',
-    ...WORKERS.map((w) => `Event-loop delay p99 passes ${LOOP_LIMIT_MS} ms with ${w} worker${w === 1 ? '' : 's'}: ${passesAt(o.streams, w)}.`),
+    ...WORKERS.map(
+      (w) =>
+        `Event-loop delay p99 passes ${LOOP_LIMIT_MS} ms with ${w} worker${w === 1 ? '' : 's'}: ${passesAt(o.streams, w)}.`,
+    ),
     '',
   ].join('\n');
 }
@@ -255,7 +387,10 @@ function streamTable(rows: readonly StreamRow[]): string[] {
   return [
     '| workers | streams | rate | peak in flight | sent | dropped | late-send p99 | TTFP p99 | TTFP error p50 / p99 | peak RSS | loop delay p99 / max | simulator CPU | generator CPU | CPU µs per part (generator / simulator) | saturates | load average |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---|---:|',
-    ...rows.map((r) => `| ${r.workers} | ${r.streams} | ${r.rate}/s | ${r.peak_in_flight} | ${r.sent} | ${r.dropped} | ${fmt(r.late_p99_ms)} ms | ${fmt(r.ttfp_p99_ms, 0)} ms | ${fmt(r.ttfp_error_p50_ms, 1)} / ${fmt(r.ttfp_error_p99_ms, 1)} ms | ${r.peak_rss_mb} MB | ${fmt(r.loop_delay_p99_ms)} / ${fmt(r.loop_delay_max_ms, 1)} ms | ${pct(r.sim_cpu)} | ${pct(r.generator_cpu)} | ${fmt(r.generator_us_per_part, 1)} / ${fmt(r.sim_us_per_part, 1)} | ${r.saturates} | ${r.load_1m.toFixed(2)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.workers} | ${r.streams} | ${r.rate}/s | ${r.peak_in_flight} | ${r.sent} | ${r.dropped} | ${fmt(r.late_p99_ms)} ms | ${fmt(r.ttfp_p99_ms, 0)} ms | ${fmt(r.ttfp_error_p50_ms, 1)} / ${fmt(r.ttfp_error_p99_ms, 1)} ms | ${r.peak_rss_mb} MB | ${fmt(r.loop_delay_p99_ms)} / ${fmt(r.loop_delay_max_ms, 1)} ms | ${pct(r.sim_cpu)} | ${pct(r.generator_cpu)} | ${fmt(r.generator_us_per_part, 1)} / ${fmt(r.sim_us_per_part, 1)} | ${r.saturates} | ${r.load_1m.toFixed(2)} |`,
+    ),
   ];
 }
 
@@ -279,23 +414,34 @@ function slopes(rows: readonly StreamRow[], workers: number): string[] {
   const loop = fit(mine.filter((r) => r.loop_delay_p99_ms !== null).map((r) => [r.streams, r.loop_delay_p99_ms!]));
   const k = (v: number) => (v * 1000).toFixed(2);
   const last = mine[mine.length - 1];
-  const lines = [`Slopes with ${workers} worker${workers === 1 ? '' : 's'} (least squares over ${mine.length} rows, per 1,000 streams):`];
-  if (rss) lines.push(`- peak RSS +${k(rss.slope)} MB (${Math.round(rss.intercept + rss.slope * 5000)} MB predicted at 5,000 streams);`);
+  const lines = [
+    `Slopes with ${workers} worker${workers === 1 ? '' : 's'} (least squares over ${mine.length} rows, per 1,000 streams):`,
+  ];
+  if (rss)
+    lines.push(
+      `- peak RSS +${k(rss.slope)} MB (${Math.round(rss.intercept + rss.slope * 5000)} MB predicted at 5,000 streams);`,
+    );
   if (sim) {
     const full = sim.slope > 0 ? Math.round((1 - sim.intercept) / sim.slope) : null;
-    lines.push(`- simulator CPU +${(sim.slope * 100_000).toFixed(1)}% of a core${full !== null ? ` (its one core full at about ${full.toLocaleString('en-US')} streams)` : ''};`);
+    lines.push(
+      `- simulator CPU +${(sim.slope * 100_000).toFixed(1)}% of a core${full !== null ? ` (its one core full at about ${full.toLocaleString('en-US')} streams)` : ''};`,
+    );
   }
   if (late) lines.push(`- late-send p99 ${late.slope >= 0 ? '+' : ''}${k(late.slope)} ms;`);
   if (loop) {
     const at = loop.slope > 0 ? Math.round((LOOP_LIMIT_MS - loop.intercept) / loop.slope) : null;
-    lines.push(`- generator loop delay p99 ${loop.slope >= 0 ? '+' : ''}${k(loop.slope)} ms${at !== null && at > 0 ? ` (${LOOP_LIMIT_MS} ms at about ${at.toLocaleString('en-US')} streams)` : ''}.`);
+    lines.push(
+      `- generator loop delay p99 ${loop.slope >= 0 ? '+' : ''}${k(loop.slope)} ms${at !== null && at > 0 ? ` (${LOOP_LIMIT_MS} ms at about ${at.toLocaleString('en-US')} streams)` : ''}.`,
+    );
   }
   if (last && last.generator_us_per_part !== null && last.sim_us_per_part !== null) {
     // Parts per second at N streams: N answers of the measured parts each over answerS seconds.
     const perAnswer = last.sent > 0 ? last.parts / last.sent : ANSWER_TOKENS;
     const partsPerS = (n: number) => (n * perAnswer) / STREAMS.answerS;
     const need = (us: number, n: number) => `${Math.round((us * partsPerS(n)) / 10_000)}%`;
-    lines.push(`At the CPU per part of the largest row (${last.generator_us_per_part} µs generator, ${last.sim_us_per_part} µs simulator), 5,000 streams (${Math.round(partsPerS(5000)).toLocaleString('en-US')} parts/s) need ${need(last.generator_us_per_part, 5000)} of a core for the generator and ${need(last.sim_us_per_part, 5000)} for the simulator on a quiet machine; one core each runs out at about ${Math.round(1e6 / last.generator_us_per_part / partsPerS(1)).toLocaleString('en-US')} and ${Math.round(1e6 / last.sim_us_per_part / partsPerS(1)).toLocaleString('en-US')} streams.`);
+    lines.push(
+      `At the CPU per part of the largest row (${last.generator_us_per_part} µs generator, ${last.sim_us_per_part} µs simulator), 5,000 streams (${Math.round(partsPerS(5000)).toLocaleString('en-US')} parts/s) need ${need(last.generator_us_per_part, 5000)} of a core for the generator and ${need(last.sim_us_per_part, 5000)} for the simulator on a quiet machine; one core each runs out at about ${Math.round(1e6 / last.generator_us_per_part / partsPerS(1)).toLocaleString('en-US')} and ${Math.round(1e6 / last.sim_us_per_part / partsPerS(1)).toLocaleString('en-US')} streams.`,
+    );
   }
   return lines;
 }
@@ -303,38 +449,61 @@ function slopes(rows: readonly StreamRow[], workers: number): string[] {
 /** `--streams-only`: the stream-count table alone, into streams.json and streams.md. */
 async function streamsOnly(): Promise<void> {
   const tokenMs = Math.round((STREAMS.answerS * 1000) / ANSWER_TOKENS);
-  const loadBefore = loadavg().map((l) => l.toFixed(2)).join(' / ');
+  const loadBefore = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ');
   const slow = await startSimProcess({
-    chat: { time_scale: 1, profiles: { default: { pre_answer_ms: fixed(50), first_token_ms: fixed(100), token_ms: fixed(tokenMs) } } },
+    chat: {
+      time_scale: 1,
+      profiles: { default: { pre_answer_ms: fixed(50), first_token_ms: fixed(100), token_ms: fixed(tokenMs) } },
+    },
   });
   try {
-    const stream = await prepareLoad({ operation: 'chat', mode: 'stream', datasetPath: 'datasets/sample.csv', setFlags: [], cwd: ROOT });
+    const stream = await prepareLoad({
+      operation: 'chat',
+      mode: 'stream',
+      datasetPath: 'datasets/sample.csv',
+      setFlags: [],
+      cwd: ROOT,
+    });
     const streams: StreamRow[] = [];
     for (const [i, count] of STREAMS.counts.entries()) {
       for (const w of WORKERS) {
         if (i > 0 && timeLeft() < (STREAMS.answerS + STREAMS.sendS) * 1000 + 5000) break;
         const row = await streamRow(slow, stream, w, count);
-        console.log(`${w} worker(s), ${count} streams: late p99 ${fmt(row.late_p99_ms)} ms, TTFP error p99 ${fmt(row.ttfp_error_p99_ms, 1)} ms, RSS ${row.peak_rss_mb} MB, sim CPU ${row.sim_cpu}, loop p99 ${fmt(row.loop_delay_p99_ms)} ms (load ${loadavg()[0]?.toFixed(2)})`);
+        console.log(
+          `${w} worker(s), ${count} streams: late p99 ${fmt(row.late_p99_ms)} ms, TTFP error p99 ${fmt(row.ttfp_error_p99_ms, 1)} ms, RSS ${row.peak_rss_mb} MB, sim CPU ${row.sim_cpu}, loop p99 ${fmt(row.loop_delay_p99_ms)} ms (load ${loadavg()[0]?.toFixed(2)})`,
+        );
         streams.push(row);
       }
     }
-    const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average ${loadBefore} before, ${loadavg().map((l) => l.toFixed(2)).join(' / ')} after`;
+    const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average ${loadBefore} before, ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' / ')} after`;
     const out = join(ROOT, 'reports', 'bench');
     mkdirSync(out, { recursive: true });
-    const json = { generated_at: new Date().toISOString(), machine, stream_settings: { ...STREAMS, token_ms: tokenMs }, streams, duration_s: (performance.now() - started) / 1000 };
+    const json = {
+      generated_at: new Date().toISOString(),
+      machine,
+      stream_settings: { ...STREAMS, token_ms: tokenMs },
+      streams,
+      duration_s: (performance.now() - started) / 1000,
+    };
     writeFileSync(join(out, 'streams.json'), `${JSON.stringify(json, null, 2)}\n`);
     const md = [
       '# bench:workers --streams-only — concurrent streams on one generator',
       '',
       `Machine: ${machine}. Simulator in its own process (one Node process: at most one core); answers of ~${STREAMS.answerS} s (${ANSWER_TOKENS} tokens, ${tokenMs} ms apart) at time_scale 1, ${STREAMS.sendS} s of open-model arrivals per row at streams / ${STREAMS.answerS} s.`,
-      'TTFP error: TTFP minus the row\'s smallest TTFP (the profile is fixed). Saturates: the simulator when its CPU reaches 90% of a core; the generator when its event-loop delay p99 passes 5 ms.',
+      "TTFP error: TTFP minus the row's smallest TTFP (the profile is fixed). Saturates: the simulator when its CPU reaches 90% of a core; the generator when its event-loop delay p99 passes 5 ms.",
       '',
       ...streamTable(streams),
       '',
       ...WORKERS.flatMap((w) => [...slopes(streams, w), '']),
     ].join('\n');
     writeFileSync(join(out, 'streams.md'), md);
-    process.stdout.write(`${md}\nwritten: reports/bench/streams.json, reports/bench/streams.md (${json.duration_s.toFixed(0)} s)\n`);
+    process.stdout.write(
+      `${md}\nwritten: reports/bench/streams.json, reports/bench/streams.md (${json.duration_s.toFixed(0)} s)\n`,
+    );
   } finally {
     await slow.close();
   }
@@ -344,10 +513,14 @@ async function main(): Promise<void> {
   const tokenMs = Math.round((STREAMS.answerS * 1000) / ANSWER_TOKENS);
   const fast = await startSimProcess({ chat: { time_scale: 1e-6 } });
   const slow = await startSimProcess({
-    chat: { time_scale: 1, profiles: { default: { pre_answer_ms: fixed(50), first_token_ms: fixed(100), token_ms: fixed(tokenMs) } } },
+    chat: {
+      time_scale: 1,
+      profiles: { default: { pre_answer_ms: fixed(50), first_token_ms: fixed(100), token_ms: fixed(tokenMs) } },
+    },
   });
   try {
-    const prepare = (mode: Mode) => prepareLoad({ operation: 'chat', mode, datasetPath: 'datasets/sample.csv', setFlags: [], cwd: ROOT });
+    const prepare = (mode: Mode) =>
+      prepareLoad({ operation: 'chat', mode, datasetPath: 'datasets/sample.csv', setFlags: [], cwd: ROOT });
     const full = await prepare('full');
     const stream = await prepare('stream');
     // Warm the JIT, the simulator and dist/ on disk, so the first measured run is not the cold one.
@@ -364,17 +537,30 @@ async function main(): Promise<void> {
       }
     }
     const cores = cpus().length;
-    const machine = `${cores} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')} at the end`;
+    const machine = `${cores} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')} at the end`;
     const out = join(ROOT, 'reports', 'bench');
     mkdirSync(out, { recursive: true });
     const json = {
-      generated_at: new Date().toISOString(), quick: QUICK, machine, cpu_settings: CPU, ramp_settings: RAMP, stream_settings: { ...STREAMS, token_ms: tokenMs },
-      cpu, ramps, streams, loop_delay_passes_5ms: Object.fromEntries(WORKERS.map((w) => [w, passesAt(streams, w)])), duration_s: (performance.now() - started) / 1000,
+      generated_at: new Date().toISOString(),
+      quick: QUICK,
+      machine,
+      cpu_settings: CPU,
+      ramp_settings: RAMP,
+      stream_settings: { ...STREAMS, token_ms: tokenMs },
+      cpu,
+      ramps,
+      streams,
+      loop_delay_passes_5ms: Object.fromEntries(WORKERS.map((w) => [w, passesAt(streams, w)])),
+      duration_s: (performance.now() - started) / 1000,
     };
     writeFileSync(join(out, 'workers.json'), `${JSON.stringify(json, null, 2)}\n`);
     const md = renderMd({ machine, cpu, ramps, streams, cores });
     writeFileSync(join(out, 'workers.md'), md);
-    process.stdout.write(`${md}\nwritten: reports/bench/workers.json, reports/bench/workers.md (${json.duration_s.toFixed(0)} s)\n`);
+    process.stdout.write(
+      `${md}\nwritten: reports/bench/workers.json, reports/bench/workers.md (${json.duration_s.toFixed(0)} s)\n`,
+    );
   } finally {
     await Promise.all([fast.close(), slow.close()]);
   }

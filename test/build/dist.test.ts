@@ -37,7 +37,8 @@ describe('dist/', () => {
     expect(missing).toEqual([]);
     // What the code reads beside itself (the judge's prompts) is there too, byte for byte.
     expect(assetFiles().length).toBeGreaterThan(0);
-    for (const rel of assetFiles()) expect(readFileSync(join(DIST, rel), 'utf8')).toBe(readFileSync(join(ROOT, 'src', rel), 'utf8'));
+    for (const rel of assetFiles())
+      expect(readFileSync(join(DIST, rel), 'utf8')).toBe(readFileSync(join(ROOT, 'src', rel), 'utf8'));
     expect(existsSync(join(DIST, 'cli', 'main.test.js'))).toBe(false);
     expect(existsSync(join(DIST, 'viewer', 'ui'))).toBe(false);
   });
@@ -57,7 +58,9 @@ describe('dist/', () => {
   it('--version prints the package version', async () => {
     const cli = spawnCli(['--version']);
     expect((await cli.exited).code).toBe(0);
-    expect(cli.stdout().trim()).toBe((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+    expect(cli.stdout().trim()).toBe(
+      (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version,
+    );
   });
 });
 
@@ -80,10 +83,22 @@ describe('the compiled CLI end to end', () => {
   it('runs a judged eval on the embedded simulator (what dist/ reads beside its code: prompts, corpus, viewer)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chatbench-dist-eval-'));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
-    writeFileSync(join(dir, 'q.csv'), `${readFileSync(join(ROOT, 'datasets', 'sample.csv'), 'utf8').split('\n').slice(0, 3).join('\n')}\n`);
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'chatbench.js'), 'eval', '--sim', '--dataset', 'q.csv', '--out', 'run', '--json'], {
-      cwd: dir, env: { PATH: process.env['PATH'] ?? '', HOME: dir, CHATBENCH_TEST_SPEEDUP: '200' }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    writeFileSync(
+      join(dir, 'q.csv'),
+      `${readFileSync(join(ROOT, 'datasets', 'sample.csv'), 'utf8')
+        .split('\n')
+        .slice(0, 3)
+        .join('\n')}\n`,
+    );
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, 'bin', 'chatbench.js'), 'eval', '--sim', '--dataset', 'q.csv', '--out', 'run', '--json'],
+      {
+        cwd: dir,
+        env: { PATH: process.env['PATH'] ?? '', HOME: dir, CHATBENCH_TEST_SPEEDUP: '200' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString('utf8')));
@@ -100,7 +115,9 @@ describe('the compiled CLI end to end', () => {
 describe('the layering of a spawned process', () => {
   it('takes options from the environment as a user sets them', async () => {
     const child = spawn(process.execPath, [join(ROOT, 'bin', 'chatbench.js'), 'validate', '--json'], {
-      cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', CHATBENCH_DATASET: 'datasets/sample.csv' }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: ROOT,
+      env: { PATH: process.env['PATH'] ?? '', CHATBENCH_DATASET: 'datasets/sample.csv' },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString('utf8')));

@@ -49,7 +49,10 @@ function headingSlugs(markdown: string): Set<string> {
     const m = /^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(text);
     if (m === null) continue;
     const plain = m[1]!.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/<[^>]+>/g, '');
-    const base = plain.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const base = plain
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     slugs.add(n === 0 ? base : `${base}-${n}`);
@@ -154,11 +157,13 @@ describe('spec citations in the source', () => {
     expect(source.length).toBeGreaterThan(100);
     const outside: string[] = [];
     for (const file of source) {
-      readFileSync(file, 'utf8').split('\n').forEach((text, i) => {
-        for (const m of text.matchAll(SPEC_PAGE)) {
-          if (!m[0].startsWith('docs/reference/')) outside.push(`${path.relative(ROOT, file)}:${i + 1}: ${m[0]}`);
-        }
-      });
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((text, i) => {
+          for (const m of text.matchAll(SPEC_PAGE)) {
+            if (!m[0].startsWith('docs/reference/')) outside.push(`${path.relative(ROOT, file)}:${i + 1}: ${m[0]}`);
+          }
+        });
     }
     expect(outside).toEqual([]);
   });

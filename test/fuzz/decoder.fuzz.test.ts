@@ -11,7 +11,14 @@ import { createStreamDecoder } from '../../src/client/wire/index.js';
 import { loadStreamFixtures } from '../fixtures/streams/index.js';
 
 const FIXTURES = loadStreamFixtures();
-const KINDS = new Set(['session_created', 'message_ids', 'multi_model_ids', 'streaming_error', 'packet', 'decode_error']);
+const KINDS = new Set([
+  'session_created',
+  'message_ids',
+  'multi_model_ids',
+  'streaming_error',
+  'packet',
+  'decode_error',
+]);
 
 /** Splits `bytes` at the given cut points (any order, any values). */
 function chunksOf(bytes: Uint8Array, cuts: readonly number[]): Uint8Array[] {
@@ -77,23 +84,33 @@ function mutate(source: Uint8Array, mutations: readonly Mutation[]): Uint8Array 
 describe('stream decoder fuzzing', () => {
   it('random bytes in random chunks: never throws, bounded parts', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 4096 }), fc.array(fc.nat(), { maxLength: 20 }), fc.constantFrom(undefined, 16, 64, 1024), (bytes, cuts, limit) => {
-        const { parts } = decode(chunksOf(bytes, cuts), limit);
-        expectWellFormed(parts);
-        expect(parts.length).toBeLessThanOrEqual(bytes.length + 1);
-      }),
+      fc.property(
+        fc.uint8Array({ maxLength: 4096 }),
+        fc.array(fc.nat(), { maxLength: 20 }),
+        fc.constantFrom(undefined, 16, 64, 1024),
+        (bytes, cuts, limit) => {
+          const { parts } = decode(chunksOf(bytes, cuts), limit);
+          expectWellFormed(parts);
+          expect(parts.length).toBeLessThanOrEqual(bytes.length + 1);
+        },
+      ),
       { numRuns: 400, seed: 7 },
     );
   });
 
   it('random mutations of the recorded streams: never throws, well-formed parts', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...FIXTURES.map((f) => f.name)), fc.array(mutation, { minLength: 1, maxLength: 8 }), fc.array(fc.nat(), { maxLength: 30 }), fc.constantFrom(undefined, 128, 4096),
+      fc.property(
+        fc.constantFrom(...FIXTURES.map((f) => f.name)),
+        fc.array(mutation, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.nat(), { maxLength: 30 }),
+        fc.constantFrom(undefined, 128, 4096),
         (name, mutations, cuts, limit) => {
           const bytes = mutate(FIXTURES.find((f) => f.name === name)!.bytes, mutations);
           const { parts } = decode(chunksOf(bytes, cuts), limit);
           expectWellFormed(parts);
-          }),
+        },
+      ),
       { numRuns: 400, seed: 11 },
     );
   });

@@ -1,8 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureRecords, makeRecord } from '../fixtures/reports/fixture.js';
-import { AttemptSchema, ModelFiguresSchema, RateLimitSchema, RequestRecordSchema, type RequestRecord } from '../../src/records/record.js';
+import {
+  AttemptSchema,
+  ModelFiguresSchema,
+  RateLimitSchema,
+  RequestRecordSchema,
+  type RequestRecord,
+} from '../../src/records/record.js';
 import { ScoresSchema } from '../../src/records/scores.js';
-import { ATTEMPT_SHAPE, MODEL_FIGURES_SHAPE, RATE_LIMIT_SHAPE, RECORD_SHAPE, SCORES_SHAPE, surelyValidRecord } from '../../src/records/record-fast-check.js';
+import {
+  ATTEMPT_SHAPE,
+  MODEL_FIGURES_SHAPE,
+  RATE_LIMIT_SHAPE,
+  RECORD_SHAPE,
+  SCORES_SHAPE,
+  surelyValidRecord,
+} from '../../src/records/record-fast-check.js';
 import { toValidRecord } from '../../src/records/valid-record.js';
 
 const sorted = (o: object) => Object.keys(o).sort();
@@ -13,9 +26,20 @@ function samples(): RequestRecord[] {
   return [
     ...fixtureRecords(),
     {
-      ...streamed, first_packet_ms: { message_start: 3.2, message_delta: 12.5 }, answer_gaps_ms: [1.5, 0, 22.25], tools_used: ['internal_search'],
-      rate_limit: { retry_after_s: 2, scope: 'user', reset_at: null }, unknown_part_kinds: { shiny_new_part: 2 }, conversation: 'c1', turn: 2, session: 'continued',
-      top_documents: [], judge: null, checks: {}, model_asked: ['openai:gpt-4o'], model_answered: null,
+      ...streamed,
+      first_packet_ms: { message_start: 3.2, message_delta: 12.5 },
+      answer_gaps_ms: [1.5, 0, 22.25],
+      tools_used: ['internal_search'],
+      rate_limit: { retry_after_s: 2, scope: 'user', reset_at: null },
+      unknown_part_kinds: { shiny_new_part: 2 },
+      conversation: 'c1',
+      turn: 2,
+      session: 'continued',
+      top_documents: [],
+      judge: null,
+      checks: {},
+      model_asked: ['openai:gpt-4o'],
+      model_answered: null,
     },
   ];
 }
@@ -32,9 +56,39 @@ function random(seed: number): () => number {
 }
 
 const NASTY: readonly unknown[] = [
-  undefined, null, -1, -0.5, 0, 1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, -1e308, 2 ** 53, true, false, '', 'x', 'ok', 'stream', 'new',
-  'x'.repeat(513), 'x'.repeat(2_001), 'x'.repeat(65_537), [], [1], ['a'], [null], {}, { a: 1 }, { a: 'b' }, { a: -1 }, new Date(0), new Map(),
-  Array.from({ length: 501 }, () => 'd'), Object.fromEntries(Array.from({ length: 201 }, (_, k) => [`k${k}`, 'v'])),
+  undefined,
+  null,
+  -1,
+  -0.5,
+  0,
+  1,
+  1.5,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  -1e308,
+  2 ** 53,
+  true,
+  false,
+  '',
+  'x',
+  'ok',
+  'stream',
+  'new',
+  'x'.repeat(513),
+  'x'.repeat(2_001),
+  'x'.repeat(65_537),
+  [],
+  [1],
+  ['a'],
+  [null],
+  {},
+  { a: 1 },
+  { a: 'b' },
+  { a: -1 },
+  new Date(0),
+  new Map(),
+  Array.from({ length: 501 }, () => 'd'),
+  Object.fromEntries(Array.from({ length: 201 }, (_, k) => [`k${k}`, 'v'])),
 ];
 
 /** `record` with one value somewhere in it (any depth) replaced by a nasty one, or deleted. */
@@ -58,7 +112,7 @@ function mutate(record: RequestRecord, next: () => number): unknown {
 }
 
 describe('surelyValidRecord', () => {
-  it('lists the schemas\' fields, key for key', () => {
+  it("lists the schemas' fields, key for key", () => {
     expect(sorted(RECORD_SHAPE)).toEqual(sorted(RequestRecordSchema.shape));
     expect(sorted(SCORES_SHAPE)).toEqual(sorted(ScoresSchema.shape));
     expect(sorted(MODEL_FIGURES_SHAPE)).toEqual(sorted(ModelFiguresSchema.shape));
@@ -75,7 +129,9 @@ describe('surelyValidRecord', () => {
 
   it('leaves to zod what a judge or the checks filled', () => {
     const [record] = samples();
-    expect(surelyValidRecord({ ...record, checks: { polite: { pass: true, score: 1, reason: 'ok', error: null } } })).toBe(false);
+    expect(
+      surelyValidRecord({ ...record, checks: { polite: { pass: true, score: 1, reason: 'ok', error: null } } }),
+    ).toBe(false);
     expect(surelyValidRecord({ ...record, human_verdict: 'pass' })).toBe(false);
   });
 
@@ -88,7 +144,10 @@ describe('surelyValidRecord', () => {
       const mutated = mutate(bases[i % bases.length]!, next);
       const zod = RequestRecordSchema.safeParse(mutated).success;
       const sure = surelyValidRecord(mutated);
-      if (sure && !zod) expect.fail(`fast check passed a record zod refuses: ${JSON.stringify(RequestRecordSchema.safeParse(mutated).error?.issues.slice(0, 2))}`);
+      if (sure && !zod)
+        expect.fail(
+          `fast check passed a record zod refuses: ${JSON.stringify(RequestRecordSchema.safeParse(mutated).error?.issues.slice(0, 2))}`,
+        );
       if (sure) fast += 1;
       else if (zod) zodOnly += 1;
     }
@@ -97,7 +156,7 @@ describe('surelyValidRecord', () => {
     expect(4_000 - fast - zodOnly).toBeGreaterThan(500);
   });
 
-  it('leaves toValidRecord\'s answer as zod\'s: a repaired record is still repaired', () => {
+  it("leaves toValidRecord's answer as zod's: a repaired record is still repaired", () => {
     const [record] = samples();
     const bad = { ...record!, ttfp_ms: -1 };
     expect(surelyValidRecord(bad)).toBe(false);

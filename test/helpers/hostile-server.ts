@@ -12,7 +12,8 @@ export interface HostileRequest {
   readonly url: string;
   readonly headers: IncomingHttpHeaders;
   /** The JSON body, or undefined when it is not JSON. */
-  readonly body: { message?: string; stream?: boolean; llm_overrides?: unknown[] | null; [key: string]: unknown } | undefined;
+  readonly body:
+    { message?: string; stream?: boolean; llm_overrides?: unknown[] | null; [key: string]: unknown } | undefined;
 }
 
 export interface HostileAnswer {
@@ -89,21 +90,53 @@ export const packet = (obj: Record<string, unknown>, modelIndex: number | null =
 
 /** A SearchDoc as the service sends it, with this id. */
 export const searchDoc = (id: string) => ({
-  document_id: id, chunk_ind: 0, semantic_identifier: id, link: null, blurb: '', source_type: 'file', boost: 0, hidden: false, metadata: {},
-  score: 1, match_highlights: [], updated_at: null, primary_owners: null, secondary_owners: null, is_internet: false,
+  document_id: id,
+  chunk_ind: 0,
+  semantic_identifier: id,
+  link: null,
+  blurb: '',
+  source_type: 'file',
+  boost: 0,
+  hidden: false,
+  metadata: {},
+  score: 1,
+  match_highlights: [],
+  updated_at: null,
+  primary_owners: null,
+  secondary_owners: null,
+  is_internet: false,
 });
 
 /** A full (stream=false) answer. */
-export const fullAnswer = (o: { answer: string; documents?: readonly string[]; citations?: ReadonlyArray<[number, string]> }): string => JSON.stringify({
-  answer: o.answer, answer_citationless: o.answer, top_documents: (o.documents ?? []).map(searchDoc),
-  citation_info: (o.citations ?? []).map(([n, id]) => ({ citation_number: n, document_id: id })), message_id: 2, chat_session_id: 'c1', error_msg: null,
-});
+export const fullAnswer = (o: {
+  answer: string;
+  documents?: readonly string[];
+  citations?: ReadonlyArray<[number, string]>;
+}): string =>
+  JSON.stringify({
+    answer: o.answer,
+    answer_citationless: o.answer,
+    top_documents: (o.documents ?? []).map(searchDoc),
+    citation_info: (o.citations ?? []).map(([n, id]) => ({ citation_number: n, document_id: id })),
+    message_id: 2,
+    chat_session_id: 'c1',
+    error_msg: null,
+  });
 
 /** A single-model streamed answer: ids, message_start with `documents`, the deltas, citations, stop. */
-export function streamedAnswer(o: { deltas: readonly string[]; documents?: readonly string[]; citations?: ReadonlyArray<[number, string]>; extra?: readonly string[] }): string[] {
+export function streamedAnswer(o: {
+  deltas: readonly string[];
+  documents?: readonly string[];
+  citations?: ReadonlyArray<[number, string]>;
+  extra?: readonly string[];
+}): string[] {
   return [
     line({ user_message_id: 1, reserved_assistant_message_id: 2 }),
-    packet({ type: 'message_start', final_documents: (o.documents ?? []).map(searchDoc), pre_answer_processing_seconds: 0.1 }),
+    packet({
+      type: 'message_start',
+      final_documents: (o.documents ?? []).map(searchDoc),
+      pre_answer_processing_seconds: 0.1,
+    }),
     ...(o.citations ?? []).map(([n, id]) => packet({ type: 'citation_info', citation_number: n, document_id: id })),
     ...(o.extra ?? []),
     ...o.deltas.map((content) => packet({ type: 'message_delta', content })),

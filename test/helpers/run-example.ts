@@ -77,10 +77,17 @@ export function parseCommand(line: string, vars: Readonly<Record<string, string>
 /** `dir/shard-*` → the matching entries, sorted; the pattern itself when nothing matches (as bash). */
 function expandGlob(pattern: string, cwd: string): string[] {
   const dir = dirname(pattern);
-  const re = new RegExp(`^${basename(pattern).split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const re = new RegExp(
+    `^${basename(pattern)
+      .split('*')
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   let names: string[];
   try {
-    names = readdirSync(resolve(cwd, dir)).filter((n) => re.test(n)).sort();
+    names = readdirSync(resolve(cwd, dir))
+      .filter((n) => re.test(n))
+      .sort();
   } catch {
     return [pattern];
   }
@@ -113,7 +120,10 @@ export interface ExampleRun {
 const SERVES = /chatbench simulator listening on|chatbench mock LLM listening on|chatbench viewer: http/;
 
 /** Runs `chatbench ARGS` of an example line (`npx chatbench …` or `chatbench …`). */
-export async function runExample(line: string, options: { env: Record<string, string>; cwd: string }): Promise<ExampleRun> {
+export async function runExample(
+  line: string,
+  options: { env: Record<string, string>; cwd: string },
+): Promise<ExampleRun> {
   const parsed = parseCommand(line, options.env, options.cwd);
   const start = parsed.argv[0] === 'npx' ? 2 : 1;
   if (parsed.argv[start - 1] !== 'chatbench') throw new Error(`not a chatbench command: ${line}`);
@@ -123,7 +133,10 @@ export async function runExample(line: string, options: { env: Record<string, st
   if (argv[0] === 'serve' || argv[0] === 'mock-llm' || argv[0] === 'view') {
     // Serves until interrupted: wait (bounded) for where it listens, then Ctrl-C.
     for (let i = 0; i < 500 && !SERVES.test(fake.stdout()); i++) {
-      const settled = await Promise.race([running.then(() => true), new Promise<false>((done) => setTimeout(() => done(false), 20))]);
+      const settled = await Promise.race([
+        running.then(() => true),
+        new Promise<false>((done) => setTimeout(() => done(false), 20)),
+      ]);
       if (settled) break;
     }
     fake.interrupt();

@@ -80,8 +80,13 @@ export async function startScriptedServer(responses: readonly ScriptedResponse[]
     req.on('data', (piece: Buffer) => pieces.push(piece));
     req.on('end', () => {
       const received: ReceivedRequest = {
-        method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(pieces).toString('utf8'),
-        receivedAt: performance.now(), writtenAt: [], headersWrittenAt: undefined,
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(pieces).toString('utf8'),
+        receivedAt: performance.now(),
+        writtenAt: [],
+        headersWrittenAt: undefined,
       };
       requests.push(received);
       play(script, req, res, received, timers);
@@ -103,7 +108,13 @@ export async function startScriptedServer(responses: readonly ScriptedResponse[]
   return { baseUrl: `${origin}/api`, origin, requests, inFlight: () => inFlight, peakInFlight: () => peak, close };
 }
 
-function play(script: ScriptedResponse, req: IncomingMessage, res: ServerResponse, received: ReceivedRequest, timers: Set<NodeJS.Timeout>): void {
+function play(
+  script: ScriptedResponse,
+  req: IncomingMessage,
+  res: ServerResponse,
+  received: ReceivedRequest,
+  timers: Set<NodeJS.Timeout>,
+): void {
   if (script.destroyBeforeHeaders) {
     req.socket.destroy();
     return;
@@ -126,16 +137,19 @@ function play(script: ScriptedResponse, req: IncomingMessage, res: ServerRespons
   };
   at(script.headers_at_ms ?? 0, headers);
   const chunks = script.chunks ?? [];
-  chunks.forEach((chunk, i) => at(Math.max(chunk.at_ms, script.headers_at_ms ?? 0), () => {
-    headers();
-    res.write(chunk.bytes);
-    received.writtenAt.push(performance.now());
-    if (i === chunks.length - 1) finish(script, req, res);
-  }));
-  if (chunks.length === 0) at(script.headers_at_ms ?? 0, () => {
-    headers();
-    finish(script, req, res);
-  });
+  chunks.forEach((chunk, i) =>
+    at(Math.max(chunk.at_ms, script.headers_at_ms ?? 0), () => {
+      headers();
+      res.write(chunk.bytes);
+      received.writtenAt.push(performance.now());
+      if (i === chunks.length - 1) finish(script, req, res);
+    }),
+  );
+  if (chunks.length === 0)
+    at(script.headers_at_ms ?? 0, () => {
+      headers();
+      finish(script, req, res);
+    });
 }
 
 function finish(script: ScriptedResponse, req: IncomingMessage, res: ServerResponse): void {
@@ -148,17 +162,34 @@ function finish(script: ScriptedResponse, req: IncomingMessage, res: ServerRespo
 /** One NDJSON line as the deployed service writes it (json.dumps spacing does not matter to the client). */
 export const line = (value: unknown): string => `${JSON.stringify(value)}\n`;
 
-const placement = (model_index: number | null, turn_index = 1) => ({ turn_index, tab_index: 0, sub_turn_index: null, model_index });
+const placement = (model_index: number | null, turn_index = 1) => ({
+  turn_index,
+  tab_index: 0,
+  sub_turn_index: null,
+  model_index,
+});
 /** A Packet line of the given obj, for model_index 0 unless said. */
-export const packetLine = (obj: Record<string, unknown>, model_index: number | null = 0): string => line({ placement: placement(model_index), obj });
+export const packetLine = (obj: Record<string, unknown>, model_index: number | null = 0): string =>
+  line({ placement: placement(model_index), obj });
 
 /** A complete single-model answer: ids at t0, message_start, deltas with a citation, stop. */
 export function answerChunks(t: { ids: number; start: number; firstDelta: number; step: number }): ScriptedChunk[] {
   return [
     { at_ms: t.ids, bytes: line({ user_message_id: 1, reserved_assistant_message_id: 2 }) },
-    { at_ms: t.start, bytes: packetLine({ type: 'message_start', final_documents: null, pre_answer_processing_seconds: 0.1 }) },
+    {
+      at_ms: t.start,
+      bytes: packetLine({ type: 'message_start', final_documents: null, pre_answer_processing_seconds: 0.1 }),
+    },
     { at_ms: t.firstDelta, bytes: packetLine({ type: 'message_delta', content: 'Docker Compose' }) },
-    { at_ms: t.firstDelta + t.step, bytes: packetLine({ type: 'citation_info', citation_number: 1, document_id: 'doc-1' }) + packetLine({ type: 'message_delta', content: ' [[1]](https://x)' }) },
-    { at_ms: t.firstDelta + 2 * t.step, bytes: packetLine({ type: 'message_delta', content: '.' }) + packetLine({ type: 'stop', stop_reason: null }) },
+    {
+      at_ms: t.firstDelta + t.step,
+      bytes:
+        packetLine({ type: 'citation_info', citation_number: 1, document_id: 'doc-1' }) +
+        packetLine({ type: 'message_delta', content: ' [[1]](https://x)' }),
+    },
+    {
+      at_ms: t.firstDelta + 2 * t.step,
+      bytes: packetLine({ type: 'message_delta', content: '.' }) + packetLine({ type: 'stop', stop_reason: null }),
+    },
   ];
 }

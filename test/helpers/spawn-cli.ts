@@ -36,7 +36,12 @@ export function spawnCli(args: readonly string[], env: Record<string, string> = 
   onTestFinished(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
-  return { child, stdout: () => Buffer.concat(out).toString('utf8'), stderr: () => Buffer.concat(err).toString('utf8'), exited };
+  return {
+    child,
+    stdout: () => Buffer.concat(out).toString('utf8'),
+    stderr: () => Buffer.concat(err).toString('utf8'),
+    exited,
+  };
 }
 
 /**
@@ -59,7 +64,10 @@ export function completeLines(file: string): number {
 }
 
 /** Runs `node bin/chatbench.js ARGS` to its end; killed after `timeoutMs` (a hang, not a slow machine). */
-export async function runCli(args: readonly string[], timeoutMs = 120_000): Promise<{ code: number | null; stderr: string }> {
+export async function runCli(
+  args: readonly string[],
+  timeoutMs = 120_000,
+): Promise<{ code: number | null; stderr: string }> {
   const cli = spawnCli(args);
   const timer = setTimeout(() => cli.child.kill('SIGKILL'), timeoutMs);
   const { code } = await cli.exited;

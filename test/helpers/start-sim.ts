@@ -49,7 +49,12 @@ export interface CallResult {
 
 /** One request to `{baseUrl}{path}`; POST when a body is given, else GET. */
 export async function call(sim: RunningSimulator, path: string, options: CallOptions = {}): Promise<CallResult> {
-  const body = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+  const body =
+    options.body === undefined
+      ? undefined
+      : typeof options.body === 'string'
+        ? options.body
+        : JSON.stringify(options.body);
   const response = await request(`${sim.baseUrl}${path}`, {
     method: options.method ?? (body === undefined ? 'GET' : 'POST'),
     headers: {

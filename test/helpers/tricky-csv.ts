@@ -14,11 +14,23 @@ export function trickyCsv(rows: number): string {
     // Conversation c<k>: row 20k is its turn 2, row 20k + 10 (later in the file) its turn 1.
     const turn = conversation === '' ? '' : i % 20 === 0 ? '2' : '1';
     const id = i % 7 === 0 ? '' : `q${i}`; // an empty id: the row number (or conversation#turn)
-    const question = i % 5 === 0 ? `"Line one of ${i},\r\nline two with ""quotes"" and é ü 漢字\nline three"` : `Question ${i} — naïve café?`;
+    const question =
+      i % 5 === 0
+        ? `"Line one of ${i},\r\nline two with ""quotes"" and é ü 漢字\nline three"`
+        : `Question ${i} — naïve café?`;
     const category = i % 4 === 0 ? '' : `cat${i % 3}`;
     const deep = i % 11 === 0 ? 'true' : i % 13 === 0 ? 'false' : '';
     const notes = i % 6 === 0 ? `"note, with comma ${i}"` : `n${i}`;
-    const cells = [id, question, i % 2 === 0 ? `doc-${i}|ref-${i % 9}` : '', category, conversation, turn, deep, notes].join(',');
+    const cells = [
+      id,
+      question,
+      i % 2 === 0 ? `doc-${i}|ref-${i % 9}` : '',
+      category,
+      conversation,
+      turn,
+      deep,
+      notes,
+    ].join(',');
     lines.push(`${cells}${end}`);
     if (i % 17 === 0) lines.push(i % 34 === 0 ? '\r\n' : '\n'); // blank lines
     if (i % 23 === 0) lines.push(',,,,,,,\n'); // a row of empty cells

@@ -19,14 +19,20 @@ import { startSim, TOKENS } from '../helpers/start-sim.js';
 const TLS = join(import.meta.dirname, '..', 'fixtures', 'tls');
 /** HTTPS in front of the simulator's HTTP: each request passed on as it comes, the answer streamed back. */
 function startTlsFront(target: URL): Promise<Server> {
-  const server = createServer({ cert: readFileSync(join(TLS, 'server.pem')), key: readFileSync(join(TLS, 'server-key.pem')) }, (req, res) => {
-    const upstream = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
-  });
+  const server = createServer(
+    { cert: readFileSync(join(TLS, 'server.pem')), key: readFileSync(join(TLS, 'server-key.pem')) },
+    (req, res) => {
+      const upstream = httpRequest(
+        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    },
+  );
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
@@ -47,7 +53,23 @@ async function setUp(): Promise<{ httpsUrl: string; dir: string }> {
 async function evalOver(args: readonly string[], env: Record<string, string> = {}) {
   const { httpsUrl, dir } = await setUp();
   const fake = createFakeIo({ env, cwd: dir });
-  const code = await main(['eval', '--base-url', httpsUrl, '--token', TOKENS.demo, '--dataset', 'q.csv', '--judge', 'off', '--out', `run-${Math.random().toString(36).slice(2)}`, ...args], fake.io);
+  const code = await main(
+    [
+      'eval',
+      '--base-url',
+      httpsUrl,
+      '--token',
+      TOKENS.demo,
+      '--dataset',
+      'q.csv',
+      '--judge',
+      'off',
+      '--out',
+      `run-${Math.random().toString(36).slice(2)}`,
+      ...args,
+    ],
+    fake.io,
+  );
   return { code, stderr: fake.stderr() };
 }
 

@@ -25,11 +25,17 @@ function oneQuestionDataset(): string {
 async function load(baseUrl: string, dataset: string, args: string[]) {
   const out = join(mkdtempSync(join(tmpdir(), 'chatbench-load-')), 'run');
   const fake = createFakeIo();
-  const code = await main(['load', '--base-url', baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--out', out, ...args], fake.io);
+  const code = await main(
+    ['load', '--base-url', baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--out', out, ...args],
+    fake.io,
+  );
   expect(fake.stderr()).not.toMatch(/E_[A-Z]/);
   expect(code, fake.stderr()).toBe(0);
   const summary = LoadSummarySchema.parse(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')));
-  const records = readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => RequestRecordSchema.parse(JSON.parse(l)));
+  const records = readFileSync(join(out, 'results.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => RequestRecordSchema.parse(JSON.parse(l)));
   return { summary, records, out };
 }
 
@@ -40,45 +46,72 @@ it('with a usage budget, the first 429 comes when the budget is spent', { timeou
   const perChat = probe.stats().chat_tokens;
   expect(perChat).toBeGreaterThan(0);
   // Room for 10.5 answers: the 11th completes the spending, the 12th arrival is refused.
-  const sim = await startSim({ config: { rate_limits: { budgets: { global: { tokens: Math.floor(perChat * 10.5), window_s: 600 } } } } });
+  const sim = await startSim({
+    config: { rate_limits: { budgets: { global: { tokens: Math.floor(perChat * 10.5), window_s: 600 } } } },
+  });
   const rate = 5;
-  const { summary, records } = await load(sim.baseUrl, oneQuestionDataset(), ['--rate', String(rate), '--duration', '4s']);
+  const { summary, records } = await load(sim.baseUrl, oneQuestionDataset(), [
+    '--rate',
+    String(rate),
+    '--duration',
+    '4s',
+  ]);
   const expectedMs = (11 * 1000) / rate;
   expect(summary.rate_limits.ok_before_first_429).toBe(11);
   // The 12th arrival of the schedule is the first refused; the figure is when it was sent (a busy
   // machine may send it late: the record says by how much, and the figure follows the record).
-  const firstRefused = records.filter((r) => r.outcome === 'rate_limited').sort((a, b) => a.scheduled_offset_ms! - b.scheduled_offset_ms!)[0]!;
+  const firstRefused = records
+    .filter((r) => r.outcome === 'rate_limited')
+    .sort((a, b) => a.scheduled_offset_ms! - b.scheduled_offset_ms!)[0]!;
   expect(firstRefused.scheduled_offset_ms).toBe(expectedMs);
   expect(summary.rate_limits.first_429_ms).toBeGreaterThanOrEqual(expectedMs);
-  expect(summary.rate_limits.first_429_ms).toBeLessThanOrEqual(firstRefused.sent_offset_ms + (firstRefused.total_ms ?? 0));
+  expect(summary.rate_limits.first_429_ms).toBeLessThanOrEqual(
+    firstRefused.sent_offset_ms + (firstRefused.total_ms ?? 0),
+  );
   expect(summary.rate_limits.rate_limited).toBe(20 - 11);
-  expect(summary.rate_limits.by_scope).toEqual([{ key: 'global', requests: 9, rate_limited: 9, share_of_429s: 1, rate_limited_rate: 1 }]);
+  expect(summary.rate_limits.by_scope).toEqual([
+    { key: 'global', requests: 9, rate_limited: 9, share_of_429s: 1, rate_limited_rate: 1 },
+  ]);
   expect(summary.rate_limits.by_token.map((r) => [r.key, r.share_of_429s])).toEqual([['0', 1]]);
   const secondOf429 = summary.timeline.findIndex((row) => row.rate_limited > 0);
   expect(secondOf429).toBe(Math.floor(summary.rate_limits.first_429_ms! / 1000));
 });
 
-it('retries of 429s wait for Retry-After, and are reported apart from first attempts', { timeout: 120_000 }, async () => {
-  const sim = await startSim({ config: { rate_limits: { requests_per_second: { global: { rate: 1, burst: 1 } } } } });
-  const { summary, records } = await load(sim.baseUrl, oneQuestionDataset(), ['--rate', '4', '--requests', '3', '--retry-429', '--retries', '3']);
-  expect(records).toHaveLength(3);
-  const retried = records.filter((r) => r.attempts.length > 1);
-  expect(retried.length).toBeGreaterThanOrEqual(2);
-  for (const r of retried) {
-    const earlier = r.attempts.slice(0, -1);
-    expect(earlier.every((a) => a.outcome === 'rate_limited' && a.retry_after_s !== null && a.retry_after_s >= 1)).toBe(true);
-    const askedMs = earlier.reduce((s, a) => s + (a.retry_after_s ?? 0) * 1000, 0);
-    const busyMs = r.attempts.reduce((s, a) => s + (a.total_ms ?? 0), 0);
-    // From the first send to the last attempt's end: every attempt's time plus the waits asked for.
-    const waitedMs = r.response_ms! - r.queue_ms! - busyMs;
-    // Timers fire late, never early: the wait is at least what was asked (the upper side is the machine's).
-    expect(waitedMs).toBeGreaterThanOrEqual(askedMs - 5);
-  }
-  expect(records.every((r) => r.outcome === 'ok')).toBe(true);
-  expect(summary.retries.retried_requests).toBe(retried.length);
-  expect(summary.retries.first_attempts.rate_limited).toBe(retried.length);
-  expect(summary.retries.after_retry.ok).toBe(retried.length);
-  expect(summary.rate_limits.rate_limited).toBe(0);
-  expect(summary.rate_limits.rate_limited_attempts).toBe(retried.reduce((s, r) => s + r.attempts.length - 1, 0));
-  expect(summary.rate_limits.retry_after_s?.min).toBeGreaterThanOrEqual(1);
-});
+it(
+  'retries of 429s wait for Retry-After, and are reported apart from first attempts',
+  { timeout: 120_000 },
+  async () => {
+    const sim = await startSim({ config: { rate_limits: { requests_per_second: { global: { rate: 1, burst: 1 } } } } });
+    const { summary, records } = await load(sim.baseUrl, oneQuestionDataset(), [
+      '--rate',
+      '4',
+      '--requests',
+      '3',
+      '--retry-429',
+      '--retries',
+      '3',
+    ]);
+    expect(records).toHaveLength(3);
+    const retried = records.filter((r) => r.attempts.length > 1);
+    expect(retried.length).toBeGreaterThanOrEqual(2);
+    for (const r of retried) {
+      const earlier = r.attempts.slice(0, -1);
+      expect(
+        earlier.every((a) => a.outcome === 'rate_limited' && a.retry_after_s !== null && a.retry_after_s >= 1),
+      ).toBe(true);
+      const askedMs = earlier.reduce((s, a) => s + (a.retry_after_s ?? 0) * 1000, 0);
+      const busyMs = r.attempts.reduce((s, a) => s + (a.total_ms ?? 0), 0);
+      // From the first send to the last attempt's end: every attempt's time plus the waits asked for.
+      const waitedMs = r.response_ms! - r.queue_ms! - busyMs;
+      // Timers fire late, never early: the wait is at least what was asked (the upper side is the machine's).
+      expect(waitedMs).toBeGreaterThanOrEqual(askedMs - 5);
+    }
+    expect(records.every((r) => r.outcome === 'ok')).toBe(true);
+    expect(summary.retries.retried_requests).toBe(retried.length);
+    expect(summary.retries.first_attempts.rate_limited).toBe(retried.length);
+    expect(summary.retries.after_retry.ok).toBe(retried.length);
+    expect(summary.rate_limits.rate_limited).toBe(0);
+    expect(summary.rate_limits.rate_limited_attempts).toBe(retried.reduce((s, r) => s + r.attempts.length - 1, 0));
+    expect(summary.rate_limits.retry_after_s?.min).toBeGreaterThanOrEqual(1);
+  },
+);

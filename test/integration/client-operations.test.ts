@@ -6,16 +6,24 @@ import { startScriptedServer } from '../helpers/scripted-server.js';
 
 const TOKEN = 'onyx_pat_operations_secret';
 const json = { 'content-type': 'application/json' };
-const reply = (status: number, body: unknown) => ({ status, headers: json, chunks: [{ at_ms: 0, bytes: JSON.stringify(body) }] });
+const reply = (status: number, body: unknown) => ({
+  status,
+  headers: json,
+  chunks: [{ at_ms: 0, bytes: JSON.stringify(body) }],
+});
 
 describe('project instructions', () => {
   it('POSTs the instructions and returns what was saved; GET reads them', async () => {
-    const server = await startScriptedServer([reply(200, { instructions: 'Be brief.' }), reply(200, { instructions: 'Be brief.' })]);
+    const server = await startScriptedServer([
+      reply(200, { instructions: 'Be brief.' }),
+      reply(200, { instructions: 'Be brief.' }),
+    ]);
     const options = { baseUrl: server.baseUrl, token: TOKEN };
     expect(await putProjectInstructions(options, 7, 'Be brief.')).toEqual({ instructions: 'Be brief.' });
     expect(await getProjectInstructions(options, 7)).toEqual({ instructions: 'Be brief.' });
     expect(server.requests.map((r) => [r.method, r.url, r.headers['authorization']])).toEqual([
-      ['POST', '/api/user/projects/7/instructions', `Bearer ${TOKEN}`], ['GET', '/api/user/projects/7/instructions', `Bearer ${TOKEN}`],
+      ['POST', '/api/user/projects/7/instructions', `Bearer ${TOKEN}`],
+      ['GET', '/api/user/projects/7/instructions', `Bearer ${TOKEN}`],
     ]);
     expect(JSON.parse(server.requests[0]?.body ?? '')).toEqual({ instructions: 'Be brief.' });
   });
@@ -25,7 +33,9 @@ describe('project instructions', () => {
     [reply(200, { nope: 1 }), /answered 200 with an unexpected body/],
   ])('a failure is a RunError naming the status and detail (%#)', async (script, message) => {
     const server = await startScriptedServer([script]);
-    const error = await putProjectInstructions({ baseUrl: server.baseUrl, token: TOKEN }, 7, 'x').catch((e: unknown) => e);
+    const error = await putProjectInstructions({ baseUrl: server.baseUrl, token: TOKEN }, 7, 'x').catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(RunError);
     expect((error as RunError).message).toMatch(message);
     expect((error as RunError).message).not.toContain(TOKEN);
@@ -35,8 +45,15 @@ describe('project instructions', () => {
 
 describe('open-urls', () => {
   it('returns the results, provider and latency', async () => {
-    const body = { results: [{ document_citation_number: -1, unique_identifier_to_strip_away: 'https://a', type: 'open_url', content: 'A' }], provider_type: 'exa' };
-    const server = await startScriptedServer([{ ...reply(200, body), chunks: [{ at_ms: 30, bytes: JSON.stringify(body) }] }]);
+    const body = {
+      results: [
+        { document_citation_number: -1, unique_identifier_to_strip_away: 'https://a', type: 'open_url', content: 'A' },
+      ],
+      provider_type: 'exa',
+    };
+    const server = await startScriptedServer([
+      { ...reply(200, body), chunks: [{ at_ms: 30, bytes: JSON.stringify(body) }] },
+    ]);
     const e = await openUrls({ baseUrl: server.baseUrl, token: TOKEN }, ['https://a', 'https://b']);
     expect(e).toMatchObject({ outcome: 'ok', http_status: 200, provider_type: 'exa', results: body.results });
     expect(e.latency_ms).toBeGreaterThanOrEqual(29);
@@ -52,10 +69,17 @@ describe('open-urls', () => {
       { chunks: [], stall: true, headers_at_ms: 5_000 },
     ]);
     const options = { baseUrl: server.baseUrl, token: TOKEN };
-    expect(await openUrls(options, [' '])).toMatchObject({ outcome: 'http_error', http_status: 422, error_message: 'no URL left' });
+    expect(await openUrls(options, [' '])).toMatchObject({
+      outcome: 'http_error',
+      http_status: 422,
+      error_message: 'no URL left',
+    });
     expect(await openUrls(options, ['u'])).toMatchObject({ outcome: 'http_error', error_code: 'BAD_GATEWAY' });
     expect(await openUrls(options, ['u'])).toMatchObject({ outcome: 'invalid_response', http_status: 200 });
-    expect(await openUrls({ ...options, timeoutMs: 100 }, ['u'])).toMatchObject({ outcome: 'timeout', http_status: null });
+    expect(await openUrls({ ...options, timeoutMs: 100 }, ['u'])).toMatchObject({
+      outcome: 'timeout',
+      http_status: null,
+    });
     expect(await openUrls(options, ['u'], AbortSignal.timeout(50))).toMatchObject({ outcome: 'cancelled' });
   });
 });

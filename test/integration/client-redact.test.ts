@@ -23,12 +23,21 @@ it('redacts an echoed token and mcp_headers values, and keeps credentials out of
     server.close();
   });
   const { port } = server.address() as AddressInfo;
-  const client = createChatClient({ baseUrl: `http://user:hunter22@127.0.0.1:${port}/api`, token: 'onyx_pat_TOKEN_SECRET', timeoutMs: 5000 });
+  const client = createChatClient({
+    baseUrl: `http://user:hunter22@127.0.0.1:${port}/api`,
+    token: 'onyx_pat_TOKEN_SECRET',
+    timeoutMs: 5000,
+  });
   onTestFinished(() => client.close());
-  const exchange = await client.send({ message: 'hi', stream: false, mcp_headers: { Authorization: 'Bearer USER-JWT-SECRET', 'X-Team': 'blue-team-key' } });
+  const exchange = await client.send({
+    message: 'hi',
+    stream: false,
+    mcp_headers: { Authorization: 'Bearer USER-JWT-SECRET', 'X-Team': 'blue-team-key' },
+  });
   expect(exchange.outcome).toBe('http_error');
   const said = JSON.stringify(exchange);
   expect(said).toContain('[redacted]');
-  for (const secret of ['onyx_pat_TOKEN_SECRET', 'USER-JWT-SECRET', 'blue-team-key']) expect(said).not.toContain(secret);
+  for (const secret of ['onyx_pat_TOKEN_SECRET', 'USER-JWT-SECRET', 'blue-team-key'])
+    expect(said).not.toContain(secret);
   expect(client.baseUrl).toBe(`http://127.0.0.1:${port}/api`);
 });

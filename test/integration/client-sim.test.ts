@@ -39,7 +39,14 @@ describe('against the simulator', () => {
 
   it('multi-model: per-model names, answers and outcomes', async () => {
     const c = await simClient();
-    const e = await c.send({ message: QUESTION, stream: true, llm_overrides: [{ model_provider: 'openai', model_version: 'gpt-4o-mini' }, { model_provider: 'openai', model_version: 'gpt-4o' }] });
+    const e = await c.send({
+      message: QUESTION,
+      stream: true,
+      llm_overrides: [
+        { model_provider: 'openai', model_version: 'gpt-4o-mini' },
+        { model_provider: 'openai', model_version: 'gpt-4o' },
+      ],
+    });
     expect(e.outcome).toBe('ok');
     expect(e.models).toHaveLength(2);
     for (const model of e.models ?? []) {
@@ -50,12 +57,26 @@ describe('against the simulator', () => {
   });
 
   it.each([
-    ['reset_before_headers', 'network'], ['reset_mid_stream', 'network'], ['stall_mid_stream', 'timeout'],
-    ['malformed_line', 'invalid_response'], ['end_without_stop', 'truncated'], ['unterminated_error', 'stream_error'],
-    ['http_500', 'http_error'], ['http_503', 'http_error'], ['streaming_error', 'stream_error'],
+    ['reset_before_headers', 'network'],
+    ['reset_mid_stream', 'network'],
+    ['stall_mid_stream', 'timeout'],
+    ['malformed_line', 'invalid_response'],
+    ['end_without_stop', 'truncated'],
+    ['unterminated_error', 'stream_error'],
+    ['http_500', 'http_error'],
+    ['http_503', 'http_error'],
+    ['streaming_error', 'stream_error'],
   ] as const)('the fault %s is classified %s', async (fault, outcome) => {
     const c = await simClient(
-      { config: { chat: { time_scale: 0.02, stall_ms: 60_000, faults: { triggers: [{ match: 'FAULT', fault, error_code: 'RATE_LIMIT' }] } } } },
+      {
+        config: {
+          chat: {
+            time_scale: 0.02,
+            stall_ms: 60_000,
+            faults: { triggers: [{ match: 'FAULT', fault, error_code: 'RATE_LIMIT' }] },
+          },
+        },
+      },
       // A short silence limit only where silence is the fault: elsewhere a busy machine's late chunk is no timeout.
       { timeoutMs: fault === 'stall_mid_stream' ? 800 : 30_000 },
     );
@@ -70,7 +91,9 @@ describe('against the simulator', () => {
     const client = createChatClient({ baseUrl: sim.baseUrl, token: TOKENS.demo, timeoutMs: 5_000, connections: 4 });
     onTestFinished(() => client.close());
     const records: UnscoredRecord[] = [];
-    const plan = Array.from({ length: 8 }, (_, i) => plannedRequest(i, { body: { message: QUESTION, stream: i % 2 === 0 } }));
+    const plan = Array.from({ length: 8 }, (_, i) =>
+      plannedRequest(i, { body: { message: QUESTION, stream: i % 2 === 0 } }),
+    );
     const result = await runPlan(plan, { client, concurrency: 4, onRecord: (r) => records.push(r) });
     expect(result.outcomes.ok).toBe(8);
     expect(records).toHaveLength(8);

@@ -32,8 +32,16 @@ describe('streamed answer over HTTP', () => {
     const req = server.requests[1];
     if (!req) throw new Error('no request arrived');
     const written = req.writtenAt.map((at) => at - exchange.sent);
-    expect(exchange).toMatchObject({ outcome: 'ok', http_status: 200, content_type: 'text/event-stream; charset=utf-8', parts: 7, answer_deltas: 3 });
-    expect(Math.abs((exchange.headers_ms ?? 0) - ((req.headersWrittenAt ?? 0) - exchange.sent))).toBeLessThan(tolerance());
+    expect(exchange).toMatchObject({
+      outcome: 'ok',
+      http_status: 200,
+      content_type: 'text/event-stream; charset=utf-8',
+      parts: 7,
+      answer_deltas: 3,
+    });
+    expect(Math.abs((exchange.headers_ms ?? 0) - ((req.headersWrittenAt ?? 0) - exchange.sent))).toBeLessThan(
+      tolerance(),
+    );
     expect(Math.abs((exchange.ttfp_ms ?? 0) - (written[0] ?? 0))).toBeLessThan(tolerance());
     expect(Math.abs((exchange.ttft_ms ?? 0) - (written[2] ?? 0))).toBeLessThan(tolerance());
     expect(Math.abs((exchange.first_citation_ms ?? 0) - (written[3] ?? 0))).toBeLessThan(tolerance());
@@ -63,16 +71,28 @@ describe('streamed answer over HTTP', () => {
   it('decodes real SSE framing, and a chunk boundary inside a UTF-8 character', async () => {
     const text = Buffer.from(packetLine({ type: 'message_delta', content: 'café 中' }));
     const cut = text.indexOf(0xa9); // second byte of é
-    const server = await startScriptedServer([{
-      chunks: [
-        { at_ms: 0, bytes: line({ user_message_id: 1, reserved_assistant_message_id: 2 }) },
-        { at_ms: 10, bytes: text.subarray(0, cut) }, { at_ms: 30, bytes: text.subarray(cut) },
-        { at_ms: 40, bytes: packetLine({ type: 'stop', stop_reason: null }) },
-      ],
-    }, {
-      chunks: [{ at_ms: 0, bytes: `: comment\r\ndata: ${JSON.stringify({ user_message_id: 1, reserved_assistant_message_id: 5 })}\r\n\r\n` },
-        { at_ms: 5, bytes: `data: ${packetLine({ type: 'message_delta', content: 'sse' }).trim()}\n\ndata: ${packetLine({ type: 'stop' }).trim()}\n\n` }],
-    }]);
+    const server = await startScriptedServer([
+      {
+        chunks: [
+          { at_ms: 0, bytes: line({ user_message_id: 1, reserved_assistant_message_id: 2 }) },
+          { at_ms: 10, bytes: text.subarray(0, cut) },
+          { at_ms: 30, bytes: text.subarray(cut) },
+          { at_ms: 40, bytes: packetLine({ type: 'stop', stop_reason: null }) },
+        ],
+      },
+      {
+        chunks: [
+          {
+            at_ms: 0,
+            bytes: `: comment\r\ndata: ${JSON.stringify({ user_message_id: 1, reserved_assistant_message_id: 5 })}\r\n\r\n`,
+          },
+          {
+            at_ms: 5,
+            bytes: `data: ${packetLine({ type: 'message_delta', content: 'sse' }).trim()}\n\ndata: ${packetLine({ type: 'stop' }).trim()}\n\n`,
+          },
+        ],
+      },
+    ]);
     const c = client(server.baseUrl);
     const split = await c.send({ message: 'q', stream: true });
     expect(split).toMatchObject({ outcome: 'ok', answer: 'café 中', answer_chars: 6 });
@@ -81,22 +101,49 @@ describe('streamed answer over HTTP', () => {
   });
 
   it('keeps per-model figures for a multi-model stream', async () => {
-    const server = await startScriptedServer([{
-      chunks: [
-        { at_ms: 0, bytes: line({ user_message_id: 1, responses: [{ message_id: 2, model_name: 'gpt-4o-mini' }, { message_id: 3, model_name: 'gpt-4o' }] }) },
-        { at_ms: 20, bytes: packetLine({ type: 'message_delta', content: 'fast' }, 0) },
-        { at_ms: 40, bytes: packetLine({ type: 'stop', stop_reason: null }, 0) },
-        { at_ms: 80, bytes: packetLine({ type: 'message_delta', content: 'slow' }, 1) },
-        { at_ms: 100, bytes: line({ error: 'model failed', stack_trace: null, error_code: 'MODEL_ERROR', is_retryable: false, details: { model_index: 1 } }) },
-      ],
-    }]);
+    const server = await startScriptedServer([
+      {
+        chunks: [
+          {
+            at_ms: 0,
+            bytes: line({
+              user_message_id: 1,
+              responses: [
+                { message_id: 2, model_name: 'gpt-4o-mini' },
+                { message_id: 3, model_name: 'gpt-4o' },
+              ],
+            }),
+          },
+          { at_ms: 20, bytes: packetLine({ type: 'message_delta', content: 'fast' }, 0) },
+          { at_ms: 40, bytes: packetLine({ type: 'stop', stop_reason: null }, 0) },
+          { at_ms: 80, bytes: packetLine({ type: 'message_delta', content: 'slow' }, 1) },
+          {
+            at_ms: 100,
+            bytes: line({
+              error: 'model failed',
+              stack_trace: null,
+              error_code: 'MODEL_ERROR',
+              is_retryable: false,
+              details: { model_index: 1 },
+            }),
+          },
+        ],
+      },
+    ]);
     const exchange = await client(server.baseUrl).send({
-      message: 'q', stream: true, llm_overrides: [{ model_version: 'gpt-4o-mini' }, { model_version: 'gpt-4o' }],
+      message: 'q',
+      stream: true,
+      llm_overrides: [{ model_version: 'gpt-4o-mini' }, { model_version: 'gpt-4o' }],
     });
     expect(exchange.outcome).toBe('stream_error');
     const [fast, slow] = exchange.models ?? [];
     expect(fast).toMatchObject({ model_name: 'gpt-4o-mini', outcome: 'ok', answer: 'fast' });
-    expect(slow).toMatchObject({ model_name: 'gpt-4o', outcome: 'stream_error', error_code: 'MODEL_ERROR', answer: 'slow' });
+    expect(slow).toMatchObject({
+      model_name: 'gpt-4o',
+      outcome: 'stream_error',
+      error_code: 'MODEL_ERROR',
+      answer: 'slow',
+    });
     expect(fast?.ttft_ms).toBeGreaterThanOrEqual(19);
     expect(fast?.ttft_ms).toBeLessThan(20 + tolerance());
     expect(slow?.ttft_ms).toBeGreaterThan(fast?.ttft_ms ?? Infinity);

@@ -25,9 +25,15 @@ describe.skipIf(!hasChromium)('the live dashboard in headless chromium', () => {
   let dir: string;
   beforeAll(async () => {
     // The CLI serves the bundle npm ci builds (scripts/build-viewer.mjs).
-    expect(existsSync(join(ROOT, 'dist', 'viewer', 'dashboard.js')), 'dist/viewer/dashboard.js: run `npm run build`').toBe(true);
+    expect(
+      existsSync(join(ROOT, 'dist', 'viewer', 'dashboard.js')),
+      'dist/viewer/dashboard.js: run `npm run build`',
+    ).toBe(true);
     dir = mkdtempSync(join(tmpdir(), 'chatbench-dashboard-'));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -36,9 +42,28 @@ describe.skipIf(!hasChromium)('the live dashboard in headless chromium', () => {
 
   it('updates during the run, shows the final state after, fetches nothing off loopback, stops on Ctrl-C', async () => {
     const out = join(dir, 'run');
-    const cli = spawnCli(['load', '--sim', '--dataset', 'datasets/sample.csv', '--rate', '10', '--duration', '4s', '--out', out,
-      '--slo', 'ttft_ms.p95<=60000', '--gate', 'error_rate<=0.5', '--dashboard']);
-    await waitFor(() => /live dashboard at (http:\S+)/.test(cli.stderr()), `the dashboard's URL (${cli.stderr()})`, 15_000);
+    const cli = spawnCli([
+      'load',
+      '--sim',
+      '--dataset',
+      'datasets/sample.csv',
+      '--rate',
+      '10',
+      '--duration',
+      '4s',
+      '--out',
+      out,
+      '--slo',
+      'ttft_ms.p95<=60000',
+      '--gate',
+      'error_rate<=0.5',
+      '--dashboard',
+    ]);
+    await waitFor(
+      () => /live dashboard at (http:\S+)/.test(cli.stderr()),
+      `the dashboard's URL (${cli.stderr()})`,
+      15_000,
+    );
     const url = /live dashboard at (http:\S+)/.exec(cli.stderr())![1]!;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
 
@@ -55,19 +80,35 @@ describe.skipIf(!hasChromium)('the live dashboard in headless chromium', () => {
     await expect.poll(() => app.getAttribute('data-state'), { timeout: 10_000 }).toBe('running');
     await expect.poll(points, { timeout: 10_000 }).toBeGreaterThan(0);
     const seen = await points();
-    await expect.poll(async () => ({ more: (await points()) > seen, state: await app.getAttribute('data-state') }), { timeout: 10_000 }).toEqual({ more: true, state: 'running' });
-    expect(await page.locator('[data-condition-state]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-condition-state')))).toEqual(['pending', 'pending']);
+    await expect
+      .poll(async () => ({ more: (await points()) > seen, state: await app.getAttribute('data-state') }), {
+        timeout: 10_000,
+      })
+      .toEqual({ more: true, state: 'running' });
+    expect(
+      await page
+        .locator('[data-condition-state]')
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-condition-state'))),
+    ).toEqual(['pending', 'pending']);
 
     // After it: the verdict layer's decision, and the counts of the run's own records.
     await expect.poll(() => app.getAttribute('data-state'), { timeout: 20_000 }).toBe('done');
     await waitFor(() => /the dashboard shows the final state/.test(cli.stderr()), 'the linger notice', 5_000);
     expect(await page.locator('[data-status]').textContent()).toMatch(/^PASSED: the SLO met; the gate passed/);
-    expect(await page.locator('[data-condition-state]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-condition-state')))).toEqual(['met', 'met']);
-    const records = readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { outcome?: string });
+    expect(
+      await page
+        .locator('[data-condition-state]')
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-condition-state'))),
+    ).toEqual(['met', 'met']);
+    const records = readFileSync(join(out, 'results.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { outcome?: string });
     const ok = records.filter((r) => r.outcome === 'ok').length;
     expect(ok).toBeGreaterThan(0);
     expect(await page.locator('[data-tile="ok"]').textContent()).toBe(ok.toLocaleString('en-US'));
-    if (process.env['CHATBENCH_UPDATE_SCREENSHOT'] === '1') await page.screenshot({ path: join(ROOT, 'docs', 'img', 'dashboard.png'), fullPage: true });
+    if (process.env['CHATBENCH_UPDATE_SCREENSHOT'] === '1')
+      await page.screenshot({ path: join(ROOT, 'docs', 'img', 'dashboard.png'), fullPage: true });
 
     expect(problems).toEqual([]);
     expect(requests.length).toBeGreaterThan(3);
@@ -89,7 +130,20 @@ describe('--dashboard on a port taken', () => {
     const port = (taken.address() as AddressInfo).port;
     const out = join(mkdtempSync(join(tmpdir(), 'chatbench-dashboard-taken-')), 'run');
     onTestFinished(() => rmSync(join(out, '..'), { recursive: true, force: true }));
-    const cli = spawnCli(['load', '--sim', '--dataset', 'datasets/sample.csv', '--rate', '10', '--duration', '2s', '--out', out, '--dashboard', String(port)]);
+    const cli = spawnCli([
+      'load',
+      '--sim',
+      '--dataset',
+      'datasets/sample.csv',
+      '--rate',
+      '10',
+      '--duration',
+      '2s',
+      '--out',
+      out,
+      '--dashboard',
+      String(port),
+    ]);
     const timer = setTimeout(() => cli.child.kill('SIGKILL'), 20_000); // a hang fails below, not the run
     const { code } = await cli.exited;
     clearTimeout(timer);

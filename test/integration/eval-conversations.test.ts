@@ -28,7 +28,12 @@ const ROWS = [
   'w1,Draw a diagram of the deploy process.,,,engineering,,,generate_image,',
   'w2,How do I roll back a bad deploy?,,,engineering,,,web_search,',
 ];
-const FAST: SimConfigInput = { chat: { time_scale: 0.005, faults: { triggers: [{ match: 'BREAK', fault: 'streaming_error', error_code: 'MODEL_ERROR' }] } } };
+const FAST: SimConfigInput = {
+  chat: {
+    time_scale: 0.005,
+    faults: { triggers: [{ match: 'BREAK', fault: 'streaming_error', error_code: 'MODEL_ERROR' }] },
+  },
+};
 
 function dataset(dir: string, rows = ROWS): string {
   const path = join(dir, 'conversations.csv');
@@ -36,7 +41,10 @@ function dataset(dir: string, rows = ROWS): string {
   return path;
 }
 const records = (out: string): RequestRecord[] =>
-  readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((line) => RequestRecordSchema.parse(JSON.parse(line)));
+  readFileSync(join(out, 'results.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => RequestRecordSchema.parse(JSON.parse(line)));
 
 async function evalCli(args: string[]) {
   const fake = createFakeIo();
@@ -49,24 +57,59 @@ describe('eval with conversations and tools', () => {
     const sim = await startSim({ config: FAST });
     const dir = mkdtempSync(join(tmpdir(), 'chatbench-conv-'));
     const out = join(dir, 'run');
-    const run = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset(dir), '--set', 'accurate=openai:gpt-4o@0', '--mode', 'both', '--concurrency', '4', '--max-error-rate', '1', '--out', out]);
+    const run = await evalCli([
+      '--base-url',
+      sim.baseUrl,
+      '--token',
+      TOKENS.demo,
+      '--dataset',
+      dataset(dir),
+      '--set',
+      'accurate=openai:gpt-4o@0',
+      '--mode',
+      'both',
+      '--concurrency',
+      '4',
+      '--max-error-rate',
+      '1',
+      '--out',
+      out,
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const all = records(out);
     expect(all).toHaveLength(16);
     for (const mode of ['stream', 'full'] as const) {
       const pto = all.filter((r) => r.conversation === 'pto' && r.mode === mode).sort((a, b) => a.turn! - b.turn!);
-      expect(pto.map((r) => [r.turn, r.session, r.outcome, r.scores?.pass])).toEqual([[1, 'new', 'ok', true], [2, 'continued', 'ok', true], [3, 'continued', 'ok', true]]);
+      expect(pto.map((r) => [r.turn, r.session, r.outcome, r.scores?.pass])).toEqual([
+        [1, 'new', 'ok', true],
+        [2, 'continued', 'ok', true],
+        [3, 'continued', 'ok', true],
+      ]);
       expect(new Set(pto.map((r) => r.chat_session_id)).size).toBe(1);
       expect(pto[2]!.answer).toMatch(/March 31/);
-      const travel = all.filter((r) => r.conversation === 'travel' && r.mode === mode).sort((a, b) => a.turn! - b.turn!);
+      const travel = all
+        .filter((r) => r.conversation === 'travel' && r.mode === mode)
+        .sort((a, b) => a.turn! - b.turn!);
       expect(travel.map((r) => r.outcome)).toEqual(['ok', 'stream_error', 'skipped']);
-      expect(travel[2]!.error_message).toMatch(/^not sent: turn 2 of conversation travel ended stream_error( \(MODEL_ERROR\))?, and a conversation ends with its first failed turn$/);
+      expect(travel[2]!.error_message).toMatch(
+        /^not sent: turn 2 of conversation travel ended stream_error( \(MODEL_ERROR\))?, and a conversation ends with its first failed turn$/,
+      );
     }
     // Tools: the drawing used image generation as expected; the rollback question was searched, not sent to the web.
     const w1 = all.find((r) => r.question_id === 'w1' && r.mode === 'stream')!;
-    expect([w1.tools_used, w1.scores?.tool_assertion, w1.scores?.tool_precision, w1.scores?.pass]).toEqual([['generate_image'], 1, 1, true]);
+    expect([w1.tools_used, w1.scores?.tool_assertion, w1.scores?.tool_precision, w1.scores?.pass]).toEqual([
+      ['generate_image'],
+      1,
+      1,
+      true,
+    ]);
     const w2 = all.find((r) => r.question_id === 'w2' && r.mode === 'full')!;
-    expect([w2.tools_used, w2.scores?.tool_assertion, w2.scores?.tool_precision, w2.scores?.pass]).toEqual([['internal_search'], 0, 0, false]);
+    expect([w2.tools_used, w2.scores?.tool_assertion, w2.scores?.tool_precision, w2.scores?.pass]).toEqual([
+      ['internal_search'],
+      0,
+      0,
+      false,
+    ]);
     const summary = SummarySchema.parse(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')));
     const stream = summary.groups.find((g) => g.mode === 'stream')!;
     expect(Object.keys(stream.by_turn)).toEqual(['1', '2', '3']);
@@ -76,7 +119,9 @@ describe('eval with conversations and tools', () => {
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     expect(md).toContain('## By turn (conversations)');
     expect(md).toContain('| conversations passed [95% CI] | 50% (9.5–91%) of 2 | 50% (9.5–91%) of 2 |');
-    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(/<skipped message="skipped: not sent: turn 2 of conversation travel/);
+    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(
+      /<skipped message="skipped: not sent: turn 2 of conversation travel/,
+    );
     // A gate on the turns at depth 1 only, and one that names a depth the run does not have.
     const gated = await main(['compare', out, out, '--gate', 'turn:1 pass_rate >= 1'], createFakeIo().io);
     expect(gated).toBe(0);
@@ -92,14 +137,27 @@ describe('eval with conversations and tools', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('conversations.csv:3: turn: conversation "c" has no turn 2 (its turns: 1, 3)');
     expect(run.stderr).toContain('conversations.csv:4: turn: turn 2 has no conversation');
-    expect(run.stderr).toContain('conversations.csv:3: expected_tools: unknown tool "drawing" (the tools: internal_search, generate_image, web_search, ticket_status, find_meeting_slots)');
+    expect(run.stderr).toContain(
+      'conversations.csv:3: expected_tools: unknown tool "drawing" (the tools: internal_search, generate_image, web_search, ticket_status, find_meeting_slots)',
+    );
   });
 
   it('resume: continues a cut conversation in its old session, or in a new one when the service lost it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chatbench-conv-'));
     const rows = [ROWS[0]!, ROWS[1]!, ROWS[2]!];
     const path = dataset(dir, rows);
-    const args = (sim: { baseUrl: string }, out: string) => ['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', path, '--concurrency', '2', '--out', out];
+    const args = (sim: { baseUrl: string }, out: string) => [
+      '--base-url',
+      sim.baseUrl,
+      '--token',
+      TOKENS.demo,
+      '--dataset',
+      path,
+      '--concurrency',
+      '2',
+      '--out',
+      out,
+    ];
     const cut = (out: string) => {
       // As if the run was killed after its first turn: the manifest and that turn's record survive.
       const lines = readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n');
@@ -112,7 +170,11 @@ describe('eval with conversations and tools', () => {
     cut(outA);
     expect((await evalCli([...args(same, outA), '--resume', outA])).code).toBe(0);
     const resumed = records(outA).sort((a, b) => a.turn! - b.turn!);
-    expect(resumed.map((r) => [r.turn, r.session, r.outcome])).toEqual([[1, 'new', 'ok'], [2, 'resumed', 'ok'], [3, 'continued', 'ok']]);
+    expect(resumed.map((r) => [r.turn, r.session, r.outcome])).toEqual([
+      [1, 'new', 'ok'],
+      [2, 'resumed', 'ok'],
+      [3, 'continued', 'ok'],
+    ]);
     expect(new Set(resumed.map((r) => r.chat_session_id)).size).toBe(1);
 
     // The service restarted in between: it no longer has the session; the turn opens a new one.
@@ -125,8 +187,15 @@ describe('eval with conversations and tools', () => {
     writeFileSync(join(outB, 'manifest.json'), JSON.stringify({ ...manifest, base_url: after.baseUrl }));
     expect((await evalCli([...args(after, outB), '--resume', outB])).code).toBe(0);
     const restarted = records(outB).sort((a, b) => a.turn! - b.turn!);
-    expect(restarted.map((r) => [r.turn, r.session, r.outcome])).toEqual([[1, 'new', 'ok'], [2, 'restarted', 'ok'], [3, 'continued', 'ok']]);
-    expect(restarted[1]!.attempts.map((a) => [a.outcome, a.error_code])).toEqual([['stream_error', 'VALIDATION_ERROR'], ['ok', null]]);
+    expect(restarted.map((r) => [r.turn, r.session, r.outcome])).toEqual([
+      [1, 'new', 'ok'],
+      [2, 'restarted', 'ok'],
+      [3, 'continued', 'ok'],
+    ]);
+    expect(restarted[1]!.attempts.map((a) => [a.outcome, a.error_code])).toEqual([
+      ['stream_error', 'VALIDATION_ERROR'],
+      ['ok', null],
+    ]);
     expect(restarted[1]!.chat_session_id).not.toBe(restarted[0]!.chat_session_id);
   });
 
@@ -135,13 +204,28 @@ describe('eval with conversations and tools', () => {
     const dir = mkdtempSync(join(tmpdir(), 'chatbench-conv-'));
     const out = join(dir, 'run');
     const rows = [ROWS[0]!, ROWS[1]!, 'k1,What is the status of ticket SUP-1042?,,,support,,,ticket_status,'];
-    const run = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset(dir, rows), '--mode', 'both', '--out', out]);
+    const run = await evalCli([
+      '--base-url',
+      sim.baseUrl,
+      '--token',
+      TOKENS.demo,
+      '--dataset',
+      dataset(dir, rows),
+      '--mode',
+      'both',
+      '--out',
+      out,
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const all = records(out);
-    for (const r of all.filter((x) => x.conversation === 'pto')) expect([r.outcome, r.scores?.pass]).toEqual(['ok', true]);
+    for (const r of all.filter((x) => x.conversation === 'pto'))
+      expect([r.outcome, r.scores?.pass]).toEqual(['ok', true]);
     // Before v4.0 a full response to a named session leaves chat_session_id null: the record keeps the session it was sent in.
     const fullTurn2 = all.find((r) => r.conversation === 'pto' && r.turn === 2 && r.mode === 'full')!;
-    expect(fullTurn2.chat_session_id).toBe(all.find((r) => r.conversation === 'pto' && r.turn === 1 && r.mode === 'full')!.chat_session_id);
-    for (const r of all.filter((x) => x.question_id === 'k1')) expect([r.tools_used, r.scores?.tool_assertion]).toEqual([['ticket_status'], 1]);
+    expect(fullTurn2.chat_session_id).toBe(
+      all.find((r) => r.conversation === 'pto' && r.turn === 1 && r.mode === 'full')!.chat_session_id,
+    );
+    for (const r of all.filter((x) => x.question_id === 'k1'))
+      expect([r.tools_used, r.scores?.tool_assertion]).toEqual([['ticket_status'], 1]);
   });
 });

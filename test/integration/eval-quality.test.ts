@@ -32,7 +32,13 @@ beforeAll(async () => {
   sim = await startSimulator({
     corpus: await loadCorpus(),
     config: {
-      chat: { time_scale: 0.01, profiles: { 'gpt-4o': { wrong_citation_rate: 0, missed_citation_rate: 0 }, 'gpt-4o-mini': { wrong_citation_rate: 0, missed_citation_rate: 0 } } },
+      chat: {
+        time_scale: 0.01,
+        profiles: {
+          'gpt-4o': { wrong_citation_rate: 0, missed_citation_rate: 0 },
+          'gpt-4o-mini': { wrong_citation_rate: 0, missed_citation_rate: 0 },
+        },
+      },
       judge: { latency_ms: { median: 0, p99: 0 } },
     },
   });
@@ -45,23 +51,38 @@ const write = (name: string, text: string) => {
   writeFileSync(path, text);
   return path;
 };
-const DATASET = write('questions.csv', [
-  'id,question,expected_documents,expect_no_answer,reference_answer,rubric',
-  'q1,How many days of paid time off do full-time employees receive per calendar year?,hr-pto-policy,false,"Full-time employees receive 25 days of paid time off per calendar year.","Gives the number ""25 days""."',
-  'q2,How many weeks of fully paid parental leave does Northwind offer?,hr-parental-leave,false,Northwind offers 18 weeks of fully paid parental leave.,',
-  'q3,What does the cafeteria serve for lunch?,,true,,',
-].join('\n'));
-const MODELS = write('models.json', JSON.stringify({
-  sets: [
-    { name: 'solo', llm_override: { model_provider: 'openai', model_version: 'gpt-4o' } },
-    { name: 'duo', llm_overrides: [{ model_provider: 'openai', model_version: 'gpt-4o-mini' }, { model_provider: 'openai', model_version: 'gpt-4o' }] },
-  ],
-}));
-write('checks.mjs', `
+const DATASET = write(
+  'questions.csv',
+  [
+    'id,question,expected_documents,expect_no_answer,reference_answer,rubric',
+    'q1,How many days of paid time off do full-time employees receive per calendar year?,hr-pto-policy,false,"Full-time employees receive 25 days of paid time off per calendar year.","Gives the number ""25 days""."',
+    'q2,How many weeks of fully paid parental leave does Northwind offer?,hr-parental-leave,false,Northwind offers 18 weeks of fully paid parental leave.,',
+    'q3,What does the cafeteria serve for lunch?,,true,,',
+  ].join('\n'),
+);
+const MODELS = write(
+  'models.json',
+  JSON.stringify({
+    sets: [
+      { name: 'solo', llm_override: { model_provider: 'openai', model_version: 'gpt-4o' } },
+      {
+        name: 'duo',
+        llm_overrides: [
+          { model_provider: 'openai', model_version: 'gpt-4o-mini' },
+          { model_provider: 'openai', model_version: 'gpt-4o' },
+        ],
+      },
+    ],
+  }),
+);
+write(
+  'checks.mjs',
+  `
 export const polite = (ctx) => !/stupid/i.test(ctx.answer_text ?? '');
 export function cites_policy(ctx) { return { pass: ctx.cited_documents.length > 0, reason: ctx.cited_documents.length + ' cited' }; }
 export const picky = (ctx) => { if (ctx.row.id === 'q2') throw new Error('not my business'); return ctx.timings.total_ms !== null; };
-`);
+`,
+);
 write('labels.csv', 'question_id,verdict,set,figure\nq1,pass,,\nq2,fail,solo,correctness\n');
 
 async function cli(args: string[], env: Record<string, string> = {}) {
@@ -70,10 +91,30 @@ async function cli(args: string[], env: Record<string, string> = {}) {
   return { code, stdout: fake.stdout(), stderr: fake.stderr() };
 }
 const evalArgs = (out: string, ...more: string[]) => [
-  'eval', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', DATASET, '--sets-file', MODELS, '--out', out,
-  '--judge', judgeUrl, '--judge-model', 'sim-judge', '--judge-cache-dir', cacheDir, ...more,
+  'eval',
+  '--base-url',
+  sim.baseUrl,
+  '--token',
+  TOKENS.demo,
+  '--dataset',
+  DATASET,
+  '--sets-file',
+  MODELS,
+  '--out',
+  out,
+  '--judge',
+  judgeUrl,
+  '--judge-model',
+  'sim-judge',
+  '--judge-cache-dir',
+  cacheDir,
+  ...more,
 ];
-const records = (out: string): RequestRecord[] => readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => RequestRecordSchema.parse(JSON.parse(l)));
+const records = (out: string): RequestRecord[] =>
+  readFileSync(join(out, 'results.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => RequestRecordSchema.parse(JSON.parse(l)));
 const byKey = (rs: RequestRecord[], key: string) => rs.find((r) => r.key === key)!;
 const file = (out: string, name: string) => readFileSync(join(out, name), 'utf8');
 
@@ -83,11 +124,30 @@ describe('answer quality, judged by the simulator through --judge URL', () => {
   it('scores answers against the reference, judges them (twice each), runs the checks and reports all of it', async () => {
     const before = judgeCalls();
     const pagesBefore = openUrlsCalls();
-    const { code, stderr } = await cli(evalArgs(run1, '--judge-repeat', '2', '--checks', 'checks.mjs', '--checks-timeout', '5s', '--labels', 'labels.csv', '--fetch-cited'));
+    const { code, stderr } = await cli(
+      evalArgs(
+        run1,
+        '--judge-repeat',
+        '2',
+        '--checks',
+        'checks.mjs',
+        '--checks-timeout',
+        '5s',
+        '--labels',
+        'labels.csv',
+        '--fetch-cited',
+      ),
+    );
     expect(code, stderr).toBe(0);
     // --fetch-cited: each cited page once per run, through open-urls (a batch per answer at most).
-    const links = new Set(records(run1).flatMap((r) => [r, ...(r.models ?? [])]).flatMap((f) => f.top_documents.filter((d) => f.cited_document_ids.includes(d.document_id)).map((d) => d.link)));
-    expect(stderr).toMatch(new RegExp(`judge: \\d+ calls, \\d+ verdicts from the cache, ${links.size} cited pages? fetched`));
+    const links = new Set(
+      records(run1)
+        .flatMap((r) => [r, ...(r.models ?? [])])
+        .flatMap((f) => f.top_documents.filter((d) => f.cited_document_ids.includes(d.document_id)).map((d) => d.link)),
+    );
+    expect(stderr).toMatch(
+      new RegExp(`judge: \\d+ calls, \\d+ verdicts from the cache, ${links.size} cited pages? fetched`),
+    );
     expect(openUrlsCalls() - pagesBefore).toBeLessThanOrEqual(links.size);
     const rs = records(run1);
     expect(rs).toHaveLength(6);
@@ -110,7 +170,11 @@ describe('answer quality, judged by the simulator through --judge URL', () => {
     expect(q2.judge?.verdicts.rubric).toMatchObject({ status: 'not_applicable', reason: 'no rubric' });
     expect(q2.checks.picky).toEqual({ score: null, reason: null, error: 'threw: not my business' });
     const q3 = byKey(rs, 'q3|solo|stream|0');
-    expect([q3.outcome, q3.judge?.verdicts.correctness?.status, q3.judge?.verdicts.relevance?.score]).toEqual(['ok', 'not_applicable', 1]);
+    expect([q3.outcome, q3.judge?.verdicts.correctness?.status, q3.judge?.verdicts.relevance?.score]).toEqual([
+      'ok',
+      'not_applicable',
+      1,
+    ]);
     const duo = byKey(rs, 'q1|duo|stream|0');
     expect(duo.judge).toBeNull();
     expect(duo.models?.map((m) => m.judge?.verdicts.correctness?.status)).toEqual(['ok', 'ok']);
@@ -130,7 +194,17 @@ describe('answer quality, judged by the simulator through --judge URL', () => {
     expect(solo.by_category.uncategorised?.scores.groundedness).not.toBeNull();
 
     const md = file(run1, 'report.md');
-    for (const text of ['## Answer quality', '**Pass rule:** default:', '**Judge:** sim-judge (prompts v1), each figure asked 2 times', '### Agreement with human verdicts', '### Judge consistency', '### Judge and check errors', '| correctness |', '| check polite |', '**Reference answer:**']) {
+    for (const text of [
+      '## Answer quality',
+      '**Pass rule:** default:',
+      '**Judge:** sim-judge (prompts v1), each figure asked 2 times',
+      '### Agreement with human verdicts',
+      '### Judge consistency',
+      '### Judge and check errors',
+      '| correctness |',
+      '| check polite |',
+      '**Reference answer:**',
+    ]) {
       expect(md).toContain(text);
     }
     expect(file(run1, 'report.html')).toContain('data-chart="judged-scores"');
@@ -151,23 +225,65 @@ describe('answer quality, judged by the simulator through --judge URL', () => {
 
   it('a rerun with unchanged answers makes zero judge calls; --no-judge-cache asks again', async () => {
     const calls = judgeCalls();
-    const rerun = await cli(evalArgs(join(dir, 'run2'), '--judge-repeat', '2', '--checks', 'checks.mjs', '--fetch-cited'));
+    const rerun = await cli(
+      evalArgs(join(dir, 'run2'), '--judge-repeat', '2', '--checks', 'checks.mjs', '--fetch-cited'),
+    );
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(judgeCalls()).toBe(calls);
     expect(rerun.stderr).toMatch(/judge: 0 calls, \d+ verdicts from the cache/);
     expect(byKey(records(join(dir, 'run2')), 'q1|solo|stream|0').judge?.verdicts.correctness?.cached).toBe(2);
     const fresh = await cli([
-      'eval', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', DATASET, '--set', 'solo=openai:gpt-4o@0', '--out', join(dir, 'run3'),
-      '--judge', judgeUrl, '--judge-model', 'sim-judge', '--judge-cache-dir', cacheDir, '--no-judge-cache', '--judge-figures', 'relevance',
+      'eval',
+      '--base-url',
+      sim.baseUrl,
+      '--token',
+      TOKENS.demo,
+      '--dataset',
+      DATASET,
+      '--set',
+      'solo=openai:gpt-4o@0',
+      '--out',
+      join(dir, 'run3'),
+      '--judge',
+      judgeUrl,
+      '--judge-model',
+      'sim-judge',
+      '--judge-cache-dir',
+      cacheDir,
+      '--no-judge-cache',
+      '--judge-figures',
+      'relevance',
     ]);
     expect(fresh.code).toBe(0);
     expect(judgeCalls() - calls).toBe(3); // relevance of 3 answers, asked again
   });
 
   it('gates on judged figures and on checks pass and fail as they should', async () => {
-    const pass = await cli(['compare', run1, join(dir, 'run2'), '--resamples', '200', '--gate', 'correctness delta >= -0.03 significant', '--gate', 'set:solo polite >= 1', '--gate', 'groundedness >= 0.5']);
+    const pass = await cli([
+      'compare',
+      run1,
+      join(dir, 'run2'),
+      '--resamples',
+      '200',
+      '--gate',
+      'correctness delta >= -0.03 significant',
+      '--gate',
+      'set:solo polite >= 1',
+      '--gate',
+      'groundedness >= 0.5',
+    ]);
     expect(pass.code, pass.stderr).toBe(0);
-    const fail = await cli(['compare', run1, join(dir, 'run2'), '--resamples', '200', '--gate', 'set:solo correctness <= 0.5', '--gate', 'set:solo picky >= 1']);
+    const fail = await cli([
+      'compare',
+      run1,
+      join(dir, 'run2'),
+      '--resamples',
+      '200',
+      '--gate',
+      'set:solo correctness <= 0.5',
+      '--gate',
+      'set:solo picky >= 1',
+    ]);
     expect(fail.code).toBe(1);
     expect(fail.stdout + fail.stderr).toContain('correctness <= 0.5 failed for set solo/stream: 1');
     expect(fail.stdout + fail.stderr).not.toContain('picky >= 1 failed');
@@ -179,8 +295,27 @@ describe('answer quality, judged by the simulator through --judge URL', () => {
   it('a --pass rule replaces the default one, says so, and fails on the conditions that did not hold', async () => {
     const out = join(dir, 'run-pass');
     const { code, stderr } = await cli([
-      'eval', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', DATASET, '--set', 'solo=openai:gpt-4o@0', '--out', out,
-      '--judge', judgeUrl, '--judge-model', 'sim-judge', '--judge-cache-dir', cacheDir, '--pass', 'correctness >= 0.9', '--pass', 'answer_f1 >= 0.99',
+      'eval',
+      '--base-url',
+      sim.baseUrl,
+      '--token',
+      TOKENS.demo,
+      '--dataset',
+      DATASET,
+      '--set',
+      'solo=openai:gpt-4o@0',
+      '--out',
+      out,
+      '--judge',
+      judgeUrl,
+      '--judge-model',
+      'sim-judge',
+      '--judge-cache-dir',
+      cacheDir,
+      '--pass',
+      'correctness >= 0.9',
+      '--pass',
+      'answer_f1 >= 0.99',
     ]);
     expect(code, stderr).toBe(0);
     const q1 = byKey(records(out), 'q1|solo|stream|0');
@@ -198,29 +333,67 @@ describe('a judge that fails', () => {
     const server = createServer((req, res) => {
       req.resume().on('end', () => {
         res.writeHead(401, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: `Incorrect API key provided: ${req.headers.authorization?.slice(7) ?? ''}` } }));
+        res.end(
+          JSON.stringify({
+            error: { message: `Incorrect API key provided: ${req.headers.authorization?.slice(7) ?? ''}` },
+          }),
+        );
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const out = join(dir, 'run-failing');
       const token = 'sk-judge-token-never-shown';
-      const { code, stdout, stderr } = await cli([
-        'eval', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', DATASET, '--set', 'solo=openai:gpt-4o@0', '--out', out,
-        '--judge', `http://127.0.0.1:${(server.address() as AddressInfo).port}`, '--judge-model', 'm', '--no-judge-cache', '--pass', 'default', '--pass', 'correctness >= 0.5',
-      ], { CHATBENCH_JUDGE_TOKEN: token });
+      const { code, stdout, stderr } = await cli(
+        [
+          'eval',
+          '--base-url',
+          sim.baseUrl,
+          '--token',
+          TOKENS.demo,
+          '--dataset',
+          DATASET,
+          '--set',
+          'solo=openai:gpt-4o@0',
+          '--out',
+          out,
+          '--judge',
+          `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+          '--judge-model',
+          'm',
+          '--no-judge-cache',
+          '--pass',
+          'default',
+          '--pass',
+          'correctness >= 0.5',
+        ],
+        { CHATBENCH_JUDGE_TOKEN: token },
+      );
       // Every ask failed: past --max-judge-error-rate's default (0.1), so the run fails (exit 1).
       expect(code).toBe(1);
       expect(stderr).toContain('gate failed: judge_error_rate <= 0.1 failed for set solo/stream: 1');
-      expect(stderr).toMatch(/asks? failed \(judge_error\), the first: HTTP 401: Incorrect API key provided: \[redacted\]/);
+      expect(stderr).toMatch(
+        /asks? failed \(judge_error\), the first: HTTP 401: Incorrect API key provided: \[redacted\]/,
+      );
       const q1 = byKey(records(out), 'q1|solo|stream|0');
       expect(q1.outcome).toBe('ok');
-      expect(q1.judge?.verdicts.correctness).toMatchObject({ status: 'judge_error', error: 'HTTP 401: Incorrect API key provided: [redacted]' });
+      expect(q1.judge?.verdicts.correctness).toMatchObject({
+        status: 'judge_error',
+        error: 'HTTP 401: Incorrect API key provided: [redacted]',
+      });
       expect(q1.scores?.correctness).toBeNull();
       expect(q1.scores?.failed_conditions).toEqual(['correctness >= 0.5: judge error']);
       const summary = SummarySchema.parse(JSON.parse(file(out, 'summary.json')));
       expect(summary.groups[0]?.figure_errors).toMatchObject({ correctness: 2, relevance: 3 });
-      for (const name of ['results.jsonl', 'summary.json', 'report.md', 'report.html', 'results.csv', 'junit.xml', 'manifest.json']) {
+      for (const name of [
+        'results.jsonl',
+        'summary.json',
+        'report.md',
+        'report.html',
+        'results.csv',
+        'junit.xml',
+        'manifest.json',
+      ]) {
         expect(file(out, name), name).not.toContain(token);
       }
       expect(stdout + stderr).not.toContain(token);
@@ -243,9 +416,30 @@ describe('a judge that never gives a verdict', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const judge = ['--judge', `http://127.0.0.1:${(server.address() as AddressInfo).port}`, '--judge-model', 'm', '--no-judge-cache', '--judge-retries', '0'];
+      const judge = [
+        '--judge',
+        `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        '--judge-model',
+        'm',
+        '--no-judge-cache',
+        '--judge-retries',
+        '0',
+      ];
       const out = join(dir, 'run-no-verdict');
-      const { code, stdout, stderr } = await cli(['eval', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', DATASET, '--set', 'solo=openai:gpt-4o@0', '--out', out, ...judge]);
+      const { code, stdout, stderr } = await cli([
+        'eval',
+        '--base-url',
+        sim.baseUrl,
+        '--token',
+        TOKENS.demo,
+        '--dataset',
+        DATASET,
+        '--set',
+        'solo=openai:gpt-4o@0',
+        '--out',
+        out,
+        ...judge,
+      ]);
       expect(code, stderr).toBe(1);
       expect(stderr).toContain('gate failed: judge_error_rate <= 0.1 failed for set solo/stream: 1');
       expect(stderr).toMatch(/judge_error_rate 100% \((\d+) of \1 asks without a verdict\)/);
@@ -258,9 +452,26 @@ describe('a judge that never gives a verdict', () => {
       expect(calls).toBeGreaterThanOrEqual(asked);
       expect(summary.run).toMatchObject({ judge_failed_asks: asked, judge_error_rate: 1 });
       expect(summary.groups[0]).toMatchObject({ judge_asks: asked, judge_failed_asks: asked, judge_error_rate: 1 });
-      expect(file(out, 'junit.xml')).toMatch(/<testcase name="judge_error_rate &lt;= 0.1 \[solo \(stream\)\]"[^>]*>\s*<failure message="judge_error_rate &lt;= 0.1 failed/);
+      expect(file(out, 'junit.xml')).toMatch(
+        /<testcase name="judge_error_rate &lt;= 0.1 \[solo \(stream\)\]"[^>]*>\s*<failure message="judge_error_rate &lt;= 0.1 failed/,
+      );
       // Turned off, the same judge leaves the run passing (its figures N/A), and the banner still says why.
-      const off = await cli(['eval', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', DATASET, '--set', 'solo=openai:gpt-4o@0', '--out', join(dir, 'run-no-verdict-off'), ...judge, '--max-judge-error-rate', '1']);
+      const off = await cli([
+        'eval',
+        '--base-url',
+        sim.baseUrl,
+        '--token',
+        TOKENS.demo,
+        '--dataset',
+        DATASET,
+        '--set',
+        'solo=openai:gpt-4o@0',
+        '--out',
+        join(dir, 'run-no-verdict-off'),
+        ...judge,
+        '--max-judge-error-rate',
+        '1',
+      ]);
       expect(off.code, off.stderr).toBe(0);
       expect(off.stdout).toMatch(/^! The judge gave no verdict/m);
     } finally {
@@ -272,16 +483,46 @@ describe('a judge that never gives a verdict', () => {
 
 describe('bad answer-quality input is refused before anything is sent (exit 2)', () => {
   it.each([
-    { name: 'an invalid must_match', args: (d: string) => ['--dataset', d], dataset: 'id,question,must_match\nq1,Hi?,"/(unclosed/"\n', message: /bad\.csv:2: must_match: invalid regular expression "\/\(unclosed\/": .*Unterminated group/ },
-    { name: 'a pass condition on a judged figure without a judge', args: (d: string) => ['--dataset', d, '--judge', 'off', '--pass', 'correctness >= 0.7'], message: /--pass names correctness, which a judge scores/ },
-    { name: '--judge URL without --judge-model', args: (d: string) => ['--dataset', d, '--judge', 'http://127.0.0.1:9'], message: /--judge URL needs --judge-model/ },
-    { name: 'a missing checks file', args: (d: string) => ['--dataset', d, '--checks', 'nope.mjs'], message: /--checks nope\.mjs: no such file/ },
-    { name: 'a label for a question the dataset lacks', args: (d: string) => ['--dataset', d, '--labels', write('bad-labels.csv', 'question_id,verdict\nq9,pass\n')], message: /bad-labels\.csv:2: question_id: no question "q9" in the dataset/ },
+    {
+      name: 'an invalid must_match',
+      args: (d: string) => ['--dataset', d],
+      dataset: 'id,question,must_match\nq1,Hi?,"/(unclosed/"\n',
+      message: /bad\.csv:2: must_match: invalid regular expression "\/\(unclosed\/": .*Unterminated group/,
+    },
+    {
+      name: 'a pass condition on a judged figure without a judge',
+      args: (d: string) => ['--dataset', d, '--judge', 'off', '--pass', 'correctness >= 0.7'],
+      message: /--pass names correctness, which a judge scores/,
+    },
+    {
+      name: '--judge URL without --judge-model',
+      args: (d: string) => ['--dataset', d, '--judge', 'http://127.0.0.1:9'],
+      message: /--judge URL needs --judge-model/,
+    },
+    {
+      name: 'a missing checks file',
+      args: (d: string) => ['--dataset', d, '--checks', 'nope.mjs'],
+      message: /--checks nope\.mjs: no such file/,
+    },
+    {
+      name: 'a label for a question the dataset lacks',
+      args: (d: string) => ['--dataset', d, '--labels', write('bad-labels.csv', 'question_id,verdict\nq9,pass\n')],
+      message: /bad-labels\.csv:2: question_id: no question "q9" in the dataset/,
+    },
   ])('$name', async ({ args, dataset, message }) => {
     const data = dataset === undefined ? DATASET : write('bad.csv', dataset);
     const chats = chatCalls();
     const judged = judgeCalls();
-    const { code, stderr } = await cli(['eval', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--set', 'solo=openai:gpt-4o@0', ...args(data)]);
+    const { code, stderr } = await cli([
+      'eval',
+      '--base-url',
+      sim.baseUrl,
+      '--token',
+      TOKENS.demo,
+      '--set',
+      'solo=openai:gpt-4o@0',
+      ...args(data),
+    ]);
     expect([code, stderr]).toEqual([2, expect.stringMatching(message)]);
     expect(stderr).not.toMatch(/\n\s+at /);
     expect([chatCalls(), judgeCalls()]).toEqual([chats, judged]);

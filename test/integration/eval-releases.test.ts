@@ -21,7 +21,10 @@ const write = (dir: string, name: string, text: string) => {
   return path;
 };
 const records = (out: string): RequestRecord[] =>
-  readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((line) => RequestRecordSchema.parse(JSON.parse(line)));
+  readFileSync(join(out, 'results.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => RequestRecordSchema.parse(JSON.parse(line)));
 async function evalCli(args: string[]) {
   const fake = createFakeIo();
   const code = await main(['eval', ...args], fake.io);
@@ -35,13 +38,26 @@ describe('eval against each release', () => {
     const dir = scratch();
     const out = join(dir, 'run');
     const dataset = write(dir, 'q.csv', `id,question,expected_documents\nq1,${PTO},hr-pto-policy\n`);
-    const { code, stderr } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--out', out]);
+    const { code, stderr } = await evalCli([
+      '--base-url',
+      sim.baseUrl,
+      '--token',
+      TOKENS.demo,
+      '--dataset',
+      dataset,
+      '--out',
+      out,
+    ]);
     expect(code).toBe(0);
-    expect(stderr).toContain('chatbench eval: target Onyx v4.5.2 (read as release 4.5), streams as newline-delimited JSON');
+    expect(stderr).toContain(
+      'chatbench eval: target Onyx v4.5.2 (read as release 4.5), streams as newline-delimited JSON',
+    );
     const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
     expect(manifest.service).toEqual({ backend_version: 'v4.5.2', release: '4.5', framing: 'ndjson' });
     expect(manifest.options).toMatchObject({ timeout_ms: null, max_duration_ms: null, max_answer_bytes: 1048576 });
-    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('target Onyx v4.5.2 (read as release 4.5), streams as newline-delimited JSON');
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain(
+      'target Onyx v4.5.2 (read as release 4.5), streams as newline-delimited JSON',
+    );
     expect(records(out)[0]).toMatchObject({ outcome: 'ok', answer_truncated: false, tool_errors: 0 });
   });
 
@@ -50,12 +66,31 @@ describe('eval against each release', () => {
     const dir = scratch();
     const out = join(dir, 'run');
     const dataset = write(dir, 'q.csv', `id,question,expected_documents\nq1,${PTO},hr-pto-policy\n`);
-    const models = write(dir, 'm.json', JSON.stringify({ sets: [{ name: 'duo', llm_overrides: [{ model_version: 'gpt-4o-mini' }, { model_version: 'gpt-4o' }] }] }));
-    const { code, stderr } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--sets-file', models, '--out', out]);
+    const models = write(
+      dir,
+      'm.json',
+      JSON.stringify({
+        sets: [{ name: 'duo', llm_overrides: [{ model_version: 'gpt-4o-mini' }, { model_version: 'gpt-4o' }] }],
+      }),
+    );
+    const { code, stderr } = await evalCli([
+      '--base-url',
+      sim.baseUrl,
+      '--token',
+      TOKENS.demo,
+      '--dataset',
+      dataset,
+      '--sets-file',
+      models,
+      '--out',
+      out,
+    ]);
     // Its only request could not be used: the run could not be carried out (exit 3), reports written.
     expect(code).toBe(3);
     expect(stderr).toContain('every request (1 of 1) failed the same way, with invalid_response');
-    expect(stderr).toContain('warning: v3.1.0 predates multi-model answers (v3.2): it ignores llm_overrides and answers set duo with one model');
+    expect(stderr).toContain(
+      'warning: v3.1.0 predates multi-model answers (v3.2): it ignores llm_overrides and answers set duo with one model',
+    );
     const [record] = records(out);
     expect(record).toMatchObject({ outcome: 'invalid_response', answered_models: 1 });
     expect(record?.models).toHaveLength(1);
@@ -68,9 +103,30 @@ describe('eval against each release', () => {
     const sim = await startSim({ config: { chat: { time_scale: 0.002 } } });
     const dir = scratch();
     const out = join(dir, 'run');
-    const dataset = write(dir, 'q.csv', `id,question,expected_documents,deep_research\nq1,${PTO},hr-pto-policy,\nq2,${PTO},hr-pto-policy,false\n`);
-    const models = write(dir, 'm.json', JSON.stringify({ sets: [{ name: 'research', llm_override: { model_version: 'gpt-4o' }, deep_research: true }] }));
-    const { code, stderr } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--sets-file', models, '--mode', 'both', '--out', out]);
+    const dataset = write(
+      dir,
+      'q.csv',
+      `id,question,expected_documents,deep_research\nq1,${PTO},hr-pto-policy,\nq2,${PTO},hr-pto-policy,false\n`,
+    );
+    const models = write(
+      dir,
+      'm.json',
+      JSON.stringify({ sets: [{ name: 'research', llm_override: { model_version: 'gpt-4o' }, deep_research: true }] }),
+    );
+    const { code, stderr } = await evalCli([
+      '--base-url',
+      sim.baseUrl,
+      '--token',
+      TOKENS.demo,
+      '--dataset',
+      dataset,
+      '--sets-file',
+      models,
+      '--mode',
+      'both',
+      '--out',
+      out,
+    ]);
     expect(code, stderr).toBe(0);
     const byKey = new Map(records(out).map((r) => [`${r.question_id}/${r.mode}`, r]));
     expect(byKey.get('q1/stream')).toMatchObject({ outcome: 'ok', scores: { invalid_citations: 0 } });
@@ -86,12 +142,44 @@ describe('eval against each release', () => {
     const sim = await startSim();
     const dir = scratch();
     const dataset = write(dir, 'q.csv', `id,question,deep_research\nq1,${PTO},true\n`);
-    const models = write(dir, 'm.json', JSON.stringify({ sets: [{ name: 'duo', llm_overrides: [{ model_version: 'gpt-4o-mini' }, { model_version: 'gpt-4o' }] }] }));
-    const multi = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--sets-file', models, '--out', join(dir, 'a')]);
+    const models = write(
+      dir,
+      'm.json',
+      JSON.stringify({
+        sets: [{ name: 'duo', llm_overrides: [{ model_version: 'gpt-4o-mini' }, { model_version: 'gpt-4o' }] }],
+      }),
+    );
+    const multi = await evalCli([
+      '--base-url',
+      sim.baseUrl,
+      '--token',
+      TOKENS.demo,
+      '--dataset',
+      dataset,
+      '--sets-file',
+      models,
+      '--out',
+      join(dir, 'a'),
+    ]);
     expect(multi.code).toBe(2);
     expect(multi.stderr).toContain(`${dataset}:2: deep_research: true, but set "duo" is multi-model`);
-    for (const [flag, value, message] of [['--timeout', '0s', 'is no time at all'], ['--max-duration', 'soon', 'is not a duration'], ['--max-answer-bytes', 'lots', 'is not a size']] as const) {
-      const r = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, flag, value, '--out', join(dir, flag)]);
+    for (const [flag, value, message] of [
+      ['--timeout', '0s', 'is no time at all'],
+      ['--max-duration', 'soon', 'is not a duration'],
+      ['--max-answer-bytes', 'lots', 'is not a size'],
+    ] as const) {
+      const r = await evalCli([
+        '--base-url',
+        sim.baseUrl,
+        '--token',
+        TOKENS.demo,
+        '--dataset',
+        dataset,
+        flag,
+        value,
+        '--out',
+        join(dir, flag),
+      ]);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(message);
     }

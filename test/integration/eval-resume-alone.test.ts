@@ -26,8 +26,17 @@ describe('eval --resume DIR alone', () => {
   it('prints the resume command after Ctrl-C; that command alone completes the run and --restore-project puts the first-read instructions back', async () => {
     const sim = await startSim({ config: { chat: { time_scale: 0.02 } } });
     const cwd = mkdtempSync(join(tmpdir(), 'chatbench-resume-'));
-    const rows = Array.from({ length: 5 }, (_, i) => `q${i},How many days of paid time off do employees get (${i})?,hr-pto-policy`);
-    writeFileSync(join(cwd, 'sets.json'), JSON.stringify({ sets: [{ name: 'default' }], defaults: { project: { id: 1, instructions: 'Answer in one paragraph.' } } }));
+    const rows = Array.from(
+      { length: 5 },
+      (_, i) => `q${i},How many days of paid time off do employees get (${i})?,hr-pto-policy`,
+    );
+    writeFileSync(
+      join(cwd, 'sets.json'),
+      JSON.stringify({
+        sets: [{ name: 'default' }],
+        defaults: { project: { id: 1, instructions: 'Answer in one paragraph.' } },
+      }),
+    );
     writeFileSync(join(cwd, 'questions.csv'), `id,question,expected_documents\n${rows.join('\n')}\n`);
     const first = createFakeIo({ cwd });
     let polls = 0;
@@ -37,14 +46,42 @@ describe('eval --resume DIR alone', () => {
         first.interrupt();
       }
     }, 20);
-    const args = ['eval', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', 'questions.csv', '--sets-file', 'sets.json', '--concurrency', '1', '--grace', '10s', '--out', 'run'];
+    const args = [
+      'eval',
+      '--base-url',
+      sim.baseUrl,
+      '--token',
+      TOKENS.demo,
+      '--dataset',
+      'questions.csv',
+      '--sets-file',
+      'sets.json',
+      '--concurrency',
+      '1',
+      '--grace',
+      '10s',
+      '--out',
+      'run',
+    ];
     const code = await main(args, first.io);
     clearInterval(poller);
     expect(code).toBe(130);
-    const line = first.stderr().split('\n').find((l) => l.includes('to continue the run:'));
-    expect(line).toBe('chatbench eval: to continue the run: chatbench eval --resume run (give the token again (--token or CHATBENCH_TOKEN): the manifest never records it)');
-    expect(first.stderr()).toContain("chatbench eval: project 1's instructions replaced by the sets file's 24 characters; the previous 48 characters kept in manifest.json (project.previous_instructions); left in place after the run (--restore-project puts them back)\n");
-    const instructions = async () => (await (await fetch(`${sim.baseUrl}/user/projects/1/instructions`, { headers: { authorization: `Bearer ${TOKENS.demo}` } })).json()) as unknown;
+    const line = first
+      .stderr()
+      .split('\n')
+      .find((l) => l.includes('to continue the run:'));
+    expect(line).toBe(
+      'chatbench eval: to continue the run: chatbench eval --resume run (give the token again (--token or CHATBENCH_TOKEN): the manifest never records it)',
+    );
+    expect(first.stderr()).toContain(
+      "chatbench eval: project 1's instructions replaced by the sets file's 24 characters; the previous 48 characters kept in manifest.json (project.previous_instructions); left in place after the run (--restore-project puts them back)\n",
+    );
+    const instructions = async () =>
+      (await (
+        await fetch(`${sim.baseUrl}/user/projects/1/instructions`, {
+          headers: { authorization: `Bearer ${TOKENS.demo}` },
+        })
+      ).json()) as unknown;
     expect(await instructions()).toEqual({ instructions: 'Answer in one paragraph.' });
     const done = lineCount(join(cwd, 'run', 'results.jsonl'));
     expect(done).toBeLessThan(5);
@@ -59,9 +96,15 @@ describe('eval --resume DIR alone', () => {
     expect(resumed).toBe(0);
     expect(second.stderr()).toContain(`resuming ${join(cwd, 'run')}: ${done} requests recorded`);
     expect(lineCount(join(cwd, 'run', 'results.jsonl'))).toBe(5);
-    const manifest = JSON.parse(readFileSync(join(cwd, 'run', 'manifest.json'), 'utf8')) as { resumes: unknown[]; project: { id: number; previous_instructions: string; restored_at: string | null } };
+    const manifest = JSON.parse(readFileSync(join(cwd, 'run', 'manifest.json'), 'utf8')) as {
+      resumes: unknown[];
+      project: { id: number; previous_instructions: string; restored_at: string | null };
+    };
     expect(manifest.resumes).toHaveLength(1);
-    expect(manifest.project).toMatchObject({ id: 1, previous_instructions: 'Answer in a friendly tone and cite the handbook.' });
+    expect(manifest.project).toMatchObject({
+      id: 1,
+      previous_instructions: 'Answer in a friendly tone and cite the handbook.',
+    });
     expect(manifest.project.restored_at).toMatch(/^\d{4}-/);
     expect(await instructions()).toEqual({ instructions: 'Answer in a friendly tone and cite the handbook.' });
   });

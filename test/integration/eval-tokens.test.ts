@@ -16,15 +16,38 @@ describe('eval: token figures', () => {
     const sim = await startSim({ config: { chat: { time_scale: 0.02 } } });
     const dir = mkdtempSync(join(tmpdir(), 'chatbench-tokens-'));
     const dataset = join(dir, 'questions.csv');
-    writeFileSync(dataset, 'id,question\nq1,How many days of paid time off do employees get?\nq2,What is the expense reimbursement deadline?\n');
+    writeFileSync(
+      dataset,
+      'id,question\nq1,How many days of paid time off do employees get?\nq2,What is the expense reimbursement deadline?\n',
+    );
     const sets = join(dir, 'sets.json');
     writeFileSync(sets, JSON.stringify({ sets: [{ name: 'o200k' }, { name: 'cl100k', encoding: 'cl100k_base' }] }));
     const out = join(dir, 'run');
     const fake = createFakeIo();
-    const code = await main(['eval', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--models', sets /* --sets-file on main; --models stays its alias */, '--concurrency', '2', '--out', out], fake.io);
+    const code = await main(
+      [
+        'eval',
+        '--base-url',
+        sim.baseUrl,
+        '--token',
+        TOKENS.demo,
+        '--dataset',
+        dataset,
+        '--models',
+        sets /* --sets-file on main; --models stays its alias */,
+        '--concurrency',
+        '2',
+        '--out',
+        out,
+      ],
+      fake.io,
+    );
     expect(fake.stderr()).not.toMatch(/internal error/);
     expect(code).toBe(0);
-    const lines = readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = readFileSync(join(out, 'results.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.every((r) => !('output_tokens' in r) && 'time_per_delta_ms' in r && !('tpot_ms' in r))).toBe(true);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
     for (const group of summary.groups) {

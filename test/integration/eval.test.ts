@@ -14,9 +14,16 @@ import { createFakeIo } from '../helpers/fake-io.js';
 import { startSim, TOKENS } from '../helpers/start-sim.js';
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'chatbench-eval-'));
-const csv = (dir: string, rows: string[][], header = 'id,question,expected_documents,must_contain,expect_no_answer,category') => {
+const csv = (
+  dir: string,
+  rows: string[][],
+  header = 'id,question,expected_documents,must_contain,expect_no_answer,category',
+) => {
   const path = join(dir, 'questions.csv');
-  writeFileSync(path, `${header}\n${rows.map((r) => r.map((c) => `"${c.replaceAll('"', '""')}"`).join(',')).join('\n')}\n`);
+  writeFileSync(
+    path,
+    `${header}\n${rows.map((r) => r.map((c) => `"${c.replaceAll('"', '""')}"`).join(',')).join('\n')}\n`,
+  );
   return path;
 };
 const json = (dir: string, name: string, value: unknown) => {
@@ -25,7 +32,10 @@ const json = (dir: string, name: string, value: unknown) => {
   return path;
 };
 const records = (out: string): RequestRecord[] =>
-  readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((line) => RequestRecordSchema.parse(JSON.parse(line)));
+  readFileSync(join(out, 'results.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => RequestRecordSchema.parse(JSON.parse(line)));
 
 async function evalCli(args: string[], env: Record<string, string> = {}) {
   const fake = createFakeIo({ env });
@@ -51,38 +61,96 @@ describe('chatbench eval against the simulator', () => {
         chat: {
           stall_ms: 1_000_000, // scaled by time_scale: 20 s, far past the 2 s timeout
           time_scale: 0.02,
-          faults: { triggers: Object.entries(faults).map(([match, [fault]]) => ({ match, fault, ...(fault === 'streaming_error' ? { error_code: 'RATE_LIMIT' } : {}) })) },
+          faults: {
+            triggers: Object.entries(faults).map(([match, [fault]]) => ({
+              match,
+              fault,
+              ...(fault === 'streaming_error' ? { error_code: 'RATE_LIMIT' } : {}),
+            })),
+          },
         },
       },
     });
     const dir = scratch();
-    const rows = [['ok', 'How many days of paid time off do employees get?', '', '', 'false', 'ok'], ...Object.keys(faults).map((q, i) => [`f${i}`, `Question with ${q} please`, '', '', 'false', 'fault'])];
+    const rows = [
+      ['ok', 'How many days of paid time off do employees get?', '', '', 'false', 'ok'],
+      ...Object.keys(faults).map((q, i) => [`f${i}`, `Question with ${q} please`, '', '', 'false', 'fault']),
+    ];
     const out = join(dir, 'run');
-    const { code, stdout, stderr } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', csv(dir, rows), '--set', 'mini=openai:gpt-4o-mini', '--timeout', '2s', '--concurrency', '3', '--out', out]);
+    const { code, stdout, stderr } = await evalCli([
+      '--base-url',
+      sim.baseUrl,
+      '--token',
+      TOKENS.demo,
+      '--dataset',
+      csv(dir, rows),
+      '--set',
+      'mini=openai:gpt-4o-mini',
+      '--timeout',
+      '2s',
+      '--concurrency',
+      '3',
+      '--out',
+      out,
+    ]);
     expect(stderr).not.toMatch(/internal error|at .*\.ts:\d+/);
     // The run finishes (the failures differ), says first how many failed, and --max-error-rate's
     // default (0.1) fails it: exit 1, with the gate in junit.xml.
-    expect(stdout).toMatch(/^! 9 of 10 requests failed \(90%\): 2 http_error, 2 stream_error, 1 truncated, 1 timeout, 2 network, 1 invalid_response\./m);
+    expect(stdout).toMatch(
+      /^! 9 of 10 requests failed \(90%\): 2 http_error, 2 stream_error, 1 truncated, 1 timeout, 2 network, 1 invalid_response\./m,
+    );
     expect(stderr).toContain('gate failed: error_rate <= 0.1 failed for set mini/stream: 90%');
     expect(code).toBe(1);
-    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(/<testcase name="error_rate &lt;= 0.1 \[mini \(stream\)\]"[^>]*>\s*<failure/);
+    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toMatch(
+      /<testcase name="error_rate &lt;= 0.1 \[mini \(stream\)\]"[^>]*>\s*<failure/,
+    );
     const byQuestion = new Map(records(out).map((r) => [r.question_id, r]));
     expect(byQuestion.size).toBe(rows.length);
     expect(byQuestion.get('ok')?.outcome).toBe('ok');
-    Object.values(faults).forEach(([fault, outcome], i) => expect({ fault, outcome: byQuestion.get(`f${i}`)?.outcome }).toEqual({ fault, outcome }));
+    Object.values(faults).forEach(([fault, outcome], i) =>
+      expect({ fault, outcome: byQuestion.get(`f${i}`)?.outcome }).toEqual({ fault, outcome }),
+    );
     expect(byQuestion.get(`f${Object.keys(faults).indexOf('server error 500')}`)?.http_status).toBe(500);
     expect(byQuestion.get(`f${Object.keys(faults).indexOf('provider limit')}`)?.error_code).toBe('RATE_LIMIT');
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
-    expect(summary.run.outcomes).toMatchObject({ ok: 1, network: 2, timeout: 1, invalid_response: 1, truncated: 1, stream_error: 2, http_error: 2 });
+    expect(summary.run.outcomes).toMatchObject({
+      ok: 1,
+      network: 2,
+      timeout: 1,
+      invalid_response: 1,
+      truncated: 1,
+      stream_error: 2,
+      http_error: 2,
+    });
   });
 
   it('records 429s as rate_limited with Retry-After, apart from errors', async () => {
     // Burst 3: eval's GET /version probe takes one, as it would from a real gateway's bucket.
-    const sim = await startSim({ config: { rate_limits: { requests_per_second: { global: { rate: 0.01, burst: 3 } } } } });
+    const sim = await startSim({
+      config: { rate_limits: { requests_per_second: { global: { rate: 0.01, burst: 3 } } } },
+    });
     const dir = scratch();
     const out = join(dir, 'run');
-    const rows = Array.from({ length: 5 }, (_, i) => [`q${i}`, 'What is the expense reimbursement deadline?', '', '', 'false', 'x']);
-    const { code, stderr } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', csv(dir, rows), '--concurrency', '1', '--out', out]);
+    const rows = Array.from({ length: 5 }, (_, i) => [
+      `q${i}`,
+      'What is the expense reimbursement deadline?',
+      '',
+      '',
+      'false',
+      'x',
+    ]);
+    const { code, stderr } = await evalCli([
+      '--base-url',
+      sim.baseUrl,
+      '--token',
+      TOKENS.demo,
+      '--dataset',
+      csv(dir, rows),
+      '--concurrency',
+      '1',
+      '--out',
+      out,
+    ]);
     // 3 of 5 rate-limited: past --max-error-rate's 0.1 for 429s too.
     expect(stderr).toContain('gate failed: rate_limited_rate <= 0.1 failed');
     expect(code).toBe(1);
@@ -99,15 +167,39 @@ describe('chatbench eval against the simulator', () => {
   it('measures TTFT within a few milliseconds of the simulator schedule', async () => {
     const fixed = (ms: number) => ({ median: ms, p99: ms });
     const sim = await startSim({
-      config: { chat: { time_scale: 1, ttfp_ms: fixed(20), profiles: { default: { pre_answer_ms: fixed(150), first_token_ms: fixed(100), token_ms: fixed(5) } } } },
+      config: {
+        chat: {
+          time_scale: 1,
+          ttfp_ms: fixed(20),
+          profiles: { default: { pre_answer_ms: fixed(150), first_token_ms: fixed(100), token_ms: fixed(5) } },
+        },
+      },
     });
     const dir = scratch();
     const out = join(dir, 'run');
-    const rows = Array.from({ length: 6 }, (_, i) => [`q${i}`, 'How many days of paid time off do employees get?', '', '', 'false', 'x']);
+    const rows = Array.from({ length: 6 }, (_, i) => [
+      `q${i}`,
+      'How many days of paid time off do employees get?',
+      '',
+      '',
+      'false',
+      'x',
+    ]);
     // Client and simulator share this process's event loop: how late it ran is the tolerance.
     const loop = monitorEventLoopDelay({ resolution: 1 });
     loop.enable();
-    const { code } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', csv(dir, rows), '--concurrency', '2', '--out', out]);
+    const { code } = await evalCli([
+      '--base-url',
+      sim.baseUrl,
+      '--token',
+      TOKENS.demo,
+      '--dataset',
+      csv(dir, rows),
+      '--concurrency',
+      '2',
+      '--out',
+      out,
+    ]);
     loop.disable();
     expect(code).toBe(0);
     const all = records(out);
@@ -134,38 +226,100 @@ describe('chatbench eval against the simulator', () => {
     const dir = scratch();
     const out = join(dir, 'run');
     const models = json(dir, 'models.json', {
-      sets: [{ name: 'side-by-side', llm_overrides: [{ model_provider: 'openai', model_version: 'gpt-4o-mini' }, { model_provider: 'anthropic', model_version: 'claude-sonnet-4' }] }],
+      sets: [
+        {
+          name: 'side-by-side',
+          llm_overrides: [
+            { model_provider: 'openai', model_version: 'gpt-4o-mini' },
+            { model_provider: 'anthropic', model_version: 'claude-sonnet-4' },
+          ],
+        },
+      ],
       defaults: { project: { id: 2, instructions: 'Answer in one paragraph.' } },
     });
     const rows = [['q1', 'How many days of paid time off do employees get?', 'hr-pto-policy', '', 'false', 'hr']];
-    const { code } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', csv(dir, rows), '--sets-file', models, '--out', out]);
+    const { code } = await evalCli([
+      '--base-url',
+      sim.baseUrl,
+      '--token',
+      TOKENS.demo,
+      '--dataset',
+      csv(dir, rows),
+      '--sets-file',
+      models,
+      '--out',
+      out,
+    ]);
     expect(code).toBe(0);
     const [record] = records(out);
-    expect(record?.models?.map((m) => [m.model_index, m.model_name, m.outcome])).toEqual([[0, 'gpt-4o-mini', 'ok'], [1, 'claude-sonnet-4', 'ok']]);
+    expect(record?.models?.map((m) => [m.model_index, m.model_name, m.outcome])).toEqual([
+      [0, 'gpt-4o-mini', 'ok'],
+      [1, 'claude-sonnet-4', 'ok'],
+    ]);
     for (const model of record!.models!) {
       expect(model.ttft_ms).toBeGreaterThan(0);
       expect(model.answer).toBeTruthy();
       expect(model.scores?.citation_recall).not.toBeUndefined();
     }
     expect(record?.models?.[1]?.reasoning_chars).toBeGreaterThan(0);
-    const project = await fetch(`${sim.baseUrl}/user/projects/2/instructions`, { headers: { authorization: `Bearer ${TOKENS.demo}` } });
+    const project = await fetch(`${sim.baseUrl}/user/projects/2/instructions`, {
+      headers: { authorization: `Bearer ${TOKENS.demo}` },
+    });
     expect(await project.json()).toEqual({ instructions: 'Answer in one paragraph.' });
   });
 
   it('never writes the token or mcp_headers values, and `report` rebuilds the reports byte for byte', async () => {
     const secret = 'onyx_pat_chatbench_demo';
     const mcpSecret = 'Bearer user-jwt-SECRET-123';
-    const sim = await startSim({ config: { chat: { faults: { triggers: [{ match: 'fail please', fault: 'http_500' }] } } } });
+    const sim = await startSim({
+      config: { chat: { faults: { triggers: [{ match: 'fail please', fault: 'http_500' }] } } },
+    });
     const dir = scratch();
     const out = join(dir, 'run');
-    const models = json(dir, 'models.json', { sets: [{ name: 'fast', llm_override: { model_version: 'gpt-4o-mini' } }, { name: 'accurate', llm_override: { model_version: 'gpt-4o' } }], defaults: { mcp_headers: { Authorization: mcpSecret } } });
-    const rows = [['q1', 'How many days of paid time off do employees get?', 'hr-pto-policy', 'days', 'false', 'hr'], ['q2', 'fail please', '', '', 'false', 'x']];
+    const models = json(dir, 'models.json', {
+      sets: [
+        { name: 'fast', llm_override: { model_version: 'gpt-4o-mini' } },
+        { name: 'accurate', llm_override: { model_version: 'gpt-4o' } },
+      ],
+      defaults: { mcp_headers: { Authorization: mcpSecret } },
+    });
+    const rows = [
+      ['q1', 'How many days of paid time off do employees get?', 'hr-pto-policy', 'days', 'false', 'hr'],
+      ['q2', 'fail please', '', '', 'false', 'x'],
+    ];
     // Half of every set's requests fail (q2): past --max-error-rate, so exit 1, its gates in junit.xml.
-    const first = await evalCli(['--base-url', sim.baseUrl, '--dataset', csv(dir, rows), '--sets-file', models, '--mode', 'both', '--retries', '1', '--out', out], { CHATBENCH_TOKEN: secret });
+    const first = await evalCli(
+      [
+        '--base-url',
+        sim.baseUrl,
+        '--dataset',
+        csv(dir, rows),
+        '--sets-file',
+        models,
+        '--mode',
+        'both',
+        '--retries',
+        '1',
+        '--out',
+        out,
+      ],
+      { CHATBENCH_TOKEN: secret },
+    );
     expect(first.code).toBe(1);
     expect(first.stdout).toContain('citation recall');
     const files = readdirSync(out);
-    expect(files.sort()).toEqual(['generator.json', 'junit.xml', 'manifest.json', 'report.html', 'report.md', 'results.csv', 'results.jsonl', 'summary.json', 'verdict.json', 'viewer.html']);
+    expect(files.sort()).toEqual([
+      'generator.json',
+      'junit.xml',
+      'manifest.json',
+      'report.html',
+      'report.md',
+      'results.csv',
+      'results.jsonl',
+      'summary.json',
+      'verdict.json',
+      'viewer.html',
+    ]);
     expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain('name="error_rate &lt;= 0.1 [fast (stream)]"');
     for (const text of [first.stdout, first.stderr, ...files.map((f) => readFileSync(join(out, f), 'utf8'))]) {
       expect(text).not.toContain(secret);
@@ -174,7 +328,8 @@ describe('chatbench eval against the simulator', () => {
     const before = Object.fromEntries(files.map((f) => [f, readFileSync(join(out, f))]));
     const fake = createFakeIo();
     expect(await main(['report', out], fake.io)).toBe(0);
-    for (const f of files) expect({ f, same: readFileSync(join(out, f)).equals(before[f]!) }).toEqual({ f, same: true });
+    for (const f of files)
+      expect({ f, same: readFileSync(join(out, f)).equals(before[f]!) }).toEqual({ f, same: true });
   });
 });
 
@@ -182,9 +337,23 @@ describe('chatbench eval refuses bad input before sending anything', () => {
   it('lists every dataset and models problem with file:line, exit 2, nothing sent', async () => {
     const sim = await startSim();
     const dir = scratch();
-    const dataset = csv(dir, [['q1', 'fine', '', '', 'maybe', 'x'], ['q1', '', '', '', 'false', 'x']]);
+    const dataset = csv(dir, [
+      ['q1', 'fine', '', '', 'maybe', 'x'],
+      ['q1', '', '', '', 'false', 'x'],
+    ]);
     const models = json(dir, 'models.json', { sets: [{ name: 'hot', llm_override: { temperature: 2.5 } }] });
-    const { code, stderr } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--sets-file', models, '--out', join(dir, 'run')]);
+    const { code, stderr } = await evalCli([
+      '--base-url',
+      sim.baseUrl,
+      '--token',
+      TOKENS.demo,
+      '--dataset',
+      dataset,
+      '--sets-file',
+      models,
+      '--out',
+      join(dir, 'run'),
+    ]);
     expect(code).toBe(2);
     expect(stderr).toContain(`${dataset}:2: expect_no_answer`);
     expect(stderr).toContain(`${dataset}:3: question`);
@@ -210,12 +379,31 @@ describe('chatbench eval refuses bad input before sending anything', () => {
 
   it('stops early with exit 3 when the target is unreachable or refuses every request', async () => {
     const dir = scratch();
-    const dataset = csv(dir, [['q1', 'Hello?', '', '', 'false', 'x'], ['q2', 'Hello again?', '', '', 'false', 'x']]);
-    const closed = await evalCli(['--base-url', 'http://127.0.0.1:9/api', '--dataset', dataset, '--out', join(dir, 'a')]);
+    const dataset = csv(dir, [
+      ['q1', 'Hello?', '', '', 'false', 'x'],
+      ['q2', 'Hello again?', '', '', 'false', 'x'],
+    ]);
+    const closed = await evalCli([
+      '--base-url',
+      'http://127.0.0.1:9/api',
+      '--dataset',
+      dataset,
+      '--out',
+      join(dir, 'a'),
+    ]);
     expect(closed.code).toBe(3);
     expect(closed.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9\/api/);
     const sim = await startSim();
-    const refused = await evalCli(['--base-url', sim.baseUrl, '--token', 'wrong-token', '--dataset', dataset, '--out', join(dir, 'b')]);
+    const refused = await evalCli([
+      '--base-url',
+      sim.baseUrl,
+      '--token',
+      'wrong-token',
+      '--dataset',
+      dataset,
+      '--out',
+      join(dir, 'b'),
+    ]);
     expect(refused.code).toBe(3);
     expect(refused.stderr).toMatch(/403/);
     expect(refused.stderr).not.toContain('wrong-token');
@@ -226,14 +414,38 @@ describe('chatbench eval --shard', () => {
   it('four shards run exactly the keys of the whole plan, each once', async () => {
     const sim = await startSim();
     const dir = scratch();
-    const rows = Array.from({ length: 5 }, (_, i) => [`q${i}`, 'How many days of paid time off do employees get?', 'hr-pto-policy', '', 'false', 'hr']);
+    const rows = Array.from({ length: 5 }, (_, i) => [
+      `q${i}`,
+      'How many days of paid time off do employees get?',
+      'hr-pto-policy',
+      '',
+      'false',
+      'hr',
+    ]);
     const dataset = csv(dir, rows);
     const keys: string[] = [];
     for (let i = 1; i <= 4; i += 1) {
       const out = join(dir, `shard-${i}`);
       const env: Record<string, string> = i === 4 ? { JOB_COMPLETION_INDEX: '3' } : {};
       const shardArgs = i === 4 ? ['--shards', '4'] : ['--shard', `${i}/4`];
-      const { code } = await evalCli(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--set', 'a=openai:gpt-4o-mini', '--mode', 'both', ...shardArgs, '--out', out], env);
+      const { code } = await evalCli(
+        [
+          '--base-url',
+          sim.baseUrl,
+          '--token',
+          TOKENS.demo,
+          '--dataset',
+          dataset,
+          '--set',
+          'a=openai:gpt-4o-mini',
+          '--mode',
+          'both',
+          ...shardArgs,
+          '--out',
+          out,
+        ],
+        env,
+      );
       expect(code).toBe(0);
       const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
       expect(manifest).toMatchObject({ shard: { index: i, count: 4 }, planned_total: 10 });

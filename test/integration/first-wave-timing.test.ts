@@ -21,7 +21,11 @@ const FIRST_PART_MS = 15;
 const CONCURRENCY = 8;
 const WAVES = 3;
 
-interface Trace { message: string; arrival: number; firstWrite: number }
+interface Trace {
+  message: string;
+  arrival: number;
+  firstWrite: number;
+}
 type FromServer = { type: 'ready'; port: number } | { type: 'report'; traces: Trace[]; loopDelayMaxMs: number };
 
 function next<T extends FromServer['type']>(child: ChildProcess, type: T): Promise<Extract<FromServer, { type: T }>> {
@@ -43,14 +47,34 @@ describe('the first wave against an independent server', () => {
     onTestFinished(() => void server.kill());
     const { port } = await next(server, 'ready');
     const dir = scratch();
-    const questions = Array.from({ length: CONCURRENCY * WAVES }, (_, i) => [`q${i}`, `Question number ${i}?`, '', '', 'false', 'x']);
+    const questions = Array.from({ length: CONCURRENCY * WAVES }, (_, i) => [
+      `q${i}`,
+      `Question number ${i}?`,
+      '',
+      '',
+      'false',
+      'x',
+    ]);
     const out = join(dir, 'run');
-    const run = await runCli(['eval', '--base-url', `http://127.0.0.1:${port}/api`, '--token', 'T0KEN', '--dataset', writeCsv(dir, questions), '--concurrency', String(CONCURRENCY), '--out', out]);
+    const run = await runCli([
+      'eval',
+      '--base-url',
+      `http://127.0.0.1:${port}/api`,
+      '--token',
+      'T0KEN',
+      '--dataset',
+      writeCsv(dir, questions),
+      '--concurrency',
+      String(CONCURRENCY),
+      '--out',
+      out,
+    ]);
     expect(run.code).toBe(0);
     const reply = next(server, 'report');
     server.send({ type: 'report' });
     const { traces, loopDelayMaxMs: serverLoopMs } = await reply;
-    const clientLoopMs = EvalGeneratorSchema.parse(JSON.parse(readFileSync(join(out, 'generator.json'), 'utf8'))).loop_delay_ms!.max;
+    const clientLoopMs = EvalGeneratorSchema.parse(JSON.parse(readFileSync(join(out, 'generator.json'), 'utf8')))
+      .loop_delay_ms!.max;
 
     const byMessage = new Map(traces.map((t) => [t.message, t]));
     const sent = readRunRecords(out).sort((x, y) => x.sent_offset_ms - y.sent_offset_ms);
@@ -65,7 +89,10 @@ describe('the first wave against an independent server', () => {
     const floor = Math.min(...errors.slice(CONCURRENCY));
     const tolerance = clientLoopMs + serverLoopMs;
     for (const [i, e] of firstWave.entries()) {
-      expect({ request: i, beyondFloor: e - floor, within: e - floor <= tolerance }).toMatchObject({ request: i, within: true });
+      expect({ request: i, beyondFloor: e - floor, within: e - floor <= tolerance }).toMatchObject({
+        request: i,
+        within: true,
+      });
     }
   });
 });

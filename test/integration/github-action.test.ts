@@ -58,7 +58,10 @@ async function fakeGithub(): Promise<FakeGithub> {
         return reply(200, comments.slice((page - 1) * per, page * per));
       }
       if (request.method === 'POST' && url.pathname === '/repos/acme/chat/issues/42/comments') {
-        const comment = { id: 1000 + comments.length, body: (JSON.parse(await body(request)) as { body: string }).body };
+        const comment = {
+          id: 1000 + comments.length,
+          body: (JSON.parse(await body(request)) as { body: string }).body,
+        };
         comments.push(comment);
         return reply(201, comment);
       }
@@ -82,7 +85,21 @@ beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), 'chatbench-action-'));
   runDir = join(base, 'run');
   const fake = createFakeIo({ cwd: base, env: { CHATBENCH_TEST_SPEEDUP: '600' } });
-  const code = await main(['eval', '--sim', '--dataset', join(ROOT, 'examples', 'questions.csv'), '--set', 'fast=openai:gpt-4o-mini@0', '--gate', 'pass_rate >= 1.5', '--out', runDir], fake.io);
+  const code = await main(
+    [
+      'eval',
+      '--sim',
+      '--dataset',
+      join(ROOT, 'examples', 'questions.csv'),
+      '--set',
+      'fast=openai:gpt-4o-mini@0',
+      '--gate',
+      'pass_rate >= 1.5',
+      '--out',
+      runDir,
+    ],
+    fake.io,
+  );
   expect(code, fake.stderr()).toBe(1);
   verdict = VerdictSchema.parse(JSON.parse(readFileSync(join(runDir, 'verdict.json'), 'utf8')));
   github = await fakeGithub();
@@ -102,24 +119,36 @@ function githubEnv(event: unknown) {
   return {
     summaryPath,
     env: {
-      GITHUB_STEP_SUMMARY: summaryPath, GITHUB_EVENT_PATH: eventPath, GITHUB_REPOSITORY: 'acme/chat',
-      GITHUB_API_URL: github.url, GITHUB_SERVER_URL: 'https://github.com', GITHUB_RUN_ID: '7',
+      GITHUB_STEP_SUMMARY: summaryPath,
+      GITHUB_EVENT_PATH: eventPath,
+      GITHUB_REPOSITORY: 'acme/chat',
+      GITHUB_API_URL: github.url,
+      GITHUB_SERVER_URL: 'https://github.com',
+      GITHUB_RUN_ID: '7',
     },
   };
 }
 
-describe('the Action\'s report of a real run', () => {
+describe("the Action's report of a real run", () => {
   it('writes the summary, annotates the failed gate, creates the comment, then updates the same one', async () => {
     const { env, summaryPath } = githubEnv({ action: 'synchronize', pull_request: { number: 42 } });
     const printed: string[] = [];
-    const first = await githubReport({ runDir, comment: true, token: TOKEN, env, write: (line) => void printed.push(line) });
+    const first = await githubReport({
+      runDir,
+      comment: true,
+      token: TOKEN,
+      env,
+      write: (line) => void printed.push(line),
+    });
     // The verdict as the verdict layer prints it, first; then report.md's comparison table.
     const summary = readFileSync(summaryPath, 'utf8');
     expect(summary).toBe(first.summary);
     expect(summary.startsWith(['## chatbench', '', ...verdictMarkdown(verdict)].join('\n'))).toBe(true);
     expect(summary).toContain('FAILED');
     expect(summary).toMatch(/## Comparison\n/);
-    expect(first.annotations).toEqual([expect.stringMatching(/^::error title=chatbench gate failed%3A pass_rate >= 1\.5::pass_rate >= 1\.5: /)]);
+    expect(first.annotations).toEqual([
+      expect.stringMatching(/^::error title=chatbench gate failed%3A pass_rate >= 1\.5::pass_rate >= 1\.5: /),
+    ]);
     expect(printed).toContain(`${first.annotations[0]}\n`);
     expect(first.commented).toBe('created');
     const mine = github.comments.filter((c) => c.body.includes(COMMENT_MARKER));
@@ -130,27 +159,49 @@ describe('the Action\'s report of a real run', () => {
     expect(github.calls.map((c) => c.method)).toEqual(['GET', 'GET', 'POST']);
 
     github.calls.length = 0;
-    const second = await githubReport({ runDir, comment: true, token: TOKEN, env: githubEnv({ pull_request: { number: 42 } }).env, write: () => undefined });
+    const second = await githubReport({
+      runDir,
+      comment: true,
+      token: TOKEN,
+      env: githubEnv({ pull_request: { number: 42 } }).env,
+      write: () => undefined,
+    });
     expect(second.commented).toBe('updated');
-    expect(github.comments.filter((c) => c.body.includes(COMMENT_MARKER))).toEqual([{ id: mine[0]!.id, body: second.comment }]);
+    expect(github.comments.filter((c) => c.body.includes(COMMENT_MARKER))).toEqual([
+      { id: mine[0]!.id, body: second.comment },
+    ]);
     expect(github.calls.map((c) => c.method)).toEqual(['GET', 'GET', 'PATCH']);
   });
 
   it('comments on nothing for a push, and without a token', async () => {
     const calls = github.calls.length;
-    const push = await githubReport({ runDir, comment: true, token: TOKEN, env: githubEnv({ ref: 'refs/heads/main' }).env, write: () => undefined });
-    const noToken = await githubReport({ runDir, comment: true, token: '', env: githubEnv({ pull_request: { number: 42 } }).env, write: () => undefined });
+    const push = await githubReport({
+      runDir,
+      comment: true,
+      token: TOKEN,
+      env: githubEnv({ ref: 'refs/heads/main' }).env,
+      write: () => undefined,
+    });
+    const noToken = await githubReport({
+      runDir,
+      comment: true,
+      token: '',
+      env: githubEnv({ pull_request: { number: 42 } }).env,
+      write: () => undefined,
+    });
     expect([push.commented, noToken.commented]).toEqual(['skipped', 'skipped']);
     expect(github.calls.length).toBe(calls);
   });
 
   it('names the run directory when it holds no verdict', async () => {
-    await expect(githubReport({ runDir: join(base, 'nothing'), comment: false, env: {}, write: () => undefined })).rejects.toThrow(/nothing\/verdict\.json: cannot read the run's verdict/);
+    await expect(
+      githubReport({ runDir: join(base, 'nothing'), comment: false, env: {}, write: () => undefined }),
+    ).rejects.toThrow(/nothing\/verdict\.json: cannot read the run's verdict/);
   });
 });
 
 describe('the comment body', () => {
-  it('is cut at a line to fit GitHub\'s limit, the verdict kept, with a note saying where the whole is', () => {
+  it("is cut at a line to fit GitHub's limit, the verdict kept, with a note saying where the whole is", () => {
     const reportMd = `# x\n\n## Comparison\n\n${Array.from({ length: 5000 }, (_, i) => `| row ${i} | ${'9'.repeat(20)} |`).join('\n')}\n`;
     const texts = { verdict, ownSummary: null, reportMd, runUrl: 'https://github.com/acme/chat/actions/runs/7' };
     const whole = stepSummary(texts);
@@ -158,19 +209,28 @@ describe('the comment body', () => {
     const cut = commentBody(texts);
     expect(cut.length).toBeLessThanOrEqual(COMMENT_LIMIT);
     expect(cut.startsWith(`${COMMENT_MARKER}\n## chatbench\n\n${verdictMarkdown(verdict)[0]}`)).toBe(true);
-    expect(cut).toMatch(/\| row \d+ \| 9{20} \|\n\n_… cut to fit GitHub's comment limit of 65,536 characters: the whole summary is on https:\/\/github\.com\/acme\/chat\/actions\/runs\/7\._\n$/);
+    expect(cut).toMatch(
+      /\| row \d+ \| 9{20} \|\n\n_… cut to fit GitHub's comment limit of 65,536 characters: the whole summary is on https:\/\/github\.com\/acme\/chat\/actions\/runs\/7\._\n$/,
+    );
   });
 
-  it('is chatbench\'s own step summary when it wrote one (eval --baseline, compare)', () => {
+  it("is chatbench's own step summary when it wrote one (eval --baseline, compare)", () => {
     const own = '## chatbench\n\n**PASSED: all 2 gates passed** (exit 0)\n\n| figure | base | current |\n';
-    expect(commentBody({ verdict, ownSummary: own, reportMd: 'ignored', runUrl: null })).toBe(`${COMMENT_MARKER}\n${own}`);
+    expect(commentBody({ verdict, ownSummary: own, reportMd: 'ignored', runUrl: null })).toBe(
+      `${COMMENT_MARKER}\n${own}`,
+    );
   });
 });
 
 describe('workflow commands and events', () => {
   it('escape what would end an annotation early', () => {
-    const failed: Verdict = { ...verdict, reasons: [{ kind: 'gate', passed: false, counted: true, text: 'a: b, 100%', detail: 'line 1\nline 2\r' }] };
-    expect(failureAnnotations(failed)).toEqual(['::error title=chatbench gate failed%3A a%3A b%2C 100%25::a: b, 100%25: line 1%0Aline 2%0D']);
+    const failed: Verdict = {
+      ...verdict,
+      reasons: [{ kind: 'gate', passed: false, counted: true, text: 'a: b, 100%', detail: 'line 1\nline 2\r' }],
+    };
+    expect(failureAnnotations(failed)).toEqual([
+      '::error title=chatbench gate failed%3A a%3A b%2C 100%25::a: b, 100%25: line 1%0Aline 2%0D',
+    ]);
   });
 
   it.each([
@@ -187,13 +247,20 @@ describe('workflow commands and events', () => {
 describe('action.yml', () => {
   it('is a composite action with Node 20 pinned by commit, running the shipped report script', async () => {
     const { parseYaml } = await import('../../src/util/yaml.js');
-    const action = parseYaml(readFileSync(join(ROOT, 'action.yml'), 'utf8'), 'action.yml', 'action.yml') as { runs: { using: string; steps: { uses?: string; with?: Record<string, unknown>; run?: string }[] }; inputs: Record<string, unknown> };
+    const action = parseYaml(readFileSync(join(ROOT, 'action.yml'), 'utf8'), 'action.yml', 'action.yml') as {
+      runs: { using: string; steps: { uses?: string; with?: Record<string, unknown>; run?: string }[] };
+      inputs: Record<string, unknown>;
+    };
     expect(action.runs.using).toBe('composite');
     const setup = action.runs.steps.find((s) => s.uses?.startsWith('actions/setup-node@'));
     expect(setup?.uses).toMatch(/^actions\/setup-node@[0-9a-f]{40}$/);
     expect(setup?.with?.['node-version']).toBe(20);
-    expect(Object.keys(action.inputs)).toEqual(expect.arrayContaining(['command', 'run-dir', 'package', 'comment', 'github-token']));
-    const script = /chatbench\/(dist\/cli\/github-action\.js)/.exec(action.runs.steps.map((s) => s.run ?? '').join('\n'))?.[1];
+    expect(Object.keys(action.inputs)).toEqual(
+      expect.arrayContaining(['command', 'run-dir', 'package', 'comment', 'github-token']),
+    );
+    const script = /chatbench\/(dist\/cli\/github-action\.js)/.exec(
+      action.runs.steps.map((s) => s.run ?? '').join('\n'),
+    )?.[1];
     expect(script).toBe('dist/cli/github-action.js');
     expect(readFileSync(join(ROOT, 'src', 'cli', 'github-action.ts'), 'utf8')).toContain('githubReport(');
   });

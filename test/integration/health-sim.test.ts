@@ -14,22 +14,48 @@ import { createFakeIo } from '../helpers/fake-io.js';
 import { startSim, TOKENS } from '../helpers/start-sim.js';
 
 // A pool of 2 and answers of ~0.5–1 s (time scale 0.2): a few requests a second saturate it.
-const SATURATING = { chat: { time_scale: 0.2 }, threadpool: { size: 2, unready_after_ms: 200, unready_queue_depth: 1, queue_requests: true } };
+const SATURATING = {
+  chat: { time_scale: 0.2 },
+  threadpool: { size: 2, unready_after_ms: 200, unready_queue_depth: 1, queue_requests: true },
+};
 
 describe('the readiness probe against the simulator', () => {
-  it('load --health-probe /health/ready: the saturated pool\'s 503s in timeline.csv and summary.json', async () => {
+  it("load --health-probe /health/ready: the saturated pool's 503s in timeline.csv and summary.json", async () => {
     const sim = await startSim({ config: SATURATING });
     const out = join(mkdtempSync(join(tmpdir(), 'chatbench-health-sim-')), 'run');
     const fake = createFakeIo();
-    const code = await main([
-      'load', '--dataset', 'datasets/sample.csv', '--out', out, '--base-url', sim.baseUrl, '--token', TOKENS.demo,
-      '--rate', '12', '--duration', '1s', '--health-probe', '/health/ready', '--health-interval', '200ms',
-    ], fake.io);
+    const code = await main(
+      [
+        'load',
+        '--dataset',
+        'datasets/sample.csv',
+        '--out',
+        out,
+        '--base-url',
+        sim.baseUrl,
+        '--token',
+        TOKENS.demo,
+        '--rate',
+        '12',
+        '--duration',
+        '1s',
+        '--health-probe',
+        '/health/ready',
+        '--health-interval',
+        '200ms',
+      ],
+      fake.io,
+    );
     expect(code, fake.stderr()).toBe(0);
     const h = LoadSummarySchema.parse(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'))).health!;
     expect(h.statuses['503'] ?? 0).toBeGreaterThan(0);
-    expect(h.first_failure).toMatch(/^503: SERVICE_UNAVAILABLE Request threadpool saturated for \d+\.\ds \(\d+ requests queued\)$/);
-    const csv = readFileSync(join(out, 'timeline.csv'), 'utf8').trim().split('\n').map((line) => line.split(','));
+    expect(h.first_failure).toMatch(
+      /^503: SERVICE_UNAVAILABLE Request threadpool saturated for \d+\.\ds \(\d+ requests queued\)$/,
+    );
+    const csv = readFileSync(join(out, 'timeline.csv'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => line.split(','));
     const status = csv[0]!.indexOf('health_status');
     expect(csv.slice(1).map((r) => r[status])).toContain('503');
   });
@@ -38,11 +64,32 @@ describe('the readiness probe against the simulator', () => {
     const sim = await startSim({ config: SATURATING });
     const out = join(mkdtempSync(join(tmpdir(), 'chatbench-health-cap-')), 'run');
     const fake = createFakeIo();
-    const code = await main([
-      'capacity', '--dataset', 'datasets/sample.csv', '--out', out, '--base-url', sim.baseUrl, '--token', TOKENS.demo,
-      '--start-rate', '12', '--step-duration', '1s', '--step-warmup', '0s', '--max-steps', '2',
-      '--health-probe', '/health/ready', '--health-interval', '200ms',
-    ], fake.io);
+    const code = await main(
+      [
+        'capacity',
+        '--dataset',
+        'datasets/sample.csv',
+        '--out',
+        out,
+        '--base-url',
+        sim.baseUrl,
+        '--token',
+        TOKENS.demo,
+        '--start-rate',
+        '12',
+        '--step-duration',
+        '1s',
+        '--step-warmup',
+        '0s',
+        '--max-steps',
+        '2',
+        '--health-probe',
+        '/health/ready',
+        '--health-interval',
+        '200ms',
+      ],
+      fake.io,
+    );
     expect([0, 1], fake.stderr()).toContain(code);
     const capacity = JSON.parse(readFileSync(join(out, 'capacity.json'), 'utf8')) as { stopped: string };
     expect(capacity.stopped).toBe('unhealthy');

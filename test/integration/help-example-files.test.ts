@@ -21,7 +21,9 @@ const ROOT = join(import.meta.dirname, '..', '..');
 function filesNamed(command: string): string[] {
   return shellWords(command)
     .map((word) => word.replace(/^[A-Z_]+=/, '').replace(/^["']|["']$/g, ''))
-    .filter((word) => /^(examples|datasets)\//.test(word) || /^[\w./-]+\.(csv|json|jsonl|txt|mjs|js|yaml|yml)$/.test(word));
+    .filter(
+      (word) => /^(examples|datasets)\//.test(word) || /^[\w./-]+\.(csv|json|jsonl|txt|mjs|js|yaml|yml)$/.test(word),
+    );
 }
 
 async function helpExamples(): Promise<string[]> {
@@ -37,7 +39,10 @@ async function helpExamples(): Promise<string[]> {
 
 describe('the files help examples name', () => {
   it.each([
-    ['$0 eval --dataset examples/questions.csv --checks examples/checks.mjs --gate "x >= 1"', ['examples/questions.csv', 'examples/checks.mjs']],
+    [
+      '$0 eval --dataset examples/questions.csv --checks examples/checks.mjs --gate "x >= 1"',
+      ['examples/questions.csv', 'examples/checks.mjs'],
+    ],
     ['CHATBENCH_CONFIG=examples/prod.json $0 eval --out reports/nightly', ['examples/prod.json']],
     ['$0 compare datasets/baselines/main reports/2026-11-20T10-00-00-eval', ['datasets/baselines/main']],
     ['$0 view runs/a runs/b', []],
@@ -47,7 +52,14 @@ describe('the files help examples name', () => {
 
   it('exist in the repository (and so in the package: package.json ships examples/ and datasets/)', async () => {
     const named = [...new Set((await helpExamples()).flatMap(filesNamed))];
-    expect(named).toEqual(expect.arrayContaining(['examples/questions.csv', 'examples/tokens.txt', 'examples/labels.csv', 'examples/checks.mjs']));
+    expect(named).toEqual(
+      expect.arrayContaining([
+        'examples/questions.csv',
+        'examples/tokens.txt',
+        'examples/labels.csv',
+        'examples/checks.mjs',
+      ]),
+    );
     expect(named.filter((file) => !existsSync(join(ROOT, file)))).toEqual([]);
   });
 });

@@ -36,24 +36,41 @@ describe('--help of every command', () => {
     const all = await declarations();
     expect(all.length).toBeGreaterThan(100);
     expect(all.filter((d) => !d.option.describe?.trim()).map((d) => `${d.command} --${d.key}`)).toEqual([]);
-    const durations = all.filter((d) => DURATION_OPTIONS.has(d.key) || (typeof d.option.default === 'string' && /^\d+(ms|s|m|h)$/.test(d.option.default)));
+    const durations = all.filter(
+      (d) =>
+        DURATION_OPTIONS.has(d.key) ||
+        (typeof d.option.default === 'string' && /^\d+(ms|s|m|h)$/.test(d.option.default)),
+    );
     expect(durations.length).toBeGreaterThan(12);
-    expect(durations.filter((d) => !/\bduration\b/.test(d.option.describe ?? '')).map((d) => `${d.command} --${d.key}`)).toEqual([]);
+    expect(
+      durations.filter((d) => !/\bduration\b/.test(d.option.describe ?? '')).map((d) => `${d.command} --${d.key}`),
+    ).toEqual([]);
   });
 
-  it.each(COMMANDS.map((c) => c.name))('%s: defaults shown, exit codes, the duration syntax where needed, every line within the width', async (name) => {
-    const text = await help(name === 'baseline' ? [name, 'save', '--help'] : [name, '--help']);
-    expect(text.replace(/\s+/g, ' ')).toContain('Exit codes: 0 ok · 1 a gate failed or an SLO was broken (capacity: no step held its SLOs) · 2 bad input or usage');
-    if (/\(a duration\)|duration:target|\bduration\b.*\[/.test(text)) expect(text).toContain('Durations (every option marked "duration")');
-    for (const line of text.split('\n')) expect(line.length, line).toBeLessThanOrEqual(100);
-    // A default is shown as yargs shows it, from the declaration (the layering takes it from yargs).
-    if (name === 'load') expect(text).toMatch(/--grace +On Ctrl-C, how long in-flight requests may finish \(a\s+duration\)\s+\[string\] \[default: 10s\]/);
-  });
+  it.each(COMMANDS.map((c) => c.name))(
+    '%s: defaults shown, exit codes, the duration syntax where needed, every line within the width',
+    async (name) => {
+      const text = await help(name === 'baseline' ? [name, 'save', '--help'] : [name, '--help']);
+      expect(text.replace(/\s+/g, ' ')).toContain(
+        'Exit codes: 0 ok · 1 a gate failed or an SLO was broken (capacity: no step held its SLOs) · 2 bad input or usage',
+      );
+      if (/\(a duration\)|duration:target|\bduration\b.*\[/.test(text))
+        expect(text).toContain('Durations (every option marked "duration")');
+      for (const line of text.split('\n')) expect(line.length, line).toBeLessThanOrEqual(100);
+      // A default is shown as yargs shows it, from the declaration (the layering takes it from yargs).
+      if (name === 'load')
+        expect(text).toMatch(
+          /--grace +On Ctrl-C, how long in-flight requests may finish \(a\s+duration\)\s+\[string\] \[default: 10s\]/,
+        );
+    },
+  );
 
   it('examples paste whole: a comment line, then the command, continued with \\ when long', async () => {
     const text = await help(['load', '--help']);
     const examples = text.slice(text.indexOf('\nExamples:\n'));
-    expect(examples).toMatch(/\n {2}# Open model: 20 requests per second for a minute against the simulator\n {2}chatbench load --sim --dataset datasets\/sample\.csv --rate 20 --duration 60s\n/);
+    expect(examples).toMatch(
+      /\n {2}# Open model: 20 requests per second for a minute against the simulator\n {2}chatbench load --sim --dataset datasets\/sample\.csv --rate 20 --duration 60s\n/,
+    );
     // An option and its value stay on one line; the continuation is indented.
     expect(examples).toMatch(/--duration 30s \\\n {4}--slo "ttft_ms\.p95<=3000"/);
   });
@@ -79,7 +96,7 @@ describe('chatbench completion', () => {
     expect(text).toMatch(/complete -o bashdefault -o default -F _chatbench_yargs_completions chatbench|compdef/);
   });
 
-  it('completes commands and a command\'s options', async () => {
+  it("completes commands and a command's options", async () => {
     expect(await help(['--get-yargs-completions', 'chatbench', 'lo'])).toMatch(/^load$/m);
     const options = await help(['--get-yargs-completions', 'chatbench', 'load', '--ra']);
     expect(options).toMatch(/^--rate$/m);

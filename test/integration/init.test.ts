@@ -46,7 +46,11 @@ describe('chatbench init', () => {
     const run = await chatbench(cwd, 'init');
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(`wrote ${Object.values(INIT_FILES).join(', ')}`);
-    expect(run.stdout.match(/^ {2}chatbench \S+/gm)).toEqual(['  chatbench validate', '  chatbench eval', '  chatbench eval']);
+    expect(run.stdout.match(/^ {2}chatbench \S+/gm)).toEqual([
+      '  chatbench validate',
+      '  chatbench eval',
+      '  chatbench eval',
+    ]);
     // No flag: the dataset and the sets come from chatbench.config.yaml in the working directory.
     const validate = await chatbench(cwd, 'validate', '--sim');
     expect(validate.code, validate.stderr).toBe(0);
@@ -71,7 +75,9 @@ describe('chatbench init', () => {
     const cwd = scratch();
     expect((await chatbench(cwd, 'init')).code).toBe(0);
     const configText = readFileSync(join(cwd, INIT_FILES.config), 'utf8');
-    expect(configText.split('\n')[0]).toBe(`# yaml-language-server: $schema=${join(ROOT, 'dist', 'schemas', 'config.schema.json')}`);
+    expect(configText.split('\n')[0]).toBe(
+      `# yaml-language-server: $schema=${join(ROOT, 'dist', 'schemas', 'config.schema.json')}`,
+    );
     const config = schema('config.schema.json');
     expect(config.additionalProperties).toBe(false);
     const written = load(configText) as Record<string, unknown>;
@@ -84,7 +90,10 @@ describe('chatbench init', () => {
       }
     }
     // An option's declared type and choices, and its --help text as the description.
-    expect(config.properties.load!.properties.rate).toMatchObject({ type: 'number', description: expect.stringMatching(/arrivals per second/) });
+    expect(config.properties.load!.properties.rate).toMatchObject({
+      type: 'number',
+      description: expect.stringMatching(/arrivals per second/),
+    });
     expect(config.properties.eval!.properties.mode).toMatchObject({ enum: ['stream', 'full', 'both'] });
     const sets = schema('sets.schema.json');
     const setsText = readFileSync(join(cwd, INIT_FILES.sets), 'utf8');
@@ -93,9 +102,12 @@ describe('chatbench init', () => {
 
   it('names the schemas relative to the project when chatbench is installed in it, else by absolute path', () => {
     expect(schemaRefs('/home/u/app', '/home/u/app/node_modules/chatbench')).toEqual({
-      config: './node_modules/chatbench/dist/schemas/config.schema.json', sets: './node_modules/chatbench/dist/schemas/sets.schema.json',
+      config: './node_modules/chatbench/dist/schemas/config.schema.json',
+      sets: './node_modules/chatbench/dist/schemas/sets.schema.json',
     });
-    expect(schemaRefs('/home/u/app', '/usr/lib/node_modules/chatbench').config).toBe('/usr/lib/node_modules/chatbench/dist/schemas/config.schema.json');
+    expect(schemaRefs('/home/u/app', '/usr/lib/node_modules/chatbench').config).toBe(
+      '/usr/lib/node_modules/chatbench/dist/schemas/config.schema.json',
+    );
   });
 
   it('explains every dataset column', () => {
@@ -106,10 +118,18 @@ describe('chatbench init', () => {
 
 describe('the files init writes, as chatbench reads them', () => {
   it('a sets file in YAML reads as its JSON twin; anchors are refused with the line', () => {
-    const yaml = 'sets:\n  - name: fast\n    llm_override: { model_provider: openai, model_version: gpt-4o-mini, temperature: 0 }\n';
-    const json = JSON.stringify({ $schema: './sets.schema.json', sets: [{ name: 'fast', llm_override: { model_provider: 'openai', model_version: 'gpt-4o-mini', temperature: 0 } }] });
+    const yaml =
+      'sets:\n  - name: fast\n    llm_override: { model_provider: openai, model_version: gpt-4o-mini, temperature: 0 }\n';
+    const json = JSON.stringify({
+      $schema: './sets.schema.json',
+      sets: [
+        { name: 'fast', llm_override: { model_provider: 'openai', model_version: 'gpt-4o-mini', temperature: 0 } },
+      ],
+    });
     expect(parseSetsText(yaml, 'sets.yaml').sets).toEqual(parseSetsText(json, 'sets.json').sets);
-    expect(() => parseSetsText('defaults: &d {origin: api}\nsets: []\n', 'sets.yml')).toThrow(/sets\.yml:\d+: YAML anchors and aliases/);
+    expect(() => parseSetsText('defaults: &d {origin: api}\nsets: []\n', 'sets.yml')).toThrow(
+      /sets\.yml:\d+: YAML anchors and aliases/,
+    );
     expect(() => parseSetsText('sets: [name: fast\n', 'sets.yaml')).toThrow(InputError);
   });
 
@@ -119,14 +139,19 @@ describe('the files init writes, as chatbench reads them', () => {
     writeFileSync(join(cwd, 'chatbench.config.yaml'), 'concurrency: 2\n');
     expect(locateConfig(undefined, cwd)?.shown).toBe('chatbench.config.yaml');
     writeFileSync(join(cwd, 'chatbench.config.json'), '{"$schema": "x", "concurrency": 2}');
-    expect(() => locateConfig(undefined, cwd)).toThrow(/chatbench\.config\.json and chatbench\.config\.yaml: two config files/);
+    expect(() => locateConfig(undefined, cwd)).toThrow(
+      /chatbench\.config\.json and chatbench\.config\.yaml: two config files/,
+    );
   });
 
   it('a JSON config may name its $schema', async () => {
     const cwd = scratch();
     expect((await chatbench(cwd, 'init')).code).toBe(0);
     rmSync(join(cwd, INIT_FILES.config));
-    writeFileSync(join(cwd, 'chatbench.config.json'), JSON.stringify({ $schema: './config.schema.json', dataset: 'questions.csv', 'sets-file': 'sets.yaml' }));
+    writeFileSync(
+      join(cwd, 'chatbench.config.json'),
+      JSON.stringify({ $schema: './config.schema.json', dataset: 'questions.csv', 'sets-file': 'sets.yaml' }),
+    );
     const run = await chatbench(cwd, 'validate');
     expect(run.code, run.stderr).toBe(0);
   });

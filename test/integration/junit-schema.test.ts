@@ -27,7 +27,17 @@ function schemaProblems(xml: string, dir: string): string {
 
 const gates: JunitCase[] = [
   { name: 'error_rate <= 0.1 [fast (stream)]', classname: 'chatbench.gates', seconds: 0, outcome: null },
-  { name: 'judge_error_rate <= 0.1 [fast (stream)]', classname: 'chatbench.gates', seconds: 0, outcome: { kind: 'failure', type: 'gate', message: 'judge_error_rate 1 > 0.1 <&">', details: 'judge_error_rate 1 > 0.1\nquestions: q1' } },
+  {
+    name: 'judge_error_rate <= 0.1 [fast (stream)]',
+    classname: 'chatbench.gates',
+    seconds: 0,
+    outcome: {
+      kind: 'failure',
+      type: 'gate',
+      message: 'judge_error_rate 1 > 0.1 <&">',
+      details: 'judge_error_rate 1 > 0.1\nquestions: q1',
+    },
+  },
 ];
 
 describe.skipIf(!hasXmllint)('junit.xml against junit-10.xsd', () => {
@@ -42,14 +52,23 @@ describe.skipIf(!hasXmllint)('junit.xml against junit-10.xsd', () => {
 
   it('hostile names and repeats are valid', () => {
     const builder = createReportInputBuilder();
-    builder.add(makeRecord({ question_id: 'q"<&>\u0001', set: 'a&b', repeat: 1, scores: makeScores({ pass: false, forbidden_phrases: ["it's <bad>"] }) }));
+    builder.add(
+      makeRecord({
+        question_id: 'q"<&>\u0001',
+        set: 'a&b',
+        repeat: 1,
+        scores: makeScores({ pass: false, forbidden_phrases: ["it's <bad>"] }),
+      }),
+    );
     builder.add(makeRecord({ question_id: 'q2', set: 'a&b', repeat: 0 }));
     const input = builder.finish(fixtureSummary());
-    for (const questions of JUNIT_QUESTION_MODES) expect(schemaProblems(renderJunitXml(input, { gates, questions }), dir)).toBe('');
+    for (const questions of JUNIT_QUESTION_MODES)
+      expect(schemaProblems(renderJunitXml(input, { gates, questions }), dir)).toBe('');
   });
 
   it('the schema is really checked: a testcase outside a testsuite is refused', () => {
-    const bad = '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="x" skipped="0"><testcase name="a"/></testsuites>\n';
+    const bad =
+      '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="x" skipped="0"><testcase name="a"/></testsuites>\n';
     expect(schemaProblems(bad, dir)).toMatch(/fails to validate/);
   });
 });

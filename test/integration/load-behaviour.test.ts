@@ -17,10 +17,22 @@ import { startSim, TOKENS } from '../helpers/start-sim.js';
 const scratch = () => mkdtempSync(join(tmpdir(), 'chatbench-load-'));
 const fixed = (ms: number) => ({ median: ms, p99: ms });
 /** Every answer takes ~200 ms to its first token: a stalled service. */
-const stalled = { chat: { time_scale: 1, profiles: { default: { pre_answer_ms: fixed(10), first_token_ms: fixed(200), token_ms: fixed(1), answer_sentences: 1 } } } };
+const stalled = {
+  chat: {
+    time_scale: 1,
+    profiles: {
+      default: { pre_answer_ms: fixed(10), first_token_ms: fixed(200), token_ms: fixed(1), answer_sentences: 1 },
+    },
+  },
+};
 const records = (out: string): RequestRecord[] =>
-  readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((line) => RequestRecordSchema.parse(JSON.parse(line)));
-const generator = (out: string) => GeneratorHealthSchema.parse(JSON.parse(readFileSync(join(out, 'generator.json'), 'utf8')));
+  readFileSync(join(out, 'results.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => RequestRecordSchema.parse(JSON.parse(line)));
+const generator = (out: string) =>
+  GeneratorHealthSchema.parse(JSON.parse(readFileSync(join(out, 'generator.json'), 'utf8')));
 
 /** Lines in results.jsonl so far (the file may not exist yet). */
 const lineCount = (out: string) => {
@@ -36,12 +48,15 @@ async function load(args: string[], options: { interruptAfterRecords?: number } 
   const fake = createFakeIo();
   const out = join(scratch(), 'run');
   let polls = 0;
-  const poller = options.interruptAfterRecords === undefined ? undefined : setInterval(() => {
-    if (lineCount(out) >= options.interruptAfterRecords! || ++polls > 200) {
-      clearInterval(poller);
-      fake.interrupt();
-    }
-  }, 50);
+  const poller =
+    options.interruptAfterRecords === undefined
+      ? undefined
+      : setInterval(() => {
+          if (lineCount(out) >= options.interruptAfterRecords! || ++polls > 200) {
+            clearInterval(poller);
+            fake.interrupt();
+          }
+        }, 50);
   const code = await main(['load', '--dataset', 'datasets/sample.csv', '--out', out, ...args], fake.io);
   clearInterval(poller);
   return { code, out, stdout: fake.stdout(), stderr: fake.stderr() };
@@ -72,7 +87,18 @@ describe('chatbench load against the simulator', () => {
 
   it('drops arrivals at the in-flight cap and lists them; records + dropped = planned', async () => {
     const sim = await startSim({ config: stalled });
-    const { code, out, stdout } = await load(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--rate', '50', '--duration', '1s', '--max-in-flight', '3']);
+    const { code, out, stdout } = await load([
+      '--base-url',
+      sim.baseUrl,
+      '--token',
+      TOKENS.demo,
+      '--rate',
+      '50',
+      '--duration',
+      '1s',
+      '--max-in-flight',
+      '3',
+    ]);
     expect(code).toBe(0);
     const g = generator(out);
     expect(g.planned_arrivals).toBe(50);
@@ -85,15 +111,41 @@ describe('chatbench load against the simulator', () => {
   it('spreads requests over several tokens, and a per-token limit lands its 429s on the busiest token', async () => {
     // A budget of 15 per token that does not refill within the run: the token sending 48 meets 429s
     // and the one sending 12 never does, however late a busy machine sends them.
-    const sim = await startSim({ config: { rate_limits: { requests_per_second: { per_token: { rate: 0.001, burst: 15 } } } } });
+    const sim = await startSim({
+      config: { rate_limits: { requests_per_second: { per_token: { rate: 0.001, burst: 15 } } } },
+    });
     // Round-robin against a service without a limiter: its gateway would answer a bunched arrival
     // (a busy machine sends late, then several at once) with 429 before auth could refuse it.
     const open = await startSim();
     const dir = scratch();
     writeFileSync(join(dir, 'tokens.txt'), `${TOKENS.demo} 4\n${TOKENS.secondUser} 1\n`);
     const [weighted, roundRobin] = await Promise.all([
-      load(['--base-url', sim.baseUrl, '--token-file', join(dir, 'tokens.txt'), '--mode', 'full', '--rate', '40', '--duration', '1500ms']),
-      load(['--base-url', open.baseUrl, '--token', TOKENS.chatOnly, '--token', 'onyx_pat_unknown', '--mode', 'full', '--rate', '10', '--requests', '10']),
+      load([
+        '--base-url',
+        sim.baseUrl,
+        '--token-file',
+        join(dir, 'tokens.txt'),
+        '--mode',
+        'full',
+        '--rate',
+        '40',
+        '--duration',
+        '1500ms',
+      ]),
+      load([
+        '--base-url',
+        open.baseUrl,
+        '--token',
+        TOKENS.chatOnly,
+        '--token',
+        'onyx_pat_unknown',
+        '--mode',
+        'full',
+        '--rate',
+        '10',
+        '--requests',
+        '10',
+      ]),
     ]);
     expect(weighted.code).toBe(0);
     const all = records(weighted.out);
@@ -111,7 +163,10 @@ describe('chatbench load against the simulator', () => {
 
   it('on Ctrl-C exits 130 with a record for every sent request', async () => {
     const sim = await startSim({ config: stalled });
-    const { code, out, stderr } = await load(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--rate', '20', '--duration', '10s', '--grace', '100ms'], { interruptAfterRecords: 3 });
+    const { code, out, stderr } = await load(
+      ['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--rate', '20', '--duration', '10s', '--grace', '100ms'],
+      { interruptAfterRecords: 3 },
+    );
     expect(code).toBe(130);
     const g = generator(out);
     expect(g.interrupted).toBe(true);
@@ -120,7 +175,11 @@ describe('chatbench load against the simulator', () => {
     expect(g.sent).toBeLessThan(200);
     expect(g.sent + g.dropped.length + g.unsent).toBe(200);
     expect(stderr).toContain('interrupted');
-    expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))).toMatchObject({ command: 'load', planned_requests: 200, load: { model: 'open', rate: 20 } });
+    expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))).toMatchObject({
+      command: 'load',
+      planned_requests: 200,
+      load: { model: 'open', rate: 20 },
+    });
   });
 
   it('refuses conflicting flags before sending (exit 2), and stops on an unreachable target (exit 3)', async () => {
@@ -133,7 +192,16 @@ describe('chatbench load against the simulator', () => {
     expect(stages.stderr).toContain('--stages and --duration conflict');
     const stageText = await load(['--sim', '--stages', '1s:5,1q:3']);
     expect(stageText.stderr).toContain('stage 2 "1q:3": "1q" is not a duration');
-    const down = await load(['--base-url', 'http://127.0.0.1:1/api', '--token', 'x', '--rate', '20', '--duration', '2s']);
+    const down = await load([
+      '--base-url',
+      'http://127.0.0.1:1/api',
+      '--token',
+      'x',
+      '--rate',
+      '20',
+      '--duration',
+      '2s',
+    ]);
     expect(down.code).toBe(3);
     expect(down.stderr).toContain('cannot reach');
   });
@@ -141,11 +209,30 @@ describe('chatbench load against the simulator', () => {
   it('starts late when --start-at has passed, and says so', async () => {
     const sim = await startSim();
     const past = new Date(Date.now() - 1500).toISOString();
-    const { code, out, stderr } = await load(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--mode', 'full', '--rate', '10', '--requests', '3', '--start-at', past, '--shard', '1/2']);
+    const { code, out, stderr } = await load([
+      '--base-url',
+      sim.baseUrl,
+      '--token',
+      TOKENS.demo,
+      '--mode',
+      'full',
+      '--rate',
+      '10',
+      '--requests',
+      '3',
+      '--start-at',
+      past,
+      '--shard',
+      '1/2',
+    ]);
     expect(code).toBe(0);
     expect(stderr).toMatch(/--start-at .* has passed: starting now, \d+ ms late/);
     const g = generator(out);
     expect(g.start_delay_ms).toBeGreaterThan(1400);
-    expect(records(out).map((r) => r.repeat).sort()).toEqual([0, 2]); // shard 1 of 2: arrivals 0 and 2 of 3
+    expect(
+      records(out)
+        .map((r) => r.repeat)
+        .sort(),
+    ).toEqual([0, 2]); // shard 1 of 2: arrivals 0 and 2 of 3
   });
 });

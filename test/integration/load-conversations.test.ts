@@ -17,7 +17,14 @@ import { startSim, TOKENS } from '../helpers/start-sim.js';
 
 const fixed = (ms: number) => ({ median: ms, p99: ms });
 /** Fixed delays, and 2 ms of time to the first token per token of history (before time_scale). */
-const profile = { chat: { time_scale: 0.01, profiles: { default: { pre_answer_ms: fixed(200), first_token_ms: fixed(500), token_ms: fixed(5), history_ms_per_token: 2 } } } };
+const profile = {
+  chat: {
+    time_scale: 0.01,
+    profiles: {
+      default: { pre_answer_ms: fixed(200), first_token_ms: fixed(500), token_ms: fixed(5), history_ms_per_token: 2 },
+    },
+  },
+};
 const HEADER = 'id,question,expected_documents,conversation,turn';
 const ROWS = [
   'p1,How many days of paid time off does a full-time employee get each year?,hr-pto-policy,pto,1',
@@ -35,22 +42,47 @@ async function load(args: string[]) {
   return { code, out, stderr: fake.stderr() };
 }
 const records = (out: string): RequestRecord[] =>
-  readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((line) => RequestRecordSchema.parse(JSON.parse(line)));
+  readFileSync(join(out, 'results.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => RequestRecordSchema.parse(JSON.parse(line)));
 
 describe('load --conversations', () => {
   it('plays whole conversations per user, and the first token comes later with depth as the profile says', async () => {
     const sim = await startSim({ config: profile });
-    const run = await load(['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--conversations', '--concurrency', '2', '--requests', '4', '--think-time', '10ms..30ms']);
+    const run = await load([
+      '--base-url',
+      sim.baseUrl,
+      '--token',
+      TOKENS.demo,
+      '--conversations',
+      '--concurrency',
+      '2',
+      '--requests',
+      '4',
+      '--think-time',
+      '10ms..30ms',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('(conversations, think time 10ms..30ms)');
     const all = records(run.out);
     expect(all).toHaveLength(12);
     for (const repeat of [0, 1, 2, 3]) {
       const turns = all.filter((r) => r.repeat === repeat).sort((a, b) => a.turn! - b.turn!);
-      expect(turns.map((r) => [r.turn, r.session, r.outcome]), JSON.stringify(turns.map((r) => r.error_message))).toEqual([[1, 'new', 'ok'], [2, 'continued', 'ok'], [3, 'continued', 'ok']]);
+      expect(
+        turns.map((r) => [r.turn, r.session, r.outcome]),
+        JSON.stringify(turns.map((r) => r.error_message)),
+      ).toEqual([
+        [1, 'new', 'ok'],
+        [2, 'continued', 'ok'],
+        [3, 'continued', 'ok'],
+      ]);
       expect(new Set(turns.map((r) => r.chat_session_id)).size).toBe(1);
       // Each later turn is scheduled after its predecessor's end plus 10–30 ms of thinking.
-      for (const [before, after] of [[turns[0]!, turns[1]!], [turns[1]!, turns[2]!]] as const) {
+      for (const [before, after] of [
+        [turns[0]!, turns[1]!],
+        [turns[1]!, turns[2]!],
+      ] as const) {
         const end = before.scheduled_offset_ms! + before.response_ms!;
         expect(after.scheduled_offset_ms! - end).toBeGreaterThanOrEqual(10);
         expect(after.scheduled_offset_ms! - end).toBeLessThanOrEqual(30.001);
@@ -65,20 +97,45 @@ describe('load --conversations', () => {
     expect(Object.keys(summary.by_turn)).toEqual(['1', '2', '3']);
     expect(summary.by_turn['2']).toMatchObject({ sent: 4, outcomes: { ok: 4 } });
     expect(readFileSync(join(run.out, 'report.md'), 'utf8')).toContain('## By turn (conversations, measured window)');
-    expect(JSON.parse(readFileSync(join(run.out, 'generator.json'), 'utf8')).conversations).toEqual({ started: 4, skipped_turns: 0 });
+    expect(JSON.parse(readFileSync(join(run.out, 'generator.json'), 'utf8')).conversations).toEqual({
+      started: 4,
+      skipped_turns: 0,
+    });
   });
 
   it('refuses a bad --think-time, one without --conversations, or a gate on a turn the plan lacks, before sending anything (exit 2)', async () => {
-    const bad = await load(['--sim', '--conversations', '--concurrency', '1', '--requests', '1', '--think-time', '8s..2s']);
+    const bad = await load([
+      '--sim',
+      '--conversations',
+      '--concurrency',
+      '1',
+      '--requests',
+      '1',
+      '--think-time',
+      '8s..2s',
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--think-time: "8s..2s": the lower bound (8000 ms) is above the upper (2000 ms)');
     const alone = await load(['--sim', '--concurrency', '1', '--requests', '1', '--think-time', '2s']);
     expect(alone.code).toBe(2);
-    expect(alone.stderr).toContain('--think-time: it is the wait between the turns of a conversation: give --conversations too');
+    expect(alone.stderr).toContain(
+      '--think-time: it is the wait between the turns of a conversation: give --conversations too',
+    );
     // A turn:N gate names a turn the plan has, checked before anything is sent (no results.jsonl).
-    const deep = await load(['--sim', '--conversations', '--concurrency', '1', '--requests', '1', '--gate', 'turn:4 ttft_ms.p95 <= 4000']);
+    const deep = await load([
+      '--sim',
+      '--conversations',
+      '--concurrency',
+      '1',
+      '--requests',
+      '1',
+      '--gate',
+      'turn:4 ttft_ms.p95 <= 4000',
+    ]);
     expect(deep.code).toBe(2);
-    expect(deep.stderr).toContain('--gate "turn:4 ttft_ms.p95 <= 4000": turn:4 names no turn of the run (its longest conversation has 3 turns)');
+    expect(deep.stderr).toContain(
+      '--gate "turn:4 ttft_ms.p95 <= 4000": turn:4 names no turn of the run (its longest conversation has 3 turns)',
+    );
     expect(existsSync(join(deep.out, 'results.jsonl'))).toBe(false);
     const flat = await load(['--sim', '--concurrency', '1', '--requests', '1', '--gate', 'turn:2 ttft_ms.p95 <= 4000']);
     expect(flat.code).toBe(2);

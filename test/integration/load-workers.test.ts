@@ -36,10 +36,17 @@ async function load(name: string, args: readonly string[]) {
   return { code, out, stderr: fake.stderr(), stdout: fake.stdout() };
 }
 const records = (out: string): RequestRecord[] =>
-  readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((line) => RequestRecordSchema.parse(JSON.parse(line)));
+  readFileSync(join(out, 'results.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => RequestRecordSchema.parse(JSON.parse(line)));
 /** What identifies a planned request and its place on the schedule. */
-const planned = (out: string) => records(out).map((r) => `${r.key} @${r.scheduled_offset_ms}`).sort();
-const generator = (out: string) => GeneratorHealthSchema.parse(JSON.parse(readFileSync(join(out, 'generator.json'), 'utf8')));
+const planned = (out: string) =>
+  records(out)
+    .map((r) => `${r.key} @${r.scheduled_offset_ms}`)
+    .sort();
+const generator = (out: string) =>
+  GeneratorHealthSchema.parse(JSON.parse(readFileSync(join(out, 'generator.json'), 'utf8')));
 
 describe('load --workers', () => {
   const open = ['--dataset', SAMPLE, '--mode', 'full', '--rate', '400', '--requests', '13'];
@@ -60,7 +67,13 @@ describe('load --workers', () => {
     expect(planned(two.out)).toHaveLength(13);
     expect(planned(two.out)).toEqual(planned(one.out));
     expect(planned(two.out)).toEqual(planned(join(dir, 'merged')));
-    expect(generator(two.out)).toMatchObject({ planned_arrivals: 13, sent: 13, unsent: 0, dropped: [], interrupted: false });
+    expect(generator(two.out)).toMatchObject({
+      planned_arrivals: 13,
+      sent: 13,
+      unsent: 0,
+      dropped: [],
+      interrupted: false,
+    });
     expect(generator(two.out).loop_delay_ms).not.toBeNull();
 
     // Inside a shard, the workers split the shard's own requests: the same ones as the shard alone.
@@ -71,37 +84,88 @@ describe('load --workers', () => {
 
   it('keeps every conversation in one worker: its turns share one chat session', async () => {
     const dataset = join(dir, 'conversations.csv');
-    writeFileSync(dataset, [
-      'id,question,expected_documents,conversation,turn',
-      'p1,How many days of paid time off does a full-time employee get each year?,hr-pto-policy,pto,1',
-      'p2,How many of those can I carry over?,hr-pto-policy,pto,2',
-      'v1,What is the VPN policy?,,vpn,1',
-      'v2,Does it apply on weekends?,,vpn,2',
-      '',
-    ].join('\n'));
-    const run = await load('conversations', ['--dataset', dataset, '--conversations', '--rate', '200', '--requests', '4', '--workers', '2']);
+    writeFileSync(
+      dataset,
+      [
+        'id,question,expected_documents,conversation,turn',
+        'p1,How many days of paid time off does a full-time employee get each year?,hr-pto-policy,pto,1',
+        'p2,How many of those can I carry over?,hr-pto-policy,pto,2',
+        'v1,What is the VPN policy?,,vpn,1',
+        'v2,Does it apply on weekends?,,vpn,2',
+        '',
+      ].join('\n'),
+    );
+    const run = await load('conversations', [
+      '--dataset',
+      dataset,
+      '--conversations',
+      '--rate',
+      '200',
+      '--requests',
+      '4',
+      '--workers',
+      '2',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const all = records(run.out);
     expect(all).toHaveLength(8);
     for (const repeat of [0, 1, 2, 3]) {
       const turns = all.filter((r) => r.repeat === repeat).sort((a, b) => a.turn! - b.turn!);
-      expect(turns.map((r) => [r.turn, r.session, r.outcome])).toEqual([[1, 'new', 'ok'], [2, 'continued', 'ok']]);
+      expect(turns.map((r) => [r.turn, r.session, r.outcome])).toEqual([
+        [1, 'new', 'ok'],
+        [2, 'continued', 'ok'],
+      ]);
       expect(new Set(turns.map((r) => r.chat_session_id)).size).toBe(1);
     }
     expect(generator(run.out).conversations).toEqual({ started: 4, skipped_turns: 0 });
   });
 
   it('on an interrupt, every worker stops: one record per sent request, the rest counted unsent', async () => {
-    const prepared = await prepareLoad({ operation: 'chat', mode: 'full', datasetPath: SAMPLE, setFlags: [], cwd: dir });
+    const prepared = await prepareLoad({
+      operation: 'chat',
+      mode: 'full',
+      datasetPath: SAMPLE,
+      setFlags: [],
+      cwd: dir,
+    });
     const spec = LoadSpecSchema.parse({
-      operation: 'chat', mode: 'full', model: 'open', rate: 20, arrival: 'constant', max_in_flight: 100, connections: null, stages: null, duration_ms: null,
-      requests: 200, warmup_ms: 0, cooldown_ms: 0, seed: 1, question_order: 'sequential', set: 'default', tokens: 1, token_weights: null, shard: null, start_at: null,
-      conversations: false, think_time: null,
+      operation: 'chat',
+      mode: 'full',
+      model: 'open',
+      rate: 20,
+      arrival: 'constant',
+      max_in_flight: 100,
+      connections: null,
+      stages: null,
+      duration_ms: null,
+      requests: 200,
+      warmup_ms: 0,
+      cooldown_ms: 0,
+      seed: 1,
+      question_order: 'sequential',
+      set: 'default',
+      tokens: 1,
+      token_weights: null,
+      shard: null,
+      start_at: null,
+      conversations: false,
+      think_time: null,
     });
     const controller = new AbortController();
     const result = await runLoad({
-      spec, baseUrl: sim.baseUrl, tokens: [TOKENS.demo], prepared, target: 'simulator', cwd: dir, outDir: 'interrupted', signal: controller.signal, graceMs: 5_000,
-      retries: 0, retry429: false, version: 'test', workers: 2,
+      spec,
+      baseUrl: sim.baseUrl,
+      tokens: [TOKENS.demo],
+      prepared,
+      target: 'simulator',
+      cwd: dir,
+      outDir: 'interrupted',
+      signal: controller.signal,
+      graceMs: 5_000,
+      retries: 0,
+      retry429: false,
+      version: 'test',
+      workers: 2,
       onRecord: () => controller.abort(),
     });
     expect(result.interrupted).toBe(true);
@@ -113,14 +177,29 @@ describe('load --workers', () => {
   });
 
   it('refuses a bad --workers before sending anything (exit 2); more workers than requests is fine', async () => {
-    for (const [value, message] of [['0', '--workers: 0 is outside 1..64'], ['x', '--workers: "x" is not a whole number or auto'], ['1.5', 'is not a whole number']] as const) {
+    for (const [value, message] of [
+      ['0', '--workers: 0 is outside 1..64'],
+      ['x', '--workers: "x" is not a whole number or auto'],
+      ['1.5', 'is not a whole number'],
+    ] as const) {
       const run = await load(`bad-${value}`, [...open, '--workers', value]);
       expect(run.code).toBe(2);
       expect(run.stderr).toContain(message);
       expect(existsSync(run.out)).toBe(false);
     }
     // More workers than requests is fine: the idle one sends nothing.
-    const many = await load('many', ['--dataset', SAMPLE, '--mode', 'full', '--rate', '100', '--requests', '1', '--workers', '2']);
+    const many = await load('many', [
+      '--dataset',
+      SAMPLE,
+      '--mode',
+      'full',
+      '--rate',
+      '100',
+      '--requests',
+      '1',
+      '--workers',
+      '2',
+    ]);
     expect(many.code, many.stderr).toBe(0);
     expect(records(many.out)).toHaveLength(1);
   });

@@ -25,7 +25,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const docs = (path: string): Node[] => yaml.loadAll(read(path)).filter((d) => d !== null && d !== undefined);
 
-const flag = (args: readonly string[], name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const flag = (args: readonly string[], name: string) =>
+  args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const gatesIn = (command: string) => [...command.matchAll(/--gate "([^"]+)"/g)].map((m) => m[1]!);
 
 /** The Job of a manifest file, and its one container. */
@@ -45,7 +46,11 @@ function job(path: string) {
  */
 async function acceptedByCli(args: readonly string[], vars: Record<string, string>) {
   const missing = join(mkdtempSync(join(tmpdir(), 'chatbench-recipe-')), 'missing.csv');
-  const argv = args.map((a) => (a.startsWith('--dataset=') ? `--dataset=${missing}` : a.replace(/\$\((\w+)\)/g, (_, name: string) => vars[name] ?? `$(${name})`)));
+  const argv = args.map((a) =>
+    a.startsWith('--dataset=')
+      ? `--dataset=${missing}`
+      : a.replace(/\$\((\w+)\)/g, (_, name: string) => vars[name] ?? `$(${name})`),
+  );
   const fake = createFakeIo({ env: { CHATBENCH_BASE_URL: 'http://127.0.0.1:9/api', CHATBENCH_TOKEN: 'x', ...vars } });
   const code = await main(argv, fake.io);
   expect(fake.stderr()).toContain('missing.csv: no such file');
@@ -61,7 +66,10 @@ describe('deploy/k8s recipes', () => {
     expect(flag(container.args, 'out')).toBe('/runs/$(RUN_ID)/shard-$(JOB_COMPLETION_INDEX)');
     expect(env.get('CHATBENCH_TOKEN').valueFrom.secretKeyRef).toMatchObject({ name: 'chatbench-token', key: 'token' });
     expect(j.spec.template.spec.volumes[0].persistentVolumeClaim.claimName).toBe('chatbench-runs');
-    expect(all.find((d) => d.kind === 'PersistentVolumeClaim')).toMatchObject({ metadata: { name: 'chatbench-runs' }, spec: { accessModes: ['ReadWriteMany'] } });
+    expect(all.find((d) => d.kind === 'PersistentVolumeClaim')).toMatchObject({
+      metadata: { name: 'chatbench-runs' },
+      spec: { accessModes: ['ReadWriteMany'] },
+    });
     await acceptedByCli(container.args, { RUN_ID: 'r1', JOB_COMPLETION_INDEX: String(shards - 1) });
   });
 
@@ -73,7 +81,11 @@ describe('deploy/k8s recipes', () => {
     expect(flag(container.args, 'start-at')).toBe('$(START_AT)');
     expect(env.get('START_AT').value).toBe('${START_AT}');
     expect(flag(container.args, 'out')).toBe('/runs/$(RUN_ID)/shard-$(JOB_COMPLETION_INDEX)');
-    await acceptedByCli(container.args, { RUN_ID: 'r1', JOB_COMPLETION_INDEX: '0', START_AT: new Date(Date.now() + 3_600_000).toISOString() });
+    await acceptedByCli(container.args, {
+      RUN_ID: 'r1',
+      JOB_COMPLETION_INDEX: '0',
+      START_AT: new Date(Date.now() + 3_600_000).toISOString(),
+    });
   });
 
   it('merge: the same claim, every shard directory, gates that parse', () => {
@@ -100,14 +112,21 @@ describe('.github/workflows/shards.yml', () => {
     const run = steps(shard).find((s) => typeof s.run === 'string' && s.run.includes('chatbench eval'));
     expect(run?.run).toContain('--shard "${{ matrix.shard }}/$SHARDS"');
     const upload = steps(shard).find((s) => s.uses === 'actions/upload-artifact@v4');
-    expect(upload?.with).toMatchObject({ name: 'chatbench-shard-${{ matrix.shard }}', path: 'runs/shard-${{ matrix.shard }}' });
+    expect(upload?.with).toMatchObject({
+      name: 'chatbench-shard-${{ matrix.shard }}',
+      path: 'runs/shard-${{ matrix.shard }}',
+    });
     expect(merge.needs).toBe('shard');
     const download = steps(merge).find((s) => s.uses === 'actions/download-artifact@v4');
     expect(download?.with).toEqual({ pattern: 'chatbench-shard-*', path: 'shards' });
     const merging = steps(merge).find((s) => typeof s.run === 'string' && s.run.includes('chatbench merge'));
     expect(merging?.run).toMatch(/npx chatbench merge shards\/chatbench-shard-\* \\\n\s+--out reports\/merged/);
     for (const gate of gatesIn(merging.run)) expect(() => parseGate(gate)).not.toThrow();
-    expect(steps(merge).at(-1)).toMatchObject({ uses: 'actions/upload-artifact@v4', if: 'always()', with: { path: 'reports/merged' } });
+    expect(steps(merge).at(-1)).toMatchObject({
+      uses: 'actions/upload-artifact@v4',
+      if: 'always()',
+      with: { path: 'reports/merged' },
+    });
   });
 });
 
@@ -119,12 +138,16 @@ describe('deploy/Dockerfile', () => {
     expect(text).toMatch(/^COPY package\.json package-lock\.json tsconfig\.json tsconfig\.build\.json \.\/$/m);
     // The build stage's npm ci runs `prepare` (npm run build: dist/ and the viewer's bundle).
     expect(text).toMatch(/^RUN npm ci --no-audit --no-fund$/m);
-    expect((JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts.prepare).toBe('npm run build');
+    expect((JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts.prepare).toBe(
+      'npm run build',
+    );
     expect(text).toMatch(/^RUN npm ci --omit=dev --ignore-scripts\b/m);
     for (const dir of ['bin', 'datasets']) expect(text).toMatch(new RegExp(`^COPY ${dir} \\./${dir}$`, 'm'));
     expect(text).toMatch(/^COPY --from=build \/app\/dist \.\/dist$/m);
     expect(text).toMatch(/^ENTRYPOINT \["npx", "chatbench"\]$/m);
     // Nothing is transpiled at run time: tsx is for development only.
-    expect((JSON.parse(read('package.json')) as { dependencies: Record<string, string> }).dependencies).not.toHaveProperty('tsx');
+    expect(
+      (JSON.parse(read('package.json')) as { dependencies: Record<string, string> }).dependencies,
+    ).not.toHaveProperty('tsx');
   });
 });

@@ -15,7 +15,9 @@ import type { RequestRecord } from '../../src/records/record.js';
 import { createFakeIo } from '../helpers/fake-io.js';
 
 /** The plan: 4 questions × stream/full = 8 requests; request n goes to shard n mod 4 + 1. */
-const PLAN: RequestRecord[] = [1, 2, 3, 4].flatMap((q) => (['stream', 'full'] as const).map((mode) => makeRecord({ question_id: `q${q}`, mode })));
+const PLAN: RequestRecord[] = [1, 2, 3, 4].flatMap((q) =>
+  (['stream', 'full'] as const).map((mode) => makeRecord({ question_id: `q${q}`, mode })),
+);
 const shardOf = (i: number) => PLAN.filter((_, n) => n % 4 === i - 1);
 
 function manifest(index: number, over: Record<string, unknown> = {}) {
@@ -40,7 +42,14 @@ function manifest(index: number, over: Record<string, unknown> = {}) {
 }
 
 /** Writes a shard directory `name` under `root`: its manifest and its records. */
-function shard(root: string, name: string, index: number, over: Record<string, unknown> = {}, records = shardOf(index), tail = '') {
+function shard(
+  root: string,
+  name: string,
+  index: number,
+  over: Record<string, unknown> = {},
+  records = shardOf(index),
+  tail = '',
+) {
   mkdirSync(join(root, name));
   writeFileSync(join(root, name, 'manifest.json'), JSON.stringify(manifest(index, over)));
   writeFileSync(join(root, name, 'results.jsonl'), `${records.map((r) => JSON.stringify(r)).join('\n')}\n${tail}`);
@@ -61,24 +70,82 @@ async function merge(root: string, args: string[]) {
 
 describe('chatbench merge refuses runs that do not belong together', () => {
   it.each([
-    ['another dataset', (r: string) => shard(r, 'x', 2, { dataset: { path: 'q.csv', sha256: 'b'.repeat(64), questions: 4 } }), ['s1', 'x', 's3', 's4'],
-      'x/ ran another dataset than s1/ (sha256 bbbbbbbbbbbb… vs aaaaaaaaaaaa…)'],
-    ['another sets file', (r: string) => shard(r, 'x', 2, { models: { path: 'm.json', sha256: 'c'.repeat(64) } }), ['s1', 'x', 's3', 's4'],
-      'x/ used another sets file than s1/ (sha256 cccccccccccc… vs none)'],
-    ['another command', (r: string) => shard(r, 'x', 2, { command: 'load' }), ['s1', 'x', 's3', 's4'], 'x/ is a load run but s1/ is an eval run: only runs of one command merge'],
-    ['another plan version', (r: string) => shard(r, 'x', 2, { plan_version: 2 }), ['s1', 'x', 's3', 's4'], 'x/ has plan version 2 but s1/ has 1'],
-    ['another shard count', (r: string) => shard(r, 'x', 2, { shard: { index: 2, count: 5 } }), ['s1', 'x', 's3', 's4'], 'x/ is shard 2/5 but s1/ is shard 1/4: shard counts differ'],
-    ['another major version', (r: string) => shard(r, 'x', 2, { chatbench_version: '1.0.0' }), ['s1', 'x', 's3', 's4'], 'x/ was written by chatbench 1.0.0 but s1/ by 0.1.0: major versions differ'],
-    ['another plan', (r: string) => shard(r, 'x', 2, { options: { mode: 'stream', repeat: 1 } }), ['s1', 'x', 's3', 's4'], 'x/ planned other requests than s1/'],
+    [
+      'another dataset',
+      (r: string) => shard(r, 'x', 2, { dataset: { path: 'q.csv', sha256: 'b'.repeat(64), questions: 4 } }),
+      ['s1', 'x', 's3', 's4'],
+      'x/ ran another dataset than s1/ (sha256 bbbbbbbbbbbb… vs aaaaaaaaaaaa…)',
+    ],
+    [
+      'another sets file',
+      (r: string) => shard(r, 'x', 2, { models: { path: 'm.json', sha256: 'c'.repeat(64) } }),
+      ['s1', 'x', 's3', 's4'],
+      'x/ used another sets file than s1/ (sha256 cccccccccccc… vs none)',
+    ],
+    [
+      'another command',
+      (r: string) => shard(r, 'x', 2, { command: 'load' }),
+      ['s1', 'x', 's3', 's4'],
+      'x/ is a load run but s1/ is an eval run: only runs of one command merge',
+    ],
+    [
+      'another plan version',
+      (r: string) => shard(r, 'x', 2, { plan_version: 2 }),
+      ['s1', 'x', 's3', 's4'],
+      'x/ has plan version 2 but s1/ has 1',
+    ],
+    [
+      'another shard count',
+      (r: string) => shard(r, 'x', 2, { shard: { index: 2, count: 5 } }),
+      ['s1', 'x', 's3', 's4'],
+      'x/ is shard 2/5 but s1/ is shard 1/4: shard counts differ',
+    ],
+    [
+      'another major version',
+      (r: string) => shard(r, 'x', 2, { chatbench_version: '1.0.0' }),
+      ['s1', 'x', 's3', 's4'],
+      'x/ was written by chatbench 1.0.0 but s1/ by 0.1.0: major versions differ',
+    ],
+    [
+      'another plan',
+      (r: string) => shard(r, 'x', 2, { options: { mode: 'stream', repeat: 1 } }),
+      ['s1', 'x', 's3', 's4'],
+      'x/ planned other requests than s1/',
+    ],
     // Sets that differ only in a temperature look alike in every other field: the whole plan's digest tells.
-    ['a shard of another plan', (r: string) => shard(r, 'x', 2, { whole_plan_sha256: 'd'.repeat(64) }), ['s1', 'x', 's3', 's4'], 'x/ is a shard of another plan than s1/ (the whole plans\' digests differ'],
-    ['not a shard', (r: string) => shard(r, 'x', 2, { shard: null }), ['s1', 'x', 's3', 's4'], 'x/ is not a shard: merge joins the runs of --shard i/N'],
+    [
+      'a shard of another plan',
+      (r: string) => shard(r, 'x', 2, { whole_plan_sha256: 'd'.repeat(64) }),
+      ['s1', 'x', 's3', 's4'],
+      "x/ is a shard of another plan than s1/ (the whole plans' digests differ",
+    ],
+    [
+      'not a shard',
+      (r: string) => shard(r, 'x', 2, { shard: null }),
+      ['s1', 'x', 's3', 's4'],
+      'x/ is not a shard: merge joins the runs of --shard i/N',
+    ],
     ['a missing shard', () => undefined, ['s1', 's2', 's4'], 'missing shard 3/4'],
     ['two missing shards', () => undefined, ['s4', 's2'], 'missing shard 1/4\nmissing shard 3/4'],
-    ['a shard given twice', (r: string) => shard(r, 'again', 2), ['s1', 's2', 'again', 's3', 's4'], 'shard 2/4 given twice: s2/ and again/'],
-    ['a key in two shards', (r: string) => shard(r, 'x', 3, {}, [...shardOf(3), PLAN[0]!]), ['s1', 's2', 'x', 's4'], 'request key q1|default|stream|0 is in both s1/ and x/'],
+    [
+      'a shard given twice',
+      (r: string) => shard(r, 'again', 2),
+      ['s1', 's2', 'again', 's3', 's4'],
+      'shard 2/4 given twice: s2/ and again/',
+    ],
+    [
+      'a key in two shards',
+      (r: string) => shard(r, 'x', 3, {}, [...shardOf(3), PLAN[0]!]),
+      ['s1', 's2', 'x', 's4'],
+      'request key q1|default|stream|0 is in both s1/ and x/',
+    ],
     ['no manifest', (r: string) => mkdirSync(join(r, 'x')), ['s1', 'x', 's3', 's4'], 'x/manifest.json: no such file'],
-    ['a bad record', (r: string) => shard(r, 'x', 2, {}, shardOf(2), '{"key": 1}\n'), ['s1', 'x', 's3', 's4'], 'x/results.jsonl:3: '],
+    [
+      'a bad record',
+      (r: string) => shard(r, 'x', 2, {}, shardOf(2), '{"key": 1}\n'),
+      ['s1', 'x', 's3', 's4'],
+      'x/results.jsonl:3: ',
+    ],
   ])('%s: exit 2, nothing written', async (_name, make, dirs, message) => {
     const root = fourShards();
     make(root);
@@ -111,11 +178,30 @@ describe('chatbench merge of good shards', () => {
     expect(code).toBe(0);
     expect(stderr).toContain('warning: short/ (shard 2/4) recorded 1 of its 2 planned requests');
     expect(stderr).toContain('warning: short/results.jsonl: a torn last line was skipped');
-    const keys = readFileSync(join(root, 'merged', 'results.jsonl'), 'utf8').trimEnd().split('\n').map((l) => (JSON.parse(l) as RequestRecord).key);
-    expect(keys).toEqual(['q1|default|full|0', 'q1|default|stream|0', 'q2|default|full|0', 'q2|default|stream|0', 'q3|default|stream|0', 'q4|default|full|0', 'q4|default|stream|0']);
+    const keys = readFileSync(join(root, 'merged', 'results.jsonl'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as RequestRecord).key);
+    expect(keys).toEqual([
+      'q1|default|full|0',
+      'q1|default|stream|0',
+      'q2|default|full|0',
+      'q2|default|stream|0',
+      'q3|default|stream|0',
+      'q4|default|full|0',
+      'q4|default|stream|0',
+    ]);
     const merged = JSON.parse(readFileSync(join(root, 'merged', 'manifest.json'), 'utf8'));
     expect(merged).toMatchObject({ shard: null, planned_requests: 8, started_at: '2026-01-01T00:00:01.000Z' });
-    expect(merged.merged_from[1]).toEqual({ dir: 'short/', shard: { index: 2, count: 4 }, chatbench_version: '0.1.0', started_at: '2026-01-01T00:00:02.000Z', planned_requests: 2, records: 1, torn_lines: 1 });
+    expect(merged.merged_from[1]).toEqual({
+      dir: 'short/',
+      shard: { index: 2, count: 4 },
+      chatbench_version: '0.1.0',
+      started_at: '2026-01-01T00:00:02.000Z',
+      planned_requests: 2,
+      records: 1,
+      torn_lines: 1,
+    });
   });
 
   it('checks gates on the merged whole: exit 1, the failure printed and in junit.xml', async () => {
@@ -123,14 +209,23 @@ describe('chatbench merge of good shards', () => {
     // q1 fails in both modes: shards 1 and 2 alone pass 50% of their group, the whole 3 of 4 = 75%.
     const failing = new Set([0, 1]);
     const records = PLAN.map((r, n) => (failing.has(n) ? { ...r, scores: makeScores({ pass: false }) } : r));
-    for (const i of [1, 2, 3, 4]) shard(root, `s${i}`, i, {}, records.filter((_, n) => n % 4 === i - 1));
+    for (const i of [1, 2, 3, 4])
+      shard(
+        root,
+        `s${i}`,
+        i,
+        {},
+        records.filter((_, n) => n % 4 === i - 1),
+      );
     const passing = await merge(root, ['s1', 's2', 's3', 's4', '--out', 'ok', '--gate', 'pass_rate >= 0.75']);
     expect(passing.code).toBe(0);
     expect(passing.stdout).toContain('Gates: all 2 passed.');
     const failed = await merge(root, ['s1', 's2', 's3', 's4', '--out', 'fail', '--gate', 'pass_rate >= 0.76']);
     expect(failed.code).toBe(1);
     expect(failed.stdout).toMatch(/FAIL pass_rate >= 0.76 failed for set default\/stream: 75%/);
-    expect(readFileSync(join(root, 'fail', 'junit.xml'), 'utf8')).toMatch(/<testsuite name="gates" tests="2" failures="2"/);
+    expect(readFileSync(join(root, 'fail', 'junit.xml'), 'utf8')).toMatch(
+      /<testsuite name="gates" tests="2" failures="2"/,
+    );
   });
 });
 

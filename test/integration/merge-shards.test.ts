@@ -42,62 +42,106 @@ async function cli(args: string[], cwd: string) {
 }
 
 describe('chatbench merge of four shard processes', () => {
-  it('gives the keys, outcomes, citations and scores of one process, and percentiles of its own records', { timeout: 180_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'chatbench-merge-'));
-    const [shared, reference] = [await startSim(), await startSim()];
-    const common = ['--token', TOKENS.demo, '--dataset', sampleSlice(dir), '--set', 'mini=openai:gpt-4o-mini', '--concurrency', '4'];
+  it(
+    'gives the keys, outcomes, citations and scores of one process, and percentiles of its own records',
+    { timeout: 180_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'chatbench-merge-'));
+      const [shared, reference] = [await startSim(), await startSim()];
+      const common = [
+        '--token',
+        TOKENS.demo,
+        '--dataset',
+        sampleSlice(dir),
+        '--set',
+        'mini=openai:gpt-4o-mini',
+        '--concurrency',
+        '4',
+      ];
 
-    const shards = await Promise.all(
-      [1, 2, 3, 4].map((i) => chatbench(['eval', '--base-url', shared.baseUrl, ...common, '--shard', `${i}/4`, '--out', join(dir, `shard-${i}`)])),
-    );
-    shards.forEach(({ code, stderr }, i) => expect({ shard: i + 1, code, stderr: code === 0 ? '' : stderr }).toEqual({ shard: i + 1, code: 0, stderr: '' }));
-    const one = await cli(['eval', '--base-url', reference.baseUrl, ...common, '--out', 'one'], dir);
-    expect(one.code).toBe(0);
+      const shards = await Promise.all(
+        [1, 2, 3, 4].map((i) =>
+          chatbench([
+            'eval',
+            '--base-url',
+            shared.baseUrl,
+            ...common,
+            '--shard',
+            `${i}/4`,
+            '--out',
+            join(dir, `shard-${i}`),
+          ]),
+        ),
+      );
+      shards.forEach(({ code, stderr }, i) =>
+        expect({ shard: i + 1, code, stderr: code === 0 ? '' : stderr }).toEqual({ shard: i + 1, code: 0, stderr: '' }),
+      );
+      const one = await cli(['eval', '--base-url', reference.baseUrl, ...common, '--out', 'one'], dir);
+      expect(one.code).toBe(0);
 
-    const merged = await cli(['merge', 'shard-3', 'shard-1', 'shard-4', 'shard-2', '--out', 'merged'], dir);
-    expect(merged.stderr).toBe('');
-    expect(merged.code).toBe(0);
-    expect(merged.stdout).toMatch(/merged 34 records of 4 shards: 1\/4 shard-1\/ \(9\), 2\/4 shard-2\/ \(9\), 3\/4 shard-3\/ \(8\), 4\/4 shard-4\/ \(8\)/);
+      const merged = await cli(['merge', 'shard-3', 'shard-1', 'shard-4', 'shard-2', '--out', 'merged'], dir);
+      expect(merged.stderr).toBe('');
+      expect(merged.code).toBe(0);
+      expect(merged.stdout).toMatch(
+        /merged 34 records of 4 shards: 1\/4 shard-1\/ \(9\), 2\/4 shard-2\/ \(9\), 3\/4 shard-3\/ \(8\), 4\/4 shard-4\/ \(8\)/,
+      );
 
-    // The merged file is every shard line, unchanged, sorted by key.
-    const mergedLines = lines(join(dir, 'merged'));
-    const shardLines = [1, 2, 3, 4].flatMap((i) => lines(join(dir, `shard-${i}`)));
-    expect([...mergedLines].sort()).toEqual([...shardLines].sort());
-    const got = records(join(dir, 'merged'));
-    const keys = got.map((r) => r.key);
-    expect(keys).toEqual([...keys].sort(compareKeys));
+      // The merged file is every shard line, unchanged, sorted by key.
+      const mergedLines = lines(join(dir, 'merged'));
+      const shardLines = [1, 2, 3, 4].flatMap((i) => lines(join(dir, `shard-${i}`)));
+      expect([...mergedLines].sort()).toEqual([...shardLines].sort());
+      const got = records(join(dir, 'merged'));
+      const keys = got.map((r) => r.key);
+      expect(keys).toEqual([...keys].sort(compareKeys));
 
-    // Exactly the single process's keys, and per key the same outcome, citations and scores.
-    const want = new Map(records(join(dir, 'one')).map((r) => [r.key, r]));
-    expect(new Set(keys)).toEqual(new Set(want.keys()));
-    expect(keys).toHaveLength(34);
-    const deterministic = (r: RequestRecord) => ({ key: r.key, outcome: r.outcome, cited: r.cited_document_ids, top: r.top_document_ids, answer: r.answer, scores: r.scores });
-    expect(got.map(deterministic)).toEqual(got.map((r) => deterministic(want.get(r.key)!)));
+      // Exactly the single process's keys, and per key the same outcome, citations and scores.
+      const want = new Map(records(join(dir, 'one')).map((r) => [r.key, r]));
+      expect(new Set(keys)).toEqual(new Set(want.keys()));
+      expect(keys).toHaveLength(34);
+      const deterministic = (r: RequestRecord) => ({
+        key: r.key,
+        outcome: r.outcome,
+        cited: r.cited_document_ids,
+        top: r.top_document_ids,
+        answer: r.answer,
+        scores: r.scores,
+      });
+      expect(got.map(deterministic)).toEqual(got.map((r) => deterministic(want.get(r.key)!)));
 
-    const [m, o] = [summary(join(dir, 'merged')), summary(join(dir, 'one'))];
-    expect(m.run.outcomes).toEqual(o.run.outcomes);
-    expect(m.run.requests).toBe(34);
-    expect(m.groups.map((g) => ({ scores: g.scores, pass_rate: g.pass_rate, outcomes: g.outcomes }))).toEqual(
-      o.groups.map((g) => ({ scores: g.scores, pass_rate: g.pass_rate, outcomes: g.outcomes })),
-    );
+      const [m, o] = [summary(join(dir, 'merged')), summary(join(dir, 'one'))];
+      expect(m.run.outcomes).toEqual(o.run.outcomes);
+      expect(m.run.requests).toBe(34);
+      expect(m.groups.map((g) => ({ scores: g.scores, pass_rate: g.pass_rate, outcomes: g.outcomes }))).toEqual(
+        o.groups.map((g) => ({ scores: g.scores, pass_rate: g.pass_rate, outcomes: g.outcomes })),
+      );
 
-    // Percentiles are those of all the merged records, not an average of the shards' percentiles.
-    const ok = got.filter((r) => r.outcome === 'ok');
-    for (const figure of ['ttfp_ms', 'ttft_ms', 'total_ms'] as const) {
-      expect(m.groups[0]!.latency[figure]).toEqual(latencyStats(ok.flatMap((r) => (r[figure] === null ? [] : [r[figure]]))));
-    }
+      // Percentiles are those of all the merged records, not an average of the shards' percentiles.
+      const ok = got.filter((r) => r.outcome === 'ok');
+      for (const figure of ['ttfp_ms', 'ttft_ms', 'total_ms'] as const) {
+        expect(m.groups[0]!.latency[figure]).toEqual(
+          latencyStats(ok.flatMap((r) => (r[figure] === null ? [] : [r[figure]]))),
+        );
+      }
 
-    const manifest = JSON.parse(readFileSync(join(dir, 'merged', 'manifest.json'), 'utf8'));
-    expect(manifest).toMatchObject({ command: 'eval', shard: null, planned_requests: 34, planned_total: 34 });
-    expect(manifest.merged_from.map((f: { dir: string; shard: { index: number } }) => [f.dir, f.shard.index])).toEqual([
-      ['shard-1/', 1], ['shard-2/', 2], ['shard-3/', 3], ['shard-4/', 4],
-    ]);
+      const manifest = JSON.parse(readFileSync(join(dir, 'merged', 'manifest.json'), 'utf8'));
+      expect(manifest).toMatchObject({ command: 'eval', shard: null, planned_requests: 34, planned_total: 34 });
+      expect(
+        manifest.merged_from.map((f: { dir: string; shard: { index: number } }) => [f.dir, f.shard.index]),
+      ).toEqual([
+        ['shard-1/', 1],
+        ['shard-2/', 2],
+        ['shard-3/', 3],
+        ['shard-4/', 4],
+      ]);
 
-    // Deterministic: the same shards in another order give the same bytes.
-    const again = await cli(['merge', 'shard-1', 'shard-2', 'shard-3', 'shard-4', '--out', 'merged-again'], dir);
-    expect(again.code).toBe(0);
-    for (const file of ['results.jsonl', 'summary.json', 'report.md', 'results.csv']) {
-      expect(readFileSync(join(dir, 'merged-again', file), 'utf8')).toBe(readFileSync(join(dir, 'merged', file), 'utf8'));
-    }
-  });
+      // Deterministic: the same shards in another order give the same bytes.
+      const again = await cli(['merge', 'shard-1', 'shard-2', 'shard-3', 'shard-4', '--out', 'merged-again'], dir);
+      expect(again.code).toBe(0);
+      for (const file of ['results.jsonl', 'summary.json', 'report.md', 'results.csv']) {
+        expect(readFileSync(join(dir, 'merged-again', file), 'utf8')).toBe(
+          readFileSync(join(dir, 'merged', file), 'utf8'),
+        );
+      }
+    },
+  );
 });

@@ -40,18 +40,31 @@ describe('the next packet protocol (be8920ec)', () => {
     expect(next.unknown_parts).toBe(0);
     expect(next.unknown_part_kinds).toBeUndefined();
     const same = (e: Exchange) => ({
-      answer: e.answer, answer_deltas: e.answer_deltas, answer_chars: e.answer_chars, citations: e.citations,
-      cited_document_ids: e.cited_document_ids, top_document_ids: e.top_document_ids, marker_citations: e.marker_citations,
-      markers_without_citation: e.markers_without_citation, pre_answer_processing_seconds: e.pre_answer_processing_seconds,
+      answer: e.answer,
+      answer_deltas: e.answer_deltas,
+      answer_chars: e.answer_chars,
+      citations: e.citations,
+      cited_document_ids: e.cited_document_ids,
+      top_document_ids: e.top_document_ids,
+      marker_citations: e.marker_citations,
+      markers_without_citation: e.markers_without_citation,
+      pre_answer_processing_seconds: e.pre_answer_processing_seconds,
     });
     expect(same(next)).toEqual(same(twin));
-    expect(next.answer).toBe('Employees get 25 days of paid time off [[1]](https://wiki.northwind.example/hr/pto-policy) on top of public holidays [[101]](https://wiki.northwind.example/hr/pto-policy).');
+    expect(next.answer).toBe(
+      'Employees get 25 days of paid time off [[1]](https://wiki.northwind.example/hr/pto-policy) on top of public holidays [[101]](https://wiki.northwind.example/hr/pto-policy).',
+    );
     expect(next.ttft_ms).not.toBeNull(); // exact milestones on a fake clock: src/client/next-protocol.test.ts
   });
 
   it('a stream of unknown kinds only is an empty answer that names the kinds', async () => {
     const e = await exchange('next-unknown-kinds.ndjson');
-    expect(e).toMatchObject({ outcome: 'empty_answer', ttft_ms: null, unknown_parts: 3, unknown_part_kinds: { agent_event: 2, answer_done: 1 } });
+    expect(e).toMatchObject({
+      outcome: 'empty_answer',
+      ttft_ms: null,
+      unknown_parts: 3,
+      unknown_part_kinds: { agent_event: 2, answer_done: 1 },
+    });
   });
 });
 
@@ -62,18 +75,27 @@ describe('the unknown-protocol alarm through eval', () => {
     const dir = scratch();
     const out = join(dir, 'run');
     const dataset = join(dir, 'q.csv');
-    writeFileSync(dataset, 'id,question,expected_documents\nq1,How many days of PTO?,hr-pto-policy\nq2,And holidays?,hr-holidays\n');
+    writeFileSync(
+      dataset,
+      'id,question,expected_documents\nq1,How many days of PTO?,hr-pto-policy\nq2,And holidays?,hr-holidays\n',
+    );
     const fake = createFakeIo();
-    const code = await main(['eval', '--base-url', server.baseUrl, '--token', 'onyx_pat_test', '--dataset', dataset, '--out', out], fake.io);
+    const code = await main(
+      ['eval', '--base-url', server.baseUrl, '--token', 'onyx_pat_test', '--dataset', dataset, '--out', out],
+      fake.io,
+    );
     return { code, stdout: fake.stdout(), stderr: fake.stderr(), out };
   }
 
   it('a run of unknown kinds only opens the terminal and every report with the alarm, and exits 3 with the hint', async () => {
     const { code, stdout, stderr, out } = await evalAgainst('next-unknown-kinds.ndjson');
     expect(code).toBe(3);
-    expect(stderr).toContain('failed the same way, with empty_answer after packets of unknown kinds (agent_event ×2, answer_done ×1 in the first)');
+    expect(stderr).toContain(
+      'failed the same way, with empty_answer after packets of unknown kinds (agent_event ×2, answer_done ×1 in the first)',
+    );
     expect(stderr).toContain('hint: the service may be newer than Onyx 4.8, the newest release chatbench reads');
-    const alarm = 'Unknown packet kinds (agent_event ×4, answer_done ×2) and 2 of 2 answers came out empty or without a time to the first token';
+    const alarm =
+      'Unknown packet kinds (agent_event ×4, answer_done ×2) and 2 of 2 answers came out empty or without a time to the first token';
     expect(stdout).toBe(''); // exit 3: the terminal shows the error and its hint, not a table
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { banner: string[] };
     expect(summary.banner[0]).toMatch(new RegExp(`^${alarm.replace(/[()]/g, '\\$&')}`));
@@ -96,7 +118,24 @@ it('load: a run whose answers are all in unknown kinds exits 3 naming them, and 
   writeFileSync(dataset, 'id,question,expected_documents\nq1,How many days of PTO?,hr-pto-policy\n');
   const out = join(dir, 'load');
   const fake = createFakeIo();
-  const code = await main(['load', '--base-url', server.baseUrl, '--token', 'onyx_pat_test', '--dataset', dataset, '--rate', '20', '--requests', '3', '--out', out], fake.io);
+  const code = await main(
+    [
+      'load',
+      '--base-url',
+      server.baseUrl,
+      '--token',
+      'onyx_pat_test',
+      '--dataset',
+      dataset,
+      '--rate',
+      '20',
+      '--requests',
+      '3',
+      '--out',
+      out,
+    ],
+    fake.io,
+  );
   expect(code).toBe(3);
   expect(fake.stderr()).toContain('hint: the service may be newer than Onyx 4.8');
   const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { banner: string[] };

@@ -53,13 +53,17 @@ describe('a retired flag works and says where it went', () => {
   it('load --model closed is the load model', async () => {
     const r = await run(['load', '--sim', '--dataset', DATASET, '--model', 'closed', '--rate', '5', '--requests', '1']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`${note('--model', '--load-model')}chatbench: --load-model closed takes --concurrency, not --rate\n`);
+    expect(r.stderr).toBe(
+      `${note('--model', '--load-model')}chatbench: --load-model closed takes --concurrency, not --rate\n`,
+    );
   });
 
   it('serve --config FILE is the simulator config', async () => {
     const r = await run(['serve', '--port', '0', '--config', 'missing.json']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`${note('--config', '--sim-config')}chatbench: missing.json: cannot read the config file (ENOENT)\n`);
+    expect(r.stderr).toBe(
+      `${note('--config', '--sim-config')}chatbench: missing.json: cannot read the config file (ENOENT)\n`,
+    );
   });
 
   it('--help lists the new names only', async () => {
@@ -78,7 +82,7 @@ describe('a retired name in the environment or a config file works and says wher
     expect(r.stdout).toContain(`Sets (${SETS})`);
   });
 
-  it('a config file\'s models key, at the top level or under the command, is sets-file', async () => {
+  it("a config file's models key, at the top level or under the command, is sets-file", async () => {
     const cwd = mkdtempSync(join(scratch, 'cwd-'));
     writeFileSync(join(cwd, 'chatbench.config.json'), JSON.stringify({ validate: { models: SETS } }));
     const r = await run(['validate', '--dataset', DATASET], { cwd });
@@ -92,14 +96,16 @@ describe('a retired name in the environment or a config file works and says wher
   });
 });
 
-describe('the simulator config\'s retired key', () => {
+describe("the simulator config's retired key", () => {
   it('serve reads chat.first_part_ms as chat.ttfp_ms and says so', async () => {
     const file = join(scratch, 'sim.json');
     // An invalid time_scale stops serve once the file is read and checked, before it listens.
     writeFileSync(file, JSON.stringify({ chat: { first_part_ms: { median: 5, p99: 10 }, time_scale: -1 } }));
     const r = await run(['serve', '--port', '0', '--sim-config', file]);
     expect(r.code).toBe(2);
-    expect(r.stderr.startsWith(`chatbench: ${file}: chat.first_part_ms is now chat.ttfp_ms (the old name still works)\n`)).toBe(true);
+    expect(
+      r.stderr.startsWith(`chatbench: ${file}: chat.first_part_ms is now chat.ttfp_ms (the old name still works)\n`),
+    ).toBe(true);
     expect(r.stderr).not.toMatch(/first_part_ms: /);
   });
 });

@@ -51,7 +51,8 @@ describe.skipIf(!hasChromium)('report.html in headless chromium', () => {
     expect(requests).toEqual([url]);
     expect(await page.title()).toBe('Fixture run');
     const marks = await page.evaluate(() => {
-      const count = (chart: string, selector: string) => document.querySelectorAll(`[data-chart="${chart}"] ${selector}`).length;
+      const count = (chart: string, selector: string) =>
+        document.querySelectorAll(`[data-chart="${chart}"] ${selector}`).length;
       return {
         ttfp: count('ttfp-cdf', 'path.cdf-line'),
         total: count('total-cdf', 'path.cdf-line'),
@@ -60,9 +61,13 @@ describe.skipIf(!hasChromium)('report.html in headless chromium', () => {
         grid: count('pass-grid', 'rect.grid-cell-box'),
         outcomes: count('outcomes', 'rect.outcome-bar'),
         milestones: count('milestones', 'circle.milestone'),
-        labelled: Array.from(document.querySelectorAll('figure svg[role="img"]')).filter((s) => (s.getAttribute('aria-label') ?? '') !== '').length,
+        labelled: Array.from(document.querySelectorAll('figure svg[role="img"]')).filter(
+          (s) => (s.getAttribute('aria-label') ?? '') !== '',
+        ).length,
         figures: document.querySelectorAll('figure[data-chart] figcaption').length,
-        drawnWidth: Math.round(document.querySelector('[data-chart="ttfp-cdf"] svg')?.getBoundingClientRect().width ?? 0),
+        drawnWidth: Math.round(
+          document.querySelector('[data-chart="ttfp-cdf"] svg')?.getBoundingClientRect().width ?? 0,
+        ),
       };
     });
     // 5 columns: fast (stream), fast (full: no TTFP), accurate, and the two models of duo.

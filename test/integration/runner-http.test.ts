@@ -22,7 +22,9 @@ function run(baseUrl: string, n: number, options: Partial<RunPlanOptions> = {}) 
 
 describe('runner over HTTP', () => {
   it('keeps the concurrency cap at the server and records every request once', async () => {
-    const server = await startScriptedServer([{ chunks: answerChunks({ ids: 0, start: 10, firstDelta: 20, step: 10 }) }]);
+    const server = await startScriptedServer([
+      { chunks: answerChunks({ ids: 0, start: 10, firstDelta: 20, step: 10 }) },
+    ]);
     const { records, result } = run(server.baseUrl, 24, { concurrency: 4 });
     expect((await result).outcomes.ok).toBe(24);
     expect(server.peakInFlight()).toBeLessThanOrEqual(4);
@@ -36,15 +38,27 @@ describe('runner over HTTP', () => {
     const server = await startScriptedServer([
       { status: 503, headers: json, chunks: [{ at_ms: 0, bytes: JSON.stringify({ detail: 'busy' }) }] },
       { destroyBeforeHeaders: true },
-      { status: 429, headers: { ...json, 'retry-after': '2' }, chunks: [{ at_ms: 0, bytes: JSON.stringify({ error_code: 'RATE_LIMITED', detail: 'slow down' }) }] },
+      {
+        status: 429,
+        headers: { ...json, 'retry-after': '2' },
+        chunks: [{ at_ms: 0, bytes: JSON.stringify({ error_code: 'RATE_LIMITED', detail: 'slow down' }) }],
+      },
       ok,
     ]);
     const waits: number[] = [];
-    const { records, result } = run(server.baseUrl, 1, { concurrency: 1, retries: 3, retry429: true, sleep: async (ms) => void waits.push(ms) });
+    const { records, result } = run(server.baseUrl, 1, {
+      concurrency: 1,
+      retries: 3,
+      retry429: true,
+      sleep: async (ms) => void waits.push(ms),
+    });
     await result;
     expect(records[0]?.outcome).toBe('ok');
     expect(records[0]?.attempts.map((a) => [a.outcome, a.http_status, a.retry_after_s])).toEqual([
-      ['http_error', 503, null], ['network', null, null], ['rate_limited', 429, 2], ['ok', 200, null],
+      ['http_error', 503, null],
+      ['network', null, null],
+      ['rate_limited', 429, 2],
+      ['ok', 200, null],
     ]);
     expect(waits[2]).toBe(2000);
     expect(server.requests).toHaveLength(4);
@@ -66,15 +80,27 @@ describe('runner over HTTP', () => {
   });
 
   it('stops early when every first request is refused with 403, quoting the body without the token', async () => {
-    const server = await startScriptedServer([{ status: 403, headers: json, chunks: [{ at_ms: 0, bytes: JSON.stringify({ detail: 'Access denied. User is not authenticated.' }) }] }]);
+    const server = await startScriptedServer([
+      {
+        status: 403,
+        headers: json,
+        chunks: [{ at_ms: 0, bytes: JSON.stringify({ detail: 'Access denied. User is not authenticated.' }) }],
+      },
+    ]);
     const { result } = run(server.baseUrl, 40, { concurrency: 2 });
     const error = await result.catch((e: unknown) => e);
-    expect((error as RunError).message).toBe('every request was refused with 403: {"detail":"Access denied. User is not authenticated."} — check the token');
+    expect((error as RunError).message).toBe(
+      'every request was refused with 403: {"detail":"Access denied. User is not authenticated."} — check the token',
+    );
     expect(server.requests.length).toBeLessThan(40);
   });
 
   it('on abort, in-flight streams are cancelled after the grace period and every sent request has its record', async () => {
-    const server = await startScriptedServer([ok, ok, { chunks: [{ at_ms: 0, bytes: line({ user_message_id: 1, reserved_assistant_message_id: 2 }) }], stall: true }]);
+    const server = await startScriptedServer([
+      ok,
+      ok,
+      { chunks: [{ at_ms: 0, bytes: line({ user_message_id: 1, reserved_assistant_message_id: 2 }) }], stall: true },
+    ]);
     const controller = new AbortController();
     const { records, result } = run(server.baseUrl, 20, { concurrency: 3, signal: controller.signal, graceMs: 100 });
     setTimeout(() => controller.abort(), 150);

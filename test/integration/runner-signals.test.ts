@@ -5,8 +5,10 @@ import { gatedClient, plannedRequest } from '../../src/runner/testing/fake-clien
 // Lives under test/: it listens to the process's warnings, which src/ may not touch.
 const plan = (n: number) => Array.from({ length: n }, (_, i) => plannedRequest(i));
 const tick = () => new Promise((resolve) => setImmediate(resolve));
-const collect = (options: { client: ReturnType<typeof gatedClient>; concurrency: number; retries: number }, requests: ReturnType<typeof plan>) =>
-  ({ run: runPlan(requests, { ...options, sleep: () => Promise.resolve(), onRecord: () => undefined }) });
+const collect = (
+  options: { client: ReturnType<typeof gatedClient>; concurrency: number; retries: number },
+  requests: ReturnType<typeof plan>,
+) => ({ run: runPlan(requests, { ...options, sleep: () => Promise.resolve(), onRecord: () => undefined }) });
 
 it('many requests in flight on one signal raise no listener-leak warning', async () => {
   const warnings: string[] = [];
@@ -25,4 +27,3 @@ it('many requests in flight on one signal raise no listener-leak warning', async
   }
   expect(warnings).not.toContain('MaxListenersExceededWarning');
 });
-

@@ -16,14 +16,30 @@ import { spawnCli } from '../helpers/spawn-cli.js';
 const dir = mkdtempSync(join(tmpdir(), 'chatbench-otlp-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface KeyValue { key: string; value: { stringValue?: string } }
-interface Point { attributes: KeyValue[]; asDouble?: number; count?: number; sum?: number; bucketCounts?: number[]; explicitBounds?: number[] }
-interface Metric { name: string; unit: string; sum?: { dataPoints: Point[]; isMonotonic: boolean; aggregationTemporality: number }; gauge?: { dataPoints: Point[] }; histogram?: { dataPoints: Point[] } }
+interface KeyValue {
+  key: string;
+  value: { stringValue?: string };
+}
+interface Point {
+  attributes: KeyValue[];
+  asDouble?: number;
+  count?: number;
+  sum?: number;
+  bucketCounts?: number[];
+  explicitBounds?: number[];
+}
+interface Metric {
+  name: string;
+  unit: string;
+  sum?: { dataPoints: Point[]; isMonotonic: boolean; aggregationTemporality: number };
+  gauge?: { dataPoints: Point[] };
+  histogram?: { dataPoints: Point[] };
+}
 
 const attrs = (p: Point) => Object.fromEntries(p.attributes.map((a) => [a.key, a.value.stringValue]));
 
 describe('OTLP/HTTP export', () => {
-  it('the last export decodes to the run\'s final state: names, units, labels and values', async () => {
+  it("the last export decodes to the run's final state: names, units, labels and values", async () => {
     const root = await protobuf.load(join(import.meta.dirname, '..', 'fixtures', 'otlp', 'metrics.proto'));
     const Request = root.lookupType('opentelemetry.proto.ExportMetricsServiceRequest');
     const exports: Array<{ headers: IncomingHttpHeaders; metrics: Metric[] }> = [];
@@ -33,8 +49,13 @@ describe('OTLP/HTTP export', () => {
       req.on('end', () => {
         const raw = Buffer.concat(chunks);
         const body = req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
-        const decoded = Request.toObject(Request.decode(body), { longs: Number, enums: Number, defaults: true }) as { resourceMetrics: Array<{ scopeMetrics: Array<{ metrics: Metric[] }> }> };
-        exports.push({ headers: req.headers, metrics: decoded.resourceMetrics.flatMap((r) => r.scopeMetrics.flatMap((s) => s.metrics)) });
+        const decoded = Request.toObject(Request.decode(body), { longs: Number, enums: Number, defaults: true }) as {
+          resourceMetrics: Array<{ scopeMetrics: Array<{ metrics: Metric[] }> }>;
+        };
+        exports.push({
+          headers: req.headers,
+          metrics: decoded.resourceMetrics.flatMap((r) => r.scopeMetrics.flatMap((s) => s.metrics)),
+        });
         res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
       });
     });
@@ -43,8 +64,22 @@ describe('OTLP/HTTP export', () => {
     const { port } = server.address() as { port: number };
 
     const out = join(dir, 'run');
-    const cli = spawnCli(['load', '--sim', '--dataset', 'datasets/sample.csv', '--rate', '5', '--duration', '1s', '--out', out,
-      '--otlp-endpoint', `http://127.0.0.1:${port}/v1/metrics`, '--otlp-header', 'x-team=bench']);
+    const cli = spawnCli([
+      'load',
+      '--sim',
+      '--dataset',
+      'datasets/sample.csv',
+      '--rate',
+      '5',
+      '--duration',
+      '1s',
+      '--out',
+      out,
+      '--otlp-endpoint',
+      `http://127.0.0.1:${port}/v1/metrics`,
+      '--otlp-header',
+      'x-team=bench',
+    ]);
     const { code } = await cli.exited;
     expect(code, cli.stderr()).toBe(0);
 

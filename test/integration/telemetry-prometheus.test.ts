@@ -33,45 +33,90 @@ const freePort = () =>
 const dir = mkdtempSync(join(tmpdir(), 'chatbench-prom-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function query(base: string, promql: string): Promise<Array<{ metric: Record<string, string>; value: [number, string] }>> {
+async function query(
+  base: string,
+  promql: string,
+): Promise<Array<{ metric: Record<string, string>; value: [number, string] }>> {
   const res = await fetch(`${base}/api/v1/query?query=${encodeURIComponent(promql)}`);
-  const body = (await res.json()) as { status: string; data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> } };
+  const body = (await res.json()) as {
+    status: string;
+    data: { result: Array<{ metric: Record<string, string>; value: [number, string] }> };
+  };
   expect(body.status).toBe('success');
   return body.data.result;
 }
 
 describe.skipIf(!hasPrometheus)('Prometheus scrape and remote write (Debian prometheus)', () => {
-  it('PromQL gives the run\'s counts by outcome and its TTFT p50 within a bucket, from the scrape and from the remote write', async () => {
+  it("PromQL gives the run's counts by outcome and its TTFT p50 within a bucket, from the scrape and from the remote write", async () => {
     const [metricsPort, promPort] = [await freePort(), await freePort()];
-    writeFileSync(join(dir, 'prometheus.yml'), `global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: scrape\n    static_configs:\n      - targets: ['127.0.0.1:${metricsPort}']\n`);
-    const prom = spawn(PROMETHEUS, [
-      `--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${promPort}`,
-      '--web.enable-remote-write-receiver', '--log.level=warn',
-    ], { stdio: ['ignore', 'ignore', 'pipe'] });
+    writeFileSync(
+      join(dir, 'prometheus.yml'),
+      `global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: scrape\n    static_configs:\n      - targets: ['127.0.0.1:${metricsPort}']\n`,
+    );
+    const prom = spawn(
+      PROMETHEUS,
+      [
+        `--config.file=${join(dir, 'prometheus.yml')}`,
+        `--storage.tsdb.path=${join(dir, 'data')}`,
+        `--web.listen-address=127.0.0.1:${promPort}`,
+        '--web.enable-remote-write-receiver',
+        '--log.level=warn',
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     let promLog = '';
     prom.stderr.on('data', (b: Buffer) => (promLog += b.toString()));
     onTestFinished(() => void prom.kill('SIGKILL'));
     const base = `http://127.0.0.1:${promPort}`;
     let ready = false;
-    const poll = setInterval(() => void fetch(`${base}/-/ready`).then((r) => (ready = r.ok), () => {}), 100);
+    const poll = setInterval(
+      () =>
+        void fetch(`${base}/-/ready`).then(
+          (r) => (ready = r.ok),
+          () => {},
+        ),
+      100,
+    );
     await waitFor(() => ready, `prometheus ready (${promLog})`, 20_000).finally(() => clearInterval(poll));
 
     const out = join(dir, 'run');
-    const cli = spawnCli(['load', '--sim', '--dataset', 'datasets/sample.csv', '--rate', '8', '--duration', '2s', '--out', out,
-      '--metrics-listen', `127.0.0.1:${metricsPort}`, '--metrics-remote-write', `${base}/api/v1/write`]);
+    const cli = spawnCli([
+      'load',
+      '--sim',
+      '--dataset',
+      'datasets/sample.csv',
+      '--rate',
+      '8',
+      '--duration',
+      '2s',
+      '--out',
+      out,
+      '--metrics-listen',
+      `127.0.0.1:${metricsPort}`,
+      '--metrics-remote-write',
+      `${base}/api/v1/write`,
+    ]);
     const { code } = await cli.exited;
     expect(code, cli.stderr()).toBe(0);
     expect(cli.stderr()).not.toMatch(/pushes failed/);
 
     const measured = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).windows.measured;
-    const expected = Object.fromEntries(Object.entries(measured.outcomes as Record<string, number>).filter(([, n]) => n > 0));
+    const expected = Object.fromEntries(
+      Object.entries(measured.outcomes as Record<string, number>).filter(([, n]) => n > 0),
+    );
     const trueP50 = measured.latency.ttft_ms.p50 / 1000;
     for (const job of ['scrape', 'chatbench']) {
       const counts = await query(base, `sum by (outcome) (chatbench_requests_total{job="${job}"}) > 0`);
       expect(Object.fromEntries(counts.map((r) => [r.metric['outcome'], Number(r.value[1])])), job).toEqual(expected);
-      const [p50] = await query(base, `histogram_quantile(0.5, sum by (le) (chatbench_ttft_seconds_bucket{job="${job}"}))`);
+      const [p50] = await query(
+        base,
+        `histogram_quantile(0.5, sum by (le) (chatbench_ttft_seconds_bucket{job="${job}"}))`,
+      );
       // histogram_quantile interpolates inside the bucket its rank falls in: the true p50's, or next to it when the p50 sits on an edge.
-      expect(Math.abs(bucketOf(Number(p50!.value[1])) - bucketOf(trueP50)), `${job}: ${p50!.value[1]} s vs ${trueP50} s`).toBeLessThanOrEqual(1);
+      expect(
+        Math.abs(bucketOf(Number(p50!.value[1])) - bucketOf(trueP50)),
+        `${job}: ${p50!.value[1]} s vs ${trueP50} s`,
+      ).toBeLessThanOrEqual(1);
     }
   }, 30_000);
 });

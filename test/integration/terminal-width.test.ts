@@ -20,21 +20,50 @@ describe('the end of an eval fits $COLUMNS', () => {
     const sim = await startSim({ config: { chat: { time_scale: 0.005 } } });
     const dir = mkdtempSync(join(tmpdir(), 'chatbench-width-'));
     const dataset = join(dir, 'q.csv');
-    writeFileSync(dataset, 'id,question,expected_documents\nq1,How do I reset my VPN password?,it-vpn-reset\nq2,What is the travel policy?,fin-travel\n');
+    writeFileSync(
+      dataset,
+      'id,question,expected_documents\nq1,How do I reset my VPN password?,it-vpn-reset\nq2,What is the travel policy?,fin-travel\n',
+    );
     const models = join(dir, 'models.json');
-    writeFileSync(models, JSON.stringify({ sets: [
-      { name: 'a-rather-long-set-name-fast', llm_override: { model_version: 'gpt-4o-mini' } },
-      { name: 'a-rather-long-set-name-accurate', llm_override: { model_version: 'gpt-4o' } },
-      { name: 'a-third-set-with-a-long-name-as-well', llm_override: { model_version: 'gpt-4o' } },
-    ] }));
+    writeFileSync(
+      models,
+      JSON.stringify({
+        sets: [
+          { name: 'a-rather-long-set-name-fast', llm_override: { model_version: 'gpt-4o-mini' } },
+          { name: 'a-rather-long-set-name-accurate', llm_override: { model_version: 'gpt-4o' } },
+          { name: 'a-third-set-with-a-long-name-as-well', llm_override: { model_version: 'gpt-4o' } },
+        ],
+      }),
+    );
     const fake = createFakeIo({ env: { COLUMNS: '100' }, cwd: dir });
-    const code = await main(['eval', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', 'q.csv', '--sets-file', 'models.json', '--judge', 'off', '--out', 'run'], fake.io);
+    const code = await main(
+      [
+        'eval',
+        '--base-url',
+        sim.baseUrl,
+        '--token',
+        TOKENS.demo,
+        '--dataset',
+        'q.csv',
+        '--sets-file',
+        'models.json',
+        '--judge',
+        'off',
+        '--out',
+        'run',
+      ],
+      fake.io,
+    );
     expect(code).toBe(0);
     const lines = `${fake.stdout()}\n${fake.stderr()}`.split('\n');
     expect(lines.filter((l) => columnsOf(l) > 100)).toEqual([]);
     expect(fake.stdout()).toMatch(/the headline figures only \(to fit 100 columns\); all \d+ in .*report\.md/);
     expect(fake.stdout()).toMatch(/^a-rather-long-set-name-fast +\d+%/m);
-    const openings = fake.stdout().split('sets compared')[1]!.split('\n').filter((l) => l.startsWith('  ') && l.includes(' vs '));
+    const openings = fake
+      .stdout()
+      .split('sets compared')[1]!
+      .split('\n')
+      .filter((l) => l.startsWith('  ') && l.includes(' vs '));
     expect(openings.length).toBeGreaterThanOrEqual(2);
     for (const line of openings) expect(line).toMatch(/: (no clear winner|best: )/);
   });

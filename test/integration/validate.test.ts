@@ -52,7 +52,9 @@ describe('chatbench validate: good inputs', () => {
   it('--set without a file; no mcp_headers value is ever printed', async () => {
     const quick = await run('-d', GOOD, '--set', 'fast=openai:gpt-4o-mini@0', '--set', 'big=openai:gpt-4o');
     expect(quick.code).toBe(0);
-    expect(quick.stdout).toContain('Sets (no --sets-file)\n  fast      openai gpt-4o-mini, temperature 0\n  big       openai gpt-4o\n');
+    expect(quick.stdout).toContain(
+      'Sets (no --sets-file)\n  fast      openai gpt-4o-mini, temperature 0\n  big       openai gpt-4o\n',
+    );
     expect(quick.stdout).toContain('  stream  10 requests (5 questions × 2 sets)\n');
 
     const secret = await run('-d', GOOD, '-m', `${MODELS}/with-defaults.json`);
@@ -71,7 +73,11 @@ describe('chatbench validate: good inputs', () => {
 
 describe('chatbench validate: bad inputs exit 2 with their messages and no stack trace', () => {
   it.each([
-    { name: 'missing dataset', argv: ['-d', `${DATASETS}/missing.csv`], problems: [`${DATASETS}/missing.csv: no such file`] },
+    {
+      name: 'missing dataset',
+      argv: ['-d', `${DATASETS}/missing.csv`],
+      problems: [`${DATASETS}/missing.csv: no such file`],
+    },
     { name: 'empty dataset', argv: ['-d', `${DATASETS}/empty.csv`], problems: [`${DATASETS}/empty.csv: empty file`] },
     {
       name: 'not UTF-8',
@@ -81,12 +87,16 @@ describe('chatbench validate: bad inputs exit 2 with their messages and no stack
     {
       name: 'no question column',
       argv: ['-d', `${DATASETS}/no-question.csv`],
-      problems: [`${DATASETS}/no-question.csv: no "question" column ("Question" is not it: column names are lowercase); the header row is: id,Question`],
+      problems: [
+        `${DATASETS}/no-question.csv: no "question" column ("Question" is not it: column names are lowercase); the header row is: id,Question`,
+      ],
     },
     {
       name: 'unterminated quote',
       argv: ['-d', `${DATASETS}/unterminated.csv`],
-      problems: [`${DATASETS}/unterminated.csv:3: unterminated quote: a quoted cell opened in this record is never closed`],
+      problems: [
+        `${DATASETS}/unterminated.csv:3: unterminated quote: a quoted cell opened in this record is never closed`,
+      ],
     },
     {
       name: 'bad rows: spaced id, bad boolean, empty question, empty element, bad integer, duplicate id',
@@ -115,17 +125,23 @@ describe('chatbench validate: bad inputs exit 2 with their messages and no stack
     {
       name: 'temperature 2.5',
       argv: ['-d', GOOD, '-m', `${MODELS}/temperature.json`],
-      problems: [`${MODELS}/temperature.json: sets[0].llm_override.temperature: temperature must be between 0 and 2 (got 2.5)`],
+      problems: [
+        `${MODELS}/temperature.json: sets[0].llm_override.temperature: temperature must be between 0 and 2 (got 2.5)`,
+      ],
     },
     {
       name: 'llm_overrides of one entry',
       argv: ['-d', GOOD, '-m', `${MODELS}/one-override.json`],
-      problems: [`${MODELS}/one-override.json: sets[0].llm_overrides: has one entry: the service ignores a single entry; use llm_override`],
+      problems: [
+        `${MODELS}/one-override.json: sets[0].llm_overrides: has one entry: the service ignores a single entry; use llm_override`,
+      ],
     },
     {
       name: 'llm_overrides of four entries',
       argv: ['-d', GOOD, '-m', `${MODELS}/four-overrides.json`],
-      problems: [`${MODELS}/four-overrides.json: sets[0].llm_overrides: has 4 entries: the service takes at most 3 models at once`],
+      problems: [
+        `${MODELS}/four-overrides.json: sets[0].llm_overrides: has 4 entries: the service takes at most 3 models at once`,
+      ],
     },
     {
       name: 'duplicate set names',
@@ -135,7 +151,9 @@ describe('chatbench validate: bad inputs exit 2 with their messages and no stack
     {
       name: 'a multi-model set with --mode full',
       argv: ['-d', GOOD, '-m', EXAMPLE, '--mode', 'full'],
-      problems: ['set "side-by-side" is multi-model and --mode is full: the service answers 400 to multi-model with stream=false; use --mode stream'],
+      problems: [
+        'set "side-by-side" is multi-model and --mode is full: the service answers 400 to multi-model with stream=false; use --mode stream',
+      ],
     },
     {
       name: 'a bad --set and a set name the file already has',

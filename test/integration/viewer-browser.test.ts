@@ -40,7 +40,9 @@ function watch(page: Page): { problems: string[]; requests: string[] } {
 async function overflow(page: Page): Promise<{ panes: number; overflowing: string[]; page: number }> {
   return page.evaluate(() => {
     const panes = Array.from(document.querySelectorAll<HTMLElement>('.pane'));
-    const overflowing = panes.filter((p) => p.scrollWidth > p.clientWidth + 1 || p.getBoundingClientRect().right > innerWidth + 1).map((p) => p.dataset.pane ?? '?');
+    const overflowing = panes
+      .filter((p) => p.scrollWidth > p.clientWidth + 1 || p.getBoundingClientRect().right > innerWidth + 1)
+      .map((p) => p.dataset.pane ?? '?');
     return { panes: panes.length, overflowing, page: document.documentElement.scrollWidth - innerWidth };
   });
 }
@@ -55,12 +57,28 @@ describe.skipIf(!hasChromium)('the viewer in headless chromium', () => {
     bundleDir = await buildTestBundle();
     writeViewRun(root, 'current');
     // The run's verdict: fast significantly best on citation recall (its pairs of sets), and the model note.
-    const verdict = decide({ best: [{ figure: 'citation_recall', mode: 'stream', model_index: null, set: 'fast' }], models: { warnings: [], note: 'the service does not confirm which model answered single-model requests; asked: fast=openai:gpt-4o-mini' } });
+    const verdict = decide({
+      best: [{ figure: 'citation_recall', mode: 'stream', model_index: null, set: 'fast' }],
+      models: {
+        warnings: [],
+        note: 'the service does not confirm which model answered single-model requests; asked: fast=openai:gpt-4o-mini',
+      },
+    });
     writeFileSync(join(root, 'current', 'verdict.json'), JSON.stringify(verdict));
     writeViewRun(root, 'base', 'baseline');
-    const source = await openViewRuns({ runs: ['current'], baseline: 'base', cwd: root, reviewer: 'ann', version: 'test', resamples: 200 });
+    const source = await openViewRuns({
+      runs: ['current'],
+      baseline: 'base',
+      cwd: root,
+      reviewer: 'ann',
+      version: 'test',
+      resamples: 200,
+    });
     server = await startViewerServer({ source, bundle: await readViewerBundle(bundleDir) });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -76,7 +94,9 @@ describe.skipIf(!hasChromium)('the viewer in headless chromium', () => {
     await expect.poll(() => rows.count()).toBe(6);
 
     await page.locator('label', { hasText: 'result' }).locator('select').selectOption('fail');
-    await expect.poll(() => rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-question')))).toEqual(['q2', 'q5']);
+    await expect
+      .poll(() => rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-question'))))
+      .toEqual(['q2', 'q5']);
     await page.locator('label', { hasText: 'result' }).locator('select').selectOption('');
     await page.getByRole('searchbox').fill('about q3');
     await expect.poll(() => rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-question')))).toEqual(['q3']);

@@ -13,7 +13,12 @@ import { createJudgeClient, judgeBaseUrl, type JudgeClientOptions } from '../../
 interface Received {
   url: string;
   authorization: string | undefined;
-  body: { model: string; temperature: number; messages: Array<{ role: string; content: string }>; response_format?: { type: string; json_schema: { name: string } } };
+  body: {
+    model: string;
+    temperature: number;
+    messages: Array<{ role: string; content: string }>;
+    response_format?: { type: string; json_schema: { name: string } };
+  };
 }
 type Handler = (request: Received, res: ServerResponse, index: number) => void;
 
@@ -21,17 +26,26 @@ async function endpoint(handler: Handler): Promise<{ url: string; received: Rece
   const received: Received[] = [];
   const server = createServer((req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
-      const request = { url: req.url ?? '', authorization: req.headers.authorization, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Received['body'] };
-      received.push(request);
-      handler(request, res, received.length - 1);
-    });
+    req
+      .on('data', (c: Buffer) => chunks.push(c))
+      .on('end', () => {
+        const request = {
+          url: req.url ?? '',
+          authorization: req.headers.authorization,
+          body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Received['body'],
+        };
+        received.push(request);
+        handler(request, res, received.length - 1);
+      });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  onTestFinished(() => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  }));
+  onTestFinished(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
 }
 
@@ -39,35 +53,78 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
 };
-const completion = (content: string) => ({ id: 'x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] });
-const ASK = { system: 'Grade it.', user: '{"task":"correctness","question":"q","answer":"a","reference_answer":"r"}', kind: 'score' as const };
+const completion = (content: string) => ({
+  id: 'x',
+  object: 'chat.completion',
+  choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+});
+const ASK = {
+  system: 'Grade it.',
+  user: '{"task":"correctness","question":"q","answer":"a","reference_answer":"r"}',
+  kind: 'score' as const,
+};
 
 function client(url: string, options: Partial<JudgeClientOptions> = {}) {
   const waits: number[] = [];
-  const judge = createJudgeClient({ url, model: 'judge-1', retries: 3, random: () => 0.5, sleep: async (ms) => void waits.push(ms), ...options });
+  const judge = createJudgeClient({
+    url,
+    model: 'judge-1',
+    retries: 3,
+    random: () => 0.5,
+    sleep: async (ms) => void waits.push(ms),
+    ...options,
+  });
   return { judge, waits };
 }
 
 describe('the judge client', () => {
   it('asks like vLLM wants: temperature 0, a JSON schema response_format, the token as a bearer; reads the bare JSON', async () => {
-    const vllm = await endpoint((_, res) => json(res, 200, completion('{"score": 0.8, "reason": "covers the key facts"}')));
+    const vllm = await endpoint((_, res) =>
+      json(res, 200, completion('{"score": 0.8, "reason": "covers the key facts"}')),
+    );
     const { judge } = client(`${vllm.url}/v1/`, { token: 'sk-judge-secret' });
     expect(await judge.ask(ASK)).toEqual({ ok: true, score: 0.8, reason: 'covers the key facts', attempts: 1 });
     const [sent] = vllm.received;
     expect(sent?.url).toBe('/v1/chat/completions');
     expect(sent?.authorization).toBe('Bearer sk-judge-secret');
-    expect(sent?.body).toMatchObject({ model: 'judge-1', temperature: 0, messages: [{ role: 'system', content: 'Grade it.' }, { role: 'user', content: ASK.user }] });
-    expect(sent?.body.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'chatbench_score_verdict' } });
+    expect(sent?.body).toMatchObject({
+      model: 'judge-1',
+      temperature: 0,
+      messages: [
+        { role: 'system', content: 'Grade it.' },
+        { role: 'user', content: ASK.user },
+      ],
+    });
+    expect(sent?.body.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { name: 'chatbench_score_verdict' },
+    });
   });
 
   it('reads an Ollama-like reply that ignores response_format: prose around a fenced block', async () => {
-    const ollama = await endpoint((_, res) => json(res, 200, completion('Sure, here is my grading.\n\n```json\n{"score": 0.25, "reason": "wrong date"}\n```\nHope that helps!')));
-    expect(await client(ollama.url).judge.ask(ASK)).toEqual({ ok: true, score: 0.25, reason: 'wrong date', attempts: 1 });
+    const ollama = await endpoint((_, res) =>
+      json(
+        res,
+        200,
+        completion(
+          'Sure, here is my grading.\n\n```json\n{"score": 0.25, "reason": "wrong date"}\n```\nHope that helps!',
+        ),
+      ),
+    );
+    expect(await client(ollama.url).judge.ask(ASK)).toEqual({
+      ok: true,
+      score: 0.25,
+      reason: 'wrong date',
+      attempts: 1,
+    });
   });
 
   it('drops response_format when an endpoint refuses it, without spending a try, and never sends it again', async () => {
     const strict = await endpoint((req, res) => {
-      if (req.body.response_format !== undefined) return json(res, 400, { error: { message: "Unrecognized request argument supplied: response_format", type: 'invalid_request_error' } });
+      if (req.body.response_format !== undefined)
+        return json(res, 400, {
+          error: { message: 'Unrecognized request argument supplied: response_format', type: 'invalid_request_error' },
+        });
       json(res, 200, completion('{"pass": true, "reason": "names the portal"}'));
     });
     const { judge, waits } = client(strict.url);
@@ -80,7 +137,8 @@ describe('the judge client', () => {
 
   it('waits out a 429 for its Retry-After (or retry-after-ms), then gets the verdict', async () => {
     const api = await endpoint((_, res, i) => {
-      if (i === 0) return json(res, 429, { error: { message: 'Rate limit reached', type: 'requests' } }, { 'retry-after': '7' });
+      if (i === 0)
+        return json(res, 429, { error: { message: 'Rate limit reached', type: 'requests' } }, { 'retry-after': '7' });
       if (i === 1) return json(res, 429, { error: { message: 'Rate limit reached' } }, { 'retry-after-ms': '1500' });
       json(res, 200, completion('{"score": 1, "reason": "ok"}'));
     });
@@ -97,13 +155,19 @@ describe('the judge client', () => {
     });
     const { judge, waits } = client(flaky.url, { retryAfterCapS: 30 });
     const result = await judge.ask(ASK);
-    expect(result).toEqual({ ok: false, error: 'no verdict in the judge\'s reply: "I think the answer is mostly right." (4 tries)', attempts: 4 });
+    expect(result).toEqual({
+      ok: false,
+      error: 'no verdict in the judge\'s reply: "I think the answer is mostly right." (4 tries)',
+      attempts: 4,
+    });
     // 429 capped at 30 s; then backoff: half of 500·2^(n-1) ms plus half of that times random() = 0.5.
     expect(waits).toEqual([30_000, 750, 1500]);
   });
 
   it('does not retry a 401 or a 404, and keeps the token out of what it reports', async () => {
-    const echo = await endpoint((req, res) => json(res, 401, { error: { message: `Incorrect API key provided: ${req.authorization?.slice(7)}` } }));
+    const echo = await endpoint((req, res) =>
+      json(res, 401, { error: { message: `Incorrect API key provided: ${req.authorization?.slice(7)}` } }),
+    );
     const { judge, waits } = client(echo.url, { token: 'sk-very-secret-token' });
     const result = await judge.ask(ASK);
     expect(result).toEqual({ ok: false, error: 'HTTP 401: Incorrect API key provided: [redacted]', attempts: 1 });
@@ -125,7 +189,11 @@ describe('the judge client', () => {
 
   it('reads a body that is not a completion as an error', async () => {
     const odd = await endpoint((_, res) => json(res, 200, { result: 'fine' }));
-    expect(await client(odd.url, { retries: 0 }).judge.ask(ASK)).toEqual({ ok: false, error: 'the judge endpoint replied without choices[0].message (1 try)', attempts: 1 });
+    expect(await client(odd.url, { retries: 0 }).judge.ask(ASK)).toEqual({
+      ok: false,
+      error: 'the judge endpoint replied without choices[0].message (1 try)',
+      attempts: 1,
+    });
   });
 });
 

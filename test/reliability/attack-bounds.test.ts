@@ -37,11 +37,31 @@ const okStream = () => streamedAnswer({ deltas: ['A fine answer.'] }).join('');
  */
 async function evalAgainst(origin: string, extra: readonly string[] = [], timeout = '1s') {
   const dir = scratch();
-  const dataset = writeCsv(dir, [['q1', 'One?', '', '', 'false', 'x'], ['q2', 'Two?', '', '', 'false', 'x'], ['q3', 'Three?', '', '', 'false', 'x']]);
+  const dataset = writeCsv(dir, [
+    ['q1', 'One?', '', '', 'false', 'x'],
+    ['q2', 'Two?', '', '', 'false', 'x'],
+    ['q3', 'Three?', '', '', 'false', 'x'],
+  ]);
   const out = join(dir, 'run');
   const before = process.memoryUsage().rss;
-  const run = await runCli(['eval', '--base-url', `${origin}/api`, '--token', 'tok-bounds-0123456789', '--dataset', dataset, '--concurrency', '3', '--timeout', timeout,
-    '--max-error-rate', '1', '--out', out, ...extra]);
+  const run = await runCli([
+    'eval',
+    '--base-url',
+    `${origin}/api`,
+    '--token',
+    'tok-bounds-0123456789',
+    '--dataset',
+    dataset,
+    '--concurrency',
+    '3',
+    '--timeout',
+    timeout,
+    '--max-error-rate',
+    '1',
+    '--out',
+    out,
+    ...extra,
+  ]);
   const grew = process.memoryUsage().rss - before;
   return { run, records: readRunRecords(out), grew };
 }
@@ -50,10 +70,13 @@ describe('a stream that makes no progress ends at --timeout', () => {
   it.each([
     ['a byte a second', (res: ServerResponse) => drip(res, ' ', 200)],
     ['junk lines', (res: ServerResponse) => drip(res, 'junk that is not a part\n', 50)],
-    ['SSE comments', (res: ServerResponse) => {
-      res.write('data: {"user_message_id": 1, "reserved_assistant_message_id": 2}\n\n');
-      drip(res, ': keep-alive comment\n\n', 50);
-    }],
+    [
+      'SSE comments',
+      (res: ServerResponse) => {
+        res.write('data: {"user_message_id": 1, "reserved_assistant_message_id": 2}\n\n');
+        drip(res, ': keep-alive comment\n\n', 50);
+      },
+    ],
   ])('%s: timeout SILENCE_TIMEOUT, one record per request', async (_name, play) => {
     const server = await service((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -63,9 +86,13 @@ describe('a stream that makes no progress ends at --timeout', () => {
     // Every request failed the same way: the run says so and exits 3 (runner/early-stop).
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/no part received for 1 s \(--timeout/);
-    expect(records.map((r) => [r.question_id, r.outcome, r.error_code]).sort()).toEqual([
-      ['q1', 'timeout', 'SILENCE_TIMEOUT'], ['q2', 'timeout', 'SILENCE_TIMEOUT'], ['q3', 'timeout', 'SILENCE_TIMEOUT'],
-    ].sort());
+    expect(records.map((r) => [r.question_id, r.outcome, r.error_code]).sort()).toEqual(
+      [
+        ['q1', 'timeout', 'SILENCE_TIMEOUT'],
+        ['q2', 'timeout', 'SILENCE_TIMEOUT'],
+        ['q3', 'timeout', 'SILENCE_TIMEOUT'],
+      ].sort(),
+    );
     expect(grew).toBeLessThan(RSS_GROWTH);
   });
 });
@@ -93,7 +120,11 @@ describe('bodies that never end are cut at their cap', () => {
       res.write(`{"error_code": "STALLED", "detail": "${'e'.repeat(4_096)}`); // then nothing more, never ended
     });
     const { run, records } = await evalAgainst(server.origin, ['--max-error-body-bytes', '1KiB'], '60s');
-    expect(records.map((r) => [r.outcome, r.http_status, r.error_code])).toEqual([['http_error', 500, null], ['http_error', 500, null], ['http_error', 500, null]]);
+    expect(records.map((r) => [r.outcome, r.http_status, r.error_code])).toEqual([
+      ['http_error', 500, null],
+      ['http_error', 500, null],
+      ['http_error', 500, null],
+    ]);
     expect(run.stderr).not.toMatch(/--timeout/);
   });
 
@@ -111,10 +142,13 @@ describe('bodies that never end are cut at their cap', () => {
   });
 
   it('an endless GET /version: the release is unknown, the run goes on', async () => {
-    const server = await service((_req, res) => void res.writeHead(200, { 'content-type': 'text/event-stream' }).end(okStream()), (res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      endless(res, '{"backend_version": "v4.5.2", "pad": "' + 'v'.repeat(65_536));
-    });
+    const server = await service(
+      (_req, res) => void res.writeHead(200, { 'content-type': 'text/event-stream' }).end(okStream()),
+      (res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        endless(res, '{"backend_version": "v4.5.2", "pad": "' + 'v'.repeat(65_536));
+      },
+    );
     const { run, records, grew } = await evalAgainst(server.origin, [], '60s');
     expect(records.map((r) => r.outcome)).toEqual(['ok', 'ok', 'ok']);
     expect(run.stderr).toMatch(/release unknown/);
@@ -122,9 +156,14 @@ describe('bodies that never end are cut at their cap', () => {
   });
 
   it('--max-version-bytes: a whole /version answer past a smaller cap leaves the release unknown', async () => {
-    const server = await service((_req, res) => void res.writeHead(200, { 'content-type': 'text/event-stream' }).end(okStream()), (res) => {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(`{"backend_version": "v4.5.2", "pad": "${'v'.repeat(2_048)}"}`);
-    });
+    const server = await service(
+      (_req, res) => void res.writeHead(200, { 'content-type': 'text/event-stream' }).end(okStream()),
+      (res) => {
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(`{"backend_version": "v4.5.2", "pad": "${'v'.repeat(2_048)}"}`);
+      },
+    );
     const { run, records } = await evalAgainst(server.origin, ['--max-version-bytes', '1KiB'], '60s');
     expect(records.map((r) => r.outcome)).toEqual(['ok', 'ok', 'ok']);
     expect(run.stderr).toMatch(/release unknown/);
@@ -140,26 +179,66 @@ describe('bodies that never end are cut at their cap', () => {
     writeFileSync(urls, 'https://example.com/a\nhttps://example.com/b\n');
     const out = join(dir, 'load');
     const before = process.memoryUsage().rss;
-    const run = await runCli(['load', '--base-url', `${server.origin}/api`, '--token', 'tok-bounds-0123456789', '--operation', 'open-urls', '--urls-file', urls,
-      '--rate', '20', '--requests', '2', '--timeout', '5s', '--max-body-bytes', '4MiB', '--out', out]);
+    const run = await runCli([
+      'load',
+      '--base-url',
+      `${server.origin}/api`,
+      '--token',
+      'tok-bounds-0123456789',
+      '--operation',
+      'open-urls',
+      '--urls-file',
+      urls,
+      '--rate',
+      '20',
+      '--requests',
+      '2',
+      '--timeout',
+      '5s',
+      '--max-body-bytes',
+      '4MiB',
+      '--out',
+      out,
+    ]);
     const grew = process.memoryUsage().rss - before;
     expect(run.stderr).not.toMatch(/\n\s+at /);
     const records = readRunRecords(out);
-    expect(records.map((r) => [r.outcome, r.error_code])).toEqual([['invalid_response', 'BODY_TOO_LARGE'], ['invalid_response', 'BODY_TOO_LARGE']]);
+    expect(records.map((r) => [r.outcome, r.error_code])).toEqual([
+      ['invalid_response', 'BODY_TOO_LARGE'],
+      ['invalid_response', 'BODY_TOO_LARGE'],
+    ]);
     expect(grew).toBeLessThan(RSS_GROWTH);
   });
 
   it('a judge whose reply never ends: judge_error naming --judge-max-reply-bytes, every record written', async () => {
     const server = await service((req, res) => {
-      if (JSON.parse(req.body).stream === false) return void res.writeHead(200, { 'content-type': 'application/json' }).end(fullAnswer({ answer: 'A fine answer.' }));
+      if (JSON.parse(req.body).stream === false)
+        return void res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(fullAnswer({ answer: 'A fine answer.' }));
       res.writeHead(200, { 'content-type': 'text/event-stream' }).end(okStream());
     });
     const judge = await startRawServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       endless(res, '{"choices": [{"message": {"content": "' + 'j'.repeat(65_536));
     });
-    const { records, grew } = await evalAgainst(server.origin, ['--judge', judge.origin, '--judge-model', 'm', '--judge-figures', 'relevance', '--judge-max-reply-bytes', '2MiB',
-      '--judge-retries', '0', '--no-judge-cache'], '60s');
+    const { records, grew } = await evalAgainst(
+      server.origin,
+      [
+        '--judge',
+        judge.origin,
+        '--judge-model',
+        'm',
+        '--judge-figures',
+        'relevance',
+        '--judge-max-reply-bytes',
+        '2MiB',
+        '--judge-retries',
+        '0',
+        '--no-judge-cache',
+      ],
+      '60s',
+    );
     expect(records).toHaveLength(3);
     for (const r of records) {
       expect(r.judge?.verdicts.relevance?.status).toBe('judge_error');

@@ -17,7 +17,8 @@ import { readRecords } from '../../src/app/store/read-records.js';
 import { fullAnswer, startHostileServer } from '../helpers/hostile-server.js';
 import { readRunRecords, runCli, scratch, STACK_LINE, writeCsv, type CliRun } from './helpers.js';
 
-const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
+const enospc = () =>
+  Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
 
 /** Runs chatbench ARGS with writes to files whose path contains `file` failing after `budget` bytes. */
 function withFullDisk(file: string, budget: number, args: readonly string[]): Promise<CliRun> {
@@ -34,9 +35,17 @@ function withFullDisk(file: string, budget: number, args: readonly string[]): Pr
         },
       });
     }) as OutputFs['createWriteStream'],
-    writeFile: (async (path: Parameters<typeof writeFile>[0], data: string | Uint8Array, options?: Parameters<typeof writeFile>[2]) => {
+    writeFile: (async (
+      path: Parameters<typeof writeFile>[0],
+      data: string | Uint8Array,
+      options?: Parameters<typeof writeFile>[2],
+    ) => {
       if (!String(path).includes(file)) return writeFile(path, data, options);
-      await writeFile(path, typeof data === 'string' ? data.slice(0, data.length / 2) : data.subarray(0, data.length / 2), options);
+      await writeFile(
+        path,
+        typeof data === 'string' ? data.slice(0, data.length / 2) : data.subarray(0, data.length / 2),
+        options,
+      );
       throw enospc();
     }) as OutputFs['writeFile'],
   };
@@ -44,11 +53,29 @@ function withFullDisk(file: string, budget: number, args: readonly string[]): Pr
 }
 
 async function setup(questions: number) {
-  const server = await startHostileServer(() => ({ headers: { 'content-type': 'application/json' }, body: fullAnswer({ answer: 'A fine answer.' }) }));
+  const server = await startHostileServer(() => ({
+    headers: { 'content-type': 'application/json' },
+    body: fullAnswer({ answer: 'A fine answer.' }),
+  }));
   const dir = scratch();
-  const dataset = writeCsv(dir, Array.from({ length: questions }, (_, i) => [`q${i}`, `Question ${i}?`, '', '', 'false', 'x']));
+  const dataset = writeCsv(
+    dir,
+    Array.from({ length: questions }, (_, i) => [`q${i}`, `Question ${i}?`, '', '', 'false', 'x']),
+  );
   const out = join(dir, 'run');
-  const args = ['eval', '--base-url', server.baseUrl, '--token', 'tok-1234', '--dataset', dataset, '--mode', 'full', '--concurrency', '1'];
+  const args = [
+    'eval',
+    '--base-url',
+    server.baseUrl,
+    '--token',
+    'tok-1234',
+    '--dataset',
+    dataset,
+    '--mode',
+    'full',
+    '--concurrency',
+    '1',
+  ];
   return { server, out, args };
 }
 
@@ -60,7 +87,9 @@ describe('a disk that fills up', () => {
     expect(run.code).toBe(3);
     const errors = run.stderr.split('\n').filter((l) => l.startsWith('chatbench: '));
     expect(errors).toEqual([`chatbench: cannot write ${join(out, 'results.jsonl')}: no space left on device (ENOSPC)`]);
-    expect(run.stderr).toContain(`hint: every record written so far is intact: make room, then continue the run with the same command and --resume ${out}`);
+    expect(run.stderr).toContain(
+      `hint: every record written so far is intact: make room, then continue the run with the same command and --resume ${out}`,
+    );
     expect(run.stderr).not.toMatch(STACK_LINE);
     expect(server.requests.length).toBeLessThan(8); // the run stopped
     const kept = readRecords(out);
@@ -76,15 +105,22 @@ describe('a disk that fills up', () => {
     expect(final.sort()).toEqual(Array.from({ length: 8 }, (_, i) => `q${i}|default|full|0`).sort());
   });
 
-  it.each(['report.md', 'summary.json', 'results.csv'])('while %s is written by `report`: exit 3 naming it, every report as it was', async (name) => {
-    const { out, args } = await setup(3);
-    expect((await runCli([...args, '--out', out])).code).toBe(0);
-    const before = Object.fromEntries(readdirSync(out).map((f) => [f, readFileSync(join(out, f), 'utf8')]));
-    const run = await withFullDisk(name, 200, ['report', out]);
-    expect(run.code).toBe(3);
-    expect(run.stderr).toMatch(new RegExp(`^chatbench: cannot write ${join(out, name).replaceAll('.', '\\.')}: no space left on device \\(ENOSPC\\)\\n$`));
-    const after = Object.fromEntries(readdirSync(out).map((f) => [f, readFileSync(join(out, f), 'utf8')]));
-    expect(after).toEqual(before); // nothing half-written, no temporary file left behind
-    expect(existsSync(join(out, name))).toBe(true);
-  });
+  it.each(['report.md', 'summary.json', 'results.csv'])(
+    'while %s is written by `report`: exit 3 naming it, every report as it was',
+    async (name) => {
+      const { out, args } = await setup(3);
+      expect((await runCli([...args, '--out', out])).code).toBe(0);
+      const before = Object.fromEntries(readdirSync(out).map((f) => [f, readFileSync(join(out, f), 'utf8')]));
+      const run = await withFullDisk(name, 200, ['report', out]);
+      expect(run.code).toBe(3);
+      expect(run.stderr).toMatch(
+        new RegExp(
+          `^chatbench: cannot write ${join(out, name).replaceAll('.', '\\.')}: no space left on device \\(ENOSPC\\)\\n$`,
+        ),
+      );
+      const after = Object.fromEntries(readdirSync(out).map((f) => [f, readFileSync(join(out, f), 'utf8')]));
+      expect(after).toEqual(before); // nothing half-written, no temporary file left behind
+      expect(existsSync(join(out, name))).toBe(true);
+    },
+  );
 });

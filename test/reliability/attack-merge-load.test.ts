@@ -15,7 +15,10 @@ import { fullAnswer, startHostileServer } from '../helpers/hostile-server.js';
 import { runCli, scratch, STACK_LINE, writeCsv } from './helpers.js';
 
 const answer = () => ({ headers: { 'content-type': 'application/json' }, body: fullAnswer({ answer: 'Fine.' }) });
-const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+const lines = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
 const write = (file: string, records: readonly string[]) => writeFileSync(file, records.map((l) => `${l}\n`).join(''));
 /** The line of `key` first, the others after (records are written in the order they completed). */
 const withFirst = (file: string, key: string): string[] => {
@@ -25,18 +28,53 @@ const withFirst = (file: string, key: string): string[] => {
   return [all[at]!, ...all.filter((_, i) => i !== at)];
 };
 
-describe('merge refuses records that are not their shard\'s', () => {
+describe("merge refuses records that are not their shard's", () => {
   let root: string;
   let baseUrl: string;
   beforeAll(async () => {
     baseUrl = (await startHostileServer(answer, afterAll)).baseUrl;
     root = mkdtempSync(join(tmpdir(), 'chatbench-rel-'));
     afterAll(() => rmSync(root, { recursive: true, force: true }));
-    const dataset = writeCsv(root, Array.from({ length: 4 }, (_, i) => [`q${i}`, `Question ${i}?`, '', '', 'false', 'x']));
+    const dataset = writeCsv(
+      root,
+      Array.from({ length: 4 }, (_, i) => [`q${i}`, `Question ${i}?`, '', '', 'false', 'x']),
+    );
     for (const i of [1, 2]) {
-      const evalRun = await runCli(['eval', '--base-url', baseUrl, '--token', 'tok-1234', '--dataset', dataset, '--mode', 'full', '--shard', `${i}/2`, '--out', join(root, `eval-${i}`)]);
+      const evalRun = await runCli([
+        'eval',
+        '--base-url',
+        baseUrl,
+        '--token',
+        'tok-1234',
+        '--dataset',
+        dataset,
+        '--mode',
+        'full',
+        '--shard',
+        `${i}/2`,
+        '--out',
+        join(root, `eval-${i}`),
+      ]);
       expect(evalRun.code).toBe(0);
-      const loadRun = await runCli(['load', '--base-url', baseUrl, '--token', 'tok-1234', '--dataset', dataset, '--mode', 'full', '--rate', '100', '--requests', '8', '--shard', `${i}/2`, '--out', join(root, `load-${i}`)]);
+      const loadRun = await runCli([
+        'load',
+        '--base-url',
+        baseUrl,
+        '--token',
+        'tok-1234',
+        '--dataset',
+        dataset,
+        '--mode',
+        'full',
+        '--rate',
+        '100',
+        '--requests',
+        '8',
+        '--shard',
+        `${i}/2`,
+        '--out',
+        join(root, `load-${i}`),
+      ]);
       expect(loadRun.code).toBe(0);
     }
   });
@@ -54,28 +92,57 @@ describe('merge refuses records that are not their shard\'s', () => {
   }
 
   it.each([
-    ['eval', 'ttfp_ms: -1e308', (s1: string) => {
-      const [first, ...rest] = lines(s1);
-      write(s1, [JSON.stringify({ ...JSON.parse(first!), ttfp_ms: -1e308 }), ...rest]);
-    }, /s1\/results\.jsonl:1: ttfp_ms: Too small: expected number to be >=0/],
-    ['eval', 'a key in no shard\'s plan', (s1: string) => {
-      const [first, ...rest] = lines(s1);
-      write(s1, [first!, JSON.stringify({ ...JSON.parse(first!), question_id: 'q99', key: 'q99|default|full|0' }), ...rest]);
-    }, /record q99\|default\|full\|0 is in no shard's plan: question "q99" is not in the run's dataset/],
-    ['eval', 'a record moved between shards', (s1: string, s2: string) => {
-      const [first, ...rest] = withFirst(s1, 'q0|default|full|0');
-      write(s1, rest);
-      write(s2, [...lines(s2), first!]);
-    }, /record q0\|default\|full\|0 belongs to shard 1\/2, not 2\/2: moved between shards\?/],
-    ['load', 'a record moved between shards', (s1: string, s2: string) => {
-      const [first, ...rest] = withFirst(s1, 'q0|default|full|0');
-      write(s1, rest);
-      write(s2, [...lines(s2), first!]);
-    }, /record q0\|default\|full\|0 belongs to shard 1\/2, not 2\/2: moved between shards\?/],
-    ['load', 'a record whose question is not its arrival\'s', (s1: string) => {
-      const [first, ...rest] = withFirst(s1, 'q0|default|full|0');
-      write(s1, [JSON.stringify({ ...JSON.parse(first!), question_id: 'q1', key: 'q1|default|full|0' }), ...rest]);
-    }, /record q1\|default\|full\|0 is in no shard's plan: arrival 0 asks "q0", not "q1"/],
+    [
+      'eval',
+      'ttfp_ms: -1e308',
+      (s1: string) => {
+        const [first, ...rest] = lines(s1);
+        write(s1, [JSON.stringify({ ...JSON.parse(first!), ttfp_ms: -1e308 }), ...rest]);
+      },
+      /s1\/results\.jsonl:1: ttfp_ms: Too small: expected number to be >=0/,
+    ],
+    [
+      'eval',
+      "a key in no shard's plan",
+      (s1: string) => {
+        const [first, ...rest] = lines(s1);
+        write(s1, [
+          first!,
+          JSON.stringify({ ...JSON.parse(first!), question_id: 'q99', key: 'q99|default|full|0' }),
+          ...rest,
+        ]);
+      },
+      /record q99\|default\|full\|0 is in no shard's plan: question "q99" is not in the run's dataset/,
+    ],
+    [
+      'eval',
+      'a record moved between shards',
+      (s1: string, s2: string) => {
+        const [first, ...rest] = withFirst(s1, 'q0|default|full|0');
+        write(s1, rest);
+        write(s2, [...lines(s2), first!]);
+      },
+      /record q0\|default\|full\|0 belongs to shard 1\/2, not 2\/2: moved between shards\?/,
+    ],
+    [
+      'load',
+      'a record moved between shards',
+      (s1: string, s2: string) => {
+        const [first, ...rest] = withFirst(s1, 'q0|default|full|0');
+        write(s1, rest);
+        write(s2, [...lines(s2), first!]);
+      },
+      /record q0\|default\|full\|0 belongs to shard 1\/2, not 2\/2: moved between shards\?/,
+    ],
+    [
+      'load',
+      "a record whose question is not its arrival's",
+      (s1: string) => {
+        const [first, ...rest] = withFirst(s1, 'q0|default|full|0');
+        write(s1, [JSON.stringify({ ...JSON.parse(first!), question_id: 'q1', key: 'q1|default|full|0' }), ...rest]);
+      },
+      /record q1\|default\|full\|0 is in no shard's plan: arrival 0 asks "q0", not "q1"/,
+    ],
   ] as const)('%s: %s → exit 2, nothing written', async (kind, _name, tamper, message) => {
     const { run, out } = await mergeTampered(kind, tamper);
     expect(run.code).toBe(2);
@@ -90,15 +157,37 @@ describe('merge refuses records that are not their shard\'s', () => {
 });
 
 describe('a load run killed with SIGKILL, then `report`', () => {
-  it('computes the rates over the run\'s actual end and says first that the run is incomplete', async () => {
+  it("computes the rates over the run's actual end and says first that the run is incomplete", async () => {
     const server = await startHostileServer(answer);
     const dir = scratch();
     const dataset = writeCsv(dir, [['q1', 'Hello?', '', '', 'false', 'x']]);
     const out = join(dir, 'run');
-    expect((await runCli(['load', '--base-url', server.baseUrl, '--token', 'tok-1234', '--dataset', dataset, '--mode', 'full', '--rate', '50', '--duration', '600ms', '--out', out])).code).toBe(0);
+    expect(
+      (
+        await runCli([
+          'load',
+          '--base-url',
+          server.baseUrl,
+          '--token',
+          'tok-1234',
+          '--dataset',
+          dataset,
+          '--mode',
+          'full',
+          '--rate',
+          '50',
+          '--duration',
+          '600ms',
+          '--out',
+          out,
+        ])
+      ).code,
+    ).toBe(0);
     // What SIGKILL at 0.3 s leaves: the records sent before it (the last one torn), the manifest, no generator.json.
     const results = join(out, 'results.jsonl');
-    const early = lines(results).filter((l) => (JSON.parse(l) as { scheduled_offset_ms: number }).scheduled_offset_ms < 300);
+    const early = lines(results).filter(
+      (l) => (JSON.parse(l) as { scheduled_offset_ms: number }).scheduled_offset_ms < 300,
+    );
     writeFileSync(results, `${early.join('\n')}\n{"record_version":1,"key":"q1|def`);
     unlinkSync(join(out, 'generator.json'));
     const report = await runCli(['report', out]);
@@ -109,7 +198,9 @@ describe('a load run killed with SIGKILL, then `report`', () => {
     const end = Math.min(600, Math.max(...kept.map((r) => r.scheduled_offset_ms + r.response_ms)));
     expect(summary.run).toMatchObject({ incomplete: true, requests: 15, duration_ms: end });
     expect(summary.windows.measured.rates.sent).toBeCloseTo(15 / (end / 1000), 6);
-    expect(summary.warning).toMatch(/^Warning: this run is incomplete: it has no generator\.json \(its process was killed, or is still running\)\. The figures cover its 15 recorded requests, over the \d+\.\d s up to the last of them of the planned 0\.6 s\./);
+    expect(summary.warning).toMatch(
+      /^Warning: this run is incomplete: it has no generator\.json \(its process was killed, or is still running\)\. The figures cover its 15 recorded requests, over the \d+\.\d s up to the last of them of the planned 0\.6 s\./,
+    );
     expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('> **Warning: this run is incomplete');
   });
 });

@@ -26,7 +26,19 @@ describe('one writer per run directory', () => {
     const dir = scratch();
     const dataset = writeCsv(dir, questions(6));
     const out = join(dir, 'run');
-    const args = ['eval', '--base-url', server.baseUrl, '--token', 'tok-1234', '--dataset', dataset, '--mode', 'full', '--concurrency', '2'];
+    const args = [
+      'eval',
+      '--base-url',
+      server.baseUrl,
+      '--token',
+      'tok-1234',
+      '--dataset',
+      dataset,
+      '--mode',
+      'full',
+      '--concurrency',
+      '2',
+    ];
     expect((await runCli([...args, '--out', out])).code).toBe(0);
     // Leave two records: four requests to go, held in flight until the second process has been refused.
     const lines = readFileSync(join(out, 'results.jsonl'), 'utf8').split('\n');
@@ -37,7 +49,9 @@ describe('one writer per run directory', () => {
     const second = await runCli([...args, '--resume', out]);
     letGo();
     expect(second.code).toBe(2);
-    expect(second.stderr).toContain(`is being written by another chatbench (pid ${process.pid} on ${hostname()}, \`eval --resume\``);
+    expect(second.stderr).toContain(
+      `is being written by another chatbench (pid ${process.pid} on ${hostname()}, \`eval --resume\``,
+    );
     expect(second.stderr).not.toMatch(STACK_LINE);
     expect((await first).code).toBe(0);
     expect(server.requests).toHaveLength(6 + 4);
@@ -51,16 +65,47 @@ describe('one writer per run directory', () => {
     const server = await startHostileServer(answer);
     const dir = scratch();
     const dataset = writeCsv(dir, questions(1));
-    const lock = (host: string) => JSON.stringify({ pid: 4_194_305, hostname: host, command: 'eval', started_at: '2026-01-01T00:00:00.000Z', token: 'x' });
+    const lock = (host: string) =>
+      JSON.stringify({
+        pid: 4_194_305,
+        hostname: host,
+        command: 'eval',
+        started_at: '2026-01-01T00:00:00.000Z',
+        token: 'x',
+      });
     const stale = join(dir, 'stale');
     mkdirSync(stale);
     writeFileSync(join(stale, LOCK_FILE), lock(hostname())); // above Linux's highest pid: never alive
-    const run = await runCli(['eval', '--base-url', server.baseUrl, '--token', 'tok-1234', '--dataset', dataset, '--mode', 'full', '--out', stale]);
+    const run = await runCli([
+      'eval',
+      '--base-url',
+      server.baseUrl,
+      '--token',
+      'tok-1234',
+      '--dataset',
+      dataset,
+      '--mode',
+      'full',
+      '--out',
+      stale,
+    ]);
     expect(run.code).toBe(0);
     const held = join(dir, 'held');
     mkdirSync(held);
     writeFileSync(join(held, LOCK_FILE), lock('build-agent-7'));
-    const refused = await runCli(['eval', '--base-url', server.baseUrl, '--token', 'tok-1234', '--dataset', dataset, '--mode', 'full', '--out', held]);
+    const refused = await runCli([
+      'eval',
+      '--base-url',
+      server.baseUrl,
+      '--token',
+      'tok-1234',
+      '--dataset',
+      dataset,
+      '--mode',
+      'full',
+      '--out',
+      held,
+    ]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('pid 4194305 on build-agent-7');
     expect(server.requests).toHaveLength(1);
@@ -76,9 +121,20 @@ describe('an --out chatbench cannot write is refused before anything is sent', (
     const dir = mkdtempSync(join(tmpdir(), 'chatbench-rel-'));
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
     dataset = writeCsv(dir, questions(2));
-    const common = ['eval', '--base-url', server.baseUrl, '--token', 'tok-1234', '--dataset', dataset, '--mode', 'full'];
+    const common = [
+      'eval',
+      '--base-url',
+      server.baseUrl,
+      '--token',
+      'tok-1234',
+      '--dataset',
+      dataset,
+      '--mode',
+      'full',
+    ];
     shards = [join(dir, 's1'), join(dir, 's2')];
-    for (const [i, out] of shards.entries()) expect((await runCli([...common, '--shard', `${i + 1}/2`, '--out', out])).code).toBe(0);
+    for (const [i, out] of shards.entries())
+      expect((await runCli([...common, '--shard', `${i + 1}/2`, '--out', out])).code).toBe(0);
     run = join(dir, 'whole');
     expect((await runCli([...common, '--out', run])).code).toBe(0);
   });
@@ -86,12 +142,42 @@ describe('an --out chatbench cannot write is refused before anything is sent', (
   const targets = (dir: string): Array<[string, string]> => {
     const file = join(dir, 'a-file');
     writeFileSync(file, 'not a directory');
-    return [['an existing file', file], ['/dev/null', '/dev/null'], ['a read-only place', '/sys/chatbench-attack-out']];
+    return [
+      ['an existing file', file],
+      ['/dev/null', '/dev/null'],
+      ['a read-only place', '/sys/chatbench-attack-out'],
+    ];
   };
   const commands: Record<string, (baseUrl: string, out: string) => string[]> = {
     eval: (url, out) => ['eval', '--base-url', url, '--token', 'tok-1234', '--dataset', dataset, '--out', out],
-    load: (url, out) => ['load', '--base-url', url, '--token', 'tok-1234', '--dataset', dataset, '--rate', '10', '--requests', '2', '--out', out],
-    capacity: (url, out) => ['capacity', '--base-url', url, '--token', 'tok-1234', '--dataset', dataset, '--step-duration', '1s', '--out', out],
+    load: (url, out) => [
+      'load',
+      '--base-url',
+      url,
+      '--token',
+      'tok-1234',
+      '--dataset',
+      dataset,
+      '--rate',
+      '10',
+      '--requests',
+      '2',
+      '--out',
+      out,
+    ],
+    capacity: (url, out) => [
+      'capacity',
+      '--base-url',
+      url,
+      '--token',
+      'tok-1234',
+      '--dataset',
+      dataset,
+      '--step-duration',
+      '1s',
+      '--out',
+      out,
+    ],
     merge: (_url, out) => ['merge', ...shards, '--out', out],
     'baseline save': (_url, out) => ['baseline', 'save', run, out],
     compare: (_url, out) => ['compare', run, run, '--out', out],
@@ -102,8 +188,14 @@ describe('an --out chatbench cannot write is refused before anything is sent', (
     const dir = scratch();
     for (const [what, out] of targets(dir)) {
       const result = await runCli(commands[name]!(server.baseUrl, out));
-      expect({ what, code: result.code, lines: result.stderr.trim().split('\n').length }).toEqual({ what, code: 2, lines: 1 });
-      expect(result.stderr).toMatch(/^chatbench: .*(not a directory|a file|a device|cannot create the directory|cannot write)/);
+      expect({ what, code: result.code, lines: result.stderr.trim().split('\n').length }).toEqual({
+        what,
+        code: 2,
+        lines: 1,
+      });
+      expect(result.stderr).toMatch(
+        /^chatbench: .*(not a directory|a file|a device|cannot create the directory|cannot write)/,
+      );
     }
     expect(server.requests).toHaveLength(0);
   });
@@ -111,6 +203,8 @@ describe('an --out chatbench cannot write is refused before anything is sent', (
   it('serve --host 999.1.1.1: exit 2, one line', async () => {
     const result = await runCli(['serve', '--host', '999.1.1.1', '--port', '0']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('chatbench: --host 999.1.1.1: not an IPv4 address (four numbers from 0 to 255, e.g. 127.0.0.1)\n');
+    expect(result.stderr).toBe(
+      'chatbench: --host 999.1.1.1: not an IPv4 address (four numbers from 0 to 255, e.g. 127.0.0.1)\n',
+    );
   });
 });

@@ -44,14 +44,32 @@ describe('results.jsonl lines past the cap', () => {
     const dir = scratch();
     const out = join(dir, 'run');
     const dataset = writeCsv(dir, questions(2));
-    expect((await runCli(['eval', '--base-url', server.baseUrl, '--token', 'tok-1234', '--dataset', dataset, '--mode', 'full', '--out', out])).code).toBe(0);
+    expect(
+      (
+        await runCli([
+          'eval',
+          '--base-url',
+          server.baseUrl,
+          '--token',
+          'tok-1234',
+          '--dataset',
+          dataset,
+          '--mode',
+          'full',
+          '--out',
+          out,
+        ])
+      ).code,
+    ).toBe(0);
     const [first] = readFileSync(join(out, 'results.jsonl'), 'utf8').split('\n');
     // Written as a hostile service would make it: valid JSON, one field of cap + 1 bytes.
     const huge = `${first!.slice(0, -1)},"pad":"${'x'.repeat(LIMITS.runFileLineBytes)}"}`;
     writeFileSync(join(out, 'results.jsonl'), `${first}\n${huge}\n`);
     const run = await runCli(['report', out]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`results.jsonl:2: line longer than ${LIMITS.runFileLineBytes.toLocaleString('en-US')} bytes`);
+    expect(run.stderr).toContain(
+      `results.jsonl:2: line longer than ${LIMITS.runFileLineBytes.toLocaleString('en-US')} bytes`,
+    );
   });
 });
 
@@ -60,8 +78,17 @@ describe("the viewer's review writes", () => {
     const dir = scratch();
     writeFileSync(join(dir, 'reviews.jsonl'), '{"torn":'); // a crash mid-append, cut before the first write
     const review = (i: number): Review => ({
-      review_version: REVIEW_VERSION, key: `q${i}|a|full|0`, model_index: null, question_id: `q${i}`, set: 'a', mode: 'full', repeat: 0,
-      verdict: i % 2 === 0 ? 'pass' : 'fail', note: 'n'.repeat(i * 50), reviewer: 'me', at: '2026-01-01T00:00:00.000Z',
+      review_version: REVIEW_VERSION,
+      key: `q${i}|a|full|0`,
+      model_index: null,
+      question_id: `q${i}`,
+      set: 'a',
+      mode: 'full',
+      repeat: 0,
+      verdict: i % 2 === 0 ? 'pass' : 'fail',
+      note: 'n'.repeat(i * 50),
+      reviewer: 'me',
+      at: '2026-01-01T00:00:00.000Z',
     });
     await Promise.all(Array.from({ length: 60 }, (_, i) => appendReview(dir, review(i))));
     const { reviews } = await readReviews(dir);

@@ -9,7 +9,14 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fullAnswer, line, packet, startHostileServer, streamedAnswer, type HostileRequest } from '../helpers/hostile-server.js';
+import {
+  fullAnswer,
+  line,
+  packet,
+  startHostileServer,
+  streamedAnswer,
+  type HostileRequest,
+} from '../helpers/hostile-server.js';
 import { readRunRecords, runCli, scratch, writeCsv, writeJson, type CliRun } from './helpers.js';
 
 const TOKEN = 'onyx_pat_SECRET_tok_0123456789';
@@ -20,26 +27,54 @@ const PASSWORD = 'pw_SECRET_9876';
 const forms = (secret: string) => [secret, secret.replaceAll('_', '\\_')];
 
 function leaks(texts: Record<string, string>): string[] {
-  return Object.entries(texts).flatMap(([where, text]) => [TOKEN, MCP, PASSWORD].flatMap(forms).filter((s) => text.includes(s)).map((s) => `${s} in ${where}`));
+  return Object.entries(texts).flatMap(([where, text]) =>
+    [TOKEN, MCP, PASSWORD]
+      .flatMap(forms)
+      .filter((s) => text.includes(s))
+      .map((s) => `${s} in ${where}`),
+  );
 }
 
 function everything(run: CliRun, out: string): Record<string, string> {
-  return Object.fromEntries([['stdout', run.stdout], ['stderr', run.stderr], ...readdirSync(out).map((f) => [f, readFileSync(join(out, f), 'utf8')])]);
+  return Object.fromEntries([
+    ['stdout', run.stdout],
+    ['stderr', run.stderr],
+    ...readdirSync(out).map((f) => [f, readFileSync(join(out, f), 'utf8')]),
+  ]);
 }
 
 /** The hostile service: every string it can send carries a secret. */
 function echoEverywhere(req: HostileRequest) {
   const question = req.body?.message ?? '';
   if (question.startsWith('Limited')) {
-    return { status: 429, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error_code: `RATE_${TOKEN}`, detail: `slow down ${MCP}`, scope: `scope-${TOKEN}`, reset_at: `at-${MCP}`, retry_after_seconds: 1 }) };
+    return {
+      status: 429,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        error_code: `RATE_${TOKEN}`,
+        detail: `slow down ${MCP}`,
+        scope: `scope-${TOKEN}`,
+        reset_at: `at-${MCP}`,
+        retry_after_seconds: 1,
+      }),
+    };
   }
   if (req.body?.stream === false) {
-    return { headers: { 'content-type': 'application/json' }, body: fullAnswer({ answer: `Full ${TOKEN} [[1]]`, documents: [`doc-${MCP}`], citations: [[1, `doc-${MCP}`]] }) };
+    return {
+      headers: { 'content-type': 'application/json' },
+      body: fullAnswer({ answer: `Full ${TOKEN} [[1]]`, documents: [`doc-${MCP}`], citations: [[1, `doc-${MCP}`]] }),
+    };
   }
   if ((req.body?.llm_overrides?.length ?? 0) >= 2) {
     return {
       body: [
-        line({ user_message_id: 1, responses: [{ message_id: 2, model_name: `gpt-${TOKEN}` }, { message_id: 3, model_name: `m-${MCP}` }] }),
+        line({
+          user_message_id: 1,
+          responses: [
+            { message_id: 2, model_name: `gpt-${TOKEN}` },
+            { message_id: 3, model_name: `m-${MCP}` },
+          ],
+        }),
         packet({ type: 'message_delta', content: `Model zero says ${TOKEN}` }, 0),
         packet({ type: 'stop', stop_reason: null }, 0),
         line({ error: `model one failed: ${MCP}`, error_code: `E_${MCP}`, details: { model_index: 1 } }),
@@ -57,7 +92,10 @@ function echoEverywhere(req: HostileRequest) {
 }
 
 function inputs(dir: string) {
-  const dataset = writeCsv(dir, [['q1', 'What is the token?', '', '', 'false', 'x'], ['q2', 'Limited question', '', '', 'false', 'x']]);
+  const dataset = writeCsv(dir, [
+    ['q1', 'What is the token?', '', '', 'false', 'x'],
+    ['q2', 'Limited question', '', '', 'false', 'x'],
+  ]);
   const models = writeJson(dir, 'models.json', {
     sets: [
       { name: 'fast', llm_override: { model_provider: 'openai', model_version: 'gpt-4o-mini' } },
@@ -76,16 +114,46 @@ describe('a service that echoes the credentials in every string it sends', () =>
     const dir = scratch();
     const { dataset, models, tokenFile } = inputs(dir);
     const out = join(dir, 'run');
-    const run = await runCli(['eval', '--base-url', server.baseUrl, '--token-file', tokenFile, '--dataset', dataset, '--sets-file', models, '--mode', 'both', '--max-error-rate', '1', '--out', out]);
-    expect(run.stderr).toBe(run.stderr.split('\n').filter((l) => !/^\s+at /.test(l)).join('\n'));
+    const run = await runCli([
+      'eval',
+      '--base-url',
+      server.baseUrl,
+      '--token-file',
+      tokenFile,
+      '--dataset',
+      dataset,
+      '--sets-file',
+      models,
+      '--mode',
+      'both',
+      '--max-error-rate',
+      '1',
+      '--out',
+      out,
+    ]);
+    expect(run.stderr).toBe(
+      run.stderr
+        .split('\n')
+        .filter((l) => !/^\s+at /.test(l))
+        .join('\n'),
+    );
     expect(run.code).toBe(0);
     expect(server.requests.length).toBe(6); // 2 questions × (fast stream, fast full, duo stream)
     expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${TOKEN}`);
     const records = readRunRecords(out);
     // The service's words were kept, the secrets taken out of them.
-    expect(records.find((r) => r.key === 'q1|fast|stream|0')?.answer).toBe('The token is [redacted] and the header [redacted] [[1]](https://x)');
-    expect(records.find((r) => r.key === 'q2|fast|stream|0')?.rate_limit).toEqual({ retry_after_s: 1, scope: 'scope-[redacted]', reset_at: 'at-[redacted]' });
-    expect(records.find((r) => r.key === 'q1|duo|stream|0')?.models?.map((m) => [m.model_name, m.error_code])).toEqual([['gpt-[redacted]', null], ['m-[redacted]', 'E_[redacted]']]);
+    expect(records.find((r) => r.key === 'q1|fast|stream|0')?.answer).toBe(
+      'The token is [redacted] and the header [redacted] [[1]](https://x)',
+    );
+    expect(records.find((r) => r.key === 'q2|fast|stream|0')?.rate_limit).toEqual({
+      retry_after_s: 1,
+      scope: 'scope-[redacted]',
+      reset_at: 'at-[redacted]',
+    });
+    expect(records.find((r) => r.key === 'q1|duo|stream|0')?.models?.map((m) => [m.model_name, m.error_code])).toEqual([
+      ['gpt-[redacted]', null],
+      ['m-[redacted]', 'E_[redacted]'],
+    ]);
     expect(leaks(everything(run, out))).toEqual([]);
   });
 
@@ -94,7 +162,26 @@ describe('a service that echoes the credentials in every string it sends', () =>
     const dir = scratch();
     const { dataset, models } = inputs(dir);
     const out = join(dir, 'load');
-    const run = await runCli(['load', '--base-url', server.baseUrl, '--dataset', dataset, '--sets-file', models, '--set-name', 'duo', '--rate', '50', '--requests', '4', '--out', out], { env: { CHATBENCH_TOKEN: TOKEN } });
+    const run = await runCli(
+      [
+        'load',
+        '--base-url',
+        server.baseUrl,
+        '--dataset',
+        dataset,
+        '--sets-file',
+        models,
+        '--set-name',
+        'duo',
+        '--rate',
+        '50',
+        '--requests',
+        '4',
+        '--out',
+        out,
+      ],
+      { env: { CHATBENCH_TOKEN: TOKEN } },
+    );
     expect(run.code).toBe(0);
     expect(server.requests.length).toBe(4);
     expect(leaks(everything(run, out))).toEqual([]);
@@ -111,7 +198,10 @@ describe('a password in the base URL is never printed', () => {
   it.each(cases)('%s: exit 2, one line, no password', async (_name, args, env) => {
     const dir = scratch();
     const dataset = writeCsv(dir, [['q1', 'Hello?', '', '', 'false', 'x']]);
-    const run = await runCli(['eval', ...args, '--token', 'tok-1234', '--dataset', dataset, '--out', join(dir, 'run')], { env });
+    const run = await runCli(
+      ['eval', ...args, '--token', 'tok-1234', '--dataset', dataset, '--out', join(dir, 'run')],
+      { env },
+    );
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toContain('***@');
@@ -122,7 +212,21 @@ describe('a password in the base URL is never printed', () => {
     const dir = scratch();
     const dataset = writeCsv(dir, [['q1', 'Hello?', '', '', 'false', 'x']]);
     const out = join(dir, 'run');
-    const run = await runCli(['load', '--base-url', `http://user:${PASSWORD}@127.0.0.1:9/api`, '--token', 'tok-1234', '--dataset', dataset, '--rate', '20', '--requests', '5', '--out', out]);
+    const run = await runCli([
+      'load',
+      '--base-url',
+      `http://user:${PASSWORD}@127.0.0.1:9/api`,
+      '--token',
+      'tok-1234',
+      '--dataset',
+      dataset,
+      '--rate',
+      '20',
+      '--requests',
+      '5',
+      '--out',
+      out,
+    ]);
     expect(run.stderr).toContain('http://127.0.0.1:9/api');
     expect(leaks(everything(run, out))).toEqual([]);
   });

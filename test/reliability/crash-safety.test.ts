@@ -28,7 +28,9 @@ describe('results.jsonl on disk while the run goes', () => {
   it('a burst of 5,000 records reaches the disk by itself, as complete lines, before close(); so does one more record after it', async () => {
     const file = join(scratch(), 'results.jsonl');
     const sink = createJsonlSink(createWriteStream(file));
-    const records = Array.from({ length: 5_000 }, (_, i) => makeRecord({ key: `q${i}|a|stream|0`, question_id: `q${i}` }));
+    const records = Array.from({ length: 5_000 }, (_, i) =>
+      makeRecord({ key: `q${i}|a|stream|0`, question_id: `q${i}` }),
+    );
     const bytes = records.reduce((total, r) => total + Buffer.byteLength(JSON.stringify(r)) + 1, 0);
     for (const record of records) sink.write(record);
     // What is checked is that the sink flushes without being closed (a kill then loses nothing
@@ -37,7 +39,10 @@ describe('results.jsonl on disk while the run goes', () => {
     expect(validRecords(file)).toBe(5_000);
     const last = makeRecord({ key: 'last|a|stream|0' });
     sink.write(last);
-    await waitFor(() => sizeOf(file) === bytes + Buffer.byteLength(JSON.stringify(last)) + 1, 'one more record on disk');
+    await waitFor(
+      () => sizeOf(file) === bytes + Buffer.byteLength(JSON.stringify(last)) + 1,
+      'one more record on disk',
+    );
     await sink.close();
   });
 });

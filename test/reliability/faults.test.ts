@@ -61,12 +61,37 @@ describe('fault matrix through `chatbench eval`', () => {
     const models = writeJson(dir, 'models.json', {
       sets: [
         { name: 'single', llm_override: { model_provider: 'openai', model_version: 'gpt-4o-mini' } },
-        { name: 'multi', llm_overrides: [{ model_provider: 'openai', model_version: 'gpt-4o-mini' }, { model_provider: 'openai', model_version: 'gpt-4o' }] },
+        {
+          name: 'multi',
+          llm_overrides: [
+            { model_provider: 'openai', model_version: 'gpt-4o-mini' },
+            { model_provider: 'openai', model_version: 'gpt-4o' },
+          ],
+        },
       ],
     });
     const out = join(dir, 'run');
-    const run = await runCli(['eval', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', dataset, '--sets-file', models,
-      '--mode', 'both', '--timeout', '1500ms', '--concurrency', '10', '--max-error-rate', '1', '--out', out]);
+    const run = await runCli([
+      'eval',
+      '--base-url',
+      sim.baseUrl,
+      '--token',
+      TOKENS.demo,
+      '--dataset',
+      dataset,
+      '--sets-file',
+      models,
+      '--mode',
+      'both',
+      '--timeout',
+      '1500ms',
+      '--concurrency',
+      '10',
+      '--max-error-rate',
+      '1',
+      '--out',
+      out,
+    ]);
     expect(run.stderr).not.toMatch(STACK_LINE);
     // Most requests fail on purpose here: --max-error-rate 1 lets the run pass on what it is about.
     expect(run.code).toBe(0);
@@ -78,11 +103,23 @@ describe('fault matrix through `chatbench eval`', () => {
     expect(new Set(keys).size).toBe(keys.length);
     expect([...keys].sort()).toEqual([...planned].sort());
 
-    const got = records.map((r) => ({ q: r.question_id, set: r.set, mode: r.mode, outcome: r.outcome, status: r.http_status }));
+    const got = records.map((r) => ({
+      q: r.question_id,
+      set: r.set,
+      mode: r.mode,
+      outcome: r.outcome,
+      status: r.http_status,
+    }));
     const want = records.map((r) => {
       const fault = r.question_id as FaultKind | 'ok';
       const outcome = fault === 'ok' ? 'ok' : EXPECTED[fault][r.mode];
-      return { q: r.question_id, set: r.set, mode: r.mode, outcome, status: expectedStatus(fault, r.mode, r.http_status) };
+      return {
+        q: r.question_id,
+        set: r.set,
+        mode: r.mode,
+        outcome,
+        status: expectedStatus(fault, r.mode, r.http_status),
+      };
     });
     expect(got).toEqual(want);
 
@@ -91,8 +128,12 @@ describe('fault matrix through `chatbench eval`', () => {
       expect(r.models).toHaveLength(2);
       const perModel = r.models!.map((m) => m.outcome);
       if (r.question_id === 'ok') expect(perModel).toEqual(['ok', 'ok']);
-      else expect({ q: r.question_id, hit: perModel.includes(r.outcome), others: perModel.every((o) => o === r.outcome || o === 'ok') })
-        .toEqual({ q: r.question_id, hit: true, others: true });
+      else
+        expect({
+          q: r.question_id,
+          hit: perModel.includes(r.outcome),
+          others: perModel.every((o) => o === r.outcome || o === 'ok'),
+        }).toEqual({ q: r.question_id, hit: true, others: true });
     }
     // Every fault was injected once per request that carried its trigger: 3 requests each.
     expect(sim.stats().faults_injected).toEqual(Object.fromEntries(FAULT_KINDS.map((k) => [k, 3])));
@@ -101,9 +142,24 @@ describe('fault matrix through `chatbench eval`', () => {
   it('refuses a multi-model set with --mode full before sending anything (the service would answer 400)', async () => {
     const sim = await startSim();
     const dir = scratch();
-    const models = writeJson(dir, 'models.json', { sets: [{ name: 'multi', llm_overrides: [{ model_version: 'gpt-4o-mini' }, { model_version: 'gpt-4o' }] }] });
-    const run = await runCli(['eval', '--base-url', sim.baseUrl, '--token', TOKENS.demo, '--dataset', writeCsv(dir, [['q', 'Hello?', '', '', 'false', 'x']]),
-      '--sets-file', models, '--mode', 'full', '--out', join(dir, 'run')]);
+    const models = writeJson(dir, 'models.json', {
+      sets: [{ name: 'multi', llm_overrides: [{ model_version: 'gpt-4o-mini' }, { model_version: 'gpt-4o' }] }],
+    });
+    const run = await runCli([
+      'eval',
+      '--base-url',
+      sim.baseUrl,
+      '--token',
+      TOKENS.demo,
+      '--dataset',
+      writeCsv(dir, [['q', 'Hello?', '', '', 'false', 'x']]),
+      '--sets-file',
+      models,
+      '--mode',
+      'full',
+      '--out',
+      join(dir, 'run'),
+    ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/set "multi" is multi-model and --mode is full/);
     expect(sim.stats().requests).toBe(0);

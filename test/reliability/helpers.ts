@@ -22,7 +22,12 @@ export function scratch(): string {
 export const DATASET_HEADER = 'id,question,expected_documents,must_contain,expect_no_answer,category';
 
 /** Writes `rows` (quoted cells) under `header` to DIR/NAME and returns the path. */
-export function writeCsv(dir: string, rows: readonly (readonly string[])[], name = 'questions.csv', header = DATASET_HEADER): string {
+export function writeCsv(
+  dir: string,
+  rows: readonly (readonly string[])[],
+  name = 'questions.csv',
+  header = DATASET_HEADER,
+): string {
   const path = join(dir, name);
   const quote = (cell: string) => `"${cell.replaceAll('"', '""')}"`;
   writeFileSync(path, `${header}\n${rows.map((r) => r.map(quote).join(',')).join('\n')}\n`);
@@ -44,7 +49,10 @@ export interface CliRun {
 }
 
 /** Runs `chatbench ARGS` in-process; `during` may act on the fake Io (e.g. interrupt) while it runs. */
-export async function runCli(args: readonly string[], options: { env?: Record<string, string>; cwd?: string; during?: (fake: FakeIo) => void } = {}): Promise<CliRun> {
+export async function runCli(
+  args: readonly string[],
+  options: { env?: Record<string, string>; cwd?: string; during?: (fake: FakeIo) => void } = {},
+): Promise<CliRun> {
   const fake = createFakeIo({ env: options.env ?? {}, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
   const running = main(args, fake.io);
   options.during?.(fake);
@@ -57,7 +65,10 @@ export function readRunRecords(out: string): RequestRecord[] {
   const text = readFileSync(join(out, 'results.jsonl'), 'utf8');
   if (text === '') return [];
   if (!text.endsWith('\n')) throw new Error('results.jsonl does not end with a newline');
-  return text.slice(0, -1).split('\n').map((line) => RequestRecordSchema.parse(JSON.parse(line)));
+  return text
+    .slice(0, -1)
+    .split('\n')
+    .map((line) => RequestRecordSchema.parse(JSON.parse(line)));
 }
 
 /** Counts of `values`, as a plain object (for readable diffs). */
@@ -71,7 +82,13 @@ export function countBy<T>(values: readonly T[], key: (value: T) => string): Rec
 export const STACK_LINE = /\n\s+at \S+.*[:(]\d+:\d+\)?/;
 
 /** The keys of the whole plan these inputs make, as eval would build it. */
-export async function plannedKeys(inputs: { datasetPath: string; modelsPath?: string; setFlags?: string[]; mode: 'stream' | 'full' | 'both'; repeat?: number }): Promise<string[]> {
+export async function plannedKeys(inputs: {
+  datasetPath: string;
+  modelsPath?: string;
+  setFlags?: string[];
+  mode: 'stream' | 'full' | 'both';
+  repeat?: number;
+}): Promise<string[]> {
   const prepared = await prepareEval({ setFlags: [], repeat: 1, cwd: process.cwd(), ...inputs });
   return [...prepared.plan].map((p) => p.key);
 }

@@ -18,22 +18,33 @@ describe('--max-run-line-bytes', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'chatbench-line-cap-'));
     run = join(dir, 'run');
-    const dataset = writeCsv(dir, [['q1', 'What is the travel policy?', '', '', 'false', 'hr'], ['q2', 'How many days of leave?', '', '', 'false', 'hr']]);
+    const dataset = writeCsv(dir, [
+      ['q1', 'What is the travel policy?', '', '', 'false', 'hr'],
+      ['q2', 'How many days of leave?', '', '', 'false', 'hr'],
+    ]);
     expect((await runCli(['eval', '--sim', '--dataset', dataset, '--mode', 'full', '--out', run])).code).toBe(0);
     long = join(dir, 'long');
     cpSync(run, long, { recursive: true });
     const [first, second] = readFileSync(join(run, 'results.jsonl'), 'utf8').split('\n');
-    writeFileSync(join(long, 'results.jsonl'), `${first}\n${JSON.stringify({ ...JSON.parse(second!), answer: 'x'.repeat(200_000) })}\n`);
+    writeFileSync(
+      join(long, 'results.jsonl'),
+      `${first}\n${JSON.stringify({ ...JSON.parse(second!), answer: 'x'.repeat(200_000) })}\n`,
+    );
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it.each([
     { name: 'report DIR', args: () => ['report', long, '--max-run-line-bytes', '100000'] },
-    { name: 'compare', args: () => ['compare', run, long, '--out', join(dir, 'cmp-low'), '--max-run-line-bytes', '100000'] },
+    {
+      name: 'compare',
+      args: () => ['compare', run, long, '--out', join(dir, 'cmp-low'), '--max-run-line-bytes', '100000'],
+    },
   ])('$name with the cap lowered below a record line: exit 2 naming file, line and the flag', async ({ args }) => {
     const result = await runCli(args());
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`${join(long, 'results.jsonl')}:2: line longer than 100,000 bytes (--max-run-line-bytes)`);
+    expect(result.stderr).toContain(
+      `${join(long, 'results.jsonl')}:2: line longer than 100,000 bytes (--max-run-line-bytes)`,
+    );
     expect(result.stderr).not.toMatch(STACK_LINE);
   });
 

@@ -24,12 +24,17 @@ function everything(run: CliRun, out: string): Record<string, string> {
 }
 
 function expectNoSecret(texts: Record<string, string>, secrets: readonly string[]): void {
-  const leaks = Object.entries(texts).flatMap(([where, text]) => secrets.filter((s) => text.includes(s)).map((s) => `${s} in ${where}`));
+  const leaks = Object.entries(texts).flatMap(([where, text]) =>
+    secrets.filter((s) => text.includes(s)).map((s) => `${s} in ${where}`),
+  );
   expect(leaks).toEqual([]);
 }
 
 function inputs(dir: string) {
-  const dataset = writeCsv(dir, [['q1', 'How many days of paid time off do employees get?', '', '', 'false', 'hr'], ['q2', 'What is the expense deadline?', '', '', 'false', 'fin']]);
+  const dataset = writeCsv(dir, [
+    ['q1', 'How many days of paid time off do employees get?', '', '', 'false', 'hr'],
+    ['q2', 'What is the expense deadline?', '', '', 'false', 'fin'],
+  ]);
   const models = writeJson(dir, 'models.json', {
     sets: [{ name: 'fast', llm_override: { model_version: 'gpt-4o-mini' } }],
     defaults: { mcp_headers: { Authorization: `Bearer ${MCP_SECRET}`, 'X-Extra': MCP_SECRET } },
@@ -43,7 +48,15 @@ function inputs(dir: string) {
 const echo = (status: number) => ({
   status,
   headers: { 'content-type': 'application/json' },
-  chunks: [{ at_ms: 0, bytes: JSON.stringify({ detail: `rejected Authorization: Bearer ${TOKEN} with mcp_headers {"Authorization": "Bearer ${MCP_SECRET}"}`, input: { mcp_headers: { 'X-Extra': MCP_SECRET } } }) }],
+  chunks: [
+    {
+      at_ms: 0,
+      bytes: JSON.stringify({
+        detail: `rejected Authorization: Bearer ${TOKEN} with mcp_headers {"Authorization": "Bearer ${MCP_SECRET}"}`,
+        input: { mcp_headers: { 'X-Extra': MCP_SECRET } },
+      }),
+    },
+  ],
 });
 
 describe('secrets never reach an output', () => {
@@ -53,14 +66,31 @@ describe('secrets never reach an output', () => {
     const { dataset, models, tokenFile } = inputs(dir);
     const out = join(dir, 'run');
     const baseUrl = server.baseUrl.replace('http://', `http://user:${URL_PASSWORD}@`);
-    const run = await runCli(['eval', '--base-url', baseUrl, '--token-file', tokenFile, '--dataset', dataset, '--sets-file', models, '--retries', '1', '--out', out]);
+    const run = await runCli([
+      'eval',
+      '--base-url',
+      baseUrl,
+      '--token-file',
+      tokenFile,
+      '--dataset',
+      dataset,
+      '--sets-file',
+      models,
+      '--retries',
+      '1',
+      '--out',
+      out,
+    ]);
     // Every request failed with a 500: exit 3, and the verdict (which quotes the error) is redacted too.
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/every request \(2 of 2\) failed the same way, with HTTP 500/);
     expect(server.requests).toHaveLength(4); // two questions, two attempts each
     expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${TOKEN}`); // it was sent, just never written
     const records = readRunRecords(out);
-    expect(records.map((r) => [r.outcome, r.http_status, r.attempts.length])).toEqual([['http_error', 500, 2], ['http_error', 500, 2]]);
+    expect(records.map((r) => [r.outcome, r.http_status, r.attempts.length])).toEqual([
+      ['http_error', 500, 2],
+      ['http_error', 500, 2],
+    ]);
     expect(records[0]?.error_message).toContain('[redacted]');
     expectNoSecret(everything(run, out), [TOKEN, MCP_SECRET, URL_PASSWORD]);
   });
@@ -70,7 +100,10 @@ describe('secrets never reach an output', () => {
     const dir = scratch();
     const { dataset, models } = inputs(dir);
     const out = join(dir, 'run');
-    const run = await runCli(['eval', '--base-url', server.baseUrl, '--dataset', dataset, '--sets-file', models, '--out', out], { env: { CHATBENCH_TOKEN: TOKEN } });
+    const run = await runCli(
+      ['eval', '--base-url', server.baseUrl, '--dataset', dataset, '--sets-file', models, '--out', out],
+      { env: { CHATBENCH_TOKEN: TOKEN } },
+    );
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/every request was refused with 403/);
     expectNoSecret(everything(run, out), [TOKEN, MCP_SECRET]);
@@ -80,7 +113,17 @@ describe('secrets never reach an output', () => {
     const dir = scratch();
     const { dataset } = inputs(dir);
     const out = join(dir, 'run');
-    const run = await runCli(['eval', '--base-url', `http://user:${URL_PASSWORD}@127.0.0.1:9/api`, '--token', TOKEN, '--dataset', dataset, '--out', out]);
+    const run = await runCli([
+      'eval',
+      '--base-url',
+      `http://user:${URL_PASSWORD}@127.0.0.1:9/api`,
+      '--token',
+      TOKEN,
+      '--dataset',
+      dataset,
+      '--out',
+      out,
+    ]);
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:9\/api/);
     expectNoSecret(everything(run, out), [TOKEN, URL_PASSWORD]);
@@ -100,8 +143,26 @@ describe('secrets never reach an output', () => {
         }
       }, 10);
     };
-    const run = await runCli(['eval', '--base-url', sim.baseUrl, '--token', TOKEN, '--dataset', dataset, '--sets-file', models, '--concurrency', '1', '--grace', '50ms', '--out', out],
-      { during: afterFirstRecord });
+    const run = await runCli(
+      [
+        'eval',
+        '--base-url',
+        sim.baseUrl,
+        '--token',
+        TOKEN,
+        '--dataset',
+        dataset,
+        '--sets-file',
+        models,
+        '--concurrency',
+        '1',
+        '--grace',
+        '50ms',
+        '--out',
+        out,
+      ],
+      { during: afterFirstRecord },
+    );
     expect(run.code, run.stderr).toBe(130);
     expect(readRunRecords(out).length).toBeGreaterThan(0);
     expectNoSecret(everything(run, out), [TOKEN, MCP_SECRET]);

@@ -28,30 +28,71 @@ interface Case {
 
 const CASES: Case[] = [
   {
-    name: 'an HTML error page', mode: 'stream', outcome: 'http_error', status: 502, message: /HTTP 502: <html>/,
-    response: { status: 502, headers: { 'content-type': 'text/html' }, chunks: [{ at_ms: 0, bytes: '<html><body><h1>502 Bad Gateway</h1></body></html>' }] },
+    name: 'an HTML error page',
+    mode: 'stream',
+    outcome: 'http_error',
+    status: 502,
+    message: /HTTP 502: <html>/,
+    response: {
+      status: 502,
+      headers: { 'content-type': 'text/html' },
+      chunks: [{ at_ms: 0, bytes: '<html><body><h1>502 Bad Gateway</h1></body></html>' }],
+    },
   },
   { name: 'an empty 200 stream', mode: 'stream', outcome: 'invalid_response', status: 200, response: { chunks: [] } },
-  { name: 'an empty 200 full body', mode: 'full', outcome: 'invalid_response', status: 200, message: /empty/, response: { headers: JSON_HEADERS, chunks: [] } },
   {
-    name: 'JSON of the wrong shape (full)', mode: 'full', outcome: 'invalid_response', status: 200, message: /not a ChatFullResponse/,
+    name: 'an empty 200 full body',
+    mode: 'full',
+    outcome: 'invalid_response',
+    status: 200,
+    message: /empty/,
+    response: { headers: JSON_HEADERS, chunks: [] },
+  },
+  {
+    name: 'JSON of the wrong shape (full)',
+    mode: 'full',
+    outcome: 'invalid_response',
+    status: 200,
+    message: /not a ChatFullResponse/,
     response: { headers: JSON_HEADERS, chunks: [{ at_ms: 0, bytes: '{"answer": 42, "foo": []}' }] },
   },
   {
-    name: 'JSON of the wrong shape (stream)', mode: 'stream', outcome: 'invalid_response', status: 200,
+    name: 'JSON of the wrong shape (stream)',
+    mode: 'stream',
+    outcome: 'invalid_response',
+    status: 200,
     response: { chunks: [{ at_ms: 0, bytes: IDS + line({ foo: 1 }) + STOP }] },
   },
   {
-    name: 'a 200 whose stream is not JSON', mode: 'stream', outcome: 'invalid_response', status: 200,
+    name: 'a 200 whose stream is not JSON',
+    mode: 'stream',
+    outcome: 'invalid_response',
+    status: 200,
     response: { chunks: [{ at_ms: 0, bytes: 'Hello, this is not JSON\nnor is this\n' }] },
   },
   {
-    name: 'a line over the size limit', mode: 'stream', outcome: 'invalid_response', status: 200,
-    response: { chunks: [{ at_ms: 0, bytes: IDS }, { at_ms: 5, bytes: OVERSIZED }, { at_ms: 10, bytes: STOP }] },
+    name: 'a line over the size limit',
+    mode: 'stream',
+    outcome: 'invalid_response',
+    status: 200,
+    response: {
+      chunks: [
+        { at_ms: 0, bytes: IDS },
+        { at_ms: 5, bytes: OVERSIZED },
+        { at_ms: 10, bytes: STOP },
+      ],
+    },
   },
   {
-    name: 'a redirect (never followed: the body would be sent elsewhere)', mode: 'stream', outcome: 'http_error', status: 307,
-    response: { status: 307, headers: { location: 'http://127.0.0.1:1/elsewhere', 'content-type': 'text/plain' }, chunks: [] },
+    name: 'a redirect (never followed: the body would be sent elsewhere)',
+    mode: 'stream',
+    outcome: 'http_error',
+    status: 307,
+    response: {
+      status: 307,
+      headers: { location: 'http://127.0.0.1:1/elsewhere', 'content-type': 'text/plain' },
+      chunks: [],
+    },
   },
 ];
 
@@ -59,7 +100,21 @@ async function evalAgainst(baseUrl: string, mode: Mode) {
   const dir = scratch();
   const out = join(dir, 'run');
   const dataset = writeCsv(dir, [['q1', 'How many days of paid time off do employees get?', '', '', 'false', 'x']]);
-  const run = await runCli(['eval', '--base-url', baseUrl, '--token', 'T0KEN', '--dataset', dataset, '--mode', mode, '--timeout', '5s', '--out', out]);
+  const run = await runCli([
+    'eval',
+    '--base-url',
+    baseUrl,
+    '--token',
+    'T0KEN',
+    '--dataset',
+    dataset,
+    '--mode',
+    mode,
+    '--timeout',
+    '5s',
+    '--out',
+    out,
+  ]);
   return { run, out };
 }
 

@@ -49,8 +49,12 @@ describe('the simulator under abusive clients', () => {
     const slow: Socket[] = [];
     for (let i = 0; i < 30; i += 1) {
       const socket = await rawSocket(sim);
-      if (i % 3 === 0) socket.write(`POST ${path(sim)} HTTP/1.1\r\nHost: x\r\nX-Slow: `); // headers never end
-      else if (i % 3 === 1) socket.write(`POST ${path(sim)} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer ${TOKENS.demo}\r\nContent-Length: ${BODY.length}\r\n\r\n${BODY.slice(0, 10)}`);
+      if (i % 3 === 0)
+        socket.write(`POST ${path(sim)} HTTP/1.1\r\nHost: x\r\nX-Slow: `); // headers never end
+      else if (i % 3 === 1)
+        socket.write(
+          `POST ${path(sim)} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer ${TOKENS.demo}\r\nContent-Length: ${BODY.length}\r\n\r\n${BODY.slice(0, 10)}`,
+        );
       else socket.end(`POST ${path(sim)} HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"mess`); // half-open: our side is closed
       slow.push(socket);
     }
@@ -69,15 +73,21 @@ describe('the simulator under abusive clients', () => {
     let during: Promise<void> | undefined;
     for (let batch = 0; batch < 20; batch += 1) {
       if (batch === 10) during = expectServed(sim); // a normal request in the middle of the storm
-      await Promise.all(Array.from({ length: 100 }, () => new Promise<void>((resolve) => {
-        const socket = connect(Number(port), hostname);
-        socket.on('error', () => resolve());
-        socket.once('connect', () => {
-          if (batch % 2 === 0) socket.resetAndDestroy();
-          else socket.destroy();
-          resolve();
-        });
-      })));
+      await Promise.all(
+        Array.from(
+          { length: 100 },
+          () =>
+            new Promise<void>((resolve) => {
+              const socket = connect(Number(port), hostname);
+              socket.on('error', () => resolve());
+              socket.once('connect', () => {
+                if (batch % 2 === 0) socket.resetAndDestroy();
+                else socket.destroy();
+                resolve();
+              });
+            }),
+        ),
+      );
     }
     await during;
     await expectServed(sim);
@@ -87,8 +97,15 @@ describe('the simulator under abusive clients', () => {
     { name: 'garbage bytes', bytes: 'GARBAGE \x00\x01\x02 NOT HTTP\r\n\r\n' },
     { name: 'a bad header line', bytes: `POST /x HTTP/1.1\r\nHost x\r\nBad Header\r\n\r\n` },
     { name: 'headers over 16 KiB', bytes: `GET /api HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n` },
-    { name: 'a bad Content-Length', bytes: 'POST /api/chat/send-chat-message HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n' },
-    { name: 'a bad chunked body', bytes: 'POST /api/chat/send-chat-message HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\nhello\r\n' },
+    {
+      name: 'a bad Content-Length',
+      bytes: 'POST /api/chat/send-chat-message HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n',
+    },
+    {
+      name: 'a bad chunked body',
+      bytes:
+        'POST /api/chat/send-chat-message HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\nhello\r\n',
+    },
   ])('malformed HTTP ($name) gets a 4xx or a closed socket, and the server keeps serving', async ({ bytes }) => {
     const sim = await startSim();
     const socket = await rawSocket(sim);

@@ -37,7 +37,12 @@ describe('faults forced by a trigger', () => {
     expect(hasStop(r.body)).toBe(false);
   });
   it('stall_mid_stream: a silence of stall_ms (scaled) without heartbeats, then the rest with its stop', async () => {
-    const server = await start({ time_scale: 0.05, stall_ms: 6000, heartbeat_ms: 50, faults: { triggers: [{ match: 'fail here', fault: 'stall_mid_stream' }] } });
+    const server = await start({
+      time_scale: 0.05,
+      stall_ms: 6000,
+      heartbeat_ms: 50,
+      faults: { triggers: [{ match: 'fail here', fault: 'stall_mid_stream' }] },
+    });
     const r = await ask(server);
     const gaps = r.chunkTimes.slice(1).map((t, i) => t - r.chunkTimes[i]!);
     // 6000 × 0.05 = 300 ms of silence; token gaps here are ~1 ms. A loaded machine can send the packet
@@ -66,7 +71,9 @@ describe('faults forced by a trigger', () => {
     const r = await ask(server);
     expect(r.body.endsWith('\n')).toBe(false);
     const last = r.body.slice(r.body.lastIndexOf('\n') + 1);
-    expect(last).toMatch(/^\{"error": "[^"]+", "stack_trace": null, "error_code": "UNKNOWN_ERROR", "is_retryable": true, "details": null\}$/);
+    expect(last).toMatch(
+      /^\{"error": "[^"]+", "stack_trace": null, "error_code": "UNKNOWN_ERROR", "is_retryable": true, "details": null\}$/,
+    );
     expect(hasStop(r.body)).toBe(false);
   });
   it.each([
@@ -85,13 +92,22 @@ describe('faults forced by a trigger', () => {
     const r = await ask(server);
     const last = JSON.parse(lines(r.body).at(-1)!);
     // v3.2+: the details name the model (and its model_index, 0 for a single model).
-    expect(last).toEqual({ error: expect.stringContaining('RATE_LIMIT'), stack_trace: null, error_code: 'RATE_LIMIT', is_retryable: true, details: { model: 'gpt-4o', provider: 'openai', model_index: 0 } });
+    expect(last).toEqual({
+      error: expect.stringContaining('RATE_LIMIT'),
+      stack_trace: null,
+      error_code: 'RATE_LIMIT',
+      is_retryable: true,
+      details: { model: 'gpt-4o', provider: 'openai', model_index: 0 },
+    });
     expect(r.body.endsWith('\n')).toBe(true);
     expect(hasStop(r.body)).toBe(false);
     expect(server.engine.stats()).toMatchObject({ streaming_errors: 1, faults_injected: { streaming_error: 1 } });
   });
   it('a /regex/ trigger matches; other questions are untouched', async () => {
-    const server = await start({ time_scale: 0.05, faults: { triggers: [{ match: '/^boom\\b/i', fault: 'http_503' }] } });
+    const server = await start({
+      time_scale: 0.05,
+      faults: { triggers: [{ match: '/^boom\\b/i', fault: 'http_503' }] },
+    });
     expect((await post(server.url, { message: 'BOOM what now' })).status).toBe(503);
     expect((await post(server.url, { message: 'no boom here' })).status).toBe(200);
   });

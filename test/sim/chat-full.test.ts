@@ -7,8 +7,11 @@ import { ndjson, post } from '../../src/sim/chat/fixtures/test-server.js';
 const start = startChatServerForTest;
 
 const QUESTION = 'Which receipts do I need for expenses and hotel stays when travelling?';
-const deltas = (body: string) => ndjson(body).filter((p) => (p.obj as { type?: string } | undefined)?.type === 'message_delta')
-  .map((p) => (p.obj as { content: string }).content).join('');
+const deltas = (body: string) =>
+  ndjson(body)
+    .filter((p) => (p.obj as { type?: string } | undefined)?.type === 'message_delta')
+    .map((p) => (p.obj as { content: string }).content)
+    .join('');
 
 describe('stream=false', () => {
   it('is a ChatFullResponse assembled as docs/reference/wire-format.md says, with the same answer a stream gives', async () => {
@@ -26,11 +29,21 @@ describe('stream=false', () => {
     expect(body.answer_citationless).toBe(body.answer.replace(/ \[\[\d+\]\]\([^)]*\)/g, ''));
     expect(body.citation_info.length).toBeGreaterThan(0);
     for (const c of body.citation_info) expect(c.type).toBe('citation_info');
-    expect(body.citation_info).toEqual(stream.filter((p) => (p.obj as { type?: string } | undefined)?.type === 'citation_info').map((p) => p.obj));
-    const finalDocs = (stream.find((p) => (p.obj as { type?: string } | undefined)?.type === 'message_start')!.obj as { final_documents: unknown }).final_documents;
+    expect(body.citation_info).toEqual(
+      stream.filter((p) => (p.obj as { type?: string } | undefined)?.type === 'citation_info').map((p) => p.obj),
+    );
+    const finalDocs = (
+      stream.find((p) => (p.obj as { type?: string } | undefined)?.type === 'message_start')!.obj as {
+        final_documents: unknown;
+      }
+    ).final_documents;
     expect(body.top_documents).toEqual(finalDocs);
     expect(body.tool_calls).toHaveLength(1);
-    expect(body.tool_calls[0]).toMatchObject({ tool_name: 'internal_search', tool_arguments: { queries: [QUESTION] }, search_docs: finalDocs });
+    expect(body.tool_calls[0]).toMatchObject({
+      tool_name: 'internal_search',
+      tool_arguments: { queries: [QUESTION] },
+      search_docs: finalDocs,
+    });
     expect(JSON.parse(body.tool_calls[0]!.tool_result)).toHaveLength(body.top_documents.length);
     expect(body.top_documents.length).toBeGreaterThan(1);
     expect(body.message_id).toBe(2);
@@ -45,7 +58,10 @@ describe('stream=false', () => {
     // Both servers and the client share this event loop: how late it ran is the tolerance.
     const loop = monitorEventLoopDelay({ resolution: 1 });
     loop.enable();
-    const [a, b] = await Promise.all([post(full.url, { message: QUESTION, stream: false }), post(streamed.url, { message: QUESTION })]);
+    const [a, b] = await Promise.all([
+      post(full.url, { message: QUESTION, stream: false }),
+      post(streamed.url, { message: QUESTION }),
+    ]);
     loop.disable();
     const slackMs = 20 + loop.max / 1e6;
     expect(b.elapsedMs).toBeGreaterThan(300);
@@ -54,11 +70,17 @@ describe('stream=false', () => {
   });
   it('a reasoning model fills pre_answer_reasoning', async () => {
     const server = await start({ time_scale: 0.05 });
-    const body = JSON.parse((await post(server.url, { message: QUESTION, stream: false, llm_override: { model_version: 'claude-sonnet-4' } })).body);
+    const body = JSON.parse(
+      (await post(server.url, { message: QUESTION, stream: false, llm_override: { model_version: 'claude-sonnet-4' } }))
+        .body,
+    );
     expect(body.pre_answer_reasoning).toContain(QUESTION);
   });
   it('a model failing after ids were reserved: status 200, error_msg set, the partial answer', async () => {
-    const server = await start({ time_scale: 0.05, faults: { triggers: [{ match: 'receipts', fault: 'streaming_error', error_code: 'RATE_LIMIT' }] } });
+    const server = await start({
+      time_scale: 0.05,
+      faults: { triggers: [{ match: 'receipts', fault: 'streaming_error', error_code: 'RATE_LIMIT' }] },
+    });
     const r = await post(server.url, { message: QUESTION, stream: false });
     expect(r.status).toBe(200);
     const body = ChatFullResponseSchema.parse(JSON.parse(r.body));
@@ -68,13 +90,19 @@ describe('stream=false', () => {
   });
   it('include_citations false: no markers, no citation_info', async () => {
     const server = await start({ time_scale: 0.05 });
-    const body = JSON.parse((await post(server.url, { message: QUESTION, stream: false, include_citations: false })).body);
+    const body = JSON.parse(
+      (await post(server.url, { message: QUESTION, stream: false, include_citations: false })).body,
+    );
     expect(body.citation_info).toEqual([]);
     expect(body.answer).toBe(body.answer_citationless);
   });
   it('more than one llm_overrides entry: 400 INVALID_INPUT, byte for byte', async () => {
     const server = await start({ time_scale: 0.05 });
-    const r = await post(server.url, { message: QUESTION, stream: false, llm_overrides: [{ model_version: 'gpt-4o' }, { model_version: 'gpt-4o-mini' }] });
+    const r = await post(server.url, {
+      message: QUESTION,
+      stream: false,
+      llm_overrides: [{ model_version: 'gpt-4o' }, { model_version: 'gpt-4o-mini' }],
+    });
     expect(r.status).toBe(400);
     expect(r.body).toBe(`{"error_code":"INVALID_INPUT","detail":"${MULTI_MODEL_REQUIRES_STREAM_DETAIL}"}`);
     expect(server.tokens).toEqual([0]);

@@ -7,7 +7,9 @@ import { startSim, TOKENS } from '../helpers/start-sim.js';
 
 const ask = async (baseUrl: string, body: Record<string, unknown>) => {
   const response = await fetch(`${baseUrl}/chat/send-chat-message`, {
-    method: 'POST', headers: { authorization: `Bearer ${TOKENS.demo}`, 'content-type': 'application/json' }, body: JSON.stringify({ stream: false, ...body }),
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKENS.demo}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ stream: false, ...body }),
   });
   return ((await response.json()) as { answer: string }).answer;
 };
@@ -26,7 +28,10 @@ describe('request identity', () => {
   });
 
   it('makes the n-th repeat of a request the same draw on every simulator of the same seed', async () => {
-    const body = { message: 'How do I fail over the database?', llm_override: { model_version: 'gpt-4o-mini', temperature: 1 } };
+    const body = {
+      message: 'How do I fail over the database?',
+      llm_override: { model_version: 'gpt-4o-mini', temperature: 1 },
+    };
     const one = await startSim();
     const two = await startSim();
     await ask(two.baseUrl, { message: 'Something else first' });

@@ -7,7 +7,11 @@ const start = startChatServerForTest;
 
 const FAST = { time_scale: 0.05 };
 const QUESTION = 'Which receipts do I need for expenses and hotel stays when travelling?';
-const parts = (body: string): StreamPart[] => body.split('\n').filter((l) => l !== '').map((l) => classifyPart(JSON.parse(l), l));
+const parts = (body: string): StreamPart[] =>
+  body
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => classifyPart(JSON.parse(l), l));
 const label = (p: StreamPart): string => (p.kind === 'packet' ? String(p.part.obj.type) : p.kind);
 const obj = (p: StreamPart) => (p.kind === 'packet' ? (p.part.obj as Record<string, unknown>) : {});
 
@@ -23,13 +27,29 @@ describe('a single-model stream', () => {
     const ps = parts(r.body);
     expect(ps.every((p) => p.kind !== 'decode_error')).toBe(true);
     const labels = ps.map(label);
-    expect(labels.slice(0, 8)).toEqual(['session_created', 'message_ids', 'search_tool_start', 'search_tool_queries_delta', 'search_tool_filter_delta',
-      'search_tool_documents_delta', 'section_end', 'message_start']);
+    expect(labels.slice(0, 8)).toEqual([
+      'session_created',
+      'message_ids',
+      'search_tool_start',
+      'search_tool_queries_delta',
+      'search_tool_filter_delta',
+      'search_tool_documents_delta',
+      'section_end',
+      'message_start',
+    ]);
     expect(labels.at(-1)).toBe('stop');
     expect(labels.slice(8, -1).every((l) => l === 'message_delta' || l === 'citation_info')).toBe(true);
     for (const p of ps.slice(2)) {
       if (p.kind !== 'packet') continue;
-      const turn = ['search_tool_start', 'search_tool_queries_delta', 'search_tool_filter_delta', 'search_tool_documents_delta', 'section_end'].includes(label(p)) ? 0 : 1;
+      const turn = [
+        'search_tool_start',
+        'search_tool_queries_delta',
+        'search_tool_filter_delta',
+        'search_tool_documents_delta',
+        'section_end',
+      ].includes(label(p))
+        ? 0
+        : 1;
       expect(p.part.placement).toEqual({ turn_index: turn, tab_index: 0, sub_turn_index: null, model_index: 0 });
     }
     const session = ps[0]!.kind === 'session_created' ? ps[0]!.part : undefined;
@@ -38,7 +58,12 @@ describe('a single-model stream', () => {
     expect(ps[1]).toMatchObject({ part: { user_message_id: 1, reserved_assistant_message_id: 2 } });
     expect(obj(ps[2]!)).toEqual({ type: 'search_tool_start', is_internet_search: false });
     expect(obj(ps[3]!)).toEqual({ type: 'search_tool_queries_delta', queries: [QUESTION] });
-    expect(obj(ps[4]!)).toEqual({ type: 'search_tool_filter_delta', sources: [], time_filter_start: null, time_filter_end: null }); // v4.4+
+    expect(obj(ps[4]!)).toEqual({
+      type: 'search_tool_filter_delta',
+      sources: [],
+      time_filter_start: null,
+      time_filter_end: null,
+    }); // v4.4+
     const documents = obj(ps[5]!).documents as Array<{ document_id: string }>;
     expect(documents.length).toBeGreaterThan(1); // top 5 of what matches; the test corpus is small
     expect(documents.length).toBeLessThanOrEqual(5);
@@ -48,14 +73,19 @@ describe('a single-model stream', () => {
     expect(obj(ps.at(-1)!)).toEqual({ type: 'stop', stop_reason: null });
 
     // citation_info comes once per document, just before the delta carrying its first marker
-    const answer = ps.filter((p) => label(p) === 'message_delta').map((p) => obj(p).content as string).join('');
+    const answer = ps
+      .filter((p) => label(p) === 'message_delta')
+      .map((p) => obj(p).content as string)
+      .join('');
     const cited = ps.filter((p) => label(p) === 'citation_info').map(obj);
     expect(cited.length).toBeGreaterThan(0);
     expect(cited.map((c) => c.citation_number)).toEqual(cited.map((_, i) => i + 1));
     expect(new Set(cited.map((c) => c.document_id)).size).toBe(cited.length);
     ps.forEach((p, i) => {
       if (label(p) !== 'citation_info') return;
-      expect(obj(ps[i + 1]!).content).toMatch(new RegExp(`^ \\[\\[${obj(p).citation_number as number}\\]\\]\\(https://`));
+      expect(obj(ps[i + 1]!).content).toMatch(
+        new RegExp(`^ \\[\\[${obj(p).citation_number as number}\\]\\]\\(https://`),
+      );
     });
     for (const c of cited) expect(documents.map((d) => d.document_id)).toContain(c.document_id);
     expect(answer).toMatch(/\[\[1\]\]\(https:\/\/wiki\.acme\.example\/finance\/(expenses|travel)\)/);
@@ -82,9 +112,12 @@ describe('a single-model stream', () => {
   });
   it('filters change what is retrieved and cited', async () => {
     const server = await start(FAST);
-    const docsOf = (ps: StreamPart[]) => (obj(ps.find((p) => label(p) === 'search_tool_documents_delta')!).documents as Array<{ document_id: string }>)
-      .map((d) => d.document_id);
-    const citedOf = (ps: StreamPart[]) => ps.filter((p) => label(p) === 'citation_info').map((p) => obj(p).document_id as string);
+    const docsOf = (ps: StreamPart[]) =>
+      (
+        obj(ps.find((p) => label(p) === 'search_tool_documents_delta')!).documents as Array<{ document_id: string }>
+      ).map((d) => d.document_id);
+    const citedOf = (ps: StreamPart[]) =>
+      ps.filter((p) => label(p) === 'citation_info').map((p) => obj(p).document_id as string);
     const open = parts((await post(server.url, { message: QUESTION })).body);
     expect(docsOf(open)).toContain('fin-travel-policy');
     expect(citedOf(open)).toContain('fin-travel-policy');
@@ -102,13 +135,22 @@ describe('a single-model stream', () => {
   });
   it('a reasoning model streams reasoning before message_start', async () => {
     const server = await start(FAST);
-    const ps = parts((await post(server.url, { message: QUESTION, llm_override: { model_version: 'claude-sonnet-4' } })).body);
+    const ps = parts(
+      (await post(server.url, { message: QUESTION, llm_override: { model_version: 'claude-sonnet-4' } })).body,
+    );
     const labels = ps.map(label);
     const at = (l: string) => labels.indexOf(l);
     expect(at('section_end')).toBeLessThan(at('reasoning_start'));
     expect(at('reasoning_done')).toBeLessThan(at('message_start'));
-    expect(labels.slice(at('reasoning_start') + 1, at('reasoning_done')).every((l) => l === 'reasoning_delta')).toBe(true);
-    expect(ps.filter((p) => label(p) === 'reasoning_delta').map((p) => obj(p).reasoning).join('')).toContain(QUESTION);
+    expect(labels.slice(at('reasoning_start') + 1, at('reasoning_done')).every((l) => l === 'reasoning_delta')).toBe(
+      true,
+    );
+    expect(
+      ps
+        .filter((p) => label(p) === 'reasoning_delta')
+        .map((p) => obj(p).reasoning)
+        .join(''),
+    ).toContain(QUESTION);
   });
   it('SSE framing: data: lines separated by blank lines', async () => {
     const server = await start({ ...FAST, framing: 'sse' });
@@ -145,10 +187,19 @@ describe('reproducibility', () => {
   });
   it('concurrency does not change content: each question keeps its bytes whatever the order', async () => {
     const server = await start(config, 7);
-    const bodies = await Promise.all(sequence.slice(0, 2).reverse().map((message) => post(server.url, { message })));
+    const bodies = await Promise.all(
+      sequence
+        .slice(0, 2)
+        .reverse()
+        .map((message) => post(server.url, { message })),
+    );
     const sequential = await run(7);
     // message ids follow arrival order, everything else follows the question
-    const strip = (body: string) => body.split('\n').filter((l) => !l.startsWith('{"user_message_id"')).join('\n');
+    const strip = (body: string) =>
+      body
+        .split('\n')
+        .filter((l) => !l.startsWith('{"user_message_id"'))
+        .join('\n');
     expect(strip(bodies[1]!.body)).toBe(strip(sequential[0]!));
     expect(strip(bodies[0]!.body)).toBe(strip(sequential[1]!));
   });

@@ -5,7 +5,10 @@ import { NOT_AUTHENTICATED_DETAIL } from '../../src/api/index.js';
 import { TOKENS, call, startSim } from '../helpers/start-sim.js';
 
 const OPERATIONS = {
-  chat: { path: '/chat/send-chat-message', body: { message: 'How many days of paid time off do I get?', stream: false } },
+  chat: {
+    path: '/chat/send-chat-message',
+    body: { message: 'How many days of paid time off do I get?', stream: false },
+  },
   openUrls: { path: '/web-search/open-urls', body: { urls: ['https://unknown.example/'] } },
   projectPost: { path: '/user/projects/1/instructions', body: { instructions: 'Be brief.' } },
   projectGet: { path: '/user/projects/1/instructions', body: undefined },
@@ -22,9 +25,17 @@ const MATRIX: Array<[string, string | undefined, Record<Operation, Expected>]> =
   ['demo (unrestricted)', TOKENS.demo, { chat: OK, openUrls: OK, projectPost: OK, projectGet: OK }],
   ['read:search only', TOKENS.searchOnly, { chat: SCOPE, openUrls: OK, projectPost: SCOPE, projectGet: SCOPE }],
   ['write:chat only', TOKENS.chatOnly, { chat: OK, openUrls: SCOPE, projectPost: SCOPE, projectGet: SCOPE }],
-  ['second user (unrestricted)', TOKENS.secondUser, { chat: OK, openUrls: OK, projectPost: NOT_FOUND, projectGet: NOT_FOUND }],
+  [
+    'second user (unrestricted)',
+    TOKENS.secondUser,
+    { chat: OK, openUrls: OK, projectPost: NOT_FOUND, projectGet: NOT_FOUND },
+  ],
   ['no token', undefined, { chat: DENIED, openUrls: DENIED, projectPost: DENIED, projectGet: DENIED }],
-  ['an unknown token', 'onyx_pat_not_issued', { chat: DENIED, openUrls: DENIED, projectPost: DENIED, projectGet: DENIED }],
+  [
+    'an unknown token',
+    'onyx_pat_not_issued',
+    { chat: DENIED, openUrls: DENIED, projectPost: DENIED, projectGet: DENIED },
+  ],
 ];
 
 describe('auth matrix', () => {
@@ -33,13 +44,19 @@ describe('auth matrix', () => {
     for (const [operation, want] of Object.entries(expected) as Array<[Operation, Expected]>) {
       const { path, body } = OPERATIONS[operation];
       const res = await call(sim, path, { token, body });
-      const got = res.status === 403
-        ? ((res.json as { error_code?: string }).error_code === 'INSUFFICIENT_PERMISSIONS' ? SCOPE : DENIED)
-        : res.status;
+      const got =
+        res.status === 403
+          ? (res.json as { error_code?: string }).error_code === 'INSUFFICIENT_PERMISSIONS'
+            ? SCOPE
+            : DENIED
+          : res.status;
       expect({ operation, got }).toEqual({ operation, got: want });
       if (want === DENIED) expect(res.json).toEqual({ detail: NOT_AUTHENTICATED_DETAIL });
       if (want === SCOPE) {
-        expect(res.json).toEqual({ error_code: 'INSUFFICIENT_PERMISSIONS', detail: expect.stringMatching(/'(write:chat|read:search|basic)' permission/) });
+        expect(res.json).toEqual({
+          error_code: 'INSUFFICIENT_PERMISSIONS',
+          detail: expect.stringMatching(/'(write:chat|read:search|basic)' permission/),
+        });
       }
     }
   });
@@ -59,9 +76,13 @@ describe('auth matrix', () => {
       { token: 't_basic', user_id: 'u1', scopes: ['basic'] },
       { token: 't_read_chat', user_id: 'u1', scopes: ['read:chat'] },
     ] as const;
-    const sim = await startSim({ config: { tokens: tokens.map((t) => ({ ...t, scopes: [...t.scopes] })), projects: [{ id: 1, owner: 'u1' }] } });
+    const sim = await startSim({
+      config: { tokens: tokens.map((t) => ({ ...t, scopes: [...t.scopes] })), projects: [{ id: 1, owner: 'u1' }] },
+    });
     expect(sim.tokens.map((t) => t.token)).toEqual(['t_basic', 't_read_chat']);
-    expect((await call(sim, OPERATIONS.openUrls.path, { token: 't_basic', body: OPERATIONS.openUrls.body })).status).toBe(200);
+    expect(
+      (await call(sim, OPERATIONS.openUrls.path, { token: 't_basic', body: OPERATIONS.openUrls.body })).status,
+    ).toBe(200);
     expect((await call(sim, OPERATIONS.projectGet.path, { token: 't_basic' })).json).toEqual({ instructions: '' });
     const readChat = await call(sim, OPERATIONS.chat.path, { token: 't_read_chat', body: OPERATIONS.chat.body });
     expect((readChat.json as { error_code: string }).error_code).toBe('INSUFFICIENT_PERMISSIONS');

@@ -25,7 +25,10 @@ describe('config', () => {
   it('an empty config is the default simulator', () => {
     const config = parseSimConfig({});
     expect(config).toMatchObject({
-      base_path: '/api', anonymous_chat: false, validation_shape: 'description', max_body_bytes: 1024 * 1024,
+      base_path: '/api',
+      anonymous_chat: false,
+      validation_shape: 'description',
+      max_body_bytes: 1024 * 1024,
       open_urls: { provider_type: 'onyx_web_crawler', pages: {} },
       rate_limits: { budgets: {}, requests_per_second: {} },
     });
@@ -36,26 +39,34 @@ describe('config', () => {
   it('lists every problem with the file name and its path', () => {
     const problems = problemsOf({
       base_path: 'api',
-      tokens: [{ token: 'ok', user_id: 'u' }, { token: '', user_id: 'u', scopes: ['admin'] }],
+      tokens: [
+        { token: 'ok', user_id: 'u' },
+        { token: '', user_id: 'u', scopes: ['admin'] },
+      ],
       validation_shape: 'xml',
-      rate_limits: { budgets: { global: { tokens: 'many', window_s: 60 } }, requests_per_second: { per_token: { rate: 0, burst: 1 } } },
+      rate_limits: {
+        budgets: { global: { tokens: 'many', window_s: 60 } },
+        requests_per_second: { per_token: { rate: 0, burst: 1 } },
+      },
       max_body_bytes: -1,
       open_urls: { provider_type: 'google' },
       projects: [{ id: 1.5, owner: 'u' }],
       colour: 'blue',
     });
-    expect(problems).toEqual(expect.arrayContaining([
-      'sim.json: base_path: base_path must be "" or a path such as "/api"',
-      'sim.json: tokens[1].token: a token must not be empty',
-      expect.stringMatching(/^sim\.json: tokens\[1\]\.scopes\[0\]: .*"basic"/),
-      expect.stringMatching(/^sim\.json: validation_shape: .*"description"\|"deployed"/),
-      'sim.json: rate_limits.budgets.global.tokens: expected number, received string',
-      expect.stringMatching(/^sim\.json: rate_limits\.requests_per_second\.per_token\.rate: Too small/),
-      expect.stringMatching(/^sim\.json: max_body_bytes: Too small/),
-      expect.stringMatching(/^sim\.json: open_urls\.provider_type: .*"onyx_web_crawler"/),
-      'sim.json: projects[0].id: expected int, received number',
-      'sim.json: (root): Unrecognized key: "colour"',
-    ]));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'sim.json: base_path: base_path must be "" or a path such as "/api"',
+        'sim.json: tokens[1].token: a token must not be empty',
+        expect.stringMatching(/^sim\.json: tokens\[1\]\.scopes\[0\]: .*"basic"/),
+        expect.stringMatching(/^sim\.json: validation_shape: .*"description"\|"deployed"/),
+        'sim.json: rate_limits.budgets.global.tokens: expected number, received string',
+        expect.stringMatching(/^sim\.json: rate_limits\.requests_per_second\.per_token\.rate: Too small/),
+        expect.stringMatching(/^sim\.json: max_body_bytes: Too small/),
+        expect.stringMatching(/^sim\.json: open_urls\.provider_type: .*"onyx_web_crawler"/),
+        'sim.json: projects[0].id: expected int, received number',
+        'sim.json: (root): Unrecognized key: "colour"',
+      ]),
+    );
     expect(problems).toHaveLength(10);
   });
 
@@ -76,7 +87,14 @@ function testIo() {
   stdout.on('data', (chunk) => (out += chunk));
   stderr.on('data', (chunk) => (err += chunk));
   const controller = new AbortController();
-  const io: Io = { stdout, stderr, env: {}, cwd: process.cwd(), signal: controller.signal, onSecondInterrupt: () => undefined };
+  const io: Io = {
+    stdout,
+    stderr,
+    env: {},
+    cwd: process.cwd(),
+    signal: controller.signal,
+    onSecondInterrupt: () => undefined,
+  };
   return { io, abort: () => controller.abort(), out: () => out, err: () => err };
 }
 
@@ -104,7 +122,9 @@ describe('chatbench serve', () => {
     expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
     expect(t.out()).toMatch(/onyx_pat_from_flag\s+user demo-user, unrestricted/);
     expect(t.out()).toMatch(/onyx_pat_chatbench_search_only\s+user demo-user, scopes read:search/);
-    const res = await fetch(`${baseUrl}/user/projects/1/instructions`, { headers: { authorization: 'Bearer onyx_pat_from_flag' } });
+    const res = await fetch(`${baseUrl}/user/projects/1/instructions`, {
+      headers: { authorization: 'Bearer onyx_pat_from_flag' },
+    });
     expect(res.status).toBe(200);
     t.abort();
     expect(await exit).toBe(0);
@@ -126,7 +146,10 @@ describe('chatbench serve', () => {
   it('an invalid config file exits 2 and lists every problem', async () => {
     const dir = tempDir();
     const file = join(dir, 'sim.json');
-    writeFileSync(file, JSON.stringify({ anonymous_chat: 'yes', rate_limits: { budgets: { per_user: { tokens: 10 } } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ anonymous_chat: 'yes', rate_limits: { budgets: { per_user: { tokens: 10 } } } }),
+    );
     const t = testIo();
     expect(await main(['serve', '--port', '0', '--sim-config', file], t.io)).toBe(2);
     expect(t.err()).toContain(`${file}: anonymous_chat: expected boolean, received string`);
@@ -158,7 +181,9 @@ describe('chatbench serve', () => {
     expect(await exit).toBe(0);
     const bad = testIo();
     expect(await main(['serve', '--port', '0', '--onyx-release', '2.6'], bad.io)).toBe(2);
-    expect(bad.err()).toContain('--onyx-release: onyx_release: unknown Onyx release "2.6": one of 2.7, 2.12, 3.0, 3.1, 3.2, 3.3, 4.0, 4.1, 4.2, 4.3, 4.4, 4.5, 4.6');
+    expect(bad.err()).toContain(
+      '--onyx-release: onyx_release: unknown Onyx release "2.6": one of 2.7, 2.12, 3.0, 3.1, 3.2, 3.3, 4.0, 4.1, 4.2, 4.3, 4.4, 4.5, 4.6',
+    );
   });
 
   it('a port in use exits 3', async () => {
@@ -173,7 +198,8 @@ describe('chatbench serve', () => {
   it('--help shows a curl of each operation', async () => {
     const t = testIo();
     expect(await main(['serve', '--help'], t.io)).toBe(0);
-    for (const op of ['chat/send-chat-message', 'web-search/open-urls', 'user/projects/1/instructions']) expect(t.out()).toContain(op);
+    for (const op of ['chat/send-chat-message', 'web-search/open-urls', 'user/projects/1/instructions'])
+      expect(t.out()).toContain(op);
     expect(t.out()).toContain('CHATBENCH_SIM_TOKEN');
   });
 });

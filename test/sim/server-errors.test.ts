@@ -62,7 +62,9 @@ describe('413', () => {
       socket.on('error', reject);
       const chunk = 'x'.repeat(600);
       // Two chunks of 600 bytes; the server must answer after the second without waiting for the end.
-      socket.write(`POST /api${CHAT} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKENS.demo}\r\nTransfer-Encoding: chunked\r\n\r\n`);
+      socket.write(
+        `POST /api${CHAT} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKENS.demo}\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      );
       socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n${chunk.length.toString(16)}\r\n${chunk}\r\n`);
       setTimeout(() => socket.destroy(), 5_000).unref();
     });
@@ -72,9 +74,15 @@ describe('413', () => {
 
   it('the default limit is 1 MiB', async () => {
     const sim = await startSim();
-    const res = await call(sim, '/user/projects/2/instructions', { token: TOKENS.demo, body: { instructions: 'y'.repeat(1024 * 1024) } });
+    const res = await call(sim, '/user/projects/2/instructions', {
+      token: TOKENS.demo,
+      body: { instructions: 'y'.repeat(1024 * 1024) },
+    });
     expect(res.status).toBe(413);
-    const under = await call(sim, '/user/projects/2/instructions', { token: TOKENS.demo, body: { instructions: 'y'.repeat(1024 * 1024 - 100) } });
+    const under = await call(sim, '/user/projects/2/instructions', {
+      token: TOKENS.demo,
+      body: { instructions: 'y'.repeat(1024 * 1024 - 100) },
+    });
     expect(under.status).toBe(200);
   });
 });
@@ -84,13 +92,21 @@ describe('422, the description shape (default)', () => {
     const sim = await startSim();
     const res = await call(sim, CHAT, { token: TOKENS.demo, body: { stream: false } });
     expect(res.status).toBe(422);
-    expect(res.text).toBe('{"detail":[{"type":"missing","loc":["body","message"],"msg":"Field required","input":{"stream":false}}]}');
+    expect(res.text).toBe(
+      '{"detail":[{"type":"missing","loc":["body","message"],"msg":"Field required","input":{"stream":false}}]}',
+    );
     expect(HTTPValidationErrorSchema.safeParse(res.json).success).toBe(true);
   });
 
   it('lists every problem, nested locations included', async () => {
     const sim = await startSim();
-    const body = { message: 7, llm_override: { temperature: 3 }, origin: 'fax', chat_session_id: 'nope', internal_search_filters: { tags: [{ tag_key: 'a' }] } };
+    const body = {
+      message: 7,
+      llm_override: { temperature: 3 },
+      origin: 'fax',
+      chat_session_id: 'nope',
+      internal_search_filters: { tags: [{ tag_key: 'a' }] },
+    };
     const res = await call(sim, CHAT, { token: TOKENS.demo, body });
     const detail = HTTPValidationErrorSchema.parse(res.json).detail;
     expect(detail.map((error) => [error.type, error.loc.join('.')])).toEqual([
@@ -117,11 +133,23 @@ describe('422, the description shape (default)', () => {
 
   it('giving both chat_session_id and chat_session_info is 422 with the deployed validator message', async () => {
     const sim = await startSim();
-    const body = { message: 'hi', chat_session_id: '6f1c2d3e-1111-4a2b-9c3d-0123456789ab', chat_session_info: { persona_id: 0 } };
+    const body = {
+      message: 'hi',
+      chat_session_id: '6f1c2d3e-1111-4a2b-9c3d-0123456789ab',
+      chat_session_info: { persona_id: 0 },
+    };
     const res = await call(sim, CHAT, { token: TOKENS.demo, body });
     expect(res.status).toBe(422);
     expect(res.json).toEqual({
-      detail: [{ type: 'value_error', loc: ['body'], msg: 'Value error, Only one of chat_session_id or chat_session_info should be provided, not both.', input: body, ctx: { error: {} } }],
+      detail: [
+        {
+          type: 'value_error',
+          loc: ['body'],
+          msg: 'Value error, Only one of chat_session_id or chat_session_info should be provided, not both.',
+          input: body,
+          ctx: { error: {} },
+        },
+      ],
     });
   });
 });
@@ -149,8 +177,12 @@ describe('422, the deployed shape', () => {
       "1 validation error: {'type': 'int_parsing', 'loc': ('path', 'project_id'), 'msg': 'Input should be a valid integer, unable to parse string as an integer', 'input': 'x'}",
     );
     const both = await call(sim, '/user/projects/x/instructions', { token: TOKENS.demo, body: {} });
-    expect((both.json as { message: string }).message).toMatch(/^2 validation errors: \{'type': 'int_parsing', .*\} \{'type': 'missing', 'loc': \('body', 'instructions'\), 'msg': 'Field required', 'input': \{\}\}$/);
+    expect((both.json as { message: string }).message).toMatch(
+      /^2 validation errors: \{'type': 'int_parsing', .*\} \{'type': 'missing', 'loc': \('body', 'instructions'\), 'msg': 'Field required', 'input': \{\}\}$/,
+    );
     const many = await call(sim, CHAT, { token: TOKENS.demo, body: { message: null, stream: 'yes' } });
-    expect((many.json as { message: string }).message).toMatch(/^2 validation errors: \{'type': 'string_type', 'loc': \('body', 'message'\), .*'input': None\} \{'type': 'bool_type', /);
+    expect((many.json as { message: string }).message).toMatch(
+      /^2 validation errors: \{'type': 'string_type', 'loc': \('body', 'message'\), .*'input': None\} \{'type': 'bool_type', /,
+    );
   });
 });

@@ -48,8 +48,13 @@ describe('health probes', () => {
       }).catch(() => undefined),
     );
     const until = Date.now() + 2_000;
-    while (sim.threadpool().threadpool_tasks_waiting < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
-    expect(sim.threadpool()).toEqual({ threadpool_total_tokens: 1, threadpool_borrowed_tokens: 1, threadpool_tasks_waiting: 1 });
+    while (sim.threadpool().threadpool_tasks_waiting < 1 && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 5));
+    expect(sim.threadpool()).toEqual({
+      threadpool_total_tokens: 1,
+      threadpool_borrowed_tokens: 1,
+      threadpool_tasks_waiting: 1,
+    });
     expect((await call(sim, '/health/ready')).status).toBe(200); // the first saturated probe starts the streak
     clock.t += 12_345;
     const down = await call(sim, '/health/ready');
@@ -58,7 +63,8 @@ describe('health probes', () => {
     open.forEach((c) => c.abort());
     await Promise.all(streams);
     const drained = Date.now() + 2_000;
-    while (sim.threadpool().threadpool_borrowed_tokens > 0 && Date.now() < drained) await new Promise((r) => setTimeout(r, 5));
+    while (sim.threadpool().threadpool_borrowed_tokens > 0 && Date.now() < drained)
+      await new Promise((r) => setTimeout(r, 5));
     expect((await call(sim, '/health/ready')).status).toBe(200);
   });
 });

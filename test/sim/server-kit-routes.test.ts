@@ -10,38 +10,66 @@ import { call, startSim, TOKENS } from '../helpers/start-sim.js';
 
 const CHAT = '/chat/send-chat-message';
 const QUESTION = 'How many days of paid time off do employees get?';
-const objs = (text: string) => text.split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as { obj?: { type: string; content?: string } }).obj).filter((o) => o !== undefined);
-const answerOf = (text: string) => objs(text).filter((o) => o.type === 'message_delta' || o.type === 'message_start').map((o) => o.content ?? '').join('');
+const objs = (text: string) =>
+  text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => (JSON.parse(l) as { obj?: { type: string; content?: string } }).obj)
+    .filter((o) => o !== undefined);
+const answerOf = (text: string) =>
+  objs(text)
+    .filter((o) => o.type === 'message_delta' || o.type === 'message_start')
+    .map((o) => o.content ?? '')
+    .join('');
 
 describe('the kit routes', () => {
   it('POST /chat/create-chat-session makes an empty session a message continues', async () => {
     const sim = await startSim();
-    const created = await call(sim, '/chat/create-chat-session', { token: TOKENS.demo, body: { persona_id: 0, description: 'loadtest-1' } });
+    const created = await call(sim, '/chat/create-chat-session', {
+      token: TOKENS.demo,
+      body: { persona_id: 0, description: 'loadtest-1' },
+    });
     expect(created.status).toBe(200);
     const { chat_session_id: id, incognito } = created.json as { chat_session_id: string; incognito: boolean };
     expect([typeof id, incognito]).toEqual(['string', false]);
-    const first = await call(sim, CHAT, { token: TOKENS.demo, body: { message: QUESTION, chat_session_id: id, stream: true } });
+    const first = await call(sim, CHAT, {
+      token: TOKENS.demo,
+      body: { message: QUESTION, chat_session_id: id, stream: true },
+    });
     expect(first.text).not.toContain('"error"');
     expect(first.text).toContain('"type":"stop"'.replace(':', ': '));
     expect((await call(sim, '/chat/create-chat-session', { body: {} })).status).toBe(403); // no token
-    expect((await call(sim, CHAT, { token: TOKENS.secondUser, body: { message: QUESTION, chat_session_id: id } })).text).toContain('Invalid Chat Session ID provided');
+    expect(
+      (await call(sim, CHAT, { token: TOKENS.secondUser, body: { message: QUESTION, chat_session_id: id } })).text,
+    ).toContain('Invalid Chat Session ID provided');
   });
 
   it('POST /user/projects/file/upload keeps the file for its user; a message attaches it by file_descriptors', async () => {
     const sim = await startSim({ config: { chat: { time_scale: 0.001 } } });
     const form = new FormData();
     form.append('files', new Blob(['word '.repeat(2000)], { type: 'text/plain' }), 'notes.txt');
-    const res = await fetch(`${sim.baseUrl}/user/projects/file/upload`, { method: 'POST', headers: { authorization: `Bearer ${TOKENS.demo}` }, body: form });
+    const res = await fetch(`${sim.baseUrl}/user/projects/file/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKENS.demo}` },
+      body: form,
+    });
     expect(res.status).toBe(200);
     const body = FileUploadResponseSchema.parse(await res.json());
     expect(body.user_files).toHaveLength(1);
     expect(body.user_files[0]).toMatchObject({ name: 'notes.txt', chat_file_type: 'plain_text', token_count: 2000 });
     const uf = body.user_files[0]!;
     const attach = [{ id: uf.file_id, type: uf.chat_file_type, name: uf.name, user_file_id: uf.id }];
-    const attached = await call(sim, CHAT, { token: TOKENS.demo, body: { message: QUESTION, stream: false, file_descriptors: attach } });
+    const attached = await call(sim, CHAT, {
+      token: TOKENS.demo,
+      body: { message: QUESTION, stream: false, file_descriptors: attach },
+    });
     expect(attached.status).toBe(200);
     expect(sim.stats().http['file-upload']).toEqual({ '200': 1 });
-    const noFiles = await fetch(`${sim.baseUrl}/user/projects/file/upload`, { method: 'POST', headers: { authorization: `Bearer ${TOKENS.demo}` }, body: new FormData() });
+    const noFiles = await fetch(`${sim.baseUrl}/user/projects/file/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKENS.demo}` },
+      body: new FormData(),
+    });
     expect(noFiles.status).toBe(422);
   });
 
@@ -62,10 +90,17 @@ describe('the kit routes', () => {
     { name: 'mock-len7-tools3', tokens: 7, search: true },
   ])('the mock model $name answers with $tokens tokens (search: $search)', async ({ name, tokens, search }) => {
     const sim = await startSim({ config: { chat: { time_scale: 0.001 } } });
-    const res = await call(sim, CHAT, { token: TOKENS.demo, body: { message: QUESTION, llm_override: { model_version: name } } });
+    const res = await call(sim, CHAT, {
+      token: TOKENS.demo,
+      body: { message: QUESTION, llm_override: { model_version: name } },
+    });
     const types = objs(res.text).map((o) => o.type);
     expect(types.includes('search_tool_start')).toBe(search);
-    expect(objs(res.text).filter((o) => o.type === 'message_delta' || o.type === 'message_start').filter((o) => (o.content ?? '') !== '').length).toBe(tokens);
+    expect(
+      objs(res.text)
+        .filter((o) => o.type === 'message_delta' || o.type === 'message_start')
+        .filter((o) => (o.content ?? '') !== '').length,
+    ).toBe(tokens);
     expect(answerOf(res.text).length).toBeGreaterThan(0);
   });
 });

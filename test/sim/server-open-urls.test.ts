@@ -16,17 +16,38 @@ describe('open-urls', () => {
     const sim = await startSim({ config: { open_urls: { pages } } });
     const res = await call(sim, PATH, {
       token: TOKENS.demo,
-      body: { urls: ['  https://pages.example/short\n', 'https://nowhere.example/', 'not a url', 'https://pages.example/short'] },
+      body: {
+        urls: [
+          '  https://pages.example/short\n',
+          'https://nowhere.example/',
+          'not a url',
+          'https://pages.example/short',
+        ],
+      },
     });
     expect(res.status).toBe(200);
     const body = OpenUrlsResponseSchema.parse(res.json);
     expect(body.provider_type).toBe('onyx_web_crawler');
     expect(body.results).toEqual([
-      { document_citation_number: -1, unique_identifier_to_strip_away: 'https://pages.example/short', type: 'open_url', content: pages['https://pages.example/short'] },
-      { document_citation_number: -1, unique_identifier_to_strip_away: 'https://pages.example/short', type: 'open_url', content: pages['https://pages.example/short'] },
+      {
+        document_citation_number: -1,
+        unique_identifier_to_strip_away: 'https://pages.example/short',
+        type: 'open_url',
+        content: pages['https://pages.example/short'],
+      },
+      {
+        document_citation_number: -1,
+        unique_identifier_to_strip_away: 'https://pages.example/short',
+        type: 'open_url',
+        content: pages['https://pages.example/short'],
+      },
     ]);
     // Key order as the deployed service writes it; UTF-8 left as is in a whole-body response.
-    expect(res.text.startsWith('{"results":[{"document_citation_number":-1,"unique_identifier_to_strip_away":"https://pages.example/short","type":"open_url","content":"Short page, caf\u00e9')).toBe(true);
+    expect(
+      res.text.startsWith(
+        '{"results":[{"document_citation_number":-1,"unique_identifier_to_strip_away":"https://pages.example/short","type":"open_url","content":"Short page, caf\u00e9',
+      ),
+    ).toBe(true);
   });
 
   it('all URLs unknown gives 200 with no results', async () => {
@@ -37,7 +58,10 @@ describe('open-urls', () => {
 
   it('cuts content at 15,000 characters plus the suffix, and leaves content of exactly the limit whole', async () => {
     const sim = await startSim({ config: { open_urls: { pages, provider_type: 'exa' } } });
-    const res = await call(sim, PATH, { token: TOKENS.searchOnly, body: { urls: ['https://pages.example/long', 'https://pages.example/exact'] } });
+    const res = await call(sim, PATH, {
+      token: TOKENS.searchOnly,
+      body: { urls: ['https://pages.example/long', 'https://pages.example/exact'] },
+    });
     const body = OpenUrlsResponseSchema.parse(res.json);
     expect(body.provider_type).toBe('exa');
     expect(body.results[0]?.content).toBe('a'.repeat(OPEN_URL_CONTENT_LIMIT) + TRUNCATION_SUFFIX);
@@ -72,7 +96,15 @@ describe('open-urls', () => {
     const sim = await startSim();
     const res = await call(sim, PATH, { token: TOKENS.demo, body: { urls: [' '] } });
     expect(res.json).toEqual({
-      detail: [{ type: 'value_error', loc: ['body', 'urls'], msg: 'Value error, urls must include at least one non-empty value', input: [' '], ctx: { error: {} } }],
+      detail: [
+        {
+          type: 'value_error',
+          loc: ['body', 'urls'],
+          msg: 'Value error, urls must include at least one non-empty value',
+          input: [' '],
+          ctx: { error: {} },
+        },
+      ],
     });
   });
 });

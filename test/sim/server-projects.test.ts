@@ -13,7 +13,9 @@ describe('project instructions', () => {
     expect(first.text).toBe('{"instructions":"Answer in French."}');
     expect((await call(sim, path(2), { token: TOKENS.demo })).json).toEqual({ instructions: 'Answer in French.' });
     const long = 'x'.repeat(200_000);
-    expect((await call(sim, path(2), { token: TOKENS.demo, body: { instructions: long } })).json).toEqual({ instructions: long });
+    expect((await call(sim, path(2), { token: TOKENS.demo, body: { instructions: long } })).json).toEqual({
+      instructions: long,
+    });
     const cleared = await call(sim, path(2), { token: TOKENS.demo, body: { instructions: '' } });
     expect(cleared.json).toEqual({ instructions: '' });
     expect((await call(sim, path(2), { token: TOKENS.demo })).json).toEqual({ instructions: '' });
@@ -23,7 +25,11 @@ describe('project instructions', () => {
     const sim = await startSim();
     const before = (await call(sim, path(3), { token: TOKENS.secondUser })).json;
     expect(before).toEqual({ instructions: 'Only answer questions about finance.' });
-    for (const [token, id] of [[TOKENS.demo, 3], [TOKENS.secondUser, 1], [TOKENS.secondUser, 2]] as const) {
+    for (const [token, id] of [
+      [TOKENS.demo, 3],
+      [TOKENS.secondUser, 1],
+      [TOKENS.secondUser, 2],
+    ] as const) {
       const write = await call(sim, path(id), { token, body: { instructions: 'hijacked' } });
       expect(write.status).toBe(404);
       expect(write.json).toEqual({ detail: 'Project not found' });
@@ -44,16 +50,27 @@ describe('project instructions', () => {
     const res = await call(sim, path(id), { token: TOKENS.demo, body: { instructions: 'x' } });
     expect(res.status).toBe(422);
     expect(res.json).toEqual({
-      detail: [{ type: 'int_parsing', loc: ['path', 'project_id'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: decodeURIComponent(id) }],
+      detail: [
+        {
+          type: 'int_parsing',
+          loc: ['path', 'project_id'],
+          msg: 'Input should be a valid integer, unable to parse string as an integer',
+          input: decodeURIComponent(id),
+        },
+      ],
     });
   });
 
   it('a body without instructions, or with a non-string, is 422 in pydantic form', async () => {
     const sim = await startSim();
     const missing = await call(sim, path(1), { token: TOKENS.demo, body: { text: 'x' } });
-    expect(missing.json).toEqual({ detail: [{ type: 'missing', loc: ['body', 'instructions'], msg: 'Field required', input: { text: 'x' } }] });
+    expect(missing.json).toEqual({
+      detail: [{ type: 'missing', loc: ['body', 'instructions'], msg: 'Field required', input: { text: 'x' } }],
+    });
     const wrong = await call(sim, path(1), { token: TOKENS.demo, body: { instructions: 5 } });
-    expect(wrong.json).toEqual({ detail: [{ type: 'string_type', loc: ['body', 'instructions'], msg: 'Input should be a valid string', input: 5 }] });
+    expect(wrong.json).toEqual({
+      detail: [{ type: 'string_type', loc: ['body', 'instructions'], msg: 'Input should be a valid string', input: 5 }],
+    });
   });
 
   it('projects come from the config when given', async () => {

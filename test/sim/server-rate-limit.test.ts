@@ -5,7 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { RateLimitedBodySchema } from '../../src/api/index.js';
 import { TOKENS, call, startSim } from '../helpers/start-sim.js';
 
-const CHAT = { path: '/chat/send-chat-message', body: { message: 'How many days of paid time off do I get?', stream: false } };
+const CHAT = {
+  path: '/chat/send-chat-message',
+  body: { message: 'How many days of paid time off do I get?', stream: false },
+};
 const GET_PROJECT = '/user/projects/1/instructions';
 
 function fakeClock(start = Date.parse('2026-01-05T10:00:00.000Z')) {
@@ -16,7 +19,10 @@ function fakeClock(start = Date.parse('2026-01-05T10:00:00.000Z')) {
 describe('usage budgets', () => {
   it('a spent per-user budget refuses that user (and only that user) until the window resets', async () => {
     const clock = fakeClock();
-    const sim = await startSim({ now: clock.now, config: { rate_limits: { budgets: { per_user: { tokens: 1, window_s: 60 } } } } });
+    const sim = await startSim({
+      now: clock.now,
+      config: { rate_limits: { budgets: { per_user: { tokens: 1, window_s: 60 } } } },
+    });
     expect((await call(sim, CHAT.path, { token: TOKENS.demo, body: CHAT.body })).status).toBe(200);
     clock.advance(10_000);
     for (let i = 0; i < 2; i += 1) {
@@ -44,9 +50,12 @@ describe('usage budgets', () => {
     const n = probe.stats().chat_tokens; // the same seed and question give the same answer
     expect(n).toBeGreaterThan(5);
     const requestsAdmitted = async (budget: number) => {
-      const sim = await startSim({ config: { rate_limits: { budgets: { per_user: { tokens: budget, window_s: 60 } } } } });
+      const sim = await startSim({
+        config: { rate_limits: { budgets: { per_user: { tokens: budget, window_s: 60 } } } },
+      });
       let admitted = 0;
-      for (let i = 0; i < 4; i += 1) if ((await call(sim, CHAT.path, { token: TOKENS.demo, body: CHAT.body })).status === 200) admitted += 1;
+      for (let i = 0; i < 4; i += 1)
+        if ((await call(sim, CHAT.path, { token: TOKENS.demo, body: CHAT.body })).status === 200) admitted += 1;
       return admitted;
     };
     expect(await requestsAdmitted(n)).toBe(1);
@@ -56,7 +65,10 @@ describe('usage budgets', () => {
 
   it('a spent global budget refuses every user with scope "global"', async () => {
     const clock = fakeClock();
-    const sim = await startSim({ now: clock.now, config: { rate_limits: { budgets: { global: { tokens: 5, window_s: 30 } } } } });
+    const sim = await startSim({
+      now: clock.now,
+      config: { rate_limits: { budgets: { global: { tokens: 5, window_s: 30 } } } },
+    });
     expect((await call(sim, CHAT.path, { token: TOKENS.demo, body: CHAT.body })).status).toBe(200);
     const refused = await call(sim, CHAT.path, { token: TOKENS.secondUser, body: CHAT.body });
     expect(refused.status).toBe(429);
@@ -70,13 +82,21 @@ describe('usage budgets', () => {
 describe('gateway requests per second', () => {
   it('a per-token bucket refuses past its burst, per token, with Retry-After rounded up', async () => {
     const clock = fakeClock();
-    const sim = await startSim({ now: clock.now, config: { rate_limits: { requests_per_second: { per_token: { rate: 4, burst: 2 } } } } });
+    const sim = await startSim({
+      now: clock.now,
+      config: { rate_limits: { requests_per_second: { per_token: { rate: 4, burst: 2 } } } },
+    });
     expect((await call(sim, GET_PROJECT, { token: TOKENS.demo })).status).toBe(200);
     expect((await call(sim, GET_PROJECT, { token: TOKENS.demo })).status).toBe(200);
     const refused = await call(sim, GET_PROJECT, { token: TOKENS.demo });
     expect(refused.status).toBe(429);
     expect(refused.headers['retry-after']).toBe('1'); // 0.25 s → 1
-    expect(refused.json).toMatchObject({ scope: 'gateway', retry_after_seconds: 1, error_code: 'RATE_LIMITED', reset_at: '2026-01-05T10:00:00.250Z' });
+    expect(refused.json).toMatchObject({
+      scope: 'gateway',
+      retry_after_seconds: 1,
+      error_code: 'RATE_LIMITED',
+      reset_at: '2026-01-05T10:00:00.250Z',
+    });
     expect((await call(sim, GET_PROJECT, { token: TOKENS.secondUser })).status).toBe(404); // its own bucket
     clock.advance(250);
     expect((await call(sim, GET_PROJECT, { token: TOKENS.demo })).status).toBe(200);
@@ -85,7 +105,10 @@ describe('gateway requests per second', () => {
 
   it('a global bucket applies before routing and auth, to every request', async () => {
     const clock = fakeClock();
-    const sim = await startSim({ now: clock.now, config: { rate_limits: { requests_per_second: { global: { rate: 0.4, burst: 1 } } } } });
+    const sim = await startSim({
+      now: clock.now,
+      config: { rate_limits: { requests_per_second: { global: { rate: 0.4, burst: 1 } } } },
+    });
     expect((await call(sim, '/nowhere')).status).toBe(404);
     const refused = await call(sim, GET_PROJECT, { token: TOKENS.demo });
     expect([refused.status, refused.headers['retry-after']]).toEqual([429, '3']); // 2.5 s → 3

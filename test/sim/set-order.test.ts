@@ -19,11 +19,16 @@ import { startSim, TOKENS } from '../helpers/start-sim.js';
 
 const QUESTIONS = 16;
 const spread = (median: number) => ({ median, p99: median * 3 });
-const set = (name: string, model_version: string): SetDefinition => ({ name, llm_override: { model_provider: 'openai', model_version }, llm_overrides: null, multi: false });
+const set = (name: string, model_version: string): SetDefinition => ({
+  name,
+  llm_override: { model_provider: 'openai', model_version },
+  llm_overrides: null,
+  multi: false,
+});
 const FAST = { pre_answer_ms: spread(2), first_token_ms: spread(2), token_ms: spread(0.1), answer_sentences: 1 };
 
 describe('the order of the sets changes nothing', () => {
-  it('reversing the set order leaves each set\'s answers identical and its TTFP distribution statistically equal', async () => {
+  it("reversing the set order leaves each set's answers identical and its TTFP distribution statistically equal", async () => {
     const dataset = await readDataset({ path: 'datasets/sample.csv', cwd: process.cwd() });
     const rows = dataset.rows.slice(0, QUESTIONS);
     const a = set('mini', 'gpt-4o-mini');
@@ -37,7 +42,11 @@ describe('the order of the sets changes nothing', () => {
         await warmUp({ preconnect: (n) => client.preconnect(n), connections: 1 });
         // Question by question, the sets side by side, one at a time: the first set of the order asks
         // each question first (the order that used to make it pay for the question's retrieval).
-        await runPlan(buildPlan({ rows, sets: [...sets], defaults: {}, mode: 'stream', repeat: 1 }), { client, concurrency: 1, onRecord: (r) => records.push(r) });
+        await runPlan(buildPlan({ rows, sets: [...sets], defaults: {}, mode: 'stream', repeat: 1 }), {
+          client,
+          concurrency: 1,
+          onRecord: (r) => records.push(r),
+        });
       } finally {
         await client.close();
         await sim.close();
@@ -46,7 +55,8 @@ describe('the order of the sets changes nothing', () => {
     };
     const ab = await run([a, b]);
     const ba = await run([b, a]);
-    const ttfp = (records: Map<string, UnscoredRecord>, name: string, id: string) => records.get(`${name}|${id}`)!.ttfp_ms!;
+    const ttfp = (records: Map<string, UnscoredRecord>, name: string, id: string) =>
+      records.get(`${name}|${id}`)!.ttfp_ms!;
     let positive = 0;
     let negative = 0;
     for (const row of rows) {
@@ -55,12 +65,17 @@ describe('the order of the sets changes nothing', () => {
         const second = ba.get(`${name}|${row.id}`)!;
         expect({ q: row.id, outcome: [first.outcome, second.outcome] }).toEqual({ q: row.id, outcome: ['ok', 'ok'] });
         // The same seed, the same request: the same answer and citations, whoever asked first.
-        expect({ q: row.id, answer: second.answer, cited: second.cited_document_ids }).toEqual({ q: row.id, answer: first.answer, cited: first.cited_document_ids });
+        expect({ q: row.id, answer: second.answer, cited: second.cited_document_ids }).toEqual({
+          q: row.id,
+          answer: first.answer,
+          cited: first.cited_document_ids,
+        });
       }
       // How much later the first set's first part came than the second set's, in one order minus
       // in the other: what asking first costs, twice. Whatever a run as a whole suffers (the
       // machine busier during one order) cancels out.
-      const d = (ttfp(ab, a.name, row.id) - ttfp(ab, b.name, row.id)) - (ttfp(ba, a.name, row.id) - ttfp(ba, b.name, row.id));
+      const d =
+        ttfp(ab, a.name, row.id) - ttfp(ab, b.name, row.id) - (ttfp(ba, a.name, row.id) - ttfp(ba, b.name, row.id));
       if (d > 0) positive += 1;
       else if (d < 0) negative += 1;
     }

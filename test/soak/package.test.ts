@@ -14,7 +14,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string>; devDependencies: Record<string, string> };
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 let base: string;
 let bin: string;
@@ -24,8 +28,15 @@ const children: ChildProcess[] = [];
 
 /** A user's environment: no CHATBENCH_* of the developer's, HOME in the scratch directory. */
 const userEnv = (more: Record<string, string> = {}) => ({
-  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CHATBENCH_') && k !== 'NODE_PATH' && !k.startsWith('npm_'))),
-  HOME: base, NO_COLOR: '1', BROWSER: 'true', ...more,
+  ...Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !k.startsWith('CHATBENCH_') && k !== 'NODE_PATH' && !k.startsWith('npm_'),
+    ),
+  ),
+  HOME: base,
+  NO_COLOR: '1',
+  BROWSER: 'true',
+  ...more,
 });
 
 function run(args: string[], cwd: string, env = userEnv()) {
@@ -40,7 +51,10 @@ function start(args: string[], cwd: string, pattern: RegExp, env = userEnv()): P
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
-    const timer = setTimeout(() => reject(new Error(`chatbench ${args.join(' ')}: no ${pattern} in 30 s\n${out}\n${err}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`chatbench ${args.join(' ')}: no ${pattern} in 30 s\n${out}\n${err}`)),
+      30_000,
+    );
     child.stderr!.on('data', (chunk: Buffer) => void (err += chunk.toString()));
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
@@ -60,7 +74,11 @@ beforeAll(() => {
   if (packed.status !== 0) throw new Error(`npm pack failed:\n${packed.stderr}`);
   const tarball = join(base, `chatbench-${manifest.version}.tgz`);
   const prefix = join(base, 'prefix');
-  const install = spawnSync(npm, ['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tarball], { cwd: base, encoding: 'utf8' });
+  const install = spawnSync(
+    npm,
+    ['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tarball],
+    { cwd: base, encoding: 'utf8' },
+  );
   if (install.status !== 0) {
     if (/ENOTCACHED/.test(install.stderr)) {
       skip = `the npm cache lacks a runtime dependency (npm ci fills it): ${install.stderr.split('\n').find((l) => /ENOTCACHED|request to/.test(l)) ?? ''}`;
@@ -80,7 +98,17 @@ afterAll(() => {
 describe('the packed package, installed from the npm cache', () => {
   it('holds the built CLI, the shipped data and schemas, and only runtime dependencies', (context) => {
     if (skip) return context.skip(skip);
-    for (const file of ['dist/cli/bin.js', 'dist/cli/github-action.js', 'dist/viewer/viewer.js', 'dist/viewer/viewer.css', 'dist/schemas/config.schema.json', 'dist/schemas/sets.schema.json', 'datasets/sample.csv', 'datasets/corpus.json', 'datasets/models.example.json']) {
+    for (const file of [
+      'dist/cli/bin.js',
+      'dist/cli/github-action.js',
+      'dist/viewer/viewer.js',
+      'dist/viewer/viewer.css',
+      'dist/schemas/config.schema.json',
+      'dist/schemas/sets.schema.json',
+      'datasets/sample.csv',
+      'datasets/corpus.json',
+      'datasets/models.example.json',
+    ]) {
       expect(existsSync(join(installed, file)), file).toBe(true);
     }
     expect(existsSync(join(installed, 'src'))).toBe(false);
@@ -96,13 +124,19 @@ describe('the packed package, installed from the npm cache', () => {
     expect(run(['--version'], cwd).stdout.trim()).toBe(manifest.version);
     const init = run(['init'], cwd);
     expect(init.code, init.stderr).toBe(0);
-    expect(readFileSync(join(cwd, 'chatbench.config.yaml'), 'utf8')).toContain(`$schema=${join(installed, 'dist', 'schemas', 'config.schema.json')}`);
+    expect(readFileSync(join(cwd, 'chatbench.config.yaml'), 'utf8')).toContain(
+      `$schema=${join(installed, 'dist', 'schemas', 'config.schema.json')}`,
+    );
     const validate = run(['validate', '--sim'], cwd);
     expect(validate.code, validate.stderr).toBe(0);
     const demo = run(['demo', '--quick', '--out', 'reports/demo'], cwd);
     expect(demo.code, demo.stderr).toBe(0);
     expect(existsSync(join(cwd, 'reports', 'demo', 'report.html'))).toBe(true);
-    const [, url] = await start(['view', 'reports/demo', '--port', '0'], cwd, /chatbench viewer: (http:\/\/127\.0\.0\.1:\d+\S*)/);
+    const [, url] = await start(
+      ['view', 'reports/demo', '--port', '0'],
+      cwd,
+      /chatbench viewer: (http:\/\/127\.0\.0\.1:\d+\S*)/,
+    );
     const page = await fetch(url!);
     expect(page.status).toBe(200);
     expect(await page.text()).toMatch(/viewer/i);
@@ -113,8 +147,27 @@ describe('the packed package, installed from the npm cache', () => {
     const cwd = join(base, 'deployment');
     mkdirSync(cwd);
     const token = 'onyx_pat_package_test';
-    const [, baseUrl] = await start(['serve', '--port', '0'], cwd, /listening on (http:\/\/127\.0\.0\.1:\d+\/api)/, userEnv({ CHATBENCH_SIM_TOKEN: token }));
-    const evaluated = run(['eval', '--dataset', join(installed, 'datasets', 'sample.csv'), '--shard', '1/20', '--base-url', baseUrl!, '--out', 'run'], cwd, userEnv({ CHATBENCH_TOKEN: token }));
+    const [, baseUrl] = await start(
+      ['serve', '--port', '0'],
+      cwd,
+      /listening on (http:\/\/127\.0\.0\.1:\d+\/api)/,
+      userEnv({ CHATBENCH_SIM_TOKEN: token }),
+    );
+    const evaluated = run(
+      [
+        'eval',
+        '--dataset',
+        join(installed, 'datasets', 'sample.csv'),
+        '--shard',
+        '1/20',
+        '--base-url',
+        baseUrl!,
+        '--out',
+        'run',
+      ],
+      cwd,
+      userEnv({ CHATBENCH_TOKEN: token }),
+    );
     expect(evaluated.code, evaluated.stderr).toBe(0);
     expect(JSON.parse(readFileSync(join(cwd, 'run', 'summary.json'), 'utf8'))).toBeTypeOf('object');
   }, 120_000);

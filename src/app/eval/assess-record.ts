@@ -72,14 +72,19 @@ export interface Assessor {
 
 /** The judged figures of `scores` from a judgement: a verdict's score when it has one, else N/A. */
 function judgedScores(judgement: Judgement | null): Record<JudgeFigure, number | null> {
-  return Object.fromEntries(JUDGE_FIGURES.map((f) => {
-    const verdict = judgement?.verdicts[f];
-    return [f, verdict?.status === 'ok' ? verdict.score : null];
-  })) as Record<JudgeFigure, number | null>;
+  return Object.fromEntries(
+    JUDGE_FIGURES.map((f) => {
+      const verdict = judgement?.verdicts[f];
+      return [f, verdict?.status === 'ok' ? verdict.score : null];
+    }),
+  ) as Record<JudgeFigure, number | null>;
 }
 
 /** Page text by link, each link asked of open-urls once per run (a batch per answer). */
-function createPageFetcher(service: ServiceEndpoint, signal: AbortSignal): { fetch: (links: readonly string[]) => Promise<FetchedPages>; count: () => number } {
+function createPageFetcher(
+  service: ServiceEndpoint,
+  signal: AbortSignal,
+): { fetch: (links: readonly string[]) => Promise<FetchedPages>; count: () => number } {
   const pages = new Map<string, Promise<string | undefined>>();
   let fetched = 0;
   return {
@@ -87,9 +92,22 @@ function createPageFetcher(service: ServiceEndpoint, signal: AbortSignal): { fet
       const missing = links.filter((link) => !pages.has(link));
       if (missing.length > 0) {
         fetched += missing.length;
-        const batch = openUrls({ baseUrl: service.baseUrl, token: service.token, timeoutMs: service.timeoutMs, maxBodyBytes: service.maxBodyBytes, secrets: service.secrets }, missing, signal);
+        const batch = openUrls(
+          {
+            baseUrl: service.baseUrl,
+            token: service.token,
+            timeoutMs: service.timeoutMs,
+            maxBodyBytes: service.maxBodyBytes,
+            secrets: service.secrets,
+          },
+          missing,
+          signal,
+        );
         for (const link of missing) {
-          pages.set(link, batch.then((r) => r.results.find((x) => x.unique_identifier_to_strip_away === link)?.content));
+          pages.set(
+            link,
+            batch.then((r) => r.results.find((x) => x.unique_identifier_to_strip_away === link)?.content),
+          );
         }
       }
       const out = new Map<string, string>();
@@ -112,8 +130,14 @@ export async function createAssessor(settings: QualitySettings, service: Service
     fetcher = j.fetchCited ? createPageFetcher(service, controller.signal) : null;
     judge = createJudge({
       client: createJudgeClient({
-        url: j.url, model: j.model, token: j.token, timeoutMs: j.timeoutMs, retries: j.retries, structuredOutput: j.structuredOutput,
-        maxReplyBytes: j.maxReplyBytes, secrets: service.secrets,
+        url: j.url,
+        model: j.model,
+        token: j.token,
+        timeoutMs: j.timeoutMs,
+        retries: j.retries,
+        structuredOutput: j.structuredOutput,
+        maxReplyBytes: j.maxReplyBytes,
+        secrets: service.secrets,
       }),
       cache: j.cacheDir === null ? noCache : createDiskCache(j.cacheDir),
       prompts: await loadPrompts(),
@@ -127,22 +151,37 @@ export async function createAssessor(settings: QualitySettings, service: Service
   }
 
   const assessAnswer = async <F extends AnswerFigures>(
-    figures: F, record: RequestRecord, expectations: Expectations, context: QuestionContext, model: { index: number; name: string | null } | null,
+    figures: F,
+    record: RequestRecord,
+    expectations: Expectations,
+    context: QuestionContext,
+    model: { index: number; name: string | null } | null,
   ): Promise<F> => {
     const [judgement, checks] = await Promise.all([
       judge !== null && figures.outcome === 'ok' ? judge.judge(figures, context) : Promise.resolve(null),
-      settings.checks !== null ? settings.checks.run(redactDeep(checkContext(record, figures, expectations, model), service.secrets ?? [])) : Promise.resolve<Record<string, CheckResult>>({}),
+      settings.checks !== null
+        ? settings.checks.run(redactDeep(checkContext(record, figures, expectations, model), service.secrets ?? []))
+        : Promise.resolve<Record<string, CheckResult>>({}),
     ]);
     if (figures.scores === null) return { ...figures, judge: judgement, checks };
     const scores = { ...figures.scores, ...judgedScores(judgement) };
     const verdict = applyPassRule(settings.passRule, { outcome: figures.outcome, scores, checks, judge: judgement });
-    return { ...figures, judge: judgement, checks, scores: { ...scores, pass: verdict.pass, failed_conditions: verdict.failed } };
+    return {
+      ...figures,
+      judge: judgement,
+      checks,
+      scores: { ...scores, pass: verdict.pass, failed_conditions: verdict.failed },
+    };
   };
 
   return {
     async assess(unscored, expectations) {
       const record = scoreRecord(unscored, expectations);
-      if (expectations === undefined || (judge === null && settings.checks === null && settings.passRule.conditions.length === 0)) return record;
+      if (
+        expectations === undefined ||
+        (judge === null && settings.checks === null && settings.passRule.conditions.length === 0)
+      )
+        return record;
       const context: QuestionContext = {
         question: record.question,
         reference_answer: expectations.reference_answer ?? null,
@@ -150,7 +189,11 @@ export async function createAssessor(settings: QualitySettings, service: Service
         expect_no_answer: expectations.expect_no_answer,
       };
       if (record.models === null) return assessAnswer(record, record, expectations, context, null);
-      const models = await Promise.all(record.models.map((m) => assessAnswer(m, record, expectations, context, { index: m.model_index, name: m.model_name })));
+      const models = await Promise.all(
+        record.models.map((m) =>
+          assessAnswer(m, record, expectations, context, { index: m.model_index, name: m.model_name }),
+        ),
+      );
       return { ...record, models };
     },
     abort: () => controller.abort(),

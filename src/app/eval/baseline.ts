@@ -27,10 +27,12 @@ function slim<T extends AnswerFigures>(figures: T): T {
   return {
     ...figures,
     answer_gaps_ms: [],
-    first_packet_ms: Object.fromEntries(MILESTONE_PACKET_TYPES.flatMap((type) => {
-      const at = figures.first_packet_ms[type];
-      return at === undefined ? [] : [[type, at]];
-    })),
+    first_packet_ms: Object.fromEntries(
+      MILESTONE_PACKET_TYPES.flatMap((type) => {
+        const at = figures.first_packet_ms[type];
+        return at === undefined ? [] : [[type, at]];
+      }),
+    ),
     answer: figures.answer === null ? null : trimText(figures.answer, BASELINE_ANSWER_CHARS),
   };
 }
@@ -77,8 +79,16 @@ export async function saveBaseline(options: { runDir: string; destDir: string; c
     'Compare a run with it: `chatbench compare <this directory> <run directory> --gate ...`.',
     '',
   ].join('\n');
-  const files: Record<string, string> = { 'results.jsonl': kept.map((r) => `${JSON.stringify(r)}\n`).join(''), 'summary.json': `${JSON.stringify(summary, null, 2)}\n`, 'README.md': readme };
+  const files: Record<string, string> = {
+    'results.jsonl': kept.map((r) => `${JSON.stringify(r)}\n`).join(''),
+    'summary.json': `${JSON.stringify(summary, null, 2)}\n`,
+    'README.md': readme,
+  };
   if (reviews.length > 0) files['reviews.jsonl'] = reviews.map((r) => `${JSON.stringify(r)}\n`).join('');
   for (const [name, text] of Object.entries(files)) await writeFileAtomic(join(dest, name), text);
-  return { records: kept.length, tornLines: source.tornLines, files: Object.keys(files).map((name) => join(options.destDir, name)) };
+  return {
+    records: kept.length,
+    tornLines: source.tornLines,
+    files: Object.keys(files).map((name) => join(options.destDir, name)),
+  };
 }

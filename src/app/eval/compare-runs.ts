@@ -13,8 +13,15 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { readUtf8File } from '../../dataset/read-text.js';
 import type { ExitCode } from '../../errors.js';
 import {
-  compareRuns, createRunCollector, parseSetMap, renderCompareHtml, renderCompareJson, renderCompareMd, renderStepSummary,
-  type Comparison, type RunData,
+  compareRuns,
+  createRunCollector,
+  parseSetMap,
+  renderCompareHtml,
+  renderCompareJson,
+  renderCompareMd,
+  renderStepSummary,
+  type Comparison,
+  type RunData,
 } from '../../compare/index.js';
 import { checkFigures, parseGate, type Gate } from '../../figures/index.js';
 import { evaluateGates, parseGatesFile, type GateVerdict } from '../../gates/index.js';
@@ -50,11 +57,19 @@ export async function loadRun(pathOrDir: string, options: { cwd?: string } = {})
  * (`--checks`), figures a gate may name besides the catalogue's. UsageError / InputError (exit 2)
  * on any mistake.
  */
-export async function loadGates(options: { gates?: readonly string[]; gatesFile?: string | undefined; cwd?: string; checkNames?: readonly string[] }): Promise<Gate[]> {
+export async function loadGates(options: {
+  gates?: readonly string[];
+  gatesFile?: string | undefined;
+  cwd?: string;
+  checkNames?: readonly string[];
+}): Promise<Gate[]> {
   const extra = checkFigures(options.checkNames ?? []);
   const gates = (options.gates ?? []).map((text) => parseGate(text, undefined, extra));
   if (options.gatesFile !== undefined) {
-    const text = await readUtf8File({ path: options.gatesFile, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+    const text = await readUtf8File({
+      path: options.gatesFile,
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    });
     gates.push(...parseGatesFile(text, options.gatesFile, extra));
   }
   return gates;
@@ -62,7 +77,10 @@ export async function loadGates(options: { gates?: readonly string[]; gatesFile?
 
 /** The user checks a run directory's manifest names (`quality.checks.names`); [] without a manifest or checks. */
 async function manifestCheckNames(dir: string): Promise<string[]> {
-  const part = await readManifestPart(dir, z.object({ quality: z.object({ checks: z.object({ names: z.array(z.string()) }).nullable() }).nullish() }));
+  const part = await readManifestPart(
+    dir,
+    z.object({ quality: z.object({ checks: z.object({ names: z.array(z.string()) }).nullable() }).nullish() }),
+  );
   return part?.quality?.checks?.names ?? [];
 }
 
@@ -112,14 +130,22 @@ export async function compareAndGate(options: CompareAndGateOptions): Promise<Co
   const at = (p: string) => (isAbsolute(p) || cwd === undefined ? p : resolve(cwd, p));
   // A gate may name one of the current run's checks: its manifest names them, before any record is read.
   const checkNames = await manifestCheckNames(at(options.currentDir));
-  const gates = await loadGates({ gates: options.gates ?? [], gatesFile: options.gatesFile, checkNames, ...(cwd === undefined ? {} : { cwd }) });
+  const gates = await loadGates({
+    gates: options.gates ?? [],
+    gatesFile: options.gatesFile,
+    checkNames,
+    ...(cwd === undefined ? {} : { cwd }),
+  });
   const setMap = parseSetMap(options.map ?? []);
   const readOptions = cwd === undefined ? {} : { cwd };
   const [baseline, current] = await Promise.all([
     options.baselineDir === undefined ? Promise.resolve(undefined) : loadRun(options.baselineDir, readOptions),
     loadRun(options.currentDir, readOptions),
   ]);
-  const comparison = baseline === undefined ? null : compareRuns(baseline, current, { seed: options.seed ?? 1, resamples: options.resamples, setMap });
+  const comparison =
+    baseline === undefined
+      ? null
+      : compareRuns(baseline, current, { seed: options.seed ?? 1, resamples: options.resamples, setMap });
   const gateResults = evaluateGates(gates, current, baseline && comparison ? { baseline, comparison } : undefined);
   const verdict = compareVerdict(comparison, gateResults, options.verdict);
   const files: string[] = [];

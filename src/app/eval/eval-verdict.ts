@@ -65,7 +65,10 @@ export async function decideEval(o: EvalVerdictOptions): Promise<EvalVerdict> {
   let comparisons: string[] = [];
   if (o.input.summary.run.sets.length >= 2 || o.reference !== undefined) {
     try {
-      pairs = compareSets(await loadRun(o.dir, { cwd: o.cwd }), { reference: o.reference, sets: o.input.summary.run.sets });
+      pairs = compareSets(await loadRun(o.dir, { cwd: o.cwd }), {
+        reference: o.reference,
+        sets: o.input.summary.run.sets,
+      });
       comparisons = pairLines(pairs);
     } catch (error) {
       // A set without a record (an interrupted run) has nothing to pair: said, not thrown.
@@ -75,33 +78,56 @@ export async function decideEval(o: EvalVerdictOptions): Promise<EvalVerdict> {
   }
   // The tables' "best" marks come from the same tests as the pair lines, decided here once.
   const notes = modelNotes(o.input.summary.models ?? []);
-  const options = { interrupted: o.interrupted, interruptedExit: o.interruptedExit, detail: o.detail, comparisons, best: bestMarks(pairs), models: hasModelNotes(notes) ? notes : undefined };
+  const options = {
+    interrupted: o.interrupted,
+    interruptedExit: o.interruptedExit,
+    detail: o.detail,
+    comparisons,
+    best: bestMarks(pairs),
+    models: hasModelNotes(notes) ? notes : undefined,
+  };
   let gated: CompareAndGateResult | undefined;
   let notChecked: string | undefined;
   try {
-    gated = o.baselineDir !== undefined || o.gates.length > 0 || o.gatesFile !== undefined
-      ? await compareAndGate({
-          baselineDir: o.baselineDir, currentDir: o.dir, gates: o.gates, gatesFile: o.gatesFile, map: o.map ?? [],
-          outDir: o.compareOutDir, cwd: o.cwd, stepSummaryPath: o.stepSummaryPath, verdict: options,
-        })
-      : undefined;
+    gated =
+      o.baselineDir !== undefined || o.gates.length > 0 || o.gatesFile !== undefined
+        ? await compareAndGate({
+            baselineDir: o.baselineDir,
+            currentDir: o.dir,
+            gates: o.gates,
+            gatesFile: o.gatesFile,
+            map: o.map ?? [],
+            outDir: o.compareOutDir,
+            cwd: o.cwd,
+            stepSummaryPath: o.stepSummaryPath,
+            verdict: options,
+          })
+        : undefined;
   } catch (error) {
     // An interrupted run may lack whole groups a gate names: it exits 130 for the interrupt, not 2 for the gate.
     if (!(o.interrupted && error instanceof UsageError)) throw error;
     notChecked = error.message;
   }
   const verdict = gated?.verdict ?? compareVerdict(null, [], options);
-  const junit = { gates: gated && gated.gateResults.length > 0 ? gateJunitCases(gated.gateResults) : null, questions: o.junitQuestions ?? DEFAULT_JUNIT_QUESTIONS };
+  const junit = {
+    gates: gated && gated.gateResults.length > 0 ? gateJunitCases(gated.gateResults) : null,
+    questions: o.junitQuestions ?? DEFAULT_JUNIT_QUESTIONS,
+  };
   return { verdict, gated, pairs, notChecked, files: [...(gated?.files ?? [])], junit };
 }
 
 /** The baseline read whole (records validated) before anything is sent; each problem names the flag (exit 2). */
 export async function checkBaseline(baseline: string, cwd: string): Promise<void> {
-  if (!(await stat(resolve(cwd, baseline)).catch(() => undefined))) throw new InputError([`--baseline ${baseline}: no such run or baseline directory`]);
+  if (!(await stat(resolve(cwd, baseline)).catch(() => undefined)))
+    throw new InputError([`--baseline ${baseline}: no such run or baseline directory`]);
   try {
     await loadRun(baseline, { cwd });
   } catch (error) {
-    if (error instanceof InputError) throw new InputError(error.problems.map((p) => `--baseline ${baseline}: ${p}`), { hint: error.hint ?? 'give the directory of a run, or of a baseline saved with chatbench baseline save' });
+    if (error instanceof InputError)
+      throw new InputError(
+        error.problems.map((p) => `--baseline ${baseline}: ${p}`),
+        { hint: error.hint ?? 'give the directory of a run, or of a baseline saved with chatbench baseline save' },
+      );
     throw error;
   }
 }
@@ -113,10 +139,26 @@ export async function checkBaseline(baseline: string, cwd: string): Promise<void
  */
 export async function checkVerdictRequest(
   request: Pick<EvalVerdictRequest, 'gates' | 'gatesFile' | 'baselineDir' | 'reference'>,
-  run: { readonly cwd: string; readonly sets: readonly string[]; readonly modes: readonly Mode[]; readonly turns: readonly number[]; readonly checkNames: readonly string[] },
+  run: {
+    readonly cwd: string;
+    readonly sets: readonly string[];
+    readonly modes: readonly Mode[];
+    readonly turns: readonly number[];
+    readonly checkNames: readonly string[];
+  },
 ): Promise<Gate[]> {
-  const gates = await loadGates({ gates: request.gates, gatesFile: request.gatesFile, cwd: run.cwd, checkNames: run.checkNames });
+  const gates = await loadGates({
+    gates: request.gates,
+    gatesFile: request.gatesFile,
+    cwd: run.cwd,
+    checkNames: run.checkNames,
+  });
   pairOrder(run.sets, request.reference);
-  checkGates(gates, { sets: run.sets, modes: run.modes, hasBaseline: request.baselineDir !== undefined, turns: run.turns });
+  checkGates(gates, {
+    sets: run.sets,
+    modes: run.modes,
+    hasBaseline: request.baselineDir !== undefined,
+    turns: run.turns,
+  });
   return gates;
 }

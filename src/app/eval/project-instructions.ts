@@ -5,7 +5,11 @@
  * reads the text first, so that manifest.json keeps it (`project.previous_instructions`), and with
  * `--restore-project` puts it back when the run ends, interrupted or not.
  */
-import { getProjectInstructions, putProjectInstructions, type ProjectClientOptions } from '../../client/project-client.js';
+import {
+  getProjectInstructions,
+  putProjectInstructions,
+  type ProjectClientOptions,
+} from '../../client/project-client.js';
 import { RunError } from '../../errors.js';
 import type { ProjectManifest } from '../store/manifest.js';
 
@@ -33,8 +37,13 @@ export async function applyProject(endpoint: ProjectClientOptions, project: Proj
  * Puts `before.previous_instructions` back on the project; the manifest's part with `restored_at`
  * set. A RunError when the service refuses (the text stays in manifest.json for a person to restore).
  */
-export async function restoreProject(endpoint: ProjectClientOptions, before: ProjectManifest, now: Date): Promise<ProjectManifest> {
-  if (before.previous_instructions === null) throw new RunError(`project ${before.id}: its previous instructions were not read, so they cannot be put back`);
+export async function restoreProject(
+  endpoint: ProjectClientOptions,
+  before: ProjectManifest,
+  now: Date,
+): Promise<ProjectManifest> {
+  if (before.previous_instructions === null)
+    throw new RunError(`project ${before.id}: its previous instructions were not read, so they cannot be put back`);
   await putProjectInstructions(endpoint, before.id, before.previous_instructions);
   return { ...before, restored_at: now.toISOString() };
 }
@@ -42,7 +51,14 @@ export async function restoreProject(endpoint: ProjectClientOptions, before: Pro
 /** The start line's words on the project: what was replaced, where the old text is, and whether it comes back. */
 export function describeProject(project: ProjectSetting, before: ProjectManifest, restore: boolean): string {
   const previous = before.previous_instructions;
-  const was = previous === null ? 'its previous text unknown' : previous === '' ? 'they were empty' : `the previous ${previous.length} characters kept in manifest.json (project.previous_instructions)`;
-  const then = restore ? 'put back when the run ends (--restore-project)' : 'left in place after the run (--restore-project puts them back)';
+  const was =
+    previous === null
+      ? 'its previous text unknown'
+      : previous === ''
+        ? 'they were empty'
+        : `the previous ${previous.length} characters kept in manifest.json (project.previous_instructions)`;
+  const then = restore
+    ? 'put back when the run ends (--restore-project)'
+    : 'left in place after the run (--restore-project puts them back)';
   return `project ${project.id}'s instructions replaced by the sets file's ${project.instructions.length} characters; ${was}; ${then}`;
 }

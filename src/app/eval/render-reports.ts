@@ -15,7 +15,13 @@ import { LabelSchema, LABELS_FILE, type Label } from '../../records/labels.js';
 import { GeneratorLoopDelaySchema, type LoopDelay } from '../../records/generator-health.js';
 import type { Summary } from '../../records/summary.js';
 import { createReportInputBuilder, REPORT_RENDERERS, type ReportInput } from '../../reports/index.js';
-import { DEFAULT_JUNIT_QUESTIONS, JUNIT_QUESTION_MODES, junitXmlChunks, type JunitOptions, type JunitQuestions } from '../../reports/junit-xml.js';
+import {
+  DEFAULT_JUNIT_QUESTIONS,
+  JUNIT_QUESTION_MODES,
+  junitXmlChunks,
+  type JunitOptions,
+  type JunitQuestions,
+} from '../../reports/junit-xml.js';
 import { z } from 'zod';
 import { plannedSetOrder, qualityOfRun, readManifestPart, setEncodings, targetService } from '../store/manifest.js';
 import { createTokenCounting } from '../../tokens/count-records.js';
@@ -88,16 +94,23 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
     verdicts: reviews.verdicts,
     loopDelay: await generatorLoopDelay(dir),
     quality: {
-      passRule: quality === undefined ? 'unknown: the run directory has no manifest.json' : describePassRule(parsePassRule(quality?.pass ?? [], quality?.checks?.names ?? [])),
+      passRule:
+        quality === undefined
+          ? 'unknown: the run directory has no manifest.json'
+          : describePassRule(parsePassRule(quality?.pass ?? [], quality?.checks?.names ?? [])),
       labels: await readRunLabels(dir),
       reviews: reviews.verdicts,
       randomFor: (figure) => createRandom(`agreement|${figure}`),
     },
   });
-  const viewer = capViewerFile(await openViewerFile(dir, { version: options.version, bundleDir: options.viewerBundleDir, setOrder, reviews }), options.viewerMaxRecords ?? VIEWER_FILE_MAX_RECORDS);
+  const viewer = capViewerFile(
+    await openViewerFile(dir, { version: options.version, bundleDir: options.viewerBundleDir, setOrder, reviews }),
+    options.viewerMaxRecords ?? VIEWER_FILE_MAX_RECORDS,
+  );
   const service = await targetService(dir);
   const builder = createReportInputBuilder({
-    version: options.version, title: options.title ?? 'chatbench evaluation',
+    version: options.version,
+    title: options.title ?? 'chatbench evaluation',
     ...(service ? { service: describeService(service) } : {}),
   });
   const countTokens = createTokenCounting(await setEncodings(dir));
@@ -139,7 +152,12 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
     const path = join(dir, name);
     files.push(path);
     // junit.xml has a testcase per request: written as it is rendered, never held whole.
-    if (name === 'junit.xml') await writeJunit(dir, shown, decision?.junit ?? options.junit ?? { gates: null, questions: DEFAULT_JUNIT_QUESTIONS });
+    if (name === 'junit.xml')
+      await writeJunit(
+        dir,
+        shown,
+        decision?.junit ?? options.junit ?? { gates: null, questions: DEFAULT_JUNIT_QUESTIONS },
+      );
     else await writeFileAtomic(path, REPORT_RENDERERS[name].render(shown));
   }
   if (decision !== undefined) {
@@ -172,9 +190,12 @@ function capViewerFile(viewer: ViewerFile, max: number): ViewerFile {
       if (count > max) current = null;
       else current.add(entry);
     },
-    finish: (verdict) => current?.finish(verdict) ?? Promise.resolve({
-      file: null, skipped: `viewer.html: the run has more than ${max.toLocaleString('en-US')} records, too many to embed in one file; open it with \`chatbench view DIR\``,
-    }),
+    finish: (verdict) =>
+      current?.finish(verdict) ??
+      Promise.resolve({
+        file: null,
+        skipped: `viewer.html: the run has more than ${max.toLocaleString('en-US')} records, too many to embed in one file; open it with \`chatbench view DIR\``,
+      }),
   };
 }
 
@@ -188,7 +209,10 @@ export const VERDICT_FILE = 'verdict.json';
 
 /** How a run's manifest says its questions appear in junit.xml (`options.junit_questions`); the default for runs before it. */
 export async function junitQuestionsOf(dir: string): Promise<JunitQuestions> {
-  const part = await readManifestPart(dir, z.object({ options: z.object({ junit_questions: z.enum(JUNIT_QUESTION_MODES).optional() }).optional() }));
+  const part = await readManifestPart(
+    dir,
+    z.object({ options: z.object({ junit_questions: z.enum(JUNIT_QUESTION_MODES).optional() }).optional() }),
+  );
   return part?.options?.junit_questions ?? DEFAULT_JUNIT_QUESTIONS;
 }
 

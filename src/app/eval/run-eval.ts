@@ -48,8 +48,22 @@ import type { PlannedRequest } from '../../plan/planned-request.js';
 import type { Shard } from '../../plan/shard.js';
 import { runPlan, type PreviousTurn, type RunProgress, type RunResult } from '../../runner/index.js';
 import { toolIdsOf, type ToolIds } from '../../plan/tools.js';
-import { checkSetsForMode, resolveSets, type ModeOption, type ResolvedSets, type SetDefinition } from '../../sets/index.js';
-import { displayUrl, PLAN_VERSION, redactDefaults, sha256File, type Invocation, type Manifest, type ProjectManifest } from '../store/manifest.js';
+import {
+  checkSetsForMode,
+  resolveSets,
+  type ModeOption,
+  type ResolvedSets,
+  type SetDefinition,
+} from '../../sets/index.js';
+import {
+  displayUrl,
+  PLAN_VERSION,
+  redactDefaults,
+  sha256File,
+  type Invocation,
+  type Manifest,
+  type ProjectManifest,
+} from '../store/manifest.js';
 import type { EvalGenerator, LoopDelay } from '../../records/generator-health.js';
 import { watchLoopDelay, worseLoopDelay } from '../../runner/loop-delay.js';
 import { createRecordQueue } from '../../runner/record-queue.js';
@@ -134,7 +148,9 @@ export async function prepareEval(inputs: EvalInputs): Promise<PreparedEval> {
     return resolved;
   });
   // The tools known: the sets file's names, else the target's (the simulator's catalogue), else none.
-  const toolIds = sets?.defaults.tool_ids ? toolIdsOf(Object.entries(sets.defaults.tool_ids)) : (inputs.toolIds ?? null);
+  const toolIds = sets?.defaults.tool_ids
+    ? toolIdsOf(Object.entries(sets.defaults.tool_ids))
+    : (inputs.toolIds ?? null);
   const { problems, collect } = createProblemCollector();
   // Named as the user gave it, so that every message reads `their/path.csv:12: column: ...`.
   const dataset = await collect(() => indexDataset({ path: inputs.datasetPath, cwd: inputs.cwd }, { toolIds }));
@@ -142,38 +158,87 @@ export async function prepareEval(inputs: EvalInputs): Promise<PreparedEval> {
   problems.push(...setsRead.problems);
   if (dataset && sets) problems.push(...deepResearchProblems(dataset.rows.deepResearch, sets.sets, inputs.datasetPath));
   const quality = inputs.quality;
-  const checks = quality?.checksPath === undefined ? null : await collect(() => loadChecks({
-    path: quality.checksPath!, cwd: inputs.cwd, timeoutMs: quality.checksTimeoutMs ?? DEFAULT_CHECKS_TIMEOUT_MS, ...(quality.env === undefined ? {} : { env: quality.env }),
-    ...(quality.checksTotalMs === undefined ? {} : { totalMs: quality.checksTotalMs }), ...(quality.checksHeapMb === undefined ? {} : { heapMb: quality.checksHeapMb }),
-    reserved: new Set([...FIGURE_NAMES, ...SCORE_NAMES, 'pass']),
-  }));
+  const checks =
+    quality?.checksPath === undefined
+      ? null
+      : await collect(() =>
+          loadChecks({
+            path: quality.checksPath!,
+            cwd: inputs.cwd,
+            timeoutMs: quality.checksTimeoutMs ?? DEFAULT_CHECKS_TIMEOUT_MS,
+            ...(quality.env === undefined ? {} : { env: quality.env }),
+            ...(quality.checksTotalMs === undefined ? {} : { totalMs: quality.checksTotalMs }),
+            ...(quality.checksHeapMb === undefined ? {} : { heapMb: quality.checksHeapMb }),
+            reserved: new Set([...FIGURE_NAMES, ...SCORE_NAMES, 'pass']),
+          }),
+        );
   const passRule = await collect(async () => {
     const rule = parsePassRule(quality?.pass ?? [], checks?.names ?? []);
     const judged = judgedFiguresOf(rule);
-    if (judged.length > 0 && !quality?.judged) throw new UsageError(`--pass names ${judged.join(', ')}, which a judge scores: give --judge URL (or run with --sim)`);
+    if (judged.length > 0 && !quality?.judged)
+      throw new UsageError(
+        `--pass names ${judged.join(', ')}, which a judge scores: give --judge URL (or run with --sim)`,
+      );
     return rule;
   });
-  const labels = quality?.labelsPath === undefined || !dataset || !sets ? null : await collect(() => readLabels(
-    { path: quality.labelsPath!, cwd: inputs.cwd },
-    { questionIds: new Set(idsOf(dataset.rows)), sets: sets.sets.map((s) => s.name) },
-  ));
-  if (problems.length > 0 || !dataset || !sets || !passRule || (quality?.checksPath !== undefined && !checks) || (quality?.labelsPath !== undefined && !labels)) {
+  const labels =
+    quality?.labelsPath === undefined || !dataset || !sets
+      ? null
+      : await collect(() =>
+          readLabels(
+            { path: quality.labelsPath!, cwd: inputs.cwd },
+            { questionIds: new Set(idsOf(dataset.rows)), sets: sets.sets.map((s) => s.name) },
+          ),
+        );
+  if (
+    problems.length > 0 ||
+    !dataset ||
+    !sets ||
+    !passRule ||
+    (quality?.checksPath !== undefined && !checks) ||
+    (quality?.labelsPath !== undefined && !labels)
+  ) {
     await checks?.close();
     throw new InputError(problems);
   }
   // Counted before it is built: --repeat 1e12 must be refused with its size, not exhaust the heap.
   const size = planSize({ rows: dataset.rows, sets: sets.sets, mode: inputs.mode, repeat: inputs.repeat });
-  const tooLarge = planTooLarge(size.requests, LIMITS.evalPlan, inputs.heapBytes ?? heapLimitBytes(), 'the plan', size.how);
+  const tooLarge = planTooLarge(
+    size.requests,
+    LIMITS.evalPlan,
+    inputs.heapBytes ?? heapLimitBytes(),
+    'the plan',
+    size.how,
+  );
   if (tooLarge) {
     await checks?.close();
     throw new UsageError(`${tooLarge}: lower --repeat or ask fewer questions`);
   }
-  const planInput = { rows: dataset.rows, sets: sets.sets, defaults: sets.defaults, mode: inputs.mode, repeat: inputs.repeat, toolIds };
+  const planInput = {
+    rows: dataset.rows,
+    sets: sets.sets,
+    defaults: sets.defaults,
+    mode: inputs.mode,
+    repeat: inputs.repeat,
+    toolIds,
+  };
   const plan = createEvalPlan(planInput, inputs.shard);
   if (plan.total === 0) throw new InputError([`${inputs.datasetPath}: the dataset has no questions`]);
-  if (plan.length === 0) throw new InputError([`shard ${inputs.shard?.index}/${inputs.shard?.count} has no requests: the plan has only ${plan.total}`]);
+  if (plan.length === 0)
+    throw new InputError([
+      `shard ${inputs.shard?.index}/${inputs.shard?.count} has no requests: the plan has only ${plan.total}`,
+    ]);
   // Digested as it is built, request by request: the whole plan is never held (nor its rows: each is read again as it is reached).
-  return { dataset, sets, plan, plannedTotal: plan.total, wholePlanSha256: planDigest(planRequests(planInput)), checks: checks ?? null, passRule, labels: labels ?? null };
+  return {
+    dataset,
+    sets,
+    plan,
+    plannedTotal: plan.total,
+    wholePlanSha256: planDigest(planRequests(planInput)),
+    checks: checks ?? null,
+    passRule,
+    labels: labels ?? null,
+  };
 }
 
 export interface EvalOptions extends EvalInputs {
@@ -204,7 +269,14 @@ export interface EvalOptions extends EvalInputs {
   readonly version: string;
   readonly onProgress?: (progress: RunProgress) => void;
   /** Called once the run directory exists and the plan is known, before the first request. */
-  readonly onStart?: (info: { outDir: string; planned: number; alreadyDone: number; truncatedBytes: number; service: ServiceVersion; project: string | null }) => void;
+  readonly onStart?: (info: {
+    outDir: string;
+    planned: number;
+    alreadyDone: number;
+    truncatedBytes: number;
+    service: ServiceVersion;
+    project: string | null;
+  }) => void;
   /** `--restore-project`: put the project's previous instructions back when the run ends (app/project-instructions). */
   readonly restoreProject?: boolean | undefined;
   /** A restore that failed: the run's reports are still written. */
@@ -249,7 +321,9 @@ export interface ServiceDescription extends ServiceVersion {
 export function serviceWarnings(service: ServiceVersion, sets: readonly SetDefinition[]): string[] {
   const multi = sets.filter((s) => s.multi).map((s) => s.name);
   if (service.release === null || releaseAtLeast(service.release, '3.2') || multi.length === 0) return [];
-  return [`${service.backend_version ?? `release ${service.release}`} predates multi-model answers (v3.2): it ignores llm_overrides and answers set${multi.length === 1 ? '' : 's'} ${multi.join(', ')} with one model; those requests are recorded invalid_response, not scored`];
+  return [
+    `${service.backend_version ?? `release ${service.release}`} predates multi-model answers (v3.2): it ignores llm_overrides and answers set${multi.length === 1 ? '' : 's'} ${multi.join(', ')} with one model; those requests are recorded invalid_response, not scored`,
+  ];
 }
 
 export interface EvalResult {
@@ -272,18 +346,34 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   await readReviews(outDir);
   if (ready.labels === null) await readRunLabels(outDir);
   // Every secret of the run, taken out of whatever the service or the judge says (client/redact.ts).
-  const secrets = runSecrets({ tokens: [options.token], mcpHeaders: sets.defaults.mcp_headers, judgeToken: options.judge?.token });
-  const version = await probeVersion({
-    baseUrl: options.baseUrl, ...(options.maxVersionBytes === undefined ? {} : { maxBodyBytes: options.maxVersionBytes }),
-    ...(options.versionTimeoutMs === undefined ? {} : { timeoutMs: options.versionTimeoutMs }),
-  }, options.signal, secrets);
+  const secrets = runSecrets({
+    tokens: [options.token],
+    mcpHeaders: sets.defaults.mcp_headers,
+    judgeToken: options.judge?.token,
+  });
+  const version = await probeVersion(
+    {
+      baseUrl: options.baseUrl,
+      ...(options.maxVersionBytes === undefined ? {} : { maxBodyBytes: options.maxVersionBytes }),
+      ...(options.versionTimeoutMs === undefined ? {} : { timeoutMs: options.versionTimeoutMs }),
+    },
+    options.signal,
+    secrets,
+  );
   const service: ServiceDescription = { ...version, framing: null };
-  const projectEndpoint = { baseUrl: options.baseUrl, token: options.token, secrets, maxBodyBytes: options.maxBodyBytes, ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) };
+  const projectEndpoint = {
+    baseUrl: options.baseUrl,
+    token: options.token,
+    secrets,
+    maxBodyBytes: options.maxBodyBytes,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  };
   const project = sets.defaults.project;
   // Read before the run replaces them; a resume keeps what the run first read (withResume keeps the run's manifest).
   const before = project ? await readPrevious(projectEndpoint, project) : null;
   const manifest = {
-    ...(await buildManifest(options, dataset, sets, plan, plannedTotal, wholePlanSha256, service)), quality: await qualityManifest(options, ready),
+    ...(await buildManifest(options, dataset, sets, plan, plannedTotal, wholePlanSha256, service)),
+    quality: await qualityManifest(options, ready),
     ...(before ? { project: before } : {}),
   };
   let done: ResumeState['done'] = NOTHING_DONE;
@@ -294,18 +384,29 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
     const resumed = await prepareResume(outDir, options.outDir, manifest, plan);
     ({ done, truncatedBytes, turns } = resumed);
     firstRead = resumed.manifest.project ?? before;
-    await writeFileAtomic(join(outDir, 'manifest.json'), `${JSON.stringify(withResume(resumed.manifest, manifest), null, 2)}\n`);
+    await writeFileAtomic(
+      join(outDir, 'manifest.json'),
+      `${JSON.stringify(withResume(resumed.manifest, manifest), null, 2)}\n`,
+    );
   } else {
     await ensureFreshRunDir(outDir, `continue that run with --resume ${outDir}`);
     await writeFileAtomic(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   }
-  if (ready.labels !== null) await writeFileAtomic(join(outDir, LABELS_FILE), ready.labels.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  if (ready.labels !== null)
+    await writeFileAtomic(join(outDir, LABELS_FILE), ready.labels.map((l) => `${JSON.stringify(l)}\n`).join(''));
   const todo = notDone(plan, done, turns);
 
   const client = createChatClient({
-    baseUrl: options.baseUrl, token: options.token, connections: options.concurrency, timeoutMs: options.timeoutMs,
-    maxDurationMs: options.maxDurationMs, ...(options.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: options.maxAnswerBytes }),
-    maxBodyBytes: options.maxBodyBytes, maxLineBytes: options.maxLineBytes, maxErrorBodyBytes: options.maxErrorBodyBytes, secrets,
+    baseUrl: options.baseUrl,
+    token: options.token,
+    connections: options.concurrency,
+    timeoutMs: options.timeoutMs,
+    maxDurationMs: options.maxDurationMs,
+    ...(options.maxAnswerBytes === undefined ? {} : { maxAnswerBytes: options.maxAnswerBytes }),
+    maxBodyBytes: options.maxBodyBytes,
+    maxLineBytes: options.maxLineBytes,
+    maxErrorBodyBytes: options.maxErrorBodyBytes,
+    secrets,
   });
   let told = false;
   const tell = () => {
@@ -331,7 +432,13 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   });
   const assessor = await createAssessor(
     { judge: options.judge ?? null, checks: ready.checks, passRule: ready.passRule },
-    { baseUrl: options.baseUrl, token: options.token, timeoutMs: options.timeoutMs ?? 60_000, maxBodyBytes: options.maxBodyBytes, secrets },
+    {
+      baseUrl: options.baseUrl,
+      token: options.token,
+      timeoutMs: options.timeoutMs ?? 60_000,
+      maxBodyBytes: options.maxBodyBytes,
+      secrets,
+    },
   );
   // Records wait here for their verdicts; each is written the moment it has them.
   const waiting = new Set<Promise<void>>();
@@ -347,22 +454,24 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   };
   // Assessing (scoring, checks, the judge's call) and writing run after the I/O callbacks of the
   // loop's turn (runner/record-queue.ts), never between a socket's data and its timestamp.
-  const assessing = createRecordQueue(([unscored, planned]: [Parameters<typeof assessor.assess>[0], PlannedRequest]) => {
-    const { expectations } = planned;
-    const written = assessor.assess(unscored, expectations).then(
-      (record) => {
-        write(record);
-        options.onRecord?.(record);
-      },
-      (error: unknown) => {
-        // A bug in assessing: keep the record's line (scored, unjudged) and report the bug after the run.
-        failure ??= error;
-        write(scoreRecord(unscored, expectations));
-      },
-    );
-    waiting.add(written);
-    void written.finally(() => waiting.delete(written));
-  });
+  const assessing = createRecordQueue(
+    ([unscored, planned]: [Parameters<typeof assessor.assess>[0], PlannedRequest]) => {
+      const { expectations } = planned;
+      const written = assessor.assess(unscored, expectations).then(
+        (record) => {
+          write(record);
+          options.onRecord?.(record);
+        },
+        (error: unknown) => {
+          // A bug in assessing: keep the record's line (scored, unjudged) and report the bug after the run.
+          failure ??= error;
+          write(scoreRecord(unscored, expectations));
+        },
+      );
+      waiting.add(written);
+      void written.finally(() => waiting.delete(written));
+    },
+  );
   const onRecord = (unscored: Parameters<typeof assessor.assess>[0], planned: PlannedRequest) => {
     sink.assertWritable();
     assessing.push([unscored, planned]);
@@ -383,12 +492,22 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   let warm: WarmUpResult = { connections_opened: 0, warm_up_ms: 0 };
   try {
     if (project) await applyProject(projectEndpoint, project);
-    const projectLine = project && firstRead ? describeProject(project, firstRead, options.restoreProject === true) : null;
-    options.onStart?.({ outDir, planned: todo.length, alreadyDone: done.size, truncatedBytes, service: version, project: projectLine });
+    const projectLine =
+      project && firstRead ? describeProject(project, firstRead, options.restoreProject === true) : null;
+    options.onStart?.({
+      outDir,
+      planned: todo.length,
+      alreadyDone: done.size,
+      truncatedBytes,
+      service: version,
+      project: projectLine,
+    });
     // The first wave must be timed like the rest: hot path warmed, connections open, before the first send.
     const sample = first(todo);
     warm = await warmUp({
-      preconnect: (n) => client.preconnect(n), connections: Math.min(options.concurrency, todo.length), sample,
+      preconnect: (n) => client.preconnect(n),
+      connections: Math.min(options.concurrency, todo.length),
+      sample,
       // A record's whole path, so zod compiles the record's validator before the first request, not on it.
       score: (record) => void JSON.stringify(warmValidRecord(scoreRecord(record, sample!.expectations))),
     });
@@ -441,7 +560,10 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   if (service.framing !== null || restored !== null) {
     const file = join(outDir, 'manifest.json');
     const current: unknown = options.resume ? JSON.parse(await readFile(file, 'utf8')) : manifest;
-    await writeFileAtomic(file, `${JSON.stringify({ ...(current as object), ...(service.framing === null ? {} : { service }), ...(restored ? { project: restored } : {}) }, null, 2)}\n`);
+    await writeFileAtomic(
+      file,
+      `${JSON.stringify({ ...(current as object), ...(service.framing === null ? {} : { service }), ...(restored ? { project: restored } : {}) }, null, 2)}\n`,
+    );
   }
   if (failure !== undefined) throw failure;
   const generator: EvalGenerator = { loop_delay_ms: worseLoopDelay(previous, loopDelay), ...warm };
@@ -451,15 +573,28 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   const junitQuestions = options.junitQuestions ?? DEFAULT_JUNIT_QUESTIONS;
   let decision: EvalVerdict | undefined;
   const asked = options.verdict;
-  const decide = asked === undefined || runFailed !== undefined || run === undefined ? undefined : async ({ input }: { input: ReportInput }) => {
-    const interrupted = run.interrupted || options.signal.aborted;
-    decision = await decideEval({
-      ...asked, dir: outDir, cwd: options.cwd, input, interrupted, interruptedExit: interruptedExitCode(options.signal),
-      junitQuestions: asked.junitQuestions ?? junitQuestions, detail: `${run.sent} requests, ${run.outcomes.ok} ok`,
-    });
-    return decision;
-  };
-  const reports = await renderReports(outDir, { version: options.version, junit: { gates: null, questions: junitQuestions }, decide });
+  const decide =
+    asked === undefined || runFailed !== undefined || run === undefined
+      ? undefined
+      : async ({ input }: { input: ReportInput }) => {
+          const interrupted = run.interrupted || options.signal.aborted;
+          decision = await decideEval({
+            ...asked,
+            dir: outDir,
+            cwd: options.cwd,
+            input,
+            interrupted,
+            interruptedExit: interruptedExitCode(options.signal),
+            junitQuestions: asked.junitQuestions ?? junitQuestions,
+            detail: `${run.sent} requests, ${run.outcomes.ok} ok`,
+          });
+          return decision;
+        };
+  const reports = await renderReports(outDir, {
+    version: options.version,
+    junit: { gates: null, questions: junitQuestions },
+    decide,
+  });
   if (runFailed !== undefined || run === undefined) throw runFailed ?? new RunError('the run ended without a result');
   return { outDir, run, reports, decision, service, quality: assessor.stats() };
 }
@@ -512,17 +647,44 @@ async function qualityManifest(options: EvalOptions, prepared: PreparedEval): Pr
   const labelsPath = options.quality?.labelsPath;
   return {
     pass: [...prepared.passRule.texts],
-    judge: judge === null ? null : {
-      url: displayUrl(judge.url), model: judge.model, prompt_version: PROMPT_VERSION, figures: [...judge.figures], repeat: judge.repeat, fetch_cited: judge.fetchCited,
-    },
-    checks: prepared.checks === null || checksPath === undefined ? null : { path: checksPath, sha256: await sha256File(resolve(options.cwd, checksPath)), names: [...prepared.checks.names] },
-    labels: prepared.labels === null || labelsPath === undefined ? null : { path: labelsPath, sha256: await sha256File(resolve(options.cwd, labelsPath)), labels: prepared.labels.length },
+    judge:
+      judge === null
+        ? null
+        : {
+            url: displayUrl(judge.url),
+            model: judge.model,
+            prompt_version: PROMPT_VERSION,
+            figures: [...judge.figures],
+            repeat: judge.repeat,
+            fetch_cited: judge.fetchCited,
+          },
+    checks:
+      prepared.checks === null || checksPath === undefined
+        ? null
+        : {
+            path: checksPath,
+            sha256: await sha256File(resolve(options.cwd, checksPath)),
+            names: [...prepared.checks.names],
+          },
+    labels:
+      prepared.labels === null || labelsPath === undefined
+        ? null
+        : {
+            path: labelsPath,
+            sha256: await sha256File(resolve(options.cwd, labelsPath)),
+            labels: prepared.labels.length,
+          },
   };
 }
 
 /** The run's manifest: what was run, against what, with which inputs by hash (and the plan's digest). */
 async function buildManifest(
-  options: EvalOptions, dataset: IndexedDataset, sets: ResolvedSets, plan: EvalPlan, plannedTotal: number, wholePlanSha256: string,
+  options: EvalOptions,
+  dataset: IndexedDataset,
+  sets: ResolvedSets,
+  plan: EvalPlan,
+  plannedTotal: number,
+  wholePlanSha256: string,
   service: ServiceDescription,
 ): Promise<Manifest> {
   return {
@@ -536,23 +698,43 @@ async function buildManifest(
     planned_requests: plan.length,
     planned_total: plannedTotal,
     shard: options.shard ?? null,
-    dataset: { path: options.datasetPath, sha256: await sha256File(resolve(options.cwd, dataset.path)), questions: dataset.rows.length },
+    dataset: {
+      path: options.datasetPath,
+      sha256: await sha256File(resolve(options.cwd, dataset.path)),
+      questions: dataset.rows.length,
+    },
     question_ids: idsOf(dataset.rows),
-    ...(dataset.rows.hasConversations ? { conversation_units: Array.from({ length: dataset.rows.unitCount }, (_, u) => dataset.rows.unit(u).map((at) => dataset.rows.id(at))) } : {}),
-    models: sets.modelsPath ? { path: sets.modelsPath, sha256: await sha256File(resolve(options.cwd, sets.modelsPath)) } : null,
+    ...(dataset.rows.hasConversations
+      ? {
+          conversation_units: Array.from({ length: dataset.rows.unitCount }, (_, u) =>
+            dataset.rows.unit(u).map((at) => dataset.rows.id(at)),
+          ),
+        }
+      : {}),
+    models: sets.modelsPath
+      ? { path: sets.modelsPath, sha256: await sha256File(resolve(options.cwd, sets.modelsPath)) }
+      : null,
     sets: sets.sets.map((s) => ({
       name: s.name,
       multi: s.multi,
       ...(s.encoding === undefined ? {} : { encoding: s.encoding }),
-      models: (s.llm_overrides ?? (s.llm_override ? [s.llm_override] : [])).map((o) => o.display_name ?? o.model_version ?? 'configured model'),
+      models: (s.llm_overrides ?? (s.llm_override ? [s.llm_override] : [])).map(
+        (o) => o.display_name ?? o.model_version ?? 'configured model',
+      ),
     })),
     defaults: redactDefaults(sets.defaults),
     // Unsharded, the plan is the whole plan: its digest is known (a second pass would read every row again).
     plan_sha256: (options.shard ?? null) === null && plan.length === plannedTotal ? wholePlanSha256 : planDigest(plan),
     whole_plan_sha256: wholePlanSha256,
     options: {
-      mode: options.mode, repeat: options.repeat, concurrency: options.concurrency, timeout_ms: options.timeoutMs ?? null,
-      max_duration_ms: options.maxDurationMs ?? null, max_answer_bytes: options.maxAnswerBytes ?? null, retries: options.retries, retry_429: options.retry429,
+      mode: options.mode,
+      repeat: options.repeat,
+      concurrency: options.concurrency,
+      timeout_ms: options.timeoutMs ?? null,
+      max_duration_ms: options.maxDurationMs ?? null,
+      max_answer_bytes: options.maxAnswerBytes ?? null,
+      retries: options.retries,
+      retry_429: options.retry429,
       gates: [...(options.gates ?? [])],
       junit_questions: options.junitQuestions ?? DEFAULT_JUNIT_QUESTIONS,
       reference: options.reference ?? null,
@@ -566,7 +748,10 @@ async function buildManifest(
  * The client as the runner sees it, with `cancelNow` joined to every request's own signal. The
  * runner's stop already keeps new requests from starting; this only ends the ones in flight early.
  */
-function withCancelNow(client: Pick<ChatClient, 'send' | 'baseUrl'>, cancelNow: AbortSignal | undefined): Pick<ChatClient, 'send' | 'baseUrl'> {
+function withCancelNow(
+  client: Pick<ChatClient, 'send' | 'baseUrl'>,
+  cancelNow: AbortSignal | undefined,
+): Pick<ChatClient, 'send' | 'baseUrl'> {
   if (cancelNow === undefined) return client;
   return {
     baseUrl: client.baseUrl,

@@ -15,7 +15,16 @@ export function planInput(prepared: PreparedLoad, spec: LoadSpec): LoadPlanInput
   const common = { order: spec.question_order, seed: spec.seed };
   const { source } = prepared;
   if (source.operation === 'open-urls') return { operation: 'open-urls', urls: source.urls, ...common };
-  return { operation: 'chat', rows: source.rows, set: source.set, defaults: source.defaults, mode: spec.mode, conversations: spec.conversations, toolIds: source.toolIds, ...common };
+  return {
+    operation: 'chat',
+    rows: source.rows,
+    set: source.set,
+    defaults: source.defaults,
+    mode: spec.mode,
+    conversations: spec.conversations,
+    toolIds: source.toolIds,
+    ...common,
+  };
 }
 
 /** Chat records are scored like eval's; open-urls records have nothing to score. */
@@ -25,7 +34,10 @@ export function expectationsOf(prepared: PreparedLoad): Map<string, Expectations
 }
 
 /** A finished request as results.jsonl holds it: scored like eval's; a load run judges nothing, so the documents' text (kept for a judge) would only swell the file. */
-export function finishedRecord(unscored: UnscoredRecord, expectations: ReadonlyMap<string, Expectations>): RequestRecord {
+export function finishedRecord(
+  unscored: UnscoredRecord,
+  expectations: ReadonlyMap<string, Expectations>,
+): RequestRecord {
   // scoreRecord returns a new record with new model entries: emptied in place, not copied once more.
   const record = scoreRecord(unscored, expectations.get(unscored.question_id));
   record.top_documents = [];

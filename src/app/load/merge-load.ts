@@ -35,9 +35,12 @@ export async function readGeneratorHealth(run: ShardRun): Promise<GeneratorHealt
   try {
     text = await readFile(join(run.path, 'generator.json'), 'utf8');
   } catch (error) {
-    throw new InputError([`${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`], {
-      hint: 'a load run writes generator.json when it ends; a shard that crashed has none',
-    });
+    throw new InputError(
+      [`${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`],
+      {
+        hint: 'a load run writes generator.json when it ends; a shard that crashed has none',
+      },
+    );
   }
   return parseJsonText(text, file, GeneratorHealthSchema);
 }
@@ -68,7 +71,11 @@ export function mergeGeneratorHealth(shards: readonly GeneratorHealth[], lagsMs:
     unsent: sum((g) => g.unsent),
     late_sends: sum((g) => g.late_sends),
     queued: sum((g) => g.queued ?? 0),
-    schedule_lag_ms: { p50: lag(0.5, (g) => g.schedule_lag_ms.p50), p99: lag(0.99, (g) => g.schedule_lag_ms.p99), max: maxes.length > 0 ? Math.max(...maxes) : null },
+    schedule_lag_ms: {
+      p50: lag(0.5, (g) => g.schedule_lag_ms.p50),
+      p99: lag(0.99, (g) => g.schedule_lag_ms.p99),
+      max: maxes.length > 0 ? Math.max(...maxes) : null,
+    },
     peak_in_flight: Math.max(...shards.map((g) => g.peak_in_flight)),
     cpu_user_ms: sumOrNull(shards.map((g) => g.cpu_user_ms)),
     cpu_system_ms: sumOrNull(shards.map((g) => g.cpu_system_ms)),
@@ -78,7 +85,12 @@ export function mergeGeneratorHealth(shards: readonly GeneratorHealth[], lagsMs:
     schedule_ms: shards.some((g) => g.schedule_ms === null) ? null : Math.max(...shards.map((g) => g.schedule_ms ?? 0)),
     duration_ms: roundMs(Math.max(...shards.map((g, i) => starts[i]! + g.duration_ms)) - zero),
     ...(shards.some((g) => g.conversations != null)
-      ? { conversations: { started: sum((g) => g.conversations?.started ?? 0), skipped_turns: sum((g) => g.conversations?.skipped_turns ?? 0) } }
+      ? {
+          conversations: {
+            started: sum((g) => g.conversations?.started ?? 0),
+            skipped_turns: sum((g) => g.conversations?.skipped_turns ?? 0),
+          },
+        }
       : {}),
   };
 }
@@ -87,15 +99,26 @@ export function mergeGeneratorHealth(shards: readonly GeneratorHealth[], lagsMs:
 export function startWarnings(runs: readonly ShardRun[], shards: readonly GeneratorHealth[]): string[] {
   const starts = shards.map((g) => Date.parse(g.started_at));
   const spread = Math.max(...starts) - Math.min(...starts);
-  const late = shards.flatMap((g, i) => (g.start_delay_ms > START_SPREAD_WARN_MS ? [`${runs[i]!.label} started its schedule ${Math.round(g.start_delay_ms)} ms after --start-at`] : []));
+  const late = shards.flatMap((g, i) =>
+    g.start_delay_ms > START_SPREAD_WARN_MS
+      ? [`${runs[i]!.label} started its schedule ${Math.round(g.start_delay_ms)} ms after --start-at`]
+      : [],
+  );
   if (late.length > 0 || spread <= START_SPREAD_WARN_MS) return late;
-  return [`the shards started their schedules up to ${Math.round(spread)} ms apart (no --start-at?): the merged timeline overlays them from each one's start`];
+  return [
+    `the shards started their schedules up to ${Math.round(spread)} ms apart (no --start-at?): the merged timeline overlays them from each one's start`,
+  ];
 }
 
 /** Writes the merged generator.json from the shards' (in shard order) and the merged records; returns its path and the warnings. */
-export async function writeMergedGenerator(outDir: string, runs: readonly ShardRun[], shards: readonly GeneratorHealth[]): Promise<{ file: string; warnings: string[] }> {
+export async function writeMergedGenerator(
+  outDir: string,
+  runs: readonly ShardRun[],
+  shards: readonly GeneratorHealth[],
+): Promise<{ file: string; warnings: string[] }> {
   const lags: number[] = [];
-  for await (const record of readRecords(outDir)) if (record.scheduled_offset_ms !== null && record.queue_ms !== null) lags.push(record.queue_ms);
+  for await (const record of readRecords(outDir))
+    if (record.scheduled_offset_ms !== null && record.queue_ms !== null) lags.push(record.queue_ms);
   lags.sort((a, b) => a - b);
   const file = join(outDir, 'generator.json');
   await writeFileAtomic(file, `${JSON.stringify(mergeGeneratorHealth(shards, lags), null, 2)}\n`);
@@ -103,9 +126,17 @@ export async function writeMergedGenerator(outDir: string, runs: readonly ShardR
 }
 
 /** A load merge's `--gate`s (the load figures known) and `--slo`s; a gates file holds eval gates only. */
-export function parseLoadChecks(options: { gates: readonly string[]; gatesFile: string | undefined; slos: readonly string[] }) {
-  if (options.gatesFile !== undefined) throw new UsageError('--gates-file holds the gates of eval runs; give those of a load run with --gate');
-  return { gates: options.gates.map((text) => parseLoadGateFlag(text)), slos: options.slos.map((text) => parseSlo(text)) };
+export function parseLoadChecks(options: {
+  gates: readonly string[];
+  gatesFile: string | undefined;
+  slos: readonly string[];
+}) {
+  if (options.gatesFile !== undefined)
+    throw new UsageError('--gates-file holds the gates of eval runs; give those of a load run with --gate');
+  return {
+    gates: options.gates.map((text) => parseLoadGateFlag(text)),
+    slos: options.slos.map((text) => parseSlo(text)),
+  };
 }
 
 export interface MergedLoad {
@@ -128,6 +159,15 @@ export async function finishLoadMerge(
   options: { version: string; gates: readonly Gate[]; slos: ReturnType<typeof parseLoadChecks>['slos'] },
 ): Promise<MergedLoad> {
   const generator = await writeMergedGenerator(outDir, runs, generators);
-  const reports = await renderLoadReports(outDir, { version: options.version, gates: options.gates, slos: options.slos });
-  return { summary: reports.summary, gateResults: [...reports.gates], files: [generator.file, ...reports.files], warnings: generator.warnings };
+  const reports = await renderLoadReports(outDir, {
+    version: options.version,
+    gates: options.gates,
+    slos: options.slos,
+  });
+  return {
+    summary: reports.summary,
+    gateResults: [...reports.gates],
+    files: [generator.file, ...reports.files],
+    warnings: generator.warnings,
+  };
 }

@@ -33,7 +33,13 @@ export interface LoadInputs {
 /** Checked inputs: what the plan draws from, and what the manifest says about it. */
 export interface PreparedLoad {
   readonly source:
-    | { operation: 'chat'; rows: Extract<LoadPlanInput, { operation: 'chat' }>['rows']; set: SetDefinition; defaults: SetsDefaults; toolIds: ToolIds | null }
+    | {
+        operation: 'chat';
+        rows: Extract<LoadPlanInput, { operation: 'chat' }>['rows'];
+        set: SetDefinition;
+        defaults: SetsDefaults;
+        toolIds: ToolIds | null;
+      }
     | { operation: 'open-urls'; urls: UrlEntry[] };
   readonly dataset: Manifest['dataset'];
   readonly models: Manifest['models'];
@@ -52,7 +58,9 @@ export async function prepareLoad(inputs: LoadInputs): Promise<PreparedLoad> {
     checkSetsForMode([chosen], inputs.mode);
     return { chosen, resolved };
   });
-  const toolIds = set?.resolved.defaults.tool_ids ? toolIdsOf(Object.entries(set.resolved.defaults.tool_ids)) : (inputs.toolIds ?? null);
+  const toolIds = set?.resolved.defaults.tool_ids
+    ? toolIdsOf(Object.entries(set.resolved.defaults.tool_ids))
+    : (inputs.toolIds ?? null);
   const datasetRead = createProblemCollector();
   const dataset = await datasetRead.collect(() => readDataset(resolve(inputs.cwd, inputs.datasetPath!), { toolIds }));
   // The dataset's problems first, then the sets' (the order every input problem is listed in).
@@ -62,8 +70,19 @@ export async function prepareLoad(inputs: LoadInputs): Promise<PreparedLoad> {
   return {
     source: { operation: 'chat', rows: dataset.rows, set: chosen, defaults: resolved.defaults, toolIds },
     dataset: { path: inputs.datasetPath, sha256: await sha256File(dataset.path), questions: dataset.rows.length },
-    models: resolved.modelsPath ? { path: resolved.modelsPath, sha256: await sha256File(resolve(inputs.cwd, resolved.modelsPath)) } : null,
-    sets: [{ name: chosen.name, multi: chosen.multi, ...(chosen.encoding === undefined ? {} : { encoding: chosen.encoding }), models: (chosen.llm_overrides ?? (chosen.llm_override ? [chosen.llm_override] : [])).map((o) => o.display_name ?? o.model_version ?? 'configured model') }],
+    models: resolved.modelsPath
+      ? { path: resolved.modelsPath, sha256: await sha256File(resolve(inputs.cwd, resolved.modelsPath)) }
+      : null,
+    sets: [
+      {
+        name: chosen.name,
+        multi: chosen.multi,
+        ...(chosen.encoding === undefined ? {} : { encoding: chosen.encoding }),
+        models: (chosen.llm_overrides ?? (chosen.llm_override ? [chosen.llm_override] : [])).map(
+          (o) => o.display_name ?? o.model_version ?? 'configured model',
+        ),
+      },
+    ],
     defaults: resolved.defaults,
   };
 }
@@ -72,21 +91,29 @@ export async function prepareLoad(inputs: LoadInputs): Promise<PreparedLoad> {
 function chooseSet(sets: readonly SetDefinition[], name: string | undefined): SetDefinition {
   if (name !== undefined) {
     const found = sets.find((s) => s.name === name);
-    if (!found) throw new InputError([`--set-name ${name}: no such set; the sets are ${sets.map((s) => s.name).join(', ')}`]);
+    if (!found)
+      throw new InputError([`--set-name ${name}: no such set; the sets are ${sets.map((s) => s.name).join(', ')}`]);
     return found;
   }
-  if (sets.length > 1) throw new InputError([`a load run sends one set, and ${sets.length} are defined (${sets.map((s) => s.name).join(', ')}): pick one with --set-name`]);
+  if (sets.length > 1)
+    throw new InputError([
+      `a load run sends one set, and ${sets.length} are defined (${sets.map((s) => s.name).join(', ')}): pick one with --set-name`,
+    ]);
   return sets[0]!;
 }
 
 async function prepareUrls(inputs: LoadInputs): Promise<PreparedLoad> {
   const path = inputs.urlsFile ?? inputs.datasetPath;
-  if (path === undefined) throw new UsageError('--operation open-urls needs --urls-file (one URL per line) or --dataset with a url column');
+  if (path === undefined)
+    throw new UsageError('--operation open-urls needs --urls-file (one URL per line) or --dataset with a url column');
   const full = resolve(inputs.cwd, path);
   const text = await readUtf8File({ path, cwd: inputs.cwd });
   const urls = inputs.urlsFile !== undefined ? parseUrlList(text, path) : parseUrlCsv(text, path);
   return {
-    source: { operation: 'open-urls', urls }, dataset: { path, sha256: await sha256File(full), questions: urls.length },
-    models: null, sets: [{ name: 'open-urls', multi: false, models: [] }], defaults: {},
+    source: { operation: 'open-urls', urls },
+    dataset: { path, sha256: await sha256File(full), questions: urls.length },
+    models: null,
+    sets: [{ name: 'open-urls', multi: false, models: [] }],
+    defaults: {},
   };
 }

@@ -53,7 +53,6 @@ export interface RenderedLoadReports {
   readonly files: readonly string[];
 }
 
-
 const ManifestLoadSchema = z.looseObject({ load: LoadSpecSchema });
 
 /** A file's text, or undefined when it does not exist. */
@@ -70,11 +69,19 @@ async function readIfThere(path: string): Promise<string | undefined> {
 export async function readLoadRun(dir: string): Promise<{ spec: LoadSpec; generator: GeneratorHealth | null }> {
   const manifestName = join(dir, 'manifest.json');
   const manifest = await readIfThere(manifestName);
-  if (manifest === undefined) throw new InputError([`${manifestName}: no such file`], { hint: 'a load run directory holds the manifest.json that chatbench load wrote' });
-  const { load: spec } = parseJsonText(manifest, manifestName, ManifestLoadSchema, { hint: 'only a run of chatbench load has a load spec in its manifest' });
+  if (manifest === undefined)
+    throw new InputError([`${manifestName}: no such file`], {
+      hint: 'a load run directory holds the manifest.json that chatbench load wrote',
+    });
+  const { load: spec } = parseJsonText(manifest, manifestName, ManifestLoadSchema, {
+    hint: 'only a run of chatbench load has a load spec in its manifest',
+  });
   const generatorName = join(dir, 'generator.json');
   const generator = await readIfThere(generatorName);
-  return { spec, generator: generator === undefined ? null : parseJsonText(generator, generatorName, GeneratorHealthSchema) };
+  return {
+    spec,
+    generator: generator === undefined ? null : parseJsonText(generator, generatorName, GeneratorHealthSchema),
+  };
 }
 
 /** Computes the load summary of a run directory and writes its four reports. */
@@ -92,12 +99,22 @@ export async function renderLoadReports(dir: string, options: LoadReportOptions)
   }
   stopIfInterrupted(options.signal, dir);
   // generator.json is written when a run ends: without it the run was killed (or still runs).
-  const figures = computeLoadFigures({ records, spec, generator, slos: options.slos ?? [], incomplete: generator === null });
+  const figures = computeLoadFigures({
+    records,
+    spec,
+    generator,
+    slos: options.slos ?? [],
+    incomplete: generator === null,
+  });
   const gates = evaluateLoadGates(options.gates ?? [], figures.summary);
   const input: LoadReportInput = {
     summary: figures.summary,
     samples: figures.samples,
-    meta: { title: options.title ?? `chatbench load: ${spec.set} (${describeModel(figures.summary.run)})`, generated_by: `chatbench ${options.version}`, run_dir: dir },
+    meta: {
+      title: options.title ?? `chatbench load: ${spec.set} (${describeModel(figures.summary.run)})`,
+      generated_by: `chatbench ${options.version}`,
+      run_dir: dir,
+    },
     gates,
   };
   const outputs: Array<[string, string]> = [

@@ -11,8 +11,20 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { RunError, UsageError } from '../../errors.js';
 import type { Slo } from '../../metrics/load-slo.js';
-import { isUnhealthy, judgeStep, nextStep, type SaturationRule, type SearchOptions, type StepFigures } from '../../plan/capacity.js';
-import { CAPACITY_VERSION, type CapacityResult, type CapacityStep, type LoadSummary } from '../../records/load-summary.js';
+import {
+  isUnhealthy,
+  judgeStep,
+  nextStep,
+  type SaturationRule,
+  type SearchOptions,
+  type StepFigures,
+} from '../../plan/capacity.js';
+import {
+  CAPACITY_VERSION,
+  type CapacityResult,
+  type CapacityStep,
+  type LoadSummary,
+} from '../../records/load-summary.js';
 import { renderCapacityHtml, renderCapacityMd } from '../../reports/load/capacity-report.js';
 import { renderLoadReports } from './render-load-reports.js';
 import { LoadSpecSchema, runLoad, type LoadOptions, type LoadSpec } from './run-load.js';
@@ -52,15 +64,26 @@ export const stepDirName = (index: number, target: number, users: boolean): stri
   join('steps', `${String(index + 1).padStart(2, '0')}-${users ? 'users' : 'rate'}-${target}`);
 
 /** The spec of one step: the base spec at one constant target for the step duration, unsharded. */
-export function stepSpec(base: LoadSpec, target: number, o: Pick<CapacityOptions, 'users' | 'stepDurationMs' | 'stepWarmupMs'>): LoadSpec {
+export function stepSpec(
+  base: LoadSpec,
+  target: number,
+  o: Pick<CapacityOptions, 'users' | 'stepDurationMs' | 'stepWarmupMs'>,
+): LoadSpec {
   const { rate: _rate, concurrency: _concurrency, ...rest } = base;
   const parsed = LoadSpecSchema.safeParse({
     ...rest,
     model: o.users ? 'closed' : 'open',
     ...(o.users ? { concurrency: target, arrival: 'constant' } : { rate: target }),
-    stages: null, duration_ms: o.stepDurationMs, requests: null, warmup_ms: o.stepWarmupMs, cooldown_ms: 0, shard: null, start_at: null,
+    stages: null,
+    duration_ms: o.stepDurationMs,
+    requests: null,
+    warmup_ms: o.stepWarmupMs,
+    cooldown_ms: 0,
+    shard: null,
+    start_at: null,
   });
-  if (!parsed.success) throw new UsageError(`capacity step at ${target}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+  if (!parsed.success)
+    throw new UsageError(`capacity step at ${target}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
   return parsed.data;
 }
 
@@ -68,27 +91,53 @@ export function stepSpec(base: LoadSpec, target: number, o: Pick<CapacityOptions
 export function stepFigures(summary: LoadSummary): StepFigures {
   const m = summary.windows.measured;
   return {
-    offered_rate: m.rates.offered, sent_rate: m.rates.sent, ok_rate_per_s: m.rates.ok,
-    ttfp_first_p50_ms: m.ttfp_trend.first_p50_ms, ttfp_last_p50_ms: m.ttfp_trend.last_p50_ms,
+    offered_rate: m.rates.offered,
+    sent_rate: m.rates.sent,
+    ok_rate_per_s: m.rates.ok,
+    ttfp_first_p50_ms: m.ttfp_trend.first_p50_ms,
+    ttfp_last_p50_ms: m.ttfp_trend.last_p50_ms,
     // A goodput-only SLO (`goodput:…`) defines goodput and never makes a step bad.
     broken_slos: summary.slos.filter((s) => !s.passed && !s.goodput_only).map((s) => s.reason),
     health: summary.health,
   };
 }
 
-function toStep(index: number, phase: 'ramp' | 'bisect', target: number, dir: string, summary: LoadSummary, verdict: { good: boolean; reasons: string[] }): CapacityStep {
+function toStep(
+  index: number,
+  phase: 'ramp' | 'bisect',
+  target: number,
+  dir: string,
+  summary: LoadSummary,
+  verdict: { good: boolean; reasons: string[] },
+): CapacityStep {
   const m = summary.windows.measured;
   return {
-    index, phase, target, good: verdict.good, reasons: verdict.reasons, dir,
-    offered_rate: m.rates.offered, sent_rate: m.rates.sent, ok_rate_per_s: m.rates.ok, goodput: m.rates.goodput,
-    rate_limited_rate: m.shares.rate_limited_rate, error_rate: m.shares.error_rate,
-    ttft_p50_ms: m.latency.ttft_ms?.p50 ?? null, ttft_p95_ms: m.latency.ttft_ms?.p95 ?? null,
-    ttfp_p50_ms: m.latency.ttfp_ms?.p50 ?? null, ttfp_p95_ms: m.latency.ttfp_ms?.p95 ?? null, total_p95_ms: m.latency.total_ms?.p95 ?? null,
+    index,
+    phase,
+    target,
+    good: verdict.good,
+    reasons: verdict.reasons,
+    dir,
+    offered_rate: m.rates.offered,
+    sent_rate: m.rates.sent,
+    ok_rate_per_s: m.rates.ok,
+    goodput: m.rates.goodput,
+    rate_limited_rate: m.shares.rate_limited_rate,
+    error_rate: m.shares.error_rate,
+    ttft_p50_ms: m.latency.ttft_ms?.p50 ?? null,
+    ttft_p95_ms: m.latency.ttft_ms?.p95 ?? null,
+    ttfp_p50_ms: m.latency.ttfp_ms?.p50 ?? null,
+    ttfp_p95_ms: m.latency.ttfp_ms?.p95 ?? null,
+    total_p95_ms: m.latency.total_ms?.p95 ?? null,
     response_p95_ms: m.latency.response_ms?.p95 ?? null,
-    tpot_per_token_p50_ms: m.tokens?.tpot_per_token_ms?.p50 ?? null, output_tokens_per_s: m.tokens?.output_throughput_tokens_per_s ?? null,
-    ttfp_rise: m.ttfp_trend.rise, warning: summary.warning,
+    tpot_per_token_p50_ms: m.tokens?.tpot_per_token_ms?.p50 ?? null,
+    output_tokens_per_s: m.tokens?.output_throughput_tokens_per_s ?? null,
+    ttfp_rise: m.ttfp_trend.rise,
+    warning: summary.warning,
     loop_delay_ms: summary.generator.loop_delay_ms,
-    ...(summary.health === null ? {} : { health_failures: summary.health.failures, health_probes: summary.health.probes }),
+    ...(summary.health === null
+      ? {}
+      : { health_failures: summary.health.failures, health_probes: summary.health.probes }),
   };
 }
 
@@ -138,7 +187,14 @@ export async function runCapacity(options: CapacityOptions): Promise<CapacityRun
       stopped = 'interrupted';
       break;
     }
-    const step = toStep(steps.length, next.phase, next.target, dir, summary, judgeStep(stepFigures(summary), options.saturation));
+    const step = toStep(
+      steps.length,
+      next.phase,
+      next.target,
+      dir,
+      summary,
+      judgeStep(stepFigures(summary), options.saturation),
+    );
     steps.push(step);
     options.onStep?.(step);
     // The service said it is unhealthy: the search stops at this step, naming why (plan/capacity).
@@ -147,8 +203,12 @@ export async function runCapacity(options: CapacityOptions): Promise<CapacityRun
       break;
     }
   }
-  const sustainable = steps.filter((s) => s.good).reduce<number | null>((best, s) => (best === null || s.target > best ? s.target : best), null);
-  const knee = steps.filter((s) => !s.good && (sustainable === null || s.target > sustainable)).reduce<number | null>((low, s) => (low === null || s.target < low ? s.target : low), null);
+  const sustainable = steps
+    .filter((s) => s.good)
+    .reduce<number | null>((best, s) => (best === null || s.target > best ? s.target : best), null);
+  const knee = steps
+    .filter((s) => !s.good && (sustainable === null || s.target > sustainable))
+    .reduce<number | null>((low, s) => (low === null || s.target < low ? s.target : low), null);
   const result: CapacityResult = {
     capacity_version: CAPACITY_VERSION,
     unit: options.users ? 'users' : 'requests_per_s',

@@ -72,10 +72,18 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const manifest = manifestOf(options, schedule.planned(spec.shard));
   await writeJson(join(outDir, 'manifest.json'), manifest);
   const startAt = spec.start_at === null ? null : Date.parse(spec.start_at);
-  options.onStart?.({ outDir, planned: schedule.planned(spec.shard), startsInMs: startAt === null ? null : startAt - wallClock() });
+  options.onStart?.({
+    outDir,
+    planned: schedule.planned(spec.shard),
+    startsInMs: startAt === null ? null : startAt - wallClock(),
+  });
   let probe: RunningHealthProbe | null = null;
   const startProbe = (zero: number) => {
-    if (options.healthProbe) probe = startHealthProbe({ ...options.healthProbe, url: healthUrl(options.baseUrl, options.healthProbe.path), now }, zero);
+    if (options.healthProbe)
+      probe = startHealthProbe(
+        { ...options.healthProbe, url: healthUrl(options.baseUrl, options.healthProbe.path), now },
+        zero,
+      );
   };
   const onTick = (tick: LoadTick) => {
     if (probe === null) return options.onTick?.(tick);
@@ -85,7 +93,15 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   if ((options.workers ?? 1) > 1) {
     let run: Awaited<ReturnType<typeof runLoadWorkers>>;
     try {
-      run = await runLoadWorkers({ ...options, onTick, outDir, schedule, startAt, workers: options.workers!, onZero: startProbe });
+      run = await runLoadWorkers({
+        ...options,
+        onTick,
+        outDir,
+        schedule,
+        startAt,
+        workers: options.workers!,
+        onZero: startProbe,
+      });
     } finally {
       await stopProbe(probe);
     }
@@ -94,9 +110,21 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const expectations = expectationsOf(options.prepared);
   // Before --start-at's wait, so that warming never delays the start every shard shares.
   const shard = await openLoadShard({
-    spec, planInput: planInput(options.prepared, spec), baseUrl: options.baseUrl, tokens: options.tokens, timeoutMs: options.timeoutMs, maxDurationMs: options.maxDurationMs,
-    maxAnswerBytes: options.maxAnswerBytes, maxBodyBytes: options.maxBodyBytes, maxLineBytes: options.maxLineBytes, maxErrorBodyBytes: options.maxErrorBodyBytes,
-    retries: options.retries, retry429: options.retry429, graceMs: options.graceMs, now, wallClock,
+    spec,
+    planInput: planInput(options.prepared, spec),
+    baseUrl: options.baseUrl,
+    tokens: options.tokens,
+    timeoutMs: options.timeoutMs,
+    maxDurationMs: options.maxDurationMs,
+    maxAnswerBytes: options.maxAnswerBytes,
+    maxBodyBytes: options.maxBodyBytes,
+    maxLineBytes: options.maxLineBytes,
+    maxErrorBodyBytes: options.maxErrorBodyBytes,
+    retries: options.retries,
+    retry429: options.retry429,
+    graceMs: options.graceMs,
+    now,
+    wallClock,
     rehearse: (record) => void JSON.stringify(warmValidRecord(finishedRecord(record, expectations))),
   });
   if (startAt !== null) await abortableSleep(startAt - wallClock(), options.signal);
@@ -108,7 +136,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 
   // Corked and flushed ten times a second: one write per flush instead of one per record keeps the
   // generator's own CPU and syscalls low at high rates (a record still lands within 100 ms).
-  const sink = openResultsFile(join(outDir, 'results.jsonl'), { hint: 'every record written so far is intact; `chatbench report` rebuilds the reports from them', secrets: runSecrets({ tokens: options.tokens, mcpHeaders: options.prepared.defaults.mcp_headers }) });
+  const sink = openResultsFile(join(outDir, 'results.jsonl'), {
+    hint: 'every record written so far is intact; `chatbench report` rebuilds the reports from them',
+    secrets: runSecrets({ tokens: options.tokens, mcpHeaders: options.prepared.defaults.mcp_headers }),
+  });
   sink.cork();
   const flusher = setInterval(() => {
     sink.uncork();
@@ -119,7 +150,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   let run: LoadShardHealth;
   try {
     run = await shard.run({
-      zero, signal: options.signal, counters,
+      zero,
+      signal: options.signal,
+      counters,
       onEnded: () => sink.assertWritable(), // a failed write stops the run at the next record
       onRecord: (unscored) => {
         const record = finishedRecord(unscored, expectations);
@@ -144,9 +177,17 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const lags = [...run.lags_ms].sort((x, y) => x - y);
   const lag = (p: number) => (lags.length === 0 ? null : roundMs(percentile(lags, p)!));
   const generator: GeneratorHealth = {
-    planned_arrivals: run.planned_arrivals, sent: run.sent, dropped: run.dropped, unsent: run.unsent, queued: run.queued, late_sends: run.late_sends,
-    schedule_lag_ms: spec.model === 'open' ? { p50: lag(0.5), p99: lag(0.99), max: lag(1) } : { p50: null, p99: null, max: null },
-    peak_in_flight: run.peak_in_flight, interrupted: run.interrupted, duration_ms: roundMs(run.duration_ms),
+    planned_arrivals: run.planned_arrivals,
+    sent: run.sent,
+    dropped: run.dropped,
+    unsent: run.unsent,
+    queued: run.queued,
+    late_sends: run.late_sends,
+    schedule_lag_ms:
+      spec.model === 'open' ? { p50: lag(0.5), p99: lag(0.99), max: lag(1) } : { p50: null, p99: null, max: null },
+    peak_in_flight: run.peak_in_flight,
+    interrupted: run.interrupted,
+    duration_ms: roundMs(run.duration_ms),
     cpu_user_ms: cpuBefore && cpuAfter ? roundMs((cpuAfter.user - cpuBefore.user) / 1000) : null,
     cpu_system_ms: cpuBefore && cpuAfter ? roundMs((cpuAfter.system - cpuBefore.system) / 1000) : null,
     started_at: new Date(wallZero).toISOString(),
@@ -162,23 +203,55 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
 }
 
 /** Writes generator.json and the final manifest, renders the reports; rethrows the run's RunError after. */
-async function finishLoad(options: LoadOptions, outDir: string, manifest: Manifest & { load: LoadSpec }, generator: GeneratorHealth, runFailed: RunError | undefined): Promise<LoadResult> {
+async function finishLoad(
+  options: LoadOptions,
+  outDir: string,
+  manifest: Manifest & { load: LoadSpec },
+  generator: GeneratorHealth,
+  runFailed: RunError | undefined,
+): Promise<LoadResult> {
   const { spec } = options;
   const schedule = loadSchedule(spec);
   await writeJson(join(outDir, 'generator.json'), generator);
   const plannedTotal = spec.model === 'open' ? schedule.planned(null) : null;
-  await writeJson(join(outDir, 'manifest.json'), { ...manifest, planned_requests: generator.planned_arrivals, planned_total: plannedTotal ?? generator.planned_arrivals });
+  await writeJson(join(outDir, 'manifest.json'), {
+    ...manifest,
+    planned_requests: generator.planned_arrivals,
+    planned_total: plannedTotal ?? generator.planned_arrivals,
+  });
   // A run that could not be carried out still leaves its reports (each opening with what failed).
-  const rendered = generator.sent > 0 || runFailed === undefined
-    ? await renderLoadReports(outDir, { version: options.version, slos: options.slos ?? [], gates: options.gates ?? [] })
-    : undefined;
+  const rendered =
+    generator.sent > 0 || runFailed === undefined
+      ? await renderLoadReports(outDir, {
+          version: options.version,
+          slos: options.slos ?? [],
+          gates: options.gates ?? [],
+        })
+      : undefined;
   if (runFailed) throw runFailed;
   const summary = rendered?.summary ?? null;
   const gates = rendered?.gates ?? [];
-  const verdict = summary === null
-    ? null
-    : withInterruptExit(loadRunVerdict({ ...summary, run: { ...summary.run, interrupted: generator.interrupted || summary.run.interrupted } }, gates), interruptedExitCode(options.signal));
-  return { outDir, records: generator.sent, generator, interrupted: generator.interrupted, reports: rendered?.files ?? [], gates, banner: summary?.banner ?? [], summary, verdict };
+  const verdict =
+    summary === null
+      ? null
+      : withInterruptExit(
+          loadRunVerdict(
+            { ...summary, run: { ...summary.run, interrupted: generator.interrupted || summary.run.interrupted } },
+            gates,
+          ),
+          interruptedExitCode(options.signal),
+        );
+  return {
+    outDir,
+    records: generator.sent,
+    generator,
+    interrupted: generator.interrupted,
+    reports: rendered?.files ?? [],
+    gates,
+    banner: summary?.banner ?? [],
+    summary,
+    verdict,
+  };
 }
 
 /** Stopped once (a second call returns the same samples): the probe ends with the run's last byte. */
@@ -199,16 +272,36 @@ const writeJson = (path: string, value: unknown) => writeFileAtomic(path, `${JSO
 function manifestOf(options: LoadOptions, planned: number | null): Manifest & { load: LoadSpec } {
   const { prepared, spec } = options;
   return {
-    manifest_version: 1, chatbench_version: options.version, command: 'load', started_at: new Date().toISOString(),
-    base_url: displayUrl(options.baseUrl), target: options.target, plan_version: PLAN_VERSION,
-    planned_requests: planned ?? 0, planned_total: planned ?? 0, shard: spec.shard,
-    dataset: prepared.dataset, models: prepared.models, sets: prepared.sets, defaults: redactDefaults(prepared.defaults),
-    question_ids: prepared.source.operation === 'chat' ? prepared.source.rows.map((row) => row.id) : prepared.source.urls.map((u) => u.id),
-    ...(prepared.source.operation === 'chat' && spec.conversations ? { conversation_units: conversationUnits(prepared.source.rows).map((unit) => unit.map((row) => row.id)) } : {}),
+    manifest_version: 1,
+    chatbench_version: options.version,
+    command: 'load',
+    started_at: new Date().toISOString(),
+    base_url: displayUrl(options.baseUrl),
+    target: options.target,
+    plan_version: PLAN_VERSION,
+    planned_requests: planned ?? 0,
+    planned_total: planned ?? 0,
+    shard: spec.shard,
+    dataset: prepared.dataset,
+    models: prepared.models,
+    sets: prepared.sets,
+    defaults: redactDefaults(prepared.defaults),
+    question_ids:
+      prepared.source.operation === 'chat'
+        ? prepared.source.rows.map((row) => row.id)
+        : prepared.source.urls.map((u) => u.id),
+    ...(prepared.source.operation === 'chat' && spec.conversations
+      ? { conversation_units: conversationUnits(prepared.source.rows).map((unit) => unit.map((row) => row.id)) }
+      : {}),
     options: {
-      timeout_ms: options.timeoutMs ?? null, max_duration_ms: options.maxDurationMs ?? null, retries: options.retries, retry_429: options.retry429, grace_ms: options.graceMs,
+      timeout_ms: options.timeoutMs ?? null,
+      max_duration_ms: options.maxDurationMs ?? null,
+      retries: options.retries,
+      retry_429: options.retry429,
+      grace_ms: options.graceMs,
       // As given, so `chatbench report DIR` computes goodput and the gates again identically.
-      slos: (options.slos ?? []).map((s) => s.gate.text), gates: (options.gates ?? []).map((g) => g.text),
+      slos: (options.slos ?? []).map((s) => s.gate.text),
+      gates: (options.gates ?? []).map((g) => g.text),
     },
     load: spec,
     ...(options.invocation ? { invocation: options.invocation } : {}),

@@ -14,7 +14,7 @@ import { createReadStream } from 'node:fs';
 import { access, mkdir, open, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { decide, type Verdict } from '../../verdict/index.js';
-import type { ExitCode} from '../../errors.js';
+import type { ExitCode } from '../../errors.js';
 import { InputError, UsageError } from '../../errors.js';
 import type { Gate } from '../../figures/index.js';
 import { evaluateGates, gateJunitCases, type GateVerdict } from '../../gates/index.js';
@@ -24,7 +24,15 @@ import type { GeneratorHealth } from '../../records/generator-health.js';
 import { loadGates, loadRun } from '../eval/compare-runs.js';
 import { finishLoadMerge, parseLoadChecks, readGeneratorHealth } from '../load/merge-load.js';
 import { shardOfRecord } from '../../plan/record-owner.js';
-import { capped, mergeProblems, planOutline, readRunManifest, type MergedFrom, type RunManifest, type ShardRun } from '../store/merge-checks.js';
+import {
+  capped,
+  mergeProblems,
+  planOutline,
+  readRunManifest,
+  type MergedFrom,
+  type RunManifest,
+  type ShardRun,
+} from '../store/merge-checks.js';
 import { readRecords } from '../store/read-records.js';
 import { junitQuestionsOf, renderReports } from '../eval/render-reports.js';
 import { writeFileAtomic, writeFileAtomicWith } from '../store/output-files.js';
@@ -158,14 +166,23 @@ async function indexRun(run: ShardRun, at: number, cwd: string): Promise<Indexed
     keys.push(record.key);
     if (outline === null || shard === null) continue;
     const owner = shardOfRecord(outline, record);
-    if (typeof owner !== 'number') misplaced.push(`${records.file}: record ${record.key} is in no shard's plan: ${owner.reason}`);
-    else if (owner !== shard.index) misplaced.push(`${records.file}: record ${record.key} belongs to shard ${owner}/${shard.count}, not ${shard.index}/${shard.count}: moved between shards?`);
+    if (typeof owner !== 'number')
+      misplaced.push(`${records.file}: record ${record.key} is in no shard's plan: ${owner.reason}`);
+    else if (owner !== shard.index)
+      misplaced.push(
+        `${records.file}: record ${record.key} belongs to shard ${owner}/${shard.count}, not ${shard.index}/${shard.count}: moved between shards?`,
+      );
   }
-  if (misplaced.length > 0) throw new InputError(capped(misplaced, 'misplaced records'), { hint: 'a shard holds only the records its own part of the plan made' });
+  if (misplaced.length > 0)
+    throw new InputError(capped(misplaced, 'misplaced records'), {
+      hint: 'a shard holds only the records its own part of the plan made',
+    });
   const file = join(run.path, 'results.jsonl');
   const spans = await lineSpans(file);
   if (spans.length !== keys.length + records.tornLines) {
-    throw new InputError([`${records.file}: ${spans.length} lines but ${keys.length} records; was the file changed while merging?`]);
+    throw new InputError([
+      `${records.file}: ${spans.length} lines but ${keys.length} records; was the file changed while merging?`,
+    ]);
   }
   return { run, file, tornLines: records.tornLines, entries: keys.map((key, i) => ({ key, run: at, ...spans[i]! })) };
 }
@@ -178,10 +195,14 @@ function mergeIndex(indexed: readonly IndexedRun[]): Entry[] {
     const [prev, entry] = [all[i - 1]!, all[i]!];
     if (prev.key !== entry.key) continue;
     const [a, b] = [indexed[prev.run]!.run.label, indexed[entry.run]!.run.label];
-    problems.push(a === b ? `request key ${entry.key} is twice in ${a}` : `request key ${entry.key} is in both ${a} and ${b}`);
+    problems.push(
+      a === b ? `request key ${entry.key} is twice in ${a}` : `request key ${entry.key} is in both ${a} and ${b}`,
+    );
   }
   if (problems.length > 0) {
-    throw new InputError(capped(problems, 'keys found twice'), { hint: 'each request of a plan belongs to exactly one shard: were two runs given the same --shard, or a shard run twice into one directory?' });
+    throw new InputError(capped(problems, 'keys found twice'), {
+      hint: 'each request of a plan belongs to exactly one shard: were two runs given the same --shard, or a shard run twice into one directory?',
+    });
   }
   return all;
 }
@@ -197,7 +218,8 @@ async function writeRecords(path: string, indexed: readonly IndexedRun[], entrie
       for (const entry of entries) {
         const line = Buffer.allocUnsafe(entry.length + 1);
         const { bytesRead } = await handles[entry.run]!.read(line, 0, entry.length, entry.offset);
-        if (bytesRead !== entry.length) throw new InputError([`${indexed[entry.run]!.run.label}results.jsonl: changed while merging`]);
+        if (bytesRead !== entry.length)
+          throw new InputError([`${indexed[entry.run]!.run.label}results.jsonl: changed while merging`]);
         line[entry.length] = 0x0a;
         batch.push(line);
         size += line.length;
@@ -231,7 +253,10 @@ function mergedManifest(indexed: readonly IndexedRun[], mergedFrom: readonly Mer
 
 /** Fails before anything is read when the output directory already holds a run (or is one of the inputs). */
 async function checkOut(outDir: string, label: string): Promise<void> {
-  const exists = await access(join(outDir, 'results.jsonl')).then(() => true, () => false);
+  const exists = await access(join(outDir, 'results.jsonl')).then(
+    () => true,
+    () => false,
+  );
   if (exists) throw new UsageError(`--out ${label} already holds a run (results.jsonl); choose another directory`);
 }
 
@@ -252,9 +277,18 @@ function shardWarnings(mergedFrom: readonly MergedFrom[], generators: readonly G
   return mergedFrom.flatMap((m, i) => {
     const which = `${m.dir} (shard ${m.shard.index}/${m.shard.count})`;
     const generator = generators[i];
-    const interrupted = generator === undefined
-      ? m.records < m.planned_requests ? [`${which} recorded ${m.records} of its ${m.planned_requests} planned requests: it was interrupted, so the merged run is incomplete`] : []
-      : generator.interrupted ? [`${which} was interrupted after ${generator.sent} of its ${generator.planned_arrivals} planned arrivals, so the merged run is incomplete`] : [];
+    const interrupted =
+      generator === undefined
+        ? m.records < m.planned_requests
+          ? [
+              `${which} recorded ${m.records} of its ${m.planned_requests} planned requests: it was interrupted, so the merged run is incomplete`,
+            ]
+          : []
+        : generator.interrupted
+          ? [
+              `${which} was interrupted after ${generator.sent} of its ${generator.planned_arrivals} planned arrivals, so the merged run is incomplete`,
+            ]
+          : [];
     return [...interrupted, ...(m.torn_lines > 0 ? [`${m.dir}results.jsonl: a torn last line was skipped`] : [])];
   });
 }
@@ -273,11 +307,16 @@ export async function mergeRuns(options: MergeOptions): Promise<MergeResult> {
   await checkOut(outDir, options.outDir);
   const runs = await Promise.all(options.dirs.map((dir) => readRunManifest(dir, cwd)));
   const problems = mergeProblems(runs);
-  if (problems.length > 0) throw new InputError(problems, { hint: 'merge takes every shard of one plan once: the run directories of --shard 1/N … N/N' });
+  if (problems.length > 0)
+    throw new InputError(problems, {
+      hint: 'merge takes every shard of one plan once: the run directories of --shard 1/N … N/N',
+    });
   const command = runs[0]!.manifest.command;
-  if (command !== 'eval' && command !== 'load') throw new UsageError(`merge joins eval and load runs, not ${command} runs`);
+  if (command !== 'eval' && command !== 'load')
+    throw new UsageError(`merge joins eval and load runs, not ${command} runs`);
   const gateTexts = { gates: options.gates ?? [], gatesFile: options.gatesFile, slos: options.slos ?? [] };
-  if (command === 'eval' && gateTexts.slos.length > 0) throw new UsageError('--slo applies to load runs; these are eval runs');
+  if (command === 'eval' && gateTexts.slos.length > 0)
+    throw new UsageError('--slo applies to load runs; these are eval runs');
   const load = command === 'load' ? parseLoadChecks(gateTexts) : null;
   const evalGates = load === null ? await loadGates({ ...gateTexts, cwd }) : [];
   runs.sort((a, b) => a.manifest.shard!.index - b.manifest.shard!.index);
@@ -298,16 +337,43 @@ export async function mergeRuns(options: MergeOptions): Promise<MergeResult> {
   if (load !== null) {
     const merged = await finishLoadMerge(outDir, runs, generators, { version: options.version, ...load });
     const files = [recordsFile, manifestFile, ...merged.files];
-    const verdict = decide({ slos: merged.summary.slos, gates: merged.gateResults, banners: merged.summary.banner, detail });
-    return { ...base, warnings: [...warnings, ...merged.warnings], summary: null, loadSummary: merged.summary, files, gateResults: merged.gateResults, verdict, exitCode: verdict.exit_code };
+    const verdict = decide({
+      slos: merged.summary.slos,
+      gates: merged.gateResults,
+      banners: merged.summary.banner,
+      detail,
+    });
+    return {
+      ...base,
+      warnings: [...warnings, ...merged.warnings],
+      summary: null,
+      loadSummary: merged.summary,
+      files,
+      gateResults: merged.gateResults,
+      verdict,
+      exitCode: verdict.exit_code,
+    };
   }
   const { summary, files, gateResults } = await renderEval(outDir, options.version, evalGates);
   const verdict = decide({ gates: gateResults, detail });
-  return { ...base, warnings, summary, loadSummary: null, files: [...files, manifestFile], gateResults, verdict, exitCode: verdict.exit_code };
+  return {
+    ...base,
+    warnings,
+    summary,
+    loadSummary: null,
+    files: [...files, manifestFile],
+    gateResults,
+    verdict,
+    exitCode: verdict.exit_code,
+  };
 }
 
 /** Every eval report from the merged records; gates on the whole, as a `gates` suite in junit.xml. */
-async function renderEval(outDir: string, version: string, gates: readonly Gate[]): Promise<{ summary: Summary; files: readonly string[]; gateResults: GateVerdict[] }> {
+async function renderEval(
+  outDir: string,
+  version: string,
+  gates: readonly Gate[],
+): Promise<{ summary: Summary; files: readonly string[]; gateResults: GateVerdict[] }> {
   let gateResults: GateVerdict[] = [];
   let gateError: unknown;
   if (gates.length > 0) {
@@ -317,7 +383,10 @@ async function renderEval(outDir: string, version: string, gates: readonly Gate[
       gateError = error; // a gate naming no set of the run: the reports are still written
     }
   }
-  const junit = { gates: gateResults.length > 0 ? gateJunitCases(gateResults) : null, questions: await junitQuestionsOf(outDir) };
+  const junit = {
+    gates: gateResults.length > 0 ? gateJunitCases(gateResults) : null,
+    questions: await junitQuestionsOf(outDir),
+  };
   const reports = await renderReports(outDir, { version, junit });
   if (gateError !== undefined) throw gateError;
   return { summary: reports.summary, files: reports.files, gateResults };

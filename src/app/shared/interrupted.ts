@@ -7,5 +7,9 @@ import { InterruptedError } from '../../errors.js';
 
 /** Throws InterruptedError when `signal` was aborted; reports stopped before they were written. */
 export function stopIfInterrupted(signal: AbortSignal | undefined, dir: string): void {
-  if (signal?.aborted) throw new InterruptedError(`interrupted: ${dir}: no report was replaced; run \`chatbench report\` again to rebuild them`, signal);
+  if (signal?.aborted)
+    throw new InterruptedError(
+      `interrupted: ${dir}: no report was replaced; run \`chatbench report\` again to rebuild them`,
+      signal,
+    );
 }

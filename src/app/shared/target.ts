@@ -23,14 +23,30 @@ export interface Target {
 /** The simulator's origin: its judge serves /v1/chat/completions there, beside the service's base path. */
 const originOf = (baseUrl: string) => new URL(baseUrl).origin;
 
-export async function openTarget(options: { sim: boolean; seed: number; baseUrl?: string | undefined; token?: string | undefined; timeScale?: number | undefined }): Promise<Target> {
+export async function openTarget(options: {
+  sim: boolean;
+  seed: number;
+  baseUrl?: string | undefined;
+  token?: string | undefined;
+  timeScale?: number | undefined;
+}): Promise<Target> {
   if (!options.sim) {
     return { kind: 'service', baseUrl: options.baseUrl!, token: options.token, close: async () => {} };
   }
   // Loaded only for a dry run: a run against a service does not pay for the simulator's modules at start.
   const { DEMO_TOKEN, startSimulator } = await import('../../sim/index.js');
-  const sim = await startSimulator({ seed: options.seed, token: options.token ?? DEMO_TOKEN, ...(options.timeScale === undefined ? {} : { config: { chat: { time_scale: options.timeScale } } }) });
-  return { kind: 'simulator', baseUrl: sim.baseUrl, token: options.token ?? DEMO_TOKEN, judgeUrl: originOf(sim.baseUrl), close: () => sim.close() };
+  const sim = await startSimulator({
+    seed: options.seed,
+    token: options.token ?? DEMO_TOKEN,
+    ...(options.timeScale === undefined ? {} : { config: { chat: { time_scale: options.timeScale } } }),
+  });
+  return {
+    kind: 'simulator',
+    baseUrl: sim.baseUrl,
+    token: options.token ?? DEMO_TOKEN,
+    judgeUrl: originOf(sim.baseUrl),
+    close: () => sim.close(),
+  };
 }
 
 /** `--judge sim` against a real service: a simulator started only for its rule-based judge. */

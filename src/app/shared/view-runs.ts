@@ -13,7 +13,13 @@ import { InputError } from '../../errors.js';
 import type { RequestRecord } from '../../records/record.js';
 import { REVIEW_VERSION, type Review } from '../../records/review.js';
 import { naturalCompare } from '../../reports/format.js';
-import { buildViewData, createViewCollector, type CollectedRun, type ViewCollector, type ViewRunInput } from '../../viewer/model.js';
+import {
+  buildViewData,
+  createViewCollector,
+  type CollectedRun,
+  type ViewCollector,
+  type ViewRunInput,
+} from '../../viewer/model.js';
 import { readViewerBundle, type ViewerBundle } from '../../viewer/assets.js';
 import { renderViewerFile } from '../../viewer/page.js';
 import type { ViewSource } from '../../viewer/server.js';
@@ -25,7 +31,9 @@ import { writeFileAtomic } from '../store/output-files.js';
 
 interface RecordRef {
   readonly place: RecordPlace;
-  readonly record: Pick<RequestRecord, 'key' | 'question_id' | 'set' | 'mode' | 'repeat'> & { readonly models: readonly number[] | null };
+  readonly record: Pick<RequestRecord, 'key' | 'question_id' | 'set' | 'mode' | 'repeat'> & {
+    readonly models: readonly number[] | null;
+  };
 }
 
 /** One run read for the viewer. */
@@ -78,7 +86,10 @@ async function loadRun(source: string, cwd: string, name: string): Promise<Loade
   const full = isAbsolute(source) ? source : resolve(cwd, source);
   const dir = await runDirOf(full);
   const reviews = await readReviews(source, { cwd });
-  const collector: ViewCollector = createViewCollector({ verdicts: reviews.verdicts, setOrder: await plannedSetOrder(dir) });
+  const collector: ViewCollector = createViewCollector({
+    verdicts: reviews.verdicts,
+    setOrder: await plannedSetOrder(dir),
+  });
   const entries = readRecordEntries(source, { cwd });
   const byQuestion = new Map<string, RecordRef[]>();
   const byKey = new Map<string, RecordRef>();
@@ -86,15 +97,31 @@ async function loadRun(source: string, cwd: string, name: string): Promise<Loade
   for await (const entry of entries) {
     collector.add(entry.record);
     const r = entry.record;
-    const answers = [r.answer, ...(r.models ?? []).map((m) => m.answer)].filter((a): a is string => a !== null).join('\n');
-    searchText.set(r.question_id, `${searchText.get(r.question_id) ?? `${r.question_id}\n${r.question}`}\n${answers}`.toLowerCase());
+    const answers = [r.answer, ...(r.models ?? []).map((m) => m.answer)]
+      .filter((a): a is string => a !== null)
+      .join('\n');
+    searchText.set(
+      r.question_id,
+      `${searchText.get(r.question_id) ?? `${r.question_id}\n${r.question}`}\n${answers}`.toLowerCase(),
+    );
     const ref = refOf(entry);
     const list = byQuestion.get(ref.record.question_id);
     if (list) list.push(ref);
     else byQuestion.set(ref.record.question_id, [ref]);
     byKey.set(ref.record.key, ref);
   }
-  return { name, source, dir, resultsPath: entries.fullPath, collected: collector.finish(source, entries.tornLines), reviews, byQuestion, byKey, searchText, verdict: await readVerdict(dir) };
+  return {
+    name,
+    source,
+    dir,
+    resultsPath: entries.fullPath,
+    collected: collector.finish(source, entries.tornLines),
+    reviews,
+    byQuestion,
+    byKey,
+    searchText,
+    verdict: await readVerdict(dir),
+  };
 }
 
 /** Short, distinct run names: the directories' last segments, numbered when two are alike. */
@@ -128,14 +155,23 @@ export async function openViewRuns(options: ViewRunsOptions): Promise<ViewSource
   const setMap = parseSetMap(options.map ?? []);
   const names = runNames([...options.runs, ...(options.baseline === undefined ? [] : [options.baseline])]);
   const runs: LoadedRun[] = await Promise.all(options.runs.map((source, i) => loadRun(source, options.cwd, names[i]!)));
-  const baseline = options.baseline === undefined ? undefined : await loadRun(options.baseline, options.cwd, names[names.length - 1]!);
+  const baseline =
+    options.baseline === undefined ? undefined : await loadRun(options.baseline, options.cwd, names[names.length - 1]!);
   const now = options.now ?? (() => new Date());
 
   // A comparison is computed once per reading of a run (a review reads its run again).
   const comparisons = new WeakMap<LoadedRun, ViewRunInput['comparison']>();
   const comparisonOf = (run: LoadedRun): ViewRunInput['comparison'] => {
     if (baseline === undefined) return null;
-    if (!comparisons.has(run)) comparisons.set(run, compareRuns(baseline.collected.data, run.collected.data, { setMap, seed: options.seed ?? 1, resamples: options.resamples }));
+    if (!comparisons.has(run))
+      comparisons.set(
+        run,
+        compareRuns(baseline.collected.data, run.collected.data, {
+          setMap,
+          seed: options.seed ?? 1,
+          resamples: options.resamples,
+        }),
+      );
     return comparisons.get(run) ?? null;
   };
   const inputOf = (run: LoadedRun): ViewRunInput => ({
@@ -149,7 +185,16 @@ export async function openViewRuns(options: ViewRunsOptions): Promise<ViewSource
   const build = (): ViewData =>
     buildViewData({
       runs: runs.map(inputOf),
-      baseline: baseline === undefined ? null : { name: baseline.name, source: baseline.source, collected: baseline.collected, reviews: baseline.reviews.reviews.length, comparison: null },
+      baseline:
+        baseline === undefined
+          ? null
+          : {
+              name: baseline.name,
+              source: baseline.source,
+              collected: baseline.collected,
+              reviews: baseline.reviews.reviews.length,
+              comparison: null,
+            },
       mode: 'server',
       reviewer: options.reviewer,
       generatedBy: `chatbench ${options.version}`,
@@ -163,10 +208,20 @@ export async function openViewRuns(options: ViewRunsOptions): Promise<ViewSource
     data: () => data,
     async question(id) {
       const read = async (run: LoadedRun, index: number): Promise<ViewRecord[]> =>
-        Promise.all((run.byQuestion.get(id) ?? []).map(async (ref) => ({ run: index, record: await readRecordAt(run.resultsPath, ref.place) })));
-      const records = [...(await Promise.all(runs.map(read))).flat(), ...(baseline === undefined ? [] : await read(baseline, -1))];
+        Promise.all(
+          (run.byQuestion.get(id) ?? []).map(async (ref) => ({
+            run: index,
+            record: await readRecordAt(run.resultsPath, ref.place),
+          })),
+        );
+      const records = [
+        ...(await Promise.all(runs.map(read))).flat(),
+        ...(baseline === undefined ? [] : await read(baseline, -1)),
+      ];
       if (records.length === 0) return undefined;
-      const reviews = runs.flatMap((run, index) => run.reviews.reviews.filter((r) => r.question_id === id).map((review) => ({ run: index, review })));
+      const reviews = runs.flatMap((run, index) =>
+        run.reviews.reviews.filter((r) => r.question_id === id).map((review) => ({ run: index, review })),
+      );
       return { question_id: id, records, reviews } satisfies ViewDetail;
     },
     async search(query) {
@@ -183,8 +238,14 @@ export async function openViewRuns(options: ViewRunsOptions): Promise<ViewSource
       const ref = run.byKey.get(request.key);
       if (ref === undefined) throw new InputError([`review: ${run.name} has no record ${request.key}`]);
       const models = ref.record.models;
-      if (models === null ? request.model_index !== null : request.model_index === null || !models.includes(request.model_index)) {
-        throw new InputError([`review: ${request.key} has ${models === null ? 'one answer (model_index must be null)' : `the answers of models ${models.join(', ')}`}`]);
+      if (
+        models === null
+          ? request.model_index !== null
+          : request.model_index === null || !models.includes(request.model_index)
+      ) {
+        throw new InputError([
+          `review: ${request.key} has ${models === null ? 'one answer (model_index must be null)' : `the answers of models ${models.join(', ')}`}`,
+        ]);
       }
       const review: Review = {
         review_version: REVIEW_VERSION,
@@ -238,7 +299,15 @@ export interface ViewerFileBuilder {
   finish(verdict?: Verdict | null): { data: ViewData; details: Record<string, ViewDetail> };
 }
 
-export function createViewerFileBuilder(options: { source: string; name: string; version: string; reviews: RunReviews; setOrder?: readonly string[] | undefined; limits?: typeof VIEWER_FILE_LIMITS; verdict?: Verdict | null }): ViewerFileBuilder {
+export function createViewerFileBuilder(options: {
+  source: string;
+  name: string;
+  version: string;
+  reviews: RunReviews;
+  setOrder?: readonly string[] | undefined;
+  limits?: typeof VIEWER_FILE_LIMITS;
+  verdict?: Verdict | null;
+}): ViewerFileBuilder {
   const limits = options.limits ?? VIEWER_FILE_LIMITS;
   const collector = createViewCollector({ verdicts: options.reviews.verdicts, setOrder: options.setOrder });
   // Records are kept (slimmed) while twice the budget allows; past it, questions seen later are incomplete.
@@ -283,9 +352,21 @@ export function createViewerFileBuilder(options: { source: string; name: string;
         };
       }
       if (Object.keys(details).length < collected.questions.size) complete = false;
-      const answerChars = Math.max(limits.minAnswerChars, Math.min(limits.maxAnswerChars, Math.floor(limits.answerBytes / Math.max(1, answers))));
+      const answerChars = Math.max(
+        limits.minAnswerChars,
+        Math.min(limits.maxAnswerChars, Math.floor(limits.answerBytes / Math.max(1, answers))),
+      );
       const data = buildViewData({
-        runs: [{ name: options.name, source: options.source, collected, reviews: options.reviews.reviews.length, comparison: null, verdict: verdict ?? options.verdict ?? null }],
+        runs: [
+          {
+            name: options.name,
+            source: options.source,
+            collected,
+            reviews: options.reviews.reviews.length,
+            comparison: null,
+            verdict: verdict ?? options.verdict ?? null,
+          },
+        ],
         mode: 'file',
         generatedBy: `chatbench ${options.version}`,
         answerChars,
@@ -307,16 +388,35 @@ export interface ViewerFileWriter {
  * Starts viewer.html of `dir` (its reviews read now, its bundle from `bundleDir`, default
  * dist/viewer). Without a bundle the records are not even kept: finish() gives the reason.
  */
-export async function openViewerFile(dir: string, options: { version: string; bundleDir?: string | undefined; setOrder?: readonly string[] | undefined; reviews?: RunReviews }): Promise<ViewerFileWriter> {
+export async function openViewerFile(
+  dir: string,
+  options: {
+    version: string;
+    bundleDir?: string | undefined;
+    setOrder?: readonly string[] | undefined;
+    reviews?: RunReviews;
+  },
+): Promise<ViewerFileWriter> {
   const bundle: ViewerBundle | Error = await readViewerBundle(options.bundleDir).catch((error: Error) => error);
-  if (bundle instanceof Error) return { add: () => undefined, finish: async () => ({ file: null, skipped: `viewer.html: ${bundle.message}` }) };
+  if (bundle instanceof Error)
+    return { add: () => undefined, finish: async () => ({ file: null, skipped: `viewer.html: ${bundle.message}` }) };
   const name = basename(resolve(dir));
-  const builder = createViewerFileBuilder({ source: name, name, version: options.version, reviews: options.reviews ?? (await readReviews(dir)), setOrder: options.setOrder, verdict: await readVerdict(dir) });
+  const builder = createViewerFileBuilder({
+    source: name,
+    name,
+    version: options.version,
+    reviews: options.reviews ?? (await readReviews(dir)),
+    setOrder: options.setOrder,
+    verdict: await readVerdict(dir),
+  });
   return {
     add: (entry) => builder.add(entry),
     async finish(verdict) {
       const file = join(dir, 'viewer.html');
-      await writeFileAtomic(file, renderViewerFile({ title: `chatbench viewer: ${name}`, bundle, ...builder.finish(verdict) }));
+      await writeFileAtomic(
+        file,
+        renderViewerFile({ title: `chatbench viewer: ${name}`, bundle, ...builder.finish(verdict) }),
+      );
       return { file, skipped: null };
     },
   };

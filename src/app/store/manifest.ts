@@ -90,7 +90,14 @@ export const ManifestSchema = z.object({
    */
   conversation_units: z.array(z.array(z.string())).optional(),
   models: z.object({ path: z.string(), sha256: z.string() }).nullable(),
-  sets: z.array(z.object({ name: z.string(), multi: z.boolean(), encoding: EncodingSchema.optional(), models: z.array(z.string()) })),
+  sets: z.array(
+    z.object({
+      name: z.string(),
+      multi: z.boolean(),
+      encoding: EncodingSchema.optional(),
+      models: z.array(z.string()),
+    }),
+  ),
   defaults: z.record(z.string(), z.unknown()),
   /** How the run was started: mode, repeat, concurrency, timeout, retries. */
   options: z.record(z.string(), z.unknown()),
@@ -98,11 +105,13 @@ export const ManifestSchema = z.object({
    * What the target told of itself: `GET /version`'s backend_version, the listed release it reads
    * as, and the stream framing seen (known once a stream came back). Absent in older manifests.
    */
-  service: z.object({
-    backend_version: z.string().nullable(),
-    release: z.string().nullable(),
-    framing: z.enum(['ndjson', 'sse']).nullable(),
-  }).nullish(),
+  service: z
+    .object({
+      backend_version: z.string().nullable(),
+      release: z.string().nullable(),
+      framing: z.enum(['ndjson', 'sse']).nullable(),
+    })
+    .nullish(),
   /** Absent in runs made before answer quality existed. */
   quality: QualityManifestSchema.nullish(),
   /** Each `--resume` of the run, in order: when, and with which options (they may differ from the start's). */
@@ -114,7 +123,9 @@ export const ManifestSchema = z.object({
 export type Manifest = z.infer<typeof ManifestSchema>;
 
 export async function sha256File(path: string): Promise<string> {
-  return createHash('sha256').update(await readFile(path)).digest('hex');
+  return createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex');
 }
 
 /** `https://user:pass@host/api?x` → `https://host/api`. */
@@ -156,25 +167,34 @@ export async function readManifestPart<S extends z.ZodType>(dir: string, schema:
 
 /** Each set's token encoding (tokens/encodings.ts) as the sets file chose it, from manifest.json; absent ones use the default. */
 export async function setEncodings(dir: string): Promise<ReadonlyMap<string, Encoding>> {
-  const part = await readManifestPart(dir, z.object({ sets: z.array(z.object({ name: z.string(), encoding: EncodingSchema.optional().catch(undefined) })) }));
+  const part = await readManifestPart(
+    dir,
+    z.object({ sets: z.array(z.object({ name: z.string(), encoding: EncodingSchema.optional().catch(undefined) })) }),
+  );
   return new Map((part?.sets ?? []).flatMap((s) => (s.encoding === undefined ? [] : [[s.name, s.encoding] as const])));
 }
 
 /** The sets in plan order, from the run's manifest.json; undefined when there is none (a bare results.jsonl). */
 export async function plannedSetOrder(dir: string): Promise<string[] | undefined> {
-  return (await readManifestPart(dir, z.object({ sets: z.array(z.object({ name: z.string() })) })))?.sets.map((s) => s.name);
+  return (await readManifestPart(dir, z.object({ sets: z.array(z.object({ name: z.string() })) })))?.sets.map(
+    (s) => s.name,
+  );
 }
 
 const ServiceOfManifestSchema = z.object({
-  service: z.object({
-    backend_version: z.string().nullable(),
-    release: z.enum(ONYX_RELEASES).nullable().catch(null),
-    framing: z.enum(['ndjson', 'sse']).nullable(),
-  }).nullish(),
+  service: z
+    .object({
+      backend_version: z.string().nullable(),
+      release: z.enum(ONYX_RELEASES).nullable().catch(null),
+      framing: z.enum(['ndjson', 'sse']).nullable(),
+    })
+    .nullish(),
 });
 
 /** What the target said of itself, from the run's manifest.json; undefined when it is not there (an older run, a bare results.jsonl). */
-export async function targetService(dir: string): Promise<NonNullable<z.infer<typeof ServiceOfManifestSchema>['service']> | undefined> {
+export async function targetService(
+  dir: string,
+): Promise<NonNullable<z.infer<typeof ServiceOfManifestSchema>['service']> | undefined> {
   return (await readManifestPart(dir, ServiceOfManifestSchema))?.service ?? undefined;
 }
 

@@ -32,7 +32,9 @@ export type MergedFrom = z.infer<typeof MergedFromSchema>;
 export const RunManifestSchema = ManifestSchema.extend({
   /** Any version, so that a shard of another plan version is refused with a message saying so. */
   plan_version: z.number().int(),
-  load: z.looseObject({ shard: ShardSchema.nullable().optional(), start_at: z.string().nullable().optional() }).optional(),
+  load: z
+    .looseObject({ shard: ShardSchema.nullable().optional(), start_at: z.string().nullable().optional() })
+    .optional(),
   merged_from: z.array(MergedFromSchema).optional(),
 }).loose();
 export type RunManifest = z.infer<typeof RunManifestSchema>;
@@ -81,32 +83,57 @@ interface Rule {
 
 /** Checked in this order against the first directory given; the first rule a run breaks is reported. */
 const RULES: readonly Rule[] = [
-  { of: (m) => m.command, say: (r, f) => `${r.label} is ${an(r.manifest.command)} run but ${f.label} is ${an(f.manifest.command)} run: only runs of one command merge` },
-  { of: (m) => m.plan_version, say: (r, f) => `${r.label} has plan version ${r.manifest.plan_version} but ${f.label} has ${f.manifest.plan_version}` },
+  {
+    of: (m) => m.command,
+    say: (r, f) =>
+      `${r.label} is ${an(r.manifest.command)} run but ${f.label} is ${an(f.manifest.command)} run: only runs of one command merge`,
+  },
+  {
+    of: (m) => m.plan_version,
+    say: (r, f) =>
+      `${r.label} has plan version ${r.manifest.plan_version} but ${f.label} has ${f.manifest.plan_version}`,
+  },
   {
     of: (m) => major(m.chatbench_version),
-    say: (r, f) => `${r.label} was written by chatbench ${r.manifest.chatbench_version} but ${f.label} by ${f.manifest.chatbench_version}: major versions differ`,
+    say: (r, f) =>
+      `${r.label} was written by chatbench ${r.manifest.chatbench_version} but ${f.label} by ${f.manifest.chatbench_version}: major versions differ`,
   },
   {
     of: (m) => m.dataset.sha256,
-    say: (r, f) => `${r.label} ran another dataset than ${f.label} (sha256 ${short(r.manifest.dataset.sha256)} vs ${short(f.manifest.dataset.sha256)})`,
+    say: (r, f) =>
+      `${r.label} ran another dataset than ${f.label} (sha256 ${short(r.manifest.dataset.sha256)} vs ${short(f.manifest.dataset.sha256)})`,
   },
   {
     of: (m) => m.models?.sha256 ?? null,
-    say: (r, f) => `${r.label} used another sets file than ${f.label} (sha256 ${short(r.manifest.models?.sha256)} vs ${short(f.manifest.models?.sha256)})`,
+    say: (r, f) =>
+      `${r.label} used another sets file than ${f.label} (sha256 ${short(r.manifest.models?.sha256)} vs ${short(f.manifest.models?.sha256)})`,
   },
   {
     of: (m) => m.shard?.count ?? null,
-    say: (r, f) => `${r.label} is ${shardText(r.manifest.shard)} but ${f.label} is ${shardText(f.manifest.shard)}: shard counts differ`,
+    say: (r, f) =>
+      `${r.label} is ${shardText(r.manifest.shard)} but ${f.label} is ${shardText(f.manifest.shard)}: shard counts differ`,
   },
   // A closed-model load plans no request count: its spec (planIdentity) is what must agree.
-  { of: (m) => (m.command === 'load' ? null : m.planned_total), say: (r, f) => `${r.label} belongs to a plan of ${r.manifest.planned_total} requests but ${f.label} to one of ${f.manifest.planned_total}` },
+  {
+    of: (m) => (m.command === 'load' ? null : m.planned_total),
+    say: (r, f) =>
+      `${r.label} belongs to a plan of ${r.manifest.planned_total} requests but ${f.label} to one of ${f.manifest.planned_total}`,
+  },
   {
     of: (m) => m.whole_plan_sha256 ?? null,
-    say: (r, f) => `${r.label} is a shard of another plan than ${f.label} (the whole plans' digests differ: the sets, flags or defaults give other requests)`,
+    say: (r, f) =>
+      `${r.label} is a shard of another plan than ${f.label} (the whole plans' digests differ: the sets, flags or defaults give other requests)`,
   },
-  { of: planIdentity, say: (r, f) => `${r.label} planned other requests than ${f.label} (mode, repeat, sets, defaults or load spec differ)` },
-  { of: targetIdentity, say: (r, f) => `${r.label} ran against ${targetIdentity(r.manifest)} but ${f.label} against ${targetIdentity(f.manifest)}` },
+  {
+    of: planIdentity,
+    say: (r, f) =>
+      `${r.label} planned other requests than ${f.label} (mode, repeat, sets, defaults or load spec differ)`,
+  },
+  {
+    of: targetIdentity,
+    say: (r, f) =>
+      `${r.label} ran against ${targetIdentity(r.manifest)} but ${f.label} against ${targetIdentity(f.manifest)}`,
+  },
 ];
 
 /** One line per shard missing or given more than once; empty when 1..count are each there once. */
@@ -152,7 +179,9 @@ export function mergeProblems(runs: readonly ShardRun[]): string[] {
   }
   if (problems.length > 0) return problems;
   for (const run of runs.slice(1)) {
-    const broken = RULES.find((rule) => JSON.stringify(rule.of(run.manifest)) !== JSON.stringify(rule.of(first.manifest)));
+    const broken = RULES.find(
+      (rule) => JSON.stringify(rule.of(run.manifest)) !== JSON.stringify(rule.of(first.manifest)),
+    );
     if (broken) problems.push(broken.say(run, first));
   }
   if (problems.length > 0) return capped(problems, 'runs that do not match');
@@ -160,8 +189,12 @@ export function mergeProblems(runs: readonly ShardRun[]): string[] {
 }
 
 const LoadOutlineSchema = z.looseObject({
-  set: z.string(), mode: z.string(), question_order: z.enum(['sequential', 'random']), seed: z.number(),
-  model: z.enum(['open', 'closed']), requests: z.number().nullable(),
+  set: z.string(),
+  mode: z.string(),
+  question_order: z.enum(['sequential', 'random']),
+  seed: z.number(),
+  model: z.enum(['open', 'closed']),
+  requests: z.number().nullable(),
 });
 
 /**
@@ -173,14 +206,34 @@ export function planOutline(m: RunManifest): PlanOutline | null {
   if (m.command === 'eval') {
     const mode = m.options['mode'];
     const repeat = m.options['repeat'];
-    if (m.question_ids === undefined || (mode !== 'stream' && mode !== 'full' && mode !== 'both') || typeof repeat !== 'number') return null;
-    return { command: 'eval', questionIds: m.question_ids, units: m.conversation_units ?? null, sets: m.sets, mode, repeat, shardCount };
+    if (
+      m.question_ids === undefined ||
+      (mode !== 'stream' && mode !== 'full' && mode !== 'both') ||
+      typeof repeat !== 'number'
+    )
+      return null;
+    return {
+      command: 'eval',
+      questionIds: m.question_ids,
+      units: m.conversation_units ?? null,
+      sets: m.sets,
+      mode,
+      repeat,
+      shardCount,
+    };
   }
   const load = LoadOutlineSchema.safeParse(m.load);
   if (m.command !== 'load' || !load.success) return null;
   const total = load.data.model === 'open' ? m.planned_total : load.data.requests;
   return {
-    command: 'load', questionIds: m.question_ids ?? null, units: m.conversation_units ?? null, set: load.data.set, mode: load.data.mode, order: load.data.question_order,
-    seed: load.data.seed, total, shardCount,
+    command: 'load',
+    questionIds: m.question_ids ?? null,
+    units: m.conversation_units ?? null,
+    set: load.data.set,
+    mode: load.data.mode,
+    order: load.data.question_order,
+    seed: load.data.seed,
+    total,
+    shardCount,
   };
 }

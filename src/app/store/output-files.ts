@@ -61,11 +61,15 @@ export function describeFsError(error: unknown): string {
 /** The OutputError of a failed write of `file`; an OutputError passes through as it is. */
 export function outputError(file: string, error: unknown, hint?: string): OutputError {
   if (error instanceof OutputError) return error;
-  return new OutputError(`cannot write ${file}: ${describeFsError(error)}`, { cause: error, ...(hint === undefined ? {} : { hint }) });
+  return new OutputError(`cannot write ${file}: ${describeFsError(error)}`, {
+    cause: error,
+    ...(hint === undefined ? {} : { hint }),
+  });
 }
 
 /** A name beside `path` that no other writer uses: `.report.md.<random>.tmp`. */
-const tempPath = (path: string): string => join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+const tempPath = (path: string): string =>
+  join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
 
 /**
  * Writes `data` to `path` atomically (temp file + rename); OutputError on failure, the temp file

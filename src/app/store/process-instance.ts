@@ -28,7 +28,10 @@ export type ProcStat = { readonly state: 'zombie' } | { readonly state: 'running
 export function parseProcStat(text: string): ProcStat | undefined {
   const close = text.lastIndexOf(')');
   if (close === -1) return undefined;
-  const fields = text.slice(close + 1).trim().split(/\s+/);
+  const fields = text
+    .slice(close + 1)
+    .trim()
+    .split(/\s+/);
   const state = fields[0];
   const startTicks = fields[19];
   if (state === undefined || startTicks === undefined || !/^\d+$/.test(startTicks)) return undefined;

@@ -53,12 +53,24 @@ describe('readRecords', () => {
   });
 
   it.each([
-    { name: 'a bad line in the middle', text: () => `${line('q1')}\n{"oops"\n${line('q2')}\n`, want: [/^mid\.jsonl:2: not JSON \(/] },
-    { name: 'a terminated last line that is not JSON', text: () => `${line('q1')}\n{"oops"\n`, want: [/^mid\.jsonl:2: not JSON \(/] },
+    {
+      name: 'a bad line in the middle',
+      text: () => `${line('q1')}\n{"oops"\n${line('q2')}\n`,
+      want: [/^mid\.jsonl:2: not JSON \(/],
+    },
+    {
+      name: 'a terminated last line that is not JSON',
+      text: () => `${line('q1')}\n{"oops"\n`,
+      want: [/^mid\.jsonl:2: not JSON \(/],
+    },
     {
       name: 'lines that are not records, each listed',
-      text: () => `${JSON.stringify({ ...makeRecord(), outcome: 'exploded' })}\n${JSON.stringify({ ...makeRecord(), record_version: 2, repeat: 'x' })}\n`,
-      want: [/^mid\.jsonl:1: outcome: Invalid option: expected one of/, /^mid\.jsonl:2: record_version: Invalid input: expected 1; repeat: Invalid input: expected number, received string$/],
+      text: () =>
+        `${JSON.stringify({ ...makeRecord(), outcome: 'exploded' })}\n${JSON.stringify({ ...makeRecord(), record_version: 2, repeat: 'x' })}\n`,
+      want: [
+        /^mid\.jsonl:1: outcome: Invalid option: expected one of/,
+        /^mid\.jsonl:2: record_version: Invalid input: expected 1; repeat: Invalid input: expected number, received string$/,
+      ],
     },
   ])('$name → InputError file:line', async ({ text, want }) => {
     writeFileSync(join(dir, 'mid.jsonl'), text());
@@ -88,6 +100,8 @@ describe('readSummary', () => {
   it('validates summary.json', async () => {
     mkdirSync(join(dir, 'bad-summary'));
     writeFileSync(join(dir, 'bad-summary', 'summary.json'), '{"summary_version": 1}');
-    await expect(readSummary('bad-summary', { cwd: dir })).rejects.toThrow(/bad-summary\/summary\.json: run: Invalid input/);
+    await expect(readSummary('bad-summary', { cwd: dir })).rejects.toThrow(
+      /bad-summary\/summary\.json: run: Invalid input/,
+    );
   });
 });

@@ -40,7 +40,10 @@ async function locate(pathOrDir: string, cwd: string | undefined): Promise<{ fil
   if (!info.isDirectory()) return { file: pathOrDir, full };
   const file = join(pathOrDir, 'results.jsonl');
   const inner = await stat(join(full, 'results.jsonl')).catch(() => undefined);
-  if (inner === undefined || inner.isDirectory()) throw new InputError([`${file}: no such file`], { hint: 'a run directory holds the results.jsonl that eval or load wrote' });
+  if (inner === undefined || inner.isDirectory())
+    throw new InputError([`${file}: no such file`], {
+      hint: 'a run directory holds the results.jsonl that eval or load wrote',
+    });
   return { file, full: join(full, 'results.jsonl') };
 }
 
@@ -100,14 +103,17 @@ export function readRecordEntries(pathOrDir: string, options: { cwd?: string } =
       const lineNumber = line.number;
       if (line.text.trim() === '') continue;
       const parsed = parseRecordLine(line.text);
-      if ('record' in parsed) yield { record: parsed.record, place: { offset: line.offset, length: line.length }, text: line.text };
+      if ('record' in parsed)
+        yield { record: parsed.record, place: { offset: line.offset, length: line.length }, text: line.text };
       else if (!line.terminated && !parsed.json) torn += 1;
       else problems.push(`${file}:${lineNumber}: ${parsed.problem}`);
       if (problems.length >= MAX_PROBLEMS) break;
     }
     if (problems.length > 0) {
       const more = problems.length >= MAX_PROBLEMS ? [`${file}: stopped reading after ${MAX_PROBLEMS} bad lines`] : [];
-      throw new InputError([...problems, ...more], { hint: 'results.jsonl holds one record per line (docs/reference/results-jsonl.md)' });
+      throw new InputError([...problems, ...more], {
+        hint: 'results.jsonl holds one record per line (docs/reference/results-jsonl.md)',
+      });
     }
   }
   return {
@@ -152,7 +158,10 @@ export async function readRecordAt(file: string, place: RecordPlace): Promise<Re
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(place.length), 0, place.length, place.offset);
     const text = buffer.toString('utf8', 0, bytesRead);
     const parsed = parseRecordLine(text);
-    if (!('record' in parsed)) throw new InputError([`${file}: byte ${place.offset}: ${parsed.problem} (was the file replaced while it was open?)`]);
+    if (!('record' in parsed))
+      throw new InputError([
+        `${file}: byte ${place.offset}: ${parsed.problem} (was the file replaced while it was open?)`,
+      ]);
     return JSON.parse(text) as Record<string, unknown>;
   } finally {
     await handle.close();
@@ -162,6 +171,9 @@ export async function readRecordAt(file: string, place: RecordPlace): Promise<Re
 /** A run directory's summary.json, validated. InputError `DIR/summary.json: ...` when missing or invalid. */
 export async function readSummary(dir: string, options: { cwd?: string } = {}): Promise<Summary> {
   const file = join(dir, 'summary.json');
-  const text = await readUtf8File({ path: file, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) }, runFileLineBytes());
+  const text = await readUtf8File(
+    { path: file, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) },
+    runFileLineBytes(),
+  );
   return parseJsonText(text, file, SummarySchema);
 }

@@ -60,7 +60,8 @@ export async function readRunManifest(dir: string, label: string): Promise<Manif
     if (error instanceof InputError) throw error;
     return undefined;
   });
-  if (text === undefined) throw new InputError([`--resume ${label}: no manifest.json there; give the directory of the run to continue`]);
+  if (text === undefined)
+    throw new InputError([`--resume ${label}: no manifest.json there; give the directory of the run to continue`]);
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -68,7 +69,8 @@ export async function readRunManifest(dir: string, label: string): Promise<Manif
     throw new InputError([`--resume ${label}: manifest.json is not JSON`]);
   }
   const parsed = ManifestSchema.safeParse(json);
-  if (!parsed.success || parsed.data.command !== 'eval') throw new InputError([`--resume ${label}: manifest.json is not the manifest of a chatbench eval run`]);
+  if (!parsed.success || parsed.data.command !== 'eval')
+    throw new InputError([`--resume ${label}: manifest.json is not the manifest of a chatbench eval run`]);
   return parsed.data;
 }
 
@@ -81,21 +83,33 @@ const short = (digest: string) => digest.slice(0, 12);
 export function resumeMismatches(then: Manifest, now: Manifest): string[] {
   const problems: string[] = [];
   if (then.dataset.sha256 !== now.dataset.sha256) {
-    problems.push(`the dataset differs from the run's (${now.dataset.path}: sha256 ${short(now.dataset.sha256)}…, the run read ${then.dataset.path}: ${short(then.dataset.sha256)}…)`);
+    problems.push(
+      `the dataset differs from the run's (${now.dataset.path}: sha256 ${short(now.dataset.sha256)}…, the run read ${then.dataset.path}: ${short(then.dataset.sha256)}…)`,
+    );
   }
   if ((then.models?.sha256 ?? null) !== (now.models?.sha256 ?? null)) {
-    problems.push(`the sets file differs from the run's (${now.models?.path ?? 'none'} now, ${then.models?.path ?? 'none'} then)`);
+    problems.push(
+      `the sets file differs from the run's (${now.models?.path ?? 'none'} now, ${then.models?.path ?? 'none'} then)`,
+    );
   }
   for (const option of ['mode', 'repeat'] as const) {
-    if (then.options[option] !== now.options[option]) problems.push(`--${option} was ${String(then.options[option])}, now ${String(now.options[option])}`);
+    if (then.options[option] !== now.options[option])
+      problems.push(`--${option} was ${String(then.options[option])}, now ${String(now.options[option])}`);
   }
-  if (JSON.stringify(then.shard) !== JSON.stringify(now.shard)) problems.push(`the run's shard was ${then.shard ? `${then.shard.index}/${then.shard.count}` : 'none'}, now ${now.shard ? `${now.shard.index}/${now.shard.count}` : 'none'}`);
+  if (JSON.stringify(then.shard) !== JSON.stringify(now.shard))
+    problems.push(
+      `the run's shard was ${then.shard ? `${then.shard.index}/${then.shard.count}` : 'none'}, now ${now.shard ? `${now.shard.index}/${now.shard.count}` : 'none'}`,
+    );
   if (problems.length === 0 && typeof then.plan_sha256 === 'string' && then.plan_sha256 !== now.plan_sha256) {
     problems.push('the sets or flags give other requests than the run planned (the plan digest differs)');
   }
   problems.push(...qualityMismatches(then, now));
-  if (then.target !== now.target) problems.push(`the run went to ${then.target === 'simulator' ? 'the embedded simulator' : then.base_url}, not ${now.target === 'simulator' ? 'the embedded simulator' : now.base_url}`);
-  else if (then.target === 'service' && then.base_url !== now.base_url) problems.push(`the run went to ${then.base_url}, not ${now.base_url}`);
+  if (then.target !== now.target)
+    problems.push(
+      `the run went to ${then.target === 'simulator' ? 'the embedded simulator' : then.base_url}, not ${now.target === 'simulator' ? 'the embedded simulator' : now.base_url}`,
+    );
+  else if (then.target === 'service' && then.base_url !== now.base_url)
+    problems.push(`the run went to ${then.base_url}, not ${now.base_url}`);
   return problems;
 }
 
@@ -104,17 +118,28 @@ function qualityMismatches(then: Manifest, now: Manifest): string[] {
   const a = then.quality ?? null;
   const b = now.quality ?? null;
   const problems: string[] = [];
-  if (JSON.stringify(a?.pass ?? []) !== JSON.stringify(b?.pass ?? [])) problems.push(`the pass rule was ${describePass(a?.pass)}, now ${describePass(b?.pass)}`);
-  const judge = (q: typeof a) => (q?.judge ? JSON.stringify([q.judge.model, q.judge.prompt_version, q.judge.figures, q.judge.repeat, q.judge.fetch_cited]) : 'none');
+  if (JSON.stringify(a?.pass ?? []) !== JSON.stringify(b?.pass ?? []))
+    problems.push(`the pass rule was ${describePass(a?.pass)}, now ${describePass(b?.pass)}`);
+  const judge = (q: typeof a) =>
+    q?.judge
+      ? JSON.stringify([q.judge.model, q.judge.prompt_version, q.judge.figures, q.judge.repeat, q.judge.fetch_cited])
+      : 'none';
   if (judge(a) !== judge(b)) {
-    const name = (q: typeof a) => (q?.judge ? `${q.judge.model} (prompts ${q.judge.prompt_version}, ${q.judge.figures.join('/')}, ×${q.judge.repeat}${q.judge.fetch_cited ? ', --fetch-cited' : ''})` : 'no judge');
+    const name = (q: typeof a) =>
+      q?.judge
+        ? `${q.judge.model} (prompts ${q.judge.prompt_version}, ${q.judge.figures.join('/')}, ×${q.judge.repeat}${q.judge.fetch_cited ? ', --fetch-cited' : ''})`
+        : 'no judge';
     problems.push(`the run was judged by ${name(a)}, now ${name(b)}`);
   }
-  if ((a?.checks?.sha256 ?? null) !== (b?.checks?.sha256 ?? null)) problems.push(`the checks differ from the run's (${b?.checks?.path ?? 'none'} now, ${a?.checks?.path ?? 'none'} then)`);
+  if ((a?.checks?.sha256 ?? null) !== (b?.checks?.sha256 ?? null))
+    problems.push(
+      `the checks differ from the run's (${b?.checks?.path ?? 'none'} now, ${a?.checks?.path ?? 'none'} then)`,
+    );
   return problems;
 }
 
-const describePass = (texts: readonly string[] | undefined) => (texts === undefined || texts.length === 0 ? 'the default' : texts.map((t) => `"${t}"`).join(' '));
+const describePass = (texts: readonly string[] | undefined) =>
+  texts === undefined || texts.length === 0 ? 'the default' : texts.map((t) => `"${t}"`).join(' ');
 
 /** Cuts an unterminated last line off `file`; returns the bytes cut. A missing file cuts nothing. */
 export async function cutTornTail(file: string): Promise<number> {
@@ -183,18 +208,29 @@ export interface ResumablePlan {
  * little a conversation's next turn needs). InputError (exit 2) when the inputs differ, when a
  * record is not one of the plan's keys, or when a key appears twice (not a run this plan made).
  */
-export async function prepareResume(dir: string, label: string, manifest: Manifest, plan: ResumablePlan): Promise<ResumeState> {
+export async function prepareResume(
+  dir: string,
+  label: string,
+  manifest: Manifest,
+  plan: ResumablePlan,
+): Promise<ResumeState> {
   const then = await readRunManifest(dir, label);
   const problems = resumeMismatches(then, manifest);
   if (problems.length > 0) {
-    throw new InputError(problems.map((p) => `--resume ${label}: ${p}`), { hint: 'resume with the same command line as the run (plus --resume), or start a new run with --out' });
+    throw new InputError(
+      problems.map((p) => `--resume ${label}: ${p}`),
+      { hint: 'resume with the same command line as the run (plus --resume), or start a new run with --out' },
+    );
   }
   const file = join(dir, 'results.jsonl');
   const truncatedBytes = await cutTornTail(file);
   const done = createDoneSet(plan.total);
   const turns = new Map<string, PreviousTurn>();
   const bad: string[] = [];
-  const exists = await stat(file).then(() => true, () => false);
+  const exists = await stat(file).then(
+    () => true,
+    () => false,
+  );
   if (exists) {
     for await (const record of readRecords(file)) {
       const index = plan.keyIndex(record.key);
@@ -204,15 +240,20 @@ export async function prepareResume(dir: string, label: string, manifest: Manife
       if (bad.length >= 5) break;
     }
   }
-  if (bad.length > 0) throw new InputError(bad, { hint: 'this results.jsonl was not written by this plan; start a new run with --out' });
+  if (bad.length > 0)
+    throw new InputError(bad, { hint: 'this results.jsonl was not written by this plan; start a new run with --out' });
   return { manifest: then, done, truncatedBytes, turns };
 }
 
 /** What a later turn needs of a recorded one: how it ended and where it left the conversation (nothing else is kept). */
 function previousTurnOf(record: RequestRecord): PreviousTurn {
   return {
-    outcome: record.outcome, error_code: record.error_code, error_message: record.error_message, turn: record.turn,
-    chat_session_id: record.chat_session_id, message_id: record.message_id,
+    outcome: record.outcome,
+    error_code: record.error_code,
+    error_message: record.error_message,
+    turn: record.turn,
+    chat_session_id: record.chat_session_id,
+    message_id: record.message_id,
     models: record.models?.map((m) => ({ model_index: m.model_index, message_id: m.message_id })) ?? null,
   };
 }

@@ -9,7 +9,14 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { InputError } from '../../errors.js';
 import { cutTornTail } from './resume.js';
 import { readFileLines } from '../../util/file-lines.js';
-import { createReviewsParser, humanVerdicts, REVIEWS_FILE, ReviewSchema, type HumanVerdicts, type Review } from '../../records/review.js';
+import {
+  createReviewsParser,
+  humanVerdicts,
+  REVIEWS_FILE,
+  ReviewSchema,
+  type HumanVerdicts,
+  type Review,
+} from '../../records/review.js';
 
 export interface RunReviews {
   /** reviews.jsonl as messages name it. */
@@ -24,7 +31,9 @@ export async function reviewsFileOf(pathOrDir: string, cwd?: string): Promise<{ 
   const full = isAbsolute(pathOrDir) || cwd === undefined ? pathOrDir : resolve(cwd, pathOrDir);
   const info = await stat(full).catch(() => undefined);
   const isFile = info !== undefined && !info.isDirectory() && basename(full) !== REVIEWS_FILE;
-  return isFile ? { file: join(dirname(pathOrDir), REVIEWS_FILE), full: join(dirname(full), REVIEWS_FILE) } : { file: join(pathOrDir, REVIEWS_FILE), full: join(full, REVIEWS_FILE) };
+  return isFile
+    ? { file: join(dirname(pathOrDir), REVIEWS_FILE), full: join(dirname(full), REVIEWS_FILE) }
+    : { file: join(pathOrDir, REVIEWS_FILE), full: join(full, REVIEWS_FILE) };
 }
 
 /**
@@ -39,10 +48,13 @@ export async function readReviews(pathOrDir: string, options: { cwd?: string } =
   } catch (error) {
     if (error instanceof InputError) throw error;
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { file, reviews: [], verdicts: new Map() };
-    throw new InputError([`${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`], { cause: error });
+    throw new InputError([`${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`], {
+      cause: error,
+    });
   }
   const { reviews, problems } = parser.result();
-  if (problems.length > 0) throw new InputError(problems, { hint: 'reviews.jsonl holds one review a line, as chatbench view appends them' });
+  if (problems.length > 0)
+    throw new InputError(problems, { hint: 'reviews.jsonl holds one review a line, as chatbench view appends them' });
   return { file, reviews, verdicts: humanVerdicts(reviews) };
 }
 

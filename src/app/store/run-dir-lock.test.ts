@@ -39,14 +39,20 @@ describe('holderIsGone', () => {
     { name: 'the pid reused by another process', proc: { 7: statLine(7, 'S', 2000) }, isAlive: alive, gone: true },
     { name: 'no process with that pid', proc: {}, isAlive: () => false, gone: true },
     { name: 'no /proc: signal 0 says alive', proc: {}, isAlive: alive, gone: false },
-  ])('$name', ({ proc, isAlive, gone }) => expect(holderIsGone(7, holder, { bootId: BOOT, read: fakeProc(proc), isAlive })).toBe(gone));
+  ])('$name', ({ proc, isAlive, gone }) =>
+    expect(holderIsGone(7, holder, { bootId: BOOT, read: fakeProc(proc), isAlive })).toBe(gone),
+  );
 
   it('another boot: gone, even though a process of that pid and start time runs now', () => {
-    const here = { bootId: 'another-boot', read: fakeProc({ 7: statLine(7, 'S', 1000) }, 'another-boot'), isAlive: () => true };
+    const here = {
+      bootId: 'another-boot',
+      read: fakeProc({ 7: statLine(7, 'S', 1000) }, 'another-boot'),
+      isAlive: () => true,
+    };
     expect(holderIsGone(7, holder, here)).toBe(true);
   });
 
-  it("a lock of an older version (no start time, no boot id): signal 0 and the zombie check only", () => {
+  it('a lock of an older version (no start time, no boot id): signal 0 and the zombie check only', () => {
     const old = { startTicks: null, bootId: null };
     const read = fakeProc({ 7: statLine(7, 'S', 2000), 8: statLine(8, 'Z', 5) });
     expect(holderIsGone(7, old, { bootId: BOOT, read, isAlive: () => true })).toBe(false);
@@ -58,15 +64,26 @@ describe('claimRunDir with a fake /proc', () => {
   let dir = '';
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
   const owner = (pid: number, read: ProcReader): LockOwner => ({
-    pid, hostname: 'box', command: 'eval', instance: instanceOf(pid, read), readProc: read, isAlive: (p) => read(`/proc/${p}/stat`) !== undefined,
+    pid,
+    hostname: 'box',
+    command: 'eval',
+    instance: instanceOf(pid, read),
+    readProc: read,
+    isAlive: (p) => read(`/proc/${p}/stat`) !== undefined,
   });
 
   it('records its start time and boot id; a live holder keeps the directory', async () => {
     dir = mkdtempSync(join(tmpdir(), 'chatbench-lock-'));
     const read = fakeProc({ 1: statLine(1, 'S', 500), 2: statLine(2, 'R', 900) });
     const first = await claimRunDir(dir, { label: '--out x', create: false, owner: owner(1, read) });
-    expect(JSON.parse(readFileSync(join(dir, LOCK_FILE), 'utf8'))).toMatchObject({ pid: 1, start_ticks: '500', boot_id: BOOT });
-    await expect(claimRunDir(dir, { label: '--out x', create: false, owner: owner(2, read) })).rejects.toThrow(UsageError);
+    expect(JSON.parse(readFileSync(join(dir, LOCK_FILE), 'utf8'))).toMatchObject({
+      pid: 1,
+      start_ticks: '500',
+      boot_id: BOOT,
+    });
+    await expect(claimRunDir(dir, { label: '--out x', create: false, owner: owner(2, read) })).rejects.toThrow(
+      UsageError,
+    );
     await first.release();
   });
 
@@ -75,7 +92,15 @@ describe('claimRunDir with a fake /proc', () => {
     { name: 'a restarted container: pid 1 again, another start time', holder: statLine(1, 'S', 77) },
   ])('$name: the lock is stale and taken over', async ({ holder }) => {
     dir = mkdtempSync(join(tmpdir(), 'chatbench-lock-'));
-    const lock = { pid: 1, hostname: 'box', command: 'eval', started_at: '2026-01-01T00:00:00.000Z', token: 'old', start_ticks: '500', boot_id: BOOT };
+    const lock = {
+      pid: 1,
+      hostname: 'box',
+      command: 'eval',
+      started_at: '2026-01-01T00:00:00.000Z',
+      token: 'old',
+      start_ticks: '500',
+      boot_id: BOOT,
+    };
     writeFileSync(join(dir, LOCK_FILE), JSON.stringify(lock));
     const read = fakeProc({ 1: holder, 2: statLine(2, 'R', 900) });
     const claim = await claimRunDir(dir, { label: '--out x', create: false, owner: owner(2, read) });

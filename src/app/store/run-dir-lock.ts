@@ -37,8 +37,13 @@ export interface LockOwner {
 
 // start_ticks and boot_id are absent from the locks of older versions and null without /proc.
 const LockSchema = z.object({
-  pid: z.number().int(), hostname: z.string(), command: z.string(), started_at: z.string(), token: z.string(),
-  start_ticks: z.string().nullable().default(null), boot_id: z.string().nullable().default(null),
+  pid: z.number().int(),
+  hostname: z.string(),
+  command: z.string(),
+  started_at: z.string(),
+  token: z.string(),
+  start_ticks: z.string().nullable().default(null),
+  boot_id: z.string().nullable().default(null),
 });
 type Lock = z.infer<typeof LockSchema>;
 
@@ -65,9 +70,13 @@ export async function claimRunDir(dir: string, options: ClaimOptions): Promise<R
   const { label } = options;
   const created = await ensureDirectory(dir, options);
   const lock: Lock = {
-    pid: options.owner.pid, hostname: options.owner.hostname, command: options.owner.command,
-    started_at: (options.now?.() ?? new Date()).toISOString(), token: randomBytes(8).toString('hex'),
-    start_ticks: options.owner.instance.startTicks, boot_id: options.owner.instance.bootId,
+    pid: options.owner.pid,
+    hostname: options.owner.hostname,
+    command: options.owner.command,
+    started_at: (options.now?.() ?? new Date()).toISOString(),
+    token: randomBytes(8).toString('hex'),
+    start_ticks: options.owner.instance.startTicks,
+    boot_id: options.owner.instance.bootId,
   };
   const path = join(dir, LOCK_FILE);
   // Two tries: the second after a stale lock was removed (another process may win that race).
@@ -78,13 +87,18 @@ export async function claimRunDir(dir: string, options: ClaimOptions): Promise<R
     const holder = await readLock(path);
     if (holder !== undefined && !isStale(holder, options.owner)) {
       if (created) await rmdir(dir).catch(() => undefined);
-      throw new UsageError(`${label} is being written by another chatbench (pid ${holder.pid} on ${holder.hostname}, \`${holder.command}\` since ${holder.started_at})`, {
-        hint: `wait for it to end; if that process is gone, delete ${path}`,
-      });
+      throw new UsageError(
+        `${label} is being written by another chatbench (pid ${holder.pid} on ${holder.hostname}, \`${holder.command}\` since ${holder.started_at})`,
+        {
+          hint: `wait for it to end; if that process is gone, delete ${path}`,
+        },
+      );
     }
     await unlink(path).catch(() => undefined); // stale, or torn: its owner died while writing it
   }
-  throw new UsageError(`${label}: another chatbench took the directory's lock at the same moment`, { hint: 'run one chatbench per run directory' });
+  throw new UsageError(`${label}: another chatbench took the directory's lock at the same moment`, {
+    hint: 'run one chatbench per run directory',
+  });
 }
 
 /** Creates the directory when allowed; refuses a path that is not a writable directory. Returns whether it created it. */
@@ -95,7 +109,11 @@ async function ensureDirectory(dir: string, options: ClaimOptions): Promise<bool
   });
   if (info !== undefined) {
     if (!info.isDirectory()) {
-      const what = info.isFile() ? 'a file' : info.isCharacterDevice() || info.isBlockDevice() ? 'a device' : 'not a directory';
+      const what = info.isFile()
+        ? 'a file'
+        : info.isCharacterDevice() || info.isBlockDevice()
+          ? 'a device'
+          : 'not a directory';
       throw new UsageError(`${options.label} is ${what}, not a directory: give a directory for the run`);
     }
     return false;
@@ -125,10 +143,13 @@ async function createLock(path: string, lock: Lock, label: string): Promise<bool
     if (code === 'EEXIST') return false;
     // A file system without hard links: an exclusive create is atomic too (the content follows).
     if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP') {
-      return writeFile(path, `${JSON.stringify(lock)}\n`, { flag: 'wx' }).then(() => true, (e: NodeJS.ErrnoException) => {
-        if (e.code === 'EEXIST') return false;
-        throw new UsageError(`${label}: cannot write in this directory (${describeFsError(e)})`);
-      });
+      return writeFile(path, `${JSON.stringify(lock)}\n`, { flag: 'wx' }).then(
+        () => true,
+        (e: NodeJS.ErrnoException) => {
+          if (e.code === 'EEXIST') return false;
+          throw new UsageError(`${label}: cannot write in this directory (${describeFsError(e)})`);
+        },
+      );
     }
     throw new UsageError(`${label}: cannot write in this directory (${describeFsError(error)})`);
   } finally {
@@ -154,7 +175,11 @@ async function readLock(path: string): Promise<Lock | undefined> {
  */
 const isStale = (holder: Lock, owner: LockOwner): boolean =>
   holder.hostname === owner.hostname &&
-  holderIsGone(holder.pid, { startTicks: holder.start_ticks, bootId: holder.boot_id }, { bootId: owner.instance.bootId, read: owner.readProc, isAlive: (pid) => owner.isAlive(pid) });
+  holderIsGone(
+    holder.pid,
+    { startTicks: holder.start_ticks, bootId: holder.boot_id },
+    { bootId: owner.instance.bootId, read: owner.readProc, isAlive: (pid) => owner.isAlive(pid) },
+  );
 
 async function release(dir: string, path: string, lock: Lock, created: boolean): Promise<void> {
   const current = await readLock(path);

@@ -15,7 +15,10 @@ export async function readRunFileText(full: string, name: string): Promise<strin
     return (await readCapped(full, runFileLineBytes())).toString('utf8');
   } catch (error) {
     if (error instanceof FileTooLargeError) {
-      throw new InputError([`${name}: larger than ${formatCount(runFileLineBytes())} bytes, the limit of a run file (${RUN_LINE_FLAG})`], { cause: error });
+      throw new InputError(
+        [`${name}: larger than ${formatCount(runFileLineBytes())} bytes, the limit of a run file (${RUN_LINE_FLAG})`],
+        { cause: error },
+      );
     }
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;

@@ -27,21 +27,35 @@ export class GithubApiError extends Error {
   override readonly name = 'GithubApiError';
 }
 
-export async function upsertComment(target: CommentTarget, body: string, fetchImpl: typeof fetch = fetch): Promise<{ action: 'created' | 'updated'; id: number }> {
+export async function upsertComment(
+  target: CommentTarget,
+  body: string,
+  fetchImpl: typeof fetch = fetch,
+): Promise<{ action: 'created' | 'updated'; id: number }> {
   const base = `${target.apiUrl.replace(/\/+$/, '')}/repos/${target.repository}`;
   const headers = {
-    accept: 'application/vnd.github+json', authorization: `Bearer ${target.token}`,
-    'content-type': 'application/json', 'user-agent': 'chatbench', 'x-github-api-version': '2022-11-28',
+    accept: 'application/vnd.github+json',
+    authorization: `Bearer ${target.token}`,
+    'content-type': 'application/json',
+    'user-agent': 'chatbench',
+    'x-github-api-version': '2022-11-28',
   };
   const call = async (method: string, url: string, payload?: unknown): Promise<unknown> => {
-    const response = await fetchImpl(url, { method, headers, ...(payload === undefined ? {} : { body: JSON.stringify(payload) }) });
+    const response = await fetchImpl(url, {
+      method,
+      headers,
+      ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
+    });
     const text = await response.text();
-    if (!response.ok) throw new GithubApiError(`${method} ${url}: HTTP ${response.status}${text ? ` ${text.slice(0, 200)}` : ''}`);
+    if (!response.ok)
+      throw new GithubApiError(`${method} ${url}: HTTP ${response.status}${text ? ` ${text.slice(0, 200)}` : ''}`);
     return text === '' ? null : JSON.parse(text);
   };
   let existing: number | undefined;
   for (let page = 1; page <= MAX_PAGES && existing === undefined; page++) {
-    const comments = CommentsSchema.parse(await call('GET', `${base}/issues/${target.pullRequest}/comments?per_page=100&page=${page}`));
+    const comments = CommentsSchema.parse(
+      await call('GET', `${base}/issues/${target.pullRequest}/comments?per_page=100&page=${page}`),
+    );
     existing = comments.find((c) => c.body?.includes(COMMENT_MARKER))?.id;
     if (comments.length < 100) break;
   }
@@ -49,6 +63,8 @@ export async function upsertComment(target: CommentTarget, body: string, fetchIm
     await call('PATCH', `${base}/issues/comments/${existing}`, { body });
     return { action: 'updated', id: existing };
   }
-  const created = z.object({ id: z.number() }).parse(await call('POST', `${base}/issues/${target.pullRequest}/comments`, { body }));
+  const created = z
+    .object({ id: z.number() })
+    .parse(await call('POST', `${base}/issues/${target.pullRequest}/comments`, { body }));
   return { action: 'created', id: created.id };
 }

@@ -19,7 +19,10 @@ export function markdownSection(markdown: string, title: string): string | null 
   const start = lines.findIndex((line) => line.trim() === `## ${title}`);
   if (start === -1) return null;
   const end = lines.findIndex((line, i) => i > start && line.startsWith('## '));
-  return lines.slice(start, end === -1 ? undefined : end).join('\n').trimEnd();
+  return lines
+    .slice(start, end === -1 ? undefined : end)
+    .join('\n')
+    .trimEnd();
 }
 
 export interface RunTexts {
@@ -33,7 +36,8 @@ export interface RunTexts {
 
 /** The step summary: chatbench's own when it wrote one (its verdict leads it), else the verdict and report.md's table. */
 export function stepSummary(texts: RunTexts): string {
-  if (texts.ownSummary !== null && texts.ownSummary.trim() !== '') return texts.ownSummary.endsWith('\n') ? texts.ownSummary : `${texts.ownSummary}\n`;
+  if (texts.ownSummary !== null && texts.ownSummary.trim() !== '')
+    return texts.ownSummary.endsWith('\n') ? texts.ownSummary : `${texts.ownSummary}\n`;
   const table = texts.reportMd === null ? null : markdownSection(texts.reportMd, 'Comparison');
   return `${['## chatbench', '', ...verdictMarkdown(texts.verdict), ...(table === null ? [] : ['', table])].join('\n')}\n`;
 }
@@ -45,7 +49,7 @@ export function stepSummary(texts: RunTexts): string {
 export function commentBody(texts: RunTexts, limit = COMMENT_LIMIT): string {
   const body = `${COMMENT_MARKER}\n${stepSummary(texts)}`;
   if (body.length <= limit) return body;
-  const note = `\n\n_… cut to fit GitHub's comment limit of ${limit.toLocaleString('en-US')} characters: the whole summary is on ${texts.runUrl ?? 'the workflow run\'s page'}._\n`;
+  const note = `\n\n_… cut to fit GitHub's comment limit of ${limit.toLocaleString('en-US')} characters: the whole summary is on ${texts.runUrl ?? "the workflow run's page"}._\n`;
   const room = limit - note.length;
   const cut = body.slice(0, room);
   const atLine = cut.lastIndexOf('\n');

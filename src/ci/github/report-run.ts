@@ -33,14 +33,20 @@ export interface GithubReportResult {
   readonly commented: 'created' | 'updated' | 'skipped';
 }
 
-const readOptional = (path: string | undefined) => (path === undefined || path === '' ? Promise.resolve(null) : readFile(path, 'utf8').catch(() => null));
+const readOptional = (path: string | undefined) =>
+  path === undefined || path === '' ? Promise.resolve(null) : readFile(path, 'utf8').catch(() => null);
 
 export async function githubReport(options: GithubReportOptions): Promise<GithubReportResult> {
   const { env } = options;
   const verdictText = await readFile(join(options.runDir, 'verdict.json'), 'utf8').catch((error: unknown) => {
-    throw new Error(`${join(options.runDir, 'verdict.json')}: cannot read the run's verdict (${(error as NodeJS.ErrnoException).code ?? String(error)}); did the chatbench command write this run directory?`);
+    throw new Error(
+      `${join(options.runDir, 'verdict.json')}: cannot read the run's verdict (${(error as NodeJS.ErrnoException).code ?? String(error)}); did the chatbench command write this run directory?`,
+    );
   });
-  const runUrl = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : null;
+  const runUrl =
+    env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID
+      ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}`
+      : null;
   const texts: RunTexts = {
     verdict: VerdictSchema.parse(JSON.parse(verdictText)),
     ownSummary: await readOptional(options.ownSummaryPath),
@@ -52,12 +58,17 @@ export async function githubReport(options: GithubReportOptions): Promise<Github
   const annotations = failureAnnotations(texts.verdict);
   for (const line of annotations) options.write(`${line}\n`);
   const comment = commentBody(texts);
-  const event = env.GITHUB_EVENT_PATH ? JSON.parse(await readFile(env.GITHUB_EVENT_PATH, 'utf8')) as unknown : null;
+  const event = env.GITHUB_EVENT_PATH ? (JSON.parse(await readFile(env.GITHUB_EVENT_PATH, 'utf8')) as unknown) : null;
   const pullRequest = pullRequestNumber(event);
   if (!options.comment || pullRequest === null || !options.token || !env.GITHUB_REPOSITORY) {
     return { summary, annotations, comment, commented: 'skipped' };
   }
-  const target = { apiUrl: env.GITHUB_API_URL ?? 'https://api.github.com', repository: env.GITHUB_REPOSITORY, pullRequest, token: options.token };
+  const target = {
+    apiUrl: env.GITHUB_API_URL ?? 'https://api.github.com',
+    repository: env.GITHUB_REPOSITORY,
+    pullRequest,
+    token: options.token,
+  };
   const done = await upsertComment(target, comment, options.fetch);
   options.write(`chatbench: ${done.action} the pull request's comment (#${pullRequest}, comment ${done.id})\n`);
   return { summary, annotations, comment, commented: done.action };

@@ -7,12 +7,16 @@
  */
 import type { Verdict } from '../../verdict/index.js';
 
-const escapeData = (text: string): string => text.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A');
+const escapeData = (text: string): string =>
+  text.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A');
 const escapeProperty = (text: string): string => escapeData(text).replaceAll(':', '%3A').replaceAll(',', '%2C');
 
 /** One `::error` line per failed gate or SLO of the verdict (those that count), as the verdict words them. */
 export function failureAnnotations(verdict: Verdict): string[] {
   return verdict.reasons
     .filter((reason) => !reason.passed && reason.counted)
-    .map((reason) => `::error title=${escapeProperty(`chatbench ${reason.kind === 'slo' ? 'SLO' : 'gate'} failed: ${reason.text}`)}::${escapeData(`${reason.text}: ${reason.detail}`)}`);
+    .map(
+      (reason) =>
+        `::error title=${escapeProperty(`chatbench ${reason.kind === 'slo' ? 'SLO' : 'gate'} failed: ${reason.text}`)}::${escapeData(`${reason.text}: ${reason.detail}`)}`,
+    );
 }

@@ -24,8 +24,15 @@ function saveCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
     builder: (y: Argv) =>
       y
         .positional('run', { type: 'string', demandOption: true, describe: 'run directory (or its results.jsonl)' })
-        .positional('dest', { type: 'string', demandOption: true, describe: 'baseline directory, e.g. datasets/baselines/main (created if needed)' })
-        .example('$0 baseline save reports/2026-11-20T10-00-00-eval datasets/baselines/main', 'keep the last run as the main baseline, to commit'),
+        .positional('dest', {
+          type: 'string',
+          demandOption: true,
+          describe: 'baseline directory, e.g. datasets/baselines/main (created if needed)',
+        })
+        .example(
+          '$0 baseline save reports/2026-11-20T10-00-00-eval datasets/baselines/main',
+          'keep the last run as the main baseline, to commit',
+        ),
     handler: async (args) => {
       try {
         const claim = await claimDir(io, args.dest, { label: `DEST ${args.dest}`, command: 'baseline save' });
@@ -37,7 +44,13 @@ function saveCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
         }
         const torn = saved.tornLines > 0 ? ` (skipped ${saved.tornLines} torn last line)` : '';
         io.stdout.write(`Saved ${saved.records} records${torn}: ${saved.files.join(', ')}\n`);
-        outputOf(io).result({ command: 'baseline save', exit_code: ExitCode.Ok, records: saved.records, torn_lines: saved.tornLines, files: saved.files });
+        outputOf(io).result({
+          command: 'baseline save',
+          exit_code: ExitCode.Ok,
+          records: saved.records,
+          torn_lines: saved.tornLines,
+          files: saved.files,
+        });
         setExitCode(ExitCode.Ok);
       } catch (error) {
         reportFailure(io, setExitCode, error, 'baseline save');
@@ -50,7 +63,8 @@ export function baselineCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
   return {
     command: 'baseline <command>',
     describe: 'Keep a run as a baseline to compare later runs with',
-    builder: (y: Argv) => y.command(saveCommand(io, setExitCode)).demandCommand(1, 'Name a subcommand: baseline save RUN DEST'),
+    builder: (y: Argv) =>
+      y.command(saveCommand(io, setExitCode)).demandCommand(1, 'Name a subcommand: baseline save RUN DEST'),
     handler: () => undefined,
   };
 }

@@ -23,19 +23,39 @@ const QUICK_SHARDS = 10;
 export function demoCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
   return defineCommand<DemoArgs>({
     command: 'demo',
-    describe: 'Compare three model override sets on the embedded simulated service, answers judged by its rule-based judge (about 40 s)',
+    describe:
+      'Compare three model override sets on the embedded simulated service, answers judged by its rule-based judge (about 40 s)',
     builder: (y: Argv) =>
       withQualityFlags(y)
         // The demo's judge is local: many asks at once, and groundedness on the cited pages.
-        .option('judge-concurrency', { type: 'number', default: 16, describe: 'Judge calls in flight at once', group: 'Answer quality:' })
-        .option('fetch-cited', { type: 'boolean', default: true, describe: 'Judge groundedness on the cited pages\' text too (--no-fetch-cited: blurbs and highlights only)', group: 'Answer quality:' })
+        .option('judge-concurrency', {
+          type: 'number',
+          default: 16,
+          describe: 'Judge calls in flight at once',
+          group: 'Answer quality:',
+        })
+        .option('fetch-cited', {
+          type: 'boolean',
+          default: true,
+          describe: "Judge groundedness on the cited pages' text too (--no-fetch-cited: blurbs and highlights only)",
+          group: 'Answer quality:',
+        })
         .option('concurrency', { type: 'number', default: 30, describe: 'Requests in flight at once' })
         .option('out', { type: 'string', describe: 'Run directory (default reports/<date-time>-eval)' })
-        .option('quick', { type: 'boolean', default: false, describe: `A few seconds: shard 1/${QUICK_SHARDS} of the questions, streamed only (to check an install)` })
+        .option('quick', {
+          type: 'boolean',
+          default: false,
+          describe: `A few seconds: shard 1/${QUICK_SHARDS} of the questions, streamed only (to check an install)`,
+        })
         .example('$0 demo', 'datasets/sample.csv × datasets/models.example.json, streamed and full, judged')
         .example('$0 demo --quick', 'A tenth of the questions, streamed only: a check that an install works')
-        .example('$0 demo --no-judge-cache', 'The same, every verdict asked again (a second demo otherwise asks the judge nothing)')
-        .epilogue('The same run by hand: chatbench eval --sim --dataset datasets/sample.csv --sets-file datasets/models.example.json --mode both --concurrency 30 --fetch-cited --judge-concurrency 16'),
+        .example(
+          '$0 demo --no-judge-cache',
+          'The same, every verdict asked again (a second demo otherwise asks the judge nothing)',
+        )
+        .epilogue(
+          'The same run by hand: chatbench eval --sim --dataset datasets/sample.csv --sets-file datasets/models.example.json --mode both --concurrency 30 --fetch-cited --judge-concurrency 16',
+        ),
     handler: async (a) => {
       const { quick, ...flags } = a;
       setExitCode(
@@ -43,9 +63,19 @@ export function demoCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
           {
             ...flags,
             'fetch-cited': a['fetch-cited'] && a.judge !== 'off',
-            sim: true, seed: 1, dataset: shipped('sample.csv'), 'sets-file': shipped('models.example.json'), set: [], mode: quick ? 'stream' : 'both',
+            sim: true,
+            seed: 1,
+            dataset: shipped('sample.csv'),
+            'sets-file': shipped('models.example.json'),
+            set: [],
+            mode: quick ? 'stream' : 'both',
             ...(quick ? { shard: `1/${QUICK_SHARDS}` } : {}),
-            concurrency: a.concurrency, repeat: 1, retries: 0, 'retry-429': false, grace: '10s', ...(a.out ? { out: a.out } : {}),
+            concurrency: a.concurrency,
+            repeat: 1,
+            retries: 0,
+            'retry-429': false,
+            grace: '10s',
+            ...(a.out ? { out: a.out } : {}),
             // The demo's own options, as they took effect, go to the run's manifest.
             ...{ [INVOCATION]: invocationOf(a) },
           },

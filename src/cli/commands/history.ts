@@ -37,7 +37,9 @@ export function renderTrend(figure: string, points: readonly TrendPoint[]): stri
   const lines = [`${figure}  ${sparkline(points.map((p) => p.value))}  (${points.length} values, oldest first)`];
   for (const p of points) {
     const ci = p.ci_low === null || p.ci_high === null ? '' : ` [${num(p.ci_low)}, ${num(p.ci_high)}]`;
-    lines.push(`  ${p.ended_at.slice(0, 19)}  ${p.id}  ${p.set_name || '-'} ${p.mode || ''}  ${num(p.value)}${ci}${p.n === null ? '' : ` n=${p.n}`}`);
+    lines.push(
+      `  ${p.ended_at.slice(0, 19)}  ${p.id}  ${p.set_name || '-'} ${p.mode || ''}  ${num(p.value)}${ci}${p.n === null ? '' : ` n=${p.n}`}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -48,15 +50,34 @@ export function historyCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
     describe: 'The run history: list runs (default), `import DIR...` run directories, `trend FIGURE` across runs',
     builder: (y: Argv) =>
       y
-        .positional('action', { type: 'string', choices: ['list', 'import', 'trend'], describe: 'list (default), import DIR..., trend FIGURE' })
-        .positional('args', { type: 'string', array: true, describe: 'import: run directories; trend: the figure (ttft_ms.p95, citation_recall, pass_rate, …)' })
-        .option('command', { type: 'string', choices: ['eval', 'load', 'capacity', 'merge', 'compare'], describe: 'only runs of this command' })
+        .positional('action', {
+          type: 'string',
+          choices: ['list', 'import', 'trend'],
+          describe: 'list (default), import DIR..., trend FIGURE',
+        })
+        .positional('args', {
+          type: 'string',
+          array: true,
+          describe: 'import: run directories; trend: the figure (ttft_ms.p95, citation_recall, pass_rate, …)',
+        })
+        .option('command', {
+          type: 'string',
+          choices: ['eval', 'load', 'capacity', 'merge', 'compare'],
+          describe: 'only runs of this command',
+        })
         .option('set', { type: 'string', describe: 'only runs with this set (trend: only its values)' })
         .option('branch', { type: 'string', describe: 'only runs made on this git branch' })
-        .option('verdict', { type: 'string', choices: ['passed', 'failed', 'no-gate', 'run-failed', 'interrupted'], describe: 'only runs with this verdict' })
+        .option('verdict', {
+          type: 'string',
+          choices: ['passed', 'failed', 'no-gate', 'run-failed', 'interrupted'],
+          describe: 'only runs with this verdict',
+        })
         .option('since', { type: 'string', describe: 'only runs that ended at or after this ISO date' })
         .option('until', { type: 'string', describe: 'only runs that ended at or before this ISO date' })
-        .option('html', { type: 'string', describe: 'trend: where to write the HTML chart (default trend-FIGURE[-SET].html beside the store)' })
+        .option('html', {
+          type: 'string',
+          describe: 'trend: where to write the HTML chart (default trend-FIGURE[-SET].html beside the store)',
+        })
         .option('figures', { type: 'boolean', describe: 'list: each run with its figures (always with --json)' })
         .example('$0 history --command eval --branch main', 'the evals made on main')
         .example('$0 history trend citation_recall --set fast', 'one figure across runs, oldest first')
@@ -64,9 +85,19 @@ export function historyCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
     handler: async (a) => {
       const file = storeFile(a, io.cwd);
       // The database loads when the command runs, not when --help of every command is built.
-      const [{ listRuns, trend }, { putRun, withStore }] = await Promise.all([import('../../history/queries.js'), import('../../history/store.js')]);
+      const [{ listRuns, trend }, { putRun, withStore }] = await Promise.all([
+        import('../../history/queries.js'),
+        import('../../history/store.js'),
+      ]);
       const output = outputOf(io);
-      const filter: RunFilter = { command: a.command, set: a.set, branch: a.branch, verdict: a.verdict, since: a.since, until: a.until };
+      const filter: RunFilter = {
+        command: a.command,
+        set: a.set,
+        branch: a.branch,
+        verdict: a.verdict,
+        since: a.since,
+        until: a.until,
+      };
       const action = a.action ?? 'list';
       const args = a.args ?? [];
       if (action === 'import') {
@@ -91,20 +122,41 @@ export function historyCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
       }
       if (action === 'trend') {
         const figure = args[0];
-        if (figure === undefined) throw new UsageError('history trend: name a figure, e.g. ttft_ms.p95 or citation_recall');
+        if (figure === undefined)
+          throw new UsageError('history trend: name a figure, e.g. ttft_ms.p95 or citation_recall');
         const points = await withStore(file, (db) => trend(db, figure, filter));
         io.stdout.write(renderTrend(figure, points));
         // The chart beside the store unless --html names a file; each run links to its report.html.
-        const html = resolve(io.cwd, a.html ?? join(dirname(file), `trend-${figure.replace(/[^\w.-]+/g, '_')}${a.set === undefined ? '' : `-${a.set.replace(/[^\w.-]+/g, '_')}`}.html`));
+        const html = resolve(
+          io.cwd,
+          a.html ??
+            join(
+              dirname(file),
+              `trend-${figure.replace(/[^\w.-]+/g, '_')}${a.set === undefined ? '' : `-${a.set.replace(/[^\w.-]+/g, '_')}`}.html`,
+            ),
+        );
         if (points.length > 0) {
-          await writeFile(html, renderTrendHtml(figure, points, (runDir) => relative(dirname(html), join(runDir, 'report.html'))));
+          await writeFile(
+            html,
+            renderTrendHtml(figure, points, (runDir) => relative(dirname(html), join(runDir, 'report.html'))),
+          );
           io.stdout.write(`chart: ${relative(io.cwd, html)}\n`);
         }
-        output.result({ command: 'history', exit_code: 0, history: file, figure, points, html: points.length > 0 ? html : null });
+        output.result({
+          command: 'history',
+          exit_code: 0,
+          history: file,
+          figure,
+          points,
+          html: points.length > 0 ? html : null,
+        });
         return;
       }
       const runs = await withStore(file, (db) => listRuns(db, filter, a.figures === true || output.mode === 'json'));
-      for (const r of runs) io.stdout.write(`${String(r.ended_at).slice(0, 19)}  ${String(r.command).padEnd(8)} ${String(r.verdict ?? '-').padEnd(11)} ${r.git_branch ?? '-'}  ${r.run_dir}\n`);
+      for (const r of runs)
+        io.stdout.write(
+          `${String(r.ended_at).slice(0, 19)}  ${String(r.command).padEnd(8)} ${String(r.verdict ?? '-').padEnd(11)} ${r.git_branch ?? '-'}  ${r.run_dir}\n`,
+        );
       if (runs.length === 0) io.stdout.write(`no run in ${file} matches\n`);
       output.result({ command: 'history', exit_code: 0, history: file, runs });
       setExitCode(0);

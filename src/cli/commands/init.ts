@@ -10,7 +10,14 @@ import { writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Argv } from 'yargs';
 import { ExitCode, UsageError } from '../../errors.js';
-import { INIT_FILES, columnsTemplate, configTemplate, datasetTemplate, setsTemplate, type SchemaRefs } from '../../init/templates.js';
+import {
+  INIT_FILES,
+  columnsTemplate,
+  configTemplate,
+  datasetTemplate,
+  setsTemplate,
+  type SchemaRefs,
+} from '../../init/templates.js';
 import { packageRoot } from '../../viewer/assets.js';
 import { SCHEMA_FILES } from '../schemas/files.js';
 import type { Io } from '../io.js';
@@ -37,7 +44,10 @@ export function schemaRefs(cwd: string, root: string): SchemaRefs {
 
 /** The next commands, as printed (and in --json's result). */
 export const NEXT_COMMANDS = [
-  ['chatbench validate --sim', 'check the dataset and the sets, and the document ids against the simulator\'s corpus; nothing is sent'],
+  [
+    'chatbench validate --sim',
+    "check the dataset and the sets, and the document ids against the simulator's corpus; nothing is sent",
+  ],
   ['chatbench eval --sim', 'a run against the embedded simulated service: the reports in reports/<date-time>-eval/'],
   ['chatbench eval', 'against your deployment, once base-url and token-file are set in chatbench.config.yaml'],
 ] as const;
@@ -49,7 +59,10 @@ export function initCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
     builder: (y: Argv) =>
       y
         .option('force', { type: 'boolean', default: false, describe: 'Overwrite files that exist' })
-        .example('$0 init', 'chatbench.config.yaml, questions.csv (its columns in questions.columns.md) and sets.yaml here'),
+        .example(
+          '$0 init',
+          'chatbench.config.yaml, questions.csv (its columns in questions.columns.md) and sets.yaml here',
+        ),
     handler: async (a) => {
       const refs = schemaRefs(io.cwd, packageRoot());
       const files: [string, string][] = [
@@ -60,13 +73,21 @@ export function initCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
       ];
       const existing = files.map(([name]) => name).filter((name) => existsSync(resolve(io.cwd, name)));
       if (existing.length > 0 && !a.force) {
-        throw new UsageError(`${existing.join(', ')}: already ${existing.length === 1 ? 'exists' : 'exist'} in ${io.cwd}; nothing was written (--force overwrites)`);
+        throw new UsageError(
+          `${existing.join(', ')}: already ${existing.length === 1 ? 'exists' : 'exist'} in ${io.cwd}; nothing was written (--force overwrites)`,
+        );
       }
       for (const [name, text] of files) await writeFile(resolve(io.cwd, name), text);
       const output = outputOf(io);
       const width = Math.max(...NEXT_COMMANDS.map(([command]) => command.length));
-      io.stdout.write(`wrote ${files.map(([name]) => name).join(', ')}\n\nnext:\n${NEXT_COMMANDS.map(([command, what]) => `  ${command.padEnd(width)}  # ${what}\n`).join('')}`);
-      output.result({ written: files.map(([name]) => name), overwritten: existing, next: NEXT_COMMANDS.map(([command]) => command) });
+      io.stdout.write(
+        `wrote ${files.map(([name]) => name).join(', ')}\n\nnext:\n${NEXT_COMMANDS.map(([command, what]) => `  ${command.padEnd(width)}  # ${what}\n`).join('')}`,
+      );
+      output.result({
+        written: files.map(([name]) => name),
+        overwritten: existing,
+        next: NEXT_COMMANDS.map(([command]) => command),
+      });
       setExitCode(ExitCode.Ok);
     },
   });

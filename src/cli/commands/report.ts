@@ -30,10 +30,23 @@ export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
     builder: (y: Argv) =>
       y
         .positional('dir', { type: 'string', demandOption: true, describe: 'Run directory (holding results.jsonl)' })
-        .option('labels', { type: 'string', describe: 'Human verdicts (CSV: question_id, verdict[, set][, figure]) kept as the run\'s labels.jsonl: the report gives the judge\'s agreement with them' })
-        .example('$0 report reports/2026-11-20T10-00-00-eval --labels examples/labels.csv', 'Add human verdicts to a judged run and rebuild its reports with the agreement table')
-        .example('$0 report reports/2026-11-20T10-00-00-eval', 'Writes summary.json, results.csv, report.md, junit.xml and report.html again')
-        .example('$0 report reports/2026-11-20T10-00-00-load', 'A load run: summary.json, timeline.csv, report.md and report.html, with its SLOs and gates'),
+        .option('labels', {
+          type: 'string',
+          describe:
+            "Human verdicts (CSV: question_id, verdict[, set][, figure]) kept as the run's labels.jsonl: the report gives the judge's agreement with them",
+        })
+        .example(
+          '$0 report reports/2026-11-20T10-00-00-eval --labels examples/labels.csv',
+          'Add human verdicts to a judged run and rebuild its reports with the agreement table',
+        )
+        .example(
+          '$0 report reports/2026-11-20T10-00-00-eval',
+          'Writes summary.json, results.csv, report.md, junit.xml and report.html again',
+        )
+        .example(
+          '$0 report reports/2026-11-20T10-00-00-load',
+          'A load run: summary.json, timeline.csv, report.md and report.html, with its SLOs and gates',
+        ),
     handler: async (a) => {
       const dir = resolve(io.cwd, a.dir);
       // Not while a run (or another report) writes the directory: its reports would mix two states.
@@ -46,11 +59,27 @@ export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
           await saveRunLabels(dir, { path: a.labels, cwd: io.cwd });
         }
         if (load) {
-          const { files, summary, gates } = await renderLoadReports(dir, { version: VERSION, slos: load.slos.map((t) => parseSlo(t)), gates: load.gates.map((t) => parseLoadGateFlag(t)), signal: io.signal });
-          io.stdout.write(`${renderLoadSummary(summary, gates, output.paint)}\nreports:\n${files.map((f) => `  ${f}`).join('\n')}\n`);
+          const { files, summary, gates } = await renderLoadReports(dir, {
+            version: VERSION,
+            slos: load.slos.map((t) => parseSlo(t)),
+            gates: load.gates.map((t) => parseLoadGateFlag(t)),
+            signal: io.signal,
+          });
+          io.stdout.write(
+            `${renderLoadSummary(summary, gates, output.paint)}\nreports:\n${files.map((f) => `  ${f}`).join('\n')}\n`,
+          );
           const verdict = loadRunVerdict(summary, gates);
           output.verdict(verdictLine(verdict, output.paint));
-          output.result({ command: 'report', exit_code: ExitCode.Ok, verdict: verdict.headline, decision: verdict, run_dir: dir, files, gates, load_summary: summary });
+          output.result({
+            command: 'report',
+            exit_code: ExitCode.Ok,
+            verdict: verdict.headline,
+            decision: verdict,
+            run_dir: dir,
+            files,
+            gates,
+            load_summary: summary,
+          });
         } else {
           // The run's verdict again, as eval decided it (its gates that need no baseline, its pairs of
           // sets), before the reports are written once, opening with it.
@@ -58,23 +87,52 @@ export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
           const junitQuestions = await junitQuestionsOf(dir);
           let decided: EvalVerdict | undefined;
           const { summary, files, skipped } = await renderReports(dir, {
-            version: VERSION, signal: io.signal, ...(io.env.CHATBENCH_VIEWER_DIR ? { viewerBundleDir: io.env.CHATBENCH_VIEWER_DIR } : {}),
+            version: VERSION,
+            signal: io.signal,
+            ...(io.env.CHATBENCH_VIEWER_DIR ? { viewerBundleDir: io.env.CHATBENCH_VIEWER_DIR } : {}),
             decide: async ({ summary: read, input }) => {
               const ok = read.run.outcomes.ok ?? 0;
-              decided = await decideEval({ dir, cwd: io.cwd, input, gates, reference, interrupted: false, junitQuestions, detail: `${read.run.requests} requests, ${ok} ok` });
+              decided = await decideEval({
+                dir,
+                cwd: io.cwd,
+                input,
+                gates,
+                reference,
+                interrupted: false,
+                junitQuestions,
+                detail: `${read.run.requests} requests, ${ok} ok`,
+              });
               return decided;
             },
           });
           const { verdict } = decided!;
-          for (const warning of verdict.models?.warnings ?? []) io.stderr.write(`chatbench report: warning: ${warning}\n`);
+          for (const warning of verdict.models?.warnings ?? [])
+            io.stderr.write(`chatbench report: warning: ${warning}\n`);
           if (verdict.models?.note) io.stderr.write(`chatbench report: model: ${verdict.models.note}\n`);
           // Fitted to the terminal (or $COLUMNS), as eval's end is: headline figures, one line per comparison.
           const width = outputWidth(io.stdout, io.env);
-          const comparisons = width !== undefined && verdict.comparisons.some((l) => [...l].length > width) ? comparisonOpenings(verdict) : verdict.comparisons;
-          const table = renderTerminalTable(summary, verdict.best, { width, fullReport: files.find((f) => f.endsWith('report.md')) });
-          io.stdout.write(`${table}\n${comparisons.map((l) => `${width === undefined ? l : wrapLines(l, width)}\n`).join('')}${reportsList(files, skipped, a.dir)}`);
+          const comparisons =
+            width !== undefined && verdict.comparisons.some((l) => [...l].length > width)
+              ? comparisonOpenings(verdict)
+              : verdict.comparisons;
+          const table = renderTerminalTable(summary, verdict.best, {
+            width,
+            fullReport: files.find((f) => f.endsWith('report.md')),
+          });
+          io.stdout.write(
+            `${table}\n${comparisons.map((l) => `${width === undefined ? l : wrapLines(l, width)}\n`).join('')}${reportsList(files, skipped, a.dir)}`,
+          );
           output.verdict(verdictLine(verdict, output.paint));
-          output.result({ command: 'report', exit_code: ExitCode.Ok, verdict: verdict.headline, decision: verdict, run_dir: dir, files, skipped, summary });
+          output.result({
+            command: 'report',
+            exit_code: ExitCode.Ok,
+            verdict: verdict.headline,
+            decision: verdict,
+            run_dir: dir,
+            files,
+            skipped,
+            summary,
+          });
         }
       } finally {
         await claim.release();
@@ -92,12 +150,14 @@ async function loadOptionsOf(dir: string): Promise<{ slos: string[]; gates: stri
 
 const LoadManifestSchema = z.looseObject({
   command: z.string(),
-  options: z.looseObject({
-    slos: z.array(z.string()).default([]),
-    gates: z.array(z.string()).default([]),
-    /** An eval run's `--reference` set; null or absent (older runs): the first set. */
-    reference: z.string().nullable().default(null),
-  }).prefault({}),
+  options: z
+    .looseObject({
+      slos: z.array(z.string()).default([]),
+      gates: z.array(z.string()).default([]),
+      /** An eval run's `--reference` set; null or absent (older runs): the first set. */
+      reference: z.string().nullable().default(null),
+    })
+    .prefault({}),
 });
 
 /** What an eval run kept in its manifest: the gates that need no baseline, and `--reference`; none for older runs. */

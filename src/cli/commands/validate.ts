@@ -16,8 +16,15 @@ import { parseJsonText } from '../../util/parse-json.js';
 import { z } from 'zod';
 import { outputOf } from '../output/output.js';
 import {
-  ModeOptionSchema, SET_FLAG_FORM, checkSetsForMode, plannedModes, resolveSets,
-  type ModeOption, type ResolvedSets, type SetDefinition, type SetsDefaults,
+  ModeOptionSchema,
+  SET_FLAG_FORM,
+  checkSetsForMode,
+  plannedModes,
+  resolveSets,
+  type ModeOption,
+  type ResolvedSets,
+  type SetDefinition,
+  type SetsDefaults,
 } from '../../sets/index.js';
 import { deepResearchProblems } from '../../plan/build-plan.js';
 import { toolIdsOf } from '../../plan/tools.js';
@@ -42,22 +49,38 @@ async function corpusIds(args: ValidateArgs, cwd: string): Promise<{ name: strin
   if (args.corpus === undefined && args.sim !== true) return null;
   const { DEFAULT_CORPUS_URL } = await import('../../sim/corpus/index.js');
   const path = args.corpus === undefined ? fileURLToPath(DEFAULT_CORPUS_URL) : resolve(cwd, args.corpus);
-  const name = args.corpus ?? 'datasets/corpus.json (the simulator\'s)';
+  const name = args.corpus ?? "datasets/corpus.json (the simulator's)";
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new InputError([`${name}: cannot read the corpus (${(error as NodeJS.ErrnoException).code ?? String(error)})`]);
+    throw new InputError([
+      `${name}: cannot read the corpus (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    ]);
   }
-  const corpus = parseJsonText(text, name, CorpusIdsSchema, { hint: 'a corpus is {"documents": [{"document_id": "...", ...}, ...]}, as datasets/corpus.json' });
+  const corpus = parseJsonText(text, name, CorpusIdsSchema, {
+    hint: 'a corpus is {"documents": [{"document_id": "...", ...}, ...]}, as datasets/corpus.json',
+  });
   return { name, ids: new Set(corpus.documents.map((d) => d.document_id)) };
 }
 
 /** What `--json` prints: the same facts as the text, and the warnings. */
-export function validationJson(dataset: ValidatedDataset, resolved: ResolvedSets, mode: ModeOption, warnings: readonly string[]) {
-  const requests = Object.fromEntries((['stream', 'full'] as const).map((m) => [m, dataset.summary.questions * resolved.sets.filter((set) => plannedModes(set, mode).includes(m)).length]));
+export function validationJson(
+  dataset: ValidatedDataset,
+  resolved: ResolvedSets,
+  mode: ModeOption,
+  warnings: readonly string[],
+) {
+  const requests = Object.fromEntries(
+    (['stream', 'full'] as const).map((m) => [
+      m,
+      dataset.summary.questions * resolved.sets.filter((set) => plannedModes(set, mode).includes(m)).length,
+    ]),
+  );
   return {
-    command: 'validate', exit_code: ExitCode.Ok, verdict: 'OK: nothing was sent',
+    command: 'validate',
+    exit_code: ExitCode.Ok,
+    verdict: 'OK: nothing was sent',
     dataset: { path: dataset.path, questions: dataset.summary.questions, metadata_columns: metadataColumns(dataset) },
     sets: resolved.sets.map((set) => ({ name: set.name, multi: set.multi, models: describeSet(set) })),
     plan: { mode, requests, total: requests.stream! + requests.full! },
@@ -78,22 +101,34 @@ type Corpus = Awaited<ReturnType<typeof corpusIds>>;
  * streamed: each row is counted, warned about and checked against the sets as it passes, and not
  * kept (a dataset of a million rows costs its counts).
  */
-async function readInputs(args: ValidateArgs, cwd: string, corpus: Corpus): Promise<{ dataset: ValidatedDataset; resolved: ResolvedSets }> {
-  const [resolved] = await Promise.allSettled([resolveSets({ modelsPath: args['sets-file'], setFlags: args.set ?? [], cwd })]);
+async function readInputs(
+  args: ValidateArgs,
+  cwd: string,
+  corpus: Corpus,
+): Promise<{ dataset: ValidatedDataset; resolved: ResolvedSets }> {
+  const [resolved] = await Promise.allSettled([
+    resolveSets({ modelsPath: args['sets-file'], setFlags: args.set ?? [], cwd }),
+  ]);
   // Tool names are checked against the sets file's tool_ids, else (--sim) the simulator's catalogue.
   const named = resolved.status === 'fulfilled' ? resolved.value.defaults.tool_ids : undefined;
   const toolIds = named ? toolIdsOf(Object.entries(named)) : args.sim ? await simulatorToolIds() : null;
   const summary = emptySummary();
   const warnings: string[] = [];
   const deepResearch: string[] = [];
-  const [dataset] = await Promise.allSettled([scanDataset({ path: args.dataset, cwd }, {
-    toolIds,
-    onRow: (row) => {
-      addRow(summary, row);
-      warnings.push(...datasetWarnings({ path: args.dataset, rows: [row] }, corpus));
-      if (resolved.status === 'fulfilled') deepResearch.push(...deepResearchProblems([row], resolved.value.sets, args.dataset));
-    },
-  })]);
+  const [dataset] = await Promise.allSettled([
+    scanDataset(
+      { path: args.dataset, cwd },
+      {
+        toolIds,
+        onRow: (row) => {
+          addRow(summary, row);
+          warnings.push(...datasetWarnings({ path: args.dataset, rows: [row] }, corpus));
+          if (resolved.status === 'fulfilled')
+            deepResearch.push(...deepResearchProblems([row], resolved.value.sets, args.dataset));
+        },
+      },
+    ),
+  ]);
   const problems = [dataset, resolved].flatMap((result) => {
     if (result.status === 'fulfilled') return [];
     if (result.reason instanceof InputError) return result.reason.problems;
@@ -108,7 +143,8 @@ async function readInputs(args: ValidateArgs, cwd: string, corpus: Corpus): Prom
     }
     if (dataset.status === 'fulfilled') problems.push(...deepResearch);
   }
-  if (problems.length > 0 || dataset.status !== 'fulfilled' || resolved.status !== 'fulfilled') throw new InputError(problems);
+  if (problems.length > 0 || dataset.status !== 'fulfilled' || resolved.status !== 'fulfilled')
+    throw new InputError(problems);
   return { dataset: { ...dataset.value, summary, warnings }, resolved: resolved.value };
 }
 
@@ -125,7 +161,8 @@ export function describeOverride(override: LLMOverride): string {
 
 function describeSet(set: SetDefinition): string {
   const deep = set.deep_research === undefined ? '' : `, deep research ${set.deep_research ? 'on' : 'off'}`;
-  if (set.llm_overrides !== null) return `multi-model (stream only): ${set.llm_overrides.map(describeOverride).join(' | ')}${deep}`;
+  if (set.llm_overrides !== null)
+    return `multi-model (stream only): ${set.llm_overrides.map(describeOverride).join(' | ')}${deep}`;
   if (set.llm_override !== null) return `${describeOverride(set.llm_override)}${deep}`;
   return `the service's configured model${deep}`;
 }
@@ -133,7 +170,10 @@ function describeSet(set: SetDefinition): string {
 /** mcp_headers values are secrets: only their names are shown. */
 function describeDefaults(defaults: SetsDefaults): string {
   const parts = Object.entries(defaults).map(([key, value]) => {
-    if (key === 'mcp_headers') return `mcp_headers={${Object.keys(value as object).map((name) => `${name}: <redacted>`).join(', ')}}`;
+    if (key === 'mcp_headers')
+      return `mcp_headers={${Object.keys(value as object)
+        .map((name) => `${name}: <redacted>`)
+        .join(', ')}}`;
     if (key === 'project') {
       const project = value as NonNullable<SetsDefaults['project']>;
       return `project=${project.id} (instructions, ${project.instructions.length} characters)`;
@@ -195,7 +235,9 @@ export function renderValidation(dataset: ValidatedDataset, resolved: ResolvedSe
     total += questions * sets.length;
     const note = skipped > 0 ? `; ${skipped} multi-model set${skipped > 1 ? 's run' : ' runs'} streamed only` : '';
     const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-    lines.push(`  ${planned.padEnd(6)}  ${plural(questions * sets.length, 'request')} (${plural(questions, 'question')} × ${plural(sets.length, 'set')}${note})`);
+    lines.push(
+      `  ${planned.padEnd(6)}  ${plural(questions * sets.length, 'request')} (${plural(questions, 'question')} × ${plural(sets.length, 'set')}${note})`,
+    );
   }
   lines.push(`  ${'total'.padEnd(6)}  ${total} request${total === 1 ? '' : 's'}`, 'OK: nothing was sent.');
   return `${lines.join('\n')}\n`;
@@ -208,24 +250,64 @@ export function validateCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
     describe: 'Check a dataset and model sets without sending anything',
     builder: (y: Argv) =>
       y
-        .option('dataset', { alias: 'd', type: 'string', demandOption: true, describe: 'CSV file of questions (header row required)' })
-        .option('sets-file', { alias: 'm', type: 'string', describe: 'File of model override sets (JSON, or YAML named .yaml/.yml) and request defaults (formerly --models)' })
-        .option('set', { type: 'string', array: true, describe: `a quick single-model set, repeatable: ${SET_FLAG_FORM}` })
-        .option('mode', { choices: ModeOptionSchema.options, default: 'stream' as ModeOption, describe: 'request modes to plan' })
-        .option('sim', { type: 'boolean', describe: 'also check that every expected document id is in the simulator\'s corpus (datasets/corpus.json), and every tool name among its tools' })
-        .option('corpus', { type: 'string', describe: 'also check that every expected document id is in this corpus file: {"documents": [{"document_id": ...}]}, as datasets/corpus.json' })
-        .example('$0 validate --dataset datasets/sample.csv --sets-file datasets/models.example.json', 'check a dataset and the example sets')
-        .example('$0 validate -d datasets/sample.csv --set fast=openai:gpt-4o-mini@0 --set big=openai:gpt-4o', 'two quick sets, no file')
-        .example('$0 validate -d datasets/sample.csv -m datasets/models.example.json --mode both', 'plan streamed and full requests'),
+        .option('dataset', {
+          alias: 'd',
+          type: 'string',
+          demandOption: true,
+          describe: 'CSV file of questions (header row required)',
+        })
+        .option('sets-file', {
+          alias: 'm',
+          type: 'string',
+          describe:
+            'File of model override sets (JSON, or YAML named .yaml/.yml) and request defaults (formerly --models)',
+        })
+        .option('set', {
+          type: 'string',
+          array: true,
+          describe: `a quick single-model set, repeatable: ${SET_FLAG_FORM}`,
+        })
+        .option('mode', {
+          choices: ModeOptionSchema.options,
+          default: 'stream' as ModeOption,
+          describe: 'request modes to plan',
+        })
+        .option('sim', {
+          type: 'boolean',
+          describe:
+            "also check that every expected document id is in the simulator's corpus (datasets/corpus.json), and every tool name among its tools",
+        })
+        .option('corpus', {
+          type: 'string',
+          describe:
+            'also check that every expected document id is in this corpus file: {"documents": [{"document_id": ...}]}, as datasets/corpus.json',
+        })
+        .example(
+          '$0 validate --dataset datasets/sample.csv --sets-file datasets/models.example.json',
+          'check a dataset and the example sets',
+        )
+        .example(
+          '$0 validate -d datasets/sample.csv --set fast=openai:gpt-4o-mini@0 --set big=openai:gpt-4o',
+          'two quick sets, no file',
+        )
+        .example(
+          '$0 validate -d datasets/sample.csv -m datasets/models.example.json --mode both',
+          'plan streamed and full requests',
+        ),
     handler: async (args) => {
-      if (args.sim === true && args.corpus !== undefined) throw new UsageError('--sim and --corpus conflict: --sim checks against the simulator\'s corpus, --corpus against another');
+      if (args.sim === true && args.corpus !== undefined)
+        throw new UsageError(
+          "--sim and --corpus conflict: --sim checks against the simulator's corpus, --corpus against another",
+        );
       const { dataset, resolved } = await readInputs(args, io.cwd, await corpusIds(args, io.cwd));
       const output = outputOf(io);
       const warnings = dataset.warnings;
       for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
       const text = renderValidation(dataset, resolved, args.mode);
       io.stdout.write(text.slice(0, text.lastIndexOf('OK: nothing was sent.')));
-      output.verdict(`${output.paint.good('OK')}: nothing was sent.${warnings.length > 0 ? ` ${output.paint.warn(`${warnings.length} warning${warnings.length === 1 ? '' : 's'}`)} (stderr).` : ''}`);
+      output.verdict(
+        `${output.paint.good('OK')}: nothing was sent.${warnings.length > 0 ? ` ${output.paint.warn(`${warnings.length} warning${warnings.length === 1 ? '' : 's'}`)} (stderr).` : ''}`,
+      );
       output.result(validationJson(dataset, resolved, args.mode, warnings));
       setExitCode(ExitCode.Ok);
     },

@@ -24,13 +24,16 @@ const problemsOf = (location: { shown: string; path: string }): readonly string[
 /** The "billion laughs" pattern: each level a list of ten aliases of the one before. */
 function billionLaughs(levels: number, width: number): string {
   const lines = ['l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
-  for (let i = 1; i <= levels; i++) lines.push(`l${i}: &l${i} [${Array.from({ length: width }, () => `*l${i - 1}`).join(', ')}]`);
+  for (let i = 1; i <= levels; i++)
+    lines.push(`l${i}: &l${i} [${Array.from({ length: width }, () => `*l${i - 1}`).join(', ')}]`);
   return `${lines.join('\n')}\n`;
 }
 
 describe('readConfigFile: YAML anchors and aliases', () => {
   it('a plain YAML config is read', () => {
-    expect(readConfigFile(configOf('ok.yaml', 'eval:\n  concurrency: 4\n  pass: ["*.md", "a*b"]\n'))).toEqual({ eval: { concurrency: 4, pass: ['*.md', 'a*b'] } });
+    expect(readConfigFile(configOf('ok.yaml', 'eval:\n  concurrency: 4\n  pass: ["*.md", "a*b"]\n'))).toEqual({
+      eval: { concurrency: 4, pass: ['*.md', 'a*b'] },
+    });
   });
 
   it.each([
@@ -39,7 +42,9 @@ describe('readConfigFile: YAML anchors and aliases', () => {
     { name: 'a scalar alias', text: 'token: &t abc\nother: *t\n', line: 1 },
   ])('$name: refused naming the file and the line of the anchor', ({ name, text, line }) => {
     expect(problemsOf(configOf(`${name.replaceAll(' ', '-')}.yml`, text))).toEqual([
-      expect.stringMatching(new RegExp(`^conf/.*\\.yml:${line}: YAML anchors and aliases .* are not allowed in a config file`)),
+      expect.stringMatching(
+        new RegExp(`^conf/.*\\.yml:${line}: YAML anchors and aliases .* are not allowed in a config file`),
+      ),
     ]);
   });
 

@@ -33,7 +33,10 @@ export interface ConfigLocation {
 export function locateConfig(named: string | undefined, cwd: string): ConfigLocation | null {
   if (named !== undefined) return { shown: named, path: resolve(cwd, named) };
   const found = CONFIG_FILE_NAMES.filter((name) => existsSync(resolve(cwd, name)));
-  if (found.length > 1) throw new InputError([`${found.join(' and ')}: two config files in the working directory; keep one (or name one with --config)`]);
+  if (found.length > 1)
+    throw new InputError([
+      `${found.join(' and ')}: two config files in the working directory; keep one (or name one with --config)`,
+    ]);
   return found[0] === undefined ? null : { shown: found[0], path: resolve(cwd, found[0]) };
 }
 
@@ -42,7 +45,9 @@ function readCapped(path: string, shown: string): string {
   try {
     fd = openSync(path, 'r');
   } catch (error) {
-    throw new InputError([`${shown}: cannot read the config file (${(error as NodeJS.ErrnoException).code ?? String(error)})`]);
+    throw new InputError([
+      `${shown}: cannot read the config file (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    ]);
   }
   try {
     const buffer = Buffer.alloc(MAX_BYTES + 1);
@@ -53,10 +58,15 @@ function readCapped(path: string, shown: string): string {
       length += n;
       if (length > MAX_BYTES) throw new InputError([`${shown}: over 1 MiB: not a config file`]);
     }
-    return buffer.subarray(0, length).toString('utf8').replace(/^\uFEFF/, '');
+    return buffer
+      .subarray(0, length)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
   } catch (error) {
     if (error instanceof InputError) throw error;
-    throw new InputError([`${shown}: cannot read the config file (${(error as NodeJS.ErrnoException).code ?? String(error)})`]);
+    throw new InputError([
+      `${shown}: cannot read the config file (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    ]);
   } finally {
     closeSync(fd);
   }
@@ -72,6 +82,8 @@ export function readConfigFile(location: ConfigLocation): unknown {
     return JSON.parse(text) as unknown;
   } catch {
     const at = findJsonError(text);
-    throw new InputError([`${location.shown}${at ? `:${at.line}:${at.column}` : ''}: not JSON (${at?.reason ?? 'cannot be parsed'})${/\.json$/i.test(location.path) ? '' : '; a YAML file must end in .yaml or .yml'}`]);
+    throw new InputError([
+      `${location.shown}${at ? `:${at.line}:${at.column}` : ''}: not JSON (${at?.reason ?? 'cannot be parsed'})${/\.json$/i.test(location.path) ? '' : '; a YAML file must end in .yaml or .yml'}`,
+    ]);
   }
 }

@@ -26,7 +26,9 @@ function redact(key: string, value: unknown): unknown {
 
 /** The record of a merged layer; `configFile` as the user named it. */
 export function invocationRecord(merged: Layer, configFile: string | null): Invocation {
-  const keys = Object.keys(merged.values).filter((k) => !PRESENTATION.has(k) && merged.values[k] !== undefined).sort();
+  const keys = Object.keys(merged.values)
+    .filter((k) => !PRESENTATION.has(k) && merged.values[k] !== undefined)
+    .sort();
   return {
     config_file: configFile,
     options: Object.fromEntries(keys.map((k) => [k, redact(k, merged.values[k])])),

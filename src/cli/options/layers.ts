@@ -50,15 +50,29 @@ export function envName(key: string, overrides: Readonly<Record<string, string>>
 /** How a source reads in messages and in the manifest: `flag`, `env CHATBENCH_RATE`, `file c.json (load.rate)`. */
 export function describeSource(source: Source): string {
   switch (source.kind) {
-    case 'default': return 'default';
-    case 'flag': return 'flag';
-    case 'env': return `env ${source.name}`;
-    case 'file': return `file ${source.file} (${source.key})`;
-    case 'run': return `run ${source.file} (${source.key})`;
+    case 'default':
+      return 'default';
+    case 'flag':
+      return 'flag';
+    case 'env':
+      return `env ${source.name}`;
+    case 'file':
+      return `file ${source.file} (${source.key})`;
+    case 'run':
+      return `run ${source.file} (${source.key})`;
   }
 }
 
-const show = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : Array.isArray(value) ? 'a list' : value === null ? 'null' : typeof value === 'object' ? 'an object' : String(value));
+const show = (value: unknown): string =>
+  typeof value === 'string'
+    ? JSON.stringify(value)
+    : Array.isArray(value)
+      ? 'a list'
+      : value === null
+        ? 'null'
+        : typeof value === 'object'
+          ? 'an object'
+          : String(value);
 
 /** A config file's value for `spec`, or why it cannot be one. Numbers are accepted for strings (`timeout: 60`). */
 export function fileValue(spec: OptionSpec, value: unknown): { value: unknown } | { problem: string } {
@@ -72,7 +86,8 @@ export function fileValue(spec: OptionSpec, value: unknown): { value: unknown } 
     }
     return { value: out };
   }
-  if (Array.isArray(value)) return { problem: `expected one ${spec.type}, got a list (only repeatable options take lists)` };
+  if (Array.isArray(value))
+    return { problem: `expected one ${spec.type}, got a list (only repeatable options take lists)` };
   return scalar(spec, value);
 }
 
@@ -82,7 +97,8 @@ function scalar(spec: OptionSpec, value: unknown): { value: unknown } | { proble
     if (typeof value !== 'boolean') return { problem: `expected true or false, got ${show(value)}` };
     out = value;
   } else if (spec.type === 'number') {
-    if (typeof value !== 'number' || !Number.isFinite(value)) return { problem: `expected a number, got ${show(value)}` };
+    if (typeof value !== 'number' || !Number.isFinite(value))
+      return { problem: `expected a number, got ${show(value)}` };
     out = value;
   } else {
     if (typeof value === 'number' && Number.isFinite(value)) out = String(value);
@@ -122,17 +138,25 @@ export function envValue(spec: OptionSpec, text: string): { value: unknown } | {
 function envScalar(spec: OptionSpec, text: string): { value: unknown } | { problem: string } {
   if (spec.type === 'boolean') {
     const value = { true: true, '1': true, yes: true, false: false, '0': false, no: false }[text.trim().toLowerCase()];
-    return value === undefined ? { problem: `expected true or false (or 1, 0), got ${JSON.stringify(text)}` } : { value };
+    return value === undefined
+      ? { problem: `expected true or false (or 1, 0), got ${JSON.stringify(text)}` }
+      : { value };
   }
   if (spec.type === 'number') {
     const value = text.trim() === '' ? Number.NaN : Number(text);
-    return Number.isFinite(value) ? inChoices(spec, value) : { problem: `expected a number, got ${JSON.stringify(text)}` };
+    return Number.isFinite(value)
+      ? inChoices(spec, value)
+      : { problem: `expected a number, got ${JSON.stringify(text)}` };
   }
   return inChoices(spec, text);
 }
 
 /** The environment's layer: `CHATBENCH_<FLAG>` for every option; an empty variable is unset. */
-export function envLayer(specs: readonly OptionSpec[], env: Readonly<Record<string, string | undefined>>, overrides: Readonly<Record<string, string>> = {}): Checked<Layer> {
+export function envLayer(
+  specs: readonly OptionSpec[],
+  env: Readonly<Record<string, string | undefined>>,
+  overrides: Readonly<Record<string, string>> = {},
+): Checked<Layer> {
   const values: Record<string, unknown> = {};
   const sources: Record<string, Source> = {};
   const problems: string[] = [];
@@ -168,7 +192,8 @@ export interface FileLayer extends Layer {
   readonly otherSections: Readonly<Record<string, Record<string, unknown>>>;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The config file's layer for the running command; every problem at once, `file: key: message`. */
 export function fileLayer(specs: readonly OptionSpec[], input: FileLayerInput): Checked<FileLayer> {
@@ -180,7 +205,10 @@ export function fileLayer(specs: readonly OptionSpec[], input: FileLayerInput): 
   const otherSections: Record<string, Record<string, unknown>> = {};
   const byKey = new Map(specs.map((s) => [s.key, s]));
   if (!isObject(document)) {
-    return { layer: { values, sources, otherKeys, otherSections }, problems: [`${file}: the top level must be an object of options (e.g. {"concurrency": 8, "load": {"rate": 20}})`] };
+    return {
+      layer: { values, sources, otherKeys, otherSections },
+      problems: [`${file}: the top level must be an object of options (e.g. {"concurrency": 8, "load": {"rate": 20}})`],
+    };
   }
   const take = (key: string, value: unknown, path: string) => {
     const spec = byKey.get(key);
@@ -189,7 +217,8 @@ export function fileLayer(specs: readonly OptionSpec[], input: FileLayerInput): 
       problems.push(`${file}: ${path}: cannot be set in a config file`);
       return true;
     }
-    const result = value === null ? { problem: 'no value (leave the key out to leave the option unset)' } : fileValue(spec, value);
+    const result =
+      value === null ? { problem: 'no value (leave the key out to leave the option unset)' } : fileValue(spec, value);
     if ('problem' in result) problems.push(`${file}: ${path}: ${result.problem}`);
     else {
       values[key] = result.value;
@@ -210,7 +239,14 @@ export function fileLayer(specs: readonly OptionSpec[], input: FileLayerInput): 
   const section = document[command];
   if (isObject(section)) {
     for (const [key, value] of Object.entries(section)) {
-      if (!take(key, value, `${command}.${key}`)) problems.push(`${file}: ${command}.${key}: ${unknownOption(key, specs.map((s) => s.key), `chatbench ${command}`)}`);
+      if (!take(key, value, `${command}.${key}`))
+        problems.push(
+          `${file}: ${command}.${key}: ${unknownOption(
+            key,
+            specs.map((s) => s.key),
+            `chatbench ${command}`,
+          )}`,
+        );
     }
   }
   return { layer: { values, sources, otherKeys, otherSections }, problems };
@@ -241,7 +277,8 @@ function levenshtein(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) row.push(Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    for (let j = 1; j <= b.length; j++)
+      row.push(Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
     previous = row;
   }
   return previous[b.length]!;
@@ -260,7 +297,8 @@ export function flagLayer(specs: readonly OptionSpec[], parsed: Readonly<Record<
 }
 
 /** A value that asks for something: a true boolean, a non-empty list, anything else defined. */
-const isSet = (value: unknown) => value !== undefined && value !== false && !(Array.isArray(value) && value.length === 0);
+const isSet = (value: unknown) =>
+  value !== undefined && value !== false && !(Array.isArray(value) && value.length === 0);
 
 /**
  * Merges the layers (lowest first), then applies defaults once. `alternatives` are groups of options
@@ -269,7 +307,11 @@ const isSet = (value: unknown) => value !== undefined && value !== false && !(Ar
  * file's alternative instead of conflicting with it. Two alternatives of one layer are both kept
  * (the command reports that conflict).
  */
-export function mergeLayers(specs: readonly OptionSpec[], layers: readonly Layer[], alternatives: readonly (readonly string[])[] = []): Layer {
+export function mergeLayers(
+  specs: readonly OptionSpec[],
+  layers: readonly Layer[],
+  alternatives: readonly (readonly string[])[] = [],
+): Layer {
   const values: Record<string, unknown> = {};
   const sources: Record<string, Source> = {};
   for (const layer of layers) {

@@ -83,13 +83,18 @@ export function renameEnv(
   return { env: out, notes };
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A config file's document with `command`'s retired keys renamed, at the top level and in the
  * command's section (`load: {"model": "closed"}`); a key under both names keeps the new one's value.
  */
-export function renameFileKeys(document: unknown, command: string | undefined, file: string): { document: unknown; notes: string[] } {
+export function renameFileKeys(
+  document: unknown,
+  command: string | undefined,
+  file: string,
+): { document: unknown; notes: string[] } {
   const renames = renamedFor(command);
   if (!isObject(document) || renames.length === 0) return { document, notes: [] };
   const notes: string[] = [];

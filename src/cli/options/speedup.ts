@@ -49,14 +49,22 @@ export function speedUp(values: Readonly<Record<string, unknown>>, factor: numbe
     const think = parseThinkTime(values['think-time']);
     const ms = (v: number) => `${Math.max(1, Math.round(v / factor))}ms`;
     if (!('problems' in think)) {
-      out['think-time'] = think.kind === 'constant' ? ms(think.ms) : think.kind === 'uniform' ? `${ms(think.min_ms)}..${ms(think.max_ms)}` : `lognormal:${ms(think.median_ms)},p99=${ms(think.p99_ms)}`;
+      out['think-time'] =
+        think.kind === 'constant'
+          ? ms(think.ms)
+          : think.kind === 'uniform'
+            ? `${ms(think.min_ms)}..${ms(think.max_ms)}`
+            : `lognormal:${ms(think.median_ms)},p99=${ms(think.p99_ms)}`;
     }
   }
   if (typeof values.stages === 'string') {
-    out.stages = values.stages.split(',').map((stage) => {
-      const at = stage.lastIndexOf(':');
-      return at === -1 ? stage : `${scaled(stage.slice(0, at).trim(), 'stages', factor)}:${stage.slice(at + 1)}`;
-    }).join(',');
+    out.stages = values.stages
+      .split(',')
+      .map((stage) => {
+        const at = stage.lastIndexOf(':');
+        return at === -1 ? stage : `${scaled(stage.slice(0, at).trim(), 'stages', factor)}:${stage.slice(at + 1)}`;
+      })
+      .join(',');
   }
   return out;
 }

@@ -24,7 +24,16 @@ import { INVOCATION, invocationRecord } from './invocation.js';
 import { RENAMED, isRetired, renameEnv, renameFileKeys } from './renamed.js';
 import { readManifestLayer } from './resume-layer.js';
 import { SPEEDUP_ENV, speedUp, speedupOf } from './speedup.js';
-import { envLayer, fileLayer, flagLayer, mergeLayers, unknownOption, type Layer, type OptionSpec, type Source } from './layers.js';
+import {
+  envLayer,
+  fileLayer,
+  flagLayer,
+  mergeLayers,
+  unknownOption,
+  type Layer,
+  type OptionSpec,
+  type Source,
+} from './layers.js';
 
 /**
  * A refusal's lines with an option's name replaced by where its value came from, when that was not
@@ -59,10 +68,18 @@ export const ALTERNATIVES: readonly (readonly string[])[] = [
 
 /** The declaration of one option, as the layers need it. */
 export function specOf(key: string, option: Options): OptionSpec {
-  const choices = option.choices === undefined ? null : ([] as (string | number)[]).concat(option.choices as string | number | (string | number)[]);
-  const type = option.type === 'number' || option.type === 'count' ? 'number'
-    : option.type === 'boolean' ? 'boolean'
-      : option.type === undefined && choices !== null && typeof choices[0] === 'number' ? 'number' : 'string';
+  const choices =
+    option.choices === undefined
+      ? null
+      : ([] as (string | number)[]).concat(option.choices as string | number | (string | number)[]);
+  const type =
+    option.type === 'number' || option.type === 'count'
+      ? 'number'
+      : option.type === 'boolean'
+        ? 'boolean'
+        : option.type === undefined && choices !== null && typeof choices[0] === 'number'
+          ? 'number'
+          : 'string';
   return { key, type, array: option.array === true || option.type === 'array', choices, default: option.default };
 }
 
@@ -101,7 +118,10 @@ export function recording(builder: unknown, specs: SpecTable, options: Recording
       if (opt.default === undefined) return option(key, declared);
       const { default: _default, ...rest } = declared;
       const shown = defaultShown(opt.default);
-      return option(key, shown === undefined || rest.defaultDescription !== undefined ? rest : { ...rest, defaultDescription: shown });
+      return option(
+        key,
+        shown === undefined || rest.defaultDescription !== undefined ? rest : { ...rest, defaultDescription: shown },
+      );
     };
     instance.option = record;
     instance.options = record;
@@ -182,27 +202,40 @@ export function layering(ctx: LayeringContext) {
       const renamed = renameFileKeys(readConfigFile(location), name, location.shown);
       notes.push(...renamed.notes);
       const checked = fileLayer(specs, {
-        file: location.shown, document: renamed.document, command: name, commandNames: COMMANDS.map((c) => c.name), reserved: ['config'],
+        file: location.shown,
+        document: renamed.document,
+        command: name,
+        commandNames: COMMANDS.map((c) => c.name),
+        reserved: ['config'],
       });
       file = checked.layer;
       problems.push(...checked.problems);
       if (checked.layer.otherKeys.length > 0 || Object.keys(checked.layer.otherSections).length > 0) {
-        problems.push(...(await othersProblems(location.shown, checked.layer.otherKeys, checked.layer.otherSections, ctx)));
+        problems.push(
+          ...(await othersProblems(location.shown, checked.layer.otherKeys, checked.layer.otherSections, ctx)),
+        );
       }
     }
     for (const line of notes) ctx.io.stderr.write(`${line}\n`);
     if (problems.length > 0) {
-      throw new InputError(problems, { hint: 'options are named as on the command line (base-url, rate), at the top level or under a command\'s name (load: {rate: 20}); CHATBENCH_<OPTION> in the environment' });
+      throw new InputError(problems, {
+        hint: "options are named as on the command line (base-url, rate), at the top level or under a command's name (load: {rate: 20}); CHATBENCH_<OPTION> in the environment",
+      });
     }
     // `--resume DIR` alone: the run's own options, under every other layer (cli/options/resume-layer).
-    const resume = own.has('resume') ? (flags.values.resume ?? env.layer.values.resume ?? file.values.resume) : undefined;
-    const replayed = typeof resume === 'string' ? await readManifestLayer(resume, ctx.io.cwd, specs) : { values: {}, sources: {} };
+    const resume = own.has('resume')
+      ? (flags.values.resume ?? env.layer.values.resume ?? file.values.resume)
+      : undefined;
+    const replayed =
+      typeof resume === 'string' ? await readManifestLayer(resume, ctx.io.cwd, specs) : { values: {}, sources: {} };
     let merged = mergeLayers(specs, [replayed, file, env.layer, flags], ALTERNATIVES);
     const factor = speedupOf(ctx.io.env);
     if (factor !== null) {
       const changed = speedUp(merged.values, factor);
       merged = { values: { ...merged.values, ...changed }, sources: merged.sources };
-      ctx.io.stderr.write(`chatbench: ${SPEEDUP_ENV}=${factor}: schedule lengths and request counts divided by ${factor}, the embedded simulator ${factor} times faster (a test of the documented examples)\n`);
+      ctx.io.stderr.write(
+        `chatbench: ${SPEEDUP_ENV}=${factor}: schedule lengths and request counts divided by ${factor}, the embedded simulator ${factor} times faster (a test of the documented examples)\n`,
+      );
     }
     const aliases = (y as unknown as { getOptions(): { alias?: Record<string, string[]> } }).getOptions().alias ?? {};
     for (const spec of specs) {
@@ -212,14 +245,24 @@ export function layering(ctx: LayeringContext) {
         else argv[key] = Array.isArray(value) ? [...value] : value;
       }
     }
-    ctx.output.configure({ json: merged.values.json as boolean | undefined, quiet: merged.values.quiet as boolean | undefined, verbose: merged.values.verbose as boolean | undefined, color: merged.values.color as boolean | undefined });
+    ctx.output.configure({
+      json: merged.values.json as boolean | undefined,
+      quiet: merged.values.quiet as boolean | undefined,
+      verbose: merged.values.verbose as boolean | undefined,
+      color: merged.values.color as boolean | undefined,
+    });
     argv[INVOCATION] = invocationRecord(merged, location?.shown ?? null);
     ctx.sources = merged.sources;
   };
 }
 
 /** Problems of the file's keys that this command lacks: fine when another command has them, else unknown. */
-async function othersProblems(file: string, keys: readonly string[], sections: Readonly<Record<string, Record<string, unknown>>>, ctx: LayeringContext): Promise<string[]> {
+async function othersProblems(
+  file: string,
+  keys: readonly string[],
+  sections: Readonly<Record<string, Record<string, unknown>>>,
+  ctx: LayeringContext,
+): Promise<string[]> {
   const all = await ctx.allOptionKeys();
   const everyKey = [...new Set([...ctx.rootSpecs.keys(), ...[...all.values()].flatMap((s) => [...s])])];
   const problems = keys
@@ -228,7 +271,8 @@ async function othersProblems(file: string, keys: readonly string[], sections: R
   for (const [command, section] of Object.entries(sections)) {
     const known = [...(all.get(command) ?? []), ...ctx.rootSpecs.keys()];
     for (const key of Object.keys(section)) {
-      if (!known.includes(key) && !isRetired(command, key)) problems.push(`${file}: ${command}.${key}: ${unknownOption(key, known, `chatbench ${command}`)}`);
+      if (!known.includes(key) && !isRetired(command, key))
+        problems.push(`${file}: ${command}.${key}: ${unknownOption(key, known, `chatbench ${command}`)}`);
     }
   }
   return problems;

@@ -22,7 +22,6 @@ import type { Out, Output, OutputMode } from './types.js';
 
 export type { Output, OutputMode, OutputSettings } from './types.js';
 
-
 /** Takes everything, keeps nothing (a live view under --quiet). */
 const nowhere = (): Out => new Writable({ write: (_chunk, _encoding, callback) => callback() });
 

@@ -19,10 +19,17 @@ export type { Paint } from '../../reports/paint.js';
  */
 const OPEN = '\uE000';
 const CLOSE = '\uE001';
-const SGR: Record<string, readonly [number, number]> = { g: [32, 39], b: [31, 39], w: [33, 39], d: [2, 22], B: [1, 22] };
+const SGR: Record<string, readonly [number, number]> = {
+  g: [32, 39],
+  b: [31, 39],
+  w: [33, 39],
+  d: [2, 22],
+  B: [1, 22],
+};
 const MARKER = /([\uE000\uE001])([gbwdB])/g;
 
-const mark = (role: keyof typeof SGR) => (text: string) => (text === '' ? text : `${OPEN}${role}${text}${CLOSE}${role}`);
+const mark = (role: keyof typeof SGR) => (text: string) =>
+  text === '' ? text : `${OPEN}${role}${text}${CLOSE}${role}`;
 
 /** The palette: green for good, red for bad, yellow for warnings, dim for the less important. */
 export function createPaint(enabled: boolean): Paint {
@@ -45,7 +52,10 @@ type Out = Writable & { isTTY?: boolean; columns?: number };
 export class ColourStream extends Writable {
   readonly isTTY: boolean | undefined;
   readonly columns: number | undefined;
-  constructor(readonly raw: Out, private readonly colour: () => boolean) {
+  constructor(
+    readonly raw: Out,
+    private readonly colour: () => boolean,
+  ) {
     super({ decodeStrings: false });
     this.isTTY = raw.isTTY;
     this.columns = raw.columns;
@@ -59,7 +69,11 @@ export class ColourStream extends Writable {
 }
 
 /** Whether to colour a stream: the option (undefined: not given anywhere), then the environment, then the TTY. */
-export function colourWanted(option: boolean | undefined, env: Readonly<Record<string, string | undefined>>, isTTY: boolean | undefined): boolean {
+export function colourWanted(
+  option: boolean | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  isTTY: boolean | undefined,
+): boolean {
   if (option !== undefined) return option;
   const force = env.FORCE_COLOR;
   if (force !== undefined && force !== '') return !['0', 'false'].includes(force.toLowerCase());

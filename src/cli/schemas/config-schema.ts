@@ -40,7 +40,10 @@ export interface CommandOptions {
 }
 
 /** Every command's declared options, and the global ones (`--json`, `--quiet`, ...). */
-export async function declaredOptions(io: Io, globalOptions: (y: Argv) => Argv): Promise<{ global: ReadonlyMap<string, Options>; commands: CommandOptions[] }> {
+export async function declaredOptions(
+  io: Io,
+  globalOptions: (y: Argv) => Argv,
+): Promise<{ global: ReadonlyMap<string, Options>; commands: CommandOptions[] }> {
   const global = new Map<string, Options>();
   recording(globalOptions, new Map(), { declared: global })(yargs([]));
   const commands: CommandOptions[] = [];
@@ -55,7 +58,8 @@ export async function declaredOptions(io: Io, globalOptions: (y: Argv) => Argv):
 
 /** The config file's zod schema: top-level options of any command, and a section per command. */
 export function configSchema(global: ReadonlyMap<string, Options>, commands: readonly CommandOptions[]): z.ZodType {
-  const field = (key: string, option: Options) => optionSchema(specOf(key, option), typeof option.describe === 'string' ? option.describe : undefined);
+  const field = (key: string, option: Options) =>
+    optionSchema(specOf(key, option), typeof option.describe === 'string' ? option.describe : undefined);
   const section = (options: ReadonlyMap<string, Options>, ownsConfig: boolean) => {
     const shape: Record<string, z.ZodType> = {};
     for (const [key, option] of [...global, ...options]) {
@@ -69,7 +73,10 @@ export function configSchema(global: ReadonlyMap<string, Options>, commands: rea
   // differently (`mode`: stream|full|both for eval, stream|full for load), any of their forms.
   const topLevel = new Map<string, z.ZodType[]>();
   const seen = new Map<string, Set<string>>();
-  for (const [key, option] of [...global, ...commands.flatMap((c) => [...c.options].filter(([k]) => !(k === 'config' && c.name === 'serve')))]) {
+  for (const [key, option] of [
+    ...global,
+    ...commands.flatMap((c) => [...c.options].filter(([k]) => !(k === 'config' && c.name === 'serve'))),
+  ]) {
     if (key === 'config') continue;
     const signature = JSON.stringify(specOf(key, option));
     const signatures = seen.get(key) ?? new Set<string>();
@@ -79,16 +86,22 @@ export function configSchema(global: ReadonlyMap<string, Options>, commands: rea
     topLevel.set(key, [...(topLevel.get(key) ?? []), field(key, option)]);
   }
   const shape: Record<string, z.ZodType> = {
-    $schema: z.string().describe('This file\'s JSON Schema (for editors; chatbench ignores it)').optional(),
+    $schema: z.string().describe("This file's JSON Schema (for editors; chatbench ignores it)").optional(),
   };
   for (const [key, forms] of [...topLevel].sort(([a], [b]) => a.localeCompare(b))) {
     shape[key] = forms.length === 1 ? forms[0]! : z.union(forms as [z.ZodType, ...z.ZodType[]]).optional();
   }
   for (const command of commands) {
-    shape[command.name] = z.strictObject(section(command.options, command.name === 'serve'))
-      .describe(`Options of chatbench ${command.name} only (over the top level's)`).optional();
+    shape[command.name] = z
+      .strictObject(section(command.options, command.name === 'serve'))
+      .describe(`Options of chatbench ${command.name} only (over the top level's)`)
+      .optional();
   }
-  return z.strictObject(shape).describe('chatbench config file: options by their command-line names, at the top level (every command that has the option) or under a command\'s name. The environment (CHATBENCH_<OPTION>) and the command line override it.');
+  return z
+    .strictObject(shape)
+    .describe(
+      "chatbench config file: options by their command-line names, at the top level (every command that has the option) or under a command's name. The environment (CHATBENCH_<OPTION>) and the command line override it.",
+    );
 }
 
 /**

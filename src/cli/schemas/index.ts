@@ -18,6 +18,9 @@ export async function buildSchemas(io: Io): Promise<Record<string, Record<string
   const { global, commands } = await declaredOptions(io, withGlobalOptions as never);
   return {
     [SCHEMA_FILES.config]: { title: 'chatbench config file', ...toJsonSchemaDocument(configSchema(global, commands)) },
-    [SCHEMA_FILES.sets]: { title: 'chatbench model override sets file (--sets-file)', ...toJsonSchemaDocument(SetsFileSchema) },
+    [SCHEMA_FILES.sets]: {
+      title: 'chatbench model override sets file (--sets-file)',
+      ...toJsonSchemaDocument(SetsFileSchema),
+    },
   };
 }

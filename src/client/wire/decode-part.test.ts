@@ -4,12 +4,27 @@ import { decodeText, excerptOfText } from './decode-part.js';
 
 const placement = { turn_index: 1, tab_index: 0, sub_turn_index: null, model_index: 0 };
 const doc = {
-  document_id: 'hr-pto-policy', chunk_ind: 0, semantic_identifier: 'Paid time off policy', link: 'https://wiki.example/pto', blurb: 'Every employee',
-  source_type: 'confluence', boost: 0, hidden: false, metadata: { department: 'hr', tags: ['a', 'b'] }, score: 92.3, is_relevant: null,
-  relevance_explanation: null, match_highlights: ['<hi>Request</hi> PTO'], updated_at: '2025-06-03T16:20:00Z', primary_owners: ['m@example'],
-  secondary_owners: null, is_internet: false, file_id: null,
+  document_id: 'hr-pto-policy',
+  chunk_ind: 0,
+  semantic_identifier: 'Paid time off policy',
+  link: 'https://wiki.example/pto',
+  blurb: 'Every employee',
+  source_type: 'confluence',
+  boost: 0,
+  hidden: false,
+  metadata: { department: 'hr', tags: ['a', 'b'] },
+  score: 92.3,
+  is_relevant: null,
+  relevance_explanation: null,
+  match_highlights: ['<hi>Request</hi> PTO'],
+  updated_at: '2025-06-03T16:20:00Z',
+  primary_owners: ['m@example'],
+  secondary_owners: null,
+  is_internet: false,
+  file_id: null,
 };
-const packet = (obj: Record<string, unknown>, p: Record<string, unknown> = placement) => JSON.stringify({ placement: p, obj });
+const packet = (obj: Record<string, unknown>, p: Record<string, unknown> = placement) =>
+  JSON.stringify({ placement: p, obj });
 
 /** What the schemas alone make of a line (the decoder's path before its hand-checked fast path). */
 function bySchema(text: string) {
@@ -43,7 +58,11 @@ describe('decodeText: the hand-checked packets decode exactly as the schemas do'
     JSON.stringify({ placement, obj: [] }),
     JSON.stringify({ placement: null, obj: { type: 'section_end' } }),
     packet({ type: 'message_start', final_documents: null }),
-    packet({ type: 'message_start', final_documents: [doc, { ...doc, document_id: 'b', link: null }], pre_answer_processing_seconds: 2.41 }),
+    packet({
+      type: 'message_start',
+      final_documents: [doc, { ...doc, document_id: 'b', link: null }],
+      pre_answer_processing_seconds: 2.41,
+    }),
     packet({ type: 'message_start' }),
     packet({ type: 'search_tool_documents_delta', documents: [doc] }),
     packet({ type: 'search_tool_documents_delta', documents: [] }),

@@ -44,8 +44,10 @@ export function decodeText(text: string): StreamPart | undefined {
 export const isInt = (v: unknown): boolean => Number.isSafeInteger(v);
 const isNullishInt = (v: unknown): boolean => v === undefined || v === null || Number.isSafeInteger(v);
 export const isNullishString = (v: unknown): boolean => v === undefined || v === null || typeof v === 'string';
-export const isNullish = (v: unknown, test: (v: unknown) => boolean): boolean => v === undefined || v === null || test(v);
-export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isNullish = (v: unknown, test: (v: unknown) => boolean): boolean =>
+  v === undefined || v === null || test(v);
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 export const isStrings = (v: unknown): boolean => Array.isArray(v) && v.every((s) => typeof s === 'string');
 /** DocumentSourceSchema's rule (api/common.ts). */
 const SOURCE = /^[a-z][a-z0-9_]*$/;
@@ -56,12 +58,27 @@ const SOURCE = /^[a-z][a-z0-9_]*$/;
  */
 function isSearchDoc(d: unknown): boolean {
   if (!isRecord(d)) return false;
-  return typeof d.document_id === 'string' && isInt(d.chunk_ind) && typeof d.semantic_identifier === 'string' && isNullishString(d.link)
-    && typeof d.blurb === 'string' && typeof d.source_type === 'string' && SOURCE.test(d.source_type) && isInt(d.boost)
-    && typeof d.hidden === 'boolean' && isMetadata(d.metadata) && isNullish(d.score, (v) => typeof v === 'number')
-    && isNullish(d.is_relevant, (v) => typeof v === 'boolean') && isNullishString(d.relevance_explanation) && isStrings(d.match_highlights)
-    && isNullishString(d.updated_at) && isNullish(d.primary_owners, isStrings) && isNullish(d.secondary_owners, isStrings)
-    && typeof d.is_internet === 'boolean' && isNullishString(d.file_id);
+  return (
+    typeof d.document_id === 'string' &&
+    isInt(d.chunk_ind) &&
+    typeof d.semantic_identifier === 'string' &&
+    isNullishString(d.link) &&
+    typeof d.blurb === 'string' &&
+    typeof d.source_type === 'string' &&
+    SOURCE.test(d.source_type) &&
+    isInt(d.boost) &&
+    typeof d.hidden === 'boolean' &&
+    isMetadata(d.metadata) &&
+    isNullish(d.score, (v) => typeof v === 'number') &&
+    isNullish(d.is_relevant, (v) => typeof v === 'boolean') &&
+    isNullishString(d.relevance_explanation) &&
+    isStrings(d.match_highlights) &&
+    isNullishString(d.updated_at) &&
+    isNullish(d.primary_owners, isStrings) &&
+    isNullish(d.secondary_owners, isStrings) &&
+    typeof d.is_internet === 'boolean' &&
+    isNullishString(d.file_id)
+  );
 }
 
 /** A z.record of string keys (a `__proto__` key goes through the schema). */
@@ -93,7 +110,12 @@ const HOT_TYPES: ReadonlyMap<string, (obj: Record<string, unknown>) => boolean> 
   ['section_end', () => true],
   ['chat_heartbeat', () => true],
   ['stop', (obj) => isNullishString(obj.stop_reason)],
-  ['message_start', (obj) => isNullish(obj.final_documents, isDocs) && isNullish(obj.pre_answer_processing_seconds, (v) => typeof v === 'number')],
+  [
+    'message_start',
+    (obj) =>
+      isNullish(obj.final_documents, isDocs) &&
+      isNullish(obj.pre_answer_processing_seconds, (v) => typeof v === 'number'),
+  ],
   ['search_tool_documents_delta', (obj) => isDocs(obj.documents)],
   // The first packets of every answer with a search: one each per request, so by hand too.
   ['search_tool_start', (obj) => isNullish(obj.is_internet_search, (v) => typeof v === 'boolean')],
@@ -101,7 +123,12 @@ const HOT_TYPES: ReadonlyMap<string, (obj: Record<string, unknown>) => boolean> 
   ['search_tool_filter_delta', (obj) => isNullish(obj.sources, isStrings)],
   // The next runtime's answer packets (upstream be8920ec): most of such a stream.
   ['pydantic_ai', (obj) => isPlainRecord(obj.event, () => true) && isNullishString(obj.phase)],
-  ['answer_metadata', (obj) => isNullish(obj.final_documents, isDocs) && isNullish(obj.pre_answer_processing_seconds, (v) => typeof v === 'number')],
+  [
+    'answer_metadata',
+    (obj) =>
+      isNullish(obj.final_documents, isDocs) &&
+      isNullish(obj.pre_answer_processing_seconds, (v) => typeof v === 'number'),
+  ],
 ]);
 
 type SessionCreated = Extract<StreamPart, { kind: 'session_created' }>;
@@ -116,7 +143,9 @@ type MessageIds = Extract<StreamPart, { kind: 'message_ids' }>;
 function hotHead(value: unknown): SessionCreated | MessageIds | undefined {
   if (!isRecord(value) || 'obj' in value || 'error' in value || 'responses' in value) return undefined;
   if ('reserved_assistant_message_id' in value) {
-    return isInt(value.reserved_assistant_message_id) && isNullishInt(value.user_message_id) && value.user_message_id !== undefined
+    return isInt(value.reserved_assistant_message_id) &&
+      isNullishInt(value.user_message_id) &&
+      value.user_message_id !== undefined
       ? { kind: 'message_ids', part: value as MessageIds['part'] }
       : undefined;
   }
@@ -132,11 +161,21 @@ type Packet = Extract<StreamPart, { kind: 'packet' }>['part'];
 function isHotPacket(value: unknown): value is Packet {
   if (typeof value !== 'object' || value === null) return false;
   const { placement, obj } = value as { placement?: unknown; obj?: unknown };
-  if (typeof obj !== 'object' || obj === null || Array.isArray(obj) || typeof placement !== 'object' || placement === null || Array.isArray(placement)) return false;
+  if (
+    typeof obj !== 'object' ||
+    obj === null ||
+    Array.isArray(obj) ||
+    typeof placement !== 'object' ||
+    placement === null ||
+    Array.isArray(placement)
+  )
+    return false;
   const fields = HOT_TYPES.get((obj as { type?: unknown }).type as string);
   if (fields === undefined || !fields(obj as Record<string, unknown>)) return false;
   const p = placement as Record<string, unknown>;
-  return isInt(p.turn_index) && isNullishInt(p.tab_index) && isNullishInt(p.sub_turn_index) && isNullishInt(p.model_index);
+  return (
+    isInt(p.turn_index) && isNullishInt(p.tab_index) && isNullishInt(p.sub_turn_index) && isNullishInt(p.model_index)
+  );
 }
 
 /** A decode_error whose reason is capped; `line` must already be an excerpt. */

@@ -39,7 +39,9 @@ describe('framing of a decoder', () => {
     const decoder = createStreamDecoder();
     const parts = chunks.flatMap((chunk) => decoder.push(bytes(chunk)));
     expect(decoder.framing).toBe(framing);
-    expect([...parts, ...decoder.end()]).toMatchObject([{ kind: 'message_ids', part: { reserved_assistant_message_id: 2 } }]);
+    expect([...parts, ...decoder.end()]).toMatchObject([
+      { kind: 'message_ids', part: { reserved_assistant_message_id: 2 } },
+    ]);
   });
 
   it('stays undecided on whitespace and on an ambiguous head, and reads a short body as NDJSON at end()', () => {

@@ -50,7 +50,8 @@ export function createNdjsonFramer(maxLineBytes: number): Framer {
       let start = 0;
       for (let newline = chunk.indexOf(LF); newline !== -1; newline = chunk.indexOf(LF, start)) {
         const segment = chunk.subarray(start, newline);
-        if (discarding) discarding = false; // the oversized line ends here; its error is out already
+        if (discarding)
+          discarding = false; // the oversized line ends here; its error is out already
         else if (pendingBytes + segment.length > maxLineBytes) tooLong(segment, out);
         else emitLine(join(pending, pendingBytes, segment), out);
         reset();

@@ -34,7 +34,8 @@ describe('NDJSON lines', () => {
   });
 
   it('holds a last line without newline until end(), then flushes it', () => {
-    const error = '{"error": "boom", "stack_trace": null, "error_code": "MODEL_ERROR", "is_retryable": false, "details": null}';
+    const error =
+      '{"error": "boom", "stack_trace": null, "error_code": "MODEL_ERROR", "is_retryable": false, "details": null}';
     const { perCall } = decode([`${delta('a')}\n`, error]);
     expect(perCall[0]?.map(contentOf)).toEqual(['a']);
     expect(perCall[1]).toEqual([]);
@@ -53,18 +54,29 @@ describe('NDJSON lines', () => {
     { line: '[1, 2]', reason: 'a part must be a JSON object' },
     { line: '"text"', reason: 'a part must be a JSON object' },
     { line: '{"hello": 1}', reason: 'a JSON object of no known part shape' },
-    { line: packet({ type: 'message_delta', content: 7 }), reason: 'message_delta: obj.content: expected string, received number' },
-    { line: '{"user_message_id": 1, "reserved_assistant_message_id": "x"}', reason: 'message_ids: reserved_assistant_message_id: expected number, received string' },
+    {
+      line: packet({ type: 'message_delta', content: 7 }),
+      reason: 'message_delta: obj.content: expected string, received number',
+    },
+    {
+      line: '{"user_message_id": 1, "reserved_assistant_message_id": "x"}',
+      reason: 'message_ids: reserved_assistant_message_id: expected number, received string',
+    },
   ])('turns $line into a decode_error: $reason', ({ line, reason }) => {
     expect(decode([`${line}\n`]).parts).toEqual([{ kind: 'decode_error', reason, line }]);
   });
 
   it('keeps a packet of an unknown obj.type, with its fields', () => {
     const { parts } = decode([`${packet({ type: 'python_tool_start', code: 'print(1)' }, null)}\n`]);
-    expect(parts).toEqual([{
-      kind: 'packet',
-      part: { placement: { turn_index: 0, tab_index: 0, sub_turn_index: null, model_index: null }, obj: { type: 'python_tool_start', code: 'print(1)' } },
-    }]);
+    expect(parts).toEqual([
+      {
+        kind: 'packet',
+        part: {
+          placement: { turn_index: 0, tab_index: 0, sub_turn_index: null, model_index: null },
+          obj: { type: 'python_tool_start', code: 'print(1)' },
+        },
+      },
+    ]);
   });
 
   it('keeps only a 200-character excerpt of a bad line', () => {
@@ -79,7 +91,8 @@ describe('NDJSON lines', () => {
     expect(decode([line.subarray(0, at), line.subarray(at)]).parts.map(contentOf)).toEqual(['é中😀']);
     const invalid = Uint8Array.from([...bytes('{"error": "'), 0xff, 0xfe, ...bytes('"}\n')]);
     expect(decode([invalid, `${delta('next')}\n`]).parts).toMatchObject([
-      { kind: 'decode_error', reason: 'line is not valid UTF-8' }, { kind: 'packet' },
+      { kind: 'decode_error', reason: 'line is not valid UTF-8' },
+      { kind: 'packet' },
     ]);
   });
 
@@ -104,7 +117,8 @@ describe('NDJSON line limit', () => {
     const fits = delta('y'.repeat(limit - delta('').length));
     expect(bytes(fits).length).toBe(limit);
     expect(decode([`${fits}\n${fits}x\n`], limit).parts).toMatchObject([
-      { kind: 'packet' }, { kind: 'decode_error', reason: `line exceeds ${limit} bytes` },
+      { kind: 'packet' },
+      { kind: 'decode_error', reason: `line exceeds ${limit} bytes` },
     ]);
   });
 

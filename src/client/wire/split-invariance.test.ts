@@ -42,31 +42,48 @@ describe.each(fixtures)('fixture $name', ({ name, bytes, expected }) => {
   });
 
   it('decodes split at random boundaries to the same parts', () => {
-    fc.assert(fc.property(cutPoints(bytes.length), (points) => {
-      expect(decodeChunks(splitAt(bytes, points))).toEqual(expected);
-    }), { numRuns: 150 });
+    fc.assert(
+      fc.property(cutPoints(bytes.length), (points) => {
+        expect(decodeChunks(splitAt(bytes, points))).toEqual(expected);
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('with a limit under its longest line, the parts and errors do not depend on the boundaries either', () => {
-    const longest = Math.max(...new TextDecoder().decode(bytes).split('\n').map((text) => new TextEncoder().encode(text).length));
+    const longest = Math.max(
+      ...new TextDecoder()
+        .decode(bytes)
+        .split('\n')
+        .map((text) => new TextEncoder().encode(text).length),
+    );
     const limit = Math.floor(longest * 0.8);
     const whole = decodeChunks([bytes], limit);
     expect(whole.filter((part) => part.kind === 'decode_error').length).toBeGreaterThan(0);
-    fc.assert(fc.property(cutPoints(bytes.length), (points) => {
-      expect(decodeChunks(splitAt(bytes, points), limit)).toEqual(whole);
-    }), { numRuns: 100 });
+    fc.assert(
+      fc.property(cutPoints(bytes.length), (points) => {
+        expect(decodeChunks(splitAt(bytes, points), limit)).toEqual(whole);
+      }),
+      { numRuns: 100 },
+    );
   });
 });
 
 describe('fixtures agree with each other', () => {
   it('has the five fixtures the brief names', () => {
     expect(fixtures.map((fixture) => fixture.name)).toEqual([
-      'multi-model.ndjson', 'non-ascii.ndjson', 'sse-framed.sse', 'unterminated-error.ndjson', 'wire-example.ndjson',
+      'multi-model.ndjson',
+      'non-ascii.ndjson',
+      'sse-framed.sse',
+      'unterminated-error.ndjson',
+      'wire-example.ndjson',
     ]);
   });
 
   it('the SSE framing of the example decodes to the same parts as its NDJSON', () => {
-    expect(decodeChunks([loadStreamFixture('sse-framed.sse').bytes])).toEqual(loadStreamFixture('wire-example.ndjson').expected);
+    expect(decodeChunks([loadStreamFixture('sse-framed.sse').bytes])).toEqual(
+      loadStreamFixture('wire-example.ndjson').expected,
+    );
   });
 
   it('the unterminated error fixture really ends without a newline, and its error is the last part', () => {
@@ -94,21 +111,45 @@ describe('generated streams', () => {
   const encode = (text: string) => new TextEncoder().encode(text);
 
   it('NDJSON: every non-blank line gives exactly one part, wherever the chunks break', () => {
-    fc.assert(fc.property(stream, fc.array(fc.nat(), { maxLength: 40 }), ({ lines, crlf, terminated }, rawCuts) => {
-      const eol = crlf ? '\r\n' : '\n';
-      const body = encode(`{"user_message_id": 1, "reserved_assistant_message_id": 2}${eol}${lines.join(eol)}${terminated ? eol : ''}`);
-      const whole = decodeChunks([body], limit);
-      expect(whole).toHaveLength(1 + lines.filter((text) => text.trim() !== '').length);
-      expect(decodeChunks(splitAt(body, rawCuts.map((cut) => cut % body.length)), limit)).toEqual(whole);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(stream, fc.array(fc.nat(), { maxLength: 40 }), ({ lines, crlf, terminated }, rawCuts) => {
+        const eol = crlf ? '\r\n' : '\n';
+        const body = encode(
+          `{"user_message_id": 1, "reserved_assistant_message_id": 2}${eol}${lines.join(eol)}${terminated ? eol : ''}`,
+        );
+        const whole = decodeChunks([body], limit);
+        expect(whole).toHaveLength(1 + lines.filter((text) => text.trim() !== '').length);
+        expect(
+          decodeChunks(
+            splitAt(
+              body,
+              rawCuts.map((cut) => cut % body.length),
+            ),
+            limit,
+          ),
+        ).toEqual(whole);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('SSE: the same lines as events decode the same wherever the chunks break', () => {
-    fc.assert(fc.property(stream, fc.array(fc.nat(), { maxLength: 40 }), ({ lines, crlf }, rawCuts) => {
-      const eol = crlf ? '\r\n' : '\n';
-      const body = encode(`: start${eol}${eol}${lines.map((text) => `data: ${text}${eol}${eol}`).join('')}`);
-      const whole = decodeChunks([body], limit);
-      expect(decodeChunks(splitAt(body, rawCuts.map((cut) => cut % body.length)), limit)).toEqual(whole);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(stream, fc.array(fc.nat(), { maxLength: 40 }), ({ lines, crlf }, rawCuts) => {
+        const eol = crlf ? '\r\n' : '\n';
+        const body = encode(`: start${eol}${eol}${lines.map((text) => `data: ${text}${eol}${eol}`).join('')}`);
+        const whole = decodeChunks([body], limit);
+        expect(
+          decodeChunks(
+            splitAt(
+              body,
+              rawCuts.map((cut) => cut % body.length),
+            ),
+            limit,
+          ),
+        ).toEqual(whole);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

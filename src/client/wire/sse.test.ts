@@ -43,8 +43,9 @@ describe('SSE events', () => {
   });
 
   it('delivers a last event without its blank line, or without any line end, at end()', () => {
-    expect(decode([`data: ${delta('a')}\n\ndata: ${delta('b')}\n`]).perCall.map((call) => call.map(contentOf)))
-      .toEqual([['a'], ['b']]);
+    expect(decode([`data: ${delta('a')}\n\ndata: ${delta('b')}\n`]).perCall.map((call) => call.map(contentOf))).toEqual(
+      [['a'], ['b']],
+    );
     expect(decode([`data: ${delta('a')}\n\ndata: ${delta('b')}`]).parts.map(contentOf)).toEqual(['a', 'b']);
   });
 
@@ -70,7 +71,10 @@ describe('SSE event limit', () => {
     const body = `data: ${delta('a')}\n\ndata: ${big}\ndata: ${delta('same event')}\n\ndata: ${delta('b')}\n\n`;
     const { parts } = decode([body.slice(0, 150), body.slice(150, 700), body.slice(700)], limit);
     expect(parts.map((part) => part.kind)).toEqual(['packet', 'decode_error', 'packet']);
-    expect(parts[1]).toMatchObject({ reason: `event exceeds ${limit} bytes`, line: `data: ${big}`.slice(0, 200) + '…' });
+    expect(parts[1]).toMatchObject({
+      reason: `event exceeds ${limit} bytes`,
+      line: `data: ${big}`.slice(0, 200) + '…',
+    });
     expect(parts.map(contentOf)).toEqual(['a', undefined, 'b']);
   });
 
@@ -86,7 +90,9 @@ describe('SSE event limit', () => {
 
   it('counts the data lines of one event together, but not comments', () => {
     const line = `data: ${'x'.repeat(80)}\n`;
-    expect(decode([line.repeat(3) + '\n'], limit).parts).toMatchObject([{ kind: 'decode_error', reason: `event exceeds ${limit} bytes` }]);
+    expect(decode([line.repeat(3) + '\n'], limit).parts).toMatchObject([
+      { kind: 'decode_error', reason: `event exceeds ${limit} bytes` },
+    ]);
     const comments = `: ${'k'.repeat(150)}\n`.repeat(10);
     expect(decode([`${comments}data: ${delta('a')}\n\n`], limit).parts.map(contentOf)).toEqual(['a']);
   });

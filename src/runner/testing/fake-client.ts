@@ -13,8 +13,17 @@ import { requestKey } from '../../records/record.js';
 export function plannedRequest(index: number, overrides: Partial<PlannedRequest> = {}): PlannedRequest {
   const question_id = `q${index}`;
   return {
-    index, key: requestKey(question_id, 's', 'stream', 0), question_id, question: `question ${index}?`, category: null,
-    metadata: {}, expected_document_ids: [], set: 's', mode: 'stream', repeat: 0, model_names: null,
+    index,
+    key: requestKey(question_id, 's', 'stream', 0),
+    question_id,
+    question: `question ${index}?`,
+    category: null,
+    metadata: {},
+    expected_document_ids: [],
+    set: 's',
+    mode: 'stream',
+    repeat: 0,
+    model_names: null,
     body: { message: `question ${index}?`, stream: true },
     expectations: { expected_document_ids: [], must_contain: [], must_not_contain: [], expect_no_answer: false },
     ...overrides,
@@ -24,10 +33,22 @@ export function plannedRequest(index: number, overrides: Partial<PlannedRequest>
 /** An Exchange with no figures, the given outcome and fields; `sent` defaults to 0. */
 export function fakeExchange(fields: Partial<Exchange> = {}): Exchange {
   const outcome = fields.outcome ?? 'ok';
-  const body = createCollector({ sent: 0 }).finish(10, outcome === 'ok' ? undefined : { outcome, error_code: null, error_message: null });
+  const body = createCollector({ sent: 0 }).finish(
+    10,
+    outcome === 'ok' ? undefined : { outcome, error_code: null, error_message: null },
+  );
   return {
-    ...body, outcome, http_status: 200, content_type: null, headers_ms: 1, rate_limit: null, sent: 0,
-    started_at: '2030-01-01T00:00:00.000Z', error_body: null, framing: null, ...fields,
+    ...body,
+    outcome,
+    http_status: 200,
+    content_type: null,
+    headers_ms: 1,
+    rate_limit: null,
+    sent: 0,
+    started_at: '2030-01-01T00:00:00.000Z',
+    error_body: null,
+    framing: null,
+    ...fields,
   };
 }
 
@@ -46,7 +67,9 @@ export interface GatedClient {
  * A client whose sends wait until `open()`, then answer `answer(body, attemptNumberOfThisBody)`. A
  * send whose signal aborts while waiting resolves as cancelled, as the real client does.
  */
-export function gatedClient(answer: (body: SendMessageRequest, attempt: number) => Exchange = () => fakeExchange()): GatedClient {
+export function gatedClient(
+  answer: (body: SendMessageRequest, attempt: number) => Exchange = () => fakeExchange(),
+): GatedClient {
   const waiting = new Set<() => void>();
   const attempts = new Map<string, number>();
   const sent: SendMessageRequest[] = [];

@@ -8,18 +8,41 @@ import { ChatConfigSchema } from './config.js';
 
 const corpus = loadTestCorpus();
 const config = ChatConfigSchema.parse({});
-const exact: ModelProfile = { ...BUILTIN_PROFILES.default!, wrong_citation_rate: 0, missed_citation_rate: 0, answer_sentences: 3 };
+const exact: ModelProfile = {
+  ...BUILTIN_PROFILES.default!,
+  wrong_citation_rate: 0,
+  missed_citation_rate: 0,
+  answer_sentences: 3,
+};
 
 function answer(question: string, overrides: Partial<AnswerInput> = {}, seed = 1) {
   const r = retrieve(corpus, question, null, config);
-  return buildAnswer({ hits: r.hits, relevant: r.relevant, ranked: r.ranked, organisation: corpus.organisation, profile: exact, rng: createRng(seed), includeCitations: true, ...overrides });
+  return buildAnswer({
+    hits: r.hits,
+    relevant: r.relevant,
+    ranked: r.ranked,
+    organisation: corpus.organisation,
+    profile: exact,
+    rng: createRng(seed),
+    includeCitations: true,
+    ...overrides,
+  });
 }
 const MARKER = /\[\[(\d+)\]\]\(([^)]*)\)/g;
 
 describe('tokenize', () => {
   it('splits words and punctuation, keeping the leading space and whole numbers', () => {
     expect(tokenize('Roll back at 14:00 UTC, if eu-west-1 fails.')).toEqual([
-      'Roll', ' back', ' at', ' 14:00', ' UTC', ',', ' if', ' eu-west-1', ' fails', '.',
+      'Roll',
+      ' back',
+      ' at',
+      ' 14:00',
+      ' UTC',
+      ',',
+      ' if',
+      ' eu-west-1',
+      ' fails',
+      '.',
     ]);
     expect(tokenize('').length).toBe(0);
   });
@@ -29,11 +52,18 @@ describe('buildAnswer', () => {
   it('answers from the best-matching sentences of the top documents, each followed by its marker', () => {
     const a = answer('How long is the deploy freeze and when does it run?');
     expect(a.found).toBe(true);
-    expect(a.text).toContain('The deploy freeze runs from December 20 to January 3 every year [[1]](https://github.example/acme/runbooks/deploy.md).');
+    expect(a.text).toContain(
+      'The deploy freeze runs from December 20 to January 3 every year [[1]](https://github.example/acme/runbooks/deploy.md).',
+    );
     const sentenceCount = a.citationless.split(/(?<=[.!?])\s/).length;
     expect(sentenceCount).toBeGreaterThanOrEqual(2);
     expect(sentenceCount).toBeLessThanOrEqual(3);
-    expect(a.segments.filter((s) => s.kind === 'token').map((s) => (s.kind === 'token' ? s.text : '')).join('')).toBe(a.text);
+    expect(
+      a.segments
+        .filter((s) => s.kind === 'token')
+        .map((s) => (s.kind === 'token' ? s.text : ''))
+        .join(''),
+    ).toBe(a.text);
   });
   it('numbers citations in order of first citation from 1, one citation_info per document just before its first marker', () => {
     const a = answer('Which receipts do I need for expenses and hotel stays when travelling?');
@@ -46,7 +76,9 @@ describe('buildAnswer', () => {
     a.segments.forEach((segment, i) => {
       if (segment.kind !== 'citation') return;
       const next = a.segments[i + 1];
-      expect(next?.kind === 'token' && next.marker && next.text.startsWith(` [[${segment.citation_number}]](`)).toBe(true);
+      expect(next?.kind === 'token' && next.marker && next.text.startsWith(` [[${segment.citation_number}]](`)).toBe(
+        true,
+      );
     });
     // each marker's link is the link of the document its number stands for
     for (const m of a.text.matchAll(MARKER)) {
@@ -76,8 +108,8 @@ describe('buildAnswer', () => {
     expect(missed.citations).toEqual([]);
     // with wrong_citation_rate 1 every marker points at a retrieved document other than the source
     const question = 'Which receipts do I need for expenses and hotel stays when travelling?';
-    const markerDocs = (a: ReturnType<typeof answer>) => [...a.text.matchAll(MARKER)]
-      .map((m) => a.citations.find((c) => c.citation_number === Number(m[1]))?.document_id);
+    const markerDocs = (a: ReturnType<typeof answer>) =>
+      [...a.text.matchAll(MARKER)].map((m) => a.citations.find((c) => c.citation_number === Number(m[1]))?.document_id);
     const right = answer(question);
     const wrong = answer(question, { profile: { ...exact, wrong_citation_rate: 1 } });
     expect(wrong.citationless).toBe(right.citationless);
@@ -95,7 +127,15 @@ describe('buildAnswer', () => {
     const r = retrieve(corpus, question, null, config);
     const profile = { ...exact, missed_citation_rate: 0.25 };
     for (let seed = 0; seed < 400; seed++) {
-      const a = buildAnswer({ hits: r.hits, relevant: r.relevant, ranked: r.ranked, organisation: corpus.organisation, profile, rng: createRng(seed), includeCitations: true });
+      const a = buildAnswer({
+        hits: r.hits,
+        relevant: r.relevant,
+        ranked: r.ranked,
+        organisation: corpus.organisation,
+        profile,
+        rng: createRng(seed),
+        includeCitations: true,
+      });
       sentences += a.citationless.split(/(?<=[.!?])\s/).length;
       markers += [...a.text.matchAll(MARKER)].length;
     }
@@ -104,7 +144,9 @@ describe('buildAnswer', () => {
   });
   it('is deterministic for the same rng seed', () => {
     const profile = BUILTIN_PROFILES['gpt-4o-mini']!;
-    expect(answer('Which receipts do I need?', { profile }, 9)).toEqual(answer('Which receipts do I need?', { profile }, 9));
+    expect(answer('Which receipts do I need?', { profile }, 9)).toEqual(
+      answer('Which receipts do I need?', { profile }, 9),
+    );
   });
 });
 

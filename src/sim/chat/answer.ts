@@ -14,8 +14,7 @@ import type { Rng } from '../rng.js';
 
 /** One step of the answer: a `message_delta` (a marker is one delta) or a `citation_info`. */
 export type AnswerSegment =
-  | { kind: 'token'; text: string; marker: boolean }
-  | { kind: 'citation'; citation_number: number; document_id: string };
+  { kind: 'token'; text: string; marker: boolean } | { kind: 'citation'; citation_number: number; document_id: string };
 
 /** A built answer. `text` keeps the markers; `citationless` drops them. */
 export interface Answer {
@@ -63,11 +62,17 @@ export function buildAnswer(input: AnswerInput): Answer {
   picked.forEach((candidate, i) => {
     const { hit } = candidate;
     const { tokens, punct } = tokensOf(candidate);
-    tokens.forEach((text, k) => segments.push({ kind: 'token', text: i === 0 && k === 0 && input.continues !== true ? text.trimStart() : text, marker: false }));
+    tokens.forEach((text, k) =>
+      segments.push({
+        kind: 'token',
+        text: i === 0 && k === 0 && input.continues !== true ? text.trimStart() : text,
+        marker: false,
+      }),
+    );
     const missed = input.rng.chance(input.profile.missed_citation_rate);
     const wrong = input.rng.chance(input.profile.wrong_citation_rate);
     const others = input.hits.filter((h) => h.doc.document_id !== hit.doc.document_id);
-    const cited = wrong && others.length > 0 ? others[input.rng.int(others.length)] ?? hit : hit;
+    const cited = wrong && others.length > 0 ? (others[input.rng.int(others.length)] ?? hit) : hit;
     if (input.includeCitations && !missed) {
       const id = cited.doc.document_id;
       let number = numbers.get(id);
@@ -88,20 +93,31 @@ export function buildReasoning(question: string, hits: readonly SearchHit[], fou
   const titles = hits.slice(0, 2).map((h) => `"${h.doc.title}"`);
   const lines = [`The user asks: "${question.trim().replace(/\s+/g, ' ')}".`];
   if (hits.length === 0) lines.push('The search returned no documents.');
-  else lines.push(`The search returned ${hits.length} document${hits.length === 1 ? '' : 's'}; the most relevant ${titles.length === 1 ? 'is' : 'are'} ${titles.join(' and ')}.`);
-  lines.push(found
-    ? 'I will answer from the passages that address the question directly and cite each source.'
-    : 'None of them addresses the question, so I will say that I found nothing rather than guess.');
+  else
+    lines.push(
+      `The search returned ${hits.length} document${hits.length === 1 ? '' : 's'}; the most relevant ${titles.length === 1 ? 'is' : 'are'} ${titles.join(' and ')}.`,
+    );
+  lines.push(
+    found
+      ? 'I will answer from the passages that address the question directly and cite each source.'
+      : 'None of them addresses the question, so I will say that I found nothing rather than guess.',
+  );
   return tokenize(lines.join(' '));
 }
 
 function notFound(organisation: string): Answer {
   const text = `I could not find any information about this in the ${organisation} knowledge base.`;
-  return finish(tokenize(text).map((t) => ({ kind: 'token', text: t, marker: false })), false);
+  return finish(
+    tokenize(text).map((t) => ({ kind: 'token', text: t, marker: false })),
+    false,
+  );
 }
 
 /** The words the service's kit's mock LLM answers with (loadtest/mock_llm/app.py `_FILLER_WORDS`). */
-const FILLER = 'This is deterministic mock answer content used only for load testing the Onyx application and infrastructure under controlled conditions.'.split(' ');
+const FILLER =
+  'This is deterministic mock answer content used only for load testing the Onyx application and infrastructure under controlled conditions.'.split(
+    ' ',
+  );
 
 /**
  * The answer cut or padded to exactly `length` tokens (a mock model's `len` knob): citations stay
@@ -120,20 +136,30 @@ export function fitAnswerLength(answer: Answer, length: number): Answer {
   // A citation_info left without its marker would announce a citation the answer never makes.
   while (segments.at(-1)?.kind === 'citation') segments.pop();
   for (let i = 0; count < length; i++, count++) {
-    segments.push({ kind: 'token', text: `${count === 0 ? '' : ' '}${FILLER[i % FILLER.length] ?? ''}`, marker: false });
+    segments.push({
+      kind: 'token',
+      text: `${count === 0 ? '' : ' '}${FILLER[i % FILLER.length] ?? ''}`,
+      marker: false,
+    });
   }
   return finish(segments, answer.found);
 }
 
 /** An answer of several parts (searches, tool results) as one; found when any part found something. */
 export function joinAnswers(parts: readonly Answer[]): Answer {
-  return finish(parts.flatMap((p) => p.segments), parts.some((p) => p.found));
+  return finish(
+    parts.flatMap((p) => p.segments),
+    parts.some((p) => p.found),
+  );
 }
 
 /** Plain sentences (a tool's result) as an answer part: tokens, no citation. */
 export function sentenceAnswer(text: string, continues: boolean): Answer {
   const tokens = tokenize(continues ? ` ${text}` : text);
-  return finish(tokens.map((t) => ({ kind: 'token', text: t, marker: false })), true);
+  return finish(
+    tokens.map((t) => ({ kind: 'token', text: t, marker: false })),
+    true,
+  );
 }
 
 function finish(segments: AnswerSegment[], found: boolean): Answer {
@@ -141,7 +167,8 @@ function finish(segments: AnswerSegment[], found: boolean): Answer {
   let citationless = '';
   const citations: Answer['citations'] = [];
   for (const segment of segments) {
-    if (segment.kind === 'citation') citations.push({ citation_number: segment.citation_number, document_id: segment.document_id });
+    if (segment.kind === 'citation')
+      citations.push({ citation_number: segment.citation_number, document_id: segment.document_id });
     else {
       text += segment.text;
       if (!segment.marker) citationless += segment.text;
@@ -183,7 +210,12 @@ const FOCUS_WEIGHT = 3;
  * (a follow-up's own message, the question being its history and it), the words of the focus
  * weigh three times as much: the answer is about what was asked last.
  */
-export function rankSentences(question: string, hits: readonly SearchHit[], corpus: Corpus, focus?: string): RankedSentence[] {
+export function rankSentences(
+  question: string,
+  hits: readonly SearchHit[],
+  corpus: Corpus,
+  focus?: string,
+): RankedSentence[] {
   const terms = contentTerms(question);
   const focused = new Set(focus === undefined ? [] : contentTerms(focus));
   const top = hits[0]?.score ?? 1;

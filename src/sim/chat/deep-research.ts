@@ -21,14 +21,26 @@ import { PyRaw, dumps, pyFloat } from '../encode/index.js';
 import { releaseTraits } from '../releases.js';
 import { sampleLogNormal } from '../rng.js';
 import type { Answer, AnswerSegment } from './answer.js';
-import { modelErrorPart, type DeepResearchInput, type ModelPlanInput, type ModelRun, type ResearchAgent, type TimedPart } from './model-run.js';
+import {
+  modelErrorPart,
+  type DeepResearchInput,
+  type ModelPlanInput,
+  type ModelRun,
+  type ResearchAgent,
+  type TimedPart,
+} from './model-run.js';
 
 export type { DeepResearchInput, ResearchAgent } from './model-run.js';
 import { packet, type WireDoc, type Where } from './parts.js';
 
 /** Citation numbers of the agents' documents: agent i's k-th document is i·100 + k + 1. */
 export function citationNumbers(agents: readonly ResearchAgent[]): Map<number, Map<string, number>> {
-  return new Map(agents.map((agent, i) => [i, new Map<string, number>(agent.documents.map((d, k) => [d.document_id as string, i * 100 + k + 1]))]));
+  return new Map(
+    agents.map((agent, i) => [
+      i,
+      new Map<string, number>(agent.documents.map((d, k) => [d.document_id as string, i * 100 + k + 1])),
+    ]),
+  );
 }
 
 /**
@@ -36,7 +48,10 @@ export function citationNumbers(agents: readonly ResearchAgent[]): Map<number, M
  * the number of agent (n mod agents) when that agent found it, else of the first agent that did; a
  * citation_info only before a document's first marker. Returns the cited documents in number order.
  */
-export function renumber(answer: Answer, agents: readonly ResearchAgent[]): { segments: AnswerSegment[]; cited: WireDoc[] } {
+export function renumber(
+  answer: Answer,
+  agents: readonly ResearchAgent[],
+): { segments: AnswerSegment[]; cited: WireDoc[] } {
   const numbers = citationNumbers(agents);
   const docOf = new Map(answer.citations.map((c) => [c.citation_number, c.document_id]));
   const byId = new Map(agents.flatMap((a) => a.documents.map((d) => [d.document_id as string, d] as const)));
@@ -92,7 +107,12 @@ export function planDeepResearch(input: ModelPlanInput, dr: DeepResearchInput): 
     push(a, 1, { type: 'search_tool_start', is_internet_search: false }, { tab, subTurn: 0 });
     push(a, 1, { type: 'search_tool_queries_delta', queries: agent.queries }, { tab, subTurn: 0 });
     a += step();
-    push(a, 1, { type: 'search_tool_documents_delta', documents: new PyRaw(dumps(agent.documents)) }, { tab, subTurn: 0 });
+    push(
+      a,
+      1,
+      { type: 'search_tool_documents_delta', documents: new PyRaw(dumps(agent.documents)) },
+      { tab, subTurn: 0 },
+    );
     push(a, 1, { type: 'section_end' }, { tab, subTurn: 0 });
     a += sampleLogNormal(timing, profile.first_token_ms);
     push(a, 1, { type: 'intermediate_report_start' }, { tab, subTurn: 1 });
@@ -101,7 +121,12 @@ export function planDeepResearch(input: ModelPlanInput, dr: DeepResearchInput): 
       a += gap;
       push(a, 1, { type: 'intermediate_report_delta', content }, { tab, subTurn: 1 });
     }
-    push(a, 1, { type: 'intermediate_report_cited_docs', cited_docs: new PyRaw(dumps(agent.documents.slice(0, 3))) }, { tab, subTurn: 1 });
+    push(
+      a,
+      1,
+      { type: 'intermediate_report_cited_docs', cited_docs: new PyRaw(dumps(agent.documents.slice(0, 3))) },
+      { tab, subTurn: 1 },
+    );
     push(a, 1, { type: 'section_end' }, { tab });
     agentsEnd = Math.max(agentsEnd, a);
   });
@@ -111,14 +136,28 @@ export function planDeepResearch(input: ModelPlanInput, dr: DeepResearchInput): 
   if (failure !== null && (failure.kind ?? 'error') !== 'error') {
     const { part, message } = modelErrorPart(input, failure);
     steps.push({ at: t * timeScale, part, turn: 2 });
-    return { steps, tokens, text: '', citationless: '', citations: [], reasoning: null, error: message, endAt: t * timeScale, finalDocuments: [] };
+    return {
+      steps,
+      tokens,
+      text: '',
+      citationless: '',
+      citations: [],
+      reasoning: null,
+      error: message,
+      endAt: t * timeScale,
+      finalDocuments: [],
+    };
   }
   const { segments, cited } = renumber(input.answer, dr.agents);
   const seconds = Math.round(t * timeScale) / 1000;
   const final = new PyRaw(dumps(cited));
-  push(t, 2, traits.preAnswerSeconds
-    ? { type: 'message_start', final_documents: final, pre_answer_processing_seconds: pyFloat(seconds) }
-    : { type: 'message_start', final_documents: final });
+  push(
+    t,
+    2,
+    traits.preAnswerSeconds
+      ? { type: 'message_start', final_documents: final, pre_answer_processing_seconds: pyFloat(seconds) }
+      : { type: 'message_start', final_documents: final },
+  );
   const tokenCount = segments.filter((s) => s.kind === 'token').length;
   const cutAt = failure === null ? Infinity : Math.max(1, Math.floor(tokenCount * (0.25 + 0.5 * timing.next())));
   let text = '';
@@ -148,5 +187,15 @@ export function planDeepResearch(input: ModelPlanInput, dr: DeepResearchInput): 
     steps.push({ at: t * timeScale, part: failed.part, turn: 2 });
     error = failed.message;
   } else push(t, 2, { type: 'stop', stop_reason: null });
-  return { steps, tokens: tokens + emitted, text, citationless, citations, reasoning: null, error, endAt: t * timeScale, finalDocuments: cited };
+  return {
+    steps,
+    tokens: tokens + emitted,
+    text,
+    citationless,
+    citations,
+    reasoning: null,
+    error,
+    endAt: t * timeScale,
+    finalDocuments: cited,
+  };
 }

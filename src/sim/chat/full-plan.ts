@@ -16,7 +16,10 @@ import type { ResponseHead } from './writer.js';
 /** Status and JSON content type; the length is added by jsonSteps' caller when known. */
 export const jsonHead = (status: number, length?: number): ResponseHead => ({
   status,
-  headers: length === undefined ? { 'Content-Type': 'application/json' } : { 'Content-Type': 'application/json', 'Content-Length': length },
+  headers:
+    length === undefined
+      ? { 'Content-Type': 'application/json' }
+      : { 'Content-Type': 'application/json', 'Content-Length': length },
 });
 
 /** One step writing a JSON body at `at`. */
@@ -42,17 +45,33 @@ export interface FullPlanInput {
 /** The head and steps of a stream=false answer. */
 export function planFull(input: FullPlanInput): { head: ResponseHead; steps: WireStep[] } {
   const { run } = input;
-  const body = dumpsResponse(fullResponse({
-    answer: run.text, answerCitationless: run.citationless, reasoning: run.reasoning, toolCalls: input.toolCalls,
-    documents: input.documents, citations: run.citations, messageId: input.messageId,
-    chatSessionId: input.sessionId, incognito: input.incognito, withIncognito: input.withIncognito, errorMsg: run.error,
-  }));
+  const body = dumpsResponse(
+    fullResponse({
+      answer: run.text,
+      answerCitationless: run.citationless,
+      reasoning: run.reasoning,
+      toolCalls: input.toolCalls,
+      documents: input.documents,
+      citations: run.citations,
+      messageId: input.messageId,
+      chatSessionId: input.sessionId,
+      incognito: input.incognito,
+      withIncognito: input.withIncognito,
+      errorMsg: run.error,
+    }),
+  );
   const bytes = Buffer.byteLength(body);
   const at = run.endAt + (input.fault === 'stall_mid_stream' ? input.stallMs : 0);
   const half = body.slice(0, Math.floor(body.length / 2));
   switch (input.fault) {
     case 'reset_mid_stream':
-      return { head: jsonHead(200, bytes), steps: [{ at, raw: half }, { at: at + RESET_AFTER_MS, destroy: true }] };
+      return {
+        head: jsonHead(200, bytes),
+        steps: [
+          { at, raw: half },
+          { at: at + RESET_AFTER_MS, destroy: true },
+        ],
+      };
     case 'malformed_line':
     case 'end_without_stop':
       return { head: jsonHead(200, Buffer.byteLength(half)), steps: [{ at, raw: half }] };

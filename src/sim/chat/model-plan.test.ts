@@ -8,25 +8,50 @@ import { planModel, type ModelPlanInput, type TimedPart } from './model-plan.js'
 
 const answer: Answer = {
   segments: [
-    { kind: 'token', text: 'Deploys', marker: false }, { kind: 'token', text: ' freeze', marker: false },
-    { kind: 'citation', citation_number: 1, document_id: 'd1' }, { kind: 'token', text: ' [[1]](https://x/d1)', marker: true },
+    { kind: 'token', text: 'Deploys', marker: false },
+    { kind: 'token', text: ' freeze', marker: false },
+    { kind: 'citation', citation_number: 1, document_id: 'd1' },
+    { kind: 'token', text: ' [[1]](https://x/d1)', marker: true },
     { kind: 'token', text: '.', marker: false },
   ],
-  text: 'Deploys freeze [[1]](https://x/d1).', citationless: 'Deploys freeze.', citations: [{ citation_number: 1, document_id: 'd1' }], found: true,
+  text: 'Deploys freeze [[1]](https://x/d1).',
+  citationless: 'Deploys freeze.',
+  citations: [{ citation_number: 1, document_id: 'd1' }],
+  found: true,
 };
 const input = (over: Partial<ModelPlanInput> = {}): ModelPlanInput => ({
-  modelIndex: 0, multi: false, profile: BUILTIN_PROFILES['gpt-4o']!, timing: createRng(1), answer, reasoning: null,
-  queries: ['q'], documents: new PyRaw('[]'), timeScale: 1, failure: null,
+  modelIndex: 0,
+  multi: false,
+  profile: BUILTIN_PROFILES['gpt-4o']!,
+  timing: createRng(1),
+  answer,
+  reasoning: null,
+  queries: ['q'],
+  documents: new PyRaw('[]'),
+  timeScale: 1,
+  failure: null,
   traits: releaseTraits({ release: '4.2', backend_version: 'v4.2.0' }), // no filter delta yet: the plain layout
   ...over,
 });
-const typeOf = (p: TimedPart) => (p.delta ? 'message_delta' : (p.part as { obj?: { type: string } }).obj?.type ?? 'error');
+const typeOf = (p: TimedPart) =>
+  p.delta ? 'message_delta' : ((p.part as { obj?: { type: string } }).obj?.type ?? 'error');
 
 describe('planModel', () => {
   it('lays out search, message_start with its first delta, one token per interval, a citation with its marker, then stop', () => {
     const run = planModel(input());
-    expect(run.steps.map(typeOf)).toEqual(['search_tool_start', 'search_tool_queries_delta', 'search_tool_documents_delta', 'section_end',
-      'message_start', 'message_delta', 'message_delta', 'citation_info', 'message_delta', 'message_delta', 'stop']);
+    expect(run.steps.map(typeOf)).toEqual([
+      'search_tool_start',
+      'search_tool_queries_delta',
+      'search_tool_documents_delta',
+      'section_end',
+      'message_start',
+      'message_delta',
+      'message_delta',
+      'citation_info',
+      'message_delta',
+      'message_delta',
+      'stop',
+    ]);
     const at = run.steps.map((s) => s.at);
     expect(at).toEqual([...at].sort((a, b) => a - b));
     expect(at[4]).toBe(at[5]); // message_start and the first delta together

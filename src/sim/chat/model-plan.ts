@@ -28,7 +28,10 @@ export { modelErrorPart, type ModelFailure, type ModelPlanInput, type ModelRun, 
 /** One internal search of the input's queries finding its documents: what a message used before tools were chosen. */
 function defaultSearch(input: ModelPlanInput): ToolCall {
   return {
-    tool: { id: 1, name: 'internal_search', kind: 'internal_search' }, tab: 0, args: { queries: input.queries }, result: null,
+    tool: { id: 1, name: 'internal_search', kind: 'internal_search' },
+    tab: 0,
+    args: { queries: input.queries },
+    result: null,
     retrieval: { queries: input.queries, documentsJson: input.documents } as Retrieval,
   };
 }
@@ -49,7 +52,14 @@ export function planModel(input: ModelPlanInput): ModelRun {
     return message;
   };
   const done = (error: string | null, t: number): ModelRun => ({
-    steps, tokens: 0, text: '', citationless: '', citations: [], reasoning: null, error, endAt: t * timeScale,
+    steps,
+    tokens: 0,
+    text: '',
+    citationless: '',
+    citations: [],
+    reasoning: null,
+    error,
+    endAt: t * timeScale,
   });
 
   // The first LLM call (which tools to run) already fails: nothing else is sent for this model.
@@ -61,7 +71,8 @@ export function planModel(input: ModelPlanInput): ModelRun {
   const failingTool = failure?.kind === 'tool';
   if (failingTool && !traits.toolErrorPacket) {
     // Before v3.2 a failing tool ends the stream in a streaming error.
-    for (const call of calls) for (const p of toolPackets(call, searchMs, traits, false)) if (p.at === 0) push(0, 0, p.obj, { tab: call.tab });
+    for (const call of calls)
+      for (const p of toolPackets(call, searchMs, traits, false)) if (p.at === 0) push(0, 0, p.obj, { tab: call.tab });
     return done(fail(searchMs, failure!), 0);
   }
   let t = calls.length === 0 ? searchMs : 0;
@@ -71,7 +82,8 @@ export function planModel(input: ModelPlanInput): ModelRun {
     const duration = toolDuration(call, searchMs, search && searches === 0, toolRng);
     if (search) searches += 1;
     // v3.2+: the failing tool's error packet, and the answer goes on from what the model knows.
-    for (const p of toolPackets(call, duration, traits, failingTool && i === 0)) push(p.at, 0, p.obj, { tab: call.tab });
+    for (const p of toolPackets(call, duration, traits, failingTool && i === 0))
+      push(p.at, 0, p.obj, { tab: call.tab });
     t = Math.max(t, duration);
   }
   t += (input.historyTokens ?? 0) * profile.history_ms_per_token;
@@ -89,7 +101,8 @@ export function planModel(input: ModelPlanInput): ModelRun {
     t += tokenGap();
   }
   if (failure?.kind === 'empty' || failure?.kind === 'refusal') {
-    const emptyStop = failure.kind === 'empty' ? traits.emptyAnswerCode === null : !traits.refusal && traits.emptyAnswerCode === null;
+    const emptyStop =
+      failure.kind === 'empty' ? traits.emptyAnswerCode === null : !traits.refusal && traits.emptyAnswerCode === null;
     if (emptyStop) {
       // Before v3.1 an answer with no text simply stops: nothing was said.
       push(t, 1, { type: 'stop', stop_reason: null });
@@ -98,9 +111,13 @@ export function planModel(input: ModelPlanInput): ModelRun {
     return { ...done(fail(t, failure), t), tokens };
   }
   const seconds = Math.round(t * timeScale) / 1000;
-  push(t, 1, traits.preAnswerSeconds
-    ? { type: 'message_start', final_documents: input.documents, pre_answer_processing_seconds: pyFloat(seconds) }
-    : { type: 'message_start', final_documents: input.documents });
+  push(
+    t,
+    1,
+    traits.preAnswerSeconds
+      ? { type: 'message_start', final_documents: input.documents, pre_answer_processing_seconds: pyFloat(seconds) }
+      : { type: 'message_start', final_documents: input.documents },
+  );
 
   const segments = input.answer.segments;
   const tokenCount = segments.filter((s) => s.kind === 'token').length;

@@ -97,7 +97,10 @@ export interface ModelRun {
 }
 
 /** The streaming error of this model's failure, with the details its release writes. */
-export function modelErrorPart(input: Pick<ModelPlanInput, 'modelIndex' | 'multi' | 'modelName' | 'provider' | 'traits'>, failure: ModelFailure) {
+export function modelErrorPart(
+  input: Pick<ModelPlanInput, 'modelIndex' | 'multi' | 'modelName' | 'provider' | 'traits'>,
+  failure: ModelFailure,
+) {
   const traits = input.traits ?? releaseTraits();
   const kind = failure.kind ?? 'error';
   let code = failure.code;
@@ -119,23 +122,35 @@ export function modelErrorPart(input: Pick<ModelPlanInput, 'modelIndex' | 'multi
     retryable = true;
   }
   const model = { model: input.modelName ?? 'gpt-4o', provider: input.provider ?? null };
-  let details: Record<string, unknown> | null = kind === 'tool' && !traits.toolErrorPacket && traits.toolFailureCode === 'TOOL_CALL_FAILED'
-    ? { tool_name: 'internal_search' }
-    : traits.detailsModelIndex ? { ...model, model_index: input.modelIndex } : input.multi ? null : model;
+  let details: Record<string, unknown> | null =
+    kind === 'tool' && !traits.toolErrorPacket && traits.toolFailureCode === 'TOOL_CALL_FAILED'
+      ? { tool_name: 'internal_search' }
+      : traits.detailsModelIndex
+        ? { ...model, model_index: input.modelIndex }
+        : input.multi
+          ? null
+          : model;
   if (traits.refusal && (kind === 'empty' || kind === 'refusal') && details !== null) {
     details = { ...details, tool_choice: 'auto', finish_reason: kind === 'refusal' ? 'content_filter' : 'stop' };
   }
-  const message = kind === 'refusal' && traits.refusal
-    ? 'The selected model declined to respond to this request and returned no content (finish_reason=content_filter). Try rephrasing the request or switching to a different model.'
-    : kind === 'empty' || kind === 'refusal'
-      ? 'The selected model returned no final answer before the stream completed. No text or tool calls were received from the upstream provider.'
-      : kind === 'tool' ? 'Simulated tool failure: the search tool raised an error.'
-        : kind === 'not_found' ? notFoundMessage(input.modelName ?? 'unknown', input.provider ?? null) : errorMessage(code);
+  const message =
+    kind === 'refusal' && traits.refusal
+      ? 'The selected model declined to respond to this request and returned no content (finish_reason=content_filter). Try rephrasing the request or switching to a different model.'
+      : kind === 'empty' || kind === 'refusal'
+        ? 'The selected model returned no final answer before the stream completed. No text or tool calls were received from the upstream provider.'
+        : kind === 'tool'
+          ? 'Simulated tool failure: the search tool raised an error.'
+          : kind === 'not_found'
+            ? notFoundMessage(input.modelName ?? 'unknown', input.provider ?? null)
+            : errorMessage(code);
   return { part: streamingErrorPart(message, code, details, retryable), message };
 }
 
 /** The service's text for a model its provider does not have (litellm's NotFoundError, prefixed by backend/onyx/llm/utils.py). */
 function notFoundMessage(model: string, provider: string | null): string {
-  const exception = provider === null || provider === 'openai' ? 'OpenAIException' : `${provider.charAt(0).toUpperCase()}${provider.slice(1)}Exception`;
+  const exception =
+    provider === null || provider === 'openai'
+      ? 'OpenAIException'
+      : `${provider.charAt(0).toUpperCase()}${provider.slice(1)}Exception`;
   return `Resource not found: litellm.NotFoundError: ${exception} - The model \`${model}\` does not exist or you do not have access to it.`;
 }

@@ -8,8 +8,11 @@ import { createRetriever, retrieve } from './retrieval.js';
 // The shipped corpus and sample questions: the relevance threshold is tuned on them.
 const corpus = await loadCorpus();
 // A conversation's later turns are searched with their history (the engine's sessions): here, only questions on their own.
-const rows = (parse(readFileSync(new URL('../../../datasets/sample.csv', import.meta.url)), { columns: true }) as Array<Record<string, string>>)
-  .filter((r) => (r.turn ?? '') === '' || r.turn === '1');
+const rows = (
+  parse(readFileSync(new URL('../../../datasets/sample.csv', import.meta.url)), { columns: true }) as Array<
+    Record<string, string>
+  >
+).filter((r) => (r.turn ?? '') === '' || r.turn === '1');
 const config = ChatConfigSchema.parse({});
 
 describe('retrieval over the shipped corpus', () => {
@@ -21,8 +24,10 @@ describe('retrieval over the shipped corpus', () => {
     const noAnswer = rows.filter((r) => r.expect_no_answer === 'true');
     expect(noAnswer.length).toBeGreaterThan(0);
     const coverage = (r: Record<string, string>) => retrieve(corpus, r.question!, null, config);
-    for (const r of answerable) expect({ id: r.id, relevant: coverage(r).relevant }).toEqual({ id: r.id, relevant: true });
-    for (const r of noAnswer) expect({ id: r.id, relevant: coverage(r).relevant }).toEqual({ id: r.id, relevant: false });
+    for (const r of answerable)
+      expect({ id: r.id, relevant: coverage(r).relevant }).toEqual({ id: r.id, relevant: true });
+    for (const r of noAnswer)
+      expect({ id: r.id, relevant: coverage(r).relevant }).toEqual({ id: r.id, relevant: false });
   });
   it.each([
     'What is the capital of France?', // "capital" matches a finance document: half the words covered
@@ -37,13 +42,20 @@ describe('retrieval over the shipped corpus', () => {
   it('the score threshold sits between the uncovered and the covered questions, with room on both sides', () => {
     const top = (q: string) => retrieve(corpus, q, null, config).hits[0]?.score ?? 0;
     const answerable = rows.filter((r) => r.expect_no_answer !== 'true').map((r) => top(r.question!));
-    const uncovered = [...rows.filter((r) => r.expect_no_answer === 'true').map((r) => r.question!), 'What is the capital of France?'].map(top);
+    const uncovered = [
+      ...rows.filter((r) => r.expect_no_answer === 'true').map((r) => r.question!),
+      'What is the capital of France?',
+    ].map(top);
     expect(Math.min(...answerable)).toBeGreaterThan(2 * config.min_score);
     expect(Math.max(...uncovered)).toBeLessThan(config.min_score);
   });
   it('ranks an expected document first for at least 90% of the answerable questions (unfiltered)', () => {
     const answerable = rows.filter((r) => r.expect_no_answer !== 'true' && r.expected_documents);
-    const first = answerable.filter((r) => r.expected_documents!.split('|').includes(retrieve(corpus, r.question!, null, config).hits[0]?.doc.document_id ?? ''));
+    const first = answerable.filter((r) =>
+      r
+        .expected_documents!.split('|')
+        .includes(retrieve(corpus, r.question!, null, config).hits[0]?.doc.document_id ?? ''),
+    );
     expect(first.length / answerable.length).toBeGreaterThanOrEqual(0.9);
   });
   it('the cached retriever returns the same result object for the same message and filters', () => {

@@ -81,7 +81,11 @@ export function retrieve(
   const hits = corpus.search(query, filters, config.top_k);
   const documents = hits.map((h) => {
     const found = corpus.toSearchDoc(h.doc, h.score, 0, h.terms);
-    const doc = wireDoc(internet ? { ...found, metadata: {}, updated_at: null, primary_owners: null, secondary_owners: null, is_internet: true } : found);
+    const doc = wireDoc(
+      internet
+        ? { ...found, metadata: {}, updated_at: null, primary_owners: null, secondary_owners: null, is_internet: true }
+        : found,
+    );
     if (fileId) return doc;
     const { file_id: _fileId, ...older } = doc;
     return older as WireDoc;
@@ -90,8 +94,13 @@ export function retrieve(
   const coverage = top === undefined ? 0 : coverageOf(query, top, corpus);
   const relevant = top !== undefined && coverage >= config.min_coverage && top.score >= config.min_score;
   return {
-    queries: [query], hits, documents, documentsJson: new PyRaw(dumps(documents)),
-    ranked: relevant ? rankSentences(query, hits, corpus, history.trim() === '' ? undefined : message) : [], coverage, relevant,
+    queries: [query],
+    hits,
+    documents,
+    documentsJson: new PyRaw(dumps(documents)),
+    ranked: relevant ? rankSentences(query, hits, corpus, history.trim() === '' ? undefined : message) : [],
+    coverage,
+    relevant,
   };
 }
 

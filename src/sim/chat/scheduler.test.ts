@@ -3,14 +3,21 @@ import { createScheduler, type ScheduledTask } from './scheduler.js';
 
 afterEach(() => vi.useRealTimers());
 
-const task = (due: number, log: string[], name: string): ScheduledTask => ({ due, slot: -1, run: () => log.push(name) });
+const task = (due: number, log: string[], name: string): ScheduledTask => ({
+  due,
+  slot: -1,
+  run: () => log.push(name),
+});
 
 describe('createScheduler', () => {
   it('runs tasks in due order on one timer, reports lag, and forgets cancelled ones', () => {
     vi.useFakeTimers();
     let clock = 0;
     const lags: number[] = [];
-    const scheduler = createScheduler((lag) => lags.push(lag), () => clock);
+    const scheduler = createScheduler(
+      (lag) => lags.push(lag),
+      () => clock,
+    );
     const log: string[] = [];
     const tasks = [task(30, log, 'c'), task(10, log, 'a'), task(20, log, 'b'), task(25, log, 'x'), task(40, log, 'd')];
     for (const t of tasks) scheduler.schedule(t);
@@ -32,10 +39,15 @@ describe('createScheduler', () => {
   it('a task may schedule the next one from inside run(); close() clears everything', () => {
     vi.useFakeTimers();
     let clock = 0;
-    const scheduler = createScheduler(() => {}, () => clock);
+    const scheduler = createScheduler(
+      () => {},
+      () => clock,
+    );
     let runs = 0;
     const t: ScheduledTask = {
-      due: 5, slot: -1, run: () => {
+      due: 5,
+      slot: -1,
+      run: () => {
         runs++;
         t.due += 5;
         scheduler.schedule(t);
@@ -54,7 +66,10 @@ describe('createScheduler', () => {
   it('keeps heap order under random inserts and cancels', () => {
     vi.useFakeTimers();
     let clock = 0;
-    const scheduler = createScheduler(() => {}, () => clock);
+    const scheduler = createScheduler(
+      () => {},
+      () => clock,
+    );
     const ran: number[] = [];
     const tasks = Array.from({ length: 500 }, (_, i) => ({ due: (i * 7919) % 1000, slot: -1, run: () => ran.push(i) }));
     tasks.forEach((t) => scheduler.schedule(t));

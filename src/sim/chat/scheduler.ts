@@ -29,7 +29,10 @@ export interface Scheduler {
 const EARLY_MS = 0.2;
 
 /** Creates a scheduler; `onLag` gets each task's lateness in milliseconds (never negative). */
-export function createScheduler(onLag: (lagMs: number) => void, now: () => number = () => performance.now()): Scheduler {
+export function createScheduler(
+  onLag: (lagMs: number) => void,
+  now: () => number = () => performance.now(),
+): Scheduler {
   const heap: ScheduledTask[] = [];
   let timer: NodeJS.Timeout | undefined;
   let armedFor = Infinity;

@@ -48,7 +48,6 @@ export interface SessionLimits {
   readonly max_messages: number;
 }
 
-
 export interface SessionStore {
   /** A new session of `userId`. */
   create(id: string, userId: string): Session;
@@ -78,7 +77,8 @@ export function createSessionStore(limits: SessionLimits): SessionStore {
     },
     find(id, userId) {
       const session = sessions.get(id);
-      if (session === undefined || (session.userId !== userId && session.userId !== ANONYMOUS_USER_ID)) return undefined;
+      if (session === undefined || (session.userId !== userId && session.userId !== ANONYMOUS_USER_ID))
+        return undefined;
       // Least recently used first out: a session in use moves to the end.
       sessions.delete(id);
       sessions.set(id, session);
@@ -102,7 +102,8 @@ export function createSessionStore(limits: SessionLimits): SessionStore {
     add(session, message, latest) {
       session.messages.set(message.id, message);
       if (latest) session.latest = message.id;
-      while (session.messages.size > limits.max_messages) session.messages.delete(session.messages.keys().next().value as number);
+      while (session.messages.size > limits.max_messages)
+        session.messages.delete(session.messages.keys().next().value as number);
     },
     size: () => sessions.size,
   };

@@ -42,7 +42,13 @@ export interface StatsRecorder {
 const MAX_LAG_US = 3_600_000_000; // an hour: anything later is clamped, not lost
 
 export function createStatsRecorder(): StatsRecorder {
-  const histogram = (): Histogram => build({ lowestDiscernibleValue: 1, highestTrackableValue: MAX_LAG_US, numberOfSignificantValueDigits: 2, autoResize: false });
+  const histogram = (): Histogram =>
+    build({
+      lowestDiscernibleValue: 1,
+      highestTrackableValue: MAX_LAG_US,
+      numberOfSignificantValueDigits: 2,
+      autoResize: false,
+    });
   const lag = histogram();
   const window = histogram();
   const faults = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
@@ -51,7 +57,10 @@ export function createStatsRecorder(): StatsRecorder {
   let streamingErrors = 0;
   const ms = (us: number) => Math.round(us) / 1000;
   const figures = (h: Histogram): LagFigures => ({
-    count: h.totalCount, p50: ms(h.getValueAtPercentile(50)), p99: ms(h.getValueAtPercentile(99)), max: ms(h.maxValue),
+    count: h.totalCount,
+    p50: ms(h.getValueAtPercentile(50)),
+    p99: ms(h.getValueAtPercentile(99)),
+    max: ms(h.maxValue),
   });
   return {
     streamOpened: () => void open++,

@@ -2,13 +2,29 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../rng.js';
 import type { TimedPart } from './model-plan.js';
 import { packet } from './parts.js';
-import { composeStream, partOf, RESET_AFTER_MS, UNTERMINATED_ERROR_PART, type ComposeInput, type WireStep } from './stream-plan.js';
+import {
+  composeStream,
+  partOf,
+  RESET_AFTER_MS,
+  UNTERMINATED_ERROR_PART,
+  type ComposeInput,
+  type WireStep,
+} from './stream-plan.js';
 
 const delta = (at: number, model: number, content: string): TimedPart => ({ at, turn: 1, delta: { model, content } });
-const base = (models: TimedPart[][], over: Partial<ComposeInput> = {}): ComposeInput =>
-  ({ prefix: [{ user_message_id: 1 }], models, fault: null, rng: createRng(1), stallMs: 500, heartbeatMs: 10_000, framing: 'ndjson', ...over });
-const contentOf = (s: WireStep) => ((partOf(s) as { obj?: { content?: string; type?: string } } | undefined)?.obj?.content);
-const typeOf = (s: WireStep) => ((partOf(s) as { obj?: { type?: string } } | undefined)?.obj?.type);
+const base = (models: TimedPart[][], over: Partial<ComposeInput> = {}): ComposeInput => ({
+  prefix: [{ user_message_id: 1 }],
+  models,
+  fault: null,
+  rng: createRng(1),
+  stallMs: 500,
+  heartbeatMs: 10_000,
+  framing: 'ndjson',
+  ...over,
+});
+const contentOf = (s: WireStep) =>
+  (partOf(s) as { obj?: { content?: string; type?: string } } | undefined)?.obj?.content;
+const typeOf = (s: WireStep) => (partOf(s) as { obj?: { type?: string } } | undefined)?.obj?.type;
 
 describe('composeStream', () => {
   it('puts the bare parts first, then interleaves models by time (ties: lower model_index first)', () => {
@@ -22,7 +38,10 @@ describe('composeStream', () => {
     const steps = composeStream(base([[delta(0, 0, 'x'), delta(2500, 0, 'y')]], { heartbeatMs: 1000 }));
     const beats = steps.filter((s) => typeOf(s) === 'chat_heartbeat');
     expect(beats.map((s) => s.at)).toEqual([1000, 2000]);
-    expect(beats[0]!.part).toEqual({ placement: { turn_index: 1, tab_index: 0, sub_turn_index: null, model_index: null }, obj: { type: 'chat_heartbeat' } });
+    expect(beats[0]!.part).toEqual({
+      placement: { turn_index: 1, tab_index: 0, sub_turn_index: null, model_index: null },
+      obj: { type: 'chat_heartbeat' },
+    });
   });
   const deltas = Array.from({ length: 10 }, (_, i) => delta(i * 10, 0, `t${i}`));
   it('reset_mid_stream: some deltas, then a reset', () => {
@@ -34,13 +53,19 @@ describe('composeStream', () => {
     expect(steps.filter(contentOf).length).toBeLessThan(10);
   });
   it('end_without_stop: the stream just ends mid-answer', () => {
-    const steps = composeStream(base([[...deltas, { at: 100, part: packet(1, 0, { type: 'stop', stop_reason: null }), turn: 1 }]], { fault: 'end_without_stop' }));
+    const steps = composeStream(
+      base([[...deltas, { at: 100, part: packet(1, 0, { type: 'stop', stop_reason: null }), turn: 1 }]], {
+        fault: 'end_without_stop',
+      }),
+    );
     expect(steps.some((s) => typeOf(s) === 'stop')).toBe(false);
     expect(steps.at(-1)!.destroy).toBeUndefined();
   });
   it('unterminated_error: the deployed error line without a line end comes last', () => {
     const steps = composeStream(base([deltas], { fault: 'unterminated_error' }));
-    expect(steps.at(-1)!.raw).toMatch(/^\{"error": "[^"]+", "stack_trace": null, "error_code": "UNKNOWN_ERROR", "is_retryable": true, "details": null\}$/);
+    expect(steps.at(-1)!.raw).toMatch(
+      /^\{"error": "[^"]+", "stack_trace": null, "error_code": "UNKNOWN_ERROR", "is_retryable": true, "details": null\}$/,
+    );
     expect(JSON.parse(steps.at(-1)!.raw!)).toEqual(UNTERMINATED_ERROR_PART);
   });
   it('malformed_line: one line that is not JSON, then the rest of the stream', () => {

@@ -31,7 +31,11 @@ export interface WireStep {
 
 /** Faults that strike inside a started stream. */
 export const MID_STREAM_FAULTS: ReadonlySet<FaultKind> = new Set<FaultKind>([
-  'reset_mid_stream', 'stall_mid_stream', 'malformed_line', 'end_without_stop', 'unterminated_error',
+  'reset_mid_stream',
+  'stall_mid_stream',
+  'malformed_line',
+  'end_without_stop',
+  'unterminated_error',
 ]);
 
 /**
@@ -67,11 +71,17 @@ export interface ComposeInput {
 /** Builds the stream's steps. */
 export function composeStream(input: ComposeInput): WireStep[] {
   const deltas: number[] = [];
-  const merged = input.models.flat().sort((a, b) => a.at - b.at).map((p, i): WireStep => {
-    if (p.delta !== undefined) deltas.push(i);
-    return p;
-  });
-  const steps = [...input.prefix.map((part): WireStep => ({ at: 0, part, turn: 0 })), ...applyFault(merged, deltas, input)];
+  const merged = input.models
+    .flat()
+    .sort((a, b) => a.at - b.at)
+    .map((p, i): WireStep => {
+      if (p.delta !== undefined) deltas.push(i);
+      return p;
+    });
+  const steps = [
+    ...input.prefix.map((part): WireStep => ({ at: 0, part, turn: 0 })),
+    ...applyFault(merged, deltas, input),
+  ];
   return input.heartbeats === false ? steps : withHeartbeats(steps, input.heartbeatMs);
 }
 
@@ -89,7 +99,11 @@ function applyFault(steps: WireStep[], deltas: number[], input: ComposeInput): W
       return [...head, { at, raw: frameUnterminated(UNTERMINATED_ERROR_PART, input.framing) }];
     case 'malformed_line': {
       const line = dumps(partOf(steps[pos] ?? { at }, input.style));
-      return [...head, { at, raw: frameText(line.slice(0, Math.ceil(line.length / 2)), input.framing) }, ...steps.slice(pos + 1)];
+      return [
+        ...head,
+        { at, raw: frameText(line.slice(0, Math.ceil(line.length / 2)), input.framing) },
+        ...steps.slice(pos + 1),
+      ];
     }
     case 'stall_mid_stream': {
       const tail = steps.slice(pos + 1).map((s) => ({ ...s, at: s.at + input.stallMs }));

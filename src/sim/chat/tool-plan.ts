@@ -64,13 +64,24 @@ export function toolCall(tool: Tool, tab: number, message: string, retrieval: Re
       return { tool, tab, retrieval, args: { queries: retrieval?.queries ?? [text] }, result: null };
     case 'image_generation': {
       const id = rng.uuid();
-      const image: GeneratedImageWire = { file_id: id, url: `/api/chat/file/${id}`, revised_prompt: `A clear, simple illustration of: ${text}`, shape: 'square' };
+      const image: GeneratedImageWire = {
+        file_id: id,
+        url: `/api/chat/file/${id}`,
+        revised_prompt: `A clear, simple illustration of: ${text}`,
+        shape: 'square',
+      };
       return { tool, tab, retrieval: null, args: { prompt: text }, result: image };
     }
     case 'custom':
       return { tool, tab, retrieval: null, args: { query: text }, result: tool.response ?? { result: 'ok' } };
     case 'mcp':
-      return { tool, tab, retrieval: null, args: { query: text }, result: { tool_result: tool.response ?? { result: 'ok' } } };
+      return {
+        tool,
+        tab,
+        retrieval: null,
+        args: { query: text },
+        result: { tool_result: tool.response ?? { result: 'ok' } },
+      };
   }
 }
 
@@ -88,34 +99,68 @@ export function toolPackets(call: ToolCall, duration: number, traits: ReleaseTra
   const { tool } = call;
   const start: ToolPacket[] = [];
   const end = (result: ToolPacket['obj'][]): ToolPacket[] => [
-    ...start, ...(failed ? [{ type: 'error' }] : result).map((obj) => ({ at: duration, obj })), { at: duration, obj: { type: 'section_end' } },
+    ...start,
+    ...(failed ? [{ type: 'error' }] : result).map((obj) => ({ at: duration, obj })),
+    { at: duration, obj: { type: 'section_end' } },
   ];
   const withIds = traits.customToolIds;
   switch (tool.kind) {
     case 'internal_search':
     case 'web_search': {
       const internet = tool.kind === 'web_search';
-      start.push({ at: 0, obj: { type: 'search_tool_start', is_internet_search: internet } }, { at: 0, obj: { type: 'search_tool_queries_delta', queries: call.args.queries } });
+      start.push(
+        { at: 0, obj: { type: 'search_tool_start', is_internet_search: internet } },
+        { at: 0, obj: { type: 'search_tool_queries_delta', queries: call.args.queries } },
+      );
       if (!internet && traits.filterDelta !== 'none') {
-        start.push({ at: 0, obj: traits.filterDelta === 'time'
-          ? { type: 'search_tool_filter_delta', sources: [], time_filter_start: null, time_filter_end: null }
-          : { type: 'search_tool_filter_delta', sources: [] } });
+        start.push({
+          at: 0,
+          obj:
+            traits.filterDelta === 'time'
+              ? { type: 'search_tool_filter_delta', sources: [], time_filter_start: null, time_filter_end: null }
+              : { type: 'search_tool_filter_delta', sources: [] },
+        });
       }
-      return end([{ type: 'search_tool_documents_delta', documents: call.retrieval?.documentsJson ?? new PyRaw('[]') }]);
+      return end([
+        { type: 'search_tool_documents_delta', documents: call.retrieval?.documentsJson ?? new PyRaw('[]') },
+      ]);
     }
     case 'image_generation': {
       start.push({ at: 0, obj: { type: 'image_generation_start' } });
-      for (let at = IMAGE_HEARTBEAT_MS; at < duration; at += IMAGE_HEARTBEAT_MS) start.push({ at, obj: { type: 'image_generation_heartbeat' } });
+      for (let at = IMAGE_HEARTBEAT_MS; at < duration; at += IMAGE_HEARTBEAT_MS)
+        start.push({ at, obj: { type: 'image_generation_heartbeat' } });
       return end([{ type: 'image_generation_final', images: [call.result] }]);
     }
     case 'custom':
     case 'mcp': {
       const id = tool.kind === 'custom' ? tool.id : null;
-      start.push({ at: 0, obj: withIds ? { type: 'custom_tool_start', tool_name: tool.name, tool_id: id } : { type: 'custom_tool_start', tool_name: tool.name } });
-      if (withIds && tool.kind === 'custom') start.push({ at: 0, obj: { type: 'custom_tool_args', tool_name: tool.name, tool_args: call.args } });
-      return end([withIds
-        ? { type: 'custom_tool_delta', tool_name: tool.name, tool_id: id, response_type: 'json', data: call.result, file_ids: null, error: null }
-        : { type: 'custom_tool_delta', tool_name: tool.name, response_type: 'json', data: call.result, file_ids: null }]);
+      start.push({
+        at: 0,
+        obj: withIds
+          ? { type: 'custom_tool_start', tool_name: tool.name, tool_id: id }
+          : { type: 'custom_tool_start', tool_name: tool.name },
+      });
+      if (withIds && tool.kind === 'custom')
+        start.push({ at: 0, obj: { type: 'custom_tool_args', tool_name: tool.name, tool_args: call.args } });
+      return end([
+        withIds
+          ? {
+              type: 'custom_tool_delta',
+              tool_name: tool.name,
+              tool_id: id,
+              response_type: 'json',
+              data: call.result,
+              file_ids: null,
+              error: null,
+            }
+          : {
+              type: 'custom_tool_delta',
+              tool_name: tool.name,
+              response_type: 'json',
+              data: call.result,
+              file_ids: null,
+            },
+      ]);
     }
   }
 }
@@ -131,9 +176,17 @@ export function toolDuration(call: ToolCall, searchMs: number, first: boolean, r
 export function toolCallResponse(call: ToolCall) {
   const docs: readonly WireDoc[] | null = call.retrieval?.documents ?? null;
   const image = call.tool.kind === 'image_generation' ? (call.result as GeneratedImageWire) : null;
-  const result = docs !== null
-    ? dumps(docs.map((d, i) => ({ document_number: i + 1, document_id: d.document_id, title: d.semantic_identifier, link: d.link })))
-    : dumps(image === null ? call.result : { file_id: image.file_id, revised_prompt: image.revised_prompt });
+  const result =
+    docs !== null
+      ? dumps(
+          docs.map((d, i) => ({
+            document_number: i + 1,
+            document_id: d.document_id,
+            title: d.semantic_identifier,
+            link: d.link,
+          })),
+        )
+      : dumps(image === null ? call.result : { file_id: image.file_id, revised_prompt: image.revised_prompt });
   return {
     tool_name: call.tool.name,
     tool_arguments: call.args,
@@ -163,7 +216,9 @@ export function toolSentence(call: ToolCall): string | null {
 function describe(value: unknown): string {
   if (Array.isArray(value)) return value.map(describe).join(' and ');
   if (value !== null && typeof value === 'object') {
-    return Object.entries(value).map(([key, v]) => `${key.replace(/_/g, ' ')} ${describe(v)}`).join(', ');
+    return Object.entries(value)
+      .map(([key, v]) => `${key.replace(/_/g, ' ')} ${describe(v)}`)
+      .join(', ');
   }
   return String(value);
 }

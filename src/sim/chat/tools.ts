@@ -27,13 +27,16 @@ export const TOOL_KINDS = ['internal_search', 'web_search', 'image_generation', 
 export type ToolKind = (typeof TOOL_KINDS)[number];
 
 /** `/regex/flags` or a substring, checked as fault triggers are. */
-const MatchSchema = z.string().min(1).superRefine((match, ctx) => {
-  try {
-    triggerMatcher(match);
-  } catch (error) {
-    ctx.addIssue({ code: 'custom', message: `invalid regular expression: ${(error as Error).message}` });
-  }
-});
+const MatchSchema = z
+  .string()
+  .min(1)
+  .superRefine((match, ctx) => {
+    try {
+      triggerMatcher(match);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: `invalid regular expression: ${(error as Error).message}` });
+    }
+  });
 
 export const ToolSchema = z.strictObject({
   /** What `allowed_tool_ids` and `forced_tool_id` name. */
@@ -54,14 +57,41 @@ export type Tool = z.output<typeof ToolSchema>;
 
 export const DEFAULT_TOOLS: readonly Tool[] = [
   { id: 1, name: 'internal_search', kind: 'internal_search', display_name: 'Internal search' },
-  { id: 2, name: 'generate_image', kind: 'image_generation', display_name: 'Image generation', match: ['/\\b(draw|sketch|illustrate|picture|image|diagram)\\b/i'] },
-  { id: 3, name: 'web_search', kind: 'web_search', display_name: 'Web search', match: ['/\\b(search the web|on the web|web search|internet|latest news)\\b/i'] },
   {
-    id: 4, name: 'ticket_status', kind: 'custom', display_name: 'Ticket status', match: ['/\\bticket\\b/i', '/\\bSUP-\\d+\\b/'],
-    response: { ticket: 'SUP-1042', status: 'open', priority: 'high', assignee: 'Tier 2 support', updated_at: '2026-11-19T16:20:00Z' },
+    id: 2,
+    name: 'generate_image',
+    kind: 'image_generation',
+    display_name: 'Image generation',
+    match: ['/\\b(draw|sketch|illustrate|picture|image|diagram)\\b/i'],
   },
   {
-    id: 5, name: 'find_meeting_slots', kind: 'mcp', display_name: 'Calendar', server: 'calendar', match: ['/\\b(meeting room|free slots?|book a room|schedule a meeting)\\b/i'],
+    id: 3,
+    name: 'web_search',
+    kind: 'web_search',
+    display_name: 'Web search',
+    match: ['/\\b(search the web|on the web|web search|internet|latest news)\\b/i'],
+  },
+  {
+    id: 4,
+    name: 'ticket_status',
+    kind: 'custom',
+    display_name: 'Ticket status',
+    match: ['/\\bticket\\b/i', '/\\bSUP-\\d+\\b/'],
+    response: {
+      ticket: 'SUP-1042',
+      status: 'open',
+      priority: 'high',
+      assignee: 'Tier 2 support',
+      updated_at: '2026-11-19T16:20:00Z',
+    },
+  },
+  {
+    id: 5,
+    name: 'find_meeting_slots',
+    kind: 'mcp',
+    display_name: 'Calendar',
+    server: 'calendar',
+    match: ['/\\b(meeting room|free slots?|book a room|schedule a meeting)\\b/i'],
     response: { slots: ['2026-11-24T10:00:00Z', '2026-11-24T14:30:00Z'], room: 'Harbor (6 seats)' },
   },
 ];
@@ -71,14 +101,25 @@ export const ToolsSchema = z.array(ToolSchema).superRefine((tools, ctx) => {
   const seen = { id: new Map<number, number>(), name: new Map<string, number>(), kind: new Map<string, number>() };
   tools.forEach((tool, i) => {
     const firstId = seen.id.get(tool.id);
-    if (firstId !== undefined) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `id ${tool.id} is already tools[${firstId}]'s` });
+    if (firstId !== undefined)
+      ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `id ${tool.id} is already tools[${firstId}]'s` });
     seen.id.set(tool.id, i);
     const firstName = seen.name.get(tool.name.toLowerCase());
-    if (firstName !== undefined) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `name "${tool.name}" is already tools[${firstName}]'s` });
+    if (firstName !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: [i, 'name'],
+        message: `name "${tool.name}" is already tools[${firstName}]'s`,
+      });
     seen.name.set(tool.name.toLowerCase(), i);
     if (tool.kind !== 'custom' && tool.kind !== 'mcp') {
       const firstKind = seen.kind.get(tool.kind);
-      if (firstKind !== undefined) ctx.addIssue({ code: 'custom', path: [i, 'kind'], message: `a second ${tool.kind} tool (tools[${firstKind}] is one): the service has one` });
+      if (firstKind !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'kind'],
+          message: `a second ${tool.kind} tool (tools[${firstKind}] is one): the service has one`,
+        });
       seen.kind.set(tool.kind, i);
     }
   });
@@ -89,13 +130,17 @@ export type ToolChoice = { tools: Tool[] } | { error: string };
 
 /** Picks the tools that answer `message` (see the module header for the rules). */
 export function pickTools(
-  catalogue: readonly Tool[], message: string, request: { allowed_tool_ids?: readonly number[] | null | undefined; forced_tool_id?: number | null | undefined },
+  catalogue: readonly Tool[],
+  message: string,
+  request: { allowed_tool_ids?: readonly number[] | null | undefined; forced_tool_id?: number | null | undefined },
 ): ToolChoice {
   const allowedIds = request.allowed_tool_ids == null ? null : new Set(request.allowed_tool_ids);
   const allowed = catalogue.filter((tool) => allowedIds === null || allowedIds.has(tool.id));
   if (request.forced_tool_id != null) {
     const forced = allowed.find((tool) => tool.id === request.forced_tool_id);
-    return forced === undefined ? { error: `Forced tool ${request.forced_tool_id} not found in tools` } : { tools: [forced] };
+    return forced === undefined
+      ? { error: `Forced tool ${request.forced_tool_id} not found in tools` }
+      : { tools: [forced] };
   }
   const matched = allowed.filter((tool) => tool.match?.some((m) => matcherOf(m)(message)));
   return { tools: matched.length > 0 ? matched : allowed.filter((tool) => tool.match === undefined) };
@@ -105,9 +150,16 @@ export function pickTools(
  * The allowed retrieval tools (internal search, then web search) in catalogue order: what a kit
  * mock model with `-tools<n>` calls in parallel, up to n, whatever the message says.
  */
-export function retrievalTools(catalogue: readonly Tool[], request: { allowed_tool_ids?: readonly number[] | null | undefined }): Tool[] {
+export function retrievalTools(
+  catalogue: readonly Tool[],
+  request: { allowed_tool_ids?: readonly number[] | null | undefined },
+): Tool[] {
   const allowedIds = request.allowed_tool_ids == null ? null : new Set(request.allowed_tool_ids);
-  return catalogue.filter((tool) => (allowedIds === null || allowedIds.has(tool.id)) && (tool.kind === 'internal_search' || tool.kind === 'web_search'));
+  return catalogue.filter(
+    (tool) =>
+      (allowedIds === null || allowedIds.has(tool.id)) &&
+      (tool.kind === 'internal_search' || tool.kind === 'web_search'),
+  );
 }
 
 const matchers = new Map<string, (message: string) => boolean>();

@@ -15,21 +15,25 @@ const UNDATED = '2026-01-01T00:00:00Z';
 
 /** A retriever over the corpus's web pages; with none, every search finds nothing. */
 export function createWebRetriever(
-  corpus: Corpus, config: Pick<ChatConfig, 'top_k' | 'min_coverage' | 'min_score'>, options: { fileId: boolean },
+  corpus: Corpus,
+  config: Pick<ChatConfig, 'top_k' | 'min_coverage' | 'min_score'>,
+  options: { fileId: boolean },
 ): (message: string, history?: string) => Retrieval {
-  const documents: CorpusDocument[] = corpus.pages.filter((page) => page.content.trim() !== '').map((page) => ({
-    document_id: page.url,
-    title: page.content.trim().split('\n')[0]?.trim().slice(0, 120) || page.url,
-    link: page.url,
-    source_type: 'web',
-    document_sets: [],
-    tags: {},
-    primary_owners: [],
-    secondary_owners: [],
-    created_at: UNDATED,
-    updated_at: UNDATED,
-    content: page.content,
-  }));
+  const documents: CorpusDocument[] = corpus.pages
+    .filter((page) => page.content.trim() !== '')
+    .map((page) => ({
+      document_id: page.url,
+      title: page.content.trim().split('\n')[0]?.trim().slice(0, 120) || page.url,
+      link: page.url,
+      source_type: 'web',
+      document_sets: [],
+      tags: {},
+      primary_owners: [],
+      secondary_owners: [],
+      created_at: UNDATED,
+      updated_at: UNDATED,
+      content: page.content,
+    }));
   const noFilters: BaseFilters | null = null;
   const web = createCorpus({ organisation: corpus.organisation, documents, pages: [] });
   const retrieve = createRetriever(web, config, { ...options, internet: true });

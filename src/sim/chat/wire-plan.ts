@@ -28,7 +28,13 @@ export interface WirePlan {
 
 /** Encodes and packs steps. Raw steps are sent as they are; other parts are encoded with dumps. */
 export function compilePlan(steps: readonly WireStep[], framing: Framing, style: PlacementStyle = 'set'): WirePlan {
-  const plan: WirePlan = { at: new Float64Array(steps.length), kind: new Uint8Array(steps.length), text: new Array<string>(steps.length), framing, style };
+  const plan: WirePlan = {
+    at: new Float64Array(steps.length),
+    kind: new Uint8Array(steps.length),
+    text: new Array<string>(steps.length),
+    framing,
+    style,
+  };
   steps.forEach((step, i) => {
     plan.at[i] = step.at;
     if (step.destroy === true) {
@@ -49,8 +55,13 @@ export function compilePlan(steps: readonly WireStep[], framing: Framing, style:
 export const isReset = (plan: WirePlan, i: number): boolean => plan.kind[i] === RESET;
 
 // `{"placement": {... "model_index": m}, "obj": {"type": "message_delta", "content": ` for m = 0..2, per placement style
-const prefixes = (style: PlacementStyle) => [0, 1, 2].map((m) => dumps(packet(1, m, { type: 'message_delta', content: '' }, style)).slice(0, -4));
-const DELTA_PREFIX: Record<PlacementStyle, string[]> = { set: prefixes('set'), null: prefixes('null'), absent: prefixes('absent') };
+const prefixes = (style: PlacementStyle) =>
+  [0, 1, 2].map((m) => dumps(packet(1, m, { type: 'message_delta', content: '' }, style)).slice(0, -4));
+const DELTA_PREFIX: Record<PlacementStyle, string[]> = {
+  set: prefixes('set'),
+  null: prefixes('null'),
+  absent: prefixes('absent'),
+};
 
 /** The framed text of step i (not a reset). */
 export function stepText(plan: WirePlan, i: number): string {

@@ -32,7 +32,8 @@ class FakeResponse extends EventEmitter {
   }
 }
 
-const steps = (n: number, gap: number): WireStep[] => Array.from({ length: n }, (_, i) => ({ at: i * gap, part: { n: i } }));
+const steps = (n: number, gap: number): WireStep[] =>
+  Array.from({ length: n }, (_, i) => ({ at: i * gap, part: { n: i } }));
 /** On vitest's fake clock (timers and performance.now): time moves only when the test says. */
 const sleep = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 
@@ -44,8 +45,21 @@ describe('playSteps', () => {
     const lags: number[] = [];
     const scheduler = createScheduler((lag) => lags.push(lag));
     const res = new FakeResponse();
-    const done = playSteps({ res: res as unknown as ServerResponse, signal: new AbortController().signal, head: { status: 200, headers: {} },
-      plan: compilePlan([{ at: 0, part: { a: 1 } }, { at: 0, part: { b: 'é' } }, { at: 15, raw: 'raw' }], 'ndjson'), scheduler, start: performance.now() });
+    const done = playSteps({
+      res: res as unknown as ServerResponse,
+      signal: new AbortController().signal,
+      head: { status: 200, headers: {} },
+      plan: compilePlan(
+        [
+          { at: 0, part: { a: 1 } },
+          { at: 0, part: { b: 'é' } },
+          { at: 15, raw: 'raw' },
+        ],
+        'ndjson',
+      ),
+      scheduler,
+      start: performance.now(),
+    });
     await sleep(20);
     await done;
     expect(res.status).toBe(200);
@@ -60,8 +74,14 @@ describe('playSteps', () => {
     const scheduler = createScheduler((lag) => lags.push(lag));
     const res = new FakeResponse();
     res.full = true;
-    const done = playSteps({ res: res as unknown as ServerResponse, signal: new AbortController().signal, head: { status: 200, headers: {} },
-      plan: compilePlan(steps(4, 30), 'ndjson'), scheduler, start: performance.now() });
+    const done = playSteps({
+      res: res as unknown as ServerResponse,
+      signal: new AbortController().signal,
+      head: { status: 200, headers: {} },
+      plan: compilePlan(steps(4, 30), 'ndjson'),
+      scheduler,
+      start: performance.now(),
+    });
     const lines = () => res.writes.join('').split('\n').length - 1;
     await sleep(100);
     const before = lines();
@@ -82,7 +102,8 @@ describe('playSteps', () => {
   it('templates message_delta lines exactly as the encoder writes the packet', () => {
     for (const framing of ['ndjson', 'sse'] as const) {
       const plan = compilePlan([{ at: 0, turn: 1, delta: { model: 2, content: ' café "x"' } }], framing);
-      const line = '{"placement": {"turn_index": 1, "tab_index": 0, "sub_turn_index": null, "model_index": 2}, "obj": {"type": "message_delta", "content": " caf\\u00e9 \\"x\\""}}';
+      const line =
+        '{"placement": {"turn_index": 1, "tab_index": 0, "sub_turn_index": null, "model_index": 2}, "obj": {"type": "message_delta", "content": " caf\\u00e9 \\"x\\""}}';
       expect(stepText(plan, 0)).toBe(framing === 'sse' ? `data: ${line}\n\n` : `${line}\n`);
     }
   });
@@ -90,8 +111,14 @@ describe('playSteps', () => {
     const scheduler = createScheduler(() => {});
     const res = new FakeResponse();
     const controller = new AbortController();
-    const done = playSteps({ res: res as unknown as ServerResponse, signal: controller.signal, head: { status: 200, headers: {} },
-      plan: compilePlan(steps(50, 10), 'sse'), scheduler, start: performance.now() });
+    const done = playSteps({
+      res: res as unknown as ServerResponse,
+      signal: controller.signal,
+      head: { status: 200, headers: {} },
+      plan: compilePlan(steps(50, 10), 'sse'),
+      scheduler,
+      start: performance.now(),
+    });
     await sleep(25);
     controller.abort();
     await done;

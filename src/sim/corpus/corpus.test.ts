@@ -15,8 +15,32 @@ describe('parseCorpusFile', () => {
     const bad = {
       organisation: '',
       documents: [
-        { document_id: 'a', title: 'A', link: 'https://x/a', source_type: 'Web', document_sets: [], tags: {}, primary_owners: [], secondary_owners: [], created_at: 'yesterday', updated_at: '2024-01-01T00:00:00Z', content: 'text' },
-        { document_id: 'a', title: 'B', link: 'https://x/a', source_type: 'web', document_sets: [], tags: { k: 1 }, primary_owners: [], secondary_owners: [], created_at: '2024-01-01T00:00:00Z', updated_at: '2024-01-01T00:00:00Z', content: 'text' },
+        {
+          document_id: 'a',
+          title: 'A',
+          link: 'https://x/a',
+          source_type: 'Web',
+          document_sets: [],
+          tags: {},
+          primary_owners: [],
+          secondary_owners: [],
+          created_at: 'yesterday',
+          updated_at: '2024-01-01T00:00:00Z',
+          content: 'text',
+        },
+        {
+          document_id: 'a',
+          title: 'B',
+          link: 'https://x/a',
+          source_type: 'web',
+          document_sets: [],
+          tags: { k: 1 },
+          primary_owners: [],
+          secondary_owners: [],
+          created_at: '2024-01-01T00:00:00Z',
+          updated_at: '2024-01-01T00:00:00Z',
+          content: 'text',
+        },
       ],
     };
     try {
@@ -33,9 +57,22 @@ describe('parseCorpusFile', () => {
     }
   });
   it('reports duplicate ids and links', () => {
-    const doc = { document_id: 'a', title: 'A', link: 'https://x/a', source_type: 'web', document_sets: [], tags: {}, primary_owners: [], secondary_owners: [], created_at: '2024-01-01T00:00:00Z', updated_at: '2024-01-01T00:00:00Z', content: 'text' };
-    expect(() => parseCorpusFile({ organisation: 'O', documents: [doc, doc] }, 'dup.json'))
-      .toThrow(/documents\.1\.document_id: duplicate document_id "a"[\s\S]*documents\.1\.link: duplicate link/);
+    const doc = {
+      document_id: 'a',
+      title: 'A',
+      link: 'https://x/a',
+      source_type: 'web',
+      document_sets: [],
+      tags: {},
+      primary_owners: [],
+      secondary_owners: [],
+      created_at: '2024-01-01T00:00:00Z',
+      updated_at: '2024-01-01T00:00:00Z',
+      content: 'text',
+    };
+    expect(() => parseCorpusFile({ organisation: 'O', documents: [doc, doc] }, 'dup.json')).toThrow(
+      /documents\.1\.document_id: duplicate document_id "a"[\s\S]*documents\.1\.link: duplicate link/,
+    );
   });
   it('loadCorpus reads a file and names it in errors', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'corpus-'));
@@ -57,14 +94,51 @@ describe('search', () => {
   });
   it.each([
     { name: 'source_type', filters: { source_type: ['github'] }, expected: ['eng-db-failover', 'eng-deploy-runbook'] },
-    { name: 'source_type, several (OR)', filters: { source_type: ['zendesk', 'web'] }, expected: ['prod-sso-setup', 'sup-refund-macro'] },
-    { name: 'document_set', filters: { document_set: ['Finance'] }, expected: ['fin-expense-policy', 'fin-travel-policy'] },
-    { name: 'tags (any of them)', filters: { tags: [{ tag_key: 'team', tag_value: 'data' }, { tag_key: 'department', tag_value: 'hr' }] }, expected: ['eng-db-failover', 'hr-pto-policy'] },
-    { name: 'tag with the wrong value', filters: { tags: [{ tag_key: 'department', tag_value: 'legal' }] }, expected: [] },
-    { name: 'created_at_range, inclusive end', filters: { created_at_range: { start: null, end: '2021-05-10T10:00:00Z' } }, expected: ['fin-expense-policy', 'sec-password-standard'] },
-    { name: 'updated_at_range, bounds without timezone are UTC', filters: { updated_at_range: { start: '2025-01-01T00:00:00', end: '2025-06-03T16:20:00' } }, expected: ['hr-pto-policy', 'sec-password-standard'] },
-    { name: 'time_cutoff: updated on or after', filters: { time_cutoff: '2025-11-02T09:30:00Z' }, expected: ['eng-deploy-runbook', 'prod-sso-setup'] },
-    { name: 'fields combine (AND)', filters: { source_type: ['google_drive'], time_cutoff: '2024-01-01T00:00:00Z' }, expected: ['fin-expense-policy'] },
+    {
+      name: 'source_type, several (OR)',
+      filters: { source_type: ['zendesk', 'web'] },
+      expected: ['prod-sso-setup', 'sup-refund-macro'],
+    },
+    {
+      name: 'document_set',
+      filters: { document_set: ['Finance'] },
+      expected: ['fin-expense-policy', 'fin-travel-policy'],
+    },
+    {
+      name: 'tags (any of them)',
+      filters: {
+        tags: [
+          { tag_key: 'team', tag_value: 'data' },
+          { tag_key: 'department', tag_value: 'hr' },
+        ],
+      },
+      expected: ['eng-db-failover', 'hr-pto-policy'],
+    },
+    {
+      name: 'tag with the wrong value',
+      filters: { tags: [{ tag_key: 'department', tag_value: 'legal' }] },
+      expected: [],
+    },
+    {
+      name: 'created_at_range, inclusive end',
+      filters: { created_at_range: { start: null, end: '2021-05-10T10:00:00Z' } },
+      expected: ['fin-expense-policy', 'sec-password-standard'],
+    },
+    {
+      name: 'updated_at_range, bounds without timezone are UTC',
+      filters: { updated_at_range: { start: '2025-01-01T00:00:00', end: '2025-06-03T16:20:00' } },
+      expected: ['hr-pto-policy', 'sec-password-standard'],
+    },
+    {
+      name: 'time_cutoff: updated on or after',
+      filters: { time_cutoff: '2025-11-02T09:30:00Z' },
+      expected: ['eng-deploy-runbook', 'prod-sso-setup'],
+    },
+    {
+      name: 'fields combine (AND)',
+      filters: { source_type: ['google_drive'], time_cutoff: '2024-01-01T00:00:00Z' },
+      expected: ['fin-expense-policy'],
+    },
     { name: 'empty lists restrict nothing', filters: { source_type: [], document_set: [], tags: [] }, expected: null },
   ])('filter: $name', ({ filters, expected }) => {
     // a query every document matches (all the titles), so only the filter decides
@@ -83,10 +157,34 @@ describe('toSearchDoc', () => {
   it('has every SearchDoc key in wire order, the matching passage as blurb and highlighted terms', () => {
     const [hit] = corpus.search('When is the deploy freeze?', null, 1);
     const doc = corpus.toSearchDoc(hit!.doc, hit!.score, 0, hit!.terms);
-    expect(Object.keys(doc)).toEqual(['document_id', 'chunk_ind', 'semantic_identifier', 'link', 'blurb', 'source_type', 'boost',
-      'hidden', 'metadata', 'score', 'is_relevant', 'relevance_explanation', 'match_highlights', 'updated_at', 'primary_owners',
-      'secondary_owners', 'is_internet', 'file_id']);
-    expect(SearchDocSchema.parse(doc)).toMatchObject({ semantic_identifier: 'Production deploy runbook', boost: 0, hidden: false, is_internet: false, file_id: null, chunk_ind: 0 });
+    expect(Object.keys(doc)).toEqual([
+      'document_id',
+      'chunk_ind',
+      'semantic_identifier',
+      'link',
+      'blurb',
+      'source_type',
+      'boost',
+      'hidden',
+      'metadata',
+      'score',
+      'is_relevant',
+      'relevance_explanation',
+      'match_highlights',
+      'updated_at',
+      'primary_owners',
+      'secondary_owners',
+      'is_internet',
+      'file_id',
+    ]);
+    expect(SearchDocSchema.parse(doc)).toMatchObject({
+      semantic_identifier: 'Production deploy runbook',
+      boost: 0,
+      hidden: false,
+      is_internet: false,
+      file_id: null,
+      chunk_ind: 0,
+    });
     expect(doc.blurb).toContain('deploy freeze');
     expect(doc.blurb.length).toBeLessThanOrEqual(200);
     expect(doc.metadata).toEqual({ department: 'engineering', team: 'platform' });

@@ -16,7 +16,9 @@ export function parseInstant(text: string): number {
 }
 
 /** A predicate over documents, or undefined when the filters restrict nothing. */
-export function compileFilters(filters: BaseFilters | null | undefined): ((doc: CorpusDocument) => boolean) | undefined {
+export function compileFilters(
+  filters: BaseFilters | null | undefined,
+): ((doc: CorpusDocument) => boolean) | undefined {
   if (filters === null || filters === undefined) return undefined;
   const tests: Array<(doc: CorpusDocument) => boolean> = [];
   const sources = filters.source_type ?? [];

@@ -12,7 +12,15 @@ import { compileFilters } from './filters.js';
 import { CorpusError, parseCorpusFile, type CorpusDocument, type CorpusFile, type CorpusPage } from './schema.js';
 import { STOP_WORDS, contentTerms, cutAtWord, highlight, paragraphs, sentences, words } from './text.js';
 
-export { CorpusError, CorpusFileSchema, parseCorpusFile, type CorpusDocument, type CorpusFile, type CorpusFileInput, type CorpusPage } from './schema.js';
+export {
+  CorpusError,
+  CorpusFileSchema,
+  parseCorpusFile,
+  type CorpusDocument,
+  type CorpusFile,
+  type CorpusFileInput,
+  type CorpusPage,
+} from './schema.js';
 export { compileFilters, parseInstant } from './filters.js';
 export { STOP_WORDS, contentTerms, sentences, words } from './text.js';
 
@@ -83,7 +91,10 @@ export function createCorpus(file: CorpusFile): Corpus {
     fields: ['title', 'content'],
     storeFields: [],
     searchOptions: {
-      boost: { title: 2 }, prefix: true, fuzzy: 0.1, combineWith: 'OR',
+      boost: { title: 2 },
+      prefix: true,
+      fuzzy: 0.1,
+      combineWith: 'OR',
       // Stop words are dropped from queries only: as prefixes, "i" or "a" would match half the
       // vocabulary and outscore the words that carry the question.
       processTerm: (term) => {
@@ -107,9 +118,15 @@ export function createCorpus(file: CorpusFile): Corpus {
     pages: file.pages,
     search(query, filters, limit) {
       const allowed = compileFilters(filters);
-      const results = index.search(query, allowed ? { filter: (r) => allowed(documents[r.id as number] as CorpusDocument) } : {});
+      const results = index.search(
+        query,
+        allowed ? { filter: (r) => allowed(documents[r.id as number] as CorpusDocument) } : {},
+      );
       return results.slice(0, Math.max(0, limit)).map((r) => ({
-        doc: documents[r.id as number] as CorpusDocument, score: r.score, terms: r.terms, queryTerms: r.queryTerms,
+        doc: documents[r.id as number] as CorpusDocument,
+        score: r.score,
+        terms: r.terms,
+        queryTerms: r.queryTerms,
       }));
     },
     toSearchDoc: (doc, score, chunkInd = 0, terms = []) => searchDocOf(doc, prepare(doc), score, chunkInd, terms),
@@ -135,7 +152,13 @@ function inverseDocumentFrequencies(documents: readonly CorpusDocument[]): Map<s
   return new Map([...df].map(([word, count]) => [word, Math.log(1 + (n - count + 0.5) / (count + 0.5))]));
 }
 
-function searchDocOf(doc: CorpusDocument, prepared: Prepared, score: number, chunkInd: number, terms: readonly string[]): SearchDoc {
+function searchDocOf(
+  doc: CorpusDocument,
+  prepared: Prepared,
+  score: number,
+  chunkInd: number,
+  terms: readonly string[],
+): SearchDoc {
   const meaningful = terms.filter((t) => contentTerms(t).length > 0);
   return {
     document_id: doc.document_id,

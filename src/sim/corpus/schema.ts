@@ -35,7 +35,8 @@ export const CorpusFileSchema = z
     for (const key of ['document_id', 'link'] as const) {
       const seen = new Set<string>();
       file.documents.forEach((doc, i) => {
-        if (seen.has(doc[key])) ctx.addIssue({ code: 'custom', path: ['documents', i, key], message: `duplicate ${key} "${doc[key]}"` });
+        if (seen.has(doc[key]))
+          ctx.addIssue({ code: 'custom', path: ['documents', i, key], message: `duplicate ${key} "${doc[key]}"` });
         seen.add(doc[key]);
       });
     }
@@ -47,7 +48,11 @@ export type CorpusFileInput = z.input<typeof CorpusFileSchema>;
 export class CorpusError extends Error {
   override readonly name = 'CorpusError';
   readonly code = 'E_CORPUS';
-  constructor(readonly source: string, readonly problems: readonly string[], options: { cause?: unknown } = {}) {
+  constructor(
+    readonly source: string,
+    readonly problems: readonly string[],
+    options: { cause?: unknown } = {},
+  ) {
     super(`${source}: invalid corpus (${problems.length} problem(s))\n${problems.join('\n')}`, options);
   }
 }

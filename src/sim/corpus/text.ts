@@ -11,13 +11,14 @@ export function words(text: string): string[] {
 
 /** Function words that say nothing about what a question is about. */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
-  ('a about above after again against all am an and any are as at be because been before being below between both but by ' +
+  (
+    'a about above after again against all am an and any are as at be because been before being below between both but by ' +
     'can could did do does doing down during each few for from further had has have having he her here hers him his how i ' +
     'if in into is it its itself just me more most my no nor not now of off on once only or other our ours out over own ' +
     'same she should so some such than that the their theirs them then there these they this those through to too under ' +
     'until up very was we were what when where which while who whom why will with would you your yours get got tell ' +
-    'please much many need know us let also may might must shall')
-    .split(' '),
+    'please much many need know us let also may might must shall'
+  ).split(' '),
 );
 
 /** The words of a question that carry meaning: lowercase, no stop words, no duplicates. */
@@ -27,7 +28,10 @@ export function contentTerms(text: string): string[] {
 
 /** Paragraphs: blocks separated by blank lines, whitespace collapsed. */
 export function paragraphs(content: string): string[] {
-  return content.split(/\n\s*\n/).map((p) => p.replace(/\s+/g, ' ').trim()).filter((p) => p !== '');
+  return content
+    .split(/\n\s*\n/)
+    .map((p) => p.replace(/\s+/g, ' ').trim())
+    .filter((p) => p !== '');
 }
 
 /**
@@ -38,7 +42,10 @@ export function paragraphs(content: string): string[] {
 export function sentences(content: string): string[] {
   const out: string[] = [];
   for (const line of content.split(/\n+/)) {
-    const text = line.replace(/\s+/g, ' ').replace(/^[-*•]\s+|^\d+[.)]\s+/, '').trim();
+    const text = line
+      .replace(/\s+/g, ' ')
+      .replace(/^[-*•]\s+|^\d+[.)]\s+/, '')
+      .trim();
     for (const sentence of text.split(/(?<=[.!?])\s+(?=["'(\p{Lu}\p{N}])/u)) {
       if (words(sentence).length >= 4) out.push(sentence.trim());
     }
@@ -69,7 +76,8 @@ function findWord(flat: string, term: string): { index: number; 0: string } | un
   if (lower.length === flat.length && needle.length === term.length && needle.length > 0) {
     for (let at = lower.indexOf(needle); at !== -1; at = lower.indexOf(needle, at + 1)) {
       const end = at + needle.length;
-      if (!WORD_CHAR.test(boundaryChar(flat, at, -1)) && !WORD_CHAR.test(boundaryChar(flat, end, 1))) return { index: at, 0: flat.slice(at, end) };
+      if (!WORD_CHAR.test(boundaryChar(flat, at, -1)) && !WORD_CHAR.test(boundaryChar(flat, end, 1)))
+        return { index: at, 0: flat.slice(at, end) };
     }
     return undefined;
   }

@@ -32,7 +32,8 @@ export class PyRaw {
  * does. The encoder takes `unknown` so that API types (whose loose objects have unknown extras) pass
  * without casts; anything else (function, symbol, bigint, class instance other than PyFloat) throws.
  */
-export type PyJson = null | boolean | number | string | PyFloat | readonly PyJson[] | { readonly [key: string]: PyJson | undefined };
+export type PyJson =
+  null | boolean | number | string | PyFloat | readonly PyJson[] | { readonly [key: string]: PyJson | undefined };
 
 interface Style {
   item: string;

@@ -35,11 +35,18 @@ export interface SimJudge {
   close(): void;
 }
 
-const openAiError = (res: ServerResponse, status: number, message: string, type: string, headers: Record<string, string> = {}) =>
-  sendJson(res, status, { error: { message, type, param: null, code: null } }, { headers });
+const openAiError = (
+  res: ServerResponse,
+  status: number,
+  message: string,
+  type: string,
+  headers: Record<string, string> = {},
+) => sendJson(res, status, { error: { message, type, param: null, code: null } }, { headers });
 
 const textOf = (message: ChatMessage | undefined): string =>
-  typeof message?.content === 'string' ? message.content : (message?.content ?? []).map((part) => part.text ?? '').join('');
+  typeof message?.content === 'string'
+    ? message.content
+    : (message?.content ?? []).map((part) => part.text ?? '').join('');
 
 export function createSimJudge(options: SimJudgeOptions): SimJudge {
   const { config } = options;
@@ -70,28 +77,58 @@ export function createSimJudge(options: SimJudgeOptions): SimJudge {
       return openAiError(res, 400, 'We could not parse the JSON body of your request.', 'invalid_request_error');
     }
     const parsed = ChatCompletionRequestSchema.safeParse(json);
-    if (!parsed.success) return openAiError(res, 400, `Invalid request: ${parsed.error.issues[0]?.path.join('.') ?? 'body'}: ${parsed.error.issues[0]?.message ?? ''}`, 'invalid_request_error');
+    if (!parsed.success)
+      return openAiError(
+        res,
+        400,
+        `Invalid request: ${parsed.error.issues[0]?.path.join('.') ?? 'body'}: ${parsed.error.issues[0]?.message ?? ''}`,
+        'invalid_request_error',
+      );
     const request = parsed.data;
     const user = textOf([...request.messages].reverse().find((m) => m.role === 'user'));
     const digest = createHash('sha256').update(user).digest('hex');
     const occurrence = occurrences.get(digest) ?? 0;
     occurrences.set(digest, occurrence + 1);
     const rng = createRng(options.seed, 'judge', digest, occurrence);
-    const delay = sampleLogNormal(rng, { median: Math.max(config.latency_ms.median, 1e-6), p99: Math.max(config.latency_ms.p99, 1e-6) }) * options.timeScale;
+    const delay =
+      sampleLogNormal(rng, {
+        median: Math.max(config.latency_ms.median, 1e-6),
+        p99: Math.max(config.latency_ms.p99, 1e-6),
+      }) * options.timeScale;
     const trigger = triggers.find((t) => t.test(user) && (t.times === undefined || occurrence < t.times));
-    const fault = trigger?.reply ?? (rng.chance(config.error_rate) ? 'http_500' : rng.chance(config.rate_limit_rate) ? 'http_429' : null);
+    const fault =
+      trigger?.reply ??
+      (rng.chance(config.error_rate) ? 'http_500' : rng.chance(config.rate_limit_rate) ? 'http_429' : null);
     const noise = (rng.next() * 2 - 1) * config.noise;
 
     later(delay, () => {
       if (res.destroyed) return;
       if (fault === 'http_429') {
-        return openAiError(res, 429, 'Rate limit reached for requests. Please try again later.', 'requests', { 'retry-after': String(config.retry_after_s) });
+        return openAiError(res, 429, 'Rate limit reached for requests. Please try again later.', 'requests', {
+          'retry-after': String(config.retry_after_s),
+        });
       }
       if (fault === 'http_500' || fault === 'http_503') {
-        return openAiError(res, fault === 'http_500' ? 500 : 503, 'The server had an error while processing your request.', 'server_error');
+        return openAiError(
+          res,
+          fault === 'http_500' ? 500 : 503,
+          'The server had an error while processing your request.',
+          'server_error',
+        );
       }
-      const content = fault === 'no_verdict' ? 'I have looked at the answer carefully and it seems mostly fine to me.' : verdictText(user, noise, fault === 'prose' || !config.structured_output || request.response_format === undefined);
-      sendJson(res, 200, completion(request.model === '' ? SIM_JUDGE_MODEL : request.model, content, digest, occurrence, options.now()));
+      const content =
+        fault === 'no_verdict'
+          ? 'I have looked at the answer carefully and it seems mostly fine to me.'
+          : verdictText(
+              user,
+              noise,
+              fault === 'prose' || !config.structured_output || request.response_format === undefined,
+            );
+      sendJson(
+        res,
+        200,
+        completion(request.model === '' ? SIM_JUDGE_MODEL : request.model, content, digest, occurrence, options.now()),
+      );
     });
   }
 
@@ -114,9 +151,10 @@ function verdictText(user: string, noise: number, prose: boolean): string {
   }
   const verdict = judgeByRules(input);
   const score = Math.round(Math.min(1, Math.max(0, verdict.score + noise)) * 100) / 100;
-  const json = input.task === 'rubric'
-    ? JSON.stringify({ pass: noise !== 0 ? score >= 0.5 : verdict.pass === true, reason: verdict.reason })
-    : JSON.stringify({ score, reason: verdict.reason });
+  const json =
+    input.task === 'rubric'
+      ? JSON.stringify({ pass: noise !== 0 ? score >= 0.5 : verdict.pass === true, reason: verdict.reason })
+      : JSON.stringify({ score, reason: verdict.reason });
   return prose ? `Here is my verdict.\n\n\`\`\`json\n${json}\n\`\`\`\n` : json;
 }
 

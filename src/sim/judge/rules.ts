@@ -27,7 +27,8 @@ export interface RuleVerdict {
   reason: string;
 }
 
-const NO_ANSWER = /\b(could not find|couldn't find|can ?not find|no information|not found|do not know|don't know|cannot answer|no answer)\b/i;
+const NO_ANSWER =
+  /\b(could not find|couldn't find|can ?not find|no information|not found|do not know|don't know|cannot answer|no answer)\b/i;
 const NUMBER = /\d+(?:[.,:]\d+)*/g;
 
 /** A crude stemmer: enough to match "receives", "received" and "receive", or "days" and "day". */
@@ -41,7 +42,13 @@ export function stem(word: string): string {
 
 /** Content words of a text, stemmed, without numbers (counted apart), each once. */
 export function contentStems(text: string): string[] {
-  return [...new Set(words(text).filter((w) => !STOP_WORDS.has(w) && !/^\d/.test(w)).map(stem))];
+  return [
+    ...new Set(
+      words(text)
+        .filter((w) => !STOP_WORDS.has(w) && !/^\d/.test(w))
+        .map(stem),
+    ),
+  ];
 }
 
 const numbersOf = (text: string): string[] => [...new Set(text.match(NUMBER) ?? [])];
@@ -51,25 +58,40 @@ const share = (wanted: readonly string[], present: ReadonlySet<string>): number 
 const quote = (text: string): string => JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text);
 
 function correctness(answer: string, reference: string): RuleVerdict {
-  if (NO_ANSWER.test(answer)) return { score: 0, reason: 'the answer says it found nothing; the reference answers the question' };
+  if (NO_ANSWER.test(answer))
+    return { score: 0, reason: 'the answer says it found nothing; the reference answers the question' };
   const refNumbers = numbersOf(reference);
   const ansNumbers = numbersOf(answer);
   const missingNumbers = refNumbers.filter((n) => !ansNumbers.includes(n));
   if (refNumbers.length > 0 && missingNumbers.length === refNumbers.length && ansNumbers.length > 0) {
-    return { score: 0, reason: `contradicts the reference: it says ${ansNumbers[0]} where the reference says ${refNumbers[0]}` };
+    return {
+      score: 0,
+      reason: `contradicts the reference: it says ${ansNumbers[0]} where the reference says ${refNumbers[0]}`,
+    };
   }
   const refStems = contentStems(reference);
   const present = new Set(contentStems(answer));
   const missing = refStems.filter((s) => !present.has(s));
   const total = refStems.length + refNumbers.length;
-  const score = total === 0 ? 1 : (refStems.length - missing.length + refNumbers.length - missingNumbers.length) / total;
+  const score =
+    total === 0 ? 1 : (refStems.length - missing.length + refNumbers.length - missingNumbers.length) / total;
   const gaps = [...missingNumbers, ...missing];
-  return { score: round2(score), reason: gaps.length === 0 ? 'states every key fact of the reference' : `misses ${gaps.slice(0, 4).join(', ')}${gaps.length > 4 ? ', …' : ''}` };
+  return {
+    score: round2(score),
+    reason:
+      gaps.length === 0
+        ? 'states every key fact of the reference'
+        : `misses ${gaps.slice(0, 4).join(', ')}${gaps.length > 4 ? ', …' : ''}`,
+  };
 }
 
 function groundedness(answer: string, documents: NonNullable<JudgeInput['documents']>): RuleVerdict {
   const allText = new Set(documents.flatMap((d) => contentStems(`${d.title ?? ''} ${d.text}`)));
-  const byNumber = new Map(documents.filter((d) => d.number !== null).map((d) => [d.number, new Set(contentStems(`${d.title ?? ''} ${d.text}`))]));
+  const byNumber = new Map(
+    documents
+      .filter((d) => d.number !== null)
+      .map((d) => [d.number, new Set(contentStems(`${d.title ?? ''} ${d.text}`))]),
+  );
   const claims = answer
     .split(/(?<=[.!?])\s+/)
     .map((sentence) => sentence.trim())
@@ -83,9 +105,10 @@ function groundedness(answer: string, documents: NonNullable<JudgeInput['documen
   const score = (claims.length - unsupported.length) / claims.length;
   return {
     score: round2(score),
-    reason: unsupported.length === 0
-      ? `all ${claims.length} claims are supported by the documents they cite`
-      : `${unsupported.length} of ${claims.length} claims unsupported by their documents, e.g. ${quote(unsupported[0]!)}`,
+    reason:
+      unsupported.length === 0
+        ? `all ${claims.length} claims are supported by the documents they cite`
+        : `${unsupported.length} of ${claims.length} claims unsupported by their documents, e.g. ${quote(unsupported[0]!)}`,
   };
 }
 
@@ -97,7 +120,13 @@ function relevance(question: string, answer: string, noAnswerExpected: boolean):
   }
   const coverage = share(contentStems(question), new Set(contentStems(answer)));
   const score = round2(Math.min(1, coverage * 1.5));
-  return { score, reason: score >= 1 ? 'addresses what was asked' : `addresses part of the question (${Math.round(coverage * 100)}% of its words)` };
+  return {
+    score,
+    reason:
+      score >= 1
+        ? 'addresses what was asked'
+        : `addresses part of the question (${Math.round(coverage * 100)}% of its words)`,
+  };
 }
 
 const QUOTED = /["“']([^"”']{2,})["”']/g;
@@ -105,7 +134,10 @@ const NEGATION = /\b(not|never|no|without)\b[^.;]{0,30}$/i;
 
 function rubric(answer: string, criterion: string): RuleVerdict {
   const text = answer.toLowerCase();
-  const phrases = [...criterion.matchAll(QUOTED)].map((m) => ({ phrase: m[1] ?? '', negative: NEGATION.test(criterion.slice(0, m.index)) }));
+  const phrases = [...criterion.matchAll(QUOTED)].map((m) => ({
+    phrase: m[1] ?? '',
+    negative: NEGATION.test(criterion.slice(0, m.index)),
+  }));
   const verdict = (pass: boolean, reason: string): RuleVerdict => ({ score: pass ? 1 : 0, pass, reason });
   if (phrases.length === 0) {
     const says = !NO_ANSWER.test(answer) && contentStems(answer).length >= 3;
@@ -115,7 +147,10 @@ function rubric(answer: string, criterion: string): RuleVerdict {
     const found = text.includes(phrase.toLowerCase());
     if (found === negative) return verdict(false, `${negative ? 'mentions' : 'does not mention'} ${quote(phrase)}`);
   }
-  return verdict(true, `meets the criterion (${phrases.map((p) => `${p.negative ? 'no ' : ''}${quote(p.phrase)}`).join(', ')})`);
+  return verdict(
+    true,
+    `meets the criterion (${phrases.map((p) => `${p.negative ? 'no ' : ''}${quote(p.phrase)}`).join(', ')})`,
+  );
 }
 
 /** The verdict the rules give for one judge input. */

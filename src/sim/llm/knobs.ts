@@ -23,7 +23,14 @@ export interface LlmKnobs {
 }
 
 /** The kit's defaults (its MOCK_TTFT_MS, MOCK_ITL_MS, MOCK_LEN_TOKENS). */
-export const DEFAULT_KNOBS: LlmKnobs = { ttftMs: 300, itlMs: 15, tokens: 150, autoTools: 0, agents: 1, maxContextTokens: 0 };
+export const DEFAULT_KNOBS: LlmKnobs = {
+  ttftMs: 300,
+  itlMs: 15,
+  tokens: 150,
+  autoTools: 0,
+  agents: 1,
+  maxContextTokens: 0,
+};
 
 const KNOB = /-(ttft|itl|len|tools|agents|maxctx)(\d+)/g;
 

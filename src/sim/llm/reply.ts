@@ -13,11 +13,18 @@ import type { LlmKnobs } from './knobs.js';
 import { contentText, decideTools, lastUserText, synthesizeArguments } from './tool-choice.js';
 
 export type Reply =
-  | { readonly kind: 'error'; readonly status: number; readonly body: { error: { message: string; type: string; param: string | null; code: string | null } } }
+  | {
+      readonly kind: 'error';
+      readonly status: number;
+      readonly body: { error: { message: string; type: string; param: string | null; code: string | null } };
+    }
   | { readonly kind: 'tools'; readonly calls: readonly LlmToolCall[]; readonly promptTokens: number }
   | { readonly kind: 'text'; readonly words: readonly string[]; readonly promptTokens: number };
 
-const FILLER = 'This is deterministic mock answer content used only for load testing the Onyx application and infrastructure under controlled conditions.'.split(' ');
+const FILLER =
+  'This is deterministic mock answer content used only for load testing the Onyx application and infrastructure under controlled conditions.'.split(
+    ' ',
+  );
 
 /** The stable phrase of the service's query-rephrase system prompts (backend/onyx/prompts/search_prompts.py). */
 const ECHO_MARKERS = ['reformulates the last user message'];
@@ -33,16 +40,42 @@ export function planReply(request: LlmRequest, knobs: LlmKnobs, callId: (i: numb
   const promptTokens = estimatePromptTokens(request);
   if (knobs.maxContextTokens > 0 && promptTokens > knobs.maxContextTokens) {
     const message = `This model's maximum context length is ${knobs.maxContextTokens} tokens. However, your messages resulted in ${promptTokens} tokens. Please reduce the length of the messages.`;
-    return { kind: 'error', status: 400, body: { error: { message, type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } } };
+    return {
+      kind: 'error',
+      status: 400,
+      body: { error: { message, type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } },
+    };
   }
   const decision = decideTools(request, knobs);
-  if (decision.kind === 'refuse') return { kind: 'error', status: 400, body: { error: { message: decision.message, type: 'invalid_request_error', param: 'tool_choice', code: null } } };
+  if (decision.kind === 'refuse')
+    return {
+      kind: 'error',
+      status: 400,
+      body: { error: { message: decision.message, type: 'invalid_request_error', param: 'tool_choice', code: null } },
+    };
   if (decision.calls.length > 0) {
-    const calls = decision.calls.map((c, i): LlmToolCall => ({ id: callId(i), type: 'function', function: { name: c.tool.function.name, arguments: synthesizeArguments(c.tool, c.task) } }));
+    const calls = decision.calls.map((c, i): LlmToolCall => ({
+      id: callId(i),
+      type: 'function',
+      function: { name: c.tool.function.name, arguments: synthesizeArguments(c.tool, c.task) },
+    }));
     return { kind: 'tools', calls, promptTokens };
   }
-  const echo = request.messages.some((m) => m.role === 'system' && typeof m.content === 'string' && ECHO_MARKERS.some((marker) => m.content!.includes(marker)));
-  if (echo) return { kind: 'text', words: lastUserText(request.messages).slice(-300).split(/\s+/).filter((w) => w !== ''), promptTokens };
+  const echo = request.messages.some(
+    (m) =>
+      m.role === 'system' &&
+      typeof m.content === 'string' &&
+      ECHO_MARKERS.some((marker) => m.content!.includes(marker)),
+  );
+  if (echo)
+    return {
+      kind: 'text',
+      words: lastUserText(request.messages)
+        .slice(-300)
+        .split(/\s+/)
+        .filter((w) => w !== ''),
+      promptTokens,
+    };
   const cap = request.max_tokens ?? request.max_completion_tokens ?? null;
   const count = cap === null || cap <= 0 ? knobs.tokens : Math.min(knobs.tokens, Math.max(1, cap));
   return { kind: 'text', words: Array.from({ length: count }, (_, i) => FILLER[i % FILLER.length]!), promptTokens };
@@ -66,13 +99,25 @@ export const completionDelayMs = (reply: Exclude<Reply, { kind: 'error' }>, knob
 export function completionOf(reply: Exclude<Reply, { kind: 'error' }>, meta: ReplyMeta): LlmCompletion {
   const completion = reply.kind === 'tools' ? TOOL_CALL_TOKENS : reply.words.length;
   return {
-    id: meta.id, object: 'chat.completion', created: meta.created, model: meta.model,
-    choices: [{
-      index: 0,
-      message: reply.kind === 'tools' ? { role: 'assistant', content: null, tool_calls: [...reply.calls] } : { role: 'assistant', content: reply.words.join(' ') },
-      finish_reason: reply.kind === 'tools' ? 'tool_calls' : 'stop',
-    }],
-    usage: { prompt_tokens: reply.promptTokens, completion_tokens: completion, total_tokens: reply.promptTokens + completion },
+    id: meta.id,
+    object: 'chat.completion',
+    created: meta.created,
+    model: meta.model,
+    choices: [
+      {
+        index: 0,
+        message:
+          reply.kind === 'tools'
+            ? { role: 'assistant', content: null, tool_calls: [...reply.calls] }
+            : { role: 'assistant', content: reply.words.join(' ') },
+        finish_reason: reply.kind === 'tools' ? 'tool_calls' : 'stop',
+      },
+    ],
+    usage: {
+      prompt_tokens: reply.promptTokens,
+      completion_tokens: completion,
+      total_tokens: reply.promptTokens + completion,
+    },
   };
 }
 
@@ -89,14 +134,35 @@ export interface TimedChunk {
  * follows the last (the server writes it).
  */
 export function streamOf(reply: Exclude<Reply, { kind: 'error' }>, meta: ReplyMeta, knobs: LlmKnobs): TimedChunk[] {
-  const chunk = (delta: LlmChunk['choices'][number]['delta'], finish: LlmChunk['choices'][number]['finish_reason'] = null): LlmChunk => ({
-    id: meta.id, object: 'chat.completion.chunk', created: meta.created, model: meta.model, choices: [{ index: 0, delta, finish_reason: finish }],
+  const chunk = (
+    delta: LlmChunk['choices'][number]['delta'],
+    finish: LlmChunk['choices'][number]['finish_reason'] = null,
+  ): LlmChunk => ({
+    id: meta.id,
+    object: 'chat.completion.chunk',
+    created: meta.created,
+    model: meta.model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
   });
   const at = knobs.ttftMs;
   if (reply.kind === 'tools') {
     return [
-      { atMs: at, chunk: chunk({ role: 'assistant', tool_calls: reply.calls.map((c, index) => ({ index, id: c.id, type: 'function' as const, function: { name: c.function.name, arguments: '' } })) }) },
-      ...reply.calls.map((c, index) => ({ atMs: at, chunk: chunk({ tool_calls: [{ index, function: { arguments: c.function.arguments } }] }) })),
+      {
+        atMs: at,
+        chunk: chunk({
+          role: 'assistant',
+          tool_calls: reply.calls.map((c, index) => ({
+            index,
+            id: c.id,
+            type: 'function' as const,
+            function: { name: c.function.name, arguments: '' },
+          })),
+        }),
+      },
+      ...reply.calls.map((c, index) => ({
+        atMs: at,
+        chunk: chunk({ tool_calls: [{ index, function: { arguments: c.function.arguments } }] }),
+      })),
       { atMs: at, chunk: chunk({}, 'tool_calls') },
     ];
   }

@@ -45,8 +45,13 @@ export interface MockLlm {
 /** Prompts can be long (a whole conversation with documents): far above any chat request. */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
-const openAiError = (res: ServerResponse, status: number, message: string, type = 'invalid_request_error', extra: { param?: string | null; code?: string | null } = {}) =>
-  sendJson(res, status, { error: { message, type, param: extra.param ?? null, code: extra.code ?? null } });
+const openAiError = (
+  res: ServerResponse,
+  status: number,
+  message: string,
+  type = 'invalid_request_error',
+  extra: { param?: string | null; code?: string | null } = {},
+) => sendJson(res, status, { error: { message, type, param: extra.param ?? null, code: extra.code ?? null } });
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   if (res.headersSent || res.destroyed) return;
@@ -104,7 +109,9 @@ export function createMockLlm(options: MockLlmOptions = {}): MockLlm {
     const parsed = LlmRequestSchema.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      return openAiError(res, 400, `${issue.path.join('.') || 'body'}: ${issue.message}`, 'invalid_request_error', { param: issue.path.join('.') || null });
+      return openAiError(res, 400, `${issue.path.join('.') || 'body'}: ${issue.message}`, 'invalid_request_error', {
+        param: issue.path.join('.') || null,
+      });
     }
     const request = parsed.data;
     const knobs = knobsOf(request.model, defaults);
@@ -130,7 +137,15 @@ export function createMockLlm(options: MockLlmOptions = {}): MockLlm {
       return openAiError(res, 401, 'Incorrect API key provided.', 'invalid_request_error', { code: 'invalid_api_key' });
     }
     if (path === LLM_MODELS_PATH && req.method === 'GET') {
-      return sendJson(res, 200, { object: 'list', data: (options.models ?? ['mock-model']).map((id) => ({ id, object: 'model', created: 0, owned_by: 'chatbench' })) });
+      return sendJson(res, 200, {
+        object: 'list',
+        data: (options.models ?? ['mock-model']).map((id) => ({
+          id,
+          object: 'model',
+          created: 0,
+          owned_by: 'chatbench',
+        })),
+      });
     }
     if (path === LLM_CHAT_PATH) {
       if (req.method !== 'POST') return openAiError(res, 405, `${req.method} ${path}: use POST`);
@@ -140,7 +155,11 @@ export function createMockLlm(options: MockLlmOptions = {}): MockLlm {
       });
       return;
     }
-    openAiError(res, 404, `${req.method} ${path}: not served (the mock LLM serves POST ${LLM_CHAT_PATH} and GET ${LLM_MODELS_PATH})`);
+    openAiError(
+      res,
+      404,
+      `${req.method} ${path}: not served (the mock LLM serves POST ${LLM_CHAT_PATH} and GET ${LLM_MODELS_PATH})`,
+    );
   });
 
   return {
@@ -160,7 +179,9 @@ export interface RunningMockLlm extends MockLlm {
 }
 
 /** Creates the mock and listens (default 127.0.0.1, an ephemeral port); rejects with the listen error. */
-export async function startMockLlm(options: MockLlmOptions & { host?: string; port?: number } = {}): Promise<RunningMockLlm> {
+export async function startMockLlm(
+  options: MockLlmOptions & { host?: string; port?: number } = {},
+): Promise<RunningMockLlm> {
   const mock = createMockLlm(options);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

@@ -31,7 +31,9 @@ export interface PlannedCall {
   readonly task: string;
 }
 
-export type ToolDecision = { readonly kind: 'calls'; readonly calls: readonly PlannedCall[] } | { readonly kind: 'refuse'; readonly message: string };
+export type ToolDecision =
+  | { readonly kind: 'calls'; readonly calls: readonly PlannedCall[] }
+  | { readonly kind: 'refuse'; readonly message: string };
 
 /** The text of a message: a string, or the first text part of multimodal content. */
 export function contentText(message: LlmMessage): string | null {
@@ -39,7 +41,8 @@ export function contentText(message: LlmMessage): string | null {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
     for (const part of content) {
-      if (typeof part === 'object' && part !== null && (part as { type?: unknown }).type === 'text') return String((part as { text?: unknown }).text ?? '');
+      if (typeof part === 'object' && part !== null && (part as { type?: unknown }).type === 'text')
+        return String((part as { text?: unknown }).text ?? '');
     }
   }
   return null;
@@ -57,7 +60,9 @@ export function lastUserText(messages: readonly LlmMessage[]): string {
 }
 
 const called = (messages: readonly LlmMessage[], names: readonly string[]) =>
-  messages.some((m) => m.role === 'assistant' && (m.tool_calls ?? []).some((call) => names.includes(call.function.name)));
+  messages.some(
+    (m) => m.role === 'assistant' && (m.tool_calls ?? []).some((call) => names.includes(call.function.name)),
+  );
 
 /** Decides the calls of one request; an empty list means: answer with text. */
 export function decideTools(request: LlmRequest, knobs: LlmKnobs): ToolDecision {
@@ -73,7 +78,10 @@ export function decideTools(request: LlmRequest, knobs: LlmKnobs): ToolDecision 
     const forced = choice.function?.name;
     const tool = forced === undefined ? undefined : byName.get(forced);
     if (tool === undefined) {
-      return { kind: 'refuse', message: `Invalid 'tool_choice': function ${JSON.stringify(forced ?? null)} is not in 'tools': ${JSON.stringify([...byName.keys()].sort())}` };
+      return {
+        kind: 'refuse',
+        message: `Invalid 'tool_choice': function ${JSON.stringify(forced ?? null)} is not in 'tools': ${JSON.stringify([...byName.keys()].sort())}`,
+      };
     }
     return calls(call(tool));
   }
@@ -84,7 +92,10 @@ export function decideTools(request: LlmRequest, knobs: LlmKnobs): ToolDecision 
     const agent = byName.get(RESEARCH_AGENT);
     const report = byName.get(GENERATE_REPORT);
     if (agent !== undefined) {
-      if (!called(messages, [RESEARCH_AGENT])) return calls(...Array.from({ length: knobs.agents }, (_, i) => call(agent, `research aspect ${i + 1}: ${snippet}`)));
+      if (!called(messages, [RESEARCH_AGENT]))
+        return calls(
+          ...Array.from({ length: knobs.agents }, (_, i) => call(agent, `research aspect ${i + 1}: ${snippet}`)),
+        );
       if (report !== undefined) return calls(call(report));
     }
     const retrieval = RETRIEVAL_TOOLS.map((name) => byName.get(name)).find((tool) => tool !== undefined);
@@ -110,12 +121,17 @@ export function decideTools(request: LlmRequest, knobs: LlmKnobs): ToolDecision 
  */
 export function synthesizeArguments(tool: LlmTool, task: string): string {
   const params = tool.function.parameters;
-  const properties = (typeof params.properties === 'object' && params.properties !== null ? params.properties : {}) as Record<string, { type?: unknown }>;
-  const required = Array.isArray(params.required) ? (params.required as unknown[]).map(String) : Object.keys(properties);
+  const properties = (
+    typeof params.properties === 'object' && params.properties !== null ? params.properties : {}
+  ) as Record<string, { type?: unknown }>;
+  const required = Array.isArray(params.required)
+    ? (params.required as unknown[]).map(String)
+    : Object.keys(properties);
   const args: Record<string, unknown> = {};
   for (const name of required) {
     const type = properties[name]?.type;
-    args[name] = type === 'array' ? [task] : type === 'integer' || type === 'number' ? 1 : type === 'boolean' ? true : task;
+    args[name] =
+      type === 'array' ? [task] : type === 'integer' || type === 'number' ? 1 : type === 'boolean' ? true : task;
   }
   return JSON.stringify(args);
 }

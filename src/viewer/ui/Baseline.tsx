@@ -14,7 +14,9 @@ function Side(props: { title: string; side: QuestionSide }) {
     <div class="side">
       <h5>{props.title}</h5>
       <p class="meta">
-        {[...new Set(s.outcomes)].join('/') || 'no request'} · pass {s.pass === null ? '–' : `${Math.round(s.pass * 100)}%`} · {s.cited_document_ids.length > 0 ? `cited ${s.cited_document_ids.join(', ')}` : 'cited nothing'}
+        {[...new Set(s.outcomes)].join('/') || 'no request'} · pass{' '}
+        {s.pass === null ? '–' : `${Math.round(s.pass * 100)}%`} ·{' '}
+        {s.cited_document_ids.length > 0 ? `cited ${s.cited_document_ids.join(', ')}` : 'cited nothing'}
       </p>
       <div class="answer">{s.answer ?? '(no answer)'}</div>
     </div>
@@ -53,8 +55,9 @@ function Group(props: { group: GroupComparison; shown: readonly string[] }) {
     <section class="group" data-group={g.label}>
       <h3>{g.label}</h3>
       <p class="meta">
-        {g.questions.paired} questions paired · supporting detail, not the verdict: {g.pass_changes.worse} passed less, {g.pass_changes.better} more,{' '}
-        {g.pass_changes.unchanged} unchanged (sign test on the flips only, p = {g.pass_changes.p_value.toFixed(3)}; pass_rate's row decides)
+        {g.questions.paired} questions paired · supporting detail, not the verdict: {g.pass_changes.worse} passed less,{' '}
+        {g.pass_changes.better} more, {g.pass_changes.unchanged} unchanged (sign test on the flips only, p ={' '}
+        {g.pass_changes.p_value.toFixed(3)}; pass_rate's row decides)
       </p>
       <div class="table-box">
         <table class="deltas">
@@ -96,16 +99,17 @@ function RunComparison(props: { run: ViewRun }) {
   if (c === null) return null;
   return (
     <div class="comparison">
-      <h2>
-        {props.run.name} against the baseline
-      </h2>
+      <h2>{props.run.name} against the baseline</h2>
       <p>
-        {c.significant.better + c.significant.worse === 0 ? 'No significant change.' : `Significant changes: ${c.significant.worse} worse, ${c.significant.better} better.`} Paired bootstrap, {c.resamples}{' '}
-        resamples, seed {c.seed}; ✱ significant.
+        {c.significant.better + c.significant.worse === 0
+          ? 'No significant change.'
+          : `Significant changes: ${c.significant.worse} worse, ${c.significant.better} better.`}{' '}
+        Paired bootstrap, {c.resamples} resamples, seed {c.seed}; ✱ significant.
       </p>
       {c.unmatched.baseline.length + c.unmatched.current.length > 0 ? (
         <p class="notice">
-          Not compared — baseline only: {c.unmatched.baseline.map((g) => g.label).join(', ') || 'none'}; current only: {c.unmatched.current.map((g) => g.label).join(', ') || 'none'}.
+          Not compared — baseline only: {c.unmatched.baseline.map((g) => g.label).join(', ') || 'none'}; current only:{' '}
+          {c.unmatched.current.map((g) => g.label).join(', ') || 'none'}.
         </p>
       ) : null}
       {c.groups.map((g, i) => (
@@ -116,10 +120,17 @@ function RunComparison(props: { run: ViewRun }) {
 }
 
 export function Baseline(props: { data: ViewData }) {
-  if (props.data.baseline === null) return <p class="notice">No baseline: open the viewer with <code>--baseline RUN</code> to compare.</p>;
+  if (props.data.baseline === null)
+    return (
+      <p class="notice">
+        No baseline: open the viewer with <code>--baseline RUN</code> to compare.
+      </p>
+    );
   return (
     <div class="baseline-page">
-      <p class="lead">Baseline {props.data.baseline.name} ({props.data.baseline.requests} requests).</p>
+      <p class="lead">
+        Baseline {props.data.baseline.name} ({props.data.baseline.requests} requests).
+      </p>
       {props.data.runs.map((r) => (
         <RunComparison key={r.name} run={r} />
       ))}

@@ -22,7 +22,11 @@ export function Overview(props: { data: ViewData; params: URLSearchParams }) {
         r.verdict ? (
           <section class={`verdict verdict-${r.verdict.status}`} role="status" key={r.name}>
             <p>
-              <strong>{data.runs.length > 1 ? `${r.name}: ` : ''}{r.verdict.headline}</strong> (exit {r.verdict.exit_code})
+              <strong>
+                {data.runs.length > 1 ? `${r.name}: ` : ''}
+                {r.verdict.headline}
+              </strong>{' '}
+              (exit {r.verdict.exit_code})
             </p>
             {r.verdict.comparisons.length > 0 ? (
               <ul>
@@ -41,11 +45,17 @@ export function Overview(props: { data: ViewData; params: URLSearchParams }) {
         ) : null,
       )}
       <p class="lead">
-        {data.runs.map((r) => `${r.name}: ${r.requests} requests, ${r.questions} questions, sets ${r.sets.join(', ')}${r.reviews > 0 ? `, ${r.reviews} reviews` : ''}`).join(' · ')}
+        {data.runs
+          .map(
+            (r) =>
+              `${r.name}: ${r.requests} requests, ${r.questions} questions, sets ${r.sets.join(', ')}${r.reviews > 0 ? `, ${r.reviews} reviews` : ''}`,
+          )
+          .join(' · ')}
         {data.baseline ? ` · baseline ${data.baseline.name}` : ''}
       </p>
       <label class="toggle">
-        <input type="checkbox" checked={all} onChange={(e) => setAll((e.target as HTMLInputElement).checked)} /> every figure ({data.figures.length}), not only the headline ones
+        <input type="checkbox" checked={all} onChange={(e) => setAll((e.target as HTMLInputElement).checked)} /> every
+        figure ({data.figures.length}), not only the headline ones
       </label>
       <div class="table-box">
         <table class="figures">
@@ -69,7 +79,10 @@ export function Overview(props: { data: ViewData; params: URLSearchParams }) {
                 <tr key={f.name} data-figure={f.name}>
                   <th scope="row">
                     {sortable ? (
-                      <a href={href('questions', { sort: sortable, colour: sortable })} title={`questions sorted by ${sortable}, worst first`}>
+                      <a
+                        href={href('questions', { sort: sortable, colour: sortable })}
+                        title={`questions sorted by ${sortable}, worst first`}
+                      >
                         {f.name}
                       </a>
                     ) : (
@@ -96,9 +109,10 @@ export function Overview(props: { data: ViewData; params: URLSearchParams }) {
         </table>
       </div>
       <p class="note">
-        Best of a row (shaded) only with two or more values that differ as printed, each resting on enough values (greyed otherwise: a mean needs 5, a
-        p-quantile 10 / (1 − p), e.g. p95 200; a max never). Intervals are 95% (Student t for scores, Wilson for rates); latency statistics are
-        over ok requests. Click a figure to sort the questions by it, worst first.
+        Best of a row (shaded) only with two or more values that differ as printed, each resting on enough values
+        (greyed otherwise: a mean needs 5, a p-quantile 10 / (1 − p), e.g. p95 200; a max never). Intervals are 95%
+        (Student t for scores, Wilson for rates); latency statistics are over ok requests. Click a figure to sort the
+        questions by it, worst first.
       </p>
     </div>
   );

@@ -45,9 +45,13 @@ function panesOf(detail: ViewDetail, data: ViewData): Pane[] {
     const entries = models ?? [record];
     for (const figures of entries) {
       const modelIndex = models ? num(figures.model_index) : null;
-      const column = run >= 0 ? data.columns.find((c) => c.run === run && c.set === set && c.mode === mode && c.model_index === modelIndex) : undefined;
+      const column =
+        run >= 0
+          ? data.columns.find((c) => c.run === run && c.set === set && c.mode === mode && c.model_index === modelIndex)
+          : undefined;
       const modelName = models ? (str(figures.model_name) ?? `model ${modelIndex}`) : null;
-      const label = column?.label ?? `${run < 0 ? 'baseline: ' : ''}${set}${modelName ? ` · ${modelName}` : ''} (${mode})`;
+      const label =
+        column?.label ?? `${run < 0 ? 'baseline: ' : ''}${set}${modelName ? ` · ${modelName}` : ''} (${mode})`;
       panes.push({ id: `p${panes.length}`, run, column, label, record, figures, model_index: modelIndex, key, repeat });
     }
   }
@@ -101,7 +105,8 @@ function Value(props: { value: unknown; depth?: number }) {
 }
 
 function Scores(props: { scores: unknown }) {
-  if (typeof props.scores !== 'object' || props.scores === null) return <p class="muted">No scores (the request was not ok, or a multi-model request: see each model).</p>;
+  if (typeof props.scores !== 'object' || props.scores === null)
+    return <p class="muted">No scores (the request was not ok, or a multi-model request: see each model).</p>;
   const entries = Object.entries(props.scores as Raw);
   return (
     <details class="scores">
@@ -161,7 +166,8 @@ function Extras(props: { pane: Pane; known: ViewData['known_fields'] }) {
   const record = new Set(props.known.record);
   const model = new Set(props.known.model);
   // A field with nothing in it (no judge, no check) says nothing: left out.
-  const said = ([, v]: [string, unknown]) => v !== null && v !== undefined && !(typeof v === 'object' && Object.keys(v).length === 0);
+  const said = ([, v]: [string, unknown]) =>
+    v !== null && v !== undefined && !(typeof v === 'object' && Object.keys(v).length === 0);
   const extras: [string, unknown][] = [
     ...Object.entries(props.pane.record).filter(([k]) => !record.has(k)),
     ...(props.pane.model_index === null ? [] : Object.entries(props.pane.figures).filter(([k]) => !model.has(k))),
@@ -181,13 +187,21 @@ function Extras(props: { pane: Pane; known: ViewData['known_fields'] }) {
 
 /** The conversation a turn belongs to: its turns in order, this one marked, each a link. */
 function ConversationNav(props: { question: ViewQuestion; data: ViewData }) {
-  const turns = props.data.questions.filter((q) => q.conversation === props.question.conversation).sort((a, b) => (a.turn ?? 0) - (b.turn ?? 0));
+  const turns = props.data.questions
+    .filter((q) => q.conversation === props.question.conversation)
+    .sort((a, b) => (a.turn ?? 0) - (b.turn ?? 0));
   return (
     <p class="conversation">
       conversation <strong>{props.question.conversation}</strong>, turn {props.question.turn ?? '?'} of {turns.length}:{' '}
-      {turns.map((q) => (q.id === props.question.id
-        ? <strong key={q.id}>{q.turn ?? '?'} </strong>
-        : <a key={q.id} href={href('question', {}, q.id)} title={q.question}>{q.turn ?? '?'} </a>))}
+      {turns.map((q) =>
+        q.id === props.question.id ? (
+          <strong key={q.id}>{q.turn ?? '?'} </strong>
+        ) : (
+          <a key={q.id} href={href('question', {}, q.id)} title={q.question}>
+            {q.turn ?? '?'}{' '}
+          </a>
+        ),
+      )}
     </p>
   );
 }
@@ -204,9 +218,15 @@ function Checks(props: { pane: Pane }) {
       </p>
       {s && (s.missing_phrases.length > 0 || s.forbidden_phrases.length > 0 || s.no_answer_ok !== null) ? (
         <ul class="phrase-checks">
-          {s.missing_phrases.map((p) => <li key={`m${p}`}>missing “{p}”</li>)}
-          {s.forbidden_phrases.map((p) => <li key={`f${p}`}>forbidden “{p}” present</li>)}
-          {s.no_answer_ok !== null ? <li>no answer expected: {s.no_answer_ok ? 'nothing cited (ok)' : 'cited documents'}</li> : null}
+          {s.missing_phrases.map((p) => (
+            <li key={`m${p}`}>missing “{p}”</li>
+          ))}
+          {s.forbidden_phrases.map((p) => (
+            <li key={`f${p}`}>forbidden “{p}” present</li>
+          ))}
+          {s.no_answer_ok !== null ? (
+            <li>no answer expected: {s.no_answer_ok ? 'nothing cited (ok)' : 'cited documents'}</li>
+          ) : null}
         </ul>
       ) : null}
     </div>
@@ -231,7 +251,13 @@ interface ReviewState {
   readonly byAnswer: ReadonlyMap<string, readonly Review[]>;
 }
 
-function ReviewBox(props: { pane: Pane; history: readonly Review[]; readOnly: boolean; reviewer: string | null; onSave: (verdict: Verdict, note: string) => Promise<void> }) {
+function ReviewBox(props: {
+  pane: Pane;
+  history: readonly Review[];
+  readOnly: boolean;
+  reviewer: string | null;
+  onSave: (verdict: Verdict, note: string) => Promise<void>;
+}) {
   const last = props.history[props.history.length - 1];
   const [note, setNote] = useState(last?.note ?? '');
   const [state, setState] = useState<{ saving: boolean; error: string | null }>({ saving: false, error: null });
@@ -249,17 +275,28 @@ function ReviewBox(props: { pane: Pane; history: readonly Review[]; readOnly: bo
       <h4>Review</h4>
       {last ? (
         <p class={`review-current ${last.verdict}`}>
-          <Mark pass={last.verdict === 'pass'} /> {last.verdict} by {last.reviewer}, {last.at.slice(0, 16).replace('T', ' ')}
+          <Mark pass={last.verdict === 'pass'} /> {last.verdict} by {last.reviewer},{' '}
+          {last.at.slice(0, 16).replace('T', ' ')}
           {last.note ? `: ${last.note}` : ''}
         </p>
       ) : (
         <p class="muted">Not reviewed.</p>
       )}
       {props.readOnly ? (
-        <p class="muted read-only">Saving reviews is unavailable in viewer.html (read-only). Open the run with <code>chatbench view DIR</code> to review.</p>
+        <p class="muted read-only">
+          Saving reviews is unavailable in viewer.html (read-only). Open the run with <code>chatbench view DIR</code> to
+          review.
+        </p>
       ) : (
         <div class="review-form">
-          <textarea aria-label={`note on ${props.pane.label}`} placeholder="Note (optional): what is right or wrong" value={note} onInput={(e) => setNote((e.target as HTMLTextAreaElement).value)} maxLength={4000} rows={2} />
+          <textarea
+            aria-label={`note on ${props.pane.label}`}
+            placeholder="Note (optional): what is right or wrong"
+            value={note}
+            onInput={(e) => setNote((e.target as HTMLTextAreaElement).value)}
+            maxLength={4000}
+            rows={2}
+          />
           <div class="buttons">
             <button type="button" class="good" disabled={state.saving} onClick={() => void save('pass')}>
               Pass
@@ -276,7 +313,15 @@ function ReviewBox(props: { pane: Pane; history: readonly Review[]; readOnly: bo
   );
 }
 
-function PaneView(props: { pane: Pane; expected: readonly string[]; scale: number; data: ViewData; reviews: readonly Review[]; readOnly: boolean; onSave: (pane: Pane, verdict: Verdict, note: string) => Promise<void> }) {
+function PaneView(props: {
+  pane: Pane;
+  expected: readonly string[];
+  scale: number;
+  data: ViewData;
+  reviews: readonly Review[];
+  readOnly: boolean;
+  onSave: (pane: Pane, verdict: Verdict, note: string) => Promise<void>;
+}) {
   const { pane } = props;
   const [target, setTarget] = useState<number | null>(null);
   const answer = answerOf(pane.figures);
@@ -297,7 +342,9 @@ function PaneView(props: { pane: Pane; expected: readonly string[]; scale: numbe
           {status !== null && outcome !== 'ok' ? ` ${status}` : ''}
           {error ? ` · ${error}` : ''} · repeat {pane.repeat} · total {formatMs(num(pane.figures.total_ms))}
           {str(pane.record.session) ? ` · session ${str(pane.record.session)}` : ''}
-          {Array.isArray(pane.figures.tools_used) && pane.figures.tools_used.length > 0 ? ` · tools ${(pane.figures.tools_used as string[]).join(', ')}` : ''}
+          {Array.isArray(pane.figures.tools_used) && pane.figures.tools_used.length > 0
+            ? ` · tools ${(pane.figures.tools_used as string[]).join(', ')}`
+            : ''}
         </p>
         {outcome === 'skipped' ? <p class="muted">{str(pane.figures.error_message)}</p> : null}
       </header>
@@ -309,7 +356,15 @@ function PaneView(props: { pane: Pane; expected: readonly string[]; scale: numbe
       <Waterfall items={milestones(pane.figures, pane.record.headers_ms)} scale={props.scale} />
       <Attempts attempts={pane.record.attempts} />
       <Scores scores={pane.figures.scores} />
-      {pane.run >= 0 ? <ReviewBox pane={pane} history={props.reviews} readOnly={props.readOnly} reviewer={props.data.reviewer} onSave={(v, n) => props.onSave(pane, v, n)} /> : null}
+      {pane.run >= 0 ? (
+        <ReviewBox
+          pane={pane}
+          history={props.reviews}
+          readOnly={props.readOnly}
+          reviewer={props.data.reviewer}
+          onSave={(v, n) => props.onSave(pane, v, n)}
+        />
+      ) : null}
     </article>
   );
 }
@@ -355,10 +410,18 @@ export function QuestionPage(props: {
   if (question === undefined) return <p class="error">No question {id} in these runs.</p>;
   const panes = detail ? panesOf(detail, data) : [];
   const repeats = [...new Set(panes.map((p) => p.repeat))].sort((a, b) => a - b);
-  const shown = panes.filter((p) => p.repeat === (repeats.includes(repeat) ? repeat : (repeats[0] ?? 0)) && (showBaseline || p.run >= 0));
+  const shown = panes.filter(
+    (p) => p.repeat === (repeats.includes(repeat) ? repeat : (repeats[0] ?? 0)) && (showBaseline || p.run >= 0),
+  );
   const scale = Math.max(1, ...shown.map((p) => num(p.figures.total_ms) ?? 0));
   const save = async (pane: Pane, verdict: Verdict, note: string) => {
-    const review = await props.source.saveReview({ run: pane.run, key: pane.key, model_index: pane.model_index, verdict, note });
+    const review = await props.source.saveReview({
+      run: pane.run,
+      key: pane.key,
+      model_index: pane.model_index,
+      verdict,
+      note,
+    });
     const k = `${pane.run}|${answerKey(pane.key, pane.model_index)}`;
     setReviews((r) => ({ byAnswer: new Map(r.byAnswer).set(k, [...(r.byAnswer.get(k) ?? []), review]) }));
     props.onReviewed(pane.run, review);
@@ -369,15 +432,24 @@ export function QuestionPage(props: {
     <div class="question-page">
       <nav class="question-nav">
         <a href={props.neighbours.back}>← questions</a>
-        {props.neighbours.prev ? <a href={href('question', {}, props.neighbours.prev)} rel="prev">previous</a> : null}
-        {props.neighbours.next ? <a href={href('question', {}, props.neighbours.next)} rel="next">next</a> : null}
+        {props.neighbours.prev ? (
+          <a href={href('question', {}, props.neighbours.prev)} rel="prev">
+            previous
+          </a>
+        ) : null}
+        {props.neighbours.next ? (
+          <a href={href('question', {}, props.neighbours.next)} rel="next">
+            next
+          </a>
+        ) : null}
       </nav>
       <h2>
         <code>{question.id}</code> {question.question}
       </h2>
       <p class="meta">
         {question.category ? `category ${question.category} · ` : ''}
-        expected documents: {question.expected.length === 0 ? 'none' : question.expected.map((d) => <code key={d}>{d} </code>)}
+        expected documents:{' '}
+        {question.expected.length === 0 ? 'none' : question.expected.map((d) => <code key={d}>{d} </code>)}
       </p>
       {question.conversation !== null ? <ConversationNav question={question} data={data} /> : null}
       {repeats.length > 1 ? (
@@ -392,14 +464,18 @@ export function QuestionPage(props: {
       ) : null}
       {data.baseline ? (
         <p>
-          <a href={link({ baseline: showBaseline ? '0' : '1' })}>{showBaseline ? 'Hide' : 'Show'} the baseline's answers</a>
+          <a href={link({ baseline: showBaseline ? '0' : '1' })}>
+            {showBaseline ? 'Hide' : 'Show'} the baseline's answers
+          </a>
         </p>
       ) : null}
       {failure ? <p class="error">Could not load the question: {failure}</p> : null}
       {detail === null && !failure ? <p class="loading">Loading the answers…</p> : null}
       {detail === undefined ? (
         <p class="notice">
-          This question's records are not embedded in this viewer.html (the run is larger than it embeds; see docs/commands/view.md). Open the run with <code>chatbench view DIR</code> to read every answer. The first {data.answer_chars} characters of each answer:
+          This question's records are not embedded in this viewer.html (the run is larger than it embeds; see
+          docs/commands/view.md). Open the run with <code>chatbench view DIR</code> to read every answer. The first{' '}
+          {data.answer_chars} characters of each answer:
         </p>
       ) : null}
       {detail === undefined ? (

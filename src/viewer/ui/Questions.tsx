@@ -7,7 +7,15 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { CELL_STATES } from '../../reports/cell-state.js';
 import type { ViewCell, ViewColumn, ViewData, ViewFigure } from '../view-data.js';
 import { figureLabel, formatFigure, valueColour } from './figures.js';
-import { CONVERSATIONS_ONLY, filterQuestions, filtersFrom, paramsOf, searchTexts, visibleColumns, type Filters } from './filter.js';
+import {
+  CONVERSATIONS_ONLY,
+  filterQuestions,
+  filtersFrom,
+  paramsOf,
+  searchTexts,
+  visibleColumns,
+  type Filters,
+} from './filter.js';
 import { href } from './route.js';
 import type { DataSource } from './api.js';
 import { useVirtualizer } from './virtual.js';
@@ -16,7 +24,12 @@ const ROW_HEIGHT = 34;
 /** The header row is taller: column labels wrap onto three lines. */
 const HEAD_HEIGHT = 52;
 
-function Select(props: { label: string; value: string; options: readonly (readonly [string, string])[]; onChange: (v: string) => void }) {
+function Select(props: {
+  label: string;
+  value: string;
+  options: readonly (readonly [string, string])[];
+  onChange: (v: string) => void;
+}) {
   return (
     <label>
       {props.label}{' '}
@@ -31,15 +44,29 @@ function Select(props: { label: string; value: string; options: readonly (readon
   );
 }
 
-function cellStyle(cell: ViewCell, figure: ViewFigure | undefined, index: number, range: [number, number]): { style: Record<string, string>; text: string; title: string } {
+function cellStyle(
+  cell: ViewCell,
+  figure: ViewFigure | undefined,
+  index: number,
+  range: [number, number],
+): { style: Record<string, string>; text: string; title: string } {
   const state = CELL_STATES[cell.state];
   if (figure === undefined) {
-    return { style: { background: state.colour, color: state.dark ? '#fff' : '#1b1f24' }, text: state.glyph || '✓', title: state.label };
+    return {
+      style: { background: state.colour, color: state.dark ? '#fff' : '#1b1f24' },
+      text: state.glyph || '✓',
+      title: state.label,
+    };
   }
   const value = cell.values[index] ?? null;
-  if (value === null) return { style: { background: '#f3f4f6', color: '#57606a' }, text: '–', title: `${figure.name}: N/A` };
+  if (value === null)
+    return { style: { background: '#f3f4f6', color: '#57606a' }, text: '–', title: `${figure.name}: N/A` };
   const { background, dark } = valueColour(figure, value, range[0], range[1]);
-  return { style: { background, color: dark ? '#fff' : '#1b1f24' }, text: formatFigure(figure, value), title: `${figure.name}: ${formatFigure(figure, value)} · ${state.label}` };
+  return {
+    style: { background, color: dark ? '#fff' : '#1b1f24' },
+    text: formatFigure(figure, value),
+    title: `${figure.name}: ${formatFigure(figure, value)} · ${state.label}`,
+  };
 }
 
 /** What the server found for a search (served mode); viewer.html searches the rows' text instead. */
@@ -48,7 +75,14 @@ export interface SearchHits {
   readonly ids: ReadonlySet<string>;
 }
 
-export function Questions(props: { data: ViewData; params: URLSearchParams; navigate: (hash: string) => void; source: DataSource; hits: SearchHits | null; onHits: (hits: SearchHits) => void }) {
+export function Questions(props: {
+  data: ViewData;
+  params: URLSearchParams;
+  navigate: (hash: string) => void;
+  source: DataSource;
+  hits: SearchHits | null;
+  onHits: (hits: SearchHits) => void;
+}) {
   const { data } = props;
   const filters = filtersFrom(props.params);
   const [query, setQuery] = useState(filters.q);
@@ -77,7 +111,10 @@ export function Questions(props: { data: ViewData; params: URLSearchParams; navi
   }, [filters.q]);
   const matches = props.source.search && props.hits?.q === filters.q ? props.hits.ids : null;
   const searching = props.source.search !== undefined && filters.q.trim() !== '' && matches === null;
-  const rows = useMemo(() => filterQuestions(data, filters, texts, matches), [data, texts, props.params.toString(), matches]);
+  const rows = useMemo(
+    () => filterQuestions(data, filters, texts, matches),
+    [data, texts, props.params.toString(), matches],
+  );
   const columns = visibleColumns(data, filters);
   const colourIndex = data.cell_figures.findIndex((f) => f.name === filters.colour);
   const colourFigure = colourIndex === -1 ? undefined : data.cell_figures[colourIndex];
@@ -95,7 +132,6 @@ export function Questions(props: { data: ViewData; params: URLSearchParams; navi
     }
     return Number.isFinite(low) ? [low, high] : [0, 1];
   }, [data, colourIndex, filters.set, filters.mode]);
-
 
   // The choices of the filters: once per data, not on every scroll frame (the list re-renders then).
   const { sets, modes, categories, conversations, outcomes, figureOptions } = useMemo(() => {
@@ -119,45 +155,141 @@ export function Questions(props: { data: ViewData; params: URLSearchParams; navi
   return (
     <div class="questions">
       <form class="toolbar" onSubmit={(e) => e.preventDefault()} role="search">
-        <input type="search" aria-label="search questions and answers" placeholder="Search questions and answers…" value={query} onInput={(e) => setQuery((e.target as HTMLInputElement).value)} />
-        {sets.length > 1 ? <Select label="set" value={filters.set} options={[['', 'all'], ...sets.map((s) => [s, s] as const)]} onChange={(v) => set({ set: v })} /> : null}
-        {modes.length > 1 ? <Select label="mode" value={filters.mode} options={[['', 'all'], ...modes.map((m) => [m, m] as const)]} onChange={(v) => set({ mode: v })} /> : null}
-        {categories.length > 0 ? <Select label="category" value={filters.category} options={[['', 'all'], ...categories.map((c) => [c, c] as const)]} onChange={(v) => set({ category: v })} /> : null}
-        {conversations.length > 0 ? (
-          <Select label="conversation" value={filters.conv} options={[['', 'all'], [CONVERSATIONS_ONLY, 'any conversation'], ...conversations.map((c) => [c, c] as const)]} onChange={(v) => set({ conv: v })} />
+        <input
+          type="search"
+          aria-label="search questions and answers"
+          placeholder="Search questions and answers…"
+          value={query}
+          onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
+        />
+        {sets.length > 1 ? (
+          <Select
+            label="set"
+            value={filters.set}
+            options={[['', 'all'], ...sets.map((s) => [s, s] as const)]}
+            onChange={(v) => set({ set: v })}
+          />
         ) : null}
-        <Select label="outcome" value={filters.outcome} options={[['', 'any'], ...outcomes.map((o) => [o, o] as const)]} onChange={(v) => set({ outcome: v })} />
-        <Select label="result" value={filters.result} options={[['', 'any'], ['pass', 'passes everywhere'], ['fail', 'fails somewhere']]} onChange={(v) => set({ result: v as Filters['result'] })} />
-        <Select label="review" value={filters.review} options={[['', 'any'], ['reviewed', 'reviewed'], ['unreviewed', 'not reviewed'], ['pass', 'reviewed pass'], ['fail', 'reviewed fail']]} onChange={(v) => set({ review: v as Filters['review'] })} />
+        {modes.length > 1 ? (
+          <Select
+            label="mode"
+            value={filters.mode}
+            options={[['', 'all'], ...modes.map((m) => [m, m] as const)]}
+            onChange={(v) => set({ mode: v })}
+          />
+        ) : null}
+        {categories.length > 0 ? (
+          <Select
+            label="category"
+            value={filters.category}
+            options={[['', 'all'], ...categories.map((c) => [c, c] as const)]}
+            onChange={(v) => set({ category: v })}
+          />
+        ) : null}
+        {conversations.length > 0 ? (
+          <Select
+            label="conversation"
+            value={filters.conv}
+            options={[
+              ['', 'all'],
+              [CONVERSATIONS_ONLY, 'any conversation'],
+              ...conversations.map((c) => [c, c] as const),
+            ]}
+            onChange={(v) => set({ conv: v })}
+          />
+        ) : null}
+        <Select
+          label="outcome"
+          value={filters.outcome}
+          options={[['', 'any'], ...outcomes.map((o) => [o, o] as const)]}
+          onChange={(v) => set({ outcome: v })}
+        />
+        <Select
+          label="result"
+          value={filters.result}
+          options={[
+            ['', 'any'],
+            ['pass', 'passes everywhere'],
+            ['fail', 'fails somewhere'],
+          ]}
+          onChange={(v) => set({ result: v as Filters['result'] })}
+        />
+        <Select
+          label="review"
+          value={filters.review}
+          options={[
+            ['', 'any'],
+            ['reviewed', 'reviewed'],
+            ['unreviewed', 'not reviewed'],
+            ['pass', 'reviewed pass'],
+            ['fail', 'reviewed fail'],
+          ]}
+          onChange={(v) => set({ review: v as Filters['review'] })}
+        />
         <label>
-          <input type="checkbox" checked={filters.differs} onChange={(e) => set({ differs: (e.target as HTMLInputElement).checked })} /> differs between sets
+          <input
+            type="checkbox"
+            checked={filters.differs}
+            onChange={(e) => set({ differs: (e.target as HTMLInputElement).checked })}
+          />{' '}
+          differs between sets
         </label>
         {data.baseline ? (
           <label>
-            <input type="checkbox" checked={filters.broken} onChange={(e) => set({ broken: (e.target as HTMLInputElement).checked })} /> broken vs baseline
+            <input
+              type="checkbox"
+              checked={filters.broken}
+              onChange={(e) => set({ broken: (e.target as HTMLInputElement).checked })}
+            />{' '}
+            broken vs baseline
           </label>
         ) : null}
-        <Select label="colour by" value={filters.colour} options={[['pass', 'pass / fail'], ...figureOptions]} onChange={(v) => set({ colour: v })} />
-        <Select label="sort by" value={filters.sort} options={[['', 'question id'], ...figureOptions]} onChange={(v) => set({ sort: v, sortcol: '', dir: '' })} />
+        <Select
+          label="colour by"
+          value={filters.colour}
+          options={[['pass', 'pass / fail'], ...figureOptions]}
+          onChange={(v) => set({ colour: v })}
+        />
+        <Select
+          label="sort by"
+          value={filters.sort}
+          options={[['', 'question id'], ...figureOptions]}
+          onChange={(v) => set({ sort: v, sortcol: '', dir: '' })}
+        />
       </form>
       <p class="count" aria-live="polite">
         {searching ? 'searching the answers… ' : ''}
         {searchError ? `search failed: ${searchError} ` : ''}
-        {rows.length === data.questions.length ? `${rows.length} questions` : `${rows.length} of ${data.questions.length} questions`}
-        {filters.sort ? ` · sorted by ${filters.sort}${filters.sortcol ? ` in ${data.columns[Number(filters.sortcol)]?.label ?? ''}` : ' (mean over the columns shown)'}, ${filters.dir || 'worst first'}` : ''}
+        {rows.length === data.questions.length
+          ? `${rows.length} questions`
+          : `${rows.length} of ${data.questions.length} questions`}
+        {filters.sort
+          ? ` · sorted by ${filters.sort}${filters.sortcol ? ` in ${data.columns[Number(filters.sortcol)]?.label ?? ''}` : ' (mean over the columns shown)'}, ${filters.dir || 'worst first'}`
+          : ''}
       </p>
-      <List data={data} rows={rows} columns={columns} colourFigure={colourFigure} colourIndex={colourIndex} range={range} onHeader={headerSort} resetKey={props.params.toString()} />
+      <List
+        data={data}
+        rows={rows}
+        columns={columns}
+        colourFigure={colourFigure}
+        colourIndex={colourIndex}
+        range={range}
+        onHeader={headerSort}
+        resetKey={props.params.toString()}
+      />
       <ul class="legend">
         {colourFigure === undefined ? (
           (['pass', 'partial', 'fail', 'error'] as const).map((k) => (
             <li key={k}>
-              <span class="swatch" style={{ background: CELL_STATES[k].colour }} /> {CELL_STATES[k].glyph ? `${CELL_STATES[k].glyph} ` : ''}
+              <span class="swatch" style={{ background: CELL_STATES[k].colour }} />{' '}
+              {CELL_STATES[k].glyph ? `${CELL_STATES[k].glyph} ` : ''}
               {CELL_STATES[k].label}
             </li>
           ))
         ) : (
           <li>
-            {colourFigure.name}: orange worse, blue better ({colourFigure.higher_is_better ? 'higher' : 'lower'} is better); – N/A
+            {colourFigure.name}: orange worse, blue better ({colourFigure.higher_is_better ? 'higher' : 'lower'} is
+            better); – N/A
           </li>
         )}
         <li>✓ ✗ reviewed pass / fail</li>
@@ -184,7 +316,13 @@ function List(props: {
 }) {
   const { data, rows, columns, colourFigure, colourIndex, range } = props;
   const scroller = useRef<HTMLDivElement>(null);
-  const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12, paddingStart: HEAD_HEIGHT });
+  const virtual = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+    paddingStart: HEAD_HEIGHT,
+  });
   useEffect(() => virtual.scrollToOffset(0), [props.resetKey]);
   const width = `calc(var(--id-w) + var(--q-min) + ${columns.length} * var(--cell-w))`;
   return (
@@ -194,7 +332,13 @@ function List(props: {
           <span class="id">id</span>
           <span class="q">question</span>
           {columns.map((c) => (
-            <button type="button" class="cell head-cell" key={c.id} title={`${c.label}: sort by ${colourFigure?.name ?? 'pass_rate'} in this column`} onClick={() => props.onHeader(c.id)}>
+            <button
+              type="button"
+              class="cell head-cell"
+              key={c.id}
+              title={`${c.label}: sort by ${colourFigure?.name ?? 'pass_rate'} in this column`}
+              onClick={() => props.onHeader(c.id)}
+            >
               {c.label}
             </button>
           ))}
@@ -202,10 +346,20 @@ function List(props: {
         {virtual.getVirtualItems().map((item) => {
           const q = data.questions[rows[item.index]!]!;
           return (
-            <a class="row" key={q.id} href={href('question', {}, q.id)} data-question={q.id} style={{ transform: `translateY(${item.start}px)` }}>
+            <a
+              class="row"
+              key={q.id}
+              href={href('question', {}, q.id)}
+              data-question={q.id}
+              style={{ transform: `translateY(${item.start}px)` }}
+            >
               <span class="id">{q.id}</span>
               <span class="q" title={q.question}>
-                {q.conversation !== null ? <span class="turn" title={`conversation ${q.conversation}, turn ${q.turn ?? '?'}`}>{q.conversation} · {q.turn ?? '?'}</span> : null}
+                {q.conversation !== null ? (
+                  <span class="turn" title={`conversation ${q.conversation}, turn ${q.turn ?? '?'}`}>
+                    {q.conversation} · {q.turn ?? '?'}
+                  </span>
+                ) : null}
                 {q.question}
               </span>
               {columns.map((c) => {
@@ -214,7 +368,12 @@ function List(props: {
                 const look = cellStyle(cell, colourFigure, colourIndex, range);
                 const marks = `${cell.review === 'pass' ? ' ✓' : cell.review === 'fail' ? ' ✗' : cell.review === 'mixed' ? ' ±' : ''}${cell.change === 'broken' || cell.change === 'both' ? ' ▼' : cell.change === 'fixed' ? ' ▲' : ''}`;
                 return (
-                  <span class={`cell state-${cell.state}`} key={c.id} style={look.style} title={`${c.label}: ${look.title}${cell.review ? ` · reviewed ${cell.review}` : ''}${cell.change ? ` · ${cell.change} vs baseline` : ''}`}>
+                  <span
+                    class={`cell state-${cell.state}`}
+                    key={c.id}
+                    style={look.style}
+                    title={`${c.label}: ${look.title}${cell.review ? ` · reviewed ${cell.review}` : ''}${cell.change ? ` · ${cell.change} vs baseline` : ''}`}
+                  >
                     {look.text}
                     {marks}
                   </span>

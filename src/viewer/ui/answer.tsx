@@ -45,20 +45,30 @@ export interface CitedDocument {
 /** The answer's citations by number (markers without a citation included), with their verdicts. */
 export function citedDocuments(a: AnswerView, expected: ReadonlySet<string>): CitedDocument[] {
   const links = new Map<number, string>();
-  for (const part of splitMarkers(a.answer ?? '')) if ('marker' in part && part.link && !links.has(part.marker)) links.set(part.marker, part.link);
+  for (const part of splitMarkers(a.answer ?? ''))
+    if ('marker' in part && part.link && !links.has(part.marker)) links.set(part.marker, part.link);
   const byNumber = new Map<number, string>();
   for (const c of a.citations) if (!byNumber.has(c.citation_number)) byNumber.set(c.citation_number, c.document_id);
   const given = new Set(a.top_document_ids);
   const numbers = [...new Set([...byNumber.keys(), ...a.markers_without_citation])].sort((x, y) => x - y);
   return numbers.map((n) => {
     const doc = byNumber.get(n) ?? null;
-    const invalid = doc === null ? 'a marker with no citation' : given.size > 0 && !given.has(doc) ? 'not among the documents the answer was given' : null;
+    const invalid =
+      doc === null
+        ? 'a marker with no citation'
+        : given.size > 0 && !given.has(doc)
+          ? 'not among the documents the answer was given'
+          : null;
     return { n, document_id: doc, link: links.get(n) ?? null, expected: doc !== null && expected.has(doc), invalid };
   });
 }
 
 /** The answer text with markers as buttons that show their document. */
-export function AnswerText(props: { answer: AnswerView; cited: readonly CitedDocument[]; onCite: (n: number) => void }) {
+export function AnswerText(props: {
+  answer: AnswerView;
+  cited: readonly CitedDocument[];
+  onCite: (n: number) => void;
+}) {
   const text = props.answer.answer;
   if (text === null || text === '') return <p class="answer empty">(no answer)</p>;
   const byNumber = new Map(props.cited.map((c) => [c.n, c]));
@@ -69,7 +79,13 @@ export function AnswerText(props: { answer: AnswerView; cited: readonly CitedDoc
         const doc = byNumber.get(part.marker);
         const cls = `marker${doc?.expected ? ' expected' : ''}${doc?.invalid ? ' invalid' : ''}`;
         return (
-          <button key={i} type="button" class={cls} title={doc?.document_id ?? 'no citation for this marker'} onClick={() => props.onCite(part.marker)}>
+          <button
+            key={i}
+            type="button"
+            class={cls}
+            title={doc?.document_id ?? 'no citation for this marker'}
+            onClick={() => props.onCite(part.marker)}
+          >
             [{part.marker}]
           </button>
         );
@@ -79,7 +95,13 @@ export function AnswerText(props: { answer: AnswerView; cited: readonly CitedDoc
 }
 
 /** The cited documents and the documents the answer was given, expected ones marked. */
-export function Documents(props: { id: string; answer: AnswerView; cited: readonly CitedDocument[]; expected: readonly string[]; target: number | null }) {
+export function Documents(props: {
+  id: string;
+  answer: AnswerView;
+  cited: readonly CitedDocument[];
+  expected: readonly string[];
+  target: number | null;
+}) {
   const expected = new Set(props.expected);
   const citedIds = new Set(props.answer.cited_document_ids);
   const top = props.answer.top_document_ids;
@@ -92,10 +114,23 @@ export function Documents(props: { id: string; answer: AnswerView; cited: readon
       ) : (
         <ol class="cited">
           {props.cited.map((c) => (
-            <li key={c.n} id={`${props.id}-cite-${c.n}`} class={`${props.target === c.n ? 'target' : ''}${c.invalid ? ' invalid' : ''}`} data-cite={c.n}>
+            <li
+              key={c.n}
+              id={`${props.id}-cite-${c.n}`}
+              class={`${props.target === c.n ? 'target' : ''}${c.invalid ? ' invalid' : ''}`}
+              data-cite={c.n}
+            >
               <span class="n">[{c.n}]</span> <code>{c.document_id ?? '—'}</code>
-              {c.expected ? <span class="tag good" title="an expected document">expected</span> : null}
-              {c.invalid ? <span class="tag bad" title={c.invalid}>invalid: {c.invalid}</span> : null}
+              {c.expected ? (
+                <span class="tag good" title="an expected document">
+                  expected
+                </span>
+              ) : null}
+              {c.invalid ? (
+                <span class="tag bad" title={c.invalid}>
+                  invalid: {c.invalid}
+                </span>
+              ) : null}
               {c.link ? (
                 <div class="link">
                   <a href={c.link} target="_blank" rel="noopener noreferrer">
@@ -109,7 +144,10 @@ export function Documents(props: { id: string; answer: AnswerView; cited: readon
       )}
       {missed.length > 0 && props.expected.length > 0 ? (
         <p class="missed">
-          Expected, not cited: {missed.map((d) => <code key={d}>{d} </code>)}
+          Expected, not cited:{' '}
+          {missed.map((d) => (
+            <code key={d}>{d} </code>
+          ))}
         </p>
       ) : null}
       <details>
@@ -135,7 +173,10 @@ export interface Milestone {
   readonly main: boolean;
 }
 
-const MAIN: readonly [string, (f: Readonly<Record<string, unknown>>, packets: Readonly<Record<string, number>>) => unknown][] = [
+const MAIN: readonly [
+  string,
+  (f: Readonly<Record<string, unknown>>, packets: Readonly<Record<string, number>>) => unknown,
+][] = [
   ['headers', (f) => f.headers_ms],
   ['first part', (f) => f.ttfp_ms],
   ['search documents', (_f, p) => Object.entries(p).find(([k]) => k.includes('documents'))?.[1]],
@@ -147,14 +188,17 @@ const MAIN: readonly [string, (f: Readonly<Record<string, unknown>>, packets: Re
 
 /** The milestones of an answer: the named ones first, then the first packet of every other type; ordered by time. */
 export function milestones(figures: Readonly<Record<string, unknown>>, headersMs: unknown): Milestone[] {
-  const packets = (typeof figures.first_packet_ms === 'object' && figures.first_packet_ms !== null ? figures.first_packet_ms : {}) as Record<string, number>;
+  const packets = (
+    typeof figures.first_packet_ms === 'object' && figures.first_packet_ms !== null ? figures.first_packet_ms : {}
+  ) as Record<string, number>;
   const withHeaders = { ...figures, headers_ms: headersMs };
   const out: Milestone[] = [{ label: 'sent', ms: 0, main: true }];
   for (const [label, get] of MAIN) {
     const ms = get(withHeaders, packets);
     if (typeof ms === 'number' && Number.isFinite(ms)) out.push({ label, ms, main: true });
   }
-  for (const [type, ms] of Object.entries(packets)) if (typeof ms === 'number') out.push({ label: type, ms, main: false });
+  for (const [type, ms] of Object.entries(packets))
+    if (typeof ms === 'number') out.push({ label: type, ms, main: false });
   return out.sort((a, b) => a.ms - b.ms || Number(b.main) - Number(a.main));
 }
 
@@ -172,7 +216,11 @@ export function Waterfall(props: { items: readonly Milestone[]; scale: number })
     </div>
   );
   return (
-    <div class="waterfall" role="img" aria-label={`Milestones: ${main.map((m) => `${m.label} ${formatMs(m.ms)}`).join(', ')}`}>
+    <div
+      class="waterfall"
+      role="img"
+      aria-label={`Milestones: ${main.map((m) => `${m.label} ${formatMs(m.ms)}`).join(', ')}`}
+    >
       {main.map(row)}
       {packets.length > 0 ? (
         <details>

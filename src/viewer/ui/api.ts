@@ -38,9 +38,14 @@ function serverSource(): DataSource {
       if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
       return (await response.json()) as ViewDetail;
     },
-    search: async (query) => new Set((await getJson<{ ids: string[] }>(`/api/search?q=${encodeURIComponent(query)}`)).ids),
+    search: async (query) =>
+      new Set((await getJson<{ ids: string[] }>(`/api/search?q=${encodeURIComponent(query)}`)).ids),
     async saveReview(request) {
-      const { review } = await getJson<{ review: Review }>('/api/reviews', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) });
+      const { review } = await getJson<{ review: Review }>('/api/reviews', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(request),
+      });
       return review;
     },
   };
@@ -54,7 +59,9 @@ function embeddedSource(dataText: string, detailsText: string): DataSource {
     data: async () => data,
     question: async (id) => (Object.prototype.hasOwnProperty.call(details, id) ? details[id] : undefined),
     saveReview: async () => {
-      throw new Error('Reviews cannot be saved in viewer.html: it is read-only. Open the run with `chatbench view DIR` to review.');
+      throw new Error(
+        'Reviews cannot be saved in viewer.html: it is read-only. Open the run with `chatbench view DIR` to review.',
+      );
     },
   };
 }

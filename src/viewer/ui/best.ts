@@ -24,9 +24,16 @@ export function enoughValues(figure: Pick<ViewFigure, 'min_n'>, cell: ViewEstima
  * without a verdict (or one set) marks nothing: a higher value alone is no winner. With several
  * runs shown, each mark is best among the sets of its own run.
  */
-export function bestOf(figure: ViewFigure, columns: readonly Pick<ViewColumn, 'run' | 'set' | 'mode' | 'model_index'>[], cells: readonly (ViewEstimate | null)[], runs: readonly Pick<ViewRun, 'verdict'>[]): boolean[] {
+export function bestOf(
+  figure: ViewFigure,
+  columns: readonly Pick<ViewColumn, 'run' | 'set' | 'mode' | 'model_index'>[],
+  cells: readonly (ViewEstimate | null)[],
+  runs: readonly Pick<ViewRun, 'verdict'>[],
+): boolean[] {
   return columns.map((c, i) => {
     const cell = cells[i] ?? null;
-    return cell !== null && enoughValues(figure, cell) && isMarkedBest(runs[c.run]?.verdict?.best ?? [], figure.name, c);
+    return (
+      cell !== null && enoughValues(figure, cell) && isMarkedBest(runs[c.run]?.verdict?.best ?? [], figure.name, c)
+    );
   });
 }

@@ -15,9 +15,17 @@ export function formatFigure(figure: Pick<ViewFigure, 'kind'>, value: number | n
 }
 
 /** A value with its interval: `0.817 [0.74, 0.89]`, `85% [76–92%]`. */
-export function formatEstimate(figure: Pick<ViewFigure, 'kind'>, e: ViewEstimate | null): { value: string; interval: string } {
+export function formatEstimate(
+  figure: Pick<ViewFigure, 'kind'>,
+  e: ViewEstimate | null,
+): { value: string; interval: string } {
   if (e === null) return { value: NA, interval: '' };
-  const interval = e.low === null || e.high === null ? '' : figure.kind === 'rate' ? `${formatPct(e.low).replace('%', '')}–${formatPct(e.high)}` : `${formatScore(e.low)}–${formatScore(e.high)}`;
+  const interval =
+    e.low === null || e.high === null
+      ? ''
+      : figure.kind === 'rate'
+        ? `${formatPct(e.low).replace('%', '')}–${formatPct(e.high)}`
+        : `${formatScore(e.low)}–${formatScore(e.high)}`;
   return { value: formatFigure(figure, e.value), interval };
 }
 
@@ -28,14 +36,20 @@ const BAD = [230, 159, 0];
 const MID = [247, 247, 247];
 const GOOD = [0, 114, 178];
 
-const mix = (a: number[], b: number[], t: number) => `rgb(${a.map((v, i) => Math.round(v + ((b[i] ?? v) - v) * t)).join(',')})`;
+const mix = (a: number[], b: number[], t: number) =>
+  `rgb(${a.map((v, i) => Math.round(v + ((b[i] ?? v) - v) * t)).join(',')})`;
 
 /**
  * A cell's colour for a value: from orange (bad) through light grey to blue (good). Shares and
  * scores are placed on [0, 1]; other figures between `low` and `high` of the cells in view
  * (latencies on a log scale). `dark` says whether white text reads better on it.
  */
-export function valueColour(figure: ViewFigure, value: number, low: number, high: number): { background: string; dark: boolean } {
+export function valueColour(
+  figure: ViewFigure,
+  value: number,
+  low: number,
+  high: number,
+): { background: string; dark: boolean } {
   let t: number;
   if (figure.kind === 'latency') {
     const l = Math.log(Math.max(low, 0.001));

@@ -2,21 +2,57 @@ import { describe, expect, it } from 'vitest';
 import type { ViewCell, ViewData, ViewQuestion } from '../view-data.js';
 import { filterQuestions, filtersFrom, paramsOf, searchTexts } from './filter.js';
 
-const cell = (state: ViewCell['state'], value: number | null, over: Partial<ViewCell> = {}): ViewCell => ({ state, outcomes: [state === 'error' ? 'timeout' : 'ok'], values: [value], review: null, change: null, text: '', ...over });
-const question = (id: string, cells: (ViewCell | null)[], over: Partial<ViewQuestion> = {}): ViewQuestion => ({ id, question: `About ${id}?`, category: null, conversation: null, turn: null, expected: [], cells, ...over });
-const column = (id: number, set: string, mode: 'stream' | 'full' = 'stream') => ({ id, run: 0, set, mode, model_index: null, model_name: null, label: set, requests: 1, figures: [] });
+const cell = (state: ViewCell['state'], value: number | null, over: Partial<ViewCell> = {}): ViewCell => ({
+  state,
+  outcomes: [state === 'error' ? 'timeout' : 'ok'],
+  values: [value],
+  review: null,
+  change: null,
+  text: '',
+  ...over,
+});
+const question = (id: string, cells: (ViewCell | null)[], over: Partial<ViewQuestion> = {}): ViewQuestion => ({
+  id,
+  question: `About ${id}?`,
+  category: null,
+  conversation: null,
+  turn: null,
+  expected: [],
+  cells,
+  ...over,
+});
+const column = (id: number, set: string, mode: 'stream' | 'full' = 'stream') => ({
+  id,
+  run: 0,
+  set,
+  mode,
+  model_index: null,
+  model_name: null,
+  label: set,
+  requests: 1,
+  figures: [],
+});
 
 const data = {
   columns: [column(0, 'fast'), column(1, 'slow'), column(2, 'slow', 'full')],
-  cell_figures: [{ name: 'citation_recall', base: 'citation_recall', kind: 'score', higher_is_better: true, headline: true }],
+  cell_figures: [
+    { name: 'citation_recall', base: 'citation_recall', kind: 'score', higher_is_better: true, headline: true },
+  ],
   questions: [
-    question('q1', [cell('pass', 1, { text: 'Paid time off is 25 days' }), cell('pass', 1), cell('pass', 1)], { category: 'hr' }),
+    question('q1', [cell('pass', 1, { text: 'Paid time off is 25 days' }), cell('pass', 1), cell('pass', 1)], {
+      category: 'hr',
+    }),
     question('q2', [cell('fail', 0), cell('pass', 0.5, { change: 'broken' }), null], { conversation: 'pto', turn: 1 }),
-    question('q10', [cell('error', null), cell('fail', 0.2, { review: 'fail' }), cell('fail', 0.2)], { category: 'it', conversation: 'vpn', turn: 1 }),
+    question('q10', [cell('error', null), cell('fail', 0.2, { review: 'fail' }), cell('fail', 0.2)], {
+      category: 'it',
+      conversation: 'vpn',
+      turn: 1,
+    }),
   ],
 } as unknown as ViewData;
 const texts = searchTexts(data);
-const ids = (params: string) => filterQuestions(data, filtersFrom(new URLSearchParams(params)), texts).map((i) => data.questions[i]!.id);
+const ids = (params: string) =>
+  filterQuestions(data, filtersFrom(new URLSearchParams(params)), texts).map((i) => data.questions[i]!.id);
 
 describe('questions filters', () => {
   it('keeps every question by default, in id order', () => expect(ids('')).toEqual(['q1', 'q2', 'q10']));

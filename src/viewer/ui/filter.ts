@@ -85,7 +85,12 @@ export function searchTexts(data: ViewData): string[] {
  * Indexes of the questions the filters keep, in the order asked for. The search words are looked
  * for in `texts` (viewer.html), or `matches` holds the ids the server found for them.
  */
-export function filterQuestions(data: ViewData, f: Filters, texts: readonly string[], matches?: ReadonlySet<string> | null): number[] {
+export function filterQuestions(
+  data: ViewData,
+  f: Filters,
+  texts: readonly string[],
+  matches?: ReadonlySet<string> | null,
+): number[] {
   const columns = visibleColumns(data, f).map((c) => c.id);
   const words = f.q.toLowerCase().split(/\s+/).filter(Boolean);
   const keep: number[] = [];
@@ -101,7 +106,11 @@ export function filterQuestions(data: ViewData, f: Filters, texts: readonly stri
     if (f.broken && !cells.some((c) => c.change === 'broken' || c.change === 'both')) return;
     if (f.review === 'reviewed' && !cells.some((c) => c.review !== null)) return;
     if (f.review === 'unreviewed' && cells.some((c) => c.review !== null)) return;
-    if ((f.review === 'pass' || f.review === 'fail') && !cells.some((c) => c.review === f.review || c.review === 'mixed')) return;
+    if (
+      (f.review === 'pass' || f.review === 'fail') &&
+      !cells.some((c) => c.review === f.review || c.review === 'mixed')
+    )
+      return;
     if (words.length > 0) {
       if (matches) {
         if (!matches.has(q.id)) return;
@@ -116,7 +125,12 @@ export function filterQuestions(data: ViewData, f: Filters, texts: readonly stri
 }
 
 /** The value a row is sorted by: its column's (sortcol), else the mean over the columns in view. */
-export function sortValue(q: ViewQuestion, figureIndex: number, columns: readonly number[], sortcol: string): number | null {
+export function sortValue(
+  q: ViewQuestion,
+  figureIndex: number,
+  columns: readonly number[],
+  sortcol: string,
+): number | null {
   const values = (sortcol === '' ? columns : [Number(sortcol)]).flatMap((c) => {
     const v = q.cells[c]?.values[figureIndex];
     return v === null || v === undefined ? [] : [v];
@@ -134,7 +148,8 @@ function sortQuestions(data: ViewData, f: Filters, keep: number[], columns: read
   return [...keep].sort((a, b) => {
     const va = value.get(a) ?? null;
     const vb = value.get(b) ?? null;
-    if (va === null || vb === null) return va === vb ? naturalCompare(data.questions[a]!.id, data.questions[b]!.id) : va === null ? 1 : -1;
+    if (va === null || vb === null)
+      return va === vb ? naturalCompare(data.questions[a]!.id, data.questions[b]!.id) : va === null ? 1 : -1;
     return (ascending ? va - vb : vb - va) || naturalCompare(data.questions[a]!.id, data.questions[b]!.id);
   });
 }

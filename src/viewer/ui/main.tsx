@@ -20,13 +20,30 @@ import './viewer.css';
 
 /** The cell of a question's column after a review, until the server's figures come back. */
 function withReview(data: ViewData, run: number, review: Review): ViewData {
-  const columnIds = data.columns.filter((c) => c.run === run && c.set === review.set && c.mode === review.mode && c.model_index === review.model_index).map((c) => c.id);
+  const columnIds = data.columns
+    .filter(
+      (c) => c.run === run && c.set === review.set && c.mode === review.mode && c.model_index === review.model_index,
+    )
+    .map((c) => c.id);
   return {
     ...data,
     questions: data.questions.map((q) =>
       q.id !== review.question_id
         ? q
-        : { ...q, cells: q.cells.map((cell, i) => (cell && columnIds.includes(i) ? { ...cell, review: cell.review === null || cell.review === review.verdict || cell.outcomes.length === 1 ? review.verdict : 'mixed' } : cell)) },
+        : {
+            ...q,
+            cells: q.cells.map((cell, i) =>
+              cell && columnIds.includes(i)
+                ? {
+                    ...cell,
+                    review:
+                      cell.review === null || cell.review === review.verdict || cell.outcomes.length === 1
+                        ? review.verdict
+                        : 'mixed',
+                  }
+                : cell,
+            ),
+          },
     ),
   };
 }
@@ -62,11 +79,20 @@ function App(props: { source: DataSource }) {
   ];
   const neighbours = () => {
     const filters = filtersFrom(listParams);
-    const order = filterQuestions(data, filters, texts, props.source.search && hits?.q === filters.q ? hits.ids : null).map((i) => data.questions[i]!.id);
+    const order = filterQuestions(
+      data,
+      filters,
+      texts,
+      props.source.search && hits?.q === filters.q ? hits.ids : null,
+    ).map((i) => data.questions[i]!.id);
     const at = order.indexOf(route.id ?? '');
     const list = at === -1 ? data.questions.map((q) => q.id) : order;
     const i = list.indexOf(route.id ?? '');
-    return { prev: i > 0 ? list[i - 1]! : null, next: i >= 0 && i < list.length - 1 ? list[i + 1]! : null, back: `#/questions${listParams.toString() ? `?${listParams}` : ''}` };
+    return {
+      prev: i > 0 ? list[i - 1]! : null,
+      next: i >= 0 && i < list.length - 1 ? list[i + 1]! : null,
+      back: `#/questions${listParams.toString() ? `?${listParams}` : ''}`,
+    };
   };
   return (
     <div class="app">
@@ -74,7 +100,11 @@ function App(props: { source: DataSource }) {
         <h1>chatbench viewer</h1>
         <nav>
           {tabs.map(([page, label]) => (
-            <a key={page} href={page === 'questions' ? `#/questions${listParams.toString() ? `?${listParams}` : ''}` : href(page)} class={route.page === page || (page === 'questions' && route.page === 'question') ? 'current' : ''}>
+            <a
+              key={page}
+              href={page === 'questions' ? `#/questions${listParams.toString() ? `?${listParams}` : ''}` : href(page)}
+              class={route.page === page || (page === 'questions' && route.page === 'question') ? 'current' : ''}
+            >
               {label}
             </a>
           ))}
@@ -83,13 +113,25 @@ function App(props: { source: DataSource }) {
       </header>
       {props.source.readOnly ? (
         <p class="banner" role="note">
-          Read-only: this viewer.html embeds the run{data.details.source === 'embedded' && !data.details.complete ? ' (the answers of some questions only: see docs/commands/view.md)' : ''}; saving reviews is unavailable here. Run{' '}
-          <code>chatbench view DIR</code> to review.
+          Read-only: this viewer.html embeds the run
+          {data.details.source === 'embedded' && !data.details.complete
+            ? ' (the answers of some questions only: see docs/commands/view.md)'
+            : ''}
+          ; saving reviews is unavailable here. Run <code>chatbench view DIR</code> to review.
         </p>
       ) : null}
       <main>
         {route.page === 'overview' ? <Overview data={data} params={route.params} /> : null}
-        {route.page === 'questions' ? <Questions data={data} params={route.params} navigate={navigate} source={props.source} hits={hits} onHits={setHits} /> : null}
+        {route.page === 'questions' ? (
+          <Questions
+            data={data}
+            params={route.params}
+            navigate={navigate}
+            source={props.source}
+            hits={hits}
+            onHits={setHits}
+          />
+        ) : null}
         {route.page === 'question' && route.id !== null ? (
           <QuestionPage
             id={route.id}
@@ -107,7 +149,8 @@ function App(props: { source: DataSource }) {
         {route.page === 'baseline' ? <Baseline data={data} /> : null}
       </main>
       <footer>
-        {data.generated_by} · {data.mode === 'server' ? `served locally; reviews are saved as ${data.reviewer ?? 'you'}` : 'viewer.html'}
+        {data.generated_by} ·{' '}
+        {data.mode === 'server' ? `served locally; reviews are saved as ${data.reviewer ?? 'you'}` : 'viewer.html'}
       </footer>
     </div>
   );

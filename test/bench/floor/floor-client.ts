@@ -62,7 +62,16 @@ export async function runFloor(o: FloorOptions): Promise<FloorResult> {
 
   const send = async (k: number): Promise<void> => {
     const body = o.bodies[k % o.bodies.length]!;
-    const r: FloorRecord = { sent: performance.now(), status: 0, ttfp: null, ttft: null, total: null, stopped: false, cited: [], error: null };
+    const r: FloorRecord = {
+      sent: performance.now(),
+      status: 0,
+      ttfp: null,
+      ttft: null,
+      total: null,
+      stopped: false,
+      cited: [],
+      error: null,
+    };
     records.push(r);
     try {
       const response = await pool.request({ path, method: 'POST', headers, body });
@@ -75,7 +84,10 @@ export async function runFloor(o: FloorOptions): Promise<FloorResult> {
         else if (obj?.type === 'stop') r.stopped = true;
       };
       if ((response.headers['content-type'] ?? '').includes('application/json')) {
-        const full = JSON.parse(await response.body.text()) as { answer?: string; citation_info?: { document_id: string }[] };
+        const full = JSON.parse(await response.body.text()) as {
+          answer?: string;
+          citation_info?: { document_id: string }[];
+        };
         const t = performance.now();
         r.ttfp = t - r.sent;
         r.cited = (full.citation_info ?? []).map((c) => c.document_id);

@@ -9,7 +9,7 @@ const split = (chunks: string[]) => {
   return lines;
 };
 
-describe('the floor client\'s line splitter', () => {
+describe("the floor client's line splitter", () => {
   it('gives every line whatever the chunking, without empty lines or \\r', () => {
     const text = '{"a":1}\n\n{"b":2}\r\n{"c":3}';
     const whole = split([text]);

@@ -8,15 +8,19 @@ type Reply = { type: 'pong'; n: number } | { type: 'other' } | { type: 'failed';
 /** Enough of a ChildProcess for the IPC helpers: messages, exit, send. */
 function fakeChild(onSend: (child: EventEmitter, message: unknown) => void = () => undefined): ChildProcess {
   const child = Object.assign(new EventEmitter(), { exitCode: null, signalCode: null, sent: [] as unknown[] });
-  return Object.assign(child, { send: (message: unknown) => (onSend(child, message), true) }) as unknown as ChildProcess;
+  return Object.assign(child, {
+    send: (message: unknown) => (onSend(child, message), true),
+  }) as unknown as ChildProcess;
 }
 
 describe('child IPC', () => {
   it('waits past other kinds for the one asked, or any of several', async () => {
-    const child = fakeChild((c) => setImmediate(() => {
-      c.emit('message', { type: 'other' });
-      c.emit('message', { type: 'pong', n: 7 });
-    }));
+    const child = fakeChild((c) =>
+      setImmediate(() => {
+        c.emit('message', { type: 'other' });
+        c.emit('message', { type: 'pong', n: 7 });
+      }),
+    );
     await expect(ask<Reply, 'pong'>(child, { type: 'ping' }, 'pong')).resolves.toEqual({ type: 'pong', n: 7 });
     const either = nextMessage<Reply, 'pong' | 'failed'>(child, ['pong', 'failed']);
     child.emit('message', { type: 'failed', message: 'no' });

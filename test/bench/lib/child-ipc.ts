@@ -55,7 +55,11 @@ export function spawnBenchChild(options: SpawnOptions): ChildProcess {
  * `timeoutMs`, or when the child exits first (with its exit code, so a crash in the child is not
  * reported as a timeout).
  */
-export function nextMessage<M extends Message, T extends M['type']>(child: ChildProcess, type: T | readonly T[], timeoutMs = 30_000): Promise<Extract<M, { type: T }>> {
+export function nextMessage<M extends Message, T extends M['type']>(
+  child: ChildProcess,
+  type: T | readonly T[],
+  timeoutMs = 30_000,
+): Promise<Extract<M, { type: T }>> {
   const wanted: readonly string[] = typeof type === 'string' ? [type] : type;
   return new Promise((resolve, reject) => {
     const cleanup = () => {
@@ -82,7 +86,12 @@ export function nextMessage<M extends Message, T extends M['type']>(child: Child
 }
 
 /** Sends `message` and waits for the reply of kind `type` (or of any of the kinds listed). */
-export function ask<M extends Message, T extends M['type']>(child: ChildProcess, message: Message & Record<string, unknown>, type: T | readonly T[], timeoutMs?: number): Promise<Extract<M, { type: T }>> {
+export function ask<M extends Message, T extends M['type']>(
+  child: ChildProcess,
+  message: Message & Record<string, unknown>,
+  type: T | readonly T[],
+  timeoutMs?: number,
+): Promise<Extract<M, { type: T }>> {
   const reply = nextMessage<M, T>(child, type, timeoutMs);
   child.send(message);
   return reply;

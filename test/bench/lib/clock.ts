@@ -37,5 +37,9 @@ export function estimateOffset(samples: readonly ClockSample[]): ClockOffset {
   }
   if (best === undefined) throw new Error('no clock samples');
   const rtt = best.receivedAt - best.sentAt;
-  return { offset_ms: best.remoteAt - (best.sentAt + best.receivedAt) / 2, uncertainty_ms: rtt / 2, samples: samples.length };
+  return {
+    offset_ms: best.remoteAt - (best.sentAt + best.receivedAt) / 2,
+    uncertainty_ms: rtt / 2,
+    samples: samples.length,
+  };
 }

@@ -57,24 +57,39 @@ export interface MemoryRun {
 }
 
 export type ToMemory = { type: 'run'; options: MemoryRunOptions };
-export type FromMemory = { type: 'ready' } | { type: 'result'; result: MemoryRun } | { type: 'failed'; message: string };
+export type FromMemory =
+  { type: 'ready' } | { type: 'result'; result: MemoryRun } | { type: 'failed'; message: string };
 
 const mb = (bytes: number) => Math.round(bytes / 1e5) / 10;
 
 function sample(): MemorySample {
   const m = process.memoryUsage();
-  return { rss_mb: mb(m.rss), heap_used_mb: mb(m.heapUsed), heap_total_mb: mb(m.heapTotal), external_mb: mb(m.external) };
+  return {
+    rss_mb: mb(m.rss),
+    heap_used_mb: mb(m.heapUsed),
+    heap_total_mb: mb(m.heapTotal),
+    external_mb: mb(m.external),
+  };
 }
 
 /** Runs the measured evaluation; needs `--expose-gc` (throws without it). */
 export async function runMemoryRun(options: MemoryRunOptions): Promise<MemoryRun> {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc === undefined) throw new Error('the memory run needs node --expose-gc');
-  const inputs = { datasetPath: 'datasets/sample.csv', setFlags: ['fast=openai:gpt-4o-mini', 'accurate=openai:gpt-4o'], mode: 'both' as const, cwd: options.cwd };
+  const inputs = {
+    datasetPath: 'datasets/sample.csv',
+    setFlags: ['fast=openai:gpt-4o-mini', 'accurate=openai:gpt-4o'],
+    mode: 'both' as const,
+    cwd: options.cwd,
+  };
   // 75 questions × 2 sets × 2 modes = 300 requests per repeat: enough repeats, then cut to size.
   const whole = await prepareEval({ ...inputs, repeat: Math.ceil(options.requests / 300) });
   const plan = [...whole.plan].slice(0, options.requests);
-  const prepared = { ...whole, plan: { ...whole.plan, length: plan.length, total: plan.length, [Symbol.iterator]: () => plan.values() }, plannedTotal: options.requests };
+  const prepared = {
+    ...whole,
+    plan: { ...whole.plan, length: plan.length, total: plan.length, [Symbol.iterator]: () => plan.values() },
+    plannedTotal: options.requests,
+  };
   const dir = await mkdtemp(join(tmpdir(), 'chatbench-bench-'));
   const peaks = { run: { rss_mb: 0, heap_used_mb: 0 }, reports: { rss_mb: 0, heap_used_mb: 0 } };
   let phase: 'run' | 'reports' = 'run';
@@ -92,24 +107,37 @@ export async function runMemoryRun(options: MemoryRunOptions): Promise<MemoryRun
     const cpuStart = process.cpuUsage();
     let runCpuMs = 0;
     let runEnded = started;
-    const result = await runEval({
-      ...inputs, repeat: 1, baseUrl: options.baseUrl, token: options.token, target: 'simulator', concurrency: options.concurrency,
-      timeoutMs: 60_000, retries: 0, retry429: false, outDir: join(dir, 'run'), graceMs: 1_000, signal: new AbortController().signal,
-      version: 'bench',
-      onProgress: (p) => {
-        while (pending[0] !== undefined && p.done >= pending[0]) {
-          pending.shift();
-          gc();
-          checkpoints.push({ done: p.done, ...sample() });
-        }
-        if (p.done === p.total && phase === 'run') {
-          phase = 'reports';
-          runEnded = performance.now();
-          const cpu = process.cpuUsage(cpuStart);
-          runCpuMs = (cpu.user + cpu.system) / 1000;
-        }
+    const result = await runEval(
+      {
+        ...inputs,
+        repeat: 1,
+        baseUrl: options.baseUrl,
+        token: options.token,
+        target: 'simulator',
+        concurrency: options.concurrency,
+        timeoutMs: 60_000,
+        retries: 0,
+        retry429: false,
+        outDir: join(dir, 'run'),
+        graceMs: 1_000,
+        signal: new AbortController().signal,
+        version: 'bench',
+        onProgress: (p) => {
+          while (pending[0] !== undefined && p.done >= pending[0]) {
+            pending.shift();
+            gc();
+            checkpoints.push({ done: p.done, ...sample() });
+          }
+          if (p.done === p.total && phase === 'run') {
+            phase = 'reports';
+            runEnded = performance.now();
+            const cpu = process.cpuUsage(cpuStart);
+            runCpuMs = (cpu.user + cpu.system) / 1000;
+          }
+        },
       },
-    }, prepared);
+      prepared,
+    );
     const reportsEnded = performance.now();
     const jsonl = await stat(join(result.outDir, 'results.jsonl'));
     return {
@@ -136,10 +164,13 @@ export async function runMemoryRun(options: MemoryRunOptions): Promise<MemoryRun
 export function runMemoryChild(): void {
   const send = (message: FromMemory): void => void process.send?.(message);
   process.once('message', (message: ToMemory) => {
-    runMemoryRun(message.options).then(
-      (result) => send({ type: 'result', result }),
-      (error: unknown) => send({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
-    ).finally(() => process.disconnect());
+    runMemoryRun(message.options)
+      .then(
+        (result) => send({ type: 'result', result }),
+        (error: unknown) =>
+          send({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+      )
+      .finally(() => process.disconnect());
   });
   send({ type: 'ready' });
 }
@@ -183,21 +214,39 @@ export async function runMemoryTable(options: MemoryTableOptions): Promise<Memor
   const rows: MemoryRow[] = [];
   for (const size of options.sizes) {
     const out = options.outDir(`run-${size}`);
-    const row = await watchEval(options, size, ['--repeat', String(size / options.questions), '--out', out], join(out, 'results.jsonl'), { run: label(size), expect: size });
+    const row = await watchEval(
+      options,
+      size,
+      ['--repeat', String(size / options.questions), '--out', out],
+      join(out, 'results.jsonl'),
+      { run: label(size), expect: size },
+    );
     rows.push(row);
-    options.log(`${row.run}: ${row.records} records in ${row.seconds} s, peak RSS ${row.peak_rss_mb} MB (exit ${row.exit_code})`);
+    options.log(
+      `${row.run}: ${row.records} records in ${row.seconds} s, peak RSS ${row.peak_rss_mb} MB (exit ${row.exit_code})`,
+    );
     await rm(out, { recursive: true, force: true });
   }
   const size = options.resumeOf;
   if (size === null) return rows;
   const out = options.outDir(`resume-${size}`);
   const args = ['--repeat', String(size / options.questions)];
-  const killed = await watchEval(options, size, [...args, '--out', out], join(out, 'results.jsonl'), { run: `${label(size)}, killed at ${options.killAt * 100}%`, expect: size, killAt: Math.ceil(size * options.killAt) });
+  const killed = await watchEval(options, size, [...args, '--out', out], join(out, 'results.jsonl'), {
+    run: `${label(size)}, killed at ${options.killAt * 100}%`,
+    expect: size,
+    killAt: Math.ceil(size * options.killAt),
+  });
   rows.push(killed);
   options.log(`${killed.run}: ${killed.records} records in ${killed.seconds} s, peak RSS ${killed.peak_rss_mb} MB`);
-  const resumed = await watchEval(options, size, [...args, '--resume', out], join(out, 'results.jsonl'), { run: `resume of ${label(size)}`, expect: size, from: killed.records });
+  const resumed = await watchEval(options, size, [...args, '--resume', out], join(out, 'results.jsonl'), {
+    run: `resume of ${label(size)}`,
+    expect: size,
+    from: killed.records,
+  });
   rows.push(resumed);
-  options.log(`${resumed.run}: ${resumed.records} records in ${resumed.seconds} s, peak RSS ${resumed.peak_rss_mb} MB (exit ${resumed.exit_code})`);
+  options.log(
+    `${resumed.run}: ${resumed.records} records in ${resumed.seconds} s, peak RSS ${resumed.peak_rss_mb} MB (exit ${resumed.exit_code})`,
+  );
   await rm(out, { recursive: true, force: true });
   return rows;
 }
@@ -214,7 +263,13 @@ function procMemory(pid: number): { rss: number; hwm: number } | null {
 }
 
 /** Runs one eval child to its end (or kills it at `killAt` lines), sampling its memory every 50 ms. */
-async function watchEval(options: MemoryTableOptions, planned: number, args: string[], results: string, what: { run: string; expect: number; killAt?: number; from?: number }): Promise<MemoryRow> {
+async function watchEval(
+  options: MemoryTableOptions,
+  planned: number,
+  args: string[],
+  results: string,
+  what: { run: string; expect: number; killAt?: number; from?: number },
+): Promise<MemoryRow> {
   const started = performance.now();
   const child = options.spawnEval(args);
   let stderr = '';
@@ -264,9 +319,20 @@ async function watchEval(options: MemoryTableOptions, planned: number, args: str
   const code = await exit;
   if (!killed && code !== 0) options.log(`${what.run}: chatbench exited ${code}:\n${stderr}`);
   const seconds = (performance.now() - started) / 1000;
-  const size = await stat(results).then((s) => s.size, () => 0);
+  const size = await stat(results).then(
+    (s) => s.size,
+    () => 0,
+  );
   return {
-    run: what.run, planned, records: lines, seconds: Math.round(seconds * 10) / 10, per_second: Math.round((lines - from) / seconds),
-    peak_rss_mb: peak, rss_at_half_mb: half, rss_at_90_mb: ninety, results_mb: mb(size), exit_code: code,
+    run: what.run,
+    planned,
+    records: lines,
+    seconds: Math.round(seconds * 10) / 10,
+    per_second: Math.round((lines - from) / seconds),
+    peak_rss_mb: peak,
+    rss_at_half_mb: half,
+    rss_at_90_mb: ninety,
+    results_mb: mb(size),
+    exit_code: code,
   };
 }

@@ -77,7 +77,14 @@ export async function runSimChild(): Promise<void> {
       case 'clock':
         return send({ type: 'clock', at: epochNow() });
       case 'stats':
-        if (sim) send({ type: 'stats', stats: sim.stats(), usage: processUsage(), loop_delay_ms: loopDelayOf(loop), gc: gc?.read() ?? { count: 0, total_ms: 0, max_ms: 0 } });
+        if (sim)
+          send({
+            type: 'stats',
+            stats: sim.stats(),
+            usage: processUsage(),
+            loop_delay_ms: loopDelayOf(loop),
+            gc: gc?.read() ?? { count: 0, total_ms: 0, max_ms: 0 },
+          });
         return;
       case 'traces':
         return send({ type: 'traces', traces: sim?.traces.drain() ?? [] });

@@ -16,8 +16,15 @@ const fixed = (ms: number) => ({ median: ms, p99: ms });
 
 async function startTracedSim() {
   const sim = createSimServer({
-    corpus: await loadCorpus(), seed: 1,
-    config: { chat: { profiles: { default: { pre_answer_ms: fixed(40), first_token_ms: fixed(20), token_ms: fixed(5), answer_sentences: 1 } } } },
+    corpus: await loadCorpus(),
+    seed: 1,
+    config: {
+      chat: {
+        profiles: {
+          default: { pre_answer_ms: fixed(40), first_token_ms: fixed(20), token_ms: fixed(5), answer_sentences: 1 },
+        },
+      },
+    },
   });
   const traces = traceChatResponses(sim.server);
   await new Promise<void>((resolve) => sim.server.listen(0, '127.0.0.1', resolve));
@@ -32,7 +39,11 @@ describe('simulator traces and dispatch times', () => {
     const client = createChatClient({ baseUrl, token: DEMO_TOKEN, timeoutMs: 10_000, now: epochNow });
     onTestFinished(() => client.close());
     const watch = watchDispatches();
-    const questions = ['How do I request paid time off?', 'What is the expense policy for travel?', 'How do I reset my password?'];
+    const questions = [
+      'How do I request paid time off?',
+      'What is the expense policy for travel?',
+      'How do I reset my password?',
+    ];
     const exchanges = await Promise.all(questions.map((message) => client.send({ message, stream: true })));
     watch.stop();
     const traced = traces.drain();
@@ -51,7 +62,12 @@ describe('simulator traces and dispatch times', () => {
       expect((t.delta_call ?? 0) - t.arrival).toBeGreaterThan(59.5);
     }
     const timings = exchanges.map((e, i) => ({
-      message_id: e.message_id, sent: e.sent, written: watch.writtenAt[i] ?? Number.NaN, ttfp_ms: e.ttfp_ms, ttft_ms: e.ttft_ms, outcome: e.outcome,
+      message_id: e.message_id,
+      sent: e.sent,
+      written: watch.writtenAt[i] ?? Number.NaN,
+      ttfp_ms: e.ttfp_ms,
+      ttft_ms: e.ttft_ms,
+      outcome: e.outcome,
     }));
     const { rows, unmatched } = decompose(timings, traced, 0, { first_part_ms: 0, first_answer_ms: 60 });
     expect(unmatched).toBe(0);

@@ -66,7 +66,16 @@ function wrapWrites(res: ServerResponse, arrival: number, now: () => number, don
   const original = res.write;
   const socket = res.socket;
   const originalSocketWrite = socket?.write;
-  const trace: SimTrace = { message_id: -1, arrival, first_call: Number.NaN, first_flush: Number.NaN, part_call: null, part_flush: null, delta_call: null, delta_flush: null };
+  const trace: SimTrace = {
+    message_id: -1,
+    arrival,
+    first_call: Number.NaN,
+    first_flush: Number.NaN,
+    part_call: null,
+    part_flush: null,
+    delta_call: null,
+    delta_flush: null,
+  };
   let finished = false;
   const finish = () => {
     if (finished) return;
@@ -76,34 +85,36 @@ function wrapWrites(res: ServerResponse, arrival: number, now: () => number, don
     res.off('close', finish); // a response that ends before any delta (an error) keeps null delta times
     if (trace.message_id >= 0) done(trace);
   };
-  const traced = (write: (...a: unknown[]) => boolean) => function tracedWrite(this: unknown, ...args: unknown[]): boolean {
-    const called = now();
-    const ok = write.apply(this, args);
-    const chunk = args[0];
-    const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : '';
-    if (Number.isNaN(trace.first_call)) {
-      trace.first_call = called;
-      process.nextTick(() => void (trace.first_flush = now()));
-    }
-    if (trace.part_call === null && text.includes('{')) {
-      trace.part_call = called;
-      process.nextTick(() => void (trace.part_flush = now()));
-    }
-    // res.write itself writes to the socket (headers first): take the id from whichever write holds it.
-    if (trace.message_id < 0) trace.message_id = Number(MESSAGE_ID.exec(text)?.[1] ?? -1);
-    if (text.includes('"message_delta"') && trace.delta_call === null) {
-      trace.delta_call = called;
-      // later writes pass untouched
-      res.write = original;
-      if (socket && originalSocketWrite) socket.write = originalSocketWrite;
-      process.nextTick(() => {
-        trace.delta_flush = now();
-        finish();
-      });
-    }
-    return ok;
-  };
+  const traced = (write: (...a: unknown[]) => boolean) =>
+    function tracedWrite(this: unknown, ...args: unknown[]): boolean {
+      const called = now();
+      const ok = write.apply(this, args);
+      const chunk = args[0];
+      const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : '';
+      if (Number.isNaN(trace.first_call)) {
+        trace.first_call = called;
+        process.nextTick(() => void (trace.first_flush = now()));
+      }
+      if (trace.part_call === null && text.includes('{')) {
+        trace.part_call = called;
+        process.nextTick(() => void (trace.part_flush = now()));
+      }
+      // res.write itself writes to the socket (headers first): take the id from whichever write holds it.
+      if (trace.message_id < 0) trace.message_id = Number(MESSAGE_ID.exec(text)?.[1] ?? -1);
+      if (text.includes('"message_delta"') && trace.delta_call === null) {
+        trace.delta_call = called;
+        // later writes pass untouched
+        res.write = original;
+        if (socket && originalSocketWrite) socket.write = originalSocketWrite;
+        process.nextTick(() => {
+          trace.delta_flush = now();
+          finish();
+        });
+      }
+      return ok;
+    };
   res.write = traced(original as (...a: unknown[]) => boolean) as ServerResponse['write'];
-  if (socket && originalSocketWrite) socket.write = traced(originalSocketWrite as (...a: unknown[]) => boolean) as typeof socket.write;
+  if (socket && originalSocketWrite)
+    socket.write = traced(originalSocketWrite as (...a: unknown[]) => boolean) as typeof socket.write;
   res.once('close', finish);
 }

@@ -5,17 +5,32 @@ import { decompose, spreadOf, tailLegs, type ClientTiming } from './timing-figur
 const scheduled = { first_part_ms: 0, first_answer_ms: 300 };
 
 /** A client exchange and its simulator trace; the simulator's clock runs `offset` ms ahead. */
-function pair(id: number, lateness: { send: number; read: number; handle: number; step: number; receive: number }, offset = 0): { c: ClientTiming; t: SimTrace } {
+function pair(
+  id: number,
+  lateness: { send: number; read: number; handle: number; step: number; receive: number },
+  offset = 0,
+): { c: ClientTiming; t: SimTrace } {
   const sent = 1_000 + id * 10;
   const written = sent + lateness.send;
   const arrival = written + lateness.read;
   const firstFlush = arrival + lateness.handle;
   const deltaFlush = firstFlush + 300 + lateness.step;
   return {
-    c: { message_id: id, sent, written, ttfp_ms: firstFlush + lateness.receive - sent, ttft_ms: deltaFlush + lateness.receive - sent, outcome: 'ok' },
+    c: {
+      message_id: id,
+      sent,
+      written,
+      ttfp_ms: firstFlush + lateness.receive - sent,
+      ttft_ms: deltaFlush + lateness.receive - sent,
+      outcome: 'ok',
+    },
     t: {
-      message_id: id, arrival: arrival + offset, first_call: firstFlush - 0.1 + offset, first_flush: firstFlush + offset,
-      delta_call: deltaFlush - 0.2 + offset, delta_flush: deltaFlush + offset,
+      message_id: id,
+      arrival: arrival + offset,
+      first_call: firstFlush - 0.1 + offset,
+      first_flush: firstFlush + offset,
+      delta_call: deltaFlush - 0.2 + offset,
+      delta_flush: deltaFlush + offset,
     },
   };
 }
@@ -43,9 +58,12 @@ describe('decompose', () => {
     const a = pair(1, { send: 0, read: 0, handle: 0, step: 0, receive: 0 });
     const b = pair(2, { send: 0, read: 0, handle: 0, step: 0, receive: 0 });
     const noDelta: SimTrace = { ...b.t, delta_call: null, delta_flush: null };
-    const result = decompose([
-      a.c, { ...a.c, outcome: 'stream_error' }, b.c, { ...a.c, message_id: 99 }, { ...a.c, written: Number.NaN },
-    ], [a.t, noDelta], 0, scheduled);
+    const result = decompose(
+      [a.c, { ...a.c, outcome: 'stream_error' }, b.c, { ...a.c, message_id: 99 }, { ...a.c, written: Number.NaN }],
+      [a.t, noDelta],
+      0,
+      scheduled,
+    );
     expect(result.rows).toHaveLength(1);
     expect(result).toMatchObject({ not_ok: 1, unmatched: 3 });
   });
@@ -53,9 +71,16 @@ describe('decompose', () => {
 
 describe('tailLegs and spreadOf', () => {
   it('averages each leg over the worst requests', () => {
-    const calm = Array.from({ length: 99 }, (_, i) => pair(i, { send: 0.1, read: 0.1, handle: 1, step: 0, receive: 0.5 }));
+    const calm = Array.from({ length: 99 }, (_, i) =>
+      pair(i, { send: 0.1, read: 0.1, handle: 1, step: 0, receive: 0.5 }),
+    );
     const late = pair(500, { send: 1, read: 80, handle: 2, step: 10, receive: 7 });
-    const { rows } = decompose([...calm, late].map((p) => p.c), [...calm, late].map((p) => p.t), 0, scheduled);
+    const { rows } = decompose(
+      [...calm, late].map((p) => p.c),
+      [...calm, late].map((p) => p.t),
+      0,
+      scheduled,
+    );
     const tail = tailLegs(rows, 'ttft');
     expect(tail?.count).toBe(1);
     expect(tail?.sim_read_ms).toBeCloseTo(80, 6);

@@ -69,7 +69,12 @@ export interface Decomposition {
  * `offsetMs` is the simulator's clock minus the client's (clock.ts); it is subtracted from every
  * simulator time.
  */
-export function decompose(client: readonly ClientTiming[], traces: readonly SimTrace[], offsetMs: number, scheduled: Scheduled): Decomposition {
+export function decompose(
+  client: readonly ClientTiming[],
+  traces: readonly SimTrace[],
+  offsetMs: number,
+  scheduled: Scheduled,
+): Decomposition {
   const byId = new Map(traces.map((t) => [t.message_id, t]));
   const rows: RequestTiming[] = [];
   let unmatched = 0;
@@ -80,19 +85,42 @@ export function decompose(client: readonly ClientTiming[], traces: readonly SimT
       continue;
     }
     const t = c.message_id === null ? undefined : byId.get(c.message_id);
-    if (t === undefined || c.ttfp_ms === null || c.ttft_ms === null || t.delta_call === null || t.delta_flush === null
-      || Number.isNaN(t.first_flush) || Number.isNaN(c.written)) {
+    if (
+      t === undefined ||
+      c.ttfp_ms === null ||
+      c.ttft_ms === null ||
+      t.delta_call === null ||
+      t.delta_flush === null ||
+      Number.isNaN(t.first_flush) ||
+      Number.isNaN(c.written)
+    ) {
       unmatched++;
       continue;
     }
-    rows.push(split(c, { ...t, delta_call: t.delta_call, delta_flush: t.delta_flush }, offsetMs, scheduled, c.ttfp_ms, c.ttft_ms));
+    rows.push(
+      split(
+        c,
+        { ...t, delta_call: t.delta_call, delta_flush: t.delta_flush },
+        offsetMs,
+        scheduled,
+        c.ttfp_ms,
+        c.ttft_ms,
+      ),
+    );
   }
   return { rows, unmatched, not_ok: notOk };
 }
 
 type CompleteTrace = SimTrace & { delta_call: number; delta_flush: number };
 
-function split(c: ClientTiming, t: CompleteTrace, offsetMs: number, scheduled: Scheduled, ttfp: number, ttft: number): RequestTiming {
+function split(
+  c: ClientTiming,
+  t: CompleteTrace,
+  offsetMs: number,
+  scheduled: Scheduled,
+  ttfp: number,
+  ttft: number,
+): RequestTiming {
   const local = (remote: number) => remote - offsetMs;
   const clientSend = c.written - c.sent;
   const simRead = local(t.arrival) - c.written;
@@ -140,11 +168,26 @@ export function spreadOf(values: readonly number[]): Spread | null {
 /** The spread of every figure of the decomposition. */
 export function spreadsOf(rows: readonly RequestTiming[]): Record<TimingFigure, Spread | null> {
   const figures: TimingFigure[] = [
-    'ttfp_error_ms', 'ttft_error_ms', 'client_ttfp_ms', 'sim_ttfp_ms', 'client_ttft_ms', 'sim_ttft_ms', 'client_send_ms',
-    'sim_read_ms', 'sim_first_part_ms', 'client_first_part_ms', 'sim_first_answer_ms', 'client_first_answer_ms',
-    'sim_handling_ms', 'sim_answer_step_late_ms', 'sim_flush_wait_ms',
+    'ttfp_error_ms',
+    'ttft_error_ms',
+    'client_ttfp_ms',
+    'sim_ttfp_ms',
+    'client_ttft_ms',
+    'sim_ttft_ms',
+    'client_send_ms',
+    'sim_read_ms',
+    'sim_first_part_ms',
+    'client_first_part_ms',
+    'sim_first_answer_ms',
+    'client_first_answer_ms',
+    'sim_handling_ms',
+    'sim_answer_step_late_ms',
+    'sim_flush_wait_ms',
   ];
-  return Object.fromEntries(figures.map((f) => [f, spreadOf(rows.map((r) => r[f]))])) as Record<TimingFigure, Spread | null>;
+  return Object.fromEntries(figures.map((f) => [f, spreadOf(rows.map((r) => r[f]))])) as Record<
+    TimingFigure,
+    Spread | null
+  >;
 }
 
 /** Mean of each leg over the worst requests: where a tail error came from. */
@@ -166,7 +209,8 @@ export function tailLegs(rows: readonly RequestTiming[], milestone: 'ttfp' | 'tt
   if (rows.length === 0) return null;
   const error = milestone === 'ttfp' ? 'ttfp_error_ms' : 'ttft_error_ms';
   const tail = [...rows].sort((a, b) => b[error] - a[error]).slice(0, Math.max(1, Math.round(rows.length * fraction)));
-  const mean = (pick: (r: RequestTiming) => number) => Math.round((tail.reduce((sum, r) => sum + pick(r), 0) / tail.length) * 1000) / 1000;
+  const mean = (pick: (r: RequestTiming) => number) =>
+    Math.round((tail.reduce((sum, r) => sum + pick(r), 0) / tail.length) * 1000) / 1000;
   return {
     count: tail.length,
     error_ms: mean((r) => r[error]),

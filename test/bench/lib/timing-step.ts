@@ -21,7 +21,17 @@ import { watchDispatches } from './dispatch-times.js';
 import { watchGc, type GcPauses } from './gc-watch.js';
 import { epochNow, estimateOffset, type ClockOffset, type ClockSample } from './clock.js';
 import { loopDelayOf, processUsage, type FromSim, type LoopDelay, type ProcessUsage } from './sim-child.js';
-import { decompose, spreadOf, spreadsOf, tailLegs, type ClientTiming, type Scheduled, type Spread, type TailLegs, type TimingFigure } from './timing-figures.js';
+import {
+  decompose,
+  spreadOf,
+  spreadsOf,
+  tailLegs,
+  type ClientTiming,
+  type Scheduled,
+  type Spread,
+  type TailLegs,
+  type TimingFigure,
+} from './timing-figures.js';
 
 export interface TimingStepOptions {
   /** A running sim-child (sim-child.ts) with no simulator started. */
@@ -62,16 +72,24 @@ export interface TimingStep {
   /** The worst 1% of requests by each error, and the mean of each leg over them. */
   tail: { ttfp: TailLegs | null; ttft: TailLegs | null };
   /** The first wave (sent at once): its errors, for comparison only. */
-  first_wave: { ttfp_error_ms: Spread | null; ttft_error_ms: Spread | null; legs?: Record<TimingFigure, Spread | null> };
+  first_wave: {
+    ttfp_error_ms: Spread | null;
+    ttft_error_ms: Spread | null;
+    legs?: Record<TimingFigure, Spread | null>;
+  };
   /**
    * Every wave of `concurrency` sends in send order (the first is sent at once; later ones as
    * streams end): whether the first second is timed like the rest. After the warm-up a run does
    * (runner/warm-up: hot path warmed, connections opened), as eval does.
    */
   waves: Array<{
-    wave: number; requests: number; ttfp_error_ms: Spread | null; ttft_error_ms: Spread | null;
+    wave: number;
+    requests: number;
+    ttfp_error_ms: Spread | null;
+    ttft_error_ms: Spread | null;
     /** The TTFP error split: chatbench's own part, and the simulator's (a burst of new questions keeps it busy). */
-    client_ttfp_ms?: Spread | null; sim_ttfp_ms?: Spread | null;
+    client_ttfp_ms?: Spread | null;
+    sim_ttfp_ms?: Spread | null;
   }>;
   /** The simulator's own view over the whole step: its scheduler's send lag, its loop and CPU. */
   sim: ProcessFigures & { send_lag_ms: SimStats['send_lag_ms'] };
@@ -84,7 +102,13 @@ type Sim = FromSim;
 export async function runTimingStep(options: TimingStepOptions): Promise<TimingStep> {
   const { sim, concurrency } = options;
   const { baseUrl } = await ask<Sim, 'started'>(sim, { type: 'start', config: options.simConfig }, 'started');
-  const client = createChatClient({ baseUrl, token: options.token, connections: concurrency, timeoutMs: 60_000, now: epochNow });
+  const client = createChatClient({
+    baseUrl,
+    token: options.token,
+    connections: concurrency,
+    timeoutMs: 60_000,
+    now: epochNow,
+  });
   try {
     // As eval does before its first send (the bench measures the product, warm-up included).
     await warmUp({ preconnect: (n) => client.preconnect(n), connections: concurrency });
@@ -98,7 +122,10 @@ export async function runTimingStep(options: TimingStepOptions): Promise<TimingS
     const inFlight: number[] = [];
     const dispatches = watchDispatches();
     const run = await runPlan(options.plan, {
-      client: keepTimings(client, kept), concurrency, onRecord: () => undefined, onProgress: (p) => void (p.sent < p.total && inFlight.push(p.inFlight)),
+      client: keepTimings(client, kept),
+      concurrency,
+      onRecord: () => undefined,
+      onProgress: (p) => void (p.sent < p.total && inFlight.push(p.inFlight)),
     }).finally(() => dispatches.stop());
     loop.disable();
     gc.stop();
@@ -106,7 +133,12 @@ export async function runTimingStep(options: TimingStepOptions): Promise<TimingS
     const simAfter = await ask<Sim, 'stats'>(sim, { type: 'stats' }, 'stats');
     const { traces } = await ask<Sim, 'traces'>(sim, { type: 'traces' }, 'traces', 60_000);
     const clock = estimateOffset([...clockBefore, ...(await clockSamples(sim, 15))]);
-    const firstWave = decompose(kept.filter((k) => k.sequence < concurrency), traces, clock.offset_ms, options.scheduled);
+    const firstWave = decompose(
+      kept.filter((k) => k.sequence < concurrency),
+      traces,
+      clock.offset_ms,
+      options.scheduled,
+    );
     const measured = kept.filter((k) => k.sequence >= concurrency);
     const joined = decompose(measured, traces, clock.offset_ms, options.scheduled);
     const wallMs = run.duration_ms;
@@ -127,7 +159,11 @@ export async function runTimingStep(options: TimingStepOptions): Promise<TimingS
         legs: spreadsOf(firstWave.rows),
       },
       waves: wavesOf(kept, traces, clock.offset_ms, options.scheduled, concurrency),
-      sim: { send_lag_ms: simAfter.stats.send_lag_ms, ...processFigures(simBefore.usage, simAfter.usage, simAfter.loop_delay_ms, wallMs, kept.length), gc: simAfter.gc },
+      sim: {
+        send_lag_ms: simAfter.stats.send_lag_ms,
+        ...processFigures(simBefore.usage, simAfter.usage, simAfter.loop_delay_ms, wallMs, kept.length),
+        gc: simAfter.gc,
+      },
       client: { ...processFigures(before, processUsage(), loopDelayOf(loop), wallMs, kept.length), gc: gc.read() },
     };
   } finally {
@@ -136,7 +172,13 @@ export async function runTimingStep(options: TimingStepOptions): Promise<TimingS
   }
 }
 
-function processFigures(before: ProcessUsage, after: ProcessUsage, loop: LoopDelay, wallMs: number, requests: number): Omit<ProcessFigures, 'gc'> {
+function processFigures(
+  before: ProcessUsage,
+  after: ProcessUsage,
+  loop: LoopDelay,
+  wallMs: number,
+  requests: number,
+): Omit<ProcessFigures, 'gc'> {
   const cpuMs = after.cpu_ms - before.cpu_ms;
   return {
     loop_delay_ms: loop,
@@ -149,19 +191,31 @@ function processFigures(before: ProcessUsage, after: ProcessUsage, loop: LoopDel
 type KeptTiming = ClientTiming & { sequence: number };
 
 /** The errors of each wave of `concurrency` sends, in send order. */
-function wavesOf(kept: readonly KeptTiming[], traces: Parameters<typeof decompose>[1], offsetMs: number, scheduled: Scheduled, concurrency: number): TimingStep['waves'] {
+function wavesOf(
+  kept: readonly KeptTiming[],
+  traces: Parameters<typeof decompose>[1],
+  offsetMs: number,
+  scheduled: Scheduled,
+  concurrency: number,
+): TimingStep['waves'] {
   const byWave = new Map<number, KeptTiming[]>();
   for (const k of kept) {
     const wave = Math.floor(k.sequence / concurrency);
     byWave.set(wave, [...(byWave.get(wave) ?? []), k]);
   }
-  return [...byWave.entries()].sort(([a], [b]) => a - b).map(([wave, timings]) => {
-    const rows = decompose(timings, traces, offsetMs, scheduled).rows;
-    return {
-      wave: wave + 1, requests: rows.length, ttfp_error_ms: spreadOf(rows.map((r) => r.ttfp_error_ms)), ttft_error_ms: spreadOf(rows.map((r) => r.ttft_error_ms)),
-      client_ttfp_ms: spreadOf(rows.map((r) => r.client_ttfp_ms)), sim_ttfp_ms: spreadOf(rows.map((r) => r.sim_ttfp_ms)),
-    };
-  });
+  return [...byWave.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([wave, timings]) => {
+      const rows = decompose(timings, traces, offsetMs, scheduled).rows;
+      return {
+        wave: wave + 1,
+        requests: rows.length,
+        ttfp_error_ms: spreadOf(rows.map((r) => r.ttfp_error_ms)),
+        ttft_error_ms: spreadOf(rows.map((r) => r.ttft_error_ms)),
+        client_ttfp_ms: spreadOf(rows.map((r) => r.client_ttfp_ms)),
+        sim_ttfp_ms: spreadOf(rows.map((r) => r.sim_ttfp_ms)),
+      };
+    });
 }
 
 /** The same client, keeping the send order, sent time and two milestones of every exchange into `kept`. */
@@ -172,7 +226,15 @@ function keepTimings(client: ChatClient, kept: KeptTiming[]): Pick<ChatClient, '
     send: async (body, signal) => {
       const sequence = sends++;
       const exchange = await client.send(body, signal);
-      kept.push({ sequence, message_id: exchange.message_id, sent: exchange.sent, written: Number.NaN, ttfp_ms: exchange.ttfp_ms, ttft_ms: exchange.ttft_ms, outcome: exchange.outcome });
+      kept.push({
+        sequence,
+        message_id: exchange.message_id,
+        sent: exchange.sent,
+        written: Number.NaN,
+        ttfp_ms: exchange.ttfp_ms,
+        ttft_ms: exchange.ttft_ms,
+        outcome: exchange.outcome,
+      });
       return exchange;
     },
   };

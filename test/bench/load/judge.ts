@@ -26,7 +26,11 @@ export interface StepFigures {
   readonly loopDelayP99Ms: number | null;
 }
 
-export type Verdict = 'kept up' | 'fell behind: its event loop was busy' | 'fell behind: sends waited (not its event loop)' | 'fell behind: sent too few';
+export type Verdict =
+  | 'kept up'
+  | 'fell behind: its event loop was busy'
+  | 'fell behind: sends waited (not its event loop)'
+  | 'fell behind: sent too few';
 
 /**
  * Kept up when nothing was dropped, ≥ 98% of the planned sends went out and the steady lag p99 is
@@ -37,7 +41,9 @@ export function judgeStep(s: StepFigures): Verdict {
   const planned = Math.round((s.rate * s.durationMs) / 1000);
   if (s.dropped > 0 || s.sent < 0.98 * planned) return 'fell behind: sent too few';
   if (s.steadyLagP99Ms !== null && s.steadyLagP99Ms < MAX_LAG_MS) return 'kept up';
-  return s.loopDelayP99Ms !== null && s.loopDelayP99Ms >= MAX_LAG_MS ? 'fell behind: its event loop was busy' : 'fell behind: sends waited (not its event loop)';
+  return s.loopDelayP99Ms !== null && s.loopDelayP99Ms >= MAX_LAG_MS
+    ? 'fell behind: its event loop was busy'
+    : 'fell behind: sends waited (not its event loop)';
 }
 
 /** The median of `values` (the mean of the middle two for an even count); null when empty. */

@@ -37,25 +37,49 @@ export interface KitTiming {
 export const KIT_TIMING: KitTiming = { runS: 40, windowFromS: 5, windowToS: 35, users: 20 };
 export const KIT_TIMING_QUICK: KitTiming = { runS: 14, windowFromS: 3, windowToS: 12, users: 20 };
 
-export type KitSetup = { readonly ok: true; readonly locust: string; readonly loadtestDir: string; readonly dataset: string } | { readonly ok: false; readonly reason: string };
+export type KitSetup =
+  | { readonly ok: true; readonly locust: string; readonly loadtestDir: string; readonly dataset: string }
+  | { readonly ok: false; readonly reason: string };
 
 /** Finds Locust and unpacks the kit; says why not when either is missing. */
 export function prepareKit(): KitSetup {
   const locust = process.env.CHATBENCH_LOCUST ?? 'locust';
   const found = spawnSync(locust, ['--version'], { encoding: 'utf8' });
-  if (found.error !== undefined || found.status !== 0) return { ok: false, reason: `no Locust (${locust}: ${found.error?.message ?? `exit ${found.status}`}); install Debian's python3-locust or set CHATBENCH_LOCUST` };
+  if (found.error !== undefined || found.status !== 0)
+    return {
+      ok: false,
+      reason: `no Locust (${locust}: ${found.error?.message ?? `exit ${found.status}`}); install Debian's python3-locust or set CHATBENCH_LOCUST`,
+    };
   const repo = process.env.CHATBENCH_ONYX_REPO;
-  if (repo === undefined || repo === '') return { ok: false, reason: 'CHATBENCH_ONYX_REPO is not set (a clone or bare mirror of onyx-dot-app/onyx, whose loadtest/ is the kit)' };
+  if (repo === undefined || repo === '')
+    return {
+      ok: false,
+      reason:
+        'CHATBENCH_ONYX_REPO is not set (a clone or bare mirror of onyx-dot-app/onyx, whose loadtest/ is the kit)',
+    };
   if (!existsSync(repo)) return { ok: false, reason: `CHATBENCH_ONYX_REPO=${repo} does not exist` };
   const dir = mkdtempSync(join(tmpdir(), 'chatbench-kit-'));
-  const unpacked = spawnSync('sh', ['-c', 'git -C "$1" archive HEAD loadtest | tar -x -C "$2"', 'sh', repo, dir], { encoding: 'utf8' });
+  const unpacked = spawnSync('sh', ['-c', 'git -C "$1" archive HEAD loadtest | tar -x -C "$2"', 'sh', repo, dir], {
+    encoding: 'utf8',
+  });
   const loadtestDir = join(dir, 'loadtest');
   if (unpacked.status !== 0 || !existsSync(join(loadtestDir, 'onyx_client', 'chat_user.py'))) {
-    return { ok: false, reason: `could not unpack loadtest/ from ${repo}: ${unpacked.stderr.trim().slice(0, 300) || 'no onyx_client/chat_user.py in it'}` };
+    return {
+      ok: false,
+      reason: `could not unpack loadtest/ from ${repo}: ${unpacked.stderr.trim().slice(0, 300) || 'no onyx_client/chat_user.py in it'}`,
+    };
   }
   // chatbench asks what the kit asks (its DEFAULT_MESSAGES, read with Locust's own Python), so both read the same streams.
   const python = interpreterOf(locust);
-  const read = spawnSync(python, ['-c', 'import json, sys; sys.path.insert(0, sys.argv[1]); from onyx_client.chat_user import DEFAULT_MESSAGES; print(json.dumps(DEFAULT_MESSAGES))', loadtestDir], { encoding: 'utf8' });
+  const read = spawnSync(
+    python,
+    [
+      '-c',
+      'import json, sys; sys.path.insert(0, sys.argv[1]); from onyx_client.chat_user import DEFAULT_MESSAGES; print(json.dumps(DEFAULT_MESSAGES))',
+      loadtestDir,
+    ],
+    { encoding: 'utf8' },
+  );
   let messages: unknown;
   try {
     messages = JSON.parse(read.stdout);
@@ -63,7 +87,10 @@ export function prepareKit(): KitSetup {
     messages = undefined;
   }
   if (!Array.isArray(messages) || messages.length === 0 || !messages.every((m) => typeof m === 'string')) {
-    return { ok: false, reason: `could not read the kit's DEFAULT_MESSAGES with ${python}: ${read.stderr.trim().slice(-300)}` };
+    return {
+      ok: false,
+      reason: `could not read the kit's DEFAULT_MESSAGES with ${python}: ${read.stderr.trim().slice(-300)}`,
+    };
   }
   const dataset = join(dir, 'kit-questions.csv');
   const quote = (text: string) => `"${text.replaceAll('"', '""')}"`;
@@ -134,20 +161,79 @@ export interface ToolTiming {
  * `timings`, each ok streamed request's TTFP and TTFT as the tool measured them are pushed to it
  * (the kit's milestone events, chatbench's records), for truth.ts.
  */
-export async function runKitTool(tool: KitTool, round: number, setup: Extract<KitSetup, { ok: true }>, baseUrl: string, token: string, timing: KitTiming, timings?: ToolTiming[], baseline?: string): Promise<KitToolRun> {
+export async function runKitTool(
+  tool: KitTool,
+  round: number,
+  setup: Extract<KitSetup, { ok: true }>,
+  baseUrl: string,
+  token: string,
+  timing: KitTiming,
+  timings?: ToolTiming[],
+  baseline?: string,
+): Promise<KitToolRun> {
   const work = mkdtempSync(join(tmpdir(), `chatbench-kit-${tool}-`));
   const endsFile = join(work, 'ends.txt');
   const timingsFile = join(work, 'timings.txt');
   const outDir = join(work, 'run');
   const started = Date.now();
-  const child: ChildProcess = tool === 'kit'
-    ? spawn(setup.locust, ['-f', LOCUSTFILE, '--headless', '-u', String(timing.users), '-r', String(timing.users), '-t', `${timing.runS}s`, '-H', new URL(baseUrl).origin, '--only-summary', '--loglevel', 'WARNING'], {
-      cwd: work, stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, PYTHONPATH: setup.loadtestDir, ONYX_API_KEY: token, ONYX_WAIT_SECONDS: '0', CHATBENCH_KIT_ENDS: endsFile, CHATBENCH_KIT_TIMINGS: timingsFile },
-    })
-    : spawn(process.execPath, ['bin/chatbench.js', 'load', '--base-url', baseUrl, '--token', token, '--dataset', setup.dataset, '--concurrency', String(timing.users), '--duration', `${timing.runS}s`, '--out', outDir, '--quiet'], {
-      cwd: tool === 'baseline' ? baseline : ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' },
-    });
+  const child: ChildProcess =
+    tool === 'kit'
+      ? spawn(
+          setup.locust,
+          [
+            '-f',
+            LOCUSTFILE,
+            '--headless',
+            '-u',
+            String(timing.users),
+            '-r',
+            String(timing.users),
+            '-t',
+            `${timing.runS}s`,
+            '-H',
+            new URL(baseUrl).origin,
+            '--only-summary',
+            '--loglevel',
+            'WARNING',
+          ],
+          {
+            cwd: work,
+            stdio: ['ignore', 'ignore', 'pipe'],
+            env: {
+              ...process.env,
+              PYTHONPATH: setup.loadtestDir,
+              ONYX_API_KEY: token,
+              ONYX_WAIT_SECONDS: '0',
+              CHATBENCH_KIT_ENDS: endsFile,
+              CHATBENCH_KIT_TIMINGS: timingsFile,
+            },
+          },
+        )
+      : spawn(
+          process.execPath,
+          [
+            'bin/chatbench.js',
+            'load',
+            '--base-url',
+            baseUrl,
+            '--token',
+            token,
+            '--dataset',
+            setup.dataset,
+            '--concurrency',
+            String(timing.users),
+            '--duration',
+            `${timing.runS}s`,
+            '--out',
+            outDir,
+            '--quiet',
+          ],
+          {
+            cwd: tool === 'baseline' ? baseline : ROOT,
+            stdio: ['ignore', 'ignore', 'pipe'],
+            env: { ...process.env, NODE_OPTIONS: '' },
+          },
+        );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-4000)));
   const samples: Sample[] = [];
@@ -166,55 +252,84 @@ export async function runKitTool(tool: KitTool, round: number, setup: Extract<Ki
   const opens = Math.max(started + timing.windowFromS * 1000, firstEnd + 1000);
   const from = samples.find((s) => s.at >= opens);
   const to = [...samples].reverse().find((s) => s.at <= started + timing.windowToS * 1000);
-  if (from === undefined || to === undefined || to.at <= from.at) throw new Error(`${tool} round ${round}: no steady window sampled (exit ${code}):\n${stderr}`);
+  if (from === undefined || to === undefined || to.at <= from.at)
+    throw new Error(`${tool} round ${round}: no steady window sampled (exit ${code}):\n${stderr}`);
   const inWindow = ends.filter((t) => t >= from.at && t <= to.at).length;
   const cpu = to.cpuMs - from.cpuMs;
   const hwms = samples.flatMap((s) => (s.hwmMb === null ? [] : [s.hwmMb]));
   return {
-    tool, round, window_s: (to.at - from.at) / 1000, requests_in_window: inWindow, cpu_ms_in_window: cpu,
-    cpu_ms_per_request: inWindow > 0 ? cpu / inWindow : null, peak_rss_mb: hwms.length > 0 ? Math.max(...hwms) : null,
-    loop_delay_ms: tool === 'kit' ? null : loopDelayOf(outDir), exit_code: code,
+    tool,
+    round,
+    window_s: (to.at - from.at) / 1000,
+    requests_in_window: inWindow,
+    cpu_ms_in_window: cpu,
+    cpu_ms_per_request: inWindow > 0 ? cpu / inWindow : null,
+    peak_rss_mb: hwms.length > 0 ? Math.max(...hwms) : null,
+    loop_delay_ms: tool === 'kit' ? null : loopDelayOf(outDir),
+    exit_code: code,
   };
 }
 
 function kitEnds(file: string): number[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => Number(l) * 1000);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => Number(l) * 1000);
 }
 
-const orNull = (word: string | undefined): number | null => (word === undefined || word === '-' || word === 'None' ? null : Number(word));
+const orNull = (word: string | undefined): number | null =>
+  word === undefined || word === '-' || word === 'None' ? null : Number(word);
 
 /** kit_locustfile.py's `message_id ttfp_ms ttft_ms` lines. */
 function kitTimings(file: string): ToolTiming[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((line) => {
-    const [id, ttfp, ttft] = line.split(' ');
-    return { message_id: Number(id), ttfp_ms: orNull(ttfp), ttft_ms: orNull(ttft) };
-  });
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((line) => {
+      const [id, ttfp, ttft] = line.split(' ');
+      return { message_id: Number(id), ttfp_ms: orNull(ttfp), ttft_ms: orNull(ttft) };
+    });
 }
 
 function chatbenchTimings(outDir: string): ToolTiming[] {
   const file = join(outDir, 'results.jsonl');
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').flatMap((line) => {
-    const r = JSON.parse(line) as { outcome: string; message_id: number | null; ttfp_ms: number | null; ttft_ms: number | null };
-    return r.outcome === 'ok' && r.message_id !== null ? [{ message_id: r.message_id, ttfp_ms: r.ttfp_ms, ttft_ms: r.ttft_ms }] : [];
-  });
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .flatMap((line) => {
+      const r = JSON.parse(line) as {
+        outcome: string;
+        message_id: number | null;
+        ttfp_ms: number | null;
+        ttft_ms: number | null;
+      };
+      return r.outcome === 'ok' && r.message_id !== null
+        ? [{ message_id: r.message_id, ttfp_ms: r.ttfp_ms, ttft_ms: r.ttft_ms }]
+        : [];
+    });
 }
 
 /** Epoch ms at which each ok record ended: its send's wall time plus its total. */
 function chatbenchEnds(outDir: string): number[] {
   const file = join(outDir, 'results.jsonl');
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').flatMap((line) => {
-    const r = JSON.parse(line) as { outcome: string; started_at: string; total_ms: number | null };
-    return r.outcome === 'ok' && r.total_ms !== null ? [Date.parse(r.started_at) + r.total_ms] : [];
-  });
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .flatMap((line) => {
+      const r = JSON.parse(line) as { outcome: string; started_at: string; total_ms: number | null };
+      return r.outcome === 'ok' && r.total_ms !== null ? [Date.parse(r.started_at) + r.total_ms] : [];
+    });
 }
 
 function loopDelayOf(outDir: string): KitToolRun['loop_delay_ms'] {
   try {
-    return (JSON.parse(readFileSync(join(outDir, 'generator.json'), 'utf8')) as { loop_delay_ms: KitToolRun['loop_delay_ms'] }).loop_delay_ms;
+    return (
+      JSON.parse(readFileSync(join(outDir, 'generator.json'), 'utf8')) as { loop_delay_ms: KitToolRun['loop_delay_ms'] }
+    ).loop_delay_ms;
   } catch {
     return null;
   }
@@ -227,7 +342,12 @@ export interface KitFigures {
   readonly timing: KitTiming;
   readonly runs: KitToolRun[];
   /** Per tool: medians over the rounds. */
-  readonly medians: { tool: KitTool; cpu_ms_per_request: number | null; requests_in_window: number | null; peak_rss_mb: number | null }[];
+  readonly medians: {
+    tool: KitTool;
+    cpu_ms_per_request: number | null;
+    requests_in_window: number | null;
+    peak_rss_mb: number | null;
+  }[];
   /** chatbench ÷ kit CPU per streamed request, per round (target < 1.0), and their median. */
   readonly ratios: number[];
   readonly ratio: number | null;
@@ -253,12 +373,31 @@ const median = (values: readonly number[]): number | null => {
  * with other work both meet the same contention at the same moments (the simulator then serves
  * twice the users).
  */
-export async function kitSection(baseUrl: string, token: string, rounds: number, timing: KitTiming, log: (line: string) => void, hasTime: () => boolean, together = false, baseline?: string): Promise<KitFigures> {
+export async function kitSection(
+  baseUrl: string,
+  token: string,
+  rounds: number,
+  timing: KitTiming,
+  log: (line: string) => void,
+  hasTime: () => boolean,
+  together = false,
+  baseline?: string,
+): Promise<KitFigures> {
   const setup = prepareKit();
   const none = { baseline_ratios: [], baseline_ratio: null, change_ratios: [], change_ratio: null };
   if (!setup.ok) {
     log(`bench:load: the service's kit skipped: ${setup.reason}`);
-    return { skipped: setup.reason, together, timing, runs: [], medians: [], ratios: [], ratio: null, loop_delay_ms: [], ...none };
+    return {
+      skipped: setup.reason,
+      together,
+      timing,
+      runs: [],
+      medians: [],
+      ratios: [],
+      ratio: null,
+      loop_delay_ms: [],
+      ...none,
+    };
   }
   const runs: KitToolRun[] = [];
   const ratios: number[] = [];
@@ -269,12 +408,21 @@ export async function kitSection(baseUrl: string, token: string, rounds: number,
     const order: KitTool[] = round % 2 === 1 ? tools : [...tools].reverse();
     const mine: Partial<Record<KitTool, KitToolRun>> = {};
     const measured: KitToolRun[] = [];
-    if (together) measured.push(...(await Promise.all(order.map((tool) => runKitTool(tool, round, setup, baseUrl, token, timing, undefined, baseline)))));
-    else for (const tool of order) measured.push(await runKitTool(tool, round, setup, baseUrl, token, timing, undefined, baseline));
+    if (together)
+      measured.push(
+        ...(await Promise.all(
+          order.map((tool) => runKitTool(tool, round, setup, baseUrl, token, timing, undefined, baseline)),
+        )),
+      );
+    else
+      for (const tool of order)
+        measured.push(await runKitTool(tool, round, setup, baseUrl, token, timing, undefined, baseline));
     for (const run of measured) {
       mine[run.tool] = run;
       runs.push(run);
-      log(`bench:load: kit round ${round}${together ? ' (together)' : ''} ${run.tool}: ${run.cpu_ms_per_request?.toFixed(2) ?? '–'} ms CPU per streamed request (${run.requests_in_window} in ${run.window_s.toFixed(1)} s), peak RSS ${run.peak_rss_mb?.toFixed(0) ?? '–'} MB`);
+      log(
+        `bench:load: kit round ${round}${together ? ' (together)' : ''} ${run.tool}: ${run.cpu_ms_per_request?.toFixed(2) ?? '–'} ms CPU per streamed request (${run.requests_in_window} in ${run.window_s.toFixed(1)} s), peak RSS ${run.peak_rss_mb?.toFixed(0) ?? '–'} MB`,
+      );
     }
     const ours = mine.chatbench?.cpu_ms_per_request;
     const theirs = mine.kit?.cpu_ms_per_request;
@@ -284,8 +432,16 @@ export async function kitSection(baseUrl: string, token: string, rounds: number,
     if (ours != null && before != null && before > 0) changeRatios.push(ours / before);
   }
   return {
-    skipped: null, together, timing, runs, ratios, ratio: median(ratios),
-    baseline_ratios: baselineRatios, baseline_ratio: median(baselineRatios), change_ratios: changeRatios, change_ratio: median(changeRatios),
+    skipped: null,
+    together,
+    timing,
+    runs,
+    ratios,
+    ratio: median(ratios),
+    baseline_ratios: baselineRatios,
+    baseline_ratio: median(baselineRatios),
+    change_ratios: changeRatios,
+    change_ratio: median(changeRatios),
     medians: tools.map((tool) => {
       const of = runs.filter((r) => r.tool === tool);
       return {
@@ -303,7 +459,7 @@ const fmt = (v: number | null | undefined, digits = 2) => (v === null || v === u
 
 /** The section of load.md. */
 export function renderKitMd(k: KitFigures): string[] {
-  const lines = ['## Against the service\'s own kit (Locust), streamed at realistic pace', ''];
+  const lines = ["## Against the service's own kit (Locust), streamed at realistic pace", ''];
   if (k.skipped !== null) return [...lines, `Skipped: ${k.skipped}.`, ''];
   const t = k.timing;
   lines.push(
@@ -313,11 +469,23 @@ export function renderKitMd(k: KitFigures): string[] {
     '|:---|---:|---:|---:|---:|',
   );
   for (const m of k.medians) {
-    const ratio = m.tool === 'chatbench' ? `**${fmt(k.ratio)}×** (${k.ratios.map((r) => r.toFixed(2)).join(', ')})`
-      : m.tool === 'baseline' ? `${fmt(k.baseline_ratio)}× (${k.baseline_ratios.map((r) => r.toFixed(2)).join(', ')}); chatbench ÷ baseline **${fmt(k.change_ratio)}×** (${k.change_ratios.map((r) => r.toFixed(2)).join(', ')})` : '';
-    lines.push(`| ${m.tool === 'kit' ? 'the kit (Locust, Python)' : m.tool} | ${fmt(m.cpu_ms_per_request)} | ${fmt(m.requests_in_window, 0)} | ${fmt(m.peak_rss_mb, 0)} | ${ratio} |`);
+    const ratio =
+      m.tool === 'chatbench'
+        ? `**${fmt(k.ratio)}×** (${k.ratios.map((r) => r.toFixed(2)).join(', ')})`
+        : m.tool === 'baseline'
+          ? `${fmt(k.baseline_ratio)}× (${k.baseline_ratios.map((r) => r.toFixed(2)).join(', ')}); chatbench ÷ baseline **${fmt(k.change_ratio)}×** (${k.change_ratios.map((r) => r.toFixed(2)).join(', ')})`
+          : '';
+    lines.push(
+      `| ${m.tool === 'kit' ? 'the kit (Locust, Python)' : m.tool} | ${fmt(m.cpu_ms_per_request)} | ${fmt(m.requests_in_window, 0)} | ${fmt(m.peak_rss_mb, 0)} | ${ratio} |`,
+    );
   }
-  const delays = k.loop_delay_ms.map((d, i) => `round ${i + 1}: ${d === null ? '–' : `p50 ${fmt(d.p50)} / p99 ${fmt(d.p99)} / max ${fmt(d.max)} ms`}`);
-  lines.push('', `chatbench's event-loop delay over each ${t.users}-user run, its first second included (target: max ≤ 10 ms, p99 ≤ 2 ms on a quiet machine): ${delays.join('; ')}.`, '');
+  const delays = k.loop_delay_ms.map(
+    (d, i) => `round ${i + 1}: ${d === null ? '–' : `p50 ${fmt(d.p50)} / p99 ${fmt(d.p99)} / max ${fmt(d.max)} ms`}`,
+  );
+  lines.push(
+    '',
+    `chatbench's event-loop delay over each ${t.users}-user run, its first second included (target: max ≤ 10 ms, p99 ≤ 2 ms on a quiet machine): ${delays.join('; ')}.`,
+    '',
+  );
   return lines;
 }

@@ -22,11 +22,15 @@ const START_TIMEOUT_MS = 20_000;
 export async function startSimProcess(config: Record<string, unknown>): Promise<SimProcess> {
   const file = join(mkdtempSync(join(tmpdir(), 'chatbench-sim-')), 'sim.json');
   writeFileSync(file, JSON.stringify(config));
-  const child: ChildProcess = spawn(process.execPath, ['bin/chatbench.js', 'serve', '--host', '127.0.0.1', '--port', '0', '--sim-config', file], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_OPTIONS: '' },
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['bin/chatbench.js', 'serve', '--host', '127.0.0.1', '--port', '0', '--sim-config', file],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_OPTIONS: '' },
+    },
+  );
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const close = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -35,7 +39,10 @@ export async function startSimProcess(config: Record<string, unknown>): Promise<
   };
   let output = '';
   const baseUrl = await new Promise<string>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`the simulator did not start within ${START_TIMEOUT_MS} ms:\n${output}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => fail(new Error(`the simulator did not start within ${START_TIMEOUT_MS} ms:\n${output}`)),
+      START_TIMEOUT_MS,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString('utf8');
       const match = /listening on (http:\/\/127\.0\.0\.1:\d+\S*)/.exec(output);

@@ -47,38 +47,102 @@ export interface ToolResult {
 const ROOT = resolve(import.meta.dirname, '../../..');
 
 async function runChatbench(job: ToolJob): Promise<ToolResult> {
-  const prepared = await prepareLoad({ operation: 'chat', mode: job.mode, datasetPath: 'datasets/sample.csv', setFlags: [], cwd: ROOT });
+  const prepared = await prepareLoad({
+    operation: 'chat',
+    mode: job.mode,
+    datasetPath: 'datasets/sample.csv',
+    setFlags: [],
+    cwd: ROOT,
+  });
   const spec = LoadSpecSchema.parse({
-    operation: 'chat', mode: job.mode, model: 'open', rate: job.rate, arrival: 'constant', max_in_flight: 5000, connections: job.connections, stages: null,
-    duration_ms: job.durationMs, requests: null, warmup_ms: 0, cooldown_ms: 0, seed: 1, question_order: 'sequential',
-    set: 'default', tokens: 1, token_weights: null, shard: null, start_at: null,
+    operation: 'chat',
+    mode: job.mode,
+    model: 'open',
+    rate: job.rate,
+    arrival: 'constant',
+    max_in_flight: 5000,
+    connections: job.connections,
+    stages: null,
+    duration_ms: job.durationMs,
+    requests: null,
+    warmup_ms: 0,
+    cooldown_ms: 0,
+    seed: 1,
+    question_order: 'sequential',
+    set: 'default',
+    tokens: 1,
+    token_weights: null,
+    shard: null,
+    start_at: null,
   });
   const outDir = join(mkdtempSync(join(tmpdir(), 'chatbench-bench-')), 'run');
   const { generator: g } = await runLoad({
-    spec, baseUrl: job.baseUrl, tokens: [job.token], prepared, target: 'service', cwd: ROOT, outDir,
-    signal: new AbortController().signal, graceMs: 5000, timeoutMs: 30_000, retries: 0, retry429: false, version: 'bench', cpuUsage: () => process.cpuUsage(),
+    spec,
+    baseUrl: job.baseUrl,
+    tokens: [job.token],
+    prepared,
+    target: 'service',
+    cwd: ROOT,
+    outDir,
+    signal: new AbortController().signal,
+    graceMs: 5000,
+    timeoutMs: 30_000,
+    retries: 0,
+    retry429: false,
+    version: 'bench',
+    cpuUsage: () => process.cpuUsage(),
   });
-  const records = readFileSync(join(outDir, 'results.jsonl'), 'utf8').split('\n').filter(Boolean)
-    .map((line) => JSON.parse(line) as { outcome: string; scheduled_offset_ms: number | null; queue_ms: number | null; response_ms: number | null });
-  const steady = records.filter((r) => (r.scheduled_offset_ms ?? 0) >= job.settleMs && r.queue_ms !== null).map((r) => r.queue_ms!).sort((a, b) => a - b);
+  const records = readFileSync(join(outDir, 'results.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map(
+      (line) =>
+        JSON.parse(line) as {
+          outcome: string;
+          scheduled_offset_ms: number | null;
+          queue_ms: number | null;
+          response_ms: number | null;
+        },
+    );
+  const steady = records
+    .filter((r) => (r.scheduled_offset_ms ?? 0) >= job.settleMs && r.queue_ms !== null)
+    .map((r) => r.queue_ms!)
+    .sort((a, b) => a - b);
   const lastEnd = records.reduce((end, r) => Math.max(end, (r.scheduled_offset_ms ?? 0) + (r.response_ms ?? 0)), 0);
   return {
-    tool: 'chatbench', sent: g.sent, ok: records.filter((r) => r.outcome === 'ok').length,
+    tool: 'chatbench',
+    sent: g.sent,
+    ok: records.filter((r) => r.outcome === 'ok').length,
     cpu_ms: (g.cpu_user_ms ?? 0) + (g.cpu_system_ms ?? 0),
     achieved_rate: records.length / (Math.max(job.durationMs, lastEnd) / 1000),
-    lag_p99_ms: g.schedule_lag_ms.p99, steady_lag_p99_ms: percentile(steady, 0.99) ?? null,
-    loop_delay_p99_ms: g.loop_delay_ms?.p99 ?? null, dropped: g.dropped.length,
+    lag_p99_ms: g.schedule_lag_ms.p99,
+    steady_lag_p99_ms: percentile(steady, 0.99) ?? null,
+    loop_delay_p99_ms: g.loop_delay_ms?.p99 ?? null,
+    dropped: g.dropped.length,
   };
 }
 
 async function runFloorJob(job: ToolJob): Promise<ToolResult> {
   const before = process.cpuUsage();
-  const r = await runFloor({ baseUrl: job.baseUrl, token: job.token, bodies: job.bodies, rate: job.rate, durationMs: job.durationMs, connections: job.connections });
+  const r = await runFloor({
+    baseUrl: job.baseUrl,
+    token: job.token,
+    bodies: job.bodies,
+    rate: job.rate,
+    durationMs: job.durationMs,
+    connections: job.connections,
+  });
   const used = process.cpuUsage(before);
   return {
-    tool: 'floor', sent: r.sent, ok: r.ok, cpu_ms: (used.user + used.system) / 1000,
+    tool: 'floor',
+    sent: r.sent,
+    ok: r.ok,
+    cpu_ms: (used.user + used.system) / 1000,
     achieved_rate: r.sent / (Math.max(job.durationMs, r.duration_ms) / 1000),
-    lag_p99_ms: r.lag_p99_ms, steady_lag_p99_ms: null, loop_delay_p99_ms: null, dropped: 0,
+    lag_p99_ms: r.lag_p99_ms,
+    steady_lag_p99_ms: null,
+    loop_delay_p99_ms: null,
+    dropped: 0,
   };
 }
 
@@ -90,13 +154,25 @@ async function runAutocannon(job: ToolJob): Promise<ToolResult> {
   const url = new URL(job.baseUrl);
   const before = process.cpuUsage();
   const result = await autocannon({
-    url: `${url.origin}${url.pathname.replace(/\/+$/, '')}/chat/send-chat-message`, method: 'POST', body: job.bodies[0], connections: job.connections,
-    overallRate: job.rate, duration: job.durationMs / 1000, headers: { 'content-type': 'application/json', authorization: `Bearer ${job.token}` },
+    url: `${url.origin}${url.pathname.replace(/\/+$/, '')}/chat/send-chat-message`,
+    method: 'POST',
+    body: job.bodies[0],
+    connections: job.connections,
+    overallRate: job.rate,
+    duration: job.durationMs / 1000,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${job.token}` },
   });
   const used = process.cpuUsage(before);
   return {
-    tool: 'autocannon', sent: result.requests.total, ok: result['2xx'], cpu_ms: (used.user + used.system) / 1000,
-    achieved_rate: result.requests.total / (job.durationMs / 1000), lag_p99_ms: null, steady_lag_p99_ms: null, loop_delay_p99_ms: null, dropped: 0,
+    tool: 'autocannon',
+    sent: result.requests.total,
+    ok: result['2xx'],
+    cpu_ms: (used.user + used.system) / 1000,
+    achieved_rate: result.requests.total / (job.durationMs / 1000),
+    lag_p99_ms: null,
+    steady_lag_p99_ms: null,
+    loop_delay_p99_ms: null,
+    dropped: 0,
   };
 }
 

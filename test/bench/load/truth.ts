@@ -48,7 +48,10 @@ export interface TruthFigures {
 }
 
 /** The errors (tool − truth, ms) of the requests both sides saw. Pure. */
-export function pairErrors(timings: readonly ToolTiming[], traces: readonly SimTrace[]): { ttfp: number[]; ttft: number[]; unpaired: number } {
+export function pairErrors(
+  timings: readonly ToolTiming[],
+  traces: readonly SimTrace[],
+): { ttfp: number[]; ttft: number[]; unpaired: number } {
   const byId = new Map(traces.map((t) => [t.message_id, t]));
   const ttfp: number[] = [];
   const ttft: number[] = [];
@@ -62,7 +65,8 @@ export function pairErrors(timings: readonly ToolTiming[], traces: readonly SimT
     // The first write holding a line (the first may be the headers alone).
     const part = trace.part_flush ?? null;
     if (timing.ttfp_ms !== null && part !== null) ttfp.push(timing.ttfp_ms - (part - trace.arrival));
-    if (timing.ttft_ms !== null && trace.delta_flush !== null) ttft.push(timing.ttft_ms - (trace.delta_flush - trace.arrival));
+    if (timing.ttft_ms !== null && trace.delta_flush !== null)
+      ttft.push(timing.ttft_ms - (trace.delta_flush - trace.arrival));
   }
   return { ttfp, ttft, unpaired };
 }
@@ -74,13 +78,24 @@ export function errorFigures(errors: readonly number[]): ErrorFigures {
 
 /** The truth server in its own process. */
 async function startTruth(config: Record<string, unknown>): Promise<{ baseUrl: string; child: ChildProcess }> {
-  const child = spawnBenchChild({ script: new URL('./truth-child.ts', import.meta.url).pathname, args: [], core: null });
+  const child = spawnBenchChild({
+    script: new URL('./truth-child.ts', import.meta.url).pathname,
+    args: [],
+    core: null,
+  });
   await nextMessage<FromSim, 'ready'>(child, 'ready');
   const started = await ask<FromSim, 'started'>(child, { type: 'start', config }, 'started');
   return { baseUrl: started.baseUrl, child };
 }
 
-export async function truthSection(config: Record<string, unknown>, token: string, rounds: number, timing: Omit<KitTiming, 'users'>, log: (line: string) => void, hasTime: () => boolean): Promise<TruthFigures> {
+export async function truthSection(
+  config: Record<string, unknown>,
+  token: string,
+  rounds: number,
+  timing: Omit<KitTiming, 'users'>,
+  log: (line: string) => void,
+  hasTime: () => boolean,
+): Promise<TruthFigures> {
   const setup = prepareKit();
   if (!setup.ok) {
     log(`bench:load: timing against the truth server skipped: ${setup.reason}`);
@@ -106,7 +121,9 @@ export async function truthSection(config: Record<string, unknown>, token: strin
           into.unpaired += paired.unpaired;
           pooled.set(key, into);
           const f = errorFigures(paired.ttfp);
-          log(`bench:load: truth round ${round}, ${users} users, ${tool}: TTFP error median ${f.median?.toFixed(2) ?? '–'} ms, p95 ${f.p95?.toFixed(2) ?? '–'} ms (${f.n} paired, ${paired.unpaired} unpaired)`);
+          log(
+            `bench:load: truth round ${round}, ${users} users, ${tool}: TTFP error median ${f.median?.toFixed(2) ?? '–'} ms, p95 ${f.p95?.toFixed(2) ?? '–'} ms (${f.n} paired, ${paired.unpaired} unpaired)`,
+          );
         }
       }
       done = round;
@@ -120,7 +137,8 @@ export async function truthSection(config: Record<string, unknown>, token: strin
   for (const users of TRUTH_USERS) {
     for (const tool of ['kit', 'chatbench'] as const) {
       const p = pooled.get(`${tool}/${users}`);
-      if (p !== undefined) rows.push({ tool, users, ttfp: errorFigures(p.ttfp), ttft: errorFigures(p.ttft), unpaired: p.unpaired });
+      if (p !== undefined)
+        rows.push({ tool, users, ttfp: errorFigures(p.ttfp), ttft: errorFigures(p.ttft), unpaired: p.unpaired });
     }
   }
   return { skipped: null, rounds: done, timing, rows };
@@ -138,7 +156,10 @@ export function renderTruthMd(t: TruthFigures): string[] {
     '| users | tool | paired | TTFP error median (ms) | TTFP error p95 (ms) | TTFT error median (ms) | TTFT error p95 (ms) |',
     '|---:|:---|---:|---:|---:|---:|---:|',
   );
-  for (const r of t.rows) lines.push(`| ${r.users} | ${r.tool === 'kit' ? 'the kit (Locust)' : 'chatbench'} | ${r.ttfp.n} | ${fmt(r.ttfp.median)} | ${fmt(r.ttfp.p95)} | ${fmt(r.ttft.median)} | ${fmt(r.ttft.p95)} |`);
+  for (const r of t.rows)
+    lines.push(
+      `| ${r.users} | ${r.tool === 'kit' ? 'the kit (Locust)' : 'chatbench'} | ${r.ttfp.n} | ${fmt(r.ttfp.median)} | ${fmt(r.ttfp.p95)} | ${fmt(r.ttft.median)} | ${fmt(r.ttft.p95)} |`,
+    );
   lines.push('');
   return lines;
 }

@@ -36,9 +36,21 @@ async function main(data: LoadWorkerData): Promise<void> {
     });
   });
   const shard = await openLoadShard({
-    spec, planInput: planInput(prepared, spec), baseUrl: data.baseUrl, tokens: data.tokens, timeoutMs: data.timeoutMs, maxDurationMs: data.maxDurationMs,
-    maxAnswerBytes: data.maxAnswerBytes, maxBodyBytes: data.maxBodyBytes, maxLineBytes: data.maxLineBytes, maxErrorBodyBytes: data.maxErrorBodyBytes,
-    retries: data.retries, retry429: data.retry429, graceMs: data.graceMs, now: () => performance.now(), wallClock: Date.now,
+    spec,
+    planInput: planInput(prepared, spec),
+    baseUrl: data.baseUrl,
+    tokens: data.tokens,
+    timeoutMs: data.timeoutMs,
+    maxDurationMs: data.maxDurationMs,
+    maxAnswerBytes: data.maxAnswerBytes,
+    maxBodyBytes: data.maxBodyBytes,
+    maxLineBytes: data.maxLineBytes,
+    maxErrorBodyBytes: data.maxErrorBodyBytes,
+    retries: data.retries,
+    retry429: data.retry429,
+    graceMs: data.graceMs,
+    now: () => performance.now(),
+    wallClock: Date.now,
     // What the thread does with a record (the parent validates and writes it).
     rehearse: (record) => void finishedRecord(record, expectations),
   });
@@ -58,7 +70,9 @@ async function main(data: LoadWorkerData): Promise<void> {
   let run;
   try {
     run = await shard.run({
-      zero, signal: controller.signal, counters,
+      zero,
+      signal: controller.signal,
+      counters,
       onRecord: (unscored) => {
         batch.push(finishedRecord(unscored, expectations));
         if (batch.length >= BATCH) flush();
@@ -72,14 +86,27 @@ async function main(data: LoadWorkerData): Promise<void> {
   const { run_failed: runFailed, lags_ms: lags, ...health } = run;
   const lagsMs = Float64Array.from(lags);
   post({ type: 'counters', counters });
-  post({
-    type: 'done',
-    health: { ...health, lags_ms: lagsMs, loop_delay_ms: loop.stop(), skipped_turns: counters.skipped, run_failed: runFailed ? { message: runFailed.message, hint: runFailed.hint } : null },
-  }, [lagsMs.buffer as ArrayBuffer]);
+  post(
+    {
+      type: 'done',
+      health: {
+        ...health,
+        lags_ms: lagsMs,
+        loop_delay_ms: loop.stop(),
+        skipped_turns: counters.skipped,
+        run_failed: runFailed ? { message: runFailed.message, hint: runFailed.hint } : null,
+      },
+    },
+    [lagsMs.buffer as ArrayBuffer],
+  );
   port.close();
 }
 
 main(workerData as LoadWorkerData).catch((error: unknown) => {
-  post({ type: 'failed', message: error instanceof Error ? error.message : String(error), stack: error instanceof Error ? error.stack : undefined });
+  post({
+    type: 'failed',
+    message: error instanceof Error ? error.message : String(error),
+    stack: error instanceof Error ? error.stack : undefined,
+  });
   port.close();
 });

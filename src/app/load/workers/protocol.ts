@@ -33,8 +33,7 @@ export interface LoadWorkerData {
 
 export type ToWorker =
   /** The schedule's zero as epoch ms (performance.timeOrigin + performance.now() on any thread). */
-  | { readonly type: 'go'; readonly zeroEpochMs: number }
-  | { readonly type: 'abort' };
+  { readonly type: 'go'; readonly zeroEpochMs: number } | { readonly type: 'abort' };
 
 /** A worker's share of the generator's health; the parent adds the shares up (run-load-workers.ts). */
 export interface WorkerHealth {

@@ -74,7 +74,10 @@ interface Running {
 export async function runLoadWorkers(options: LoadWorkersOptions): Promise<LoadWorkersResult> {
   const { spec, workers: count } = options;
   const wallClock = options.wallClock ?? Date.now;
-  const sink = openResultsFile(join(options.outDir, 'results.jsonl'), { hint: 'every record written so far is intact; `chatbench report` rebuilds the reports from them', secrets: runSecrets({ tokens: options.tokens, mcpHeaders: options.prepared.defaults.mcp_headers }) });
+  const sink = openResultsFile(join(options.outDir, 'results.jsonl'), {
+    hint: 'every record written so far is intact; `chatbench report` rebuilds the reports from them',
+    secrets: runSecrets({ tokens: options.tokens, mcpHeaders: options.prepared.defaults.mcp_headers }),
+  });
   const counters = createLoadCounters();
   let writeError: unknown;
   const running: Running[] = [];
@@ -96,7 +99,8 @@ export async function runLoadWorkers(options: LoadWorkersOptions): Promise<LoadW
     }
   };
   const sumCounters = () => {
-    for (const key of Object.keys(counters) as Array<keyof LoadCounters>) counters[key] = running.reduce((sum, r) => sum + r.counters[key], 0);
+    for (const key of Object.keys(counters) as Array<keyof LoadCounters>)
+      counters[key] = running.reduce((sum, r) => sum + r.counters[key], 0);
   };
   let ticker: ReturnType<typeof createLoadTicker> | undefined;
   for (let w = 0; w < count; w++) running.push(startWorker(workerDataOf(options, w, count), onRecords, sumCounters));
@@ -114,14 +118,29 @@ export async function runLoadWorkers(options: LoadWorkersOptions): Promise<LoadW
     const zeroEpochMs = performance.timeOrigin + performance.now() + ZERO_LEAD_MS;
     const wallZero = wallClock() + ZERO_LEAD_MS;
     const cpuBefore = options.cpuUsage?.();
-    ticker = createLoadTicker({ counters, now: () => performance.now(), zero: zeroEpochMs - performance.timeOrigin, onTick: (tick) => options.onTick?.(tick) });
+    ticker = createLoadTicker({
+      counters,
+      now: () => performance.now(),
+      zero: zeroEpochMs - performance.timeOrigin,
+      onTick: (tick) => options.onTick?.(tick),
+    });
     send({ type: 'go', zeroEpochMs });
     options.onZero?.(zeroEpochMs - performance.timeOrigin);
     if (options.signal.aborted) abort();
     const healths = await Promise.all(running.map((r) => r.done));
     ticker.stop();
     const cpuAfter = options.cpuUsage?.();
-    return { generator: combine(healths, warm, { spec, schedule: options.schedule, startAt: options.startAt, wallZero, cpuBefore, cpuAfter }), runFailed: runFailedOf(healths) };
+    return {
+      generator: combine(healths, warm, {
+        spec,
+        schedule: options.schedule,
+        startAt: options.startAt,
+        wallZero,
+        cpuBefore,
+        cpuAfter,
+      }),
+      runFailed: runFailedOf(healths),
+    };
   } finally {
     ticker?.stop();
     options.signal.removeEventListener('abort', abort);
@@ -134,13 +153,28 @@ export async function runLoadWorkers(options: LoadWorkersOptions): Promise<LoadW
 
 function workerDataOf(options: LoadWorkersOptions, w: number, count: number): LoadWorkerData {
   return {
-    spec: workerSpec(options.spec, w, count), prepared: options.prepared, baseUrl: options.baseUrl, trustedCa: trustedCertificates(), tokens: options.tokens,
-    timeoutMs: options.timeoutMs, maxDurationMs: options.maxDurationMs, maxAnswerBytes: options.maxAnswerBytes, maxBodyBytes: options.maxBodyBytes, maxLineBytes: options.maxLineBytes, maxErrorBodyBytes: options.maxErrorBodyBytes,
-    retries: options.retries, retry429: options.retry429, graceMs: options.graceMs,
+    spec: workerSpec(options.spec, w, count),
+    prepared: options.prepared,
+    baseUrl: options.baseUrl,
+    trustedCa: trustedCertificates(),
+    tokens: options.tokens,
+    timeoutMs: options.timeoutMs,
+    maxDurationMs: options.maxDurationMs,
+    maxAnswerBytes: options.maxAnswerBytes,
+    maxBodyBytes: options.maxBodyBytes,
+    maxLineBytes: options.maxLineBytes,
+    maxErrorBodyBytes: options.maxErrorBodyBytes,
+    retries: options.retries,
+    retry429: options.retry429,
+    graceMs: options.graceMs,
   };
 }
 
-function startWorker(data: LoadWorkerData, onRecords: (records: readonly RequestRecord[]) => void, onCounters: () => void): Running {
+function startWorker(
+  data: LoadWorkerData,
+  onRecords: (records: readonly RequestRecord[]) => void,
+  onCounters: () => void,
+): Running {
   const worker = new Worker(...workerEntry(data));
   let readyResolve!: (value: { connections_opened: number; warm_up_ms: number }) => void;
   const ready = new Promise<{ connections_opened: number; warm_up_ms: number }>((resolve) => (readyResolve = resolve));
@@ -197,7 +231,9 @@ function workerEntry(data: LoadWorkerData): ConstructorParameters<typeof Worker>
   const built = join(src, '..', 'dist', 'app', 'load', 'workers', 'load-worker.js');
   if (builtAfterSources(join(src, '..', 'dist', '.source-digest'), src)) return [pathToFileURL(built), options];
   // tsx's ESM API by path: its package exports give `require` the CommonJS build, which cannot register in a thread.
-  const tsx = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'esm', 'api', 'index.mjs')).href;
+  const tsx = pathToFileURL(
+    join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'esm', 'api', 'index.mjs'),
+  ).href;
   const ts = new URL('./load-worker.ts', import.meta.url).href;
   const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(ts)}); });`;
   return [boot, { ...options, eval: true }];
@@ -215,11 +251,17 @@ function builtAfterSources(stamp: string, src: string): boolean {
   return !newer(src);
 }
 
-
 function combine(
   healths: readonly WorkerHealth[],
   warm: ReadonlyArray<{ connections_opened: number; warm_up_ms: number }>,
-  run: { spec: LoadOptions['spec']; schedule: LoadSchedule; startAt: number | null; wallZero: number; cpuBefore: { user: number; system: number } | undefined; cpuAfter: { user: number; system: number } | undefined },
+  run: {
+    spec: LoadOptions['spec'];
+    schedule: LoadSchedule;
+    startAt: number | null;
+    wallZero: number;
+    cpuBefore: { user: number; system: number } | undefined;
+    cpuAfter: { user: number; system: number } | undefined;
+  },
 ): GeneratorHealth {
   const sum = (pick: (h: WorkerHealth) => number) => healths.reduce((total, h) => total + pick(h), 0);
   const lags = new Float64Array(sum((h) => h.lags_ms.length));
@@ -234,10 +276,16 @@ function combine(
   const open = run.spec.model === 'open';
   const { cpuBefore, cpuAfter } = run;
   return {
-    planned_arrivals: sum((h) => h.planned_arrivals), sent: sum((h) => h.sent), dropped: healths.flatMap((h) => h.dropped).sort((a, b) => a.scheduled_offset_ms - b.scheduled_offset_ms),
-    unsent: sum((h) => h.unsent), queued: sum((h) => h.queued), late_sends: sum((h) => h.late_sends),
+    planned_arrivals: sum((h) => h.planned_arrivals),
+    sent: sum((h) => h.sent),
+    dropped: healths.flatMap((h) => h.dropped).sort((a, b) => a.scheduled_offset_ms - b.scheduled_offset_ms),
+    unsent: sum((h) => h.unsent),
+    queued: sum((h) => h.queued),
+    late_sends: sum((h) => h.late_sends),
     schedule_lag_ms: open ? { p50: lag(0.5), p99: lag(0.99), max: lag(1) } : { p50: null, p99: null, max: null },
-    peak_in_flight: sum((h) => h.peak_in_flight), interrupted: healths.some((h) => h.interrupted), duration_ms: roundMs(Math.max(0, ...healths.map((h) => h.duration_ms))),
+    peak_in_flight: sum((h) => h.peak_in_flight),
+    interrupted: healths.some((h) => h.interrupted),
+    duration_ms: roundMs(Math.max(0, ...healths.map((h) => h.duration_ms))),
     cpu_user_ms: cpuBefore && cpuAfter ? roundMs((cpuAfter.user - cpuBefore.user) / 1000) : null,
     cpu_system_ms: cpuBefore && cpuAfter ? roundMs((cpuAfter.system - cpuBefore.system) / 1000) : null,
     started_at: new Date(run.wallZero).toISOString(),
@@ -246,7 +294,9 @@ function combine(
     loop_delay_ms: healths.reduce<LoopDelay | null>((worst, h) => worseLoopDelay(worst, h.loop_delay_ms ?? null), null),
     connections_opened: warm.reduce((total, w) => total + w.connections_opened, 0),
     warm_up_ms: roundMs(Math.max(0, ...warm.map((w) => w.warm_up_ms))),
-    ...(run.spec.conversations ? { conversations: { started: sum((h) => h.started), skipped_turns: sum((h) => h.skipped_turns) } } : {}),
+    ...(run.spec.conversations
+      ? { conversations: { started: sum((h) => h.started), skipped_turns: sum((h) => h.skipped_turns) } }
+      : {}),
   };
 }
 

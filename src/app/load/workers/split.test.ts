@@ -10,8 +10,12 @@ describe('workerShard', () => {
     }
   });
 
-  it('inside --shard i/M, splits the shard\'s own requests again: worker w takes its requests number j with j mod N = w', () => {
-    for (const [index, count] of [[1, 2], [2, 2], [3, 4]] as const) {
+  it("inside --shard i/M, splits the shard's own requests again: worker w takes its requests number j with j mod N = w", () => {
+    for (const [index, count] of [
+      [1, 2],
+      [2, 2],
+      [3, 4],
+    ] as const) {
       const shard = { index, count };
       const mine = Array.from({ length: 200 }, (_, k) => k).filter((k) => inShard(k, shard));
       for (let w = 0; w < 3; w++) {
@@ -49,15 +53,29 @@ describe('--workers', () => {
   });
 
   it('auto: cores − 1 for a remote target, 1 on loopback or the embedded simulator', () => {
-    expect(resolveWorkers('auto', { url: 'https://chat.example.com/api', cores: 8 })).toEqual({ count: 7, reason: 'auto: 8 cores − 1' });
+    expect(resolveWorkers('auto', { url: 'https://chat.example.com/api', cores: 8 })).toEqual({
+      count: 7,
+      reason: 'auto: 8 cores − 1',
+    });
     expect(resolveWorkers('auto', { url: 'https://chat.example.com', cores: 1 }).count).toBe(1);
-    expect(resolveWorkers('auto', { url: 'http://127.0.0.1:8080', cores: 8 })).toEqual({ count: 1, reason: 'auto: the target is on this machine' });
+    expect(resolveWorkers('auto', { url: 'http://127.0.0.1:8080', cores: 8 })).toEqual({
+      count: 1,
+      reason: 'auto: the target is on this machine',
+    });
     expect(resolveWorkers('auto', { url: null, cores: 8 }).count).toBe(1);
     expect(resolveWorkers(3, { url: 'http://localhost', cores: 8 })).toEqual({ count: 3, reason: '--workers' });
   });
 
   it('knows loopback addresses', () => {
-    for (const url of ['http://localhost:3000', 'http://127.0.0.1', 'http://127.1.2.3:9', 'http://[::1]:80', 'http://app.localhost']) expect(isLoopback(url), url).toBe(true);
-    for (const url of ['http://10.0.0.1', 'https://example.com', 'http://[::2]', 'not a url']) expect(isLoopback(url), url).toBe(false);
+    for (const url of [
+      'http://localhost:3000',
+      'http://127.0.0.1',
+      'http://127.1.2.3:9',
+      'http://[::1]:80',
+      'http://app.localhost',
+    ])
+      expect(isLoopback(url), url).toBe(true);
+    for (const url of ['http://10.0.0.1', 'https://example.com', 'http://[::2]', 'not a url'])
+      expect(isLoopback(url), url).toBe(false);
   });
 });

@@ -56,13 +56,22 @@ export function Chart(props: { title: string; unit: string; times: readonly numb
         {[0, 0.5, 1].map((f) => (
           <g key={f}>
             <line x1={PAD.left} x2={W - PAD.right} y1={y(f * max)} y2={y(f * max)} class="grid" />
-            <text x={PAD.left - 4} y={y(f * max) + 4} text-anchor="end">{short(f * max)}</text>
+            <text x={PAD.left - 4} y={y(f * max) + 4} text-anchor="end">
+              {short(f * max)}
+            </text>
           </g>
         ))}
         <text x={PAD.left} y={H - 4}>{`${Math.round(t0)} s`}</text>
         <text x={W - PAD.right} y={H - 4} text-anchor="end">{`${Math.round(t1)} s`}</text>
         {lines.map((l) => (
-          <path key={l.label} d={path(l.values)} fill="none" stroke={l.color} stroke-width="1.8" stroke-dasharray={l.dashed ? '4 3' : undefined} />
+          <path
+            key={l.label}
+            d={path(l.values)}
+            fill="none"
+            stroke={l.color}
+            stroke-width="1.8"
+            stroke-dasharray={l.dashed ? '4 3' : undefined}
+          />
         ))}
       </svg>
     </figure>

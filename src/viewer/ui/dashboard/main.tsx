@@ -13,9 +13,19 @@ import { Chart } from './Chart.js';
 import './dashboard.css';
 
 const POLL_MS = 1000;
-const COLORS = { offered: '#6e7781', sent: '#0969da', ok: '#1a7f37', rate_limited: '#bf8700', errors: '#cf222e', p50: '#0969da', p95: '#8250df', p99: '#cf222e' };
+const COLORS = {
+  offered: '#6e7781',
+  sent: '#0969da',
+  ok: '#1a7f37',
+  rate_limited: '#bf8700',
+  errors: '#cf222e',
+  p50: '#0969da',
+  p95: '#8250df',
+  p99: '#cf222e',
+};
 
-const fmt = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '–' : v.toLocaleString('en-US', { maximumFractionDigits: digits }));
+const fmt = (v: number | null | undefined, digits = 1) =>
+  v === null || v === undefined ? '–' : v.toLocaleString('en-US', { maximumFractionDigits: digits });
 
 function Conditions({ s }: { s: DashboardSnapshot }) {
   if (s.conditions.length === 0) return <p class="muted">No SLO or gate set.</p>;
@@ -25,8 +35,12 @@ function Conditions({ s }: { s: DashboardSnapshot }) {
         {s.conditions.map((c) => (
           <tr key={`${c.kind}:${c.text}`} data-condition-state={c.state}>
             <td>{c.kind === 'slo' ? 'SLO' : 'gate'}</td>
-            <td><code>{c.text}</code></td>
-            <td class={`state ${c.state}`}>{c.state === 'per-step' ? 'judged per step' : c.state === 'pending' ? 'decided at the end' : c.state}</td>
+            <td>
+              <code>{c.text}</code>
+            </td>
+            <td class={`state ${c.state}`}>
+              {c.state === 'per-step' ? 'judged per step' : c.state === 'pending' ? 'decided at the end' : c.state}
+            </td>
             <td class="muted">{c.detail ?? ''}</td>
           </tr>
         ))}
@@ -44,12 +58,29 @@ function Steps({ s }: { s: DashboardSnapshot }) {
         <p class="muted">No step decided yet.</p>
       ) : (
         <table class="grid-table" data-steps>
-          <thead><tr><th>step</th><th>target</th><th>ok/s</th><th>offered/s</th><th>TTFP p95 ms</th><th /><th>why</th></tr></thead>
+          <thead>
+            <tr>
+              <th>step</th>
+              <th>target</th>
+              <th>ok/s</th>
+              <th>offered/s</th>
+              <th>TTFP p95 ms</th>
+              <th />
+              <th>why</th>
+            </tr>
+          </thead>
           <tbody>
             {s.steps.map((st) => (
               <tr key={st.index}>
-                <td>{st.index + 1} ({st.phase})</td><td>{fmt(st.target)}</td><td>{fmt(st.ok_rate_per_s)}</td><td>{fmt(st.offered_rate)}</td><td>{fmt(st.ttfp_p95_ms, 0)}</td>
-                <td class={`state ${st.good ? 'met' : 'broken'}`}>{st.good ? 'good' : 'bad'}</td><td class="muted">{st.reasons.join('; ')}</td>
+                <td>
+                  {st.index + 1} ({st.phase})
+                </td>
+                <td>{fmt(st.target)}</td>
+                <td>{fmt(st.ok_rate_per_s)}</td>
+                <td>{fmt(st.offered_rate)}</td>
+                <td>{fmt(st.ttfp_p95_ms, 0)}</td>
+                <td class={`state ${st.good ? 'met' : 'broken'}`}>{st.good ? 'good' : 'bad'}</td>
+                <td class="muted">{st.reasons.join('; ')}</td>
               </tr>
             ))}
           </tbody>
@@ -73,28 +104,68 @@ function Dashboard({ s, lost }: { s: DashboardSnapshot; lost: boolean }) {
         {lost && <span class="error">the run's server has stopped; this is its last state</span>}
       </header>
       <section class="tiles">
-        <div><b data-tile="in-flight">{fmt(s.in_flight, 0)}</b>in flight</div>
-        <div><b>{fmt(last?.sent)}</b>sent/s</div>
-        <div><b data-tile="ok">{fmt(s.outcomes.ok ?? 0, 0)}</b>ok</div>
-        <div><b>{fmt(last?.ttft_ms?.p95, 0)}</b>TTFT p95 ms</div>
+        <div>
+          <b data-tile="in-flight">{fmt(s.in_flight, 0)}</b>in flight
+        </div>
+        <div>
+          <b>{fmt(last?.sent)}</b>sent/s
+        </div>
+        <div>
+          <b data-tile="ok">{fmt(s.outcomes.ok ?? 0, 0)}</b>ok
+        </div>
+        <div>
+          <b>{fmt(last?.ttft_ms?.p95, 0)}</b>TTFT p95 ms
+        </div>
         {s.health && (
-          <div class={s.health.up ? 'up' : 'down'}><b data-tile="health">{s.health.up ? 'up' : 'down'}</b>health {fmt(s.health.ms, 0)} ms · {s.health.failures}/{s.health.probes} failed</div>
+          <div class={s.health.up ? 'up' : 'down'}>
+            <b data-tile="health">{s.health.up ? 'up' : 'down'}</b>health {fmt(s.health.ms, 0)} ms · {s.health.failures}
+            /{s.health.probes} failed
+          </div>
         )}
       </section>
       <section class="charts">
-        <Chart title="Rates" unit="per second" times={times} lines={(['offered', 'sent', 'ok', 'rate_limited', 'errors'] as const).map((k) => ({ label: k === 'rate_limited' ? '429' : k, color: COLORS[k], values: s.points.map((p) => p[k]) }))} />
-        <Chart title="TTFT" unit="ms, last 5 s" times={times} lines={(['p50', 'p95', 'p99'] as const).map((k) => ({ label: k, color: COLORS[k], values: q('ttft_ms', k) }))} />
-        <Chart title="TTFP" unit="ms, last 5 s" times={times} lines={(['p50', 'p95', 'p99'] as const).map((k) => ({ label: k, color: COLORS[k], values: q('ttfp_ms', k) }))} />
-        <Chart title="In flight" unit="requests" times={times} lines={[{ label: 'in flight', color: COLORS.sent, values: s.points.map((p) => p.in_flight) }]} />
+        <Chart
+          title="Rates"
+          unit="per second"
+          times={times}
+          lines={(['offered', 'sent', 'ok', 'rate_limited', 'errors'] as const).map((k) => ({
+            label: k === 'rate_limited' ? '429' : k,
+            color: COLORS[k],
+            values: s.points.map((p) => p[k]),
+          }))}
+        />
+        <Chart
+          title="TTFT"
+          unit="ms, last 5 s"
+          times={times}
+          lines={(['p50', 'p95', 'p99'] as const).map((k) => ({ label: k, color: COLORS[k], values: q('ttft_ms', k) }))}
+        />
+        <Chart
+          title="TTFP"
+          unit="ms, last 5 s"
+          times={times}
+          lines={(['p50', 'p95', 'p99'] as const).map((k) => ({ label: k, color: COLORS[k], values: q('ttfp_ms', k) }))}
+        />
+        <Chart
+          title="In flight"
+          unit="requests"
+          times={times}
+          lines={[{ label: 'in flight', color: COLORS.sent, values: s.points.map((p) => p.in_flight) }]}
+        />
       </section>
       <section class="side">
         <div>
           <h2>Outcomes</h2>
           <table class="grid-table" data-outcomes>
             <tbody>
-              {Object.entries(s.outcomes).filter(([, n]) => n > 0).map(([o, n]) => (
-                <tr key={o}><td>{o}</td><td class="num">{fmt(n, 0)}</td></tr>
-              ))}
+              {Object.entries(s.outcomes)
+                .filter(([, n]) => n > 0)
+                .map(([o, n]) => (
+                  <tr key={o}>
+                    <td>{o}</td>
+                    <td class="num">{fmt(n, 0)}</td>
+                  </tr>
+                ))}
             </tbody>
           </table>
         </div>
@@ -133,7 +204,8 @@ function App() {
       clearTimeout(timer);
     };
   }, []);
-  if (snapshot === null) return <p class="loading">{lost ? 'The run\'s server does not answer.' : 'Waiting for the run\'s first second…'}</p>;
+  if (snapshot === null)
+    return <p class="loading">{lost ? "The run's server does not answer." : "Waiting for the run's first second…"}</p>;
   return <Dashboard s={snapshot} lost={lost} />;
 }
 
