@@ -24,8 +24,79 @@ const nodeIo = (message) => ({
   message,
 });
 
+/**
+ * Function length and complexity at k6's levels (80 lines, cyclomatic 25), as warnings: a new
+ * function past either shows in `npm run lint`. The functions past them on the day the rules came
+ * (issue 26) are listed here by file, each with what it measured then; one leaves the list when it is
+ * split. yargs builders are long lists of options, and the simulator's engine is one state machine.
+ */
+const LONG_FUNCTIONS_TODAY = [
+  'src/app/eval/render-reports.ts', // renderReports 84 lines
+  'src/app/eval/run-eval.ts', // prepareEval 95 lines; prepareEval complexity 32; runEval 243 lines; runEval complexity 46
+  'src/app/load/run-capacity.ts', // runCapacity 85 lines
+  'src/app/load/run-load.ts', // runLoad 134 lines
+  'src/app/shared/view-runs.ts', // openViewRuns 117 lines
+  'src/checks/runner.ts', // loadChecks 103 lines
+  'src/cli/commands/capacity.ts', // capacityCommand 175 lines; builder 165 lines; capacityHandler 81 lines; searchClaimed 110 lines
+  'src/cli/commands/compare.ts', // compareCommand 107 lines
+  'src/cli/commands/eval.ts', // evalCommand 204 lines; builder 194 lines; evalHandler 103 lines; evalHandler complexity 33; runClaimed 149 lines; runClaimed complexity 38
+  'src/cli/commands/history.ts', // historyCommand 116 lines
+  'src/cli/commands/load.ts', // loadCommand 272 lines; builder 262 lines; loadSpecOf 96 lines; loadSpecOf complexity 56; runClaimed 131 lines
+  'src/cli/commands/merge.ts', // mergeCommand 94 lines
+  'src/cli/commands/report.ts', // reportCommand 114 lines; handler 88 lines
+  'src/cli/commands/view.ts', // viewCommand 100 lines
+  'src/cli/main.ts', // main 83 lines
+  'src/cli/options/yargs-layers.ts', // an arrow function complexity 26
+  'src/cli/quality-flags.ts', // withQualityFlags 117 lines
+  'src/client/collect.ts', // createCollector 173 lines; finish complexity 32
+  'src/client/open-urls-client.ts', // exchangeOf 83 lines
+  'src/compare/run-data.ts', // createRunCollector 143 lines; groupValue complexity 30
+  'src/dashboard/snapshot.ts', // createDashboardSnapshots 96 lines
+  'src/dataset/row-file.ts', // createRowFile 82 lines
+  'src/figures/grammar.ts', // parseGate 98 lines; parseGate complexity 45
+  'src/gates/evaluate.ts', // evaluateOne 89 lines; evaluateOne complexity 31
+  'src/history/read-run.ts', // readRunEntry complexity 30
+  'src/judge/client.ts', // createJudgeClient 105 lines; ask complexity 28
+  'src/metrics/group-figures.ts', // createFigureAccumulator 127 lines
+  'src/metrics/load-figures.ts', // loadFigureValue complexity 32
+  'src/metrics/load.ts', // computeLoadFigures complexity 29
+  'src/metrics/summarize.ts', // createSummarizer 152 lines
+  'src/plan/load-plan.ts', // an arrow function complexity 29
+  'src/records/valid-record.ts', // validBoundedRecord 82 lines
+  'src/runner/load-run.ts', // createLoadRun 110 lines
+  'src/runner/open-loop.ts', // runOpenLoop 82 lines
+  'src/runner/run-load-shard.ts', // openLoadShard 105 lines
+  'src/runner/run-plan.ts', // runPlan 145 lines
+  'src/sets/json-position.ts', // findJsonError 98 lines
+  'src/sim/chat/deep-research.ts', // planDeepResearch 116 lines
+  'src/sim/chat/engine.ts', // createChatEngine 450 lines; an arrow function 169 lines; an arrow function complexity 60
+  'src/sim/chat/model-plan.ts', // planModel 107 lines; planModel complexity 42
+  'src/sim/chat/model-run.ts', // modelErrorPart complexity 31
+  'src/sim/judge/route.ts', // createSimJudge 88 lines
+  'src/sim/llm/server.ts', // createMockLlm 107 lines
+  'src/sim/server.ts', // createSimServer 132 lines
+  'src/sim/validation.ts', // fromIssue 104 lines
+  'src/telemetry/series.ts', // createLiveSeries 91 lines; tickFamilies 109 lines
+  'src/viewer/model.ts', // buildViewData 81 lines
+  'src/viewer/server.ts', // startViewerServer 85 lines
+  'src/viewer/ui/Overview.tsx', // Overview 106 lines
+  'src/viewer/ui/Question.tsx', // QuestionPage 139 lines
+  'src/viewer/ui/Questions.tsx', // Questions 218 lines; List 82 lines
+  'src/viewer/ui/dashboard/main.tsx', // Dashboard 88 lines
+  'src/viewer/ui/filter.ts', // an arrow function complexity 30
+  'src/viewer/ui/main.tsx', // App 105 lines
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'reports/**', 'coverage/**', 'dist/**'] },
+  {
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    ignores: ['src/**/*.test.ts', 'src/**/*.test.tsx', ...LONG_FUNCTIONS_TODAY],
+    rules: {
+      'max-lines-per-function': ['warn', { max: 80, skipBlankLines: true, skipComments: true }],
+      complexity: ['warn', 25],
+    },
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
