@@ -56,9 +56,7 @@ function parsed<S extends z.ZodType>(schema: S, value: unknown, file: string): z
 }
 
 /** Figures and the verdict the directory holds, by what kind of run wrote it. */
-async function figuresOf(
-  dir: string,
-): Promise<{
+async function figuresOf(dir: string): Promise<{
   command: RunRow['command'] | undefined;
   figures: FigureRow[];
   verdict: Verdict | undefined;

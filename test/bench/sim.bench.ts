@@ -268,9 +268,7 @@ async function streamStep(
   };
 }
 
-async function rpsStep(
-  child: ChildProcess,
-): Promise<{
+async function rpsStep(child: ChildProcess): Promise<{
   concurrency: number;
   seconds: number;
   requests_per_second: number;
