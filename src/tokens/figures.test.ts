@@ -4,7 +4,7 @@ import { createSummarizer } from '../metrics/summarize.js';
 import { toLoadRecord, windowFigures } from '../metrics/load-window.js';
 import { loadFigureValue } from '../metrics/load-figures.js';
 import type { LoadSummary } from '../records/load-summary.js';
-import { tokenCounter } from './encodings.js';
+import { countInPieces, LONGEST_PIECE, tokenCounter } from './encodings.js';
 import { NO_TOKEN_FIGURES, tokenFigures } from './figures.js';
 import { createTokenCounting, withTokenFigures } from './count-records.js';
 
@@ -20,6 +20,34 @@ describe('token counts (gpt-tokenizer vectors)', () => {
     expect(o200k('こんにちは、世界。ロールバックの手順')).toBe(10);
     expect(cl100k('こんにちは、世界。ロールバックの手順')).toBe(14);
     expect(o200k('')).toBe(0);
+  });
+});
+
+describe('countInPieces: a run of letters longer than LONGEST_PIECE is counted in pieces', () => {
+  const lengths = (text: string) => {
+    const seen: number[] = [];
+    countInPieces((piece) => seen.push(piece.length), text);
+    return seen;
+  };
+  it('counts ordinary text whole, however long', () => {
+    const text = 'lorem ipsum dolor sit amet '.repeat(400);
+    expect(lengths(text)).toEqual([text.length]);
+  });
+  it('cuts a long run into pieces and keeps the text around it whole', () => {
+    expect(lengths(`ab ${'x'.repeat(LONGEST_PIECE * 2 + 10)} cd`)).toEqual([3, LONGEST_PIECE, LONGEST_PIECE, 10, 3]);
+  });
+  it('never splits a surrogate pair', () => {
+    const text = `${'x'.repeat(LONGEST_PIECE - 1)}${'😀'.repeat(10)}`;
+    const pieces: string[] = [];
+    countInPieces((piece) => pieces.push(piece), text);
+    expect(pieces.join('')).toBe(text);
+    expect(pieces.every((p) => !/[\uD800-\uDBFF]$/.test(p))).toBe(true);
+  });
+  it('the count of a long run stays close to the whole count (o200k_base)', async () => {
+    const count = await tokenCounter('o200k_base');
+    const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+    const run = 'ab'.repeat(1500);
+    expect(Math.abs(count(run) - countTokens(run))).toBeLessThanOrEqual(2);
   });
 });
 
