@@ -2,6 +2,7 @@
  * @module cli/commands/eval
  * `chatbench eval`: run a dataset against the override sets and write the reports.
  */
+import { BODY_CAP_OPTIONS, bodyCapsOf, type BodyCapArgs } from '../body-cap-flags.js';
 import type { Argv } from 'yargs';
 import { checkBaseline, checkVerdictRequest } from '../../app/eval/eval-verdict.js';
 import { DEFAULT_JUNIT_QUESTIONS, JUNIT_QUESTION_MODES, type JunitQuestions } from '../../reports/junit-xml.js';
@@ -106,25 +107,7 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
             'Answer text kept per answer in the record (answer_truncated says when cut; counts use the whole answer)',
           group: 'Run:',
         })
-        .option('max-body-bytes', {
-          type: 'string',
-          default: '64MiB',
-          describe:
-            'Most bytes one response may carry (a stream in all, a full answer, an open-urls answer); past it the request is invalid_response BODY_TOO_LARGE',
-          group: 'Run:',
-        })
-        .option('max-line-bytes', {
-          type: 'string',
-          default: '16MiB',
-          describe: 'Most bytes of one stream line or SSE event; a longer one is a decode error (invalid_response)',
-          group: 'Run:',
-        })
-        .option('max-error-body-bytes', {
-          type: 'string',
-          default: '64KiB',
-          describe: 'Most bytes of an error body (status >= 300) read for its code and message; the attempt ends there',
-          group: 'Run:',
-        })
+        .options(BODY_CAP_OPTIONS)
         .option('max-version-bytes', {
           type: 'string',
           default: '64KiB',
@@ -260,7 +243,7 @@ export function evalCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
   });
 }
 
-export interface EvalArgs extends QualityFlags {
+export interface EvalArgs extends QualityFlags, BodyCapArgs {
   'base-url'?: string;
   token?: string;
   'token-file'?: string;
@@ -275,9 +258,6 @@ export interface EvalArgs extends QualityFlags {
   timeout?: string | undefined;
   'max-duration'?: string | undefined;
   'max-answer-bytes'?: string | undefined;
-  'max-body-bytes'?: string | undefined;
-  'max-line-bytes'?: string | undefined;
-  'max-error-body-bytes'?: string | undefined;
   'max-version-bytes'?: string | undefined;
   'version-timeout'?: string | undefined;
   retries: number;
@@ -338,9 +318,7 @@ export async function evalHandler(a: EvalArgs, io: Io): Promise<ExitCode> {
   const maxDurationMs =
     a['max-duration'] === undefined ? undefined : positiveDuration(a['max-duration'], 'max-duration');
   const maxAnswerBytes = parseBytes(a['max-answer-bytes'] ?? '1MiB', 'max-answer-bytes', LIMITS.answerBytes);
-  const maxBodyBytes = parseBytes(a['max-body-bytes'] ?? '64MiB', 'max-body-bytes');
-  const maxLineBytes = parseBytes(a['max-line-bytes'] ?? '16MiB', 'max-line-bytes');
-  const maxErrorBodyBytes = parseBytes(a['max-error-body-bytes'] ?? '64KiB', 'max-error-body-bytes');
+  const { maxBodyBytes, maxLineBytes, maxErrorBodyBytes } = bodyCapsOf(a);
   const maxVersionBytes = parseBytes(a['max-version-bytes'] ?? '64KiB', 'max-version-bytes');
   const versionTimeoutMs = positiveDuration(a['version-timeout'] ?? '5s', 'version-timeout');
   const graceMs = parseDuration(a.grace, 'grace');

@@ -4,6 +4,7 @@
  * closed model (`--concurrency` virtual users), optionally ramped with `--stages`, against the chat
  * or the open-urls operation. Parses and checks flags, then delegates to app/load/run-load.
  */
+import { BODY_CAP_OPTIONS, bodyCapsOf, type BodyCapArgs } from '../body-cap-flags.js';
 import { parseLoadGateFlag } from '../../gates/load.js';
 import { parseSlo } from '../../metrics/load-slo.js';
 import { z } from 'zod';
@@ -42,7 +43,7 @@ import { HEALTH_OPTIONS, healthProbeOf, type HealthArgs } from '../health-flags.
 import { TELEMETRY_OPTIONS, telemetryFlagsOf, type TelemetryArgs } from '../telemetry-flags.js';
 import { startRunTelemetry } from '../run-telemetry.js';
 
-export interface LoadArgs extends Partial<HealthArgs>, TelemetryArgs {
+export interface LoadArgs extends Partial<HealthArgs>, TelemetryArgs, BodyCapArgs {
   'base-url'?: string;
   token: string[];
   'token-file'?: string;
@@ -70,9 +71,6 @@ export interface LoadArgs extends Partial<HealthArgs>, TelemetryArgs {
   timeout?: string | undefined;
   'max-duration'?: string | undefined;
   'max-answer-bytes'?: string | undefined;
-  'max-body-bytes'?: string | undefined;
-  'max-line-bytes'?: string | undefined;
-  'max-error-body-bytes'?: string | undefined;
   retries: number;
   'retry-429': boolean;
   grace: string;
@@ -252,25 +250,7 @@ export function loadCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
           describe: 'Answer text kept per answer in the record',
           group: 'Run:',
         })
-        .option('max-body-bytes', {
-          type: 'string',
-          default: '64MiB',
-          describe:
-            'Most bytes one response may carry (a stream in all, a full answer, an open-urls answer); past it the request is invalid_response BODY_TOO_LARGE',
-          group: 'Run:',
-        })
-        .option('max-line-bytes', {
-          type: 'string',
-          default: '16MiB',
-          describe: 'Most bytes of one stream line or SSE event; a longer one is a decode error (invalid_response)',
-          group: 'Run:',
-        })
-        .option('max-error-body-bytes', {
-          type: 'string',
-          default: '64KiB',
-          describe: 'Most bytes of an error body (status >= 300) read for its code and message; the attempt ends there',
-          group: 'Run:',
-        })
+        .options(BODY_CAP_OPTIONS)
         .option('retries', {
           type: 'number',
           default: 0,
@@ -527,9 +507,7 @@ export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
   const maxDurationMs =
     a['max-duration'] === undefined ? undefined : positiveDuration(a['max-duration'], 'max-duration');
   const maxAnswerBytes = parseBytes(a['max-answer-bytes'] ?? '1MiB', 'max-answer-bytes', LIMITS.answerBytes);
-  const maxBodyBytes = parseBytes(a['max-body-bytes'] ?? '64MiB', 'max-body-bytes');
-  const maxLineBytes = parseBytes(a['max-line-bytes'] ?? '16MiB', 'max-line-bytes');
-  const maxErrorBodyBytes = parseBytes(a['max-error-body-bytes'] ?? '64KiB', 'max-error-body-bytes');
+  const { maxBodyBytes, maxLineBytes, maxErrorBodyBytes } = bodyCapsOf(a);
   const graceMs = parseDuration(a.grace, 'grace');
   const healthProbe = healthProbeOf({
     'health-probe': a['health-probe'],
