@@ -10,6 +10,7 @@ import { verdictMarkdown, type BestMark } from '../verdict/index.js';
 import { timingNote } from '../metrics/banner.js';
 import type { AnswerFigures, RequestRecord } from '../records/record.js';
 import type { Summary } from '../records/summary.js';
+import { answerNotes } from './answer-notes.js';
 import { agreementRows, consistencyRows, errorRows, QUALITY_HELP, qualityLines } from './answer-quality.js';
 import { bestNote, categoryRows, comparisonRows, reportColumns, turnRows, type ReportColumn } from './comparison.js';
 import { answerFailReasons, describeOutcome, recordFailReasons, recordPassed } from './fail-reasons.js';
@@ -210,13 +211,7 @@ function answerLines(figures: AnswerFigures): string[] {
 
 /** The judge's verdicts with their reasons, and the checks that said something: why a score is what it is. */
 function verdictLines(figures: AnswerFigures): string[] {
-  const verdicts = Object.entries(figures.judge?.verdicts ?? {}).flatMap(([figure, v]) => {
-    if (v === undefined || v.status === 'not_applicable') return [];
-    if (v.status === 'judge_error') return [`${figure}: judge error (${v.error ?? 'no verdict'})`];
-    return [`${figure} ${formatScore(v.score)}${v.reason ? ` (${v.reason})` : ''}`];
-  });
-  const checks = Object.entries(figures.checks).flatMap(([name, c]) =>
-    c.error !== null ? [`${name}: error (${c.error})`] : c.score === null ? [] : [`${name} ${Number(c.score.toFixed(3))}${c.reason ? ` (${c.reason})` : ''}`]);
+  const { judge: verdicts, checks } = answerNotes(figures);
   return [
     ...(verdicts.length > 0 ? [`**Judge:** ${verdicts.map((v) => mdInline(trimText(v, 300))).join(' · ')}`, ''] : []),
     ...(checks.length > 0 ? [`**Checks:** ${checks.map((c) => mdInline(trimText(c, 300))).join(' · ')}`, ''] : []),

@@ -9,7 +9,7 @@ import { scaleBand, scaleLinear } from 'd3-scale';
 import type { LatencyFigure } from '../../records/summary.js';
 import type { ReportColumn } from '../comparison.js';
 import { formatMs } from '../format.js';
-import { axisBottom, emptyFigure, esc, figure, legend, px, SERIES_COLOURS } from './svg.js';
+import { axisBottom, emptyFigure, esc, figure, legend, px, SERIES_COLOURS, rowLabelMargin, rowLabelText } from './svg.js';
 
 /** The milestones drawn, in the order an answer reaches them. */
 export const MILESTONES: ReadonlyArray<{ figure: LatencyFigure; label: string }> = [
@@ -22,11 +22,12 @@ export const MILESTONES: ReadonlyArray<{ figure: LatencyFigure; label: string }>
 ];
 
 const WIDTH = 720;
-const M = { top: 8, right: 20, bottom: 46, left: 170 };
+const MARGIN = { top: 8, right: 20, bottom: 46, left: 170 };
 const ROW = 28;
 
 /** The milestone chart (data-chart="milestones"); an empty figure when no column has a milestone. */
 export function renderMilestonesChart(columns: readonly ReportColumn[]): string {
+  const M = { ...MARGIN, left: rowLabelMargin(columns.map((c) => c.label), MARGIN.left) };
   const points = columns.map((column) =>
     MILESTONES.flatMap((m, k) => {
       const p50 = column.group.latency[m.figure]?.p50;
@@ -44,7 +45,7 @@ export function renderMilestonesChart(columns: readonly ReportColumn[]): string 
     const own = points[i] ?? [];
     const span = own.length > 0 ? `<line class="milestone-span" x1="${px(x(0))}" x2="${px(x(Math.max(...own.map((p) => p.p50))))}" y1="${cy}" y2="${cy}" stroke="#bbb"/>` : '';
     const dots = own.map((p) => `<circle class="milestone" cx="${px(x(p.p50))}" cy="${cy}" r="5" fill="${SERIES_COLOURS[p.k % SERIES_COLOURS.length]}"><title>${esc(`${column.label}: ${p.label} p50 ${formatMs(p.p50)}`)}</title></circle>`);
-    return `<text x="${M.left - 8}" y="${cy}" dy="0.32em" text-anchor="end">${esc(column.label)}</text>${span}${dots.join('')}`;
+    return `<text x="${M.left - 8}" y="${cy}" dy="0.32em" text-anchor="end">${rowLabelText(column.label)}</text>${span}${dots.join('')}`;
   });
   const body = [axisBottom(x, { at: height - M.bottom, label: 'ms after sent (p50)', grid: height - M.bottom - M.top }), ...rows].join('');
   const described = columns.map((c, i) => `${c.label}: ${(points[i] ?? []).map((p) => `${p.label} ${formatMs(p.p50)}`).join(', ') || 'none'}`);

@@ -7,7 +7,7 @@ import { scaleBand, scaleLinear } from 'd3-scale';
 import { stack } from 'd3-shape';
 import { OUTCOMES, type Outcome } from '../../records/record.js';
 import type { ReportColumn } from '../comparison.js';
-import { axisBottom, esc, figure, legend, px } from './svg.js';
+import { axisBottom, esc, figure, legend, px, rowLabelMargin, rowLabelText } from './svg.js';
 
 /** One colour per outcome class, ok first; Okabe & Ito plus greys. */
 export const OUTCOME_COLOURS: Record<Outcome, string> = {
@@ -26,13 +26,14 @@ export const OUTCOME_COLOURS: Record<Outcome, string> = {
 };
 
 const WIDTH = 720;
-const M = { top: 8, right: 20, bottom: 46, left: 170 };
+const MARGIN = { top: 8, right: 20, bottom: 46, left: 170 };
 const BAR = 26;
 
 type Counts = Record<Outcome, number>;
 
 /** The stacked outcome bars (data-chart="outcomes"). */
 export function renderOutcomesChart(columns: readonly ReportColumn[]): string {
+  const M = { ...MARGIN, left: rowLabelMargin(columns.map((c) => c.label), MARGIN.left) };
   const keys = OUTCOMES.filter((o) => columns.some((c) => (c.group.outcomes[o] ?? 0) > 0));
   const data: Counts[] = columns.map((c) => Object.fromEntries(OUTCOMES.map((o) => [o, c.group.outcomes[o] ?? 0])) as Counts);
   const height = M.top + columns.length * BAR + M.bottom;
@@ -53,7 +54,7 @@ export function renderOutcomesChart(columns: readonly ReportColumn[]): string {
     }),
   );
   const labels = columns.map(
-    (c, i) => `<text class="row-label" x="${M.left - 8}" y="${px((y(i) ?? 0) + y.bandwidth() / 2)}" dy="0.35em" text-anchor="end">${esc(c.label)}</text>`,
+    (c, i) => `<text class="row-label" x="${M.left - 8}" y="${px((y(i) ?? 0) + y.bandwidth() / 2)}" dy="0.35em" text-anchor="end">${rowLabelText(c.label)}</text>`,
   );
   const integerTicks = (d: number) => (Number.isInteger(d) ? String(d) : '');
   const body = [axisBottom(x, { at: M.top + columns.length * BAR, label: 'requests', format: integerTicks, ticks: Math.min(8, max) }), ...labels, ...bars].join('');

@@ -71,6 +71,7 @@ export function renderPassGrid(columns: readonly ReportColumn[], grid: PassGridD
     caption: 'Pass or fail of every question in every set',
     label: `Grid of ${questions.length} questions by ${columns.length} sets: ${(Object.keys(counts) as CellState[]).map((k) => `${counts[k]} ${CELL_STATES[k].label}`).join(', ')}.`,
     width,
+    natural: true,
     height,
     body: [...columnLabels, ...rowLabels, ...cells].join(''),
     after: [

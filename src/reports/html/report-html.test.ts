@@ -29,7 +29,7 @@ describe('report.html', () => {
       expect(count(html, new RegExp(`data-chart="${name}"`, 'g'))).toBe(1);
       const figure = chart(name);
       expect(figure).toMatch(/<figcaption>[^<]+<\/figcaption>/);
-      expect(figure).toMatch(/<svg role="img" aria-label="[^"]{20,}"/);
+      expect(figure).toMatch(/<svg( class="natural")? role="img" aria-label="[^"]{20,}"/);
     }
   });
 
@@ -55,11 +55,22 @@ describe('report.html', () => {
     expect(grid).toContain('q2 · fast (stream): failed\nmissing phrases: &quot;refund &lt;policy&gt;&quot;');
   });
 
-  it('has no width cap: tables scroll in their own box, header row and first column sticky', () => {
-    expect(html).not.toMatch(/max-width:\s*\d+px/);
+  it('never hides a row or a column: no scroll box, cells wrap, tables of many columns stack on a narrow page', () => {
+    expect(html).toMatch(/\.table-wrap \{ max-width: 100%; \}/);
+    expect(html).not.toMatch(/overflow(-[xy])?: (auto|scroll)/);
+    expect(html).not.toMatch(/max-height/);
     expect(html).toMatch(/\.table-wrap thead th \{ position: sticky; top: 0;/);
-    expect(html).toMatch(/\.table-wrap th:first-child, \.table-wrap td:first-child \{ position: sticky; left: 0;/);
-    expect(count(html, /<div class="table-wrap"><table/g)).toBe(2);
+    expect(count(html, /<div class="table-wrap"><table class="[a-z]+ stackable">/g)).toBe(2);
+    // fixture: 5 columns and the row labels; the page stacks them under 56 + 170 + 5 × 110 px.
+    expect(html).toContain('@media (max-width: 776px)');
+    expect(html).toMatch(/<td data-label="fast \(stream\)">/);
+  });
+
+  it('lists the worst questions as report.md does, in the same order', () => {
+    const input = fixtureInput();
+    const entries = [...html.matchAll(/<li class="worst-entry" data-question="([^"]+)" data-set="([^"]+)" data-mode="([a-z]+)" data-repeat="(\d+)">/g)];
+    expect(entries.map((m) => `${m[1]}|${m[2]}|${m[3]}|${m[4]}`)).toEqual(input.worst.map((r) => `${r.question_id}|${r.set}|${r.mode}|${r.repeat}`));
+    expect(html).toContain('<h3>1. q2 · duo (stream, repeat 0)</h3>');
   });
 
   it('names the grid columns after their sets, above the grid', () => {
@@ -72,15 +83,16 @@ describe('report.html', () => {
   it('draws N/A as "–", never as a bar of 0', () => {
     expect(chart('citation-scores')).toContain('<text class="na"');
     expect(chart('citation-scores')).toContain('fast (full): citation precision N/A');
-    expect(html).toMatch(/<th scope="row">TTFP p50<\/th><td>40.0 ms<\/td><td>–<\/td>/);
+    expect(html).toMatch(/<th scope="row">TTFP p50<\/th><td data-label="[^"]+">40.0 ms<\/td><td data-label="[^"]+">–<\/td>/);
   });
 
   it('highlights only the cells the verdict marks best (significant by the pairs of sets), never the lowest value alone', () => {
-    expect(html).toContain('<th scope="row">total p95</th><td>700 ms</td><td>1000 ms</td><td>1700 ms</td><td>650 ms</td><td>1400 ms</td>');
+    const plain = (page: string) => page.replace(/ data-label="[^"]*"/g, '');
+    expect(plain(html)).toContain('<th scope="row">total p95</th><td>700 ms</td><td>1000 ms</td><td>1700 ms</td><td>650 ms</td><td>1400 ms</td>');
     const verdict = decide({ best: [{ figure: 'total_ms.p95', mode: 'stream', model_index: 0, set: 'duo' }] });
     const marked = renderReportHtml({ ...fixtureInput(), verdict });
-    expect(marked).toContain('<th scope="row">total p95</th><td>700 ms</td><td>1000 ms</td><td>1700 ms</td><td class="best"><strong>650 ms</strong></td><td>1400 ms</td>');
-    expect(marked).toMatch(/<th scope="row">requests<\/th>(<td>\d+<\/td>){5}<\/tr>/);
+    expect(plain(marked)).toContain('<th scope="row">total p95</th><td>700 ms</td><td>1000 ms</td><td>1700 ms</td><td class="best"><strong>650 ms</strong></td><td>1400 ms</td>');
+    expect(plain(marked)).toMatch(/<th scope="row">requests<\/th>(<td>\d+<\/td>){5}<\/tr>/);
   });
 
   it('says which model answered: a different model as a banner, the unconfirmed ones in one note', () => {
@@ -114,7 +126,8 @@ describe('report.html', () => {
       if (c.model_index !== null) rows.add({ ...row, model_index: null, model_name: null });
     }
     const big = renderReportHtml({ ...input, ...rows.finish() } satisfies ReportInput);
-    expect(big.length).toBeLessThan(600_000);
+    // The grid bounds the page; the worst questions (at most 10 answers of 400 characters) add a bounded few kB.
+    expect(big.length).toBeLessThan(620_000);
     expect(count(chart('pass-grid', big), /<rect class="grid-cell-box"/g)).toBe(MAX_GRID_QUESTIONS * columns.length);
     expect(chart('pass-grid', big)).toContain(`${4000 - MAX_GRID_QUESTIONS} more questions are not shown`);
   });

@@ -111,6 +111,8 @@ export interface FigureOptions {
   readonly height: number;
   readonly body: string;
   readonly after?: string;
+  /** Drawn at its own size (up to the page's width) rather than filling its place: cells of a fixed size. */
+  readonly natural?: boolean;
 }
 
 /** An accessible figure: an SVG with role="img" and an aria-label, its caption, and anything after it (legend, notes). */
@@ -118,7 +120,7 @@ export function figure(o: FigureOptions): string {
   return [
     `<figure class="chart" data-chart="${esc(o.chart)}">`,
     `<figcaption>${esc(o.caption)}</figcaption>`,
-    `<svg role="img" aria-label="${esc(o.label)}" viewBox="0 0 ${o.width} ${o.height}" width="${o.width}" height="${o.height}">${o.body}</svg>`,
+    `<svg${o.natural ? ' class="natural"' : ''} role="img" aria-label="${esc(o.label)}" viewBox="0 0 ${o.width} ${o.height}" width="${o.width}" height="${o.height}">${o.body}</svg>`,
     o.after ?? '',
     '</figure>',
   ].join('\n');
@@ -127,4 +129,30 @@ export function figure(o: FigureOptions): string {
 /** A figure for a chart with nothing to draw: says so instead of drawing empty axes. */
 export function emptyFigure(chart: string, caption: string, why: string): string {
   return `<figure class="chart empty" data-chart="${esc(chart)}"><figcaption>${esc(caption)}</figcaption><p class="note">${esc(why)}</p></figure>`;
+}
+
+/** The longest a row label is drawn (the whole label stays in its <title>). */
+export const ROW_LABEL_CHARS = 40;
+/** A generous width of one 12 px character of the system font: a label must never be cut at the left edge. */
+const ROW_CHAR_W = 7.2;
+
+/**
+ * The left margin that holds the longest row label (drawn right-aligned 8 px before the plot),
+ * never under `min`. The SVG does not clip, but its box ends at 0: a label past it would be cut
+ * where the chart is placed in a narrow cell, so the margin grows with the labels instead.
+ */
+export function rowLabelMargin(labels: readonly string[], min: number): number {
+  const longest = Math.max(0, ...labels.map((l) => Array.from(trimLabel(l)).length));
+  return Math.max(min, Math.ceil(longest * ROW_CHAR_W) + 16);
+}
+
+/** A row label as drawn: at most ROW_LABEL_CHARS characters, the whole of it in a <title>. */
+export function rowLabelText(label: string): string {
+  const shown = trimLabel(label);
+  return shown === label ? esc(label) : `${esc(shown)}<title>${esc(label)}</title>`;
+}
+
+function trimLabel(label: string): string {
+  const chars = Array.from(label);
+  return chars.length <= ROW_LABEL_CHARS ? label : `${chars.slice(0, ROW_LABEL_CHARS - 1).join('')}…`;
 }
