@@ -9,7 +9,7 @@ import { curveStepAfter, line } from 'd3-shape';
 import type { ReportColumn } from '../comparison.js';
 import { CDF_POINTS, cdfPoints, columnKey, type CdfFigure, type CdfPoint, type Distributions } from '../distributions.js';
 import { formatMs } from '../format.js';
-import { axisBottom, axisLeft, emptyFigure, esc, figure, legend, seriesStyle } from './svg.js';
+import { axisBottom, axisLeft, emptyFigure, esc, figure, legend, seriesStyle, tickMargin } from './svg.js';
 
 export { CDF_POINTS, cdfPoints };
 
@@ -36,7 +36,9 @@ export function renderCdfChart(columns: readonly ReportColumn[], distributions: 
   const drawn = series.filter((s) => s.points.length > 0);
   if (drawn.length === 0) return emptyFigure(o.chart, o.title, `No ok request has ${o.figure}.`);
   const max = Math.max(...drawn.flatMap((s) => s.points.map((p) => p[0])));
-  const x = scaleLinear().domain([0, max > 0 ? max : 1]).nice().range([M.left, WIDTH - M.right]);
+  const domain = scaleLinear().domain([0, max > 0 ? max : 1]).nice();
+  const right = tickMargin(domain, M.right);
+  const x = domain.range([M.left, WIDTH - right]);
   const y = scaleLinear().domain([0, 1]).range([HEIGHT - M.bottom, M.top]);
   const path = line<Point>()
     .x((p) => x(p[0]))
@@ -50,7 +52,7 @@ export function renderCdfChart(columns: readonly ReportColumn[], distributions: 
   });
   const body = [
     axisBottom(x, { at: HEIGHT - M.bottom, label: `${o.figure} (${o.unit ?? 'ms'})`, grid: HEIGHT - M.bottom - M.top }),
-    axisLeft(y, { at: M.left, label: 'share of requests', format: (d) => `${Math.round(d * 100)}%`, grid: WIDTH - M.left - M.right }),
+    axisLeft(y, { at: M.left, label: 'share of requests', format: (d) => `${Math.round(d * 100)}%`, grid: WIDTH - M.left - right }),
     ...lines,
   ].join('');
   const missing = series.filter((s) => s.points.length === 0).map((s) => s.column.label);

@@ -9,7 +9,7 @@ import { scaleBand, scaleLinear } from 'd3-scale';
 import type { LatencyFigure } from '../../records/summary.js';
 import type { ReportColumn } from '../comparison.js';
 import { formatMs } from '../format.js';
-import { axisBottom, emptyFigure, esc, figure, legend, px, SERIES_COLOURS, rowLabelMargin, rowLabelText } from './svg.js';
+import { axisBottom, emptyFigure, esc, figure, legend, px, SERIES_COLOURS, rowLabelMargin, rowLabelText, tickMargin } from './svg.js';
 
 /** The milestones drawn, in the order an answer reaches them. */
 export const MILESTONES: ReadonlyArray<{ figure: LatencyFigure; label: string }> = [
@@ -38,7 +38,8 @@ export function renderMilestonesChart(columns: readonly ReportColumn[]): string 
   const caption = 'Milestones of an answer (p50 of ok requests)';
   if (max === 0) return emptyFigure('milestones', caption, 'No ok request has a milestone (full mode has only the end of the body).');
   const height = M.top + M.bottom + ROW * columns.length;
-  const x = scaleLinear().domain([0, max]).nice().range([M.left, WIDTH - M.right]);
+  const domain = scaleLinear().domain([0, max]).nice();
+  const x = domain.range([M.left, WIDTH - tickMargin(domain, M.right)]);
   const y = scaleBand<number>().domain(columns.map((_, i) => i)).range([M.top, height - M.bottom]).padding(0.3);
   const rows = columns.map((column, i) => {
     const cy = px((y(i) ?? 0) + y.bandwidth() / 2);

@@ -7,7 +7,7 @@ import { scaleBand, scaleLinear } from 'd3-scale';
 import { stack } from 'd3-shape';
 import { OUTCOMES, type Outcome } from '../../records/record.js';
 import type { ReportColumn } from '../comparison.js';
-import { axisBottom, esc, figure, legend, px, rowLabelMargin, rowLabelText } from './svg.js';
+import { axisBottom, esc, figure, legend, px, rowLabelMargin, rowLabelText, tickMargin } from './svg.js';
 
 /** One colour per outcome class, ok first; Okabe & Ito plus greys. */
 export const OUTCOME_COLOURS: Record<Outcome, string> = {
@@ -38,7 +38,9 @@ export function renderOutcomesChart(columns: readonly ReportColumn[]): string {
   const data: Counts[] = columns.map((c) => Object.fromEntries(OUTCOMES.map((o) => [o, c.group.outcomes[o] ?? 0])) as Counts);
   const height = M.top + columns.length * BAR + M.bottom;
   const max = Math.max(1, ...columns.map((c) => c.group.requests));
-  const x = scaleLinear().domain([0, max]).nice().range([M.left, WIDTH - M.right]);
+  const integerTicks = (d: number) => (Number.isInteger(d) ? String(d) : '');
+  const domain = scaleLinear().domain([0, max]).nice();
+  const x = domain.range([M.left, WIDTH - tickMargin(domain, M.right, Math.min(8, max), integerTicks)]);
   const y = scaleBand<number>()
     .domain(columns.map((_, i) => i))
     .range([M.top, M.top + columns.length * BAR])
@@ -56,7 +58,6 @@ export function renderOutcomesChart(columns: readonly ReportColumn[]): string {
   const labels = columns.map(
     (c, i) => `<text class="row-label" x="${M.left - 8}" y="${px((y(i) ?? 0) + y.bandwidth() / 2)}" dy="0.35em" text-anchor="end">${rowLabelText(c.label)}</text>`,
   );
-  const integerTicks = (d: number) => (Number.isInteger(d) ? String(d) : '');
   const body = [axisBottom(x, { at: M.top + columns.length * BAR, label: 'requests', format: integerTicks, ticks: Math.min(8, max) }), ...labels, ...bars].join('');
   return figure({
     chart: 'outcomes',

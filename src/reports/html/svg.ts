@@ -156,3 +156,14 @@ function trimLabel(label: string): string {
   const chars = Array.from(label);
   return chars.length <= ROW_LABEL_CHARS ? label : `${chars.slice(0, ROW_LABEL_CHARS - 1).join('')}…`;
 }
+
+/**
+ * The right margin a bottom axis needs: half its widest tick label (labels are centred on their
+ * tick and the last tick may sit at the plot's end), never under `min`. `scale` only needs its
+ * domain here; its range is set afterwards with this margin.
+ */
+export function tickMargin(scale: Pick<TickScale, 'ticks' | 'tickFormat'>, min: number, count = 6, format?: (d: number) => string): number {
+  const label = format ?? scale.tickFormat(count);
+  const widest = Math.max(0, ...scale.ticks(count).map((t) => Array.from(label(t)).length));
+  return Math.max(min, Math.ceil((widest * ROW_CHAR_W) / 2) + 4);
+}
