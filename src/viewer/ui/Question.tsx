@@ -13,6 +13,8 @@ import { formatMs } from '../../reports/format.js';
 import type { ViewColumn, ViewData, ViewDetail, ViewQuestion } from '../view-data.js';
 import type { DataSource } from './api.js';
 import { AnswerText, citedDocuments, Documents, milestones, Waterfall, type AnswerView } from './answer.js';
+import { Judge, ReviewMark } from './judge.js';
+import { judgeLines } from './judge-lines.js';
 import { href } from './route.js';
 
 type Raw = Readonly<Record<string, unknown>>;
@@ -161,20 +163,29 @@ function Attempts(props: { attempts: unknown }) {
   );
 }
 
-/** The judge's verdicts, the checks, the reference answer and rubric (shown as they are), and any field of the record (or of the model's entry) this version does not know. */
+/**
+ * The judge's verdicts (one line per figure, the reason on demand), then the checks, the reference
+ * answer and rubric (shown as they are), and any field of the record (or of the model's entry)
+ * this version does not know.
+ */
 function Extras(props: { pane: Pane; known: ViewData['known_fields'] }) {
   const record = new Set(props.known.record);
   const model = new Set(props.known.model);
   // A field with nothing in it (no judge, no check) says nothing: left out.
   const said = ([, v]: [string, unknown]) =>
     v !== null && v !== undefined && !(typeof v === 'object' && Object.keys(v).length === 0);
-  const extras: [string, unknown][] = [
+  const all: [string, unknown][] = [
     ...Object.entries(props.pane.record).filter(([k]) => !record.has(k)),
     ...(props.pane.model_index === null ? [] : Object.entries(props.pane.figures).filter(([k]) => !model.has(k))),
   ].filter(said);
-  if (extras.length === 0) return null;
+  // The answer's own judgement: the model's entry's for a model pane, else the record's.
+  const judge = props.pane.model_index === null ? props.pane.record.judge : props.pane.figures.judge;
+  const lines = judgeLines(judge);
+  const extras = lines === null ? all : all.filter(([k]) => k !== 'judge');
+  if (extras.length === 0 && (lines === null || lines.length === 0)) return null;
   return (
     <section class="extras">
+      {lines === null ? null : <Judge lines={lines} model={str((judge as Raw).model)} />}
       {extras.map(([k, v]) => (
         <div key={k} class="extra">
           <h4>{k.replace(/_/g, ' ')}</h4>
@@ -275,7 +286,7 @@ function ReviewBox(props: {
       <h4>Review</h4>
       {last ? (
         <p class={`review-current ${last.verdict}`}>
-          <Mark pass={last.verdict === 'pass'} /> {last.verdict} by {last.reviewer},{' '}
+          <ReviewMark pass={last.verdict === 'pass'} /> reviewed {last.verdict} by {last.reviewer},{' '}
           {last.at.slice(0, 16).replace('T', ' ')}
           {last.note ? `: ${last.note}` : ''}
         </p>

@@ -8,6 +8,7 @@ import { CELL_STATES } from '../../reports/cell-state.js';
 import type { ViewCell, ViewColumn, ViewData, ViewFigure } from '../view-data.js';
 import { figureLabel, formatFigure, valueColour } from './figures.js';
 import {
+  clearedFilters,
   CONVERSATIONS_ONLY,
   filterQuestions,
   filtersFrom,
@@ -16,6 +17,7 @@ import {
   visibleColumns,
   type Filters,
 } from './filter.js';
+import { ReviewMark } from './judge.js';
 import { href } from './route.js';
 import type { DataSource } from './api.js';
 import { useVirtualizer } from './virtual.js';
@@ -267,6 +269,20 @@ export function Questions(props: {
           ? ` · sorted by ${filters.sort}${filters.sortcol ? ` in ${data.columns[Number(filters.sortcol)]?.label ?? ''}` : ' (mean over the columns shown)'}, ${filters.dir || 'worst first'}`
           : ''}
       </p>
+      {rows.length === 0 && data.questions.length > 0 && !searching ? (
+        <div class="empty-result" role="status">
+          <p>No questions match these filters.</p>
+          <button
+            type="button"
+            onClick={() => {
+              setQuery('');
+              props.navigate(href('questions', paramsOf(clearedFilters(filters))));
+            }}
+          >
+            Clear the filters
+          </button>
+        </div>
+      ) : null}
       <List
         data={data}
         rows={rows}
@@ -292,7 +308,10 @@ export function Questions(props: {
             better); – N/A
           </li>
         )}
-        <li>✓ ✗ reviewed pass / fail</li>
+        <li>
+          <ReviewMark pass /> <ReviewMark pass={false} /> reviewed pass / fail (a person's verdict; ✓ is the pass
+          rule's)
+        </li>
         {data.baseline ? <li>▼ broken, ▲ fixed against the baseline</li> : null}
       </ul>
     </div>
@@ -366,16 +385,24 @@ function List(props: {
                 const cell = q.cells[c.id];
                 if (!cell) return <span class="cell none" key={c.id} title="not run" />;
                 const look = cellStyle(cell, colourFigure, colourIndex, range);
-                const marks = `${cell.review === 'pass' ? ' ✓' : cell.review === 'fail' ? ' ✗' : cell.review === 'mixed' ? ' ±' : ''}${cell.change === 'broken' || cell.change === 'both' ? ' ▼' : cell.change === 'fixed' ? ' ▲' : ''}`;
+                const change =
+                  cell.change === 'broken' || cell.change === 'both' ? ' ▼' : cell.change === 'fixed' ? ' ▲' : '';
+                const title = `${c.label}: ${look.title}${cell.review ? ` · reviewed ${cell.review}` : ''}${cell.change ? ` · ${cell.change} vs baseline` : ''}`;
                 return (
                   <span
                     class={`cell state-${cell.state}`}
                     key={c.id}
                     style={look.style}
-                    title={`${c.label}: ${look.title}${cell.review ? ` · reviewed ${cell.review}` : ''}${cell.change ? ` · ${cell.change} vs baseline` : ''}`}
+                    title={title}
+                    aria-label={title}
                   >
                     {look.text}
-                    {marks}
+                    {cell.review === 'pass' || cell.review === 'fail' ? (
+                      <ReviewMark pass={cell.review === 'pass'} />
+                    ) : cell.review === 'mixed' ? (
+                      ' ±'
+                    ) : null}
+                    {change}
                   </span>
                 );
               })}

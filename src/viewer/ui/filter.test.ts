@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ViewCell, ViewData, ViewQuestion } from '../view-data.js';
-import { filterQuestions, filtersFrom, paramsOf, searchTexts } from './filter.js';
+import { clearedFilters, filterQuestions, filtersFrom, paramsOf, searchTexts } from './filter.js';
 
 const cell = (state: ViewCell['state'], value: number | null, over: Partial<ViewCell> = {}): ViewCell => ({
   state,
@@ -88,5 +88,13 @@ describe('questions filters', () => {
   it('round-trips through the URL, defaults left out', () => {
     const f = filtersFrom(new URLSearchParams('q=x&differs=1&colour=pass&result=bogus'));
     expect(paramsOf(f)).toEqual({ q: 'x', differs: '1' });
+  });
+
+  it('clears every filter and the search, keeping the colouring and the order', () => {
+    const busy = filtersFrom(
+      new URLSearchParams('q=refund&set=fast&result=fail&differs=1&review=pass&colour=ttft_ms&sort=ttft_ms&dir=asc'),
+    );
+    expect(paramsOf(clearedFilters(busy))).toEqual({ colour: 'ttft_ms', sort: 'ttft_ms', dir: 'asc' });
+    expect(paramsOf(clearedFilters(filtersFrom(new URLSearchParams())))).toEqual({});
   });
 });

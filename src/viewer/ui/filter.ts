@@ -71,6 +71,12 @@ export function paramsOf(f: Filters): Record<string, string> {
   return out;
 }
 
+/** The filters cleared (search included): every question shown again, in the same colouring and order. */
+export function clearedFilters(f: Filters): Filters {
+  const none = filtersFrom(new URLSearchParams());
+  return { ...none, colour: f.colour, sort: f.sort, sortcol: f.sortcol, dir: f.dir };
+}
+
 /** The columns the filters keep (by set and mode). */
 export function visibleColumns(data: ViewData, f: Filters): ViewColumn[] {
   return data.columns.filter((c) => (f.set === '' || c.set === f.set) && (f.mode === '' || c.mode === f.mode));
