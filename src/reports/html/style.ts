@@ -21,6 +21,8 @@ td.best { background: var(--best); font-weight: 700; }
    than the page, and a table of many columns stacks on a narrow page (stackBelow). The header row
    stays in view while the page scrolls. */
 .table-wrap { max-width: 100%; }
+/* The last resort of the other reports' tables (load, compare), which neither wrap to fit nor stack: a sideways scroll of their own, never of the page. */
+.table-wrap:not(:has(table.stackable)) { overflow-x: auto; }
 .table-wrap table { margin: 0; }
 .table-wrap thead th { position: sticky; top: 0; z-index: 1; }
 .mark { vertical-align: -2px; }
