@@ -13,9 +13,11 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import { renderReportHtml } from '../../src/reports/html/report-html.js';
 import { loadCorpus, startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { createFakeIo } from '../helpers/fake-io.js';
 import { TOKENS } from '../helpers/start-sim.js';
+import { fixtureInput } from '../fixtures/reports/fixture.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -170,4 +172,23 @@ describe.skipIf(!hasChromium)('report.html at 1,400 and 800 px in headless chrom
       expect(seen.worst).toEqual(worst);
     },
   );
+
+  it('stacks a table too wide to wrap: a line per column, each cell inside the page', async () => {
+    // The fixture's 5 columns stack under 776 px (reports/html/style stackBelow).
+    const file = join(dir, 'fixture.html');
+    writeFileSync(file, renderReportHtml(fixtureInput()));
+    const page = await browser.newPage({ viewport: { width: 700, height: 900 } });
+    await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+    const seen = await page.evaluate(layout);
+    const stacked = await page.evaluate(() => {
+      const cell = document.querySelector('table.comparison tbody td')!;
+      return { display: getComputedStyle(cell).display, label: getComputedStyle(cell, '::before').content };
+    });
+    await page.close();
+    expect(stacked).toEqual({ display: 'flex', label: '"fast (stream)"' });
+    expect(seen.outside).toEqual([]);
+    expect(seen.hiding).toEqual([]);
+    expect(seen.clipped).toEqual([]);
+    expect(seen.pageScroll).toBe(0);
+  });
 });

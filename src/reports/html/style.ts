@@ -75,7 +75,8 @@ export function stackBelow(tableColumns: number): string {
   return `
 @media (max-width: ${width}px) {
   table.stackable, table.stackable tbody, table.stackable tr, table.stackable th, table.stackable td { display: block; }
-  table.stackable thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  /* Each cell names its column instead (data-label); a block layout drops the table's semantics anyway. */
+  table.stackable thead { display: none; }
   table.stackable tr { padding: 4px 0; border-bottom: 1px solid var(--line); }
   table.stackable th[scope="row"], table.stackable td { border: 0; padding: 1px 10px; }
   table.stackable td { display: flex; justify-content: space-between; gap: 16px; }
