@@ -60,8 +60,9 @@ import {
 /** Default of how much of each answer the questions list keeps for search and preview. */
 
 /**
- * Answer-quality fields (issue 14) the question page shows as they are, with the extra fields: the
- * judge's verdicts and reasons, the user's checks, the reference answer and the rubric.
+ * Answer-quality fields (issue 14) the question page shows with the extra fields: the judge's
+ * verdicts (a line per figure, ui/judge), the user's checks, the reference answer and the rubric
+ * (as they are).
  */
 const SHOWN_AS_IS: ReadonlySet<string> = new Set(['judge', 'checks', 'reference_answer', 'rubric']);
 
