@@ -113,7 +113,7 @@ describe.skipIf(!hasChromium)('report.html at 1,400 and 800 px in headless chrom
   let md: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'chatbench-layout-'));
-    sim = await startSimulator({ corpus: await loadCorpus(), config: { chat: { time_scale: 0.02 } } });
+    sim = await startSimulator({ corpus: await loadCorpus(), config: { chat: { time_scale: 0.005 } } });
     const sample = readFileSync(join(import.meta.dirname, '../../datasets/sample.csv'), 'utf8').split('\n');
     writeFileSync(join(dir, 'questions.csv'), `${sample.slice(0, 6).join('\n')}\n`);
     writeFileSync(join(dir, 'sets.json'), JSON.stringify(SETS));
