@@ -104,6 +104,9 @@ function headRow(first: string, columns: readonly ReportColumn[]): string {
   return `<thead><tr><th scope="col">${esc(first)}</th>${columns.map((c) => `<th scope="col">${esc(c.label)}</th>`).join('')}</tr></thead>`;
 }
 
+/** A figure's text with its interval or n kept on one line ("100% (65–100%)" wraps before the bracket, never inside it). */
+const unbroken = (text: string): string => esc(text).replace(/ \(([^()]*)\)/g, ' <span class="nb">($1)</span>');
+
 /** A cell of a table over the report's columns: `data-label` names its column for the stacked layout. */
 const cell = (column: ReportColumn | undefined, html: string, className = ''): string =>
   `<td${className ? ` class="${className}"` : ''} data-label="${esc(column?.label ?? '')}">${html}</td>`;
@@ -112,7 +115,7 @@ function comparisonTable(columns: readonly ReportColumn[], best: readonly BestMa
   const body = comparisonRows(columns, best).map(
     (row) =>
       `<tr><th scope="row">${esc(row.label)}</th>${row.cells
-        .map((text, i) => (row.best[i] ? cell(columns[i], `<strong>${esc(text)}</strong>`, 'best') : cell(columns[i], esc(text), row.few[i] ? 'few' : '')))
+        .map((text, i) => (row.best[i] ? cell(columns[i], `<strong>${unbroken(text)}</strong>`, 'best') : cell(columns[i], unbroken(text), row.few[i] ? 'few' : '')))
         .join('')}</tr>`,
   );
   return `<div class="table-wrap"><table class="comparison stackable">${headRow('', columns)}<tbody>${body.join('')}</tbody></table></div>`;

@@ -17,6 +17,7 @@ th, td { padding: 5px 10px; border-bottom: 1px solid var(--line); text-align: ri
 th:first-child, td:first-child { text-align: left; }
 thead th { border-bottom: 2px solid var(--ink); vertical-align: bottom; overflow-wrap: anywhere; }
 td.best { background: var(--best); font-weight: 700; }
+.nb { white-space: nowrap; }
 /* No scroll box: every row and column is on the page. Cells wrap at spaces when the table is wider
    than the page, and a table of many columns stacks on a narrow page (stackBelow). The header row
    stays in view while the page scrolls. */
