@@ -23,7 +23,7 @@ const run = async (args: string[]) => {
 };
 
 beforeAll(async () => {
-  sim = await startSimulator({ config: { chat: { time_scale: 0.02 } }, corpus: await loadCorpus() });
+  sim = await startSimulator({ config: { chat: { time_scale: 0.003 } }, corpus: await loadCorpus() });
   dir = mkdtempSync(join(tmpdir(), 'chatbench-draft-'));
   writeFileSync(
     join(dir, 'q.csv'),
