@@ -26,7 +26,7 @@ import {
 } from './group-figures.js';
 import { createAgreementAccumulator } from './judge-agreement.js';
 import { createConversationAccumulator, type ConversationAccumulator } from './conversations.js';
-import { modelPassed, recordPassed } from './pass.js';
+import { modelChecked, modelPassed, recordChecked, recordPassed } from './pass.js';
 import { answerKey, NO_VERDICTS, recordVerdict, type HumanVerdicts } from '../records/review.js';
 
 /** The category key of records whose category is null. */
@@ -187,6 +187,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
           ...base,
           figures: record,
           passed: recordPassed(record),
+          checked: recordChecked(record),
           human: recordVerdict(verdicts, record.key, modelIndexes),
         },
         record,
@@ -197,7 +198,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
         observe(
           groupOf(record, model),
           category,
-          { ...base, figures: model, passed: modelPassed(model), human },
+          { ...base, figures: model, passed: modelPassed(model), checked: modelChecked(model), human },
           record,
         );
         noteQuality(model);
