@@ -41,7 +41,7 @@ export function draftExpectationsCommand(io: Io, setExitCode: SetExitCode): AnyC
           describe: 'sets that must have cited a document for it to be proposed',
         })
         .example(
-          '$0 draft-expectations examples/runs/first-eval --out expectations-draft.csv',
+          '$0 draft-expectations reports/2026-11-20T10-00-00-eval --out expectations-draft.csv',
           'propose expected_documents for the questions of a first run that have none',
         )
         .epilogue(
