@@ -25,7 +25,8 @@ export function recordPassed(record: RequestRecord): boolean {
  * is not checked is left out of pass_rate, which is "not checked" when no answer is. A record written
  * before the field existed counts as checked, as it always did (its reports rebuild the same).
  */
-export const modelChecked = (model: Pick<ModelFigures, 'scores'>): boolean => model.scores?.checked ?? true;
+export const modelChecked = (model: { readonly scores: { readonly checked?: boolean | undefined } | null }): boolean =>
+  model.scores?.checked ?? true;
 
 /** A multi-model request is checked when one of its models is. */
 export function recordChecked(record: Pick<RequestRecord, 'scores' | 'models'>): boolean {
