@@ -45,7 +45,7 @@ export function draftExpectationsCommand(io: Io, setExitCode: SetExitCode): AnyC
           'propose expected_documents for the questions of a first run that have none',
         )
         .epilogue(
-          'Questions that have expected_documents keep them; every other column and row of the dataset is kept as it is. Review the proposals (the candidates file lists each with title, link and how many sets cited it, or accept and reject them in `chatbench view`) before using the draft as the dataset.',
+          'Questions that have expected_documents keep them; every other column and row of the dataset is kept as it is. Review the proposals (the candidates file lists each with title, link and how many sets cited it) before using the draft as the dataset.',
         ),
     handler: async (args) => {
       const problem = wholeNumber(args.top, 'top', 1, 100) ?? wholeNumber(args['min-sets'], 'min-sets', 1, 1000);
