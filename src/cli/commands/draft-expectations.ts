@@ -41,8 +41,12 @@ export function draftExpectationsCommand(io: Io, setExitCode: SetExitCode): AnyC
           describe: 'sets that must have cited a document for it to be proposed',
         })
         .example(
-          '$0 draft-expectations reports/2026-11-20T10-00-00-eval --out expectations-draft.csv',
-          'propose expected_documents for the questions of a first run that have none',
+          '$0 draft-expectations reports/2026-11-20T10-00-00-eval',
+          'propose expected_documents for the questions of a first run that have none (RUN/expectations-draft.csv)',
+        )
+        .example(
+          '$0 draft-expectations reports/2026-11-20T10-00-00-eval --min-sets 2 --top 1',
+          'only the document that at least two sets cited most',
         )
         .epilogue(
           'Questions that have expected_documents keep them; every other column and row of the dataset is kept as it is. Review the proposals (the candidates file lists each with title, link and how many sets cited it) before using the draft as the dataset.',
