@@ -7,6 +7,7 @@
  */
 import { trimText } from '../reports/format.js';
 import { createRepeatsAccumulator, modelPassed, recordPassed, type RepeatsGroup } from '../metrics/repeats.js';
+import { modelChecked, recordChecked } from '../metrics/pass.js';
 import { createSummarizer } from '../metrics/summarize.js';
 import { createJudgeAskCounter } from '../metrics/group-figures.js';
 import { createNumberSample, type NumberSample } from '../metrics/stats.js';
@@ -106,6 +107,8 @@ interface QuestionState {
   repeats: number[];
   outcomes: Outcome[];
   passes: boolean[];
+  /** One of its tries was checked (metrics/pass): else its pass rate is "not checked" (null), as in the summary. */
+  checked: boolean;
   human: (boolean | null)[];
   conversation: (boolean | null)[];
   /** Per score or check name: [sum, n] over the tries folded in so far. */
@@ -160,6 +163,7 @@ export function createRunCollector(
     figures: AnswerFigures,
     passed: boolean,
     human: boolean | undefined,
+    checked: boolean,
   ) => {
     const key = { set: record.set, mode: record.mode, model_index };
     const id = groupKeyString(key);
@@ -181,6 +185,7 @@ export function createRunCollector(
         repeats: [],
         outcomes: [],
         passes: [],
+        checked: false,
         human: [],
         conversation: [],
         sums: new Map(),
@@ -190,6 +195,7 @@ export function createRunCollector(
       };
       group.questions.set(record.question_id, question);
     }
+    question.checked ||= checked;
     addTry(question, {
       repeat: record.repeat,
       outcome: figures.outcome,
@@ -233,7 +239,15 @@ export function createRunCollector(
       summarizer.add(record);
       repeats.add(record);
       const modelIndexes = (record.models ?? []).map((m) => m.model_index);
-      observe(record, null, null, record, recordPassed(record), recordVerdict(verdicts, record.key, modelIndexes));
+      observe(
+        record,
+        null,
+        null,
+        record,
+        recordPassed(record),
+        recordVerdict(verdicts, record.key, modelIndexes),
+        recordChecked(record),
+      );
       for (const model of record.models ?? []) {
         observe(
           record,
@@ -242,6 +256,7 @@ export function createRunCollector(
           model,
           modelPassed(model),
           verdicts.get(answerKey(record.key, model.model_index))?.pass,
+          modelChecked(model),
         );
       }
     },
@@ -361,6 +376,7 @@ function toQuestionData(state: QuestionState, checkNames: readonly string[]): Qu
     question: state.question,
     outcomes: state.outcomes,
     passes: state.passes,
+    checked: state.checked,
     human: state.human,
     conversation_passes: state.conversation,
     scores,

@@ -64,9 +64,10 @@ export interface ScanOptions {
   readonly toolIds?: ToolIds | null | undefined;
   /**
    * Each valid row, in file order; with `spans`, where its record stands in the file's bytes (null
-   * for every row of a file whose records are not LF-delimited: lone CRs, which cannot be re-read).
+   * for every row of a file whose records are not LF-delimited: lone CRs, which cannot be re-read),
+   * and its cells as the file has them (what a rewrite of the file keeps: draft-expectations).
    */
-  readonly onRow: (row: DatasetRow, span: RecordSpan | null) => void;
+  readonly onRow: (row: DatasetRow, span: RecordSpan | null, cells: readonly string[]) => void;
   readonly spans?: boolean;
 }
 
@@ -121,7 +122,7 @@ export async function scanDataset(file: InputFile | string, options: ScanOptions
         });
       tools.add(...toolProblems([row], options.toolIds ?? null, name));
       // Once a problem is found no row is handed on: the reader throws at the end whatever they are.
-      if (problems.count === 0) options.onRow(row, record.span);
+      if (problems.count === 0) options.onRow(row, record.span, record.cells);
     } else
       for (const issue of result.error.issues)
         problems.add(`${where}: ${issue.path.join('.') || 'row'}: ${issue.message}`);

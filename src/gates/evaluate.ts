@@ -11,7 +11,7 @@ import type { Mode } from '../records/record.js';
 import { figureKind, higherIsBetter } from '../figures/catalogue.js';
 import { questionValue } from '../metrics/question-value.js';
 import { compareRuns, groupLabel } from '../compare/compare.js';
-import { groupValue, type GroupData, type RunData } from '../compare/run-data.js';
+import { findGroup, groupValue, type GroupData, type RunData } from '../compare/run-data.js';
 import { type Comparison, type FigureDelta, type GroupComparison } from '../compare/schema.js';
 import { compareOp, describeGate, gateFigure, type Gate } from '../figures/grammar.js';
 import type { GateVerdict } from '../figures/gate-verdict.js';
@@ -113,6 +113,17 @@ function ratioInterval(f: FigureDelta): FigureDelta['ci'] {
   return { low: Math.min(a, b), high: Math.max(a, b) };
 }
 
+/**
+ * Why a value gate has no value. A pass rate with nothing checked (no question of the group expects
+ * anything: summary's pass_rate null, unchecked_questions > 0) fails saying so, never passing silently.
+ */
+function noValueText(name: string, current: RunData, target: GroupData): string {
+  const unchecked = findGroup(current, target)?.group.unchecked_questions ?? 0;
+  if (name === 'pass_rate' && unchecked > 0)
+    return `not checked: none of its ${unchecked} questions expects anything (propose expected_documents with chatbench draft-expectations)`;
+  return `no ${name} in the run (no ok request had it)`;
+}
+
 function evaluateOne(gate: Gate, target: GroupData, current: RunData, compared: GateBaseline | undefined): GateVerdict {
   const kind = figureKind(gate.figure);
   const name = gateFigure(gate);
@@ -156,7 +167,7 @@ function evaluateOne(gate: Gate, target: GroupData, current: RunData, compared: 
     if (value === null)
       return result(
         { value, baseline: null, current: null, ci: null, significant: null, passed: false },
-        `no ${name} in the run (no ok request had it)`,
+        noValueText(name, current, target),
       );
     const passed = compareOp(value, gate.op, gate.threshold);
     // A percentile from too few samples is still checked, but the reason says how little it rests on.

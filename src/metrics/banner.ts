@@ -77,6 +77,19 @@ export function judgeBanner(judge: { judge_asks: number; judge_failed_asks: numb
 }
 
 /**
+ * Questions that expect nothing pass whatever they are answered: their answers are not checked and
+ * left out of pass_rate, which is "not checked" when no question expects anything. Said once per run.
+ */
+export function uncheckedBanner(unchecked: number, questions: number): string | null {
+  if (unchecked === 0) return null;
+  const which =
+    unchecked === questions
+      ? `None of the ${questions} questions expects`
+      : `${unchecked} of ${questions} questions expect`;
+  return `${which} anything (no expected_documents, phrase, pattern, expect_no_answer or tool): their answers are not checked and left out of the pass rate. chatbench draft-expectations RUN proposes expected documents from this run.`;
+}
+
+/**
  * The banners for a run with these outcomes and this loop delay, failures first; the
  * unknown-protocol alarm (metrics/protocol-alarm.ts), when given, opens them: it says why the
  * failures below may not be the service's.

@@ -4,7 +4,7 @@
  * must_match, must_not_match, expect_no_answer) and the default per-question pass rule (docs/figures.md,
  * "Answer checks and the pass rule"; `--pass` rules: pass-rule.ts).
  */
-import type { Expectations } from '../records/expectations.js';
+import type { Expectations, ExpectationsInput } from '../records/expectations.js';
 import type { Outcome } from '../records/record.js';
 import { stripCitations } from '../records/citations.js';
 import { cachedPattern } from '../records/patterns.js';
@@ -70,6 +70,19 @@ export interface PassInputs {
   checks: AnswerChecks;
   /** 0 when an expected tool was not used; null (or absent) when no tool is expected. */
   tool_assertion?: number | null;
+}
+
+/** Whether the default rule tests anything of the question beyond "ok, no invalid citation" (scores' `checked`). */
+export function expectsSomething(expectations: ExpectationsInput): boolean {
+  return (
+    expectations.expected_document_ids.length > 0 ||
+    expectations.must_contain.length > 0 ||
+    expectations.must_not_contain.length > 0 ||
+    (expectations.must_match?.length ?? 0) > 0 ||
+    (expectations.must_not_match?.length ?? 0) > 0 ||
+    expectations.expect_no_answer ||
+    (expectations.expected_tools?.length ?? 0) > 0
+  );
 }
 
 /**

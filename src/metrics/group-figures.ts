@@ -33,6 +33,8 @@ export interface Observation {
   headers_ms: number | null;
   expects_documents: boolean;
   passed: boolean;
+  /** The pass tested something the question expects (metrics/pass recordChecked); unchecked answers are left out of pass_rate. */
+  checked: boolean;
   /** A person's verdict on the answer (reviews.jsonl): true pass, false fail, undefined not reviewed. */
   human?: boolean | undefined;
   /**
@@ -53,6 +55,8 @@ export interface FigureAccumulator {
 export function createFigureAccumulator(): FigureAccumulator {
   let requests = 0;
   let passed = 0;
+  let checkedRequests = 0;
+  const unchecked = new Set<string>();
   let noExpectation = 0;
   let invalid = 0;
   let duplicates = 0;
@@ -118,22 +122,26 @@ export function createFigureAccumulator(): FigureAccumulator {
   };
 
   return {
-    add({ figures, headers_ms, expects_documents, passed: didPass, human, question_id }) {
+    add({ figures, headers_ms, expects_documents, passed: didPass, checked, human, question_id }) {
       requests += 1;
       const key = question_id ?? `\u0000${anonymous++}`;
       const tries = passClusters.get(key);
-      if (tries === undefined) passClusters.set(key, { passed: didPass ? 1 : 0, tries: 1 });
+      if (tries !== undefined || unchecked.has(key)) repeated = true;
+      if (!checked) unchecked.add(key);
+      else if (tries === undefined) passClusters.set(key, { passed: didPass ? 1 : 0, tries: 1 });
       else {
         tries.passed += didPass ? 1 : 0;
         tries.tries += 1;
-        repeated = true;
       }
       if (human !== undefined) {
         reviewed += 1;
         if (human) good += 1;
       }
       outcomes[figures.outcome] += 1;
-      if (didPass) passed += 1;
+      if (checked) {
+        checkedRequests += 1;
+        if (didPass) passed += 1;
+      }
       if (!expects_documents) noExpectation += 1;
       toolErrors += figures.tool_errors ?? 0;
       if (figures.scores !== null) {
@@ -168,7 +176,10 @@ export function createFigureAccumulator(): FigureAccumulator {
             .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
             .map(([name, counts]) => [name, repeated ? scoreMean(name) : meanEstimateOfCounts(counts)] as const),
         ]),
-        pass_rate: repeated ? clusteredProportionOfCounts(passClusters) : proportionEstimate(passed, requests),
+        // Over the checked answers only: null ("not checked") when there is none, never 100%.
+        pass_rate: repeated ? clusteredProportionOfCounts(passClusters) : proportionEstimate(passed, checkedRequests),
+        // A question some of whose answers were checked (a --pass condition that applied to some) is checked.
+        unchecked_questions: [...unchecked].filter((key) => !passClusters.has(key)).length,
         ...(reviewed > 0 ? { human_pass_rate: proportionEstimate(good, reviewed) } : {}),
         no_expectation: noExpectation,
         invalid_citations: invalid,

@@ -52,7 +52,7 @@ describe('parsePassRule', () => {
 
 describe('applyPassRule', () => {
   it("the default rule is the scores' pass, and never passes a failed request", () => {
-    expect(applyPassRule(DEFAULT_PASS_RULE, subject())).toEqual({ pass: true, failed: [] });
+    expect(applyPassRule(DEFAULT_PASS_RULE, subject())).toEqual({ pass: true, failed: [], checked: true });
     expect(applyPassRule(DEFAULT_PASS_RULE, subject({ scores: makeScores({ pass: false }) })).pass).toBe(false);
     expect(applyPassRule(DEFAULT_PASS_RULE, subject({ outcome: 'timeout' })).pass).toBe(false);
   });
@@ -62,11 +62,16 @@ describe('applyPassRule', () => {
     expect(applyPassRule(parsePassRule(['default', 'correctness >= 0.7']), subject({ scores: failing }))).toEqual({
       pass: false,
       failed: ['the default rule'],
+      checked: true,
     });
   });
   it('names the conditions that failed, with the value', () => {
     const rule = parsePassRule(['correctness >= 0.9', 'citation_recall > 0']);
-    expect(applyPassRule(rule, subject())).toEqual({ pass: false, failed: ['correctness >= 0.9: 0.8'] });
+    expect(applyPassRule(rule, subject())).toEqual({
+      pass: false,
+      failed: ['correctness >= 0.9: 0.8'],
+      checked: true,
+    });
   });
   it('an N/A figure leaves its condition out; a judge error or a failed check fails it', () => {
     const rule = parsePassRule(['correctness >= 0.7', 'tone >= 1'], ['tone']);
@@ -99,6 +104,20 @@ describe('applyPassRule', () => {
     expect(
       applyPassRule(rule, subject({ checks: { tone: { score: 0, reason: 'rude', error: null } } })).failed,
     ).toEqual(['tone >= 1: 0']);
+  });
+  it('checked: the default rule when the question expects something, else a condition that applied', () => {
+    const nothing = makeScores({ checked: false, correctness: null });
+    expect(applyPassRule(DEFAULT_PASS_RULE, subject({ scores: nothing }))).toEqual({
+      pass: true,
+      failed: [],
+      checked: false,
+    });
+    const rule = parsePassRule(['default', 'correctness >= 0.7']);
+    expect(applyPassRule(rule, subject({ scores: nothing })).checked).toBe(false);
+    expect(applyPassRule(rule, subject({ scores: { ...nothing, correctness: 0.9 } }))).toMatchObject({
+      pass: true,
+      checked: true,
+    });
   });
   it('a request that is not ok never passes', () => {
     expect(applyPassRule(parsePassRule(['correctness >= 0']), subject({ outcome: 'truncated' })).pass).toBe(false);

@@ -96,10 +96,18 @@ export interface PassSubject {
 const isJudged = (name: string): name is JudgeFigure => (JUDGE_FIGURES as readonly string[]).includes(name);
 
 /** Whether the answer passes, and the conditions that did not hold (each as `figure op threshold: why`). */
-export function applyPassRule(rule: PassRule, subject: PassSubject): { pass: boolean; failed: string[] } {
-  if (rule.conditions.length === 0) return { pass: subject.outcome === 'ok' && subject.scores.pass, failed: [] };
-  if (subject.outcome !== 'ok') return { pass: false, failed: [] };
+export function applyPassRule(
+  rule: PassRule,
+  subject: PassSubject,
+): { pass: boolean; failed: string[]; checked: boolean } {
+  // What the default rule tested of the question (scores' `checked`; an older record's: assume it did).
+  const byDefault = rule.includesDefault && subject.scores.checked !== false;
+  if (rule.conditions.length === 0)
+    return { pass: subject.outcome === 'ok' && subject.scores.pass, failed: [], checked: byDefault };
+  // A request that is not ok would have had its conditions applied: the question is checked.
+  if (subject.outcome !== 'ok') return { pass: false, failed: [], checked: true };
   const failed: string[] = [];
+  let applied = 0;
   if (rule.includesDefault && !subject.scores.pass) failed.push('the default rule');
   for (const c of rule.conditions) {
     const text = `${c.figure} ${c.op} ${c.threshold}`;
@@ -109,9 +117,12 @@ export function applyPassRule(rule: PassRule, subject: PassSubject): { pass: boo
     if (value === null) {
       if (check?.error != null) failed.push(`${text}: the check failed (${check.error})`);
       else if (verdict?.status === 'judge_error') failed.push(`${text}: judge error`);
+      else continue;
+      applied += 1;
       continue;
     }
+    applied += 1;
     if (!compareOp(value, c.op, c.threshold)) failed.push(`${text}: ${Number(value.toFixed(3))}`);
   }
-  return { pass: failed.length === 0, failed };
+  return { pass: failed.length === 0, failed, checked: byDefault || applied > 0 };
 }

@@ -19,3 +19,18 @@ export function recordPassed(record: RequestRecord): boolean {
   const models = record.models ?? [];
   return models.length > 0 && models.every(modelPassed);
 }
+
+/**
+ * Whether an answer's pass tested anything its question expects (scores' `checked`): an answer that
+ * is not checked is left out of pass_rate, which is "not checked" when no answer is. A record written
+ * before the field existed counts as checked, as it always did (its reports rebuild the same).
+ */
+export const modelChecked = (model: { readonly scores: { readonly checked?: boolean | undefined } | null }): boolean =>
+  model.scores?.checked ?? true;
+
+/** A multi-model request is checked when one of its models is. */
+export function recordChecked(record: Pick<RequestRecord, 'scores' | 'models'>): boolean {
+  if (record.scores !== null) return modelChecked(record);
+  const models = record.models ?? [];
+  return models.length === 0 || models.some(modelChecked);
+}

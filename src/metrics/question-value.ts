@@ -11,6 +11,8 @@ import { questionRepeatFigures } from './repeats.js';
 export interface QuestionFigures {
   outcomes: readonly Outcome[];
   passes: readonly boolean[];
+  /** One of its tries was checked (metrics/pass); false: its pass_rate is null ("not checked"). Absent: checked. */
+  checked?: boolean;
   scores: Readonly<Partial<Record<ScoreName, number>>>;
   /** Per try, a person's verdict on its answer (reviews.jsonl): true pass, false fail, null not reviewed. */
   human?: readonly (boolean | null)[];
@@ -37,7 +39,7 @@ const share = (values: readonly boolean[]): number | null =>
 export function questionValue(q: QuestionFigures, figure: string): number | null {
   switch (figure) {
     case 'pass_rate':
-      return share(q.passes);
+      return q.checked === false ? null : share(q.passes);
     case 'ok_rate':
       return share(q.outcomes.map((o) => o === 'ok'));
     case 'error_rate':

@@ -182,6 +182,7 @@ describe("computeScores: the record's key order", () => {
       'no_answer_ok',
       'pass',
       'failed_conditions',
+      'checked',
     ]);
     expect(ScoresSchema.parse(scores)).toEqual(scores);
     expect(scores.retrieval_precision_at_1).toBe(1);

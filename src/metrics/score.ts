@@ -8,7 +8,7 @@ import type { ExpectationsInput as Expectations } from '../records/expectations.
 import type { AnswerFigures } from '../records/record.js';
 import type { RankingScores, Scores } from '../records/scores.js';
 import { referenceScores } from './answer-quality.js';
-import { checkAnswer, passes } from './checks.js';
+import { checkAnswer, expectsSomething, passes } from './checks.js';
 import { rankCitations, rankedUnique } from '../records/citations.js';
 import { citationScores, invalidCitations } from './citations.js';
 import { rankingScores } from './ranking.js';
@@ -43,7 +43,7 @@ const UNJUDGED = { correctness: null, groundedness: null, relevance: null, rubri
  * empty, no_answer_ok null, pass false.
  */
 export function computeScores(figures: ScoredFigures, expectations: Expectations): Scores {
-  if (figures.outcome !== 'ok') return unscored();
+  if (figures.outcome !== 'ok') return unscored(expectsSomething(expectations));
   const expected = rankedUnique(expectations.expected_document_ids).ranked;
   const ranked = rankedUnique(figures.cited_document_ids).ranked;
   const citation = citationScores(ranked, expected);
@@ -89,6 +89,7 @@ export function computeScores(figures: ScoredFigures, expectations: Expectations
     tool_assertion: tools.tool_assertion,
   });
   out.failed_conditions = [];
+  out.checked = expectsSomething(expectations);
   return out as Scores;
 }
 
@@ -111,7 +112,7 @@ export function toolScores(
   };
 }
 
-function unscored(): Scores {
+function unscored(checked: boolean): Scores {
   const none = rankingScores([], []);
   return {
     citation_precision: null,
@@ -133,5 +134,6 @@ function unscored(): Scores {
     no_answer_ok: null,
     pass: false,
     failed_conditions: [],
+    checked,
   };
 }

@@ -295,3 +295,31 @@ describe('createSummarizer: repeats cluster by question', () => {
     expect(summarize([...records].reverse()).groups[0]).toEqual(group);
   });
 });
+
+describe('createSummarizer: questions that expect nothing (issue 27)', () => {
+  const unchecked = (id: string, repeat = 0) =>
+    makeRecord({ question_id: id, repeat, key: `${id}|s|stream|${repeat}`, scores: makeScores({ checked: false }) });
+
+  it('a group with no checked answer has pass_rate null ("not checked"), never 100%', () => {
+    const [group] = summarize([unchecked('q1'), unchecked('q2')]).groups;
+    expect(group).toMatchObject({ pass_rate: null, unchecked_questions: 2 });
+  });
+
+  it('the pass rate is over the checked answers only; repeats of an unchecked question count it once', () => {
+    const records = [
+      unchecked('q1'),
+      unchecked('q1', 1),
+      makeRecord({ question_id: 'q2', scores: makeScores({ pass: false }) }),
+      makeRecord({ question_id: 'q3' }),
+    ];
+    const [group] = summarize(records).groups;
+    expect(group!.pass_rate).toMatchObject({ mean: 0.5 });
+    expect(group!.unchecked_questions).toBe(1);
+  });
+
+  it('a record written before `checked` counts as checked, as it always did', () => {
+    const { checked: _, ...older } = makeScores();
+    const [group] = summarize([makeRecord({ scores: older })]).groups;
+    expect(group).toMatchObject({ pass_rate: { mean: 1, n: 1 }, unchecked_questions: 0 });
+  });
+});

@@ -14,7 +14,7 @@ import {
 } from '../records/summary.js';
 import { createRepeatsAccumulator, type RepeatsGroup } from './repeats.js';
 import type { LoopDelay } from '../records/generator-health.js';
-import { bannerLines, judgeBanner } from './banner.js';
+import { bannerLines, judgeBanner, uncheckedBanner } from './banner.js';
 import { createProtocolTally } from './protocol-alarm.js';
 import type { Label } from '../records/labels.js';
 import type { JudgeFigure } from '../records/quality.js';
@@ -26,7 +26,7 @@ import {
 } from './group-figures.js';
 import { createAgreementAccumulator } from './judge-agreement.js';
 import { createConversationAccumulator, type ConversationAccumulator } from './conversations.js';
-import { modelPassed, recordPassed } from './pass.js';
+import { modelChecked, modelPassed, recordChecked, recordPassed } from './pass.js';
 import { answerKey, NO_VERDICTS, recordVerdict, type HumanVerdicts } from '../records/review.js';
 
 /** The category key of records whose category is null. */
@@ -97,6 +97,8 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   const groups = new Map<string, GroupState>();
   const sets: string[] = [];
   const questions = new Set<string>();
+  /** Questions one of whose answers was checked (metrics/pass recordChecked): the others are "not checked". */
+  const checkedQuestions = new Set<string>();
   const outcomes = emptyOutcomeCounts();
   let requests = 0;
   const protocol = createProtocolTally();
@@ -170,6 +172,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       outcomes[record.outcome] += 1;
       protocol.add(record);
       questions.add(record.question_id);
+      if (recordChecked(record)) checkedQuestions.add(record.question_id);
       if (!sets.includes(record.set)) sets.push(record.set);
       const sentMs = Date.parse(record.started_at);
       if (Number.isFinite(sentMs)) {
@@ -187,6 +190,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
           ...base,
           figures: record,
           passed: recordPassed(record),
+          checked: recordChecked(record),
           human: recordVerdict(verdicts, record.key, modelIndexes),
         },
         record,
@@ -197,7 +201,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
         observe(
           groupOf(record, model),
           category,
-          { ...base, figures: model, passed: modelPassed(model), human },
+          { ...base, figures: model, passed: modelPassed(model), checked: modelChecked(model), human },
           record,
         );
         noteQuality(model);
@@ -221,7 +225,10 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
         summary_version: SUMMARY_VERSION,
         banner: [
           ...bannerLines(requests, outcomes, loopDelay, protocol.line()),
-          ...[judgeBanner(judgeAsks.figures())].filter((line) => line !== null),
+          ...[
+            judgeBanner(judgeAsks.figures()),
+            uncheckedBanner(questions.size - checkedQuestions.size, questions.size),
+          ].filter((line) => line !== null),
         ],
         timing: loopDelay === null ? null : { loop_delay_ms: loopDelay },
         run: {

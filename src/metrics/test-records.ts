@@ -14,7 +14,10 @@ import {
 import type { Scores } from '../records/scores.js';
 import { computeScores } from './score.js';
 
-/** Scores of an ok answer that cited nothing for a question expecting nothing (all N/A, pass), overridden. */
+/**
+ * Scores of an ok answer that cited nothing (all N/A, pass), overridden; `checked` as if the question
+ * expected something, since most tests are of checked answers (those of unchecked ones say checked: false).
+ */
 export function makeScores(over: Partial<Scores> = {}): Scores {
   const base = computeScores(
     {
@@ -27,7 +30,7 @@ export function makeScores(over: Partial<Scores> = {}): Scores {
     },
     { expected_document_ids: [], must_contain: [], must_not_contain: [], expect_no_answer: false, expected_tools: [] },
   );
-  return { ...base, ...over };
+  return { ...base, checked: true, ...over };
 }
 
 /** The figures of an ok streamed answer, overridden. */

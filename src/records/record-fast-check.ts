@@ -118,6 +118,7 @@ export const SCORES_SHAPE: Readonly<Record<string, Check>> = (() => {
     no_answer_ok: nullable((v) => typeof v === 'boolean'),
     pass: (v: unknown) => typeof v === 'boolean',
     failed_conditions: orAbsent(strings),
+    checked: orAbsent((v: unknown) => typeof v === 'boolean'),
   });
   return shape;
 })();

@@ -66,8 +66,15 @@ export const ScoresSchema = z.object({
   pass: z.boolean(),
   /** Under a `--pass` rule: its conditions that did not hold (the default rule's reasons come from the fields above). */
   failed_conditions: z.array(z.string()).default([]),
+  /**
+   * Whether `pass` tested anything the question expects (an expected document, a phrase, a pattern,
+   * no answer, a tool, or a `--pass` condition that applied). A question that expects nothing passes
+   * whatever it is answered: its pass is "not checked" and left out of pass_rate. Absent in records
+   * written before it: metrics/pass answerChecked infers it.
+   */
+  checked: z.boolean().optional(),
 });
 export type Scores = z.infer<typeof ScoresSchema>;
 export type ScoreName = {
-  [K in keyof Scores]: Scores[K] extends number | null ? K : never;
+  [K in keyof Scores]-?: Scores[K] extends number | null ? K : never;
 }[keyof Scores];

@@ -104,8 +104,14 @@ export const GroupFiguresSchema = z.object({
   answer_gap_ms: LatencyStatsSchema.nullable(),
   /** Macro-averages of every numeric score over `ok` requests where it is not N/A. */
   scores: z.record(z.string(), MeanEstimateSchema.nullable()),
-  /** Share of requests that pass (a failed request does not pass), with a 95% Wilson interval. */
+  /**
+   * Share of the checked requests that pass (a failed request does not pass), with a 95% Wilson
+   * interval. A request is checked when its pass tested something its question expects (scores'
+   * `checked`); null when no request was: "not checked", never 100%.
+   */
   pass_rate: MeanEstimateSchema.nullable(),
+  /** Questions whose answers were not checked (they expect nothing): left out of pass_rate. Absent in older summaries. */
+  unchecked_questions: z.number().int().optional(),
   /**
    * Share of the reviewed answers a person judged good (reviews.jsonl, `chatbench view`), with a
    * 95% Wilson interval; n is the number reviewed. Absent or null when nothing was reviewed.

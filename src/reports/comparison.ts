@@ -61,6 +61,9 @@ export function reportColumns(summary: Summary): ReportColumn[] {
 export const bestNote = (marker: string): string =>
   `${marker}: significantly better than every other set on that figure (the paired comparison of the sets, Benjamini–Hochberg over all its tests); no mark: no clear winner`;
 
+/** The pass rate of a group none of whose questions expects anything (summary's pass_rate null, unchecked_questions > 0). */
+export const NOT_CHECKED = 'not checked';
+
 /** Which way is better for a row; null: no best (e.g. request counts). */
 export type Better = 'higher' | 'lower' | null;
 
@@ -192,7 +195,11 @@ export function comparisonRows(columns: readonly ReportColumn[], best: readonly 
     { label: 'ok %', better: 'higher', figure: 'ok_rate', value: (g) => (g.requests > 0 ? (g.outcomes.ok ?? 0) / g.requests : null), format: formatPct, samples: { stat: 'mean', n: (g) => g.requests } },
     ...occurred.map((o): RowSpec => ({ label: o, better: 'lower', value: (g) => g.outcomes[o] ?? 0, format: formatCount })),
     // With repeats the interval is clustered by question (metrics/clustered) and n is the questions: say so.
-    { label: 'pass rate [95% CI]', better: 'higher', figure: 'pass_rate', value: (g) => g.pass_rate?.mean ?? null, text: (g) => `${formatPctWithCi(g.pass_rate)}${g.repeats && g.pass_rate ? ` of ${formatCount(g.pass_rate.n)} questions` : ''}`, format: formatPct, samples: { stat: 'mean', n: (g) => g.pass_rate?.n ?? 0 } },
+    // A group whose questions expect nothing has no pass rate: "not checked", never 100% (metrics/group-figures).
+    { label: 'pass rate [95% CI]', better: 'higher', figure: 'pass_rate', value: (g) => g.pass_rate?.mean ?? null, text: (g) => (g.pass_rate === null && (g.unchecked_questions ?? 0) > 0 ? NOT_CHECKED : `${formatPctWithCi(g.pass_rate)}${g.repeats && g.pass_rate ? ` of ${formatCount(g.pass_rate.n)} questions` : ''}`), format: formatPct, samples: { stat: 'mean', n: (g) => g.pass_rate?.n ?? 0 } },
+    ...(columns.some((c) => (c.group.unchecked_questions ?? 0) > 0)
+      ? [{ label: 'questions not checked', better: null, value: (g) => g.unchecked_questions ?? 0, format: formatCount } satisfies RowSpec]
+      : []),
     ...repeatRows(columns),
     // Only once someone reviewed answers (chatbench view): n is the number reviewed.
     ...(columns.some((c) => c.group.human_pass_rate)

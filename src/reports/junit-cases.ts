@@ -12,7 +12,7 @@ import { naturalCompare } from './format.js';
 import type { ReportRow } from './report-row.js';
 
 /** What one testcase says. */
-export type JunitCase = Pick<ReportRow, 'question_id' | 'question' | 'repeat' | 'outcome' | 'pass' | 'total_ms' | 'reasons'>;
+export type JunitCase = Pick<ReportRow, 'question_id' | 'question' | 'repeat' | 'outcome' | 'pass' | 'checked' | 'total_ms' | 'reasons'>;
 
 export interface JunitSuite {
   readonly set: string;
@@ -38,6 +38,11 @@ export interface JunitCasesBuilder {
   finish(): JunitCases;
 }
 
+/** The pass column's values: a pass that tested nothing the question expects is kept apart (JUnit says "not checked"). */
+const FAILED = 0;
+const PASSED = 1;
+const UNCHECKED_PASS = 2;
+
 const keyOfList = (list: readonly string[]): string => list.join('\u0000');
 
 export function createJunitCasesBuilder(): JunitCasesBuilder {
@@ -58,7 +63,8 @@ export function createJunitCasesBuilder(): JunitCasesBuilder {
     question: texts.at(question.at(i)),
     repeat: repeat.at(i),
     outcome: OUTCOMES[outcome.at(i)]!,
-    pass: pass.at(i) === 1,
+    pass: pass.at(i) !== FAILED,
+    checked: pass.at(i) !== UNCHECKED_PASS,
     total_ms: fromCell(total.at(i)),
     reasons: reasonLists.at(reasons.at(i)),
   });
@@ -70,7 +76,7 @@ export function createJunitCasesBuilder(): JunitCasesBuilder {
       question.push(texts.id(row.question));
       repeat.push(row.repeat);
       outcome.push(OUTCOMES.indexOf(row.outcome as Outcome));
-      pass.push(row.pass ? 1 : 0);
+      pass.push(row.pass ? (row.checked ? PASSED : UNCHECKED_PASS) : FAILED);
       total.push(toCell(row.total_ms));
       reasons.push(reasonLists.id(row.reasons));
       if (row.repeat > 0) repeats = true;

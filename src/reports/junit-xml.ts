@@ -134,7 +134,7 @@ function count(t: Tally, kind: 'failure' | 'error' | 'skipped' | null, secs: num
 
 /** The kind of a question's case, as questionCase renders it (counted before any case is rendered). */
 function questionOutcome(row: JunitRow, questions: Exclude<JunitQuestions, 'off'>): 'failure' | 'error' | 'skipped' | null {
-  if (row.outcome === 'ok' && row.pass) return null;
+  if (row.outcome === 'ok' && row.pass) return row.checked ? null : 'skipped';
   if (row.outcome === 'skipped' || questions === 'skipped') return 'skipped';
   return row.outcome === 'ok' ? 'failure' : 'error';
 }
@@ -152,10 +152,14 @@ function renderCase(c: JunitCase): string {
   return [`${open}>`, `      <${kind} message="${xmlAttr(message)}" type="${xmlAttr(type)}"${body}`, '    </testcase>'].join('\n');
 }
 
+/** A question that expects nothing passes whatever it is answered: its case is skipped, saying so (never a green pass). */
+const NOT_CHECKED_MESSAGE = 'not checked: the question expects nothing (no expected_documents, phrase, pattern, expect_no_answer or tool)';
+
 function questionCase(row: JunitRow, classname: string, repeats: boolean, questions: Exclude<JunitQuestions, 'off'>): JunitCase {
   const name = repeats ? `${row.question_id} [r${row.repeat}]` : row.question_id;
   const base = { name, classname, seconds: (row.total_ms ?? 0) / 1000 };
-  if (row.outcome === 'ok' && row.pass) return { ...base, outcome: null };
+  if (row.outcome === 'ok' && row.pass)
+    return row.checked ? { ...base, outcome: null } : { ...base, outcome: { kind: 'skipped', type: 'not_checked', message: NOT_CHECKED_MESSAGE, details: '' } };
   if (row.outcome === 'skipped') return { ...base, outcome: { kind: 'skipped', type: 'skipped', message: row.reasons.join('; ') || 'not sent', details: '' } };
   const passFailed = row.outcome === 'ok';
   const type = passFailed ? 'fail' : row.outcome;

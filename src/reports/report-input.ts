@@ -13,7 +13,7 @@ import type { Summary } from '../records/summary.js';
 import { createDistributionsBuilder, type Distributions } from './distributions.js';
 import { createJunitCasesBuilder, type JunitCases } from './junit-cases.js';
 import { createPassGridBuilder, type PassGridData } from './pass-grid-data.js';
-import { modelPassed } from '../metrics/pass.js';
+import { modelChecked, modelPassed, recordChecked } from '../metrics/pass.js';
 import type { ReportRow } from './report-row.js';
 import { answerFailReasons, recordFailReasons, recordPassed } from './fail-reasons.js';
 
@@ -180,7 +180,7 @@ export function rowsOf(record: RequestRecord, shared: Interner = NO_INTERNER): R
 }
 
 type RowFigures = Pick<ReportRow, 'outcome' | 'error_code' | 'ttfp_ms' | 'ttft_ms' | 'total_ms' | 'time_per_delta_ms' | 'output_chars_per_s'> & {
-  readonly scores: { readonly citation_recall: number | null; readonly citation_precision: number | null; readonly citation_f1: number | null } | null;
+  readonly scores: { readonly citation_recall: number | null; readonly citation_precision: number | null; readonly citation_f1: number | null; readonly checked?: boolean | undefined } | null;
 };
 
 /**
@@ -202,6 +202,7 @@ function slimRow(record: RequestRecord, shared: Interner, f: RowFigures, modelIn
     outcome: f.outcome,
     error_code: shared.text(f.error_code),
     pass,
+    checked: modelIndex === null ? recordChecked(record) : modelChecked(f),
     ttfp_ms: f.ttfp_ms,
     ttft_ms: f.ttft_ms,
     total_ms: f.total_ms,

@@ -32,6 +32,8 @@ export const ReportRowSchema = RequestRecordSchema.pick({
   model_index: z.number().int().nullable(),
   model_name: z.string().nullable(),
   pass: z.boolean(),
+  /** The pass tested something the question expects (metrics/pass recordChecked); a pass that did not is "not checked". */
+  checked: z.boolean(),
   citation_recall: z.number().nullable(),
   citation_precision: z.number().nullable(),
   citation_f1: z.number().nullable(),

@@ -13,7 +13,7 @@
 import { timingNote } from '../metrics/banner.js';
 import type { Summary } from '../records/summary.js';
 import type { BestMark } from '../verdict/index.js';
-import { bestNote, comparisonRows, reportColumns, type ComparisonRow } from './comparison.js';
+import { bestNote, comparisonRows, NOT_CHECKED, reportColumns, type ComparisonRow } from './comparison.js';
 import { wrapLines } from './fit-width.js';
 
 export interface TerminalTableOptions {
@@ -46,7 +46,7 @@ function table(summary: Summary, best: readonly BestMark[], options: TerminalTab
   const full = layout(['', ...columns.map((c) => c.label)], rows.map((row) => [row.label, ...row.cells.map((_, i) => marked(row, i))]));
   if (options.width === undefined || full.width <= options.width) return `${full.text}${NOTE('*')}\n`;
   // Sets as rows, figures as columns: the headline figures that fit, in the table's own order.
-  const headline = rows.filter((row) => row.values.some((v) => v !== null) && (HEADLINE_FIGURES as readonly string[]).includes(row.figure ?? ''));
+  const headline = rows.filter((row) => (row.values.some((v) => v !== null) || row.cells.includes(NOT_CHECKED)) && (HEADLINE_FIGURES as readonly string[]).includes(row.figure ?? ''));
   const byPriority = [...headline].sort((a, b) => HEADLINE_FIGURES.indexOf(a.figure as never) - HEADLINE_FIGURES.indexOf(b.figure as never));
   let kept: ComparisonRow[] = [];
   let compact = transposed(columns.map((c) => c.label), kept, marked);

@@ -185,3 +185,31 @@ describe('conversationOrder', () => {
     expect(conversationOrder(Object.keys(meta), (id) => meta[id])).toEqual(['q1', 'q10', 'q2', 'q3', 'q4']);
   });
 });
+
+describe('buildViewData: questions that expect nothing (issue 27)', () => {
+  it('keeps the pass_rate row with no value and the column counts the unchecked questions; their cells have no pass rate', () => {
+    const unchecked = makeScores({ checked: false });
+    const data = buildViewData({
+      runs: [
+        {
+          name: 'a',
+          source: 'a',
+          collected: collect([
+            makeRecord({ question_id: 'q1', set: 'fast', scores: unchecked }),
+            makeRecord({ question_id: 'q2', set: 'fast', scores: unchecked }),
+          ]),
+          reviews: 0,
+          comparison: null,
+        },
+      ],
+      mode: 'server',
+      generatedBy: 'chatbench test',
+      details: { source: 'server' },
+    });
+    const row = data.figures.findIndex((f) => f.name === 'pass_rate');
+    expect(row).not.toBe(-1);
+    expect(data.columns[0]).toMatchObject({ unchecked_questions: 2 });
+    expect(data.columns[0]!.figures[row]).toBeNull();
+    expect(data.cell_figures.map((f) => f.name)).not.toContain('pass_rate');
+  });
+});

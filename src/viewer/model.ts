@@ -348,12 +348,18 @@ export function buildViewData(options: ViewDataOptions): ViewData {
         model_name: group.model_name,
         label,
         requests: summaryGroup?.requests ?? 0,
+        unchecked_questions: summaryGroup?.unchecked_questions ?? 0,
         figures: allFigures.map((f) => estimate(run.collected.data, group, f)),
       };
     }),
   );
-  // Only figures some column has: a run without reviews shows no human_pass_rate row.
-  const keptFigures = allFigures.map((_, i) => rawColumns.some((c) => c.figures[i] !== null));
+  // Only figures some column has: a run without reviews shows no human_pass_rate row. A pass rate
+  // that is "not checked" (no question expects anything) is shown saying so.
+  const keptFigures = allFigures.map(
+    (f, i) =>
+      rawColumns.some((c) => c.figures[i] !== null) ||
+      (f.name === 'pass_rate' && rawColumns.some((c) => c.unchecked_questions > 0)),
+  );
   const figures = allFigures.filter((_, i) => keptFigures[i]);
   const columns: ViewColumn[] = rawColumns.map((c, id) => ({
     ...c,

@@ -50,6 +50,8 @@ export interface ViewColumn {
   /** `fast (stream)`, `side-by-side · claude (stream)`; prefixed with the run's name when several runs are shown. */
   readonly label: string;
   readonly requests: number;
+  /** Questions none of whose answers was checked (summary's unchecked_questions): pass_rate null means "not checked". */
+  readonly unchecked_questions: number;
   /** Aligned with ViewData.figures; null where the figure does not exist. */
   readonly figures: readonly (ViewEstimate | null)[];
 }

@@ -185,6 +185,7 @@ const MANUAL = [
   'docs/configuration.md',
   'docs/commands/eval.md',
   'docs/commands/validate.md',
+  'docs/commands/draft-expectations.md',
   'docs/commands/demo.md',
   'docs/commands/report.md',
   'docs/conversations.md',

@@ -170,7 +170,7 @@ export async function createAssessor(settings: QualitySettings, service: Service
       ...figures,
       judge: judgement,
       checks,
-      scores: { ...scores, pass: verdict.pass, failed_conditions: verdict.failed },
+      scores: { ...scores, pass: verdict.pass, failed_conditions: verdict.failed, checked: verdict.checked },
     };
   };
 

@@ -26,6 +26,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'init', load: async () => (await import('./init.js')).initCommand },
   { name: 'demo', load: async () => (await import('./demo.js')).demoCommand },
   { name: 'report', load: async () => (await import('./report.js')).reportCommand },
+  { name: 'draft-expectations', load: async () => (await import('./draft-expectations.js')).draftExpectationsCommand },
   { name: 'validate', load: async () => (await import('./validate.js')).validateCommand },
   // The simulator's demo token is CHATBENCH_SIM_TOKEN: CHATBENCH_TOKEN, the real service's, must never become it.
   { name: 'serve', load: async () => (await import('./serve.js')).serveCommand, env: { token: 'CHATBENCH_SIM_TOKEN' } },

@@ -93,6 +93,12 @@ export function Overview(props: { data: ViewData; params: URLSearchParams }) {
                     </span>
                   </th>
                   {cells.map((e, j) => {
+                    if (e === null && f.name === 'pass_rate' && data.columns[j]!.unchecked_questions > 0)
+                      return (
+                        <td key={j} class="not-checked" title="no question of this column expects anything">
+                          <span class="v">not checked</span>
+                        </td>
+                      );
                     const { value, interval } = formatEstimate(f, e);
                     return (
                       <td key={j} class={best[j] ? 'best' : e !== null && !enoughValues(f, e) ? 'few' : ''}>
