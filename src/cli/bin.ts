@@ -11,7 +11,9 @@ if (argv.length === 1 && argv[0] === '--version') {
   process.stdout.write(`${VERSION}\n`);
 } else {
   // Before the commands load (loading them alone grows the young generation to 16 MiB semi-spaces).
-  if (argv[0] !== 'serve') capYoungGeneration();
+  // Not for the simulator, and not when the user set the semi-spaces (node --max-semi-space-size).
+  const userSet = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((a) => a.includes('max-semi-space-size'));
+  if (argv[0] !== 'serve' && !userSet) capYoungGeneration();
   const { main } = await import('./main.js');
   const code = await main(argv, nodeIo());
   process.exitCode = pipeClosed() ? 0 : code;
