@@ -15,7 +15,7 @@ const semiMiB = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new
 const tick = () => new Promise((r) => setImmediate(r));
 // Allocation in many short tasks, as a run allocates (the check runs between tasks), part of it kept a while.
 const keep = [];
-const churn = async () => { for (let t = 0; t < 100; t += 1) { for (let i = 0; i < 20000; i += 1) { keep.push({ i, s: 'x' + i }); if (keep.length > 40000) keep.splice(0, 20000); } await tick(); } };
+const churn = async () => { for (let t = 0; t < 50; t += 1) { for (let i = 0; i < 20000; i += 1) { keep.push({ i, s: 'x' + i }); if (keep.length > 40000) keep.splice(0, 20000); } await tick(); } };
 if (process.argv[1] === 'cap') capYoungGeneration(4);
 await churn();
 const capped = semiMiB();
