@@ -1,4 +1,5 @@
 import { nodeIo, quietOnClosedPipe } from './io.js';
+import { capYoungGeneration } from '../runner/young-generation.js';
 
 const pipeClosed = quietOnClosedPipe([process.stdout, process.stderr]);
 
@@ -9,6 +10,10 @@ if (argv.length === 1 && argv[0] === '--version') {
   const { VERSION } = await import('./version.js');
   process.stdout.write(`${VERSION}\n`);
 } else {
+  // Before the commands load (loading them alone grows the young generation to 16 MiB semi-spaces).
+  // Not for the simulator, and not when the user set the semi-spaces (node --max-semi-space-size).
+  const userSet = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((a) => a.includes('max-semi-space-size'));
+  if (argv[0] !== 'serve' && !userSet) capYoungGeneration();
   const { main } = await import('./main.js');
   const code = await main(argv, nodeIo());
   process.exitCode = pipeClosed() ? 0 : code;

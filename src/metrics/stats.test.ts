@@ -225,3 +225,20 @@ describe('createNumberSample', () => {
     expect(latencyStatsOfSorted(createNumberSample().sorted())).toBeNull();
   });
 });
+
+describe('createNumberSample keeps µs figures as integers (issue 24)', () => {
+  it.each([
+    ['µs figures only', [12.345, 0, 0.001, 4_294_967.295, 1.1, 250.5, 12.345]],
+    ['a figure past 2³² µs', [1.5, 4_294_967.296, 3]],
+    ['a rate with more decimals', [2.5, 1 / 3, 7]],
+    ['a negative', [2, -0.5, 1]],
+    ['minus zero', [2, -0, 1]],
+  ])('%s: the same values, to the bit, in order', (_name, values) => {
+    const sample = createNumberSample(2);
+    for (const v of values) sample.push(v);
+    const expected = Float64Array.from(values).sort();
+    const got = sample.sorted();
+    expect(got.length).toBe(values.length);
+    got.forEach((v, i) => expect(Object.is(v, expected[i])).toBe(true));
+  });
+});

@@ -28,6 +28,7 @@ import type { RequestRecord } from '../../../records/record.js';
 import { createLoadCounters, type LoadCounters } from '../../../runner/load-run.js';
 import { createLoadTicker } from '../../../runner/load-ticker.js';
 import { worseLoopDelay } from '../../../runner/loop-delay.js';
+import { holdYoungGeneration } from '../../../runner/young-generation.js';
 import { abortableSleep } from '../../../runner/sleep.js';
 import { roundMs } from '../../../records/round-ms.js';
 import { openResultsFile } from '../../store/results-file.js';
@@ -176,6 +177,8 @@ function startWorker(
   onCounters: () => void,
 ): Running {
   const worker = new Worker(...workerEntry(data));
+  // A worker starting up resets V8's flags, the main thread's young-generation cap among them.
+  worker.once('online', holdYoungGeneration);
   let readyResolve!: (value: { connections_opened: number; warm_up_ms: number }) => void;
   const ready = new Promise<{ connections_opened: number; warm_up_ms: number }>((resolve) => (readyResolve = resolve));
   const running: Running = { worker, ready, done: undefined as never, counters: createLoadCounters() };

@@ -1,0 +1,46 @@
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { execPath } from 'node:process';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const MODULE = pathToFileURL(resolve(import.meta.dirname, '../../dist/runner/young-generation.js')).href;
+
+// In a child process: the cap is V8's, for the whole process, and must not touch the test runner's.
+const SCRIPT = `
+import { getHeapSpaceStatistics } from 'node:v8';
+import { Worker } from 'node:worker_threads';
+import { capYoungGeneration, holdYoungGeneration } from ${JSON.stringify(MODULE)};
+const semiMiB = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size / 2 / 2 ** 20;
+const tick = () => new Promise((r) => setImmediate(r));
+// Allocation in many short tasks, as a run allocates (the check runs between tasks), part of it kept a while.
+const keep = [];
+const churn = async () => { for (let t = 0; t < 50; t += 1) { for (let i = 0; i < 20000; i += 1) { keep.push({ i, s: 'x' + i }); if (keep.length > 40000) keep.splice(0, 20000); } await tick(); } };
+if (process.argv[1] === 'cap') capYoungGeneration(4);
+await churn();
+const capped = semiMiB();
+const worker = new Worker('setTimeout(() => {}, 50)', { eval: true });
+worker.once('online', holdYoungGeneration);
+await new Promise((r) => worker.once('exit', r));
+await churn();
+process.stdout.write(JSON.stringify({ capped, afterWorker: semiMiB() }));
+`;
+
+describe('capYoungGeneration (issue 24)', () => {
+  const semiSpaces = (mode: 'cap' | 'none') => {
+    const child = spawnSync(execPath, ['--input-type=module', '-e', SCRIPT, mode], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(child.stderr).toBe('');
+    return JSON.parse(child.stdout) as { capped: number; afterWorker: number };
+  };
+
+  it('stops the semi-spaces at the cap, and holds it after a worker resets V8 flags', () => {
+    // The same allocation without the cap grows them past it (V8's default goes to 16 MiB).
+    expect(semiSpaces('none').afterWorker).toBeGreaterThan(4);
+    const { capped, afterWorker } = semiSpaces('cap');
+    expect(capped).toBeLessThanOrEqual(4);
+    expect(afterWorker).toBeLessThanOrEqual(4);
+  });
+});

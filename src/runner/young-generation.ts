@@ -1,0 +1,63 @@
+/**
+ * @module runner/young-generation
+ * Caps the young generation of the thread that times requests. V8 doubles each semi-space, up to
+ * 16 MiB, as a run allocates, whatever it keeps: every scavenge then sweeps more socket Buffers
+ * and pauses the loop for longer, and the young generation holds 32 MiB of RSS. A worker's is
+ * capped by its resourceLimits; the main thread's limit (`--max-semi-space-size`) is read only when
+ * the process starts, and re-executing the CLI to pass it would cost a second process. What V8 does
+ * read at each growth is the growth factor, so once the main isolate's semi-spaces have reached
+ * the cap a factor of 1 stops them there.
+ *
+ * V8's flags are the process's, and on Node 20 a worker starting up sets them back to their
+ * defaults: `holdYoungGeneration` sets the factor again once a worker is online (the load workers
+ * call it), and every scavenge re-checks it (for a worker started elsewhere, at the cost of one
+ * more doubling). A worker then stays at the young generation it starts with (2 × 4 MiB under a
+ * resourceLimits of 24 MiB).
+ */
+import { PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+
+/**
+ * The main thread's semi-space cap, MiB. At 20 streamed users a scavenge came every ~5 s with
+ * 16 MiB semi-spaces and paused the loop 6–17 ms on a quiet machine (docs/benchmarks.md); with
+ * 4 MiB they come four times as often and each has a quarter of the Buffers to sweep.
+ */
+export const MAIN_SEMI_SPACE_MB = 4;
+
+const MIB = 1024 * 1024;
+
+/** One semi-space now, bytes (V8 reports the new space as both semi-spaces). */
+function semiSpaceBytes(): number {
+  const space = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+  return space === undefined ? 0 : space.space_size / 2;
+}
+
+type State = 'off' | 'growing' | 'capped';
+let state: State = 'off';
+
+const freeze = () => setFlagsFromString('--semi-space-growth-factor=1');
+
+/**
+ * Lets the main isolate's semi-spaces grow to `mb` MiB, then no further. Call it first thing in
+ * the process (loading the commands alone grows them to 16 MiB). Idempotent.
+ */
+export function capYoungGeneration(mb: number = MAIN_SEMI_SPACE_MB): void {
+  if (state !== 'off') return;
+  state = 'growing';
+  // After each scavenge (the only time V8 grows the space): cap once reached, then hold it.
+  const observer = new PerformanceObserver(() => {
+    if (state === 'growing' && semiSpaceBytes() < mb * MIB) return;
+    state = 'capped';
+    freeze();
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  if (semiSpaceBytes() >= mb * MIB) {
+    state = 'capped';
+    freeze();
+  }
+}
+
+/** Sets the cap again (a worker that came online reset V8's flags); nothing before the cap is reached. */
+export function holdYoungGeneration(): void {
+  if (state === 'capped') freeze();
+}
