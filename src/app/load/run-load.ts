@@ -32,6 +32,7 @@ import { ensureFreshRunDir } from '../store/fresh-run-dir.js';
 import { displayUrl, PLAN_VERSION, redactDefaults, type Manifest } from '../store/manifest.js';
 import { writeFileAtomic } from '../store/output-files.js';
 import { openResultsFile } from '../store/results-file.js';
+import { writeVerdictFile } from '../store/verdict-file.js';
 import { expectationsOf, finishedRecord, planInput } from './load-record.js';
 import type { LoadOptions } from './load-options.js';
 import { renderLoadReports } from './render-load-reports.js';
@@ -241,12 +242,14 @@ async function finishLoad(
           ),
           interruptedExitCode(options.signal),
         );
+  // verdict.json, as eval writes it: what the GitHub Action's report (ci/github) prints.
+  const verdictFile = verdict === null ? null : await writeVerdictFile(outDir, verdict);
   return {
     outDir,
     records: generator.sent,
     generator,
     interrupted: generator.interrupted,
-    reports: rendered?.files ?? [],
+    reports: [...(rendered?.files ?? []), ...(verdictFile === null ? [] : [verdictFile])],
     gates,
     banner: summary?.banner ?? [],
     summary,
