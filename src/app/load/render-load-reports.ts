@@ -19,6 +19,7 @@ import type { GateVerdict } from '../../gates/index.js';
 import { computeLoadFigures, type LoadFigures } from '../../metrics/load.js';
 import type { Slo } from '../../metrics/load-slo.js';
 import { toLoadRecord, type LoadRecord } from '../../metrics/load-window.js';
+import { createLoadGapPools, withLoadGaps } from '../../metrics/load-gaps.js';
 import type { LoadSummary } from '../../records/load-summary.js';
 import { renderLoadHtml } from '../../reports/load/load-html.js';
 import { renderLoadMd } from '../../reports/load/load-md.js';
@@ -106,9 +107,16 @@ export async function renderLoadReports(dir: string, options: LoadReportOptions)
     slos: options.slos ?? [],
     incomplete: generator === null,
   });
-  const gates = evaluateLoadGates(options.gates ?? [], figures.summary);
+  // ITL: the windows' bounds are known now; a second read pools every answer's gaps, kept in no array.
+  const gaps = createLoadGapPools(figures.summary.windows);
+  for await (const entry of readRecordEntries(dir)) {
+    stopIfInterrupted(options.signal, dir);
+    gaps.add(entry.record);
+  }
+  const summary = withLoadGaps(figures.summary, gaps.stats());
+  const gates = evaluateLoadGates(options.gates ?? [], summary);
   const input: LoadReportInput = {
-    summary: figures.summary,
+    summary,
     samples: figures.samples,
     meta: {
       title: options.title ?? `chatbench load: ${spec.set} (${describeModel(figures.summary.run)})`,
@@ -118,8 +126,8 @@ export async function renderLoadReports(dir: string, options: LoadReportOptions)
     gates,
   };
   const outputs: Array<[string, string]> = [
-    ['summary.json', `${JSON.stringify(figures.summary, null, 2)}\n`],
-    ['timeline.csv', renderTimelineCsv(figures.summary.timeline)],
+    ['summary.json', `${JSON.stringify(summary, null, 2)}\n`],
+    ['timeline.csv', renderTimelineCsv(summary.timeline)],
     ['report.md', renderLoadMd(input)],
     ['report.html', renderLoadHtml(input)],
   ];
@@ -131,5 +139,5 @@ export async function renderLoadReports(dir: string, options: LoadReportOptions)
   }
   const { file } = await viewer.finish();
   if (file !== null) files.push(file);
-  return { summary: figures.summary, figures, gates, files };
+  return { summary, figures: { ...figures, summary }, gates, files };
 }
