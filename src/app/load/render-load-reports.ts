@@ -12,7 +12,9 @@ import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../store/output-files.js';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { InputError } from '../../errors.js';
+import { ExitCode, InputError } from '../../errors.js';
+import { loadRunVerdict, withInterruptExit, type Verdict } from '../../verdict/index.js';
+import { writeVerdictFile } from '../store/verdict-file.js';
 import { evaluateLoadGates } from '../../gates/load.js';
 import type { Gate } from '../../figures/index.js';
 import type { GateVerdict } from '../../gates/index.js';
@@ -44,13 +46,17 @@ export interface LoadReportOptions {
   readonly viewerBundleDir?: string;
   /** Stops the rebuild while the records are read (render-reports RenderOptions.signal). */
   readonly signal?: AbortSignal;
+  /** The exit code of the signal that interrupted the run (errors.ts interruptedExitCode); default 130. */
+  readonly interruptedExit?: ExitCode;
 }
 
 export interface RenderedLoadReports {
   readonly summary: LoadSummary;
   readonly figures: LoadFigures;
   readonly gates: readonly GateVerdict[];
-  /** Paths written: summary.json, timeline.csv, report.md, report.html. */
+  /** The run's one decision (verdict/load), also written as verdict.json and embedded in viewer.html. */
+  readonly verdict: Verdict;
+  /** Paths written: summary.json, timeline.csv, report.md, report.html, verdict.json, viewer.html. */
   readonly files: readonly string[];
 }
 
@@ -137,7 +143,10 @@ export async function renderLoadReports(dir: string, options: LoadReportOptions)
     await writeFileAtomic(path, text);
     files.push(path);
   }
-  const { file } = await viewer.finish();
+  // verdict.json, as eval writes it: what the viewer opens with and the GitHub Action's report (ci/github) prints.
+  const verdict = withInterruptExit(loadRunVerdict(summary, gates), options.interruptedExit ?? ExitCode.Interrupted);
+  files.push(await writeVerdictFile(dir, verdict));
+  const { file } = await viewer.finish(verdict);
   if (file !== null) files.push(file);
-  return { summary, figures: { ...figures, summary }, gates, files };
+  return { summary, figures: { ...figures, summary }, gates, verdict, files };
 }

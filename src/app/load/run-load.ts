@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { runSecrets } from '../../client/redact.js';
 import { conversationUnits } from '../../dataset/index.js';
 import { interruptedExitCode, type RunError } from '../../errors.js';
-import { loadRunVerdict, withInterruptExit, type Verdict } from '../../verdict/index.js';
+import type { Verdict } from '../../verdict/index.js';
 import { percentile } from '../../metrics/stats.js';
 import { loadSchedule, type LoadSpec } from '../../plan/load-plan.js';
 import type { GeneratorHealth } from '../../records/generator-health.js';
@@ -32,7 +32,6 @@ import { ensureFreshRunDir } from '../store/fresh-run-dir.js';
 import { displayUrl, PLAN_VERSION, redactDefaults, type Manifest } from '../store/manifest.js';
 import { writeFileAtomic } from '../store/output-files.js';
 import { openResultsFile } from '../store/results-file.js';
-import { writeVerdictFile } from '../store/verdict-file.js';
 import { expectationsOf, finishedRecord, planInput } from './load-record.js';
 import type { LoadOptions } from './load-options.js';
 import { renderLoadReports } from './render-load-reports.js';
@@ -227,29 +226,19 @@ async function finishLoad(
           version: options.version,
           slos: options.slos ?? [],
           gates: options.gates ?? [],
+          interruptedExit: interruptedExitCode(options.signal),
         })
       : undefined;
   if (runFailed) throw runFailed;
   const summary = rendered?.summary ?? null;
   const gates = rendered?.gates ?? [];
-  const verdict =
-    summary === null
-      ? null
-      : withInterruptExit(
-          loadRunVerdict(
-            { ...summary, run: { ...summary.run, interrupted: generator.interrupted || summary.run.interrupted } },
-            gates,
-          ),
-          interruptedExitCode(options.signal),
-        );
-  // verdict.json, as eval writes it: what the GitHub Action's report (ci/github) prints.
-  const verdictFile = verdict === null ? null : await writeVerdictFile(outDir, verdict);
+  const verdict = rendered?.verdict ?? null;
   return {
     outDir,
     records: generator.sent,
     generator,
     interrupted: generator.interrupted,
-    reports: [...(rendered?.files ?? []), ...(verdictFile === null ? [] : [verdictFile])],
+    reports: rendered?.files ?? [],
     gates,
     banner: summary?.banner ?? [],
     summary,
