@@ -157,7 +157,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       onRecord: (unscored) => {
         const record = finishedRecord(unscored, expectations);
         sink.write(record);
-        ticker.observe(record.ttfp_ms, record.ttft_ms);
+        ticker.observe(record.ttfp_ms, record.ttft_ms, record.outcome === 'ok' ? record.answer_chars : 0);
         options.onRecord?.(record);
       },
     });
