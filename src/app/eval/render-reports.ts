@@ -127,7 +127,8 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
       summarizer.add(record);
       builder.add(record);
       csv.write(record);
-      viewer.add(entry);
+      // The viewer's figures per question and set include the token counts (the raw line stays as written).
+      viewer.add({ ...entry, record });
     }
     stopIfInterrupted(options.signal, dir);
     await csv.close();

@@ -101,8 +101,10 @@ export async function renderLoadReports(dir: string, options: LoadReportOptions)
   const countTokens = createTokenCounting(await setEncodings(dir));
   for await (const entry of readRecordEntries(dir)) {
     stopIfInterrupted(options.signal, dir);
-    records.push(toLoadRecord(await countTokens(entry.record)));
-    viewer.add(entry);
+    const counted = await countTokens(entry.record);
+    records.push(toLoadRecord(counted));
+    // The viewer's figures per question and set include the token counts (the raw line stays as written).
+    viewer.add({ ...entry, record: counted });
   }
   stopIfInterrupted(options.signal, dir);
   // generator.json is written when a run ends: without it the run was killed (or still runs).
