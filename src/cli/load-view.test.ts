@@ -27,6 +27,9 @@ it('formats the live line and the bar', () => {
     '20.0/s · in flight 8 · p95 TTFT 1630 ms · TTFP 412 ms · ok 528 · 429s 3 · errors 1 · dropped 0 · late 2',
   );
   expect(formatLoadLine(tick({ ttfp_p95_ms: null, ttft_p95_ms: null }))).toContain('p95 TTFT n/a · TTFP n/a');
+  // The output tokens/s estimate (from characters) after TTFP, marked ≈; absent until an answer ended.
+  expect(formatLoadLine(tick({ output_tokens_per_s_est: 1234.4 }))).toContain('TTFP 412 ms · ≈1,234 tok/s · ok 528');
+  expect(formatLoadLine(tick({ output_tokens_per_s_est: null }))).not.toContain('tok/s');
   expect(formatLoadBar(tick(), { scheduleMs: 60_000, requests: null, barWidth: 10 })).toBe(
     '[#####-----]  45% 27s/60s sent 540',
   );

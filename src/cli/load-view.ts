@@ -35,11 +35,14 @@ export function progressOf(tick: LoadTick, options: Pick<LoadViewOptions, 'sched
   return null;
 }
 
-/** `12.0/s · in flight 8 · p95 TTFT 1630 ms · TTFP 412 ms · ok 230 · 429s 3 · errors 0 · dropped 0 · late 1`: TTFT first (issue 27). */
+/**
+ * `12.0/s · in flight 8 · p95 TTFT 1630 ms · TTFP 412 ms · ≈640 tok/s · ok 230 · 429s 3 · errors 0 · dropped 0 · late 1`:
+ * TTFT first (issue 27); `≈… tok/s` is the output tokens/s estimated from characters (runner/load-ticker), absent until an answer ended.
+ */
 export function formatLoadLine(tick: LoadTick): string {
   const ms = (value: number | null | undefined) =>
     value === null || value === undefined ? 'n/a' : `${Math.round(value)} ms`;
-  return `${tick.current_rate_per_s.toFixed(1)}/s · in flight ${tick.in_flight} · p95 TTFT ${ms(tick.ttft_p95_ms)} · TTFP ${ms(tick.ttfp_p95_ms)} · ok ${tick.ok} · 429s ${tick.rate_limited} · errors ${tick.errors} · dropped ${tick.dropped} · late ${tick.late}${(tick.abandoned ?? 0) > 0 ? ` · abandoned ${tick.abandoned}` : ''}`;
+  return `${tick.current_rate_per_s.toFixed(1)}/s · in flight ${tick.in_flight} · p95 TTFT ${ms(tick.ttft_p95_ms)} · TTFP ${ms(tick.ttfp_p95_ms)}${tick.output_tokens_per_s_est == null ? '' : ` · ≈${Math.round(tick.output_tokens_per_s_est).toLocaleString('en-US')} tok/s`} · ok ${tick.ok} · 429s ${tick.rate_limited} · errors ${tick.errors} · dropped ${tick.dropped} · late ${tick.late}${(tick.abandoned ?? 0) > 0 ? ` · abandoned ${tick.abandoned}` : ''}`;
 }
 
 /** `health 503 12 ms ✗ Request threadpool saturated… · 4 failed of 30`; null before the first probe ends. */

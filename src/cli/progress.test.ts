@@ -17,6 +17,13 @@ describe('progress', () => {
     expect(formatProgress({ ...tick, done: 0, ratePerS: 0 })).not.toContain('ETA');
   });
 
+  it('shows the output tokens/s estimate from characters, marked ≈, once an answer ended', () => {
+    expect(formatProgress({ ...tick, outputTokensPerSEst: 1234.5 })).toBe(
+      '120/400 30% · ok 117 · errors 1 · 429s 2 · 12.3/s · ≈1,235 tok/s · in flight 8 · ETA 23s',
+    );
+    expect(formatProgress({ ...tick, outputTokensPerSEst: null })).not.toContain('tok/s');
+  });
+
   it('counts skipped conversation turns apart from errors (nothing was sent for them)', () => {
     const withSkipped = { ...tick, done: 123, outcomes: { ...tick.outcomes, skipped: 3 } };
     expect(formatProgress(withSkipped)).toBe(

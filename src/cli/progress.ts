@@ -11,6 +11,8 @@ export interface ProgressTick {
   outcomes: Readonly<Record<string, number>>;
   inFlight: number;
   ratePerS: number;
+  /** Output tokens/s estimated from characters (runner/progress); null or absent before an answer ended. */
+  outputTokensPerSEst?: number | null;
 }
 
 export interface ProgressView {
@@ -20,7 +22,7 @@ export interface ProgressView {
 }
 
 /**
- * Formats one progress line: `120/400 30% · ok 118 · errors 1 · 429s 1 · 12.3/s · in flight 8 · ETA 23s`.
+ * Formats one progress line: `120/400 30% · ok 118 · errors 1 · 429s 1 · 12.3/s · ≈640 tok/s · in flight 8 · ETA 23s`.
  * A skipped conversation turn (nothing sent) is not an error, as in error_rate and the banner: it is
  * counted apart (`· skipped 2`) when there is one.
  */
@@ -32,8 +34,12 @@ export function formatProgress(tick: ProgressTick): string {
   const pct = tick.total > 0 ? Math.floor((tick.done / tick.total) * 100) : 100;
   const remaining = tick.total - tick.done;
   const eta = tick.ratePerS > 0 && remaining > 0 ? ` · ETA ${formatSeconds(remaining / tick.ratePerS)}` : '';
-  return `${tick.done}/${tick.total} ${pct}% · ok ${ok} · errors ${errors}${skipped > 0 ? ` · skipped ${skipped}` : ''} · 429s ${limited} · ${tick.ratePerS.toFixed(1)}/s · in flight ${tick.inFlight}${eta}`;
+  return `${tick.done}/${tick.total} ${pct}% · ok ${ok} · errors ${errors}${skipped > 0 ? ` · skipped ${skipped}` : ''} · 429s ${limited} · ${tick.ratePerS.toFixed(1)}/s${tokens(tick)} · in flight ${tick.inFlight}${eta}`;
 }
+
+/** ` · ≈640 tok/s`: the estimate from characters, marked ≈ (docs/tokens.md); nothing before an answer ended. */
+const tokens = (tick: ProgressTick): string =>
+  tick.outputTokensPerSEst == null ? '' : ` · ≈${Math.round(tick.outputTokensPerSEst).toLocaleString('en-US')} tok/s`;
 
 function formatSeconds(seconds: number): string {
   if (seconds < 60) return `${Math.ceil(seconds)}s`;

@@ -17,6 +17,7 @@ const step = (index: number, target: number, good: boolean) => ({
   error_rate: good ? 0 : 0.2,
   tpot_per_token_p50_ms: 20,
   output_tokens_per_s: 40,
+  itl_p95_ms: 25,
   ttft_p50_ms: 1000,
   ttft_p95_ms: good ? 1500 : 3000,
   ttfp_p50_ms: 100,

@@ -197,6 +197,8 @@ export function windowFigures(
       total_ms: stats((r) => r.total_ms),
       response_ms: stats((r) => r.response_ms),
       queue_ms: latencyStats(nums(records.map((r) => r.queue_ms))),
+      // Hundreds of gaps per answer are never kept per request: app/load pools them in a second read (load-gaps).
+      answer_gap_ms: null,
     },
     tokens: tokenFigures(ok, duration_s),
     ttfp_trend: ttfpTrend(ok),

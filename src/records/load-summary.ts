@@ -57,6 +57,13 @@ export const WindowFiguresSchema = z.object({
     response_ms: LatencyStatsSchema.nullable(),
     /** sent − scheduled, of every sent request. */
     queue_ms: LatencyStatsSchema.nullable(),
+    /**
+     * ITL: the gaps between successive answer deltas of the window's `ok` requests, all pooled, one
+     * sample per gap, as `vllm bench serve` defines it (the eval's `answer_gap_ms`, docs/reference/metrics.md
+     * "Tokens"). In a mergeable histogram (metrics/pooled-latency: percentiles within 0.1%); null
+     * without gaps, or in a summary from before it.
+     */
+    answer_gap_ms: LatencyStatsSchema.nullable().default(null),
   }),
   /**
    * Token figures of the window's `ok` answers (docs/reference/metrics.md "Tokens"), counted when the
@@ -263,6 +270,8 @@ export const CapacityStepSchema = z.object({
   /** Issue 27 §6: TPOT per token p50 and output tokens per second of the step's measured window (null: not counted). */
   tpot_per_token_p50_ms: Rate.default(null),
   output_tokens_per_s: Rate.default(null),
+  /** ITL p95 of the step's measured window (pooled answer gaps, metrics/load-gaps); null without gaps or in older results. */
+  itl_p95_ms: Rate.default(null),
   ttfp_rise: Rate,
   warning: z.string().nullable(),
   /** The step's timing uncertainty: its generator's event-loop delay (null when not measured). */

@@ -31,6 +31,13 @@ export const LoadTickSchema = z.object({
   ttft_p95_ms: z.number().nullable().optional(),
   /** p95 TTFP of the requests that ended in the last `windowMs`; null when none had a first part. */
   ttfp_p95_ms: z.number().nullable(),
+  /**
+   * Output tokens per second over the last `windowMs`, **estimated from characters**: the answer
+   * characters of the `ok` requests that ended in it ÷ CHARS_PER_TOKEN ÷ its seconds. The exact count
+   * (gpt-tokenizer) is made after the run, for the reports: counting here would add to the generator's
+   * CPU per request. null when no answer ended in the window (additive, issue 27).
+   */
+  output_tokens_per_s_est: z.number().nullable().optional(),
   /** `--health-probe`: the latest probe's result (null before the first ends); absent without a probe. */
   health: HealthSampleSchema.nullable().optional(),
   /** `--health-probe`: probes answered (or failed) so far, and those that failed. */
@@ -38,6 +45,9 @@ export const LoadTickSchema = z.object({
   health_failures: z.number().int().optional(),
 });
 export type LoadTick = z.infer<typeof LoadTickSchema>;
+
+/** English text under o200k_base and cl100k_base averages about 4 characters per token: the live estimate's divisor. */
+export const CHARS_PER_TOKEN = 4;
 
 export interface LoadTickerOptions {
   readonly counters: LoadCounters;
@@ -52,8 +62,8 @@ export interface LoadTickerOptions {
 }
 
 export interface LoadTicker {
-  /** Feeds the TTFP and TTFT of a request that just ended (null when it had none). */
-  observe(ttfpMs: number | null, ttftMs?: number | null): void;
+  /** Feeds the TTFP and TTFT of a request that just ended (null when it had none) and its answer's characters (an `ok` one's; else 0). */
+  observe(ttfpMs: number | null, ttftMs?: number | null, answerChars?: number): void;
   /** Emits one last tick and stops the timer. */
   stop(): void;
 }
@@ -61,7 +71,7 @@ export interface LoadTicker {
 export function createLoadTicker(options: LoadTickerOptions): LoadTicker {
   const { counters, now, zero } = options;
   const windowMs = options.windowMs ?? 5000;
-  const recent: Array<{ at: number; ttfp: number | null; ttft: number | null }> = [];
+  const recent: Array<{ at: number; ttfp: number | null; ttft: number | null; chars: number }> = [];
   let lastAt = zero;
   let lastSent = counters.sent;
   const emit = () => {
@@ -90,6 +100,7 @@ export function createLoadTicker(options: LoadTickerOptions): LoadTicker {
       current_rate_per_s: seconds > 0 ? (counters.sent - lastSent) / seconds : 0,
       ttft_p95_ms: p95(recent.map((r) => r.ttft)),
       ttfp_p95_ms: p95(recent.map((r) => r.ttfp)),
+      output_tokens_per_s_est: tokensPerSecond(recent, Math.min(windowMs, t - zero)),
     });
     lastAt = t;
     lastSent = counters.sent;
@@ -97,12 +108,20 @@ export function createLoadTicker(options: LoadTickerOptions): LoadTicker {
   const timer = setInterval(emit, options.intervalMs ?? 1000);
   timer.unref();
   return {
-    observe(ttfpMs, ttftMs = null) {
-      if (ttfpMs !== null || ttftMs !== null) recent.push({ at: now(), ttfp: ttfpMs, ttft: ttftMs });
+    observe(ttfpMs, ttftMs = null, answerChars = 0) {
+      if (ttfpMs !== null || ttftMs !== null || answerChars > 0)
+        recent.push({ at: now(), ttfp: ttfpMs, ttft: ttftMs, chars: answerChars });
     },
     stop() {
       clearInterval(timer);
       emit();
     },
   };
+}
+
+/** The live output tokens/s estimate: answer characters in the window ÷ CHARS_PER_TOKEN ÷ the window's seconds. */
+function tokensPerSecond(recent: readonly { chars: number }[], spanMs: number): number | null {
+  let chars = 0;
+  for (const r of recent) chars += r.chars;
+  return chars === 0 || spanMs <= 0 ? null : chars / CHARS_PER_TOKEN / (spanMs / 1000);
 }

@@ -4,6 +4,7 @@
  * from an unref'd timer when records are slow to come), and one at the end. Never prints.
  */
 import type { Outcome } from '../records/record.js';
+import { CHARS_PER_TOKEN } from './load-ticker.js';
 
 export interface RunProgress {
   /** Records handed over. */
@@ -15,6 +16,12 @@ export interface RunProgress {
   outcomes: Record<Outcome, number>;
   /** Records per second since the run started. */
   ratePerS: number;
+  /**
+   * Output tokens per second since the run started, **estimated from characters**: the `ok` answers'
+   * characters ÷ CHARS_PER_TOKEN ÷ the seconds (runner/load-ticker). The tokenizer counts exactly only
+   * after the run, for the reports. null before an answer ended.
+   */
+  outputTokensPerSEst: number | null;
   elapsedMs: number;
 }
 
@@ -24,7 +31,10 @@ interface ProgressOptions {
   runStart: number;
   intervalMs: number;
   onProgress: ((progress: RunProgress) => void) | undefined;
-  snapshot: () => Pick<RunProgress, 'done' | 'sent' | 'skipped' | 'inFlight' | 'outcomes'>;
+  snapshot: () => Pick<RunProgress, 'done' | 'sent' | 'skipped' | 'inFlight' | 'outcomes'> & {
+    /** Characters of the `ok` answers so far. */
+    answerChars: number;
+  };
 }
 
 /** Throttles snapshots to `intervalMs`; `finish()` always emits one last snapshot and stops the timer. */
@@ -36,12 +46,13 @@ export function createProgress(options: ProgressOptions): { tick(): void; finish
     const t = now();
     last = t;
     const elapsedMs = t - options.runStart;
-    const state = options.snapshot();
+    const { answerChars, ...state } = options.snapshot();
     onProgress({
       ...state,
       total: options.total,
       elapsedMs,
       ratePerS: elapsedMs > 0 ? state.done / (elapsedMs / 1000) : 0,
+      outputTokensPerSEst: elapsedMs > 0 && answerChars > 0 ? answerChars / CHARS_PER_TOKEN / (elapsedMs / 1000) : null,
     });
   };
   const due = () => now() - last >= intervalMs;

@@ -108,7 +108,7 @@ export async function runPlan(plan: PlanRequests, options: RunPlanOptions): Prom
   const random = seededRandom(policy.backoff.seed);
   const runStart = now();
   const outcomes = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
-  const state = { sent: 0, done: 0, inFlight: 0, skipped: 0 };
+  const state = { sent: 0, done: 0, inFlight: 0, skipped: 0, answerChars: 0 };
   const progress = createProgress({
     total: plan.length,
     now,
@@ -175,6 +175,8 @@ export async function runPlan(plan: PlanRequests, options: RunPlanOptions): Prom
   function emit(record: UnscoredRecord, planned: PlannedRequest): void {
     outcomes[record.outcome]++;
     state.done++;
+    // The live view's tokens/s estimate: a sum here, no tokenizer on the request path (runner/progress).
+    if (record.outcome === 'ok') state.answerChars += record.answer_chars;
     try {
       options.onRecord(record, planned);
     } catch (error) {

@@ -46,7 +46,12 @@ describe('chatbench compare', () => {
       /No significant change among \d+ tests \(false discovery rate held at 5% by Benjamini–Hochberg\)\./,
     );
     expect(r.out).toContain('Gates: all 4 passed.');
-    expect(readdirSync(join(root, 'out/same')).sort()).toEqual(['compare.html', 'compare.json', 'compare.md']);
+    expect(readdirSync(join(root, 'out/same')).sort()).toEqual([
+      'compare.html',
+      'compare.json',
+      'compare.md',
+      'verdict.json',
+    ]);
     const comparison = ComparisonSchema.parse(JSON.parse(readFileSync(join(root, 'out/same/compare.json'), 'utf8')));
     expect(comparison.significant).toEqual({ better: 0, worse: 0 });
     expect(comparison.groups.flatMap((g) => g.figures).some((f) => f.significant)).toBe(false);

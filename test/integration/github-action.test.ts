@@ -200,6 +200,105 @@ describe("the Action's report of a real run", () => {
   });
 });
 
+/** A real run directory of `args` (the action adds --out); its verdict.json as the command wrote it. */
+async function runInto(name: string, args: string[], exit: number): Promise<{ dir: string; verdict: Verdict }> {
+  const dir = join(base, name);
+  const fake = createFakeIo({ cwd: base, env: { CHATBENCH_TEST_SPEEDUP: '600' } });
+  const code = await main([...args, '--out', dir], fake.io);
+  expect(code, fake.stderr()).toBe(exit);
+  return { dir, verdict: VerdictSchema.parse(JSON.parse(readFileSync(join(dir, 'verdict.json'), 'utf8'))) };
+}
+
+describe("the Action's report of a load run and of a compare", () => {
+  it('a load run with a broken SLO: the verdict, its Windows and Latency tables, the SLO annotated, one comment', async () => {
+    const load = await runInto(
+      'load',
+      [
+        'load',
+        '--sim',
+        '--dataset',
+        join(ROOT, 'examples', 'questions.csv'),
+        '--set',
+        'fast=openai:gpt-4o-mini@0',
+        '--rate',
+        '50',
+        '--requests',
+        '6',
+        '--slo',
+        'ttft_ms.p95<=1',
+      ],
+      1,
+    );
+    expect(load.verdict.status).toBe('failed');
+    const { env, summaryPath } = githubEnv({ pull_request: { number: 42 } });
+    const before = github.comments.length;
+    const printed: string[] = [];
+    const done = await githubReport({
+      runDir: load.dir,
+      comment: true,
+      token: TOKEN,
+      env,
+      write: (line) => void printed.push(line),
+    });
+    const summary = readFileSync(summaryPath, 'utf8');
+    expect(summary.startsWith(['## chatbench', '', ...verdictMarkdown(load.verdict)].join('\n'))).toBe(true);
+    expect(summary).toMatch(/\n## Windows\n\n\| {2}\| warm-up \| measured \| cool-down \|\n/);
+    expect(summary).toMatch(/\n## Latency \(measured window, ok requests\)\n\n\|/);
+    expect(summary).not.toContain('## Generator');
+    expect(done.annotations).toEqual([
+      expect.stringMatching(
+        /^::error title=chatbench SLO failed%3A ttft_ms\.p95<=1::ttft_ms\.p95<=1: ttft_ms\.p95 [\d.,]+ ms > 1 ms$/,
+      ),
+    ]);
+    expect(printed).toContain(`${done.annotations[0]}\n`);
+    // The eval's test left chatbench's comment on #42: this run updates that one, it adds none.
+    expect(done.commented).toBe('updated');
+    expect(github.comments.length).toBe(before);
+    expect(github.comments.filter((c) => c.body.includes(COMMENT_MARKER))).toEqual([
+      expect.objectContaining({ body: `${COMMENT_MARKER}\n${summary}` }),
+    ]);
+  });
+
+  it("a compare with a failed gate: chatbench's own summary (verdict first, then the table), the gate annotated", async () => {
+    // The eval run of beforeAll against itself: every ratio is 1, so a gate asking for half the TTFT fails.
+    // As the action runs it: GITHUB_STEP_SUMMARY points at its own file while chatbench runs.
+    const own = join(base, 'own-summary.md');
+    writeFileSync(own, '');
+    const dir = join(base, 'compare');
+    const fake = createFakeIo({ cwd: base, env: { GITHUB_STEP_SUMMARY: own } });
+    const code = await main(['compare', runDir, runDir, '--gate', 'ttft_ms.p50 ratio <= 0.5', '--out', dir], fake.io);
+    expect(code, fake.stderr()).toBe(1);
+    const verdict = VerdictSchema.parse(JSON.parse(readFileSync(join(dir, 'verdict.json'), 'utf8')));
+    expect(verdict.status).toBe('failed');
+    const { env, summaryPath } = githubEnv({ pull_request: { number: 42 } });
+    const done = await githubReport({
+      runDir: dir,
+      ownSummaryPath: own,
+      comment: true,
+      token: TOKEN,
+      env,
+      write: () => undefined,
+    });
+    const summary = readFileSync(summaryPath, 'utf8');
+    expect(summary).toBe(readFileSync(own, 'utf8'));
+    expect(summary.startsWith(['## chatbench', '', ...verdictMarkdown(verdict)].join('\n'))).toBe(true);
+    expect(summary).toMatch(/## Gates: 1 of 1 failed/);
+    expect(done.annotations).toEqual([
+      expect.stringMatching(/^::error title=chatbench gate failed%3A ttft_ms\.p50 ratio <= 0\.5::/),
+    ]);
+    expect(done.commented).toBe('updated');
+    expect(github.comments.filter((c) => c.body.includes(COMMENT_MARKER))).toEqual([
+      expect.objectContaining({ body: `${COMMENT_MARKER}\n${summary}` }),
+    ]);
+    // Without chatbench's own summary (the command run by hand): the verdict, then compare.md's sections.
+    const plain = await githubReport({ runDir: dir, comment: false, env: {}, write: () => undefined });
+    expect(plain.summary.startsWith(['## chatbench', '', ...verdictMarkdown(verdict), '', '## '].join('\n'))).toBe(
+      true,
+    );
+    expect(plain.summary).toMatch(/## Gates: 1 of 1 failed/);
+  });
+});
+
 describe('the comment body', () => {
   it("is cut at a line to fit GitHub's limit, the verdict kept, with a note saying where the whole is", () => {
     const reportMd = `# x\n\n## Comparison\n\n${Array.from({ length: 5000 }, (_, i) => `| row ${i} | ${'9'.repeat(20)} |`).join('\n')}\n`;

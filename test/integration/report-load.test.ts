@@ -54,6 +54,7 @@ it('rebuilds a load run’s reports identically, SLOs and gates included', async
     'results.jsonl',
     'summary.json',
     'timeline.csv',
+    'verdict.json',
     'viewer.html',
   ]);
   const before = Object.fromEntries(files.map((f) => [f, readFileSync(join(out, f))]));

@@ -112,6 +112,11 @@ describe('chatbench view', () => {
     expect(data.questions.map((q) => q.id)).toEqual(['q1', 'q2', 'q3', 'q4', 'q5', 'q6']);
     expect(data.questions[1]!.cells[0]).toMatchObject({ state: 'fail', change: 'broken' });
     expect(data.figures.map((f) => f.name)).not.toContain('human_pass_rate');
+    // Token figures per set, counted when the run is loaded (results.jsonl holds none).
+    for (const name of ['output_tokens.p50', 'output_tokens_per_s.p50', 'tpot_per_token_ms.p50']) {
+      const at = data.figures.findIndex((f) => f.name === name);
+      expect({ name, value: data.columns[0]!.figures[at]?.value ?? null }).toEqual({ name, value: expect.any(Number) });
+    }
     expect(
       data.runs[0]!.comparison?.groups.find((g) => g.set === 'fast' && g.mode === 'stream')?.broken.map(
         (b) => b.question_id,

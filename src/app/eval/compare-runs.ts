@@ -31,6 +31,7 @@ import { collectGarbage, collectGarbageEvery } from '../shared/heap.js';
 import { readReviews } from '../store/reviews.js';
 import { generatorLoopDelay } from './render-reports.js';
 import { outputError, writeFileAtomic } from '../store/output-files.js';
+import { VERDICT_FILE, writeVerdictFile } from '../store/verdict-file.js';
 
 /** Reads a run directory (or a results.jsonl) and its reviews.jsonl into what comparisons and gates need. */
 export async function loadRun(pathOrDir: string, options: { cwd?: string } = {}): Promise<RunData> {
@@ -102,6 +103,8 @@ export interface CompareAndGateOptions {
   cwd?: string;
   /** `$GITHUB_STEP_SUMMARY`: the Markdown summary is appended to it when given. */
   stepSummaryPath?: string | undefined;
+  /** Write verdict.json beside compare.md (`chatbench compare`; eval writes its own, app/eval/render-reports). */
+  writeVerdict?: boolean;
   /** What the verdict says besides the gates (eval: the interrupt, the run's counts, its pairs of sets). */
   verdict?: CompareVerdictOptions;
 }
@@ -160,6 +163,10 @@ export async function compareAndGate(options: CompareAndGateOptions): Promise<Co
     for (const name of COMPARE_FILES) {
       await writeFileAtomic(join(dir, name), texts[name]);
       files.push(join(options.outDir, name));
+    }
+    if (options.writeVerdict === true) {
+      await writeVerdictFile(dir, verdict);
+      files.push(join(options.outDir, VERDICT_FILE));
     }
   }
   if (options.stepSummaryPath !== undefined && options.stepSummaryPath !== '') {

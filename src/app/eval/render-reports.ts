@@ -27,6 +27,7 @@ import { plannedSetOrder, qualityOfRun, readManifestPart, setEncodings, targetSe
 import { createTokenCounting } from '../../tokens/count-records.js';
 import { describeService } from '../../client/version-client.js';
 import { createAtomicStream, writeFileAtomic } from '../store/output-files.js';
+import { writeVerdictFile } from '../store/verdict-file.js';
 import { readRecordEntries, readRecords } from '../store/read-records.js';
 import { openViewerFile } from '../shared/view-runs.js';
 import { readReviews } from '../store/reviews.js';
@@ -126,7 +127,8 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
       summarizer.add(record);
       builder.add(record);
       csv.write(record);
-      viewer.add(entry);
+      // The viewer's figures per question and set include the token counts (the raw line stays as written).
+      viewer.add({ ...entry, record });
     }
     stopIfInterrupted(options.signal, dir);
     await csv.close();
@@ -161,8 +163,7 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
     else await writeFileAtomic(path, REPORT_RENDERERS[name].render(shown));
   }
   if (decision !== undefined) {
-    await writeFileAtomic(join(dir, VERDICT_FILE), `${JSON.stringify(decision.verdict, null, 2)}\n`);
-    files.push(join(dir, VERDICT_FILE));
+    files.push(await writeVerdictFile(dir, decision.verdict));
   }
   const { file, skipped } = await viewer.finish(decision?.verdict);
   if (file !== null) files.push(file);
@@ -205,7 +206,7 @@ async function writeJunit(dir: string, input: ReportInput, options: JunitOptions
 }
 
 /** The run's verdict as a file, for the viewer and for scripts: verdict/verdict's object, as it is. */
-export const VERDICT_FILE = 'verdict.json';
+export { VERDICT_FILE } from '../store/verdict-file.js';
 
 /** How a run's manifest says its questions appear in junit.xml (`options.junit_questions`); the default for runs before it. */
 export async function junitQuestionsOf(dir: string): Promise<JunitQuestions> {

@@ -64,8 +64,12 @@ describe('renderLoadReports', () => {
       'timeline.csv',
       'report.md',
       'report.html',
+      'verdict.json',
       'viewer.html',
     ]);
+    // The verdict the reports open with, as a file: the broken SLO fails the run.
+    expect(JSON.parse(readFileSync(join(dir, 'verdict.json'), 'utf8'))).toEqual(rendered.verdict);
+    expect(rendered.verdict).toMatchObject({ status: 'failed', exit_code: 1 });
     const summary = LoadSummarySchema.parse(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')));
     expect(summary.generator.from_generator).toBe(false);
     expect(summary.windows.measured.sent).toBe(20);

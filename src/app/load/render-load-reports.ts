@@ -12,13 +12,16 @@ import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../store/output-files.js';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { InputError } from '../../errors.js';
+import { ExitCode, InputError } from '../../errors.js';
+import { loadRunVerdict, withInterruptExit, type Verdict } from '../../verdict/index.js';
+import { writeVerdictFile } from '../store/verdict-file.js';
 import { evaluateLoadGates } from '../../gates/load.js';
 import type { Gate } from '../../figures/index.js';
 import type { GateVerdict } from '../../gates/index.js';
 import { computeLoadFigures, type LoadFigures } from '../../metrics/load.js';
 import type { Slo } from '../../metrics/load-slo.js';
 import { toLoadRecord, type LoadRecord } from '../../metrics/load-window.js';
+import { createLoadGapPools, withLoadGaps } from '../../metrics/load-gaps.js';
 import type { LoadSummary } from '../../records/load-summary.js';
 import { renderLoadHtml } from '../../reports/load/load-html.js';
 import { renderLoadMd } from '../../reports/load/load-md.js';
@@ -43,13 +46,17 @@ export interface LoadReportOptions {
   readonly viewerBundleDir?: string;
   /** Stops the rebuild while the records are read (render-reports RenderOptions.signal). */
   readonly signal?: AbortSignal;
+  /** The exit code of the signal that interrupted the run (errors.ts interruptedExitCode); default 130. */
+  readonly interruptedExit?: ExitCode;
 }
 
 export interface RenderedLoadReports {
   readonly summary: LoadSummary;
   readonly figures: LoadFigures;
   readonly gates: readonly GateVerdict[];
-  /** Paths written: summary.json, timeline.csv, report.md, report.html. */
+  /** The run's one decision (verdict/load), also written as verdict.json and embedded in viewer.html. */
+  readonly verdict: Verdict;
+  /** Paths written: summary.json, timeline.csv, report.md, report.html, verdict.json, viewer.html. */
   readonly files: readonly string[];
 }
 
@@ -94,8 +101,10 @@ export async function renderLoadReports(dir: string, options: LoadReportOptions)
   const countTokens = createTokenCounting(await setEncodings(dir));
   for await (const entry of readRecordEntries(dir)) {
     stopIfInterrupted(options.signal, dir);
-    records.push(toLoadRecord(await countTokens(entry.record)));
-    viewer.add(entry);
+    const counted = await countTokens(entry.record);
+    records.push(toLoadRecord(counted));
+    // The viewer's figures per question and set include the token counts (the raw line stays as written).
+    viewer.add({ ...entry, record: counted });
   }
   stopIfInterrupted(options.signal, dir);
   // generator.json is written when a run ends: without it the run was killed (or still runs).
@@ -106,9 +115,16 @@ export async function renderLoadReports(dir: string, options: LoadReportOptions)
     slos: options.slos ?? [],
     incomplete: generator === null,
   });
-  const gates = evaluateLoadGates(options.gates ?? [], figures.summary);
+  // ITL: the windows' bounds are known now; a second read pools every answer's gaps, kept in no array.
+  const gaps = createLoadGapPools(figures.summary.windows);
+  for await (const entry of readRecordEntries(dir)) {
+    stopIfInterrupted(options.signal, dir);
+    gaps.add(entry.record);
+  }
+  const summary = withLoadGaps(figures.summary, gaps.stats());
+  const gates = evaluateLoadGates(options.gates ?? [], summary);
   const input: LoadReportInput = {
-    summary: figures.summary,
+    summary,
     samples: figures.samples,
     meta: {
       title: options.title ?? `chatbench load: ${spec.set} (${describeModel(figures.summary.run)})`,
@@ -118,8 +134,8 @@ export async function renderLoadReports(dir: string, options: LoadReportOptions)
     gates,
   };
   const outputs: Array<[string, string]> = [
-    ['summary.json', `${JSON.stringify(figures.summary, null, 2)}\n`],
-    ['timeline.csv', renderTimelineCsv(figures.summary.timeline)],
+    ['summary.json', `${JSON.stringify(summary, null, 2)}\n`],
+    ['timeline.csv', renderTimelineCsv(summary.timeline)],
     ['report.md', renderLoadMd(input)],
     ['report.html', renderLoadHtml(input)],
   ];
@@ -129,7 +145,10 @@ export async function renderLoadReports(dir: string, options: LoadReportOptions)
     await writeFileAtomic(path, text);
     files.push(path);
   }
-  const { file } = await viewer.finish();
+  // verdict.json, as eval writes it: what the viewer opens with and the GitHub Action's report (ci/github) prints.
+  const verdict = withInterruptExit(loadRunVerdict(summary, gates), options.interruptedExit ?? ExitCode.Interrupted);
+  files.push(await writeVerdictFile(dir, verdict));
+  const { file } = await viewer.finish(verdict);
   if (file !== null) files.push(file);
-  return { summary: figures.summary, figures, gates, files };
+  return { summary, figures: { ...figures, summary }, gates, verdict, files };
 }

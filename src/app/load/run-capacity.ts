@@ -132,6 +132,7 @@ function toStep(
     response_p95_ms: m.latency.response_ms?.p95 ?? null,
     tpot_per_token_p50_ms: m.tokens?.tpot_per_token_ms?.p50 ?? null,
     output_tokens_per_s: m.tokens?.output_throughput_tokens_per_s ?? null,
+    itl_p95_ms: m.latency.answer_gap_ms?.p95 ?? null,
     ttfp_rise: m.ttfp_trend.rise,
     warning: summary.warning,
     loop_delay_ms: summary.generator.loop_delay_ms,

@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { runSecrets } from '../../client/redact.js';
 import { conversationUnits } from '../../dataset/index.js';
 import { interruptedExitCode, type RunError } from '../../errors.js';
-import { loadRunVerdict, withInterruptExit, type Verdict } from '../../verdict/index.js';
+import type { Verdict } from '../../verdict/index.js';
 import { percentile } from '../../metrics/stats.js';
 import { loadSchedule, type LoadSpec } from '../../plan/load-plan.js';
 import type { GeneratorHealth } from '../../records/generator-health.js';
@@ -157,7 +157,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       onRecord: (unscored) => {
         const record = finishedRecord(unscored, expectations);
         sink.write(record);
-        ticker.observe(record.ttfp_ms, record.ttft_ms);
+        ticker.observe(record.ttfp_ms, record.ttft_ms, record.outcome === 'ok' ? record.answer_chars : 0);
         options.onRecord?.(record);
       },
     });
@@ -226,21 +226,13 @@ async function finishLoad(
           version: options.version,
           slos: options.slos ?? [],
           gates: options.gates ?? [],
+          interruptedExit: interruptedExitCode(options.signal),
         })
       : undefined;
   if (runFailed) throw runFailed;
   const summary = rendered?.summary ?? null;
   const gates = rendered?.gates ?? [];
-  const verdict =
-    summary === null
-      ? null
-      : withInterruptExit(
-          loadRunVerdict(
-            { ...summary, run: { ...summary.run, interrupted: generator.interrupted || summary.run.interrupted } },
-            gates,
-          ),
-          interruptedExitCode(options.signal),
-        );
+  const verdict = rendered?.verdict ?? null;
   return {
     outDir,
     records: generator.sent,

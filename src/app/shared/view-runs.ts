@@ -25,7 +25,8 @@ import { renderViewerFile } from '../../viewer/page.js';
 import type { ViewSource } from '../../viewer/server.js';
 import type { ReviewRequest, ViewData, ViewDetail, ViewRecord } from '../../viewer/view-data.js';
 import { readRecordAt, readRecordEntries, type RecordEntry, type RecordPlace } from '../store/read-records.js';
-import { plannedSetOrder } from '../store/manifest.js';
+import { plannedSetOrder, setEncodings } from '../store/manifest.js';
+import { createTokenCounting } from '../../tokens/count-records.js';
 import { appendReview, readReviews, type RunReviews } from '../store/reviews.js';
 import { writeFileAtomic } from '../store/output-files.js';
 
@@ -90,12 +91,14 @@ async function loadRun(source: string, cwd: string, name: string): Promise<Loade
     verdicts: reviews.verdicts,
     setOrder: await plannedSetOrder(dir),
   });
+  // Token figures (output tokens, tokens/s, TPOT per token) as the reports count them: results.jsonl holds none.
+  const countTokens = createTokenCounting(await setEncodings(dir));
   const entries = readRecordEntries(source, { cwd });
   const byQuestion = new Map<string, RecordRef[]>();
   const byKey = new Map<string, RecordRef>();
   const searchText = new Map<string, string>();
   for await (const entry of entries) {
-    collector.add(entry.record);
+    collector.add(await countTokens(entry.record));
     const r = entry.record;
     const answers = [r.answer, ...(r.models ?? []).map((m) => m.answer)]
       .filter((a): a is string => a !== null)

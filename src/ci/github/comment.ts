@@ -3,7 +3,8 @@
  * The step summary and the pull-request comment of a run, from what the run wrote: its verdict
  * (verdict.json, printed by the verdict layer's `verdictMarkdown`, never recomputed) first, then
  * its table: the comparison chatbench wrote for the step summary when there is one (eval
- * --baseline), else report.md's Comparison section. Pure.
+ * --baseline, compare), else report.md's tables (an eval's Comparison; a load run's Windows and
+ * Latency), else compare.md's sections. Pure.
  */
 import { verdictMarkdown, type Verdict } from '../../verdict/index.js';
 
@@ -13,10 +14,10 @@ export const COMMENT_MARKER = '<!-- chatbench-comment -->';
 /** GitHub refuses an issue comment over 65,536 characters. */
 export const COMMENT_LIMIT = 65_536;
 
-/** The section of report.md that starts with `## title`, up to the next `## ` heading. */
+/** The section of report.md that starts with `## title` (or `## title (…)`), up to the next `## ` heading. */
 export function markdownSection(markdown: string, title: string): string | null {
   const lines = markdown.split('\n');
-  const start = lines.findIndex((line) => line.trim() === `## ${title}`);
+  const start = lines.findIndex((line) => line.trim() === `## ${title}` || line.startsWith(`## ${title} (`));
   if (start === -1) return null;
   const end = lines.findIndex((line, i) => i > start && line.startsWith('## '));
   return lines
@@ -30,6 +31,8 @@ export interface RunTexts {
   /** What chatbench itself wrote for the step summary (eval --baseline, compare), if anything. */
   readonly ownSummary: string | null;
   readonly reportMd: string | null;
+  /** compare.md (`chatbench compare`'s run directory has no report.md). */
+  readonly compareMd?: string | null;
   /** Where the whole reports are (the workflow run's page), for the note of a cut comment. */
   readonly runUrl: string | null;
 }
@@ -38,8 +41,22 @@ export interface RunTexts {
 export function stepSummary(texts: RunTexts): string {
   if (texts.ownSummary !== null && texts.ownSummary.trim() !== '')
     return texts.ownSummary.endsWith('\n') ? texts.ownSummary : `${texts.ownSummary}\n`;
-  const table = texts.reportMd === null ? null : markdownSection(texts.reportMd, 'Comparison');
-  return `${['## chatbench', '', ...verdictMarkdown(texts.verdict), ...(table === null ? [] : ['', table])].join('\n')}\n`;
+  const tables = runTables(texts);
+  return `${['## chatbench', '', ...verdictMarkdown(texts.verdict), ...tables.flatMap((t) => ['', t])].join('\n')}\n`;
+}
+
+/** report.md's sections that hold a run's table: an eval's Comparison; a load run's Windows and Latency. */
+const REPORT_TABLES = ['Comparison', 'Windows', 'Latency'] as const;
+
+/** The tables under the verdict: report.md's, else compare.md from its first section (its title and verdict are above it). */
+function runTables(texts: RunTexts): string[] {
+  if (texts.reportMd !== null && texts.reportMd !== undefined) {
+    const md = texts.reportMd;
+    return REPORT_TABLES.map((title) => markdownSection(md, title)).filter((t): t is string => t !== null);
+  }
+  const md = texts.compareMd ?? null;
+  const start = md === null ? -1 : md.search(/^## /m);
+  return md === null || start === -1 ? [] : [md.slice(start).trimEnd()];
 }
 
 /**

@@ -51,6 +51,7 @@ export async function githubReport(options: GithubReportOptions): Promise<Github
     verdict: VerdictSchema.parse(JSON.parse(verdictText)),
     ownSummary: await readOptional(options.ownSummaryPath),
     reportMd: await readOptional(join(options.runDir, 'report.md')),
+    compareMd: await readOptional(join(options.runDir, 'compare.md')),
     runUrl,
   };
   const summary = stepSummary(texts);

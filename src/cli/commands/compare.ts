@@ -164,6 +164,7 @@ export function compareCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
             resamples: args.resamples,
             cwd: io.cwd,
             stepSummaryPath: io.env.GITHUB_STEP_SUMMARY,
+            writeVerdict: true,
           });
         } finally {
           await claim.release();

@@ -59,11 +59,11 @@ export function stepsTable(r: CapacityResult): TextTable {
   const row = (s: CapacityStep) => [
     String(s.index + 1), s.phase, String(s.target), s.good ? 'good' : 'bad', formatRate(s.offered_rate), formatRate(s.ok_rate_per_s), formatRate(s.goodput),
     formatPct(s.rate_limited_rate), formatPct(s.error_rate), formatMs(s.ttft_p50_ms), formatMs(s.ttft_p95_ms), formatMs(s.ttfp_p50_ms), formatMs(s.ttfp_p95_ms), formatMs(s.response_p95_ms),
-    formatMs(s.tpot_per_token_p50_ms), s.output_tokens_per_s === null ? formatMs(null) : formatFigureValue('output_tokens_per_s', s.output_tokens_per_s),
+    formatMs(s.tpot_per_token_p50_ms), formatMs(s.itl_p95_ms), s.output_tokens_per_s === null ? formatMs(null) : formatFigureValue('output_tokens_per_s', s.output_tokens_per_s),
     s.reasons.length === 0 ? (s.warning === null ? '' : 'generator fell behind') : s.reasons.join('; '),
   ];
   return {
-    header: ['step', 'phase', `target (${unitOf(r)})`, 'verdict', 'offered', 'accepted', 'goodput', '429 rate', 'error rate', 'TTFT p50', 'TTFT p95', 'TTFP p50', 'TTFP p95', 'response p95', 'TPOT/token p50', 'output tokens/s', 'why'],
+    header: ['step', 'phase', `target (${unitOf(r)})`, 'verdict', 'offered', 'accepted', 'goodput', '429 rate', 'error rate', 'TTFT p50', 'TTFT p95', 'TTFP p50', 'TTFP p95', 'response p95', 'TPOT/token p50', 'ITL p95', 'output tokens/s', 'why'],
     rows: r.steps.map(row),
   };
 }

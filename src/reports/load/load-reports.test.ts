@@ -91,7 +91,7 @@ describe('capacity reports', () => {
   const step = (index: number, target: number, good: boolean, over: Partial<CapacityStep> = {}): CapacityStep => ({
     index, phase: index < 3 ? 'ramp' : 'bisect', target, good, reasons: good ? [] : ['saturated: accepted 40/s, under 95% of the offered 60/s'], dir: `steps/0${index + 1}-rate-${target}`,
     offered_rate: target, sent_rate: target, ok_rate_per_s: Math.min(target, 40), goodput: Math.min(target, 40), rate_limited_rate: good ? 0 : 0.3, error_rate: 0,
-    ttft_p50_ms: 8, ttft_p95_ms: 18, ttfp_p50_ms: 10, ttfp_p95_ms: 20, total_p95_ms: 100, response_p95_ms: 110, ttfp_rise: 0, tpot_per_token_p50_ms: null, output_tokens_per_s: null, warning: null, loop_delay_ms: { p50: 0.1, p99: 1.5, max: 3 + index }, ...over,
+    ttft_p50_ms: 8, ttft_p95_ms: 18, ttfp_p50_ms: 10, ttfp_p95_ms: 20, total_p95_ms: 100, response_p95_ms: 110, ttfp_rise: 0, tpot_per_token_p50_ms: null, output_tokens_per_s: null, itl_p95_ms: null, warning: null, loop_delay_ms: { p50: 0.1, p99: 1.5, max: 3 + index }, ...over,
   });
   const result: CapacityResult = {
     capacity_version: 1, unit: 'requests_per_s', sustainable: 37.5, knee: 41.25, stopped: 'converged', precision: 0.1, slos: ['rate_limited_rate<=0.05'],

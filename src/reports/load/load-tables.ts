@@ -93,6 +93,7 @@ const LATENCY_ROWS: ReadonlyArray<[keyof WindowFigures['latency'], string]> = [
   ['total_ms', 'total: service time (from sent)'],
   ['response_ms', 'response time (from scheduled)'],
   ['queue_ms', 'queue: sent − scheduled (all sent)'],
+  ['answer_gap_ms', 'ITL: gaps between answer deltas (pooled)'],
 ];
 
 /** Latency statistics of the measured window. */

@@ -9,7 +9,7 @@ const MARKS: Paint = { enabled: true, good: (t) => `<g>${t}</g>`, bad: (t) => `<
 const step = (index: number, target: number, good: boolean, over: Partial<CapacityStep> = {}): CapacityStep => ({
   index, phase: index < 3 ? 'ramp' : 'bisect', target, good, reasons: good ? [] : ['ttfp_ms.p95<=2000 broken: 2310 ms'], dir: `steps/0${index + 1}-rate-${target}`,
   offered_rate: target, sent_rate: target, ok_rate_per_s: good ? target : target * 0.8, goodput: target, rate_limited_rate: good ? 0 : 0.2, error_rate: 0,
-  ttft_p50_ms: 600, ttft_p95_ms: good ? 1500 : 2900, ttfp_p50_ms: 200, ttfp_p95_ms: good ? 900 : 2310, total_p95_ms: 3000, response_p95_ms: 3100, ttfp_rise: 0.01, tpot_per_token_p50_ms: null, output_tokens_per_s: null, warning: null, loop_delay_ms: null, ...over,
+  ttft_p50_ms: 600, ttft_p95_ms: good ? 1500 : 2900, ttfp_p50_ms: 200, ttfp_p95_ms: good ? 900 : 2310, total_p95_ms: 3000, response_p95_ms: 3100, ttfp_rise: 0.01, tpot_per_token_p50_ms: null, output_tokens_per_s: null, itl_p95_ms: null, warning: null, loop_delay_ms: null, ...over,
 });
 
 const RESULT: CapacityResult = {

@@ -19,6 +19,7 @@ import { healthLines } from './health-lines.js';
 
 const LATENCY_ROWS = [
   ['TTFT', 'ttft_ms', 'first answer token, from sent'],
+  ['ITL', 'answer_gap_ms', 'gaps between answer deltas, pooled'],
   ['TTFP', 'ttfp_ms', 'first part, from sent'],
   ['total', 'total_ms', 'last byte, from sent'],
   ['response_ms', 'response_ms', 'last byte, from the schedule: waits included'],

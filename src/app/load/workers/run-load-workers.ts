@@ -90,7 +90,7 @@ export async function runLoadWorkers(options: LoadWorkersOptions): Promise<LoadW
     try {
       for (const record of records) {
         sink.write(record);
-        ticker?.observe(record.ttfp_ms, record.ttft_ms);
+        ticker?.observe(record.ttfp_ms, record.ttft_ms, record.outcome === 'ok' ? record.answer_chars : 0);
         options.onRecord?.(record);
       }
     } catch (error) {
