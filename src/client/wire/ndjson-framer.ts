@@ -4,6 +4,8 @@
  * last line possibly unterminated). Bytes are split on 0x0A before any text is decoded: a newline
  * byte never occurs inside a UTF-8 multi-byte sequence, so a chunk boundary inside a character needs
  * no special case. The tail of a chunk waits in a list and is joined once, when its newline arrives.
+ * The whole lines of a chunk that starts a line and is valid UTF-8 up to its last newline (most
+ * chunks) are decoded as one text and split there: the same lines, one decoder call per chunk.
  */
 import { isUtf8 } from 'node:buffer';
 import type { StreamPart } from '../../api/index.js';
