@@ -65,6 +65,8 @@ export interface ChatClientOptions {
   secrets?: readonly string[] | undefined;
   /** Answer text kept per answer, UTF-8 bytes (default 1 MiB); answer_truncated says when it was cut. */
   maxAnswerBytes?: number;
+  /** Whether records keep the answer's documents (client/collect CollectorOptions.keepDocuments); default true. */
+  keepDocuments?: boolean;
   /** Monotonic ms clock; default performance.now. */
   now?: () => number;
   /** Timers of the time limits; default the global ones (tests pass fake ones). */
@@ -165,6 +167,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
           maxDurationMs: durationLimitMs(options.maxDurationMs, body),
           maxLineBytes: options.maxLineBytes,
           maxAnswerBytes: options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
+          keepDocuments: options.keepDocuments ?? true,
           maxBodyBytes,
           maxErrorBodyBytes,
           now,
@@ -208,6 +211,7 @@ interface AttemptOptions {
   maxDurationMs: number;
   maxLineBytes: number | undefined;
   maxAnswerBytes: number;
+  keepDocuments: boolean;
   maxBodyBytes: number;
   maxErrorBodyBytes: number;
   timers: Timers;
@@ -387,11 +391,21 @@ class Attempt implements Dispatcher.DispatchHandler {
   private bodyFigures(t: number): BodyFigures {
     if ((this.status ?? 0) >= 300) return this.errorStatusFigures(t);
     const totalMs = roundMs(t - this.sent);
-    return fullResponseFigures(Buffer.concat(this.buffered).toString('utf8'), totalMs, this.o.maxAnswerBytes);
+    return fullResponseFigures(
+      Buffer.concat(this.buffered).toString('utf8'),
+      totalMs,
+      this.o.maxAnswerBytes,
+      this.o.keepDocuments,
+    );
   }
 
   private newCollector(): Collector {
-    return createCollector({ sent: this.sent, modelNames: this.o.modelNames, maxAnswerBytes: this.o.maxAnswerBytes });
+    return createCollector({
+      sent: this.sent,
+      modelNames: this.o.modelNames,
+      maxAnswerBytes: this.o.maxAnswerBytes,
+      keepDocuments: this.o.keepDocuments,
+    });
   }
 
   /** A status ≥ 300 decides the outcome; the body (as much as arrived) gives the code and message. */

@@ -378,3 +378,25 @@ describe('bounded whatever the stream holds (issue 23)', () => {
     expect(() => exchangeOf(figures)).not.toThrow();
   });
 });
+
+describe('keepDocuments', () => {
+  it('false: top_documents stays empty, the ids and every other figure as with documents', () => {
+    const parts: [number, StreamPart][] = [
+      [10, session],
+      [20, packet({ type: 'message_start', final_documents: [doc('d1'), doc('d2')] })],
+      [30, delta('Answer [[1]]')],
+      [40, cite(1, 'd2')],
+      [50, stop()],
+    ];
+    const fold = (keepDocuments: boolean) => {
+      const c = createCollector({ sent: 0, keepDocuments });
+      for (const [t, part] of parts) c.onPart(part, t);
+      return c.finish(60);
+    };
+    const kept = fold(true);
+    const without = fold(false);
+    expect(kept.top_documents.map((d) => d.document_id)).toEqual(['d1', 'd2']);
+    expect(without).toEqual({ ...kept, top_documents: [] });
+    expect(without.top_document_ids).toEqual(['d1', 'd2']);
+  });
+});

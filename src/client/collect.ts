@@ -137,6 +137,12 @@ export interface CollectorOptions {
   modelNames?: readonly string[] | null;
   /** Answer text kept per answer, UTF-8 bytes (default 1 MiB). */
   maxAnswerBytes?: number;
+  /**
+   * Whether the figures keep the answer's documents (`top_documents`: title, link, blurb,
+   * highlights; default true). A load run's records drop them (only a judge reads them), so it asks
+   * for none and never bounds them; `top_document_ids`, which scoring reads, is kept either way.
+   */
+  keepDocuments?: boolean;
 }
 
 /** Folds parts as they arrive; see the module header for every definition. */
@@ -151,6 +157,7 @@ export interface Collector {
 export function createCollector(options: CollectorOptions): Collector {
   const { sent } = options;
   const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+  const keepDocuments = options.keepDocuments ?? true;
   const asked = options.modelNames?.length ?? 1;
   const models: ModelState[] = [];
   let multi = options.modelNames != null;
@@ -286,7 +293,7 @@ export function createCollector(options: CollectorOptions): Collector {
       const empty = parts === 0 && decodeErrors === 0 && failure === undefined;
       for (const m of models) settle(m, t, failure, empty, firstDecodeError);
       const rel = (x: number | undefined) => (x === undefined ? null : roundMs(x - sent));
-      const figures = models.map((m) => modelFigures(m, rel, multi || answeredSingle));
+      const figures = models.map((m) => modelFigures(m, rel, multi || answeredSingle, keepDocuments));
       if (answeredSingle) {
         const only = figures[0] as UnscoredModelFigures;
         if (only.outcome === 'ok' || only.outcome === 'empty_answer' || only.outcome === 'truncated') {
@@ -532,6 +539,7 @@ function modelFigures(
   m: ModelState,
   rel: (x: number | undefined) => number | null,
   multi: boolean,
+  keepDocuments: boolean,
 ): UnscoredModelFigures {
   const answer = m.answer.join('');
   const span = m.firstAnswer !== undefined && m.lastAnswer !== undefined ? m.lastAnswer - m.firstAnswer : 0;
@@ -564,7 +572,7 @@ function modelFigures(
     marker_citations,
     cited_document_ids: cited,
     top_document_ids: m.topDocumentIds,
-    top_documents: boundDocuments(m.topDocuments, cited),
+    top_documents: keepDocuments ? boundDocuments(m.topDocuments, cited) : [],
     markers_without_citation,
     reasoning_chars: m.reasoningChars,
     tool_errors: m.toolErrors,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ChatFullResponseSchema } from '../api/documents.js';
-import { isCheckedFullResponse } from './full-response.js';
+import { fullResponseFigures, isCheckedFullResponse } from './full-response.js';
 
 const doc = {
   document_id: 'd1',
@@ -76,5 +76,16 @@ describe('isCheckedFullResponse: accepts only what the schema outputs unchanged'
       expect(parsed.data).toEqual(value);
     }
     expect(isCheckedFullResponse(value)).toBe(parsed.success && JSON.stringify(parsed.data) === JSON.stringify(value));
+  });
+});
+
+describe('fullResponseFigures: keepDocuments', () => {
+  it('false leaves top_documents empty and every other figure as it is', () => {
+    const text = JSON.stringify(body);
+    const kept = fullResponseFigures(text, 5);
+    const without = fullResponseFigures(text, 5, undefined, false);
+    expect(kept.top_documents.map((d) => d.document_id)).toEqual(['d1']);
+    expect(without).toEqual({ ...kept, top_documents: [] });
+    expect(without.top_document_ids).toEqual(['d1']);
   });
 });

@@ -18,11 +18,15 @@ import { isDocs, isInt, isNullish, isNullishString, isPlainRecord, isRecord } fr
 import type { BodyFigures } from './exchange.js';
 import { truncateText } from './exchange.js';
 
-/** Folds a complete full-mode body, received `totalMs` after sent; the answer kept is cut at `maxAnswerBytes`. */
+/**
+ * Folds a complete full-mode body, received `totalMs` after sent; the answer kept is cut at
+ * `maxAnswerBytes`; `keepDocuments` false leaves top_documents empty (collect.ts CollectorOptions).
+ */
 export function fullResponseFigures(
   body: string,
   totalMs: number,
   maxAnswerBytes = DEFAULT_MAX_ANSWER_BYTES,
+  keepDocuments = true,
 ): BodyFigures {
   let value: unknown;
   try {
@@ -67,7 +71,7 @@ export function fullResponseFigures(
     marker_citations,
     cited_document_ids: cited,
     top_document_ids: r.top_documents.map((d) => d.document_id),
-    top_documents: boundDocuments(r.top_documents, cited),
+    top_documents: keepDocuments ? boundDocuments(r.top_documents, cited) : [],
     markers_without_citation,
     reasoning_chars: r.pre_answer_reasoning?.length ?? 0,
     chat_session_id: r.chat_session_id ?? null,

@@ -54,13 +54,41 @@ export function runSecrets(o: {
  * returned as it is (one search per secret and end).
  */
 export function redactText<T extends string | null>(text: T, secrets: readonly string[]): T {
-  if (text === null) return text;
+  if (text === null || !holdsMarker(text, markersOf(secrets))) return text;
   let out: string = text;
   for (const secret of secrets) if (out.includes(secret)) out = out.replaceAll(secret, REDACTED);
   // A value with a space (`Bearer abc…`) is cut-checked through its credential part, never by its
   // scheme: `Bearer a` is ordinary text.
   for (const secret of secrets) if (secret.length > MIN_CUT_CHARS && !/\s/.test(secret)) out = redactCuts(out, secret);
   return out as T;
+}
+
+/**
+ * What a text must hold for redactText to change it: a whole secret that is never cut-checked, or
+ * the first or last MIN_CUT_CHARS characters of one that is (a whole secret holds both). Every
+ * string of every exchange is looked at, almost none holds one: a few `includes` per string, no
+ * slicing, no regex. Computed once per secrets list (a run's lists live as long as the run).
+ */
+function markersOf(secrets: readonly string[]): readonly string[] {
+  let markers = markerCache.get(secrets);
+  if (markers === undefined) {
+    const set = new Set<string>();
+    for (const secret of secrets) {
+      if (secret.length > MIN_CUT_CHARS && !/\s/.test(secret)) {
+        set.add(secret.slice(0, MIN_CUT_CHARS));
+        set.add(secret.slice(-MIN_CUT_CHARS));
+      } else set.add(secret);
+    }
+    markers = [...set];
+    markerCache.set(secrets, markers);
+  }
+  return markers;
+}
+const markerCache = new WeakMap<readonly string[], readonly string[]>();
+
+function holdsMarker(text: string, markers: readonly string[]): boolean {
+  for (let i = 0; i < markers.length; i++) if (text.includes(markers[i]!)) return true;
+  return false;
 }
 
 /** `text` with every prefix and suffix of `secret` (≥ MIN_CUT_CHARS characters) replaced. */

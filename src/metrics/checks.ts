@@ -18,6 +18,20 @@ export function foldText(text: string): string {
 }
 
 /** What the answer checks found; the lists keep the phrases as the dataset wrote them. */
+/** A question's phrases are folded once, not twice per answer (the cache is cleared when full). */
+const phraseCache = new Map<string, string>();
+const PHRASES_CACHED = 4_096;
+
+function foldedPhrase(phrase: string): string {
+  let folded = phraseCache.get(phrase);
+  if (folded === undefined) {
+    if (phraseCache.size >= PHRASES_CACHED) phraseCache.clear();
+    folded = foldText(phrase);
+    phraseCache.set(phrase, folded);
+  }
+  return folded;
+}
+
 export interface AnswerChecks {
   /** must_contain phrases absent from the citation-free answer. */
   missing_phrases: string[];
@@ -48,8 +62,8 @@ export function checkAnswer(
 ): AnswerChecks {
   const plain = answer === null ? null : stripCitations(answer);
   const text = plain === null ? null : foldText(plain);
-  const contains = (phrase: string) => text !== null && text.includes(foldText(phrase));
-  const meaningful = (phrase: string) => foldText(phrase) !== '';
+  const contains = (phrase: string) => text !== null && text.includes(foldedPhrase(phrase));
+  const meaningful = (phrase: string) => foldedPhrase(phrase) !== '';
   const matches = (pattern: string) => plain !== null && cachedPattern(pattern).test(plain);
   return {
     missing_phrases: expectations.must_contain.filter((p) => meaningful(p) && !contains(p)),

@@ -21,15 +21,20 @@ export function rankingScores(ranked: readonly string[], expected: Iterable<stri
   const m = expectedSet.size;
   const scores: Record<string, number | null> = { reciprocal_rank: null };
   if (m === 0) {
-    for (const k of CUTOFFS) {
-      for (const prefix of ['hit', 'precision', 'recall', 'ap', 'ndcg']) scores[`${prefix}_at_${k}`] = null;
+    for (const keys of KEYS) {
+      scores[keys.hit] = null;
+      scores[keys.precision] = null;
+      scores[keys.recall] = null;
+      scores[keys.ap] = null;
+      scores[keys.ndcg] = null;
     }
     return scores as RankingScores;
   }
   const relevant = ranked.map((id) => expectedSet.has(id));
   const firstHit = relevant.indexOf(true);
   scores.reciprocal_rank = firstHit === -1 ? 0 : 1 / (firstHit + 1);
-  for (const k of CUTOFFS) {
+  for (const keys of KEYS) {
+    const k = keys.k;
     let hits = 0;
     let precisionSum = 0;
     let dcg = 0;
@@ -39,15 +44,25 @@ export function rankingScores(ranked: readonly string[], expected: Iterable<stri
       precisionSum += hits / (i + 1);
       dcg += 1 / Math.log2(i + 2);
     }
-    scores[`hit_at_${k}`] = hits > 0 ? 1 : 0;
-    scores[`precision_at_${k}`] = hits / k;
-    scores[`recall_at_${k}`] = hits / m;
-    scores[`ap_at_${k}`] = precisionSum / m;
-    scores[`ndcg_at_${k}`] = dcg / idealDcg(Math.min(m, k));
+    scores[keys.hit] = hits > 0 ? 1 : 0;
+    scores[keys.precision] = hits / k;
+    scores[keys.recall] = hits / m;
+    scores[keys.ap] = precisionSum / m;
+    scores[keys.ndcg] = dcg / idealDcg(Math.min(m, k));
   }
   // The keys are exactly RankingScoresSchema's: reciprocal_rank plus every prefix × CUTOFFS.
   return scores as RankingScores;
 }
+
+/** Each cutoff's key names, built once (every answer is ranked twice). */
+const KEYS = CUTOFFS.map((k) => ({
+  k,
+  hit: `hit_at_${k}`,
+  precision: `precision_at_${k}`,
+  recall: `recall_at_${k}`,
+  ap: `ap_at_${k}`,
+  ndcg: `ndcg_at_${k}`,
+}));
 
 /** Σ_{i ≤ count} 1 / log2(i+1): the DCG of a list whose first `count` documents are all relevant. */
 function idealDcg(count: number): number {

@@ -57,6 +57,8 @@ export function createLoadTarget(options: LoadTargetOptions): LoadTarget {
       maxDurationMs: options.maxDurationMs,
       now,
       secrets,
+      // A load record drops the documents' text (app/load/load-record finishedRecord): not bounded, not redacted.
+      keepDocuments: false,
       maxBodyBytes: options.maxBodyBytes,
       maxLineBytes: options.maxLineBytes,
       maxErrorBodyBytes: options.maxErrorBodyBytes,

@@ -27,7 +27,10 @@ export interface ResultsFile {
   assertWritable(): void;
   /** Records that failed the schema and were written as `invalid_response` instead. */
   readonly repaired: number;
-  /** Holds lines back until uncork (the load generator flushes ten times a second). */
+  /**
+   * Holds lines back until uncork (the load generator flushes ten times a second), which writes them
+   * as one string: one stream write per flush, not one per record.
+   */
   cork(): void;
   uncork(): void;
   /** Ends the file; rejects with the OutputError when any write failed. */
@@ -50,6 +53,14 @@ export function openResultsFile(path: string, options: ResultsFileOptions = {}):
   out.on('error', (error) => (failure ??= outputError(path, error, options.hint)));
   const secrets = options.secrets ?? [];
   const mayHoldSecret = createSecretScreen(secrets);
+  /** Lines held while corked (each with its newline), written at uncork as one string. */
+  let held: string[] | null = null;
+  const flush = () => {
+    if (held === null || held.length === 0) return;
+    const text = held.join('');
+    held = [];
+    out.write(text);
+  };
   // The line as it would be written, bounded and checked; walked for secrets only when a quick look
   // at it finds one's marker (a walk of every string of every record cost ~47 µs a record).
   const lineOf = (record: RequestRecord): string => {
@@ -67,7 +78,8 @@ export function openResultsFile(path: string, options: ResultsFileOptions = {}):
         repaired = before;
         line = lineOf(redactDeep(record, secrets));
       }
-      out.write(`${line}\n`);
+      if (held !== null) held.push(`${line}\n`);
+      else out.write(`${line}\n`);
     },
     assertWritable() {
       if (failure) throw failure;
@@ -75,10 +87,15 @@ export function openResultsFile(path: string, options: ResultsFileOptions = {}):
     get repaired() {
       return repaired;
     },
-    cork: () => out.cork(),
-    uncork: () => out.uncork(),
+    cork: () => void (held ??= []),
+    uncork: () => {
+      flush();
+      held = null;
+    },
     async close() {
       if (!failure) {
+        flush();
+        held = null;
         out.end();
         await finished(out).catch((error: unknown) => void (failure ??= outputError(path, error, options.hint)));
       } else {
