@@ -131,8 +131,9 @@ export async function runExample(
   const fake = createFakeIo({ env: { ...options.env, ...parsed.env }, cwd: options.cwd });
   const running = main(argv, fake.io);
   if (argv[0] === 'serve' || argv[0] === 'mock-llm' || argv[0] === 'view') {
-    // Serves until interrupted: wait (bounded) for where it listens, then Ctrl-C.
-    for (let i = 0; i < 500 && !SERVES.test(fake.stdout()); i++) {
+    // Serves until interrupted: wait for where it listens, then Ctrl-C. The bound (60 s) catches a
+    // hang, not a slow machine: 10 s was a speed bound a busy runner could miss.
+    for (let i = 0; i < 3000 && !SERVES.test(fake.stdout()); i++) {
       const settled = await Promise.race([
         running.then(() => true),
         new Promise<false>((done) => setTimeout(() => done(false), 20)),

@@ -119,37 +119,54 @@ function play(
     req.socket.destroy();
     return;
   }
-  const at = (ms: number, action: () => void) => {
-    const delay = Math.max(0, received.receivedAt + ms - performance.now());
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      if (!res.destroyed) action();
-    }, delay);
-    timers.add(timer);
-  };
-  // Timers due at one instant but armed at different moments can fire out of order (each rounds
-  // its own delay): whichever of the headers and a chunk comes first writes the headers.
+  // The steps are played one after another, each timer armed only once the step before it has
+  // run: bytes leave in the order scripted, whatever the machine does. (Armed all at once, timers
+  // 1 ms apart fired out of order whenever the process paused a millisecond while arming them: a
+  // delay is truncated to whole ms from a loop clock that moved during the pause, so a later chunk
+  // could get an earlier expiry, or tie with its predecessor and lose the tie. The deep-research
+  // stream, 27 lines 1 ms apart, then got a delta before its citation_info under load.)
+  const headersAt = script.headers_at_ms ?? 0;
   const headers = () => {
     if (res.headersSent) return;
     res.writeHead(script.status ?? 200, { ...SSE_HEADERS, ...script.headers });
     res.flushHeaders();
     received.headersWrittenAt = performance.now();
   };
-  at(script.headers_at_ms ?? 0, headers);
   const chunks = script.chunks ?? [];
-  chunks.forEach((chunk, i) =>
-    at(Math.max(chunk.at_ms, script.headers_at_ms ?? 0), () => {
-      headers();
-      res.write(chunk.bytes);
-      received.writtenAt.push(performance.now());
-      if (i === chunks.length - 1) finish(script, req, res);
-    }),
-  );
-  if (chunks.length === 0)
-    at(script.headers_at_ms ?? 0, () => {
-      headers();
+  const steps: { at_ms: number; run: () => void }[] = [
+    { at_ms: headersAt, run: headers },
+    ...chunks.map((chunk) => ({
+      at_ms: Math.max(chunk.at_ms, headersAt),
+      run: () => {
+        res.write(chunk.bytes);
+        received.writtenAt.push(performance.now());
+      },
+    })),
+  ];
+  const due = (index: number) => received.receivedAt + steps[index]!.at_ms - performance.now();
+  // Arms the timer of one step; when it fires it runs that step and every later one already due
+  // (as timers due at one instant would), then arms the next.
+  const arm = (first: number) => {
+    if (first === steps.length) {
       finish(script, req, res);
-    });
+      return;
+    }
+    const timer = setTimeout(
+      () => {
+        timers.delete(timer);
+        let index = first;
+        do {
+          if (res.destroyed) return;
+          steps[index]!.run();
+          index++;
+        } while (index < steps.length && due(index) <= 0);
+        arm(index);
+      },
+      Math.max(0, due(first)),
+    );
+    timers.add(timer);
+  };
+  arm(0);
 }
 
 function finish(script: ScriptedResponse, req: IncomingMessage, res: ServerResponse): void {

@@ -7,6 +7,15 @@
  * both ways; whatever it adds beyond the later waves' floor must be explained by the two processes'
  * own event-loop delay, both measured (chatbench's from generator.json, the server's by itself):
  * the tolerance is measured, never a fixed number of milliseconds.
+ *
+ * The tolerance is what those measurements can promise for one request, on a busy machine too.
+ * Its error takes a pause at two moments in each process (chatbench: the send after its stamp and
+ * the stamp of the first part; the server: the stamp of the arrival and the write after its
+ * stamp), so up to twice each process's worst pause; and a monitor's max understates a pause by up
+ * to its tick (chatbench 2 ms, runner/loop-delay; this server 1 ms). It used to be one max of each,
+ * which a first request that met two pauses in one process exceeded (`npm run test:stress`).
+ * What needs no tolerance is checked exactly: every request came on a connection opened before
+ * the first one arrived, so no connection set-up lies inside a timed first request.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -20,9 +29,14 @@ const SERVER = fileURLToPath(new URL('../fixtures/servers/timed-stream-server.mj
 const FIRST_PART_MS = 15;
 const CONCURRENCY = 8;
 const WAVES = 3;
+/** The loop-delay monitors' ticks (ms): a pause shows in their max as up to this much less. */
+const CLIENT_TICK_MS = 2;
+const SERVER_TICK_MS = 1;
 
 interface Trace {
   message: string;
+  /** When the server accepted the request's connection. */
+  connected: number;
   arrival: number;
   firstWrite: number;
 }
@@ -73,8 +87,15 @@ describe('the first wave against an independent server', () => {
     const reply = next(server, 'report');
     server.send({ type: 'report' });
     const { traces, loopDelayMaxMs: serverLoopMs } = await reply;
-    const clientLoopMs = EvalGeneratorSchema.parse(JSON.parse(readFileSync(join(out, 'generator.json'), 'utf8')))
-      .loop_delay_ms!.max;
+    const generator = EvalGeneratorSchema.parse(JSON.parse(readFileSync(join(out, 'generator.json'), 'utf8')));
+    const clientLoopMs = generator.loop_delay_ms!.max;
+    expect(generator.connections_opened).toBe(CONCURRENCY);
+    const firstArrival = Math.min(...traces.map((t) => t.arrival));
+    for (const t of traces)
+      expect({ q: t.message, connectedBeforeFirstArrival: t.connected < firstArrival }).toEqual({
+        q: t.message,
+        connectedBeforeFirstArrival: true,
+      });
 
     const byMessage = new Map(traces.map((t) => [t.message, t]));
     const sent = readRunRecords(out).sort((x, y) => x.sent_offset_ms - y.sent_offset_ms);
@@ -87,9 +108,10 @@ describe('the first wave against an independent server', () => {
     for (const e of errors) expect(e).toBeGreaterThan(0);
     const firstWave = errors.slice(0, CONCURRENCY);
     const floor = Math.min(...errors.slice(CONCURRENCY));
-    const tolerance = clientLoopMs + serverLoopMs;
+    // Two moments a pause can hit in each process, each pause understated by up to a tick.
+    const tolerance = 2 * (clientLoopMs + CLIENT_TICK_MS) + 2 * (serverLoopMs + SERVER_TICK_MS);
     for (const [i, e] of firstWave.entries()) {
-      expect({ request: i, beyondFloor: e - floor, within: e - floor <= tolerance }).toMatchObject({
+      expect({ request: i, beyondFloor: e - floor, tolerance, within: e - floor <= tolerance }).toMatchObject({
         request: i,
         within: true,
       });

@@ -63,7 +63,8 @@ beforeAll(async () => {
   chmodSync(browser, 0o755);
   fake = createFakeIo({ cwd: root, env: { CHATBENCH_VIEWER_DIR: bundleDir, BROWSER: browser } });
   exit = main(['view', 'current', '--baseline', 'base', '--reviewer', 'ann', '--open'], fake.io);
-  for (let i = 0; i < 200 && !/http:\/\/127\.0\.0\.1:\d+\//.test(fake.stdout()); i += 1)
+  // Bounded (40 s, inside the hook timeout) to catch a hang, not a slow machine: 5 s was a speed bound.
+  for (let i = 0; i < 1600 && !/http:\/\/127\.0\.0\.1:\d+\//.test(fake.stdout()); i += 1)
     await new Promise((r) => setTimeout(r, 25));
   const printed = /http:\/\/127\.0\.0\.1:\d+\//.exec(fake.stdout());
   if (!printed) throw new Error(`no URL printed: ${fake.stdout()} ${fake.stderr()}`);
