@@ -304,6 +304,26 @@ describe('stopping', () => {
     expect(await run).toMatchObject({ sent: 0, skipped: 5, interrupted: true });
     expect(records).toHaveLength(0);
   });
+  it('once stopped, the rest of the plan is counted as skipped, not built', async () => {
+    const client = gatedClient();
+    const controller = new AbortController();
+    const requests = plan(1000);
+    let built = 0; // how many planned requests the runner drew from the plan
+    const lazy = {
+      length: requests.length,
+      *[Symbol.iterator]() {
+        for (const planned of requests) {
+          built += 1;
+          yield planned;
+        }
+      },
+    };
+    const { run } = collect({ client, concurrency: 2, signal: controller.signal, graceMs: 0 }, lazy);
+    await tick();
+    controller.abort();
+    expect(await run).toMatchObject({ interrupted: true, sent: 2, skipped: 998 });
+    expect(built).toBeLessThanOrEqual(4); // the two sent, and a unit's look-ahead each
+  });
   it('with random faults and retries, every sent request gives exactly one record', async () => {
     const random = seededRandom(42);
     const kinds: Partial<Exchange>[] = [
