@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RunError } from '../errors.js';
 import type { Exchange } from '../client/exchange.js';
-import { runPlan, type RunPlanOptions } from './run-plan.js';
+import { runPlan, type PlanRequests, type RunPlanOptions } from './run-plan.js';
 import type { RunProgress } from './progress.js';
 import { fakeExchange, gatedClient, plannedRequest } from './testing/fake-client.js';
 import { seededRandom } from './retry.js';
@@ -13,7 +13,7 @@ const noSleep = () => Promise.resolve();
 
 function collect(
   options: Partial<RunPlanOptions> & Pick<RunPlanOptions, 'client' | 'concurrency'>,
-  requests = plan(10),
+  requests: PlanRequests = plan(10),
 ) {
   const records: UnscoredRecord[] = [];
   const run = runPlan(requests, { sleep: noSleep, onRecord: (r) => records.push(r), ...options });
