@@ -51,7 +51,7 @@ interface Block<Row> {
 export function createRowFile<Row>(options: RowFileOptions<Row>): (index: number) => Row {
   const { full, name, stamp, count, offsets, lengths } = options;
   const cache = new Map<number, Block<Row>>(); // in order of first use: the oldest is dropped first
-  const ahead = new Map<number, string>(); // blocks read ahead, not parsed yet
+  const ahead = new Map<number, Buffer>(); // blocks read ahead, not parsed yet
   let reading: number | null = null; // the block being read ahead
   let aheadScratch = Buffer.allocUnsafe(0); // (one read ahead at a time: its own buffer, reused)
 
@@ -67,16 +67,15 @@ export function createRowFile<Row>(options: RowFileOptions<Row>): (index: number
       ]);
     }
   };
-  // One buffer for every read, grown to the largest block: a buffer per block would be external memory
-  // that only a full collection frees (a pass over a million rows left ~90 MB of them behind).
+  // One buffer for every read, grown to the largest block, and handed to csv-parse as bytes: a buffer
+  // (or a string, which csv-parse turns into one) per block is external memory that only a full
+  // collection frees, and the plan digest's walk over a million rows left ~90 MB of them behind.
   let scratch = Buffer.allocUnsafe(0);
   const scratchFor = (bytes: number): Buffer => {
     if (scratch.length < bytes) scratch = Buffer.allocUnsafe(Math.max(bytes, scratch.length * 2));
     return scratch;
   };
-  /** The block's records as text, CRLF made LF (as the stream read them). */
-  const textOf = (bytes: Buffer, length: number): string => bytes.toString('utf8', 0, length).replace(/\r\n/g, '\n');
-  const readNow = (block: number): string => {
+  const readNow = (block: number): Buffer => {
     const [start, end] = range(block);
     const bytes = scratchFor(end - start);
     const fd = openSync(full, 'r');
@@ -90,7 +89,7 @@ export function createRowFile<Row>(options: RowFileOptions<Row>): (index: number
     } finally {
       closeSync(fd);
     }
-    return textOf(bytes, end - start);
+    return withoutCrlf(bytes.subarray(0, end - start));
   };
   const readAhead = (block: number) => {
     if (reading !== null || block * BLOCK_ROWS >= count || cache.has(block) || ahead.has(block)) return;
@@ -105,7 +104,7 @@ export function createRowFile<Row>(options: RowFileOptions<Row>): (index: number
         const { bytesRead } = await handle.read(aheadScratch, 0, end - start, start);
         if (bytesRead !== end - start || cache.has(block)) return;
         if (ahead.size >= CACHED_BLOCKS) ahead.delete(ahead.keys().next().value!); // read ahead of a pass that went elsewhere
-        ahead.set(block, textOf(aheadScratch, end - start));
+        ahead.set(block, withoutCrlf(Buffer.from(aheadScratch.subarray(0, end - start))));
       } finally {
         await handle.close();
       }
@@ -117,12 +116,12 @@ export function createRowFile<Row>(options: RowFileOptions<Row>): (index: number
       });
   };
   const load = (block: number): Block<Row> => {
-    const text = ahead.get(block) ?? readNow(block);
+    const bytes = ahead.get(block) ?? readNow(block);
     ahead.delete(block);
     const first = block * BLOCK_ROWS;
     const want = Math.min(count, first + BLOCK_ROWS) - first;
     // As the stream read it: CRLF made LF, LF the record delimiter, the same rows skipped.
-    const cells = parse(text, CSV_REREAD_OPTIONS) as string[][];
+    const cells = parse(bytes, CSV_REREAD_OPTIONS) as string[][];
     if (cells.length !== want)
       throw new InputError([
         `${name}: the file changed after it was read (rows ${first + 1}–${first + want} read again differ)`,
@@ -143,6 +142,17 @@ export function createRowFile<Row>(options: RowFileOptions<Row>): (index: number
     const at = index - block * BLOCK_ROWS;
     return (found.rows[at] ??= options.toRow(found.cells[at]!, index));
   };
+}
+
+/** `bytes` with each CRLF made LF, in place (as the stream read the file); the shortened view of them. */
+export function withoutCrlf(bytes: Buffer): Buffer {
+  let kept = 0;
+  for (let i = 0; i < bytes.length; i += 1) {
+    const byte = bytes[i]!;
+    if (byte === 0x0d && bytes[i + 1] === 0x0a) continue;
+    bytes[kept++] = byte;
+  }
+  return bytes.subarray(0, kept);
 }
 
 /** The stream's options with the delimiter it found (LF) fixed: a block must not guess it again. */
