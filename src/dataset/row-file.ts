@@ -51,9 +51,8 @@ interface Block<Row> {
 export function createRowFile<Row>(options: RowFileOptions<Row>): (index: number) => Row {
   const { full, name, stamp, count, offsets, lengths } = options;
   const cache = new Map<number, Block<Row>>(); // in order of first use: the oldest is dropped first
-  const ahead = new Map<number, Buffer>(); // blocks read ahead, not parsed yet
+  const ahead = new Map<number, Buffer>(); // bytes read ahead, not parsed yet
   let reading: number | null = null; // the block being read ahead
-  let aheadScratch = Buffer.allocUnsafe(0); // (one read ahead at a time: its own buffer, reused)
 
   const range = (block: number): [number, number] => {
     const first = block * BLOCK_ROWS;
@@ -67,29 +66,21 @@ export function createRowFile<Row>(options: RowFileOptions<Row>): (index: number
       ]);
     }
   };
-  // One buffer for every read, grown to the largest block, and handed to csv-parse as bytes: a buffer
-  // (or a string, which csv-parse turns into one) per block is external memory that only a full
-  // collection frees, and the plan digest's walk over a million rows left ~90 MB of them behind.
-  let scratch = Buffer.allocUnsafe(0);
-  const scratchFor = (bytes: number): Buffer => {
-    if (scratch.length < bytes) scratch = Buffer.allocUnsafe(Math.max(bytes, scratch.length * 2));
-    return scratch;
-  };
   const readNow = (block: number): Buffer => {
     const [start, end] = range(block);
-    const bytes = scratchFor(end - start);
+    const bytes = Buffer.allocUnsafe(end - start);
     const fd = openSync(full, 'r');
     try {
       check(fstatSync(fd));
-      for (let done = 0; done < end - start;) {
-        const n = readSync(fd, bytes, done, end - start - done, start + done);
+      for (let done = 0; done < bytes.length;) {
+        const n = readSync(fd, bytes, done, bytes.length - done, start + done);
         if (n === 0) throw new InputError([`${name}: the file ended early (it changed after it was read)`]);
         done += n;
       }
     } finally {
       closeSync(fd);
     }
-    return withoutCrlf(bytes.subarray(0, end - start));
+    return bytes;
   };
   const readAhead = (block: number) => {
     if (reading !== null || block * BLOCK_ROWS >= count || cache.has(block) || ahead.has(block)) return;
@@ -99,12 +90,11 @@ export function createRowFile<Row>(options: RowFileOptions<Row>): (index: number
       const handle = await open(full, 'r');
       try {
         check(await handle.stat());
-        if (aheadScratch.length < end - start)
-          aheadScratch = Buffer.allocUnsafe(Math.max(end - start, aheadScratch.length * 2));
-        const { bytesRead } = await handle.read(aheadScratch, 0, end - start, start);
-        if (bytesRead !== end - start || cache.has(block)) return;
+        const bytes = Buffer.allocUnsafe(end - start);
+        const { bytesRead } = await handle.read(bytes, 0, bytes.length, start);
+        if (bytesRead !== bytes.length || cache.has(block)) return;
         if (ahead.size >= CACHED_BLOCKS) ahead.delete(ahead.keys().next().value!); // read ahead of a pass that went elsewhere
-        ahead.set(block, withoutCrlf(Buffer.from(aheadScratch.subarray(0, end - start))));
+        ahead.set(block, bytes);
       } finally {
         await handle.close();
       }
@@ -121,7 +111,7 @@ export function createRowFile<Row>(options: RowFileOptions<Row>): (index: number
     const first = block * BLOCK_ROWS;
     const want = Math.min(count, first + BLOCK_ROWS) - first;
     // As the stream read it: CRLF made LF, LF the record delimiter, the same rows skipped.
-    const cells = parse(bytes, CSV_REREAD_OPTIONS) as string[][];
+    const cells = parse(bytes.toString('utf8').replace(/\r\n/g, '\n'), CSV_REREAD_OPTIONS) as string[][];
     if (cells.length !== want)
       throw new InputError([
         `${name}: the file changed after it was read (rows ${first + 1}–${first + want} read again differ)`,
@@ -142,17 +132,6 @@ export function createRowFile<Row>(options: RowFileOptions<Row>): (index: number
     const at = index - block * BLOCK_ROWS;
     return (found.rows[at] ??= options.toRow(found.cells[at]!, index));
   };
-}
-
-/** `bytes` with each CRLF made LF, in place (as the stream read the file); the shortened view of them. */
-export function withoutCrlf(bytes: Buffer): Buffer {
-  let kept = 0;
-  for (let i = 0; i < bytes.length; i += 1) {
-    const byte = bytes[i]!;
-    if (byte === 0x0d && bytes[i + 1] === 0x0a) continue;
-    bytes[kept++] = byte;
-  }
-  return bytes.subarray(0, kept);
 }
 
 /** The stream's options with the delimiter it found (LF) fixed: a block must not guess it again. */
