@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RunError } from '../errors.js';
 import type { Exchange } from '../client/exchange.js';
-import { runPlan, type RunPlanOptions } from './run-plan.js';
+import { runPlan, type PlanRequests, type RunPlanOptions } from './run-plan.js';
 import type { RunProgress } from './progress.js';
 import { fakeExchange, gatedClient, plannedRequest } from './testing/fake-client.js';
 import { seededRandom } from './retry.js';
@@ -13,7 +13,7 @@ const noSleep = () => Promise.resolve();
 
 function collect(
   options: Partial<RunPlanOptions> & Pick<RunPlanOptions, 'client' | 'concurrency'>,
-  requests = plan(10),
+  requests: PlanRequests = plan(10),
 ) {
   const records: UnscoredRecord[] = [];
   const run = runPlan(requests, { sleep: noSleep, onRecord: (r) => records.push(r), ...options });
@@ -303,6 +303,26 @@ describe('stopping', () => {
     const { records, run } = collect({ client, concurrency: 2, signal: AbortSignal.abort() }, plan(5));
     expect(await run).toMatchObject({ sent: 0, skipped: 5, interrupted: true });
     expect(records).toHaveLength(0);
+  });
+  it('once stopped, the rest of the plan is counted as skipped, not built', async () => {
+    const client = gatedClient();
+    const controller = new AbortController();
+    const requests = plan(1000);
+    let built = 0; // how many planned requests the runner drew from the plan
+    const lazy = {
+      length: requests.length,
+      *[Symbol.iterator]() {
+        for (const planned of requests) {
+          built += 1;
+          yield planned;
+        }
+      },
+    };
+    const { run } = collect({ client, concurrency: 2, signal: controller.signal, graceMs: 0 }, lazy);
+    await tick();
+    controller.abort();
+    expect(await run).toMatchObject({ interrupted: true, sent: 2, skipped: 998 });
+    expect(built).toBeLessThanOrEqual(4); // the two sent, and a unit's look-ahead each
   });
   it('with random faults and retries, every sent request gives exactly one record', async () => {
     const random = seededRandom(42);

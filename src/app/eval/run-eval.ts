@@ -371,27 +371,27 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   const project = sets.defaults.project;
   // Read before the run replaces them; a resume keeps what the run first read (withResume keeps the run's manifest).
   const before = project ? await readPrevious(projectEndpoint, project) : null;
-  const manifest = {
-    ...(await buildManifest(options, dataset, sets, plan, plannedTotal, wholePlanSha256, service)),
-    quality: await qualityManifest(options, ready),
-    ...(before ? { project: before } : {}),
-  };
-  let done: ResumeState['done'] = NOTHING_DONE;
-  let firstRead = before;
-  let truncatedBytes = 0;
-  let turns: ReadonlyMap<string, PreviousTurn> = new Map();
-  if (options.resume) {
+  // Written, then let go: at a million rows its question ids are some 30 MB that the run has no use for.
+  const openManifest = async () => {
+    const manifest = {
+      ...(await buildManifest(options, dataset, sets, plan, plannedTotal, wholePlanSha256, service)),
+      quality: await qualityManifest(options, ready),
+      ...(before ? { project: before } : {}),
+    };
+    if (!options.resume) {
+      await ensureFreshRunDir(outDir, `continue that run with --resume ${outDir}`);
+      await writeFileAtomic(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+      return { done: NOTHING_DONE, truncatedBytes: 0, turns: new Map<string, PreviousTurn>(), firstRead: before };
+    }
     const resumed = await prepareResume(outDir, options.outDir, manifest, plan);
-    ({ done, truncatedBytes, turns } = resumed);
-    firstRead = resumed.manifest.project ?? before;
     await writeFileAtomic(
       join(outDir, 'manifest.json'),
       `${JSON.stringify(withResume(resumed.manifest, manifest), null, 2)}\n`,
     );
-  } else {
-    await ensureFreshRunDir(outDir, `continue that run with --resume ${outDir}`);
-    await writeFileAtomic(join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  }
+    const { done, truncatedBytes, turns } = resumed; // (not its manifest: the run's question ids again)
+    return { done, truncatedBytes, turns, firstRead: resumed.manifest.project ?? before };
+  };
+  const { done, truncatedBytes, turns, firstRead } = await openManifest();
   if (ready.labels !== null)
     await writeFileAtomic(join(outDir, LABELS_FILE), ready.labels.map((l) => `${JSON.stringify(l)}\n`).join(''));
   const todo = notDone(plan, done, turns);
@@ -559,7 +559,7 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   // resumed run keeps the run's own manifest and only learns what the target said.
   if (service.framing !== null || restored !== null) {
     const file = join(outDir, 'manifest.json');
-    const current: unknown = options.resume ? JSON.parse(await readFile(file, 'utf8')) : manifest;
+    const current: unknown = JSON.parse(await readFile(file, 'utf8'));
     await writeFileAtomic(
       file,
       `${JSON.stringify({ ...(current as object), ...(service.framing === null ? {} : { service }), ...(restored ? { project: restored } : {}) }, null, 2)}\n`,

@@ -157,12 +157,43 @@ export async function readManifestPart<S extends z.ZodType>(dir: string, schema:
   if (text === undefined) return undefined;
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(withoutQuestionLists(text));
   } catch {
-    return undefined;
+    try {
+      json = JSON.parse(text); // (laid out otherwise, and the cut broke it)
+    } catch {
+      return undefined;
+    }
   }
   const parsed = schema.safeParse(json);
   return parsed.success ? parsed.data : undefined;
+}
+
+/** The members readManifestPart never reads: one entry a question, a million at a million rows. */
+const QUESTION_LISTS = ['question_ids', 'conversation_units'] as const;
+
+/**
+ * The manifest's text without its top-level `question_ids` and `conversation_units`, cut as
+ * chatbench writes them (two-space indented: from `\n  "question_ids": [\n` to the next `\n  ]`),
+ * so that a reader wanting a few fields does not parse a million ids (~47 MB of strings at a
+ * million rows, for each of the reports' several reads). A raw newline stands only between tokens
+ * in JSON, never in a string, so the cut cannot land inside one; text laid out otherwise is left as
+ * it is.
+ */
+export function withoutQuestionLists(text: string): string {
+  let out = text;
+  for (const key of QUESTION_LISTS) {
+    const opening = `\n  ${JSON.stringify(key)}: [\n`;
+    const start = out.indexOf(opening);
+    if (start === -1) continue;
+    const close = out.indexOf('\n  ]', start + opening.length - 1);
+    if (close === -1) continue;
+    let [from, to] = [start, close + 4];
+    if (out[to] === ',') to += 1;
+    else if (out[from - 1] === ',') from -= 1; // the last member: the comma before it goes
+    out = out.slice(0, from) + out.slice(to);
+  }
+  return out;
 }
 
 /** Each set's token encoding (tokens/encodings.ts) as the sets file chose it, from manifest.json; absent ones use the default. */
