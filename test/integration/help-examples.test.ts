@@ -42,13 +42,16 @@ let env: Record<string, string>;
 /** Examples that may exit 1: a gate, an SLO or a capacity search can fail on four questions. */
 const mayFail = (line: string) => /--gate |--gates-file |--slo |--baseline | capacity /.test(line);
 
-/** A setup run: no judge (nothing reads the verdicts of the runs the examples read), so setup stays quick. */
+/**
+ * A setup run: no judge (nothing reads the verdicts of the runs the examples read) and not in the
+ * run history (no example reads a setup run from it; registering cost ~0.25 s a run), so setup stays quick.
+ */
 async function chatbench(cwd: string, args: string[]): Promise<void> {
   const fake = createFakeIo({
     env: Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('CHATBENCH_JUDGE'))),
     cwd,
   });
-  const code = await main(args, fake.io);
+  const code = await main([...args, '--no-history'], fake.io);
   if (code !== 0) throw new Error(`setup: chatbench ${args.join(' ')} exited ${code}: ${fake.stderr()}`);
 }
 
