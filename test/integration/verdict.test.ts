@@ -137,7 +137,9 @@ describe('one verdict in every output (issue 22)', () => {
         const mdBest = md[mdStart + i]!.split(' | ')
           .slice(1)
           .map((c) => c.startsWith('**'));
-        const htmlBest = [...htmlRows[i]!.matchAll(/<td( class="[^"]*")?>/g)].map((m) => m[1] === ' class="best"');
+        const htmlBest = [...htmlRows[i]!.matchAll(/<td( class="[^"]*")?( data-label="[^"]*")?>/g)].map(
+          (m) => m[1] === ' class="best"',
+        );
         expect({ row: row.label, terminalBest, mdBest, htmlBest }).toEqual({
           row: row.label,
           terminalBest: row.best,

@@ -25,8 +25,9 @@ describe('a run stays reportable whatever the service sends', () => {
     );
     const dir = scratch();
     const dataset = writeCsv(dir, [
-      ['q1', 'Hello?', '', '', 'false', 'x'],
-      ['q2', 'Again?', '', '', 'false', 'x'],
+      // must_contain so that the pass rate is checked and the --baseline gate below has a figure to test.
+      ['q1', 'Hello?', '', 'answer', 'false', 'x'],
+      ['q2', 'Again?', '', 'answer', 'false', 'x'],
     ]);
     const out = join(dir, 'run');
     const common = ['--base-url', server.baseUrl, '--token', 'tok-1234', '--dataset', dataset, '--mode', 'both'];
