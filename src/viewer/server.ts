@@ -155,7 +155,8 @@ export async function startViewerServer(options: ServeOptions): Promise<ViewerSe
       const save =
         url.pathname === '/api/reviews'
           ? () => take(ReviewRequestSchema, parsed, async (r) => ({ review: await options.source.saveReview(r) }))
-          : () => take(DecisionRequestSchema, parsed, async (r) => ({ decision: await options.source.saveDecision(r) }));
+          : () =>
+              take(DecisionRequestSchema, parsed, async (r) => ({ decision: await options.source.saveDecision(r) }));
       const result = await save().catch((error: unknown) => {
         if (error instanceof ToolkitError) return { problem: error.message };
         throw error;

@@ -54,9 +54,12 @@ export async function readRunExpectations(dir: string): Promise<RunExpectations 
   }
   const parsed = CandidatesFileSchema.safeParse(json);
   if (!parsed.success)
-    throw new InputError(parsed.error.issues.map((i) => `${name}: ${i.path.join('.')}: ${i.message}`), {
-      hint: 'write it again: chatbench draft-expectations RUN',
-    });
+    throw new InputError(
+      parsed.error.issues.map((i) => `${name}: ${i.path.join('.')}: ${i.message}`),
+      {
+        hint: 'write it again: chatbench draft-expectations RUN',
+      },
+    );
   const file = join(dir, DECISIONS_FILE);
   const parser = createDecisionsParser(file);
   try {
@@ -69,7 +72,9 @@ export async function readRunExpectations(dir: string): Promise<RunExpectations 
   }
   const { decisions, problems } = parser.result();
   if (problems.length > 0)
-    throw new InputError(problems, { hint: 'expectations.jsonl holds one decision a line, as chatbench view appends them' });
+    throw new InputError(problems, {
+      hint: 'expectations.jsonl holds one decision a line, as chatbench view appends them',
+    });
   return {
     dir,
     questions: new Map(parsed.data.questions.map((q) => [q.id, q])),
@@ -116,7 +121,12 @@ export async function completedDataset(run: RunExpectations): Promise<Completed>
     { path: draft },
     {
       onRow: (row, _span, cells) =>
-        rows.push({ id: row.id, question: row.question, expected: row.expectations.expected_document_ids, cells: [...cells] }),
+        rows.push({
+          id: row.id,
+          question: row.question,
+          expected: row.expectations.expected_document_ids,
+          cells: [...cells],
+        }),
     },
   );
   return completeExpectations(shape.columns, rows, [...run.questions.values()], run.decisions);

@@ -160,9 +160,7 @@ export async function openViewRuns(options: ViewRunsOptions): Promise<ViewSource
     options.baseline === undefined ? undefined : await loadRun(options.baseline, options.cwd, names[names.length - 1]!);
   const now = options.now ?? (() => new Date());
   // Each run's candidates and decisions (draft-expectations), read once; decisions are added as they are saved.
-  const expectations: (RunExpectations | null)[] = await Promise.all(
-    runs.map((run) => readRunExpectations(run.dir)),
-  );
+  const expectations: (RunExpectations | null)[] = await Promise.all(runs.map((run) => readRunExpectations(run.dir)));
   const expectationsOf = (index: number): RunExpectations => {
     const run = expectations[index];
     if (run === undefined || run === null)
