@@ -1,0 +1,131 @@
+/**
+ * Issue 27 §3 in a real browser (Debian's chromium through playwright-core, one launch for the
+ * file): on a run that `chatbench draft-expectations` has drafted, the question page's "Expected
+ * documents" panel rejects the proposed candidate and accepts another, the decisions survive a reload, and
+ * the exported CSV is a dataset `validate` accepts, expecting the accepted document. Skipped,
+ * saying why, where /usr/bin/chromium is absent.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { chromium } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { openViewRuns } from '../../src/app/shared/view-runs.js';
+import { main } from '../../src/cli/main.js';
+import { makeRecord } from '../../src/metrics/test-records.js';
+import { readViewerBundle } from '../../src/viewer/assets.js';
+import { startViewerServer } from '../../src/viewer/server.js';
+import { createFakeIo } from '../helpers/fake-io.js';
+import { buildTestBundle } from '../helpers/view-run.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium)
+  console.warn(`viewer-expectations-browser: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
+
+const doc = (document_id: string, title: string) => ({
+  document_id,
+  title,
+  link: `https://wiki.example/${document_id}`,
+  blurb: '',
+  highlights: [],
+});
+
+/** A run of two sets: pto (no expectation) cites the PTO policy and is given the leave policy too; leave expects its own. */
+function writeRun(root: string): void {
+  const dir = join(root, 'run');
+  mkdirSync(dir);
+  writeFileSync(
+    join(root, 'q.csv'),
+    [
+      'id,question,expected_documents',
+      'pto,How many days of paid time off do full-time employees receive per calendar year?,',
+      'leave,How many weeks of fully paid parental leave does Northwind offer?,hr-parental-leave',
+      '',
+    ].join('\n'),
+  );
+  const top = [doc('hr-pto-policy', 'Paid time off policy'), doc('hr-parental-leave', 'Parental leave')];
+  const records = ['a', 'b'].flatMap((set) =>
+    ['pto', 'leave'].map((q) =>
+      makeRecord({
+        question_id: q,
+        key: `${q}|${set}|stream|0`,
+        set,
+        expected_document_ids: q === 'leave' ? ['hr-parental-leave'] : [],
+        cited_document_ids: [q === 'pto' ? 'hr-pto-policy' : 'hr-parental-leave'],
+        top_document_ids: top.map((d) => d.document_id),
+        top_documents: top,
+      }),
+    ),
+  );
+  writeFileSync(join(dir, 'results.jsonl'), `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+}
+
+async function cli(root: string, args: string[]) {
+  const fake = createFakeIo({ cwd: root });
+  const code = await main(args, fake.io);
+  return { code, stderr: fake.stderr() };
+}
+
+describe.skipIf(!hasChromium)('the viewer in headless chromium: expected documents', () => {
+  it(
+    'accepts and rejects candidates, keeps them over a reload, exports a CSV that validates',
+    { timeout: 60_000 },
+    async () => {
+      const root = mkdtempSync(join(tmpdir(), 'chatbench-viewer-expectations-'));
+      writeRun(root);
+      expect(await cli(root, ['draft-expectations', 'run', '--dataset', 'q.csv'])).toEqual({ code: 0, stderr: '' });
+      expect(readFileSync(join(root, 'run', 'expectations-draft.csv'), 'utf8')).toContain(
+        'calendar year?,hr-pto-policy',
+      );
+      const source = await openViewRuns({ runs: ['run'], cwd: root, reviewer: 'ann', version: 'test', resamples: 200 });
+      const server = await startViewerServer({ source, bundle: await readViewerBundle(await buildTestBundle()) });
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+      });
+      try {
+        const page = await browser.newPage();
+        await page.goto(`${server.url}#/q/pto`);
+        const row = (id: string) => page.locator(`section.expectations tr[data-document="${id}"]`);
+        const button = (id: string, name: 'Accept' | 'Reject') => row(id).getByRole('button', { name });
+        await row('hr-pto-policy').waitFor({ timeout: 10_000 });
+        expect(await row('hr-pto-policy').textContent()).toContain('Paid time off policy');
+        // The draft proposed the cited one: rejected; the one only given is accepted (the export differs from the draft).
+        await button('hr-pto-policy', 'Reject').click();
+        await page.locator('tr[data-document="hr-pto-policy"].reject').waitFor({ timeout: 5_000 });
+        await button('hr-parental-leave', 'Accept').click();
+        await page.locator('tr[data-document="hr-parental-leave"].accept').waitFor({ timeout: 5_000 });
+
+        await page.reload();
+        await row('hr-pto-policy').waitFor({ timeout: 10_000 });
+        expect(await button('hr-pto-policy', 'Reject').getAttribute('aria-pressed')).toBe('true');
+        expect(await button('hr-pto-policy', 'Accept').getAttribute('aria-pressed')).toBe('false');
+        expect(await button('hr-parental-leave', 'Accept').getAttribute('aria-pressed')).toBe('true');
+
+        const download = page.waitForEvent('download');
+        await page.getByRole('link', { name: 'Export the completed CSV' }).click();
+        const file = join(root, 'expectations.csv');
+        await (await download).saveAs(file);
+        expect(parse(readFileSync(file, 'utf8'), { columns: true })).toEqual([
+          expect.objectContaining({ id: 'pto', expected_documents: 'hr-parental-leave' }),
+          expect.objectContaining({ id: 'leave', expected_documents: 'hr-parental-leave' }),
+        ]);
+        expect(
+          readFileSync(join(root, 'run', 'expectations.jsonl'), 'utf8')
+            .trim()
+            .split('\n'),
+        ).toHaveLength(2);
+        expect(await cli(root, ['validate', '--dataset', 'expectations.csv', '--sim'])).toEqual({
+          code: 0,
+          stderr: '',
+        });
+      } finally {
+        await browser.close();
+        await server.close();
+        rmSync(root, { recursive: true, force: true });
+      }
+    },
+  );
+});
