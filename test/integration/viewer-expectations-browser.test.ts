@@ -5,7 +5,7 @@
  * the exported CSV is a dataset `validate` accepts, expecting the accepted document. Skipped,
  * saying why, where /usr/bin/chromium is absent.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -13,9 +13,9 @@ import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openViewRuns } from '../../src/app/shared/view-runs.js';
 import { main } from '../../src/cli/main.js';
-import { makeRecord } from '../../src/metrics/test-records.js';
 import { readViewerBundle } from '../../src/viewer/assets.js';
 import { startViewerServer } from '../../src/viewer/server.js';
+import { draftedRun } from '../helpers/expectations-run.js';
 import { createFakeIo } from '../helpers/fake-io.js';
 import { buildTestBundle } from '../helpers/view-run.js';
 
@@ -23,44 +23,6 @@ const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium)
   console.warn(`viewer-expectations-browser: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
-
-const doc = (document_id: string, title: string) => ({
-  document_id,
-  title,
-  link: `https://wiki.example/${document_id}`,
-  blurb: '',
-  highlights: [],
-});
-
-/** A run of two sets: pto (no expectation) cites the PTO policy and is given the leave policy too; leave expects its own. */
-function writeRun(root: string): void {
-  const dir = join(root, 'run');
-  mkdirSync(dir);
-  writeFileSync(
-    join(root, 'q.csv'),
-    [
-      'id,question,expected_documents',
-      'pto,How many days of paid time off do full-time employees receive per calendar year?,',
-      'leave,How many weeks of fully paid parental leave does Northwind offer?,hr-parental-leave',
-      '',
-    ].join('\n'),
-  );
-  const top = [doc('hr-pto-policy', 'Paid time off policy'), doc('hr-parental-leave', 'Parental leave')];
-  const records = ['a', 'b'].flatMap((set) =>
-    ['pto', 'leave'].map((q) =>
-      makeRecord({
-        question_id: q,
-        key: `${q}|${set}|stream|0`,
-        set,
-        expected_document_ids: q === 'leave' ? ['hr-parental-leave'] : [],
-        cited_document_ids: [q === 'pto' ? 'hr-pto-policy' : 'hr-parental-leave'],
-        top_document_ids: top.map((d) => d.document_id),
-        top_documents: top,
-      }),
-    ),
-  );
-  writeFileSync(join(dir, 'results.jsonl'), `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
-}
 
 async function cli(root: string, args: string[]) {
   const fake = createFakeIo({ cwd: root });
@@ -74,8 +36,7 @@ describe.skipIf(!hasChromium)('the viewer in headless chromium: expected documen
     { timeout: 60_000 },
     async () => {
       const root = mkdtempSync(join(tmpdir(), 'chatbench-viewer-expectations-'));
-      writeRun(root);
-      expect(await cli(root, ['draft-expectations', 'run', '--dataset', 'q.csv'])).toEqual({ code: 0, stderr: '' });
+      await draftedRun(root);
       expect(readFileSync(join(root, 'run', 'expectations-draft.csv'), 'utf8')).toContain(
         'calendar year?,hr-pto-policy',
       );
