@@ -6,12 +6,53 @@
  * run's completed dataset CSV.
  */
 import { useEffect, useState } from 'preact/hooks';
+import type { Candidate } from '../../dataset/expectation-candidates.js';
 import type { DecisionKind } from '../../dataset/expectation-decisions.js';
 import type { ViewData, ViewExpectations } from '../view-data.js';
 import type { DataSource } from './api.js';
 
 /** Only a web link is made a link: a service's document link may be anything. */
 const webLink = (link: string | null): string | null => (link !== null && /^https?:\/\//i.test(link) ? link : null);
+
+/** One candidate: its title, id and link, the sets that cited it, and its Accept / Reject buttons. */
+function CandidateRow(props: {
+  candidate: Candidate;
+  proposed: boolean;
+  decision: DecisionKind | undefined;
+  onDecide: (decision: DecisionKind) => void;
+}) {
+  const c = props.candidate;
+  const link = webLink(c.link);
+  return (
+    <tr data-document={c.document_id} class={props.decision ?? 'undecided'}>
+      <td>
+        <div>{c.title ?? <span class="muted">(no title)</span>}</div>
+        <code>{c.document_id}</code>
+        {props.proposed ? (
+          <span class="tag" title="what the draft proposed">
+            proposed
+          </span>
+        ) : null}
+        {link ? (
+          <div class="link">
+            <a href={link} target="_blank" rel="noopener noreferrer">
+              {link}
+            </a>
+          </div>
+        ) : null}
+      </td>
+      <td class="num">{c.sets_cited}</td>
+      <td class="decide">
+        <button type="button" aria-pressed={props.decision === 'accept'} onClick={() => props.onDecide('accept')}>
+          Accept
+        </button>
+        <button type="button" aria-pressed={props.decision === 'reject'} onClick={() => props.onDecide('reject')}>
+          Reject
+        </button>
+      </td>
+    </tr>
+  );
+}
 
 function RunCandidates(props: {
   entry: ViewExpectations;
@@ -26,7 +67,6 @@ function RunCandidates(props: {
     props.onDecide(document, decision).catch((error: Error) => setFailure(error.message));
   };
   const accepted = question.candidates.filter((c) => decisions[c.document_id] === 'accept').length;
-  // A question with expectations keeps them: nothing to decide.
   return (
     <div class="run-candidates">
       {props.runName ? <h4>{props.runName}</h4> : null}
@@ -44,47 +84,15 @@ function RunCandidates(props: {
             </tr>
           </thead>
           <tbody>
-            {question.candidates.map((c) => {
-              const decision = decisions[c.document_id];
-              const link = webLink(c.link);
-              return (
-                <tr key={c.document_id} data-document={c.document_id} class={decision ?? 'undecided'}>
-                  <td>
-                    <div>{c.title ?? <span class="muted">(no title)</span>}</div>
-                    <code>{c.document_id}</code>
-                    {question.proposed.includes(c.document_id) ? (
-                      <span class="tag" title="what the draft proposed">
-                        proposed
-                      </span>
-                    ) : null}
-                    {link ? (
-                      <div class="link">
-                        <a href={link} target="_blank" rel="noopener noreferrer">
-                          {link}
-                        </a>
-                      </div>
-                    ) : null}
-                  </td>
-                  <td class="num">{c.sets_cited}</td>
-                  <td class="decide">
-                    <button
-                      type="button"
-                      aria-pressed={decision === 'accept'}
-                      onClick={() => decide(c.document_id, 'accept')}
-                    >
-                      Accept
-                    </button>
-                    <button
-                      type="button"
-                      aria-pressed={decision === 'reject'}
-                      onClick={() => decide(c.document_id, 'reject')}
-                    >
-                      Reject
-                    </button>
-                  </td>
-                </tr>
-              );
-            })}
+            {question.candidates.map((c) => (
+              <CandidateRow
+                key={c.document_id}
+                candidate={c}
+                proposed={question.proposed.includes(c.document_id)}
+                decision={decisions[c.document_id]}
+                onDecide={(decision) => decide(c.document_id, decision)}
+              />
+            ))}
           </tbody>
         </table>
       )}
