@@ -20,7 +20,7 @@ export const candidatesFileOf = (csv: string): string => `${csv.replace(/\.csv$/
 export const DECISIONS_FILE = 'expectations.jsonl';
 export const DECISION_VERSION = 1;
 
-/** Longest id taken (a document id or a question id): a line stays a few KB. */
+/** Longest id taken (a document id or a question id): a decision's line stays a few KB. */
 const MAX_ID = 2000;
 
 export const DecisionKindSchema = z.enum(['accept', 'reject']);
@@ -36,9 +36,6 @@ export const DecisionSchema = z.strictObject({
   at: z.string().max(40),
 });
 export type Decision = z.output<typeof DecisionSchema>;
-
-/** The longest line a decision makes (its JSON, escapes included, with room to spare): what the reader caps. */
-export const MAX_DECISION_LINE_BYTES = 32 * 1024;
 
 const CandidateSchema = z.object({
   document_id: z.string().min(1),

@@ -19,7 +19,6 @@ import {
   DECISIONS_FILE,
   DecisionSchema,
   DRAFT_FILE,
-  MAX_DECISION_LINE_BYTES,
   type Completed,
   type Decision,
   type DecisionKind,
@@ -60,11 +59,11 @@ export async function readRunExpectations(dir: string): Promise<RunExpectations 
         hint: 'write it again: chatbench draft-expectations RUN',
       },
     );
+  // Read with the run-file line cap, as reviews.jsonl is.
   const file = join(dir, DECISIONS_FILE);
   const parser = createDecisionsParser(file);
   try {
-    for await (const line of readFileLines(file, { name: file, maxLineBytes: MAX_DECISION_LINE_BYTES }))
-      parser.line(line.text, line.number, line.terminated);
+    for await (const line of readFileLines(file, { name: file })) parser.line(line.text, line.number, line.terminated);
   } catch (error) {
     if (error instanceof InputError) throw error;
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
