@@ -101,7 +101,10 @@ function RunCandidates(props: {
         <a href={props.exportUrl} download="expectations.csv" class="export">
           Export the completed CSV
         </a>{' '}
-        <span class="muted">({accepted} accepted here; the dataset with every question's decisions, as of now)</span>
+        <span class="muted">
+          ({question.expected.length > 0 ? '' : `${accepted} accepted here; `}the dataset with every question's
+          decisions, as of now)
+        </span>
       </p>
     </div>
   );
