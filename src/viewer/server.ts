@@ -3,7 +3,8 @@
  * The viewer's local web server: the app's page and its bundled assets, and a small JSON API over
  * a ViewSource (the runs, read by the app layer). It binds 127.0.0.1 only, answers only requests
  * addressed to that host (a web page elsewhere cannot reach it through DNS rebinding), takes a
- * review only as a same-origin JSON POST, and fetches nothing itself.
+ * review or a decision on a candidate expected document only as a same-origin JSON POST, and
+ * fetches nothing itself.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,7 +15,8 @@ import { VerdictSchema } from '../records/review.js';
 import type { ViewerBundle } from './assets.js';
 import { hostGuard, json, problem, sameOrigin, send } from './http-guard.js';
 import { renderServedPage, SERVED_CSP_HEADER } from './page.js';
-import type { ReviewRequest, ViewData, ViewDetail } from './view-data.js';
+import { DecisionKindSchema, type Decision } from '../dataset/expectation-decisions.js';
+import type { DecisionRequest, ReviewRequest, ViewData, ViewDetail, ViewExpectations } from './view-data.js';
 
 /** What the server serves: the app layer reads the runs and appends the reviews. */
 export interface ViewSource {
@@ -25,6 +27,12 @@ export interface ViewSource {
   search(query: string): Promise<string[]>;
   /** Appends the review to the run's reviews.jsonl; a ToolkitError (exit code 2 kind) for a record the run does not have. */
   saveReview(request: ReviewRequest): Promise<Review>;
+  /** The candidates of the question in each run that has them (chatbench draft-expectations), with their decisions. */
+  expectations(id: string): Promise<ViewExpectations[]>;
+  /** Appends the decision to the run's expectations.jsonl; a ToolkitError for a candidate the run does not have. */
+  saveDecision(request: DecisionRequest): Promise<Decision>;
+  /** The run's completed dataset CSV (its draft with the accepted candidates); a ToolkitError when it has no draft. */
+  completedDataset(run: number): Promise<string>;
 }
 
 export const ReviewRequestSchema = z.strictObject({
@@ -33,6 +41,13 @@ export const ReviewRequestSchema = z.strictObject({
   model_index: z.number().int().nonnegative().nullable(),
   verdict: VerdictSchema,
   note: z.string().max(4000),
+});
+
+export const DecisionRequestSchema = z.strictObject({
+  run: z.number().int().nonnegative(),
+  question_id: z.string().min(1).max(2000),
+  document_id: z.string().min(1).max(2000),
+  decision: DecisionKindSchema,
 });
 
 /** Biggest review body taken: a note is at most 4,000 characters. */
@@ -63,6 +78,18 @@ async function readBody(req: IncomingMessage): Promise<string | undefined> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** Validates a posted body with `schema` and saves it; its problems (every one) when it does not pass. */
+async function take<T, R extends object>(
+  schema: z.ZodType<T>,
+  body: unknown,
+  save: (request: T) => Promise<R>,
+): Promise<R | { problem: string }> {
+  const request = schema.safeParse(body);
+  if (!request.success)
+    return { problem: request.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') };
+  return save(request.data);
+}
+
 /** Starts the server on 127.0.0.1 (port 0: any free one) and gives its URL. */
 export async function startViewerServer(options: ServeOptions): Promise<ViewerServer> {
   const page = renderServedPage({ title: options.title ?? 'chatbench viewer' });
@@ -91,11 +118,28 @@ export async function startViewerServer(options: ServeOptions): Promise<ViewerSe
           const detail = await options.source.question(id);
           return detail === undefined ? problem(res, 404, `no question ${id}`) : json(res, 200, detail);
         }
+        case '/api/expectations': {
+          const id = url.searchParams.get('id');
+          if (id === null) return problem(res, 400, 'id is required');
+          return json(res, 200, { expectations: await options.source.expectations(id) });
+        }
+        case '/api/expectations.csv': {
+          const run = Number(url.searchParams.get('run') ?? '0');
+          if (!Number.isInteger(run) || run < 0) return problem(res, 400, 'run must be a run index');
+          try {
+            return send(res, 200, 'text/csv; charset=utf-8', await options.source.completedDataset(run), {
+              'content-disposition': 'attachment; filename="expectations.csv"',
+            });
+          } catch (error) {
+            if (error instanceof ToolkitError) return problem(res, 400, error.message);
+            throw error;
+          }
+        }
         default:
           return problem(res, 404, 'not found');
       }
     }
-    if (req.method === 'POST' && url.pathname === '/api/reviews') {
+    if (req.method === 'POST' && (url.pathname === '/api/reviews' || url.pathname === '/api/expectations')) {
       // A same-origin fetch sends Origin and a JSON type; a form on another site can do neither.
       if (!sameOrigin(req, guard)) return problem(res, 403, 'cross-origin request refused');
       if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
@@ -108,19 +152,16 @@ export async function startViewerServer(options: ServeOptions): Promise<ViewerSe
       } catch {
         return problem(res, 400, 'not JSON');
       }
-      const request = ReviewRequestSchema.safeParse(parsed);
-      if (!request.success)
-        return problem(
-          res,
-          400,
-          request.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '),
-        );
-      try {
-        return json(res, 200, { review: await options.source.saveReview(request.data) });
-      } catch (error) {
-        if (error instanceof ToolkitError) return problem(res, 400, error.message);
+      const save =
+        url.pathname === '/api/reviews'
+          ? () => take(ReviewRequestSchema, parsed, async (r) => ({ review: await options.source.saveReview(r) }))
+          : () =>
+              take(DecisionRequestSchema, parsed, async (r) => ({ decision: await options.source.saveDecision(r) }));
+      const result = await save().catch((error: unknown) => {
+        if (error instanceof ToolkitError) return { problem: error.message };
         throw error;
-      }
+      });
+      return 'problem' in result ? problem(res, 400, String(result.problem)) : json(res, 200, result);
     }
     return problem(res, 405, 'method not allowed');
   };

@@ -10,6 +10,8 @@ import type { FigureKind } from '../figures/catalogue.js';
 import type { Mode, Outcome } from '../records/record.js';
 import type { Review, Verdict } from '../records/review.js';
 import type { CellState } from '../reports/cell-state.js';
+import type { DraftQuestion } from '../dataset/draft-expectations.js';
+import type { DecisionKind } from '../dataset/expectation-decisions.js';
 
 export const VIEW_DATA_VERSION = 1;
 
@@ -151,4 +153,20 @@ export interface ReviewRequest {
   readonly model_index: number | null;
   readonly verdict: Verdict;
   readonly note: string;
+}
+
+/** A run's candidate expected documents of one question (chatbench draft-expectations) and the decisions on them. */
+export interface ViewExpectations {
+  readonly run: number;
+  readonly question: DraftQuestion;
+  /** Document id → its last decision; a candidate without one is undecided. */
+  readonly decisions: Readonly<Record<string, DecisionKind>>;
+}
+
+/** What the app posts to accept or reject a candidate; the server adds reviewer and time. */
+export interface DecisionRequest {
+  readonly run: number;
+  readonly question_id: string;
+  readonly document_id: string;
+  readonly decision: DecisionKind;
 }

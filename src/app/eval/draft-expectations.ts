@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { scanDataset } from '../../dataset/index.js';
 import { draftExpectations, type DraftQuestion, type DraftRow } from '../../dataset/draft-expectations.js';
 import { createCandidateTally } from '../../dataset/expectation-candidates.js';
+import { candidatesFileOf, DRAFT_FILE } from '../../dataset/expectation-decisions.js';
 import { InputError } from '../../errors.js';
 import { readManifestPart } from '../store/manifest.js';
 import { readRecords } from '../store/read-records.js';
@@ -41,12 +42,6 @@ export interface DraftResult {
   /** Question ids of the run that the dataset does not have (a different dataset, or edited since). */
   readonly unknownQuestions: number;
 }
-
-/** The default name of the draft, in the run directory. */
-export const DRAFT_FILE = 'expectations-draft.csv';
-
-/** `x.csv` → `x.candidates.json`. */
-export const candidatesFileOf = (csv: string): string => `${csv.replace(/\.csv$/i, '')}.candidates.json`;
 
 const DatasetOfManifestSchema = z.object({ dataset: z.object({ path: z.string().min(1) }) });
 

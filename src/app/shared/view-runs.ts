@@ -29,6 +29,7 @@ import { plannedSetOrder, setEncodings } from '../store/manifest.js';
 import { createTokenCounting } from '../../tokens/count-records.js';
 import { appendReview, readReviews, type RunReviews } from '../store/reviews.js';
 import { writeFileAtomic } from '../store/output-files.js';
+import { completedDataset, readRunExpectations, saveDecision, type RunExpectations } from './view-expectations.js';
 
 interface RecordRef {
   readonly place: RecordPlace;
@@ -161,6 +162,16 @@ export async function openViewRuns(options: ViewRunsOptions): Promise<ViewSource
   const baseline =
     options.baseline === undefined ? undefined : await loadRun(options.baseline, options.cwd, names[names.length - 1]!);
   const now = options.now ?? (() => new Date());
+  // Each run's candidates and decisions (draft-expectations), read once; decisions are added as they are saved.
+  const expectations: (RunExpectations | null)[] = await Promise.all(runs.map((run) => readRunExpectations(run.dir)));
+  const expectationsOf = (index: number): RunExpectations => {
+    const run = expectations[index];
+    if (run === undefined || run === null)
+      throw new InputError([
+        `${runs[index]?.name ?? `run ${index}`}: no candidates (run chatbench draft-expectations on it first)`,
+      ]);
+    return run;
+  };
 
   // A comparison is computed once per reading of a run (a review reads its run again).
   const comparisons = new WeakMap<LoadedRun, ViewRunInput['comparison']>();
@@ -273,6 +284,15 @@ export async function openViewRuns(options: ViewRunsOptions): Promise<ViewSource
       await data;
       return review;
     },
+    async expectations(id) {
+      return expectations.flatMap((run, index) => {
+        const question = run?.questions.get(id);
+        if (run === null || run === undefined || question === undefined) return [];
+        return [{ run: index, question, decisions: Object.fromEntries(run.decisions.get(id) ?? []) }];
+      });
+    },
+    saveDecision: async (request) => saveDecision(expectationsOf(request.run), request, options.reviewer, now()),
+    completedDataset: async (index) => (await completedDataset(expectationsOf(index))).csv,
   };
 }
 

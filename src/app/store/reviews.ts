@@ -70,9 +70,16 @@ const appending = new Map<string, Promise<void>>();
  */
 export function appendReview(runDir: string, review: Review): Promise<void> {
   const valid = ReviewSchema.parse(review);
-  const full = join(runDir, REVIEWS_FILE);
+  return appendJsonLine(join(runDir, REVIEWS_FILE), valid);
+}
+
+/**
+ * Appends `value` as one JSON line to the file `full`, as appendReview does (torn tail cut, appends
+ * to one file serialised in this process): reviews.jsonl and the viewer's expectations.jsonl.
+ */
+export function appendJsonLine(full: string, value: unknown): Promise<void> {
   const previous = appending.get(full) ?? Promise.resolve();
-  const next = previous.then(() => appendLine(full, `${JSON.stringify(valid)}\n`));
+  const next = previous.then(() => appendLine(full, `${JSON.stringify(value)}\n`));
   const settled = next.catch(() => undefined);
   appending.set(full, settled);
   void settled.then(() => {

@@ -49,7 +49,7 @@ export function draftExpectationsCommand(io: Io, setExitCode: SetExitCode): AnyC
           'only the document that at least two sets cited most',
         )
         .epilogue(
-          'Questions that have expected_documents keep them; every other column and row of the dataset is kept as it is. Review the proposals (the candidates file lists each with title, link and how many sets cited it) before using the draft as the dataset.',
+          'Questions that have expected_documents keep them; every other column and row of the dataset is kept as it is. Review the proposals before using the draft as the dataset: the candidates file lists each with title, link and how many sets cited it; with the draft in the run directory (no --out), `chatbench view RUN` lets you accept or reject each and exports the completed CSV.',
         ),
     handler: async (args) => {
       const problem = wholeNumber(args.top, 'top', 1, 100) ?? wholeNumber(args['min-sets'], 'min-sets', 1, 1000);

@@ -118,7 +118,7 @@ export function viewCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
           'two runs side by side, reviews saved as alice (any free port; --port to choose)',
         )
         .epilogue(
-          'Reviews go to reviews.jsonl in each run directory; compare, report and gates read them as the figure human_pass_rate. Every run also writes viewer.html: the same app, read-only, in one file. Stop with Ctrl+C.',
+          "Reviews go to reviews.jsonl in each run directory; compare, report and gates read them as the figure human_pass_rate. In a run drafted by draft-expectations, a question's candidate expected documents are accepted or rejected (expectations.jsonl) and the completed CSV exported. Every run also writes viewer.html: the same app, read-only, in one file. Stop with Ctrl+C.",
         ),
     handler: async (args) => {
       if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535)

@@ -13,6 +13,7 @@ import { formatMs } from '../../reports/format.js';
 import type { ViewColumn, ViewData, ViewDetail, ViewQuestion } from '../view-data.js';
 import type { DataSource } from './api.js';
 import { AnswerText, citedDocuments, Documents, milestones, Waterfall, type AnswerView } from './answer.js';
+import { ExpectationsPanel } from './Expectations.js';
 import { Judge, ReviewMark } from './judge.js';
 import { judgeLines } from './judge-lines.js';
 import { href } from './route.js';
@@ -463,6 +464,7 @@ export function QuestionPage(props: {
         {question.expected.length === 0 ? 'none' : question.expected.map((d) => <code key={d}>{d} </code>)}
       </p>
       {question.conversation !== null ? <ConversationNav question={question} data={data} /> : null}
+      <ExpectationsPanel id={id} data={data} source={props.source} />
       {repeats.length > 1 ? (
         <p class="repeats">
           Repeat:{' '}

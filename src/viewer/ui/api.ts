@@ -1,11 +1,13 @@
 /**
  * @module viewer/ui/api
  * Where the app's data comes from: the local server (`chatbench view`: /api/data, /api/question,
- * POST /api/reviews) or the data embedded in viewer.html (read-only). One interface, so every view
+ * POST /api/reviews, /api/expectations) or the data embedded in viewer.html (read-only, with no
+ * candidate expected documents). One interface, so every view
  * works the same in both.
  */
 import type { Review } from '../../records/review.js';
-import type { ReviewRequest, ViewData, ViewDetail } from '../view-data.js';
+import type { Decision } from '../../dataset/expectation-decisions.js';
+import type { DecisionRequest, ReviewRequest, ViewData, ViewDetail, ViewExpectations } from '../view-data.js';
 
 /** The element ids of viewer/page.ts (kept in step by the browser test). */
 const DATA_ELEMENT = 'chatbench-view-data';
@@ -19,6 +21,13 @@ export interface DataSource {
   saveReview(request: ReviewRequest): Promise<Review>;
   /** Question ids matching every word, searched by the server in whole answers; undefined: search the rows' text here. */
   readonly search?: (query: string) => Promise<ReadonlySet<string>>;
+  /** The served viewer's candidate expected documents (chatbench draft-expectations); undefined in viewer.html. */
+  readonly expectations?: {
+    of(id: string): Promise<ViewExpectations[]>;
+    save(request: DecisionRequest): Promise<Decision>;
+    /** Where the run's completed dataset CSV downloads from. */
+    exportUrl(run: number): string;
+  };
 }
 
 async function getJson<T>(url: string, init?: RequestInit): Promise<T> {
@@ -47,6 +56,20 @@ function serverSource(): DataSource {
         body: JSON.stringify(request),
       });
       return review;
+    },
+    expectations: {
+      of: async (id) =>
+        (await getJson<{ expectations: ViewExpectations[] }>(`/api/expectations?id=${encodeURIComponent(id)}`))
+          .expectations,
+      save: async (request) =>
+        (
+          await getJson<{ decision: Decision }>('/api/expectations', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(request),
+          })
+        ).decision,
+      exportUrl: (run) => `/api/expectations.csv?run=${run}`,
     },
   };
 }
