@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { DatasetRowSchema } from '../dataset/index.js';
+import { DatasetRowSchema, rowsInMemory, type RowSource } from '../dataset/index.js';
 import { InputError } from '../errors.js';
-import { createLoadPlan, LoadSpecSchema, loadSchedule, parseUrlCsv, parseUrlList, uniformAt } from './load-plan.js';
+import {
+  createLoadPlan,
+  LoadSpecSchema,
+  TEMPLATE_CACHE_UNITS,
+  loadSchedule,
+  parseUrlCsv,
+  parseUrlList,
+  uniformAt,
+} from './load-plan.js';
 
 const rows = ['q1', 'q2', 'q3'].map((id, i) =>
   DatasetRowSchema.parse({ id, question: `Question ${id}?`, line: i + 2, expected_documents: 'doc-a' }),
@@ -158,5 +166,52 @@ describe('load spec', () => {
         }),
       ).firstWave(null),
     ).toBe(5);
+  });
+});
+
+describe('a load plan over a large dataset reads only the rows its arrivals draw', () => {
+  // A million-row source whose rows are made (and counted) when read, as dataset/row-file reads them.
+  const reads: number[] = [];
+  const held = rowsInMemory(rows);
+  const large: RowSource = {
+    ...held,
+    length: 1_000_000,
+    unitCount: 1_000_000,
+    row: (index) => {
+      reads.push(index);
+      return { ...rows[index % 3]!, id: `q${index}` };
+    },
+    id: (index) => `q${index}`,
+    unit: (index) => [index],
+  };
+  it('builds a unit when an arrival first draws it, keeps the last TEMPLATE_CACHE_UNITS built', () => {
+    const plan = createLoadPlan({
+      operation: 'chat',
+      rows: large,
+      set,
+      defaults: {},
+      mode: 'full',
+      order: 'random',
+      seed: 3,
+    });
+    expect(plan.size).toBe(1_000_000);
+    const drawn = Array.from({ length: 50 }, (_, n) => plan.requestFor(n).planned.question_id);
+    // Nothing read ahead; each drawn row read once, when first drawn.
+    expect(reads).toEqual([...new Set(drawn)].map((id) => Number(id.slice(1))));
+    reads.length = 0;
+    const sequential = createLoadPlan({
+      operation: 'chat',
+      rows: large,
+      set,
+      defaults: {},
+      mode: 'full',
+      order: 'sequential',
+      seed: 3,
+    });
+    for (let n = 0; n <= TEMPLATE_CACHE_UNITS; n++) sequential.requestFor(n);
+    sequential.requestFor(TEMPLATE_CACHE_UNITS); // still built
+    expect(reads.length).toBe(TEMPLATE_CACHE_UNITS + 1);
+    sequential.requestFor(0); // the oldest, let go when unit TEMPLATE_CACHE_UNITS was built
+    expect(reads.length).toBe(TEMPLATE_CACHE_UNITS + 2);
   });
 });

@@ -9,7 +9,7 @@
  */
 import { parse } from 'csv-parse/sync';
 import type { z } from 'zod';
-import { conversationUnits, type DatasetRow } from '../dataset/index.js';
+import { rowsInMemory, type DatasetRow, type RowSource } from '../dataset/index.js';
 import { InputError } from '../errors.js';
 import { requestKey, type Mode } from '../records/record.js';
 import type { SetDefinition, SetsDefaults } from '../sets/index.js';
@@ -101,7 +101,8 @@ export interface LoadPlan {
 export type LoadPlanInput =
   | {
       readonly operation: 'chat';
-      readonly rows: readonly DatasetRow[];
+      /** The dataset's rows: by offset in its file (dataset/row-source indexDataset), or held (tests). */
+      readonly rows: RowSource | readonly DatasetRow[];
       readonly set: SetDefinition;
       readonly defaults: SetsDefaults;
       readonly mode: Mode;
@@ -127,17 +128,29 @@ export function uniformAt(seed: number, n: number): number {
   )();
 }
 
-/** Builds the templates once; refuses an empty source (the caller checks inputs before this). */
+/**
+ * How many units' templates a plan keeps built: all of a dataset up to this size (each body built
+ * once, as before the rows were read by offset), the most recently drawn ones beyond it, so that a
+ * million-row dataset's plan holds a few thousand bodies, not a million.
+ */
+export const TEMPLATE_CACHE_UNITS = 4096;
+
+/** Refuses an empty source (the caller checks inputs before this); builds each unit's templates when an arrival first draws it. */
 export function createLoadPlan(input: LoadPlanInput): LoadPlan {
-  const units: LoadRequest[][] =
-    input.operation === 'chat'
-      ? (input.conversations === true ? conversationUnits(input.rows) : input.rows.map((row) => [row])).map((rows) =>
-          rows.map((row) => chatTemplate(input, row, rows.length)),
-        )
-      : urlTemplates(input).map((template) => [template]);
-  if (units.length === 0) throw new RangeError('a load plan needs at least one question or URL');
+  const units = input.operation === 'chat' ? chatUnits(input) : urlUnits(input);
+  if (units.count === 0) throw new RangeError('a load plan needs at least one question or URL');
+  // Seeded draws of a unit's index: the same unit for arrival n however the rows are held.
   const pick = (index: number) =>
-    input.order === 'sequential' ? index % units.length : Math.floor(uniformAt(input.seed, index) * units.length);
+    input.order === 'sequential' ? index % units.count : Math.floor(uniformAt(input.seed, index) * units.count);
+  const built = new Map<number, LoadRequest[]>();
+  const templates = (unit: number): LoadRequest[] => {
+    let found = built.get(unit);
+    if (found === undefined) {
+      if (built.size >= TEMPLATE_CACHE_UNITS) built.delete(built.keys().next().value!);
+      built.set(unit, (found = units.build(unit)));
+    }
+    return found;
+  };
   const at = (template: LoadRequest, index: number): LoadRequest => {
     const { planned } = template;
     const step = planned.conversation ?? null;
@@ -155,10 +168,35 @@ export function createLoadPlan(input: LoadPlanInput): LoadPlan {
     };
   };
   return {
-    size: units.length,
-    requestFor: (index) => at(units[pick(index)]![0]!, index),
-    conversationFor: (index) => units[pick(index)]!.map((template) => at(template, index)),
+    size: units.count,
+    requestFor: (index) => at(templates(pick(index))[0]!, index),
+    conversationFor: (index) => templates(pick(index)).map((template) => at(template, index)),
   };
+}
+
+/** The units a plan draws from: how many, and the templates of one (its rows read then). */
+interface Units {
+  readonly count: number;
+  build(unit: number): LoadRequest[];
+}
+
+function chatUnits(input: Extract<LoadPlanInput, { operation: 'chat' }>): Units {
+  const rows: RowSource = isRowSource(input.rows) ? input.rows : rowsInMemory(input.rows);
+  const conversations = input.conversations === true;
+  return {
+    count: conversations ? rows.unitCount : rows.length,
+    build: (unit) => {
+      const members = (conversations ? rows.unit(unit) : [unit]).map((at) => rows.row(at));
+      return members.map((row) => chatTemplate(input, row, members.length));
+    },
+  };
+}
+
+const isRowSource = (rows: RowSource | readonly DatasetRow[]): rows is RowSource => !Array.isArray(rows);
+
+function urlUnits(input: Extract<LoadPlanInput, { operation: 'open-urls' }>): Units {
+  const templates = urlTemplates(input);
+  return { count: templates.length, build: (unit) => [templates[unit]!] };
 }
 
 function chatTemplate(

@@ -44,7 +44,10 @@ export async function playConversation(
   const wallClock = play.wallClock ?? Date.now;
   const skipRest = (rest: readonly LoadRequest[], reason: string) => {
     for (const request of rest)
-      run.skip(skippedRecord(request.planned, reason, { offsetMs: run.now() - run.zero, wallClockMs: wallClock() }));
+      run.skip(
+        skippedRecord(request.planned, reason, { offsetMs: run.now() - run.zero, wallClockMs: wallClock() }),
+        request.planned,
+      );
   };
   let previous: UnscoredRecord | undefined;
   for (const [i, request] of turns.entries()) {

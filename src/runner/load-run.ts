@@ -9,6 +9,7 @@ import { createRunStop } from './run-stop.js';
 import type { Exchange } from '../client/exchange.js';
 import type { RunError } from '../errors.js';
 import type { LoadRequest } from '../plan/load-plan.js';
+import type { PlannedRequest } from '../plan/planned-request.js';
 import { createEarlyStop, SAME_FAILURE_SAMPLE } from './early-stop.js';
 import { createFailureTally } from './verdict.js';
 import { abandonAfterMs, type Abandon } from '../plan/abandon.js';
@@ -74,8 +75,8 @@ export interface LoadRunOptions {
   readonly now?: (() => number) | undefined;
   /** The schedule's zero on `now`'s clock (default: when the run starts). */
   readonly zero?: number | undefined;
-  /** Called synchronously once per sent arrival, when its final attempt ended. */
-  readonly onRecord: (record: UnscoredRecord) => void;
+  /** Called synchronously once per sent arrival, when its final attempt ended, with the request planned (its expectations score the record). */
+  readonly onRecord: (record: UnscoredRecord, planned: PlannedRequest) => void;
   /** Filled live; pass your own to read it while the run goes. */
   readonly counters?: LoadCounters | undefined;
   /** `--abandon`: which arrivals the client closes, and when (plan/abandon), with the run's seed. */
@@ -145,7 +146,7 @@ export function createLoadRun(options: LoadRunOptions) {
       else if (record.outcome === 'abandoned') counters.abandoned++;
       else counters.errors++;
       counters.done++;
-      options.onRecord(record);
+      options.onRecord(record, request.planned);
       return record;
     } catch (error) {
       bug ??= error; // the clients never throw for the server: a bug, surfaced after the run
@@ -157,11 +158,11 @@ export function createLoadRun(options: LoadRunOptions) {
   }
 
   /** Hands over the record of a conversation turn that was not sent. */
-  function skip(record: UnscoredRecord): void {
+  function skip(record: UnscoredRecord, planned: PlannedRequest): void {
     counters.skipped++;
     counters.done++;
     try {
-      options.onRecord(record);
+      options.onRecord(record, planned);
     } catch (error) {
       bug ??= error;
       stop();

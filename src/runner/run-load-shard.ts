@@ -11,6 +11,7 @@
 import type { RunError } from '../errors.js';
 import { arrivals, shardUsers } from '../plan/arrivals.js';
 import { createLoadPlan, loadSchedule, type LoadPlanInput, type LoadSpec } from '../plan/load-plan.js';
+import type { PlannedRequest } from '../plan/planned-request.js';
 import type { GeneratorHealth } from '../records/generator-health.js';
 import { runClosedUsers } from './closed-users.js';
 import type { LoadCounters } from './load-run.js';
@@ -36,7 +37,7 @@ export interface LoadShardOptions extends Omit<LoadTargetOptions, 'connections' 
    * What warming rehearses on a sample record: every step a finished record goes through, so that no
    * first use (zod compiling the record's validator: 14–22 ms once) lands among the first requests' timings.
    */
-  readonly rehearse: (record: UnscoredRecord) => void;
+  readonly rehearse: (record: UnscoredRecord, planned: PlannedRequest) => void;
 }
 
 export interface LoadShardRunOptions {
@@ -47,7 +48,7 @@ export interface LoadShardRunOptions {
   /** Called as each request ends, before its record is queued: throws to stop the run (a failed write). */
   readonly onEnded?: () => void;
   /** Each finished record, after the loop's I/O callbacks, in the order they ended. */
-  readonly onRecord: (unscored: UnscoredRecord) => void;
+  readonly onRecord: (unscored: UnscoredRecord, planned: PlannedRequest) => void;
 }
 
 /** The shard's share of the generator's health (generator.json), before its clocks and CPU are added. */
@@ -76,6 +77,7 @@ export async function openLoadShard(options: LoadShardOptions): Promise<LoadShar
   const { spec, now } = options;
   const schedule = loadSchedule(spec);
   const plan = createLoadPlan(options.planInput);
+  const sample = plan.requestFor(0).planned;
   const target = createLoadTarget({
     baseUrl: options.baseUrl,
     tokens: options.tokens,
@@ -91,17 +93,19 @@ export async function openLoadShard(options: LoadShardOptions): Promise<LoadShar
   const warm = await warmUp({
     preconnect: (n) => target.preconnect(n),
     connections: schedule.firstWave(spec.shard),
-    sample: plan.requestFor(0).planned,
+    sample,
     now,
-    score: options.rehearse,
+    score: (record) => options.rehearse(record, sample),
   });
 
   async function run(go: LoadShardRunOptions): Promise<LoadShardHealth> {
     const { counters } = go;
-    const finishing = createRecordQueue(go.onRecord);
-    const onRecord = (unscored: UnscoredRecord) => {
+    const finishing = createRecordQueue<readonly [UnscoredRecord, PlannedRequest]>(([unscored, planned]) =>
+      go.onRecord(unscored, planned),
+    );
+    const onRecord = (unscored: UnscoredRecord, planned: PlannedRequest) => {
       go.onEnded?.();
-      finishing.push(unscored);
+      finishing.push([unscored, planned]);
     };
     const conversations = spec.conversations
       ? { thinkTime: spec.think_time, seed: spec.seed, endMs: schedule.lengthMs, wallClock: options.wallClock }

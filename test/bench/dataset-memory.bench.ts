@@ -5,10 +5,13 @@
  * without --max-old-space-size (issue 23 item 3), so that the slope shows. The eval builds its whole
  * plan (validation, the row index, the plan digest, the manifest), then runs against the simulator
  * (its own process, answers at time_scale 1e-6) and is stopped with SIGINT SEND_SECONDS after its
- * first send: the first ten to twenty thousand requests are sent, recorded and reported.
+ * first send: the first ten to twenty thousand requests are sent, recorded and reported. The load
+ * (`load --rate LOAD_RATE --duration LOAD_SECONDS --question-order random`, one thread) validates and
+ * indexes the whole dataset, builds its plan over every row and sends a few hundred requests drawn
+ * from all of them, then finishes on its own.
  *
  * `--rows a,b,…` other sizes; `--root DIR` measures another checkout of chatbench (built, e.g. main,
- * for the figures before a change); `--send-seconds N`. Writes reports/bench/dataset-memory.json and
+ * for the figures before a change); `--send-seconds N`; `--commands validate,eval,load` (all three by default). Writes reports/bench/dataset-memory.json and
  * prints the table. Bounded: each child is killed after CHILD_DEADLINE_MS.
  */
 import { spawn } from 'node:child_process';
@@ -30,6 +33,9 @@ const SIZES = (arg('--rows') ?? '10000,100000,1000000')
   .filter((n) => Number.isInteger(n) && n > 0);
 const SEND_SECONDS = Number(arg('--send-seconds') ?? 15);
 const CONCURRENCY = 32;
+const COMMANDS = new Set((arg('--commands') ?? 'validate,eval,load').split(','));
+const LOAD_RATE = 100;
+const LOAD_SECONDS = 3;
 const CHILD_DEADLINE_MS = 25 * 60_000;
 const load = () => Math.round((loadavg()[0] ?? 0) * 100) / 100;
 
@@ -53,7 +59,7 @@ interface Measured {
   exit: number | null;
   seconds: number;
   peak_rss_mb: number | null;
-  /** eval: records in results.jsonl when it stopped. */
+  /** eval, load: records in results.jsonl when it stopped. */
   sent?: number;
 }
 
@@ -104,7 +110,32 @@ async function main(): Promise<void> {
     for (const rows of SIZES) {
       const dataset = join(work, `questions-${rows}.csv`);
       await writeDataset(dataset, rows);
-      results.push(await measure('validate', rows, ['bin/chatbench.js', 'validate', '--dataset', dataset], hook));
+      if (COMMANDS.has('validate'))
+        results.push(await measure('validate', rows, ['bin/chatbench.js', 'validate', '--dataset', dataset], hook));
+      if (COMMANDS.has('load')) {
+        const loadOut = join(work, `load-${rows}`);
+        const loadArgs = [
+          'bin/chatbench.js',
+          'load',
+          '--base-url',
+          sim.baseUrl,
+          '--dataset',
+          dataset,
+          '--mode',
+          'full',
+        ];
+        loadArgs.push('--rate', String(LOAD_RATE), '--duration', `${LOAD_SECONDS}s`, '--question-order', 'random');
+        const run = await measure('load (every row planned)', rows, [...loadArgs, '--out', loadOut], hook);
+        results.push({ ...run, sent: linesOf(join(loadOut, 'results.jsonl')) });
+        console.log(
+          `${rows.toLocaleString('en-US')} rows: load ${run.peak_rss_mb} MB in ${run.seconds} s, ${results.at(-1)!.sent} requests sent, exit ${run.exit}`,
+        );
+        await rm(loadOut, { recursive: true, force: true });
+      }
+      if (!COMMANDS.has('eval')) {
+        await rm(dataset, { force: true });
+        continue;
+      }
       const out = join(work, `run-${rows}`);
       const evalArgs = [
         'bin/chatbench.js',
@@ -121,19 +152,10 @@ async function main(): Promise<void> {
         out,
       ];
       const run = await measure('eval (whole plan, then SIGINT)', rows, evalArgs, hook, SEND_SECONDS * 1000);
-      let sent = 0;
-      try {
-        for (
-          let at = -1, text = readFileSync(join(out, 'results.jsonl'), 'utf8');
-          (at = text.indexOf('\n', at + 1)) !== -1;
-        )
-          sent += 1;
-      } catch {
-        // no results.jsonl: nothing was sent
-      }
+      const sent = linesOf(join(out, 'results.jsonl'));
       results.push({ ...run, sent });
       console.log(
-        `${rows.toLocaleString('en-US')} rows (${Math.round(statSync(dataset).size / 1e5) / 10} MB): validate ${results.at(-2)!.peak_rss_mb} MB in ${results.at(-2)!.seconds} s; eval ${run.peak_rss_mb} MB in ${run.seconds} s, ${sent} requests sent, exit ${run.exit}`,
+        `${rows.toLocaleString('en-US')} rows (${Math.round(statSync(dataset).size / 1e5) / 10} MB): eval ${run.peak_rss_mb} MB in ${run.seconds} s, ${sent} requests sent, exit ${run.exit}`,
       );
       await rm(out, { recursive: true, force: true });
       await rm(dataset, { force: true });
@@ -150,17 +172,12 @@ async function main(): Promise<void> {
     mkdirSync(join(HERE, 'reports/bench'), { recursive: true });
     writeFileSync(join(HERE, 'reports/bench/dataset-memory.json'), `${JSON.stringify(report, null, 2)}\n`);
     console.log(`load ${loadBefore} → ${report.machine.load_after}`);
-    console.log('| rows | validate peak RSS | eval peak RSS | eval requests sent | eval seconds |');
-    console.log('|--:|--:|--:|--:|--:|');
-    for (const rows of SIZES) {
-      const [v, e] = [
-        results.find((r) => r.rows === rows && r.name === 'validate'),
-        results.find((r) => r.rows === rows && r.name !== 'validate'),
-      ];
+    console.log('| rows | command | peak RSS | requests sent | seconds |');
+    console.log('|--:|--|--:|--:|--:|');
+    for (const r of results)
       console.log(
-        `| ${rows.toLocaleString('en-US')} | ${v?.peak_rss_mb} MB | ${e?.peak_rss_mb} MB | ${e?.sent} | ${e?.seconds} |`,
+        `| ${r.rows.toLocaleString('en-US')} | ${r.name} | ${r.peak_rss_mb} MB | ${r.sent ?? '–'} | ${r.seconds} |`,
       );
-    }
   } finally {
     await sim.close();
     await rm(work, { recursive: true, force: true });
@@ -168,3 +185,14 @@ async function main(): Promise<void> {
 }
 
 await main();
+
+/** Lines of a results.jsonl (0 when there is none: nothing was sent). */
+function linesOf(path: string): number {
+  let lines = 0;
+  try {
+    for (let at = -1, text = readFileSync(path, 'utf8'); (at = text.indexOf('\n', at + 1)) !== -1;) lines += 1;
+  } catch {
+    // no results.jsonl
+  }
+  return lines;
+}

@@ -66,6 +66,13 @@ describe('load --workers', () => {
 
     expect(planned(two.out)).toHaveLength(13);
     expect(planned(two.out)).toEqual(planned(one.out));
+    // Each worker reads the rows from the file itself: the same expectations score the same answers.
+    const scored = (out: string) =>
+      records(out)
+        .map((r) => `${r.key} ${JSON.stringify(r.scores)}`)
+        .sort();
+    expect(scored(two.out)).toEqual(scored(one.out));
+    expect(records(two.out).some((r) => (r.scores?.answer_f1 ?? null) !== null)).toBe(true); // the reference answers were there
     expect(planned(two.out)).toEqual(planned(join(dir, 'merged')));
     expect(generator(two.out)).toMatchObject({
       planned_arrivals: 13,

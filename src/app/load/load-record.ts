@@ -5,7 +5,8 @@
  * from run-load so that a worker thread loads only these (not the reports) when it starts.
  */
 import type { LoadPlanInput, LoadSpec } from '../../plan/load-plan.js';
-import type { Expectations } from '../../metrics/score.js';
+import { OPEN_URLS_SET } from '../../plan/load-plan.js';
+import type { PlannedRequest } from '../../plan/planned-request.js';
 import type { RequestRecord } from '../../records/record.js';
 import type { UnscoredRecord } from '../../runner/index.js';
 import type { PreparedLoad } from './prepare-load.js';
@@ -27,20 +28,15 @@ export function planInput(prepared: PreparedLoad, spec: LoadSpec): LoadPlanInput
   };
 }
 
-/** Chat records are scored like eval's; open-urls records have nothing to score. */
-export function expectationsOf(prepared: PreparedLoad): Map<string, Expectations> {
-  if (prepared.source.operation !== 'chat') return new Map();
-  return new Map(prepared.source.rows.map((row) => [row.id, row.expectations]));
-}
-
 /** A finished request as results.jsonl holds it: scored like eval's; a load run judges nothing, so the documents' text (kept for a judge) would only swell the file. */
-export function finishedRecord(
-  unscored: UnscoredRecord,
-  expectations: ReadonlyMap<string, Expectations>,
-): RequestRecord {
+export function finishedRecord(unscored: UnscoredRecord, planned: PlannedRequest): RequestRecord {
   // scoreRecord returns a new record with new model entries: emptied in place, not copied once more.
-  const record = scoreRecord(unscored, expectations.get(unscored.question_id));
+  const record = scoreRecord(unscored, expectationsOf(planned));
   record.top_documents = [];
   for (const model of record.models ?? []) model.top_documents = [];
   return record;
 }
+
+/** Chat records are scored like eval's, with the row's expectations the plan read; open-urls records have nothing to score. */
+const expectationsOf = (planned: PlannedRequest): PlannedRequest['expectations'] | undefined =>
+  planned.set === OPEN_URLS_SET ? undefined : planned.expectations;

@@ -5,10 +5,10 @@
  * What a run and its worker threads build their plans from (load-record.ts `planInput`).
  */
 import { resolve } from 'node:path';
-import { readDataset } from '../../dataset/index.js';
+import { indexDataset, type RowSource } from '../../dataset/index.js';
 import { readUtf8File } from '../../dataset/read-text.js';
 import { InputError, UsageError } from '../../errors.js';
-import { parseUrlCsv, parseUrlList, type LoadPlanInput, type LoadSpec, type UrlEntry } from '../../plan/load-plan.js';
+import { parseUrlCsv, parseUrlList, type LoadSpec, type UrlEntry } from '../../plan/load-plan.js';
 import { toolIdsOf, type ToolIds } from '../../plan/tools.js';
 import type { Mode } from '../../records/record.js';
 import { checkSetsForMode, resolveSets, type SetDefinition, type SetsDefaults } from '../../sets/index.js';
@@ -35,7 +35,10 @@ export interface PreparedLoad {
   readonly source:
     | {
         operation: 'chat';
-        rows: Extract<LoadPlanInput, { operation: 'chat' }>['rows'];
+        /** The rows by byte offset (dataset/row-source): a worker thread opens them again from `file`. */
+        rows: RowSource;
+        /** The dataset's absolute path. */
+        file: string;
         set: SetDefinition;
         defaults: SetsDefaults;
         toolIds: ToolIds | null;
@@ -62,14 +65,15 @@ export async function prepareLoad(inputs: LoadInputs): Promise<PreparedLoad> {
     ? toolIdsOf(Object.entries(set.resolved.defaults.tool_ids))
     : (inputs.toolIds ?? null);
   const datasetRead = createProblemCollector();
-  const dataset = await datasetRead.collect(() => readDataset(resolve(inputs.cwd, inputs.datasetPath!), { toolIds }));
+  const file = resolve(inputs.cwd, inputs.datasetPath);
+  const dataset = await datasetRead.collect(() => indexDataset({ path: file }, { toolIds }));
   // The dataset's problems first, then the sets' (the order every input problem is listed in).
   const problems = [...datasetRead.problems, ...setsRead.problems];
   if (problems.length > 0 || !dataset || !set) throw new InputError(problems);
   const { chosen, resolved } = set;
   return {
-    source: { operation: 'chat', rows: dataset.rows, set: chosen, defaults: resolved.defaults, toolIds },
-    dataset: { path: inputs.datasetPath, sha256: await sha256File(dataset.path), questions: dataset.rows.length },
+    source: { operation: 'chat', rows: dataset.rows, file, set: chosen, defaults: resolved.defaults, toolIds },
+    dataset: { path: inputs.datasetPath, sha256: await sha256File(file), questions: dataset.rows.length },
     models: resolved.modelsPath
       ? { path: resolved.modelsPath, sha256: await sha256File(resolve(inputs.cwd, resolved.modelsPath)) }
       : null,
@@ -116,4 +120,33 @@ async function prepareUrls(inputs: LoadInputs): Promise<PreparedLoad> {
     sets: [{ name: 'open-urls', multi: false, models: [] }],
     defaults: {},
   };
+}
+
+/** What a worker thread is sent of a PreparedLoad (structured clone): the chat rows' path, not the rows. */
+export type SentLoad = Omit<PreparedLoad, 'source'> & {
+  readonly source:
+    | Omit<Extract<PreparedLoad['source'], { operation: 'chat' }>, 'rows'>
+    | Extract<PreparedLoad['source'], { operation: 'open-urls' }>;
+};
+
+export function sendableLoad(prepared: PreparedLoad): SentLoad {
+  if (prepared.source.operation !== 'chat') return prepared;
+  const { rows: _rows, ...source } = prepared.source;
+  return { ...prepared, source };
+}
+
+/**
+ * A worker thread's PreparedLoad: the dataset indexed again from its path (validated once more, in
+ * bounded memory), refused if it is no longer the file the parent checked (its row count differs;
+ * a later change is refused when a row is read, dataset/row-file).
+ */
+export async function reopenLoad(sent: SentLoad): Promise<PreparedLoad> {
+  if (sent.source.operation !== 'chat') return sent as PreparedLoad;
+  const { source } = sent;
+  const dataset = await indexDataset({ path: source.file }, { toolIds: source.toolIds });
+  if (dataset.rows.length !== sent.dataset.questions)
+    throw new InputError([
+      `${sent.dataset.path}: the file changed during the run (${dataset.rows.length} rows, ${sent.dataset.questions} checked)`,
+    ]);
+  return { ...sent, source: { ...source, rows: dataset.rows } };
 }

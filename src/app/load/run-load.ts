@@ -11,7 +11,7 @@
  */
 import { join, resolve } from 'node:path';
 import { runSecrets } from '../../client/redact.js';
-import { conversationUnits } from '../../dataset/index.js';
+import type { RowSource } from '../../dataset/index.js';
 import { interruptedExitCode, type RunError } from '../../errors.js';
 import type { Verdict } from '../../verdict/index.js';
 import { percentile } from '../../metrics/stats.js';
@@ -32,7 +32,7 @@ import { ensureFreshRunDir } from '../store/fresh-run-dir.js';
 import { displayUrl, PLAN_VERSION, redactDefaults, type Manifest } from '../store/manifest.js';
 import { writeFileAtomic } from '../store/output-files.js';
 import { openResultsFile } from '../store/results-file.js';
-import { expectationsOf, finishedRecord, planInput } from './load-record.js';
+import { finishedRecord, planInput } from './load-record.js';
 import type { LoadOptions } from './load-options.js';
 import { renderLoadReports } from './render-load-reports.js';
 import { runLoadWorkers } from './workers/run-load-workers.js';
@@ -107,7 +107,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     }
     return finishLoad(options, outDir, manifest, { ...run.generator, ...(await probeRunOf(probe)) }, run.runFailed);
   }
-  const expectations = expectationsOf(options.prepared);
   // Before --start-at's wait, so that warming never delays the start every shard shares.
   const shard = await openLoadShard({
     spec,
@@ -125,7 +124,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     graceMs: options.graceMs,
     now,
     wallClock,
-    rehearse: (record) => void JSON.stringify(warmValidRecord(finishedRecord(record, expectations))),
+    rehearse: (record, planned) => void JSON.stringify(warmValidRecord(finishedRecord(record, planned))),
   });
   if (startAt !== null) await abortableSleep(startAt - wallClock(), options.signal);
   const zero = now();
@@ -154,8 +153,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       signal: options.signal,
       counters,
       onEnded: () => sink.assertWritable(), // a failed write stops the run at the next record
-      onRecord: (unscored) => {
-        const record = finishedRecord(unscored, expectations);
+      onRecord: (unscored, planned) => {
+        const record = finishedRecord(unscored, planned);
         sink.write(record);
         ticker.observe(record.ttfp_ms, record.ttft_ms, record.outcome === 'ok' ? record.answer_chars : 0);
         options.onRecord?.(record);
@@ -279,11 +278,9 @@ function manifestOf(options: LoadOptions, planned: number | null): Manifest & { 
     sets: prepared.sets,
     defaults: redactDefaults(prepared.defaults),
     question_ids:
-      prepared.source.operation === 'chat'
-        ? prepared.source.rows.map((row) => row.id)
-        : prepared.source.urls.map((u) => u.id),
+      prepared.source.operation === 'chat' ? idsOf(prepared.source.rows) : prepared.source.urls.map((u) => u.id),
     ...(prepared.source.operation === 'chat' && spec.conversations
-      ? { conversation_units: conversationUnits(prepared.source.rows).map((unit) => unit.map((row) => row.id)) }
+      ? { conversation_units: unitIdsOf(prepared.source.rows) }
       : {}),
     options: {
       timeout_ms: options.timeoutMs ?? null,
@@ -299,3 +296,7 @@ function manifestOf(options: LoadOptions, planned: number | null): Manifest & { 
     ...(options.invocation ? { invocation: options.invocation } : {}),
   };
 }
+
+const idsOf = (rows: RowSource): string[] => Array.from({ length: rows.length }, (_, at) => rows.id(at));
+const unitIdsOf = (rows: RowSource): string[][] =>
+  Array.from({ length: rows.unitCount }, (_, u) => rows.unit(u).map((at) => rows.id(at)));

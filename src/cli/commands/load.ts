@@ -490,9 +490,7 @@ function checkTurnGates(
   prepared: PreparedLoad,
 ): void {
   const longest =
-    spec.conversations && prepared.source.operation === 'chat'
-      ? Math.max(0, ...prepared.source.rows.map((row) => (row.conversation === null ? 0 : (row.turn ?? 1))))
-      : 0;
+    spec.conversations && prepared.source.operation === 'chat' ? Math.max(0, ...prepared.source.rows.turns) : 0;
   for (const gate of gates) {
     const turn = gate.turn ?? null;
     if (turn === null || turn <= longest) continue;

@@ -11,7 +11,8 @@ import type { RequestRecord } from '../../../records/record.js';
 import { createLoadCounters } from '../../../runner/load-run.js';
 import { watchLoopDelay } from '../../../runner/loop-delay.js';
 import { openLoadShard } from '../../../runner/run-load-shard.js';
-import { expectationsOf, finishedRecord, planInput } from '../load-record.js';
+import { finishedRecord, planInput } from '../load-record.js';
+import { reopenLoad } from '../prepare-load.js';
 import type { FromWorker, LoadWorkerData, ToWorker } from './protocol.js';
 import { trustCertificates } from '../../../client/trust.js';
 
@@ -26,8 +27,9 @@ const post = (message: FromWorker, transfer?: ArrayBuffer[]) => port.postMessage
 
 async function main(data: LoadWorkerData): Promise<void> {
   if (data.trustedCa !== undefined) trustCertificates(data.trustedCa);
-  const { spec, prepared } = data;
-  const expectations = expectationsOf(prepared);
+  const { spec } = data;
+  // The rows are read from the dataset's file by this thread (bounded memory), never cloned from the parent.
+  const prepared = await reopenLoad(data.prepared);
   const controller = new AbortController();
   const go = new Promise<number>((resolve) => {
     port.on('message', (message: ToWorker) => {
@@ -52,7 +54,7 @@ async function main(data: LoadWorkerData): Promise<void> {
     now: () => performance.now(),
     wallClock: Date.now,
     // What the thread does with a record (the parent validates and writes it).
-    rehearse: (record) => void finishedRecord(record, expectations),
+    rehearse: (record, planned) => void finishedRecord(record, planned),
   });
   post({ type: 'ready', ...shard.warm });
   // The zero on this thread's clock: every thread's performance.timeOrigin differs, epoch time does not.
@@ -73,8 +75,8 @@ async function main(data: LoadWorkerData): Promise<void> {
       zero,
       signal: controller.signal,
       counters,
-      onRecord: (unscored) => {
-        batch.push(finishedRecord(unscored, expectations));
+      onRecord: (unscored, planned) => {
+        batch.push(finishedRecord(unscored, planned));
         if (batch.length >= BATCH) flush();
       },
     });

@@ -10,12 +10,13 @@ import type { GeneratorHealth } from '../../../records/generator-health.js';
 import type { RequestRecord } from '../../../records/record.js';
 import type { LoadCounters } from '../../../runner/load-run.js';
 import type { LoadSpec } from '../../../plan/load-plan.js';
-import type { PreparedLoad } from '../prepare-load.js';
+import type { SentLoad } from '../prepare-load.js';
 
 export interface LoadWorkerData {
   /** This worker's spec: its shard of the plan and its share of the in-flight bound and connections (split.ts). */
   readonly spec: LoadSpec;
-  readonly prepared: PreparedLoad;
+  /** The checked inputs, the chat rows' path in place of the rows (each worker reads them itself: prepare-load reopenLoad). */
+  readonly prepared: SentLoad;
   readonly baseUrl: string;
   /** `--ca-file`: PEM certificates trusted beyond the system's (client/trust); the worker's module state is its own. */
   readonly trustedCa?: string | undefined;

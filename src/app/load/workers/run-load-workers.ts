@@ -35,6 +35,7 @@ import { openResultsFile } from '../../store/results-file.js';
 import type { LoadOptions } from '../load-options.js';
 import { runSecrets } from '../../../client/redact.js';
 import type { FromWorker, LoadWorkerData, ToWorker, WorkerHealth } from './protocol.js';
+import { sendableLoad } from '../prepare-load.js';
 import { trustedCertificates } from '../../../client/trust.js';
 import { workerSpec } from './split.js';
 
@@ -155,7 +156,7 @@ export async function runLoadWorkers(options: LoadWorkersOptions): Promise<LoadW
 function workerDataOf(options: LoadWorkersOptions, w: number, count: number): LoadWorkerData {
   return {
     spec: workerSpec(options.spec, w, count),
-    prepared: options.prepared,
+    prepared: sendableLoad(options.prepared),
     baseUrl: options.baseUrl,
     trustedCa: trustedCertificates(),
     tokens: options.tokens,
