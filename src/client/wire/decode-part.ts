@@ -5,6 +5,7 @@
  * run that keeps its errors never keeps the (up to maxLineBytes) lines they came from.
  */
 import { classifyPart, type StreamPart } from '../../api/index.js';
+import { decodeDeltaLine } from './delta-line.js';
 
 /** Characters of the offending line kept in a decode_error. */
 export const EXCERPT_CHARS = 200;
@@ -26,6 +27,9 @@ type DecodeError = Extract<StreamPart, { kind: 'decode_error' }>;
  */
 export function decodeText(text: string): StreamPart | undefined {
   if (text.charCodeAt(0) !== OPEN_BRACE && BLANK.test(text)) return undefined;
+  // Most lines of a stream are answer deltas: read those without parsing the whole line.
+  const delta = decodeDeltaLine(text);
+  if (delta !== undefined) return { kind: 'packet', part: delta };
   let value: unknown;
   try {
     value = JSON.parse(text);
