@@ -26,10 +26,17 @@ type DecodeError = Extract<StreamPart, { kind: 'decode_error' }>;
  * text that is not JSON, or JSON of no known part shape, yields a decode_error. Never throws.
  */
 export function decodeText(text: string): StreamPart | undefined {
-  if (text.charCodeAt(0) !== OPEN_BRACE && BLANK.test(text)) return undefined;
   // Most lines of a stream are answer deltas: read those without parsing the whole line.
   const delta = decodeDeltaLine(text);
-  if (delta !== undefined) return { kind: 'packet', part: delta };
+  return delta !== undefined ? { kind: 'packet', part: delta } : decodeParsed(text);
+}
+
+/**
+ * decodeText without its fast path for answer deltas: the whole line through JSON.parse. Exported so
+ * that the fuzz test can hold the fast path to it.
+ */
+export function decodeParsed(text: string): StreamPart | undefined {
+  if (text.charCodeAt(0) !== OPEN_BRACE && BLANK.test(text)) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text);
