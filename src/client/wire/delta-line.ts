@@ -5,8 +5,8 @@
  *
  *   {"placement": {"turn_index": 1, "tab_index": 0, "sub_turn_index": null[, "model_index": 0]}, "obj": {"type": "message_delta", "content": "…"}}
  *
- * Recognised by one anchored regular expression; only a content with escapes goes through
- * JSON.parse (just its string literal), so no object is built for the rest of the line. The result is
+ * Recognised by one anchored regular expression; only the content goes through JSON.parse (just
+ * its string literal, see SLICED_MIN), so no object is built for the rest of the line. The result is
  * what `JSON.parse(line)` gives on it (same values, same key order), which decode-part's hand check
  * of HOT_TYPES accepts as is: the fuzz test test/fuzz/delta-line.fuzz.test.ts compares both on
  * generated and mutated lines. Anything else — other spacing, key order, extra keys, a negative or
@@ -34,7 +34,7 @@ export function decodeDeltaLine(text: string): Packet | undefined {
   const m = DELTA_LINE.exec(text);
   if (m === null) return undefined;
   const literal = m[5] ?? '';
-  const content = literal.includes('\\') ? unescape(literal) : literal;
+  const content = literal.length < SLICED_MIN && !literal.includes('\\') ? literal : unescape(literal);
   if (content === undefined) return undefined;
   const turnIndex = Number(m[1]);
   const tabIndex = nullableInt(m[2]);
@@ -46,9 +46,17 @@ export function decodeDeltaLine(text: string): Packet | undefined {
   return { placement, obj: { type: 'message_delta', content } } as Packet;
 }
 
+/**
+ * V8 keeps a capture of 13 characters or more as a slice of the line, which would keep the line and
+ * the chunk's whole text alive for as long as the answer keeps the piece (collect holds every piece
+ * until the request ends: thousands of streams of long answers). JSON.parse of the literal gives a
+ * string of its own, and reads the escapes; a shorter capture is a copy already.
+ */
+const SLICED_MIN = 13;
+
 const nullableInt = (digits: string | undefined): number | null => (digits === 'null' ? null : Number(digits));
 
-/** The string of a literal's inside that holds escapes; undefined when one is not valid JSON. */
+/** The string of a literal's inside, as a string of its own; undefined when an escape is not valid JSON. */
 function unescape(inside: string): string | undefined {
   try {
     return JSON.parse(`"${inside}"`) as string;
