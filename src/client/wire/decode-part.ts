@@ -5,6 +5,7 @@
  * run that keeps its errors never keeps the (up to maxLineBytes) lines they came from.
  */
 import { classifyPart, type StreamPart } from '../../api/index.js';
+import { decodeDeltaLine } from './delta-line.js';
 
 /** Characters of the offending line kept in a decode_error. */
 export const EXCERPT_CHARS = 200;
@@ -25,6 +26,16 @@ type DecodeError = Extract<StreamPart, { kind: 'decode_error' }>;
  * text that is not JSON, or JSON of no known part shape, yields a decode_error. Never throws.
  */
 export function decodeText(text: string): StreamPart | undefined {
+  // Most lines of a stream are answer deltas: read those without parsing the whole line.
+  const delta = decodeDeltaLine(text);
+  return delta !== undefined ? { kind: 'packet', part: delta } : decodeParsed(text);
+}
+
+/**
+ * decodeText without its fast path for answer deltas: the whole line through JSON.parse. Exported so
+ * that the fuzz test can hold the fast path to it.
+ */
+export function decodeParsed(text: string): StreamPart | undefined {
   if (text.charCodeAt(0) !== OPEN_BRACE && BLANK.test(text)) return undefined;
   let value: unknown;
   try {
