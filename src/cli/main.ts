@@ -86,6 +86,7 @@ export async function main(rawArgv: readonly string[], rawIo: Io): Promise<ExitC
       commandSpecs.set(entry.name, specs);
       parser = parser.command({ ...command, builder: recording(command.builder, specs, { help: { width } }) as never });
     }
+    skipHelpCache(parser);
     // Await parseAsync itself: a handler's rejection must reach the catch below. The callback only
     // captures what yargs would print (help, version, completion) so it goes to stdout, not the process.
     let text = '';
@@ -112,6 +113,20 @@ export async function main(rawArgv: readonly string[], rawIo: Io): Promise<ExitC
     }
     return code;
   }
+}
+
+/**
+ * yargs renders the command's whole help text each time it runs a command's handler (cacheHelpMessage),
+ * kept for a later showHelp() that chatbench never calls (its fail() throws; --help renders afresh):
+ * wrapping every option's description cost each in-process main() ~0.1 s cold.
+ */
+function skipHelpCache(parser: unknown): void {
+  const internal = (
+    parser as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: unknown } } }
+  )
+    .getInternalMethods?.()
+    .getUsageInstance?.();
+  if (internal && typeof internal.cacheHelpMessage === 'function') internal.cacheHelpMessage = () => undefined;
 }
 
 /** The options every command takes: where options come from, and how the output looks. */

@@ -1,13 +1,15 @@
 /**
- * `chatbench merge` end to end (issue 6 §4): four real `chatbench eval --shard i/4` processes
- * against ONE simulator, merged in-process, against a single-process run of the same plan. The
+ * `chatbench merge` end to end (issue 6 §4): four `chatbench eval --shard i/4` runs at once
+ * against ONE simulator, merged, against a single run of the same plan. The shards run in-process
+ * (main() with its own io each): a shard shares nothing with another but the simulator and the
+ * directory, and spawning four CLIs cost ~6 CPU s of module compile and start-up that the merge
+ * does not depend on (the bin edge is spawned by test/build/dist.test.ts and test/reliability). The
  * reference run uses a second simulator with the same seed: the simulator draws each answer's
  * randomness from the message and how often it has seen it, so on a shared simulator the
  * reference would get the second answers to every question. Everything deterministic must be
  * equal (keys, outcomes, citations, scores); latencies differ by nature, so the merged percentiles
  * are checked against the merged records themselves.
  */
-import { runCli } from '../helpers/spawn-cli.js';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -33,15 +35,13 @@ const lines = (dir: string) => readFileSync(join(dir, 'results.jsonl'), 'utf8').
 const records = (dir: string): RequestRecord[] => lines(dir).map((l) => RequestRecordSchema.parse(JSON.parse(l)));
 const summary = (dir: string) => SummarySchema.parse(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')));
 
-const chatbench = (args: readonly string[]) => runCli(args);
-
 async function cli(args: string[], cwd: string) {
   const fake = createFakeIo({ cwd });
   const code = await main(args, fake.io);
   return { code, stdout: fake.stdout(), stderr: fake.stderr() };
 }
 
-describe('chatbench merge of four shard processes', () => {
+describe('chatbench merge of four shard runs', () => {
   it(
     'gives the keys, outcomes, citations and scores of one process, and percentiles of its own records',
     { timeout: 180_000 },
@@ -61,16 +61,10 @@ describe('chatbench merge of four shard processes', () => {
 
       const shards = await Promise.all(
         [1, 2, 3, 4].map((i) =>
-          chatbench([
-            'eval',
-            '--base-url',
-            shared.baseUrl,
-            ...common,
-            '--shard',
-            `${i}/4`,
-            '--out',
-            join(dir, `shard-${i}`),
-          ]),
+          cli(
+            ['eval', '--base-url', shared.baseUrl, ...common, '--shard', `${i}/4`, '--out', join(dir, `shard-${i}`)],
+            dir,
+          ),
         ),
       );
       shards.forEach(({ code, stderr }, i) =>

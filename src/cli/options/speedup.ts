@@ -3,8 +3,9 @@
  * `CHATBENCH_TEST_SPEEDUP=N`, for the tests that run every documented example as printed
  * (test/integration/help-examples.test.ts): every schedule length (--duration, --stages, --warmup,
  * --cooldown, --step-duration, --step-warmup, --max-duration, --think-time) and request count (--requests) is
- * divided by N, and the embedded simulator (--sim) runs N times faster, so `load --rate 20
- * --duration 60s` takes 0.6 s at N = 100, and `load --concurrency 16 --requests 500` sends 5.
+ * divided by N, `demo` asks the tenth of the questions `demo --quick` asks (in both modes), and the
+ * embedded simulator (--sim) runs N times faster, so `load --rate 20 --duration 60s` takes 0.6 s at
+ * N = 100, and `load --concurrency 16 --requests 500` sends 5.
  * A run under it says so on stderr and records the scaled values in its manifest. Not for
  * measuring anything: it is how a minute-long example runs in a test.
  */
