@@ -5,6 +5,9 @@ import { makeRun } from '../../test/fixtures/runs/make-runs.js';
 import { FIGURE_NAMES, figureKind, higherIsBetter } from './catalogue.js';
 import { parseGate } from './grammar.js';
 import { figureUnit } from './units.js';
+import { createGoodPredicate, evaluateSlos, parseSlo } from '../metrics/load-slo.js';
+import type { LoadSummary } from '../records/load-summary.js';
+import type { LatencyStats } from '../records/summary.js';
 
 // Every ok answer of the run streams with gaps 10, 20 and 30 ms: pooled, the ITL's p50 is 20 ms, its max 30.
 const GAPS = [10, 20, 30];
@@ -42,5 +45,23 @@ describe('the ITL in the figure catalogue', () => {
     const [result] = evaluateGates([parseGate('itl_ms.p95 <= 50')], collector.finish('none'));
     expect(result).toMatchObject({ passed: false, value: null });
     expect(result!.reason).toContain('no answer_gap_ms.p95 in the run');
+  });
+});
+
+describe('a load SLO on the ITL', () => {
+  const stats: LatencyStats = { count: 300, mean: 20, min: 10, p50: 20, p90: 29, p95: 30, p99: 30, p99_9: 30, max: 30 };
+  const summaryWith = (gaps: LatencyStats | null) =>
+    ({ windows: { measured: { latency: { answer_gap_ms: gaps } } }, by_turn: {} }) as unknown as LoadSummary;
+
+  it("reads the measured window's pooled gaps; it defines no goodput (a gap is not a request)", () => {
+    const slos = [parseSlo('itl_ms.p95 <= 40'), parseSlo('answer_gap_ms.p50 < 15')];
+    const [met, broken] = evaluateSlos(slos, summaryWith(stats));
+    expect(met).toMatchObject({ figure: 'answer_gap_ms.p95', value: 30, passed: true });
+    expect(broken).toMatchObject({ value: 20, passed: false });
+    expect(broken!.reason).toBe('answer_gap_ms.p50 < 15 broken: answer_gap_ms.p50 = 20 ms');
+    expect(evaluateSlos(slos, summaryWith(null))[0]!.reason).toContain('no answer_gap_ms.p95 in the measured window');
+    const good = createGoodPredicate(slos);
+    const ok = { outcome: 'ok', headers_ms: 5, ttfp_ms: 9, ttft_ms: 9, total_ms: 99, response_ms: 99, queue_ms: 0 };
+    expect(good(ok)).toBe(true);
   });
 });

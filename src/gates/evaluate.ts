@@ -177,8 +177,7 @@ function evaluateOne(gate: Gate, target: GroupData, current: RunData, compared: 
       );
     const passed = compareOp(value, gate.op, gate.threshold);
     // A percentile from too few samples is still checked, but the reason says how little it rests on.
-    const few =
-      kind === 'latency' ? fewSamplesNote(name, latencySamples(gate.figure, target, current)) : undefined;
+    const few = kind === 'latency' ? fewSamplesNote(name, latencySamples(gate.figure, target, current)) : undefined;
     return result(
       { value, baseline: null, current: value, ci: null, significant: null, passed },
       `${formatFigureValue(name, value)}${few === undefined ? '' : ` (uncertain: ${few})`}`,

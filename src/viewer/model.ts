@@ -234,7 +234,8 @@ function estimate(run: RunData, key: GroupKey, figure: ViewFigure): ViewEstimate
       value,
       low: null,
       high: null,
-      n: (isPooledFigure(figure.base) ? group[figure.base] : group.latency[figure.base as LatencyFigure])?.count ?? null,
+      n:
+        (isPooledFigure(figure.base) ? group[figure.base] : group.latency[figure.base as LatencyFigure])?.count ?? null,
     };
   const repeats = run.repeats.find(
     (r) => r.set === key.set && r.mode === key.mode && r.model_index === key.model_index,
