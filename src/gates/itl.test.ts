@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createRunCollector } from '../compare/run-data.js';
-import { evaluateGates } from '../gates/evaluate.js';
+import { evaluateGates } from './evaluate.js';
 import { makeRun } from '../../test/fixtures/runs/make-runs.js';
-import { FIGURE_NAMES, figureKind, higherIsBetter } from './catalogue.js';
-import { parseGate } from './grammar.js';
-import { figureUnit } from './units.js';
+import { FIGURE_NAMES, figureKind, higherIsBetter } from '../figures/catalogue.js';
+import { parseGate } from '../figures/grammar.js';
+import { figureUnit } from '../figures/units.js';
 import { createGoodPredicate, evaluateSlos, parseSlo } from '../metrics/load-slo.js';
 import type { LoadSummary } from '../records/load-summary.js';
 import type { LatencyStats } from '../records/summary.js';
