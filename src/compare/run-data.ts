@@ -423,6 +423,9 @@ export function groupValue(run: RunData, key: GroupKey, figure: string, stat?: L
       return share(group.requests - o.ok - o.rate_limited - (o.skipped ?? 0));
     case 'judge_error_rate':
       return group.judge_error_rate ?? null;
+    case 'answer_gap_ms':
+      // The ITL: pooled over the group's answer gaps (figures/catalogue POOLED_FIGURES).
+      return stat === undefined ? null : (group.answer_gap_ms?.[stat] ?? null);
     case 'pass_at_n':
     case 'pass_all_n':
     case 'flaky_rate':

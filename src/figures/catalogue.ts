@@ -3,7 +3,7 @@
  * The catalogue of figures a summary reports, a comparison shows and a gate can name: every
  * numeric score (a per-question mean; the answer-quality figures answer_f1, rouge_l and the judged
  * correctness, groundedness, relevance and rubric among them), the outcome and pass rates, the
- * repeat figures, the per-request figures summarised by their distribution (latencies and
+ * repeat figures, the ITL (`answer_gap_ms`, pooled over answer gaps), the per-request figures summarised by their distribution (latencies and
  * milestones, time per delta, TPOT per token, output tokens and tokens per second, output characters per second, the service's own pre-answer time), which take a
  * statistic, the tool scores and the conversation pass rate (each of them also per turn number
  * of a conversation), and the user's own checks (`--checks`), scores named by the user. For each, its kind,
@@ -115,7 +115,24 @@ export const SAMPLE_FIGURES: Readonly<Record<LatencyFigure, SampleFigure>> = {
  * Old figure names still read in gates, SLOs and summaries, and where each went: `tpot_ms` was the
  * time per stream delta, not per token (issue 27 §6).
  */
-export const FIGURE_ALIASES: Readonly<Record<string, LatencyFigure>> = { tpot_ms: 'time_per_delta_ms' };
+export const FIGURE_ALIASES: Readonly<Record<string, LatencyFigure | PooledFigure>> = {
+  tpot_ms: 'time_per_delta_ms',
+  // ITL is what GuideLLM and `vllm bench serve` call it; summary.json keys it `answer_gap_ms`.
+  itl_ms: 'answer_gap_ms',
+};
+
+/**
+ * Latency figures pooled over gaps, not one sample per request: `answer_gap_ms` is the ITL (every
+ * gap between successive answer deltas of the group's `ok` requests, one sample each, as `vllm
+ * bench serve` defines it; summary.json's group `answer_gap_ms`, a load window's
+ * `latency.answer_gap_ms`). Gated and shown with a statistic like the per-request latencies; a
+ * comparison's delta has no per-request samples to test, so a gate on it names a value.
+ */
+export const POOLED_FIGURES = ['answer_gap_ms'] as const;
+export type PooledFigure = (typeof POOLED_FIGURES)[number];
+/** Whether `name` (without `.stat`) is a pooled latency figure. */
+export const isPooledFigure = (name: string): name is PooledFigure =>
+  (POOLED_FIGURES as readonly string[]).includes(name);
 
 /** A figure name with an old base name replaced by its new one (`tpot_ms.p95` → `time_per_delta_ms.p95`). */
 export function currentFigureName(name: string): string {
@@ -217,7 +234,7 @@ const RATE_SET: ReadonlySet<string> = new Set<string>([
   ...CONVERSATION_FIGURES,
   ...JUDGE_HEALTH_FIGURES,
 ]);
-const LATENCY_SET: ReadonlySet<string> = new Set(LATENCY_FIGURES);
+const LATENCY_SET: ReadonlySet<string> = new Set<string>([...LATENCY_FIGURES, ...POOLED_FIGURES]);
 /** Counts of bad things: a fall is an improvement. */
 const LOWER_IS_BETTER: ReadonlySet<string> = new Set([
   'duplicate_citations',
@@ -245,11 +262,13 @@ export const FIGURE_NAMES: readonly string[] = [
   ...CONVERSATION_FIGURES,
   ...JUDGE_HEALTH_FIGURES,
   ...LATENCY_FIGURES,
+  ...POOLED_FIGURES,
 ];
 
 /** Which way is good: latencies and counts of bad things should fall, everything else (output characters per second too) rise. */
 export function higherIsBetter(name: string): boolean {
   const base = name.split('.')[0] ?? name;
+  if (isPooledFigure(base)) return false;
   if (LATENCY_SET.has(base)) return SAMPLE_FIGURES[base as LatencyFigure].higherIsBetter;
   return !LOWER_IS_BETTER.has(base);
 }

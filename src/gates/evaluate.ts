@@ -8,7 +8,7 @@
  */
 import { UsageError } from '../errors.js';
 import type { Mode } from '../records/record.js';
-import { figureKind, higherIsBetter } from '../figures/catalogue.js';
+import { figureKind, higherIsBetter, isPooledFigure } from '../figures/catalogue.js';
 import { questionValue } from '../metrics/question-value.js';
 import { compareRuns, groupLabel } from '../compare/compare.js';
 import { findGroup, groupValue, type GroupData, type RunData } from '../compare/run-data.js';
@@ -124,6 +124,12 @@ function noValueText(name: string, current: RunData, target: GroupData): string 
   return `no ${name} in the run (no ok request had it)`;
 }
 
+/** How many samples a latency figure's statistic rests on: requests, or (the ITL) pooled gaps. */
+function latencySamples(figure: string, target: GroupData, current: RunData): number {
+  if (isPooledFigure(figure)) return findGroup(current, target)?.group[figure]?.count ?? 0;
+  return target.latency[figure as LatencyFigure]?.length ?? 0;
+}
+
 function evaluateOne(gate: Gate, target: GroupData, current: RunData, compared: GateBaseline | undefined): GateVerdict {
   const kind = figureKind(gate.figure);
   const name = gateFigure(gate);
@@ -171,8 +177,7 @@ function evaluateOne(gate: Gate, target: GroupData, current: RunData, compared: 
       );
     const passed = compareOp(value, gate.op, gate.threshold);
     // A percentile from too few samples is still checked, but the reason says how little it rests on.
-    const few =
-      kind === 'latency' ? fewSamplesNote(name, target.latency[gate.figure as LatencyFigure]?.length ?? 0) : undefined;
+    const few = kind === 'latency' ? fewSamplesNote(name, latencySamples(gate.figure, target, current)) : undefined;
     return result(
       { value, baseline: null, current: value, ci: null, significant: null, passed },
       `${formatFigureValue(name, value)}${few === undefined ? '' : ` (uncertain: ${few})`}`,

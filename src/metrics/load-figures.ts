@@ -80,6 +80,11 @@ export function loadFigureValue(
     const value = (stats as Record<string, number>)[stat];
     return value ?? null;
   }
+  // The ITL: the window's answer gaps pooled (metrics/load-gaps).
+  if (figure === 'answer_gap_ms') {
+    const stats = window.latency.answer_gap_ms;
+    return stats === null || stat === null ? null : ((stats as Record<string, number>)[stat] ?? null);
+  }
   // The token figures of the window (counted when the reports are built: docs/reference/metrics.md "Tokens").
   if (figure === 'tpot_per_token_ms') {
     const stats = window.tokens?.tpot_per_token_ms ?? null;

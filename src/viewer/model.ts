@@ -27,6 +27,7 @@ import {
   REVIEW_FIGURES,
   figureKind,
   higherIsBetter,
+  isPooledFigure,
   type LatencyStat,
 } from '../figures/catalogue.js';
 import { gateTargets } from '../gates/evaluate.js';
@@ -229,7 +230,13 @@ function estimate(run: RunData, key: GroupKey, figure: ViewFigure): ViewEstimate
   );
   if (group === undefined) return null;
   if (figure.kind === 'latency')
-    return { value, low: null, high: null, n: group.latency[figure.base as LatencyFigure]?.count ?? null };
+    return {
+      value,
+      low: null,
+      high: null,
+      n:
+        (isPooledFigure(figure.base) ? group[figure.base] : group.latency[figure.base as LatencyFigure])?.count ?? null,
+    };
   const repeats = run.repeats.find(
     (r) => r.set === key.set && r.mode === key.mode && r.model_index === key.model_index,
   );

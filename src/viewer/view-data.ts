@@ -136,6 +136,23 @@ export interface ViewRecord {
   /** Index into ViewData.runs, or -1 for the baseline. */
   readonly run: number;
   readonly record: Readonly<Record<string, unknown>>;
+  /**
+   * The token figures and ITL of each answer (viewer/answer-figures), in pane order (models[] in
+   * order, else the record); absent in a viewer.html from before them.
+   */
+  readonly figures?: readonly ViewAnswerFigures[];
+}
+
+/** One answer's token figures and its own ITL (viewer/answer-figures); null where it has none. */
+export interface ViewAnswerFigures {
+  readonly output_tokens: number | null;
+  readonly output_tokens_per_s: number | null;
+  readonly tpot_per_token_ms: number | null;
+  /** Percentiles over this answer's own gaps between answer deltas (exact, not pooled). */
+  readonly itl_p50_ms: number | null;
+  readonly itl_p95_ms: number | null;
+  /** How many gaps they rest on. */
+  readonly itl_gaps: number;
 }
 
 /** Everything about one question: its records in every run (and the baseline), and their reviews. */

@@ -27,6 +27,7 @@ import type { ReviewRequest, ViewData, ViewDetail, ViewRecord } from '../../view
 import { readRecordAt, readRecordEntries, type RecordEntry, type RecordPlace } from '../store/read-records.js';
 import { plannedSetOrder, setEncodings } from '../store/manifest.js';
 import { createTokenCounting } from '../../tokens/count-records.js';
+import { recordAnswerFigures } from '../../viewer/answer-figures.js';
 import { appendReview, readReviews, type RunReviews } from '../store/reviews.js';
 import { writeFileAtomic } from '../store/output-files.js';
 import { completedDataset, readRunExpectations, saveDecision, type RunExpectations } from './view-expectations.js';
@@ -52,6 +53,8 @@ interface LoadedRun {
   /** Per question, its id, text and every answer, lower-cased: what search looks in. */
   readonly searchText: ReadonlyMap<string, string>;
   readonly verdict: Verdict | null;
+  /** The run's token counting (tokens/count-records), for a question's records read back. */
+  readonly countTokens: (record: RequestRecord) => Promise<RequestRecord>;
 }
 
 /** The run's verdict.json (app/eval/eval-verdict writes it); null when absent or not a verdict. */
@@ -125,6 +128,7 @@ async function loadRun(source: string, cwd: string, name: string): Promise<Loade
     byKey,
     searchText,
     verdict: await readVerdict(dir),
+    countTokens,
   };
 }
 
@@ -223,10 +227,10 @@ export async function openViewRuns(options: ViewRunsOptions): Promise<ViewSource
     async question(id) {
       const read = async (run: LoadedRun, index: number): Promise<ViewRecord[]> =>
         Promise.all(
-          (run.byQuestion.get(id) ?? []).map(async (ref) => ({
-            run: index,
-            record: await readRecordAt(run.resultsPath, ref.place),
-          })),
+          (run.byQuestion.get(id) ?? []).map(async (ref) => {
+            const { json, record } = await readRecordAt(run.resultsPath, ref.place);
+            return { run: index, record: json, figures: recordAnswerFigures(await run.countTokens(record)) };
+          }),
         );
       const records = [
         ...(await Promise.all(runs.map(read))).flat(),
@@ -334,7 +338,7 @@ export function createViewerFileBuilder(options: {
   const limits = options.limits ?? VIEWER_FILE_LIMITS;
   const collector = createViewCollector({ verdicts: options.reviews.verdicts, setOrder: options.setOrder });
   // Records are kept (slimmed) while twice the budget allows; past it, questions seen later are incomplete.
-  const kept = new Map<string, { bytes: number; records: Record<string, unknown>[] }>();
+  const kept = new Map<string, { bytes: number; records: ViewRecord[] }>();
   const incomplete = new Set<string>();
   let keptBytes = 0;
   let answers = 0;
@@ -349,10 +353,12 @@ export function createViewerFileBuilder(options: {
         return;
       }
       const raw = slimRaw(entry.text);
-      const bytes = JSON.stringify(raw).length;
+      // Figures from the counted record: the slimmed line has no token counts and no gaps.
+      const figures = recordAnswerFigures(entry.record);
+      const bytes = JSON.stringify(raw).length + JSON.stringify(figures).length;
       const question = kept.get(id) ?? { bytes: 0, records: [] };
       question.bytes += bytes;
-      question.records.push(raw);
+      question.records.push({ run: 0, record: raw, figures });
       kept.set(id, question);
       keptBytes += bytes;
     },
@@ -370,7 +376,7 @@ export function createViewerFileBuilder(options: {
         bytes += q.bytes;
         details[id] = {
           question_id: id,
-          records: q.records.map((record) => ({ run: 0, record })),
+          records: q.records,
           reviews: options.reviews.reviews.filter((r) => r.question_id === id).map((review) => ({ run: 0, review })),
         };
       }

@@ -148,11 +148,14 @@ export function readRecords(pathOrDir: string, options: { cwd?: string } = {}): 
 }
 
 /**
- * One line of a results.jsonl read back from its place, as parsed JSON (every field kept, also
- * those this version does not know) after checking it is a RequestRecord. InputError when the
+ * One line of a results.jsonl read back from its place: as parsed JSON (every field kept, also
+ * those this version does not know) and as the RequestRecord it was checked to be. InputError when the
  * line is no longer what was read (the file was replaced).
  */
-export async function readRecordAt(file: string, place: RecordPlace): Promise<Record<string, unknown>> {
+export async function readRecordAt(
+  file: string,
+  place: RecordPlace,
+): Promise<{ json: Record<string, unknown>; record: RequestRecord }> {
   const handle = await open(file, 'r');
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(place.length), 0, place.length, place.offset);
@@ -162,7 +165,7 @@ export async function readRecordAt(file: string, place: RecordPlace): Promise<Re
       throw new InputError([
         `${file}: byte ${place.offset}: ${parsed.problem} (was the file replaced while it was open?)`,
       ]);
-    return JSON.parse(text) as Record<string, unknown>;
+    return { json: JSON.parse(text) as Record<string, unknown>, record: parsed.record };
   } finally {
     await handle.close();
   }

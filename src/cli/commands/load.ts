@@ -290,7 +290,7 @@ export function loadCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
           array: true,
           default: [],
           describe:
-            'An SLO on the measured window, e.g. "ttft_ms.p95<=3000"; exit 1 when one is broken. Every latency SLO defines goodput; one written "goodput:ttft_ms<=1500" only defines goodput and never fails the run (repeatable)',
+            'An SLO on the measured window, e.g. "ttft_ms.p95<=3000" or the ITL "itl_ms.p95<=50"; exit 1 when one is broken. Every per-request latency SLO (not the ITL, pooled over gaps) defines goodput; one written "goodput:ttft_ms<=1500" only defines goodput and never fails the run (repeatable)',
           group: 'Gates:',
         })
         .option('gate', {

@@ -10,13 +10,14 @@ import type { AnswerFigures } from '../../records/record.js';
 import type { Review, Verdict } from '../../records/review.js';
 import { answerFailReasons } from '../../reports/fail-reasons.js';
 import { formatMs } from '../../reports/format.js';
-import type { ViewColumn, ViewData, ViewDetail, ViewQuestion } from '../view-data.js';
+import type { ViewAnswerFigures, ViewColumn, ViewData, ViewDetail, ViewQuestion } from '../view-data.js';
 import type { DataSource } from './api.js';
 import { AnswerText, citedDocuments, Documents, milestones, Waterfall, type AnswerView } from './answer.js';
 import { ExpectationsPanel } from './Expectations.js';
 import { Judge, ReviewMark } from './judge.js';
 import { judgeLines } from './judge-lines.js';
 import { href } from './route.js';
+import { tokenLine } from './token-line.js';
 
 type Raw = Readonly<Record<string, unknown>>;
 
@@ -29,6 +30,8 @@ interface Pane {
   readonly record: Raw;
   /** The answer's own figures: the record, or its models[] entry. */
   readonly figures: Raw;
+  /** Its token figures and own ITL (viewer/answer-figures); undefined in a viewer.html from before them. */
+  readonly tokens: ViewAnswerFigures | undefined;
   readonly model_index: number | null;
   readonly key: string;
   readonly repeat: number;
@@ -39,14 +42,14 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 function panesOf(detail: ViewDetail, data: ViewData): Pane[] {
   const panes: Pane[] = [];
-  for (const { run, record } of detail.records) {
+  for (const { run, record, figures: counted } of detail.records) {
     const set = str(record.set) ?? '';
     const mode = str(record.mode) ?? '';
     const key = str(record.key) ?? '';
     const repeat = num(record.repeat) ?? 0;
     const models = Array.isArray(record.models) && record.models.length > 0 ? (record.models as Raw[]) : null;
     const entries = models ?? [record];
-    for (const figures of entries) {
+    for (const [index, figures] of entries.entries()) {
       const modelIndex = models ? num(figures.model_index) : null;
       const column =
         run >= 0
@@ -55,7 +58,18 @@ function panesOf(detail: ViewDetail, data: ViewData): Pane[] {
       const modelName = models ? (str(figures.model_name) ?? `model ${modelIndex}`) : null;
       const label =
         column?.label ?? `${run < 0 ? 'baseline: ' : ''}${set}${modelName ? ` · ${modelName}` : ''} (${mode})`;
-      panes.push({ id: `p${panes.length}`, run, column, label, record, figures, model_index: modelIndex, key, repeat });
+      panes.push({
+        id: `p${panes.length}`,
+        run,
+        column,
+        label,
+        record,
+        figures,
+        tokens: counted?.[index],
+        model_index: modelIndex,
+        key,
+        repeat,
+      });
     }
   }
   // Columns in the overview's order; the baseline's answers after the runs'.
@@ -341,6 +355,7 @@ function PaneView(props: {
   const outcome = str(pane.figures.outcome) ?? '?';
   const status = num(pane.record.http_status);
   const error = str(pane.figures.error_code) ?? str(pane.figures.error_message);
+  const tokens = tokenLine(pane.tokens);
   const onCite = (n: number) => {
     setTarget(n);
     requestAnimationFrame(() => document.getElementById(`${pane.id}-cite-${n}`)?.scrollIntoView({ block: 'nearest' }));
@@ -358,6 +373,11 @@ function PaneView(props: {
             ? ` · tools ${(pane.figures.tools_used as string[]).join(', ')}`
             : ''}
         </p>
+        {tokens === null ? null : (
+          <p class="meta tokens" data-figures="tokens">
+            {tokens}
+          </p>
+        )}
         {outcome === 'skipped' ? <p class="muted">{str(pane.figures.error_message)}</p> : null}
       </header>
       <Checks pane={pane} />
