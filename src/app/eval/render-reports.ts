@@ -34,7 +34,7 @@ import { readReviews } from '../store/reviews.js';
 import { parseJsonText } from '../../util/parse-json.js';
 import { readFileLines } from '../../util/file-lines.js';
 import { readRunFileText } from '../store/run-file.js';
-import { collectGarbage, collectGarbageEvery } from '../shared/heap.js';
+import { collectGarbage, collectGarbageEvery, collectGarbageIfGrown } from '../shared/heap.js';
 import { stopIfInterrupted } from '../shared/interrupted.js';
 import { readLabels } from '../../dataset/index.js';
 
@@ -137,6 +137,7 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
     throw error;
   }
   await csvOut.commit();
+  collectGarbageIfGrown(); // the pass's last stretch and the token encoding's loading
   const summary = summarizer.finish();
   const input = builder.finish(summary);
   const summaryPath = join(dir, 'summary.json');
@@ -153,6 +154,7 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
   for (const name of ['report.md', 'junit.xml', 'report.html'] as const) {
     const path = join(dir, name);
     files.push(path);
+    collectGarbageIfGrown(); // the last report's text and its garbage, before the next
     // junit.xml has a testcase per request: written as it is rendered, never held whole.
     if (name === 'junit.xml')
       await writeJunit(
@@ -165,6 +167,7 @@ export async function renderReports(dir: string, options: RenderOptions): Promis
   if (decision !== undefined) {
     files.push(await writeVerdictFile(dir, decision.verdict));
   }
+  collectGarbageIfGrown();
   const { file, skipped } = await viewer.finish(decision?.verdict);
   if (file !== null) files.push(file);
   if (undecided !== undefined) throw undecided;

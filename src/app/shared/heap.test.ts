@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { collectGarbage, collectGarbageEvery } from './heap.js';
+import { collectGarbage, collectGarbageEvery, collectGarbageIfGrown } from './heap.js';
 
 it('collectGarbageEvery collects once every N records, never between', () => {
   let collections = 0;
@@ -17,4 +17,14 @@ it('collectGarbage runs a full collection without --expose-gc, again and again',
     collectGarbage();
     collectGarbage();
   }).not.toThrow();
+});
+
+it('collectGarbageIfGrown collects only once the heap grew past the growth since the last collection', () => {
+  collectGarbage();
+  expect(collectGarbageIfGrown(Number.MAX_SAFE_INTEGER)).toBe(false);
+  // Held until the check: 4 MB of live objects past the last collection's heap.
+  const held = Array.from({ length: 64 }, () => new Array<number>(8192).fill(1.5));
+  expect(collectGarbageIfGrown(1024 * 1024)).toBe(true);
+  expect(collectGarbageIfGrown(1024 * 1024)).toBe(false); // measured again from this collection
+  expect(held.length).toBe(64);
 });

@@ -21,7 +21,7 @@ import {
   type ViewRunInput,
 } from '../../viewer/model.js';
 import { readViewerBundle, type ViewerBundle } from '../../viewer/assets.js';
-import { renderViewerFile } from '../../viewer/page.js';
+import { viewerFileChunks } from '../../viewer/page.js';
 import type { ViewSource } from '../../viewer/server.js';
 import type { ReviewRequest, ViewData, ViewDetail, ViewRecord } from '../../viewer/view-data.js';
 import { readRecordAt, readRecordEntries, type RecordEntry, type RecordPlace } from '../store/read-records.js';
@@ -444,7 +444,7 @@ export async function openViewerFile(
       const file = join(dir, 'viewer.html');
       await writeFileAtomic(
         file,
-        renderViewerFile({ title: `chatbench viewer: ${name}`, bundle, ...builder.finish(verdict) }),
+        viewerFileChunks({ title: `chatbench viewer: ${name}`, bundle, ...builder.finish(verdict) }),
       );
       return { file, skipped: null };
     },
