@@ -38,9 +38,11 @@ describe('capYoungGeneration (issue 24)', () => {
 
   it('stops the semi-spaces at the cap, and holds it after a worker resets V8 flags', () => {
     // The same allocation without the cap grows them past it (V8's default goes to 16 MiB).
-    expect(semiSpaces('none').afterWorker).toBeGreaterThan(4);
+    expect(semiSpaces('none').afterWorker).toBeGreaterThan(8);
+    // The gc observer's callback and a worker's 'online' come as tasks: on a busy machine one more
+    // scavenge may come first and double the space once past the cap (the module says so), never more.
     const { capped, afterWorker } = semiSpaces('cap');
-    expect(capped).toBeLessThanOrEqual(4);
-    expect(afterWorker).toBeLessThanOrEqual(4);
+    expect(capped).toBeLessThanOrEqual(8);
+    expect(afterWorker).toBeLessThanOrEqual(8);
   });
 });
