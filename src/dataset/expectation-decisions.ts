@@ -8,6 +8,7 @@
  */
 import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
+import { parseJsonlLine } from '../util/jsonl-line.js';
 import type { DraftQuestion, DraftRow } from './draft-expectations.js';
 
 /** The default name of the draft, in the run directory. */
@@ -73,23 +74,11 @@ export function createDecisionsParser(file: string) {
   let count = 0;
   return {
     line(line: string, number: number, terminated: boolean): void {
-      if (line.trim() === '') return;
-      let json: unknown;
-      try {
-        json = JSON.parse(line);
-      } catch (error) {
-        if (terminated) problems.push(`${file}:${number}: not JSON (${(error as Error).message})`);
-        return;
-      }
-      const parsed = DecisionSchema.safeParse(json);
-      if (!parsed.success) {
-        problems.push(
-          ...parsed.error.issues.map((i) => `${file}:${number}: ${i.path.join('.') || 'decision'}: ${i.message}`),
-        );
-        return;
-      }
+      const parsed = parseJsonlLine(DecisionSchema, 'decision', file, line, number, terminated);
+      if (parsed.kind === 'problems') problems.push(...parsed.problems);
+      if (parsed.kind !== 'value') return;
       count += 1;
-      const { question_id, document_id, decision } = parsed.data;
+      const { question_id, document_id, decision } = parsed.value;
       const ofQuestion = decisions.get(question_id) ?? new Map<string, DecisionKind>();
       ofQuestion.set(document_id, decision);
       decisions.set(question_id, ofQuestion);

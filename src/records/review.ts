@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { answerKey } from './answer-key.js';
 import type { LabelVerdict } from './quality.js';
 import { ModeSchema } from './record.js';
+import { parseJsonlLine } from '../util/jsonl-line.js';
 
 export const REVIEW_VERSION = 1;
 export const REVIEWS_FILE = 'reviews.jsonl';
@@ -84,23 +85,10 @@ export function createReviewsParser(file: string) {
   let torn = 0;
   return {
     line(line: string, number: number, terminated: boolean): void {
-      if (line.trim() === '') return;
-      let json: unknown;
-      try {
-        json = JSON.parse(line);
-      } catch (error) {
-        if (!terminated) torn += 1;
-        else problems.push(`${file}:${number}: not JSON (${(error as Error).message})`);
-        return;
-      }
-      const parsed = ReviewSchema.safeParse(json);
-      if (parsed.success) reviews.push(parsed.data);
-      else
-        problems.push(
-          ...parsed.error.issues.map(
-            (issue) => `${file}:${number}: ${issue.path.join('.') || 'review'}: ${issue.message}`,
-          ),
-        );
+      const parsed = parseJsonlLine(ReviewSchema, 'review', file, line, number, terminated);
+      if (parsed.kind === 'torn') torn += 1;
+      else if (parsed.kind === 'value') reviews.push(parsed.value);
+      else if (parsed.kind === 'problems') problems.push(...parsed.problems);
     },
     result: (): { reviews: Review[]; problems: string[]; torn: number } => ({ reviews, problems, torn }),
   };
