@@ -5,6 +5,8 @@ import { makeFigures, makeModel, makeRecord, makeScores } from '../metrics/test-
 import type { RequestRecord } from '../records/record.js';
 import { humanVerdicts, type Review } from '../records/review.js';
 import { buildViewData, createViewCollector, type CollectedRun, conversationOrder } from './model.js';
+import { tokenSummaries } from './ui/token-summary.js';
+import type { ViewData } from './view-data.js';
 
 const collect = (records: RequestRecord[], reviews: Review[] = []): CollectedRun => {
   const c = createViewCollector({ verdicts: humanVerdicts(reviews) });
@@ -211,5 +213,83 @@ describe('buildViewData: questions that expect nothing (issue 27)', () => {
     expect(data.columns[0]).toMatchObject({ unchecked_questions: 2 });
     expect(data.columns[0]!.figures[row]).toBeNull();
     expect(data.cell_figures.map((f) => f.name)).not.toContain('pass_rate');
+  });
+});
+
+const tokenView = (collected: CollectedRun): ViewData =>
+  buildViewData({
+    runs: [{ name: 'run', source: 'run', collected, reviews: 0, comparison: null }],
+    mode: 'server',
+    generatedBy: 'chatbench test',
+    details: { source: 'server' },
+  });
+
+/** Three counted answers of `fast`, two gaps each; `slow` counted once and streamed in one delta (no gap). */
+function tokenRecords(): RequestRecord[] {
+  const fast = [100, 200, 400].map((tokens, i) =>
+    makeRecord({
+      question_id: `q${i}`,
+      set: 'fast',
+      output_tokens: tokens,
+      output_tokens_per_s: tokens / 4,
+      tpot_per_token_ms: 10 + i,
+      answer_gaps_ms: [5 + i, 50 + i],
+    }),
+  );
+  const slow = makeRecord({
+    question_id: 'q0',
+    set: 'slow',
+    output_tokens: 30,
+    output_tokens_per_s: 3,
+    tpot_per_token_ms: null,
+    answer_gaps_ms: [],
+  });
+  const uncounted = makeRecord({ question_id: 'q0', set: 'plain', answer_gaps_ms: [] });
+  return [...fast, slow, uncounted];
+}
+
+describe('the token summary of the viewer (ui/token-summary)', () => {
+  it("reads each column's figures from the run summary (summary.json's), recomputing none", () => {
+    const collected = collect(tokenRecords());
+    const rows = tokenSummaries(tokenView(collected));
+    const group = (set: string) => collected.data.summary.groups.find((g) => g.set === set)!;
+    const fast = group('fast');
+    expect(rows.map((r) => r.label)).toEqual(['fast', 'slow']); // `plain` has no token figure: left out
+    expect(rows[0]).toEqual({
+      column: 0,
+      label: 'fast',
+      output_tokens: fast.latency.output_tokens!.p50,
+      output_tokens_per_s: fast.latency.output_tokens_per_s!.p50,
+      tpot_per_token_ms: fast.latency.tpot_per_token_ms!.p50,
+      itl_p50_ms: fast.answer_gap_ms!.p50,
+      itl_p99_ms: fast.answer_gap_ms!.p99,
+      answers: 3,
+      gaps: 6,
+    });
+    // and those are the medians of the answers above: the summary's rule, not the block's
+    expect([rows[0]!.output_tokens, rows[0]!.output_tokens_per_s, rows[0]!.tpot_per_token_ms]).toEqual([200, 50, 11]);
+    expect(rows[1]).toMatchObject({ output_tokens: 30, tpot_per_token_ms: null, itl_p50_ms: null, gaps: null });
+  });
+
+  it('keeps a multi-model set per model, as the overview does', () => {
+    const duo = makeRecord({
+      question_id: 'q0',
+      set: 'duo',
+      models: [
+        makeModel(0, { output_tokens: 12, answer_gaps_ms: [4, 6] }),
+        makeModel(1, { output_tokens: 40, answer_gaps_ms: [] }),
+      ],
+    });
+    const collected = collect([duo]);
+    const rows = tokenSummaries(tokenView(collected));
+    const gaps = collected.data.summary.groups.find((g) => g.model_index === 0)!.answer_gap_ms!;
+    expect(rows.map((r) => [r.label, r.output_tokens, r.itl_p50_ms, r.gaps])).toEqual([
+      ['duo · model-0', 12, gaps.p50, 2],
+      ['duo · model-1', 40, null, null],
+    ]);
+  });
+
+  it('is empty for a run without token figures', () => {
+    expect(tokenSummaries(tokenView(collect([makeRecord({ answer_gaps_ms: [] })])))).toEqual([]);
   });
 });

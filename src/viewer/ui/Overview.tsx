@@ -3,13 +3,15 @@
  * The sets side by side: every figure of the catalogue that the runs have, with its interval and
  * n; the best of a row marked only where the run's verdict says a set is significantly best (the
  * paired comparison of its sets, viewer/ui/best). The verdict opens it, with what the run can say
- * of which model answered. A figure's name links to the questions sorted by it.
+ * of which model answered. A figure's name links to the questions sorted by it. Below, each set's
+ * token figures in one block (ui/TokenSummary).
  */
 import { useState } from 'preact/hooks';
 import type { ViewData } from '../view-data.js';
 import { bestOf, enoughValues } from './best.js';
 import { formatEstimate } from './figures.js';
 import { href } from './route.js';
+import { TokenSummaryBlock } from './TokenSummary.js';
 
 export function Overview(props: { data: ViewData; params: URLSearchParams }) {
   const { data } = props;
@@ -120,6 +122,7 @@ export function Overview(props: { data: ViewData; params: URLSearchParams }) {
         (Student t for scores, Wilson for rates); latency statistics are over ok requests. Click a figure to sort the
         questions by it, worst first.
       </p>
+      <TokenSummaryBlock data={data} />
     </div>
   );
 }

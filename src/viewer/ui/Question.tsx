@@ -2,7 +2,8 @@
  * @module viewer/ui/Question
  * One question: its text and expected documents, every column's answer side by side (wrapped,
  * citations linked), checks and scores, the judge's and any other extra fields, the waterfall of
- * milestones, every attempt, and the review of each answer.
+ * milestones, every attempt, and the review of each answer. Each answer's token figures stand over its
+ * set's (the run summary's, ui/token-summary).
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { answerKey } from '../../records/answer-key.js';
@@ -18,6 +19,7 @@ import { Judge, ReviewMark } from './judge.js';
 import { judgeLines } from './judge-lines.js';
 import { href } from './route.js';
 import { tokenLine } from './token-line.js';
+import { tokenSummaries, tokenSummaryLine, type TokenSummary } from './token-summary.js';
 
 type Raw = Readonly<Record<string, unknown>>;
 
@@ -344,6 +346,8 @@ function PaneView(props: {
   expected: readonly string[];
   scale: number;
   data: ViewData;
+  /** Its column's token figures from the run summary (ui/token-summary); undefined when it has none. */
+  setTokens: TokenSummary | undefined;
   reviews: readonly Review[];
   readOnly: boolean;
   onSave: (pane: Pane, verdict: Verdict, note: string) => Promise<void>;
@@ -376,6 +380,11 @@ function PaneView(props: {
         {tokens === null ? null : (
           <p class="meta tokens" data-figures="tokens">
             {tokens}
+          </p>
+        )}
+        {props.setTokens === undefined ? null : (
+          <p class="meta tokens" data-figures="set-tokens" title="this set's figures in the run summary (summary.json)">
+            {tokenSummaryLine(props.setTokens)}
           </p>
         )}
         {outcome === 'skipped' ? <p class="muted">{str(pane.figures.error_message)}</p> : null}
@@ -446,6 +455,7 @@ export function QuestionPage(props: {
     (p) => p.repeat === (repeats.includes(repeat) ? repeat : (repeats[0] ?? 0)) && (showBaseline || p.run >= 0),
   );
   const scale = Math.max(1, ...shown.map((p) => num(p.figures.total_ms) ?? 0));
+  const setTokens = new Map(tokenSummaries(data).map((s) => [s.column, s]));
   const save = async (pane: Pane, verdict: Verdict, note: string) => {
     const review = await props.source.saveReview({
       run: pane.run,
@@ -534,6 +544,7 @@ export function QuestionPage(props: {
               expected={question.expected}
               scale={scale}
               data={data}
+              setTokens={p.column === undefined ? undefined : setTokens.get(p.column.id)}
               reviews={reviews.byAnswer.get(`${p.run}|${answerKey(p.key, p.model_index)}`) ?? []}
               readOnly={props.source.readOnly}
               onSave={save}
