@@ -2,17 +2,23 @@
  * Issue 27 §6 in a real browser (Debian's chromium through playwright-core, one launch for the
  * file): the viewer's overview shows the ITL (`answer_gap_ms`, pooled) per set next to the token
  * figures, and a question's page each answer's output tokens, tokens/s, TPOT and its own ITL.
+ * The "Tokens per set" block and each pane's set line print the figures of the run's
+ * summary.json (as `chatbench report` writes it), digit for digit.
  * Skipped, saying why, where /usr/bin/chromium is absent.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openViewRuns } from '../../src/app/shared/view-runs.js';
+import { main } from '../../src/cli/main.js';
 import { makeRecord } from '../../src/metrics/test-records.js';
+import { SummarySchema } from '../../src/records/summary.js';
+import { formatCount, formatMs } from '../../src/reports/format.js';
 import { readViewerBundle } from '../../src/viewer/assets.js';
 import { startViewerServer } from '../../src/viewer/server.js';
+import { createFakeIo } from '../helpers/fake-io.js';
 import { buildTestBundle } from '../helpers/view-run.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -24,19 +30,35 @@ describe.skipIf(!hasChromium)('the viewer in headless chromium: token figures an
     const root = mkdtempSync(join(tmpdir(), 'chatbench-viewer-tokens-'));
     const dir = join(root, 'run');
     mkdirSync(dir);
-    // Two answers streamed with gaps 10, 20 and 30 ms: pooled and each alone, p50 20 ms, p95 29 ms.
-    const records = ['q1', 'q2'].map((q) =>
+    // Three answers of three lengths streamed with gaps 10, 20 and 30 ms: pooled and each alone, p50 20 ms, p95 29 ms.
+    const answers = {
+      q1: 'Employees get twenty-five days of paid time off each year.',
+      q2: 'Twenty-five days.',
+      q3: 'Employees get twenty-five days of paid time off each year, and unused days carry over to March.',
+    };
+    const records = Object.entries(answers).map(([q, answer]) =>
       makeRecord({
         question_id: q,
         key: `${q}|fast|stream|0`,
         set: 'fast',
-        answer: 'Employees get twenty-five days of paid time off each year.',
+        answer,
         ttft_ms: 100,
         total_ms: 1000,
         answer_gaps_ms: [10, 20, 30],
       }),
     );
     writeFileSync(join(dir, 'results.jsonl'), `${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    expect(await main(['report', dir], createFakeIo({ cwd: root }).io)).toBe(0);
+    const group = SummarySchema.parse(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'))).groups[0]!;
+    const { output_tokens: tokens, output_tokens_per_s: rate, tpot_per_token_ms: tpot } = group.latency;
+    const itl = group.answer_gap_ms!;
+    const fromSummary = [
+      formatCount(tokens!.p50),
+      rate!.p50.toFixed(1),
+      formatMs(tpot!.p50),
+      formatMs(itl.p50),
+      formatMs(itl.p99),
+    ];
     const source = await openViewRuns({ runs: ['run'], cwd: root, reviewer: 'ann', version: 'test', resamples: 200 });
     const server = await startViewerServer({ source, bundle: await readViewerBundle(await buildTestBundle()) });
     const browser = await chromium.launch({
@@ -53,12 +75,21 @@ describe.skipIf(!hasChromium)('the viewer in headless chromium: token figures an
       const names = await page.locator('tr[data-figure]').evaluateAll((rows) => rows.map((r) => r.dataset.figure));
       expect(names.indexOf('answer_gap_ms.p50')).toBeGreaterThan(names.indexOf('tpot_per_token_ms.max'));
       expect(names.indexOf('answer_gap_ms.p95')).toBeGreaterThan(0);
+      // The block per set: summary.json's figures as printed, nothing recomputed.
+      const block = page.locator('[data-block="token-summary"] tr[data-column="fast"]');
+      expect(await block.locator('td').allTextContents()).toEqual(fromSummary);
+      expect(await block.locator('th .sub').textContent()).toBe(`${tokens!.count} answers · ${itl.count} gaps`);
 
       await page.goto(`${server.url}#/q/q1`);
       const line = page.locator('[data-figures="tokens"]');
       await line.first().waitFor({ timeout: 10_000 });
       expect(await line.first().textContent()).toMatch(
         /^\d+ tokens · [\d.]+ tokens\/s · TPOT [\d.]+ ms · ITL p50 20\.0 ms, p95 29\.0 ms \(3 gaps\)$/,
+      );
+      // under it, the set's line from the same summary
+      const [t, r, tp, i50, i99] = fromSummary;
+      expect(await page.locator('[data-figures="set-tokens"]').first().textContent()).toBe(
+        `set: median ${t} tokens, ${r} tokens/s · TPOT p50 ${tp} · ITL p50 ${i50}, p99 ${i99}`,
       );
     } finally {
       await browser.close();
