@@ -39,9 +39,11 @@ export function* planRequests(input: PlanInput, shard?: Shard | null): Generator
   let index = 0;
   let unit = 0;
   for (let repeat = 0; repeat < input.repeat; repeat += 1) {
+    let question = 0;
     for (const rows of layout.units) {
+      const mine = inShard(question++, shard);
       for (const { set, mode, modelNames } of layout.pairs) {
-        if (!inShard(unit, shard)) {
+        if (!mine) {
           index += rows.length;
           unit += 1;
           continue;
@@ -139,28 +141,23 @@ export interface EvalPlan extends Iterable<PlannedRequest> {
 /** The plan of `input` (one shard of it with `shard`), lazily: see planRequests. */
 export function createEvalPlan(input: PlanInput, shard?: Shard | null): EvalPlan {
   const layout = planLayout(input);
-  const unitsPerRepeat = layout.units.length * layout.pairs.length;
-  let length = 0;
-  for (let repeat = 0; repeat < input.repeat; repeat += 1) {
-    let unit = repeat * unitsPerRepeat;
-    for (const rows of layout.units) {
-      for (let pair = 0; pair < layout.pairs.length; pair += 1, unit += 1)
-        if (inShard(unit, shard)) length += rows.length;
-    }
-  }
-  // `question|set|mode` → [position within a repeat, unit within a repeat]; built on the first lookup.
+  let perRepeat = 0;
+  let question = 0;
+  for (const rows of layout.units) if (inShard(question++, shard)) perRepeat += rows.length * layout.pairs.length;
+  const length = perRepeat * input.repeat;
+  // `question|set|mode` → [position within a repeat, the question's unit of the dataset]; built on the first lookup.
   let positions: Map<string, readonly [number, number]> | undefined;
   const keyIndex = (key: string): number | null => {
     if (positions === undefined) {
       positions = new Map();
       let position = 0;
-      let unit = 0;
+      let question = 0;
       for (const rows of layout.units) {
         for (const { set, mode } of layout.pairs) {
           for (const at of rows)
-            positions.set(requestKey(layout.source.id(at), set.name, mode, 0).slice(0, -2), [position++, unit]);
-          unit += 1;
+            positions.set(requestKey(layout.source.id(at), set.name, mode, 0).slice(0, -2), [position++, question]);
         }
+        question += 1;
       }
     }
     const bar = key.lastIndexOf('|');
@@ -168,7 +165,7 @@ export function createEvalPlan(input: PlanInput, shard?: Shard | null): EvalPlan
     const repeat = Number(repeatText);
     if (bar < 0 || !/^(0|[1-9]\d*)$/.test(repeatText) || repeat >= input.repeat) return null;
     const at = positions.get(key.slice(0, bar));
-    if (at === undefined || !inShard(repeat * unitsPerRepeat + at[1], shard)) return null;
+    if (at === undefined || !inShard(at[1], shard)) return null;
     return repeat * layout.perRepeat + at[0];
   };
   const turns = layout.source.turns;

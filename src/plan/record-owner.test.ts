@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DatasetRowSchema, type DatasetRow } from '../dataset/index.js';
 import type { SetDefinition } from '../sets/index.js';
-import { buildPlan } from './build-plan.js';
+import { buildPlan, planRequests } from './build-plan.js';
 import { createLoadPlan } from './load-plan.js';
 import { shardOfRecord, type PlanOutline } from './record-owner.js';
 import { selectShard } from './shard.js';
@@ -20,7 +20,14 @@ describe('shardOfRecord', () => {
     'eval: every request of a plan belongs to the shard that plan gives it (%d shards)',
     (count) => {
       const sets = [set('fast'), set('duo', true), set('x|y')];
-      const plan = buildPlan({ rows, sets, defaults: {}, mode: 'both', repeat: 3 });
+      const input = { rows, sets, defaults: {}, mode: 'both', repeat: 3 } as const;
+      const plan = buildPlan(input);
+      // The shard each request is planned in, by the plan itself.
+      const planned = new Map(
+        Array.from({ length: count }, (_, i) =>
+          [...planRequests(input, { index: i + 1, count })].map((p) => [p.key, i + 1] as const),
+        ).flat(),
+      );
       const outline: PlanOutline = {
         command: 'eval',
         questionIds: rows.map((r) => r.id),
@@ -30,7 +37,8 @@ describe('shardOfRecord', () => {
         repeat: 3,
         shardCount: count,
       };
-      expect(plan.map((p) => shardOfRecord(outline, p))).toEqual(plan.map((p) => (p.index % count) + 1));
+      expect(planned.size).toBe(plan.length);
+      expect(plan.map((p) => shardOfRecord(outline, p))).toEqual(plan.map((p) => planned.get(p.key)));
     },
   );
 
@@ -51,7 +59,7 @@ describe('shardOfRecord', () => {
       repeat: number,
       key = `${question_id}|${s}|${mode}|${repeat}`,
     ) => shardOfRecord(outline, { key, question_id, set: s, mode, repeat });
-    expect(r('q1', 'fast', 'full', 1)).toBe(1); // plan index 4: (repeat 1 × 1 question + 0) × 3 + 1
+    expect(r('q1', 'fast', 'full', 1)).toBe(1); // q1 is the dataset's first unit: shard 1 of 2
     expect(r('q9', 'fast', 'full', 0)).toEqual({ reason: 'question "q9" is not in the run\'s dataset' });
     expect(r('q1', 'slow', 'full', 0)).toEqual({ reason: 'set "slow" is not one of the plan\'s sets' });
     expect(r('q1', 'duo', 'full', 0)).toEqual({ reason: 'mode full is not planned for set duo' });

@@ -5,10 +5,10 @@
  * record's own fields. `merge` checks every record with it: a record whose key is in no shard's
  * plan, or that sits in another shard's results.jsonl than its own, is refused. Pure.
  *
- * Eval plans are ordered repeat → unit → set → mode (build-plan.ts: a unit is a conversation, or a
- * question on its own) and unit u of that order goes to shard u mod N + 1 (shard.ts); without
- * conversations a unit is one request. Load arrival k asks question (or plays conversation)
- * `order(k)` and goes to shard k mod N + 1.
+ * Eval plans shard by the dataset's units (build-plan.ts: a unit is a conversation, or a question on
+ * its own): unit u, with every set, mode and repeat it is asked under, goes to shard u mod N + 1
+ * (shard.ts). Load arrival k asks question (or plays conversation) `order(k)` and goes to shard
+ * k mod N + 1.
  */
 import { requestKey } from '../records/record.js';
 import type { QuestionOrder } from '../records/load-spec.js';
@@ -55,7 +55,7 @@ export function shardOfRecord(plan: PlanOutline, record: RecordIdentity): number
   if (record.key !== requestKey(record.question_id, record.set, record.mode, record.repeat)) {
     return { reason: `its key does not match its question_id, set, mode and repeat` };
   }
-  const index = plan.command === 'eval' ? evalIndex(plan, record) : loadIndex(plan, record);
+  const index = plan.command === 'eval' ? evalUnit(plan, record) : loadIndex(plan, record);
   return typeof index === 'number' ? (index % plan.shardCount) + 1 : index;
 }
 
@@ -81,27 +81,17 @@ function unitOf(units: ReadonlyArray<readonly string[]>, id: string): number | u
   return map.get(id);
 }
 
-function evalIndex(plan: Extract<PlanOutline, { command: 'eval' }>, r: RecordIdentity): number | { reason: string } {
-  const row = plan.units === null ? positionOf(plan.questionIds, r.question_id) : unitOf(plan.units, r.question_id);
-  if (row === undefined) return { reason: `question ${JSON.stringify(r.question_id)} is not in the run's dataset` };
-  const rows = plan.units === null ? plan.questionIds.length : plan.units.length;
-  let offset = 0;
-  let perQuestion = 0;
-  let found: number | undefined;
-  for (const set of plan.sets) {
-    const modes = plannedModes(set, plan.mode);
-    if (set.name === r.set) {
-      const at = modes.indexOf(r.mode as (typeof modes)[number]);
-      if (at === -1) return { reason: `mode ${r.mode} is not planned for set ${set.name}` };
-      found = offset + at;
-    }
-    offset += modes.length;
-    perQuestion += modes.length;
-  }
-  if (found === undefined) return { reason: `set ${JSON.stringify(r.set)} is not one of the plan's sets` };
+/** The dataset unit (conversation, or question on its own) the record's request is planned under, once the plan is checked to ask it. */
+function evalUnit(plan: Extract<PlanOutline, { command: 'eval' }>, r: RecordIdentity): number | { reason: string } {
+  const unit = plan.units === null ? positionOf(plan.questionIds, r.question_id) : unitOf(plan.units, r.question_id);
+  if (unit === undefined) return { reason: `question ${JSON.stringify(r.question_id)} is not in the run's dataset` };
+  const set = plan.sets.find((s) => s.name === r.set);
+  if (set === undefined) return { reason: `set ${JSON.stringify(r.set)} is not one of the plan's sets` };
+  if (!(plannedModes(set, plan.mode) as readonly string[]).includes(r.mode))
+    return { reason: `mode ${r.mode} is not planned for set ${set.name}` };
   if (!Number.isInteger(r.repeat) || r.repeat < 0 || r.repeat >= plan.repeat)
     return { reason: `repeat ${r.repeat} is outside the plan's ${plan.repeat} repeats` };
-  return (r.repeat * rows + row) * perQuestion + found;
+  return unit;
 }
 
 function loadIndex(plan: Extract<PlanOutline, { command: 'load' }>, r: RecordIdentity): number | { reason: string } {

@@ -1,12 +1,13 @@
 /**
  * @module plan/shard
- * Deterministic shards of a plan (`--shard i/N`, 1-based). The unit of distribution is the
- * conversation: unit `u` (a request's `unit`, its own index for a question on its own) goes to
- * shard `u mod N + 1`, so every turn of a conversation is in one shard (and one worker) and runs
- * in order there. Every planned request is in exactly one shard; the split depends only on the
- * plan, so it is the same on every machine. Because the plan interleaves sets per question, each
- * shard gets a fair mix of sets and questions; without conversations shards differ in size by at
- * most one request.
+ * Deterministic shards of an eval plan (`--shard i/N`, 1-based). The unit of distribution is the
+ * dataset's unit, a conversation or a question on its own: unit `u` (its position in the dataset)
+ * goes to shard `u mod N + 1` with every set, mode and repeat it is asked under. So every turn of a
+ * conversation is in one shard and runs in order there, and each shard compares its sets on the
+ * same questions: a shard's verdict (and `demo --quick`, the first tenth) pairs them as the whole
+ * run's does. Every planned request is in exactly one shard; the split depends only on the plan,
+ * so it is the same on every machine. Without conversations shards differ in size by at most one
+ * question's requests. (A load plan shards its arrivals instead: plan/arrivals.ts.)
  */
 import type { Shard } from '../records/shard.js';
 
@@ -27,10 +28,18 @@ export function inShard(index: number, shard: Shard | null | undefined): boolean
   return !shard || index % shard.count === shard.index - 1;
 }
 
-/** The requests of one shard, in plan order, keeping their plan `index`: whole units (conversations). */
-export function selectShard<T extends { index: number; unit?: number | undefined }>(
-  plan: readonly T[],
-  shard: Shard | null | undefined,
-): T[] {
-  return plan.filter((p) => inShard(p.unit ?? p.index, shard));
+/**
+ * The requests of one shard of a whole plan, in plan order, keeping their plan `index`: whole
+ * dataset units, numbered in the order the plan first asks them (the dataset's order).
+ */
+export function selectShard<
+  T extends { readonly question_id: string; readonly conversation?: { readonly id: string } | null },
+>(plan: readonly T[], shard: Shard | null | undefined): T[] {
+  const units = new Map<string, number>();
+  return plan.filter((p) => {
+    const id = p.conversation ? `conversation|${p.conversation.id}` : `question|${p.question_id}`;
+    let unit = units.get(id);
+    if (unit === undefined) units.set(id, (unit = units.size));
+    return inShard(unit, shard);
+  });
 }
