@@ -13,6 +13,11 @@ export default defineConfig({
     // One module graph per worker, not per file: importing it again for each of 120 files cost
     // 55 s of a 150 s run. Tests restore what they change (fake timers, env) in their own hooks.
     isolate: false,
+    // Transformed modules kept on disk (node_modules/.experimental-vitest-cache, keyed by each file's
+    // content and the config) for the next run: vite's transform of ~700 TypeScript modules cost
+    // 20 s of a run, and a warm run reads them instead (the main module graph: 2.5 → 1.7 CPU s).
+    // `npx vitest --clearCache` empties it; a fresh clone fills it on its first run.
+    experimental: { fsModuleCache: true },
     // Bounds against a hang, not a speed requirement: a busy runner may take many times a quiet one's time.
     testTimeout: 60_000,
     hookTimeout: 60_000,

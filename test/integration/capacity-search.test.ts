@@ -45,8 +45,9 @@ it(
         '2s',
         '--step-warmup',
         '500ms',
+        // Four steps: the ramp's 12 and 24/s, then two of the bisection (a fifth would only converge).
         '--max-steps',
-        '6',
+        '4',
         '--max-duration',
         '60s',
         '--slo',

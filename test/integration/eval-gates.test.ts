@@ -29,15 +29,15 @@ function smallDataset(dir: string): string {
 /**
  * gpt-4o with fixed (not random) delays of real size: a first token at 500 ms, so the noise of a
  * busy machine (tens of ms) stays far below what the latency gate looks for (×1.5), and a slower
- * profile (5,000 ms) is unmistakable: a machine so busy that it adds the same delay d to both
- * would need d ≥ 8.5 s to pass it ((5000 + d) / (500 + d) ≤ 1.5). What the test checks is what the
- * gates decided.
+ * profile (2,500 ms) is unmistakable: a machine so busy that it adds the same delay d to both
+ * would need d ≥ 3.5 s to pass it ((2500 + d) / (500 + d) ≤ 1.5). Tokens come 1 ms apart: no gate
+ * reads the answer's length in time. What the test checks is what the gates decided.
  */
 const fixed = (ms: number) => ({ median: ms, p99: ms });
 const profile = (fields: Record<string, unknown> = {}): SimConfigInput => ({
   chat: {
     time_scale: 1,
-    profiles: { 'gpt-4o': { pre_answer_ms: fixed(100), first_token_ms: fixed(500), token_ms: fixed(4), ...fields } },
+    profiles: { 'gpt-4o': { pre_answer_ms: fixed(100), first_token_ms: fixed(500), token_ms: fixed(1), ...fields } },
   },
 });
 
@@ -118,7 +118,7 @@ describe('eval --baseline --gate', () => {
       expect(worse.stderr).toMatch(/q0\d\d/);
       expect(readFileSync(join(dir, 'worse', 'junit.xml'), 'utf8')).toMatch(/<failure[^>]*citation_recall delta/);
 
-      const slower = await evalAgainst(profile({ first_token_ms: fixed(5000) }), join(dir, 'slower'), gates);
+      const slower = await evalAgainst(profile({ first_token_ms: fixed(2500) }), join(dir, 'slower'), gates);
       expect(slower.code, slower.stderr + slower.stdout).toBe(1);
       expect(slower.stderr).toMatch(/gate failed: ttft_ms\.p50 ratio <= 1\.5/);
       expect(slower.stderr).not.toMatch(/gate failed: citation_recall/);

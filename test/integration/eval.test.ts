@@ -62,7 +62,7 @@ describe('chatbench eval against the simulator', () => {
     const sim = await startSim({
       config: {
         chat: {
-          stall_ms: 1_000_000, // scaled by time_scale: 20 s, far past the 2 s timeout
+          stall_ms: 1_000_000, // scaled by time_scale: 20 s, far past the 1 s timeout
           time_scale: 0.02,
           faults: {
             triggers: Object.entries(faults).map(([match, [fault]]) => ({
@@ -90,7 +90,7 @@ describe('chatbench eval against the simulator', () => {
       '--set',
       'mini=openai:gpt-4o-mini',
       '--timeout',
-      '2s',
+      '1s',
       '--concurrency',
       '3',
       '--out',

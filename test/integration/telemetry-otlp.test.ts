@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import protobuf from 'protobufjs';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
-import { spawnCli } from '../helpers/spawn-cli.js';
+import { main } from '../../src/cli/main.js';
+import { createFakeIo } from '../helpers/fake-io.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chatbench-otlp-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -64,24 +65,28 @@ describe('OTLP/HTTP export', () => {
     const { port } = server.address() as { port: number };
 
     const out = join(dir, 'run');
-    const cli = spawnCli([
-      'load',
-      '--sim',
-      '--dataset',
-      'datasets/sample.csv',
-      '--rate',
-      '5',
-      '--duration',
-      '1s',
-      '--out',
-      out,
-      '--otlp-endpoint',
-      `http://127.0.0.1:${port}/v1/metrics`,
-      '--otlp-header',
-      'x-team=bench',
-    ]);
-    const { code } = await cli.exited;
-    expect(code, cli.stderr()).toBe(0);
+    // In-process: what is tested is what the receiver gets, not a process edge.
+    const fake = createFakeIo();
+    const code = await main(
+      [
+        'load',
+        '--sim',
+        '--dataset',
+        'datasets/sample.csv',
+        '--rate',
+        '5',
+        '--duration',
+        '1s',
+        '--out',
+        out,
+        '--otlp-endpoint',
+        `http://127.0.0.1:${port}/v1/metrics`,
+        '--otlp-header',
+        'x-team=bench',
+      ],
+      fake.io,
+    );
+    expect(code, fake.stderr()).toBe(0);
 
     expect(exports.length).toBeGreaterThan(0);
     const last = exports.at(-1)!;

@@ -12,7 +12,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
-import { spawnCli, waitFor } from '../helpers/spawn-cli.js';
+import { main } from '../../src/cli/main.js';
+import { createFakeIo } from '../helpers/fake-io.js';
+import { waitFor } from '../helpers/spawn-cli.js';
 import { bucketOf } from '../../src/telemetry/series.js';
 
 const PROMETHEUS = '/usr/bin/prometheus';
@@ -80,25 +82,29 @@ describe.skipIf(!hasPrometheus)('Prometheus scrape and remote write (Debian prom
     await waitFor(() => ready, `prometheus ready (${promLog})`, 20_000).finally(() => clearInterval(poll));
 
     const out = join(dir, 'run');
-    const cli = spawnCli([
-      'load',
-      '--sim',
-      '--dataset',
-      'datasets/sample.csv',
-      '--rate',
-      '8',
-      '--duration',
-      '2s',
-      '--out',
-      out,
-      '--metrics-listen',
-      `127.0.0.1:${metricsPort}`,
-      '--metrics-remote-write',
-      `${base}/api/v1/write`,
-    ]);
-    const { code } = await cli.exited;
-    expect(code, cli.stderr()).toBe(0);
-    expect(cli.stderr()).not.toMatch(/pushes failed/);
+    // In-process: what is tested is what the receiver gets, not a process edge.
+    const fake = createFakeIo();
+    const code = await main(
+      [
+        'load',
+        '--sim',
+        '--dataset',
+        'datasets/sample.csv',
+        '--rate',
+        '8',
+        '--duration',
+        '2s',
+        '--out',
+        out,
+        '--metrics-listen',
+        `127.0.0.1:${metricsPort}`,
+        '--metrics-remote-write',
+        `${base}/api/v1/write`,
+      ],
+      fake.io,
+    );
+    expect(code, fake.stderr()).toBe(0);
+    expect(fake.stderr()).not.toMatch(/pushes failed/);
 
     const measured = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')).windows.measured;
     const expected = Object.fromEntries(

@@ -31,11 +31,12 @@ async function service(chat: (req: RawRequest, res: ServerResponse) => void, ver
 const okStream = () => streamedAnswer({ deltas: ['A fine answer.'] }).join('');
 
 /**
- * Runs eval against `origin` with 3 questions and a silence limit of `timeout` (1 s: the attacks on
- * silence; a byte-cap attack takes a long one, so that only its cap can end it on a busy machine);
+ * Runs eval against `origin` with 3 questions and a silence limit of `timeout` (300 ms: the attacks
+ * on silence, where every request times out, so a short limit cannot fail an answer that would have
+ * come; a byte-cap attack takes a long one, so that only its cap can end it on a busy machine);
  * returns the records and how much RSS grew.
  */
-async function evalAgainst(origin: string, extra: readonly string[] = [], timeout = '1s') {
+async function evalAgainst(origin: string, extra: readonly string[] = [], timeout = '300ms') {
   const dir = scratch();
   const dataset = writeCsv(dir, [
     ['q1', 'One?', '', '', 'false', 'x'],
@@ -85,7 +86,7 @@ describe('a stream that makes no progress ends at --timeout', () => {
     const { run, records, grew } = await evalAgainst(server.origin);
     // Every request failed the same way: the run says so and exits 3 (runner/early-stop).
     expect(run.code).toBe(3);
-    expect(run.stderr).toMatch(/no part received for 1 s \(--timeout/);
+    expect(run.stderr).toMatch(/no part received for 300 ms \(--timeout/);
     expect(records.map((r) => [r.question_id, r.outcome, r.error_code]).sort()).toEqual(
       [
         ['q1', 'timeout', 'SILENCE_TIMEOUT'],

@@ -13,12 +13,30 @@ import { createRetriever, type Retrieval } from './retrieval.js';
 /** Pages carry no dates; their SearchDocs say none (the date here only satisfies the document schema). */
 const UNDATED = '2026-01-01T00:00:00Z';
 
+/**
+ * The web pages' own corpus, indexed once per loaded corpus (immutable, as the corpus is): every
+ * engine started on a corpus shares it, so starting a server costs no second index (~10 ms).
+ */
+const webCorpora = new WeakMap<Corpus, Corpus>();
+
 /** A retriever over the corpus's web pages; with none, every search finds nothing. */
 export function createWebRetriever(
   corpus: Corpus,
   config: Pick<ChatConfig, 'top_k' | 'min_coverage' | 'min_score'>,
   options: { fileId: boolean },
 ): (message: string, history?: string) => Retrieval {
+  let web = webCorpora.get(corpus);
+  if (web === undefined) {
+    web = webCorpusOf(corpus);
+    webCorpora.set(corpus, web);
+  }
+  const noFilters: BaseFilters | null = null;
+  const retrieve = createRetriever(web, config, { ...options, internet: true });
+  return (message, history = '') => retrieve(message, noFilters, history);
+}
+
+/** The corpus of `corpus`'s non-empty web pages, each a document. */
+function webCorpusOf(corpus: Corpus): Corpus {
   const documents: CorpusDocument[] = corpus.pages
     .filter((page) => page.content.trim() !== '')
     .map((page) => ({
@@ -34,8 +52,5 @@ export function createWebRetriever(
       updated_at: UNDATED,
       content: page.content,
     }));
-  const noFilters: BaseFilters | null = null;
-  const web = createCorpus({ organisation: corpus.organisation, documents, pages: [] });
-  const retrieve = createRetriever(web, config, { ...options, internet: true });
-  return (message, history = '') => retrieve(message, noFilters, history);
+  return createCorpus({ organisation: corpus.organisation, documents, pages: [] });
 }
