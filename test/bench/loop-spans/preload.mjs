@@ -55,6 +55,7 @@ new PerformanceObserver((list) => {
       at: round(e.startTime - t0),
       dur: round(e.duration),
       kind: KINDS[e.detail?.kind] ?? String(e.detail?.kind),
+      flags: e.detail?.flags ?? 0,
     });
 }).observe({ entryTypes: ['gc'] });
 

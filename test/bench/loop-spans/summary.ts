@@ -10,12 +10,19 @@ import type { Gap } from './gaps.mjs';
 export type LoggedLine =
   | { readonly k: 'origin'; readonly epoch: number; readonly mono_us: number }
   | ({ readonly k: 'gap' } & Gap)
-  | { readonly k: 'gc'; readonly at: number; readonly dur: number; readonly kind: string }
+  | { readonly k: 'gc'; readonly at: number; readonly dur: number; readonly kind: string; readonly flags?: number }
   | { readonly k: 'note'; readonly text: string };
 
 export interface RunSummary {
   /** Gaps with the thread's own CPU over 3, 5 and 10 ms. */
   readonly cpuOver: { readonly 3: number; readonly 5: number; readonly 10: number };
+  /**
+   * Of those over 5 ms, the ones that waited less for a core than they ran: a long turn of the
+   * loop's own. The others mostly catch up on what piled up while the scheduler held the thread
+   * off (schedstat adds a wait when the thread runs again, so the split between two gaps is rough).
+   */
+  readonly ownOver5: number;
+  /** GCs by kind; a mark-compact that asked to collect all external memory (and not all garbage) is the memory reducer's. */
   readonly gcByKind: Readonly<Record<string, number>>;
   /** GC pauses (wall, ms) by bucket: [0,1) [1,2) [2,5) [5,10) [10,20) [20,∞). */
   readonly gcPauses: readonly number[];
@@ -26,6 +33,13 @@ export interface RunSummary {
 }
 
 export const PAUSE_BUCKETS = [0, 1, 2, 5, 10, 20] as const;
+/** v8::GCCallbackFlags: kGCCallbackFlagCollectAllAvailableGarbage, kGCCallbackFlagCollectAllExternalMemory. */
+const ALL_GARBAGE = 16;
+const ALL_EXTERNAL = 32;
+const kindOf = (gc: { kind: string; flags?: number }) =>
+  gc.kind === 'mark-compact' && ((gc.flags ?? 0) & (ALL_GARBAGE | ALL_EXTERNAL)) === ALL_EXTERNAL
+    ? 'mark-compact (memory reducer)'
+    : gc.kind;
 /** The tick's own period: a gap's wall time beyond it is what the loop stood still. */
 const TICK_MS = 1;
 
@@ -36,7 +50,7 @@ export function summarise(lines: readonly LoggedLine[], window: readonly [number
   const gcs = lines.filter((l): l is Extract<LoggedLine, { k: 'gc' }> => l.k === 'gc' && inside(l.at));
   const over = (ms: number) => gaps.filter((g) => g.cpu > ms).length;
   const gcByKind: Record<string, number> = {};
-  for (const gc of gcs) gcByKind[gc.kind] = (gcByKind[gc.kind] ?? 0) + 1;
+  for (const gc of gcs) gcByKind[kindOf(gc)] = (gcByKind[kindOf(gc)] ?? 0) + 1;
   const gcPauses = PAUSE_BUCKETS.map(
     (from, i) => gcs.filter((gc) => gc.dur >= from && gc.dur < (PAUSE_BUCKETS[i + 1] ?? Infinity)).length,
   );
@@ -45,6 +59,7 @@ export function summarise(lines: readonly LoggedLine[], window: readonly [number
   const sum = (f: (g: Gap) => number) => Math.round(long.reduce((a, g) => a + f(g), 0));
   return {
     cpuOver: { 3: over(3), 5: over(5), 10: over(10) },
+    ownOver5: gaps.filter((g) => g.cpu > 5 && g.wait < g.cpu).length,
     gcByKind,
     gcPauses,
     longGaps: { count: long.length, cpu: sum((g) => g.cpu), wait: sum((g) => g.wait), blocked: sum(blocked) },
