@@ -17,8 +17,8 @@
  * Scavenges run on the collecting thread alone (`--no-parallel-scavenge`, set the same way and held
  * with the cap). A parallel scavenge splits its work with V8's helper threads and the thread waits
  * for the slowest of them: when a helper is off the CPU (the simulator, another process, the
- * other helpers), the loop stands still without running — 19–56 ms of wall time around 1–2 ms of
- * the thread's own CPU at 20 streamed users (docs/benchmarks.md, session 33). Alone, a 4 MiB
+ * other helpers), the loop stands still without running — 19–56 ms of wall time around 0.5–2 ms
+ * of the thread's own CPU at 20 streamed users (docs/benchmarks.md, session 33). Alone, a 4 MiB
  * scavenge takes 2.5–3.5 ms of the thread's CPU and waits for nobody.
  */
 import { PerformanceObserver } from 'node:perf_hooks';
