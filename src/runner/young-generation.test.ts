@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { execPath } from 'node:process';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -44,5 +45,49 @@ describe('capYoungGeneration (issue 24)', () => {
     const { capped, afterWorker } = semiSpaces('cap');
     expect(capped).toBeLessThanOrEqual(8);
     expect(afterWorker).toBeLessThanOrEqual(8);
+  });
+});
+
+// V8 prints one `scavenge[...]` line per scavenging task (--trace-parallel-scavenge) and one
+// `Scavenge` line per scavenge (--trace-gc): as many of each when every scavenge runs alone.
+const TASKS_SCRIPT = `
+import { Worker } from 'node:worker_threads';
+import { capYoungGeneration, holdYoungGeneration } from ${JSON.stringify(MODULE)};
+const keep = [];
+const churn = () => { for (let i = 0; i < 400000; i += 1) { keep.push({ i, s: 'x' + i }); if (keep.length > 60000) keep.splice(0, 30000); } };
+if (process.argv[1] === 'cap') capYoungGeneration(4);
+churn();
+const worker = new Worker('setTimeout(() => {}, 50)', { eval: true });
+if (process.argv[1] === 'cap') worker.once('online', holdYoungGeneration);
+await new Promise((r) => worker.once('exit', r));
+process.stdout.write('--worker gone--\\n');
+churn();
+`;
+
+describe('scavenges on the collecting thread alone (issue 24, session 33)', () => {
+  const tasks = (mode: 'cap' | 'none') => {
+    const child = spawnSync(
+      execPath,
+      ['--trace-gc', '--trace-parallel-scavenge', '--input-type=module', '-e', TASKS_SCRIPT, mode],
+      { encoding: 'utf8', timeout: 20_000 },
+    );
+    expect(child.stderr).toBe('');
+    const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
+    return child.stdout.split('--worker gone--').map((part) => ({
+      scavenges: count(part, /: Scavenge /g),
+      tasks: count(part, /scavenge\[/g),
+    }));
+  };
+
+  it('runs every scavenge as one task, before and after a worker resets V8 flags', () => {
+    for (const part of tasks('cap')) {
+      expect(part.scavenges).toBeGreaterThan(0);
+      expect(part.tasks).toBe(part.scavenges);
+    }
+  });
+
+  it.skipIf(availableParallelism() < 2)('(V8 alone splits them on a machine with two cores or more)', () => {
+    const [before] = tasks('none');
+    expect(before!.tasks).toBeGreaterThan(before!.scavenges);
   });
 });

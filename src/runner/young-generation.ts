@@ -13,6 +13,13 @@
  * call it), and every scavenge re-checks it (for a worker started elsewhere, at the cost of one
  * more doubling). A worker then stays at the young generation it starts with (2 × 4 MiB under a
  * resourceLimits of 24 MiB).
+ *
+ * Scavenges run on the collecting thread alone (`--no-parallel-scavenge`, set the same way and held
+ * with the cap). A parallel scavenge splits its work with V8's helper threads and the thread waits
+ * for the slowest of them: when a helper is off the CPU (the simulator, another process, the
+ * other helpers), the loop stands still without running — 19–56 ms of wall time around 0.5–2 ms
+ * of the thread's own CPU at 20 streamed users (docs/benchmarks.md, session 33). Alone, a 4 MiB
+ * scavenge takes 2.5–3.5 ms of the thread's CPU and waits for nobody.
  */
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
@@ -36,16 +43,20 @@ type State = 'off' | 'growing' | 'capped';
 let state: State = 'off';
 
 const freeze = () => setFlagsFromString('--semi-space-growth-factor=1');
+const scavengeAlone = () => setFlagsFromString('--no-parallel-scavenge');
 
 /**
- * Lets the main isolate's semi-spaces grow to `mb` MiB, then no further. Call it first thing in
- * the process (loading the commands alone grows them to 16 MiB). Idempotent.
+ * Lets the main isolate's semi-spaces grow to `mb` MiB, then no further, and scavenges run on the
+ * collecting thread alone. Call it first thing in the process (loading the commands alone grows
+ * them to 16 MiB). Idempotent.
  */
 export function capYoungGeneration(mb: number = MAIN_SEMI_SPACE_MB): void {
   if (state !== 'off') return;
   state = 'growing';
+  scavengeAlone();
   // After each scavenge (the only time V8 grows the space): cap once reached, then hold it.
   const observer = new PerformanceObserver(() => {
+    scavengeAlone();
     if (state === 'growing' && semiSpaceBytes() < mb * MIB) return;
     state = 'capped';
     freeze();
@@ -57,7 +68,8 @@ export function capYoungGeneration(mb: number = MAIN_SEMI_SPACE_MB): void {
   }
 }
 
-/** Sets the cap again (a worker that came online reset V8's flags); nothing before the cap is reached. */
+/** Sets the cap and the lone scavenges again (a worker that came online reset V8's flags); nothing when off. */
 export function holdYoungGeneration(): void {
+  if (state !== 'off') scavengeAlone();
   if (state === 'capped') freeze();
 }
