@@ -27,7 +27,7 @@ import { checkFigures, parseGate, type Gate } from '../../figures/index.js';
 import { evaluateGates, parseGatesFile, type GateVerdict } from '../../gates/index.js';
 import { readRecords } from '../store/read-records.js';
 import { createTokenCounting } from '../../tokens/count-records.js';
-import { collectGarbage, collectGarbageEvery } from '../shared/heap.js';
+import { collectGarbageEvery, collectGarbageIfGrown } from '../shared/heap.js';
 import { readReviews } from '../store/reviews.js';
 import { generatorLoopDelay } from './render-reports.js';
 import { outputError, writeFileAtomic } from '../store/output-files.js';
@@ -35,8 +35,9 @@ import { VERDICT_FILE, writeVerdictFile } from '../store/verdict-file.js';
 
 /** Reads a run directory (or a results.jsonl) and its reviews.jsonl into what comparisons and gates need. */
 export async function loadRun(pathOrDir: string, options: { cwd?: string } = {}): Promise<RunData> {
-  // A pass over a whole results.jsonl: it starts from what is live, not from the last pass's garbage.
-  collectGarbage();
+  // A pass over a whole results.jsonl: it starts from what is live, not from the last pass's garbage
+  // (when there is enough of it to be worth a full collection).
+  collectGarbageIfGrown();
   const { verdicts } = await readReviews(pathOrDir, options);
   const collector = createRunCollector({ verdicts });
   const records = readRecords(pathOrDir, options);

@@ -34,7 +34,7 @@ import { readReviews } from '../store/reviews.js';
 import { parseJsonText } from '../../util/parse-json.js';
 import { readFileLines } from '../../util/file-lines.js';
 import { readRunFileText } from '../store/run-file.js';
-import { collectGarbage, collectGarbageEvery, collectGarbageIfGrown } from '../shared/heap.js';
+import { collectGarbageEvery, collectGarbageIfGrown } from '../shared/heap.js';
 import { stopIfInterrupted } from '../shared/interrupted.js';
 import { readLabels } from '../../dataset/index.js';
 
@@ -81,8 +81,9 @@ export interface ReportDecision {
 }
 
 export async function renderReports(dir: string, options: RenderOptions): Promise<RenderedReports> {
-  // The run's garbage (eval) or none (report DIR): the reports' pass starts from what is live.
-  collectGarbage();
+  // The run's garbage (eval) or none (report DIR): the reports' pass starts from what is live
+  // (a small run leaves too little garbage to be worth a full collection).
+  collectGarbageIfGrown();
   // The plan's set order (manifest.json), so a resumed or merged run lists its sets as planned,
   // whatever order its requests finished in; the pass rule and the labels, for the answer quality.
   // reviews.jsonl (chatbench view) gives each group its human_pass_rate, and the judge's agreement

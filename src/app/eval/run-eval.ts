@@ -43,7 +43,7 @@ import { indexDataset, type IndexedDataset, type RowSource } from '../../dataset
 import { InputError, interruptedExitCode, RunError, UsageError } from '../../errors.js';
 import { createEvalPlan, deepResearchProblems, planRequests, planSize, type EvalPlan } from '../../plan/build-plan.js';
 import { LIMITS, planTooLarge } from '../../util/limits.js';
-import { collectGarbage, heapLimitBytes } from '../shared/heap.js';
+import { collectGarbageIfGrown, heapLimitBytes } from '../shared/heap.js';
 import type { PlannedRequest } from '../../plan/planned-request.js';
 import type { Shard } from '../../plan/shard.js';
 import { runPlan, type PreviousTurn, type RunProgress, type RunResult } from '../../runner/index.js';
@@ -232,8 +232,8 @@ export async function prepareEval(inputs: EvalInputs): Promise<PreparedEval> {
   const wholePlanSha256 = planDigest(planRequests(planInput));
   // The walk read every row again: its blocks' Buffers (~120 MB of external memory at a million
   // rows) are garbage that V8 frees only at a full collection, which would otherwise come well
-  // into the run, on top of its own memory.
-  collectGarbage();
+  // into the run, on top of its own memory (a small dataset's walk leaves too little to collect).
+  collectGarbageIfGrown();
   return {
     dataset,
     sets,
