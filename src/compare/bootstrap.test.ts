@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { latencyStatsOfSorted, percentile } from '../metrics/stats.js';
 import { LATENCY_STATS } from '../figures/catalogue.js';
-import { latencyIntervals, pairedMeanInterval, signTestP } from './bootstrap.js';
+import { interval, latencyIntervals, pairedMeanInterval, signTestP, TAIL } from './bootstrap.js';
 import { createRandom, hashSeed } from './prng.js';
 
 describe('createRandom', () => {
@@ -113,5 +113,21 @@ describe('signTestP (exact binomial, two-sided)', () => {
     { worse: 6, better: 2, p: (2 * (1 + 8 + 28)) / 256 },
   ])('worse $worse, better $better → p = $p', ({ worse, better, p }) => {
     expect(signTestP(worse, better)).toBeCloseTo(p, 12);
+  });
+});
+
+describe('interval', () => {
+  it('selects the same 2.5th and 97.5th percentiles as sorting does, ties, NaN and one value included', () => {
+    const random = createRandom('interval');
+    for (const n of [...Array.from({ length: 60 }, (_, i) => i + 1), 2000]) {
+      for (const levels of [3, 1000]) {
+        const values = Float64Array.from({ length: n }, () => Math.floor(random() * levels) - levels / 2);
+        const sorted = Float64Array.from(values).sort();
+        expect(interval(values)).toEqual({ low: percentile(sorted, TAIL), high: percentile(sorted, 1 - TAIL) });
+      }
+    }
+    const withNaN = Float64Array.from([3, Number.NaN, 1, 2]);
+    const sorted = Float64Array.from(withNaN).sort();
+    expect(interval(withNaN)).toEqual({ low: percentile(sorted, TAIL), high: percentile(sorted, 1 - TAIL) });
   });
 });

@@ -18,8 +18,15 @@ export interface CliProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }>;
 }
 
-/** Spawns `node bin/chatbench.js ARGS` in the repository root. */
-export function spawnCli(args: readonly string[], env: Record<string, string> = {}): CliProcess {
+/**
+ * Spawns `node bin/chatbench.js ARGS` in the repository root. A concurrent test passes its
+ * context's `onTestFinished` (vitest's global one attaches to whichever test started last).
+ */
+export function spawnCli(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  onFinished: typeof onTestFinished = onTestFinished,
+): CliProcess {
   const started = performance.now();
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'chatbench.js'), ...args], {
     cwd: ROOT,
@@ -33,7 +40,7 @@ export function spawnCli(args: readonly string[], env: Record<string, string> = 
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal, ms: performance.now() - started }));
   });
-  onTestFinished(() => {
+  onFinished(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
   return {

@@ -18,8 +18,14 @@ export const TOKENS = {
   secondUser: 'onyx_pat_chatbench_second_user',
 } as const;
 
-/** A simulator for the current test; chat delays default to 1/50 of real time. */
-export async function startSim(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+/**
+ * A simulator for the current test; chat delays default to 1/50 of real time. A concurrent test
+ * passes its context's `onTestFinished` (vitest's global one attaches to whichever test started last).
+ */
+export async function startSim(
+  options: SimulatorOptions = {},
+  onFinished: typeof onTestFinished = onTestFinished,
+): Promise<RunningSimulator> {
   corpus ??= loadCorpus();
   const config = options.config ?? {};
   const sim = await startSimulator({
@@ -27,7 +33,7 @@ export async function startSim(options: SimulatorOptions = {}): Promise<RunningS
     config: { ...config, chat: { time_scale: 0.02, ...config.chat } },
     corpus: options.corpus ?? (await corpus),
   });
-  onTestFinished(() => sim.close());
+  onFinished(() => sim.close());
   return sim;
 }
 

@@ -12,10 +12,10 @@ import type { ExitCode } from '../../src/errors.js';
 import { RequestRecordSchema, type RequestRecord } from '../../src/records/record.js';
 import { createFakeIo, type FakeIo } from '../helpers/fake-io.js';
 
-/** A fresh directory under the OS temp dir, removed when the test finishes. */
-export function scratch(): string {
+/** A fresh directory under the OS temp dir, removed when the test finishes (a concurrent test passes its context's hook). */
+export function scratch(onFinished: typeof onTestFinished = onTestFinished): string {
   const dir = mkdtempSync(join(tmpdir(), 'chatbench-rel-'));
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  onFinished(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 
