@@ -34,7 +34,7 @@ import { readReviews } from '../store/reviews.js';
 import { parseJsonText } from '../../util/parse-json.js';
 import { readFileLines } from '../../util/file-lines.js';
 import { readRunFileText } from '../store/run-file.js';
-import { collectGarbage, collectGarbageEvery, collectGarbageIfGrown } from '../shared/heap.js';
+import { collectGarbage, collectGarbageEvery, collectGarbageIfGrown, withTightHeap } from '../shared/heap.js';
 import { stopIfInterrupted } from '../shared/interrupted.js';
 import { readLabels } from '../../dataset/index.js';
 
@@ -81,6 +81,10 @@ export interface ReportDecision {
 }
 
 export async function renderReports(dir: string, options: RenderOptions): Promise<RenderedReports> {
+  return withTightHeap(() => writeReports(dir, options));
+}
+
+async function writeReports(dir: string, options: RenderOptions): Promise<RenderedReports> {
   // The run's garbage (eval) or none (report DIR): the reports' pass starts from what is live.
   collectGarbage();
   // The plan's set order (manifest.json), so a resumed or merged run lists its sets as planned,
