@@ -77,12 +77,16 @@ let tightened = 0;
  * eval's reports (~120 MB live: the token encoding, the viewer's records, the summaries) peaked at
  * 430–510 MB RSS with it. The cost is more full collections of a small heap while the reports are
  * written, never while requests are measured. Nested calls keep it until the outermost returns.
+ * `setFlags` is V8's (tests pass their own).
  */
-export async function withTightHeap<T>(work: () => Promise<T>, percent = REPORTS_HEAP_GROWING_PERCENT): Promise<T> {
-  if (tightened++ === 0) setFlagsFromString(`--heap-growing-percent=${percent}`);
+export async function withTightHeap<T>(
+  work: () => Promise<T>,
+  { percent = REPORTS_HEAP_GROWING_PERCENT, setFlags = setFlagsFromString } = {},
+): Promise<T> {
+  if (tightened++ === 0) setFlags(`--heap-growing-percent=${percent}`);
   try {
     return await work();
   } finally {
-    if (--tightened === 0) setFlagsFromString('--heap-growing-percent=0');
+    if (--tightened === 0) setFlags('--heap-growing-percent=0');
   }
 }
