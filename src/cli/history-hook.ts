@@ -7,6 +7,7 @@
 import { historyFile, REGISTERED_COMMANDS } from '../history/location.js';
 import type { FinishedRun } from '../history/register.js';
 import type { Io } from './io.js';
+import { collectGarbageIfGrown } from '../app/shared/heap.js';
 
 export async function registerInHistory(
   command: string | undefined,
@@ -20,7 +21,10 @@ export async function registerInHistory(
   if (finished.command !== command || (finished.run_dir === undefined && finished.files === undefined)) return;
   const file = historyFile(option, io.cwd);
   if (file === undefined) return;
-  // The database loads here, once a run has ended: `--version` and `--help` never pay for it.
+  // The database loads here, once a run has ended: `--version` and `--help` never pay for it. The
+  // run's garbage goes first when there is enough of it to matter (a large run's reports leave far
+  // more than the threshold): its library takes ~50 MB more, on top of whatever the reports left.
+  collectGarbageIfGrown();
   const { registerFinished } = await import('../history/register.js');
   const warning = await registerFinished(finished, file, io.cwd);
   if (warning !== undefined) io.stderr.write(`${warning}\n`);

@@ -121,3 +121,13 @@ describe('createRecordSpans', () => {
     expect(spans.take(7)).toBeUndefined();
   });
 });
+
+it('release lets the rows go: their counts stay, every row, id or unit asked for after it throws', async () => {
+  const indexed = await indexDataset(write('q.csv', 'id,question\nq1,One?\nq2,Two?\n'));
+  expect(indexed.rows.id(1)).toBe('q2');
+  indexed.release();
+  expect([indexed.rows.length, indexed.rows.unitCount, indexed.rows.hasConversations]).toEqual([2, 2, false]);
+  expect(() => indexed.rows.row(0)).toThrow(/released/);
+  expect(() => indexed.rows.id(0)).toThrow(/released/);
+  expect(() => indexed.rows.unit(0)).toThrow(/released/);
+});

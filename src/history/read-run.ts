@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../errors.js';
+import { readManifestPart } from '../app/store/manifest.js';
 import { CapacityResultSchema, LoadSummarySchema } from '../records/load-summary.js';
 import { SummarySchema } from '../records/summary.js';
 import { VerdictSchema, decideCapacity, loadRunVerdict, type Verdict } from '../verdict/index.js';
@@ -106,8 +107,8 @@ const KNOWN = ['eval', 'load', 'capacity', 'merge', 'compare'] as const;
 export async function readRunEntry(dirPath: string, context: RunContext = {}): Promise<RunEntry> {
   const dir = resolve(dirPath);
   const found = await figuresOf(dir);
-  const manifestFile = join(dir, 'manifest.json');
-  const manifest = ManifestPartSchema.safeParse(await readJson(manifestFile).catch(() => undefined)).data ?? {};
+  // Without its question lists: a million-row run's ids are ~47 MB of strings this entry never reads.
+  const manifest = (await readManifestPart(dir, ManifestPartSchema).catch(() => undefined)) ?? {};
   const fromManifest = KNOWN.find((c) => c === manifest.command);
   const verdict = context.verdict ?? found.verdict;
   const run: RunRow = {

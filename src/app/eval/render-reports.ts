@@ -34,7 +34,7 @@ import { readReviews } from '../store/reviews.js';
 import { parseJsonText } from '../../util/parse-json.js';
 import { readFileLines } from '../../util/file-lines.js';
 import { readRunFileText } from '../store/run-file.js';
-import { collectGarbageEvery, collectGarbageIfGrown } from '../shared/heap.js';
+import { collectGarbageEvery, collectGarbageIfGrown, withTightHeap } from '../shared/heap.js';
 import { stopIfInterrupted } from '../shared/interrupted.js';
 import { readLabels } from '../../dataset/index.js';
 
@@ -81,6 +81,10 @@ export interface ReportDecision {
 }
 
 export async function renderReports(dir: string, options: RenderOptions): Promise<RenderedReports> {
+  return withTightHeap(() => writeReports(dir, options));
+}
+
+async function writeReports(dir: string, options: RenderOptions): Promise<RenderedReports> {
   // The run's garbage (eval) or none (report DIR): the reports' pass starts from what is live.
   // A small run's garbage is not worth a full collection (tens of ms each, a handful per eval).
   collectGarbageIfGrown();

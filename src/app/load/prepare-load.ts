@@ -6,6 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { indexDataset, type RowSource } from '../../dataset/index.js';
+import { withTightHeap } from '../shared/heap.js';
 import { readUtf8File } from '../../dataset/read-text.js';
 import { InputError, UsageError } from '../../errors.js';
 import { parseUrlCsv, parseUrlList, type LoadSpec, type UrlEntry } from '../../plan/load-plan.js';
@@ -66,7 +67,8 @@ export async function prepareLoad(inputs: LoadInputs): Promise<PreparedLoad> {
     : (inputs.toolIds ?? null);
   const datasetRead = createProblemCollector();
   const file = resolve(inputs.cwd, inputs.datasetPath);
-  const dataset = await datasetRead.collect(() => indexDataset({ path: file }, { toolIds }));
+  // The pass's garbage (every row parsed and validated) is held to withTightHeap's growth, as the reports' is.
+  const dataset = await datasetRead.collect(() => withTightHeap(() => indexDataset({ path: file }, { toolIds })));
   // The dataset's problems first, then the sets' (the order every input problem is listed in).
   const problems = [...datasetRead.problems, ...setsRead.problems];
   if (problems.length > 0 || !dataset || !set) throw new InputError(problems);

@@ -33,6 +33,7 @@ import { setEncodings } from '../store/manifest.js';
 import { createTokenCounting } from '../../tokens/count-records.js';
 import { openViewerFile } from '../shared/view-runs.js';
 import { stopIfInterrupted } from '../shared/interrupted.js';
+import { collectGarbage, withTightHeap } from '../shared/heap.js';
 import { LoadSpecSchema, type LoadSpec } from '../../plan/load-plan.js';
 import { GeneratorHealthSchema, type GeneratorHealth } from '../../records/generator-health.js';
 
@@ -94,6 +95,12 @@ export async function readLoadRun(dir: string): Promise<{ spec: LoadSpec; genera
 
 /** Computes the load summary of a run directory and writes its four reports. */
 export async function renderLoadReports(dir: string, options: LoadReportOptions): Promise<RenderedLoadReports> {
+  return withTightHeap(() => writeLoadReports(dir, options));
+}
+
+async function writeLoadReports(dir: string, options: LoadReportOptions): Promise<RenderedLoadReports> {
+  // The run's garbage goes first: the reports' pass starts from what is live, under withTightHeap's growth.
+  collectGarbage();
   const { spec, generator } = await readLoadRun(dir);
   const records: LoadRecord[] = [];
   // Every run has its viewer.html too: the answers of a load run, bounded like any other's.

@@ -31,6 +31,7 @@ import { abortableSleep } from '../../runner/sleep.js';
 import { ensureFreshRunDir } from '../store/fresh-run-dir.js';
 import { displayUrl, PLAN_VERSION, redactDefaults, type Manifest } from '../store/manifest.js';
 import { writeFileAtomic } from '../store/output-files.js';
+import { CONVERSATION_UNITS_MARK, manifestChunks, QUESTION_IDS_MARK } from '../store/manifest-text.js';
 import { openResultsFile } from '../store/results-file.js';
 import { finishedRecord, planInput } from './load-record.js';
 import type { LoadOptions } from './load-options.js';
@@ -70,7 +71,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   await ensureFreshRunDir(outDir);
   const schedule = loadSchedule(spec);
   const manifest = manifestOf(options, schedule.planned(spec.shard));
-  await writeJson(join(outDir, 'manifest.json'), manifest);
+  await writeManifest(outDir, options, manifest);
   const startAt = spec.start_at === null ? null : Date.parse(spec.start_at);
   options.onStart?.({
     outDir,
@@ -213,7 +214,7 @@ async function finishLoad(
   const schedule = loadSchedule(spec);
   await writeJson(join(outDir, 'generator.json'), generator);
   const plannedTotal = spec.model === 'open' ? schedule.planned(null) : null;
-  await writeJson(join(outDir, 'manifest.json'), {
+  await writeManifest(outDir, options, {
     ...manifest,
     planned_requests: generator.planned_arrivals,
     planned_total: plannedTotal ?? generator.planned_arrivals,
@@ -277,10 +278,10 @@ function manifestOf(options: LoadOptions, planned: number | null): Manifest & { 
     models: prepared.models,
     sets: prepared.sets,
     defaults: redactDefaults(prepared.defaults),
-    question_ids:
-      prepared.source.operation === 'chat' ? idsOf(prepared.source.rows) : prepared.source.urls.map((u) => u.id),
+    // Marks: the lists are written from the rows each time the manifest is (writeManifest), never held.
+    question_ids: QUESTION_IDS_MARK,
     ...(prepared.source.operation === 'chat' && spec.conversations
-      ? { conversation_units: unitIdsOf(prepared.source.rows) }
+      ? { conversation_units: CONVERSATION_UNITS_MARK }
       : {}),
     options: {
       timeout_ms: options.timeoutMs ?? null,
@@ -297,6 +298,23 @@ function manifestOf(options: LoadOptions, planned: number | null): Manifest & { 
   };
 }
 
-const idsOf = (rows: RowSource): string[] => Array.from({ length: rows.length }, (_, at) => rows.id(at));
-const unitIdsOf = (rows: RowSource): string[][] =>
-  Array.from({ length: rows.unitCount }, (_, u) => rows.unit(u).map((at) => rows.id(at)));
+/** manifest.json, its question lists written from the dataset's rows as the file is (app/store/manifest-text). */
+function writeManifest(outDir: string, options: LoadOptions, manifest: Manifest): Promise<void> {
+  const { source } = options.prepared;
+  return writeFileAtomic(
+    join(outDir, 'manifest.json'),
+    manifestChunks(
+      manifest,
+      source.operation === 'chat'
+        ? { question_ids: () => idsOf(source.rows), conversation_units: () => unitIdsOf(source.rows) }
+        : { question_ids: () => source.urls.map((u) => u.id) },
+    ),
+  );
+}
+
+function* idsOf(rows: RowSource): Generator<string> {
+  for (let at = 0; at < rows.length; at += 1) yield rows.id(at);
+}
+function* unitIdsOf(rows: RowSource): Generator<string[]> {
+  for (let u = 0; u < rows.unitCount; u += 1) yield rows.unit(u).map((at) => rows.id(at));
+}

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { collectGarbage, collectGarbageEvery, collectGarbageIfGrown } from './heap.js';
+import { collectGarbage, collectGarbageEvery, collectGarbageIfGrown, withTightHeap } from './heap.js';
 
 it('collectGarbageEvery collects once every N records, never between', () => {
   let collections = 0;
@@ -27,4 +27,28 @@ it('collectGarbageIfGrown collects only once the heap grew past the growth since
   expect(collectGarbageIfGrown(1024 * 1024)).toBe(true);
   expect(collectGarbageIfGrown(1024 * 1024)).toBe(false); // measured again from this collection
   expect(held.length).toBe(64);
+});
+
+it('withTightHeap sets the growth once for nested calls and puts it back when the outermost ends, thrown or not', async () => {
+  const set: string[] = [];
+  const setFlags = (flags: string) => void set.push(flags);
+  const value = await withTightHeap(
+    async () => {
+      await expect(
+        withTightHeap(
+          () => {
+            throw new Error('a report failed');
+          },
+          { setFlags },
+        ),
+      ).rejects.toThrow('a report failed');
+      expect(set).toEqual(['--heap-growing-percent=20']); // still tight for the outer call
+      return 'reports';
+    },
+    { setFlags },
+  );
+  expect(value).toBe('reports');
+  expect(set).toEqual(['--heap-growing-percent=20', '--heap-growing-percent=0']);
+  await expect(withTightHeap(() => Promise.reject(new Error('x')), { percent: 50, setFlags })).rejects.toThrow('x');
+  expect(set.slice(2)).toEqual(['--heap-growing-percent=50', '--heap-growing-percent=0']);
 });
