@@ -391,12 +391,13 @@ class Attempt implements Dispatcher.DispatchHandler {
   private bodyFigures(t: number): BodyFigures {
     if ((this.status ?? 0) >= 300) return this.errorStatusFigures(t);
     const totalMs = roundMs(t - this.sent);
-    return fullResponseFigures(
-      Buffer.concat(this.buffered).toString('utf8'),
-      totalMs,
-      this.o.maxAnswerBytes,
-      this.o.keepDocuments,
-    );
+    return fullResponseFigures(this.bufferedText(), totalMs, this.o.maxAnswerBytes, this.o.keepDocuments);
+  }
+
+  /** The buffered body as text; a body that came in one chunk (most full answers) is decoded without a second copy. */
+  private bufferedText(): string {
+    const chunks = this.buffered;
+    return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
   }
 
   private newCollector(): Collector {
@@ -410,7 +411,7 @@ class Attempt implements Dispatcher.DispatchHandler {
 
   /** A status ≥ 300 decides the outcome; the body (as much as arrived) gives the code and message. */
   private errorStatusFigures(t: number): BodyFigures {
-    const text = Buffer.concat(this.buffered).toString('utf8');
+    const text = this.bufferedText();
     this.statusInfo = statusFigures(this.status ?? 0, this.responseHeaders, text, this.o.wallClock());
     const { outcome, error_code, error_message } = this.statusInfo;
     return this.newCollector().finish(t, {

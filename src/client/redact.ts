@@ -127,24 +127,29 @@ function redactCuts(text: string, secret: string): string {
  */
 export function redactDeep<T>(value: T, secrets: readonly string[]): T {
   if (secrets.length === 0) return value;
-  return walk(value, secrets) as T;
+  return walk(value, secrets, markersOf(secrets)) as T;
 }
 
-function walk(value: unknown, secrets: readonly string[]): unknown {
-  if (typeof value === 'string') return redactText(value, secrets);
+function walk(value: unknown, secrets: readonly string[], markers: readonly string[]): unknown {
+  if (typeof value === 'string') return holdsMarker(value, markers) ? redactText(value, secrets) : value;
   if (typeof value !== 'object' || value === null) return value;
   // Every request's exchange is walked, and almost none holds a secret: look first without
-  // building anything, and copy only a value that has one.
+  // building anything (no key list, no callback), and copy only a value that has one.
   if (Array.isArray(value)) {
-    for (const item of value)
-      if (walk(item, secrets) !== item) return value.map((each: unknown) => walk(each, secrets));
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (walk(item, secrets, markers) !== item) return value.map((each: unknown) => walk(each, secrets, markers));
+    }
     return value;
   }
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record);
-  for (const key of keys) {
-    if (redactText(key, secrets) !== key || walk(record[key], secrets) !== record[key]) {
-      return Object.fromEntries(keys.map((k) => [redactText(k, secrets), walk(record[k], secrets)]));
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    const field = record[key];
+    if (holdsMarker(key, markers) || walk(field, secrets, markers) !== field) {
+      return Object.fromEntries(
+        Object.keys(record).map((k) => [redactText(k, secrets), walk(record[k], secrets, markers)]),
+      );
     }
   }
   return value;

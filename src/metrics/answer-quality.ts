@@ -3,7 +3,7 @@
  * The answer-quality figures computed without a model (docs/reference/metrics.md "Answer quality"): token F1 and
  * ROUGE-L between the answer and the dataset's reference answer, over SQuAD's normalisation.
  */
-import { stripCitations } from '../records/citations.js';
+import { loweredAnswer } from './answer-text.js';
 
 const ARTICLES: ReadonlySet<string> = new Set(['a', 'an', 'the']);
 /** Unicode punctuation and symbols: SQuAD drops string.punctuation, which holds both kinds. */
@@ -15,7 +15,7 @@ const PUNCTUATION = /[\p{P}\p{S}]/gu;
  * on both sides alike), split on whitespace, the articles a/an/the left out.
  */
 export function answerTokens(text: string): string[] {
-  const plain = stripCitations(text).normalize('NFKC').toLowerCase().replace(PUNCTUATION, '');
+  const plain = loweredAnswer(text).replace(PUNCTUATION, '');
   return plain.split(/\s+/u).filter((token) => token !== '' && !ARTICLES.has(token));
 }
 

@@ -6,7 +6,7 @@
  */
 import type { Expectations, ExpectationsInput } from '../records/expectations.js';
 import type { Outcome } from '../records/record.js';
-import { stripCitations } from '../records/citations.js';
+import { loweredAnswer, plainAnswer } from './answer-text.js';
 import { cachedPattern } from '../records/patterns.js';
 
 /**
@@ -60,8 +60,9 @@ export function checkAnswer(
     'must_contain' | 'must_not_contain' | 'expect_no_answer' | 'must_match' | 'must_not_match'
   >,
 ): AnswerChecks {
-  const plain = answer === null ? null : stripCitations(answer);
-  const text = plain === null ? null : foldText(plain);
+  const plain = answer === null ? null : plainAnswer(answer);
+  // foldText(plain), its NFKC and lower case shared with the reference scores (answer-text.ts).
+  const text = answer === null ? null : loweredAnswer(answer).replace(/\s+/gu, ' ').trim();
   const contains = (phrase: string) => text !== null && text.includes(foldedPhrase(phrase));
   const meaningful = (phrase: string) => foldedPhrase(phrase) !== '';
   const matches = (pattern: string) => plain !== null && cachedPattern(pattern).test(plain);

@@ -105,9 +105,9 @@ function walk(value: unknown, key: string): unknown {
     return changed ? (value.length > max ? value.slice(0, max) : value).map((item: unknown) => walk(item, key)) : value;
   }
   const record = value as Record<string, unknown>;
+  if (MAPS.has(key)) return boundMap(record, key);
+  if (withinBounds(record)) return value;
   const keys = Object.keys(record);
-  if (MAPS.has(key)) return boundMap(record, keys, key);
-  if (keys.every((k) => walk(record[k], k) === record[k])) return value;
   const out: Record<string, unknown> = {};
   for (const k of keys) out[k] = walk(record[k], k);
   const firstPacket = record['first_packet_ms'];
@@ -121,16 +121,36 @@ function walk(value: unknown, key: string): unknown {
   return out;
 }
 
-/** A map field: its first entries, keys cut as ids, values walked as the map's own kind. */
-function boundMap(record: Record<string, unknown>, keys: readonly string[], key: string): Record<string, unknown> {
-  const max = key === 'first_packet_ms' ? RECORD_BOUNDS.packetTypes : RECORD_BOUNDS.mapEntries;
-  let changed = keys.length > max;
-  const out: Record<string, unknown> = {};
-  for (const k of keys.slice(0, max)) {
-    const name = cutText(k, RECORD_BOUNDS.idChars);
-    const bounded = walk(record[k], key === 'checks' ? '' : key);
-    if (name !== k || bounded !== record[k]) changed = true;
-    out[name] = bounded;
+/**
+ * Whether walk leaves every field of `record` as it is: the look every record takes, so it builds
+ * nothing (no key list, no callback; a record's fields are its own enumerable keys, as Object.keys has them).
+ */
+function withinBounds(record: Record<string, unknown>): boolean {
+  for (const k in record) {
+    if (!Object.hasOwn(record, k)) continue;
+    const field = record[k];
+    if (walk(field, k) !== field) return false;
   }
-  return changed ? out : record;
+  return true;
+}
+
+/** A map field: its first entries, keys cut as ids, values walked as the map's own kind. */
+function boundMap(record: Record<string, unknown>, key: string): Record<string, unknown> {
+  const max = key === 'first_packet_ms' ? RECORD_BOUNDS.packetTypes : RECORD_BOUNDS.mapEntries;
+  const kind = key === 'checks' ? '' : key;
+  // Looked at first without building anything: almost every map (often `{}`) is within its bounds.
+  let entries = 0;
+  let changed = false;
+  for (const k in record) {
+    if (!Object.hasOwn(record, k)) continue;
+    const field = record[k];
+    if (++entries > max || cutText(k, RECORD_BOUNDS.idChars) !== k || walk(field, kind) !== field) {
+      changed = true;
+      break;
+    }
+  }
+  if (!changed) return record;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(record).slice(0, max)) out[cutText(k, RECORD_BOUNDS.idChars)] = walk(record[k], kind);
+  return out;
 }

@@ -90,6 +90,25 @@ describe('open loop', () => {
     expect(result.lags_ms).toHaveLength(40);
   });
 
+  it('waits out a sub-millisecond gap on the timer, never spinning the loop (a tick late at most, never early)', async () => {
+    const records: UnscoredRecord[] = [];
+    // 4,000/s: every gap is under a millisecond. On the fake clock, time passes only on timers, so
+    // a wait that spun in turns of the loop (immediates) would never end.
+    const result = await onFakeClock(() =>
+      runOpenLoop({
+        ...common(
+          timedTarget(() => 5),
+          records,
+        ),
+        arrivals: schedule(4000, 2),
+        maxInFlight: 100,
+      }),
+    );
+    expect(result).toMatchObject({ planned: 8, sent: 8, unsent: 0, dropped: [] });
+    expect(result.lags_ms.every((lag) => lag >= 0 && lag < 1)).toBe(true);
+    expect(records.every((r) => r.queue_ms! >= 0 && r.queue_ms! < 1)).toBe(true);
+  });
+
   it('drops arrivals that find the in-flight cap reached, and lists them; records + dropped = planned', async () => {
     const records: UnscoredRecord[] = [];
     const result = await onFakeClock(() =>
