@@ -80,6 +80,19 @@ describe.skipIf(!hasPrometheus)('Prometheus scrape and remote write (Debian prom
       100,
     );
     await waitFor(() => ready, `prometheus ready (${promLog})`, 20_000).finally(() => clearInterval(poll));
+    // Its scrape loop running before the run starts (a first scrape of the still closed port: up 0):
+    // Prometheus starts a new target's loop at an offset of up to an interval, and a 2 s run that
+    // began before it could end unscraped, with no scraper for the metrics server to wait for.
+    let scraping = false;
+    const scrapes = setInterval(
+      () =>
+        void query(base, 'up{job="scrape"}').then(
+          (r) => (scraping = r.length > 0),
+          () => {},
+        ),
+      100,
+    );
+    await waitFor(() => scraping, `prometheus scraping (${promLog})`, 20_000).finally(() => clearInterval(scrapes));
 
     const out = join(dir, 'run');
     // In-process: what is tested is what the receiver gets, not a process edge.
