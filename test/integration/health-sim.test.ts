@@ -19,7 +19,12 @@ const SATURATING = {
   threadpool: { size: 2, unready_after_ms: 200, unready_queue_depth: 1, queue_requests: true },
 };
 
-describe('the readiness probe against the simulator', () => {
+// Two answered and two queued saturate the pool as surely as ten queued, and the run ends with at
+// most two rounds of answers to wait for instead of a drained queue of ten (~4 s).
+const FOUR_IN_FLIGHT = ['--max-in-flight', '4'];
+
+// Side by side: each its own simulator and directory, and each mostly waits on its answers.
+describe.concurrent('the readiness probe against the simulator', () => {
   it("load --health-probe /health/ready: the saturated pool's 503s in timeline.csv and summary.json", async () => {
     const sim = await startSim({ config: SATURATING });
     const out = join(mkdtempSync(join(tmpdir(), 'chatbench-health-sim-')), 'run');
@@ -43,6 +48,7 @@ describe('the readiness probe against the simulator', () => {
         '/health/ready',
         '--health-interval',
         '200ms',
+        ...FOUR_IN_FLIGHT,
       ],
       fake.io,
     );
@@ -87,6 +93,7 @@ describe('the readiness probe against the simulator', () => {
         '/health/ready',
         '--health-interval',
         '200ms',
+        ...FOUR_IN_FLIGHT,
       ],
       fake.io,
     );
