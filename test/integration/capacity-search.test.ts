@@ -41,8 +41,9 @@ it(
         'datasets/sample.csv',
         '--start-rate',
         '12',
+        // A second measured per step after its warm-up: 12 arrivals already tell 12/s from 24/s at a 20/s limit.
         '--step-duration',
-        '2s',
+        '1500ms',
         '--step-warmup',
         '500ms',
         // Four steps: the ramp's 12 and 24/s, then two of the bisection (a fifth would only converge).
