@@ -25,8 +25,10 @@ const FOUR_IN_FLIGHT = ['--max-in-flight', '4'];
 
 // Side by side: each its own simulator and directory, and each mostly waits on its answers.
 describe.concurrent('the readiness probe against the simulator', () => {
-  it("load --health-probe /health/ready: the saturated pool's 503s in timeline.csv and summary.json", async () => {
-    const sim = await startSim({ config: SATURATING });
+  it("load --health-probe /health/ready: the saturated pool's 503s in timeline.csv and summary.json", async ({
+    onTestFinished,
+  }) => {
+    const sim = await startSim({ config: SATURATING }, onTestFinished);
     const out = join(mkdtempSync(join(tmpdir(), 'chatbench-health-sim-')), 'run');
     const fake = createFakeIo();
     const code = await main(
@@ -66,8 +68,10 @@ describe.concurrent('the readiness probe against the simulator', () => {
     expect(csv.slice(1).map((r) => r[status])).toContain('503');
   });
 
-  it('capacity --health-probe: the step whose readiness probe failed is saturation, and the search stops there', async () => {
-    const sim = await startSim({ config: SATURATING });
+  it('capacity --health-probe: the step whose readiness probe failed is saturation, and the search stops there', async ({
+    onTestFinished,
+  }) => {
+    const sim = await startSim({ config: SATURATING }, onTestFinished);
     const out = join(mkdtempSync(join(tmpdir(), 'chatbench-health-cap-')), 'run');
     const fake = createFakeIo();
     const code = await main(

@@ -62,9 +62,12 @@ async function load(args: string[], options: { interruptAfterRecords?: number } 
   return { code, out, stdout: fake.stdout(), stderr: fake.stderr() };
 }
 
-describe('chatbench load against the simulator', () => {
-  it('open model: response_ms holds the wait behind the connections, total_ms does not; the closed model sends less', async () => {
-    const sim = await startSim({ config: stalled });
+// Side by side: each case its own simulator (closed by its own onTestFinished), directory and io.
+describe.concurrent('chatbench load against the simulator', () => {
+  it('open model: response_ms holds the wait behind the connections, total_ms does not; the closed model sends less', async ({
+    onTestFinished,
+  }) => {
+    const sim = await startSim({ config: stalled }, onTestFinished);
     const target = ['--base-url', sim.baseUrl, '--token', TOKENS.demo];
     const [open, closed] = await Promise.all([
       load([...target, '--rate', '20', '--duration', '1s', '--connections', '2']),
@@ -85,8 +88,8 @@ describe('chatbench load against the simulator', () => {
     expect(closedRecords.every((r) => r.queue_ms === 0 && r.scheduled_offset_ms === r.sent_offset_ms)).toBe(true);
   });
 
-  it('drops arrivals at the in-flight cap and lists them; records + dropped = planned', async () => {
-    const sim = await startSim({ config: stalled });
+  it('drops arrivals at the in-flight cap and lists them; records + dropped = planned', async ({ onTestFinished }) => {
+    const sim = await startSim({ config: stalled }, onTestFinished);
     const { code, out, stdout } = await load([
       '--base-url',
       sim.baseUrl,
@@ -108,15 +111,18 @@ describe('chatbench load against the simulator', () => {
     expect(stdout).toContain(`${g.dropped.length} dropped at the in-flight cap`);
   });
 
-  it('spreads requests over several tokens, and a per-token limit lands its 429s on the busiest token', async () => {
+  it('spreads requests over several tokens, and a per-token limit lands its 429s on the busiest token', async ({
+    onTestFinished,
+  }) => {
     // A budget of 15 per token that does not refill within the run: the token sending 48 meets 429s
     // and the one sending 12 never does, however late a busy machine sends them.
-    const sim = await startSim({
-      config: { rate_limits: { requests_per_second: { per_token: { rate: 0.001, burst: 15 } } } },
-    });
+    const sim = await startSim(
+      { config: { rate_limits: { requests_per_second: { per_token: { rate: 0.001, burst: 15 } } } } },
+      onTestFinished,
+    );
     // Round-robin against a service without a limiter: its gateway would answer a bunched arrival
     // (a busy machine sends late, then several at once) with 429 before auth could refuse it.
-    const open = await startSim();
+    const open = await startSim({}, onTestFinished);
     const dir = scratch();
     writeFileSync(join(dir, 'tokens.txt'), `${TOKENS.demo} 4\n${TOKENS.secondUser} 1\n`);
     const [weighted, roundRobin] = await Promise.all([
@@ -161,8 +167,8 @@ describe('chatbench load against the simulator', () => {
     expect(rr.filter((r) => r.token_index === 1).every((r) => r.http_status === 403)).toBe(true);
   });
 
-  it('on Ctrl-C exits 130 with a record for every sent request', async () => {
-    const sim = await startSim({ config: stalled });
+  it('on Ctrl-C exits 130 with a record for every sent request', async ({ onTestFinished }) => {
+    const sim = await startSim({ config: stalled }, onTestFinished);
     const { code, out, stderr } = await load(
       ['--base-url', sim.baseUrl, '--token', TOKENS.demo, '--rate', '20', '--duration', '10s', '--grace', '100ms'],
       { interruptAfterRecords: 3 },
@@ -206,8 +212,8 @@ describe('chatbench load against the simulator', () => {
     expect(down.stderr).toContain('cannot reach');
   });
 
-  it('starts late when --start-at has passed, and says so', async () => {
-    const sim = await startSim();
+  it('starts late when --start-at has passed, and says so', async ({ onTestFinished }) => {
+    const sim = await startSim({}, onTestFinished);
     const past = new Date(Date.now() - 1500).toISOString();
     const { code, out, stderr } = await load([
       '--base-url',
