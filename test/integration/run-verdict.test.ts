@@ -216,7 +216,7 @@ describe('load and capacity give the verdict eval gives', () => {
       '--start-rate',
       '8',
       '--step-duration',
-      '1s',
+      '500ms',
       '--max-steps',
       '2',
       '--slo',
@@ -243,7 +243,7 @@ describe('load and capacity give the verdict eval gives', () => {
       '--dataset',
       dataset(dir, 3),
       '--start-rate',
-      '5',
+      '10', // the first five requests, that the early stop waits for, within half a second
       '--step-duration',
       '1s',
       '--max-steps',
