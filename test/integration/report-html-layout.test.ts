@@ -112,6 +112,12 @@ describe.skipIf(!hasChromium)('report.html at 1,400 and 800 px in headless chrom
   let url: string;
   let md: string;
   beforeAll(async () => {
+    // Chromium starts while the eval runs (each takes about a second).
+    const launching = chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    });
+    launching.catch(() => {}); // a failed launch fails below, when awaited
     dir = mkdtempSync(join(tmpdir(), 'chatbench-layout-'));
     sim = await startSimulator({ corpus: await loadCorpus(), config: { chat: { time_scale: 0.005 } } });
     const sample = readFileSync(join(import.meta.dirname, '../../datasets/sample.csv'), 'utf8').split('\n');
@@ -132,13 +138,10 @@ describe.skipIf(!hasChromium)('report.html at 1,400 and 800 px in headless chrom
       'run',
     ];
     const code = await main(argv, fake.io);
+    browser = await launching;
     if (code !== 0) throw new Error(`eval exited ${code}: ${fake.stderr()}`);
     url = pathToFileURL(join(dir, 'run', 'report.html')).href;
     md = readFileSync(join(dir, 'run', 'report.md'), 'utf8');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
   }, 30_000);
   afterAll(async () => {
     await browser?.close();
