@@ -22,7 +22,9 @@ describe('--max-run-line-bytes', () => {
       ['q1', 'What is the travel policy?', '', '', 'false', 'hr'],
       ['q2', 'How many days of leave?', '', '', 'false', 'hr'],
     ]);
-    expect((await runCli(['eval', '--sim', '--dataset', dataset, '--mode', 'full', '--out', run])).code).toBe(0);
+    // The embedded simulator 20× faster than real time: its answers' seconds are not what is tested.
+    const setup = ['eval', '--sim', '--dataset', dataset, '--mode', 'full', '--out', run];
+    expect((await runCli(setup, { env: { CHATBENCH_TEST_SPEEDUP: '20' } })).code).toBe(0);
     long = join(dir, 'long');
     cpSync(run, long, { recursive: true });
     const [first, second] = readFileSync(join(run, 'results.jsonl'), 'utf8').split('\n');
