@@ -39,49 +39,60 @@ async function load(baseUrl: string, dataset: string, args: string[]) {
   return { summary, records, out };
 }
 
-it('with a usage budget, the first 429 comes when the budget is spent', { timeout: 120_000 }, async () => {
-  // The engine charges what it produced; one question → the same count every time.
-  const probe = await startSim();
-  await call(probe, '/chat/send-chat-message', { token: TOKENS.demo, body: { message: QUESTION } });
-  const perChat = probe.stats().chat_tokens;
-  expect(perChat).toBeGreaterThan(0);
-  // Room for 10.5 answers: the 11th completes the spending, the 12th arrival is refused.
-  const sim = await startSim({
-    config: { rate_limits: { budgets: { global: { tokens: Math.floor(perChat * 10.5), window_s: 600 } } } },
-  });
-  const rate = 5;
-  const { summary, records } = await load(sim.baseUrl, oneQuestionDataset(), [
-    '--rate',
-    String(rate),
-    '--duration',
-    '4s',
-  ]);
-  const expectedMs = (11 * 1000) / rate;
-  expect(summary.rate_limits.ok_before_first_429).toBe(11);
-  // The 12th arrival of the schedule is the first refused; the figure is when it was sent (a busy
-  // machine may send it late: the record says by how much, and the figure follows the record).
-  const firstRefused = records
-    .filter((r) => r.outcome === 'rate_limited')
-    .sort((a, b) => a.scheduled_offset_ms! - b.scheduled_offset_ms!)[0]!;
-  expect(firstRefused.scheduled_offset_ms).toBe(expectedMs);
-  expect(summary.rate_limits.first_429_ms).toBeGreaterThanOrEqual(expectedMs);
-  expect(summary.rate_limits.first_429_ms).toBeLessThanOrEqual(
-    firstRefused.sent_offset_ms + (firstRefused.total_ms ?? 0),
-  );
-  expect(summary.rate_limits.rate_limited).toBe(20 - 11);
-  expect(summary.rate_limits.by_scope).toEqual([
-    { key: 'global', requests: 9, rate_limited: 9, share_of_429s: 1, rate_limited_rate: 1 },
-  ]);
-  expect(summary.rate_limits.by_token.map((r) => [r.key, r.share_of_429s])).toEqual([['0', 1]]);
-  const secondOf429 = summary.timeline.findIndex((row) => row.rate_limited > 0);
-  expect(secondOf429).toBe(Math.floor(summary.rate_limits.first_429_ms! / 1000));
-});
+// The two cases side by side (it.concurrent), each its simulators, closed by its own onTestFinished.
+it.concurrent(
+  'with a usage budget, the first 429 comes when the budget is spent',
+  { timeout: 120_000 },
+  async ({ onTestFinished }) => {
+    // The engine charges what it produced; one question → the same count every time.
+    const probe = await startSim({}, onTestFinished);
+    await call(probe, '/chat/send-chat-message', { token: TOKENS.demo, body: { message: QUESTION } });
+    const perChat = probe.stats().chat_tokens;
+    expect(perChat).toBeGreaterThan(0);
+    // Room for 10.5 answers: the 11th completes the spending, the 12th arrival is refused.
+    const sim = await startSim(
+      { config: { rate_limits: { budgets: { global: { tokens: Math.floor(perChat * 10.5), window_s: 600 } } } } },
+      onTestFinished,
+    );
+    const rate = 5;
+    const seconds = 3; // 15 arrivals: the 11 the budget pays for and 4 refused
+    const refused = rate * seconds - 11;
+    const { summary, records } = await load(sim.baseUrl, oneQuestionDataset(), [
+      '--rate',
+      String(rate),
+      '--duration',
+      `${seconds}s`,
+    ]);
+    const expectedMs = (11 * 1000) / rate;
+    expect(summary.rate_limits.ok_before_first_429).toBe(11);
+    // The 12th arrival of the schedule is the first refused; the figure is when it was sent (a busy
+    // machine may send it late: the record says by how much, and the figure follows the record).
+    const firstRefused = records
+      .filter((r) => r.outcome === 'rate_limited')
+      .sort((a, b) => a.scheduled_offset_ms! - b.scheduled_offset_ms!)[0]!;
+    expect(firstRefused.scheduled_offset_ms).toBe(expectedMs);
+    expect(summary.rate_limits.first_429_ms).toBeGreaterThanOrEqual(expectedMs);
+    expect(summary.rate_limits.first_429_ms).toBeLessThanOrEqual(
+      firstRefused.sent_offset_ms + (firstRefused.total_ms ?? 0),
+    );
+    expect(summary.rate_limits.rate_limited).toBe(refused);
+    expect(summary.rate_limits.by_scope).toEqual([
+      { key: 'global', requests: refused, rate_limited: refused, share_of_429s: 1, rate_limited_rate: 1 },
+    ]);
+    expect(summary.rate_limits.by_token.map((r) => [r.key, r.share_of_429s])).toEqual([['0', 1]]);
+    const secondOf429 = summary.timeline.findIndex((row) => row.rate_limited > 0);
+    expect(secondOf429).toBe(Math.floor(summary.rate_limits.first_429_ms! / 1000));
+  },
+);
 
-it(
+it.concurrent(
   'retries of 429s wait for Retry-After, and are reported apart from first attempts',
   { timeout: 120_000 },
-  async () => {
-    const sim = await startSim({ config: { rate_limits: { requests_per_second: { global: { rate: 1, burst: 1 } } } } });
+  async ({ onTestFinished }) => {
+    const sim = await startSim(
+      { config: { rate_limits: { requests_per_second: { global: { rate: 1, burst: 1 } } } } },
+      onTestFinished,
+    );
     const { summary, records } = await load(sim.baseUrl, oneQuestionDataset(), [
       '--rate',
       '4',
