@@ -3,7 +3,7 @@
  * The examples of a command's --help, printed so that each can be pasted into a shell as it is: a
  * `# what it does` line, then the command, broken at spaces outside quotes with `\` continuations
  * so that no line is longer than the help's width (yargs' own two-column examples wrap commands
- * mid-way, and a wrapped command no longer runs). test/integration/help-examples.test.ts runs them.
+ * mid-way, and a wrapped command no longer runs). test/integration/help-examples-make.test.ts and -read run them.
  */
 
 /** Shell words of `command` with their quotes kept: `--gate "a <= 1"` is two words. */

@@ -1,9 +1,9 @@
 /**
  * @module test/helpers/examples-world
- * The world the documented examples run in (test/integration/help-examples.test.ts runs the --help
- * examples, test/integration/manual-examples.test.ts the manual's; two files, so that vitest's two
- * workers share them): a simulator; the variables the README exports pointing at it
- * (CHATBENCH_BASE_URL, CHATBENCH_TOKEN, CHATBENCH_JUDGE, START_AT, RUN_ID), CHATBENCH_PORT=0 so that
+ * The world the documented examples run in (test/integration/help-examples-make.test.ts and
+ * help-examples-read.test.ts run the --help examples, test/integration/manual-examples.test.ts the
+ * manual's; three files, so that vitest's two workers share them): a simulator; the variables the
+ * README exports pointing at it (CHATBENCH_BASE_URL, CHATBENCH_TOKEN, CHATBENCH_JUDGE, START_AT, RUN_ID), CHATBENCH_PORT=0 so that
  * `serve` and `view` take a free port, and CHATBENCH_TEST_SPEEDUP so that a minute-long example
  * takes a fraction of a second (cli/options/speedup: schedule lengths divided, the embedded
  * simulator faster); and a working directory as a user would have it, small: the files the
@@ -141,9 +141,12 @@ async function expectRuns(env: Record<string, string>, line: string, cwd: string
 /**
  * The examples' world of the calling test file: made in its beforeAll (the simulator, then the
  * template directory and the setup `runs` its examples read), removed in its afterAll; the tests
- * read it by the getter.
+ * read it by the getter. `moreEnv` is added to the examples' environment (the make file's history off).
  */
-export function useExamplesWorld(runs: readonly SetupRuns[]): () => ExamplesWorld {
+export function useExamplesWorld(
+  runs: readonly SetupRuns[],
+  moreEnv: Readonly<Record<string, string>> = {},
+): () => ExamplesWorld {
   let made: ExamplesWorld | undefined;
   let sim: RunningSimulator | undefined;
   let base: string | undefined;
@@ -165,6 +168,7 @@ export function useExamplesWorld(runs: readonly SetupRuns[]): () => ExamplesWorl
       HOME: root,
       BROWSER: 'true',
       START_AT: new Date(Date.now() - 1000).toISOString(),
+      ...moreEnv,
     };
     const template = await makeTemplate({ sim, env }, root, runs);
     made = {

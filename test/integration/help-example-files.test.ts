@@ -4,7 +4,7 @@
  * command is a file it reads when it names a file by its extension (`examples/questions.csv`, also
  * as a variable's value: `CHATBENCH_CONFIG=examples/prod.json`) or lies under examples/ or
  * datasets/. Run directories the examples read are written by earlier examples (reports/…, runs/…):
- * test/integration/help-examples.test.ts runs them all in that order.
+ * test/integration/help-examples-make.test.ts and help-examples-read.test.ts run them all.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

@@ -3,7 +3,7 @@
  * against the simulator, in-process (test/helpers/run-example), in the examples' world
  * (test/helpers/examples-world), in the manual's order; the curl examples of `serve --help` and of
  * the manual run through bash and curl (when installed) against the simulator, as pasted. The
- * --help examples run in help-examples.test.ts.
+ * --help examples run in help-examples-make.test.ts and help-examples-read.test.ts.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';

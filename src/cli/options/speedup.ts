@@ -1,7 +1,7 @@
 /**
  * @module cli/options/speedup
  * `CHATBENCH_TEST_SPEEDUP=N`, for the tests that run every documented example as printed
- * (test/integration/help-examples.test.ts): every schedule length (--duration, --stages, --warmup,
+ * (test/integration/help-examples-make.test.ts): every schedule length (--duration, --stages, --warmup,
  * --cooldown, --step-duration, --step-warmup, --max-duration, --think-time) and request count (--requests) is
  * divided by N, `demo` asks the tenth of the questions `demo --quick` asks (in both modes), and the
  * embedded simulator (--sim) runs N times faster, so `load --rate 20 --duration 60s` takes 0.6 s at

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -79,6 +79,35 @@ describe('parseCorpusFile', () => {
     writeFileSync(join(dir, 'broken.json'), '{ not json');
     await expect(loadCorpus(join(dir, 'broken.json'))).rejects.toThrow(/broken\.json: invalid corpus/);
     await expect(loadCorpus(join(dir, 'missing.json'))).rejects.toBeInstanceOf(CorpusError);
+  });
+  it('loadCorpus shares the corpus it last loaded while its file is unchanged, and reads a changed one anew', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'corpus-')), 'c.json');
+    const write = (organisation: string, mtime: number) => {
+      const doc = {
+        document_id: 'a',
+        title: 'A',
+        link: 'https://x/a',
+        source_type: 'web',
+        document_sets: [],
+        tags: {},
+        primary_owners: [],
+        secondary_owners: [],
+        created_at: '2024-01-01T00:00:00Z',
+        updated_at: '2024-01-01T00:00:00Z',
+        content: 'text',
+      };
+      writeFileSync(path, JSON.stringify({ organisation, documents: [doc] }));
+      utimesSync(path, mtime, mtime);
+    };
+    write('Old', 1_000);
+    const first = await loadCorpus(path);
+    expect(await loadCorpus(path)).toBe(first);
+    write('New', 2_000);
+    expect((await loadCorpus(path)).organisation).toBe('New');
+    writeFileSync(path, '{ not json');
+    await expect(loadCorpus(path)).rejects.toBeInstanceOf(CorpusError);
+    write('Fixed', 3_000);
+    expect((await loadCorpus(path)).organisation).toBe('Fixed');
   });
 });
 

@@ -4,7 +4,7 @@
  * (minisearch over title and content, the same settings scripts/check-corpus.ts uses), filters,
  * SearchDocs as the service sends them, and the content store that open-urls serves from.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import MiniSearch from 'minisearch';
 import type { BaseFilters, SearchDoc } from '../../api/index.js';
@@ -72,9 +72,32 @@ const MAX_HIGHLIGHTS = 3;
 /** The default corpus shipped with chatbench. */
 export const DEFAULT_CORPUS_URL = new URL('../../../datasets/corpus.json', import.meta.url);
 
+/**
+ * The last corpus loaded in this process, by its file's path, size and modification time. Every
+ * `--sim` run and `demo` loads one (~0.1 s: parsing, the search index, each document's sentences);
+ * a process running several in turn (a script calling main(), the test suite) loads the shipped one
+ * again and again. A Corpus is immutable, so sharing it is safe; a file changed since is read anew.
+ * One entry: a process never holds more than the corpus it last used.
+ */
+let lastLoaded: { key: string; corpus: Promise<Corpus> } | undefined;
+
 /** Reads and validates a corpus file (default: datasets/corpus.json). Throws CorpusError. */
 export async function loadCorpus(path?: string): Promise<Corpus> {
   const source = path ?? fileURLToPath(DEFAULT_CORPUS_URL);
+  const file = await stat(source).catch(() => undefined);
+  const key = file === undefined ? undefined : `${source}\0${file.size}\0${file.mtimeMs}`;
+  if (key !== undefined && lastLoaded?.key === key) return lastLoaded.corpus;
+  const corpus = readCorpus(source);
+  if (key !== undefined) {
+    lastLoaded = { key, corpus };
+    corpus.catch(() => {
+      if (lastLoaded?.corpus === corpus) lastLoaded = undefined;
+    });
+  }
+  return corpus;
+}
+
+async function readCorpus(source: string): Promise<Corpus> {
   let value: unknown;
   try {
     value = JSON.parse(await readFile(source, 'utf8'));
