@@ -43,20 +43,32 @@ type State = 'off' | 'growing' | 'capped';
 let state: State = 'off';
 
 const freeze = () => setFlagsFromString('--semi-space-growth-factor=1');
-const scavengeAlone = () => setFlagsFromString('--no-parallel-scavenge');
+/**
+ * V8's memory reducer (full collections it starts when it judges the process idle, 8 s after a
+ * mark-compact, up to three 0.5 s apart) schedules its next look `--gc-memory-reducer-start-delay-ms`
+ * ahead, a flag it reads each time: pushed out of reach (23 days), it never starts one during a
+ * run. `--no-memory-reducer` itself is read only as node starts, and NODE_OPTIONS refuses it. On the
+ * quiet machine (docs/benchmarks.md, session 33) its collections were the loop's longest pauses at 20
+ * streamed users: max 11.0–17.5 ms with them, 4.0–10.7 ms without. A run's heap then shrinks only at
+ * the collections its allocation calls for, which is what a run that measures wants.
+ */
+const setMeasuringFlags = () => {
+  setFlagsFromString('--no-parallel-scavenge');
+  setFlagsFromString('--gc-memory-reducer-start-delay-ms=2000000000');
+};
 
 /**
- * Lets the main isolate's semi-spaces grow to `mb` MiB, then no further, and scavenges run on the
- * collecting thread alone. Call it first thing in the process (loading the commands alone grows
+ * Lets the main isolate's semi-spaces grow to `mb` MiB, then no further, scavenges run on the
+ * collecting thread alone, and the memory reducer waits past any run. Call it first thing in the process (loading the commands alone grows
  * them to 16 MiB). Idempotent.
  */
 export function capYoungGeneration(mb: number = MAIN_SEMI_SPACE_MB): void {
   if (state !== 'off') return;
   state = 'growing';
-  scavengeAlone();
+  setMeasuringFlags();
   // After each scavenge (the only time V8 grows the space): cap once reached, then hold it.
   const observer = new PerformanceObserver(() => {
-    scavengeAlone();
+    setMeasuringFlags();
     if (state === 'growing' && semiSpaceBytes() < mb * MIB) return;
     state = 'capped';
     freeze();
@@ -68,8 +80,8 @@ export function capYoungGeneration(mb: number = MAIN_SEMI_SPACE_MB): void {
   }
 }
 
-/** Sets the cap and the lone scavenges again (a worker that came online reset V8's flags); nothing when off. */
+/** Sets the cap, the lone scavenges and the reducer's delay again (a worker that came online reset V8's flags); nothing when off. */
 export function holdYoungGeneration(): void {
-  if (state !== 'off') scavengeAlone();
+  if (state !== 'off') setMeasuringFlags();
   if (state === 'capped') freeze();
 }
