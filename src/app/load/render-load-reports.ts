@@ -33,7 +33,7 @@ import { setEncodings } from '../store/manifest.js';
 import { createTokenCounting } from '../../tokens/count-records.js';
 import { openViewerFile } from '../shared/view-runs.js';
 import { stopIfInterrupted } from '../shared/interrupted.js';
-import { collectGarbage, withTightHeap } from '../shared/heap.js';
+import { collectGarbageIfGrown, withTightHeap } from '../shared/heap.js';
 import { LoadSpecSchema, type LoadSpec } from '../../plan/load-plan.js';
 import { GeneratorHealthSchema, type GeneratorHealth } from '../../records/generator-health.js';
 
@@ -99,8 +99,9 @@ export async function renderLoadReports(dir: string, options: LoadReportOptions)
 }
 
 async function writeLoadReports(dir: string, options: LoadReportOptions): Promise<RenderedLoadReports> {
-  // The run's garbage goes first: the reports' pass starts from what is live, under withTightHeap's growth.
-  collectGarbage();
+  // The run's garbage goes first when there is enough of it to matter (as before the eval's reports):
+  // the reports' pass starts from what is live, under withTightHeap's growth.
+  collectGarbageIfGrown();
   const { spec, generator } = await readLoadRun(dir);
   const records: LoadRecord[] = [];
   // Every run has its viewer.html too: the answers of a load run, bounded like any other's.
