@@ -89,12 +89,14 @@ export function Questions(props: {
   const filters = filtersFrom(props.params);
   const [query, setQuery] = useState(filters.q);
   const set = (over: Partial<Filters>) => props.navigate(href('questions', paramsOf({ ...filters, ...over })));
-  // Typing searches after a short pause, so each key press does not filter 20,000 rows.
+  // Typing searches after a short pause, so each key press does not filter 20,000 rows. A pending
+  // pause ends when the address's q changes (a link, Back, the filters cleared): its `set` holds the
+  // filters of the render that armed it and would put them back.
   useEffect(() => {
     if (query === filters.q) return undefined;
     const timer = setTimeout(() => set({ q: query }), 150);
     return () => clearTimeout(timer);
-  }, [query]);
+  }, [query, filters.q]);
   useEffect(() => setQuery(filters.q), [filters.q]);
 
   const texts = useMemo(() => searchTexts(data), [data]);
@@ -274,10 +276,9 @@ export function Questions(props: {
           <p>No questions match these filters.</p>
           <button
             type="button"
-            onClick={() => {
-              setQuery('');
-              props.navigate(href('questions', paramsOf(clearedFilters(filters))));
-            }}
+            // The search box follows the address's q (the effect above): setting it here too would
+            // arm a search with the old filters before the address changes.
+            onClick={() => props.navigate(href('questions', paramsOf(clearedFilters(filters))))}
           >
             Clear the filters
           </button>
