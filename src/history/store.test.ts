@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
 import { lastPassing, listRuns } from './queries.js';
 import { SCHEMA_VERSION, type RunEntry } from './schema.js';
-import { putRun, rows, withStore } from './store.js';
+import { createStore, putRun, rows, withStore } from './store.js';
 
 const entry = (id: string, ended_at: string, verdict: string, branch: string | null): RunEntry => ({
   run: {
@@ -34,6 +34,14 @@ const entry = (id: string, ended_at: string, verdict: string, branch: string | n
 const tmpStore = () => join(mkdtempSync(join(tmpdir(), 'chatbench-store-')), 'history.duckdb');
 
 describe('history store', () => {
+  it('creates a new store in one step: two creations at once leave one store, migrated, and no file of their own', async () => {
+    const file = tmpStore();
+    await Promise.all([createStore(file), createStore(file)]);
+    expect(readdirSync(join(file, '..'))).toEqual(['history.duckdb']);
+    await withStore(file, (db) => putRun(db, entry('a', '2026-01-01T00:00:00Z', 'passed', 'main')));
+    expect(await withStore(file, (db) => listRuns(db, {}, true))).toHaveLength(1);
+  });
+
   it('creates the schema at its version, and registering a run again replaces it', async () => {
     const file = tmpStore();
     await withStore(file, (db) => putRun(db, entry('a', '2026-01-01T00:00:00Z', 'passed', 'main')));

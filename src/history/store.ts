@@ -6,7 +6,8 @@
  * that finds the file locked by another retries for a bounded time. Two runs ending at once both
  * register, one after the other.
  */
-import { mkdir } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { link, mkdir, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
@@ -47,6 +48,7 @@ export function withStore<T>(
 
 async function openAndRun<T>(file: string, work: (db: DuckDBConnection) => Promise<T>, readOnly: boolean): Promise<T> {
   await mkdir(dirname(file), { recursive: true });
+  if (!readOnly && (await stat(file).catch(() => undefined)) === undefined) await createStore(file);
   const instance = await openInstance(file, readOnly);
   try {
     const db = await instance.connect();
@@ -58,6 +60,34 @@ async function openAndRun<T>(file: string, work: (db: DuckDBConnection) => Promi
     }
   } finally {
     instance.closeSync();
+  }
+}
+
+/**
+ * Creates the store under its name in one step: built and migrated in a file of this process, then
+ * linked into place, which fails (EEXIST) when another process got there first, whose store is then
+ * used. DuckDB creating the file in place left a moment when a second process could open it empty,
+ * refuse it as "not a valid DuckDB database", and its runs were skipped.
+ */
+export async function createStore(file: string): Promise<void> {
+  const own = `${file}.${randomBytes(8).toString('hex')}.tmp`;
+  try {
+    const instance = await DuckDBInstance.create(own, { autoinstall_known_extensions: 'false' });
+    try {
+      const db = await instance.connect();
+      try {
+        await migrate(db, file);
+      } finally {
+        db.closeSync();
+      }
+    } finally {
+      instance.closeSync();
+    }
+    // EEXIST: another process's store is in place. A file system without hard links (EPERM, ENOTSUP)
+    // falls back to DuckDB creating the file in place, as before.
+    await link(own, file).catch(() => undefined);
+  } finally {
+    await Promise.all([rm(own, { force: true }), rm(`${own}.wal`, { force: true })]);
   }
 }
 

@@ -177,7 +177,10 @@ describe('chatbench history', () => {
         spawnCli(['history', 'import', join(dir, 'e1'), join(dir, 'e2')], { CHATBENCH_HISTORY: rebuilt }),
         spawnCli(['history', 'import', join(dir, 'e3'), join(dir, 'l1')], { CHATBENCH_HISTORY: rebuilt }),
       ];
-      for (const p of imports) expect((await p.exited).code, p.stderr()).toBe(0);
+      for (const p of imports) {
+        expect((await p.exited).code, p.stderr()).toBe(0);
+        expect(p.stderr()).toBe('');
+      }
       expect((await json(['history'], rebuilt)).runs.map((r: { id: string }) => r.id).sort()).toEqual([
         'e1',
         'e2',
@@ -242,5 +245,9 @@ describe('chatbench history', () => {
     );
     expect(unregistered.code).toBe(0);
     expect(unregistered.stderr).not.toMatch(/not added to the history/);
+    // Importing into it is refused too: its runs are not in the history, and the exit code says so.
+    const imported = await cli(['history', 'import', join(dir, 'l1')], corrupt);
+    expect(imported.code).toBe(2);
+    expect(imported.stderr).toContain('chatbench history import');
   });
 });
