@@ -111,9 +111,14 @@ interface QuestionState {
   checked: boolean;
   human: (boolean | null)[];
   conversation: (boolean | null)[];
-  /** Per score or check name: [sum, n] over the tries folded in so far. */
-  sums: Map<string, [number, number]>;
-  pending: Map<number, Try>;
+  /**
+   * Per score or check name, at 2 × its slot (the collector's `slots`): the sum and the count of its
+   * values over the tries folded in so far. A flat list of numbers: a map of pairs cost a run of a
+   * million distinct questions about 3 KB a question.
+   */
+  sums: number[];
+  /** Tries that came before an earlier repeat of theirs (created when one does). */
+  pending: Map<number, Try> | null;
   /** The judge's asks over the tries folded in, and those without a verdict. */
   judge: { asks: number; failed: number };
   /** The lowest repeat's answer (trimmed) and cited ids. */
@@ -155,6 +160,7 @@ export function createRunCollector(
   >();
   const turns = new Map<number, RunCollector>();
   const checkNames = new Set<string>();
+  const slots = new Map<string, number>();
 
   const observe = (
     record: RequestRecord,
@@ -188,15 +194,15 @@ export function createRunCollector(
         checked: false,
         human: [],
         conversation: [],
-        sums: new Map(),
-        pending: new Map(),
+        sums: [],
+        pending: null,
         judge: { asks: 0, failed: 0 },
         first: null,
       };
       group.questions.set(record.question_id, question);
     }
     question.checked ||= checked;
-    addTry(question, {
+    addTry(question, slots, {
       repeat: record.repeat,
       outcome: figures.outcome,
       passed,
@@ -263,7 +269,7 @@ export function createRunCollector(
     finish(source, tornLines = 0, loopDelay = null) {
       const checks = [...checkNames].sort();
       for (const group of groups.values()) {
-        for (const question of group.questions.values()) foldPending(question);
+        for (const question of group.questions.values()) foldPending(question, slots);
         // Each conversation's verdict goes on its first turn's try, so a comparison pairs conversations.
         for (const state of group.conversations.values()) {
           const question = state.first === undefined ? undefined : group.questions.get(state.first);
@@ -279,7 +285,7 @@ export function createRunCollector(
         groups: [...groups.values()].map(({ key, model_name, questions, latency }) => ({
           ...key,
           model_name,
-          questions: new Map([...questions].map(([id, q]) => [id, toQuestionData(q, checks)])),
+          questions: new Map([...questions].map(([id, q]) => [id, toQuestionData(q, checks, slots)])),
           latency: Object.fromEntries(LATENCY_FIGURES.map((f) => [f, latency[f].sorted()])) as Record<
             LatencyFigure,
             Float64Array
@@ -314,7 +320,7 @@ function valuesOf(figures: AnswerFigures): Map<string, number> | null {
 }
 
 /** Takes a try: folded in when its repeat is the next, else kept until it is (a repeat seen twice: the later one wins). */
-function addTry(q: QuestionState, t: Try): void {
+function addTry(q: QuestionState, slots: Map<string, number>, t: Try): void {
   if (t.repeat < q.next) {
     // A repeat already folded in came again (no run writes one twice): the later try's outcome,
     // pass and verdict replace the earlier's, as they always have; its values are not added twice.
@@ -324,18 +330,24 @@ function addTry(q: QuestionState, t: Try): void {
     q.human[at] = t.human;
     return;
   }
-  q.pending.set(t.repeat, t);
+  if (t.repeat === q.next && (q.pending === null || q.pending.size === 0)) {
+    fold(q, slots, t);
+    q.next += 1;
+    return;
+  }
+  (q.pending ??= new Map()).set(t.repeat, t);
   for (let next = q.pending.get(q.next); next !== undefined; next = q.pending.get(q.next)) {
     q.pending.delete(q.next);
-    fold(q, next);
+    fold(q, slots, next);
     q.next += 1;
   }
 }
 
 /** Folds in the tries still waiting (their earlier repeats never came), in repeat order. */
-function foldPending(q: QuestionState): void {
-  for (const t of [...q.pending.values()].sort((a, b) => a.repeat - b.repeat)) fold(q, t);
-  q.pending.clear();
+function foldPending(q: QuestionState, slots: Map<string, number>): void {
+  if (q.pending === null) return;
+  for (const t of [...q.pending.values()].sort((a, b) => a.repeat - b.repeat)) fold(q, slots, t);
+  q.pending = null;
 }
 
 function judgeAsksOf(figures: AnswerFigures): { judgeAsks: number; judgeFailed: number } {
@@ -345,7 +357,7 @@ function judgeAsksOf(figures: AnswerFigures): { judgeAsks: number; judgeFailed: 
   return { judgeAsks: asked.judge_asks, judgeFailed: asked.judge_failed_asks };
 }
 
-function fold(q: QuestionState, t: Try): void {
+function fold(q: QuestionState, slots: Map<string, number>, t: Try): void {
   q.judge.asks += t.judgeAsks;
   q.judge.failed += t.judgeFailed;
   q.repeats.push(t.repeat);
@@ -356,20 +368,25 @@ function fold(q: QuestionState, t: Try): void {
   if (q.first === null || t.repeat < q.first.repeat)
     q.first = { repeat: t.repeat, answer: t.answer, cited_document_ids: t.cited_document_ids };
   for (const [name, value] of t.values ?? []) {
-    const sum = q.sums.get(name);
-    if (sum === undefined) q.sums.set(name, [value, 1]);
-    else {
-      sum[0] += value;
-      sum[1] += 1;
-    }
+    let slot = slots.get(name);
+    if (slot === undefined) slots.set(name, (slot = slots.size));
+    while (q.sums.length <= 2 * slot + 1) q.sums.push(0);
+    const n = q.sums[2 * slot + 1]!;
+    q.sums[2 * slot] = n === 0 ? value : q.sums[2 * slot]! + value;
+    q.sums[2 * slot + 1] = n + 1;
   }
 }
 
-function toQuestionData(state: QuestionState, checkNames: readonly string[]): QuestionData {
+function toQuestionData(
+  state: QuestionState,
+  checkNames: readonly string[],
+  slots: ReadonlyMap<string, number>,
+): QuestionData {
   const scores: QuestionData['scores'] = {};
   for (const name of [...SCORE_NAMES, ...checkNames]) {
-    const sum = state.sums.get(name);
-    if (sum !== undefined) scores[name] = sum[0] / sum[1];
+    const slot = slots.get(name);
+    const n = slot === undefined ? 0 : (state.sums[2 * slot + 1] ?? 0);
+    if (n > 0) scores[name] = state.sums[2 * slot!]! / n;
   }
   return {
     judge: { asks: state.judge.asks, failed: state.judge.failed },

@@ -10,13 +10,8 @@ import { SCORE_NAMES, sampleValue, type SampleSource } from '../figures/catalogu
 import type { ScoreName, Scores } from '../records/scores.js';
 import { emptyOutcomeCounts, LATENCY_FIGURES, type GroupFigures, type LatencyFigure } from '../records/summary.js';
 import { createPooledLatency, type PooledLatency } from './pooled-latency.js';
-import {
-  addToCluster,
-  clusteredMean,
-  clusteredProportionOfCounts,
-  clusterValues,
-  type ClusterValues,
-} from './clustered.js';
+import { clusteredMean, clusteredProportionOfCounts } from './clustered.js';
+import { createScoreClusters } from './score-clusters.js';
 import {
   createNumberSample,
   latencyStatsOfSorted,
@@ -78,22 +73,14 @@ export function createFigureAccumulator(): FigureAccumulator {
   // Per question: its passes and its score values (the quality figures' clusters, metrics/clustered).
   // Passes per question as two counts (not a value per try): exact, and a question's cost, not a request's.
   const passClusters = new Map<string, { passed: number; tries: number }>();
-  // Score values per question as clustered.ts ClusterValues: an integer figure costs a question a few numbers, not one a try.
-  const scoreClusters = new Map<string, Map<string, ClusterValues>>();
+  // Score values per question (metrics/score-clusters): a column per figure, a cluster only for a question asked again.
+  const scoreClusters = createScoreClusters();
   let anonymous = 0;
   let repeated = false;
-  const cluster = (map: Map<string, ClusterValues>, key: string, value: number) => {
-    const values = map.get(key);
-    if (values !== undefined) repeated = true;
-    map.set(key, addToCluster(values, value));
-  };
-  const scoreMean = (name: string) =>
-    clusteredMean(new Map([...(scoreClusters.get(name) ?? [])].map(([key, values]) => [key, clusterValues(values)])));
+  const scoreMean = (name: string) => clusteredMean(scoreClusters.clusters(name));
   const clusterScore = (name: string, key: string, value: number | null | undefined) => {
     if (value === null || value === undefined || !Number.isFinite(value)) return;
-    let map = scoreClusters.get(name);
-    if (map === undefined) scoreClusters.set(name, (map = new Map()));
-    cluster(map, key, value);
+    if (scoreClusters.add(name, key, value)) repeated = true;
   };
 
   const count = (counts: Map<number, number>, value: number | null) => {

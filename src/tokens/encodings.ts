@@ -21,15 +21,23 @@ export function tokenCounter(encoding: Encoding): Promise<CountTokens> {
   let counter = loaded.get(encoding);
   if (counter === undefined) {
     // One literal import per encoding, so the module graph stays statically known.
-    counter = importEncoding(encoding).then(
-      (m) => (text: string) => countInPieces((piece) => m.countTokens(piece), text),
-    );
+    counter = importEncoding(encoding).then((m) => {
+      m.setMergeCacheSize(MERGE_CACHE_SIZE);
+      return (text: string) => countInPieces((piece) => m.countTokens(piece), text);
+    });
     loaded.set(encoding, counter);
   }
   return counter;
 }
 
-type EncodingModule = { countTokens(text: string): number };
+type EncodingModule = { countTokens(text: string): number; setMergeCacheSize(size: number): void };
+
+/**
+ * The words whose merges each encoding keeps (gpt-tokenizer's LRU; its default is 100,000). A run of
+ * many distinct answers filled the default's to some 20 MB per 5,000 answers, held to the process's
+ * end; the words that recur are far fewer than this.
+ */
+export const MERGE_CACHE_SIZE = 10_000;
 
 /** The longest run of non-space characters counted in one go. */
 export const LONGEST_PIECE = 1024;
