@@ -95,15 +95,24 @@ export interface CollectedRun {
 
 export interface ViewCollector {
   add(record: RequestRecord): void;
-  finish(source: string, tornLines?: number): CollectedRun;
+  /** `data`: the run's data collected by the caller (with `sharedRun`), else this collector's own. */
+  finish(source: string, tornLines?: number, data?: RunData): CollectedRun;
 }
 
 /** Collects one run; `verdicts` are its reviews, `setOrder` the plan's set order (manifest). */
 export function createViewCollector(
-  options: { verdicts?: HumanVerdicts; setOrder?: readonly string[] | undefined } = {},
+  options: {
+    verdicts?: HumanVerdicts;
+    setOrder?: readonly string[] | undefined;
+    /** The caller collects the run's data from the same records and gives it to finish(): none is collected here. */
+    sharedRun?: boolean;
+  } = {},
 ): ViewCollector {
   const verdicts = options.verdicts ?? NO_VERDICTS;
-  const run = createRunCollector({ verdicts, ...(options.setOrder ? { setOrder: options.setOrder } : {}) });
+  const run =
+    options.sharedRun === true
+      ? null
+      : createRunCollector({ verdicts, ...(options.setOrder ? { setOrder: options.setOrder } : {}) });
   const tries = new Map<string, Map<string, Map<number, Try>>>();
   const questions = new Map<string, QuestionMeta>();
   const observe = (
@@ -125,7 +134,7 @@ export function createViewCollector(
   };
   return {
     add(record) {
-      run.add(record);
+      run?.add(record);
       if (!questions.has(record.question_id)) {
         questions.set(record.question_id, {
           question: record.question,
@@ -140,8 +149,10 @@ export function createViewCollector(
       for (const m of record.models ?? [])
         observe(record, m.model_index, m, modelPassed(m), verdicts.get(answerKey(record.key, m.model_index))?.pass);
     },
-    finish(source, tornLines = 0) {
-      return { data: run.finish(source, tornLines), tries, questions };
+    finish(source, tornLines = 0, data) {
+      const own = data ?? run?.finish(source, tornLines);
+      if (own === undefined) throw new Error('a view collector with sharedRun needs the run data at finish');
+      return { data: own, tries, questions };
     },
   };
 }

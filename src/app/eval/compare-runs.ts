@@ -90,6 +90,8 @@ export interface CompareAndGateOptions {
   /** The baseline run or saved baseline; without one only absolute gates can be checked. */
   baselineDir?: string | undefined;
   currentDir: string;
+  /** The current run's data when the caller has read it already (eval's and report's reports pass). */
+  current?: RunData | undefined;
   /** `--gate` texts. */
   gates?: readonly string[];
   /** `--gates-file`. */
@@ -144,7 +146,7 @@ export async function compareAndGate(options: CompareAndGateOptions): Promise<Co
   const readOptions = cwd === undefined ? {} : { cwd };
   const [baseline, current] = await Promise.all([
     options.baselineDir === undefined ? Promise.resolve(undefined) : loadRun(options.baselineDir, readOptions),
-    loadRun(options.currentDir, readOptions),
+    options.current ?? loadRun(options.currentDir, readOptions),
   ]);
   const comparison =
     baseline === undefined

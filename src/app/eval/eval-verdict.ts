@@ -12,6 +12,7 @@ import type { Gate } from '../../figures/index.js';
 import type { Mode } from '../../records/record.js';
 import { hasModelNotes, modelNotes } from '../../metrics/model-notes.js';
 import { compareVerdict } from '../../compare/verdict.js';
+import type { RunData } from '../../compare/run-data.js';
 import { InputError, UsageError } from '../../errors.js';
 import { checkGates, gateJunitCases } from '../../gates/index.js';
 import { DEFAULT_JUNIT_QUESTIONS, type JunitOptions, type JunitQuestions } from '../../reports/junit-xml.js';
@@ -40,6 +41,8 @@ export interface EvalVerdictOptions extends EvalVerdictRequest {
   readonly cwd: string;
   /** The report input the reports were read into (app/eval/render-reports). */
   readonly input: ReportInput;
+  /** The run's data, collected in the reports' pass over results.jsonl (else read here again). */
+  readonly current?: RunData;
   readonly interrupted: boolean;
   /** The interrupt's exit code (129 SIGHUP, 130 SIGINT, 143 SIGTERM). */
   readonly interruptedExit?: ExitCode;
@@ -65,7 +68,7 @@ export async function decideEval(o: EvalVerdictOptions): Promise<EvalVerdict> {
   let comparisons: string[] = [];
   if (o.input.summary.run.sets.length >= 2 || o.reference !== undefined) {
     try {
-      pairs = compareSets(await loadRun(o.dir, { cwd: o.cwd }), {
+      pairs = compareSets(o.current ?? (await loadRun(o.dir, { cwd: o.cwd })), {
         reference: o.reference,
         sets: o.input.summary.run.sets,
       });
@@ -94,6 +97,7 @@ export async function decideEval(o: EvalVerdictOptions): Promise<EvalVerdict> {
         ? await compareAndGate({
             baselineDir: o.baselineDir,
             currentDir: o.dir,
+            current: o.current,
             gates: o.gates,
             gatesFile: o.gatesFile,
             map: o.map ?? [],

@@ -8,6 +8,7 @@
 import type { Verdict } from '../../verdict/index.js';
 import { join } from 'node:path';
 import { createRandom } from '../../compare/prng.js';
+import { createRunCollector, type RunData } from '../../compare/run-data.js';
 import { InputError } from '../../errors.js';
 import { describePassRule, parsePassRule } from '../../metrics/pass-rule.js';
 import { createSummarizer } from '../../metrics/summarize.js';
@@ -61,7 +62,7 @@ export interface RenderOptions {
    * junit.xml and viewer.html are then written once, opening with it, and verdict.json beside them.
    * When it throws, they are written without a verdict and the error is rethrown.
    */
-  readonly decide?: (read: { summary: Summary; input: ReportInput }) => Promise<ReportDecision>;
+  readonly decide?: (read: { summary: Summary; input: ReportInput; run: RunData }) => Promise<ReportDecision>;
   /** Where the viewer's bundle is (default dist/viewer); viewer.html is skipped, and says so, without it. */
   readonly viewerBundleDir?: string;
   /** The most records viewer.html embeds (default VIEWER_FILE_MAX_RECORDS); past it none is written. */
@@ -110,7 +111,13 @@ async function writeReports(dir: string, options: RenderOptions): Promise<Render
     },
   });
   const viewer = capViewerFile(
-    await openViewerFile(dir, { version: options.version, bundleDir: options.viewerBundleDir, setOrder, reviews }),
+    await openViewerFile(dir, {
+      version: options.version,
+      bundleDir: options.viewerBundleDir,
+      setOrder,
+      reviews,
+      sharedRun: true,
+    }),
     options.viewerMaxRecords ?? VIEWER_FILE_MAX_RECORDS,
   );
   const service = await targetService(dir);
@@ -120,18 +127,24 @@ async function writeReports(dir: string, options: RenderOptions): Promise<Render
     ...(service ? { service: describeService(service) } : {}),
   });
   const countTokens = createTokenCounting(await setEncodings(dir));
+  // What the verdict's comparisons and gates read (compare/run-data), collected in this pass and
+  // shared with viewer.html: a second pass over results.jsonl held a second collection while the
+  // viewer's was live (a run of 8,000 distinct questions: some 80 MB more at the reports' peak).
+  const run = createRunCollector({ verdicts: reviews.verdicts, setOrder });
   const csvPath = join(dir, 'results.csv');
   const csvOut = createAtomicStream(csvPath);
   const csv = REPORT_RENDERERS['results.csv'].createSink((chunk) => csvOut.write(chunk));
+  let entries: ReturnType<typeof readRecordEntries> | undefined;
   try {
     const tick = collectGarbageEvery();
-    for await (const entry of readRecordEntries(dir)) {
+    for await (const entry of (entries = readRecordEntries(dir))) {
       stopIfInterrupted(options.signal, dir);
       tick();
       const record = await countTokens(entry.record);
       summarizer.add(record);
       builder.add(record);
       csv.write(record);
+      run.add(record);
       // The viewer's figures per question and set include the token counts (the raw line stays as written).
       viewer.add({ ...entry, record });
     }
@@ -145,13 +158,14 @@ async function writeReports(dir: string, options: RenderOptions): Promise<Render
   collectGarbageIfGrown(); // the pass's last stretch and the token encoding's loading
   const summary = summarizer.finish();
   const input = builder.finish(summary);
+  const runData = run.finish(dir, entries?.tornLines ?? 0, await generatorLoopDelay(dir));
   const summaryPath = join(dir, 'summary.json');
   await writeFileAtomic(summaryPath, REPORT_RENDERERS['summary.json'].render(input));
   const files = [join(dir, 'results.jsonl'), csvPath, summaryPath];
   let decision: ReportDecision | undefined;
   let undecided: unknown;
   try {
-    decision = await options.decide?.({ summary, input });
+    decision = await options.decide?.({ summary, input, run: runData });
   } catch (error) {
     undecided = error; // the reports are still written (without a verdict), then it is rethrown
   }
@@ -173,7 +187,7 @@ async function writeReports(dir: string, options: RenderOptions): Promise<Render
     files.push(await writeVerdictFile(dir, decision.verdict));
   }
   collectGarbageIfGrown();
-  const { file, skipped } = await viewer.finish(decision?.verdict);
+  const { file, skipped } = await viewer.finish(decision?.verdict, runData);
   if (file !== null) files.push(file);
   if (undecided !== undefined) throw undecided;
   return { summary, input, files, skipped: skipped === null ? [] : [skipped] };
@@ -199,8 +213,8 @@ function capViewerFile(viewer: ViewerFile, max: number): ViewerFile {
       if (count > max) current = null;
       else current.add(entry);
     },
-    finish: (verdict) =>
-      current?.finish(verdict) ??
+    finish: (verdict, data) =>
+      current?.finish(verdict, data) ??
       Promise.resolve({
         file: null,
         skipped: `viewer.html: the run has more than ${max.toLocaleString('en-US')} records, too many to embed in one file; open it with \`chatbench view DIR\``,

@@ -73,6 +73,7 @@ import { writeFileAtomic } from '../store/output-files.js';
 import { ensureFreshRunDir } from '../store/fresh-run-dir.js';
 import { generatorLoopDelay, readRunLabels, renderReports, type RenderedReports } from './render-reports.js';
 import { decideEval, type EvalVerdict, type EvalVerdictRequest } from './eval-verdict.js';
+import type { RunData } from '../../compare/run-data.js';
 import type { ReportInput } from '../../reports/index.js';
 import { readReviews } from '../store/reviews.js';
 import type { RequestRecord } from '../../records/record.js';
@@ -587,13 +588,14 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
   const decide =
     asked === undefined || runFailed !== undefined || run === undefined
       ? undefined
-      : async ({ input }: { input: ReportInput }) => {
+      : async ({ input, run: current }: { input: ReportInput; run: RunData }) => {
           const interrupted = run.interrupted || options.signal.aborted;
           decision = await decideEval({
             ...asked,
             dir: outDir,
             cwd: options.cwd,
             input,
+            current,
             interrupted,
             interruptedExit: interruptedExitCode(options.signal),
             junitQuestions: asked.junitQuestions ?? junitQuestions,

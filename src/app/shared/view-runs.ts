@@ -8,7 +8,7 @@
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { readFile, stat } from 'node:fs/promises';
 import { VerdictSchema, type Verdict } from '../../verdict/index.js';
-import { compareRuns, parseSetMap } from '../../compare/index.js';
+import { compareRuns, parseSetMap, type RunData } from '../../compare/index.js';
 import { InputError } from '../../errors.js';
 import type { RequestRecord } from '../../records/record.js';
 import { REVIEW_VERSION, type Review } from '../../records/review.js';
@@ -322,8 +322,11 @@ function slimRaw(text: string): Record<string, unknown> {
 /** Builds viewer.html's data while renderReports streams the records past once. */
 export interface ViewerFileBuilder {
   add(entry: RecordEntry): void;
-  /** `verdict`: the run's, when decided after the records were read (else the one given at the start). */
-  finish(verdict?: Verdict | null): { data: ViewData; details: Record<string, ViewDetail> };
+  /**
+   * `verdict`: the run's, when decided after the records were read (else the one given at the start);
+   * `run`: the run's data, collected by the caller from the same records (with `sharedRun`).
+   */
+  finish(verdict?: Verdict | null, run?: RunData): { data: ViewData; details: Record<string, ViewDetail> };
 }
 
 export function createViewerFileBuilder(options: {
@@ -334,9 +337,15 @@ export function createViewerFileBuilder(options: {
   setOrder?: readonly string[] | undefined;
   limits?: typeof VIEWER_FILE_LIMITS;
   verdict?: Verdict | null;
+  /** The caller collects the run's data (compare/run-data) and gives it to finish(). */
+  sharedRun?: boolean;
 }): ViewerFileBuilder {
   const limits = options.limits ?? VIEWER_FILE_LIMITS;
-  const collector = createViewCollector({ verdicts: options.reviews.verdicts, setOrder: options.setOrder });
+  const collector = createViewCollector({
+    verdicts: options.reviews.verdicts,
+    setOrder: options.setOrder,
+    sharedRun: options.sharedRun === true,
+  });
   // Records are kept (slimmed) while twice the budget allows; past it, questions seen later are incomplete.
   const kept = new Map<string, { bytes: number; records: ViewRecord[] }>();
   const incomplete = new Set<string>();
@@ -362,8 +371,8 @@ export function createViewerFileBuilder(options: {
       kept.set(id, question);
       keptBytes += bytes;
     },
-    finish(verdict) {
-      const collected = collector.finish(options.source);
+    finish(verdict, run) {
+      const collected = collector.finish(options.source, 0, run);
       const details: Record<string, ViewDetail> = {};
       let bytes = 0;
       let complete = incomplete.size === 0;
@@ -409,8 +418,11 @@ export function createViewerFileBuilder(options: {
 /** viewer.html of a run directory, fed the records while a report streams them past. */
 export interface ViewerFileWriter {
   add(entry: RecordEntry): void;
-  /** Writes viewer.html (embedding `verdict` when given, else the run's verdict.json); without the viewer's bundle, writes nothing and says why. */
-  finish(verdict?: Verdict | null): Promise<{ file: string | null; skipped: string | null }>;
+  /**
+   * Writes viewer.html (embedding `verdict` when given, else the run's verdict.json); without the
+   * viewer's bundle, writes nothing and says why. `run`: as ViewerFileBuilder's.
+   */
+  finish(verdict?: Verdict | null, run?: RunData): Promise<{ file: string | null; skipped: string | null }>;
 }
 
 /**
@@ -424,6 +436,7 @@ export async function openViewerFile(
     bundleDir?: string | undefined;
     setOrder?: readonly string[] | undefined;
     reviews?: RunReviews;
+    sharedRun?: boolean;
   },
 ): Promise<ViewerFileWriter> {
   const bundle: ViewerBundle | Error = await readViewerBundle(options.bundleDir).catch((error: Error) => error);
@@ -437,14 +450,15 @@ export async function openViewerFile(
     reviews: options.reviews ?? (await readReviews(dir)),
     setOrder: options.setOrder,
     verdict: await readVerdict(dir),
+    sharedRun: options.sharedRun === true,
   });
   return {
     add: (entry) => builder.add(entry),
-    async finish(verdict) {
+    async finish(verdict, run) {
       const file = join(dir, 'viewer.html');
       await writeFileAtomic(
         file,
-        viewerFileChunks({ title: `chatbench viewer: ${name}`, bundle, ...builder.finish(verdict) }),
+        viewerFileChunks({ title: `chatbench viewer: ${name}`, bundle, ...builder.finish(verdict, run) }),
       );
       return { file, skipped: null };
     },

@@ -90,12 +90,13 @@ export function reportCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
             version: VERSION,
             signal: io.signal,
             ...(io.env.CHATBENCH_VIEWER_DIR ? { viewerBundleDir: io.env.CHATBENCH_VIEWER_DIR } : {}),
-            decide: async ({ summary: read, input }) => {
+            decide: async ({ summary: read, input, run: current }) => {
               const ok = read.run.outcomes.ok ?? 0;
               decided = await decideEval({
                 dir,
                 cwd: io.cwd,
                 input,
+                current,
                 gates,
                 reference,
                 interrupted: false,
