@@ -118,6 +118,37 @@ async function evalAgainst(baseUrl: string, mode: Mode) {
   return { run, out };
 }
 
+describe('a full answer in chunks', () => {
+  it('decodes a character split between two chunks whole (the body is decoded as it comes)', async () => {
+    const body = Buffer.from(
+      JSON.stringify({
+        answer: 'Le café est à 3 € [1].',
+        answer_citationless: 'Le café est à 3 €.',
+        top_documents: [],
+        citation_info: [],
+        message_id: 2,
+      }),
+    );
+    const at = body.indexOf(Buffer.from('é')) + 1; // between the two bytes of é
+    const euro = body.indexOf(Buffer.from('€')) + 2; // inside the three bytes of €
+    const server = await startScriptedServer([
+      {
+        headers: JSON_HEADERS,
+        chunks: [
+          { at_ms: 0, bytes: body.subarray(0, at) },
+          { at_ms: 20, bytes: body.subarray(at, euro) },
+          { at_ms: 40, bytes: body.subarray(euro) },
+        ],
+      },
+    ]);
+    const { run, out } = await evalAgainst(server.baseUrl, 'full');
+    expect(run.code, run.stderr).toBe(0);
+    const [record] = readRunRecords(out);
+    expect(record?.outcome).toBe('ok');
+    expect(record?.answer).toBe('Le café est à 3 € [1].');
+  });
+});
+
 describe('odd server answers become outcome classes on the record', () => {
   it.each(CASES)('$name → $outcome', async (c) => {
     const server = await startScriptedServer([c.response]);
