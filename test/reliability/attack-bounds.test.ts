@@ -8,7 +8,7 @@
  * asserted beyond "it ended" (the caps are a second or a few MB, the test bound a minute).
  */
 import type { ServerResponse } from 'node:http';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fullAnswer, packet, streamedAnswer } from '../helpers/hostile-server.js';
@@ -65,7 +65,7 @@ async function evalAgainst(origin: string, extra: readonly string[] = [], timeou
     ...extra,
   ]);
   const grew = process.memoryUsage().rss - before;
-  return { run, records: readRunRecords(out), grew };
+  return { run, records: readRunRecords(out), grew, out };
 }
 
 describe('a stream that makes no progress ends at --timeout', () => {
@@ -289,6 +289,38 @@ describe('bodies that never end are cut at their cap', () => {
       expect(grew).toBeLessThan(RSS_GROWTH);
     },
   );
+
+  it('a 3 MB document id, 100 invented packet types and a 3 MB judge reason: every results.jsonl line stays small', async () => {
+    const invented = Array.from({ length: 100 }, (_, i) => packet({ type: `invented_${i}` }));
+    const server = await service((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(
+        streamedAnswer({ deltas: ['A fine answer.'], documents: ['d'.repeat(3_000_000)], extra: invented }).join(''),
+      );
+    });
+    const reason = 'r'.repeat(3_000_000); // within the judge's 4 MiB reply cap: read whole, then cut
+    const judge = await startRawServer((_req, res) => {
+      const content = JSON.stringify({ score: 1, reason });
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] }));
+    });
+    const { run, records, out } = await evalAgainst(
+      server.origin,
+      ['--judge', judge.origin, '--judge-model', 'm', '--judge-figures', 'relevance', '--no-judge-cache'],
+      '60s',
+    );
+    expect(run.code).toBe(0);
+    expect(records).toHaveLength(3);
+    const lines = readFileSync(join(out, 'results.jsonl'), 'utf8').trimEnd().split('\n');
+    for (const line of lines) expect(line.length).toBeLessThan(256 * 1024);
+    for (const r of records) {
+      expect(r.judge?.verdicts.relevance?.reason).toMatch(/^r+…\[cut\]$/);
+      expect(r.judge?.verdicts.relevance?.reason?.length).toBeLessThanOrEqual(2_000);
+      expect(Object.keys(r.first_packet_ms).length).toBeLessThanOrEqual(64);
+      expect(r.first_packet_others).toBeGreaterThan(0);
+    }
+  });
 
   it('a judge whose reply never ends: judge_error naming --judge-max-reply-bytes, every record written', async () => {
     const server = await service((req, res) => {
