@@ -21,6 +21,7 @@ import {
   DEFAULT_TIMEOUT_MS,
 } from '../../src/client/chat-client.js';
 import { DEFAULT_MAX_ANSWER_BYTES } from '../../src/client/collect.js';
+import { DEFAULT_JSON_TIMEOUT_MS } from '../../src/client/json-request.js';
 import { DEFAULT_MAX_VERSION_BODY_BYTES, DEFAULT_VERSION_TIMEOUT_MS } from '../../src/client/version-client.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../../src/client/wire/index.js';
 import { DEFAULT_MAX_REPLY_BYTES } from '../../src/judge/client.js';
@@ -106,7 +107,10 @@ describe('every cap: the code, --help and docs/limits.md give one default', () =
     },
   );
 
-  it('the deep-research defaults and the caps the CLI takes from one declaration', () => {
+  it("the deep-research defaults, the JSON calls' whole-call default and the caps the CLI takes from one declaration", () => {
+    expect(LIMITS_DOC).toContain(
+      `| an open-urls answer, project instructions: the whole call | \`--timeout\` (here the whole call, its body included) | default ${docMs(DEFAULT_JSON_TIMEOUT_MS)} |`,
+    );
     expect(docRow('--timeout')).toContain(`(${docMs(DEEP_RESEARCH_TIMEOUT_MS)} deep research)`);
     expect(docRow('--max-duration')).toContain(`(${docMs(DEEP_RESEARCH_MAX_DURATION_MS)} deep research)`);
     expect(parseBytes(BODY_CAP_OPTIONS['max-body-bytes'].default, 'x')).toBe(DEFAULT_MAX_BODY_BYTES);
