@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { FETCH_CITED_TIMEOUT_MS } from '../../src/app/eval/run-eval.js';
 import { BODY_CAP_OPTIONS } from '../../src/cli/body-cap-flags.js';
 import { parseBytes } from '../../src/cli/bytes.js';
 import { parseDuration } from '../../src/cli/duration.js';
@@ -37,9 +38,9 @@ async function help(command: string): Promise<string> {
 }
 
 /** The docs/limits.md table row that names `flag` and gives a default (a flag's maximum is on another row). */
-function docRow(flag: string): string {
+function docRow(flag: string, startsWith = '|'): string {
   const row = LIMITS_DOC.split('\n').find(
-    (l) => l.startsWith('|') && l.includes(`\`${flag}\``) && /\| default /.test(l),
+    (l) => l.startsWith(startsWith) && l.includes(`\`${flag}\``) && /\| default /.test(l),
   );
   if (row === undefined) throw new Error(`docs/limits.md: no row of the Limits table names ${flag} with its default`);
   return row;
@@ -111,8 +112,10 @@ describe('every cap: the code, --help and docs/limits.md give one default', () =
   );
 
   it("the deep-research defaults, the JSON calls' whole-call default and the caps the CLI takes from one declaration", () => {
-    expect(LIMITS_DOC).toContain(
-      `| an open-urls answer, project instructions: the whole call | \`--timeout\` (here the whole call, its body included) | default ${docMs(DEFAULT_JSON_TIMEOUT_MS)} |`,
+    // Project instructions fall back to the JSON calls' own default, --fetch-cited to its own, a load's open-urls call to the stream's.
+    const jsonCalls = docRow('--timeout', '| each whole call of project instructions');
+    expect(jsonCalls).toContain(
+      `default ${docMs(DEFAULT_JSON_TIMEOUT_MS)}, ${docMs(FETCH_CITED_TIMEOUT_MS)} and ${docMs(DEFAULT_TIMEOUT_MS)} |`,
     );
     expect(docRow('--timeout')).toContain(`(${docMs(DEEP_RESEARCH_TIMEOUT_MS)} deep research)`);
     expect(docRow('--max-duration')).toContain(`(${docMs(DEEP_RESEARCH_MAX_DURATION_MS)} deep research)`);
