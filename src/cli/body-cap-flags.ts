@@ -17,7 +17,7 @@ export const BODY_CAP_OPTIONS = {
     type: 'string',
     default: '64MiB',
     describe:
-      'Most bytes one response may carry (a stream in all, a full answer, an open-urls answer); past it the request is invalid_response BODY_TOO_LARGE',
+      'Most bytes one response may carry (a stream in all, a full answer, an open-urls answer, project instructions); past it the request is invalid_response BODY_TOO_LARGE',
     group: 'Run:',
   },
   'max-line-bytes': {

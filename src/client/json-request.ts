@@ -19,7 +19,7 @@ export interface JsonEndpointOptions {
   baseUrl: string;
   token?: string;
   dispatcher?: Dispatcher;
-  /** The whole exchange, body included; default 30 s. */
+  /** The whole exchange, body included; default DEFAULT_JSON_TIMEOUT_MS. */
   timeoutMs?: number;
   /** Bytes of the response body read at most; default DEFAULT_MAX_JSON_BODY_BYTES. */
   maxBodyBytes?: number | undefined;
@@ -33,6 +33,9 @@ export interface JsonResponse {
   /** Monotonic ms from sent to the end of the body. */
   latencyMs: number;
 }
+
+/** The whole exchange by default (open-urls and project instructions without --timeout): 30 s. */
+export const DEFAULT_JSON_TIMEOUT_MS = 30_000;
 
 /** Bytes of a JSON response body by default: 16 MiB, far above any answer of these operations. */
 export const DEFAULT_MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
@@ -62,7 +65,7 @@ export async function jsonRequest(
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (options.token) headers['authorization'] = `Bearer ${options.token}`;
-  const timeout = AbortSignal.timeout(options.timeoutMs ?? 30_000);
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_JSON_TIMEOUT_MS);
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const sent = now();
   // Not AbortSignal.any: a run-wide signal would keep a reference per request (join-signals.ts).

@@ -10,7 +10,12 @@ import type { Outcome } from '../records/record.js';
 import { truncateText } from './exchange.js';
 import { roundMs } from '../records/round-ms.js';
 import { networkFailure, statusFigures } from './http-errors.js';
-import { jsonRequest, ResponseTooLargeError, type JsonEndpointOptions } from './json-request.js';
+import {
+  DEFAULT_JSON_TIMEOUT_MS,
+  jsonRequest,
+  ResponseTooLargeError,
+  type JsonEndpointOptions,
+} from './json-request.js';
 import { redactDeep, secretsOf } from './redact.js';
 
 export interface OpenUrlsClientOptions extends JsonEndpointOptions {
@@ -71,7 +76,7 @@ async function exchangeOf(
         outcome: 'timeout',
         http_status: null,
         error_code: 'MAX_DURATION',
-        error_message: `no whole response within ${(options.timeoutMs ?? 30_000) / 1000} s (--timeout)`,
+        error_message: `no whole response within ${(options.timeoutMs ?? DEFAULT_JSON_TIMEOUT_MS) / 1000} s (--timeout)`,
         latency_ms,
       };
     if (error instanceof ResponseTooLargeError)

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { InputError } from '../errors.js';
 import { readFileLines, type FileLine } from './file-lines.js';
 
@@ -63,5 +63,44 @@ describe('readFileLines', () => {
 
   it('a missing file: the fs error, with its code', async () => {
     await expect(collect(join(dir, 'none'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('readFileLines on one long line (issue 23: linear, not quadratic)', () => {
+  it('a 64 MB line: each byte searched for a newline once and copied once, whatever the chunk count', async () => {
+    const size = 64_000_000;
+    const big = Buffer.alloc(size + 1, 0x78); // 64 MB of `x`, then its newline
+    big[size] = 0x0a;
+    const path = fileOf(Buffer.concat([big, Buffer.from('tail\n')]));
+    // Count the work instead of timing it: the bytes each newline search may scan, the bytes each join copies.
+    const realIndexOf = Buffer.prototype.indexOf;
+    const realConcat = Buffer.concat.bind(Buffer);
+    let scanned = 0;
+    let copied = 0;
+    const counting = function (this: Buffer, value: number, from?: number): number {
+      scanned += this.length - (from ?? 0);
+      return realIndexOf.call(this, value, from);
+    };
+    const indexOf = vi.spyOn(Buffer.prototype, 'indexOf').mockImplementation(counting as typeof realIndexOf);
+    const concat = vi.spyOn(Buffer, 'concat').mockImplementation((list, total) => {
+      copied += total ?? list.reduce((sum, part) => sum + part.length, 0);
+      return realConcat(list, total);
+    });
+    try {
+      let chunks = 0;
+      const lines: number[] = [];
+      for await (const line of readFileLines(path, { name: 'runs/x.jsonl', maxLineBytes: size })) {
+        lines.push(line.length);
+        chunks = indexOf.mock.calls.length;
+      }
+      expect(lines).toEqual([size, 4]);
+      // 64 KiB chunks: ~1,000 of them, so re-scanning the carried line with each would be ~32 GB.
+      expect(chunks).toBeGreaterThan(900);
+      expect(scanned).toBeLessThanOrEqual(size + 6 + 2 * 64 * 1024);
+      expect(copied).toBeLessThanOrEqual(size + 1);
+    } finally {
+      indexOf.mockRestore();
+      concat.mockRestore();
+    }
   });
 });

@@ -237,6 +237,29 @@ describe('chatbench view', () => {
     expect(readFileSync(join(root, 'current', 'report.md'), 'utf8')).toContain('human pass rate');
     expect(readFileSync(join(root, 'current', 'report.html'), 'utf8')).toContain('human pass rate');
   });
+
+  // Last of this block: it adds 60 reviews to the run the tests above count.
+  it('60 reviews posted at once: each accepted one is one whole line of reviews.jsonl (issue 23)', async () => {
+    const file = join(root, 'current', 'reviews.jsonl');
+    const before = existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').length : 0;
+    const keys = ['q1|fast|stream|0', 'q2|fast|stream|0'];
+    const posts = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        postReview({
+          run: 0,
+          key: keys[i % 2],
+          model_index: null,
+          verdict: i % 3 === 0 ? 'fail' : 'pass',
+          note: `note ${i} ${'n'.repeat(i * 40)}`,
+        }),
+      ),
+    );
+    expect(posts.map((p) => p.status)).toEqual(Array.from({ length: 60 }, () => 200));
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(before + 60);
+    const notes = lines.slice(before).map((l) => ReviewSchema.parse(JSON.parse(l)).note);
+    expect(new Set(notes.map((n) => n.split(' ')[1])).size).toBe(60);
+  });
 });
 
 describe('chatbench view: bad input', () => {

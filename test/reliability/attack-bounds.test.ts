@@ -1,13 +1,14 @@
 /**
  * Issue 23, endless and unbounded bodies: a service that drips a byte a second, sends junk lines or
- * SSE comments that never make a part, an error body or a full body that never ends, an endless
- * `GET /version`, an endless open-urls answer, a judge whose reply never ends. Each request ends
+ * SSE comments that never make a part, an error body or a full body that never ends (dripping, or
+ * endless), an endless `GET /version`, an endless open-urls answer, project instructions whose
+ * answer never ends or drips, a judge whose reply never ends. Each request ends
  * within its cap (the silence limit, the byte caps), every planned request has its record, and the
  * process's memory stays far under 300 MB. Raw node:http servers on 127.0.0.1:0; no timing is
  * asserted beyond "it ended" (the caps are a second or a few MB, the test bound a minute).
  */
 import type { ServerResponse } from 'node:http';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fullAnswer, packet, streamedAnswer } from '../helpers/hostile-server.js';
@@ -64,7 +65,7 @@ async function evalAgainst(origin: string, extra: readonly string[] = [], timeou
     ...extra,
   ]);
   const grew = process.memoryUsage().rss - before;
-  return { run, records: readRunRecords(out), grew };
+  return { run, records: readRunRecords(out), grew, out };
 }
 
 describe('a stream that makes no progress ends at --timeout', () => {
@@ -94,6 +95,31 @@ describe('a stream that makes no progress ends at --timeout', () => {
         ['q3', 'timeout', 'SILENCE_TIMEOUT'],
       ].sort(),
     );
+    expect(grew).toBeLessThan(RSS_GROWTH);
+  });
+});
+
+describe('a full or an error body that drips ends at --timeout of its headers', () => {
+  it('a full body (stream=false) and a 500 body, each a byte every 50 ms for ever: one record per request', async () => {
+    const server = await service((req, res) => {
+      const full = JSON.parse(req.body).stream === false;
+      res.writeHead(full ? 200 : 500, { 'content-type': 'application/json' });
+      res.write(full ? '{"answer": "' : '{"detail": "');
+      drip(res, 'x', 50); // a new byte well within every silence: only the body's own limit can end it
+    });
+    const { records, grew } = await evalAgainst(server.origin, ['--mode', 'both']);
+    expect(records.map((r) => [r.question_id, r.mode, r.outcome, r.error_code, r.http_status]).sort()).toEqual(
+      [
+        ['q1', 'full', 'timeout', 'SILENCE_TIMEOUT', 200],
+        ['q2', 'full', 'timeout', 'SILENCE_TIMEOUT', 200],
+        ['q3', 'full', 'timeout', 'SILENCE_TIMEOUT', 200],
+        ['q1', 'stream', 'http_error', null, 500],
+        ['q2', 'stream', 'http_error', null, 500],
+        ['q3', 'stream', 'http_error', null, 500],
+      ].sort(),
+    );
+    for (const r of records.filter((r) => r.mode === 'full'))
+      expect(r.error_message).toMatch(/did not end within 300 ms of its headers/);
     expect(grew).toBeLessThan(RSS_GROWTH);
   });
 });
@@ -209,6 +235,91 @@ describe('bodies that never end are cut at their cap', () => {
       ['invalid_response', 'BODY_TOO_LARGE'],
     ]);
     expect(grew).toBeLessThan(RSS_GROWTH);
+  });
+
+  it.each([
+    [
+      'never ends',
+      (res: ServerResponse) => endless(res, '{"instructions": "' + 'i'.repeat(65_536)),
+      /exceeds 2097152 bytes/,
+    ],
+    ['drips a byte every 50 ms', (res: ServerResponse) => drip(res, 'i', 50), /aborted due to timeout/],
+  ])(
+    'project instructions whose answer %s: exit 3 naming the project, no question sent',
+    async (_name, play, cause) => {
+      const server = await service((req, res) => {
+        if (!req.url.includes('/user/projects/2/instructions'))
+          return void res.writeHead(200, { 'content-type': 'text/event-stream' }).end(okStream());
+        res.writeHead(200, { 'content-type': 'application/json' });
+        play(res);
+      });
+      const dir = scratch();
+      const sets = join(dir, 'sets.json');
+      writeFileSync(
+        sets,
+        JSON.stringify({ sets: [{ name: 'base' }], defaults: { project: { id: 2, instructions: 'Hi.' } } }),
+      );
+      const dataset = writeCsv(dir, [['q1', 'One?', '', '', 'false', 'x']]);
+      const out = join(dir, 'run');
+      const before = process.memoryUsage().rss;
+      const run = await runCli([
+        'eval',
+        '--base-url',
+        `${server.origin}/api`,
+        '--token',
+        'tok-bounds-0123456789',
+        '--dataset',
+        dataset,
+        '--sets-file',
+        sets,
+        '--timeout',
+        '300ms',
+        '--max-body-bytes',
+        '2MiB',
+        '--out',
+        out,
+      ]);
+      const grew = process.memoryUsage().rss - before;
+      expect(run.code).toBe(3);
+      expect(run.stderr).toMatch(/project 2 instructions: GET \S+\/user\/projects\/2\/instructions failed/);
+      expect(run.stderr).toMatch(cause);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      expect(existsSync(join(out, 'results.jsonl')) ? readRunRecords(out) : []).toEqual([]);
+      expect(server.requests.filter((r) => r.method === 'POST')).toEqual([]); // no question, nor instructions, sent
+      expect(grew).toBeLessThan(RSS_GROWTH);
+    },
+  );
+
+  it('a 3 MB document id, 100 invented packet types and a 3 MB judge reason: every results.jsonl line stays small', async () => {
+    const invented = Array.from({ length: 100 }, (_, i) => packet({ type: `invented_${i}` }));
+    const server = await service((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(
+        streamedAnswer({ deltas: ['A fine answer.'], documents: ['d'.repeat(3_000_000)], extra: invented }).join(''),
+      );
+    });
+    const reason = 'r'.repeat(3_000_000); // within the judge's 4 MiB reply cap: read whole, then cut
+    const judge = await startRawServer((_req, res) => {
+      const content = JSON.stringify({ score: 1, reason });
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] }));
+    });
+    const { run, records, out } = await evalAgainst(
+      server.origin,
+      ['--judge', judge.origin, '--judge-model', 'm', '--judge-figures', 'relevance', '--no-judge-cache'],
+      '60s',
+    );
+    expect(run.code).toBe(0);
+    expect(records).toHaveLength(3);
+    const lines = readFileSync(join(out, 'results.jsonl'), 'utf8').trimEnd().split('\n');
+    for (const line of lines) expect(line.length).toBeLessThan(256 * 1024);
+    for (const r of records) {
+      expect(r.judge?.verdicts.relevance?.reason).toMatch(/^r+…\[cut\]$/);
+      expect(r.judge?.verdicts.relevance?.reason?.length).toBeLessThanOrEqual(2_000);
+      expect(Object.keys(r.first_packet_ms).length).toBeLessThanOrEqual(64);
+      expect(r.first_packet_others).toBeGreaterThan(0);
+    }
   });
 
   it('a judge whose reply never ends: judge_error naming --judge-max-reply-bytes, every record written', async () => {

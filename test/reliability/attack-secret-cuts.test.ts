@@ -105,6 +105,7 @@ describe('a service echoing every secret, whole and cut', () => {
     expect(records.map((r) => r.outcome).sort()).toEqual(['http_error', 'ok']);
     expect(records.find((r) => r.outcome === 'ok')?.answer).toContain('The answer is [redacted]');
     expect(judge.requests.length).toBeGreaterThan(0);
+    expect(readdirSync(out)).toContain('viewer.html'); // the page that embeds every answer is among the files searched
     // USER2 is no secret of this run (only of the load run below): it may stay.
     expect(
       leaks(
@@ -144,6 +145,7 @@ describe('a service echoing every secret, whole and cut', () => {
       new Set([`Bearer ${TOKEN}`, `Bearer ${USER2}`]),
     );
     expect(readRunRecords(out).map((r) => r.outcome)).toEqual(['ok', 'ok', 'ok', 'ok']);
+    expect(readdirSync(out)).toContain('viewer.html');
     expect(leaks(everything(run, out), [TOKEN, USER2])).toEqual([]);
   });
 });

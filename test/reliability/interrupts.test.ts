@@ -192,6 +192,7 @@ describe.concurrent('interrupts', () => {
   });
 
   it.for([
+    { signal: 'SIGHUP', code: 129 },
     { signal: 'SIGINT', code: 130 },
     { signal: 'SIGTERM', code: 143 },
   ] as const)(

@@ -139,6 +139,8 @@ export interface PreparedEval {
 }
 
 const DEFAULT_CHECKS_TIMEOUT_MS = 2000;
+/** A `--fetch-cited` call of open-urls without --timeout: its whole call, body included (docs/limits.md). */
+export const FETCH_CITED_TIMEOUT_MS = 60_000;
 
 /** Reads and checks every input, listing the problems of all of them at once; builds the plan. */
 export async function prepareEval(inputs: EvalInputs): Promise<PreparedEval> {
@@ -444,7 +446,7 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
     {
       baseUrl: options.baseUrl,
       token: options.token,
-      timeoutMs: options.timeoutMs ?? 60_000,
+      timeoutMs: options.timeoutMs ?? FETCH_CITED_TIMEOUT_MS,
       maxBodyBytes: options.maxBodyBytes,
       secrets,
     },

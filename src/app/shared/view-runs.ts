@@ -28,7 +28,7 @@ import { readRecordAt, readRecordEntries, type RecordEntry, type RecordPlace } f
 import { plannedSetOrder, setEncodings } from '../store/manifest.js';
 import { createTokenCounting } from '../../tokens/count-records.js';
 import { recordAnswerFigures } from '../../viewer/answer-figures.js';
-import { appendReview, readReviews, type RunReviews } from '../store/reviews.js';
+import { appendReview, readReviews, reviewAppendsSettled, type RunReviews } from '../store/reviews.js';
 import { writeFileAtomic } from '../store/output-files.js';
 import { completedDataset, readRunExpectations, saveDecision, type RunExpectations } from './view-expectations.js';
 
@@ -221,6 +221,26 @@ export async function openViewRuns(options: ViewRunsOptions): Promise<ViewSource
       details: { source: 'server' },
     });
   let data: Promise<ViewData> = Promise.resolve(build());
+  /** Per run, a reload queued and not yet started: a review appended before it starts is in what it reads. */
+  const queued = new Map<number, Promise<ViewData>>();
+  /**
+   * The run is read again with its new verdicts; data() waits for it. Reviews posted at once share
+   * one queued reload, started once their appends are done, instead of a reload each (60 at once
+   * were 60 reads of the run, one after another).
+   */
+  const reload = (index: number, run: (typeof runs)[number]): Promise<ViewData> => {
+    const waiting = queued.get(index);
+    if (waiting !== undefined) return waiting;
+    const next = data.then(async () => {
+      await reviewAppendsSettled(run.dir); // reviews posted together are appended first, then read once
+      queued.delete(index); // started: a review appended from now on needs the next reload
+      runs[index] = await loadRun(run.source, options.cwd, run.name);
+      return build();
+    });
+    queued.set(index, next);
+    data = next;
+    return next;
+  };
 
   return {
     data: () => data,
@@ -279,13 +299,7 @@ export async function openViewRuns(options: ViewRunsOptions): Promise<ViewSource
         at: now().toISOString(),
       };
       await appendReview(run.dir, review);
-      // The run is read again with its new verdicts; data() waits for it.
-      const index = request.run;
-      data = data.then(async () => {
-        runs[index] = await loadRun(run.source, options.cwd, run.name);
-        return build();
-      });
-      await data;
+      await reload(request.run, run);
       return review;
     },
     async expectations(id) {

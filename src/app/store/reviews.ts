@@ -88,6 +88,15 @@ export function appendJsonLine(full: string, value: unknown): Promise<void> {
   return next;
 }
 
+/**
+ * Resolves once this process has no append to the run directory's reviews.jsonl pending (those
+ * queued while it waits included): a reader that starts then sees every review accepted so far.
+ */
+export async function reviewAppendsSettled(runDir: string): Promise<void> {
+  const full = join(runDir, REVIEWS_FILE);
+  for (let pending = appending.get(full); pending !== undefined; pending = appending.get(full)) await pending;
+}
+
 /** Cuts a torn tail (reading back only to the last newline), then appends `line` in one write. */
 async function appendLine(full: string, line: string): Promise<void> {
   const size = (await stat(full).catch(() => undefined))?.size ?? 0;
