@@ -23,8 +23,6 @@ const REPLACEMENT = '\uFFFD';
  * discarded unseen, so no more than `maxLineBytes` are ever buffered.
  */
 export function createNdjsonFramer(maxLineBytes: number): Framer {
-  // `fatal` so that a line of invalid UTF-8 is reported, not silently turned into U+FFFD.
-  const utf8 = new TextDecoder('utf-8', { fatal: true });
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
   let discarding = false;
@@ -39,10 +37,10 @@ export function createNdjsonFramer(maxLineBytes: number): Framer {
   };
   const emitLine = (line: Uint8Array, out: StreamPart[]) => {
     const end = line.length > 0 && line[line.length - 1] === CR ? line.length - 1 : line.length;
-    let text: string;
-    try {
-      text = utf8.decode(line.subarray(0, end));
-    } catch {
+    // Decoded as the whole lines of pushWhole are (a BOM kept, not dropped); a line of invalid UTF-8
+    // is reported, not silently read with U+FFFD in it.
+    const text = bufferOf(line).toString('utf8', 0, end);
+    if (text.includes(REPLACEMENT) && !isUtf8(line.subarray(0, end))) {
       out.push(decodeError('line is not valid UTF-8', excerptOfBytes([line])));
       return;
     }

@@ -96,7 +96,6 @@ describe('NDJSON lines', () => {
     ]);
   });
 
-
   it('tells a U+FFFD the service sent from an invalid byte inside one chunk of many lines (Buffer or not)', () => {
     const invalid = Uint8Array.from([...bytes(`${delta('a')}\n{"error": "`), 0xff, ...bytes(`"}\n${delta('z')}\n`)]);
     for (const chunk of [invalid, Buffer.from(invalid)]) {
