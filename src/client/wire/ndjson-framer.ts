@@ -37,8 +37,7 @@ export function createNdjsonFramer(maxLineBytes: number): Framer {
   };
   const emitLine = (line: Uint8Array, out: StreamPart[]) => {
     const end = line.length > 0 && line[line.length - 1] === CR ? line.length - 1 : line.length;
-    // Decoded as the whole lines of pushWhole are (a BOM kept, not dropped); a line of invalid UTF-8
-    // is reported, not silently read with U+FFFD in it.
+    // Decoded as pushWhole's lines are (a BOM kept); invalid UTF-8 is reported, not read as U+FFFD.
     const text = bufferOf(line).toString('utf8', 0, end);
     if (text.includes(REPLACEMENT) && !isUtf8(line.subarray(0, end))) {
       out.push(decodeError('line is not valid UTF-8', excerptOfBytes([line])));
