@@ -52,10 +52,9 @@ export function createNdjsonFramer(maxLineBytes: number): Framer {
    * as one string (one native call) and split there, instead of one decoder call and one view per
    * line. They are valid UTF-8 unless the text holds U+FFFD (what an invalid byte decodes to): only
    * then are the bytes checked (simdutf), and if invalid the byte path reads them, line by line.
-   * When the span is shorter than `maxLineBytes` (every socket's chunk, but for a low limit), no line
-   * in it can cross the limit and the text alone is split; else each line's
-   * byte length comes from the bytes, its text from the string: a newline is one byte and one
-   * character, so the n-th newline of both is the same. Returns where the bytes left off (0: declined).
+   * A span shorter than `maxLineBytes` (every socket's chunk, but for a low limit) holds no line over
+   * it: the text alone is split. Else each line's byte length comes from the bytes, its text from the
+   * string (the n-th newline of both is the same). Returns where the bytes left off (0: declined).
    */
   const pushWhole = (chunk: Uint8Array, last: number, out: StreamPart[]): number => {
     const text = bufferOf(chunk).toString('utf8', 0, last + 1);
