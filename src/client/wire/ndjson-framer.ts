@@ -59,15 +59,11 @@ export function createNdjsonFramer(maxLineBytes: number): Framer {
   const pushWhole = (chunk: Uint8Array, last: number, out: StreamPart[]): number => {
     const text = bufferOf(chunk).toString('utf8', 0, last + 1);
     if (text.includes(REPLACEMENT) && !isUtf8(chunk.subarray(0, last + 1))) return 0;
-    let from = 0;
     if (last < maxLineBytes) {
-      for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', from)) {
-        const part = decodeText(text.slice(from, at > from && text.charCodeAt(at - 1) === CR ? at - 1 : at));
-        if (part !== undefined) out.push(part);
-        from = at + 1;
-      }
+      decodeLines(text, out);
       return last + 1;
     }
+    let from = 0;
     let start = 0;
     for (let newline = chunk.indexOf(LF); newline !== -1 && newline <= last; newline = chunk.indexOf(LF, start)) {
       const at = text.indexOf('\n', from);
@@ -116,6 +112,16 @@ export function createNdjsonFramer(maxLineBytes: number): Framer {
       discarding = false;
     },
   };
+}
+
+/** Decodes every line of `text` (whole lines only; a CR before a newline dropped) into `out`. */
+function decodeLines(text: string, out: StreamPart[]): void {
+  let from = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', from)) {
+    const part = decodeText(text.slice(from, at > from && text.charCodeAt(at - 1) === CR ? at - 1 : at));
+    if (part !== undefined) out.push(part);
+    from = at + 1;
+  }
 }
 
 /** The chunk as a Buffer, for its decoding with bounds (undici's chunks are Buffers already: no new view). */
