@@ -273,13 +273,14 @@ class Attempt implements Dispatcher.DispatchHandler {
   }
 
   /**
-   * (Re)starts the silence limit: called at send, on the headers and on every part. One timer per
+   * (Re)starts the silence limit: called at send, on the headers and on every part (`at`: the moment
+   * the chunk carrying it arrived, already taken). One timer per
    * attempt, not one per part (nor one per limit): a part only moves `lastHeard`; when the timer
    * fires early (something was heard since it was set) it sets itself again for the rest of the
    * limit, so the limit still ends exactly `timeoutMs` after the last thing heard.
    */
-  private armSilence(): void {
-    this.lastHeard = this.o.now();
+  private armSilence(at = this.o.now()): void {
+    this.lastHeard = at;
     if (this.silenceTimer === undefined) this.startSilenceTimer(Math.min(this.o.timeoutMs, this.o.maxDurationMs));
   }
 
@@ -340,8 +341,13 @@ class Attempt implements Dispatcher.DispatchHandler {
     if (this.decoder && this.collector) {
       const parts = this.decoder.push(chunk);
       // Progress is a part: bytes that make none, and lines that fail to decode, are silence.
-      if (parts.some((part) => part.kind !== 'decode_error')) this.armSilence();
-      for (const part of parts) this.collector.onPart(part, t);
+      let heard = false;
+      for (let i = 0; i < parts.length; i++) {
+        const part = parts[i]!;
+        if (part.kind !== 'decode_error') heard = true;
+        this.collector.onPart(part, t);
+      }
+      if (heard) this.armSilence(t);
       return;
     }
     // A full or error body: no reset per chunk (a byte a second must not hold it open).

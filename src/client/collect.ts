@@ -304,32 +304,70 @@ export function createCollector(options: CollectorOptions): Collector {
       const outcome = worstOutcome([...figures.map((f) => f.outcome), ...(failure ? [failure.outcome] : [])]);
       const culprit = figures.find((f) => f.outcome === outcome && (f.error_code !== null || f.error_message !== null));
       const culpritState = culprit === undefined ? undefined : models[culprit.model_index];
+      const errorCode = culprit?.error_code ?? (failure?.outcome === outcome ? failure.error_code : null) ?? null;
+      const errorMessage =
+        culprit?.error_message ?? (failure?.outcome === outcome ? failure.error_message : null) ?? null;
+      const errorRetryable = culpritState?.outcome === 'stream_error' ? culpritState.retryable : null;
+      const errorModel = culpritState?.outcome === 'stream_error' ? culpritState.errorModel : null;
+      if (!multi && !answeredSingle) {
+        // One literal in the key order `{ ...modelFigures minus its model keys, ...common, models }` had:
+        // a rest and two spreads of some 40 keys cost more than the whole fold of the stream.
+        const f = figures[0] as UnscoredModelFigures;
+        return {
+          outcome,
+          error_code: errorCode,
+          error_message: errorMessage,
+          ttfp_ms: rel(firstPart),
+          ttft_ms: f.ttft_ms,
+          first_citation_ms: f.first_citation_ms,
+          total_ms: rel(t),
+          time_per_delta_ms: f.time_per_delta_ms,
+          first_packet_ms: f.first_packet_ms,
+          ...(f.first_packet_others !== undefined ? { first_packet_others: f.first_packet_others } : {}),
+          answer_gaps_ms: f.answer_gaps_ms,
+          parts,
+          answer_deltas: f.answer_deltas,
+          answer_chars: f.answer_chars,
+          answer: f.answer,
+          answer_truncated: f.answer_truncated,
+          citations: f.citations,
+          marker_citations: f.marker_citations,
+          cited_document_ids: f.cited_document_ids,
+          top_document_ids: f.top_document_ids,
+          top_documents: f.top_documents,
+          markers_without_citation: f.markers_without_citation,
+          reasoning_chars: f.reasoning_chars,
+          tool_errors: f.tool_errors,
+          pre_answer_processing_seconds: f.pre_answer_processing_seconds,
+          output_chars_per_s: f.output_chars_per_s,
+          tools_used: f.tools_used,
+          error_retryable: errorRetryable,
+          error_model: errorModel,
+          chat_session_id: chatSessionId,
+          message_id: messageId,
+          unknown_parts: unknownParts,
+          ...(unknownParts > 0 ? { unknown_part_kinds: { ...unknownKinds } } : {}),
+          decode_errors: decodeErrors,
+          answered_models: null,
+          models: null,
+        };
+      }
       const common = {
         outcome,
-        error_code: culprit?.error_code ?? (failure?.outcome === outcome ? failure.error_code : null) ?? null,
-        error_message: culprit?.error_message ?? (failure?.outcome === outcome ? failure.error_message : null) ?? null,
-        error_retryable: culpritState?.outcome === 'stream_error' ? culpritState.retryable : null,
-        error_model: culpritState?.outcome === 'stream_error' ? culpritState.errorModel : null,
+        error_code: errorCode,
+        error_message: errorMessage,
+        error_retryable: errorRetryable,
+        error_model: errorModel,
         ttfp_ms: rel(firstPart),
         total_ms: rel(t),
         parts,
         chat_session_id: chatSessionId,
-        message_id: multi || answeredSingle ? null : messageId,
+        message_id: null,
         unknown_parts: unknownParts,
         ...(unknownParts > 0 ? { unknown_part_kinds: { ...unknownKinds } } : {}),
         decode_errors: decodeErrors,
         answered_models: answeredSingle ? 1 : null,
       };
-      if (!multi && !answeredSingle) {
-        const {
-          model_index: _i,
-          model_name: _n,
-          scores: _s,
-          message_id: _m,
-          ...single
-        } = figures[0] as UnscoredModelFigures;
-        return { ...single, ...common, models: null };
-      }
       const dropped = requestOtherPackets > 0 ? { first_packet_others: requestOtherPackets } : {};
       return { ...multiTotals(figures, rel, requestFirstPacket), ...dropped, ...common, models: figures };
     },
@@ -560,7 +598,7 @@ function modelFigures(
     first_citation_ms: rel(m.firstCitation),
     total_ms: multi ? rel(m.end) : null, // single model: the request's end, set by the caller
     time_per_delta_ms: m.answerDeltas >= 2 ? roundMs(span / (m.answerDeltas - 1)) : null,
-    first_packet_ms: Object.fromEntries(Object.entries(m.firstPacket).map(([type, at]) => [type, rel(at) as number])),
+    first_packet_ms: relativeTimes(m.firstPacket, rel),
     ...(m.otherPackets > 0 ? { first_packet_others: m.otherPackets } : {}),
     answer_gaps_ms: m.gaps.map(roundMs),
     parts: m.parts,
@@ -585,6 +623,16 @@ function modelFigures(
   };
 }
 
+/** Each packet type's first time, relative to `sent` (the map's own keys, in its order). */
+function relativeTimes(
+  firstPacket: Record<string, number>,
+  rel: (x: number | undefined) => number | null,
+): Record<string, number> {
+  const times: Record<string, number> = {};
+  for (const type of Object.keys(firstPacket)) times[type] = rel(firstPacket[type]) as number;
+  return times;
+}
+
 function multiTotals(
   figures: readonly UnscoredModelFigures[],
   rel: (x: number | undefined) => number | null,
@@ -600,7 +648,7 @@ function multiTotals(
     ttft_ms: earliest((f) => f.ttft_ms),
     first_citation_ms: earliest((f) => f.first_citation_ms),
     time_per_delta_ms: null,
-    first_packet_ms: Object.fromEntries(Object.entries(firstPacket).map(([type, at]) => [type, rel(at) as number])),
+    first_packet_ms: relativeTimes(firstPacket, rel),
     answer_gaps_ms: [],
     answer_deltas: sum((f) => f.answer_deltas),
     answer_chars: sum((f) => f.answer_chars),

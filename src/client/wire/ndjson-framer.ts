@@ -14,6 +14,8 @@ import type { Framer } from './framer.js';
 
 const LF = 0x0a;
 const CR = 0x0d;
+/** What the decoder makes of a byte that is not UTF-8; rare in valid text, so its absence proves validity cheaply. */
+const REPLACEMENT = '\uFFFD';
 
 /**
  * Creates the NDJSON framer. A line longer than `maxLineBytes` (newline excluded, a trailing CR
@@ -21,8 +23,6 @@ const CR = 0x0d;
  * discarded unseen, so no more than `maxLineBytes` are ever buffered.
  */
 export function createNdjsonFramer(maxLineBytes: number): Framer {
-  // `fatal` so that a line of invalid UTF-8 is reported, not silently turned into U+FFFD.
-  const utf8 = new TextDecoder('utf-8', { fatal: true });
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
   let discarding = false;
@@ -37,10 +37,9 @@ export function createNdjsonFramer(maxLineBytes: number): Framer {
   };
   const emitLine = (line: Uint8Array, out: StreamPart[]) => {
     const end = line.length > 0 && line[line.length - 1] === CR ? line.length - 1 : line.length;
-    let text: string;
-    try {
-      text = utf8.decode(line.subarray(0, end));
-    } catch {
+    // Decoded as pushWhole's lines are (a BOM kept); invalid UTF-8 is reported, not read as U+FFFD.
+    const text = bufferOf(line).toString('utf8', 0, end);
+    if (text.includes(REPLACEMENT) && !isUtf8(line.subarray(0, end))) {
       out.push(decodeError('line is not valid UTF-8', excerptOfBytes([line])));
       return;
     }
@@ -49,16 +48,23 @@ export function createNdjsonFramer(maxLineBytes: number): Framer {
   };
 
   /**
-   * The common case at once: nothing pending, and the chunk's bytes up to its last newline are valid
-   * UTF-8 (one simdutf pass): they are decoded as one string and split there, instead of one
-   * decoder call and one view per line. Each line's byte length (what maxLineBytes bounds) comes
-   * from the bytes, its text from the string: a newline is one byte and one character, so the
-   * n-th newline of both is the same. Returns where the bytes left off (the caller goes on from there).
+   * The common case at once: nothing pending. The chunk's bytes up to its last newline are decoded
+   * as one string (one native call) and split there, instead of one decoder call and one view per
+   * line. They are valid UTF-8 unless the text holds U+FFFD (what an invalid byte decodes to): only
+   * then are the bytes checked (simdutf), and if invalid the byte path reads them, line by line.
+   * A span shorter than `maxLineBytes` (every socket's chunk, but for a low limit) holds no line over
+   * it: the text alone is split. Else each line's byte length comes from the bytes, its text from the
+   * string (the n-th newline of both is the same). Returns where the bytes left off (0: declined).
    */
   const pushWhole = (chunk: Uint8Array, last: number, out: StreamPart[]): number => {
-    const text = Buffer.from(chunk.buffer, chunk.byteOffset, last + 1).toString('utf8');
-    let start = 0;
+    const text = bufferOf(chunk).toString('utf8', 0, last + 1);
+    if (text.includes(REPLACEMENT) && !isUtf8(chunk.subarray(0, last + 1))) return 0;
+    if (last < maxLineBytes) {
+      decodeLines(text, out);
+      return last + 1;
+    }
     let from = 0;
+    let start = 0;
     for (let newline = chunk.indexOf(LF); newline !== -1 && newline <= last; newline = chunk.indexOf(LF, start)) {
       const at = text.indexOf('\n', from);
       if (newline - start > maxLineBytes) tooLong(chunk.subarray(start, newline), out);
@@ -78,7 +84,7 @@ export function createNdjsonFramer(maxLineBytes: number): Framer {
       let start = 0;
       if (pendingBytes === 0 && !discarding) {
         const last = chunk.lastIndexOf(LF);
-        if (last !== -1 && isUtf8(chunk.subarray(0, last + 1))) start = pushWhole(chunk, last, out);
+        if (last !== -1) start = pushWhole(chunk, last, out);
       }
       for (let newline = chunk.indexOf(LF, start); newline !== -1; newline = chunk.indexOf(LF, start)) {
         const segment = chunk.subarray(start, newline);
@@ -106,6 +112,21 @@ export function createNdjsonFramer(maxLineBytes: number): Framer {
       discarding = false;
     },
   };
+}
+
+/** Decodes every line of `text` (whole lines only; a CR before a newline dropped) into `out`. */
+function decodeLines(text: string, out: StreamPart[]): void {
+  let from = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', from)) {
+    const part = decodeText(text.slice(from, at > from && text.charCodeAt(at - 1) === CR ? at - 1 : at));
+    if (part !== undefined) out.push(part);
+    from = at + 1;
+  }
+}
+
+/** The chunk as a Buffer, for its decoding with bounds (undici's chunks are Buffers already: no new view). */
+function bufferOf(chunk: Uint8Array): Buffer {
+  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
 }
 
 /** The pending pieces followed by `last`, as one array; no copy when nothing is pending. */

@@ -96,6 +96,19 @@ describe('NDJSON lines', () => {
     ]);
   });
 
+  it('tells a U+FFFD the service sent from an invalid byte inside one chunk of many lines (Buffer or not)', () => {
+    const invalid = Uint8Array.from([...bytes(`${delta('a')}\n{"error": "`), 0xff, ...bytes(`"}\n${delta('z')}\n`)]);
+    for (const chunk of [invalid, Buffer.from(invalid)]) {
+      expect(decode([chunk]).parts).toMatchObject([
+        { kind: 'packet' },
+        { kind: 'decode_error', reason: 'line is not valid UTF-8' },
+        { kind: 'packet' },
+      ]);
+    }
+    const sent = bytes(`${delta('a\uFFFDb')}\n${delta('c')}\n`);
+    expect(decode([sent]).parts.map(contentOf)).toEqual(['a\uFFFDb', 'c']);
+    expect(decode([Buffer.from(sent)]).parts.map(contentOf)).toEqual(['a\uFFFDb', 'c']);
+  });
   it('returns nothing after end()', () => {
     const decoder = createStreamDecoder();
     decoder.push(bytes(delta('a')));
