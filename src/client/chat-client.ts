@@ -347,7 +347,7 @@ class Attempt implements Dispatcher.DispatchHandler {
         if (part.kind !== 'decode_error') heard = true;
         this.collector.onPart(part, t);
       }
-      if (heard) this.armSilence(t);
+      if (heard && !this.settled) this.armSilence(t);
       return;
     }
     // A full or error body: no reset per chunk (a byte a second must not hold it open).
