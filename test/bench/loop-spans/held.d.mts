@@ -13,3 +13,4 @@ export declare function heldBetween(
   before: Snapshot,
   after: Snapshot,
 ): { span: number; groups: number[]; other: number };
+export declare function ownGroup(tid: number, pid: number, atStart: readonly number[], poolSize: number): number;

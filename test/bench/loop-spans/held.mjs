@@ -10,14 +10,34 @@
 export const GROUPS = Object.freeze([
   // chatbench's main thread: the measuring thread itself.
   'main',
-  // chatbench's threads that exist when the preload starts: Node's platform (V8's helper threads for
-  // GC and compiling, the delayed-task scheduler, the inspector's signal thread).
+  // Node's platform: V8's helper threads (concurrent marking, compiling), the delayed-task
+  // scheduler, the inspector's signal thread.
   'platform',
-  // chatbench's threads started later: libuv's pool (fs, DNS, zlib) and worker threads.
+  // libuv's pool: fs, DNS lookups, zlib, crypto's async work.
+  'libuv pool',
+  // threads started after the preload: worker threads.
   'later',
   'sim main',
   'sim other',
 ]);
+
+/**
+ * The group (index in GROUPS) of one of chatbench's threads. All are named "node" on Node 20, so the
+ * order they were made in tells them apart: the platform's come first, and the ES module loader has
+ * already started libuv's pool (UV_THREADPOOL_SIZE threads, 4 by default) when the preload runs, so
+ * the last `poolSize` of the threads already there are the pool's; any made after are later ones.
+ * @param {number} tid
+ * @param {number} pid the main thread's id
+ * @param {readonly number[]} atStart the thread ids there when the preload ran, ascending
+ * @param {number} poolSize
+ * @returns {number}
+ */
+export function ownGroup(tid, pid, atStart, poolSize) {
+  if (tid === pid) return 0;
+  const rank = atStart.indexOf(tid);
+  if (rank < 0) return 3;
+  return rank >= atStart.length - poolSize ? 2 : 1;
+}
 
 /** USER_HZ: /proc/stat counts in hundredths of a second on Linux whatever the kernel's HZ. */
 const JIFFY_MS = 10;

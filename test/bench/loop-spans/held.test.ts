@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GROUPS, heldBetween, parseStatBusy } from './held.mjs';
+import { GROUPS, heldBetween, ownGroup, parseStatBusy } from './held.mjs';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -21,13 +21,29 @@ describe('parseStatBusy', () => {
   });
 });
 
+describe('ownGroup', () => {
+  it.each([
+    [100, 0],
+    [101, 1],
+    [106, 1],
+    [107, 2],
+    [110, 2],
+    [130, 3],
+  ])('thread %i of a process whose main thread is 100 is in group %i', (tid, group) => {
+    // 6 platform threads, then libuv's 4, as Node 20 starts them before the preload runs
+    const atStart = [101, 102, 103, 104, 105, 106, 107, 108, 109, 110];
+    expect(ownGroup(tid, 100, atStart, 4)).toBe(group);
+    expect(GROUPS[group]).toBeDefined();
+  });
+});
+
 describe('heldBetween', () => {
   const groups = (...cpu: number[]) => GROUPS.map((_, i) => cpu[i] ?? 0);
 
   it("splits a bracket's busy time into each group's CPU and the other processes'", () => {
-    const before = { t: 100, machineMs: 1_000, groups: groups(50, 10, 0, 200, 5) };
-    const after = { t: 130, machineMs: 1_060, groups: groups(52, 13, 1, 220, 5) };
-    expect(heldBetween(before, after)).toEqual({ span: 30, groups: groups(2, 3, 1, 20, 0), other: 34 });
+    const before = { t: 100, machineMs: 1_000, groups: groups(50, 10, 4, 0, 200, 5) };
+    const after = { t: 130, machineMs: 1_060, groups: groups(52, 13, 5, 1, 220, 5) };
+    expect(heldBetween(before, after)).toEqual({ span: 30, groups: groups(2, 3, 1, 1, 20, 0), other: 33 });
   });
 
   it('never counts below 0 (an ended thread, /proc/stat counting in 10 ms steps)', () => {

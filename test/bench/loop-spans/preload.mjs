@@ -16,7 +16,12 @@ import { closeSync, openSync, readdirSync, readSync, writeFileSync } from 'node:
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { setInterval } from 'node:timers';
 import { createGapRecorder, parseSchedstat } from './gaps.mjs';
-import { GROUPS, heldBetween, parseStatBusy } from './held.mjs';
+import { GROUPS, heldBetween, ownGroup, parseStatBusy } from './held.mjs';
+
+/** A wait for a core over this long (ms, in one gap) gets a line saying who held the cores. */
+const WAIT_MS = 2;
+const SNAPSHOT_EVERY = 10;
+const DISCOVER_EVERY = 1000;
 
 const out = process.env.LOOP_SPANS_OUT ?? `loop-spans-${process.pid}.jsonl`;
 const lines = [];
@@ -71,11 +76,6 @@ new PerformanceObserver((list) => {
     });
 }).observe({ entryTypes: ['gc'] });
 
-/** A wait for a core over this long (ms, in one gap) gets a line saying who held the cores. */
-const WAIT_MS = 2;
-const SNAPSHOT_EVERY = 10;
-const DISCOVER_EVERY = 1000;
-
 /**
  * Snapshots every thread's CPU by group every SNAPSHOT_EVERY ticks (threads looked for every
  * DISCOVER_EVERY), and right after a gap that waited: then it logs what ran since the last one.
@@ -86,7 +86,10 @@ const DISCOVER_EVERY = 1000;
 function createHeldWatch(bytes) {
   const peer = Number(process.env.LOOP_SPANS_PEER_PID ?? NaN);
   const threads = new Map(); // "pid/tid" → { fd, group }
-  const atStart = new Set(listTasks(process.pid));
+  const atStart = listTasks(process.pid)
+    .filter((tid) => tid !== process.pid)
+    .sort((a, b) => a - b);
+  const poolSize = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
   const statFd = openSync('/proc/stat', 'r');
   const statBytes = Buffer.allocUnsafeSlow(256);
   const discover = () => {
@@ -98,7 +101,7 @@ function createHeldWatch(bytes) {
       for (const tid of listTasks(pid)) {
         const key = `${pid}/${tid}`;
         if (threads.has(key)) continue;
-        const group = own ? (tid === pid ? 0 : atStart.has(tid) ? 1 : 2) : tid === pid ? 3 : 4;
+        const group = own ? ownGroup(tid, pid, atStart, poolSize) : tid === pid ? 4 : 5;
         try {
           threads.set(key, { fd: openSync(`/proc/${pid}/task/${tid}/schedstat`, 'r'), group });
         } catch {
