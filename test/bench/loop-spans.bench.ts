@@ -6,14 +6,17 @@
  * 5 / 10 ms of its own CPU, GCs by kind and pause, and what the long gaps were made of (own CPU,
  * waiting for a core, blocked). The simulator runs in its own process; loopback only.
  *
- *   npx tsx test/bench/loop-spans.bench.ts [--runs 3] [--duration 20] [--users 20] [-- NODE_FLAG…]
+ *   npx tsx test/bench/loop-spans.bench.ts [--runs 3] [--duration 20] [--users 20] [--nice-sim N] [-- NODE_FLAG…]
  *
+ * `--nice-sim N` runs the simulator at nice N (a question of method: the simulator stands in for a
+ * remote service, whose CPU a real run would not share with the generator; 0, the default, keeps
+ * it an equal competitor for the two cores). The product never changes any process's priority.
  * NODE_FLAGs go to the chatbench process (e.g. `-- --cpu-prof --cpu-prof-interval 200`, or a V8
  * flag to compare). Needs a built CLI (node scripts/build-cli.mjs). Linux (schedstat).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg, setPriority, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startSimProcess, type SimProcess } from './load/sim-process.js';
 import { GROUPS } from './loop-spans/held.mjs';
@@ -35,6 +38,7 @@ const numberArg = (name: string, fallback: number) => {
 const RUNS = numberArg('--runs', 3);
 const DURATION_S = numberArg('--duration', 20);
 const USERS = numberArg('--users', 20);
+const NICE_SIM = args.includes('--nice-sim') ? numberArg('--nice-sim', 0) : 0;
 
 interface Run extends RunSummary {
   readonly loop: { p50: number; p99: number; max: number } | null;
@@ -102,9 +106,13 @@ writeFileSync(
     .join('\n')}\n`,
 );
 const sim = await startSimProcess({ chat: { time_scale: 1 } });
+// Linux sets a nice value per thread: every thread the simulator has (it makes none later).
+if (NICE_SIM > 0) for (const tid of readdirSync(`/proc/${sim.pid}/task`)) setPriority(Number(tid), NICE_SIM);
 try {
   const header = `| run | own CPU > 5 ms (waited less than ran) | > 10 ms | > 3 ms | GCs | pauses 0-1/1-2/2-5/5-10/10-20/20+ ms | gaps > 6 ms: count, own CPU / run-queue wait / blocked (ms), blocked > 5 ms | loop delay p99 / max | load avg |`;
-  console.log(`${USERS} users, ${DURATION_S} s runs${nodeFlags.length > 0 ? `, node ${nodeFlags.join(' ')}` : ''}\n`);
+  console.log(
+    `${USERS} users, ${DURATION_S} s runs${nodeFlags.length > 0 ? `, node ${nodeFlags.join(' ')}` : ''}${NICE_SIM > 0 ? `, simulator at nice ${NICE_SIM}` : ''}\n`,
+  );
   console.log(`${header}\n|${'---|'.repeat(9)}`);
   const runs: Run[] = [];
   for (let i = 1; i <= RUNS; i++) {
