@@ -131,10 +131,12 @@ try {
     `\nWho held the cores while the main thread waited (CPU ms within the brackets around its waits > 2 ms)\n`,
   );
   console.log(
-    `| run | waits | brackets' span | ${[...GROUPS, 'other processes'].join(' | ')} |\n|${'---|'.repeat(GROUPS.length + 4)}`,
+    `| run | waits | brackets' span | ${[...GROUPS, 'other processes'].join(' | ')} | waits mostly ours: count, longest |\n|${'---|'.repeat(GROUPS.length + 5)}`,
   );
   runs.forEach((r, i) =>
-    console.log(`| ${i + 1} | ${r.held.count} | ${r.held.span} | ${[...r.held.groups, r.held.other].join(' | ')} |`),
+    console.log(
+      `| ${i + 1} | ${r.held.count} | ${r.held.span} | ${[...r.held.groups, r.held.other].join(' | ')} | ${r.held.ours.count}, ${r.held.ours.maxWait} ms |`,
+    ),
   );
 } finally {
   await sim.close();

@@ -49,13 +49,12 @@ if (fd >= 0) {
       }),
   );
   const held = createHeldWatch(bytes);
-  let waited = false;
   let lastWait = 0;
   const tick = () => {
     const stat = parseSchedstat(bytes, readSync(fd, bytes, 0, bytes.length, 0));
     if (stat === null) return;
     const now = performance.now();
-    waited = stat.waitMs - lastWait > WAIT_MS;
+    const waited = stat.waitMs - lastWait;
     lastWait = stat.waitMs;
     recorder.tick(now, stat.cpuMs, stat.waitMs);
     held.tick(now, waited);
@@ -127,8 +126,10 @@ function createHeldWatch(bytes) {
   discover();
   let last = snapshot(performance.now());
   return {
-    tick(t, waited) {
+    /** `waitedMs`: the main thread's wait for a core since the last tick. */
+    tick(t, waitedMs) {
       ticks++;
+      const waited = waitedMs > WAIT_MS;
       if (!waited && ticks % SNAPSHOT_EVERY !== 0) return;
       if (!waited && ticks % DISCOVER_EVERY === 0) discover(); // not inside a bracket: `last` must hold the same threads
       const now = snapshot(t);

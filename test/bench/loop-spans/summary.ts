@@ -15,6 +15,8 @@ export type LoggedLine =
   | {
       readonly k: 'held';
       readonly at: number;
+      /** The main thread's wait for a core that this bracket is around (ms). */
+      readonly wait: number;
       readonly span: number;
       /** CPU (ms) by held.mjs's GROUPS. */
       readonly groups: readonly number[];
@@ -29,6 +31,11 @@ export interface Held {
   /** CPU (ms) by held.mjs's GROUPS, then the rest of the machine's busy time. */
   readonly groups: readonly number[];
   readonly other: number;
+  /**
+   * The waits in whose bracket chatbench's other threads and the simulator ran more than other
+   * processes: the waits a machine with nothing else on it would still have. How many, and the longest.
+   */
+  readonly ours: { readonly count: number; readonly maxWait: number };
 }
 
 export interface RunSummary {
@@ -90,12 +97,15 @@ export function summarise(lines: readonly LoggedLine[], window: readonly [number
 function heldIn(lines: readonly LoggedLine[], inside: (at: number) => boolean): Held {
   const held = lines.filter((l): l is Extract<LoggedLine, { k: 'held' }> => l.k === 'held' && inside(l.at));
   const width = Math.max(0, ...held.map((h) => h.groups.length));
+  // group 0 is the main thread itself: what it ran in the bracket came after its wait
+  const ours = held.filter((h) => h.groups.slice(1).reduce((a, b) => a + b, 0) > h.other);
   const total = (f: (h: (typeof held)[number]) => number) => Math.round(held.reduce((a, h) => a + f(h), 0));
   return {
     count: held.length,
     span: total((h) => h.span),
     groups: Array.from({ length: width }, (_, i) => total((h) => h.groups[i] ?? 0)),
     other: total((h) => h.other),
+    ours: { count: ours.length, maxWait: Math.max(0, ...ours.map((h) => h.wait)) },
   };
 }
 
