@@ -138,6 +138,7 @@ function createHeldWatch(bytes) {
         lines.push({
           k: 'held',
           at: round(last.t - t0),
+          wait: round(waitedMs),
           span: round(h.span),
           groups: h.groups.map(round),
           other: round(h.other),
