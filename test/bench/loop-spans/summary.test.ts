@@ -21,6 +21,9 @@ describe('summarise', () => {
     gc(8000, 12, 'mark-compact', 32), // the memory reducer's
     gc(9000, 30, 'mark-compact', 48), // external memory pressure: all garbage too
     gap(30_000, 500, 100, 300), // after the window (reports)
+    { k: 'held', at: 40, wait: 150, span: 300, groups: [100, 50, 0, 80, 20], other: 300 }, // before the window
+    { k: 'held', at: 2495, wait: 30, span: 45, groups: [7, 2, 0.4, 20, 1], other: 60.2 },
+    { k: 'held', at: 3995, wait: 9, span: 36, groups: [1, 3, 0, 10, 0], other: 5 }, // the simulator held the core
   ];
 
   it('counts CPU gaps, GCs and where long gaps went, inside the window only', () => {
@@ -31,6 +34,7 @@ describe('summarise', () => {
       gcPauses: [1, 1, 0, 1, 1, 2],
       longGaps: { count: 4, cpu: 25, wait: 41, blocked: 21 },
       blockedOver5: 1,
+      held: { count: 2, span: 81, groups: [8, 5, 0, 30, 1], other: 65, ours: { count: 1, maxWait: 9 } },
     });
   });
 
@@ -42,6 +46,7 @@ describe('summarise', () => {
       gcPauses: [0, 0, 0, 0, 0, 0],
       longGaps: { count: 0, cpu: 0, wait: 0, blocked: 0 },
       blockedOver5: 0,
+      held: { count: 0, span: 0, groups: [], other: 0, ours: { count: 0, maxWait: 0 } },
     });
   });
 });

@@ -11,7 +11,32 @@ export type LoggedLine =
   | { readonly k: 'origin'; readonly epoch: number; readonly mono_us: number }
   | ({ readonly k: 'gap' } & Gap)
   | { readonly k: 'gc'; readonly at: number; readonly dur: number; readonly kind: string; readonly flags?: number }
-  | { readonly k: 'note'; readonly text: string };
+  | { readonly k: 'note'; readonly text: string }
+  | {
+      readonly k: 'held';
+      readonly at: number;
+      /** The main thread's wait for a core that this bracket is around (ms). */
+      readonly wait: number;
+      readonly span: number;
+      /** CPU (ms) by held.mjs's GROUPS. */
+      readonly groups: readonly number[];
+      readonly other: number;
+    };
+
+/** What ran while the main thread waited for a core, summed over the run's waits (preload's `held` lines). */
+export interface Held {
+  /** Waits over 2 ms that were bracketed, and the brackets' summed wall time (ms). */
+  readonly count: number;
+  readonly span: number;
+  /** CPU (ms) by held.mjs's GROUPS, then the rest of the machine's busy time. */
+  readonly groups: readonly number[];
+  readonly other: number;
+  /**
+   * The waits in whose bracket chatbench's other threads and the simulator ran more than other
+   * processes: the waits a machine with nothing else on it would still have. How many, and the longest.
+   */
+  readonly ours: { readonly count: number; readonly maxWait: number };
+}
 
 export interface RunSummary {
   /** Gaps with the thread's own CPU over 3, 5 and 10 ms. */
@@ -30,6 +55,7 @@ export interface RunSummary {
   readonly longGaps: { readonly count: number; readonly cpu: number; readonly wait: number; readonly blocked: number };
   /** Long gaps in which the thread was blocked over 5 ms (neither running nor waiting for a core). */
   readonly blockedOver5: number;
+  readonly held: Held;
 }
 
 export const PAUSE_BUCKETS = [0, 1, 2, 5, 10, 20] as const;
@@ -64,6 +90,22 @@ export function summarise(lines: readonly LoggedLine[], window: readonly [number
     gcPauses,
     longGaps: { count: long.length, cpu: sum((g) => g.cpu), wait: sum((g) => g.wait), blocked: sum(blocked) },
     blockedOver5: long.filter((g) => blocked(g) > 5).length,
+    held: heldIn(lines, inside),
+  };
+}
+
+function heldIn(lines: readonly LoggedLine[], inside: (at: number) => boolean): Held {
+  const held = lines.filter((l): l is Extract<LoggedLine, { k: 'held' }> => l.k === 'held' && inside(l.at));
+  const width = Math.max(0, ...held.map((h) => h.groups.length));
+  // group 0 is the main thread itself: what it ran in the bracket came after its wait
+  const ours = held.filter((h) => h.groups.slice(1).reduce((a, b) => a + b, 0) > h.other);
+  const total = (f: (h: (typeof held)[number]) => number) => Math.round(held.reduce((a, h) => a + f(h), 0));
+  return {
+    count: held.length,
+    span: total((h) => h.span),
+    groups: Array.from({ length: width }, (_, i) => total((h) => h.groups[i] ?? 0)),
+    other: total((h) => h.other),
+    ours: { count: ours.length, maxWait: Math.max(0, ...ours.map((h) => h.wait)) },
   };
 }
 
