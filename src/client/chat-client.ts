@@ -429,18 +429,20 @@ class Attempt implements Dispatcher.DispatchHandler {
     const status = this.status ?? null;
     const errorFields = this.statusInfo;
     this.buffered = [];
-    this.o.done({
-      ...figures,
-      http_status: status,
-      content_type: headerValue(this.responseHeaders, 'content-type') ?? null,
-      headers_ms: this.headersAt === undefined ? null : roundMs(this.headersAt - this.sent),
-      rate_limit: errorFields?.rate_limit ?? null,
-      error_body: errorFields?.error_body ?? null,
-      framing: this.decoder?.framing ?? null,
-      sent: this.sent,
-      started_at: this.startedAt,
-      error_message: figures.error_message === null ? null : truncateText(figures.error_message),
-    });
+    // The body's figures are this request's own new object: the HTTP fields are added to it rather
+    // than copied with it into one more (a spread of some 45 fields per request). The fields land
+    // after the body's, in this order, as a spread put them: results.jsonl's key order follows.
+    const exchange = figures as Exchange;
+    exchange.http_status = status;
+    exchange.content_type = headerValue(this.responseHeaders, 'content-type') ?? null;
+    exchange.headers_ms = this.headersAt === undefined ? null : roundMs(this.headersAt - this.sent);
+    exchange.rate_limit = errorFields?.rate_limit ?? null;
+    exchange.error_body = errorFields?.error_body ?? null;
+    exchange.framing = this.decoder?.framing ?? null;
+    exchange.sent = this.sent;
+    exchange.started_at = this.startedAt;
+    if (figures.error_message !== null) exchange.error_message = truncateText(figures.error_message);
+    this.o.done(exchange);
   }
 }
 
