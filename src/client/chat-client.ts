@@ -435,7 +435,7 @@ class Attempt implements Dispatcher.DispatchHandler {
     // spread (`{ ...emptyFigures(t), … }`) carry a cloned hidden class, and V8 (Node 20) adds a
     // property to such an object by copying its map and descriptors each time: 20–90 µs and some
     // 10 KB of garbage per request in both cases, against ~2 µs for this copy (docs/benchmarks.md,
-    // "session 34: the record path").
+    // "The record path after a response").
     const exchange = Object.assign({}, figures) as Exchange;
     exchange.http_status = status;
     exchange.content_type = headerValue(this.responseHeaders, 'content-type') ?? null;
