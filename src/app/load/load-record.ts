@@ -30,7 +30,7 @@ export function planInput(prepared: PreparedLoad, spec: LoadSpec): LoadPlanInput
 
 /** A finished request as results.jsonl holds it: scored like eval's; a load run judges nothing, so the documents' text (kept for a judge) would only swell the file. */
 export function finishedRecord(unscored: UnscoredRecord, planned: PlannedRequest): RequestRecord {
-  // scoreRecord returns a new record with new model entries: emptied in place, not copied once more.
+  // scoreRecord fills the record in place (no copy): the documents are emptied on it too.
   const record = scoreRecord(unscored, expectationsOf(planned));
   record.top_documents = [];
   for (const model of record.models ?? []) model.top_documents = [];
