@@ -11,7 +11,9 @@
  * from all of them, then finishes on its own.
  *
  * `--rows a,b,…` other sizes; `--root DIR` measures another checkout of chatbench (built, e.g. main,
- * for the figures before a change); `--send-seconds N`; `--commands validate,eval,load` (all three by default). Writes reports/bench/dataset-memory.json and
+ * for the figures before a change); `--send-seconds N`; `--commands validate,eval,load` (all three by default);
+ * `--trace DIR` (each child's memory every 250 ms, its major collections and its stderr, timestamped);
+ * `--malloc-env` (glibc's arenas and trim threshold set: MALLOC_ENV). Writes reports/bench/dataset-memory.json and
  * prints the table. Bounded: each child is killed after CHILD_DEADLINE_MS.
  */
 import { spawn } from 'node:child_process';
@@ -41,6 +43,29 @@ const load = () => Math.round((loadavg()[0] ?? 0) * 100) / 100;
 
 /** Preloaded into each child: prints its peak RSS (KiB) as the last line of stderr when it exits. */
 const MAX_RSS_HOOK = `process.on('exit', () => process.stderr.write('\\nmax_rss_kib=' + process.resourceUsage().maxRSS + '\\n'));\n`;
+/** `--trace DIR`: each child also writes DIR/PID.log, its memory every 250 ms, its major collections and its stderr lines, each with seconds since its start. */
+const TRACE_DIR = arg('--trace');
+const TRACE_HOOK = (dir: string): string => `
+const fs = require('node:fs');
+const t0 = Date.now();
+const fd = fs.openSync(${JSON.stringify(dir)} + '/' + process.pid + '.log', 'w');
+const line = (text) => fs.writeSync(fd, ((Date.now() - t0) / 1000).toFixed(2) + ' ' + text + '\\n');
+const mb = (bytes) => Math.round(bytes / 1048576);
+setInterval(() => {
+  const u = process.memoryUsage();
+  line('rss=' + mb(u.rss) + ' heapTotal=' + mb(u.heapTotal) + ' heapUsed=' + mb(u.heapUsed) + ' external=' + mb(u.external) + ' arrayBuffers=' + mb(u.arrayBuffers));
+}, 250).unref();
+const write = process.stderr.write.bind(process.stderr);
+process.stderr.write = (chunk, ...rest) => (line('stderr ' + String(chunk).slice(0, 160).replace(/\\n/g, ' | ')), write(chunk, ...rest));
+const { PerformanceObserver, constants } = require('node:perf_hooks');
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) if (e.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) line('major gc ' + e.duration.toFixed(0) + ' ms');
+}).observe({ entryTypes: ['gc'] });
+`;
+/** `--malloc-env`: the children run with glibc's MALLOC_ARENA_MAX=2 and MALLOC_TRIM_THRESHOLD_=131072 (docs/limits.md). */
+const MALLOC_ENV = process.argv.includes('--malloc-env')
+  ? { MALLOC_ARENA_MAX: '2', MALLOC_TRIM_THRESHOLD_: '131072' }
+  : {};
 
 async function writeDataset(path: string, rows: number): Promise<void> {
   const out = createWriteStream(path);
@@ -75,7 +100,7 @@ async function measure(
   const child = spawn(process.execPath, ['--require', hook, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: { PATH: process.env['PATH'] ?? '', NODE_OPTIONS: '', CHATBENCH_TOKEN: DEMO_TOKEN },
+    env: { PATH: process.env['PATH'] ?? '', NODE_OPTIONS: '', CHATBENCH_TOKEN: DEMO_TOKEN, ...MALLOC_ENV },
   });
   const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_DEADLINE_MS);
   let stderr = '';
@@ -106,7 +131,8 @@ async function main(): Promise<void> {
   const results: Measured[] = [];
   try {
     const hook = join(work, 'max-rss.cjs');
-    writeFileSync(hook, MAX_RSS_HOOK);
+    if (TRACE_DIR !== undefined) mkdirSync(TRACE_DIR, { recursive: true });
+    writeFileSync(hook, MAX_RSS_HOOK + (TRACE_DIR === undefined ? '' : TRACE_HOOK(resolve(TRACE_DIR))));
     for (const rows of SIZES) {
       const dataset = join(work, `questions-${rows}.csv`);
       await writeDataset(dataset, rows);
