@@ -33,9 +33,9 @@ export function tokenCounter(encoding: Encoding): Promise<CountTokens> {
 type EncodingModule = { countTokens(text: string): number; setMergeCacheSize(size: number): void };
 
 /**
- * The words whose merges each encoding keeps (gpt-tokenizer's LRU; its default is 100,000). A run of
- * many distinct answers filled the default's to some 20 MB per 5,000 answers, held to the process's
- * end; the words that recur are far fewer than this.
+ * The words whose merges each encoding keeps (gpt-tokenizer's LRU; its default is 100,000), held to
+ * the process's end: a run of many distinct answers fills it with words that seldom recur. Its share
+ * of a run's memory was not measured apart from the other changes of docs/limits.md ("Session 34").
  */
 export const MERGE_CACHE_SIZE = 10_000;
 
