@@ -5,8 +5,11 @@
  * (`node bin/chatbench.js eval`, full mode, no --max-old-space-size) in a child whose RSS is read
  * from /proc every 50 ms (VmRSS, and the kernel's high-water mark VmHWM): planned sizes 20k, 200k
  * and 1,000,000, then a resume of the largest run after a SIGKILL at 10% of its records.
- * `--quick`: 5k and 20k (and the resume of 20k), to check the benchmark works; `--sizes a,b,…`
- * other sizes (multiples of 1,000; the largest is killed and resumed, unless `--no-resume`). Writes
+ * Then `chatbench load --mode full --rate 1000 --duration 20s --workers 2` (issue 24 §3), three
+ * rounds, its whole process's VmHWM beside what its generator.json says it sent, dropped and reached.
+ * `--quick`: 5k and 20k (and the resume of 20k), and one 3 s load round at 200/s, to check the
+ * benchmark works; `--sizes a,b,…` other sizes (multiples of 1,000; the largest is killed and
+ * resumed, unless `--no-resume`); `--load-rounds N` (0: no load table); `--only eval|load`. Writes
  * reports/bench/memory.json and memory.md and prints the table. Bounded: every child is killed
  * past its own deadline, and the whole benchmark past DEADLINE_MS.
  */
@@ -16,6 +19,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEMO_TOKEN } from '../../src/sim/index.js';
+import { runLoadMemory, type LoadMemoryRow } from './lib/load-memory.js';
 import { runMemoryTable, type MemoryRow } from './lib/memory-run.js';
 import { startSimProcess } from './load/sim-process.js';
 
@@ -38,6 +42,14 @@ const SIZES =
       : [20_000, 200_000, 1_000_000];
 /** `--no-resume`: skip the kill-and-resume of the largest size (it doubles the benchmark's time). */
 const RESUME = !process.argv.includes('--no-resume');
+const flag = (name: string): string | undefined =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined;
+const ONLY = flag('--only') ?? null;
+if (ONLY !== null && ONLY !== 'eval' && ONLY !== 'load') throw new Error(`--only "${ONLY}": give eval or load`);
+/** `load --workers 2` at 1,000/s for 20 s, as issue 24 §3 asks; --quick checks the table works. */
+const LOAD = QUICK ? { workers: 2, rate: 200, durationS: 3 } : { workers: 2, rate: 1_000, durationS: 20 };
+const LOAD_ROUNDS = ONLY === 'eval' ? 0 : Number(flag('--load-rounds') ?? (QUICK ? 1 : 3));
+if (!Number.isInteger(LOAD_ROUNDS) || LOAD_ROUNDS < 0) throw new Error('--load-rounds: give a whole number, 0 or more');
 if (SIZES.length === 0)
   throw new Error(`--sizes "${SIZES_FLAG}": give planned sizes separated by commas, e.g. 20000,200000`);
 const CONCURRENCY = 64;
@@ -60,22 +72,28 @@ async function main(): Promise<void> {
     for (const child of children) child.kill('SIGKILL');
   }, DEADLINE_MS);
   deadline.unref();
-  let rows: MemoryRow[];
+  let rows: MemoryRow[] = [];
+  let loadRows: LoadMemoryRow[] = [];
+  const spawnChatbench = (command: string, args: string[]) => {
+    const child = spawn(process.execPath, ['bin/chatbench.js', command, '--base-url', sim.baseUrl, ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, NODE_OPTIONS: '', CHATBENCH_TOKEN: DEMO_TOKEN },
+    });
+    children.add(child);
+    child.once('exit', () => children.delete(child));
+    return child;
+  };
   try {
-    rows = await runMemoryTable({
-      sizes: SIZES,
-      questions: QUESTIONS,
-      concurrency: CONCURRENCY,
-      resumeOf: RESUME ? SIZES[SIZES.length - 1]! : null,
-      killAt: 0.1,
-      spawnEval: (args) => {
-        const child = spawn(
-          process.execPath,
-          [
-            'bin/chatbench.js',
-            'eval',
-            '--base-url',
-            sim.baseUrl,
+    if (ONLY !== 'load')
+      rows = await runMemoryTable({
+        sizes: SIZES,
+        questions: QUESTIONS,
+        concurrency: CONCURRENCY,
+        resumeOf: RESUME ? SIZES[SIZES.length - 1]! : null,
+        killAt: 0.1,
+        spawnEval: (args) =>
+          spawnChatbench('eval', [
             '--dataset',
             dataset,
             '--mode',
@@ -83,20 +101,18 @@ async function main(): Promise<void> {
             '--concurrency',
             String(CONCURRENCY),
             ...args,
-          ],
-          {
-            cwd: ROOT,
-            stdio: ['ignore', 'ignore', 'pipe'],
-            env: { ...process.env, NODE_OPTIONS: '', CHATBENCH_TOKEN: DEMO_TOKEN },
-          },
-        );
-        children.add(child);
-        child.once('exit', () => children.delete(child));
-        return child;
-      },
-      outDir: (name) => join(work, name),
-      log: (line) => console.log(line),
-    });
+          ]),
+        outDir: (name) => join(work, name),
+        log: (line) => console.log(line),
+      });
+    if (LOAD_ROUNDS > 0)
+      loadRows = await runLoadMemory({
+        ...LOAD,
+        rounds: LOAD_ROUNDS,
+        spawnLoad: (args) => spawnChatbench('load', ['--dataset', dataset, ...args]),
+        outDir: (name) => join(work, name),
+        log: (line) => console.log(line),
+      });
   } finally {
     clearTimeout(deadline);
     await sim.close();
@@ -114,6 +130,8 @@ async function main(): Promise<void> {
     },
     method: `chatbench eval --mode full --concurrency ${CONCURRENCY} against the simulator in its own process (time_scale 1e-6), ${QUESTIONS} questions × repeats; RSS from /proc every 50 ms`,
     rows,
+    load_method: `chatbench load --mode full --rate ${LOAD.rate} --duration ${LOAD.durationS}s --workers ${LOAD.workers} against the same simulator; VmHWM of the whole process (every thread) from /proc every 50 ms`,
+    load_rows: loadRows,
   };
   mkdirSync(join(ROOT, 'reports/bench'), { recursive: true });
   writeFileSync(join(ROOT, 'reports/bench/memory.json'), `${JSON.stringify(report, null, 2)}\n`);
@@ -129,6 +147,8 @@ function renderMarkdown(report: {
   machine: { cores: number; cpu_model: string; node: string; load_before: number; load_after: number };
   method: string;
   rows: MemoryRow[];
+  load_method: string;
+  load_rows: LoadMemoryRow[];
 }): string {
   const m = report.machine;
   const n = (x: number) => x.toLocaleString('en-US');
@@ -136,15 +156,32 @@ function renderMarkdown(report: {
     `# Memory at any plan size${report.quick ? ' (--quick)' : ''}`,
     '',
     `${report.generated_at}; ${m.cores} cores (${m.cpu_model}), Node ${m.node}, load average ${m.load_before} before, ${m.load_after} after.`,
-    `Method: ${report.method}. Target: flat, under 300 MB.`,
-    '',
-    '| run | planned | records | time | rate | peak RSS (VmHWM) | RSS at 50% / 90% of records | results.jsonl |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
-    ...report.rows.map(
-      (r) =>
-        `| ${r.run} | ${n(r.planned)} | ${n(r.records)} | ${r.seconds} s | ${n(r.per_second)}/s | ${r.peak_rss_mb} MB | ${r.rss_at_half_mb ?? '–'} / ${r.rss_at_90_mb ?? '–'} MB | ${r.results_mb} MB |`,
-    ),
-    '',
+    ...(report.rows.length === 0
+      ? []
+      : [
+          `Method: ${report.method}. Target: flat, under 300 MB.`,
+          '',
+          '| run | planned | records | time | rate | peak RSS (VmHWM) | RSS at 50% / 90% of records | results.jsonl |',
+          '|---|---:|---:|---:|---:|---:|---:|---:|',
+          ...report.rows.map(
+            (r) =>
+              `| ${r.run} | ${n(r.planned)} | ${n(r.records)} | ${r.seconds} s | ${n(r.per_second)}/s | ${r.peak_rss_mb} MB | ${r.rss_at_half_mb ?? '–'} / ${r.rss_at_90_mb ?? '–'} MB | ${r.results_mb} MB |`,
+          ),
+          '',
+        ]),
+    ...(report.load_rows.length === 0
+      ? []
+      : [
+          `Load: ${report.load_method}. Target: under 300 MB at the asked rate.`,
+          '',
+          '| round | peak RSS (VmHWM) | sent / planned | reached | dropped | late sends | schedule lag p99 | load average |',
+          '|---:|---:|---:|---:|---:|---:|---:|---:|',
+          ...report.load_rows.map(
+            (r) =>
+              `| ${r.round} | ${r.peak_rss_mb} MB | ${n(r.sent)} / ${n(r.planned)} | ${n(r.reached_per_s)}/s | ${n(r.dropped)} | ${n(r.late_sends)} | ${r.schedule_lag_p99_ms ?? '–'} ms | ${r.load_average} |`,
+          ),
+          '',
+        ]),
   ].join('\n');
 }
 

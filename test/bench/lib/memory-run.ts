@@ -9,11 +9,11 @@
  *   run and the report rendering that follows it.
  */
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prepareEval, runEval } from '../../../src/app/eval/run-eval.js';
+import { procMemory } from './proc-memory.js';
 
 export interface MemoryRunOptions {
   readonly baseUrl: string;
@@ -249,17 +249,6 @@ export async function runMemoryTable(options: MemoryTableOptions): Promise<Memor
   );
   await rm(out, { recursive: true, force: true });
   return rows;
-}
-
-/** VmRSS and VmHWM of a live process, MB; null once it is gone. */
-function procMemory(pid: number): { rss: number; hwm: number } | null {
-  try {
-    const text = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
-    return { rss: Math.round(kb('VmRSS') / 102.4) / 10, hwm: Math.round(kb('VmHWM') / 102.4) / 10 };
-  } catch {
-    return null;
-  }
 }
 
 /** Runs one eval child to its end (or kills it at `killAt` lines), sampling its memory every 50 ms. */
