@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LatencyStatsSchema, MeanEstimateSchema } from '../records/summary.js';
 import {
+  CHUNK_VALUES,
   createNumberSample,
   latencyStats,
   latencyStatsOfSorted,
@@ -240,5 +241,41 @@ describe('createNumberSample keeps µs figures as integers (issue 24)', () => {
     const got = sample.sorted();
     expect(got.length).toBe(values.length);
     got.forEach((v, i) => expect(Object.is(v, expected[i])).toBe(true));
+  });
+});
+
+describe('createNumberSample holds its values in chunks (issue 24 §3)', () => {
+  const expectSame = (got: Float64Array, values: readonly number[]) => {
+    const expected = Float64Array.from(values).sort();
+    expect(got.length).toBe(expected.length);
+    for (let i = 0; i < got.length; i += 1)
+      if (!Object.is(got[i], expected[i])) expect([i, got[i]]).toEqual([i, expected[i]]);
+  };
+  // Values around each chunk boundary, and a switch to doubles after several full chunks.
+  it.each([
+    ['µs values over three chunks and a part', 3 * CHUNK_VALUES + 17, null],
+    ['exactly two chunks', 2 * CHUNK_VALUES, null],
+    ['one value past a chunk', CHUNK_VALUES + 1, null],
+    ['a rate arriving after two chunks', 2 * CHUNK_VALUES + 5, 2 * CHUNK_VALUES + 3],
+    ['a rate first, then chunks of doubles', CHUNK_VALUES * 2 + 1, 0],
+  ])('%s: every value back, in order, to the bit', (_name, count, rateAt) => {
+    const values = Array.from({ length: count }, (_, i) => (i === rateAt ? 1 / 3 : ((i * 7919) % 100_003) / 1000));
+    const sample = createNumberSample();
+    for (const v of values) sample.push(v);
+    expect(sample.length).toBe(count);
+    expectSame(sample.sorted(), values);
+  });
+
+  it('sorted() leaves the sample as it was: later pushes and calls see every value', () => {
+    const values: number[] = [];
+    const sample = createNumberSample(1);
+    for (let round = 0; round < 3; round += 1) {
+      for (let i = 0; i < CHUNK_VALUES; i += 1) {
+        const v = ((round * CHUNK_VALUES + i) * 48271) % 65_537;
+        values.push(v);
+        sample.push(v);
+      }
+      expectSame(sample.sorted(), values);
+    }
   });
 });

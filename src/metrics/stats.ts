@@ -55,27 +55,54 @@ export function latencyStatsOfSorted(sorted: ArrayLike<number>): LatencyStats | 
  * exactly k / 1000 for an integer k in [0, 2³²), the sample keeps k in a Uint32Array: 4 bytes a
  * value where a Float64Array takes 8 (the reports phase of a million-request eval keeps several such
  * samples per group). The first value that is not (a rate, a negative, more than 71 minutes) moves
- * the sample to a Float64Array. Either array doubles when full. k / 1000 gives back v to the bit,
- * so every figure is the same.
+ * the sample to Float64Arrays. k / 1000 gives back v to the bit, so every figure is the same.
+ *
+ * The values are held in chunks of CHUNK_VALUES, the first growing by doubling up to a chunk: one
+ * array that doubled left its old copies (1 + 2 + … MB per figure at a million values) as garbage
+ * outside the heap until a full collection, and up to half its length unused; a million-request
+ * eval's reports phase peaked at 521 MB with them (docs/limits.md).
  */
 export interface NumberSample {
   readonly length: number;
   push(value: number): void;
-  /** The values in ascending order (sorted in place; later pushes go after, unsorted, until the next call). */
+  /** The values in ascending order: a new array each call, the sample unchanged. */
   sorted(): Float64Array;
 }
 
 const MAX_MICROS = 2 ** 32 - 1;
+/** 16,384 values: 64 KB of micros, 128 KB of doubles. */
+export const CHUNK_VALUES = 16_384;
 
 export function createNumberSample(initialCapacity = 64): NumberSample {
-  let micros: Uint32Array | null = new Uint32Array(initialCapacity);
-  let values: Float64Array | null = null;
+  const first = Math.max(1, Math.min(initialCapacity, CHUNK_VALUES));
+  // Every chunk but the last is full; `fill` values of the last are set.
+  let micros: Uint32Array[] | null = [new Uint32Array(first)];
+  let values: Float64Array[] | null = null;
   let length = 0;
-  const toFloat = (capacity: number): Float64Array => {
-    const floats = new Float64Array(capacity);
-    for (let i = 0; i < length; i += 1) floats[i] = micros![i]! / 1000;
+  let fill = 0;
+  const toFloat = (): Float64Array[] => {
+    const chunks = micros!.map((chunk) => {
+      const floats = new Float64Array(chunk.length);
+      for (let i = 0; i < chunk.length; i += 1) floats[i] = chunk[i]! / 1000;
+      return floats;
+    });
     micros = null;
-    return floats;
+    return chunks;
+  };
+  /** Room for one more value in the last chunk: doubles a first chunk under CHUNK_VALUES, else adds one. */
+  const room = <T extends Uint32Array | Float64Array>(chunks: T[], make: (n: number) => T): T => {
+    const last = chunks[chunks.length - 1]!;
+    if (fill < last.length) return last;
+    if (chunks.length === 1 && last.length < CHUNK_VALUES) {
+      const grown = make(Math.min(last.length * 2, CHUNK_VALUES));
+      grown.set(last);
+      chunks[0] = grown;
+      return grown;
+    }
+    const next = make(CHUNK_VALUES);
+    chunks.push(next);
+    fill = 0;
+    return next;
   };
   return {
     get length() {
@@ -85,29 +112,29 @@ export function createNumberSample(initialCapacity = 64): NumberSample {
       if (micros !== null) {
         const k = Math.round(value * 1000);
         if (k >= 0 && k <= MAX_MICROS && k / 1000 === value && (k !== 0 || Object.is(value, 0))) {
-          if (length === micros.length) {
-            const grown = new Uint32Array(micros.length * 2);
-            grown.set(micros);
-            micros = grown;
-          }
-          micros[length++] = k;
+          room(micros, (n) => new Uint32Array(n))[fill++] = k;
+          length += 1;
           return;
         }
-        values = toFloat(Math.max(micros.length, length + 1));
+        values = toFloat();
       }
-      if (length === values!.length) {
-        const grown = new Float64Array(values!.length * 2);
-        grown.set(values!);
-        values = grown;
-      }
-      values![length++] = value;
+      room(values!, (n) => new Float64Array(n))[fill++] = value;
+      length += 1;
     },
     sorted() {
-      if (values !== null) return values.subarray(0, length).sort();
-      const ints = micros!.subarray(0, length).sort();
       const out = new Float64Array(length);
-      for (let i = 0; i < length; i += 1) out[i] = ints[i]! / 1000;
-      return out;
+      const chunks = micros ?? values!;
+      let at = 0;
+      for (let c = 0; c < chunks.length; c += 1) {
+        const chunk = chunks[c]!;
+        const n = c === chunks.length - 1 ? fill : chunk.length;
+        if (micros !== null) for (let i = 0; i < n; i += 1) out[at++] = chunk[i]! / 1000;
+        else {
+          out.set(chunk.subarray(0, n), at);
+          at += n;
+        }
+      }
+      return out.sort();
     },
   };
 }
