@@ -178,7 +178,8 @@ describe('surelyValidRecord', () => {
       }
       const sure = surelyValidRecord(mutated);
       const same = boundRecord(mutated) === mutated;
-      if (sure && !same) expect.fail(`fast check passed a record the bounds cut: ${JSON.stringify(mutated).slice(0, 300)}`);
+      if (sure && !same)
+        expect.fail(`fast check passed a record the bounds cut: ${JSON.stringify(mutated).slice(0, 300)}`);
       if (sure) fast += 1;
       if (!same) cut += 1;
     }
