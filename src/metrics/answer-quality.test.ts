@@ -66,4 +66,17 @@ describe('lcsLength on integer rows', () => {
       expect(lcsLength(a, b)).toBe(naive(a, b));
     }
   });
+  it('agrees with the table on both sides of the bit-vector limit (30 tokens of b), long a and repeats included', () => {
+    let seed = 35;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const words = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'pto', 'days', 'year'];
+    for (let k = 0; k < 400; k++) {
+      const vocabulary = 1 + Math.floor(next() * words.length);
+      const a = Array.from({ length: Math.floor(next() * 80) }, () => words[Math.floor(next() * vocabulary)]!);
+      const b = Array.from({ length: 24 + Math.floor(next() * 12) }, () => words[Math.floor(next() * vocabulary)]!);
+      expect(lcsLength(a, b), `${a.join(' ')} / ${b.join(' ')}`).toBe(naive(a, b));
+      // The masks kept for b give the same answer the next time.
+      expect(lcsLength(b, b)).toBe(b.length);
+    }
+  });
 });

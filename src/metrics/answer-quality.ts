@@ -44,11 +44,14 @@ export function tokenF1(answer: readonly string[], reference: readonly string[])
 }
 
 /**
- * Length of the longest common subsequence, in O(|a|·|b|) time and O(|b|) memory. Tokens are
+ * Length of the longest common subsequence. Against a `b` of at most BIT_TOKENS tokens (a reference
+ * answer of a sentence or two, which scoring reads thousands of times), one bit per token of b
+ * (bitLcsLength); otherwise the table, in O(|a|·|b|) time and O(|b|) memory. Tokens are
  * compared as small integers (b's distinct tokens numbered once, a token of a absent from b never
  * matches) over two reused typed rows: no row allocated per token of a, no string compared per cell.
  */
 export function lcsLength(a: readonly string[], b: readonly string[]): number {
+  if (b.length <= BIT_TOKENS) return bitLcsLength(a, b);
   const ids = new Map<string, number>();
   const right = new Int32Array(b.length);
   for (let j = 0; j < b.length; j += 1) {
@@ -66,6 +69,43 @@ export function lcsLength(a: readonly string[], b: readonly string[]): number {
     [previous, row] = [row, previous];
   }
   return previous[b.length]!;
+}
+
+/** The longest `b` bitLcsLength takes: its bits and a carry fit in a 32-bit integer. */
+const BIT_TOKENS = 30;
+
+/** For each distinct token of a `b`, the bits of the positions it stands at; kept per `b` (a cached reference's list). */
+const bitMasks = new WeakMap<readonly string[], ReadonlyMap<string, number>>();
+
+function masksOf(b: readonly string[]): ReadonlyMap<string, number> {
+  let masks = bitMasks.get(b);
+  if (masks === undefined) {
+    const built = new Map<string, number>();
+    for (let j = 0; j < b.length; j++) built.set(b[j]!, (built.get(b[j]!) ?? 0) | (1 << j));
+    bitMasks.set(b, (masks = built));
+  }
+  return masks;
+}
+
+/**
+ * lcsLength for |b| ≤ BIT_TOKENS in O(|a|) word operations (Hyyrö's bit-vector form of Allison and
+ * Dix's algorithm): V starts all ones over b's positions; for each token of a, with U = V ∧ M(token),
+ * V ← (V + U) ∨ (V − U), kept to |b| bits; the LCS is the number of zero bits of V. Held equal to the
+ * table by src/metrics/answer-quality.test.ts. Pure but for the masks kept per `b`.
+ */
+function bitLcsLength(a: readonly string[], b: readonly string[]): number {
+  const masks = masksOf(b);
+  const all = b.length === 0 ? 0 : 2 ** b.length - 1;
+  let v = all;
+  for (let i = 0; i < a.length; i++) {
+    const m = masks.get(a[i]!);
+    if (m === undefined) continue;
+    const u = v & m;
+    v = ((v + u) | (v - u)) & all;
+  }
+  let ones = 0;
+  for (let bits = v; bits !== 0; bits &= bits - 1) ones++;
+  return b.length - ones;
 }
 
 /** ROUGE-L F-measure (β = 1): P = LCS/|A|, R = LCS/|G|. Both empty → 1; LCS = 0 → 0. */

@@ -19,17 +19,9 @@ import { CUTOFFS, type RankingScores } from '../records/scores.js';
 export function rankingScores(ranked: readonly string[], expected: Iterable<string>): RankingScores {
   const expectedSet = new Set(expected);
   const m = expectedSet.size;
-  const scores: Record<string, number | null> = { reciprocal_rank: null };
-  if (m === 0) {
-    for (const keys of KEYS) {
-      scores[keys.hit] = null;
-      scores[keys.precision] = null;
-      scores[keys.recall] = null;
-      scores[keys.ap] = null;
-      scores[keys.ndcg] = null;
-    }
-    return scores as RankingScores;
-  }
+  // Every key there already, all null (N/A), with fast properties: see TEMPLATE.
+  const scores: Record<string, number | null> = { ...TEMPLATE };
+  if (m === 0) return scores as RankingScores;
   const relevant = ranked.map((id) => expectedSet.has(id));
   const firstHit = relevant.indexOf(true);
   scores.reciprocal_rank = firstHit === -1 ? 0 : 1 / (firstHit + 1);
@@ -63,6 +55,22 @@ const KEYS = CUTOFFS.map((k) => ({
   ap: `ap_at_${k}`,
   ndcg: `ndcg_at_${k}`,
 }));
+
+/**
+ * The metrics' keys in their order (reciprocal_rank, then each cutoff's), all null, as an object
+ * with fast properties (JSON.parse builds one): each call copies it and sets keys it has. Adding the
+ * 21 keys one by one to `{}` made a dictionary-mode object (metrics/score.ts, SCORES_TEMPLATE).
+ */
+const TEMPLATE: Readonly<Record<string, null>> = JSON.parse(
+  JSON.stringify(
+    Object.fromEntries(
+      ['reciprocal_rank', ...KEYS.flatMap((k) => [k.hit, k.precision, k.recall, k.ap, k.ndcg])].map((key) => [
+        key,
+        null,
+      ]),
+    ),
+  ),
+) as Record<string, null>;
 
 /** Σ_{i ≤ count} 1 / log2(i+1): the DCG of a list whose first `count` documents are all relevant. */
 function idealDcg(count: number): number {

@@ -31,6 +31,45 @@ const retrievalKeys = <T extends Record<string, unknown>>(scores: T) =>
 const RANKING_KEYS: readonly string[] = Object.keys(rankingScores([], []));
 const RETRIEVAL_KEYS: readonly string[] = RANKING_KEYS.map((key) => `retrieval_${key}`);
 
+/**
+ * Every key computeScores writes, in its order (the order records are written in), as an object with
+ * fast properties: each call copies it (`{ ...SCORES_TEMPLATE }`, which keeps its hidden class) and
+ * sets values of keys it already has. Adding the ~60 keys one by one to `{}` turned the scores into a
+ * dictionary-mode object, slower for every later reader (the record's checks, JSON.stringify, the
+ * summary): docs/benchmarks.md, "Session 35". JSON.parse builds the template with fast properties.
+ */
+const SCORES_TEMPLATE: Readonly<Record<string, null>> = JSON.parse(
+  JSON.stringify(
+    Object.fromEntries(
+      [
+        'citation_precision',
+        'citation_recall',
+        'citation_f1',
+        ...RANKING_KEYS,
+        ...RETRIEVAL_KEYS,
+        'answer_f1',
+        'rouge_l',
+        'correctness',
+        'groundedness',
+        'relevance',
+        'rubric',
+        'tool_assertion',
+        'tool_precision',
+        'duplicate_citations',
+        'invalid_citations',
+        'missing_phrases',
+        'forbidden_phrases',
+        'unmatched_patterns',
+        'forbidden_matches',
+        'no_answer_ok',
+        'pass',
+        'failed_conditions',
+        'checked',
+      ].map((key) => [key, null]),
+    ),
+  ),
+) as Record<string, null>;
+
 /** The judged scores before a judge has answered: N/A. */
 const UNJUDGED = { correctness: null, groundedness: null, relevance: null, rubric: null } as const;
 
@@ -50,13 +89,12 @@ export function computeScores(figures: ScoredFigures, expectations: Expectations
   const invalid = invalidCitations(ranked, figures.top_document_ids, figures.markers_without_citation);
   const checks = checkAnswer(figures.answer, ranked.length, expectations);
   const tools = toolScores(figures.tools_used ?? [], expectations.expected_tools ?? []);
-  const out: Record<string, unknown> = {
-    citation_precision: citation.citation_precision,
-    citation_recall: citation.citation_recall,
-    citation_f1: citation.citation_f1,
-  };
-  // Copied key by key in one fixed order with keys made once: a spread of rankingScores' objects
-  // (keys generated per call) costs more than all the scoring on the load generator's hot path.
+  const out: Record<string, unknown> = { ...SCORES_TEMPLATE };
+  out.citation_precision = citation.citation_precision;
+  out.citation_recall = citation.citation_recall;
+  out.citation_f1 = citation.citation_f1;
+  // Copied key by key with keys made once: a spread of rankingScores' objects (keys generated per
+  // call) costs more than all the scoring on the load generator's hot path.
   const ranking = rankingScores(ranked, expected) as Record<string, number | null>;
   for (const key of RANKING_KEYS) out[key] = ranking[key];
   const retrieval = rankingScores(rankedUnique(figures.top_document_ids).ranked, expected) as Record<

@@ -54,6 +54,8 @@ export interface CitationMarker {
 
 const MARKER = /\[\[(\d+)\]\]/g;
 const WHITESPACE = /\s/;
+/** `\s` for one character; printable ASCII but the space never is, so a link's usual characters skip the regex. */
+const isWhitespace = (ch: string): boolean => (ch <= ' ' || ch > '~') && WHITESPACE.test(ch);
 
 /**
  * Finds `[[n]](link)` and bare `[[n]]` markers, in text order. A link may hold brackets and
@@ -87,7 +89,7 @@ function closingParenthesis(text: string, open: number): number {
     else if (ch === ')') {
       depth -= 1;
       if (depth === 0) return i;
-    } else if (WHITESPACE.test(ch)) return -1;
+    } else if (isWhitespace(ch)) return -1;
   }
   return -1;
 }

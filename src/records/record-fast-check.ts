@@ -8,8 +8,14 @@
  * Fields a load or eval record holds only after a judge or the user's checks (top_documents, judge,
  * checks, human_verdict) are accepted here only empty; anything else goes to zod.
  *
+ * It also never says yes to a record over a bound (records/bounds.ts): where the schema allows more
+ * than the bounds keep (an unlisted key, a phrase or name over an id's length, a metadata key), it
+ * checks the bound. So a record it passes is its own bounded record, and the writer
+ * (app/store/results-file.ts) skips the bounds' walk for it.
+ *
  * The field lists below are the schema's, key for key (test/fuzz/record-fast-check.test.ts compares them to the
- * schemas' shapes, and fuzzes records to show this never says yes where zod says no). Pure.
+ * schemas' shapes, and fuzzes records to show this never says yes where zod says no, nor where the
+ * bounds would cut). Pure.
  */
 import { RECORD_BOUNDS as B } from './bounds.js';
 import { OUTCOMES, RECORD_VERSION } from './record.js';
@@ -70,13 +76,26 @@ const emptyObject: Check = (v) => {
   for (const k in v) if (Object.hasOwn(v, k)) return false;
   return true;
 };
+/**
+ * An object of `shape`, and no key besides (a key it does not list would be bounded as an id and
+ * stripped by zod: "not sure"). Keys are counted, not looked up: a key of the shape whose value is
+ * absent is not counted, so a key left over is one the shape does not list (or one set to undefined).
+ */
 const object = (shape: Readonly<Record<string, Check>>): Check => {
   const keys = Object.keys(shape);
   const checks = keys.map((k) => shape[k]!);
   return (v) => {
     if (!isPlainObject(v)) return false;
-    for (let i = 0; i < keys.length; i++) if (!checks[i]!(v[keys[i]!])) return false;
-    return true;
+    let present = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const field = v[keys[i]!];
+      if (!checks[i]!(field)) return false;
+      if (field !== undefined) present++;
+    }
+    // Inherited enumerable keys (none but on a polluted prototype) count too: "not sure" then.
+    let own = 0;
+    for (const _ in v) own++;
+    return own === present;
   };
 };
 
@@ -85,7 +104,8 @@ const message = text(B.messageChars);
 const datasetText = text(B.datasetTextChars);
 const ms = nullable(nonNegative);
 const score = nullable(finite);
-const strings = list((v) => typeof v === 'string', Number.MAX_SAFE_INTEGER);
+/** A list of names or phrases: the schema's any strings, within the bounds an id list has (records/bounds.ts). */
+const strings = list(id);
 const citation = object({ citation_number: int, document_id: id });
 
 /** ScoresSchema (records/scores.ts), key for key. */
@@ -200,7 +220,8 @@ export const RECORD_SHAPE: Readonly<Record<string, Check>> = {
   mode: (v) => v === 'stream' || v === 'full',
   repeat: count,
   expected_document_ids: list(datasetText, B.expectedItems),
-  metadata: map(datasetText, datasetText, B.mapEntries),
+  // A map's keys are bounded as ids (records/bounds.ts), its values as the dataset's texts.
+  metadata: map(id, datasetText, B.mapEntries),
   reference_answer: orAbsent(nullable(datasetText)),
   rubric: orAbsent(nullable(datasetText)),
   human_verdict: orAbsent((v) => v === null),

@@ -17,6 +17,7 @@ import {
   surelyValidRecord,
 } from '../../src/records/record-fast-check.js';
 import { toValidRecord } from '../../src/records/valid-record.js';
+import { boundRecord } from '../../src/records/bounds.js';
 
 const sorted = (o: object) => Object.keys(o).sort();
 
@@ -154,6 +155,37 @@ describe('surelyValidRecord', () => {
     // Both sides of the fuzz are exercised: mutations that stay valid, and ones zod refuses.
     expect(fast).toBeGreaterThan(500);
     expect(4_000 - fast - zodOnly).toBeGreaterThan(500);
+  });
+
+  it('never says yes where the bounds would cut (fuzzed records, unlisted keys)', () => {
+    const next = random(35);
+    const bases = samples();
+    const long = 'p'.repeat(600);
+    let fast = 0;
+    let cut = 0;
+    for (let i = 0; i < 4_000; i++) {
+      const mutated = mutate(bases[i % bases.length]!, next) as Record<string, unknown>;
+      // Values the schema takes and the bounds cut, and keys the schema does not list, at some depth.
+      const pick = next();
+      if (pick < 0.1) mutated['metadata'] = { [long]: 'v' };
+      else if (pick < 0.2 && mutated['scores'] !== null && typeof mutated['scores'] === 'object')
+        (mutated['scores'] as Record<string, unknown>)['missing_phrases'] = [long];
+      else if (pick < 0.3) mutated['model_asked'] = [long];
+      else if (pick < 0.4) mutated[`extra_${long}`] = long;
+      else if (pick < 0.5 && Array.isArray(mutated['citations'])) {
+        const first: unknown = mutated['citations'][0];
+        if (typeof first === 'object' && first !== null) (first as Record<string, unknown>)['note'] = long;
+      }
+      const sure = surelyValidRecord(mutated);
+      const same = boundRecord(mutated) === mutated;
+      if (sure && !same)
+        expect.fail(`fast check passed a record the bounds cut: ${JSON.stringify(mutated).slice(0, 300)}`);
+      if (sure) fast += 1;
+      if (!same) cut += 1;
+    }
+    // Both sides are exercised: records passed (each checked against the bounds) and records cut.
+    expect(fast).toBeGreaterThan(200);
+    expect(cut).toBeGreaterThan(500);
   });
 
   it("leaves toValidRecord's answer as zod's: a repaired record is still repaired", () => {

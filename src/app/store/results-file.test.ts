@@ -37,3 +37,69 @@ it('a secret in a corked record is redacted like any other', async () => {
   expect(text).not.toContain(secret);
   expect(text).toContain('[redacted]');
 });
+
+/** A small seeded generator (mulberry32): the same records on every run. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Pieces of text JSON and UTF-8 treat each their own way: escapes, 2-, 3- and 4-byte characters, lone surrogates. */
+const PIECES = [
+  'a',
+  ' ',
+  '"',
+  '\\',
+  '\n',
+  '\u0000',
+  '\u001f',
+  '\u007f',
+  'é',
+  'ß',
+  '€',
+  '中',
+  '😀',
+  '\uD800',
+  '\uDFFF',
+  '\u2028',
+  '…[cut]',
+];
+const NUMBERS = [0, -0, 1, 0.1, 1 / 3, 1e21, 1.5e-7, 2 ** 53 - 1, 123456.789];
+
+it('writes each record as JSON.stringify has it, byte for byte, corked or not (fuzzed records)', async () => {
+  const next = random(35);
+  const text = (n: number) => Array.from({ length: n }, () => PIECES[Math.floor(next() * PIECES.length)]).join('');
+  const number = () => NUMBERS[Math.floor(next() * NUMBERS.length)]!;
+  const records = Array.from({ length: 300 }, (_, i) =>
+    makeRecord({
+      question_id: `q${i}`,
+      question: text(Math.floor(next() * 40)),
+      answer: next() < 0.2 ? null : text(Math.floor(next() * 400)),
+      error_message: next() < 0.5 ? null : text(20),
+      ttft_ms: next() < 0.3 ? null : number(),
+      total_ms: number(),
+      answer_gaps_ms: Array.from({ length: Math.floor(next() * 5) }, number),
+      first_packet_ms: next() < 0.5 ? {} : { [text(5)]: number() },
+      metadata: next() < 0.5 ? {} : { [text(4)]: text(6) },
+      chat_session_id: next() < 0.5 ? null : text(12),
+    }),
+  );
+  // A line longer than one block of held bytes, of 3- and 4-byte characters.
+  records.push(makeRecord({ question_id: 'long', answer: '中😀'.repeat(120_000) }));
+  const path = join(mkdtempSync(join(tmpdir(), 'results-file-')), 'results.jsonl');
+  const file = openResultsFile(path);
+  for (const [i, record] of records.entries()) {
+    if (i % 50 === 0) file.cork();
+    file.write(record);
+    if (i % 50 === 37) file.uncork();
+  }
+  await file.close();
+  expect(file.repaired).toBe(0);
+  const expected = Buffer.from(records.map((record) => `${JSON.stringify(record)}\n`).join(''), 'utf8');
+  expect(readFileSync(path).equals(expected)).toBe(true);
+});

@@ -14,6 +14,7 @@ import type { OutputError } from '../../errors.js';
 import type { RequestRecord } from '../../records/record.js';
 import { validBoundedRecord } from '../../records/valid-record.js';
 import { boundRecord } from '../../records/bounds.js';
+import { surelyValidRecord } from '../../records/record-fast-check.js';
 import { createSecretScreen, redactDeep } from '../../client/redact.js';
 import { currentOutputFs, outputError } from './output-files.js';
 
@@ -29,13 +30,17 @@ export interface ResultsFile {
   readonly repaired: number;
   /**
    * Holds lines back until uncork (the load generator flushes ten times a second), which writes them
-   * as one string: one stream write per flush, not one per record.
+   * as one buffer: one stream write per flush, not one per record.
    */
   cork(): void;
   uncork(): void;
   /** Ends the file; rejects with the OutputError when any write failed. */
   close(): Promise<void>;
 }
+
+/** Bytes of each block the held lines are encoded into (a longer line gets a block of its own size). */
+const BLOCK_BYTES = 256 * 1024;
+const NEWLINE = 0x0a;
 
 export interface ResultsFileOptions {
   /** Append to an existing file (a resumed run) instead of creating it. */
@@ -53,17 +58,38 @@ export function openResultsFile(path: string, options: ResultsFileOptions = {}):
   out.on('error', (error) => (failure ??= outputError(path, error, options.hint)));
   const secrets = options.secrets ?? [];
   const mayHoldSecret = createSecretScreen(secrets);
-  /** Lines held while corked (each with its newline), written at uncork as one string. */
-  let held: string[] | null = null;
+  // Lines held while corked are encoded into `block` as they come (each with its newline); uncork
+  // writes the bytes held since the last one. Held as strings and joined at uncork, a tenth of a
+  // second of lines (360 KB at 1,000/s) outlived one or two scavenges of the 4 MiB young generation
+  // (runner/young-generation.ts), which copied them each time, and the join and the stream's
+  // encoding copied them twice more (docs/benchmarks.md, "Session 35").
+  let corked = false;
+  let block: Buffer = Buffer.alloc(0);
+  /** Where the bytes not written yet start in `block`, and where they end. */
+  let start = 0;
+  let used = 0;
+  const hold = (line: string) => {
+    const most = line.length * 3 + 1; // UTF-8 takes at most 3 bytes per UTF-16 unit; and the newline
+    if (block.length - used < most) {
+      // A full block is written at once (in order): held bytes stay bounded however long a flush waits.
+      if (used > start) out.write(block.subarray(start, used));
+      block = Buffer.allocUnsafe(Math.max(BLOCK_BYTES, most));
+      start = used = 0;
+    }
+    used += block.write(line, used, 'utf8');
+    block[used++] = NEWLINE;
+  };
   const flush = () => {
-    if (held === null || held.length === 0) return;
-    const text = held.join('');
-    held = [];
-    out.write(text);
+    if (used === start) return;
+    // The block's later bytes are written after these: a write never sees them change.
+    out.write(block.subarray(start, used));
+    start = used;
   };
   // The line as it would be written, bounded and checked; walked for secrets only when a quick look
-  // at it finds one's marker (a walk of every string of every record cost ~47 µs a record).
+  // at it finds one's marker (a walk of every string of every record cost ~47 µs a record). A record
+  // the fast check passes is within every bound too (records/record-fast-check.ts): no bounds' walk.
   const lineOf = (record: RequestRecord): string => {
+    if (surelyValidRecord(record)) return JSON.stringify(record);
     const bounded = boundRecord(record);
     const valid = validBoundedRecord(bounded);
     if (valid !== bounded) repaired += 1;
@@ -78,7 +104,7 @@ export function openResultsFile(path: string, options: ResultsFileOptions = {}):
         repaired = before;
         line = lineOf(redactDeep(record, secrets));
       }
-      if (held !== null) held.push(`${line}\n`);
+      if (corked) hold(line);
       else out.write(`${line}\n`);
     },
     assertWritable() {
@@ -87,15 +113,15 @@ export function openResultsFile(path: string, options: ResultsFileOptions = {}):
     get repaired() {
       return repaired;
     },
-    cork: () => void (held ??= []),
+    cork: () => void (corked = true),
     uncork: () => {
       flush();
-      held = null;
+      corked = false;
     },
     async close() {
       if (!failure) {
         flush();
-        held = null;
+        corked = false;
         out.end();
         await finished(out).catch((error: unknown) => void (failure ??= outputError(path, error, options.hint)));
       } else {
