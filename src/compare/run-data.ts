@@ -14,8 +14,8 @@ import { createNumberSample, type NumberSample } from '../metrics/stats.js';
 import type { AnswerFigures, Mode, Outcome, RequestRecord } from '../records/record.js';
 import type { LoopDelay } from '../records/generator-health.js';
 import { LATENCY_FIGURES, type Group, type LatencyFigure, type Summary } from '../records/summary.js';
-import { SCORE_NAMES, figureKind, sampleValue, type LatencyStat, type ScoreName } from '../figures/catalogue.js';
-import type { QuestionFigures } from '../metrics/question-value.js';
+import { SCORE_NAMES, figureKind, sampleValue, type LatencyStat } from '../figures/catalogue.js';
+import type { QuestionFigures, ScoreMeans } from '../metrics/question-value.js';
 import { answerKey, NO_VERDICTS, recordVerdict, type HumanVerdicts } from '../records/review.js';
 
 /** Answers kept per question for the broken/fixed lists. */
@@ -28,8 +28,8 @@ export interface QuestionData extends QuestionFigures {
   question: string;
   outcomes: Outcome[];
   passes: boolean[];
-  /** Per-question means of the catalogue's scores and of the user's checks (by name). */
-  scores: Partial<Record<ScoreName, number>> & Record<string, number>;
+  /** Per-question means of the catalogue's scores and of the user's checks (metrics/question-value scoreMean). */
+  scores: ScoreMeans;
   /** Per try, a person's verdict (reviews.jsonl): true pass, false fail, null not reviewed. */
   human: (boolean | null)[];
   /** The lowest repeat's answer, trimmed to ANSWER_CHARS; null when it had none. */
@@ -285,7 +285,7 @@ export function createRunCollector(
         groups: [...groups.values()].map(({ key, model_name, questions, latency }) => ({
           ...key,
           model_name,
-          questions: new Map([...questions].map(([id, q]) => [id, toQuestionData(q, checks, slots)])),
+          questions: questionsData(questions, slots),
           latency: Object.fromEntries(LATENCY_FIGURES.map((f) => [f, latency[f].sorted()])) as Record<
             LatencyFigure,
             Float64Array
@@ -377,17 +377,32 @@ function fold(q: QuestionState, slots: Map<string, number>, t: Try): void {
   }
 }
 
-function toQuestionData(
-  state: QuestionState,
-  checkNames: readonly string[],
+/**
+ * A group's questions as QuestionData, their score means in one block of `slots.size` numbers a
+ * question (each question's a view of its row): one array a question cost a typed array's backing
+ * store and bookkeeping each.
+ */
+function questionsData(
+  questions: ReadonlyMap<string, QuestionState>,
   slots: ReadonlyMap<string, number>,
-): QuestionData {
-  const scores: QuestionData['scores'] = {};
-  for (const name of [...SCORE_NAMES, ...checkNames]) {
-    const slot = slots.get(name);
-    const n = slot === undefined ? 0 : (state.sums[2 * slot + 1] ?? 0);
-    if (n > 0) scores[name] = state.sums[2 * slot!]! / n;
+): Map<string, QuestionData> {
+  const width = slots.size;
+  const block = new Float64Array(questions.size * width).fill(Number.NaN);
+  const data = new Map<string, QuestionData>();
+  let row = 0;
+  for (const [id, state] of questions) {
+    const means = block.subarray(row * width, (row + 1) * width);
+    row += 1;
+    for (let slot = 0; slot < width; slot++) {
+      const n = state.sums[2 * slot + 1] ?? 0;
+      if (n > 0) means[slot] = state.sums[2 * slot]! / n;
+    }
+    data.set(id, toQuestionData(state, { slots, means }));
   }
+  return data;
+}
+
+function toQuestionData(state: QuestionState, scores: ScoreMeans): QuestionData {
   return {
     judge: { asks: state.judge.asks, failed: state.judge.failed },
     question: state.question,
