@@ -54,3 +54,28 @@ describe('createRunCollector per question', () => {
     expect(q1.answer).toBe('answer q1 r2');
   });
 });
+
+describe('createRunCollector: what it keeps per question', () => {
+  it('gives a question no mean of a figure none of its tries had (N/A, never 0), and others theirs', () => {
+    const failed = records().map((r) => (r.question_id === 'q3' ? { ...r, outcome: 'timeout' as const } : r));
+    const questions = questionsOf(failed);
+    expect(scoreMean(questions.get('q3')!.scores, 'citation_f1')).toBeNull();
+    expect(scoreMean(questions.get('q1')!.scores, 'no_such_figure')).toBeNull();
+    expect(scoreMean(questions.get('q1')!.scores, 'citation_f1')).not.toBeNull();
+  });
+
+  it('takes the summary from the caller when given one, and collects the same questions', () => {
+    const own = createRunCollector();
+    const given = createRunCollector({ summary: () => summary });
+    for (const record of records()) {
+      own.add(record);
+      given.add(record);
+    }
+    const ownData = own.finish('run');
+    const summary = { ...ownData.summary, banner: ['the caller’s'] };
+    const givenData = given.finish('run');
+    expect(givenData.summary).toBe(summary);
+    expect(givenData.groups).toEqual(ownData.groups);
+    expect(givenData.repeats).toEqual(ownData.repeats);
+  });
+});

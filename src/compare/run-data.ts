@@ -141,12 +141,18 @@ export interface RunCollector {
 /**
  * `verdicts`: the run's reviews (records/review), for human_pass_rate; `setOrder`: the plan's set
  * order (summarize); `byTurn` (default true) also collects the run at each turn number.
+ * `summary`: gives RunData.summary at finish(), from a summarizer the caller fed the same records
+ * with the same verdicts and set order (the reports' pass: a summarizer keeps some 2 KB a distinct
+ * question, and a second one gave the same groups); without it the collector summarizes them itself.
  */
 export function createRunCollector(
-  options: { verdicts?: HumanVerdicts; setOrder?: readonly string[]; byTurn?: boolean } = {},
+  options: { verdicts?: HumanVerdicts; setOrder?: readonly string[]; byTurn?: boolean; summary?: () => Summary } = {},
 ): RunCollector {
   const verdicts = options.verdicts ?? NO_VERDICTS;
-  const summarizer = createSummarizer({ verdicts, ...(options.setOrder ? { setOrder: options.setOrder } : {}) });
+  const summarizer =
+    options.summary === undefined
+      ? createSummarizer({ verdicts, ...(options.setOrder ? { setOrder: options.setOrder } : {}) })
+      : null;
   const repeats = createRepeatsAccumulator();
   const groups = new Map<
     string,
@@ -239,10 +245,11 @@ export function createRunCollector(
     add(record) {
       if (options.byTurn !== false && record.turn !== null) {
         let view = turns.get(record.turn);
-        if (view === undefined) turns.set(record.turn, (view = createRunCollector({ ...options, byTurn: false })));
+        if (view === undefined)
+          turns.set(record.turn, (view = createRunCollector({ ...options, byTurn: false, summary: undefined })));
         view.add(record);
       }
-      summarizer.add(record);
+      summarizer?.add(record);
       repeats.add(record);
       const modelIndexes = (record.models ?? []).map((m) => m.model_index);
       observe(
@@ -280,7 +287,7 @@ export function createRunCollector(
       return {
         source,
         loop_delay_ms: loopDelay,
-        summary: summarizer.finish(),
+        summary: summarizer?.finish() ?? options.summary!(),
         repeats: repeats.finish(),
         groups: [...groups.values()].map(({ key, model_name, questions, latency }) => ({
           ...key,
@@ -370,7 +377,9 @@ function fold(q: QuestionState, slots: Map<string, number>, t: Try): void {
   for (const [name, value] of t.values ?? []) {
     let slot = slots.get(name);
     if (slot === undefined) slots.set(name, (slot = slots.size));
-    while (q.sums.length <= 2 * slot + 1) q.sums.push(0);
+    // Sized to every name seen so far at once: pushed a number at a time, its capacity grew past
+    // the hundred-odd numbers a question of some fifty figures needs (131 for 100: 250 bytes more).
+    if (q.sums.length <= 2 * slot + 1) q.sums = resized(q.sums, 2 * slots.size);
     const n = q.sums[2 * slot + 1]!;
     q.sums[2 * slot] = n === 0 ? value : q.sums[2 * slot]! + value;
     q.sums[2 * slot + 1] = n + 1;
@@ -400,6 +409,13 @@ function questionsData(
     data.set(id, toQuestionData(state, { slots, means }));
   }
   return data;
+}
+
+/** `sums` with `length` numbers, those past its own 0. */
+function resized(sums: readonly number[], length: number): number[] {
+  const next = new Array<number>(length).fill(0);
+  for (let i = 0; i < sums.length; i++) next[i] = sums[i]!;
+  return next;
 }
 
 function toQuestionData(state: QuestionState, scores: ScoreMeans): QuestionData {

@@ -176,7 +176,10 @@ async function readRun(
   // What the verdict's comparisons and gates read (compare/run-data), collected in this pass and
   // shared with viewer.html: a second pass over results.jsonl held a second collection while the
   // viewer's was live (a run of 8,000 distinct questions: some 80 MB more at the reports' peak).
-  const run = createRunCollector({ verdicts: reviews.verdicts, setOrder });
+  // The run's summary is the reports' own (the same verdicts and set order): one summarizer a pass.
+  let summary: Summary | undefined;
+  const summarize = (): Summary => (summary ??= summarizer.finish());
+  const run = createRunCollector({ verdicts: reviews.verdicts, setOrder, summary: summarize });
   const csvPath = join(dir, 'results.csv');
   const csvOut = createAtomicStream(csvPath);
   const csv = REPORT_RENDERERS['results.csv'].createSink((chunk) => csvOut.write(chunk));
@@ -202,10 +205,9 @@ async function readRun(
   }
   await csvOut.commit();
   collectGarbageIfGrown(); // the pass's last stretch and the token encoding's loading
-  const summary = summarizer.finish();
   return {
-    summary,
-    input: builder.finish(summary),
+    summary: summarize(),
+    input: builder.finish(summarize()),
     runData: run.finish(dir, entries?.tornLines ?? 0, await generatorLoopDelay(dir)),
     viewer,
   };
