@@ -367,11 +367,21 @@ function judgeAsksOf(figures: AnswerFigures): { judgeAsks: number; judgeFailed: 
 function fold(q: QuestionState, slots: Map<string, number>, t: Try): void {
   q.judge.asks += t.judgeAsks;
   q.judge.failed += t.judgeFailed;
-  q.repeats.push(t.repeat);
-  q.outcomes.push(t.outcome);
-  q.passes.push(t.passed);
-  q.human.push(t.human);
-  q.conversation.push(null);
+  if (q.repeats.length === 0) {
+    // The first try makes the lists at their size: pushed onto [], each got room for 17 (five of
+    // them, some 900 bytes, for a question asked once; QuestionData keeps them).
+    q.repeats = [t.repeat];
+    q.outcomes = [t.outcome];
+    q.passes = [t.passed];
+    q.human = [t.human];
+    q.conversation = [null];
+  } else {
+    q.repeats.push(t.repeat);
+    q.outcomes.push(t.outcome);
+    q.passes.push(t.passed);
+    q.human.push(t.human);
+    q.conversation.push(null);
+  }
   if (q.first === null || t.repeat < q.first.repeat)
     q.first = { repeat: t.repeat, answer: t.answer, cited_document_ids: t.cited_document_ids };
   for (const [name, value] of t.values ?? []) {
