@@ -8,7 +8,7 @@
 import { trimText } from '../reports/format.js';
 import { createRepeatsAccumulator, modelPassed, recordPassed, type RepeatsGroup } from '../metrics/repeats.js';
 import { modelChecked, recordChecked } from '../metrics/pass.js';
-import { createSummarizer } from '../metrics/summarize.js';
+import { createSummarizer, type Summarizer } from '../metrics/summarize.js';
 import { createJudgeAskCounter } from '../metrics/group-figures.js';
 import { createNumberSample, type NumberSample } from '../metrics/stats.js';
 import type { AnswerFigures, Mode, Outcome, RequestRecord } from '../records/record.js';
@@ -141,19 +141,25 @@ export interface RunCollector {
 /**
  * `verdicts`: the run's reviews (records/review), for human_pass_rate; `setOrder`: the plan's set
  * order (summarize); `byTurn` (default true) also collects the run at each turn number.
- * `summary`: gives RunData.summary at finish(), from a summarizer the caller fed the same records
- * with the same verdicts and set order (the reports' pass: a summarizer keeps some 2 KB a distinct
- * question, and a second one gave the same groups); without it the collector summarizes them itself.
+ * `summarizer`: one the caller fed the same records with the same verdicts and set order (the
+ * reports' pass): its finish() and repeats() give RunData's summary and repeats, and the collector
+ * keeps neither itself (a summarizer keeps some 1.5 KB a distinct question and a repeats
+ * accumulator some 260 bytes; a second of each gave the same groups).
  */
 export function createRunCollector(
-  options: { verdicts?: HumanVerdicts; setOrder?: readonly string[]; byTurn?: boolean; summary?: () => Summary } = {},
+  options: {
+    verdicts?: HumanVerdicts;
+    setOrder?: readonly string[];
+    byTurn?: boolean;
+    summarizer?: Pick<Summarizer, 'finish' | 'repeats'>;
+  } = {},
 ): RunCollector {
   const verdicts = options.verdicts ?? NO_VERDICTS;
   const summarizer =
-    options.summary === undefined
+    options.summarizer === undefined
       ? createSummarizer({ verdicts, ...(options.setOrder ? { setOrder: options.setOrder } : {}) })
       : null;
-  const repeats = createRepeatsAccumulator();
+  const repeats = options.summarizer === undefined ? createRepeatsAccumulator() : null;
   const groups = new Map<
     string,
     {
@@ -246,11 +252,11 @@ export function createRunCollector(
       if (options.byTurn !== false && record.turn !== null) {
         let view = turns.get(record.turn);
         if (view === undefined)
-          turns.set(record.turn, (view = createRunCollector({ ...options, byTurn: false, summary: undefined })));
+          turns.set(record.turn, (view = createRunCollector({ ...options, byTurn: false, summarizer: undefined })));
         view.add(record);
       }
       summarizer?.add(record);
-      repeats.add(record);
+      repeats?.add(record);
       const modelIndexes = (record.models ?? []).map((m) => m.model_index);
       observe(
         record,
@@ -287,8 +293,8 @@ export function createRunCollector(
       return {
         source,
         loop_delay_ms: loopDelay,
-        summary: summarizer?.finish() ?? options.summary!(),
-        repeats: repeats.finish(),
+        summary: (summarizer ?? options.summarizer!).finish(),
+        repeats: repeats?.finish() ?? options.summarizer!.repeats(),
         groups: [...groups.values()].map(({ key, model_name, questions, latency }) => ({
           ...key,
           model_name,

@@ -176,10 +176,15 @@ async function readRun(
   // What the verdict's comparisons and gates read (compare/run-data), collected in this pass and
   // shared with viewer.html: a second pass over results.jsonl held a second collection while the
   // viewer's was live (a run of 8,000 distinct questions: some 80 MB more at the reports' peak).
-  // The run's summary is the reports' own (the same verdicts and set order): one summarizer a pass.
+  // The run's summary and repeat figures are the reports' own (the same verdicts and set order):
+  // one summarizer a pass, finished once.
   let summary: Summary | undefined;
   const summarize = (): Summary => (summary ??= summarizer.finish());
-  const run = createRunCollector({ verdicts: reviews.verdicts, setOrder, summary: summarize });
+  const run = createRunCollector({
+    verdicts: reviews.verdicts,
+    setOrder,
+    summarizer: { finish: summarize, repeats: () => summarizer.repeats() },
+  });
   const csvPath = join(dir, 'results.csv');
   const csvOut = createAtomicStream(csvPath);
   const csv = REPORT_RENDERERS['results.csv'].createSink((chunk) => csvOut.write(chunk));
