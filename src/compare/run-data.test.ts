@@ -64,6 +64,13 @@ describe('createRunCollector: what it keeps per question', () => {
     expect(scoreMean(questions.get('q1')!.scores, 'citation_f1')).not.toBeNull();
   });
 
+  it('gives a question asked once its values as its means, and one asked twice the mean of both', () => {
+    const once = questionsOf(records().filter((r) => r.repeat === 4)).get('q1')!;
+    expect(scoreMean(once.scores, 'citation_f1')).toBe(0.7);
+    const twice = questionsOf(records().filter((r) => r.repeat === 4 || r.repeat === 2)).get('q1')!;
+    expect(scoreMean(twice.scores, 'citation_f1')).toBe((0.3 + 0.7) / 2);
+  });
+
   it('takes the summary and repeat figures from the caller’s summarizer when given one, and collects the same questions', () => {
     const own = createRunCollector();
     const given = createRunCollector({ summarizer: { finish: () => summary, repeats: () => ownData.repeats } });

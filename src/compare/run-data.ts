@@ -112,11 +112,17 @@ interface QuestionState {
   human: (boolean | null)[];
   conversation: (boolean | null)[];
   /**
-   * Per score or check name, at 2 × its slot (the collector's `slots`): the sum and the count of its
-   * values over the tries folded in so far. A flat list of numbers: a map of pairs cost a run of a
-   * million distinct questions about 3 KB a question.
+   * Per score or check name, at its slot (the collector's `slots`): the one value of it folded in
+   * so far (NaN: none yet), until some name has a second. A question asked once (every question of
+   * a run of distinct questions) keeps one number a name.
    */
-  sums: number[];
+  values: number[];
+  /**
+   * Once a name has a second value: per name, at 2 × its slot, the sum and the count of its values
+   * over the tries folded in so far (null before). A flat list of numbers: a map of pairs cost a
+   * run of a million distinct questions about 3 KB a question.
+   */
+  sums: number[] | null;
   /** Tries that came before an earlier repeat of theirs (created when one does). */
   pending: Map<number, Try> | null;
   /** The judge's asks over the tries folded in, and those without a verdict. */
@@ -206,7 +212,8 @@ export function createRunCollector(
         checked: false,
         human: [],
         conversation: [],
-        sums: [],
+        values: [],
+        sums: null,
         pending: null,
         judge: { asks: 0, failed: 0 },
         first: null,
@@ -393,9 +400,17 @@ function fold(q: QuestionState, slots: Map<string, number>, t: Try): void {
   for (const [name, value] of t.values ?? []) {
     let slot = slots.get(name);
     if (slot === undefined) slots.set(name, (slot = slots.size));
-    // Sized to every name seen so far at once: pushed a number at a time, its capacity grew past
-    // the hundred-odd numbers a question of some fifty figures needs (131 for 100: 250 bytes more).
-    if (q.sums.length <= 2 * slot + 1) q.sums = resized(q.sums, 2 * slots.size);
+    // Lists sized to every name seen so far at once: pushed a number at a time, their room grew
+    // past the numbers a question of some fifty figures needs (131 for 100: 250 bytes more).
+    if (q.sums === null) {
+      if (q.values.length <= slot) q.values = resized(q.values, slots.size, Number.NaN);
+      if (Number.isNaN(q.values[slot]!)) {
+        q.values[slot] = value;
+        continue;
+      }
+      q.sums = sumsOf(q.values);
+    }
+    if (q.sums.length <= 2 * slot + 1) q.sums = resized(q.sums, 2 * slots.size, 0);
     const n = q.sums[2 * slot + 1]!;
     q.sums[2 * slot] = n === 0 ? value : q.sums[2 * slot]! + value;
     q.sums[2 * slot + 1] = n + 1;
@@ -419,6 +434,11 @@ function questionsData(
     const means = block.subarray(row * width, (row + 1) * width);
     row += 1;
     for (let slot = 0; slot < width; slot++) {
+      if (state.sums === null) {
+        // One value: its mean (the same bits as the sum of one value over a count of 1).
+        if (slot < state.values.length) means[slot] = state.values[slot]!;
+        continue;
+      }
       const n = state.sums[2 * slot + 1] ?? 0;
       if (n > 0) means[slot] = state.sums[2 * slot]! / n;
     }
@@ -427,11 +447,23 @@ function questionsData(
   return data;
 }
 
-/** `sums` with `length` numbers, those past its own 0. */
-function resized(sums: readonly number[], length: number): number[] {
-  const next = new Array<number>(length).fill(0);
-  for (let i = 0; i < sums.length; i++) next[i] = sums[i]!;
+/** `list` with `length` numbers, those past its own `fill`. */
+function resized(list: readonly number[], length: number, fill: number): number[] {
+  const next = new Array<number>(length).fill(fill);
+  for (let i = 0; i < list.length; i++) next[i] = list[i]!;
   return next;
+}
+
+/** A question's one value per name as sums and counts (a count of 1, or 0 where it has none). */
+function sumsOf(values: readonly number[]): number[] {
+  const sums = new Array<number>(2 * values.length).fill(0);
+  values.forEach((value, slot) => {
+    if (!Number.isNaN(value)) {
+      sums[2 * slot] = value;
+      sums[2 * slot + 1] = 1;
+    }
+  });
+  return sums;
 }
 
 function toQuestionData(state: QuestionState, scores: ScoreMeans): QuestionData {
