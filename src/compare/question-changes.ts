@@ -6,22 +6,22 @@
  */
 import type { Outcome } from '../records/record.js';
 import { naturalCompare } from '../reports/format.js';
-import { questionValue } from '../metrics/question-value.js';
+import { questionValue, scoreMean } from '../metrics/question-value.js';
 import type { QuestionData } from './run-data.js';
 import type { QuestionChange, QuestionSide } from './schema.js';
 
 const majority = (share: number | null): boolean | null => (share === null ? null : share > 0.5);
 const hit = (q: QuestionData): boolean | null => {
-  const value = q.scores.hit_at_5;
-  return value === undefined ? null : value >= 0.5;
+  const value = scoreMean(q.scores, 'hit_at_5');
+  return value === null ? null : value >= 0.5;
 };
 
 function side(q: QuestionData): QuestionSide {
   return {
     outcomes: [...q.outcomes],
     pass: questionValue(q, 'pass_rate'),
-    hit_at_5: q.scores.hit_at_5 ?? null,
-    citation_recall: q.scores.citation_recall ?? null,
+    hit_at_5: scoreMean(q.scores, 'hit_at_5'),
+    citation_recall: scoreMean(q.scores, 'citation_recall'),
     answer: q.answer,
     cited_document_ids: [...q.cited_document_ids],
   };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeRecord, makeScores } from '../../test/fixtures/reports/fixture.js';
 import type { RequestRecord } from '../records/record.js';
+import { scoreMean } from '../metrics/question-value.js';
 import { createRunCollector } from './run-data.js';
 
 /** Scores whose sum depends on the order of addition: summed forwards 1.7, backwards 1.7000000000000002. */
@@ -35,21 +36,53 @@ describe('createRunCollector per question', () => {
     expect(reversed).toEqual(inOrder);
     expect(interleaved).toEqual(inOrder);
     const q1 = inOrder.get('q1')!;
-    expect(q1.scores.citation_f1).toBe(F1.reduce((sum, v) => sum + v, 0) / F1.length);
+    expect(scoreMean(q1.scores, 'citation_f1')).toBe(F1.reduce((sum, v) => sum + v, 0) / F1.length);
     expect(q1.passes).toEqual([false, true, true, true, true]);
-    expect(q1.scores.citation_f1).not.toBe([...F1].reverse().reduce((sum, v) => sum + v, 0) / F1.length);
+    expect(scoreMean(q1.scores, 'citation_f1')).not.toBe([...F1].reverse().reduce((sum, v) => sum + v, 0) / F1.length);
     expect(q1.answer).toBe('answer q1 r0');
     // A failed try counts in outcomes and passes, never in a score mean.
     const q2 = inOrder.get('q2')!;
     expect(q2.outcomes).toEqual(['ok', 'ok', 'ok', 'http_error', 'ok']);
-    expect(q2.scores.citation_f1).toBe((0.1 + 0.2 + 0.3 + 0.7) / 4);
+    expect(scoreMean(q2.scores, 'citation_f1')).toBe((0.1 + 0.2 + 0.3 + 0.7) / 4);
   });
 
   it('folds in a question whose earlier repeats never came (an interrupted run), in repeat order', () => {
     const partial = records().filter((r) => r.repeat >= 2 && r.question_id === 'q1');
     const q1 = questionsOf(partial.reverse()).get('q1')!;
     expect(q1.outcomes).toHaveLength(3);
-    expect(q1.scores.citation_f1).toBe((0.3 + 0.4 + 0.7) / 3);
+    expect(scoreMean(q1.scores, 'citation_f1')).toBe((0.3 + 0.4 + 0.7) / 3);
     expect(q1.answer).toBe('answer q1 r2');
+  });
+});
+
+describe('createRunCollector: what it keeps per question', () => {
+  it('gives a question no mean of a figure none of its tries had (N/A, never 0), and others theirs', () => {
+    const failed = records().map((r) => (r.question_id === 'q3' ? { ...r, outcome: 'timeout' as const } : r));
+    const questions = questionsOf(failed);
+    expect(scoreMean(questions.get('q3')!.scores, 'citation_f1')).toBeNull();
+    expect(scoreMean(questions.get('q1')!.scores, 'no_such_figure')).toBeNull();
+    expect(scoreMean(questions.get('q1')!.scores, 'citation_f1')).not.toBeNull();
+  });
+
+  it('gives a question asked once its values as its means, and one asked twice the mean of both', () => {
+    const once = questionsOf(records().filter((r) => r.repeat === 4)).get('q1')!;
+    expect(scoreMean(once.scores, 'citation_f1')).toBe(0.7);
+    const twice = questionsOf(records().filter((r) => r.repeat === 4 || r.repeat === 2)).get('q1')!;
+    expect(scoreMean(twice.scores, 'citation_f1')).toBe((0.3 + 0.7) / 2);
+  });
+
+  it('takes the summary and repeat figures from the caller’s summarizer when given one, and collects the same questions', () => {
+    const own = createRunCollector();
+    const given = createRunCollector({ summarizer: { finish: () => summary, repeats: () => ownData.repeats } });
+    for (const record of records()) {
+      own.add(record);
+      given.add(record);
+    }
+    const ownData = own.finish('run');
+    const summary = { ...ownData.summary, banner: ['the caller’s'] };
+    const givenData = given.finish('run');
+    expect(givenData.summary).toBe(summary);
+    expect(givenData.repeats).toBe(ownData.repeats);
+    expect(givenData.groups).toEqual(ownData.groups);
   });
 });

@@ -8,14 +8,14 @@
 import { trimText } from '../reports/format.js';
 import { createRepeatsAccumulator, modelPassed, recordPassed, type RepeatsGroup } from '../metrics/repeats.js';
 import { modelChecked, recordChecked } from '../metrics/pass.js';
-import { createSummarizer } from '../metrics/summarize.js';
+import { createSummarizer, type Summarizer } from '../metrics/summarize.js';
 import { createJudgeAskCounter } from '../metrics/group-figures.js';
 import { createNumberSample, type NumberSample } from '../metrics/stats.js';
 import type { AnswerFigures, Mode, Outcome, RequestRecord } from '../records/record.js';
 import type { LoopDelay } from '../records/generator-health.js';
 import { LATENCY_FIGURES, type Group, type LatencyFigure, type Summary } from '../records/summary.js';
-import { SCORE_NAMES, figureKind, sampleValue, type LatencyStat, type ScoreName } from '../figures/catalogue.js';
-import type { QuestionFigures } from '../metrics/question-value.js';
+import { SCORE_NAMES, figureKind, sampleValue, type LatencyStat } from '../figures/catalogue.js';
+import type { QuestionFigures, ScoreMeans } from '../metrics/question-value.js';
 import { answerKey, NO_VERDICTS, recordVerdict, type HumanVerdicts } from '../records/review.js';
 
 /** Answers kept per question for the broken/fixed lists. */
@@ -28,8 +28,8 @@ export interface QuestionData extends QuestionFigures {
   question: string;
   outcomes: Outcome[];
   passes: boolean[];
-  /** Per-question means of the catalogue's scores and of the user's checks (by name). */
-  scores: Partial<Record<ScoreName, number>> & Record<string, number>;
+  /** Per-question means of the catalogue's scores and of the user's checks (metrics/question-value scoreMean). */
+  scores: ScoreMeans;
   /** Per try, a person's verdict (reviews.jsonl): true pass, false fail, null not reviewed. */
   human: (boolean | null)[];
   /** The lowest repeat's answer, trimmed to ANSWER_CHARS; null when it had none. */
@@ -112,11 +112,17 @@ interface QuestionState {
   human: (boolean | null)[];
   conversation: (boolean | null)[];
   /**
-   * Per score or check name, at 2 × its slot (the collector's `slots`): the sum and the count of its
-   * values over the tries folded in so far. A flat list of numbers: a map of pairs cost a run of a
-   * million distinct questions about 3 KB a question.
+   * Per score or check name, at its slot (the collector's `slots`): the one value of it folded in
+   * so far (NaN: none yet), until some name has a second. A question asked once (every question of
+   * a run of distinct questions) keeps one number a name.
    */
-  sums: number[];
+  values: number[];
+  /**
+   * Once a name has a second value: per name, at 2 × its slot, the sum and the count of its values
+   * over the tries folded in so far (null before). A flat list of numbers: a map of pairs cost a
+   * run of a million distinct questions about 3 KB a question.
+   */
+  sums: number[] | null;
   /** Tries that came before an earlier repeat of theirs (created when one does). */
   pending: Map<number, Try> | null;
   /** The judge's asks over the tries folded in, and those without a verdict. */
@@ -141,13 +147,25 @@ export interface RunCollector {
 /**
  * `verdicts`: the run's reviews (records/review), for human_pass_rate; `setOrder`: the plan's set
  * order (summarize); `byTurn` (default true) also collects the run at each turn number.
+ * `summarizer`: one the caller fed the same records with the same verdicts and set order (the
+ * reports' pass): its finish() and repeats() give RunData's summary and repeats, and the collector
+ * keeps neither itself (a summarizer keeps some 1.5 KB a distinct question and a repeats
+ * accumulator some 260 bytes; a second of each gave the same groups).
  */
 export function createRunCollector(
-  options: { verdicts?: HumanVerdicts; setOrder?: readonly string[]; byTurn?: boolean } = {},
+  options: {
+    verdicts?: HumanVerdicts;
+    setOrder?: readonly string[];
+    byTurn?: boolean;
+    summarizer?: Pick<Summarizer, 'finish' | 'repeats'>;
+  } = {},
 ): RunCollector {
   const verdicts = options.verdicts ?? NO_VERDICTS;
-  const summarizer = createSummarizer({ verdicts, ...(options.setOrder ? { setOrder: options.setOrder } : {}) });
-  const repeats = createRepeatsAccumulator();
+  const summarizer =
+    options.summarizer === undefined
+      ? createSummarizer({ verdicts, ...(options.setOrder ? { setOrder: options.setOrder } : {}) })
+      : null;
+  const repeats = options.summarizer === undefined ? createRepeatsAccumulator() : null;
   const groups = new Map<
     string,
     {
@@ -194,7 +212,8 @@ export function createRunCollector(
         checked: false,
         human: [],
         conversation: [],
-        sums: [],
+        values: [],
+        sums: null,
         pending: null,
         judge: { asks: 0, failed: 0 },
         first: null,
@@ -239,11 +258,12 @@ export function createRunCollector(
     add(record) {
       if (options.byTurn !== false && record.turn !== null) {
         let view = turns.get(record.turn);
-        if (view === undefined) turns.set(record.turn, (view = createRunCollector({ ...options, byTurn: false })));
+        if (view === undefined)
+          turns.set(record.turn, (view = createRunCollector({ ...options, byTurn: false, summarizer: undefined })));
         view.add(record);
       }
-      summarizer.add(record);
-      repeats.add(record);
+      summarizer?.add(record);
+      repeats?.add(record);
       const modelIndexes = (record.models ?? []).map((m) => m.model_index);
       observe(
         record,
@@ -280,12 +300,12 @@ export function createRunCollector(
       return {
         source,
         loop_delay_ms: loopDelay,
-        summary: summarizer.finish(),
-        repeats: repeats.finish(),
+        summary: (summarizer ?? options.summarizer!).finish(),
+        repeats: repeats?.finish() ?? options.summarizer!.repeats(),
         groups: [...groups.values()].map(({ key, model_name, questions, latency }) => ({
           ...key,
           model_name,
-          questions: new Map([...questions].map(([id, q]) => [id, toQuestionData(q, checks, slots)])),
+          questions: questionsData(questions, slots),
           latency: Object.fromEntries(LATENCY_FIGURES.map((f) => [f, latency[f].sorted()])) as Record<
             LatencyFigure,
             Float64Array
@@ -360,34 +380,93 @@ function judgeAsksOf(figures: AnswerFigures): { judgeAsks: number; judgeFailed: 
 function fold(q: QuestionState, slots: Map<string, number>, t: Try): void {
   q.judge.asks += t.judgeAsks;
   q.judge.failed += t.judgeFailed;
-  q.repeats.push(t.repeat);
-  q.outcomes.push(t.outcome);
-  q.passes.push(t.passed);
-  q.human.push(t.human);
-  q.conversation.push(null);
+  if (q.repeats.length === 0) {
+    // The first try makes the lists at their size: pushed onto [], each got room for 17 (five of
+    // them, some 900 bytes, for a question asked once; QuestionData keeps them).
+    q.repeats = [t.repeat];
+    q.outcomes = [t.outcome];
+    q.passes = [t.passed];
+    q.human = [t.human];
+    q.conversation = [null];
+  } else {
+    q.repeats.push(t.repeat);
+    q.outcomes.push(t.outcome);
+    q.passes.push(t.passed);
+    q.human.push(t.human);
+    q.conversation.push(null);
+  }
   if (q.first === null || t.repeat < q.first.repeat)
     q.first = { repeat: t.repeat, answer: t.answer, cited_document_ids: t.cited_document_ids };
   for (const [name, value] of t.values ?? []) {
     let slot = slots.get(name);
     if (slot === undefined) slots.set(name, (slot = slots.size));
-    while (q.sums.length <= 2 * slot + 1) q.sums.push(0);
+    // Lists sized to every name seen so far at once: pushed a number at a time, their room grew
+    // past the numbers a question of some fifty figures needs (131 for 100: 250 bytes more).
+    if (q.sums === null) {
+      if (q.values.length <= slot) q.values = resized(q.values, slots.size, Number.NaN);
+      if (Number.isNaN(q.values[slot]!)) {
+        q.values[slot] = value;
+        continue;
+      }
+      q.sums = sumsOf(q.values);
+    }
+    if (q.sums.length <= 2 * slot + 1) q.sums = resized(q.sums, 2 * slots.size, 0);
     const n = q.sums[2 * slot + 1]!;
     q.sums[2 * slot] = n === 0 ? value : q.sums[2 * slot]! + value;
     q.sums[2 * slot + 1] = n + 1;
   }
 }
 
-function toQuestionData(
-  state: QuestionState,
-  checkNames: readonly string[],
+/**
+ * A group's questions as QuestionData, their score means in one block of `slots.size` numbers a
+ * question (each question's a view of its row): one array a question cost a typed array's backing
+ * store and bookkeeping each.
+ */
+function questionsData(
+  questions: ReadonlyMap<string, QuestionState>,
   slots: ReadonlyMap<string, number>,
-): QuestionData {
-  const scores: QuestionData['scores'] = {};
-  for (const name of [...SCORE_NAMES, ...checkNames]) {
-    const slot = slots.get(name);
-    const n = slot === undefined ? 0 : (state.sums[2 * slot + 1] ?? 0);
-    if (n > 0) scores[name] = state.sums[2 * slot!]! / n;
+): Map<string, QuestionData> {
+  const width = slots.size;
+  const block = new Float64Array(questions.size * width).fill(Number.NaN);
+  const data = new Map<string, QuestionData>();
+  let row = 0;
+  for (const [id, state] of questions) {
+    const means = block.subarray(row * width, (row + 1) * width);
+    row += 1;
+    for (let slot = 0; slot < width; slot++) {
+      if (state.sums === null) {
+        // One value: its mean (the same bits as the sum of one value over a count of 1).
+        if (slot < state.values.length) means[slot] = state.values[slot]!;
+        continue;
+      }
+      const n = state.sums[2 * slot + 1] ?? 0;
+      if (n > 0) means[slot] = state.sums[2 * slot]! / n;
+    }
+    data.set(id, toQuestionData(state, { slots, means }));
   }
+  return data;
+}
+
+/** `list` with `length` numbers, those past its own `fill`. */
+function resized(list: readonly number[], length: number, fill: number): number[] {
+  const next = new Array<number>(length).fill(fill);
+  for (let i = 0; i < list.length; i++) next[i] = list[i]!;
+  return next;
+}
+
+/** A question's one value per name as sums and counts (a count of 1, or 0 where it has none). */
+function sumsOf(values: readonly number[]): number[] {
+  const sums = new Array<number>(2 * values.length).fill(0);
+  values.forEach((value, slot) => {
+    if (!Number.isNaN(value)) {
+      sums[2 * slot] = value;
+      sums[2 * slot + 1] = 1;
+    }
+  });
+  return sums;
+}
+
+function toQuestionData(state: QuestionState, scores: ScoreMeans): QuestionData {
   return {
     judge: { asks: state.judge.asks, failed: state.judge.failed },
     question: state.question,

@@ -26,7 +26,7 @@ describe('createJudgeAskCounter (judge_error_rate)', () => {
   });
 
   it('gives a question its own judge_error_rate, N/A when the judge was not asked', () => {
-    const q = { outcomes: ['ok', 'ok'] as const, passes: [true, true], scores: {} };
+    const q = { outcomes: ['ok', 'ok'] as const, passes: [true, true] };
     expect(questionValue({ ...q, outcomes: [...q.outcomes], judge: { asks: 4, failed: 1 } }, 'judge_error_rate')).toBe(
       0.25,
     );

@@ -4,7 +4,6 @@ import { questionValue, type QuestionFigures } from './question-value.js';
 const question = (over: Partial<QuestionFigures>): QuestionFigures => ({
   outcomes: ['ok', 'ok'],
   passes: [true, false],
-  scores: {},
   ...over,
 });
 

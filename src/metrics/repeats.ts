@@ -77,12 +77,16 @@ export function createRepeatsAccumulator(): RepeatsAccumulator {
     let group = groups.get(key);
     if (group === undefined)
       groups.set(key, (group = { set: record.set, mode: record.mode, model_index: modelIndex, questions: new Map() }));
-    let tries = group.questions.get(record.question_id);
+    const tries = group.questions.get(record.question_id);
+    // A question's first try makes its lists at their size: pushed onto [], each list got room for
+    // 17 (about 600 bytes a question asked once, in a run of distinct questions; now some 200).
     if (tries === undefined)
-      group.questions.set(record.question_id, (tries = { repeats: [], outcomes: [], passes: [] }));
-    tries.repeats.push(record.repeat);
-    tries.outcomes.push(outcome);
-    tries.passes.push(passed);
+      group.questions.set(record.question_id, { repeats: [record.repeat], outcomes: [outcome], passes: [passed] });
+    else {
+      tries.repeats.push(record.repeat);
+      tries.outcomes.push(outcome);
+      tries.passes.push(passed);
+    }
   };
   return {
     add(record) {

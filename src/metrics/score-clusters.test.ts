@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addToCluster, clusterValues, type ClusterValues } from './clustered.js';
-import { createScoreClusters } from './score-clusters.js';
+import { BLOCK_ROWS, createScoreClusters } from './score-clusters.js';
 
 /** The map of maps the columns replaced: a cluster per question per figure. */
 function naive() {
@@ -24,20 +24,28 @@ const sorted = (clusters: ReadonlyMap<string, readonly number[]>) =>
     .sort(([a], [b]) => (a < b ? -1 : 1));
 
 describe('score clusters', () => {
-  it('give back the same clusters as a cluster per question per figure, past the columns growing', () => {
-    let seed = 7;
-    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-    const compact = createScoreClusters();
-    const reference = naive();
-    for (let i = 0; i < 5000; i++) {
-      const name = ['hit_at_1', 'rouge_l', 'my_check'][Math.floor(random() * 3)]!;
-      const key = `q${Math.floor(random() * (i < 2500 ? 3000 : 40))}`;
-      const value = random() < 0.5 ? Math.floor(random() * 3) : random();
-      expect(compact.add(name, key, value)).toBe(reference.add(name, key, value));
-    }
-    for (const name of ['hit_at_1', 'rouge_l', 'my_check', 'never_given'])
-      expect(sorted(compact.clusters(name))).toEqual(sorted(reference.clusters(name)));
-  });
+  it.each([{ blockRows: BLOCK_ROWS }, { blockRows: 64 }])(
+    'give back the same clusters as a cluster per question per figure, past the columns growing (blocks of $blockRows rows)',
+    ({ blockRows }) => {
+      let seed = 7;
+      const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+      const compact = createScoreClusters(blockRows);
+      const reference = naive();
+      for (let i = 0; i < 5000; i++) {
+        const name = ['hit_at_1', 'rouge_l', 'my_check'][Math.floor(random() * 3)]!;
+        const key = `q${Math.floor(random() * (i < 2500 ? 3000 : 40))}`;
+        const value = random() < 0.5 ? Math.floor(random() * 3) : random();
+        expect(compact.add(name, key, value)).toBe(reference.add(name, key, value));
+      }
+      // A figure first given to questions far past the first block: its column has no earlier blocks.
+      for (let i = 0; i < 300; i++) {
+        const key = `q${2900 + (i % 150)}`;
+        expect(compact.add('late_check', key, i / 300)).toBe(reference.add('late_check', key, i / 300));
+      }
+      for (const name of ['hit_at_1', 'rouge_l', 'my_check', 'late_check', 'never_given'])
+        expect(sorted(compact.clusters(name))).toEqual(sorted(reference.clusters(name)));
+    },
+  );
 
   it('keep a question with no value of a figure out of that figure, and a value of 0 in it', () => {
     const c = createScoreClusters();

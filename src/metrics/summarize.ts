@@ -36,6 +36,8 @@ export const UNCATEGORISED = 'uncategorised';
 export interface Summarizer {
   add(record: RequestRecord): void;
   finish(): Summary;
+  /** The repeat figures of every group (metrics/repeats), those finish() reads, computed once. */
+  repeats(): RepeatsGroup[];
 }
 
 interface GroupState {
@@ -111,6 +113,8 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   let judge: { model: string; prompt_version: string; repeat: number } | null = null;
   const judgeAsks = createJudgeAskCounter();
   const repeats = createRepeatsAccumulator();
+  let repeatGroups: RepeatsGroup[] | undefined;
+  const finishRepeats = (): RepeatsGroup[] => (repeatGroups ??= repeats.finish());
   const setModels = new Map<string, { asked: string[]; answered: Set<string> }>();
   const checkNames = new Set<string>();
   const noteQuality = (figures: Pick<ModelFigures, 'judge' | 'checks'>) => {
@@ -220,7 +224,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       const order = options.setOrder ?? [];
       const orderedSets = [...order.filter((s) => sets.includes(s)), ...sets.filter((s) => !order.includes(s))];
       const loopDelay = options.loopDelay ?? null;
-      const repeatGroups = repeats.finish();
+      const repeatGroups = finishRepeats();
       return {
         summary_version: SUMMARY_VERSION,
         banner: [
@@ -253,6 +257,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
           : null,
       };
     },
+    repeats: finishRepeats,
   };
 }
 

@@ -89,6 +89,52 @@ async function writeReports(dir: string, options: RenderOptions): Promise<Render
   // The run's garbage (eval) or none (report DIR): the reports' pass starts from what is live.
   // A small run's garbage is not worth a full collection (tens of ms each, a handful per eval).
   collectGarbageIfGrown();
+  const { summary, input, runData, viewer } = await readRun(dir, options);
+  const summaryPath = join(dir, 'summary.json');
+  await writeFileAtomic(summaryPath, REPORT_RENDERERS['summary.json'].render(input));
+  const files = [join(dir, 'results.jsonl'), join(dir, 'results.csv'), summaryPath];
+  let decision: ReportDecision | undefined;
+  let undecided: unknown;
+  try {
+    decision = await options.decide?.({ summary, input, run: runData });
+  } catch (error) {
+    undecided = error; // the reports are still written (without a verdict), then it is rethrown
+  }
+  const shown = decision === undefined ? input : { ...input, verdict: decision.verdict };
+  for (const name of ['report.md', 'junit.xml', 'report.html'] as const) {
+    const path = join(dir, name);
+    files.push(path);
+    collectGarbageIfGrown(); // the last report's text and its garbage, before the next
+    // junit.xml has a testcase per request: written as it is rendered, never held whole.
+    if (name === 'junit.xml')
+      await writeJunit(
+        dir,
+        shown,
+        decision?.junit ?? options.junit ?? { gates: null, questions: DEFAULT_JUNIT_QUESTIONS },
+      );
+    else await writeFileAtomic(path, REPORT_RENDERERS[name].render(shown));
+  }
+  if (decision !== undefined) {
+    files.push(await writeVerdictFile(dir, decision.verdict));
+  }
+  collectGarbageIfGrown();
+  const { file, skipped } = await viewer.finish(decision?.verdict, runData);
+  if (file !== null) files.push(file);
+  if (undecided !== undefined) throw undecided;
+  return { summary, input, files, skipped: skipped === null ? [] : [skipped] };
+}
+
+/**
+ * The reports' one pass over results.jsonl: the summary, the report builder's input, the run's
+ * data for the verdict and viewer.html, and viewer.html's builder fed every record. Its own
+ * function so that what only the pass needs (the summarizers' and the run collector's state per
+ * question: some 6 KB a question at 7,000 distinct questions) is garbage once it returns, before
+ * the reports are rendered, instead of live in the caller's frame until the last one is written.
+ */
+async function readRun(
+  dir: string,
+  options: RenderOptions,
+): Promise<{ summary: Summary; input: ReportInput; runData: RunData; viewer: ViewerFile }> {
   // The plan's set order (manifest.json), so a resumed or merged run lists its sets as planned,
   // whatever order its requests finished in; the pass rule and the labels, for the answer quality.
   // reviews.jsonl (chatbench view) gives each group its human_pass_rate, and the judge's agreement
@@ -130,7 +176,15 @@ async function writeReports(dir: string, options: RenderOptions): Promise<Render
   // What the verdict's comparisons and gates read (compare/run-data), collected in this pass and
   // shared with viewer.html: a second pass over results.jsonl held a second collection while the
   // viewer's was live (a run of 8,000 distinct questions: some 80 MB more at the reports' peak).
-  const run = createRunCollector({ verdicts: reviews.verdicts, setOrder });
+  // The run's summary and repeat figures are the reports' own (the same verdicts and set order):
+  // one summarizer a pass, finished once.
+  let summary: Summary | undefined;
+  const summarize = (): Summary => (summary ??= summarizer.finish());
+  const run = createRunCollector({
+    verdicts: reviews.verdicts,
+    setOrder,
+    summarizer: { finish: summarize, repeats: () => summarizer.repeats() },
+  });
   const csvPath = join(dir, 'results.csv');
   const csvOut = createAtomicStream(csvPath);
   const csv = REPORT_RENDERERS['results.csv'].createSink((chunk) => csvOut.write(chunk));
@@ -156,41 +210,12 @@ async function writeReports(dir: string, options: RenderOptions): Promise<Render
   }
   await csvOut.commit();
   collectGarbageIfGrown(); // the pass's last stretch and the token encoding's loading
-  const summary = summarizer.finish();
-  const input = builder.finish(summary);
-  const runData = run.finish(dir, entries?.tornLines ?? 0, await generatorLoopDelay(dir));
-  const summaryPath = join(dir, 'summary.json');
-  await writeFileAtomic(summaryPath, REPORT_RENDERERS['summary.json'].render(input));
-  const files = [join(dir, 'results.jsonl'), csvPath, summaryPath];
-  let decision: ReportDecision | undefined;
-  let undecided: unknown;
-  try {
-    decision = await options.decide?.({ summary, input, run: runData });
-  } catch (error) {
-    undecided = error; // the reports are still written (without a verdict), then it is rethrown
-  }
-  const shown = decision === undefined ? input : { ...input, verdict: decision.verdict };
-  for (const name of ['report.md', 'junit.xml', 'report.html'] as const) {
-    const path = join(dir, name);
-    files.push(path);
-    collectGarbageIfGrown(); // the last report's text and its garbage, before the next
-    // junit.xml has a testcase per request: written as it is rendered, never held whole.
-    if (name === 'junit.xml')
-      await writeJunit(
-        dir,
-        shown,
-        decision?.junit ?? options.junit ?? { gates: null, questions: DEFAULT_JUNIT_QUESTIONS },
-      );
-    else await writeFileAtomic(path, REPORT_RENDERERS[name].render(shown));
-  }
-  if (decision !== undefined) {
-    files.push(await writeVerdictFile(dir, decision.verdict));
-  }
-  collectGarbageIfGrown();
-  const { file, skipped } = await viewer.finish(decision?.verdict, runData);
-  if (file !== null) files.push(file);
-  if (undecided !== undefined) throw undecided;
-  return { summary, input, files, skipped: skipped === null ? [] : [skipped] };
+  return {
+    summary: summarize(),
+    input: builder.finish(summarize()),
+    runData: run.finish(dir, entries?.tornLines ?? 0, await generatorLoopDelay(dir)),
+    viewer,
+  };
 }
 
 /**

@@ -361,7 +361,9 @@ export function createViewerFileBuilder(options: {
     sharedRun: options.sharedRun === true,
   });
   // Records are kept (slimmed) while twice the budget allows; past it, questions seen later are incomplete.
-  const kept = new Map<string, { bytes: number; records: ViewRecord[] }>();
+  // Each is kept as its JSON text, parsed again only if embedded: 16 MB of records as objects held
+  // some 26 MB of heap until the end of the reports, as text 16 MB.
+  const kept = new Map<string, { bytes: number; records: { record: string; figures: string }[] }>();
   const incomplete = new Set<string>();
   let keptBytes = 0;
   let answers = 0;
@@ -375,13 +377,13 @@ export function createViewerFileBuilder(options: {
         kept.delete(id);
         return;
       }
-      const raw = slimRaw(entry.text);
+      const record = JSON.stringify(slimRaw(entry.text));
       // Figures from the counted record: the slimmed line has no token counts and no gaps.
-      const figures = recordAnswerFigures(entry.record);
-      const bytes = JSON.stringify(raw).length + JSON.stringify(figures).length;
+      const figures = JSON.stringify(recordAnswerFigures(entry.record));
+      const bytes = record.length + figures.length;
       const question = kept.get(id) ?? { bytes: 0, records: [] };
       question.bytes += bytes;
-      question.records.push({ run: 0, record: raw, figures });
+      question.records.push({ record, figures });
       kept.set(id, question);
       keptBytes += bytes;
     },
@@ -399,7 +401,11 @@ export function createViewerFileBuilder(options: {
         bytes += q.bytes;
         details[id] = {
           question_id: id,
-          records: q.records,
+          records: q.records.map((r): ViewRecord => ({
+            run: 0,
+            record: JSON.parse(r.record),
+            figures: JSON.parse(r.figures),
+          })),
           reviews: options.reviews.reviews.filter((r) => r.question_id === id).map((review) => ({ run: 0, review })),
         };
       }
