@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Outcome } from '../records/record.js';
+import { OUTCOMES, type Outcome } from '../records/record.js';
 import { createRepeatsAccumulator, questionRepeatFigures } from './repeats.js';
 import { makeModel, makeRecord, makeScores } from './test-records.js';
 
@@ -39,6 +39,28 @@ describe('questionRepeatFigures', () => {
 describe('createRepeatsAccumulator', () => {
   const rec = (q: string, repeat: number, pass: boolean, outcome: Outcome = 'ok', set = 'a') =>
     makeRecord({ question_id: q, repeat, set, outcome, scores: outcome === 'ok' ? makeScores({ pass }) : null });
+
+  it('keeps every try of a question asked many times, in repeat order, the later of a repeat seen twice', () => {
+    // 37 tries (the columns grow past their first sizes), every outcome, arriving backwards.
+    const outcomes = OUTCOMES.filter((o) => o !== 'ok');
+    const tries = Array.from({ length: 37 }, (_, repeat) => ({
+      repeat,
+      outcome: repeat % 3 === 0 ? outcomes[repeat % outcomes.length]! : ('ok' as Outcome),
+      pass: repeat % 3 !== 0 && repeat % 2 === 0,
+    }));
+    const acc = createRepeatsAccumulator();
+    acc.add(rec('q', 5, true, 'timeout')); // repeat 5 seen twice: the later (below) counts
+    for (const t of [...tries].reverse()) acc.add(rec('q', t.repeat, t.pass, t.outcome));
+    const [group] = acc.finish();
+    expect(group!.repeats).toBe(37);
+    expect(group!.flaky).toEqual([
+      {
+        question_id: 'q',
+        outcomes: tries.map((t) => t.outcome),
+        passes: tries.map((t) => t.outcome === 'ok' && t.pass),
+      },
+    ]);
+  });
 
   it('rates per group and the flaky list, whatever the record order', () => {
     const records = [

@@ -3,10 +3,10 @@
  * Figures across repeats (`--repeat N`), per question × set × mode (and per model of a
  * multi-model set): pass@N (passed at least once), pass^N (passed every time) and flakiness (the
  * outcome or the pass differs between repeats); their rates per group and the list of flaky
- * questions. Keeps two small arrays per question, never answers.
+ * questions. Keeps a question's tries in two typed arrays (9 bytes a try), never answers.
  */
 import { z } from 'zod';
-import { ModeSchema, OutcomeSchema, type Mode, type Outcome, type RequestRecord } from '../records/record.js';
+import { ModeSchema, OUTCOMES, OutcomeSchema, type Mode, type Outcome, type RequestRecord } from '../records/record.js';
 import { MeanEstimateSchema } from '../records/summary.js';
 import { modelPassed, recordPassed } from './pass.js';
 import { proportionEstimate } from './stats.js';
@@ -51,12 +51,55 @@ export function questionRepeatFigures(tries: Pick<QuestionTries, 'outcomes' | 'p
 
 export { modelPassed, recordPassed } from './pass.js';
 
+/**
+ * A question's tries as they came: each try's repeat, and its outcome and pass packed in a byte
+ * (the outcome's index × 2 + passed). Three arrays of JS values took 24 bytes a try, and more as
+ * they doubled: a million-request eval of 1,000 questions kept ~40 MB of them per collector. The
+ * first try is kept in two numbers and the arrays made at the second: a question asked once (every
+ * question of a run of distinct questions) holds no array at all.
+ */
+class Tries {
+  private repeats: Float64Array | null = null;
+  private marks: Uint8Array | null = null;
+  length = 1;
+  constructor(
+    private readonly firstRepeat: number,
+    private readonly firstMark: number,
+  ) {}
+  push(repeat: number, mark: number): void {
+    if (this.repeats === null || this.length === this.repeats.length) {
+      const repeats = new Float64Array(Math.max(4, this.length * 2));
+      const marks = new Uint8Array(repeats.length);
+      if (this.repeats === null) {
+        repeats[0] = this.firstRepeat;
+        marks[0] = this.firstMark;
+      } else {
+        repeats.set(this.repeats);
+        marks.set(this.marks!);
+      }
+      this.repeats = repeats;
+      this.marks = marks;
+    }
+    this.repeats[this.length] = repeat;
+    this.marks![this.length] = mark;
+    this.length += 1;
+  }
+  repeatAt(i: number): number {
+    return this.repeats === null ? this.firstRepeat : this.repeats[i]!;
+  }
+  markAt(i: number): number {
+    return this.marks === null ? this.firstMark : this.marks[i]!;
+  }
+}
+
+const OUTCOME_INDEX: ReadonlyMap<Outcome, number> = new Map(OUTCOMES.map((o, i) => [o, i]));
+
 interface GroupState {
   set: string;
   mode: Mode;
   model_index: number | null;
-  /** question → its tries as they came (three parallel arrays: 24 bytes a try, never an object per try) */
-  questions: Map<string, { repeats: number[]; outcomes: Outcome[]; passes: boolean[] }>;
+  /** question → its tries as they came */
+  questions: Map<string, Tries>;
 }
 
 /** Takes records in any order; `finish()` gives one RepeatsGroup per set × mode (and model). */
@@ -77,16 +120,10 @@ export function createRepeatsAccumulator(): RepeatsAccumulator {
     let group = groups.get(key);
     if (group === undefined)
       groups.set(key, (group = { set: record.set, mode: record.mode, model_index: modelIndex, questions: new Map() }));
+    const mark = OUTCOME_INDEX.get(outcome)! * 2 + (passed ? 1 : 0);
     const tries = group.questions.get(record.question_id);
-    // A question's first try makes its lists at their size: pushed onto [], each list got room for
-    // 17 (about 600 bytes a question asked once, in a run of distinct questions; now some 200).
-    if (tries === undefined)
-      group.questions.set(record.question_id, { repeats: [record.repeat], outcomes: [outcome], passes: [passed] });
-    else {
-      tries.repeats.push(record.repeat);
-      tries.outcomes.push(outcome);
-      tries.passes.push(passed);
-    }
+    if (tries === undefined) group.questions.set(record.question_id, new Tries(record.repeat, mark));
+    else tries.push(record.repeat, mark);
   };
   return {
     add(record) {
@@ -105,12 +142,12 @@ function toRepeatsGroup(group: GroupState): RepeatsGroup {
   for (const [question_id, came] of group.questions) {
     // By repeat; of a repeat seen twice, the later one.
     const latest = new Map<number, number>();
-    came.repeats.forEach((repeat, i) => latest.set(repeat, i));
-    const ordered = [...latest.entries()].sort(([a], [b]) => a - b).map(([, i]) => i);
+    for (let i = 0; i < came.length; i += 1) latest.set(came.repeatAt(i), i);
+    const ordered = [...latest.entries()].sort(([a], [b]) => a - b).map(([, i]) => came.markAt(i));
     const tries = {
       question_id,
-      outcomes: ordered.map((i) => came.outcomes[i]!),
-      passes: ordered.map((i) => came.passes[i]!),
+      outcomes: ordered.map((mark) => OUTCOMES[mark >> 1]!),
+      passes: ordered.map((mark) => (mark & 1) === 1),
     };
     const figures = questionRepeatFigures(tries);
     repeats = Math.max(repeats, ordered.length);
