@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createStreamDecoder } from './wire/index.js';
 import { syntheticFullResponse, syntheticStreamLines, warmUpClient } from './warm-up.js';
 import { fullResponseFigures } from './full-response.js';
+import { decodeDeltaLine } from './wire/delta-line.js';
 
 describe('the warm-up', () => {
   it('uses a stream and a full answer the decoder and the schemas accept whole', () => {
@@ -23,8 +24,17 @@ describe('the warm-up', () => {
     expect(full.cited_document_ids).toEqual(['warm-up-doc']);
   });
 
+  it("writes the stream as the service's json.dumps does, so its answer deltas take the decoder's fast path", () => {
+    const deltas = syntheticStreamLines().filter((line) => line.includes('"message_delta"'));
+    expect(deltas.length).toBeGreaterThan(5);
+    for (const line of deltas) expect(decodeDeltaLine(line)).toEqual(JSON.parse(line));
+    expect(syntheticStreamLines()[0]).toBe(
+      '{"chat_session_id": "00000000-0000-4000-8000-000000000000", "incognito": false}',
+    );
+  });
+
   it('runs every exchange through the real client to an ok end, once per process', async () => {
-    const warm = await warmUpClient({ force: true, rounds: 8 });
+    const warm = await warmUpClient({ force: true, rounds: 8, inProcessRounds: 20 });
     expect(warm.exchanges).toHaveLength(8);
     for (const e of warm.exchanges) {
       expect(e.outcome).toBe('ok');
