@@ -9,7 +9,7 @@
  * the run's.
  *
  * First, the per-part path alone (the client's handler, the decoder, the fold, the record's figures)
- * runs in-process on IN_PROCESS_ROUNDS synthetic streams, through a dispatcher that answers at once:
+ * runs in-process on IN_PROCESS_ROUNDS long synthetic streams, through a dispatcher that answers at once:
  * V8 optimises a function only after thousands of calls, and at a real service's pace (a part a
  * chunk, ~250 chunks a second at 20 users) that took the first 20 s of a run, every part of them
  * decoded by slower code while the compiler worked beside the run (docs/benchmarks.md, "Session 35").
@@ -26,11 +26,12 @@ import type { Exchange } from './exchange.js';
 const ROUNDS = 24;
 const AT_ONCE = 4;
 /**
- * Synthetic streams through the client's handler in-process: enough for V8 to optimise the per-part
- * path (measured with --trace-opt on Node 20: the decoder's and the fold's functions optimised by the
- * end of the warm-up), a few ms of CPU each hundred.
+ * Synthetic streams (longStreamLines) through the client's handler in-process: some 12,000 parts,
+ * enough for V8 to optimise the per-part path (with --trace-opt on Node 20: the decoder's and the
+ * fold's functions optimised by the end of the warm-up; at 60 rounds the fold's were not yet), about
+ * 200 ms of CPU once per process.
  */
-const IN_PROCESS_ROUNDS = 600;
+const IN_PROCESS_ROUNDS = 120;
 
 const placement = (turn: number) => ({ turn_index: turn, tab_index: 0, sub_turn_index: null, model_index: 0 });
 const DOC = {
@@ -84,6 +85,35 @@ export function syntheticStreamLines(): string[] {
     part(1, { type: 'message_delta', content: ` [[1]](${DOC.link}).` }),
     part(1, { type: 'stop', stop_reason: null }),
   ];
+}
+
+/** Answer deltas of the in-process streams: parts, not requests, are what the warm-up must repeat. */
+const LONG_DELTAS = 100;
+/** Documents in each list of the in-process streams (a search's usual ten). */
+const LONG_DOCS = 10;
+
+/**
+ * The synthetic stream of the in-process warm-up: LONG_DOCS documents a list and LONG_DELTAS
+ * answer deltas, so that one request folds many parts.
+ */
+export function longStreamLines(): string[] {
+  const docs = Array.from({ length: LONG_DOCS }, (_, i) => ({
+    ...DOC,
+    document_id: `warm-up-doc-${i}`,
+    link: `${DOC.link}/${i}`,
+  }));
+  const part = (turn: number, obj: object) => pythonJson({ placement: placement(turn), obj });
+  const delta = part(1, { type: 'message_delta', content: ' again' });
+  return syntheticStreamLines().flatMap((line) => {
+    if (line.includes('"search_tool_documents_delta"'))
+      return [part(0, { type: 'search_tool_documents_delta', documents: docs })];
+    if (line.includes('"message_start"'))
+      return [
+        part(1, { type: 'message_start', final_documents: docs }),
+        ...Array.from({ length: LONG_DELTAS }, () => delta),
+      ];
+    return [line];
+  });
 }
 
 /** The synthetic answer of a full (stream=false) request. */
@@ -183,7 +213,7 @@ async function runWarmUp(options: WarmUpClientOptions): Promise<WarmUp> {
  * cut mid-line, so that each path of the decoder is optimised. Nothing leaves the process.
  */
 async function warmPerPartPath(rounds: number): Promise<void> {
-  const lines = syntheticStreamLines().map((line) => Buffer.from(`${line}\n`));
+  const lines = longStreamLines().map((line) => Buffer.from(`${line}\n`));
   const whole = Buffer.concat(lines);
   const cut = Math.floor(whole.length / 3);
   const thirds = [whole.subarray(0, cut), whole.subarray(cut, 2 * cut), whole.subarray(2 * cut)];
