@@ -357,6 +357,42 @@ describe('multi-model', () => {
   });
 });
 
+describe('runs of one packet type (looked up once a run)', () => {
+  const two = { modelNames: ['m0', 'm1'] };
+  const multiIds: StreamPart = {
+    kind: 'multi_model_ids',
+    part: {
+      user_message_id: 1,
+      responses: [
+        { message_id: 2, model_name: 'a' },
+        { message_id: 3, model_name: 'b' },
+      ],
+    },
+  };
+  it('times each type at its first packet, per request and per model, however the models interleave', () => {
+    const f = fold(
+      [
+        [1, multiIds],
+        [2, delta('a', 1)],
+        [3, delta('b', 1)],
+        [4, delta('c', 0)],
+        [5, delta('d', 1)],
+        [6, stop(0)],
+        [7, delta('e', 1)],
+        [8, stop(1)],
+      ],
+      9,
+      two,
+    );
+    expect(f.first_packet_ms).toEqual({ message_delta: 2, stop: 6 });
+    expect(f.models?.map((m) => m.first_packet_ms)).toEqual([
+      { message_delta: 4, stop: 6 },
+      { message_delta: 2, stop: 8 },
+    ]);
+    expect(f.models?.map((m) => m.answer)).toEqual(['c', 'abde']);
+  });
+});
+
 describe('bounded whatever the stream holds (issue 23)', () => {
   it('the first 64 packet types are timed, the packets of the others counted; ids cut as they arrive; citations capped', () => {
     const huge = 'x'.repeat(3_000_000);

@@ -106,6 +106,9 @@ interface ModelState {
   firstPacketSize: { n: number };
   /** Packets of types past the bound of firstPacket: counted, not timed. */
   otherPackets: number;
+  /** The type of the model's last packet and whether firstPacket holds it (see the collector's lastType). */
+  lastType: string | undefined;
+  lastNoted: boolean;
   gaps: number[];
   parts: number;
   answerDeltas: number;
@@ -174,6 +177,12 @@ export function createCollector(options: CollectorOptions): Collector {
   const requestFirstPacket: Record<string, number> = {};
   const requestFirstPacketSize = { n: 0 };
   let requestOtherPackets = 0;
+  // The type of the request's last packet, whether it is known and whether requestFirstPacket holds
+  // it: an answer's deltas come one after another, so a run of one type is looked up once. Safe to
+  // reuse: a map that holds a type keeps it, and one that was full when a new type came stays full.
+  let lastType: string | undefined;
+  let lastKnown = true;
+  let lastNoted = true;
 
   function slot(index: number): ModelState {
     for (let i = models.length; i <= index; i++) models.push(newModel(i));
@@ -206,13 +215,18 @@ export function createCollector(options: CollectorOptions): Collector {
       return;
     }
     counted(t);
-    if (!KNOWN_PACKET_TYPES.has(type)) {
+    if (type !== lastType) {
+      lastType = type;
+      lastKnown = KNOWN_PACKET_TYPES.has(type);
+      lastNoted = notePacket(requestFirstPacket, type, t, requestFirstPacketSize);
+    }
+    if (!lastKnown) {
       unknownParts++;
       // Kinds are named for the unknown-protocol alarm; a stream of many new kinds stays bounded.
       if (type in unknownKinds || Object.keys(unknownKinds).length < MAX_UNKNOWN_KINDS)
         unknownKinds[type] = (unknownKinds[type] ?? 0) + 1;
     }
-    if (!notePacket(requestFirstPacket, type, t, requestFirstPacketSize)) requestOtherPackets++;
+    if (!lastNoted) requestOtherPackets++;
     // Absent (before v3.1) or null (v3.1) in a single-model stream: model 0.
     const index = given ?? (multi ? null : 0);
     if (index === null) {
@@ -222,7 +236,11 @@ export function createCollector(options: CollectorOptions): Collector {
     const model = slot(index);
     model.parts++;
     model.firstPart ??= t;
-    if (!notePacket(model.firstPacket, type, t, model.firstPacketSize)) model.otherPackets++;
+    if (type !== model.lastType) {
+      model.lastType = type;
+      model.lastNoted = notePacket(model.firstPacket, type, t, model.firstPacketSize);
+    }
+    if (!model.lastNoted) model.otherPackets++;
     if (model.outcome !== undefined) return; // after its stop or error: counted, nothing more
     foldObj(model, obj, part.placement, t, maxAnswerBytes);
   }
@@ -392,6 +410,8 @@ function newModel(index: number): ModelState {
     firstPacket: {},
     firstPacketSize: { n: 0 },
     otherPackets: 0,
+    lastType: undefined,
+    lastNoted: true,
     gaps: [],
     parts: 0,
     answerDeltas: 0,

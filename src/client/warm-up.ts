@@ -7,15 +7,31 @@
  * throwaway server on 127.0.0.1 (never the target: it sees nothing of this) answers streamed
  * NDJSON, split across writes as a real stream is, and full JSON, through a chat client built like
  * the run's.
+ *
+ * First, the per-part path alone (the client's handler, the decoder, the fold, the record's figures)
+ * runs in-process on IN_PROCESS_ROUNDS long synthetic streams, through a dispatcher that answers at once:
+ * V8 optimises a function only after thousands of calls, and at a real service's pace (a part a
+ * chunk, ~250 chunks a second at 20 users) that took the first 20 s of a run, every part of them
+ * decoded by slower code while the compiler worked beside the run (docs/benchmarks.md, "Session 35").
+ * The stream is in the service's own format (Python's `json.dumps`: `", "` and `": "`), so the
+ * answer deltas take the decoder's fast path as they will in the run.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Dispatcher } from 'undici';
 import { createChatClient } from './chat-client.js';
 import type { Exchange } from './exchange.js';
 
-/** Exchanges per warm-up, and how many at once: enough for the JIT to compile the hot functions. */
+/** Exchanges over loopback per warm-up, and how many at once: undici's parser and the sockets' path warmed. */
 const ROUNDS = 24;
 const AT_ONCE = 4;
+/**
+ * Synthetic streams (longStreamLines) through the client's handler in-process: some 12,000 parts,
+ * enough for V8 to optimise the per-part path (with --trace-opt on Node 20: the decoder's and the
+ * fold's functions optimised by the end of the warm-up; at 60 rounds the fold's were not yet), about
+ * 200 ms of CPU once per process.
+ */
+const IN_PROCESS_ROUNDS = 120;
 
 const placement = (turn: number) => ({ turn_index: turn, tab_index: 0, sub_turn_index: null, model_index: 0 });
 const DOC = {
@@ -40,12 +56,25 @@ const DOC = {
 };
 const WORDS = ['The', ' synthetic', ' answer', ' warms', ' the', ' decoder', ' and', ' the', ' fold', ' of', ' parts'];
 
+/**
+ * `value` as the service's Python writes it (`json.dumps` with its default separators `", "` and
+ * `": "`); the synthetic values are ASCII, so `ensure_ascii` changes nothing.
+ */
+function pythonJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(pythonJson).join(', ')}]`;
+  if (value !== null && typeof value === 'object')
+    return `{${Object.entries(value)
+      .map(([key, v]) => `${JSON.stringify(key)}: ${pythonJson(v)}`)
+      .join(', ')}}`;
+  return JSON.stringify(value);
+}
+
 /** A complete synthetic stream as the service sends it (docs/reference/wire-format.md), one part per line. */
 export function syntheticStreamLines(): string[] {
-  const part = (turn: number, obj: object) => JSON.stringify({ placement: placement(turn), obj });
+  const part = (turn: number, obj: object) => pythonJson({ placement: placement(turn), obj });
   return [
-    JSON.stringify({ chat_session_id: '00000000-0000-4000-8000-000000000000', incognito: false }),
-    JSON.stringify({ user_message_id: 1, reserved_assistant_message_id: 2 }),
+    pythonJson({ chat_session_id: '00000000-0000-4000-8000-000000000000', incognito: false }),
+    pythonJson({ user_message_id: 1, reserved_assistant_message_id: 2 }),
     part(0, { type: 'search_tool_start', is_internet_search: false }),
     part(0, { type: 'search_tool_queries_delta', queries: ['warm up'] }),
     part(0, { type: 'search_tool_documents_delta', documents: [DOC] }),
@@ -56,6 +85,35 @@ export function syntheticStreamLines(): string[] {
     part(1, { type: 'message_delta', content: ` [[1]](${DOC.link}).` }),
     part(1, { type: 'stop', stop_reason: null }),
   ];
+}
+
+/** Answer deltas of the in-process streams: parts, not requests, are what the warm-up must repeat. */
+const LONG_DELTAS = 100;
+/** Documents in each list of the in-process streams (a search's usual ten). */
+const LONG_DOCS = 10;
+
+/**
+ * The synthetic stream of the in-process warm-up: LONG_DOCS documents a list and LONG_DELTAS
+ * answer deltas, so that one request folds many parts.
+ */
+export function longStreamLines(): string[] {
+  const docs = Array.from({ length: LONG_DOCS }, (_, i) => ({
+    ...DOC,
+    document_id: `warm-up-doc-${i}`,
+    link: `${DOC.link}/${i}`,
+  }));
+  const part = (turn: number, obj: object) => pythonJson({ placement: placement(turn), obj });
+  const delta = part(1, { type: 'message_delta', content: ' again' });
+  return syntheticStreamLines().flatMap((line) => {
+    if (line.includes('"search_tool_documents_delta"'))
+      return [part(0, { type: 'search_tool_documents_delta', documents: docs })];
+    if (line.includes('"message_start"'))
+      return [
+        part(1, { type: 'message_start', final_documents: docs }),
+        ...Array.from({ length: LONG_DELTAS }, () => delta),
+      ];
+    return [line];
+  });
 }
 
 /** The synthetic answer of a full (stream=false) request. */
@@ -102,6 +160,15 @@ export interface WarmUp {
   readonly ms: number;
 }
 
+export interface WarmUpClientOptions {
+  /** Exchanges over loopback (default ROUNDS). */
+  rounds?: number;
+  /** Synthetic streams through the handler in-process, before those (default IN_PROCESS_ROUNDS). */
+  inProcessRounds?: number;
+  now?: () => number;
+  force?: boolean;
+}
+
 /** Set once a warm-up ran: what it compiles stays compiled for the life of the process. */
 let warmed: Promise<WarmUp> | undefined;
 
@@ -109,15 +176,16 @@ let warmed: Promise<WarmUp> | undefined;
  * Runs the warm-up once per process (tens of ms; later calls resolve with the first one's result),
  * with its exchanges for the caller's own warm-up (scoring). `force` runs it again.
  */
-export function warmUpClient(options: { rounds?: number; now?: () => number; force?: boolean } = {}): Promise<WarmUp> {
+export function warmUpClient(options: WarmUpClientOptions = {}): Promise<WarmUp> {
   // A warm-up that fails (no loopback port?) costs the run its warmth, never the run itself.
   if (warmed === undefined || options.force) warmed = runWarmUp(options).catch(() => ({ exchanges: [], ms: 0 }));
   return warmed;
 }
 
-async function runWarmUp(options: { rounds?: number; now?: () => number }): Promise<WarmUp> {
+async function runWarmUp(options: WarmUpClientOptions): Promise<WarmUp> {
   const now = options.now ?? (() => performance.now());
   const started = now();
+  await warmPerPartPath(options.inProcessRounds ?? IN_PROCESS_ROUNDS);
   const server = createServer(answer);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -137,4 +205,48 @@ async function runWarmUp(options: { rounds?: number; now?: () => number }): Prom
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
   return { exchanges, ms: now() - started };
+}
+
+/**
+ * Runs `rounds` synthetic streams through a chat client whose dispatcher answers in-process and at
+ * once: most a line a chunk (a real service's pace), the others in one chunk (a fast simulator) or
+ * cut mid-line, so that each path of the decoder is optimised. Nothing leaves the process.
+ */
+async function warmPerPartPath(rounds: number): Promise<void> {
+  const lines = longStreamLines().map((line) => Buffer.from(`${line}\n`));
+  const whole = Buffer.concat(lines);
+  const cut = Math.floor(whole.length / 3);
+  const thirds = [whole.subarray(0, cut), whole.subarray(cut, 2 * cut), whole.subarray(2 * cut)];
+  const client = createChatClient({
+    baseUrl: 'http://127.0.0.1/api',
+    dispatcher: replayDispatcher([lines, lines, lines, [whole], thirds]),
+    timeoutMs: 10_000,
+  });
+  for (let i = 0; i < rounds; i++) await client.send({ message: 'warm up', stream: true });
+}
+
+/** A dispatcher that answers each request at once with the next of `chunkings`, a status 200 stream. */
+function replayDispatcher(chunkings: readonly (readonly Buffer[])[]): Dispatcher {
+  let round = 0;
+  const controller: Dispatcher.DispatchController = {
+    aborted: false,
+    paused: false,
+    reason: null,
+    abort() {},
+    pause() {},
+    resume() {},
+  };
+  const headers = { 'content-type': 'text/event-stream' };
+  const replay = {
+    dispatch(_request: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+      const chunks = chunkings[round++ % chunkings.length] ?? [];
+      handler.onRequestStart?.(controller, {});
+      handler.onResponseStart?.(controller, 200, headers, 'OK');
+      for (const chunk of chunks) handler.onResponseData?.(controller, chunk);
+      handler.onResponseEnd?.(controller, {});
+      return true;
+    },
+  };
+  // The client calls dispatch() alone: the rest of a Dispatcher is never reached.
+  return replay as unknown as Dispatcher;
 }
