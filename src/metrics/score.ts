@@ -6,7 +6,7 @@
  */
 import type { ExpectationsInput as Expectations } from '../records/expectations.js';
 import type { AnswerFigures } from '../records/record.js';
-import type { RankingScores, Scores } from '../records/scores.js';
+import { RankingScoresSchema, ScoresSchema, type RankingScores, type Scores } from '../records/scores.js';
 import { referenceScores } from './answer-quality.js';
 import { checkAnswer, expectsSomething, passes } from './checks.js';
 import { rankCitations, rankedUnique } from '../records/citations.js';
@@ -32,6 +32,21 @@ const RANKING_KEYS: readonly string[] = Object.keys(rankingScores([], []));
 const RETRIEVAL_KEYS: readonly string[] = RANKING_KEYS.map((key) => `retrieval_${key}`);
 
 /**
+ * The schema's score keys (records/scores.ts) in its order, but for the ranking block and its
+ * retrieval_ copy, which take rankingScores' own order: the schema lists them by metric, records
+ * have always had them by cut-off.
+ */
+function scoreKeys(): string[] {
+  const ranking = Object.keys(RankingScoresSchema.shape);
+  const inBlock = new Set([...ranking, ...ranking.map((key) => `retrieval_${key}`)]);
+  const blocks = new Map([
+    [ranking[0]!, RANKING_KEYS],
+    [`retrieval_${ranking[0]!}`, RETRIEVAL_KEYS],
+  ]);
+  return Object.keys(ScoresSchema.shape).flatMap((key) => blocks.get(key) ?? (inBlock.has(key) ? [] : [key]));
+}
+
+/**
  * Every key computeScores writes, in its order (the order records are written in), as an object with
  * fast properties: each call copies it (`{ ...SCORES_TEMPLATE }`, which keeps its hidden class) and
  * sets values of keys it already has. Adding the ~60 keys one by one to `{}` turned the scores into a
@@ -39,35 +54,7 @@ const RETRIEVAL_KEYS: readonly string[] = RANKING_KEYS.map((key) => `retrieval_$
  * summary): docs/benchmarks.md, "Session 35". JSON.parse builds the template with fast properties.
  */
 const SCORES_TEMPLATE: Readonly<Record<string, null>> = JSON.parse(
-  JSON.stringify(
-    Object.fromEntries(
-      [
-        'citation_precision',
-        'citation_recall',
-        'citation_f1',
-        ...RANKING_KEYS,
-        ...RETRIEVAL_KEYS,
-        'answer_f1',
-        'rouge_l',
-        'correctness',
-        'groundedness',
-        'relevance',
-        'rubric',
-        'tool_assertion',
-        'tool_precision',
-        'duplicate_citations',
-        'invalid_citations',
-        'missing_phrases',
-        'forbidden_phrases',
-        'unmatched_patterns',
-        'forbidden_matches',
-        'no_answer_ok',
-        'pass',
-        'failed_conditions',
-        'checked',
-      ].map((key) => [key, null]),
-    ),
-  ),
+  JSON.stringify(Object.fromEntries(scoreKeys().map((key) => [key, null]))),
 ) as Record<string, null>;
 
 /** The judged scores before a judge has answered: N/A. */

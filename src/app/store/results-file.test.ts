@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { makeRecord } from '../../metrics/test-records.js';
+import { seededUniform } from '../../plan/arrivals.js';
 import { openResultsFile } from './results-file.js';
 
 const ids = (path: string) =>
@@ -38,17 +39,6 @@ it('a secret in a corked record is redacted like any other', async () => {
   expect(text).toContain('[redacted]');
 });
 
-/** A small seeded generator (mulberry32): the same records on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Pieces of text JSON and UTF-8 treat each their own way: escapes, 2-, 3- and 4-byte characters, lone surrogates. */
 const PIECES = [
   'a',
@@ -72,7 +62,8 @@ const PIECES = [
 const NUMBERS = [0, -0, 1, 0.1, 1 / 3, 1e21, 1.5e-7, 2 ** 53 - 1, 123456.789];
 
 it('writes each record as JSON.stringify has it, byte for byte, corked or not (fuzzed records)', async () => {
-  const next = random(35);
+  // The same records on every run.
+  const next = seededUniform(35);
   const text = (n: number) => Array.from({ length: n }, () => PIECES[Math.floor(next() * PIECES.length)]).join('');
   const number = () => NUMBERS[Math.floor(next() * NUMBERS.length)]!;
   const records = Array.from({ length: 300 }, (_, i) =>
