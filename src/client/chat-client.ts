@@ -31,6 +31,7 @@ import { createPreconnectingAgent } from './preconnect.js';
 import { SEND_MESSAGE_PATH, type SendMessageRequest } from '../api/send-message.js';
 import { createStreamDecoder, type StreamDecoder } from './wire/index.js';
 import { createCollector, DEFAULT_MAX_ANSWER_BYTES, type Collector } from './collect.js';
+import { createBodyText, type BodyText } from './body-text.js';
 import type { BodyFigures, Exchange, Failure } from './exchange.js';
 import { exchangeOf, truncateText } from './exchange.js';
 import { roundMs } from '../records/round-ms.js';
@@ -234,14 +235,12 @@ class Attempt implements Dispatcher.DispatchHandler {
   private decoder: StreamDecoder | undefined;
   private collector: Collector | undefined;
   /**
-   * A full or error body as text, decoded as its chunks come (a character split between two chunks
-   * waits in the decoder). A copy of each chunk as a Buffer (undici may reuse a chunk's memory) was an
-   * ArrayBuffer per chunk, ~11 KB a full answer, freed only by a full collection once it outlived a
-   * scavenge: with 32 in flight they stood at ~100 MB before one came. The BOM is kept, as
-   * Buffer.toString keeps it.
+   * A full or error body as text, decoded as its chunks come (client/body-text). A copy of each
+   * chunk as a Buffer (undici may reuse a chunk's memory) was an ArrayBuffer per chunk, ~11 KB a
+   * full answer, freed only by a full collection once it outlived a scavenge: with 32 in flight
+   * they stood at ~100 MB before one came. Created with the first chunk: a stream needs none.
    */
-  private buffered: string[] = [];
-  private readonly bodyDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  private buffered: BodyText | undefined;
   private bufferedBytes = 0;
   /** Every byte of the body so far (a stream's too): what maxBodyBytes bounds. */
   private bodyBytes = 0;
@@ -352,7 +351,7 @@ class Attempt implements Dispatcher.DispatchHandler {
     }
     // A full or error body: no reset per chunk (a byte a second must not hold it open).
     const room = (errorBody ? this.o.maxErrorBodyBytes : this.o.maxBodyBytes) - this.bufferedBytes;
-    if (room > 0) this.buffered.push(this.bodyDecoder.decode(chunk.subarray(0, room), { stream: true }));
+    if (room > 0) (this.buffered ??= createBodyText()).push(room < chunk.length ? chunk.subarray(0, room) : chunk);
     this.bufferedBytes += Math.min(room, chunk.length);
     // The start of an error body says what went wrong; the status decided already.
     if (errorBody && this.bufferedBytes >= this.o.maxErrorBodyBytes)
@@ -410,10 +409,7 @@ class Attempt implements Dispatcher.DispatchHandler {
 
   /** The buffered body as text (a character cut by the end or by a cap: U+FFFD, as Buffer.toString gives). */
   private bufferedText(): string {
-    this.buffered.push(this.bodyDecoder.decode());
-    const text = this.buffered.join('');
-    this.buffered = [text];
-    return text;
+    return this.buffered?.text() ?? '';
   }
 
   private newCollector(): Collector {
@@ -444,7 +440,7 @@ class Attempt implements Dispatcher.DispatchHandler {
     this.unwatchAbort?.();
     const status = this.status ?? null;
     const errorFields = this.statusInfo;
-    this.buffered = [];
+    this.buffered = undefined;
     // One copy of the body's figures with the HTTP fields after them, with fast properties
     // (client/exchange.ts exchangeOf says why not a spread or Object.assign).
     const exchange = exchangeOf(figures, {
