@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { execPath } from 'node:process';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { createRaise, RAISE_AFTER_SCAVENGES, RAISE_WINDOW_MS } from './young-generation.js';
 
 const MODULE = pathToFileURL(resolve(import.meta.dirname, '../../dist/runner/young-generation.js')).href;
 
@@ -17,7 +18,8 @@ const tick = () => new Promise((r) => setImmediate(r));
 // Allocation in many short tasks, as a run allocates (the check runs between tasks), part of it kept a while.
 const keep = [];
 const churn = async () => { for (let t = 0; t < 50; t += 1) { for (let i = 0; i < 20000; i += 1) { keep.push({ i, s: 'x' + i }); if (keep.length > 40000) keep.splice(0, 20000); } await tick(); } };
-if (process.argv[1] === 'cap') capYoungGeneration(4);
+if (process.argv[1] === 'cap') capYoungGeneration(4, 4);
+if (process.argv[1] === 'raise') capYoungGeneration(4, 8);
 await churn();
 const capped = semiMiB();
 const worker = new Worker('setTimeout(() => {}, 50)', { eval: true });
@@ -28,7 +30,7 @@ process.stdout.write(JSON.stringify({ capped, afterWorker: semiMiB() }));
 `;
 
 describe('capYoungGeneration (issue 24)', () => {
-  const semiSpaces = (mode: 'cap' | 'none') => {
+  const semiSpaces = (mode: 'cap' | 'raise' | 'none') => {
     const child = spawnSync(execPath, ['--input-type=module', '-e', SCRIPT, mode], {
       encoding: 'utf8',
       timeout: 20_000,
@@ -45,6 +47,37 @@ describe('capYoungGeneration (issue 24)', () => {
     const { capped, afterWorker } = semiSpaces('cap');
     expect(capped).toBeLessThanOrEqual(8);
     expect(afterWorker).toBeLessThanOrEqual(8);
+  });
+
+  it('raises the cap to the busy one when scavenges come often, and holds that (session 36)', () => {
+    // The churn allocates ~1 GB in a second or two: dozens of scavenges, past RAISE_AFTER_SCAVENGES.
+    const { capped, afterWorker } = semiSpaces('raise');
+    expect(capped).toBeGreaterThan(4);
+    expect(capped).toBeLessThanOrEqual(16); // 8, or one doubling past it on a busy machine (as above)
+    expect(afterWorker).toBeLessThanOrEqual(16);
+  });
+});
+
+describe('createRaise (session 36)', () => {
+  const minor = (startTime: number) => ({ startTime, detail: { kind: 1 } });
+  const major = (startTime: number) => ({ startTime, detail: { kind: 4 } });
+
+  it('says yes once, at the scavenge that completes RAISE_AFTER_SCAVENGES within RAISE_WINDOW_MS', () => {
+    const raise = createRaise(4, 8);
+    const gap = RAISE_WINDOW_MS / (RAISE_AFTER_SCAVENGES - 1);
+    const answers = Array.from({ length: RAISE_AFTER_SCAVENGES + 3 }, (_, i) => raise([minor(i * gap)]));
+    expect(answers.indexOf(true)).toBe(RAISE_AFTER_SCAVENGES - 1);
+    expect(answers.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('says no to scavenges further apart, to full collections, and when the busy cap is no higher', () => {
+    const slow = createRaise(4, 8);
+    const gap = RAISE_WINDOW_MS / (RAISE_AFTER_SCAVENGES - 1) + 1;
+    expect(Array.from({ length: 40 }, (_, i) => slow([minor(i * gap)])).some(Boolean)).toBe(false);
+    const majors = createRaise(4, 8);
+    expect(majors(Array.from({ length: 40 }, (_, i) => major(i)))).toBe(false);
+    const same = createRaise(4, 4);
+    expect(same(Array.from({ length: 40 }, (_, i) => minor(i)))).toBe(false);
   });
 });
 

@@ -31,6 +31,20 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
  */
 export const MAIN_SEMI_SPACE_MB = 4;
 
+/**
+ * The cap once scavenges come often (RAISE_AFTER_SCAVENGES within RAISE_WINDOW_MS), MiB. What a
+ * scavenge copies is what is alive, at a high request rate the requests in flight, whatever the
+ * semi-space's size; a small one only makes it come more often, and promotes what lives past two
+ * of them to the old generation, to be marked and compacted later. At 1,000 streamed requests a
+ * second the 4 MiB cap cost 15–18% more CPU per request than 8 or 16 MiB (docs/benchmarks.md,
+ * "Session 36"); 8 MiB took all of that back. At 20 streamed users a scavenge comes every ~1.7 s:
+ * far below the rate that raises it, so the loop's pauses there stay those of the 4 MiB cap.
+ */
+export const BUSY_SEMI_SPACE_MB = 8;
+/** Scavenges within RAISE_WINDOW_MS that raise the cap to BUSY_SEMI_SPACE_MB (4 a second: ≥ 16 MB a second allocated). */
+export const RAISE_AFTER_SCAVENGES = 8;
+export const RAISE_WINDOW_MS = 2_000;
+
 const MIB = 1024 * 1024;
 
 /** One semi-space now, bytes (V8 reports the new space as both semi-spaces). */
@@ -41,8 +55,12 @@ function semiSpaceBytes(): number {
 
 type State = 'off' | 'growing' | 'capped';
 let state: State = 'off';
+/** The cap now, MiB: MAIN_SEMI_SPACE_MB, raised once to BUSY_SEMI_SPACE_MB. */
+let capMb = MAIN_SEMI_SPACE_MB;
 
 const freeze = () => setFlagsFromString('--semi-space-growth-factor=1');
+/** V8's default growth factor: the space may double again at the next scavenges that call for it. */
+const thaw = () => setFlagsFromString('--semi-space-growth-factor=2');
 /**
  * V8's memory reducer (full collections it starts when it judges the process idle, 8 s after a
  * mark-compact, up to three 0.5 s apart) schedules its next look `--gc-memory-reducer-start-delay-ms`
@@ -62,14 +80,22 @@ const setMeasuringFlags = () => {
  * collecting thread alone, and the memory reducer waits past any run. Call it first thing in the process (loading the commands alone grows
  * them to 16 MiB). Idempotent.
  */
-export function capYoungGeneration(mb: number = MAIN_SEMI_SPACE_MB): void {
+export function capYoungGeneration(mb: number = MAIN_SEMI_SPACE_MB, busyMb: number = BUSY_SEMI_SPACE_MB): void {
   if (state !== 'off') return;
   state = 'growing';
+  capMb = mb;
   setMeasuringFlags();
+  const raise = createRaise(mb, busyMb);
   // After each scavenge (the only time V8 grows the space): cap once reached, then hold it.
-  const observer = new PerformanceObserver(() => {
+  const observer = new PerformanceObserver((list) => {
     setMeasuringFlags();
-    if (state === 'growing' && semiSpaceBytes() < mb * MIB) return;
+    if (raise(list.getEntries())) {
+      capMb = busyMb;
+      state = 'growing';
+      thaw();
+      return;
+    }
+    if (state === 'growing' && semiSpaceBytes() < capMb * MIB) return;
     state = 'capped';
     freeze();
   });
@@ -78,6 +104,36 @@ export function capYoungGeneration(mb: number = MAIN_SEMI_SPACE_MB): void {
     state = 'capped';
     freeze();
   }
+}
+
+/** A GC entry's kind and start, as the observer gets it (PerformanceEntry of type gc). */
+interface GcEntry {
+  readonly startTime: number;
+  readonly detail?: unknown;
+}
+
+const MINOR_GC = 1; // perf_hooks constants.NODE_PERFORMANCE_GC_MINOR: a scavenge
+
+/**
+ * Whether the scavenges so far call for the busy cap: true once, at the scavenge that completes
+ * RAISE_AFTER_SCAVENGES within RAISE_WINDOW_MS (never when the busy cap is not above the first).
+ */
+export function createRaise(mb: number, busyMb: number): (entries: readonly GcEntry[]) => boolean {
+  const times: number[] = [];
+  let raised = busyMb <= mb;
+  return (entries) => {
+    if (raised) return false;
+    for (const entry of entries) {
+      if ((entry.detail as { kind?: number } | undefined)?.kind !== MINOR_GC) continue;
+      times.push(entry.startTime);
+      if (times.length > RAISE_AFTER_SCAVENGES) times.shift();
+      if (times.length === RAISE_AFTER_SCAVENGES && entry.startTime - times[0]! <= RAISE_WINDOW_MS) {
+        raised = true;
+        return true;
+      }
+    }
+    return false;
+  };
 }
 
 /** Sets the cap, the lone scavenges and the reducer's delay again (a worker that came online reset V8's flags); nothing when off. */
