@@ -17,6 +17,7 @@ import { retryPolicyOf, sendWithRetries, toLoadRecord, type LoadRetryOptions, ty
 import type { LoadTarget } from './load-target.js';
 import { seededRandom } from './retry.js';
 import { setLongTimeout } from './sleep.js';
+import { noteSending } from './young-generation.js';
 import type { TokenPool } from './token-pool.js';
 import type { UnscoredRecord } from './unscored-record.js';
 import type { TurnSession } from './to-record.js';
@@ -85,6 +86,7 @@ export interface LoadRunOptions {
 
 /** Shared machinery of one run; `finish()` rethrows a bug and returns the run's RunError (early stop, or every request failed alike), if any. */
 export function createLoadRun(options: LoadRunOptions) {
+  noteSending(); // the young generation's cap may rise with the run's rate, not with the warm-up's
   const now = options.now ?? (() => performance.now());
   const zero = options.zero ?? now();
   const counters = options.counters ?? createLoadCounters();

@@ -12,7 +12,7 @@ const MODULE = pathToFileURL(resolve(import.meta.dirname, '../../dist/runner/you
 const SCRIPT = `
 import { getHeapSpaceStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { capYoungGeneration, holdYoungGeneration } from ${JSON.stringify(MODULE)};
+import { capYoungGeneration, holdYoungGeneration, noteSending } from ${JSON.stringify(MODULE)};
 const semiMiB = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size / 2 / 2 ** 20;
 const tick = () => new Promise((r) => setImmediate(r));
 // Allocation in many short tasks, as a run allocates (the check runs between tasks), part of it kept a while.
@@ -20,6 +20,7 @@ const keep = [];
 const churn = async () => { for (let t = 0; t < 50; t += 1) { for (let i = 0; i < 20000; i += 1) { keep.push({ i, s: 'x' + i }); if (keep.length > 40000) keep.splice(0, 20000); } await tick(); } };
 if (process.argv[1] === 'cap') capYoungGeneration(4, 4);
 if (process.argv[1] === 'raise') capYoungGeneration(4, 8);
+if (process.argv[1] === 'raise') noteSending();
 await churn();
 const capped = semiMiB();
 const worker = new Worker('setTimeout(() => {}, 50)', { eval: true });
@@ -68,6 +69,13 @@ describe('createRaise (session 36)', () => {
     const answers = Array.from({ length: RAISE_AFTER_SCAVENGES + 3 }, (_, i) => raise([minor(i * gap)]));
     expect(answers.indexOf(true)).toBe(RAISE_AFTER_SCAVENGES - 1);
     expect(answers.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('counts only the scavenges from the first send on (a warm-up allocates in a burst)', () => {
+    const raise = createRaise(4, 8);
+    const burst = Array.from({ length: 40 }, (_, i) => minor(i));
+    expect(raise(burst, 1_000)).toBe(false);
+    expect(raise([minor(60_000)], 1_000)).toBe(false);
   });
 
   it('says no to scavenges further apart, to full collections, and when the busy cap is no higher', () => {

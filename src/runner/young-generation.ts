@@ -41,7 +41,11 @@ export const MAIN_SEMI_SPACE_MB = 4;
  * far below the rate that raises it, so the loop's pauses there stay those of the 4 MiB cap.
  */
 export const BUSY_SEMI_SPACE_MB = 8;
-/** Scavenges within RAISE_WINDOW_MS that raise the cap to BUSY_SEMI_SPACE_MB (4 a second: ≥ 16 MB a second allocated). */
+/**
+ * Scavenges within RAISE_WINDOW_MS that raise the cap to BUSY_SEMI_SPACE_MB (4 a second: ≥ 16 MB a
+ * second allocated), counted from the first send on (`noteSending`): loading the commands and the
+ * warm-up allocate in a burst that says nothing of the run's rate.
+ */
 export const RAISE_AFTER_SCAVENGES = 8;
 export const RAISE_WINDOW_MS = 2_000;
 
@@ -51,6 +55,14 @@ const MIB = 1024 * 1024;
 function semiSpaceBytes(): number {
   const space = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
   return space === undefined ? 0 : space.space_size / 2;
+}
+
+/** When the first request was sent (performance.now()); the raise counts scavenges from then. */
+let sendingSince = Infinity;
+
+/** Marks that requests are being sent: scavenges from now on may raise the cap (the runners call it). */
+export function noteSending(): void {
+  if (sendingSince === Infinity) sendingSince = performance.now();
 }
 
 type State = 'off' | 'growing' | 'capped';
@@ -89,7 +101,7 @@ export function capYoungGeneration(mb: number = MAIN_SEMI_SPACE_MB, busyMb: numb
   // After each scavenge (the only time V8 grows the space): cap once reached, then hold it.
   const observer = new PerformanceObserver((list) => {
     setMeasuringFlags();
-    if (raise(list.getEntries())) {
+    if (raise(list.getEntries(), sendingSince)) {
       capMb = busyMb;
       state = 'growing';
       thaw();
@@ -116,15 +128,16 @@ const MINOR_GC = 1; // perf_hooks constants.NODE_PERFORMANCE_GC_MINOR: a scaveng
 
 /**
  * Whether the scavenges so far call for the busy cap: true once, at the scavenge that completes
- * RAISE_AFTER_SCAVENGES within RAISE_WINDOW_MS (never when the busy cap is not above the first).
+ * RAISE_AFTER_SCAVENGES within RAISE_WINDOW_MS, counting only those that started at `since` or after
+ * (never when the busy cap is not above the first).
  */
-export function createRaise(mb: number, busyMb: number): (entries: readonly GcEntry[]) => boolean {
+export function createRaise(mb: number, busyMb: number): (entries: readonly GcEntry[], since?: number) => boolean {
   const times: number[] = [];
   let raised = busyMb <= mb;
-  return (entries) => {
+  return (entries, since = -Infinity) => {
     if (raised) return false;
     for (const entry of entries) {
-      if ((entry.detail as { kind?: number } | undefined)?.kind !== MINOR_GC) continue;
+      if (entry.startTime < since || (entry.detail as { kind?: number } | undefined)?.kind !== MINOR_GC) continue;
       times.push(entry.startTime);
       if (times.length > RAISE_AFTER_SCAVENGES) times.shift();
       if (times.length === RAISE_AFTER_SCAVENGES && entry.startTime - times[0]! <= RAISE_WINDOW_MS) {
