@@ -15,8 +15,12 @@ export interface CitationScores {
  * m = 0 → all three null. n = 0 → precision null, recall 0, F1 0 (F1 is 0 whenever P and R are 0
  * or P is N/A), so the question stays in the recall and F1 denominators.
  */
-export function citationScores(ranked: readonly string[], expected: Iterable<string>): CitationScores {
-  const expectedSet = new Set(expected);
+export function citationScores(
+  ranked: readonly string[],
+  expected: ReadonlySet<string> | Iterable<string>,
+): CitationScores {
+  // A set is read as it is (score.ts keeps one per question).
+  const expectedSet: ReadonlySet<string> = expected instanceof Set ? expected : new Set(expected);
   const m = expectedSet.size;
   if (m === 0) return { citation_precision: null, citation_recall: null, citation_f1: null };
   const hits = ranked.filter((id) => expectedSet.has(id)).length;
