@@ -116,28 +116,86 @@ export function rougeL(answer: readonly string[], reference: readonly string[]):
   return fMeasure(lcs / answer.length, lcs / reference.length);
 }
 
-/** References tokenised lately: a load run scores the same few references thousands of times. */
-const referenceCache = new Map<string, readonly string[]>();
+/**
+ * A reference answer as scoring reads it, made once per reference: its tokens, and for a short one
+ * (≤ BIT_TOKENS) what the one-pass scoring of an answer against it needs: each distinct token's
+ * number, its count, and the bits of its positions (bitLcsLength's masks).
+ */
+interface Reference {
+  readonly tokens: readonly string[];
+  readonly short: {
+    readonly ids: ReadonlyMap<string, number>;
+    readonly counts: Int32Array;
+    readonly masks: Int32Array;
+  } | null;
+}
+
+/** References made lately: a load run scores the same few references thousands of times. */
+const referenceCache = new Map<string, Reference | null>();
 const REFERENCES_CACHED = 1_024;
 
-function referenceTokens(reference: string): readonly string[] {
-  let tokens = referenceCache.get(reference);
-  if (tokens === undefined) {
+/** null: a blank reference (the scores are N/A). */
+function referenceOf(reference: string): Reference | null {
+  let made = referenceCache.get(reference);
+  if (made === undefined) {
     if (referenceCache.size >= REFERENCES_CACHED) referenceCache.clear();
-    tokens = answerTokens(reference);
-    referenceCache.set(reference, tokens);
+    made = reference.trim() === '' ? null : makeReference(answerTokens(reference));
+    referenceCache.set(reference, made);
   }
-  return tokens;
+  return made;
 }
+
+function makeReference(tokens: readonly string[]): Reference {
+  if (tokens.length > BIT_TOKENS) return { tokens, short: null };
+  const ids = new Map<string, number>();
+  for (const token of tokens) if (!ids.has(token)) ids.set(token, ids.size);
+  const counts = new Int32Array(ids.size);
+  const masks = new Int32Array(ids.size);
+  for (let j = 0; j < tokens.length; j++) {
+    const id = ids.get(tokens[j]!)!;
+    counts[id]! += 1;
+    masks[id]! |= 1 << j;
+  }
+  return { tokens, short: { ids, counts, masks } };
+}
+
+/** The counts left to match while an answer is read (reused: scoring never nests). */
+let left = new Int32Array(BIT_TOKENS);
 
 /** answer_f1 and rouge_l of an answer; both null (N/A) without a reference answer. A null answer counts as empty. */
 export function referenceScores(
   answer: string | null,
   reference: string | null | undefined,
 ): { answer_f1: number | null; rouge_l: number | null } {
-  if (reference === null || reference === undefined || reference.trim() === '')
-    return { answer_f1: null, rouge_l: null };
+  const g = reference === null || reference === undefined ? null : referenceOf(reference);
+  if (g === null) return { answer_f1: null, rouge_l: null };
   const a = answerTokens(answer ?? '');
-  const g = referenceTokens(reference);
-  return { answer_f1: tokenF1(a, g), rouge_l: rougeL(a, g) };
+  if (g.short === null) return { answer_f1: tokenF1(a, g.tokens), rouge_l: rougeL(a, g.tokens) };
+  // tokenF1 and bitLcsLength in one pass over the answer, one lookup per token, nothing built:
+  // the same figures (answer-quality.test.ts holds them equal).
+  const { ids, counts, masks } = g.short;
+  if (left.length < counts.length) left = new Int32Array(counts.length);
+  left.set(counts);
+  const n = g.tokens.length;
+  const all = n === 0 ? 0 : 2 ** n - 1;
+  let common = 0;
+  let v = all;
+  for (let i = 0; i < a.length; i++) {
+    const id = ids.get(a[i]!);
+    if (id === undefined) continue;
+    if (left[id]! > 0) {
+      common += 1;
+      left[id]! -= 1;
+    }
+    const u = v & masks[id]!;
+    v = ((v + u) | (v - u)) & all;
+  }
+  let ones = 0;
+  for (let bits = v; bits !== 0; bits &= bits - 1) ones++;
+  const lcs = n - ones;
+  const bothEmpty = a.length === 0 && n === 0;
+  return {
+    answer_f1: bothEmpty ? 1 : common === 0 ? 0 : fMeasure(common / a.length, common / n),
+    rouge_l: bothEmpty ? 1 : lcs === 0 ? 0 : fMeasure(lcs / a.length, lcs / n),
+  };
 }
