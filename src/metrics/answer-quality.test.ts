@@ -85,7 +85,28 @@ describe('referenceScores in one pass', () => {
   it('equals tokenF1 and rougeL of the tokens, on both sides of 30 reference tokens, empty and repeated ones included', () => {
     let seed = 11;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-    const words = ['a', 'the', 'B', 'c.', 'd', 'e', 'PTO', 'days', 'year', '!', '—'];
+    // Articles in any case, punctuation and symbols, non-ASCII whitespace and letters, an astral letter.
+    const words = [
+      'a',
+      'the',
+      'An',
+      'B',
+      'c.',
+      'd',
+      'e',
+      'PTO',
+      'days',
+      'year',
+      '!',
+      '—',
+      'x\u00a0y',
+      '\u3000',
+      'é',
+      '𝔘b',
+      'state-of-the-art',
+      '\t',
+      'ＡＢ',
+    ];
     const text = (most: number) =>
       Array.from({ length: Math.floor(next() * most) }, () => words[Math.floor(next() * words.length)]!).join(' ');
     for (let k = 0; k < 600; k++) {
