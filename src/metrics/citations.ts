@@ -23,7 +23,8 @@ export function citationScores(
   const expectedSet: ReadonlySet<string> = expected instanceof Set ? expected : new Set(expected);
   const m = expectedSet.size;
   if (m === 0) return { citation_precision: null, citation_recall: null, citation_f1: null };
-  const hits = ranked.filter((id) => expectedSet.has(id)).length;
+  let hits = 0;
+  for (let i = 0; i < ranked.length; i++) if (expectedSet.has(ranked[i]!)) hits += 1;
   const recall = hits / m;
   if (ranked.length === 0) return { citation_precision: null, citation_recall: recall, citation_f1: 0 };
   const precision = hits / ranked.length;
@@ -41,6 +42,16 @@ export function invalidCitations(
   topDocumentIds: readonly string[],
   markersWithoutCitationInfo: readonly number[],
 ): number {
+  let invalid = markersWithoutCitationInfo.length;
+  if (topDocumentIds.length <= SMALL_LIST) {
+    // A handful of documents (the service gives some ten): compared in place, no set built per answer.
+    for (const id of ranked) if (!topDocumentIds.some((given) => given === id || given.trim() === id)) invalid += 1;
+    return invalid;
+  }
   const given = new Set(topDocumentIds.map((id) => id.trim()));
-  return ranked.filter((id) => !given.has(id)).length + markersWithoutCitationInfo.length;
+  for (const id of ranked) if (!given.has(id)) invalid += 1;
+  return invalid;
 }
+
+/** Lists this short are searched in place rather than through a set built for one answer. */
+export const SMALL_LIST = 32;

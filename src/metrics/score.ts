@@ -10,7 +10,7 @@ import { RankingScoresSchema, ScoresSchema, type RankingScores, type Scores } fr
 import { referenceScores } from './answer-quality.js';
 import { checkAnswer, expectsSomething, passes } from './checks.js';
 import { rankCitations, rankedUnique } from '../records/citations.js';
-import { citationScores, invalidCitations } from './citations.js';
+import { citationScores, invalidCitations, SMALL_LIST } from './citations.js';
 import { rankingNames, rankingScores, writeRankingScores } from './ranking.js';
 import { canonicalToolName } from '../records/tools.js';
 
@@ -84,6 +84,41 @@ function expectedDocuments(ids: readonly string[]): ExpectedDocuments {
   return expected;
 }
 
+/**
+ * rankedUnique(ids).ranked, read-only: `ids` itself when it is that already (every id trimmed,
+ * none empty, none twice: the client's cited_document_ids always, a service's top documents almost
+ * always), checked in place for a short list; nothing built per answer then.
+ */
+function rankedIds(ids: readonly string[]): readonly string[] {
+  if (ids.length > SMALL_LIST) return rankedUnique(ids).ranked;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    if (id === '' || id.trim() !== id) return rankedUnique(ids).ranked;
+    for (let j = 0; j < i; j++) if (ids[j] === id) return rankedUnique(ids).ranked;
+  }
+  return ids;
+}
+
+/**
+ * rankCitations(citations).duplicates: the citations of a document already cited, which is the
+ * non-empty ids less the distinct ones whatever their order; counted in place for a short list.
+ */
+function duplicateCitations(citations: ScoredFigures['citations']): number {
+  if (citations.length > SMALL_LIST) return rankCitations(citations).duplicates;
+  let duplicates = 0;
+  for (let i = 0; i < citations.length; i++) {
+    const id = citations[i]!.document_id.trim();
+    if (id === '') continue;
+    for (let j = 0; j < i; j++) {
+      if (citations[j]!.document_id.trim() === id) {
+        duplicates += 1;
+        break;
+      }
+    }
+  }
+  return duplicates;
+}
+
 /** The judged scores before a judge has answered: N/A. */
 const UNJUDGED = { correctness: null, groundedness: null, relevance: null, rubric: null } as const;
 
@@ -98,7 +133,7 @@ const UNJUDGED = { correctness: null, groundedness: null, relevance: null, rubri
 export function computeScores(figures: ScoredFigures, expectations: Expectations): Scores {
   if (figures.outcome !== 'ok') return unscored(expectsSomething(expectations));
   const expected = expectedDocuments(expectations.expected_document_ids);
-  const ranked = rankedUnique(figures.cited_document_ids).ranked;
+  const ranked = rankedIds(figures.cited_document_ids);
   const citation = citationScores(ranked, expected.set);
   const invalid = invalidCitations(ranked, figures.top_document_ids, figures.markers_without_citation);
   const checks = checkAnswer(figures.answer, ranked.length, expectations);
@@ -112,7 +147,7 @@ export function computeScores(figures: ScoredFigures, expectations: Expectations
   writeRankingScores(
     out as Record<string, number | null>,
     RETRIEVAL_NAMES,
-    rankedUnique(figures.top_document_ids).ranked,
+    rankedIds(figures.top_document_ids),
     expected.set,
   );
   const reference = referenceScores(figures.answer, expectations.reference_answer);
@@ -124,7 +159,7 @@ export function computeScores(figures: ScoredFigures, expectations: Expectations
   out.rubric = null;
   out.tool_assertion = tools.tool_assertion;
   out.tool_precision = tools.tool_precision;
-  out.duplicate_citations = rankCitations(figures.citations).duplicates;
+  out.duplicate_citations = duplicateCitations(figures.citations);
   out.invalid_citations = invalid;
   out.missing_phrases = checks.missing_phrases;
   out.forbidden_phrases = checks.forbidden_phrases;
