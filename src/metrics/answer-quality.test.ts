@@ -80,3 +80,46 @@ describe('lcsLength on integer rows', () => {
     }
   });
 });
+
+describe('referenceScores in one pass', () => {
+  it('equals tokenF1 and rougeL of the tokens, on both sides of 30 reference tokens, empty and repeated ones included', () => {
+    let seed = 11;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    // Articles in any case, punctuation and symbols, non-ASCII whitespace and letters, an astral letter.
+    const words = [
+      'a',
+      'the',
+      'An',
+      'B',
+      'c.',
+      'd',
+      'e',
+      'PTO',
+      'days',
+      'year',
+      '!',
+      '—',
+      'x\u00a0y',
+      '\u3000',
+      'é',
+      '𝔘b',
+      'state-of-the-art',
+      '\t',
+      'ＡＢ',
+    ];
+    const text = (most: number) =>
+      Array.from({ length: Math.floor(next() * most) }, () => words[Math.floor(next() * words.length)]!).join(' ');
+    for (let k = 0; k < 600; k++) {
+      const answer = text(60);
+      const reference = `${text(k % 2 === 0 ? 20 : 45)} x`; // never blank
+      const a = answerTokens(answer);
+      const g = answerTokens(reference);
+      const got = referenceScores(answer, reference);
+      expect(got, `${answer} / ${reference}`).toEqual({ answer_f1: tokenF1(a, g), rouge_l: rougeL(a, g) });
+      // The reference made once gives the same the next time.
+      expect(referenceScores(answer, reference)).toEqual(got);
+    }
+    expect(referenceScores('', '!!')).toEqual({ answer_f1: 1, rouge_l: 1 });
+    expect(referenceScores('pto', 'the a')).toEqual({ answer_f1: 0, rouge_l: 0 });
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkAnswer, foldText, passes, type PassInputs } from './checks.js';
+import { checkAnswer, foldedSpaces, foldText, passes, type PassInputs } from './checks.js';
 
 const none = { must_contain: [], must_not_contain: [], expect_no_answer: false };
 
@@ -10,6 +10,27 @@ describe('foldText', () => {
     { text: 'ＡＢＣ', want: 'abc' }, // full-width letters under NFKC
     { text: '', want: '' },
   ])('$text → $want', ({ text, want }) => expect(foldText(text)).toBe(want));
+});
+
+describe('foldedSpaces', () => {
+  // The replace it skips when the text has single spaces only: same text out, whatever the text.
+  const fold = (text: string) => text.replace(/\s+/gu, ' ').trim();
+  it.each([' a b ', 'a  b', 'a\tb', 'a\u00a0b', 'a\u2028b', '\ufeffa', 'a b c', '', ' ', 'ab\r\n'])('%j', (text) =>
+    expect(foldedSpaces(text)).toBe(fold(text)),
+  );
+
+  it('equals the replace on 2,000 random texts of spaces, whitespace and letters', () => {
+    const alphabet = [' ', ' ', ' ', 'a', 'b', '\t', '\n', '\u00a0', '\u3000', '\ufeff', '\u200b'];
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    for (let i = 0; i < 2000; i++) {
+      const text = Array.from(
+        { length: Math.floor(next() * 12) },
+        () => alphabet[Math.floor(next() * alphabet.length)],
+      ).join('');
+      expect(foldedSpaces(text)).toBe(fold(text));
+    }
+  });
 });
 
 describe('checkAnswer', () => {

@@ -17,7 +17,18 @@ export function foldText(text: string): string {
   return text.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
 }
 
-/** What the answer checks found; the lists keep the phrases as the dataset wrote them. */
+/** Text whose whitespace needs folding: a run of two, or a whitespace character other than the space. */
+const UNFOLDED_SPACE = /\s\s|[^\S ]/u;
+
+/**
+ * foldText's whitespace step on an already NFKC, lower-cased text. Most answers have single spaces
+ * only, which the step keeps as they are: a test (~0.5 µs for a 500-character answer) instead of
+ * the replace (~3 µs, and ~4.5 KB of garbage: one match per space), same text out.
+ */
+export function foldedSpaces(lowered: string): string {
+  return UNFOLDED_SPACE.test(lowered) ? lowered.replace(/\s+/gu, ' ').trim() : lowered.trim();
+}
+
 /** A question's phrases are folded once, not twice per answer (the cache is cleared when full). */
 const phraseCache = new Map<string, string>();
 const PHRASES_CACHED = 4_096;
@@ -32,6 +43,7 @@ function foldedPhrase(phrase: string): string {
   return folded;
 }
 
+/** What the answer checks found; the lists keep the phrases as the dataset wrote them. */
 export interface AnswerChecks {
   /** must_contain phrases absent from the citation-free answer. */
   missing_phrases: string[];
@@ -62,7 +74,7 @@ export function checkAnswer(
 ): AnswerChecks {
   const plain = answer === null ? null : plainAnswer(answer);
   // foldText(plain), its NFKC and lower case shared with the reference scores (answer-text.ts).
-  const text = answer === null ? null : loweredAnswer(answer).replace(/\s+/gu, ' ').trim();
+  const text = answer === null ? null : foldedSpaces(loweredAnswer(answer));
   const contains = (phrase: string) => text !== null && text.includes(foldedPhrase(phrase));
   const meaningful = (phrase: string) => foldedPhrase(phrase) !== '';
   const matches = (pattern: string) => plain !== null && cachedPattern(pattern).test(plain);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CUTOFFS, RankingScoresSchema } from '../records/scores.js';
 import { rankedUnique } from '../records/citations.js';
-import { rankingScores } from './ranking.js';
+import { rankingNames, rankingScores, writeRankingScores } from './ranking.js';
 
 const q1 = rankingScores(['B', 'A', 'D', 'C'], ['A', 'C']);
 const q2 = rankingScores([], ['X']);
@@ -106,5 +106,35 @@ describe('rankedUnique', () => {
     { ids: [' a ', 'a', '', '  '], ranked: ['a'], duplicates: 1 },
   ])('$ids → $ranked (+$duplicates)', ({ ids, ranked, duplicates }) => {
     expect(rankedUnique(ids)).toEqual({ ranked, duplicates });
+  });
+});
+
+describe('writeRankingScores', () => {
+  it("writes rankingScores' values under prefixed names, every key set, nothing else touched", () => {
+    const lists: Array<[string[], string[]]> = [
+      [
+        ['B', 'A', 'D', 'C'],
+        ['A', 'C'],
+      ],
+      [[], ['X']],
+      [['N'], []],
+      [
+        ['x', 'y', 'z', 'w', 'v', 'u', 't', 's', 'r', 'q', 'A'],
+        ['A', 'B'],
+      ],
+      [
+        ['A', 'x', 'B', 'C', 'y', 'D'],
+        ['D', 'C', 'B', 'A', 'Z'],
+      ],
+    ];
+    for (const [ranked, expected] of lists) {
+      const out: Record<string, number | null> = { other: 7 };
+      for (const key of Object.keys(RankingScoresSchema.shape)) out[`retrieval_${key}`] = -1;
+      writeRankingScores(out, rankingNames('retrieval_'), ranked, new Set(expected));
+      const want = Object.fromEntries(
+        Object.entries(rankingScores(ranked, expected)).map(([key, value]) => [`retrieval_${key}`, value]),
+      );
+      expect(out).toEqual({ other: 7, ...want });
+    }
   });
 });

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { OUTCOMES } from '../records/record.js';
 import { ScoresSchema } from '../records/scores.js';
-import { citedDocumentIds } from '../records/citations.js';
+import { citedDocumentIds, rankCitations, rankedUnique } from '../records/citations.js';
+import { citationScores } from './citations.js';
+import { rankingScores } from './ranking.js';
 import { computeScores, ExpectationsSchema, type Expectations, type ScoredFigures } from './score.js';
 
 const expectations = (over: Partial<Expectations> = {}): Expectations => ({
@@ -187,5 +189,39 @@ describe("computeScores: the record's key order", () => {
     expect(ScoresSchema.parse(scores)).toEqual(scores);
     expect(scores.retrieval_precision_at_1).toBe(1);
     expect(scores.tool_assertion).toBe(0);
+  });
+});
+
+describe('computeScores on lists read in place', () => {
+  it('scores as the sets and sorted copies would, on seeded lists with spaces, empties, repeats and long ones', () => {
+    let seed = 3;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const ids = ['A', 'B', 'C', 'D', ' A', 'B ', '', '  ', 'E', 'F'];
+    const list = (most: number) =>
+      Array.from({ length: Math.floor(next() * most) }, () => ids[Math.floor(next() * ids.length)]!);
+    for (let k = 0; k < 500; k++) {
+      const most = k % 10 === 0 ? 60 : 8; // some over the in-place limit
+      const citations = list(most).map((document_id) => ({ citation_number: 1 + Math.floor(next() * 5), document_id }));
+      const cited = k % 3 === 0 ? citedDocumentIds(citations) : list(most);
+      const top = list(most);
+      const expected = list(6);
+      const figures: ScoredFigures = {
+        outcome: 'ok',
+        answer: 'An answer.',
+        citations,
+        cited_document_ids: cited,
+        top_document_ids: top,
+        markers_without_citation: k % 4 === 0 ? [7] : [],
+      };
+      const s = computeScores(figures, expectations({ expected_document_ids: expected }));
+      const ranked = rankedUnique(cited).ranked;
+      const wantExpected = rankedUnique(expected).ranked;
+      const given = new Set(top.map((id) => id.trim()));
+      expect(s.duplicate_citations).toBe(rankCitations(citations).duplicates);
+      expect(s.invalid_citations).toBe(ranked.filter((id) => !given.has(id)).length + (k % 4 === 0 ? 1 : 0));
+      expect(s).toMatchObject({ ...citationScores(ranked, wantExpected), ...rankingScores(ranked, wantExpected) });
+      const retrieval = rankingScores(rankedUnique(top).ranked, wantExpected);
+      for (const [key, value] of Object.entries(retrieval)) expect(s[`retrieval_${key}` as keyof typeof s]).toBe(value);
+    }
   });
 });

@@ -10,8 +10,8 @@ import { RankingScoresSchema, ScoresSchema, type RankingScores, type Scores } fr
 import { referenceScores } from './answer-quality.js';
 import { checkAnswer, expectsSomething, passes } from './checks.js';
 import { rankCitations, rankedUnique } from '../records/citations.js';
-import { citationScores, invalidCitations } from './citations.js';
-import { rankingScores } from './ranking.js';
+import { citationScores, invalidCitations, SMALL_LIST } from './citations.js';
+import { rankingNames, rankingScores, writeRankingScores } from './ranking.js';
 import { canonicalToolName } from '../records/tools.js';
 
 export { ExpectationsSchema, type Expectations } from '../records/expectations.js';
@@ -57,6 +57,68 @@ const SCORES_TEMPLATE: Readonly<Record<string, null>> = JSON.parse(
   JSON.stringify(Object.fromEntries(scoreKeys().map((key) => [key, null]))),
 ) as Record<string, null>;
 
+/** The two blocks of ranking metrics: over the cited list, and over top_documents (`retrieval_`). */
+const CITED_NAMES = rankingNames('');
+const RETRIEVAL_NAMES = rankingNames('retrieval_');
+
+/** A question's expected documents as scoring reads them: the ranked list E (trimmed, first occurrence kept) and its set. */
+interface ExpectedDocuments {
+  readonly ranked: readonly string[];
+  readonly set: ReadonlySet<string>;
+}
+
+/**
+ * Kept per expected_document_ids list, which is the plan's row's (a list is not changed once read):
+ * a load run scores each question's answers thousands of times, and the list, its set and the
+ * ranking blocks' two sets were made again for each.
+ */
+const expectedCache = new WeakMap<readonly string[], ExpectedDocuments>();
+
+function expectedDocuments(ids: readonly string[]): ExpectedDocuments {
+  let expected = expectedCache.get(ids);
+  if (expected === undefined) {
+    const ranked = rankedUnique(ids).ranked;
+    expected = { ranked, set: new Set(ranked) };
+    expectedCache.set(ids, expected);
+  }
+  return expected;
+}
+
+/**
+ * rankedUnique(ids).ranked, read-only: `ids` itself when it is that already (every id trimmed,
+ * none empty, none twice: the client's cited_document_ids always, a service's top documents almost
+ * always), checked in place for a short list; nothing built per answer then.
+ */
+function rankedIds(ids: readonly string[]): readonly string[] {
+  if (ids.length > SMALL_LIST) return rankedUnique(ids).ranked;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    if (id === '' || id.trim() !== id) return rankedUnique(ids).ranked;
+    for (let j = 0; j < i; j++) if (ids[j] === id) return rankedUnique(ids).ranked;
+  }
+  return ids;
+}
+
+/**
+ * rankCitations(citations).duplicates: the citations of a document already cited, which is the
+ * non-empty ids less the distinct ones whatever their order; counted in place for a short list.
+ */
+function duplicateCitations(citations: ScoredFigures['citations']): number {
+  if (citations.length > SMALL_LIST) return rankCitations(citations).duplicates;
+  let duplicates = 0;
+  for (let i = 0; i < citations.length; i++) {
+    const id = citations[i]!.document_id.trim();
+    if (id === '') continue;
+    for (let j = 0; j < i; j++) {
+      if (citations[j]!.document_id.trim() === id) {
+        duplicates += 1;
+        break;
+      }
+    }
+  }
+  return duplicates;
+}
+
 /** The judged scores before a judge has answered: N/A. */
 const UNJUDGED = { correctness: null, groundedness: null, relevance: null, rubric: null } as const;
 
@@ -70,9 +132,9 @@ const UNJUDGED = { correctness: null, groundedness: null, relevance: null, rubri
  */
 export function computeScores(figures: ScoredFigures, expectations: Expectations): Scores {
   if (figures.outcome !== 'ok') return unscored(expectsSomething(expectations));
-  const expected = rankedUnique(expectations.expected_document_ids).ranked;
-  const ranked = rankedUnique(figures.cited_document_ids).ranked;
-  const citation = citationScores(ranked, expected);
+  const expected = expectedDocuments(expectations.expected_document_ids);
+  const ranked = rankedIds(figures.cited_document_ids);
+  const citation = citationScores(ranked, expected.set);
   const invalid = invalidCitations(ranked, figures.top_document_ids, figures.markers_without_citation);
   const checks = checkAnswer(figures.answer, ranked.length, expectations);
   const tools = toolScores(figures.tools_used ?? [], expectations.expected_tools ?? []);
@@ -80,15 +142,14 @@ export function computeScores(figures: ScoredFigures, expectations: Expectations
   out.citation_precision = citation.citation_precision;
   out.citation_recall = citation.citation_recall;
   out.citation_f1 = citation.citation_f1;
-  // Copied key by key with keys made once: a spread of rankingScores' objects (keys generated per
-  // call) costs more than all the scoring on the load generator's hot path.
-  const ranking = rankingScores(ranked, expected) as Record<string, number | null>;
-  for (const key of RANKING_KEYS) out[key] = ranking[key];
-  const retrieval = rankingScores(rankedUnique(figures.top_document_ids).ranked, expected) as Record<
-    string,
-    number | null
-  >;
-  for (let i = 0; i < RANKING_KEYS.length; i++) out[RETRIEVAL_KEYS[i]!] = retrieval[RANKING_KEYS[i]!];
+  // Written straight into the scores under key names made once: no object per block to copy from.
+  writeRankingScores(out as Record<string, number | null>, CITED_NAMES, ranked, expected.set);
+  writeRankingScores(
+    out as Record<string, number | null>,
+    RETRIEVAL_NAMES,
+    rankedIds(figures.top_document_ids),
+    expected.set,
+  );
   const reference = referenceScores(figures.answer, expectations.reference_answer);
   out.answer_f1 = reference.answer_f1;
   out.rouge_l = reference.rouge_l;
@@ -98,7 +159,7 @@ export function computeScores(figures: ScoredFigures, expectations: Expectations
   out.rubric = null;
   out.tool_assertion = tools.tool_assertion;
   out.tool_precision = tools.tool_precision;
-  out.duplicate_citations = rankCitations(figures.citations).duplicates;
+  out.duplicate_citations = duplicateCitations(figures.citations);
   out.invalid_citations = invalid;
   out.missing_phrases = checks.missing_phrases;
   out.forbidden_phrases = checks.forbidden_phrases;
@@ -109,7 +170,7 @@ export function computeScores(figures: ScoredFigures, expectations: Expectations
     outcome: figures.outcome,
     invalid_citations: invalid,
     citation_recall: citation.citation_recall,
-    expects_documents: expected.length > 0,
+    expects_documents: expected.ranked.length > 0,
     checks,
     tool_assertion: tools.tool_assertion,
   });

@@ -52,7 +52,6 @@ export interface CitationMarker {
   link: string | null;
 }
 
-const MARKER = /\[\[(\d+)\]\]/g;
 const WHITESPACE = /\s/;
 /** `\s` for one character; printable ASCII but the space never is, so a link's usual characters skip the regex. */
 const isWhitespace = (ch: string): boolean => (ch <= ' ' || ch > '~') && WHITESPACE.test(ch);
@@ -65,19 +64,45 @@ const isWhitespace = (ch: string): boolean => (ch <= ' ' || ch > '~') && WHITESP
  */
 export function parseCitationMarkers(answer: string): CitationMarker[] {
   const markers: CitationMarker[] = [];
-  MARKER.lastIndex = 0;
-  for (let match = MARKER.exec(answer); match !== null; match = MARKER.exec(answer)) {
-    // `[[99999999999999999999]]` is no citation number a record can hold (a safe integer): text, not a marker.
-    if (!Number.isSafeInteger(Number(match[1]))) continue;
-    const start = match.index;
-    const afterMarker = start + match[0].length;
-    const linkEnd = answer[afterMarker] === '(' ? closingParenthesis(answer, afterMarker) : -1;
-    const end = linkEnd === -1 ? afterMarker : linkEnd + 1;
-    const link = linkEnd === -1 ? null : answer.slice(afterMarker + 1, linkEnd);
-    markers.push({ number: Number(match[1]), start, end, link });
-    MARKER.lastIndex = end;
+  for (let from = 0; nextMarker(answer, from); from = found.end) {
+    const link = found.linkEnd === -1 ? null : answer.slice(found.start + found.markerLength + 1, found.linkEnd);
+    markers.push({ number: found.number, start: found.start, end: found.end, link });
   }
   return markers;
+}
+
+/**
+ * The marker nextMarker found last: one object, overwritten by each call, so that reading an
+ * answer's markers allocates nothing per marker (every answer is read twice: by the client for its
+ * figures, by scoring for its text).
+ */
+const found = { number: 0, start: 0, end: 0, markerLength: 0, linkEnd: -1 };
+
+/**
+ * Finds the first marker at or after `from` as parseCitationMarkers reads it (`[[`, ASCII digits,
+ * `]]`, then the link's parentheses if any), leaving it in `found`; false when there is none. Read
+ * by hand rather than by a global regex, whose every match is an array and two strings.
+ */
+function nextMarker(answer: string, from: number): boolean {
+  for (let at = answer.indexOf('[[', from); at !== -1; at = answer.indexOf('[[', at + 1)) {
+    let i = at + 2;
+    let number = 0;
+    for (let c = answer.charCodeAt(i); c >= 0x30 && c <= 0x39; c = answer.charCodeAt(++i))
+      number = number * 10 + (c - 0x30);
+    if (i === at + 2 || answer.charCodeAt(i) !== 0x5d || answer.charCodeAt(i + 1) !== 0x5d) continue;
+    // `[[99999999999999999999]]` is no citation number a record can hold (a safe integer): text, not
+    // a marker. (Digits read one by one are exact below 2^53, and at or over it whatever they round to.)
+    if (!Number.isSafeInteger(number)) continue;
+    const afterMarker = i + 2;
+    const linkEnd = answer.charCodeAt(afterMarker) === 0x28 ? closingParenthesis(answer, afterMarker) : -1;
+    found.number = number;
+    found.start = at;
+    found.markerLength = afterMarker - at;
+    found.linkEnd = linkEnd;
+    found.end = linkEnd === -1 ? afterMarker : linkEnd + 1;
+    return true;
+  }
+  return false;
 }
 
 /** Index of the `)` balancing the `(` at `open`, or -1 when whitespace or the end comes first. */
@@ -101,11 +126,11 @@ function closingParenthesis(text: string, open: number): number {
 export function stripCitations(answer: string): string {
   let out = '';
   let from = 0;
-  for (const marker of parseCitationMarkers(answer)) {
-    out += answer.slice(from, marker.start);
-    from = marker.end;
+  while (nextMarker(answer, from)) {
+    out += answer.slice(from, found.start);
+    from = found.end;
   }
-  return out + answer.slice(from);
+  return from === 0 ? answer : out + answer.slice(from);
 }
 
 /** How the markers of an answer resolve: by their citation_info, by their link, or not at all. */
@@ -129,23 +154,35 @@ export function resolveMarkers(
   linkToDocument: ReadonlyMap<string, string> = new Map(),
 ): MarkerResolution {
   if (answer === null) return { marker_citations: [], markers_without_citation: [] };
-  const cited = new Set(citations.map((c) => c.citation_number));
-  const resolved = new Map<number, string>();
-  const missing = new Set<number>();
-  for (const marker of parseCitationMarkers(answer)) {
-    if (cited.has(marker.number) || resolved.has(marker.number)) continue;
-    const document = marker.link === null ? undefined : linkToDocument.get(marker.link.trim());
-    if (document === undefined) missing.add(marker.number);
+  // Most markers have their citation_info: nothing is built for them (no set of numbers for a few
+  // citations, no link sliced), and the maps below only once a marker has none.
+  const cited = citations.length > SEARCHED_CITATIONS ? new Set(citations.map((c) => c.citation_number)) : null;
+  let resolved: Map<number, string> | undefined;
+  let missing: Set<number> | undefined;
+  for (let from = 0; nextMarker(answer, from); from = found.end) {
+    const number = found.number;
+    if (cited === null ? citations.some((c) => c.citation_number === number) : cited.has(number)) continue;
+    if (resolved?.has(number)) continue;
+    const linkStart = found.start + found.markerLength + 1;
+    const document =
+      found.linkEnd === -1 ? undefined : linkToDocument.get(answer.slice(linkStart, found.linkEnd).trim());
+    if (document === undefined) (missing ??= new Set()).add(number);
     else {
-      resolved.set(marker.number, document);
-      missing.delete(marker.number);
+      (resolved ??= new Map()).set(number, document);
+      missing?.delete(number);
     }
   }
   return {
-    marker_citations: [...resolved].map(([citation_number, document_id]) => ({ citation_number, document_id })),
-    markers_without_citation: [...missing],
+    marker_citations:
+      resolved === undefined
+        ? []
+        : [...resolved].map(([citation_number, document_id]) => ({ citation_number, document_id })),
+    markers_without_citation: missing === undefined ? [] : [...missing],
   };
 }
+
+/** Citations this few are searched for a marker's number rather than put in a set. */
+const SEARCHED_CITATIONS = 16;
 
 /**
  * The record's `markers_without_citation` when no document link is known: numbers of markers with

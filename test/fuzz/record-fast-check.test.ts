@@ -15,6 +15,7 @@ import {
   RECORD_SHAPE,
   SCORES_SHAPE,
   surelyValidRecord,
+  surelyValidRecordByLoop,
 } from '../../src/records/record-fast-check.js';
 import { toValidRecord } from '../../src/records/valid-record.js';
 import { boundRecord } from '../../src/records/bounds.js';
@@ -145,6 +146,7 @@ describe('surelyValidRecord', () => {
       const mutated = mutate(bases[i % bases.length]!, next);
       const zod = RequestRecordSchema.safeParse(mutated).success;
       const sure = surelyValidRecord(mutated);
+      expect(surelyValidRecordByLoop(mutated)).toBe(sure); // the check written per shape and the loop agree
       if (sure && !zod)
         expect.fail(
           `fast check passed a record zod refuses: ${JSON.stringify(RequestRecordSchema.safeParse(mutated).error?.issues.slice(0, 2))}`,
@@ -177,6 +179,7 @@ describe('surelyValidRecord', () => {
         if (typeof first === 'object' && first !== null) (first as Record<string, unknown>)['note'] = long;
       }
       const sure = surelyValidRecord(mutated);
+      expect(surelyValidRecordByLoop(mutated)).toBe(sure);
       const same = boundRecord(mutated) === mutated;
       if (sure && !same)
         expect.fail(`fast check passed a record the bounds cut: ${JSON.stringify(mutated).slice(0, 300)}`);
