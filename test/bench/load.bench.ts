@@ -122,10 +122,13 @@ async function runTool(job: ToolJob, root: string = ROOT): Promise<ToolResult> {
   const jobFile = join(dir, 'job.json');
   const resultFile = join(dir, 'result.json');
   writeFileSync(jobFile, JSON.stringify(job));
+  // chatbench's use-case starts as the CLI does (load/cli-start.mjs: the young generation's cap), the
+  // baseline's with its own checkout's cap; the floor and autocannon as plain node.
+  const cliStart = job.tool === 'chatbench' ? ['--import', join(ROOT, 'test', 'bench', 'load', 'cli-start.mjs')] : [];
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(root, 'test', 'bench', 'load', 'tool-child.ts'), jobFile, resultFile],
-    { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] },
+    ['--import', 'tsx', ...cliStart, join(root, 'test', 'bench', 'load', 'tool-child.ts'), jobFile, resultFile],
+    { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CHATBENCH_TOOL_ROOT: root } },
   );
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
