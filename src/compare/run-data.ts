@@ -17,6 +17,7 @@ import { LATENCY_FIGURES, type Group, type LatencyFigure, type Summary } from '.
 import { SCORE_NAMES, figureKind, sampleValue, type LatencyStat } from '../figures/catalogue.js';
 import type { QuestionFigures, ScoreMeans } from '../metrics/question-value.js';
 import { answerKey, NO_VERDICTS, recordVerdict, type HumanVerdicts } from '../records/review.js';
+import { column, markOf, Tries } from './tries.js';
 
 /** Answers kept per question for the broken/fixed lists. */
 export const ANSWER_CHARS = 400;
@@ -104,13 +105,10 @@ interface Try {
 interface QuestionState {
   question: string;
   next: number;
-  repeats: number[];
-  outcomes: Outcome[];
-  passes: boolean[];
+  /** Its tries folded in, in repeat order: repeat, outcome, pass, verdict, conversation's pass (null before the first). */
+  tries: Tries | null;
   /** One of its tries was checked (metrics/pass): else its pass rate is "not checked" (null), as in the summary. */
   checked: boolean;
-  human: (boolean | null)[];
-  conversation: (boolean | null)[];
   /**
    * Per score or check name, at its slot (the collector's `slots`): the one value of it folded in
    * so far (NaN: none yet), until some name has a second. A question asked once (every question of
@@ -206,12 +204,8 @@ export function createRunCollector(
       question = {
         question: record.question,
         next: 0,
-        repeats: [],
-        outcomes: [],
-        passes: [],
+        tries: null,
         checked: false,
-        human: [],
-        conversation: [],
         values: [],
         sums: null,
         pending: null,
@@ -293,8 +287,8 @@ export function createRunCollector(
         // Each conversation's verdict goes on its first turn's try, so a comparison pairs conversations.
         for (const state of group.conversations.values()) {
           const question = state.first === undefined ? undefined : group.questions.get(state.first);
-          const at = question === undefined ? -1 : question.repeats.indexOf(state.repeat);
-          if (at !== -1) question!.conversation[at] = state.passed;
+          const at = question?.tries?.indexOfRepeat(state.repeat) ?? -1;
+          if (at !== -1) question!.tries!.setConversation(at, state.passed);
         }
       }
       return {
@@ -344,10 +338,8 @@ function addTry(q: QuestionState, slots: Map<string, number>, t: Try): void {
   if (t.repeat < q.next) {
     // A repeat already folded in came again (no run writes one twice): the later try's outcome,
     // pass and verdict replace the earlier's, as they always have; its values are not added twice.
-    const at = q.repeats.indexOf(t.repeat);
-    q.outcomes[at] = t.outcome;
-    q.passes[at] = t.passed;
-    q.human[at] = t.human;
+    const at = q.tries?.indexOfRepeat(t.repeat) ?? -1;
+    if (at !== -1) q.tries!.replace(at, markOf(t.outcome, t.passed, t.human));
     return;
   }
   if (t.repeat === q.next && (q.pending === null || q.pending.size === 0)) {
@@ -380,21 +372,9 @@ function judgeAsksOf(figures: AnswerFigures): { judgeAsks: number; judgeFailed: 
 function fold(q: QuestionState, slots: Map<string, number>, t: Try): void {
   q.judge.asks += t.judgeAsks;
   q.judge.failed += t.judgeFailed;
-  if (q.repeats.length === 0) {
-    // The first try makes the lists at their size: pushed onto [], each got room for 17 (five of
-    // them, some 900 bytes, for a question asked once; QuestionData keeps them).
-    q.repeats = [t.repeat];
-    q.outcomes = [t.outcome];
-    q.passes = [t.passed];
-    q.human = [t.human];
-    q.conversation = [null];
-  } else {
-    q.repeats.push(t.repeat);
-    q.outcomes.push(t.outcome);
-    q.passes.push(t.passed);
-    q.human.push(t.human);
-    q.conversation.push(null);
-  }
+  const mark = markOf(t.outcome, t.passed, t.human);
+  if (q.tries === null) q.tries = new Tries(t.repeat, mark);
+  else q.tries.push(t.repeat, mark);
   if (q.first === null || t.repeat < q.first.repeat)
     q.first = { repeat: t.repeat, answer: t.answer, cited_document_ids: t.cited_document_ids };
   for (const [name, value] of t.values ?? []) {
@@ -467,18 +447,44 @@ function sumsOf(values: readonly number[]): number[] {
 }
 
 function toQuestionData(state: QuestionState, scores: ScoreMeans): QuestionData {
-  return {
-    judge: { asks: state.judge.asks, failed: state.judge.failed },
-    question: state.question,
-    outcomes: state.outcomes,
-    passes: state.passes,
-    checked: state.checked,
-    human: state.human,
-    conversation_passes: state.conversation,
+  state.tries?.seal();
+  return new QuestionEntry(
+    state.question,
+    state.tries,
+    state.checked,
     scores,
-    answer: state.first?.answer ?? null,
-    cited_document_ids: state.first?.cited_document_ids ?? [],
-  };
+    { asks: state.judge.asks, failed: state.judge.failed },
+    state.first?.answer ?? null,
+    state.first?.cited_document_ids ?? [],
+  );
+}
+
+/**
+ * QuestionData over the packed tries: each column is made as an array when read (a comparison
+ * or a gate reads a question's few times), so a run's data keeps 2 bytes a try, not 32.
+ */
+class QuestionEntry implements QuestionData {
+  constructor(
+    readonly question: string,
+    private readonly tries: Tries | null,
+    readonly checked: boolean,
+    readonly scores: ScoreMeans,
+    readonly judge: { asks: number; failed: number },
+    readonly answer: string | null,
+    readonly cited_document_ids: string[],
+  ) {}
+  get outcomes(): Outcome[] {
+    return column(this.tries, (t, i) => t.outcome(i));
+  }
+  get passes(): boolean[] {
+    return column(this.tries, (t, i) => t.passed(i));
+  }
+  get human(): (boolean | null)[] {
+    return column(this.tries, (t, i) => t.human(i));
+  }
+  get conversation_passes(): (boolean | null)[] {
+    return column(this.tries, (t, i) => t.conversation(i));
+  }
 }
 
 /** The summary group and repeat figures of a key; undefined when the run has no such group. */
