@@ -10,7 +10,7 @@ import { createRepeatsAccumulator, modelPassed, recordPassed, type RepeatsGroup 
 import { modelChecked, recordChecked } from '../metrics/pass.js';
 import { createSummarizer, type Summarizer } from '../metrics/summarize.js';
 import { createJudgeAskCounter } from '../metrics/group-figures.js';
-import { createNumberSample, type NumberSample } from '../metrics/stats.js';
+import { createNumberSample, type NumberSample, type SortedValues } from '../metrics/stats.js';
 import type { AnswerFigures, Mode, Outcome, RequestRecord } from '../records/record.js';
 import type { LoopDelay } from '../records/generator-health.js';
 import { LATENCY_FIGURES, type Group, type LatencyFigure, type Summary } from '../records/summary.js';
@@ -51,8 +51,11 @@ export interface GroupData extends GroupKey {
   model_name: string | null;
   /** By question id, in first-seen order. */
   questions: Map<string, QuestionData>;
-  /** Latencies of ok requests, ascending (8 bytes a value: never the records). */
-  latency: Record<LatencyFigure, Float64Array>;
+  /**
+   * Latencies of ok requests, ascending, as the sample kept them (4 bytes a value when each is a
+   * whole number of microseconds, else 8: never the records); made doubles when resampled.
+   */
+  latency: Record<LatencyFigure, SortedValues>;
 }
 
 export interface RunData {
@@ -300,9 +303,9 @@ export function createRunCollector(
           ...key,
           model_name,
           questions: questionsData(questions, slots),
-          latency: Object.fromEntries(LATENCY_FIGURES.map((f) => [f, latency[f].sorted()])) as Record<
+          latency: Object.fromEntries(LATENCY_FIGURES.map((f) => [f, latency[f].sortedValues()])) as Record<
             LatencyFigure,
-            Float64Array
+            SortedValues
           >,
         })),
         torn_lines: tornLines,

@@ -67,6 +67,38 @@ export interface NumberSample {
   push(value: number): void;
   /** The values in ascending order: a new array each call, the sample unchanged. */
   sorted(): Float64Array;
+  /**
+   * The values in ascending order, kept as the sample kept them (4 bytes a value when each is a
+   * whole number of microseconds): what a run's data holds until its comparisons resample it. The
+   * sample is spent (empty) after it.
+   */
+  sortedValues(): SortedValues;
+}
+
+/**
+ * A sample's values in ascending order (NumberSample.sortedValues): doubles, or whole microseconds
+ * (k / 1000 gives back each value to the bit, and the order of the k is the values').
+ */
+export class SortedValues {
+  private constructor(
+    private readonly values: Float64Array | Uint32Array,
+    private readonly micros: boolean,
+  ) {}
+  /** Sorts `values` in place and keeps them. */
+  static of(values: Float64Array | Uint32Array, micros: boolean): SortedValues {
+    values.sort();
+    return new SortedValues(values, micros);
+  }
+  get length(): number {
+    return this.values.length;
+  }
+  /** The values as doubles, ascending: a new array each call. */
+  toFloat64(): Float64Array {
+    if (!this.micros) return (this.values as Float64Array).slice();
+    const out = new Float64Array(this.values.length);
+    for (let i = 0; i < this.values.length; i += 1) out[i] = this.values[i]! / 1000;
+    return out;
+  }
 }
 
 const MAX_MICROS = 2 ** 32 - 1;
@@ -104,9 +136,30 @@ export function createNumberSample(initialCapacity = 64): NumberSample {
     fill = 0;
     return next;
   };
+  /** Every value, in the order pushed, in one array of the kind the sample holds them in. */
+  const joined = (): Float64Array | Uint32Array => {
+    const chunks = micros ?? values!;
+    const out = micros !== null ? new Uint32Array(length) : new Float64Array(length);
+    let at = 0;
+    for (let c = 0; c < chunks.length; c += 1) {
+      const n = c === chunks.length - 1 ? fill : chunks[c]!.length;
+      out.set(chunks[c]!.subarray(0, n), at);
+      at += n;
+    }
+    return out;
+  };
   return {
     get length() {
       return length;
+    },
+    sortedValues() {
+      const compact = micros !== null;
+      const all = joined();
+      micros = [new Uint32Array(1)];
+      values = null;
+      length = 0;
+      fill = 0;
+      return SortedValues.of(all, compact);
     },
     push(value) {
       if (micros !== null) {
@@ -122,19 +175,9 @@ export function createNumberSample(initialCapacity = 64): NumberSample {
       length += 1;
     },
     sorted() {
-      const out = new Float64Array(length);
-      const chunks = micros ?? values!;
-      let at = 0;
-      for (let c = 0; c < chunks.length; c += 1) {
-        const chunk = chunks[c]!;
-        const n = c === chunks.length - 1 ? fill : chunk.length;
-        if (micros !== null) for (let i = 0; i < n; i += 1) out[at++] = chunk[i]! / 1000;
-        else {
-          out.set(chunk.subarray(0, n), at);
-          at += n;
-        }
-      }
-      return out.sort();
+      const all = joined();
+      if (micros === null) return (all as Float64Array).sort();
+      return SortedValues.of(all, true).toFloat64();
     },
   };
 }
