@@ -102,12 +102,8 @@ export class SortedValues {
 }
 
 const MAX_MICROS = 2 ** 32 - 1;
-/**
- * 65,536 values: 256 KB of micros, 512 KB of doubles. Past glibc's mmap threshold (128 KB), a full
- * chunk is a mapping of its own, not a block of the malloc heap among a pass's short-lived buffers
- * (reports/columns CHUNK says what those cost).
- */
-export const CHUNK_VALUES = 65_536;
+/** 16,384 values: 64 KB of micros, 128 KB of doubles. */
+export const CHUNK_VALUES = 16_384;
 
 export function createNumberSample(initialCapacity = 64): NumberSample {
   const first = Math.max(1, Math.min(initialCapacity, CHUNK_VALUES));

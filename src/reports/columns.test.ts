@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createColumn, createValueTable } from './columns.js';
 
 describe('createColumn', () => {
-  // Around the first chunk's doublings and past two full chunks (65,536 values each).
-  it.each([0, 1, 1_024, 1_025, 65_536, 65_537, 140_001])('gives back each of %i values at its index', (count) => {
+  // Around and past the chunk boundaries (8,192 values a chunk).
+  it.each([0, 1, 8_191, 8_192, 8_193, 3 * 8_192 + 5])('gives back each of %i values at its index', (count) => {
     const column = createColumn((n) => new Float64Array(n));
     const value = (i: number) => (i * 7_919) % 100_003 / 7;
     for (let i = 0; i < count; i += 1) column.push(value(i));

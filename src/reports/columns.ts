@@ -6,15 +6,8 @@
  * numbers, never an object.
  */
 
-/**
- * Values per chunk: 65,536 (512 KB of a Float64 column, 256 KB of a Uint32 one). Past glibc's mmap
- * threshold (128 KB) each chunk is a mapping of its own: chunks of 64 KB came from the malloc heap
- * between the pass's short-lived buffers (each 64 KB read of results.jsonl), and the heap's holes
- * stayed resident: a million-request `report DIR` held ~65 MB more at its end.
- */
-const CHUNK = 65_536;
-/** The first chunk's first size; it doubles up to CHUNK, so a small run's column stays small. */
-const FIRST = 1_024;
+/** Values per chunk: 8,192 × 8 bytes = 64 KB for a Float64 column. */
+const CHUNK = 8192;
 
 type TypedArray = Float64Array | Uint32Array | Uint8Array;
 
@@ -35,13 +28,7 @@ export function createColumn(make: (length: number) => TypedArray): NumberColumn
     },
     push(value) {
       const offset = length % CHUNK;
-      if (chunks.length === 0) chunks.push(make(FIRST));
-      else if (offset === 0) chunks.push(make(CHUNK));
-      else if (chunks.length === 1 && offset === chunks[0]!.length) {
-        const grown = make(Math.min(2 * offset, CHUNK));
-        grown.set(chunks[0]!);
-        chunks[0] = grown;
-      }
+      if (offset === 0) chunks.push(make(CHUNK));
       chunks[chunks.length - 1]![offset] = value;
       length += 1;
     },
