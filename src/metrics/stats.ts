@@ -174,10 +174,21 @@ export function createNumberSample(initialCapacity = 64): NumberSample {
       room(values!, (n) => new Float64Array(n))[fill++] = value;
       length += 1;
     },
+    // Straight into doubles: joined micros and their doubles would both be live (12 bytes a value).
     sorted() {
-      const all = joined();
-      if (micros === null) return (all as Float64Array).sort();
-      return SortedValues.of(all, true).toFloat64();
+      const out = new Float64Array(length);
+      const chunks = micros ?? values!;
+      let at = 0;
+      for (let c = 0; c < chunks.length; c += 1) {
+        const chunk = chunks[c]!;
+        const n = c === chunks.length - 1 ? fill : chunk.length;
+        if (micros !== null) for (let i = 0; i < n; i += 1) out[at++] = chunk[i]! / 1000;
+        else {
+          out.set(chunk.subarray(0, n), at);
+          at += n;
+        }
+      }
+      return out.sort();
     },
   };
 }
