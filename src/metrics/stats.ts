@@ -101,6 +101,18 @@ export class SortedValues {
   }
 }
 
+/** Every value of a sample's chunks (all full but the last, `fill` of it), in one array of their kind. */
+function joinChunks(chunks: Uint32Array[] | Float64Array[], fill: number, length: number): Uint32Array | Float64Array {
+  const out = chunks[0] instanceof Uint32Array ? new Uint32Array(length) : new Float64Array(length);
+  let at = 0;
+  for (let c = 0; c < chunks.length; c += 1) {
+    const n = c === chunks.length - 1 ? fill : chunks[c]!.length;
+    out.set(chunks[c]!.subarray(0, n), at);
+    at += n;
+  }
+  return out;
+}
+
 const MAX_MICROS = 2 ** 32 - 1;
 /** 16,384 values: 64 KB of micros, 128 KB of doubles. */
 export const CHUNK_VALUES = 16_384;
@@ -136,18 +148,7 @@ export function createNumberSample(initialCapacity = 64): NumberSample {
     fill = 0;
     return next;
   };
-  /** Every value, in the order pushed, in one array of the kind the sample holds them in. */
-  const joined = (): Float64Array | Uint32Array => {
-    const chunks = micros ?? values!;
-    const out = micros !== null ? new Uint32Array(length) : new Float64Array(length);
-    let at = 0;
-    for (let c = 0; c < chunks.length; c += 1) {
-      const n = c === chunks.length - 1 ? fill : chunks[c]!.length;
-      out.set(chunks[c]!.subarray(0, n), at);
-      at += n;
-    }
-    return out;
-  };
+  const joined = () => joinChunks(micros ?? values!, fill, length);
   return {
     get length() {
       return length;
@@ -191,6 +192,18 @@ export function createNumberSample(initialCapacity = 64): NumberSample {
       return out.sort();
     },
   };
+}
+
+/** The values of several samples together, ascending (a new array; one sample: its own sorted()). */
+export function sortedUnion(samples: readonly NumberSample[]): Float64Array {
+  if (samples.length === 1) return samples[0]!.sorted();
+  const out = new Float64Array(samples.reduce((n, sample) => n + sample.length, 0));
+  let at = 0;
+  for (const sample of samples) {
+    out.set(sample.sorted(), at);
+    at += sample.length;
+  }
+  return out.sort();
 }
 
 /**
