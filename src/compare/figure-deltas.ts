@@ -151,7 +151,7 @@ function latencyDeltas(b: Side, c: Side, options: DeltaOptions): FigureDelta[] {
     const bs = b.data.latency[figure];
     const cs = c.data.latency[figure];
     const random = createRandom(`${options.seed}|${groupKeyString(c.key)}|${figure}`);
-    const intervals = latencyIntervals(bs, cs, options.resamples, random);
+    const intervals = latencyIntervals(bs.toFloat64(), cs.toFloat64(), options.resamples, random);
     return LATENCY_STATS.map((stat: LatencyStat): FigureDelta => {
       const iv = intervals?.[stat] ?? null;
       const min = minSamples(stat);

@@ -10,13 +10,14 @@ import { createRepeatsAccumulator, modelPassed, recordPassed, type RepeatsGroup 
 import { modelChecked, recordChecked } from '../metrics/pass.js';
 import { createSummarizer, type Summarizer } from '../metrics/summarize.js';
 import { createJudgeAskCounter } from '../metrics/group-figures.js';
-import { createNumberSample, type NumberSample } from '../metrics/stats.js';
+import { createNumberSample, type NumberSample, type SortedValues } from '../metrics/stats.js';
 import type { AnswerFigures, Mode, Outcome, RequestRecord } from '../records/record.js';
 import type { LoopDelay } from '../records/generator-health.js';
 import { LATENCY_FIGURES, type Group, type LatencyFigure, type Summary } from '../records/summary.js';
 import { SCORE_NAMES, figureKind, sampleValue, type LatencyStat } from '../figures/catalogue.js';
 import type { QuestionFigures, ScoreMeans } from '../metrics/question-value.js';
 import { answerKey, NO_VERDICTS, recordVerdict, type HumanVerdicts } from '../records/review.js';
+import { column, markOf, Tries } from './tries.js';
 
 /** Answers kept per question for the broken/fixed lists. */
 export const ANSWER_CHARS = 400;
@@ -50,8 +51,11 @@ export interface GroupData extends GroupKey {
   model_name: string | null;
   /** By question id, in first-seen order. */
   questions: Map<string, QuestionData>;
-  /** Latencies of ok requests, ascending (8 bytes a value: never the records). */
-  latency: Record<LatencyFigure, Float64Array>;
+  /**
+   * Latencies of ok requests, ascending, as the sample kept them (4 bytes a value when each is a
+   * whole number of microseconds, else 8: never the records); made doubles when resampled.
+   */
+  latency: Record<LatencyFigure, SortedValues>;
 }
 
 export interface RunData {
@@ -104,13 +108,10 @@ interface Try {
 interface QuestionState {
   question: string;
   next: number;
-  repeats: number[];
-  outcomes: Outcome[];
-  passes: boolean[];
+  /** Its tries folded in, in repeat order: repeat, outcome, pass, verdict, conversation's pass (null before the first). */
+  tries: Tries | null;
   /** One of its tries was checked (metrics/pass): else its pass rate is "not checked" (null), as in the summary. */
   checked: boolean;
-  human: (boolean | null)[];
-  conversation: (boolean | null)[];
   /**
    * Per score or check name, at its slot (the collector's `slots`): the one value of it folded in
    * so far (NaN: none yet), until some name has a second. A question asked once (every question of
@@ -206,12 +207,8 @@ export function createRunCollector(
       question = {
         question: record.question,
         next: 0,
-        repeats: [],
-        outcomes: [],
-        passes: [],
+        tries: null,
         checked: false,
-        human: [],
-        conversation: [],
         values: [],
         sums: null,
         pending: null,
@@ -293,8 +290,8 @@ export function createRunCollector(
         // Each conversation's verdict goes on its first turn's try, so a comparison pairs conversations.
         for (const state of group.conversations.values()) {
           const question = state.first === undefined ? undefined : group.questions.get(state.first);
-          const at = question === undefined ? -1 : question.repeats.indexOf(state.repeat);
-          if (at !== -1) question!.conversation[at] = state.passed;
+          const at = question?.tries?.indexOfRepeat(state.repeat) ?? -1;
+          if (at !== -1) question!.tries!.setConversation(at, state.passed);
         }
       }
       return {
@@ -306,9 +303,9 @@ export function createRunCollector(
           ...key,
           model_name,
           questions: questionsData(questions, slots),
-          latency: Object.fromEntries(LATENCY_FIGURES.map((f) => [f, latency[f].sorted()])) as Record<
+          latency: Object.fromEntries(LATENCY_FIGURES.map((f) => [f, latency[f].sortedValues()])) as Record<
             LatencyFigure,
-            Float64Array
+            SortedValues
           >,
         })),
         torn_lines: tornLines,
@@ -344,10 +341,8 @@ function addTry(q: QuestionState, slots: Map<string, number>, t: Try): void {
   if (t.repeat < q.next) {
     // A repeat already folded in came again (no run writes one twice): the later try's outcome,
     // pass and verdict replace the earlier's, as they always have; its values are not added twice.
-    const at = q.repeats.indexOf(t.repeat);
-    q.outcomes[at] = t.outcome;
-    q.passes[at] = t.passed;
-    q.human[at] = t.human;
+    const at = q.tries?.indexOfRepeat(t.repeat) ?? -1;
+    if (at !== -1) q.tries!.replace(at, markOf(t.outcome, t.passed, t.human));
     return;
   }
   if (t.repeat === q.next && (q.pending === null || q.pending.size === 0)) {
@@ -380,21 +375,9 @@ function judgeAsksOf(figures: AnswerFigures): { judgeAsks: number; judgeFailed: 
 function fold(q: QuestionState, slots: Map<string, number>, t: Try): void {
   q.judge.asks += t.judgeAsks;
   q.judge.failed += t.judgeFailed;
-  if (q.repeats.length === 0) {
-    // The first try makes the lists at their size: pushed onto [], each got room for 17 (five of
-    // them, some 900 bytes, for a question asked once; QuestionData keeps them).
-    q.repeats = [t.repeat];
-    q.outcomes = [t.outcome];
-    q.passes = [t.passed];
-    q.human = [t.human];
-    q.conversation = [null];
-  } else {
-    q.repeats.push(t.repeat);
-    q.outcomes.push(t.outcome);
-    q.passes.push(t.passed);
-    q.human.push(t.human);
-    q.conversation.push(null);
-  }
+  const mark = markOf(t.outcome, t.passed, t.human);
+  if (q.tries === null) q.tries = new Tries(t.repeat, mark);
+  else q.tries.push(t.repeat, mark);
   if (q.first === null || t.repeat < q.first.repeat)
     q.first = { repeat: t.repeat, answer: t.answer, cited_document_ids: t.cited_document_ids };
   for (const [name, value] of t.values ?? []) {
@@ -467,18 +450,44 @@ function sumsOf(values: readonly number[]): number[] {
 }
 
 function toQuestionData(state: QuestionState, scores: ScoreMeans): QuestionData {
-  return {
-    judge: { asks: state.judge.asks, failed: state.judge.failed },
-    question: state.question,
-    outcomes: state.outcomes,
-    passes: state.passes,
-    checked: state.checked,
-    human: state.human,
-    conversation_passes: state.conversation,
+  state.tries?.seal();
+  return new QuestionEntry(
+    state.question,
+    state.tries,
+    state.checked,
     scores,
-    answer: state.first?.answer ?? null,
-    cited_document_ids: state.first?.cited_document_ids ?? [],
-  };
+    { asks: state.judge.asks, failed: state.judge.failed },
+    state.first?.answer ?? null,
+    state.first?.cited_document_ids ?? [],
+  );
+}
+
+/**
+ * QuestionData over the packed tries: each column is made as an array when read (a comparison
+ * or a gate reads a question's few times), so a run's data keeps 2 bytes a try, not 32.
+ */
+class QuestionEntry implements QuestionData {
+  constructor(
+    readonly question: string,
+    private readonly tries: Tries | null,
+    readonly checked: boolean,
+    readonly scores: ScoreMeans,
+    readonly judge: { asks: number; failed: number },
+    readonly answer: string | null,
+    readonly cited_document_ids: string[],
+  ) {}
+  get outcomes(): Outcome[] {
+    return column(this.tries, (t, i) => t.outcome(i));
+  }
+  get passes(): boolean[] {
+    return column(this.tries, (t, i) => t.passed(i));
+  }
+  get human(): (boolean | null)[] {
+    return column(this.tries, (t, i) => t.human(i));
+  }
+  get conversation_passes(): (boolean | null)[] {
+    return column(this.tries, (t, i) => t.conversation(i));
+  }
 }
 
 /** The summary group and repeat figures of a key; undefined when the run has no such group. */

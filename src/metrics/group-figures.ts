@@ -16,6 +16,7 @@ import {
   createNumberSample,
   latencyStatsOfSorted,
   meanEstimateOfCounts,
+  sortedUnion,
   proportionEstimate,
   type NumberSample,
 } from './stats.js';
@@ -44,10 +45,20 @@ export interface FigureAccumulator {
   add(observation: Observation): void;
   /** `durationS`: the run's duration, for output_throughput_tokens_per_s (absent: null). */
   figures(durationS?: number | null): GroupFigures;
+  /** Its latency sample of a figure (the values of its ok answers); only of one that keeps its own. */
+  latencySample(figure: LatencyFigure): NumberSample;
 }
 
-/** Creates an empty accumulator. */
-export function createFigureAccumulator(): FigureAccumulator {
+/**
+ * Creates an empty accumulator. `latencyFrom`: accumulators that together take every observation
+ * this one takes (a summary group's categories); its latency figures are then those of their
+ * samples together, and it keeps none of its own: a second copy of every latency value, ~20 MB
+ * of a million-request run whose records are all of one category.
+ */
+export function createFigureAccumulator(
+  options: { latencyFrom?: () => readonly FigureAccumulator[] } = {},
+): FigureAccumulator {
+  const { latencyFrom } = options;
   let requests = 0;
   let passed = 0;
   let checkedRequests = 0;
@@ -63,6 +74,10 @@ export function createFigureAccumulator(): FigureAccumulator {
     LatencyFigure,
     NumberSample
   >;
+  const sortedLatency = (figure: LatencyFigure): Float64Array =>
+    latencyFrom === undefined
+      ? latency[figure].sorted()
+      : sortedUnion(latencyFrom().map((part) => part.latencySample(figure)));
   let gaps: PooledLatency | null = null;
   let outputTokens: number | null = null;
   const scores = new Map<ScoreName, Map<number, number>>(SCORE_NAMES.map((name) => [name, new Map()]));
@@ -109,6 +124,10 @@ export function createFigureAccumulator(): FigureAccumulator {
   };
 
   return {
+    latencySample(figure) {
+      if (latencyFrom !== undefined) throw new Error("metrics/group-figures: its latency samples are its parts'");
+      return latency[figure];
+    },
     add({ figures, headers_ms, expects_documents, passed: didPass, checked, human, question_id }) {
       requests += 1;
       const key = question_id ?? `\u0000${anonymous++}`;
@@ -137,9 +156,11 @@ export function createFigureAccumulator(): FigureAccumulator {
       }
       // Failed requests are counted by outcome only: never mixed into latencies or score means.
       if (figures.outcome !== 'ok') return;
-      for (const figure of LATENCY_FIGURES) {
-        const value = sampleValue(figure, figures, headers_ms);
-        if (value !== null) latency[figure].push(value);
+      if (latencyFrom === undefined) {
+        for (const figure of LATENCY_FIGURES) {
+          const value = sampleValue(figure, figures, headers_ms);
+          if (value !== null) latency[figure].push(value);
+        }
       }
       for (const gap of figures.answer_gaps_ms) (gaps ??= createPooledLatency()).record(gap);
       if (typeof figures.output_tokens === 'number') outputTokens = (outputTokens ?? 0) + figures.output_tokens;
@@ -151,7 +172,7 @@ export function createFigureAccumulator(): FigureAccumulator {
         requests,
         outcomes: { ...outcomes },
         latency: Object.fromEntries(
-          LATENCY_FIGURES.map((f) => [f, latencyStatsOfSorted(latency[f].sorted())]),
+          LATENCY_FIGURES.map((f) => [f, latencyStatsOfSorted(sortedLatency(f))]),
         ) as GroupFigures['latency'],
         answer_gap_ms: gaps?.stats() ?? null,
         // Without repeats the multisets give the same intervals as the clusters, from less memory traffic.

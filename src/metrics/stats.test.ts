@@ -264,6 +264,12 @@ describe('createNumberSample holds its values in chunks (issue 24 §3)', () => {
     for (const v of values) sample.push(v);
     expect(sample.length).toBe(count);
     expectSame(sample.sorted(), values);
+    // sortedValues keeps them as it held them, and gives back the same doubles.
+    const sorted = sample.sortedValues();
+    expect(sorted.length).toBe(count);
+    expectSame(sorted.toFloat64(), values);
+    expectSame(sorted.toFloat64(), values);
+    expect(sample.length).toBe(0);
   });
 
   it('sorted() leaves the sample as it was: later pushes and calls see every value', () => {

@@ -67,6 +67,50 @@ export interface NumberSample {
   push(value: number): void;
   /** The values in ascending order: a new array each call, the sample unchanged. */
   sorted(): Float64Array;
+  /**
+   * The values in ascending order, kept as the sample kept them (4 bytes a value when each is a
+   * whole number of microseconds): what a run's data holds until its comparisons resample it. The
+   * sample is spent (empty) after it.
+   */
+  sortedValues(): SortedValues;
+}
+
+/**
+ * A sample's values in ascending order (NumberSample.sortedValues): doubles, or whole microseconds
+ * (k / 1000 gives back each value to the bit, and the order of the k is the values').
+ */
+export class SortedValues {
+  private constructor(
+    private readonly values: Float64Array | Uint32Array,
+    private readonly micros: boolean,
+  ) {}
+  /** Sorts `values` in place and keeps them. */
+  static of(values: Float64Array | Uint32Array, micros: boolean): SortedValues {
+    values.sort();
+    return new SortedValues(values, micros);
+  }
+  get length(): number {
+    return this.values.length;
+  }
+  /** The values as doubles, ascending: a new array each call. */
+  toFloat64(): Float64Array {
+    if (!this.micros) return (this.values as Float64Array).slice();
+    const out = new Float64Array(this.values.length);
+    for (let i = 0; i < this.values.length; i += 1) out[i] = this.values[i]! / 1000;
+    return out;
+  }
+}
+
+/** Every value of a sample's chunks (all full but the last, `fill` of it), in one array of their kind. */
+function joinChunks(chunks: Uint32Array[] | Float64Array[], fill: number, length: number): Uint32Array | Float64Array {
+  const out = chunks[0] instanceof Uint32Array ? new Uint32Array(length) : new Float64Array(length);
+  let at = 0;
+  for (let c = 0; c < chunks.length; c += 1) {
+    const n = c === chunks.length - 1 ? fill : chunks[c]!.length;
+    out.set(chunks[c]!.subarray(0, n), at);
+    at += n;
+  }
+  return out;
 }
 
 const MAX_MICROS = 2 ** 32 - 1;
@@ -104,9 +148,19 @@ export function createNumberSample(initialCapacity = 64): NumberSample {
     fill = 0;
     return next;
   };
+  const joined = () => joinChunks(micros ?? values!, fill, length);
   return {
     get length() {
       return length;
+    },
+    sortedValues() {
+      const compact = micros !== null;
+      const all = joined();
+      micros = [new Uint32Array(1)];
+      values = null;
+      length = 0;
+      fill = 0;
+      return SortedValues.of(all, compact);
     },
     push(value) {
       if (micros !== null) {
@@ -121,6 +175,7 @@ export function createNumberSample(initialCapacity = 64): NumberSample {
       room(values!, (n) => new Float64Array(n))[fill++] = value;
       length += 1;
     },
+    // Straight into doubles: joined micros and their doubles would both be live (12 bytes a value).
     sorted() {
       const out = new Float64Array(length);
       const chunks = micros ?? values!;
@@ -137,6 +192,18 @@ export function createNumberSample(initialCapacity = 64): NumberSample {
       return out.sort();
     },
   };
+}
+
+/** The values of several samples together, ascending (a new array; one sample: its own sorted()). */
+export function sortedUnion(samples: readonly NumberSample[]): Float64Array {
+  if (samples.length === 1) return samples[0]!.sorted();
+  const out = new Float64Array(samples.reduce((n, sample) => n + sample.length, 0));
+  let at = 0;
+  for (const sample of samples) {
+    out.set(sample.sorted(), at);
+    at += sample.length;
+  }
+  return out.sort();
 }
 
 /**

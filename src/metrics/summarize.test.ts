@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { latencyStats } from './stats.js';
 import type { RequestRecord } from '../records/record.js';
 import { SummarySchema, type Group, type Summary } from '../records/summary.js';
 import { createSummarizer, UNCATEGORISED } from './summarize.js';
@@ -121,6 +122,16 @@ describe('createSummarizer: categories', () => {
     expect(group?.by_category.setup?.pass_rate?.mean).toBe(0.5);
     expect(group?.by_category[UNCATEGORISED]?.pass_rate?.mean).toBe(0);
     expect(group?.by_category.setup?.latency.total_ms?.count).toBe(1);
+  });
+
+  it("takes the group's latencies from its categories' samples: the same statistics as every value at once", () => {
+    const totals = [410.5, 12.25, 97, 3000.125, 55.5, 97, 0.75];
+    const records = totals.map((total_ms, i) =>
+      makeRecord({ question_id: `q${i}`, category: [null, 'a', 'b'][i % 3]!, total_ms }),
+    );
+    const got = summarize(records).groups[0]?.latency.total_ms;
+    expect(got).toEqual(latencyStats(totals));
+    expect(got?.count).toBe(totals.length);
   });
 });
 

@@ -136,13 +136,15 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
     const key = JSON.stringify([record.set, record.mode, modelIndex]);
     let group = groups.get(key);
     if (group === undefined) {
+      const byCategory = new Map<string, FigureAccumulator>();
       group = {
         set: record.set,
         mode: record.mode,
         model_index: modelIndex,
         model_name: null,
-        all: createFigureAccumulator(),
-        byCategory: new Map(),
+        // Every observation of the group goes to one of its categories too: their samples are its.
+        all: createFigureAccumulator({ latencyFrom: () => [...byCategory.values()] }),
+        byCategory,
         byTurn: new Map(),
         conversations: createConversationAccumulator(),
       };
