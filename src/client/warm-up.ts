@@ -225,8 +225,14 @@ async function warmPerPartPath(rounds: number): Promise<void> {
   for (let i = 0; i < rounds; i++) await client.send({ message: 'warm up', stream: true });
 }
 
-/** A dispatcher that answers each request at once with the next of `chunkings`, a status 200 stream. */
-function replayDispatcher(chunkings: readonly (readonly Buffer[])[]): Dispatcher {
+/**
+ * A dispatcher that answers each request at once with the next of `chunkings`, status 200 with
+ * `contentType` (a stream by default); test/bench/send-path.bench.ts replays with it too.
+ */
+export function replayDispatcher(
+  chunkings: readonly (readonly Buffer[])[],
+  contentType = 'text/event-stream',
+): Dispatcher {
   let round = 0;
   const controller: Dispatcher.DispatchController = {
     aborted: false,
@@ -236,7 +242,7 @@ function replayDispatcher(chunkings: readonly (readonly Buffer[])[]): Dispatcher
     pause() {},
     resume() {},
   };
-  const headers = { 'content-type': 'text/event-stream' };
+  const headers = { 'content-type': contentType };
   const replay = {
     dispatch(_request: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
       const chunks = chunkings[round++ % chunkings.length] ?? [];

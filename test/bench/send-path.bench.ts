@@ -16,10 +16,10 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Dispatcher } from 'undici';
 import type * as RunLoadModule from '../../src/app/load/run-load.js';
 import type * as LoadPlanModule from '../../src/plan/load-plan.js';
 import type * as ChatClientModule from '../../src/client/chat-client.js';
+import { replayDispatcher } from '../../src/client/warm-up.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const ROUNDS = 9;
@@ -28,29 +28,6 @@ const fixture = (name: string) => readFileSync(join(ROOT, 'test/bench/fixtures',
 
 /** What one build gives this bench: a function that sends arrival `index` and resolves with its outcome. */
 type Send = (index: number) => Promise<string>;
-
-/** A dispatcher that answers every request at once with `chunks`, status 200 and `contentType`. */
-function replay(chunks: readonly Buffer[], contentType: string): Dispatcher {
-  const controller: Dispatcher.DispatchController = {
-    aborted: false,
-    paused: false,
-    reason: null,
-    abort() {},
-    pause() {},
-    resume() {},
-  };
-  const headers = { 'content-type': contentType };
-  const dispatcher = {
-    dispatch(_request: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-      handler.onRequestStart?.(controller, {});
-      handler.onResponseStart?.(controller, 200, headers, 'OK');
-      for (const chunk of chunks) handler.onResponseData?.(controller, chunk);
-      handler.onResponseEnd?.(controller, {});
-      return true;
-    },
-  };
-  return dispatcher as unknown as Dispatcher;
-}
 
 const lines = (bytes: Buffer): Buffer[] => {
   const out: Buffer[] = [];
@@ -104,7 +81,7 @@ async function sendPath(root: string, scenario: Scenario): Promise<Send> {
   const client = createChatClient({
     baseUrl: 'http://127.0.0.1/api',
     token: 'onyx_pat_chatbench_demo',
-    dispatcher: replay(scenario.chunks, scenario.contentType),
+    dispatcher: replayDispatcher([scenario.chunks], scenario.contentType),
     keepDocuments: false,
   });
   const signal = new AbortController().signal;
