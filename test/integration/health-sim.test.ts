@@ -87,8 +87,10 @@ describe.concurrent('the readiness probe against the simulator', () => {
         TOKENS.demo,
         '--start-rate',
         '12',
+        // 2 s, not 1: under load (test:stress) a 1 s step could end before its probes saw the pool
+        // saturated for 200 ms, in both steps, and the search stopped at max_steps.
         '--step-duration',
-        '1s',
+        '2s',
         '--step-warmup',
         '0s',
         '--max-steps',
