@@ -45,9 +45,10 @@ describe('faults forced by a trigger', () => {
     });
     const r = await ask(server);
     const gaps = r.chunkTimes.slice(1).map((t, i) => t - r.chunkTimes[i]!);
-    // 6000 × 0.05 = 300 ms of silence; token gaps here are ~1 ms. A loaded machine can send the packet
-    // before the stall late, which shortens the gap as the client sees it, so the bound is generous.
-    expect(Math.max(...gaps)).toBeGreaterThan(200);
+    // 6000 × 0.05 = 300 ms of silence; token gaps here are ~1 ms, a heartbeat would come every 50 ms.
+    // A loaded machine can send the packet before the stall late, which shortens the gap as the client
+    // sees it (test:stress saw 181 ms): the bound is a third of the stall, still twice a heartbeat's.
+    expect(Math.max(...gaps)).toBeGreaterThan(100);
     expect(hasStop(r.body)).toBe(true);
     expect(r.body).not.toContain('chat_heartbeat');
   });
