@@ -239,18 +239,20 @@ describe('single model', () => {
   });
 });
 
+/** Two models in one stream (the multi-model describes). */
+const two = { modelNames: ['m0', 'm1'] };
+const multiIds: StreamPart = {
+  kind: 'multi_model_ids',
+  part: {
+    user_message_id: 1,
+    responses: [
+      { message_id: 2, model_name: 'fast' },
+      { message_id: 3, model_name: 'slow' },
+    ],
+  },
+};
+
 describe('multi-model', () => {
-  const two = { modelNames: ['m0', 'm1'] };
-  const multiIds: StreamPart = {
-    kind: 'multi_model_ids',
-    part: {
-      user_message_id: 1,
-      responses: [
-        { message_id: 2, model_name: 'fast' },
-        { message_id: 3, model_name: 'slow' },
-      ],
-    },
-  };
   const base = [
     [2, session],
     [3, multiIds],
@@ -358,17 +360,6 @@ describe('multi-model', () => {
 });
 
 describe('runs of one packet type (looked up once a run)', () => {
-  const two = { modelNames: ['m0', 'm1'] };
-  const multiIds: StreamPart = {
-    kind: 'multi_model_ids',
-    part: {
-      user_message_id: 1,
-      responses: [
-        { message_id: 2, model_name: 'a' },
-        { message_id: 3, model_name: 'b' },
-      ],
-    },
-  };
   it('times each type at its first packet, per request and per model, however the models interleave', () => {
     const f = fold(
       [
