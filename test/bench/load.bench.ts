@@ -19,7 +19,8 @@
  * (d) Timing against a truth server (load/truth.ts): chatbench's and the kit's TTFP/TTFT error against the server's own
  *     log of its writes, at 4 and 20 users (target: median ≤ 1.5 ms, p95 no worse than the kit's). Skipped as (c) is.
  * Flags: --quick (1 round, 1.5 s runs, no autocannon, no rate search, a 14 s kit round: about 1.5 minutes), --skip-cpu,
- * --skip-ramp, --skip-kit, --kit-only, --only TEXT (only the CPU scenarios whose name contains TEXT),
+ * --skip-ramp, --skip-kit, --kit-only, --only TEXT (only the CPU scenarios whose name contains TEXT), --rounds N (the CPU
+ * section's rounds, default 3),
  * --kit-rounds N (default: the rounds of the rest), --kit-together (each kit round runs both tools at once),
  * --skip-truth, --truth-only (only (d)). CHATBENCH_BENCH_BASELINE=DIR (a checkout of an earlier chatbench, with its
  * node_modules) adds that version's load use-case to (a) as the tool `baseline`, in the same rounds, so a change is
@@ -53,7 +54,12 @@ const SKIP_TRUTH = process.argv.includes('--skip-truth');
 const KIT_TOGETHER = process.argv.includes('--kit-together');
 /** `--only TEXT`: the CPU scenarios whose name contains TEXT (e.g. `--only "real token"`). */
 const ONLY = process.argv.includes('--only') ? (process.argv[process.argv.indexOf('--only') + 1] ?? '') : '';
-const ROUNDS = QUICK ? 1 : 3;
+/** `--rounds N`: rounds of the CPU section (default 3; 1 with --quick). On a machine whose runs move by ±15%, 5 steadies the medians. */
+const ROUNDS = process.argv.includes('--rounds')
+  ? Math.max(1, Math.floor(Number(process.argv[process.argv.indexOf('--rounds') + 1])) || 3)
+  : QUICK
+    ? 1
+    : 3;
 const KIT_ROUNDS = process.argv.includes('--kit-rounds')
   ? Number(process.argv[process.argv.indexOf('--kit-rounds') + 1])
   : ROUNDS;
