@@ -23,11 +23,11 @@
  * section's rounds, default 3),
  * --kit-rounds N (default: the rounds of the rest), --kit-together (each kit round runs both tools at once),
  * --skip-truth, --truth-only (only (d)). CHATBENCH_BENCH_BASELINE=DIR (a checkout of an earlier chatbench, with its
- * node_modules) adds that version's load use-case to (a) as the tool `baseline`, in the same rounds, so a change is
+ * node_modules and its dist/ built) adds that version's load use-case to (a) as the tool `baseline`, in the same rounds, so a change is
  * measured before and after in one run (paired ratios chatbench ÷ baseline).
  * Bounded: fixed lists of runs and a deadline. Writes reports/bench/load.json and load.md.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -122,7 +122,10 @@ function hasAutocannon(): boolean {
 const BASELINE = process.env.CHATBENCH_BENCH_BASELINE || null;
 type CpuTool = ToolJob['tool'] | 'baseline';
 
-/** Runs one tool in its own process (load/tool-child.ts of `root`: this checkout, or the baseline's) and reads its result. */
+/**
+ * Runs one tool in its own process (this checkout's load/tool-child.ts; chatbench from the compiled
+ * dist/ of `root`: this checkout, or the baseline's) and reads its result.
+ */
 async function runTool(job: ToolJob, root: string = ROOT): Promise<ToolResult> {
   const dir = mkdtempSync(join(tmpdir(), 'chatbench-tool-'));
   const jobFile = join(dir, 'job.json');
@@ -133,7 +136,7 @@ async function runTool(job: ToolJob, root: string = ROOT): Promise<ToolResult> {
   const cliStart = job.tool === 'chatbench' ? ['--import', join(ROOT, 'test', 'bench', 'load', 'cli-start.mjs')] : [];
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', ...cliStart, join(root, 'test', 'bench', 'load', 'tool-child.ts'), jobFile, resultFile],
+    ['--import', 'tsx', ...cliStart, join(ROOT, 'test', 'bench', 'load', 'tool-child.ts'), jobFile, resultFile],
     { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CHATBENCH_TOOL_ROOT: root } },
   );
   let stderr = '';
@@ -405,6 +408,11 @@ async function planBodies(mode: Mode): Promise<string[]> {
 }
 
 async function main(): Promise<void> {
+  // chatbench is measured from its compiled dist/ (load/tool-child.ts), and the simulator runs from it too.
+  const built = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-cli.mjs')], { stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('bench:load: `node scripts/build-cli.mjs` failed');
+  if (BASELINE !== null && !existsSync(join(BASELINE, 'dist', 'app', 'load', 'run-load.js')))
+    throw new Error(`bench:load: the baseline ${BASELINE} has no dist/: run \`node scripts/build-cli.mjs\` there`);
   const loadBefore = loadavg();
   // --kit-only needs neither (the kit's section starts its own): no idle simulators beside the tools measured.
   const sims = KIT_ONLY

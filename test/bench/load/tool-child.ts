@@ -5,15 +5,19 @@
  * (`floor`, `chatbench`, `autocannon`), the simulator's URL, the mode, rate, duration and
  * connections; the result carries the CPU time this process spent from its first send to its last
  * byte (process.cpuUsage, user + system), what was sent and how late. chatbench runs its real
- * load use-case (runLoad: decode, time, score and write every record) into a temporary run dir.
+ * load use-case (runLoad: decode, time, score and write every record) into a temporary run dir,
+ * from the compiled dist/ of CHATBENCH_TOOL_ROOT (this checkout or the baseline) as the CLI does;
+ * the floor is bundled as plain JavaScript (plain-module.ts: what tsx adds to every named closure).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { prepareLoad, runLoad, LoadSpecSchema } from '../../../src/app/load/run-load.js';
+import { pathToFileURL } from 'node:url';
 import { percentile } from '../../../src/metrics/stats.js';
 import type { Mode } from '../../../src/records/record.js';
-import { runFloor } from '../floor/floor-client.js';
+import type * as RunLoadModule from '../../../src/app/load/run-load.js';
+import type * as FloorModule from '../floor/floor-client.js';
+import { importPlain } from './plain-module.js';
 
 export interface ToolJob {
   readonly tool: 'floor' | 'chatbench' | 'autocannon';
@@ -45,14 +49,27 @@ export interface ToolResult {
 }
 
 const ROOT = resolve(import.meta.dirname, '../../..');
+/** The chatbench measured: this checkout, or the baseline's (CHATBENCH_TOOL_ROOT, set by load.bench.ts). */
+const TOOL_ROOT = process.env.CHATBENCH_TOOL_ROOT ?? ROOT;
+
+/**
+ * chatbench's load use-case as the CLI runs it: tsc's output in TOOL_ROOT/dist (built by
+ * `node scripts/build-cli.mjs`), not the sources through tsx (plain-module.ts says what tsx adds).
+ */
+async function loadChatbench(): Promise<typeof RunLoadModule> {
+  const file = join(TOOL_ROOT, 'dist', 'app', 'load', 'run-load.js');
+  if (!existsSync(file)) throw new Error(`${file} is missing: run \`node scripts/build-cli.mjs\` in ${TOOL_ROOT}`);
+  return (await import(pathToFileURL(file).href)) as typeof RunLoadModule;
+}
 
 async function runChatbench(job: ToolJob): Promise<ToolResult> {
+  const { prepareLoad, runLoad, LoadSpecSchema } = await loadChatbench();
   const prepared = await prepareLoad({
     operation: 'chat',
     mode: job.mode,
     datasetPath: 'datasets/sample.csv',
     setFlags: [],
-    cwd: ROOT,
+    cwd: TOOL_ROOT,
   });
   const spec = LoadSpecSchema.parse({
     operation: 'chat',
@@ -82,7 +99,7 @@ async function runChatbench(job: ToolJob): Promise<ToolResult> {
     tokens: [job.token],
     prepared,
     target: 'service',
-    cwd: ROOT,
+    cwd: TOOL_ROOT,
     outDir,
     signal: new AbortController().signal,
     graceMs: 5000,
@@ -123,6 +140,9 @@ async function runChatbench(job: ToolJob): Promise<ToolResult> {
 }
 
 async function runFloorJob(job: ToolJob): Promise<ToolResult> {
+  // The floor as plain JavaScript too (plain-module.ts), bundled before its CPU is counted.
+  const entry = join(ROOT, 'test', 'bench', 'floor', 'floor-client.ts');
+  const { runFloor } = await importPlain<typeof FloorModule>(ROOT, entry);
   const before = process.cpuUsage();
   const r = await runFloor({
     baseUrl: job.baseUrl,
