@@ -25,10 +25,10 @@ describe('toRecord, one object literal per order of the exchange keys', () => {
     ['an answer', () => [plannedRequest(1), fakeExchange({ answer: 'Hi [[1]].', chat_session_id: 's-1' }), [], 0]],
     ['a failure', () => [plannedRequest(2), fakeExchange({ outcome: 'timeout', error_body: 'x' }), [], 5]],
     [
-      'a later turn (its session from the conversation, its keys optional ones set undefined)',
+      'a later turn (its session from the conversation; an optional key set undefined)',
       () => [
         plannedRequest(3, { conversation: { id: 'c', turn: 2 } } as never),
-        { ...fakeExchange({ chat_session_id: null }), answer_truncated: undefined, tools_used: ['search'] },
+        { ...fakeExchange({ chat_session_id: null }), answer_truncated: undefined as never, tools_used: ['search'] },
         [{ attempt: 1, outcome: 'ok', http_status: 200, error_code: null, retry_after_s: null, total_ms: 3 }],
         1,
         { origin: 'continued', chat_session_id: 'c-1' },
