@@ -20,105 +20,36 @@
 import { RECORD_BOUNDS as B } from './bounds.js';
 import { OUTCOMES, RECORD_VERSION } from './record.js';
 
-type Check = ((value: unknown) => boolean) & {
-  /**
-   * The check as a JavaScript expression over the variable `x` (a plain name), for the code the
-   * object, list and map checks are compiled to; `ref(value)` names a value that code may use. A
-   * check without it is called there: `ref(check)(x)`.
-   */
-  readonly inline?: (x: string, ref: Ref) => string;
-};
-type Ref = (value: unknown) => string;
-
-const inlined = (check: (value: unknown) => boolean, inline: (x: string, ref: Ref) => string): Check =>
-  Object.assign(check, { inline });
-/** `check` applied to the variable `x`, as an expression of compiled code. */
-const expression = (check: Check, x: string, ref: Ref): string =>
-  check.inline ? check.inline(x, ref) : `${ref(check)}(${x})`;
-
-/**
- * A function compiled from the text `write(ref)` returns (an expression: a function), the values
- * it names through `ref` passed in; undefined where code generation from strings is disallowed
- * (--disallow-code-generation-from-strings). The text holds the shapes' keys as JSON string
- * literals, the bounds as numbers, and nothing of the input.
- */
-function compiled(write: (ref: Ref) => string): Check | undefined {
-  const values: unknown[] = [];
-  const ref: Ref = (value) => {
-    const known = values.indexOf(value);
-    return `r${known >= 0 ? known : values.push(value) - 1}`;
-  };
-  const text = write(ref);
-  try {
-    const make = new Function(...values.map((_, i) => `r${i}`), `'use strict'; return ${text};`);
-    return make(...values) as Check;
-  } catch {
-    return undefined;
-  }
-}
+type Check = (value: unknown) => boolean;
 
 const OUTCOME_SET: ReadonlySet<unknown> = new Set(OUTCOMES);
 const SESSIONS: ReadonlySet<unknown> = new Set(['new', 'continued', 'resumed', 'restarted']);
 
 // zod's number refuses NaN and ±Infinity; int() is a safe integer.
-const finite = inlined(
-  (v): v is number => typeof v === 'number' && Number.isFinite(v),
-  (x) => `Number.isFinite(${x})`,
-);
-const nonNegative: Check = inlined(
-  (v) => finite(v) && (v as number) >= 0,
-  (x) => `(Number.isFinite(${x}) && ${x} >= 0)`,
-);
-const int: Check = inlined(
-  (v) => Number.isSafeInteger(v),
-  (x) => `Number.isSafeInteger(${x})`,
-);
-const count: Check = inlined(
-  (v) => Number.isSafeInteger(v) && (v as number) >= 0,
-  (x) => `(Number.isSafeInteger(${x}) && ${x} >= 0)`,
-);
-const bool: Check = inlined(
-  (v) => typeof v === 'boolean',
-  (x) => `(typeof ${x} === "boolean")`,
-);
-const nullable = (check: Check): Check =>
-  inlined(
-    (v) => v === null || check(v),
-    (x, ref) => `(${x} === null || ${expression(check, x, ref)})`,
-  );
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const nonNegative: Check = (v) => finite(v) && v >= 0;
+const int: Check = (v) => Number.isSafeInteger(v);
+const count: Check = (v) => Number.isSafeInteger(v) && (v as number) >= 0;
+const nullable =
+  (check: Check): Check =>
+  (v) =>
+    v === null || check(v);
 /** A field with a zod default (or optional): absent is fine. */
-const orAbsent = (check: Check): Check =>
-  inlined(
-    (v) => v === undefined || check(v),
-    (x, ref) => `(${x} === undefined || ${expression(check, x, ref)})`,
-  );
-const text = (max: number): Check =>
-  inlined(
-    (v) => typeof v === 'string' && v.length <= max,
-    (x) => `(typeof ${x} === "string" && ${x}.length <= ${max})`,
-  );
-/** One of `values` (a set's lookup). */
-const oneOf = (values: ReadonlySet<unknown>): Check =>
-  inlined(
-    (v) => values.has(v),
-    (x, ref) => `${ref(values)}.has(${x})`,
-  );
-const list = (item: Check, max: number = B.listItems): Check =>
-  compiled(
-    (ref) => `function list(v) {
-      if (!Array.isArray(v) || v.length > ${max}) return false;
-      for (let i = 0; i < v.length; i++) {
-        const e = v[i];
-        if (!${expression(item, 'e', ref)}) return false;
-      }
-      return true;
-    }`,
-  ) ??
-  ((v) => {
+const orAbsent =
+  (check: Check): Check =>
+  (v) =>
+    v === undefined || check(v);
+const text =
+  (max: number): Check =>
+  (v) =>
+    typeof v === 'string' && v.length <= max;
+const list =
+  (item: Check, max: number = B.listItems): Check =>
+  (v) => {
     if (!Array.isArray(v) || v.length > max) return false;
     for (let i = 0; i < v.length; i++) if (!item(v[i])) return false;
     return true;
-  });
+  };
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 /** zod's record takes a plain object only (its prototype Object's or none) and checks symbol keys too. */
@@ -128,20 +59,9 @@ const isRecordLike = (v: unknown): v is Record<string, unknown> => {
   return (prototype === Object.prototype || prototype === null) && Object.getOwnPropertySymbols(v).length === 0;
 };
 /** z.record(key, value) with at most `max` entries. */
-const map = (key: Check, value: Check, max: number): Check =>
-  compiled(
-    (ref) => `function map(v) {
-      if (!${ref(isRecordLike)}(v)) return false;
-      let entries = 0;
-      for (const k in v) {
-        if (!Object.hasOwn(v, k)) continue;
-        const e = v[k];
-        if (++entries > ${max} || !${expression(key, 'k', ref)} || !${expression(value, 'e', ref)}) return false;
-      }
-      return true;
-    }`,
-  ) ??
-  ((v) => {
+const map =
+  (key: Check, value: Check, max: number): Check =>
+  (v) => {
     if (!isRecordLike(v)) return false;
     let entries = 0;
     for (const k in v) {
@@ -149,7 +69,7 @@ const map = (key: Check, value: Check, max: number): Check =>
       if (++entries > max || !key(k) || !value(v[k])) return false;
     }
     return true;
-  });
+  };
 const emptyList: Check = (v) => Array.isArray(v) && v.length === 0;
 const emptyObject: Check = (v) => {
   if (!isRecordLike(v)) return false;
@@ -168,31 +88,32 @@ const object = (shape: Readonly<Record<string, Check>>): Check => {
 };
 
 /**
- * object()'s check as a function written for the shape: a property read per key, each its own site,
- * and each key's check written in place (a type test, a length, a bound) or called (a list, a map,
- * an object: each its own compiled function), so V8 reads each key through a monomorphic inline
- * cache and runs no check through a call site that every check shares. The loop below reads every
- * key at one megamorphic site and calls every check from one site; closures made by one combinator
- * (nullable, list…) also shared one call site inside it. The loop cost ~4% of the load generator's
- * busy time at 1,000/s (docs/benchmarks.md, "Session 36"); the closures ~3 µs a record ("Session
- * 37: the record path"). Undefined where code generation from strings is disallowed: the loop then.
+ * object()'s check as a function written for the shape: a property read and a call per key, each its
+ * own site, so V8 reads each key through a monomorphic inline cache and inlines each check, where the
+ * loop below reads every key at one megamorphic site and calls every check from one site. The loop
+ * cost ~4% of the load generator's busy time at 1,000/s (docs/benchmarks.md, "Session 36"). The text
+ * holds the shape's keys as JSON string literals and nothing else of the input; undefined where
+ * code generation from strings is disallowed (--disallow-code-generation-from-strings): the loop then.
  */
 function compiledObject(keys: readonly string[], checks: readonly Check[]): Check | undefined {
-  return compiled((ref) => {
-    const reads = keys.map(
-      (key, i) =>
-        `f = v[${JSON.stringify(key)}]; if (!${expression(checks[i]!, 'f', ref)}) return false; if (f !== undefined) present++;`,
-    );
-    return `function check(v) {
-      if (!${ref(isPlainObject)}(v)) return false;
-      let present = 0;
-      let f;
-      ${reads.join('\n      ')}
-      let own = 0;
-      for (const _ in v) own++;
-      return own === present;
-    }`;
-  });
+  const reads = keys.map(
+    (key, i) => `f = v[${JSON.stringify(key)}]; if (!c${i}(f)) return false; if (f !== undefined) present++;`,
+  );
+  const body = `return function check(v) {
+    if (!isPlainObject(v)) return false;
+    let present = 0;
+    let f;
+    ${reads.join('\n    ')}
+    let own = 0;
+    for (const _ in v) own++;
+    return own === present;
+  };`;
+  try {
+    const make = new Function('isPlainObject', ...keys.map((_, i) => `c${i}`), body) as (...args: unknown[]) => Check;
+    return make(isPlainObject, ...checks);
+  } catch {
+    return undefined;
+  }
 }
 
 /** object()'s check as a loop over the shape's keys. */
@@ -248,17 +169,17 @@ export const SCORES_SHAPE: Readonly<Record<string, Check>> = (() => {
     forbidden_phrases: strings,
     unmatched_patterns: orAbsent(strings),
     forbidden_matches: orAbsent(strings),
-    no_answer_ok: nullable(bool),
-    pass: bool,
+    no_answer_ok: nullable((v) => typeof v === 'boolean'),
+    pass: (v: unknown) => typeof v === 'boolean',
     failed_conditions: orAbsent(strings),
-    checked: orAbsent(bool),
+    checked: orAbsent((v: unknown) => typeof v === 'boolean'),
   });
   return shape;
 })();
 
 /** AnswerFiguresSchema, key for key. */
 export const ANSWER_FIGURES_SHAPE: Readonly<Record<string, Check>> = {
-  outcome: oneOf(OUTCOME_SET),
+  outcome: (v) => OUTCOME_SET.has(v),
   error_code: nullable(id),
   error_message: nullable(message),
   ttfp_ms: ms,
@@ -277,7 +198,7 @@ export const ANSWER_FIGURES_SHAPE: Readonly<Record<string, Check>> = {
   answer_deltas: count,
   answer_chars: count,
   answer: nullable(text(B.answerChars)),
-  answer_truncated: orAbsent(bool),
+  answer_truncated: orAbsent((v) => typeof v === 'boolean'),
   citations: list(citation),
   marker_citations: orAbsent(list(citation)),
   cited_document_ids: list(id),
@@ -305,7 +226,7 @@ export const MODEL_FIGURES_SHAPE: Readonly<Record<string, Check>> = {
 
 export const ATTEMPT_SHAPE: Readonly<Record<string, Check>> = {
   attempt: count,
-  outcome: oneOf(OUTCOME_SET),
+  outcome: (v) => OUTCOME_SET.has(v),
   http_status: nullable(int),
   error_code: nullable(id),
   retry_after_s: nullable(nonNegative),
@@ -326,7 +247,7 @@ export const RECORD_SHAPE: Readonly<Record<string, Check>> = {
   question_id: datasetText,
   conversation: orAbsent(nullable(datasetText)),
   turn: orAbsent(nullable((v) => Number.isSafeInteger(v) && (v as number) > 0)),
-  session: orAbsent(nullable(oneOf(SESSIONS))),
+  session: orAbsent(nullable((v) => SESSIONS.has(v))),
   question: datasetText,
   category: nullable(datasetText),
   set: datasetText,
