@@ -75,16 +75,38 @@ export function checkAnswer(
   const plain = answer === null ? null : plainAnswer(answer);
   // foldText(plain), its NFKC and lower case shared with the reference scores (answer-text.ts).
   const text = answer === null ? null : foldedSpaces(loweredAnswer(answer));
-  const contains = (phrase: string) => text !== null && text.includes(foldedPhrase(phrase));
-  const meaningful = (phrase: string) => foldedPhrase(phrase) !== '';
-  const matches = (pattern: string) => plain !== null && cachedPattern(pattern).test(plain);
   return {
-    missing_phrases: expectations.must_contain.filter((p) => meaningful(p) && !contains(p)),
-    forbidden_phrases: expectations.must_not_contain.filter((p) => meaningful(p) && contains(p)),
-    unmatched_patterns: (expectations.must_match ?? []).filter((p) => !matches(p)),
-    forbidden_matches: (expectations.must_not_match ?? []).filter((p) => matches(p)),
+    missing_phrases: phrasesWhere(expectations.must_contain, text, false),
+    forbidden_phrases: phrasesWhere(expectations.must_not_contain, text, true),
+    unmatched_patterns: patternsWhere(expectations.must_match, plain, false),
+    forbidden_matches: patternsWhere(expectations.must_not_match, plain, true),
     no_answer_ok: expectations.expect_no_answer ? citedCount === 0 : null,
   };
+}
+
+// The two filters below are loops over the question's lists rather than closures made per answer:
+// no function allocated per record, nothing called per phrase beyond the cache's lookup.
+
+/** The meaningful `phrases` (not folding to "") that the folded answer `text` contains (`contained`) or not. */
+function phrasesWhere(phrases: readonly string[], text: string | null, contained: boolean): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < phrases.length; i++) {
+    const phrase = phrases[i]!;
+    const folded = foldedPhrase(phrase);
+    if (folded !== '' && (text !== null && text.includes(folded)) === contained) out.push(phrase);
+  }
+  return out;
+}
+
+/** The `patterns` that the citation-free answer `plain` matches (`matching`) or not; a null answer matches none. */
+function patternsWhere(patterns: readonly string[] | undefined, plain: string | null, matching: boolean): string[] {
+  const out: string[] = [];
+  if (patterns === undefined) return out;
+  for (let i = 0; i < patterns.length; i++) {
+    const pattern = patterns[i]!;
+    if ((plain !== null && cachedPattern(pattern).test(plain)) === matching) out.push(pattern);
+  }
+  return out;
 }
 
 /** The inputs of the pass rule. */
