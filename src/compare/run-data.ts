@@ -2,19 +2,19 @@
  * @module compare/run-data
  * What a comparison or a gate needs from one run, collected in one pass over its records: the
  * Summary (metrics/summarize), the repeat figures (metrics/repeats), per group the latency
- * samples of ok requests, and per question its tries, its per-question score means and the first
- * try's answer (trimmed). Pure: the app streams the records in.
+ * samples of ok requests (the summarizer's own sorted values), and per question its tries, its
+ * per-question score means and the first try's answer (trimmed). Pure: the app streams the records in.
  */
 import { trimText } from '../reports/format.js';
 import { createRepeatsAccumulator, modelPassed, recordPassed, type RepeatsGroup } from '../metrics/repeats.js';
 import { modelChecked, recordChecked } from '../metrics/pass.js';
 import { createSummarizer, type Summarizer } from '../metrics/summarize.js';
 import { createJudgeAskCounter } from '../metrics/group-figures.js';
-import { createNumberSample, type NumberSample, type SortedValues } from '../metrics/stats.js';
+import type { SortedValues } from '../metrics/stats.js';
 import type { AnswerFigures, Mode, Outcome, RequestRecord } from '../records/record.js';
 import type { LoopDelay } from '../records/generator-health.js';
 import { LATENCY_FIGURES, type Group, type LatencyFigure, type Summary } from '../records/summary.js';
-import { SCORE_NAMES, figureKind, sampleValue, type LatencyStat } from '../figures/catalogue.js';
+import { SCORE_NAMES, figureKind, type LatencyStat } from '../figures/catalogue.js';
 import type { QuestionFigures, ScoreMeans } from '../metrics/question-value.js';
 import { answerKey, NO_VERDICTS, recordVerdict, type HumanVerdicts } from '../records/review.js';
 import { column, markOf, Tries } from './tries.js';
@@ -149,8 +149,8 @@ export interface RunCollector {
  * `verdicts`: the run's reviews (records/review), for human_pass_rate; `setOrder`: the plan's set
  * order (summarize); `byTurn` (default true) also collects the run at each turn number.
  * `summarizer`: one the caller fed the same records with the same verdicts and set order (the
- * reports' pass): its finish() and repeats() give RunData's summary and repeats, and the collector
- * keeps neither itself (a summarizer keeps some 1.5 KB a distinct question and a repeats
+ * reports' pass): its finish(), repeats() and latency() give RunData's summary, repeats and
+ * latencies, and the collector keeps none of them itself (a summarizer keeps some 1.5 KB a distinct question and a repeats
  * accumulator some 260 bytes; a second of each gave the same groups).
  */
 export function createRunCollector(
@@ -158,7 +158,7 @@ export function createRunCollector(
     verdicts?: HumanVerdicts;
     setOrder?: readonly string[];
     byTurn?: boolean;
-    summarizer?: Pick<Summarizer, 'finish' | 'repeats'>;
+    summarizer?: Pick<Summarizer, 'finish' | 'repeats' | 'latency'>;
   } = {},
 ): RunCollector {
   const verdicts = options.verdicts ?? NO_VERDICTS;
@@ -173,7 +173,6 @@ export function createRunCollector(
       key: GroupKey;
       model_name: string | null;
       questions: Map<string, QuestionState>;
-      latency: Record<LatencyFigure, NumberSample>;
       conversations: Map<string, ConversationState>;
     }
   >();
@@ -193,13 +192,8 @@ export function createRunCollector(
     const key = { set: record.set, mode: record.mode, model_index };
     const id = groupKeyString(key);
     let group = groups.get(id);
-    if (group === undefined) {
-      const latency = Object.fromEntries(LATENCY_FIGURES.map((f) => [f, createNumberSample()])) as Record<
-        LatencyFigure,
-        NumberSample
-      >;
-      groups.set(id, (group = { key, model_name, questions: new Map(), latency, conversations: new Map() }));
-    }
+    if (group === undefined)
+      groups.set(id, (group = { key, model_name, questions: new Map(), conversations: new Map() }));
     if (model_name !== null && (group.model_name === null || model_name < group.model_name))
       group.model_name = model_name;
     let question = group.questions.get(record.question_id);
@@ -243,11 +237,6 @@ export function createRunCollector(
       state.passed &&= passed;
       if (record.turn === 1) state.first = record.question_id;
       group.conversations.set(conversationKey, state);
-    }
-    if (figures.outcome !== 'ok') return;
-    for (const f of LATENCY_FIGURES) {
-      const value = sampleValue(f, figures, record.headers_ms);
-      if (value !== null) group.latency[f].push(value);
     }
   };
 
@@ -294,16 +283,18 @@ export function createRunCollector(
           if (at !== -1) question!.tries!.setConversation(at, state.passed);
         }
       }
+      const summarized = summarizer ?? options.summarizer!;
       return {
         source,
         loop_delay_ms: loopDelay,
-        summary: (summarizer ?? options.summarizer!).finish(),
+        summary: summarized.finish(),
         repeats: repeats?.finish() ?? options.summarizer!.repeats(),
-        groups: [...groups.values()].map(({ key, model_name, questions, latency }) => ({
+        groups: [...groups.values()].map(({ key, model_name, questions }) => ({
           ...key,
           model_name,
           questions: questionsData(questions, slots),
-          latency: Object.fromEntries(LATENCY_FIGURES.map((f) => [f, latency[f].sortedValues()])) as Record<
+          // The summary's own sorted values (the same keys, the same ok answers): no second copy.
+          latency: Object.fromEntries(LATENCY_FIGURES.map((f) => [f, summarized.latency(key, f)])) as Record<
             LatencyFigure,
             SortedValues
           >,
