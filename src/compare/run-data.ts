@@ -127,10 +127,19 @@ interface QuestionState {
   /** Tries that came before an earlier repeat of theirs (created when one does). */
   pending: Map<number, Try> | null;
   /** The judge's asks over the tries folded in, and those without a verdict. */
-  judge: { asks: number; failed: number };
-  /** The lowest repeat's answer (trimmed) and cited ids. */
-  first: { repeat: number; answer: string | null; cited_document_ids: string[] } | null;
+  judgeAsks: number;
+  judgeFailed: number;
+  /**
+   * The lowest repeat folded in (-1 before the first), its answer (trimmed) and cited ids: fields
+   * of the question's own, not an object of their own (some 40 bytes a distinct question).
+   */
+  firstRepeat: number;
+  firstAnswer: string | null;
+  firstCited: string[];
 }
+
+/** A question's cited ids before its first try is folded in (never changed). */
+const NO_IDS: string[] = [];
 
 /** One conversation (× repeat) of a group: whether every turn passed so far, and its first turn's question. */
 interface ConversationState {
@@ -206,8 +215,11 @@ export function createRunCollector(
         values: [],
         sums: null,
         pending: null,
-        judge: { asks: 0, failed: 0 },
-        first: null,
+        judgeAsks: 0,
+        judgeFailed: 0,
+        firstRepeat: -1,
+        firstAnswer: null,
+        firstCited: NO_IDS,
       };
       group.questions.set(record.question_id, question);
     }
@@ -220,7 +232,7 @@ export function createRunCollector(
       values: figures.outcome === 'ok' ? valuesOf(figures) : null,
       // Only a try that may still be the lowest repeat keeps its answer (the first only ever goes down).
       answer:
-        figures.answer == null || (question.first !== null && record.repeat > question.first.repeat)
+        figures.answer == null || (question.firstRepeat !== -1 && record.repeat > question.firstRepeat)
           ? null
           : trimText(figures.answer, ANSWER_CHARS),
       cited_document_ids: figures.cited_document_ids,
@@ -364,13 +376,16 @@ function judgeAsksOf(figures: AnswerFigures): { judgeAsks: number; judgeFailed: 
 }
 
 function fold(q: QuestionState, slots: Map<string, number>, t: Try): void {
-  q.judge.asks += t.judgeAsks;
-  q.judge.failed += t.judgeFailed;
+  q.judgeAsks += t.judgeAsks;
+  q.judgeFailed += t.judgeFailed;
   const mark = markOf(t.outcome, t.passed, t.human);
   if (q.tries === null) q.tries = new Tries(t.repeat, mark);
   else q.tries.push(t.repeat, mark);
-  if (q.first === null || t.repeat < q.first.repeat)
-    q.first = { repeat: t.repeat, answer: t.answer, cited_document_ids: t.cited_document_ids };
+  if (q.firstRepeat === -1 || t.repeat < q.firstRepeat) {
+    q.firstRepeat = t.repeat;
+    q.firstAnswer = t.answer;
+    q.firstCited = t.cited_document_ids;
+  }
   for (const [name, value] of t.values ?? []) {
     let slot = slots.get(name);
     if (slot === undefined) slots.set(name, (slot = slots.size));
@@ -447,9 +462,10 @@ function toQuestionData(state: QuestionState, scores: ScoreMeans): QuestionData 
     state.tries,
     state.checked,
     scores,
-    { asks: state.judge.asks, failed: state.judge.failed },
-    state.first?.answer ?? null,
-    state.first?.cited_document_ids ?? [],
+    state.judgeAsks,
+    state.judgeFailed,
+    state.firstAnswer,
+    state.firstRepeat === -1 ? [] : state.firstCited,
   );
 }
 
@@ -463,10 +479,15 @@ class QuestionEntry implements QuestionData {
     private readonly tries: Tries | null,
     readonly checked: boolean,
     readonly scores: ScoreMeans,
-    readonly judge: { asks: number; failed: number },
+    private readonly judgeAsks: number,
+    private readonly judgeFailed: number,
     readonly answer: string | null,
     readonly cited_document_ids: string[],
   ) {}
+  /** Made when read (a comparison's judge_error_rate), not an object kept a question. */
+  get judge(): { asks: number; failed: number } {
+    return { asks: this.judgeAsks, failed: this.judgeFailed };
+  }
   get outcomes(): Outcome[] {
     return column(this.tries, (t, i) => t.outcome(i));
   }

@@ -49,14 +49,13 @@ const keyOfList = (list: readonly string[]): string => list.join('\u0000');
 export function createJunitCasesBuilder(): JunitCasesBuilder {
   const suiteTable = createValueTable<readonly [string, Mode]>(([set, mode]) => `${set}\u0000${mode}`);
   const ids = createValueTable<string>((t) => t);
-  const questions = createValueTable<string>((t) => t);
   const reasonLists = createValueTable<string[]>(keyOfList);
   const suite = createColumn((n) => new Uint32Array(n));
   const questionId = createColumn((n) => new Uint32Array(n));
   // A question's text by its id: the one its first case had. A case whose text differs (a dataset
   // that reuses an id) keeps its own, by case index: none in a run of any usual dataset.
-  const questionOf: number[] = [];
-  const otherQuestion = new Map<number, number>();
+  const questionOf: string[] = [];
+  const otherQuestion = new Map<number, string>();
   const repeat = createScaledColumn(1);
   const outcome = createColumn((n) => new Uint8Array(n));
   const pass = createColumn((n) => new Uint8Array(n));
@@ -67,7 +66,7 @@ export function createJunitCasesBuilder(): JunitCasesBuilder {
     const id = questionId.at(i);
     return {
       question_id: ids.at(id),
-      question: questions.at(otherQuestion.get(i) ?? questionOf[id]!),
+      question: otherQuestion.get(i) ?? questionOf[id]!,
       repeat: repeat.at(i)!,
       outcome: OUTCOMES[outcome.at(i)]!,
       pass: pass.at(i) !== FAILED,
@@ -80,9 +79,8 @@ export function createJunitCasesBuilder(): JunitCasesBuilder {
     add(row) {
       if (row.model_index !== null) return;
       const id = ids.id(row.question_id);
-      const question = questions.id(row.question);
-      if (id === questionOf.length) questionOf.push(question);
-      else if (questionOf[id] !== question) otherQuestion.set(questionId.length, question);
+      if (id === questionOf.length) questionOf.push(row.question);
+      else if (questionOf[id] !== row.question) otherQuestion.set(questionId.length, row.question);
       suite.push(suiteTable.id([row.set, row.mode]));
       questionId.push(id);
       repeat.push(row.repeat);

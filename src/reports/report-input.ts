@@ -152,6 +152,8 @@ function createInterner(): Interner {
   return {
     text,
     question(value) {
+      // A question no longer than the cut is its own cut: kept once, not a copy and a map entry.
+      if (value.length <= QUESTION_CHARS) return text(value);
       let short = questions.get(value);
       if (short === undefined) questions.set(value, (short = text(cutQuestion(value))));
       return short;
