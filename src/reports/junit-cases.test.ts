@@ -29,4 +29,25 @@ describe('junit cases as columns', () => {
       })),
     );
   });
+
+  it('order each suite by natural question id, then repeat, then as added, whatever order they came in', () => {
+    const specs = [
+      ['q10', 'a', 1],
+      ['q2', 'a', 2],
+      ['q2', 'b', 0],
+      ['q10', 'a', 0],
+      ['q2', 'a', 0],
+      ['Q2', 'a', 1],
+      ['q1', 'a', 5],
+      ['q2', 'a', 1],
+    ] as const;
+    const builder = createJunitCasesBuilder();
+    for (const [question_id, set, repeat] of specs) for (const row of rowsOf(makeRecord({ question_id, set, repeat }))) builder.add(row);
+    const cases = builder.finish();
+    const named = (suite: { cases: Uint32Array }) => Array.from(suite.cases, (i) => `${cases.at(i).question_id}#${cases.at(i).repeat}`);
+    expect(cases.suites().map((suite) => [suite.set, named(suite)])).toEqual([
+      ['a', ['q1#5', 'q2#0', 'q2#1', 'q2#2', 'Q2#1', 'q10#0', 'q10#1']],
+      ['b', ['q2#0']],
+    ]);
+  });
 });
