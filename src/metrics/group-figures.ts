@@ -40,7 +40,7 @@ export interface Observation {
   question_id?: string | undefined;
 }
 
-/** Accumulates observations; `figures()` may be called at any time. */
+/** Accumulates observations; `figures()` may be called at any time, but no ok observation may follow it (its latencies are sorted then). */
 export interface FigureAccumulator {
   add(observation: Observation): void;
   /** `durationS`: the run's duration, for output_throughput_tokens_per_s (absent: null). */
@@ -49,7 +49,7 @@ export interface FigureAccumulator {
    * The values of a figure over its ok answers, ascending, kept as they were pushed (4 bytes a
    * whole microsecond): the one copy the summary, the run's data (compare/run-data) and report.html's
    * CDFs read. The first call of a figure (or of `figures()`) sorts its sample into them; adding an
-   * observation after it is an error.
+   * ok observation after it is an error.
    */
   sortedLatency(figure: LatencyFigure): SortedValues;
 }

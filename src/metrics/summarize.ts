@@ -47,7 +47,7 @@ export interface Summarizer {
    * A group's values of a latency figure over its ok answers, ascending (metrics/group-figures
    * sortedLatency): the ones its summary figures are computed from, the same object every call, so
    * the run's data and report.html's CDFs keep no copy of their own. Empty for a group with none.
-   * No record may be added after it.
+   * No ok record may be added after it (nor after finish()).
    */
   latency(group: { set: string; mode: Mode; model_index: number | null }, figure: LatencyFigure): SortedValues;
 }
