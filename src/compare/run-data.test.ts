@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { makeRecord, makeScores } from '../../test/fixtures/reports/fixture.js';
 import type { RequestRecord } from '../records/record.js';
 import { scoreMean } from '../metrics/question-value.js';
-import { createRunCollector } from './run-data.js';
+import { createRunCollector, groupKeyString } from './run-data.js';
 
 /** Scores whose sum depends on the order of addition: summed forwards 1.7, backwards 1.7000000000000002. */
 const F1 = [0.1, 0.2, 0.3, 0.4, 0.7];
@@ -73,7 +73,14 @@ describe('createRunCollector: what it keeps per question', () => {
 
   it('takes the summary and repeat figures from the caller’s summarizer when given one, and collects the same questions', () => {
     const own = createRunCollector();
-    const given = createRunCollector({ summarizer: { finish: () => summary, repeats: () => ownData.repeats } });
+    const given = createRunCollector({
+      summarizer: {
+        finish: () => summary,
+        repeats: () => ownData.repeats,
+        latency: (key, figure) =>
+          ownData.groups.find((g) => groupKeyString(g) === groupKeyString(key))!.latency[figure],
+      },
+    });
     for (const record of records()) {
       own.add(record);
       given.add(record);
@@ -84,5 +91,7 @@ describe('createRunCollector: what it keeps per question', () => {
     expect(givenData.summary).toBe(summary);
     expect(givenData.repeats).toBe(ownData.repeats);
     expect(givenData.groups).toEqual(ownData.groups);
+    // The latencies are the summarizer's own values, not a copy.
+    expect(givenData.groups[0]!.latency.total_ms).toBe(ownData.groups[0]!.latency.total_ms);
   });
 });

@@ -2,19 +2,19 @@
  * @module compare/run-data
  * What a comparison or a gate needs from one run, collected in one pass over its records: the
  * Summary (metrics/summarize), the repeat figures (metrics/repeats), per group the latency
- * samples of ok requests, and per question its tries, its per-question score means and the first
- * try's answer (trimmed). Pure: the app streams the records in.
+ * samples of ok requests (the summarizer's own sorted values), and per question its tries, its
+ * per-question score means and the first try's answer (trimmed). Pure: the app streams the records in.
  */
 import { trimText } from '../reports/format.js';
 import { createRepeatsAccumulator, modelPassed, recordPassed, type RepeatsGroup } from '../metrics/repeats.js';
 import { modelChecked, recordChecked } from '../metrics/pass.js';
 import { createSummarizer, type Summarizer } from '../metrics/summarize.js';
 import { createJudgeAskCounter } from '../metrics/group-figures.js';
-import { createNumberSample, type NumberSample, type SortedValues } from '../metrics/stats.js';
+import type { SortedValues } from '../metrics/stats.js';
 import type { AnswerFigures, Mode, Outcome, RequestRecord } from '../records/record.js';
 import type { LoopDelay } from '../records/generator-health.js';
 import { LATENCY_FIGURES, type Group, type LatencyFigure, type Summary } from '../records/summary.js';
-import { SCORE_NAMES, figureKind, sampleValue, type LatencyStat } from '../figures/catalogue.js';
+import { SCORE_NAMES, figureKind, type LatencyStat } from '../figures/catalogue.js';
 import type { QuestionFigures, ScoreMeans } from '../metrics/question-value.js';
 import { answerKey, NO_VERDICTS, recordVerdict, type HumanVerdicts } from '../records/review.js';
 import { column, markOf, Tries } from './tries.js';
@@ -127,10 +127,19 @@ interface QuestionState {
   /** Tries that came before an earlier repeat of theirs (created when one does). */
   pending: Map<number, Try> | null;
   /** The judge's asks over the tries folded in, and those without a verdict. */
-  judge: { asks: number; failed: number };
-  /** The lowest repeat's answer (trimmed) and cited ids. */
-  first: { repeat: number; answer: string | null; cited_document_ids: string[] } | null;
+  judgeAsks: number;
+  judgeFailed: number;
+  /**
+   * The lowest repeat folded in (-1 before the first), its answer (trimmed) and cited ids: fields
+   * of the question's own, not an object of their own (some 40 bytes a distinct question).
+   */
+  firstRepeat: number;
+  firstAnswer: string | null;
+  firstCited: string[];
 }
+
+/** A question's cited ids before its first try is folded in (never changed). */
+const NO_IDS: string[] = [];
 
 /** One conversation (× repeat) of a group: whether every turn passed so far, and its first turn's question. */
 interface ConversationState {
@@ -149,8 +158,8 @@ export interface RunCollector {
  * `verdicts`: the run's reviews (records/review), for human_pass_rate; `setOrder`: the plan's set
  * order (summarize); `byTurn` (default true) also collects the run at each turn number.
  * `summarizer`: one the caller fed the same records with the same verdicts and set order (the
- * reports' pass): its finish() and repeats() give RunData's summary and repeats, and the collector
- * keeps neither itself (a summarizer keeps some 1.5 KB a distinct question and a repeats
+ * reports' pass): its finish(), repeats() and latency() give RunData's summary, repeats and
+ * latencies, and the collector keeps none of them itself (a summarizer keeps some 1.5 KB a distinct question and a repeats
  * accumulator some 260 bytes; a second of each gave the same groups).
  */
 export function createRunCollector(
@@ -158,7 +167,7 @@ export function createRunCollector(
     verdicts?: HumanVerdicts;
     setOrder?: readonly string[];
     byTurn?: boolean;
-    summarizer?: Pick<Summarizer, 'finish' | 'repeats'>;
+    summarizer?: Pick<Summarizer, 'finish' | 'repeats' | 'latency'>;
   } = {},
 ): RunCollector {
   const verdicts = options.verdicts ?? NO_VERDICTS;
@@ -173,7 +182,6 @@ export function createRunCollector(
       key: GroupKey;
       model_name: string | null;
       questions: Map<string, QuestionState>;
-      latency: Record<LatencyFigure, NumberSample>;
       conversations: Map<string, ConversationState>;
     }
   >();
@@ -193,13 +201,8 @@ export function createRunCollector(
     const key = { set: record.set, mode: record.mode, model_index };
     const id = groupKeyString(key);
     let group = groups.get(id);
-    if (group === undefined) {
-      const latency = Object.fromEntries(LATENCY_FIGURES.map((f) => [f, createNumberSample()])) as Record<
-        LatencyFigure,
-        NumberSample
-      >;
-      groups.set(id, (group = { key, model_name, questions: new Map(), latency, conversations: new Map() }));
-    }
+    if (group === undefined)
+      groups.set(id, (group = { key, model_name, questions: new Map(), conversations: new Map() }));
     if (model_name !== null && (group.model_name === null || model_name < group.model_name))
       group.model_name = model_name;
     let question = group.questions.get(record.question_id);
@@ -212,8 +215,11 @@ export function createRunCollector(
         values: [],
         sums: null,
         pending: null,
-        judge: { asks: 0, failed: 0 },
-        first: null,
+        judgeAsks: 0,
+        judgeFailed: 0,
+        firstRepeat: -1,
+        firstAnswer: null,
+        firstCited: NO_IDS,
       };
       group.questions.set(record.question_id, question);
     }
@@ -226,7 +232,7 @@ export function createRunCollector(
       values: figures.outcome === 'ok' ? valuesOf(figures) : null,
       // Only a try that may still be the lowest repeat keeps its answer (the first only ever goes down).
       answer:
-        figures.answer == null || (question.first !== null && record.repeat > question.first.repeat)
+        figures.answer == null || (question.firstRepeat !== -1 && record.repeat > question.firstRepeat)
           ? null
           : trimText(figures.answer, ANSWER_CHARS),
       cited_document_ids: figures.cited_document_ids,
@@ -243,11 +249,6 @@ export function createRunCollector(
       state.passed &&= passed;
       if (record.turn === 1) state.first = record.question_id;
       group.conversations.set(conversationKey, state);
-    }
-    if (figures.outcome !== 'ok') return;
-    for (const f of LATENCY_FIGURES) {
-      const value = sampleValue(f, figures, record.headers_ms);
-      if (value !== null) group.latency[f].push(value);
     }
   };
 
@@ -294,16 +295,18 @@ export function createRunCollector(
           if (at !== -1) question!.tries!.setConversation(at, state.passed);
         }
       }
+      const summarized = summarizer ?? options.summarizer!;
       return {
         source,
         loop_delay_ms: loopDelay,
-        summary: (summarizer ?? options.summarizer!).finish(),
+        summary: summarized.finish(),
         repeats: repeats?.finish() ?? options.summarizer!.repeats(),
-        groups: [...groups.values()].map(({ key, model_name, questions, latency }) => ({
+        groups: [...groups.values()].map(({ key, model_name, questions }) => ({
           ...key,
           model_name,
           questions: questionsData(questions, slots),
-          latency: Object.fromEntries(LATENCY_FIGURES.map((f) => [f, latency[f].sortedValues()])) as Record<
+          // The summary's own sorted values (the same keys, the same ok answers): no second copy.
+          latency: Object.fromEntries(LATENCY_FIGURES.map((f) => [f, summarized.latency(key, f)])) as Record<
             LatencyFigure,
             SortedValues
           >,
@@ -373,13 +376,16 @@ function judgeAsksOf(figures: AnswerFigures): { judgeAsks: number; judgeFailed: 
 }
 
 function fold(q: QuestionState, slots: Map<string, number>, t: Try): void {
-  q.judge.asks += t.judgeAsks;
-  q.judge.failed += t.judgeFailed;
+  q.judgeAsks += t.judgeAsks;
+  q.judgeFailed += t.judgeFailed;
   const mark = markOf(t.outcome, t.passed, t.human);
   if (q.tries === null) q.tries = new Tries(t.repeat, mark);
   else q.tries.push(t.repeat, mark);
-  if (q.first === null || t.repeat < q.first.repeat)
-    q.first = { repeat: t.repeat, answer: t.answer, cited_document_ids: t.cited_document_ids };
+  if (q.firstRepeat === -1 || t.repeat < q.firstRepeat) {
+    q.firstRepeat = t.repeat;
+    q.firstAnswer = t.answer;
+    q.firstCited = t.cited_document_ids;
+  }
   for (const [name, value] of t.values ?? []) {
     let slot = slots.get(name);
     if (slot === undefined) slots.set(name, (slot = slots.size));
@@ -456,9 +462,10 @@ function toQuestionData(state: QuestionState, scores: ScoreMeans): QuestionData 
     state.tries,
     state.checked,
     scores,
-    { asks: state.judge.asks, failed: state.judge.failed },
-    state.first?.answer ?? null,
-    state.first?.cited_document_ids ?? [],
+    state.judgeAsks,
+    state.judgeFailed,
+    state.firstAnswer,
+    state.firstRepeat === -1 ? [] : state.firstCited,
   );
 }
 
@@ -472,10 +479,15 @@ class QuestionEntry implements QuestionData {
     private readonly tries: Tries | null,
     readonly checked: boolean,
     readonly scores: ScoreMeans,
-    readonly judge: { asks: number; failed: number },
+    private readonly judgeAsks: number,
+    private readonly judgeFailed: number,
     readonly answer: string | null,
     readonly cited_document_ids: string[],
   ) {}
+  /** Made when read (a comparison's judge_error_rate), not an object kept a question. */
+  get judge(): { asks: number; failed: number } {
+    return { asks: this.judgeAsks, failed: this.judgeFailed };
+  }
   get outcomes(): Outcome[] {
     return column(this.tries, (t, i) => t.outcome(i));
   }

@@ -12,6 +12,7 @@ import {
   pairedTTestP,
   percentile,
   proportionEstimate,
+  SortedValues,
   studentTCdf,
   studentTQuantile,
 } from './stats.js';
@@ -283,5 +284,36 @@ describe('createNumberSample holds its values in chunks (issue 24 §3)', () => {
       }
       expectSame(sample.sorted(), values);
     }
+  });
+});
+
+describe('SortedValues', () => {
+  const values = (seed: number, n: number) => Array.from({ length: n }, (_, i) => ((i * seed) % 10_007) / 1000);
+  const sortedOf = (list: readonly number[]) => {
+    const sample = createNumberSample();
+    for (const v of list) sample.push(v);
+    return sample.sortedValues();
+  };
+  const read = (sorted: SortedValues) => Array.from({ length: sorted.length }, (_, i) => sorted.at(i));
+
+  it('reads each rank back as the double it stands for, and gives the statistics of the same values to the bit', () => {
+    const list = [...values(7919, 5000), 1 / 3];
+    const sorted = sortedOf(list);
+    expect(read(sorted)).toEqual([...list].sort((a, b) => a - b));
+    expect(sorted.at(sorted.length)).toBeUndefined();
+    expect(latencyStatsOfSorted(sorted)).toEqual(latencyStats(list));
+  });
+
+  it('joins parts into one ascending set of values: whole microseconds kept, a part of doubles makes them doubles', () => {
+    const a = values(7919, 3000);
+    const b = values(104_729, 2000);
+    const one = sortedOf(a);
+    expect(SortedValues.union([one])).toBe(one);
+    const micros = SortedValues.union([sortedOf(a), sortedOf(b)]);
+    expect(read(micros)).toEqual([...a, ...b].sort((x, y) => x - y));
+    expect(latencyStatsOfSorted(micros)).toEqual(latencyStats([...a, ...b]));
+    const mixed = SortedValues.union([sortedOf(a), sortedOf([...b, 2 / 3])]);
+    expect(read(mixed)).toEqual([...a, ...b, 2 / 3].sort((x, y) => x - y));
+    expect(latencyStatsOfSorted(mixed)).toEqual(latencyStats([...a, ...b, 2 / 3]));
   });
 });

@@ -30,12 +30,30 @@ export function latencyStats(values: readonly number[]): LatencyStats | null {
   return latencyStatsOfSorted([...values].sort((a, b) => a - b));
 }
 
+/**
+ * Values in ascending order read by rank: an array, a typed array or a SortedValues (whose
+ * whole microseconds are read back as the doubles they stand for).
+ */
+export interface Ascending {
+  readonly length: number;
+  at(index: number): number | undefined;
+}
+
+/** `percentile` over values read by rank (the same arithmetic, so the same bits). */
+function percentileAt(sorted: Ascending, p: number): number {
+  const rank = Math.min(Math.max(p, 0), 1) * (sorted.length - 1);
+  const lower = Math.floor(rank);
+  const below = sorted.at(lower) ?? Number.NaN;
+  const above = sorted.at(Math.ceil(rank)) ?? Number.NaN;
+  return below + (above - below) * (rank - lower);
+}
+
 /** latencyStats of a sample already sorted ascending (not copied). */
-export function latencyStatsOfSorted(sorted: ArrayLike<number>): LatencyStats | null {
+export function latencyStatsOfSorted(sorted: Ascending): LatencyStats | null {
   if (sorted.length === 0) return null;
-  const at = (p: number) => percentile(sorted, p) ?? Number.NaN;
+  const at = (p: number) => percentileAt(sorted, p);
   let sum = 0;
-  for (let i = 0; i < sorted.length; i += 1) sum += sorted[i]!;
+  for (let i = 0; i < sorted.length; i += 1) sum += sorted.at(i)!;
   return {
     count: sorted.length,
     mean: sum / sorted.length,
@@ -79,7 +97,7 @@ export interface NumberSample {
  * A sample's values in ascending order (NumberSample.sortedValues): doubles, or whole microseconds
  * (k / 1000 gives back each value to the bit, and the order of the k is the values').
  */
-export class SortedValues {
+export class SortedValues implements Ascending {
   private constructor(
     private readonly values: Float64Array | Uint32Array,
     private readonly micros: boolean,
@@ -89,8 +107,30 @@ export class SortedValues {
     values.sort();
     return new SortedValues(values, micros);
   }
+  /**
+   * The values of several together, ascending: one part is itself (no copy); more are joined into
+   * one new array, whole microseconds while every part holds them.
+   */
+  static union(parts: readonly SortedValues[]): SortedValues {
+    if (parts.length === 1) return parts[0]!;
+    const micros = parts.every((part) => part.micros);
+    const length = parts.reduce((n, part) => n + part.length, 0);
+    const out = micros ? new Uint32Array(length) : new Float64Array(length);
+    let at = 0;
+    for (const part of parts) {
+      if (micros || !part.micros) out.set(part.values, at);
+      else for (let i = 0; i < part.length; i += 1) out[at + i] = part.values[i]! / 1000;
+      at += part.length;
+    }
+    return SortedValues.of(out, micros);
+  }
   get length(): number {
     return this.values.length;
+  }
+  /** The value at rank `index` as a double (k / 1000 for whole microseconds); undefined past the end. */
+  at(index: number): number | undefined {
+    const value = this.values[index];
+    return value === undefined || !this.micros ? value : value / 1000;
   }
   /** The values as doubles, ascending: a new array each call. */
   toFloat64(): Float64Array {
@@ -192,18 +232,6 @@ export function createNumberSample(initialCapacity = 64): NumberSample {
       return out.sort();
     },
   };
-}
-
-/** The values of several samples together, ascending (a new array; one sample: its own sorted()). */
-export function sortedUnion(samples: readonly NumberSample[]): Float64Array {
-  if (samples.length === 1) return samples[0]!.sorted();
-  const out = new Float64Array(samples.reduce((n, sample) => n + sample.length, 0));
-  let at = 0;
-  for (const sample of samples) {
-    out.set(sample.sorted(), at);
-    at += sample.length;
-  }
-  return out.sort();
 }
 
 /**

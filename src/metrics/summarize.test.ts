@@ -334,3 +334,17 @@ describe('createSummarizer: questions that expect nothing (issue 27)', () => {
     expect(group).toMatchObject({ pass_rate: { mean: 1, n: 1 }, unchecked_questions: 0 });
   });
 });
+
+describe('a group’s latency values', () => {
+  it('are the ones its figures come from, one object for every caller, and no record may follow them', () => {
+    const summarizer = createSummarizer();
+    const records = [makeRecord({ total_ms: 300 }), makeRecord({ total_ms: 100, category: 'other' }), failed({})];
+    for (const record of records) summarizer.add(record);
+    const [group] = summarizer.finish().groups;
+    const values = summarizer.latency(group!, 'total_ms');
+    expect(Array.from({ length: values.length }, (_, i) => values.at(i))).toEqual([100, 300]);
+    expect(summarizer.latency(group!, 'total_ms')).toBe(values);
+    expect(summarizer.latency({ ...group!, set: 'none' }, 'total_ms').length).toBe(0);
+    expect(() => summarizer.add(makeRecord({ total_ms: 200 }))).toThrow(/after its latencies were sorted/);
+  });
+});

@@ -9,9 +9,11 @@ import {
   emptyOutcomeCounts,
   SUMMARY_VERSION,
   type Group,
+  type LatencyFigure,
   type RepeatFigures,
   type Summary,
 } from '../records/summary.js';
+import { SortedValues } from './stats.js';
 import { createRepeatsAccumulator, type RepeatsGroup } from './repeats.js';
 import type { LoopDelay } from '../records/generator-health.js';
 import { bannerLines, judgeBanner, uncheckedBanner } from './banner.js';
@@ -29,6 +31,9 @@ import { createConversationAccumulator, type ConversationAccumulator } from './c
 import { modelChecked, modelPassed, recordChecked, recordPassed } from './pass.js';
 import { answerKey, NO_VERDICTS, recordVerdict, type HumanVerdicts } from '../records/review.js';
 
+/** A group's values of a figure none of its answers had. */
+const NO_VALUES = SortedValues.of(new Uint32Array(0), true);
+
 /** The category key of records whose category is null. */
 export const UNCATEGORISED = 'uncategorised';
 
@@ -38,6 +43,13 @@ export interface Summarizer {
   finish(): Summary;
   /** The repeat figures of every group (metrics/repeats), those finish() reads, computed once. */
   repeats(): RepeatsGroup[];
+  /**
+   * A group's values of a latency figure over its ok answers, ascending (metrics/group-figures
+   * sortedLatency): the ones its summary figures are computed from, the same object every call, so
+   * the run's data and report.html's CDFs keep no copy of their own. Empty for a group with none.
+   * No ok record may be added after it (nor after finish()).
+   */
+  latency(group: { set: string; mode: Mode; model_index: number | null }, figure: LatencyFigure): SortedValues;
 }
 
 interface GroupState {
@@ -220,6 +232,11 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
           setModels.set(record.set, (models = { asked: record.model_asked, answered: new Set() }));
         for (const name of record.model_answered ?? []) models.answered.add(name);
       }
+    },
+    latency(group, figure) {
+      return (
+        groups.get(JSON.stringify([group.set, group.mode, group.model_index]))?.all.sortedLatency(figure) ?? NO_VALUES
+      );
     },
     finish() {
       const hasTimes = Number.isFinite(firstSentMs);

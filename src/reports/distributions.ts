@@ -1,10 +1,11 @@
 /**
  * @module reports/distributions
  * The latency CDFs of report.html, per column (set × mode, or one model) and figure: the values of
- * ok requests kept as numbers only (8 bytes a value, metrics/stats NumberSample) while the records
- * stream past, then thinned to CDF_POINTS step points each. The report keeps the points, never rows.
+ * ok requests kept as numbers only (metrics/stats NumberSample) while the records stream past, or
+ * read from the summary's own sorted values when the caller has them (`valuesOf`), then thinned to
+ * CDF_POINTS step points each. The report keeps the points, never rows.
  */
-import { createNumberSample, type NumberSample } from '../metrics/stats.js';
+import { createNumberSample, type Ascending, type NumberSample } from '../metrics/stats.js';
 import type { ReportRow } from './report-row.js';
 
 /** At most this many points per line (the extremes always kept). */
@@ -38,12 +39,12 @@ export function cdfPoints(values: ArrayLike<number>, maxPoints = CDF_POINTS): Cd
 }
 
 /** cdfPoints of values already ascending. */
-export function cdfPointsOfSorted(sorted: ArrayLike<number>, maxPoints = CDF_POINTS): CdfPoint[] {
+export function cdfPointsOfSorted(sorted: Ascending, maxPoints = CDF_POINTS): CdfPoint[] {
   const n = sorted.length;
   if (n === 0) return [];
   const keep = Math.max(2, maxPoints - 1);
   const ranks = n <= keep ? Array.from({ length: n }, (_, i) => i) : Array.from({ length: keep }, (_, j) => Math.round((j * (n - 1)) / (keep - 1)));
-  return [[sorted[0]!, 0], ...[...new Set(ranks)].map((i): CdfPoint => [sorted[i]!, (i + 1) / n])];
+  return [[sorted.at(0)!, 0], ...[...new Set(ranks)].map((i): CdfPoint => [sorted.at(i)!, (i + 1) / n])];
 }
 
 export interface DistributionsBuilder {
@@ -51,7 +52,51 @@ export interface DistributionsBuilder {
   finish(): Distributions;
 }
 
-export function createDistributionsBuilder(): DistributionsBuilder {
+/** A column as its rows and its summary group name it. */
+export interface Column {
+  readonly set: string;
+  readonly mode: ReportRow['mode'];
+  readonly model_index: number | null;
+}
+
+/**
+ * The values of a column's figure over its ok rows, ascending (a summary group's sorted latencies,
+ * metrics/summarize `latency`): read once the rows are all in.
+ */
+export type ColumnValues = (column: Column, figure: CdfFigure) => Ascending;
+
+/**
+ * `valuesOf`: where the columns' values are kept already (the reports' pass: the summary's), so
+ * that the builder notes only which columns have ok rows; without it, it keeps a sample of each.
+ */
+export function createDistributionsBuilder(valuesOf?: ColumnValues): DistributionsBuilder {
+  return valuesOf === undefined ? createSampledDistributions() : createColumnDistributions(valuesOf);
+}
+
+function createColumnDistributions(valuesOf: ColumnValues): DistributionsBuilder {
+  const columns = new Map<string, Column>();
+  return {
+    add(row) {
+      if (row.outcome !== 'ok') return;
+      const key = columnKey(row);
+      if (!columns.has(key)) columns.set(key, { set: row.set, mode: row.mode, model_index: row.model_index });
+    },
+    finish() {
+      const lines = new Map<string, Partial<Record<CdfFigure, CdfLine>>>();
+      for (const [key, column] of columns) {
+        const figures: Partial<Record<CdfFigure, CdfLine>> = {};
+        for (const figure of CDF_FIGURES) {
+          const values = valuesOf(column, figure);
+          if (values.length > 0) figures[figure] = { points: cdfPointsOfSorted(values), n: values.length };
+        }
+        lines.set(key, figures);
+      }
+      return lines;
+    },
+  };
+}
+
+function createSampledDistributions(): DistributionsBuilder {
   const samples = new Map<string, Record<CdfFigure, NumberSample>>();
   return {
     add(row) {

@@ -1,13 +1,14 @@
 /**
  * @module reports/junit-cases
  * junit.xml's testcases, one per request (the request-level report row), kept as columns of
- * numbers with their texts shared (columns.ts): about 30 bytes a request, where a row object took
- * about 290. The order junit.xml wants (suites in the run's set order, cases by natural question
- * id then repeat) is computed at the end on indexes.
+ * numbers with their texts shared (columns.ts): 22 bytes a request (a question's text found by its
+ * id, the repeat and the time as whole numbers), where a row object took about 290. The order
+ * junit.xml wants (suites in the run's set order, cases by natural question id then repeat) is
+ * computed at the end on indexes.
  */
 import type { Mode, Outcome } from '../records/record.js';
 import { OUTCOMES } from '../records/record.js';
-import { createColumn, createValueTable, fromCell, toCell } from './columns.js';
+import { createColumn, createScaledColumn, createValueTable } from './columns.js';
 import { naturalCompare } from './format.js';
 import type { ReportRow } from './report-row.js';
 
@@ -45,39 +46,69 @@ const UNCHECKED_PASS = 2;
 
 const keyOfList = (list: readonly string[]): string => list.join('\u0000');
 
+/**
+ * `cases` (in the order added) by rank, then repeat, then the order added: a counting sort on the
+ * rank, then each rank's few cases by repeat. A comparison sort of a suite's cases copied them
+ * all into the heap as numbers, twice (some 14 MB at a million cases, at the reports' peak).
+ */
+function byRank(cases: Uint32Array, rankOf: (c: number) => number, ranks: number, repeatOf: (c: number) => number): Uint32Array {
+  const starts = new Uint32Array(ranks + 1);
+  for (const c of cases) starts[rankOf(c) + 1]! += 1;
+  for (let r = 0; r < ranks; r += 1) starts[r + 1]! += starts[r]!;
+  const next = starts.slice(0, ranks);
+  const out = new Uint32Array(cases.length);
+  for (const c of cases) out[next[rankOf(c)]!++] = c;
+  for (let r = 0; r < ranks; r += 1) {
+    const run = out.subarray(starts[r]!, starts[r + 1]!);
+    let ordered = true;
+    for (let i = 1; i < run.length && ordered; i += 1) ordered = repeatOf(run[i - 1]!) <= repeatOf(run[i]!);
+    // Stable by the order added already; the repeats are usually in order too.
+    if (!ordered) run.sort((a, b) => repeatOf(a) - repeatOf(b) || a - b);
+  }
+  return out;
+}
+
 export function createJunitCasesBuilder(): JunitCasesBuilder {
   const suiteTable = createValueTable<readonly [string, Mode]>(([set, mode]) => `${set}\u0000${mode}`);
-  const texts = createValueTable<string>((t) => t);
+  const ids = createValueTable<string>((t) => t);
   const reasonLists = createValueTable<string[]>(keyOfList);
   const suite = createColumn((n) => new Uint32Array(n));
   const questionId = createColumn((n) => new Uint32Array(n));
-  const question = createColumn((n) => new Uint32Array(n));
-  const repeat = createColumn((n) => new Float64Array(n));
+  // A question's text by its id: the one its first case had. A case whose text differs (a dataset
+  // that reuses an id) keeps its own, by case index: none in a run of any usual dataset.
+  const questionOf: string[] = [];
+  const otherQuestion = new Map<number, string>();
+  const repeat = createScaledColumn(1);
   const outcome = createColumn((n) => new Uint8Array(n));
   const pass = createColumn((n) => new Uint8Array(n));
-  const total = createColumn((n) => new Float64Array(n));
+  const total = createScaledColumn(1000);
   const reasons = createColumn((n) => new Uint32Array(n));
   let repeats = false;
-  const at = (i: number): JunitCase => ({
-    question_id: texts.at(questionId.at(i)),
-    question: texts.at(question.at(i)),
-    repeat: repeat.at(i),
-    outcome: OUTCOMES[outcome.at(i)]!,
-    pass: pass.at(i) !== FAILED,
-    checked: pass.at(i) !== UNCHECKED_PASS,
-    total_ms: fromCell(total.at(i)),
-    reasons: reasonLists.at(reasons.at(i)),
-  });
+  const at = (i: number): JunitCase => {
+    const id = questionId.at(i);
+    return {
+      question_id: ids.at(id),
+      question: otherQuestion.get(i) ?? questionOf[id]!,
+      repeat: repeat.at(i)!,
+      outcome: OUTCOMES[outcome.at(i)]!,
+      pass: pass.at(i) !== FAILED,
+      checked: pass.at(i) !== UNCHECKED_PASS,
+      total_ms: total.at(i),
+      reasons: reasonLists.at(reasons.at(i)),
+    };
+  };
   return {
     add(row) {
       if (row.model_index !== null) return;
+      const id = ids.id(row.question_id);
+      if (id === questionOf.length) questionOf.push(row.question);
+      else if (questionOf[id] !== row.question) otherQuestion.set(questionId.length, row.question);
       suite.push(suiteTable.id([row.set, row.mode]));
-      questionId.push(texts.id(row.question_id));
-      question.push(texts.id(row.question));
+      questionId.push(id);
       repeat.push(row.repeat);
       outcome.push(OUTCOMES.indexOf(row.outcome as Outcome));
       pass.push(row.pass ? (row.checked ? PASSED : UNCHECKED_PASS) : FAILED);
-      total.push(toCell(row.total_ms));
+      total.push(row.total_ms);
       reasons.push(reasonLists.id(row.reasons));
       if (row.repeat > 0) repeats = true;
     },
@@ -88,16 +119,16 @@ export function createJunitCasesBuilder(): JunitCasesBuilder {
         at,
         repeats,
         suites() {
-          // Natural order of the question ids, once per distinct id: cases then sort on integers.
-          const ids = new Uint32Array(length);
-          for (let i = 0; i < length; i += 1) ids[i] = questionId.at(i);
-          const distinct = [...new Set(ids)].sort((a, b) => naturalCompare(texts.at(a), texts.at(b)));
-          const rankOfId = new Uint32Array(texts.size);
+          // Natural order of the question ids, once per distinct id (every id of the table has a
+          // case): cases then sort on integers.
+          const distinct = Array.from({ length: ids.size }, (_, id) => id).sort((a, b) =>
+            naturalCompare(ids.at(a), ids.at(b)),
+          );
+          const rankOfId = new Uint32Array(ids.size);
           distinct.forEach((id, i) => {
             const previous = distinct[i - 1];
-            rankOfId[id] = previous !== undefined && naturalCompare(texts.at(previous), texts.at(id)) === 0 ? rankOfId[previous]! : i;
+            rankOfId[id] = previous !== undefined && naturalCompare(ids.at(previous), ids.at(id)) === 0 ? rankOfId[previous]! : i;
           });
-          const rank = ids.map((id) => rankOfId[id]!);
           const sizes = new Uint32Array(suiteTable.size);
           for (let i = 0; i < length; i += 1) sizes[suite.at(i)]! += 1;
           const members = Array.from(sizes, (size) => ({ cases: new Uint32Array(size), filled: 0 }));
@@ -107,8 +138,7 @@ export function createJunitCasesBuilder(): JunitCasesBuilder {
           }
           return members.map((m, s) => {
             const [set, mode] = suiteTable.at(s);
-            m.cases.sort((a, b) => rank[a]! - rank[b]! || repeat.at(a) - repeat.at(b) || a - b);
-            return { set, mode, cases: m.cases };
+            return { set, mode, cases: byRank(m.cases, (c) => rankOfId[questionId.at(c)]!, ids.size, (c) => repeat.at(c)!) };
           });
         },
       };

@@ -10,7 +10,7 @@ import type { Verdict } from '../verdict/index.js';
 import { z } from 'zod';
 import type { RequestRecord } from '../records/record.js';
 import type { Summary } from '../records/summary.js';
-import { createDistributionsBuilder, type Distributions } from './distributions.js';
+import { createDistributionsBuilder, type ColumnValues, type Distributions } from './distributions.js';
 import { createJunitCasesBuilder, type JunitCases } from './junit-cases.js';
 import { createPassGridBuilder, type PassGridData } from './pass-grid-data.js';
 import { modelChecked, modelPassed, recordChecked } from '../metrics/pass.js';
@@ -59,9 +59,10 @@ export interface RowsCollector {
   finish(): Pick<ReportInput, 'junit' | 'distributions' | 'grid'>;
 }
 
-export function createRowsCollector(): RowsCollector {
+/** `latencyOf`: where the columns' latency values are kept already (reports/distributions). */
+export function createRowsCollector(latencyOf?: ColumnValues): RowsCollector {
   const junit = createJunitCasesBuilder();
-  const distributions = createDistributionsBuilder();
+  const distributions = createDistributionsBuilder(latencyOf);
   const grid = createPassGridBuilder();
   return {
     add(row) {
@@ -81,6 +82,11 @@ export interface ReportInputOptions {
   version?: string;
   run_dir?: string;
   service?: string;
+  /**
+   * The columns' latency values, ascending, once every record is in (the summarizer's,
+   * metrics/summarize `latency`): report.html's CDFs read them instead of keeping a copy.
+   */
+  latencyOf?: ColumnValues;
 }
 
 export interface ReportInputBuilder {
@@ -93,7 +99,7 @@ export interface ReportInputBuilder {
 /** Creates the streaming builder of a ReportInput. */
 export function createReportInputBuilder(options: ReportInputOptions = {}): ReportInputBuilder {
   const limit = Math.max(0, Math.floor(options.worst ?? DEFAULT_WORST));
-  const rows = createRowsCollector();
+  const rows = createRowsCollector(options.latencyOf);
   const worst: Array<{ rank: WorstRank; record: RequestRecord }> = [];
   const shared = createInterner();
   return {
@@ -146,6 +152,8 @@ function createInterner(): Interner {
   return {
     text,
     question(value) {
+      // A question no longer than the cut is its own cut: kept once, not a copy and a map entry.
+      if (value.length <= QUESTION_CHARS) return text(value);
       let short = questions.get(value);
       if (short === undefined) questions.set(value, (short = text(cutQuestion(value))));
       return short;

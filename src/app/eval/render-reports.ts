@@ -171,6 +171,8 @@ async function readRun(
     version: options.version,
     title: options.title ?? 'chatbench evaluation',
     ...(service ? { service: describeService(service) } : {}),
+    // report.html's CDFs read the summary's sorted latencies: no third copy of every value.
+    latencyOf: (column, figure) => summarizer.latency(column, figure),
   });
   const countTokens = createTokenCounting(await setEncodings(dir));
   // What the verdict's comparisons and gates read (compare/run-data), collected in this pass and
@@ -183,7 +185,11 @@ async function readRun(
   const run = createRunCollector({
     verdicts: reviews.verdicts,
     setOrder,
-    summarizer: { finish: summarize, repeats: () => summarizer.repeats() },
+    summarizer: {
+      finish: summarize,
+      repeats: () => summarizer.repeats(),
+      latency: (group, f) => summarizer.latency(group, f),
+    },
   });
   const csvPath = join(dir, 'results.csv');
   const csvOut = createAtomicStream(csvPath);
