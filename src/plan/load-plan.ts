@@ -227,6 +227,7 @@ function chatTemplate(
         input.conversations === true && row.conversation !== null
           ? { id: row.conversation, turn: row.turn ?? 1, turns, follows: null, continue_with: set.continue_with ?? 0 }
           : null,
+      unit: 0, // set per arrival (createLoadPlan's `at`), last as an arrival's request has it
     },
   };
 }
@@ -249,6 +250,7 @@ function urlTemplates(input: Extract<LoadPlanInput, { operation: 'open-urls' }>)
       model_names: null,
       body: { message: url, stream: false },
       expectations: { expected_document_ids: [], must_contain: [], must_not_contain: [], expect_no_answer: false },
+      unit: 0, // set per arrival (createLoadPlan's `at`)
     },
   }));
 }
