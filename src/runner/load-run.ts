@@ -18,6 +18,7 @@ import { retryPolicyOf, sendWithRetries, toLoadRecord, type LoadRetryOptions, ty
 import type { LoadTarget } from './load-target.js';
 import { seededRandom } from './retry.js';
 import { setLongTimeout } from './sleep.js';
+import { MAX_TIMER_MS } from '../util/limits.js';
 import { noteSending } from './young-generation.js';
 import type { TokenPool } from './token-pool.js';
 import type { UnscoredRecord } from './unscored-record.js';
@@ -190,9 +191,13 @@ export function createLoadRun(options: LoadRunOptions) {
     /** Sleeps until `at` on the monotonic clock (Infinity: until the run stops), waking early when the run stops. */
     sleepUntil(at: number): Promise<void> {
       return new Promise((resolve) => {
-        let cancel: (() => void) | undefined;
+        // A plain timer for any wait Node's timers hold (the open loop's, every arrival ahead of
+        // its time): setLongTimeout's chain, two closures more per arrival, only beyond that.
+        let timer: NodeJS.Timeout | undefined;
+        let cancelLong: (() => void) | undefined;
         const wake = () => {
-          cancel?.();
+          if (timer !== undefined) clearTimeout(timer);
+          cancelLong?.();
           wakers.delete(wake);
           resolve();
         };
@@ -200,9 +205,13 @@ export function createLoadRun(options: LoadRunOptions) {
         // whole-millisecond time, which lags this clock by however long the current tick has run
         // (a busy machine's long tick woke a conversation turn before its schedule: queue_ms < 0).
         const arm = () => {
+          timer = undefined;
           const remaining = at - now();
           if (remaining <= 0 || stopping.aborted) return wake();
-          cancel = Number.isFinite(remaining) ? setLongTimeout(arm, Math.ceil(remaining)) : undefined;
+          if (!Number.isFinite(remaining)) return; // until the run stops
+          const ms = Math.ceil(remaining);
+          if (ms <= MAX_TIMER_MS) timer = setTimeout(arm, ms);
+          else cancelLong = setLongTimeout(arm, ms);
         };
         wakers.add(wake);
         arm();
