@@ -175,8 +175,8 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
           wallClock,
           signal,
           timers: options.timers ?? GLOBAL_TIMERS,
-          done: (exchange) =>
-            resolve(redactExchange(exchange, body.mcp_headers ? secretsOf(body, token, extraSecrets) : plainSecrets)),
+          secrets: body.mcp_headers ? secretsOf(body, token, extraSecrets) : plainSecrets,
+          done: resolve,
         });
         attempt.start(dispatcher, {
           origin,
@@ -219,6 +219,9 @@ interface AttemptOptions {
   now: () => number;
   wallClock: () => number;
   signal: AbortSignal | undefined;
+  /** What the server's texts must not carry back (redact.ts): taken out of the exchange before `done`. */
+  secrets: readonly string[];
+  /** Called once with the attempt's exchange, redacted. */
   done: (exchange: Exchange) => void;
 }
 
@@ -454,7 +457,7 @@ class Attempt implements Dispatcher.DispatchHandler {
       started_at: this.startedAt,
     });
     if (figures.error_message !== null) exchange.error_message = truncateText(figures.error_message);
-    this.o.done(exchange);
+    this.o.done(redactExchange(exchange, this.o.secrets));
   }
 }
 

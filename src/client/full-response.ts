@@ -97,15 +97,18 @@ export function fullResponseFigures(
 /** Trimmed link → document id of every document given (top_documents, then each tool call's search_docs); the first one wins. */
 function documentLinks(r: ChatFullResponse): Map<string, string> {
   const links = new Map<string, string>();
-  const add = (documents: ChatFullResponse['top_documents']) => {
-    for (const d of documents) {
-      const link = d.link?.trim();
-      if (link && !links.has(link)) links.set(link, d.document_id);
-    }
-  };
-  add(r.top_documents);
-  for (const call of r.tool_calls) if (call.search_docs) add(call.search_docs);
+  addLinks(links, r.top_documents);
+  for (const call of r.tool_calls) if (call.search_docs) addLinks(links, call.search_docs);
   return links;
+}
+
+// A module function, not a closure per answer: bench:load runs the source through tsx, whose
+// keepNames wraps every named closure in a __name call each time it is created.
+function addLinks(links: Map<string, string>, documents: ChatFullResponse['top_documents']): void {
+  for (const d of documents) {
+    const link = d.link?.trim();
+    if (link && !links.has(link)) links.set(link, d.document_id);
+  }
 }
 
 /** The tools' canonical names, each once, in order of first call (records/tools.ts). */
