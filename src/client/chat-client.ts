@@ -250,8 +250,6 @@ class Attempt implements Dispatcher.DispatchHandler {
   private statusInfo: ReturnType<typeof statusFigures> | undefined;
   private silenceTimer: unknown;
   private lastHeard = 0;
-  private readonly onAbortSignal = () =>
-    this.fail({ outcome: 'cancelled', error_code: null, error_message: 'cancelled by the caller' });
   private unwatchAbort: (() => void) | undefined;
 
   constructor(private readonly o: AttemptOptions) {}
@@ -260,10 +258,11 @@ class Attempt implements Dispatcher.DispatchHandler {
     if (this.o.signal?.aborted) {
       this.sent = this.o.now();
       this.startedAt = new Date(this.o.wallClock()).toISOString();
-      this.onAbortSignal();
+      this.cancelByCaller();
       return;
     }
-    if (this.o.signal) this.unwatchAbort = watchAbort(this.o.signal, this.onAbortSignal);
+    // An unnamed arrow, not a class field: tsx (bench:load runs the source) wraps a named one per attempt.
+    if (this.o.signal) this.unwatchAbort = watchAbort(this.o.signal, () => this.cancelByCaller());
     this.armSilence();
     this.startedAt = new Date(this.o.wallClock()).toISOString();
     this.sent = this.o.now();
@@ -272,6 +271,11 @@ class Attempt implements Dispatcher.DispatchHandler {
     } catch (error) {
       this.fail(networkFailure(error));
     }
+  }
+
+  /** The caller's signal aborted: the attempt ends as cancelled. */
+  private cancelByCaller(): void {
+    this.fail({ outcome: 'cancelled', error_code: null, error_message: 'cancelled by the caller' });
   }
 
   /**
