@@ -175,8 +175,8 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
           wallClock,
           signal,
           timers: options.timers ?? GLOBAL_TIMERS,
-          done: (exchange) =>
-            resolve(redactExchange(exchange, body.mcp_headers ? secretsOf(body, token, extraSecrets) : plainSecrets)),
+          secrets: body.mcp_headers ? secretsOf(body, token, extraSecrets) : plainSecrets,
+          done: resolve,
         });
         attempt.start(dispatcher, {
           origin,
@@ -219,6 +219,9 @@ interface AttemptOptions {
   now: () => number;
   wallClock: () => number;
   signal: AbortSignal | undefined;
+  /** What the server's texts must not carry back (redact.ts): taken out of the exchange before `done`. */
+  secrets: readonly string[];
+  /** Called once with the attempt's exchange, redacted. */
   done: (exchange: Exchange) => void;
 }
 
@@ -247,8 +250,6 @@ class Attempt implements Dispatcher.DispatchHandler {
   private statusInfo: ReturnType<typeof statusFigures> | undefined;
   private silenceTimer: unknown;
   private lastHeard = 0;
-  private readonly onAbortSignal = () =>
-    this.fail({ outcome: 'cancelled', error_code: null, error_message: 'cancelled by the caller' });
   private unwatchAbort: (() => void) | undefined;
 
   constructor(private readonly o: AttemptOptions) {}
@@ -257,10 +258,11 @@ class Attempt implements Dispatcher.DispatchHandler {
     if (this.o.signal?.aborted) {
       this.sent = this.o.now();
       this.startedAt = new Date(this.o.wallClock()).toISOString();
-      this.onAbortSignal();
+      this.cancelByCaller();
       return;
     }
-    if (this.o.signal) this.unwatchAbort = watchAbort(this.o.signal, this.onAbortSignal);
+    // An unnamed arrow, not a class field: tsx (bench:load runs the source) wraps a named one per attempt.
+    if (this.o.signal) this.unwatchAbort = watchAbort(this.o.signal, () => this.cancelByCaller());
     this.armSilence();
     this.startedAt = new Date(this.o.wallClock()).toISOString();
     this.sent = this.o.now();
@@ -269,6 +271,11 @@ class Attempt implements Dispatcher.DispatchHandler {
     } catch (error) {
       this.fail(networkFailure(error));
     }
+  }
+
+  /** The caller's signal aborted: the attempt ends as cancelled. */
+  private cancelByCaller(): void {
+    this.fail({ outcome: 'cancelled', error_code: null, error_message: 'cancelled by the caller' });
   }
 
   /**
@@ -454,7 +461,7 @@ class Attempt implements Dispatcher.DispatchHandler {
       started_at: this.startedAt,
     });
     if (figures.error_message !== null) exchange.error_message = truncateText(figures.error_message);
-    this.o.done(exchange);
+    this.o.done(redactExchange(exchange, this.o.secrets));
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ChatFullResponseSchema } from '../api/documents.js';
-import { fullResponseFigures, isCheckedFullResponse } from './full-response.js';
+import { emptyFigures, fullResponseFigures, isCheckedFullResponse } from './full-response.js';
 
 const doc = {
   document_id: 'd1',
@@ -87,5 +87,36 @@ describe('fullResponseFigures: keepDocuments', () => {
     expect(kept.top_documents.map((d) => d.document_id)).toEqual(['d1']);
     expect(without).toEqual({ ...kept, top_documents: [] });
     expect(without.top_document_ids).toEqual(['d1']);
+  });
+});
+
+describe('fullResponseFigures: the figures object', () => {
+  it('has every key of emptyFigures in its order, as the failures do (results.jsonl keeps that order)', () => {
+    const keys = Object.keys(emptyFigures(1));
+    expect(Object.keys(fullResponseFigures(JSON.stringify(body), 5))).toEqual(keys);
+    expect(Object.keys(fullResponseFigures('not json', 5))).toEqual(keys);
+  });
+  it('names each tool once, canonically, in order of first call; links resolve a marker without citation_info', () => {
+    const calls = [
+      { ...body.tool_calls[0], tool_name: 'run_search' },
+      {
+        ...body.tool_calls[0],
+        tool_name: 'web_search',
+        search_docs: [{ ...doc, document_id: 'd2', link: ' https://d.example/2 ' }],
+      },
+      { ...body.tool_calls[0], tool_name: 'internal_search', search_docs: null },
+    ];
+    const figures = fullResponseFigures(
+      JSON.stringify({
+        ...body,
+        answer: 'A [[1]](https://d.example/1) B [[101]](https://d.example/2) C [[7]]',
+        tool_calls: calls,
+      }),
+      5,
+    );
+    expect(figures.tools_used).toEqual(['internal_search', 'web_search']);
+    expect(figures.marker_citations).toEqual([{ citation_number: 101, document_id: 'd2' }]);
+    expect(figures.markers_without_citation).toEqual([7]);
+    expect(figures.cited_document_ids).toEqual(['d1', 'd2']);
   });
 });

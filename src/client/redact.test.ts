@@ -28,6 +28,20 @@ it('redactDeep: every string at any depth, object keys too; a clean value is ret
   expect(redactDeep(clean, [])).toBe(clean);
 });
 
+it("redactDeep: a key found clean once is known clean; a key with a secret is redacted every time, past the cache's bound too", () => {
+  const secrets = ['tok-abcdefgh-12345678'];
+  const dirty = { 'x_tok-abcdefgh-12345678': 1 };
+  for (let round = 0; round < 2; round++) {
+    expect(redactDeep({ answer: 'a', dirty }, secrets)).toEqual({ answer: 'a', dirty: { 'x_[redacted]': 1 } });
+    const clean = { answer: 'a', nested: { fine: 1 } };
+    expect(redactDeep(clean, secrets)).toBe(clean);
+  }
+  // A service naming keys without end: past the bound every key is still searched.
+  const many = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`kind_${i}`, i]));
+  expect(redactDeep(many, secrets)).toBe(many);
+  expect(redactDeep({ ...many, 'tok-abcdefgh-x': 1 }, secrets)).toHaveProperty(['[redacted]x'], 1);
+});
+
 it('redactText: a prefix or suffix of 8+ characters left by a cut is hidden, wherever it stands; shorter ones and clean text stay', () => {
   const secrets = secretsOf({}, 'Zq9xTOKsecret-0123456789');
   expect(redactText('auth failed for Zq9xTOKsecre…', secrets)).toBe('auth failed for [redacted]…');

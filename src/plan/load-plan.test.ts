@@ -45,6 +45,39 @@ describe('load plan', () => {
     expect(requests[0]!.urls).toBeNull();
   });
 
+  it("gives each arrival's request the template's keys in one order, the arrival's fields set (chat, conversations, URLs)", () => {
+    const base = ['index', 'key', 'repeat', 'question_id', 'question', 'category', 'metadata'];
+    const rest = ['expected_document_ids', 'set', 'mode', 'model_names', 'body', 'expectations'];
+    const plain = chat('sequential').requestFor(4).planned;
+    expect(Object.keys(plain)).toEqual([...base, ...rest, 'conversation', 'unit']);
+    expect(plain).toMatchObject({ index: 4, unit: 4, repeat: 4, key: 'q2|fast|stream|4', conversation: null });
+    const turns = createLoadPlan({
+      operation: 'chat',
+      conversations: true,
+      rows: ['1', '2'].map((turn, i) =>
+        DatasetRowSchema.parse({ id: `c${turn}`, question: 'q', line: i + 2, conversation: 'c', turn }),
+      ),
+      set,
+      defaults: {},
+      mode: 'full',
+      order: 'sequential',
+      seed: 1,
+    }).conversationFor(7);
+    for (const turn of turns) expect(Object.keys(turn.planned)).toEqual([...base, ...rest, 'conversation', 'unit']);
+    expect(turns.map((t) => t.planned.conversation)).toEqual([
+      { id: 'c', turn: 1, turns: 2, follows: null, continue_with: 0 },
+      { id: 'c', turn: 2, turns: 2, follows: 7, continue_with: 0 },
+    ]);
+    const url = createLoadPlan({
+      operation: 'open-urls',
+      urls: [{ id: '2', url: 'https://a.example/x' }],
+      order: 'sequential',
+      seed: 1,
+    }).requestFor(3).planned;
+    expect(Object.keys(url)).toEqual([...base, ...rest, 'unit']);
+    expect(url).toMatchObject({ index: 3, unit: 3, repeat: 3 });
+  });
+
   it('draws at random from the seed and the arrival number alone, so every shard agrees', () => {
     const a = chat('random');
     const b = chat('random');

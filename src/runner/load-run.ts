@@ -6,7 +6,7 @@
  * sent arrival into its record, handed over synchronously as soon as its final attempt ends.
  */
 import { createRunStop } from './run-stop.js';
-import type { Exchange } from '../client/exchange.js';
+import { watchAbort } from '../client/chat-client.js';
 import type { RunError } from '../errors.js';
 import type { LoadRequest } from '../plan/load-plan.js';
 import type { PlannedRequest } from '../plan/planned-request.js';
@@ -17,6 +17,7 @@ import { retryPolicyOf, sendWithRetries, toLoadRecord, type LoadRetryOptions, ty
 import type { LoadTarget } from './load-target.js';
 import { seededRandom } from './retry.js';
 import { setLongTimeout } from './sleep.js';
+import { MAX_TIMER_MS } from '../util/limits.js';
 import { noteSending } from './young-generation.js';
 import type { TokenPool } from './token-pool.js';
 import type { UnscoredRecord } from './unscored-record.js';
@@ -90,16 +91,21 @@ export function createLoadRun(options: LoadRunOptions) {
   const now = options.now ?? (() => performance.now());
   const zero = options.zero ?? now();
   const counters = options.counters ?? createLoadCounters();
-  const wakers = new Set<() => void>();
+  const wakers = new Set<Sleeper>();
   // Ctrl-C or the early stop: nothing new is sent, the requests in flight get the grace, the sleepers wake.
   const run = createRunStop({
     signal: options.signal,
     graceMs: options.graceMs,
     onStop: () => {
-      for (const wake of wakers) wake();
+      for (const sleeper of wakers) sleeper.wake();
     },
   });
   const { stopping, cancelling, stop } = run;
+  const sleeping: SleepContext = { now, stopping, wakers };
+  // Every attempt watches `cancelling` (client/chat-client watchAbort): held for the whole run, its
+  // one listener stays on instead of going each time no request is in flight and coming back with
+  // the next (at 1,000/s with quick answers that was an add and a remove of a listener per request).
+  const releaseWatch = watchAbort(cancelling, holdWatch);
   const ctx: SendContext = {
     target: options.target,
     policy: retryPolicyOf(options.retry),
@@ -132,12 +138,12 @@ export function createLoadRun(options: LoadRunOptions) {
     counters.sent++;
     counters.in_flight++;
     counters.peak_in_flight = Math.max(counters.peak_in_flight, counters.in_flight);
-    const observe = (exchange: Exchange) => {
-      const verdict = earlyStop.observe(mine, exchange);
-      if (verdict) stop(verdict);
-    };
     try {
-      const sent = await sendWithRetries(ctx, request, tokenIndex, observe);
+      // Inline and unnamed: tsx (bench:load runs the source) wraps a named closure in a __name call per request.
+      const sent = await sendWithRetries(ctx, request, tokenIndex, (exchange) => {
+        const verdict = earlyStop.observe(mine, exchange);
+        if (verdict) stop(verdict);
+      });
       const final = earlyStop.observeFinal(mine, sent.final);
       if (final) stop(final);
       const record = toLoadRecord(request, sent, { zero, scheduledOffsetMs, tokenIndex, session });
@@ -184,27 +190,11 @@ export function createLoadRun(options: LoadRunOptions) {
     },
     /** Sleeps until `at` on the monotonic clock (Infinity: until the run stops), waking early when the run stops. */
     sleepUntil(at: number): Promise<void> {
-      return new Promise((resolve) => {
-        let cancel: (() => void) | undefined;
-        const wake = () => {
-          cancel?.();
-          wakers.delete(wake);
-          resolve();
-        };
-        // Rounded up, and armed again when it fires early: Node's timers count from the loop's cached
-        // whole-millisecond time, which lags this clock by however long the current tick has run
-        // (a busy machine's long tick woke a conversation turn before its schedule: queue_ms < 0).
-        const arm = () => {
-          const remaining = at - now();
-          if (remaining <= 0 || stopping.aborted) return wake();
-          cancel = Number.isFinite(remaining) ? setLongTimeout(arm, Math.ceil(remaining)) : undefined;
-        };
-        wakers.add(wake);
-        arm();
-      });
+      return new Promise((resolve) => new Sleeper(at, sleeping, resolve).arm());
     },
     /** The early stop's RunError, else (unless interrupted) the verdict that every request failed alike. */
     finish(): RunError | undefined {
+      releaseWatch();
       run.dispose();
       if (bug !== undefined) throw bug;
       return run.runFailed ?? (run.interrupted ? undefined : failures.verdict());
@@ -212,3 +202,53 @@ export function createLoadRun(options: LoadRunOptions) {
   };
 }
 export type LoadRun = ReturnType<typeof createLoadRun>;
+
+interface SleepContext {
+  readonly now: () => number;
+  readonly stopping: AbortSignal;
+  /** The sleepers to wake when the run stops. */
+  readonly wakers: Set<Sleeper>;
+}
+
+/**
+ * One sleepUntil: a plain timer for any wait Node's timers hold (the open loop's, every arrival ahead
+ * of its time), setLongTimeout's chain only beyond that. A class and a module callback, not closures:
+ * one sleep per arrival, and tsx (bench:load runs the source) wraps each named closure as it is made.
+ */
+class Sleeper {
+  private timer: NodeJS.Timeout | undefined;
+  private cancelLong: (() => void) | undefined;
+
+  constructor(
+    private readonly at: number,
+    private readonly ctx: SleepContext,
+    private readonly resolve: () => void,
+  ) {
+    ctx.wakers.add(this);
+  }
+
+  // Rounded up, and armed again when it fires early: Node's timers count from the loop's cached
+  // whole-millisecond time, which lags this clock by however long the current tick has run
+  // (a busy machine's long tick woke a conversation turn before its schedule: queue_ms < 0).
+  arm(): void {
+    this.timer = undefined;
+    const remaining = this.at - this.ctx.now();
+    if (remaining <= 0 || this.ctx.stopping.aborted) return this.wake();
+    if (!Number.isFinite(remaining)) return; // until the run stops
+    const ms = Math.ceil(remaining);
+    if (ms <= MAX_TIMER_MS) this.timer = setTimeout(armSleeper, ms, this);
+    else this.cancelLong = setLongTimeout(() => this.arm(), ms);
+  }
+
+  wake(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.cancelLong?.();
+    this.ctx.wakers.delete(this);
+    this.resolve();
+  }
+}
+
+const armSleeper = (sleeper: Sleeper): void => sleeper.arm();
+
+/** The run's own watch of `cancelling`: nothing to do on the abort, the attempts' watches act. */
+const holdWatch = (): void => {};

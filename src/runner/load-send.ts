@@ -54,14 +54,26 @@ export interface SentRequest {
 }
 
 /** Sends `request` with token `tokenIndex`, retrying as the policy says; `onFirst` sees the first attempt's end. */
-export async function sendWithRetries(
+export function sendWithRetries(
   ctx: SendContext,
   request: LoadRequest,
   tokenIndex: number,
   onFirst?: (exchange: Exchange) => void,
 ): Promise<SentRequest> {
   const afterMs = ctx.abandonAfterMs?.(request.planned.index) ?? null;
+  // Not async: without --abandon the attempts' promise is the request's, with no frame around it.
   if (afterMs === null) return sendAttempts(ctx, request, tokenIndex, ctx.cancelling, onFirst);
+  return sendAbandoning(ctx, request, tokenIndex, afterMs, onFirst);
+}
+
+/** `--abandon`: the attempts under a signal that also fires `afterMs` after the first send. */
+async function sendAbandoning(
+  ctx: SendContext,
+  request: LoadRequest,
+  tokenIndex: number,
+  afterMs: number,
+  onFirst?: (exchange: Exchange) => void,
+): Promise<SentRequest> {
   // A user closing the tab: the client closes the request after its drawn delay, whatever attempt it is on.
   const leave = new AbortController();
   const timer = setTimeout(() => leave.abort(), afterMs);
@@ -86,35 +98,57 @@ export async function sendWithRetries(
   }
 }
 
-async function sendAttempts(
+/**
+ * The first attempt, then the retries the policy asks for. Most requests end at their first attempt:
+ * it is a `then` on the client's promise (one frame per request, not an async function's loop).
+ */
+function sendAttempts(
   ctx: SendContext,
   request: LoadRequest,
   tokenIndex: number,
   signal: AbortSignal,
   onFirst?: (exchange: Exchange) => void,
 ): Promise<SentRequest> {
-  const attempts: AttemptRecord[] = [];
-  let first: Exchange | undefined;
-  for (let attempt = 1; ; attempt++) {
-    const exchange = await ctx.target.send(request, tokenIndex, signal);
-    attempts.push({
-      attempt,
-      outcome: exchange.outcome,
-      http_status: exchange.http_status,
-      error_code: exchange.error_code,
-      retry_after_s: exchange.rate_limit?.retry_after_s ?? null,
-      total_ms: exchange.total_ms,
-    });
-    if (first === undefined) {
-      first = exchange;
-      onFirst?.(exchange);
-    }
-    const delay = retryDelayMs(exchange, attempt, ctx.policy, ctx.random);
-    if (delay === null || ctx.stopping.aborted || signal.aborted) return { first, final: exchange, attempts };
-    await abortableSleep(delay, ctx.stopping);
-    if (ctx.stopping.aborted) return { first, final: exchange, attempts };
-  }
+  return ctx.target.send(request, tokenIndex, signal).then((first) => {
+    const attempts = [attemptOf(first, 1)];
+    onFirst?.(first);
+    const delay = retryDelayMs(first, 1, ctx.policy, ctx.random);
+    if (delay === null || ctx.stopping.aborted || signal.aborted) return { first, final: first, attempts };
+    return retryAttempts(ctx, request, tokenIndex, signal, { first, final: first, attempts }, delay);
+  });
 }
+
+/** Attempts 2, 3, …: each after its delay, until the policy stops or the run does. */
+async function retryAttempts(
+  ctx: SendContext,
+  request: LoadRequest,
+  tokenIndex: number,
+  signal: AbortSignal,
+  sent: SentRequest,
+  firstDelay: number,
+): Promise<SentRequest> {
+  const { first, attempts } = sent;
+  let final = sent.final;
+  let delay: number | null = firstDelay;
+  for (let attempt = 2; delay !== null; attempt++) {
+    await abortableSleep(delay, ctx.stopping);
+    if (ctx.stopping.aborted) break;
+    final = await ctx.target.send(request, tokenIndex, signal);
+    attempts.push(attemptOf(final, attempt));
+    delay = retryDelayMs(final, attempt, ctx.policy, ctx.random);
+    if (ctx.stopping.aborted || signal.aborted) break;
+  }
+  return { first, final, attempts };
+}
+
+const attemptOf = (exchange: Exchange, attempt: number): AttemptRecord => ({
+  attempt,
+  outcome: exchange.outcome,
+  http_status: exchange.http_status,
+  error_code: exchange.error_code,
+  retry_after_s: exchange.rate_limit?.retry_after_s ?? null,
+  total_ms: exchange.total_ms,
+});
 
 export interface LoadRecordTiming {
   /** The schedule's zero on the client's monotonic clock. */
