@@ -261,7 +261,7 @@ class Attempt implements Dispatcher.DispatchHandler {
       this.cancelByCaller();
       return;
     }
-    // An unnamed arrow, not a class field: tsx (bench:load runs the source) wraps a named one per attempt.
+    // Made only when the caller passed a signal (a class field made it for every attempt).
     if (this.o.signal) this.unwatchAbort = watchAbort(this.o.signal, () => this.cancelByCaller());
     this.armSilence();
     this.startedAt = new Date(this.o.wallClock()).toISOString();

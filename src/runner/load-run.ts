@@ -139,7 +139,7 @@ export function createLoadRun(options: LoadRunOptions) {
     counters.in_flight++;
     counters.peak_in_flight = Math.max(counters.peak_in_flight, counters.in_flight);
     try {
-      // Inline and unnamed: tsx (bench:load runs the source) wraps a named closure in a __name call per request.
+      // The early stop sees each request's first attempt as it ends.
       const sent = await sendWithRetries(ctx, request, tokenIndex, (exchange) => {
         const verdict = earlyStop.observe(mine, exchange);
         if (verdict) stop(verdict);
@@ -212,8 +212,8 @@ interface SleepContext {
 
 /**
  * One sleepUntil: a plain timer for any wait Node's timers hold (the open loop's, every arrival ahead
- * of its time), setLongTimeout's chain only beyond that. A class and a module callback, not closures:
- * one sleep per arrival, and tsx (bench:load runs the source) wraps each named closure as it is made.
+ * of its time), setLongTimeout's chain only beyond that. A class and a module callback: one sleep per
+ * arrival, and no closures made for it (setLongTimeout's chain made two more per arrival).
  */
 class Sleeper {
   private timer: NodeJS.Timeout | undefined;
