@@ -13,7 +13,7 @@ import { joinSignals } from '../client/join-signals.js';
 import type { LoadRequest } from '../plan/load-plan.js';
 import type { LoadTarget } from './load-target.js';
 import { retryDelayMs, type BackoffOptions, type RetryPolicy } from './retry.js';
-import { toRecord, type AttemptRecord, type TurnSession } from './to-record.js';
+import { attemptOf, toRecord, type AttemptRecord, type TurnSession } from './to-record.js';
 import type { UnscoredRecord } from './unscored-record.js';
 
 export interface LoadRetryOptions {
@@ -140,15 +140,6 @@ async function retryAttempts(
   }
   return { first, final, attempts };
 }
-
-const attemptOf = (exchange: Exchange, attempt: number): AttemptRecord => ({
-  attempt,
-  outcome: exchange.outcome,
-  http_status: exchange.http_status,
-  error_code: exchange.error_code,
-  retry_after_s: exchange.rate_limit?.retry_after_s ?? null,
-  total_ms: exchange.total_ms,
-});
 
 export interface LoadRecordTiming {
   /** The schedule's zero on the client's monotonic clock. */

@@ -30,7 +30,7 @@ import { createEarlyStop, SAME_FAILURE_SAMPLE } from './early-stop.js';
 import { createFailureTally } from './verdict.js';
 import { createProgress, type RunProgress } from './progress.js';
 import { retryDelayMs, seededRandom, type BackoffOptions, type RetryPolicy } from './retry.js';
-import { toRecord, type AttemptRecord } from './to-record.js';
+import { attemptOf, toRecord, type AttemptRecord } from './to-record.js';
 import type { UnscoredRecord } from './unscored-record.js';
 
 export interface RunPlanOptions {
@@ -289,15 +289,4 @@ export function* planUnits(plan: Iterable<PlannedRequest>): Generator<PlannedReq
     current.push(planned);
   }
   if (current.length > 0) yield current;
-}
-
-function attemptOf(exchange: Exchange, attempt: number): AttemptRecord {
-  return {
-    attempt,
-    outcome: exchange.outcome,
-    http_status: exchange.http_status,
-    error_code: exchange.error_code,
-    retry_after_s: exchange.rate_limit?.retry_after_s ?? null,
-    total_ms: exchange.total_ms,
-  };
 }

@@ -15,6 +15,18 @@ import type { UnscoredRecord } from './unscored-record.js';
 
 export type AttemptRecord = RequestRecord['attempts'][number];
 
+/** What the record keeps of attempt number `attempt` (1-based). */
+export function attemptOf(exchange: Exchange, attempt: number): AttemptRecord {
+  return {
+    attempt,
+    outcome: exchange.outcome,
+    http_status: exchange.http_status,
+    error_code: exchange.error_code,
+    retry_after_s: exchange.rate_limit?.retry_after_s ?? null,
+    total_ms: exchange.total_ms,
+  };
+}
+
 /** A conversation turn's session: how it came about, and the session it was sent into (a later turn). */
 export interface TurnSession {
   readonly origin: SessionOrigin;
