@@ -37,8 +37,10 @@ export function spawnCli(
   const err: Buffer[] = [];
   child.stdout?.on('data', (b: Buffer) => out.push(b));
   child.stderr?.on('data', (b: Buffer) => err.push(b));
+  // 'close', not 'exit': a process can exit before its last writes to stdout and stderr have reached
+  // us, and a test that read stderr at 'exit' missed the final line (test:stress, a busy machine).
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal, ms: performance.now() - started }));
+    child.once('close', (code, signal) => resolve({ code, signal, ms: performance.now() - started }));
   });
   onFinished(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
