@@ -53,7 +53,7 @@ describe.skipIf(!hasChromium)('the live dashboard in headless chromium', () => {
         '--rate',
         '10',
         '--duration',
-        '16s',
+        '32s',
         '--out',
         out,
         '--slo',
@@ -62,8 +62,9 @@ describe.skipIf(!hasChromium)('the live dashboard in headless chromium', () => {
         'error_rate<=0.5',
         '--dashboard',
       ],
-      // A 4 s schedule (16 s / 4) against an embedded simulator 4× faster than real time: its
-      // answers of seconds would hold the run that long after the schedule's end.
+      // An 8 s schedule (32 s / 4) against an embedded simulator 4× faster than real time: its
+      // answers of seconds would hold the run that long after the schedule's end. 4 s was too short
+      // on a busy machine for the browser to see the points grow while the run still ran.
       { CHATBENCH_TEST_SPEEDUP: '4' },
     );
     const browser = await launching;
