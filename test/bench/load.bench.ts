@@ -22,7 +22,9 @@
  * --skip-ramp, --skip-kit, --kit-only, --only TEXT (only the CPU scenarios whose name contains TEXT), --rounds N (the CPU
  * section's rounds, default 3),
  * --kit-rounds N (default: the rounds of the rest), --kit-together (each kit round runs both tools at once),
- * --skip-truth, --truth-only (only (d)). CHATBENCH_BENCH_BASELINE=DIR (a checkout of an earlier chatbench, with its
+ * --skip-truth, --truth-only (only (d)), --floor-record (adds to (a) the tool `floor+record`: the floor writing each request's
+ * record as one JSON line, its answer included, so the cost of writing a record at all is measured beside the rest).
+ * CHATBENCH_BENCH_BASELINE=DIR (a checkout of an earlier chatbench, with its
  * node_modules and its dist/ built) adds that version's load use-case to (a) as the tool `baseline`, in the same rounds, so a change is
  * measured before and after in one run (paired ratios chatbench ÷ baseline).
  * Bounded: fixed lists of runs and a deadline. Writes reports/bench/load.json and load.md.
@@ -52,6 +54,8 @@ const SKIP_KIT = process.argv.includes('--skip-kit') || TRUTH_ONLY;
 const SKIP_TRUTH = process.argv.includes('--skip-truth');
 /** Both tools at once in each kit round (a machine shared with other work: the same contention for both). */
 const KIT_TOGETHER = process.argv.includes('--kit-together');
+/** `--floor-record`: the floor that also writes a record per request, as a fourth tool of the CPU section. */
+const FLOOR_RECORD = process.argv.includes('--floor-record');
 /** `--only TEXT`: the CPU scenarios whose name contains TEXT (e.g. `--only "real token"`). */
 const ONLY = process.argv.includes('--only') ? (process.argv[process.argv.indexOf('--only') + 1] ?? '') : '';
 /** `--rounds N`: rounds of the CPU section (default 3; 1 with --quick). On a machine whose runs move by ±15%, 5 steadies the medians. */
@@ -161,6 +165,11 @@ interface ScenarioFigures {
   /** chatbench ÷ floor CPU per request, per round, and their median. */
   ratios: number[];
   ratio: number | null;
+  /** With --floor-record: floor+record ÷ floor and chatbench ÷ floor+record, per round, and their medians. */
+  recorded_ratios: number[];
+  recorded_ratio: number | null;
+  over_recorded_ratios: number[];
+  over_recorded_ratio: number | null;
   /** With a baseline: baseline ÷ floor and chatbench ÷ baseline, per round, and their medians. */
   baseline_ratios: number[];
   baseline_ratio: number | null;
@@ -179,6 +188,8 @@ async function cpuSection(
     const ratios: number[] = [];
     const baselineRatios: number[] = [];
     const changeRatios: number[] = [];
+    const recordedRatios: number[] = [];
+    const overRecordedRatios: number[] = [];
     for (let round = 1; round <= ROUNDS && timeLeft() > 15_000; round++) {
       const job = (tool: ToolJob['tool']): ToolJob => ({
         tool,
@@ -192,7 +203,12 @@ async function cpuSection(
         settleMs: STEADY_MS,
       });
       // Alternate the order so neither tool always runs on the machine the other just warmed.
-      const tools: CpuTool[] = BASELINE === null ? ['floor', 'chatbench'] : ['floor', 'chatbench', 'baseline'];
+      const tools: CpuTool[] = [
+        'floor',
+        ...(FLOOR_RECORD ? (['floor+record'] as const) : []),
+        'chatbench',
+        ...(BASELINE === null ? [] : (['baseline'] as const)),
+      ];
       const order: CpuTool[] = round % 2 === 1 ? tools : [...tools].reverse();
       if (autocannon && scenario.mode === 'full' && !QUICK) order.push('autocannon');
       const byTool = new Map<string, Measured>();
@@ -205,6 +221,9 @@ async function cpuSection(
       const ours = byTool.get('chatbench')?.cpu_ms_per_request;
       const floor = byTool.get('floor')?.cpu_ms_per_request;
       const before = byTool.get('baseline')?.cpu_ms_per_request;
+      const recorded = byTool.get('floor+record')?.cpu_ms_per_request;
+      if (recorded != null && floor != null && floor > 0) recordedRatios.push(recorded / floor);
+      if (ours != null && recorded != null && recorded > 0) overRecordedRatios.push(ours / recorded);
       if (ours != null && floor != null && floor > 0) ratios.push(ours / floor);
       if (before != null && floor != null && floor > 0) baselineRatios.push(before / floor);
       if (ours != null && before != null && before > 0) changeRatios.push(ours / before);
@@ -219,6 +238,10 @@ async function cpuSection(
       baseline_ratio: median(baselineRatios),
       change_ratios: changeRatios,
       change_ratio: median(changeRatios),
+      recorded_ratios: recordedRatios,
+      recorded_ratio: median(recordedRatios),
+      over_recorded_ratios: overRecordedRatios,
+      over_recorded_ratio: median(overRecordedRatios),
       medians: tools.map((tool) => {
         const mine = runs.filter((r) => r.tool === tool);
         return {
@@ -232,7 +255,7 @@ async function cpuSection(
       }),
     });
     process.stderr.write(
-      `bench:load: ${scenario.name}: chatbench ÷ floor ${fmt(median(ratios), 2)}× (${ratios.map((r) => r.toFixed(2)).join(', ')})${BASELINE === null ? '' : `; baseline ÷ floor ${fmt(median(baselineRatios), 2)}×; chatbench ÷ baseline ${fmt(median(changeRatios), 2)}× (${changeRatios.map((r) => r.toFixed(2)).join(', ')})`}\n`,
+      `bench:load: ${scenario.name}: chatbench ÷ floor ${fmt(median(ratios), 2)}× (${ratios.map((r) => r.toFixed(2)).join(', ')})${BASELINE === null ? '' : `; baseline ÷ floor ${fmt(median(baselineRatios), 2)}×; chatbench ÷ baseline ${fmt(median(changeRatios), 2)}× (${changeRatios.map((r) => r.toFixed(2)).join(', ')})`}${FLOOR_RECORD ? `; floor+record ÷ floor ${fmt(median(recordedRatios), 2)}×; chatbench ÷ floor+record ${fmt(median(overRecordedRatios), 2)}× (${overRecordedRatios.map((r) => r.toFixed(2)).join(', ')})` : ''}\n`,
     );
   }
   return out;
@@ -339,9 +362,11 @@ function renderMd(o: {
         const ratio =
           m.tool === 'chatbench'
             ? `**${fmt(s.ratio, 2)}×** (${s.ratios.map((r) => r.toFixed(2)).join(', ')})`
-            : m.tool === 'baseline'
-              ? `${fmt(s.baseline_ratio, 2)}× (${s.baseline_ratios.map((r) => r.toFixed(2)).join(', ')}); chatbench ÷ baseline **${fmt(s.change_ratio, 2)}×** (${s.change_ratios.map((r) => r.toFixed(2)).join(', ')})`
-              : '';
+            : m.tool === 'floor+record'
+              ? `${fmt(s.recorded_ratio, 2)}× (${s.recorded_ratios.map((r) => r.toFixed(2)).join(', ')}); chatbench ÷ floor+record **${fmt(s.over_recorded_ratio, 2)}×** (${s.over_recorded_ratios.map((r) => r.toFixed(2)).join(', ')})`
+              : m.tool === 'baseline'
+                ? `${fmt(s.baseline_ratio, 2)}× (${s.baseline_ratios.map((r) => r.toFixed(2)).join(', ')}); chatbench ÷ baseline **${fmt(s.change_ratio, 2)}×** (${s.change_ratios.map((r) => r.toFixed(2)).join(', ')})`
+                : '';
         lines.push(
           `| ${s.scenario.name} | ${s.scenario.connections} | ${m.tool} | ${fmt(m.cpu_ms_per_request)} | ${fmt(m.achieved_rate, 0)}/s of ${s.scenario.rate}/s | ${m.ok_share === null ? '–' : `${(m.ok_share * 100).toFixed(1)}%`} | ${ratio} |`,
         );
@@ -354,6 +379,11 @@ function renderMd(o: {
         : 'autocannon is not installed (optional dev dependency): its rows are missing.',
       '',
     );
+    if (FLOOR_RECORD)
+      lines.push(
+        "floor+record: the floor writing each request's record (its timings, status, answer and cited ids) as one JSON line, in the same rounds; its last column gives floor+record ÷ floor, then chatbench ÷ floor+record paired per round.",
+        '',
+      );
     if (BASELINE !== null)
       lines.push(
         `baseline: the load use-case of ${BASELINE} (CHATBENCH_BENCH_BASELINE), in the same rounds; its last column gives baseline ÷ floor, then chatbench ÷ baseline paired per round.`,

@@ -6,8 +6,12 @@
  * non-empty message_delta), whether `stop` came, and the cited document ids — for a stream by
  * splitting the body into lines and JSON.parse-ing each; for a full answer by JSON.parse of the body.
  * Nothing is validated, scored or written: that is what chatbench adds, and what its CPU per
- * request is compared with.
+ * request is compared with. With `recordsPath` (the bench's `floor+record`), each request's record
+ * is also written, one JSON line at its end: the least a tool must keep to score a request later
+ * (its timings, status, answer and cited ids), to show what writing a record alone costs.
  */
+import { createWriteStream } from 'node:fs';
+import { finished } from 'node:stream/promises';
 import { Pool } from 'undici';
 import { createLineSplitter } from './lines.js';
 
@@ -20,6 +24,8 @@ export interface FloorOptions {
   readonly rate: number;
   readonly durationMs: number;
   readonly connections: number;
+  /** Writes each request's record as one JSON line to this file (its answer kept too). */
+  readonly recordsPath?: string;
 }
 
 /** What the floor kept of one request. */
@@ -32,6 +38,8 @@ interface FloorRecord {
   stopped: boolean;
   cited: string[];
   error: string | null;
+  /** The answer's text, kept only when records are written. */
+  answer: string | null;
 }
 
 export interface FloorResult {
@@ -58,6 +66,8 @@ export async function runFloor(o: FloorOptions): Promise<FloorResult> {
   const records: FloorRecord[] = [];
   const lags: number[] = [];
   const pending: Promise<void>[] = [];
+  const out = o.recordsPath === undefined ? null : createWriteStream(o.recordsPath);
+  const keepAnswer = out !== null;
   const t0 = performance.now();
 
   const send = async (k: number): Promise<void> => {
@@ -71,6 +81,7 @@ export async function runFloor(o: FloorOptions): Promise<FloorResult> {
       stopped: false,
       cited: [],
       error: null,
+      answer: null,
     };
     records.push(r);
     try {
@@ -79,8 +90,10 @@ export async function runFloor(o: FloorOptions): Promise<FloorResult> {
       const onPacket = (p: Packet, t: number) => {
         r.ttfp ??= t - r.sent;
         const obj = p.obj;
-        if (obj?.type === 'message_delta' && obj.content) r.ttft ??= t - r.sent;
-        else if (obj?.type === 'citation_info' && obj.document_id !== undefined) r.cited.push(obj.document_id);
+        if (obj?.type === 'message_delta' && obj.content) {
+          r.ttft ??= t - r.sent;
+          if (keepAnswer) r.answer = (r.answer ?? '') + obj.content;
+        } else if (obj?.type === 'citation_info' && obj.document_id !== undefined) r.cited.push(obj.document_id);
         else if (obj?.type === 'stop') r.stopped = true;
       };
       if ((response.headers['content-type'] ?? '').includes('application/json')) {
@@ -92,6 +105,7 @@ export async function runFloor(o: FloorOptions): Promise<FloorResult> {
         r.ttfp = t - r.sent;
         r.cited = (full.citation_info ?? []).map((c) => c.document_id);
         r.stopped = typeof full.answer === 'string';
+        if (keepAnswer) r.answer = full.answer ?? null;
       } else {
         let t = 0;
         const lines = createLineSplitter((line) => onPacket(JSON.parse(line) as Packet, t));
@@ -106,6 +120,7 @@ export async function runFloor(o: FloorOptions): Promise<FloorResult> {
     } catch (error) {
       r.error = error instanceof Error ? error.message : String(error);
     }
+    out?.write(JSON.stringify(r) + '\n');
   };
 
   await new Promise<void>((done) => {
@@ -124,6 +139,10 @@ export async function runFloor(o: FloorOptions): Promise<FloorResult> {
   const lastSend = performance.now() - t0;
   await Promise.all(pending);
   await pool.close();
+  if (out !== null) {
+    out.end();
+    await finished(out);
+  }
   lags.sort((a, b) => a - b);
   return {
     sent: records.length,

@@ -2,16 +2,16 @@
  * @module bench/load/tool-child
  * One benchmark run of one tool in its own process, so that no tool pays for another's work (or the
  * benchmark's): `node --import tsx tool-child.ts <job.json> <result.json>`. The job names the tool
- * (`floor`, `chatbench`, `autocannon`), the simulator's URL, the mode, rate, duration and
+ * (`floor`, `floor+record`, `chatbench`, `autocannon`), the simulator's URL, the mode, rate, duration and
  * connections; the result carries the CPU time this process spent from its first send to its last
  * byte (process.cpuUsage, user + system), what was sent and how late. chatbench runs its real
  * load use-case (runLoad: decode, time, score and write every record) into a temporary run dir,
  * from the compiled dist/ of CHATBENCH_TOOL_ROOT (this checkout or the baseline) as the CLI does;
  * the floor is bundled as plain JavaScript (plain-module.ts: what tsx adds to every named closure).
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { percentile } from '../../../src/metrics/stats.js';
 import type { Mode } from '../../../src/records/record.js';
@@ -20,7 +20,8 @@ import type * as FloorModule from '../floor/floor-client.js';
 import { importPlain } from './plain-module.js';
 
 export interface ToolJob {
-  readonly tool: 'floor' | 'chatbench' | 'autocannon';
+  /** `floor+record`: the floor writing each request's record as a JSON line (floor-client.ts). */
+  readonly tool: 'floor' | 'floor+record' | 'chatbench' | 'autocannon';
   readonly baseUrl: string;
   readonly token: string;
   readonly mode: Mode;
@@ -143,6 +144,8 @@ async function runFloorJob(job: ToolJob): Promise<ToolResult> {
   // The floor as plain JavaScript too (plain-module.ts), bundled before its CPU is counted.
   const entry = join(ROOT, 'test', 'bench', 'floor', 'floor-client.ts');
   const { runFloor } = await importPlain<typeof FloorModule>(ROOT, entry);
+  const recordsPath =
+    job.tool === 'floor+record' ? join(mkdtempSync(join(tmpdir(), 'chatbench-floor-')), 'records.jsonl') : undefined;
   const before = process.cpuUsage();
   const r = await runFloor({
     baseUrl: job.baseUrl,
@@ -151,10 +154,12 @@ async function runFloorJob(job: ToolJob): Promise<ToolResult> {
     rate: job.rate,
     durationMs: job.durationMs,
     connections: job.connections,
+    recordsPath,
   });
   const used = process.cpuUsage(before);
+  if (recordsPath !== undefined) rmSync(dirname(recordsPath), { recursive: true, force: true });
   return {
-    tool: 'floor',
+    tool: job.tool,
     sent: r.sent,
     ok: r.ok,
     cpu_ms: (used.user + used.system) / 1000,
@@ -199,5 +204,10 @@ async function runAutocannon(job: ToolJob): Promise<ToolResult> {
 const [jobFile, resultFile] = process.argv.slice(2);
 if (jobFile === undefined || resultFile === undefined) throw new Error('usage: tool-child.ts <job.json> <result.json>');
 const job = JSON.parse(readFileSync(jobFile, 'utf8')) as ToolJob;
-const run = job.tool === 'floor' ? runFloorJob : job.tool === 'chatbench' ? runChatbench : runAutocannon;
+const run =
+  job.tool === 'floor' || job.tool === 'floor+record'
+    ? runFloorJob
+    : job.tool === 'chatbench'
+      ? runChatbench
+      : runAutocannon;
 writeFileSync(resultFile, JSON.stringify(await run(job)));
