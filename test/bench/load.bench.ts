@@ -23,7 +23,7 @@
  * section's rounds, default 3),
  * --kit-rounds N (default: the rounds of the rest), --kit-together (each kit round runs both tools at once),
  * --skip-truth, --truth-only (only (d)), --cpu-prof DIR (each chatbench and baseline run of (a) writes a V8 CPU profile,
- * 250 µs samples, to DIR/<tool> <scenario> r<round>/; read one with load/profile-summary.ts; the profiler's own CPU is in
+ * 250 µs samples, to DIR/<tool>-<scenario>-r<round>/ (chatbench-full-1-000-s-r1); read one with load/profile-summary.ts; the profiler's own CPU is in
  * those runs' figures, so take ratios from a run without it). CHATBENCH_BENCH_BASELINE=DIR (a checkout of an earlier chatbench, with its
  * node_modules and its dist/ built) adds that version's load use-case to (a) as the tool `baseline`, in the same rounds, so a change is
  * measured before and after in one run (paired ratios chatbench ÷ baseline).
@@ -215,7 +215,11 @@ async function cpuSection(
       if (autocannon && scenario.mode === 'full' && !QUICK) order.push('autocannon');
       const byTool = new Map<string, Measured>();
       for (const tool of order) {
-        const profileAs = tool === 'chatbench' || tool === 'baseline' ? `${tool} ${scenario.name} r${round}` : null;
+        // `chatbench-full-1-000-s-r1`: one folder per run (a scenario's name holds a slash).
+        const profileAs =
+          tool === 'chatbench' || tool === 'baseline'
+            ? `${tool} ${scenario.name} r${round}`.replaceAll(/[^\w.]+/g, '-')
+            : null;
         const r =
           tool === 'baseline'
             ? await runTool(job('chatbench'), BASELINE!, profileAs)

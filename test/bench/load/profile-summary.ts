@@ -42,6 +42,9 @@ const FOCUS = [
   'onRecord',
 ];
 
+/** The functions whose self time is printed besides the top ones: the attempt's start and its timestamp. */
+const FOCUS_SELF = ['start', 'isoTime', 'armSilence', 'addLinks'];
+
 const [file, requestsArg, fromArg = '0.3', toArg = '0.95'] = process.argv.slice(2);
 if (file === undefined || requestsArg === undefined)
   throw new Error('usage: profile-summary.ts PROFILE REQUESTS [FROM TO]');
@@ -89,10 +92,13 @@ profile.samples.forEach((id, i) => {
   for (const name of new Set(stack.map(nameOf))) inclusive.set(name, (inclusive.get(name) ?? 0) + dt);
 });
 const per = (us: number) => (us / requests).toFixed(1);
+/** Self time of every function called `name`, wherever it is. */
+const sum = (times: Map<string, number>, name: string) =>
+  [...times].reduce((total, [place, us]) => (place.startsWith(`${name} `) ? total + us : total), 0);
 const out = [
   `window ${((end - start) / 1000).toFixed(0)} ms, ~${requests.toFixed(0)} requests: busy ${per(busy)} µs a request, idle ${per(idle)}, GC ${per(self.get('(garbage collector) :0') ?? 0)}`,
   `inclusive: ${FOCUS.map((name) => `${name} ${per(inclusive.get(name) ?? 0)}`).join(', ')}`,
-  'self:',
+  `self: ${FOCUS_SELF.map((name) => `${name} ${per(sum(self, name))}`).join(', ')}; the top ones:`,
   ...[...self]
     .sort((a, b) => b[1] - a[1])
     .slice(0, 25)
