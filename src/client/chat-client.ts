@@ -37,6 +37,7 @@ import { exchangeOf, truncateText } from './exchange.js';
 import { roundMs } from '../records/round-ms.js';
 import { fullResponseFigures } from './full-response.js';
 import { headerValue, networkFailure, statusFigures } from './http-errors.js';
+import { isoTime } from './iso-time.js';
 
 export interface ChatClientOptions {
   /** Including any path prefix of the deployment (`http://host/api`); the client adds none. */
@@ -257,14 +258,14 @@ class Attempt implements Dispatcher.DispatchHandler {
   start(dispatcher: Dispatcher, request: Dispatcher.DispatchOptions): void {
     if (this.o.signal?.aborted) {
       this.sent = this.o.now();
-      this.startedAt = new Date(this.o.wallClock()).toISOString();
+      this.startedAt = isoTime(this.o.wallClock());
       this.cancelByCaller();
       return;
     }
     // Made only when the caller passed a signal (a class field made it for every attempt).
     if (this.o.signal) this.unwatchAbort = watchAbort(this.o.signal, () => this.cancelByCaller());
     this.armSilence();
-    this.startedAt = new Date(this.o.wallClock()).toISOString();
+    this.startedAt = isoTime(this.o.wallClock());
     this.sent = this.o.now();
     try {
       dispatcher.dispatch(request, this);

@@ -48,7 +48,7 @@ export function fullResponseFigures(
   const r = parsed.data;
   const citations = r.citation_info.map(({ citation_number, document_id }) => ({ citation_number, document_id }));
   const failed = r.error_msg != null && r.error_msg !== '';
-  const { marker_citations, markers_without_citation } = resolveMarkers(r.answer, citations, documentLinks(r));
+  const { marker_citations, markers_without_citation } = markerFigures(r, citations);
   const kept = cutUtf8(r.answer, maxAnswerBytes);
   const cited = citedDocumentIds(citations, marker_citations);
   // emptyFigures' keys in its order, these set: the one list of a body's figures (full-response-check.test.ts holds the order).
@@ -75,6 +75,23 @@ export function fullResponseFigures(
     message_id: r.message_id,
   };
 }
+
+/**
+ * The answer's markers resolved (records/citations resolveMarkers). The links of the documents are
+ * read only for a marker without its citation_info: almost every answer has none, and a map of
+ * every document's link built for each answer was ~3% of the full path's CPU (docs/benchmarks.md,
+ * "Session 38"). Without links such a marker is left without citation, so the links are read then
+ * and the answer resolved again: the same result as resolving with the links at once.
+ */
+function markerFigures(
+  r: ChatFullResponse,
+  citations: Parameters<typeof resolveMarkers>[1],
+): ReturnType<typeof resolveMarkers> {
+  const withoutLinks = resolveMarkers(r.answer, citations, NO_LINKS);
+  if (withoutLinks.markers_without_citation.length === 0) return withoutLinks;
+  return resolveMarkers(r.answer, citations, documentLinks(r));
+}
+const NO_LINKS: ReadonlyMap<string, string> = new Map();
 
 /** Trimmed link → document id of every document given (top_documents, then each tool call's search_docs); the first one wins. */
 function documentLinks(r: ChatFullResponse): Map<string, string> {

@@ -23,8 +23,10 @@
  * section's rounds, default 3),
  * --kit-rounds N (default: the rounds of the rest), --kit-together (each kit round runs both tools at once),
  * --skip-truth, --truth-only (only (d)), --floor-record (adds to (a) the tool `floor+record`: the floor writing each request's
- * record as one JSON line, its answer included, so the cost of writing a record at all is measured beside the rest).
- * CHATBENCH_BENCH_BASELINE=DIR (a checkout of an earlier chatbench, with its
+ * record as one JSON line, its answer included, so the cost of writing a record at all is measured beside the rest),
+ * --cpu-prof DIR (each chatbench and baseline run of (a) writes a V8 CPU profile,
+ * 250 µs samples, to DIR/<tool>-<scenario>-r<round>/ (chatbench-full-1-000-s-r1); read one with load/profile-summary.ts; the profiler's own CPU is in
+ * those runs' figures, so take ratios from a run without it). CHATBENCH_BENCH_BASELINE=DIR (a checkout of an earlier chatbench, with its
  * node_modules and its dist/ built) adds that version's load use-case to (a) as the tool `baseline`, in the same rounds, so a change is
  * measured before and after in one run (paired ratios chatbench ÷ baseline).
  * Bounded: fixed lists of runs and a deadline. Writes reports/bench/load.json and load.md.
@@ -64,6 +66,10 @@ const ROUNDS = process.argv.includes('--rounds')
   : QUICK
     ? 1
     : 3;
+/** `--cpu-prof DIR`: profile chatbench's and the baseline's runs of the CPU section (see the header). */
+const CPU_PROF = process.argv.includes('--cpu-prof')
+  ? resolve(process.argv[process.argv.indexOf('--cpu-prof') + 1] ?? 'cpu-prof')
+  : null;
 const KIT_ROUNDS = process.argv.includes('--kit-rounds')
   ? Number(process.argv[process.argv.indexOf('--kit-rounds') + 1])
   : ROUNDS;
@@ -130,7 +136,7 @@ type CpuTool = ToolJob['tool'] | 'baseline';
  * Runs one tool in its own process (this checkout's load/tool-child.ts; chatbench from the compiled
  * dist/ of `root`: this checkout, or the baseline's) and reads its result.
  */
-async function runTool(job: ToolJob, root: string = ROOT): Promise<ToolResult> {
+async function runTool(job: ToolJob, root: string = ROOT, profileAs: string | null = null): Promise<ToolResult> {
   const dir = mkdtempSync(join(tmpdir(), 'chatbench-tool-'));
   const jobFile = join(dir, 'job.json');
   const resultFile = join(dir, 'result.json');
@@ -138,9 +144,21 @@ async function runTool(job: ToolJob, root: string = ROOT): Promise<ToolResult> {
   // chatbench's use-case starts as the CLI does (load/cli-start.mjs: the young generation's cap), the
   // baseline's with its own checkout's cap; the floor and autocannon as plain node.
   const cliStart = job.tool === 'chatbench' ? ['--import', join(ROOT, 'test', 'bench', 'load', 'cli-start.mjs')] : [];
+  const profile =
+    CPU_PROF === null || profileAs === null
+      ? []
+      : ['--cpu-prof', '--cpu-prof-interval', '250', '--cpu-prof-dir', join(CPU_PROF, profileAs)];
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', ...cliStart, join(ROOT, 'test', 'bench', 'load', 'tool-child.ts'), jobFile, resultFile],
+    [
+      ...profile,
+      '--import',
+      'tsx',
+      ...cliStart,
+      join(ROOT, 'test', 'bench', 'load', 'tool-child.ts'),
+      jobFile,
+      resultFile,
+    ],
     { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CHATBENCH_TOOL_ROOT: root } },
   );
   let stderr = '';
@@ -213,7 +231,15 @@ async function cpuSection(
       if (autocannon && scenario.mode === 'full' && !QUICK) order.push('autocannon');
       const byTool = new Map<string, Measured>();
       for (const tool of order) {
-        const r = tool === 'baseline' ? await runTool(job('chatbench'), BASELINE!) : await runTool(job(tool));
+        // `chatbench-full-1-000-s-r1`: one folder per run (a scenario's name holds a slash).
+        const profileAs =
+          tool === 'chatbench' || tool === 'baseline'
+            ? `${tool} ${scenario.name} r${round}`.replaceAll(/[^\w.]+/g, '-')
+            : null;
+        const r =
+          tool === 'baseline'
+            ? await runTool(job('chatbench'), BASELINE!, profileAs)
+            : await runTool(job(tool), ROOT, profileAs);
         const m: Measured = { ...r, tool, round, cpu_ms_per_request: r.sent > 0 ? r.cpu_ms / r.sent : null };
         byTool.set(tool, m);
         runs.push(m);
