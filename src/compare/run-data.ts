@@ -18,6 +18,7 @@ import { SCORE_NAMES, figureKind, type LatencyStat } from '../figures/catalogue.
 import type { QuestionFigures, ScoreMeans } from '../metrics/question-value.js';
 import { answerKey, NO_VERDICTS, recordVerdict, type HumanVerdicts } from '../records/review.js';
 import { column, markOf, Tries } from './tries.js';
+import { createCodedValues, type CodedValues } from '../metrics/coded-values.js';
 
 /** Answers kept per question for the broken/fixed lists. */
 export const ANSWER_CHARS = 400;
@@ -113,11 +114,11 @@ interface QuestionState {
   /** One of its tries was checked (metrics/pass): else its pass rate is "not checked" (null), as in the summary. */
   checked: boolean;
   /**
-   * Per score or check name, at its slot (the collector's `slots`): the one value of it folded in
-   * so far (NaN: none yet), until some name has a second. A question asked once (every question of
-   * a run of distinct questions) keeps one number a name.
+   * Its row in its group's score columns (GroupState `values`), which hold per score or check name,
+   * at its slot (the collector's `slots`), the one value of it folded in so far (NaN: none yet),
+   * until some name has a second; at the end, its means.
    */
-  values: number[];
+  row: number;
   /**
    * Once a name has a second value: per name, at 2 × its slot, the sum and the count of its values
    * over the tries folded in so far (null before). A flat list of numbers: a map of pairs cost a
@@ -147,6 +148,13 @@ interface ConversationState {
   first: string | undefined;
   repeat: number;
 }
+
+/**
+ * A group's score and check values per question, a column per slot (metrics/coded-values: a byte a
+ * value while a name has few distinct values). A list of doubles a question cost a run of distinct
+ * questions some fifty numbers, 8 bytes each, and as much again for its means at the end.
+ */
+type ScoreColumns = (CodedValues | undefined)[];
 
 /** Takes every record of a run, then gives its RunData. */
 export interface RunCollector {
@@ -182,6 +190,7 @@ export function createRunCollector(
       key: GroupKey;
       model_name: string | null;
       questions: Map<string, QuestionState>;
+      values: ScoreColumns;
       conversations: Map<string, ConversationState>;
     }
   >();
@@ -202,7 +211,7 @@ export function createRunCollector(
     const id = groupKeyString(key);
     let group = groups.get(id);
     if (group === undefined)
-      groups.set(id, (group = { key, model_name, questions: new Map(), conversations: new Map() }));
+      groups.set(id, (group = { key, model_name, questions: new Map(), values: [], conversations: new Map() }));
     if (model_name !== null && (group.model_name === null || model_name < group.model_name))
       group.model_name = model_name;
     let question = group.questions.get(record.question_id);
@@ -212,7 +221,7 @@ export function createRunCollector(
         next: 0,
         tries: null,
         checked: false,
-        values: [],
+        row: group.questions.size,
         sums: null,
         pending: null,
         judgeAsks: 0,
@@ -224,7 +233,7 @@ export function createRunCollector(
       group.questions.set(record.question_id, question);
     }
     question.checked ||= checked;
-    addTry(question, slots, {
+    addTry(question, group.values, slots, {
       repeat: record.repeat,
       outcome: figures.outcome,
       passed,
@@ -287,7 +296,7 @@ export function createRunCollector(
     finish(source, tornLines = 0, loopDelay = null) {
       const checks = [...checkNames].sort();
       for (const group of groups.values()) {
-        for (const question of group.questions.values()) foldPending(question, slots);
+        for (const question of group.questions.values()) foldPending(question, group.values, slots);
         // Each conversation's verdict goes on its first turn's try, so a comparison pairs conversations.
         for (const state of group.conversations.values()) {
           const question = state.first === undefined ? undefined : group.questions.get(state.first);
@@ -301,10 +310,10 @@ export function createRunCollector(
         loop_delay_ms: loopDelay,
         summary: summarized.finish(),
         repeats: repeats?.finish() ?? options.summarizer!.repeats(),
-        groups: [...groups.values()].map(({ key, model_name, questions }) => ({
+        groups: [...groups.values()].map(({ key, model_name, questions, values }) => ({
           ...key,
           model_name,
-          questions: questionsData(questions, slots),
+          questions: questionsData(questions, values, slots),
           // The summary's own sorted values (the same keys, the same ok answers): no second copy.
           latency: Object.fromEntries(LATENCY_FIGURES.map((f) => [f, summarized.latency(key, f)])) as Record<
             LatencyFigure,
@@ -340,7 +349,7 @@ function valuesOf(figures: AnswerFigures): Map<string, number> | null {
 }
 
 /** Takes a try: folded in when its repeat is the next, else kept until it is (a repeat seen twice: the later one wins). */
-function addTry(q: QuestionState, slots: Map<string, number>, t: Try): void {
+function addTry(q: QuestionState, columns: ScoreColumns, slots: Map<string, number>, t: Try): void {
   if (t.repeat < q.next) {
     // A repeat already folded in came again (no run writes one twice): the later try's outcome,
     // pass and verdict replace the earlier's, as they always have; its values are not added twice.
@@ -349,22 +358,22 @@ function addTry(q: QuestionState, slots: Map<string, number>, t: Try): void {
     return;
   }
   if (t.repeat === q.next && (q.pending === null || q.pending.size === 0)) {
-    fold(q, slots, t);
+    fold(q, columns, slots, t);
     q.next += 1;
     return;
   }
   (q.pending ??= new Map()).set(t.repeat, t);
   for (let next = q.pending.get(q.next); next !== undefined; next = q.pending.get(q.next)) {
     q.pending.delete(q.next);
-    fold(q, slots, next);
+    fold(q, columns, slots, next);
     q.next += 1;
   }
 }
 
 /** Folds in the tries still waiting (their earlier repeats never came), in repeat order. */
-function foldPending(q: QuestionState, slots: Map<string, number>): void {
+function foldPending(q: QuestionState, columns: ScoreColumns, slots: Map<string, number>): void {
   if (q.pending === null) return;
-  for (const t of [...q.pending.values()].sort((a, b) => a.repeat - b.repeat)) fold(q, slots, t);
+  for (const t of [...q.pending.values()].sort((a, b) => a.repeat - b.repeat)) fold(q, columns, slots, t);
   q.pending = null;
 }
 
@@ -375,7 +384,7 @@ function judgeAsksOf(figures: AnswerFigures): { judgeAsks: number; judgeFailed: 
   return { judgeAsks: asked.judge_asks, judgeFailed: asked.judge_failed_asks };
 }
 
-function fold(q: QuestionState, slots: Map<string, number>, t: Try): void {
+function fold(q: QuestionState, columns: ScoreColumns, slots: Map<string, number>, t: Try): void {
   q.judgeAsks += t.judgeAsks;
   q.judgeFailed += t.judgeFailed;
   const mark = markOf(t.outcome, t.passed, t.human);
@@ -389,16 +398,16 @@ function fold(q: QuestionState, slots: Map<string, number>, t: Try): void {
   for (const [name, value] of t.values ?? []) {
     let slot = slots.get(name);
     if (slot === undefined) slots.set(name, (slot = slots.size));
-    // Lists sized to every name seen so far at once: pushed a number at a time, their room grew
-    // past the numbers a question of some fifty figures needs (131 for 100: 250 bytes more).
     if (q.sums === null) {
-      if (q.values.length <= slot) q.values = resized(q.values, slots.size, Number.NaN);
-      if (Number.isNaN(q.values[slot]!)) {
-        q.values[slot] = value;
+      const column = (columns[slot] ??= createCodedValues());
+      if (Number.isNaN(column.at(q.row))) {
+        column.set(q.row, value);
         continue;
       }
-      q.sums = sumsOf(q.values);
+      q.sums = sumsOf(columns, q.row);
     }
+    // Sized to every name seen so far at once: pushed a number at a time, its room grew past the
+    // numbers a question of some fifty figures needs (131 for 100: 250 bytes more).
     if (q.sums.length <= 2 * slot + 1) q.sums = resized(q.sums, 2 * slots.size, 0);
     const n = q.sums[2 * slot + 1]!;
     q.sums[2 * slot] = n === 0 ? value : q.sums[2 * slot]! + value;
@@ -407,31 +416,28 @@ function fold(q: QuestionState, slots: Map<string, number>, t: Try): void {
 }
 
 /**
- * A group's questions as QuestionData, their score means in one block of `slots.size` numbers a
- * question (each question's a view of its row): one array a question cost a typed array's backing
- * store and bookkeeping each.
+ * A group's questions as QuestionData, their score means in the group's columns: a question asked
+ * once keeps its values there as its means (the same bits as the sum of one value over a count of
+ * 1), one with sums has its row written over with their means.
  */
 function questionsData(
   questions: ReadonlyMap<string, QuestionState>,
+  columns: ScoreColumns,
   slots: ReadonlyMap<string, number>,
 ): Map<string, QuestionData> {
   const width = slots.size;
-  const block = new Float64Array(questions.size * width).fill(Number.NaN);
+  const means: GroupMeans = { slots, columns };
   const data = new Map<string, QuestionData>();
-  let row = 0;
   for (const [id, state] of questions) {
-    const means = block.subarray(row * width, (row + 1) * width);
-    row += 1;
-    for (let slot = 0; slot < width; slot++) {
-      if (state.sums === null) {
-        // One value: its mean (the same bits as the sum of one value over a count of 1).
-        if (slot < state.values.length) means[slot] = state.values[slot]!;
-        continue;
+    if (state.sums !== null) {
+      for (let slot = 0; slot < width; slot++) {
+        const n = state.sums[2 * slot + 1] ?? 0;
+        const mean = n > 0 ? state.sums[2 * slot]! / n : Number.NaN;
+        if (columns[slot] !== undefined || !Number.isNaN(mean))
+          (columns[slot] ??= createCodedValues()).set(state.row, mean);
       }
-      const n = state.sums[2 * slot + 1] ?? 0;
-      if (n > 0) means[slot] = state.sums[2 * slot]! / n;
     }
-    data.set(id, toQuestionData(state, { slots, means }));
+    data.set(id, toQuestionData(state, means));
   }
   return data;
 }
@@ -443,10 +449,11 @@ function resized(list: readonly number[], length: number, fill: number): number[
   return next;
 }
 
-/** A question's one value per name as sums and counts (a count of 1, or 0 where it has none). */
-function sumsOf(values: readonly number[]): number[] {
-  const sums = new Array<number>(2 * values.length).fill(0);
-  values.forEach((value, slot) => {
+/** A question's one value per name (its row of `columns`) as sums and counts (a count of 1, or 0 where it has none). */
+function sumsOf(columns: ScoreColumns, row: number): number[] {
+  const sums = new Array<number>(2 * columns.length).fill(0);
+  columns.forEach((column, slot) => {
+    const value = column?.at(row) ?? Number.NaN;
     if (!Number.isNaN(value)) {
       sums[2 * slot] = value;
       sums[2 * slot + 1] = 1;
@@ -455,13 +462,20 @@ function sumsOf(values: readonly number[]): number[] {
   return sums;
 }
 
-function toQuestionData(state: QuestionState, scores: ScoreMeans): QuestionData {
+/** A group's means: its columns by the run's slots, each question's at its row. */
+interface GroupMeans {
+  readonly slots: ReadonlyMap<string, number>;
+  readonly columns: ScoreColumns;
+}
+
+function toQuestionData(state: QuestionState, means: GroupMeans): QuestionData {
   state.tries?.seal();
   return new QuestionEntry(
     state.question,
     state.tries,
     state.checked,
-    scores,
+    means,
+    state.row,
     state.judgeAsks,
     state.judgeFailed,
     state.firstAnswer,
@@ -471,19 +485,30 @@ function toQuestionData(state: QuestionState, scores: ScoreMeans): QuestionData 
 
 /**
  * QuestionData over the packed tries: each column is made as an array when read (a comparison
- * or a gate reads a question's few times), so a run's data keeps 2 bytes a try, not 32.
+ * or a gate reads a question's few times), so a run's data keeps 2 bytes a try, not 32. Its score
+ * means are its row of the group's columns, read through itself: no object of them a question.
  */
-class QuestionEntry implements QuestionData {
+class QuestionEntry implements QuestionData, ScoreMeans {
   constructor(
     readonly question: string,
     private readonly tries: Tries | null,
     readonly checked: boolean,
-    readonly scores: ScoreMeans,
+    private readonly means: GroupMeans,
+    private readonly row: number,
     private readonly judgeAsks: number,
     private readonly judgeFailed: number,
     readonly answer: string | null,
     readonly cited_document_ids: string[],
   ) {}
+  get scores(): ScoreMeans {
+    return this;
+  }
+  get slots(): ReadonlyMap<string, number> {
+    return this.means.slots;
+  }
+  mean(slot: number): number {
+    return this.means.columns[slot]?.at(this.row) ?? Number.NaN;
+  }
   /** Made when read (a comparison's judge_error_rate), not an object kept a question. */
   get judge(): { asks: number; failed: number } {
     return { asks: this.judgeAsks, failed: this.judgeFailed };
