@@ -22,8 +22,8 @@ export interface ScoreClusters {
 /** Rows of a column's block (metrics/coded-values). */
 export { BLOCK_ROWS } from './coded-values.js';
 
-export function createScoreClusters(blockRows = BLOCK_ROWS): ScoreClusters {
-  const rows = new Map<string, number>();
+/** `rows`: each question's row, shared with the caller's own columns (metrics/group-figures); a question new to it is added. */
+export function createScoreClusters(blockRows = BLOCK_ROWS, rows = new Map<string, number>()): ScoreClusters {
   const columns = new Map<string, CodedValues>();
   const repeated = new Map<string, Map<string, ClusterValues>>();
 
