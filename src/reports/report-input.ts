@@ -129,8 +129,10 @@ export function createReportInputBuilder(options: ReportInputOptions = {}): Repo
 }
 
 /**
- * One copy of each repeated value of the rows (a question asked a thousand times, its set, its
- * category, the same list of reasons): a row then costs its own numbers and key, not its texts.
+ * One copy of each repeated value of the rows (its set, its category, the same list of reasons): a
+ * row then costs its own numbers and key, not its texts. A question's id and text are not kept
+ * here: the rows are folded in and dropped, and what keeps them (junit.xml's cases, the grid)
+ * keeps its first, so a map entry each a distinct question would be all they cost.
  */
 export interface Interner {
   text<T extends string | null>(value: T): T;
@@ -152,8 +154,8 @@ function createInterner(): Interner {
   return {
     text,
     question(value) {
-      // A question no longer than the cut is its own cut: kept once, not a copy and a map entry.
-      if (value.length <= QUESTION_CHARS) return text(value);
+      // A question no longer than the cut is its own cut: no copy, no map entry.
+      if (value.length <= QUESTION_CHARS) return value;
       let short = questions.get(value);
       if (short === undefined) questions.set(value, (short = text(cutQuestion(value))));
       return short;
@@ -198,7 +200,7 @@ type RowFigures = Pick<ReportRow, 'outcome' | 'error_code' | 'ttfp_ms' | 'ttft_m
 function slimRow(record: RequestRecord, shared: Interner, f: RowFigures, modelIndex: number | null, modelName: string | null, pass: boolean, reasons: string[]): ReportRow {
   return {
     key: record.key,
-    question_id: shared.text(record.question_id),
+    question_id: record.question_id,
     question: shared.question(record.question),
     category: shared.text(record.category),
     set: shared.text(record.set),
