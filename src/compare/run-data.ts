@@ -106,37 +106,77 @@ interface Try {
  * the repeats of a question come nearly in order, so `pending` holds a few tries at most; the
  * rest (a repeat that never came: an interrupted run) are folded in, in order, at the end.
  */
-interface QuestionState {
-  question: string;
-  next: number;
+class QuestionState implements QuestionData, ScoreMeans {
+  next = 0;
   /** Its tries folded in, in repeat order: repeat, outcome, pass, verdict, conversation's pass (null before the first). */
-  tries: Tries | null;
+  tries: Tries | null = null;
   /** One of its tries was checked (metrics/pass): else its pass rate is "not checked" (null), as in the summary. */
-  checked: boolean;
-  /**
-   * Its row in its group's score columns (GroupState `values`), which hold per score or check name,
-   * at its slot (the collector's `slots`), the one value of it folded in so far (NaN: none yet),
-   * until some name has a second; at the end, its means.
-   */
-  row: number;
+  checked = false;
   /**
    * Once a name has a second value: per name, at 2 × its slot, the sum and the count of its values
    * over the tries folded in so far (null before). A flat list of numbers: a map of pairs cost a
    * run of a million distinct questions about 3 KB a question.
    */
-  sums: number[] | null;
+  sums: number[] | null = null;
   /** Tries that came before an earlier repeat of theirs (created when one does). */
-  pending: Map<number, Try> | null;
+  pending: Map<number, Try> | null = null;
   /** The judge's asks over the tries folded in, and those without a verdict. */
-  judgeAsks: number;
-  judgeFailed: number;
+  judgeAsks = 0;
+  judgeFailed = 0;
   /**
    * The lowest repeat folded in (-1 before the first), its answer (trimmed) and cited ids: fields
    * of the question's own, not an object of their own (some 40 bytes a distinct question).
    */
-  firstRepeat: number;
-  firstAnswer: string | null;
-  firstCited: string[];
+  firstRepeat = -1;
+  firstAnswer: string | null = null;
+  firstCited: string[] = NO_IDS;
+
+  /**
+   * `row`: its row in its group's score columns (`means.columns`), which hold per score or check
+   * name, at its slot (the collector's `slots`), the one value of it folded in so far (NaN: none
+   * yet), until some name has a second; once finished (questionsData), its means.
+   */
+  constructor(
+    readonly question: string,
+    readonly row: number,
+    private readonly means: GroupMeans,
+  ) {}
+
+  // As QuestionData, once finished: the state is the question's data (no second object a question
+  // at the end, when everything else of the pass is live too). Each column is made as an array when
+  // read (a comparison or a gate reads a question's few times), so a run's data keeps 2 bytes a
+  // try, not 32; its score means are its row of the group's columns, read through itself.
+  get scores(): ScoreMeans {
+    return this;
+  }
+  get slots(): ReadonlyMap<string, number> {
+    return this.means.slots;
+  }
+  mean(slot: number): number {
+    return this.means.columns[slot]?.at(this.row) ?? Number.NaN;
+  }
+  get answer(): string | null {
+    return this.firstAnswer;
+  }
+  get cited_document_ids(): string[] {
+    return this.firstRepeat === -1 ? [] : this.firstCited;
+  }
+  /** Made when read (a comparison's judge_error_rate), not an object kept a question. */
+  get judge(): { asks: number; failed: number } {
+    return { asks: this.judgeAsks, failed: this.judgeFailed };
+  }
+  get outcomes(): Outcome[] {
+    return column(this.tries, (t, i) => t.outcome(i));
+  }
+  get passes(): boolean[] {
+    return column(this.tries, (t, i) => t.passed(i));
+  }
+  get human(): (boolean | null)[] {
+    return column(this.tries, (t, i) => t.human(i));
+  }
+  get conversation_passes(): (boolean | null)[] {
+    return column(this.tries, (t, i) => t.conversation(i));
+  }
 }
 
 /** A question's cited ids before its first try is folded in (never changed). */
@@ -190,7 +230,8 @@ export function createRunCollector(
       key: GroupKey;
       model_name: string | null;
       questions: Map<string, QuestionState>;
-      values: ScoreColumns;
+      /** The group's score columns, with the run's slots: what its questions' means are read from. */
+      means: GroupMeans;
       conversations: Map<string, ConversationState>;
     }
   >();
@@ -211,29 +252,19 @@ export function createRunCollector(
     const id = groupKeyString(key);
     let group = groups.get(id);
     if (group === undefined)
-      groups.set(id, (group = { key, model_name, questions: new Map(), values: [], conversations: new Map() }));
+      groups.set(
+        id,
+        (group = { key, model_name, questions: new Map(), means: { slots, columns: [] }, conversations: new Map() }),
+      );
     if (model_name !== null && (group.model_name === null || model_name < group.model_name))
       group.model_name = model_name;
     let question = group.questions.get(record.question_id);
     if (question === undefined) {
-      question = {
-        question: record.question,
-        next: 0,
-        tries: null,
-        checked: false,
-        row: group.questions.size,
-        sums: null,
-        pending: null,
-        judgeAsks: 0,
-        judgeFailed: 0,
-        firstRepeat: -1,
-        firstAnswer: null,
-        firstCited: NO_IDS,
-      };
+      question = new QuestionState(record.question, group.questions.size, group.means);
       group.questions.set(record.question_id, question);
     }
     question.checked ||= checked;
-    addTry(question, group.values, slots, {
+    addTry(question, group.means.columns, slots, {
       repeat: record.repeat,
       outcome: figures.outcome,
       passed,
@@ -296,7 +327,7 @@ export function createRunCollector(
     finish(source, tornLines = 0, loopDelay = null) {
       const checks = [...checkNames].sort();
       for (const group of groups.values()) {
-        for (const question of group.questions.values()) foldPending(question, group.values, slots);
+        for (const question of group.questions.values()) foldPending(question, group.means.columns, slots);
         // Each conversation's verdict goes on its first turn's try, so a comparison pairs conversations.
         for (const state of group.conversations.values()) {
           const question = state.first === undefined ? undefined : group.questions.get(state.first);
@@ -310,10 +341,10 @@ export function createRunCollector(
         loop_delay_ms: loopDelay,
         summary: summarized.finish(),
         repeats: repeats?.finish() ?? options.summarizer!.repeats(),
-        groups: [...groups.values()].map(({ key, model_name, questions, values }) => ({
+        groups: [...groups.values()].map(({ key, model_name, questions, means }) => ({
           ...key,
           model_name,
-          questions: questionsData(questions, values, slots),
+          questions: questionsData(questions, means),
           // The summary's own sorted values (the same keys, the same ok answers): no second copy.
           latency: Object.fromEntries(LATENCY_FIGURES.map((f) => [f, summarized.latency(key, f)])) as Record<
             LatencyFigure,
@@ -418,28 +449,23 @@ function fold(q: QuestionState, columns: ScoreColumns, slots: Map<string, number
 /**
  * A group's questions as QuestionData, their score means in the group's columns: a question asked
  * once keeps its values there as its means (the same bits as the sum of one value over a count of
- * 1), one with sums has its row written over with their means.
+ * 1), one with sums has its row written over with their means. The states are the data: the same
+ * map, no object made a question.
  */
-function questionsData(
-  questions: ReadonlyMap<string, QuestionState>,
-  columns: ScoreColumns,
-  slots: ReadonlyMap<string, number>,
-): Map<string, QuestionData> {
+function questionsData(questions: Map<string, QuestionState>, means: GroupMeans): Map<string, QuestionData> {
+  const { slots, columns } = means;
   const width = slots.size;
-  const means: GroupMeans = { slots, columns };
-  const data = new Map<string, QuestionData>();
-  for (const [id, state] of questions) {
-    if (state.sums !== null) {
-      for (let slot = 0; slot < width; slot++) {
-        const n = state.sums[2 * slot + 1] ?? 0;
-        const mean = n > 0 ? state.sums[2 * slot]! / n : Number.NaN;
-        if (columns[slot] !== undefined || !Number.isNaN(mean))
-          (columns[slot] ??= createCodedValues()).set(state.row, mean);
-      }
+  for (const state of questions.values()) {
+    state.tries?.seal();
+    if (state.sums === null) continue;
+    for (let slot = 0; slot < width; slot++) {
+      const n = state.sums[2 * slot + 1] ?? 0;
+      const mean = n > 0 ? state.sums[2 * slot]! / n : Number.NaN;
+      if (columns[slot] !== undefined || !Number.isNaN(mean))
+        (columns[slot] ??= createCodedValues()).set(state.row, mean);
     }
-    data.set(id, toQuestionData(state, means));
   }
-  return data;
+  return questions;
 }
 
 /** `list` with `length` numbers, those past its own `fill`. */
@@ -466,65 +492,6 @@ function sumsOf(columns: ScoreColumns, row: number): number[] {
 interface GroupMeans {
   readonly slots: ReadonlyMap<string, number>;
   readonly columns: ScoreColumns;
-}
-
-function toQuestionData(state: QuestionState, means: GroupMeans): QuestionData {
-  state.tries?.seal();
-  return new QuestionEntry(
-    state.question,
-    state.tries,
-    state.checked,
-    means,
-    state.row,
-    state.judgeAsks,
-    state.judgeFailed,
-    state.firstAnswer,
-    state.firstRepeat === -1 ? [] : state.firstCited,
-  );
-}
-
-/**
- * QuestionData over the packed tries: each column is made as an array when read (a comparison
- * or a gate reads a question's few times), so a run's data keeps 2 bytes a try, not 32. Its score
- * means are its row of the group's columns, read through itself: no object of them a question.
- */
-class QuestionEntry implements QuestionData, ScoreMeans {
-  constructor(
-    readonly question: string,
-    private readonly tries: Tries | null,
-    readonly checked: boolean,
-    private readonly means: GroupMeans,
-    private readonly row: number,
-    private readonly judgeAsks: number,
-    private readonly judgeFailed: number,
-    readonly answer: string | null,
-    readonly cited_document_ids: string[],
-  ) {}
-  get scores(): ScoreMeans {
-    return this;
-  }
-  get slots(): ReadonlyMap<string, number> {
-    return this.means.slots;
-  }
-  mean(slot: number): number {
-    return this.means.columns[slot]?.at(this.row) ?? Number.NaN;
-  }
-  /** Made when read (a comparison's judge_error_rate), not an object kept a question. */
-  get judge(): { asks: number; failed: number } {
-    return { asks: this.judgeAsks, failed: this.judgeFailed };
-  }
-  get outcomes(): Outcome[] {
-    return column(this.tries, (t, i) => t.outcome(i));
-  }
-  get passes(): boolean[] {
-    return column(this.tries, (t, i) => t.passed(i));
-  }
-  get human(): (boolean | null)[] {
-    return column(this.tries, (t, i) => t.human(i));
-  }
-  get conversation_passes(): (boolean | null)[] {
-    return column(this.tries, (t, i) => t.conversation(i));
-  }
 }
 
 /** The summary group and repeat figures of a key; undefined when the run has no such group. */
