@@ -12,7 +12,8 @@ import type { RequestRecord } from '../records/record.js';
 import type { Summary } from '../records/summary.js';
 import { createDistributionsBuilder, type ColumnValues, type Distributions } from './distributions.js';
 import { createJunitCasesBuilder, type JunitCases } from './junit-cases.js';
-import { createPassGridBuilder, type PassGridData } from './pass-grid-data.js';
+import { createPassGridBuilder, MAX_GRID_QUESTIONS, type PassGridData } from './pass-grid-data.js';
+import { createValueTable } from './columns.js';
 import { modelChecked, modelPassed, recordChecked } from '../metrics/pass.js';
 import type { ReportRow } from './report-row.js';
 import { answerFailReasons, recordFailReasons, recordPassed } from './fail-reasons.js';
@@ -61,14 +62,16 @@ export interface RowsCollector {
 
 /** `latencyOf`: where the columns' latency values are kept already (reports/distributions). */
 export function createRowsCollector(latencyOf?: ColumnValues): RowsCollector {
-  const junit = createJunitCasesBuilder();
+  // One table of the question ids for junit.xml's cases and the grid (a map entry a question, not two).
+  const ids = createValueTable<string>((id) => id);
+  const junit = createJunitCasesBuilder(ids);
   const distributions = createDistributionsBuilder(latencyOf);
-  const grid = createPassGridBuilder();
+  const grid = createPassGridBuilder(MAX_GRID_QUESTIONS, ids);
   return {
     add(row) {
+      grid.add(row); // first: a question's first row has an id new to the table
       junit.add(row);
       distributions.add(row);
-      grid.add(row);
     },
     finish: () => ({ junit: junit.finish(), distributions: distributions.finish(), grid: grid.finish() }),
   };
