@@ -108,8 +108,15 @@ interface Try {
  */
 class QuestionState implements QuestionData, ScoreMeans {
   next = 0;
-  /** Its tries folded in, in repeat order: repeat, outcome, pass, verdict, conversation's pass (null before the first). */
-  tries: Tries | null = null;
+  /**
+   * Its tries folded in, in repeat order: repeat, outcome, pass, verdict, conversation's pass; null
+   * while it has one (its repeat firstRepeat, its mark `mark`: a question asked once, every question
+   * of a run of distinct questions, holds no Tries object, some 60 bytes) or none. Read through
+   * triesRead(), changed through triesKept().
+   */
+  private tries: Tries | null = null;
+  /** Its one try's mark (compare/tries markOf) while `tries` is null. */
+  mark = 0;
   /** One of its tries was checked (metrics/pass): else its pass rate is "not checked" (null), as in the summary. */
   checked = false;
   /**
@@ -142,6 +149,21 @@ class QuestionState implements QuestionData, ScoreMeans {
     private readonly means: GroupMeans,
   ) {}
 
+  /** Its tries, to read (its one try as a Tries of its own, not kept). */
+  triesRead(): Tries | null {
+    return this.tries ?? (this.firstRepeat === -1 ? null : new Tries(this.firstRepeat, this.mark));
+  }
+  /** Its tries, kept from now on (its one try made a Tries), to change or add to. */
+  triesKept(): Tries | null {
+    if (this.tries === null && this.firstRepeat !== -1) this.tries = new Tries(this.firstRepeat, this.mark);
+    return this.tries;
+  }
+
+  /** Drops what only adding tries needed (compare/tries seal). */
+  sealTries(): void {
+    this.tries?.seal();
+  }
+
   // As QuestionData, once finished: the state is the question's data (no second object a question
   // at the end, when everything else of the pass is live too). Each column is made as an array when
   // read (a comparison or a gate reads a question's few times), so a run's data keeps 2 bytes a
@@ -159,23 +181,23 @@ class QuestionState implements QuestionData, ScoreMeans {
     return this.firstAnswer;
   }
   get cited_document_ids(): string[] {
-    return this.firstRepeat === -1 ? [] : this.firstCited;
+    return this.firstCited === NO_IDS ? [] : this.firstCited;
   }
   /** Made when read (a comparison's judge_error_rate), not an object kept a question. */
   get judge(): { asks: number; failed: number } {
     return { asks: this.judgeAsks, failed: this.judgeFailed };
   }
   get outcomes(): Outcome[] {
-    return column(this.tries, (t, i) => t.outcome(i));
+    return column(this.triesRead(), (t, i) => t.outcome(i));
   }
   get passes(): boolean[] {
-    return column(this.tries, (t, i) => t.passed(i));
+    return column(this.triesRead(), (t, i) => t.passed(i));
   }
   get human(): (boolean | null)[] {
-    return column(this.tries, (t, i) => t.human(i));
+    return column(this.triesRead(), (t, i) => t.human(i));
   }
   get conversation_passes(): (boolean | null)[] {
-    return column(this.tries, (t, i) => t.conversation(i));
+    return column(this.triesRead(), (t, i) => t.conversation(i));
   }
 }
 
@@ -331,8 +353,9 @@ export function createRunCollector(
         // Each conversation's verdict goes on its first turn's try, so a comparison pairs conversations.
         for (const state of group.conversations.values()) {
           const question = state.first === undefined ? undefined : group.questions.get(state.first);
-          const at = question?.tries?.indexOfRepeat(state.repeat) ?? -1;
-          if (at !== -1) question!.tries!.setConversation(at, state.passed);
+          const tries = question?.triesKept();
+          const at = tries?.indexOfRepeat(state.repeat) ?? -1;
+          if (at !== -1) tries!.setConversation(at, state.passed);
         }
       }
       const summarized = summarizer ?? options.summarizer!;
@@ -384,8 +407,9 @@ function addTry(q: QuestionState, columns: ScoreColumns, slots: Map<string, numb
   if (t.repeat < q.next) {
     // A repeat already folded in came again (no run writes one twice): the later try's outcome,
     // pass and verdict replace the earlier's, as they always have; its values are not added twice.
-    const at = q.tries?.indexOfRepeat(t.repeat) ?? -1;
-    if (at !== -1) q.tries!.replace(at, markOf(t.outcome, t.passed, t.human));
+    const tries = q.triesKept();
+    const at = tries?.indexOfRepeat(t.repeat) ?? -1;
+    if (at !== -1) tries!.replace(at, markOf(t.outcome, t.passed, t.human));
     return;
   }
   if (t.repeat === q.next && (q.pending === null || q.pending.size === 0)) {
@@ -419,12 +443,14 @@ function fold(q: QuestionState, columns: ScoreColumns, slots: Map<string, number
   q.judgeAsks += t.judgeAsks;
   q.judgeFailed += t.judgeFailed;
   const mark = markOf(t.outcome, t.passed, t.human);
-  if (q.tries === null) q.tries = new Tries(t.repeat, mark);
-  else q.tries.push(t.repeat, mark);
+  if (q.firstRepeat === -1)
+    q.mark = mark; // its first try: kept as two numbers
+  else q.triesKept()!.push(t.repeat, mark);
   if (q.firstRepeat === -1 || t.repeat < q.firstRepeat) {
     q.firstRepeat = t.repeat;
     q.firstAnswer = t.answer;
-    q.firstCited = t.cited_document_ids;
+    // None cited: the one shared empty list, not the record's own (32 bytes a question).
+    q.firstCited = t.cited_document_ids.length === 0 ? NO_IDS : t.cited_document_ids;
   }
   for (const [name, value] of t.values ?? []) {
     let slot = slots.get(name);
@@ -456,7 +482,7 @@ function questionsData(questions: Map<string, QuestionState>, means: GroupMeans)
   const { slots, columns } = means;
   const width = slots.size;
   for (const state of questions.values()) {
-    state.tries?.seal();
+    state.sealTries();
     if (state.sums === null) continue;
     for (let slot = 0; slot < width; slot++) {
       const n = state.sums[2 * slot + 1] ?? 0;
