@@ -18,6 +18,7 @@ import { SCORE_NAMES, figureKind, type LatencyStat } from '../figures/catalogue.
 import type { QuestionFigures, ScoreMeans } from '../metrics/question-value.js';
 import { answerKey, NO_VERDICTS, recordVerdict, type HumanVerdicts } from '../records/review.js';
 import { column, markOf, Tries } from './tries.js';
+import { createCodedValues, type CodedValues } from '../metrics/coded-values.js';
 
 /** Answers kept per question for the broken/fixed lists. */
 export const ANSWER_CHARS = 400;
@@ -105,37 +106,99 @@ interface Try {
  * the repeats of a question come nearly in order, so `pending` holds a few tries at most; the
  * rest (a repeat that never came: an interrupted run) are folded in, in order, at the end.
  */
-interface QuestionState {
-  question: string;
-  next: number;
-  /** Its tries folded in, in repeat order: repeat, outcome, pass, verdict, conversation's pass (null before the first). */
-  tries: Tries | null;
-  /** One of its tries was checked (metrics/pass): else its pass rate is "not checked" (null), as in the summary. */
-  checked: boolean;
+class QuestionState implements QuestionData, ScoreMeans {
+  next = 0;
   /**
-   * Per score or check name, at its slot (the collector's `slots`): the one value of it folded in
-   * so far (NaN: none yet), until some name has a second. A question asked once (every question of
-   * a run of distinct questions) keeps one number a name.
+   * Its tries folded in, in repeat order: repeat, outcome, pass, verdict, conversation's pass; null
+   * while it has one (its repeat firstRepeat, its mark `mark`: a question asked once, every question
+   * of a run of distinct questions, holds no Tries object, some 60 bytes) or none. Read through
+   * triesRead(), changed through triesKept().
    */
-  values: number[];
+  private tries: Tries | null = null;
+  /** Its one try's mark (compare/tries markOf) while `tries` is null. */
+  mark = 0;
+  /** One of its tries was checked (metrics/pass): else its pass rate is "not checked" (null), as in the summary. */
+  checked = false;
   /**
    * Once a name has a second value: per name, at 2 × its slot, the sum and the count of its values
    * over the tries folded in so far (null before). A flat list of numbers: a map of pairs cost a
    * run of a million distinct questions about 3 KB a question.
    */
-  sums: number[] | null;
+  sums: number[] | null = null;
   /** Tries that came before an earlier repeat of theirs (created when one does). */
-  pending: Map<number, Try> | null;
+  pending: Map<number, Try> | null = null;
   /** The judge's asks over the tries folded in, and those without a verdict. */
-  judgeAsks: number;
-  judgeFailed: number;
+  judgeAsks = 0;
+  judgeFailed = 0;
   /**
    * The lowest repeat folded in (-1 before the first), its answer (trimmed) and cited ids: fields
    * of the question's own, not an object of their own (some 40 bytes a distinct question).
    */
-  firstRepeat: number;
-  firstAnswer: string | null;
-  firstCited: string[];
+  firstRepeat = -1;
+  firstAnswer: string | null = null;
+  firstCited: string[] = NO_IDS;
+
+  /**
+   * `row`: its row in its group's score columns (`means.columns`), which hold per score or check
+   * name, at its slot (the collector's `slots`), the one value of it folded in so far (NaN: none
+   * yet), until some name has a second; once finished (questionsData), its means.
+   */
+  constructor(
+    readonly question: string,
+    readonly row: number,
+    private readonly means: GroupMeans,
+  ) {}
+
+  /** Its tries, to read (its one try as a Tries of its own, not kept). */
+  triesRead(): Tries | null {
+    return this.tries ?? (this.firstRepeat === -1 ? null : new Tries(this.firstRepeat, this.mark));
+  }
+  /** Its tries, kept from now on (its one try made a Tries), to change or add to. */
+  triesKept(): Tries | null {
+    if (this.tries === null && this.firstRepeat !== -1) this.tries = new Tries(this.firstRepeat, this.mark);
+    return this.tries;
+  }
+
+  /** Drops what only adding tries needed (compare/tries seal). */
+  sealTries(): void {
+    this.tries?.seal();
+  }
+
+  // As QuestionData, once finished: the state is the question's data (no second object a question
+  // at the end, when everything else of the pass is live too). Each column is made as an array when
+  // read (a comparison or a gate reads a question's few times), so a run's data keeps 2 bytes a
+  // try, not 32; its score means are its row of the group's columns, read through itself.
+  get scores(): ScoreMeans {
+    return this;
+  }
+  get slots(): ReadonlyMap<string, number> {
+    return this.means.slots;
+  }
+  mean(slot: number): number {
+    return this.means.columns[slot]?.at(this.row) ?? Number.NaN;
+  }
+  get answer(): string | null {
+    return this.firstAnswer;
+  }
+  get cited_document_ids(): string[] {
+    return this.firstCited === NO_IDS ? [] : this.firstCited;
+  }
+  /** Made when read (a comparison's judge_error_rate), not an object kept a question. */
+  get judge(): { asks: number; failed: number } {
+    return { asks: this.judgeAsks, failed: this.judgeFailed };
+  }
+  get outcomes(): Outcome[] {
+    return column(this.triesRead(), (t, i) => t.outcome(i));
+  }
+  get passes(): boolean[] {
+    return column(this.triesRead(), (t, i) => t.passed(i));
+  }
+  get human(): (boolean | null)[] {
+    return column(this.triesRead(), (t, i) => t.human(i));
+  }
+  get conversation_passes(): (boolean | null)[] {
+    return column(this.triesRead(), (t, i) => t.conversation(i));
+  }
 }
 
 /** A question's cited ids before its first try is folded in (never changed). */
@@ -147,6 +210,13 @@ interface ConversationState {
   first: string | undefined;
   repeat: number;
 }
+
+/**
+ * A group's score and check values per question, a column per slot (metrics/coded-values: a byte a
+ * value while a name has few distinct values). A list of doubles a question cost a run of distinct
+ * questions some fifty numbers, 8 bytes each, and as much again for its means at the end.
+ */
+type ScoreColumns = (CodedValues | undefined)[];
 
 /** Takes every record of a run, then gives its RunData. */
 export interface RunCollector {
@@ -182,6 +252,8 @@ export function createRunCollector(
       key: GroupKey;
       model_name: string | null;
       questions: Map<string, QuestionState>;
+      /** The group's score columns, with the run's slots: what its questions' means are read from. */
+      means: GroupMeans;
       conversations: Map<string, ConversationState>;
     }
   >();
@@ -202,29 +274,19 @@ export function createRunCollector(
     const id = groupKeyString(key);
     let group = groups.get(id);
     if (group === undefined)
-      groups.set(id, (group = { key, model_name, questions: new Map(), conversations: new Map() }));
+      groups.set(
+        id,
+        (group = { key, model_name, questions: new Map(), means: { slots, columns: [] }, conversations: new Map() }),
+      );
     if (model_name !== null && (group.model_name === null || model_name < group.model_name))
       group.model_name = model_name;
     let question = group.questions.get(record.question_id);
     if (question === undefined) {
-      question = {
-        question: record.question,
-        next: 0,
-        tries: null,
-        checked: false,
-        values: [],
-        sums: null,
-        pending: null,
-        judgeAsks: 0,
-        judgeFailed: 0,
-        firstRepeat: -1,
-        firstAnswer: null,
-        firstCited: NO_IDS,
-      };
+      question = new QuestionState(record.question, group.questions.size, group.means);
       group.questions.set(record.question_id, question);
     }
     question.checked ||= checked;
-    addTry(question, slots, {
+    addTry(question, group.means.columns, slots, {
       repeat: record.repeat,
       outcome: figures.outcome,
       passed,
@@ -287,12 +349,13 @@ export function createRunCollector(
     finish(source, tornLines = 0, loopDelay = null) {
       const checks = [...checkNames].sort();
       for (const group of groups.values()) {
-        for (const question of group.questions.values()) foldPending(question, slots);
+        for (const question of group.questions.values()) foldPending(question, group.means.columns, slots);
         // Each conversation's verdict goes on its first turn's try, so a comparison pairs conversations.
         for (const state of group.conversations.values()) {
           const question = state.first === undefined ? undefined : group.questions.get(state.first);
-          const at = question?.tries?.indexOfRepeat(state.repeat) ?? -1;
-          if (at !== -1) question!.tries!.setConversation(at, state.passed);
+          const tries = question?.triesKept();
+          const at = tries?.indexOfRepeat(state.repeat) ?? -1;
+          if (at !== -1) tries!.setConversation(at, state.passed);
         }
       }
       const summarized = summarizer ?? options.summarizer!;
@@ -301,10 +364,10 @@ export function createRunCollector(
         loop_delay_ms: loopDelay,
         summary: summarized.finish(),
         repeats: repeats?.finish() ?? options.summarizer!.repeats(),
-        groups: [...groups.values()].map(({ key, model_name, questions }) => ({
+        groups: [...groups.values()].map(({ key, model_name, questions, means }) => ({
           ...key,
           model_name,
-          questions: questionsData(questions, slots),
+          questions: questionsData(questions, means),
           // The summary's own sorted values (the same keys, the same ok answers): no second copy.
           latency: Object.fromEntries(LATENCY_FIGURES.map((f) => [f, summarized.latency(key, f)])) as Record<
             LatencyFigure,
@@ -340,31 +403,32 @@ function valuesOf(figures: AnswerFigures): Map<string, number> | null {
 }
 
 /** Takes a try: folded in when its repeat is the next, else kept until it is (a repeat seen twice: the later one wins). */
-function addTry(q: QuestionState, slots: Map<string, number>, t: Try): void {
+function addTry(q: QuestionState, columns: ScoreColumns, slots: Map<string, number>, t: Try): void {
   if (t.repeat < q.next) {
     // A repeat already folded in came again (no run writes one twice): the later try's outcome,
     // pass and verdict replace the earlier's, as they always have; its values are not added twice.
-    const at = q.tries?.indexOfRepeat(t.repeat) ?? -1;
-    if (at !== -1) q.tries!.replace(at, markOf(t.outcome, t.passed, t.human));
+    const tries = q.triesKept();
+    const at = tries?.indexOfRepeat(t.repeat) ?? -1;
+    if (at !== -1) tries!.replace(at, markOf(t.outcome, t.passed, t.human));
     return;
   }
   if (t.repeat === q.next && (q.pending === null || q.pending.size === 0)) {
-    fold(q, slots, t);
+    fold(q, columns, slots, t);
     q.next += 1;
     return;
   }
   (q.pending ??= new Map()).set(t.repeat, t);
   for (let next = q.pending.get(q.next); next !== undefined; next = q.pending.get(q.next)) {
     q.pending.delete(q.next);
-    fold(q, slots, next);
+    fold(q, columns, slots, next);
     q.next += 1;
   }
 }
 
 /** Folds in the tries still waiting (their earlier repeats never came), in repeat order. */
-function foldPending(q: QuestionState, slots: Map<string, number>): void {
+function foldPending(q: QuestionState, columns: ScoreColumns, slots: Map<string, number>): void {
   if (q.pending === null) return;
-  for (const t of [...q.pending.values()].sort((a, b) => a.repeat - b.repeat)) fold(q, slots, t);
+  for (const t of [...q.pending.values()].sort((a, b) => a.repeat - b.repeat)) fold(q, columns, slots, t);
   q.pending = null;
 }
 
@@ -375,30 +439,32 @@ function judgeAsksOf(figures: AnswerFigures): { judgeAsks: number; judgeFailed: 
   return { judgeAsks: asked.judge_asks, judgeFailed: asked.judge_failed_asks };
 }
 
-function fold(q: QuestionState, slots: Map<string, number>, t: Try): void {
+function fold(q: QuestionState, columns: ScoreColumns, slots: Map<string, number>, t: Try): void {
   q.judgeAsks += t.judgeAsks;
   q.judgeFailed += t.judgeFailed;
   const mark = markOf(t.outcome, t.passed, t.human);
-  if (q.tries === null) q.tries = new Tries(t.repeat, mark);
-  else q.tries.push(t.repeat, mark);
+  if (q.firstRepeat === -1)
+    q.mark = mark; // its first try: kept as two numbers
+  else q.triesKept()!.push(t.repeat, mark);
   if (q.firstRepeat === -1 || t.repeat < q.firstRepeat) {
     q.firstRepeat = t.repeat;
     q.firstAnswer = t.answer;
-    q.firstCited = t.cited_document_ids;
+    // None cited: the one shared empty list, not the record's own (32 bytes a question).
+    q.firstCited = t.cited_document_ids.length === 0 ? NO_IDS : t.cited_document_ids;
   }
   for (const [name, value] of t.values ?? []) {
     let slot = slots.get(name);
     if (slot === undefined) slots.set(name, (slot = slots.size));
-    // Lists sized to every name seen so far at once: pushed a number at a time, their room grew
-    // past the numbers a question of some fifty figures needs (131 for 100: 250 bytes more).
     if (q.sums === null) {
-      if (q.values.length <= slot) q.values = resized(q.values, slots.size, Number.NaN);
-      if (Number.isNaN(q.values[slot]!)) {
-        q.values[slot] = value;
+      const column = (columns[slot] ??= createCodedValues());
+      if (Number.isNaN(column.at(q.row))) {
+        column.set(q.row, value);
         continue;
       }
-      q.sums = sumsOf(q.values);
+      q.sums = sumsOf(columns, q.row);
     }
+    // Sized to every name seen so far at once: pushed a number at a time, its room grew past the
+    // numbers a question of some fifty figures needs (131 for 100: 250 bytes more).
     if (q.sums.length <= 2 * slot + 1) q.sums = resized(q.sums, 2 * slots.size, 0);
     const n = q.sums[2 * slot + 1]!;
     q.sums[2 * slot] = n === 0 ? value : q.sums[2 * slot]! + value;
@@ -407,33 +473,25 @@ function fold(q: QuestionState, slots: Map<string, number>, t: Try): void {
 }
 
 /**
- * A group's questions as QuestionData, their score means in one block of `slots.size` numbers a
- * question (each question's a view of its row): one array a question cost a typed array's backing
- * store and bookkeeping each.
+ * A group's questions as QuestionData, their score means in the group's columns: a question asked
+ * once keeps its values there as its means (the same bits as the sum of one value over a count of
+ * 1), one with sums has its row written over with their means. The states are the data: the same
+ * map, no object made a question.
  */
-function questionsData(
-  questions: ReadonlyMap<string, QuestionState>,
-  slots: ReadonlyMap<string, number>,
-): Map<string, QuestionData> {
+function questionsData(questions: Map<string, QuestionState>, means: GroupMeans): Map<string, QuestionData> {
+  const { slots, columns } = means;
   const width = slots.size;
-  const block = new Float64Array(questions.size * width).fill(Number.NaN);
-  const data = new Map<string, QuestionData>();
-  let row = 0;
-  for (const [id, state] of questions) {
-    const means = block.subarray(row * width, (row + 1) * width);
-    row += 1;
+  for (const state of questions.values()) {
+    state.sealTries();
+    if (state.sums === null) continue;
     for (let slot = 0; slot < width; slot++) {
-      if (state.sums === null) {
-        // One value: its mean (the same bits as the sum of one value over a count of 1).
-        if (slot < state.values.length) means[slot] = state.values[slot]!;
-        continue;
-      }
       const n = state.sums[2 * slot + 1] ?? 0;
-      if (n > 0) means[slot] = state.sums[2 * slot]! / n;
+      const mean = n > 0 ? state.sums[2 * slot]! / n : Number.NaN;
+      if (columns[slot] !== undefined || !Number.isNaN(mean))
+        (columns[slot] ??= createCodedValues()).set(state.row, mean);
     }
-    data.set(id, toQuestionData(state, { slots, means }));
   }
-  return data;
+  return questions;
 }
 
 /** `list` with `length` numbers, those past its own `fill`. */
@@ -443,10 +501,11 @@ function resized(list: readonly number[], length: number, fill: number): number[
   return next;
 }
 
-/** A question's one value per name as sums and counts (a count of 1, or 0 where it has none). */
-function sumsOf(values: readonly number[]): number[] {
-  const sums = new Array<number>(2 * values.length).fill(0);
-  values.forEach((value, slot) => {
+/** A question's one value per name (its row of `columns`) as sums and counts (a count of 1, or 0 where it has none). */
+function sumsOf(columns: ScoreColumns, row: number): number[] {
+  const sums = new Array<number>(2 * columns.length).fill(0);
+  columns.forEach((column, slot) => {
+    const value = column?.at(row) ?? Number.NaN;
     if (!Number.isNaN(value)) {
       sums[2 * slot] = value;
       sums[2 * slot + 1] = 1;
@@ -455,51 +514,10 @@ function sumsOf(values: readonly number[]): number[] {
   return sums;
 }
 
-function toQuestionData(state: QuestionState, scores: ScoreMeans): QuestionData {
-  state.tries?.seal();
-  return new QuestionEntry(
-    state.question,
-    state.tries,
-    state.checked,
-    scores,
-    state.judgeAsks,
-    state.judgeFailed,
-    state.firstAnswer,
-    state.firstRepeat === -1 ? [] : state.firstCited,
-  );
-}
-
-/**
- * QuestionData over the packed tries: each column is made as an array when read (a comparison
- * or a gate reads a question's few times), so a run's data keeps 2 bytes a try, not 32.
- */
-class QuestionEntry implements QuestionData {
-  constructor(
-    readonly question: string,
-    private readonly tries: Tries | null,
-    readonly checked: boolean,
-    readonly scores: ScoreMeans,
-    private readonly judgeAsks: number,
-    private readonly judgeFailed: number,
-    readonly answer: string | null,
-    readonly cited_document_ids: string[],
-  ) {}
-  /** Made when read (a comparison's judge_error_rate), not an object kept a question. */
-  get judge(): { asks: number; failed: number } {
-    return { asks: this.judgeAsks, failed: this.judgeFailed };
-  }
-  get outcomes(): Outcome[] {
-    return column(this.tries, (t, i) => t.outcome(i));
-  }
-  get passes(): boolean[] {
-    return column(this.tries, (t, i) => t.passed(i));
-  }
-  get human(): (boolean | null)[] {
-    return column(this.tries, (t, i) => t.human(i));
-  }
-  get conversation_passes(): (boolean | null)[] {
-    return column(this.tries, (t, i) => t.conversation(i));
-  }
+/** A group's means: its columns by the run's slots, each question's at its row. */
+interface GroupMeans {
+  readonly slots: ReadonlyMap<string, number>;
+  readonly columns: ScoreColumns;
 }
 
 /** The summary group and repeat figures of a key; undefined when the run has no such group. */

@@ -12,6 +12,7 @@ import { emptyOutcomeCounts, LATENCY_FIGURES, type GroupFigures, type LatencyFig
 import { createPooledLatency, type PooledLatency } from './pooled-latency.js';
 import { clusteredMean, clusteredProportionOfCounts } from './clustered.js';
 import { createScoreClusters } from './score-clusters.js';
+import { BLOCK_ROWS, createCodedValues } from './coded-values.js';
 import {
   createNumberSample,
   latencyStatsOfSorted,
@@ -71,7 +72,6 @@ export function createFigureAccumulator(
   let requests = 0;
   let passed = 0;
   let checkedRequests = 0;
-  const unchecked = new Set<string>();
   let noExpectation = 0;
   let invalid = 0;
   let duplicates = 0;
@@ -98,14 +98,36 @@ export function createFigureAccumulator(
   const checks = new Map<string, Map<number, number>>();
   const errors = new Map<string, number>();
   const judgeAsks = createJudgeAskCounter();
-  // Per question: its passes and its score values (the quality figures' clusters, metrics/clustered).
-  // Passes per question as two counts (not a value per try): exact, and a question's cost, not a request's.
-  const passClusters = new Map<string, { passed: number; tries: number }>();
+  // Per question, at its row: its passes and its score values (the quality figures' clusters,
+  // metrics/clustered). One map of rows a question for both; passes as two counts (not a value per
+  // try: exact, and a question's cost, not a request's) and whether an answer of it was not checked,
+  // in columns (metrics/coded-values: a byte a question while the counts are small). A map entry
+  // and an object a question, in every group and category, cost a run of distinct questions some
+  // 150 bytes a question each.
+  const rows = new Map<string, number>();
+  const triesOf = createCodedValues();
+  const passesOf = createCodedValues();
+  const uncheckedOf = createCodedValues();
   // Score values per question (metrics/score-clusters): a column per figure, a cluster only for a question asked again.
-  const scoreClusters = createScoreClusters();
+  const scoreClusters = createScoreClusters(BLOCK_ROWS, rows);
   let anonymous = 0;
   let repeated = false;
   const scoreMean = (name: string) => clusteredMean(scoreClusters.clusters(name));
+  /** Per question with a checked answer, its passes and tries. */
+  const passCounts = (): Map<string, { passed: number; tries: number }> => {
+    const counts = new Map<string, { passed: number; tries: number }>();
+    for (const [key, row] of rows) {
+      const tries = triesOf.at(row);
+      if (!Number.isNaN(tries)) counts.set(key, { passed: passesOf.at(row), tries });
+    }
+    return counts;
+  };
+  const uncheckedQuestions = (): number => {
+    let count = 0;
+    for (const row of rows.values())
+      if (!Number.isNaN(uncheckedOf.at(row)) && Number.isNaN(triesOf.at(row))) count += 1;
+    return count;
+  };
   const clusterScore = (name: string, key: string, value: number | null | undefined) => {
     if (value === null || value === undefined || !Number.isFinite(value)) return;
     if (scoreClusters.add(name, key, value)) repeated = true;
@@ -141,13 +163,14 @@ export function createFigureAccumulator(
     add({ figures, headers_ms, expects_documents, passed: didPass, checked, human, question_id }) {
       requests += 1;
       const key = question_id ?? `\u0000${anonymous++}`;
-      const tries = passClusters.get(key);
-      if (tries !== undefined || unchecked.has(key)) repeated = true;
-      if (!checked) unchecked.add(key);
-      else if (tries === undefined) passClusters.set(key, { passed: didPass ? 1 : 0, tries: 1 });
+      let row = rows.get(key);
+      if (row !== undefined) repeated = true;
+      else rows.set(key, (row = rows.size));
+      if (!checked) uncheckedOf.set(row, 1);
       else {
-        tries.passed += didPass ? 1 : 0;
-        tries.tries += 1;
+        const tries = triesOf.at(row);
+        triesOf.set(row, Number.isNaN(tries) ? 1 : tries + 1);
+        passesOf.set(row, (Number.isNaN(tries) ? 0 : passesOf.at(row)) + (didPass ? 1 : 0));
       }
       if (human !== undefined) {
         reviewed += 1;
@@ -197,9 +220,9 @@ export function createFigureAccumulator(
             .map(([name, counts]) => [name, repeated ? scoreMean(name) : meanEstimateOfCounts(counts)] as const),
         ]),
         // Over the checked answers only: null ("not checked") when there is none, never 100%.
-        pass_rate: repeated ? clusteredProportionOfCounts(passClusters) : proportionEstimate(passed, checkedRequests),
+        pass_rate: repeated ? clusteredProportionOfCounts(passCounts()) : proportionEstimate(passed, checkedRequests),
         // A question some of whose answers were checked (a --pass condition that applied to some) is checked.
-        unchecked_questions: [...unchecked].filter((key) => !passClusters.has(key)).length,
+        unchecked_questions: uncheckedQuestions(),
         ...(reviewed > 0 ? { human_pass_rate: proportionEstimate(good, reviewed) } : {}),
         no_expectation: noExpectation,
         invalid_citations: invalid,

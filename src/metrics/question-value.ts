@@ -26,22 +26,21 @@ export interface QuestionFigures {
 }
 
 /**
- * A question's mean of each score and check name: `means[slots.get(name)]`, NaN where the question
+ * A question's mean of each score and check name: `mean(slots.get(name))`, NaN where the question
  * has no value of that name (its values are finite: their mean is never NaN). `slots` is shared by every
- * question of a run and `means` is a view of one block per group: a dictionary object of some
- * fifty numbers per question cost a run of distinct questions about 3 KB a question, this costs 8
- * bytes a name.
+ * question of a run and the means are kept in columns per group (compare/run-data): a dictionary
+ * object of some fifty numbers per question cost a run of distinct questions about 3 KB a question.
  */
 export interface ScoreMeans {
   readonly slots: ReadonlyMap<string, number>;
-  readonly means: Float64Array;
+  mean(slot: number): number;
 }
 
 /** A question's mean of a score or check; null when it has none. */
 export function scoreMean(scores: ScoreMeans | undefined, name: string): number | null {
   const slot = scores?.slots.get(name);
   if (slot === undefined) return null;
-  const mean = scores!.means[slot]!;
+  const mean = scores!.mean(slot);
   return Number.isNaN(mean) ? null : mean;
 }
 

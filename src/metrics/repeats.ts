@@ -94,13 +94,25 @@ class Tries {
 
 const OUTCOME_INDEX: ReadonlyMap<Outcome, number> = new Map(OUTCOMES.map((o, i) => [o, i]));
 
+/**
+ * A question's one try as a single number (its repeat × MARKS + its mark), kept as the map's value
+ * itself: a Tries object a question cost a run of distinct questions some 60 bytes a question.
+ * Tries only from a question's second try (or a repeat too large for a small integer).
+ */
+const MARKS = 64;
+const MAX_PACKED_REPEAT = 2 ** 24;
+
 interface GroupState {
   set: string;
   mode: Mode;
   model_index: number | null;
-  /** question → its tries as they came */
-  questions: Map<string, Tries>;
+  /** question → its tries as they came: its one try packed, or its Tries */
+  questions: Map<string, Tries | number>;
 }
+
+/** A question's tries as Tries (its one packed try unpacked). */
+const triesOf = (came: Tries | number): Tries =>
+  typeof came === 'number' ? new Tries(Math.floor(came / MARKS), came % MARKS) : came;
 
 /** Takes records in any order; `finish()` gives one RepeatsGroup per set × mode (and model). */
 export interface RepeatsAccumulator {
@@ -121,9 +133,15 @@ export function createRepeatsAccumulator(): RepeatsAccumulator {
     if (group === undefined)
       groups.set(key, (group = { set: record.set, mode: record.mode, model_index: modelIndex, questions: new Map() }));
     const mark = OUTCOME_INDEX.get(outcome)! * 2 + (passed ? 1 : 0);
-    const tries = group.questions.get(record.question_id);
-    if (tries === undefined) group.questions.set(record.question_id, new Tries(record.repeat, mark));
-    else tries.push(record.repeat, mark);
+    const came = group.questions.get(record.question_id);
+    if (came === undefined) {
+      const packed = Number.isInteger(record.repeat) && record.repeat >= 0 && record.repeat < MAX_PACKED_REPEAT;
+      group.questions.set(record.question_id, packed ? record.repeat * MARKS + mark : new Tries(record.repeat, mark));
+    } else {
+      const tries = triesOf(came);
+      tries.push(record.repeat, mark);
+      if (tries !== came) group.questions.set(record.question_id, tries);
+    }
   };
   return {
     add(record) {
@@ -139,7 +157,8 @@ function toRepeatsGroup(group: GroupState): RepeatsGroup {
   let passAll = 0;
   let repeats = 0;
   const flaky: QuestionTries[] = [];
-  for (const [question_id, came] of group.questions) {
+  for (const [question_id, packed] of group.questions) {
+    const came = triesOf(packed);
     // By repeat; of a repeat seen twice, the later one.
     const latest = new Map<number, number>();
     for (let i = 0; i < came.length; i += 1) latest.set(came.repeatAt(i), i);

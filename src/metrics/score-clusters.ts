@@ -1,14 +1,16 @@
 /**
  * @module metrics/score-clusters
  * Per figure and per question, the values a summary group's clustered means need (metrics/clustered),
- * kept compactly: a question's first value of each figure in a column of numbers (a row per
- * question, NaN where it has none), and only a question that gives a figure a second value gets a
- * cluster of its own. A run of a million distinct questions and some fifty figures held a map entry
- * per question per figure (about 1 KB a question, in each group and category); the columns hold 8
- * bytes per question per figure. The clusters they give back are the same, so the means are the
+ * kept compactly: a question's first value of each figure in a column (a row per question, NaN
+ * where it has none; metrics/coded-values: a byte a value while the figure has few distinct
+ * values), and only a question that gives a figure a second value gets a cluster of its own. A run
+ * of a million distinct questions and some fifty figures held a map entry per question per figure
+ * (about 1 KB a question, in each group and category); columns of doubles, 8 bytes per question per
+ * figure; coded, about one. The clusters they give back are the same, so the means are the
  * same to the bit.
  */
 import { addToCluster, clusterValues, type ClusterValues, type Clusters } from './clustered.js';
+import { BLOCK_ROWS, createCodedValues, type CodedValues } from './coded-values.js';
 
 export interface ScoreClusters {
   /** Adds `value` to the cluster of question `key` for figure `name`; true when that cluster already had a value. */
@@ -17,17 +19,12 @@ export interface ScoreClusters {
   clusters(name: string): Clusters;
 }
 
-/**
- * Rows of a column's block. A column grew by doubling: its room stood a third above its rows on
- * average (at 20,000 distinct questions 12 MB for 7.5 MB of numbers, per group and category), and
- * while it was copied old and new were both live. Its first block still grows by doubling (a small
- * run keeps a small column); past it a column takes a block at a time and copies nothing.
- */
-export const BLOCK_ROWS = 4096;
+/** Rows of a column's block (metrics/coded-values). */
+export { BLOCK_ROWS } from './coded-values.js';
 
-export function createScoreClusters(blockRows = BLOCK_ROWS): ScoreClusters {
-  const rows = new Map<string, number>();
-  const columns = new Map<string, (Float64Array | undefined)[]>();
+/** `rows`: each question's row, shared with the caller's own columns (metrics/group-figures); a question new to it is added. */
+export function createScoreClusters(blockRows = BLOCK_ROWS, rows = new Map<string, number>()): ScoreClusters {
+  const columns = new Map<string, CodedValues>();
   const repeated = new Map<string, Map<string, ClusterValues>>();
 
   const rowOf = (key: string): number => {
@@ -36,24 +33,11 @@ export function createScoreClusters(blockRows = BLOCK_ROWS): ScoreClusters {
     return row;
   };
   /** Figure `name`'s value in `row`; NaN where it has none. */
-  const read = (name: string, row: number): number => {
-    const block = columns.get(name)?.[Math.floor(row / blockRows)];
-    const at = row % blockRows;
-    return block !== undefined && at < block.length ? block[at]! : Number.NaN;
-  };
+  const read = (name: string, row: number): number => columns.get(name)?.at(row) ?? Number.NaN;
   const write = (name: string, row: number, value: number): void => {
-    let blocks = columns.get(name);
-    if (blocks === undefined) columns.set(name, (blocks = []));
-    const index = Math.floor(row / blockRows);
-    const at = row % blockRows;
-    let block = blocks[index];
-    if (block === undefined || at >= block.length) {
-      const size = index > 0 ? blockRows : Math.min(blockRows, Math.max(8, 2 ** Math.ceil(Math.log2(at + 1))));
-      const grown = new Float64Array(size).fill(Number.NaN);
-      if (block !== undefined) grown.set(block);
-      blocks[index] = block = grown;
-    }
-    block[at] = value;
+    let column = columns.get(name);
+    if (column === undefined) columns.set(name, (column = createCodedValues(blockRows)));
+    column.set(row, value);
   };
 
   return {

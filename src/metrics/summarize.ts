@@ -110,9 +110,12 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   const verdicts = options.verdicts ?? NO_VERDICTS;
   const groups = new Map<string, GroupState>();
   const sets: string[] = [];
-  const questions = new Set<string>();
-  /** Questions one of whose answers was checked (metrics/pass recordChecked): the others are "not checked". */
-  const checkedQuestions = new Set<string>();
+  /**
+   * Every question, and whether one of its answers was checked (metrics/pass recordChecked): the
+   * others are "not checked". One map, not a set of each (a map entry a distinct question fewer).
+   */
+  const questions = new Map<string, boolean>();
+  let checkedQuestions = 0;
   const outcomes = emptyOutcomeCounts();
   let requests = 0;
   const protocol = createProtocolTally();
@@ -189,8 +192,13 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       requests += 1;
       outcomes[record.outcome] += 1;
       protocol.add(record);
-      questions.add(record.question_id);
-      if (recordChecked(record)) checkedQuestions.add(record.question_id);
+      const checked = questions.get(record.question_id);
+      if (checked !== true) {
+        if (recordChecked(record)) {
+          questions.set(record.question_id, true);
+          checkedQuestions += 1;
+        } else if (checked === undefined) questions.set(record.question_id, false);
+      }
       if (!sets.includes(record.set)) sets.push(record.set);
       const sentMs = Date.parse(record.started_at);
       if (Number.isFinite(sentMs)) {
@@ -250,7 +258,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
           ...bannerLines(requests, outcomes, loopDelay, protocol.line()),
           ...[
             judgeBanner(judgeAsks.figures()),
-            uncheckedBanner(questions.size - checkedQuestions.size, questions.size),
+            uncheckedBanner(questions.size - checkedQuestions, questions.size),
           ].filter((line) => line !== null),
         ],
         timing: loopDelay === null ? null : { loop_delay_ms: loopDelay },

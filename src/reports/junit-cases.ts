@@ -8,7 +8,7 @@
  */
 import type { Mode, Outcome } from '../records/record.js';
 import { OUTCOMES } from '../records/record.js';
-import { createColumn, createScaledColumn, createValueTable } from './columns.js';
+import { createColumn, createScaledColumn, createValueTable, type ValueTable } from './columns.js';
 import { naturalCompare } from './format.js';
 import type { ReportRow } from './report-row.js';
 
@@ -68,9 +68,9 @@ function byRank(cases: Uint32Array, rankOf: (c: number) => number, ranks: number
   return out;
 }
 
-export function createJunitCasesBuilder(): JunitCasesBuilder {
+/** `ids`: the run's question ids, a table the caller may share (the pass grid's, reports/pass-grid-data). */
+export function createJunitCasesBuilder(ids: ValueTable<string> = createValueTable((id) => id)): JunitCasesBuilder {
   const suiteTable = createValueTable<readonly [string, Mode]>(([set, mode]) => `${set}\u0000${mode}`);
-  const ids = createValueTable<string>((t) => t);
   const reasonLists = createValueTable<string[]>(keyOfList);
   const suite = createColumn((n) => new Uint32Array(n));
   const questionId = createColumn((n) => new Uint32Array(n));

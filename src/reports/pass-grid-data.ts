@@ -10,6 +10,7 @@
 import { naturalCompare } from './format.js';
 import { columnKey } from './distributions.js';
 import type { ReportRow } from './report-row.js';
+import { createValueTable, type ValueTable } from './columns.js';
 
 /** Past this many questions the grid shows the first ones (natural id order) and says how many were left out. */
 export const MAX_GRID_QUESTIONS = 400;
@@ -39,8 +40,15 @@ export interface PassGridBuilder {
   finish(): PassGridData;
 }
 
-export function createPassGridBuilder(max = MAX_GRID_QUESTIONS): PassGridBuilder {
-  const seen = new Set<string>();
+/**
+ * `ids`: the run's question ids, shared with junit.xml's cases (reports/junit-cases): a question
+ * then costs one entry in them, not one there and one here. The grid adds each request-level
+ * row's id to it before junit.xml's cases do.
+ */
+export function createPassGridBuilder(
+  max = MAX_GRID_QUESTIONS,
+  ids: ValueTable<string> = createValueTable((id) => id),
+): PassGridBuilder {
   /** Kept question ids, ascending in natural order (at most `max`). */
   const kept: string[] = [];
   const state = new Map<string, { text: string; cells: Map<string, GridCell> }>();
@@ -57,8 +65,9 @@ export function createPassGridBuilder(max = MAX_GRID_QUESTIONS): PassGridBuilder
   return {
     add(row) {
       const id = row.question_id;
-      if (row.model_index === null && !seen.has(id)) {
-        seen.add(id);
+      const known = ids.size;
+      // A question's first request-level row: its id is new to the table (it gets the next index).
+      if (row.model_index === null && ids.id(id) === known) {
         const at = insertAt(id);
         if (at < max) {
           kept.splice(at, 0, id);
@@ -80,6 +89,6 @@ export function createPassGridBuilder(max = MAX_GRID_QUESTIONS): PassGridBuilder
         if (!cell.reasons.includes(reason)) cell.reasons.push(reason);
       }
     },
-    finish: () => ({ questionCount: seen.size, questions: kept.map((id) => ({ id, ...state.get(id)! })) }),
+    finish: () => ({ questionCount: ids.size, questions: kept.map((id) => ({ id, ...state.get(id)! })) }),
   };
 }

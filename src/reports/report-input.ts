@@ -12,7 +12,8 @@ import type { RequestRecord } from '../records/record.js';
 import type { Summary } from '../records/summary.js';
 import { createDistributionsBuilder, type ColumnValues, type Distributions } from './distributions.js';
 import { createJunitCasesBuilder, type JunitCases } from './junit-cases.js';
-import { createPassGridBuilder, type PassGridData } from './pass-grid-data.js';
+import { createPassGridBuilder, MAX_GRID_QUESTIONS, type PassGridData } from './pass-grid-data.js';
+import { createValueTable } from './columns.js';
 import { modelChecked, modelPassed, recordChecked } from '../metrics/pass.js';
 import type { ReportRow } from './report-row.js';
 import { answerFailReasons, recordFailReasons, recordPassed } from './fail-reasons.js';
@@ -61,14 +62,16 @@ export interface RowsCollector {
 
 /** `latencyOf`: where the columns' latency values are kept already (reports/distributions). */
 export function createRowsCollector(latencyOf?: ColumnValues): RowsCollector {
-  const junit = createJunitCasesBuilder();
+  // One table of the question ids for junit.xml's cases and the grid (a map entry a question, not two).
+  const ids = createValueTable<string>((id) => id);
+  const junit = createJunitCasesBuilder(ids);
   const distributions = createDistributionsBuilder(latencyOf);
-  const grid = createPassGridBuilder();
+  const grid = createPassGridBuilder(MAX_GRID_QUESTIONS, ids);
   return {
     add(row) {
+      grid.add(row); // first: a question's first row has an id new to the table
       junit.add(row);
       distributions.add(row);
-      grid.add(row);
     },
     finish: () => ({ junit: junit.finish(), distributions: distributions.finish(), grid: grid.finish() }),
   };
@@ -129,8 +132,10 @@ export function createReportInputBuilder(options: ReportInputOptions = {}): Repo
 }
 
 /**
- * One copy of each repeated value of the rows (a question asked a thousand times, its set, its
- * category, the same list of reasons): a row then costs its own numbers and key, not its texts.
+ * One copy of each repeated value of the rows (its set, its category, the same list of reasons): a
+ * row then costs its own numbers and key, not its texts. A question's id and text are not kept
+ * here: the rows are folded in and dropped, and what keeps them (junit.xml's cases, the grid)
+ * keeps its first, so a map entry each a distinct question would be all they cost.
  */
 export interface Interner {
   text<T extends string | null>(value: T): T;
@@ -152,8 +157,8 @@ function createInterner(): Interner {
   return {
     text,
     question(value) {
-      // A question no longer than the cut is its own cut: kept once, not a copy and a map entry.
-      if (value.length <= QUESTION_CHARS) return text(value);
+      // A question no longer than the cut is its own cut: no copy, no map entry.
+      if (value.length <= QUESTION_CHARS) return value;
       let short = questions.get(value);
       if (short === undefined) questions.set(value, (short = text(cutQuestion(value))));
       return short;
@@ -198,7 +203,7 @@ type RowFigures = Pick<ReportRow, 'outcome' | 'error_code' | 'ttfp_ms' | 'ttft_m
 function slimRow(record: RequestRecord, shared: Interner, f: RowFigures, modelIndex: number | null, modelName: string | null, pass: boolean, reasons: string[]): ReportRow {
   return {
     key: record.key,
-    question_id: shared.text(record.question_id),
+    question_id: record.question_id,
     question: shared.question(record.question),
     category: shared.text(record.category),
     set: shared.text(record.set),

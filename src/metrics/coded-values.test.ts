@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { createCodedValues } from './coded-values.js';
+
+describe('createCodedValues', () => {
+  it('gives NaN where nothing was written, and each value back to the bit (-0 too)', () => {
+    const column = createCodedValues(4);
+    column.set(1, 0.5);
+    column.set(6, -0);
+    column.set(9, 0);
+    column.set(2, 1 / 3);
+    expect([0, 1, 2, 3, 6, 9, 40].map((row) => column.at(row))).toEqual([NaN, 0.5, 1 / 3, NaN, -0, 0, NaN]);
+    expect(Object.is(column.at(6), -0)).toBe(true);
+    expect(Object.is(column.at(9), 0)).toBe(true);
+    column.set(1, Number.NaN);
+    expect(column.at(1)).toBeNaN();
+  });
+
+  it.each([10, 300, 70_000])('keeps %i distinct values as they were, through its widenings', (distinct) => {
+    const column = createCodedValues(1024);
+    const value = (row: number) => (row % distinct) / 7 + (row % 3 === 0 ? 0 : 1e-9 * row);
+    const rows = Math.max(distinct * 2, 5000);
+    for (let row = 0; row < rows; row += 2) column.set(row, value(row));
+    for (let row = 0; row < rows; row += 1) expect(column.at(row)).toBe(row % 2 === 0 ? value(row) : NaN);
+  });
+});
