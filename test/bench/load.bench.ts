@@ -22,7 +22,8 @@
  * --skip-ramp, --skip-kit, --kit-only, --only TEXT (only the CPU scenarios whose name contains TEXT), --rounds N (the CPU
  * section's rounds, default 3),
  * --kit-rounds N (default: the rounds of the rest), --kit-together (each kit round runs both tools at once),
- * --skip-truth, --truth-only (only (d)). CHATBENCH_BENCH_BASELINE=DIR (a checkout of an earlier chatbench, with its
+ * --skip-truth, --truth-only (only (d)), --cpu-prof DIR (each tool process of (a) and (b) writes a V8 CPU profile into DIR, sampled
+ * every 250 µs: `node --cpu-prof`; named tool-mode-rate-time, the baseline's `baseline-…`). CHATBENCH_BENCH_BASELINE=DIR (a checkout of an earlier chatbench, with its
  * node_modules and its dist/ built) adds that version's load use-case to (a) as the tool `baseline`, in the same rounds, so a change is
  * measured before and after in one run (paired ratios chatbench ÷ baseline).
  * Bounded: fixed lists of runs and a deadline. Writes reports/bench/load.json and load.md.
@@ -63,6 +64,10 @@ const ROUNDS = process.argv.includes('--rounds')
 const KIT_ROUNDS = process.argv.includes('--kit-rounds')
   ? Number(process.argv[process.argv.indexOf('--kit-rounds') + 1])
   : ROUNDS;
+/** `--cpu-prof DIR`: a CPU profile of every tool process (see the header); null without it. */
+const CPU_PROF = process.argv.includes('--cpu-prof')
+  ? resolve(process.argv[process.argv.indexOf('--cpu-prof') + 1] ?? 'cpu-prof')
+  : null;
 const RUN_MS = QUICK ? 1_500 : 4_000;
 const STEADY_MS = 500;
 const RAMP_RATES = [100, 200, 400, 800, 1600, 3200] as const;
@@ -134,9 +139,23 @@ async function runTool(job: ToolJob, root: string = ROOT): Promise<ToolResult> {
   // chatbench's use-case starts as the CLI does (load/cli-start.mjs: the young generation's cap), the
   // baseline's with its own checkout's cap; the floor and autocannon as plain node.
   const cliStart = job.tool === 'chatbench' ? ['--import', join(ROOT, 'test', 'bench', 'load', 'cli-start.mjs')] : [];
+  // 250 µs: V8's default 1 ms leaves ~1 sample per request at 1,000/s, too few for µs per item.
+  const name = `${root === ROOT ? job.tool : 'baseline'}-${job.mode}-${job.rate}-${Date.now()}.cpuprofile`;
+  const profile =
+    CPU_PROF === null
+      ? []
+      : ['--cpu-prof', '--cpu-prof-dir', CPU_PROF, '--cpu-prof-interval', '250', '--cpu-prof-name', name];
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', ...cliStart, join(ROOT, 'test', 'bench', 'load', 'tool-child.ts'), jobFile, resultFile],
+    [
+      ...profile,
+      '--import',
+      'tsx',
+      ...cliStart,
+      join(ROOT, 'test', 'bench', 'load', 'tool-child.ts'),
+      jobFile,
+      resultFile,
+    ],
     { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CHATBENCH_TOOL_ROOT: root } },
   );
   let stderr = '';
