@@ -22,8 +22,9 @@
  * --skip-ramp, --skip-kit, --kit-only, --only TEXT (only the CPU scenarios whose name contains TEXT), --rounds N (the CPU
  * section's rounds, default 3),
  * --kit-rounds N (default: the rounds of the rest), --kit-together (each kit round runs both tools at once),
- * --skip-truth, --truth-only (only (d)), --cpu-prof DIR (each tool process of (a) and (b) writes a V8 CPU profile into DIR, sampled
- * every 250 µs: `node --cpu-prof`; named tool-mode-rate-time, the baseline's `baseline-…`). CHATBENCH_BENCH_BASELINE=DIR (a checkout of an earlier chatbench, with its
+ * --skip-truth, --truth-only (only (d)), --cpu-prof DIR (each tool process of (a) and (b) writes a V8 CPU profile into
+ * DIR, sampled every 250 µs: `node --cpu-prof`, named tool-mode-rate-time, the baseline's `baseline-…`).
+ * CHATBENCH_BENCH_BASELINE=DIR (a checkout of an earlier chatbench, with its
  * node_modules and its dist/ built) adds that version's load use-case to (a) as the tool `baseline`, in the same rounds, so a change is
  * measured before and after in one run (paired ratios chatbench ÷ baseline).
  * Bounded: fixed lists of runs and a deadline. Writes reports/bench/load.json and load.md.
