@@ -208,6 +208,23 @@ describe('the message_delta fast path is the full path', () => {
     expectSame(line);
   });
 
+  it('reads each line its own placement when placements alternate (the last one is reused only when equal)', () => {
+    const line = (model: string, content: string) =>
+      `{"placement": {"turn_index": 1, "tab_index": 0, "sub_turn_index": null${model}}, "obj": {"type": "message_delta", "content": "${content}"}}`;
+    const lines = [
+      line(', "model_index": 0', 'a'),
+      line(', "model_index": 1', 'a long piece of the answer'),
+      line(', "model_index": 1', 'b'),
+      line('', 'c'),
+      line(', "model_index": null', 'd\\n'),
+      line(', "model_index": 0', 'e'),
+    ];
+    for (const text of lines) {
+      expect(decodeDeltaLine(text)).toStrictEqual(JSON.parse(text));
+      expect(JSON.stringify(decodeDeltaLine(text))).toBe(JSON.stringify(JSON.parse(text)));
+    }
+  });
+
   it('takes escapes and every placement style', () => {
     const line =
       '{"placement": {"turn_index": 12, "tab_index": null, "sub_turn_index": 3, "model_index": 2}, "obj": {"type": "message_delta", "content": " caf\\u00e9 \\"x\\" \\ud83d\\ude00\\n"}}';

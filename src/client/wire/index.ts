@@ -44,21 +44,22 @@ export function createStreamDecoder(options: { maxLineBytes?: number } = {}): St
   if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1) {
     throw new RangeError(`maxLineBytes must be a positive integer, got ${maxLineBytes}`);
   }
-  let framing: Framing | undefined;
   let framer: Framer | undefined;
   // Bytes from the first non-whitespace byte while the framing is undecided: under 6 bytes.
   let head: Uint8Array[] = [];
   let ended = false;
 
   const start = (decided: Framing, pieces: readonly Uint8Array[], out: StreamPart[]): Framer => {
-    framing = decided;
+    decoder.framing = decided;
     const created = decided === 'sse' ? createSseFramer(maxLineBytes) : createNdjsonFramer(maxLineBytes);
     for (const piece of pieces) created.push(piece, out);
     head = [];
     return created;
   };
 
-  return {
+  // `framing` a data property set once decided, not a getter: a literal with an accessor is made by
+  // the runtime, not from its boilerplate: ~4 µs a stream at 200/s in a profile (docs/benchmarks.md, session 38).
+  const decoder: { -readonly [K in keyof StreamDecoder]: StreamDecoder[K] } = {
     push(chunk) {
       const out: StreamPart[] = [];
       if (ended) return out;
@@ -86,10 +87,9 @@ export function createStreamDecoder(options: { maxLineBytes?: number } = {}): St
       framer?.end(out);
       return out;
     },
-    get framing() {
-      return framing;
-    },
+    framing: undefined,
   };
+  return decoder;
 }
 
 function concat(pieces: readonly Uint8Array[]): Uint8Array {
