@@ -101,8 +101,7 @@ function documentLinks(r: ChatFullResponse): Map<string, string> {
   return links;
 }
 
-// A module function, not a closure per answer: bench:load runs the source through tsx, whose
-// keepNames wraps every named closure in a __name call each time it is created.
+/** Each document's trimmed link → its id, unless an earlier document gave that link. */
 function addLinks(links: Map<string, string>, documents: ChatFullResponse['top_documents']): void {
   for (const d of documents) {
     const link = d.link?.trim();

@@ -71,8 +71,11 @@ export function createCodedValues(blockRows = BLOCK_ROWS): CodedValues {
       return width === 8 ? block[at]! : valueOf(block[at]!);
     },
     set(row, value) {
-      if (width !== 8 && !Number.isNaN(value) && codeOf(value) > MAX_CODES[width]) widen();
-      const stored = width === 8 ? value : Number.isNaN(value) ? 0 : codeOf(value);
+      // The value's code looked up once: a code past the width's room widens the column first (a
+      // code stays valid from one byte to two; past two, the value itself is kept).
+      const code = width === 8 || Number.isNaN(value) ? 0 : codeOf(value);
+      if (width !== 8 && code > MAX_CODES[width]) widen();
+      const stored = width === 8 ? value : code;
       const index = Math.floor(row / blockRows);
       const at = row % blockRows;
       let block = blocks[index];
