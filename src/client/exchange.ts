@@ -143,7 +143,7 @@ function layoutOf(figures: object): Layout {
  * `Object.assign({}, figures)` and adding keys one by one can give a dictionary-mode object (V8:
  * more than a dozen keys added by keyed stores; a stream's exchange always was), which the record's
  * copy (runner/to-record.ts) and the redaction walk then read key by key through a hash table, and
- * a spread with new keys copies the hidden class at each one (docs/benchmarks.md, "The record path
+ * a spread with new keys copies the hidden class at each one (docs/benchmarks-log.md, "The record path
  * after a response" and "Session 35").
  */
 export function exchangeOf(figures: BodyFigures, http: Readonly<Pick<Exchange, HttpFields>>): Exchange {

@@ -79,7 +79,7 @@ export function fullResponseFigures(
 /**
  * The answer's markers resolved (records/citations resolveMarkers). The links of the documents are
  * read only for a marker without its citation_info: almost every answer has none, and a map of
- * every document's link built for each answer was ~3% of the full path's CPU (docs/benchmarks.md,
+ * every document's link built for each answer was ~3% of the full path's CPU (docs/benchmarks-log.md,
  * "Session 38"). Without links such a marker is left without citation, so the links are read then
  * and the answer resolved again: the same result as resolving with the links at once.
  */

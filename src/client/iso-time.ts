@@ -3,7 +3,7 @@
  * `new Date(ms).toISOString()` for the moment each attempt starts (an exchange's `started_at`),
  * without formatting a whole date per request: the text up to the minute is kept and reused while
  * the times stay in that minute, and only the seconds and milliseconds are written. Date's own
- * formatting was ~0.5 µs a request, the largest part of an attempt's start (docs/benchmarks.md,
+ * formatting was ~0.5 µs a request, the largest part of an attempt's start (docs/benchmarks-log.md,
  * "Session 38: the full-mode path").
  */
 

@@ -12,7 +12,7 @@
  * runs in-process on IN_PROCESS_ROUNDS long synthetic streams, through a dispatcher that answers at once:
  * V8 optimises a function only after thousands of calls, and at a real service's pace (a part a
  * chunk, ~250 chunks a second at 20 users) that took the first 20 s of a run, every part of them
- * decoded by slower code while the compiler worked beside the run (docs/benchmarks.md, "Session 35").
+ * decoded by slower code while the compiler worked beside the run (docs/benchmarks-log.md, "Session 35").
  * The stream is in the service's own format (Python's `json.dumps`: `", "` and `": "`), so the
  * answer deltas take the decoder's fast path as they will in the run.
  */

@@ -51,7 +51,7 @@ function scoreKeys(): string[] {
  * fast properties: each call copies it (`{ ...SCORES_TEMPLATE }`, which keeps its hidden class) and
  * sets values of keys it already has. Adding the ~60 keys one by one to `{}` turned the scores into a
  * dictionary-mode object, slower for every later reader (the record's checks, JSON.stringify, the
- * summary): docs/benchmarks.md, "Session 35". JSON.parse builds the template with fast properties.
+ * summary): docs/benchmarks-log.md, "Session 35". JSON.parse builds the template with fast properties.
  */
 const SCORES_TEMPLATE: Readonly<Record<string, null>> = JSON.parse(
   JSON.stringify(Object.fromEntries(scoreKeys().map((key) => [key, null]))),

@@ -153,7 +153,7 @@ export function createLoadPlan(input: LoadPlanInput): LoadPlan {
   };
   // The template has every key an arrival's request has (`unit` too, chatTemplate): the copy takes
   // its shape and these keys are set in place. A key the template lacked was added to every copy
-  // through a transition of its shape: 3-5 µs a request, against 0.1-0.15 (docs/benchmarks.md, session 37).
+  // through a transition of its shape: 3-5 µs a request, against 0.1-0.15 (docs/benchmarks-log.md, session 37).
   const at = (template: LoadRequest, index: number): LoadRequest => {
     const { planned } = template;
     const step = planned.conversation ?? null;

@@ -91,7 +91,7 @@ const object = (shape: Readonly<Record<string, Check>>): Check => {
  * object()'s check as a function written for the shape: a property read and a call per key, each its
  * own site, so V8 reads each key through a monomorphic inline cache and inlines each check, where the
  * loop below reads every key at one megamorphic site and calls every check from one site. The loop
- * cost ~4% of the load generator's busy time at 1,000/s (docs/benchmarks.md, "Session 36"). The text
+ * cost ~4% of the load generator's busy time at 1,000/s (docs/benchmarks-log.md, "Session 36"). The text
  * holds the shape's keys as JSON string literals and nothing else of the input; undefined where
  * code generation from strings is disallowed (--disallow-code-generation-from-strings): the loop then.
  */

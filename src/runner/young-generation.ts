@@ -20,7 +20,7 @@
  * with the cap). A parallel scavenge splits its work with V8's helper threads and the thread waits
  * for the slowest of them: when a helper is off the CPU (the simulator, another process, the
  * other helpers), the loop stands still without running — 19–56 ms of wall time around 0.5–2 ms
- * of the thread's own CPU at 20 streamed users (docs/benchmarks.md, session 33). Alone, a 4 MiB
+ * of the thread's own CPU at 20 streamed users (docs/benchmarks-log.md, session 33). Alone, a 4 MiB
  * scavenge takes 2.5–3.5 ms of the thread's CPU and waits for nobody.
  */
 import { PerformanceObserver } from 'node:perf_hooks';
@@ -28,7 +28,7 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 /**
  * The main thread's semi-space cap, MiB. At 20 streamed users a scavenge came every ~5 s with
- * 16 MiB semi-spaces and paused the loop 6–17 ms on a quiet machine (docs/benchmarks.md); with
+ * 16 MiB semi-spaces and paused the loop 6–17 ms on a quiet machine (docs/benchmarks-log.md); with
  * 4 MiB they come four times as often and each has a quarter of the Buffers to sweep.
  */
 export const MAIN_SEMI_SPACE_MB = 4;
@@ -38,7 +38,7 @@ export const MAIN_SEMI_SPACE_MB = 4;
  * scavenge copies is what is alive, at a high request rate the requests in flight, whatever the
  * semi-space's size; a small one only makes it come more often, and promotes what lives past two
  * of them to the old generation, to be marked and compacted later. At 1,000 streamed requests a
- * second the 4 MiB cap cost 15–18% more CPU per request than 8 or 16 MiB (docs/benchmarks.md,
+ * second the 4 MiB cap cost 15–18% more CPU per request than 8 or 16 MiB (docs/benchmarks-log.md,
  * "Session 36"); 8 MiB took all of that back. At 20 streamed users a scavenge comes every ~1.7 s:
  * far below the rate that raises it, so the loop's pauses there stay those of the 4 MiB cap.
  */
@@ -80,7 +80,7 @@ const thaw = () => setFlagsFromString('--semi-space-growth-factor=2');
  * mark-compact, up to three 0.5 s apart) schedules its next look `--gc-memory-reducer-start-delay-ms`
  * ahead, a flag it reads each time: pushed out of reach (23 days), it never starts one during a
  * run. `--no-memory-reducer` itself is read only as node starts, and NODE_OPTIONS refuses it. On the
- * quiet machine (docs/benchmarks.md, session 33) its collections were the loop's longest pauses at 20
+ * quiet machine (docs/benchmarks-log.md, session 33) its collections were the loop's longest pauses at 20
  * streamed users: max 11.0–17.5 ms with them, 4.0–10.7 ms without. A run's heap then shrinks only at
  * the collections its allocation calls for, which is what a run that measures wants.
  */

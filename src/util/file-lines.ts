@@ -11,7 +11,7 @@
  * The file is read into one buffer, reused for every read (a line's bytes so far move to its front
  * before the next): a stream's new 64 KB buffer per chunk, each freed only by a collection, left
  * glibc's heap with holes between the long-lived 64 KB blocks the reports' pass keeps (its columns'
- * and samples' chunks), tens of MB of a million-record pass's RSS (docs/benchmarks.md).
+ * and samples' chunks), tens of MB of a million-record pass's RSS (docs/benchmarks-log.md).
  */
 import { open } from 'node:fs/promises';
 import { InputError } from '../errors.js';

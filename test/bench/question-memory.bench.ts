@@ -4,7 +4,7 @@
  * first N records (default 20,000) of a run's results.jsonl fed to one structure in a process of its
  * own, then two full collections, and V8's heap plus the typed arrays' memory (heapUsed alone leaves
  * their backing stores out) grown, divided by the records. Over a run of distinct questions that is
- * the cost of a question (docs/benchmarks.md "Session 38: distinct questions in bounded memory").
+ * the cost of a question (docs/benchmarks-log.md "Session 38: distinct questions in bounded memory").
  * `none` (only reading the records) gives the measure's own floor.
  */
 import { spawnSync } from 'node:child_process';

@@ -47,6 +47,7 @@ const MANUAL = [
   'docs/limits.md',
   'docs/releases.md',
   'docs/benchmarks.md',
+  'docs/benchmarks-log.md',
   'docs/reference/exit-codes.md',
   'docs/simulator.md',
   'docs/reference/README.md',

@@ -16,7 +16,7 @@ import type { UnscoredRecord } from '../../runner/index.js';
  * The record is taken over, not copied: its fields (and its models') are filled in place and the
  * same object is returned, now a RequestRecord. A copy with the five new keys (`{ ...record, judge,
  * … }`) cost 50–90 µs a record: V8 copies the hidden class of a spread's object at each key added
- * to it (docs/benchmarks.md, "The record path after a response"). The keys added here come last,
+ * to it (docs/benchmarks-log.md, "The record path after a response"). The keys added here come last,
  * in the order the copy put them, so results.jsonl is unchanged.
  * Scoring an already scored record again gives the same record.
  */

@@ -62,7 +62,7 @@ export function openResultsFile(path: string, options: ResultsFileOptions = {}):
   // writes the bytes held since the last one. Held as strings and joined at uncork, a tenth of a
   // second of lines (360 KB at 1,000/s) outlived one or two scavenges of the 4 MiB young generation
   // (runner/young-generation.ts), which copied them each time, and the join and the stream's
-  // encoding copied them twice more (docs/benchmarks.md, "Session 35").
+  // encoding copied them twice more (docs/benchmarks-log.md, "Session 35").
   let corked = false;
   let block: Buffer = Buffer.alloc(0);
   /** Where the bytes not written yet start in `block`, and where they end. */

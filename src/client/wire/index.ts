@@ -58,7 +58,7 @@ export function createStreamDecoder(options: { maxLineBytes?: number } = {}): St
   };
 
   // `framing` a data property set once decided, not a getter: a literal with an accessor is made by
-  // the runtime, not from its boilerplate: ~4 µs a stream at 200/s in a profile (docs/benchmarks.md, session 38).
+  // the runtime, not from its boilerplate: ~4 µs a stream at 200/s in a profile (docs/benchmarks-log.md, session 38).
   const decoder: { -readonly [K in keyof StreamDecoder]: StreamDecoder[K] } = {
     push(chunk) {
       const out: StreamPart[] = [];

@@ -47,7 +47,7 @@ const ZERO_LEAD_MS = 20;
  * objects). V8's default lets every isolate grow its semi-spaces to 16 MiB each: 32 MiB of RSS per
  * thread once a run allocates fast, whatever it keeps. A worker's garbage is short-lived (a
  * request's parts and lines, a record until its batch is posted), so 8 MiB semi-spaces scavenge
- * it as well: `load --workers 2` at 1,000/s held about 30 MB less RSS (docs/benchmarks.md).
+ * it as well: `load --workers 2` at 1,000/s held about 30 MB less RSS (docs/benchmarks-log.md).
  */
 export const WORKER_YOUNG_GENERATION_MB = 24;
 
