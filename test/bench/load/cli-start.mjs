@@ -9,7 +9,7 @@
  * the use-case loads from dist/, as the CLI's bin.js does. Its sources through tsx were a second copy
  * of the module, whose observer never heard the runner's noteSending(): the cap never rose to the
  * busy one, and the benchmark measured 1,000/s with a young generation the CLI does not keep there.
- * CHATBENCH_BUSY_SEMI_SPACE_MB (measurements only) sets the busy cap.
+ * CHATBENCH_MAIN_SEMI_SPACE_MB and CHATBENCH_BUSY_SEMI_SPACE_MB (measurements only) set the two caps.
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,6 +17,5 @@ import { pathToFileURL } from 'node:url';
 const root = process.env.CHATBENCH_TOOL_ROOT;
 if (root === undefined) throw new Error('cli-start.mjs: CHATBENCH_TOOL_ROOT is not set');
 const { capYoungGeneration } = await import(pathToFileURL(join(root, 'dist', 'runner', 'young-generation.js')).href);
-const busy = process.env.CHATBENCH_BUSY_SEMI_SPACE_MB;
-if (busy === undefined) capYoungGeneration();
-else capYoungGeneration(undefined, Number(busy));
+const mb = (name) => (process.env[name] === undefined ? undefined : Number(process.env[name]));
+capYoungGeneration(mb('CHATBENCH_MAIN_SEMI_SPACE_MB'), mb('CHATBENCH_BUSY_SEMI_SPACE_MB'));
