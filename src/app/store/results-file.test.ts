@@ -94,3 +94,26 @@ it('writes each record as JSON.stringify has it, byte for byte, corked or not (f
   const expected = Buffer.from(records.map((record) => `${JSON.stringify(record)}\n`).join(''), 'utf8');
   expect(readFileSync(path).equals(expected)).toBe(true);
 });
+
+it('blocks written and encoded into again keep every line whole and in order (runs of blocks, flushes between writes ending)', async () => {
+  // ~2.3 KB lines: a 256 KB block holds ~110, so 2,000 of them fill and reuse the spare blocks many times over.
+  const records = Array.from({ length: 2_000 }, (_, i) =>
+    makeRecord({ question_id: `q${i}`, answer: `${String(i).padStart(6, '0')} ${'é中'.repeat(i % 7)}`.repeat(100) }),
+  );
+  const path = join(mkdtempSync(join(tmpdir(), 'results-file-')), 'results.jsonl');
+  const file = openResultsFile(path);
+  file.cork();
+  for (const [i, record] of records.entries()) {
+    file.write(record);
+    if (i % 97 === 0) {
+      file.uncork();
+      file.cork();
+    }
+    // Let some writes end (their blocks become spare) while lines are held.
+    if (i % 300 === 0) await new Promise((done) => setTimeout(done, 20));
+  }
+  file.uncork();
+  await file.close();
+  const expected = Buffer.from(records.map((record) => `${JSON.stringify(record)}\n`).join(''), 'utf8');
+  expect(readFileSync(path).equals(expected)).toBe(true);
+});

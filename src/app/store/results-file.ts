@@ -16,6 +16,7 @@ import { validBoundedRecord } from '../../records/valid-record.js';
 import { boundRecord } from '../../records/bounds.js';
 import { surelyValidRecord } from '../../records/record-fast-check.js';
 import { createSecretScreen, redactDeep } from '../../client/redact.js';
+import { createHeldLines } from './held-lines.js';
 import { currentOutputFs, outputError } from './output-files.js';
 
 export interface ResultsFile {
@@ -38,10 +39,6 @@ export interface ResultsFile {
   close(): Promise<void>;
 }
 
-/** Bytes of each block the held lines are encoded into (a longer line gets a block of its own size). */
-const BLOCK_BYTES = 256 * 1024;
-const NEWLINE = 0x0a;
-
 export interface ResultsFileOptions {
   /** Append to an existing file (a resumed run) instead of creating it. */
   readonly append?: boolean;
@@ -58,33 +55,8 @@ export function openResultsFile(path: string, options: ResultsFileOptions = {}):
   out.on('error', (error) => (failure ??= outputError(path, error, options.hint)));
   const secrets = options.secrets ?? [];
   const mayHoldSecret = createSecretScreen(secrets);
-  // Lines held while corked are encoded into `block` as they come (each with its newline); uncork
-  // writes the bytes held since the last one. Held as strings and joined at uncork, a tenth of a
-  // second of lines (360 KB at 1,000/s) outlived one or two scavenges of the 4 MiB young generation
-  // (runner/young-generation.ts), which copied them each time, and the join and the stream's
-  // encoding copied them twice more (docs/benchmarks-log.md, "Session 35").
   let corked = false;
-  let block: Buffer = Buffer.alloc(0);
-  /** Where the bytes not written yet start in `block`, and where they end. */
-  let start = 0;
-  let used = 0;
-  const hold = (line: string) => {
-    const most = line.length * 3 + 1; // UTF-8 takes at most 3 bytes per UTF-16 unit; and the newline
-    if (block.length - used < most) {
-      // A full block is written at once (in order): held bytes stay bounded however long a flush waits.
-      if (used > start) out.write(block.subarray(start, used));
-      block = Buffer.allocUnsafe(Math.max(BLOCK_BYTES, most));
-      start = used = 0;
-    }
-    used += block.write(line, used, 'utf8');
-    block[used++] = NEWLINE;
-  };
-  const flush = () => {
-    if (used === start) return;
-    // The block's later bytes are written after these: a write never sees them change.
-    out.write(block.subarray(start, used));
-    start = used;
-  };
+  const held = createHeldLines(out);
   // The line as it would be written, bounded and checked; walked for secrets only when a quick look
   // at it finds one's marker (a walk of every string of every record cost ~47 µs a record). A record
   // the fast check passes is within every bound too (records/record-fast-check.ts): no bounds' walk.
@@ -104,7 +76,7 @@ export function openResultsFile(path: string, options: ResultsFileOptions = {}):
         repaired = before;
         line = lineOf(redactDeep(record, secrets));
       }
-      if (corked) hold(line);
+      if (corked) held.hold(line);
       else out.write(`${line}\n`);
     },
     assertWritable() {
@@ -115,12 +87,12 @@ export function openResultsFile(path: string, options: ResultsFileOptions = {}):
     },
     cork: () => void (corked = true),
     uncork: () => {
-      flush();
+      held.flush();
       corked = false;
     },
     async close() {
       if (!failure) {
-        flush();
+        held.flush();
         corked = false;
         out.end();
         await finished(out).catch((error: unknown) => void (failure ??= outputError(path, error, options.hint)));
