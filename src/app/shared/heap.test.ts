@@ -1,5 +1,11 @@
 import { expect, it } from 'vitest';
-import { collectGarbage, collectGarbageEvery, collectGarbageIfGrown, collectGarbageIfHeld, withTightHeap } from './heap.js';
+import {
+  collectGarbage,
+  collectGarbageEvery,
+  collectGarbageIfGrown,
+  collectGarbageIfHeld,
+  withTightHeap,
+} from './heap.js';
 
 it('collectGarbageEvery collects once every N records, never between', () => {
   let collections = 0;
