@@ -35,16 +35,16 @@ it('collectGarbageIfGrown collects only once the heap grew past the growth since
   expect(held.length).toBe(64);
 });
 
-it('collectGarbageIfHeld collects what was live at the last collection and is dropped since, which collectGarbageIfGrown leaves', () => {
+it('collectGarbageIfHeld collects when the last collection left much live past the least, which collectGarbageIfGrown leaves', () => {
   collectGarbage();
   // 4 MB live at the next collection (a run's data at the reports' last one), then dropped.
   let held: number[][] | null = Array.from({ length: 64 }, () => new Array<number>(8192).fill(1.5));
   collectGarbage();
   expect(held.length).toBe(64);
   held = null;
-  expect(collectGarbageIfGrown(1024 * 1024)).toBe(false); // the heap did not grow since
-  expect(collectGarbageIfHeld(1024 * 1024)).toBe(true);
-  expect(collectGarbageIfHeld(1024 * 1024)).toBe(false); // nothing more to drop
+  expect(collectGarbageIfGrown(Number.MAX_SAFE_INTEGER)).toBe(false); // the heap did not grow since
+  expect(collectGarbageIfHeld(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)).toBe(false);
+  expect(collectGarbageIfHeld(Number.MAX_SAFE_INTEGER, 1024 * 1024)).toBe(true);
   expect(held).toBeNull();
 });
 

@@ -59,16 +59,21 @@ export function collectGarbageIfGrown(growth = GC_GROWTH_BYTES): boolean {
   return true;
 }
 
+/** What the last collection left live past the least any left, past which collectGarbageIfHeld collects. */
+export const GC_HELD_BYTES = 64 * 1024 * 1024;
+
 /**
- * A full collection, when the heap (as collectGarbageIfGrown counts it) is more than `growth` above
- * the least any collection here left. After the reports, what their pass kept (the run's data and
- * the summaries, some 150 MB at 200,000 distinct questions) was live at their last collection and
- * is garbage now, without the heap having grown since: collectGarbageIfGrown measures from that
- * collection and would leave it, under the history's database, which loads next (~50 MB outside
- * V8's heap). A 200,000-question eval peaked there, some 50 MB above `chatbench report DIR`.
+ * A full collection, when the heap grew by `growth` since the last one run here (as
+ * collectGarbageIfGrown), or when that last one left more than `held` live past the least any
+ * collection here left: a large run's data, which the reports drop when they return. After them,
+ * the run's data and the summaries (some 110 MB past the least at 200,000 distinct questions) were
+ * live at their last collection and are garbage now, without the heap having grown since, and the
+ * history's database loads next (~50 MB outside V8's heap): a 200,000-question eval peaked there,
+ * some 40 MB above `chatbench report DIR`. A small run's last collection leaves the token counter
+ * (~30 MB) past the least, under `held`: no collection more for it.
  */
-export function collectGarbageIfHeld(growth = GC_GROWTH_BYTES): boolean {
-  if (inUseBytes() - Math.min(usedAfterCollection, leastAfterCollection) < growth) return false;
+export function collectGarbageIfHeld(growth = GC_GROWTH_BYTES, held = GC_HELD_BYTES): boolean {
+  if (inUseBytes() - usedAfterCollection < growth && usedAfterCollection - leastAfterCollection < held) return false;
   collectGarbage();
   return true;
 }
