@@ -7,7 +7,7 @@
 import { historyFile, REGISTERED_COMMANDS } from '../history/location.js';
 import type { FinishedRun } from '../history/register.js';
 import type { Io } from './io.js';
-import { collectGarbageIfGrown } from '../app/shared/heap.js';
+import { collectGarbageIfHeld } from '../app/shared/heap.js';
 
 export async function registerInHistory(
   command: string | undefined,
@@ -24,7 +24,8 @@ export async function registerInHistory(
   // The database loads here, once a run has ended: `--version` and `--help` never pay for it. The
   // run's garbage goes first when there is enough of it to matter (a large run's reports leave far
   // more than the threshold): its library takes ~50 MB more, on top of whatever the reports left.
-  collectGarbageIfGrown();
+  // Measured from the least the process held, not from the reports' last collection (app/shared/heap).
+  collectGarbageIfHeld();
   const { registerFinished } = await import('../history/register.js');
   const warning = await registerFinished(finished, file, io.cwd);
   if (warning !== undefined) io.stderr.write(`${warning}\n`);

@@ -1,5 +1,11 @@
 import { expect, it } from 'vitest';
-import { collectGarbage, collectGarbageEvery, collectGarbageIfGrown, withTightHeap } from './heap.js';
+import {
+  collectGarbage,
+  collectGarbageEvery,
+  collectGarbageIfGrown,
+  collectGarbageIfHeld,
+  withTightHeap,
+} from './heap.js';
 
 it('collectGarbageEvery collects once every N records, never between', () => {
   let collections = 0;
@@ -27,6 +33,19 @@ it('collectGarbageIfGrown collects only once the heap grew past the growth since
   expect(collectGarbageIfGrown(1024 * 1024)).toBe(true);
   expect(collectGarbageIfGrown(1024 * 1024)).toBe(false); // measured again from this collection
   expect(held.length).toBe(64);
+});
+
+it('collectGarbageIfHeld collects when the last collection left much live past the least, which collectGarbageIfGrown leaves', () => {
+  collectGarbage();
+  // 4 MB live at the next collection (a run's data at the reports' last one), then dropped.
+  let held: number[][] | null = Array.from({ length: 64 }, () => new Array<number>(8192).fill(1.5));
+  collectGarbage();
+  expect(held.length).toBe(64);
+  held = null;
+  expect(collectGarbageIfGrown(Number.MAX_SAFE_INTEGER)).toBe(false); // the heap did not grow since
+  expect(collectGarbageIfHeld(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)).toBe(false);
+  expect(collectGarbageIfHeld(Number.MAX_SAFE_INTEGER, 1024 * 1024)).toBe(true);
+  expect(held).toBeNull();
 });
 
 it('withTightHeap sets the growth once for nested calls and puts it back when the outermost ends, thrown or not', async () => {

@@ -19,6 +19,8 @@ const inUseBytes = (): number => {
 };
 /** inUseBytes just after the last collection run here (see collectGarbageIfGrown). */
 let usedAfterCollection = 0;
+/** The least inUseBytes after any collection run here: what the process holds with no run's data live. */
+let leastAfterCollection = Number.POSITIVE_INFINITY;
 
 /**
  * Runs a full garbage collection now. Between two passes over a large results.jsonl (the run and
@@ -35,6 +37,7 @@ export function collectGarbage(): void {
   }
   fullGc();
   usedAfterCollection = inUseBytes();
+  leastAfterCollection = Math.min(leastAfterCollection, usedAfterCollection);
 }
 
 /** Growth of the heap since the last collection here past which collectGarbageIfGrown collects. */
@@ -52,6 +55,25 @@ export const GC_GROWTH_BYTES = 32 * 1024 * 1024;
  */
 export function collectGarbageIfGrown(growth = GC_GROWTH_BYTES): boolean {
   if (inUseBytes() - usedAfterCollection < growth) return false;
+  collectGarbage();
+  return true;
+}
+
+/** What the last collection left live past the least any left, past which collectGarbageIfHeld collects. */
+export const GC_HELD_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A full collection, when the heap grew by `growth` since the last one run here (as
+ * collectGarbageIfGrown), or when that last one left more than `held` live past the least any
+ * collection here left: a large run's data, which the reports drop when they return. After them,
+ * the run's data and the summaries (some 110 MB past the least at 200,000 distinct questions) were
+ * live at their last collection and are garbage now, without the heap having grown since, and the
+ * history's database loads next (~50 MB outside V8's heap): a 200,000-question eval peaked there,
+ * some 40 MB above `chatbench report DIR`. A small run's last collection leaves the token counter
+ * (~30 MB) past the least, under `held`: no collection more for it.
+ */
+export function collectGarbageIfHeld(growth = GC_GROWTH_BYTES, held = GC_HELD_BYTES): boolean {
+  if (inUseBytes() - usedAfterCollection < growth && usedAfterCollection - leastAfterCollection < held) return false;
   collectGarbage();
   return true;
 }
