@@ -175,7 +175,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     }
   }
   // Stopped after the last byte (the runners resolve once every record is out).
-  const loopDelay = (loop as LoopDelayWatch | null)?.stop() ?? null; /* set in onFirstSend: flow analysis sees null */
+  // Set in onFirstSend, which TypeScript's flow analysis does not follow (it sees null here).
+  const loopDelay = (loop as LoopDelayWatch | null)?.stop() ?? null;
   const cpuAfter = options.cpuUsage?.();
   const lags = [...run.lags_ms].sort((x, y) => x - y);
   const lag = (p: number) => (lags.length === 0 ? null : roundMs(percentile(lags, p)!));

@@ -96,8 +96,7 @@ async function main(data: LoadWorkerData): Promise<void> {
       health: {
         ...health,
         lags_ms: lagsMs,
-        loop_delay_ms:
-          (loop as LoopDelayWatch | null)?.stop() ?? null /* set in onFirstSend: flow analysis sees null */,
+        loop_delay_ms: (loop as LoopDelayWatch | null)?.stop() ?? null, // set in onFirstSend (flow analysis sees null)
         skipped_turns: counters.skipped,
         run_failed: runFailed ? { message: runFailed.message, hint: runFailed.hint } : null,
       },
