@@ -10,11 +10,14 @@ import { HealthProbeRunSchema } from './health-probe.js';
 const Lag = z.number().nullable();
 
 /**
- * The generator's own event-loop delay from the first send to the last byte
- * (perf_hooks.monitorEventLoopDelay, a 2 ms tick; 1 ms before issue 24): how late a callback that
- * should have run at once could have been. Every timestamp chatbench takes is taken in such a
- * callback, so this is the uncertainty of its timings. Milliseconds beyond the tick; the idle floor
- * is about 1 ms (the timer's own granularity).
+ * The generator's own event-loop delay from the first send to the last byte (runner/loop-delay, a
+ * 5 ms tick): how late a callback that should have run at once could have been. Every timestamp
+ * chatbench takes is taken in such a callback, so this is the uncertainty of its timings.
+ * Milliseconds. p50 and p99: how late the tick ran beyond its 5 ms (monitorEventLoopDelay's measure;
+ * a 2 ms tick before session 39). max: the longest the loop was held, read from above (the loop's
+ * busy time between two ticks, or a tick's lateness): at least the longest pause and at most 5 ms
+ * more, but for a wait for a core while the loop was idle, which shows as at least that wait less
+ * 5 ms (the 2 ms tick read every pause P as at least P − 2).
  */
 export const LoopDelaySchema = z.object({ p50: z.number(), p99: z.number(), max: z.number() });
 export type LoopDelay = z.infer<typeof LoopDelaySchema>;

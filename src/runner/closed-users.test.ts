@@ -73,6 +73,22 @@ it('keeps exactly N users busy, each sending when its last request ends, up to t
   for (const r of records) expect([r.scheduled_offset_ms, r.queue_ms]).toEqual([r.sent_offset_ms, 0]);
 });
 
+it("starts a step's users one per turn of the loop, not all in one turn (session 39: twenty held it ~10 ms)", async () => {
+  const records: UnscoredRecord[] = [];
+  const target = slowTarget(15);
+  const running = runClosedUsers({
+    ...options(target, records),
+    steps: userSteps({ users: 3 }),
+    endMs: null,
+    maxRequests: 3,
+  });
+  for (let i = 0; i < 50; i++) await Promise.resolve(); // every microtask, no macrotask
+  expect(target.timeline).toHaveLength(1);
+  await vi.runAllTimersAsync();
+  expect((await running).sent).toBe(3);
+  expect(target.peak()).toBe(3);
+});
+
 it('stops starting requests at the end of the duration, and a slower service gets fewer of them', async () => {
   const fast: UnscoredRecord[] = [];
   const slow: UnscoredRecord[] = [];

@@ -40,6 +40,8 @@ export interface ClosedUsersResult {
   readonly duration_ms: number;
 }
 
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Runs the users; rejects only on a bug. */
 export async function runClosedUsers(options: ClosedUsersOptions): Promise<ClosedUsersResult> {
   if (options.endMs === null && options.maxRequests === null)
@@ -80,7 +82,15 @@ export async function runClosedUsers(options: ClosedUsersOptions): Promise<Close
     await Promise.race([run.sleepUntil(zero + step.offset_ms), boundReached]);
     if (over()) break;
     desired = step.users;
-    for (let u = 0; u < desired; u++) if (!running.has(u)) loops.push(user(u));
+    for (let u = 0; u < desired; u++) {
+      if (running.has(u)) continue;
+      loops.push(user(u));
+      // Each user's first send in a turn of its own: twenty sent in one turn held the loop for
+      // some 10 ms at every run's start, its longest pause on a quiet machine (docs/benchmarks-log.md,
+      // "Session 39: the loop monitor and the max pause").
+      if (u + 1 < desired) await nextTurn();
+      if (over()) break;
+    }
   }
   if (!over()) await Promise.race([run.sleepUntil(zero + (options.endMs ?? Infinity)), boundReached]);
   desired = 0; // no user starts another request; those in flight finish

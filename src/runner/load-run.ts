@@ -81,6 +81,8 @@ export interface LoadRunOptions {
   readonly onRecord: (record: UnscoredRecord, planned: PlannedRequest) => void;
   /** Filled live; pass your own to read it while the run goes. */
   readonly counters?: LoadCounters | undefined;
+  /** Called once, just before the first request goes out (the loop-delay watch starts there). */
+  readonly onFirstSend?: (() => void) | undefined;
   /** `--abandon`: which arrivals the client closes, and when (plan/abandon), with the run's seed. */
   readonly abandon?: { readonly spec: Abandon | null; readonly seed: number } | undefined;
 }
@@ -134,6 +136,7 @@ export function createLoadRun(options: LoadRunOptions) {
   ): Promise<UnscoredRecord | undefined> {
     const tokenIndex = token ?? options.tokens.next();
     const mine = sequence++;
+    if (mine === 0) options.onFirstSend?.();
     if (scheduledOffsetMs === null) counters.offered++; // closed model: every request is offered as it is sent
     counters.sent++;
     counters.in_flight++;

@@ -1,8 +1,50 @@
 import { describe, expect, it } from 'vitest';
-import { watchLoopDelay, worseLoopDelay } from './loop-delay.js';
+import { createLoopDelayTally, TICK_MS, watchLoopDelay, worseLoopDelay, type LoopProbe } from './loop-delay.js';
+
+/**
+ * A scripted loop: `idle(ms)` lets time pass in the poll, `busy(ms)` holds the loop (a turn, a GC);
+ * a tick due meanwhile runs when the loop is next free, as libuv runs timers between turns.
+ */
+function scriptedLoop() {
+  let now = 0;
+  let busy = 0;
+  let tick: (() => void) | null = null;
+  let due = Infinity;
+  const runDue = () => {
+    while (tick !== null && due <= now) {
+      tick();
+      due = now + TICK_MS;
+    }
+  };
+  const probe: LoopProbe = {
+    now: () => now,
+    busyMs: () => busy,
+    every(ms, fn) {
+      tick = fn;
+      due = now + ms;
+      return () => (tick = null);
+    },
+  };
+  return {
+    probe,
+    idle(ms: number) {
+      const end = now + ms;
+      while (due <= end) {
+        now = due;
+        runDue();
+      }
+      now = end;
+    },
+    busy(ms: number) {
+      now += ms;
+      busy += ms;
+      runDue();
+    },
+  };
+}
 
 describe('watchLoopDelay', () => {
-  it('reports the delay beyond its tick, never below 0, once stopped (and the same when stopped again)', async () => {
+  it('reports the delay, never below 0, once stopped (and the same when stopped again), on the real loop', async () => {
     const watch = watchLoopDelay();
     await new Promise((resolve) => setTimeout(resolve, 20));
     const delay = watch.stop();
@@ -12,6 +54,65 @@ describe('watchLoopDelay', () => {
     expect(delay!.max).toBeGreaterThanOrEqual(delay!.p99);
     expect(watch.stop()).toBe(delay);
   });
+
+  it('is null when no tick came', () => {
+    const loop = scriptedLoop();
+    const watch = watchLoopDelay(loop.probe);
+    loop.busy(1);
+    expect(watch.stop()).toBeNull();
+  });
+
+  it.each([
+    ['due at its start', 0],
+    ['due in its middle', 2.5],
+    ['just after a tick', TICK_MS - 0.01],
+  ])('reports a 15 ms pause %s as at least 15 ms and at most 15 ms + the tick', (_, offset) => {
+    const loop = scriptedLoop();
+    const watch = watchLoopDelay(loop.probe);
+    for (let i = 0; i < 200; i++) {
+      loop.idle(1.7);
+      loop.busy(0.3); // a stream's chunk
+    }
+    loop.idle(offset);
+    loop.busy(15);
+    for (let i = 0; i < 200; i++) {
+      loop.idle(1.7);
+      loop.busy(0.3);
+    }
+    const delay = watch.stop()!;
+    expect(delay.max).toBeGreaterThanOrEqual(15);
+    expect(delay.max).toBeLessThanOrEqual(15 + TICK_MS);
+    expect(delay.p50).toBeLessThanOrEqual(0.3);
+  });
+
+  it('bounds a pause that ends right before the stop (the last part-window)', () => {
+    const loop = scriptedLoop();
+    const watch = watchLoopDelay(loop.probe);
+    loop.idle(TICK_MS * 3);
+    loop.busy(TICK_MS - 1); // not long enough to hold a tick: only the stop's window sees it
+    expect(watch.stop()!.max).toBe(TICK_MS - 1);
+  });
+});
+
+describe('createLoopDelayTally', () => {
+  it('takes lateness beyond the tick as its samples and the larger of lateness and busy time as the max', () => {
+    const tally = createLoopDelayTally(5);
+    tally.window(5, 0.2, true);
+    tally.window(5.5, 1, true);
+    tally.window(25, 3, true); // held 20 ms off the CPU after the poll returned: lateness is the bound
+    tally.window(12, 11, true);
+    tally.window(3, 2.5, false);
+    expect(tally.result()).toEqual({ p50: 0.5, p99: 20, max: 20 });
+  });
+
+  it('never counts more busy time than the window had', () => {
+    const tally = createLoopDelayTally(5);
+    tally.window(5, 6, true); // two readings of the clock a little apart
+    expect(tally.result()!.max).toBe(5);
+  });
+});
+
+describe('worseLoopDelay', () => {
   it('keeps the worse of two measurements of one run, figure by figure', () => {
     expect(worseLoopDelay({ p50: 1, p99: 4, max: 9 }, { p50: 2, p99: 3, max: 12 })).toEqual({
       p50: 2,

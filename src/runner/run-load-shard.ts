@@ -47,6 +47,8 @@ export interface LoadShardRunOptions {
   readonly counters: LoadCounters;
   /** Called as each request ends, before its record is queued: throws to stop the run (a failed write). */
   readonly onEnded?: () => void;
+  /** Called once, just before the first request goes out. */
+  readonly onFirstSend?: () => void;
   /** Each finished record, after the loop's I/O callbacks, in the order they ended. */
   readonly onRecord: (unscored: UnscoredRecord, planned: PlannedRequest) => void;
 }
@@ -119,6 +121,7 @@ export async function openLoadShard(options: LoadShardOptions): Promise<LoadShar
       now,
       zero: go.zero,
       counters,
+      onFirstSend: go.onFirstSend,
       plan,
       shard: spec.shard,
       onRecord,

@@ -25,7 +25,7 @@ import type { GateVerdict } from '../../gates/index.js';
 import { healthUrl, startHealthProbe, type RunningHealthProbe } from '../../runner/health-probe.js';
 import { createLoadCounters } from '../../runner/load-run.js';
 import { createLoadTicker, type LoadTick } from '../../runner/load-ticker.js';
-import { watchLoopDelay } from '../../runner/loop-delay.js';
+import { watchLoopDelay, type LoopDelayWatch } from '../../runner/loop-delay.js';
 import { openLoadShard, type LoadShardHealth } from '../../runner/run-load-shard.js';
 import { abortableSleep } from '../../runner/sleep.js';
 import { ensureFreshRunDir } from '../store/fresh-run-dir.js';
@@ -132,7 +132,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   startProbe(zero);
   const wallZero = wallClock();
   const cpuBefore = options.cpuUsage?.();
-  const loop = watchLoopDelay();
+  // From the first send to the last byte: the run's setup before it (each function's first call
+  // compiled then) held the loop some 10 ms before any request was out (docs/benchmarks-log.md, session 39).
+  let loop: LoopDelayWatch | null = null;
 
   // Corked and flushed ten times a second: one write per flush instead of one per record keeps the
   // generator's own CPU and syscalls low at high rates (a record still lands within 100 ms).
@@ -154,6 +156,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       signal: options.signal,
       counters,
       onEnded: () => sink.assertWritable(), // a failed write stops the run at the next record
+      onFirstSend: () => (loop ??= watchLoopDelay()),
       onRecord: (unscored, planned) => {
         const record = finishedRecord(unscored, planned);
         sink.write(record);
@@ -172,7 +175,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     }
   }
   // Stopped after the last byte (the runners resolve once every record is out).
-  const loopDelay = loop.stop();
+  // Set in onFirstSend, which TypeScript's flow analysis does not follow (it sees null here).
+  const loopDelay = (loop as LoopDelayWatch | null)?.stop() ?? null;
   const cpuAfter = options.cpuUsage?.();
   const lags = [...run.lags_ms].sort((x, y) => x - y);
   const lag = (p: number) => (lags.length === 0 ? null : roundMs(percentile(lags, p)!));
