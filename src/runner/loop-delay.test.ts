@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createLoopDelayTally, TICK_MS, watchLoopDelay, worseLoopDelay, type LoopProbe } from './loop-delay.js';
+import {
+  createLoopDelayTally,
+  TICK_MS,
+  watchLoopDelay,
+  watchLoopDelayFromStart,
+  worseLoopDelay,
+  type LoopProbe,
+} from './loop-delay.js';
 
 /**
  * A scripted loop: `idle(ms)` lets time pass in the poll, `busy(ms)` holds the loop (a turn, a GC);
@@ -42,6 +49,23 @@ function scriptedLoop() {
     },
   };
 }
+
+describe('watchLoopDelayFromStart', () => {
+  it('watches from its first start() only: a pause before it is not counted, and never started reads null', () => {
+    const loop = scriptedLoop();
+    const watch = watchLoopDelayFromStart(loop.probe);
+    loop.busy(40); // the run's setup, before the first send
+    watch.start();
+    loop.idle(TICK_MS * 4);
+    watch.start(); // a second start() changes nothing
+    loop.busy(12);
+    loop.idle(TICK_MS * 2);
+    const delay = watch.stop();
+    expect(delay!.max).toBeGreaterThanOrEqual(12);
+    expect(delay!.max).toBeLessThanOrEqual(12 + TICK_MS);
+    expect(watchLoopDelayFromStart(loop.probe).stop()).toBeNull();
+  });
+});
 
 describe('watchLoopDelay', () => {
   it('reports the delay, never below 0, once stopped (and the same when stopped again), on the real loop', async () => {

@@ -71,6 +71,19 @@ export function watchLoopDelay(probe: LoopProbe = nodeLoopProbe): LoopDelayWatch
   };
 }
 
+/** A watch started by its first `start()` (a run's first send); stop() reads null when it never was. */
+export interface PendingLoopDelayWatch extends LoopDelayWatch {
+  start(): void;
+}
+
+export function watchLoopDelayFromStart(probe: LoopProbe = nodeLoopProbe): PendingLoopDelayWatch {
+  let watch: LoopDelayWatch | undefined;
+  return {
+    start: () => void (watch ??= watchLoopDelay(probe)),
+    stop: () => watch?.stop() ?? null,
+  };
+}
+
 /** The arithmetic of the watch, apart from any clock. */
 export interface LoopDelayTally {
   /**

@@ -25,7 +25,7 @@ import type { GateVerdict } from '../../gates/index.js';
 import { healthUrl, startHealthProbe, type RunningHealthProbe } from '../../runner/health-probe.js';
 import { createLoadCounters } from '../../runner/load-run.js';
 import { createLoadTicker, type LoadTick } from '../../runner/load-ticker.js';
-import { watchLoopDelay, type LoopDelayWatch } from '../../runner/loop-delay.js';
+import { watchLoopDelayFromStart } from '../../runner/loop-delay.js';
 import { openLoadShard, type LoadShardHealth } from '../../runner/run-load-shard.js';
 import { abortableSleep } from '../../runner/sleep.js';
 import { ensureFreshRunDir } from '../store/fresh-run-dir.js';
@@ -134,7 +134,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const cpuBefore = options.cpuUsage?.();
   // From the first send to the last byte: the run's setup before it (each function's first call
   // compiled then) held the loop some 10 ms before any request was out (docs/benchmarks-log.md, session 39).
-  let loop: LoopDelayWatch | null = null;
+  const loop = watchLoopDelayFromStart();
 
   // Corked and flushed ten times a second: one write per flush instead of one per record keeps the
   // generator's own CPU and syscalls low at high rates (a record still lands within 100 ms).
@@ -156,7 +156,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       signal: options.signal,
       counters,
       onEnded: () => sink.assertWritable(), // a failed write stops the run at the next record
-      onFirstSend: () => (loop ??= watchLoopDelay()),
+      onFirstSend: loop.start,
       onRecord: (unscored, planned) => {
         const record = finishedRecord(unscored, planned);
         sink.write(record);
@@ -175,8 +175,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     }
   }
   // Stopped after the last byte (the runners resolve once every record is out).
-  // Set in onFirstSend, which TypeScript's flow analysis does not follow (it sees null here).
-  const loopDelay = (loop as LoopDelayWatch | null)?.stop() ?? null;
+  const loopDelay = loop.stop();
   const cpuAfter = options.cpuUsage?.();
   const lags = [...run.lags_ms].sort((x, y) => x - y);
   const lag = (p: number) => (lags.length === 0 ? null : roundMs(percentile(lags, p)!));

@@ -9,7 +9,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { RequestRecord } from '../../../records/record.js';
 import { createLoadCounters } from '../../../runner/load-run.js';
-import { watchLoopDelay, type LoopDelayWatch } from '../../../runner/loop-delay.js';
+import { watchLoopDelayFromStart } from '../../../runner/loop-delay.js';
 import { openLoadShard } from '../../../runner/run-load-shard.js';
 import { finishedRecord, planInput } from '../load-record.js';
 import { reopenLoad } from '../prepare-load.js';
@@ -60,7 +60,7 @@ async function main(data: LoadWorkerData): Promise<void> {
   // The zero on this thread's clock: every thread's performance.timeOrigin differs, epoch time does not.
   const zero = (await go) - performance.timeOrigin;
   // From the first send to the last byte, as in one thread (app/load/run-load.ts).
-  let loop: LoopDelayWatch | null = null;
+  const loop = watchLoopDelayFromStart();
   let batch: RequestRecord[] = [];
   const flush = () => {
     if (batch.length === 0) return;
@@ -76,7 +76,7 @@ async function main(data: LoadWorkerData): Promise<void> {
       zero,
       signal: controller.signal,
       counters,
-      onFirstSend: () => (loop ??= watchLoopDelay()),
+      onFirstSend: loop.start,
       onRecord: (unscored, planned) => {
         batch.push(finishedRecord(unscored, planned));
         if (batch.length >= BATCH) flush();
@@ -96,7 +96,7 @@ async function main(data: LoadWorkerData): Promise<void> {
       health: {
         ...health,
         lags_ms: lagsMs,
-        loop_delay_ms: (loop as LoopDelayWatch | null)?.stop() ?? null, // set in onFirstSend (flow analysis sees null)
+        loop_delay_ms: loop.stop(),
         skipped_turns: counters.skipped,
         run_failed: runFailed ? { message: runFailed.message, hint: runFailed.hint } : null,
       },
