@@ -36,11 +36,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { prepareLoad } from '../../src/app/load/run-load.js';
-import { createLoadPlan } from '../../src/plan/load-plan.js';
 import type { Mode } from '../../src/records/record.js';
 import { judgeStep, median, stepMs, type Verdict } from './load/judge.js';
 import { KIT_TIMING, KIT_TIMING_QUICK, kitSection, renderKitMd, type KitFigures } from './load/kit.js';
+import { planBodies } from './load/plan-bodies.js';
 import { startSimProcess, type SimProcess } from './load/sim-process.js';
 import { renderTruthMd, truthSection, TRUTH_TIMING, TRUTH_TIMING_QUICK, type TruthFigures } from './load/truth.js';
 import type { ToolJob, ToolResult } from './load/tool-child.js';
@@ -438,29 +437,6 @@ function renderMd(o: {
   if (o.kit !== null) lines.push(...renderKitMd(o.kit));
   if (o.truth !== null) lines.push(...renderTruthMd(o.truth));
   return lines.join('\n');
-}
-
-/** The bodies chatbench's plan sends, in order (the floor and autocannon send the same). */
-async function planBodies(mode: Mode): Promise<string[]> {
-  const prepared = await prepareLoad({
-    operation: 'chat',
-    mode,
-    datasetPath: 'datasets/sample.csv',
-    setFlags: [],
-    cwd: ROOT,
-  });
-  const source = prepared.source;
-  if (source.operation !== 'chat') throw new Error('the benchmark sends chat requests');
-  const plan = createLoadPlan({
-    operation: 'chat',
-    rows: source.rows,
-    set: source.set,
-    defaults: source.defaults,
-    mode,
-    order: 'sequential',
-    seed: 1,
-  });
-  return Array.from({ length: source.rows.length }, (_, k) => JSON.stringify(plan.requestFor(k).planned.body));
 }
 
 async function main(): Promise<void> {

@@ -14,10 +14,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { prepareLoad } from '../../../src/app/load/run-load.js';
-import { createLoadPlan } from '../../../src/plan/load-plan.js';
 import type { Mode } from '../../../src/records/record.js';
 import { median } from './judge.js';
+import { planBodies } from './plan-bodies.js';
 import { startSimProcess } from './sim-process.js';
 import type { ToolJob, ToolResult } from './tool-child.js';
 
@@ -30,28 +29,6 @@ const ROUNDS = Math.max(1, Number(arg('--rounds') ?? 1));
 const EXTRA = (arg('--flags') ?? '').split(' ').filter(Boolean);
 /** `--busy 16,32`: chatbench again with each of these busy semi-space caps (cli-start.mjs's CHATBENCH_BUSY_SEMI_SPACE_MB). */
 const BUSY = (arg('--busy') ?? '').split(',').filter(Boolean).map(Number);
-
-async function planBodies(mode: Mode): Promise<string[]> {
-  const prepared = await prepareLoad({
-    operation: 'chat',
-    mode,
-    datasetPath: 'datasets/sample.csv',
-    setFlags: [],
-    cwd: ROOT,
-  });
-  const source = prepared.source;
-  if (source.operation !== 'chat') throw new Error('chat only');
-  const plan = createLoadPlan({
-    operation: 'chat',
-    rows: source.rows,
-    set: source.set,
-    defaults: source.defaults,
-    mode,
-    order: 'sequential',
-    seed: 1,
-  });
-  return Array.from({ length: source.rows.length }, (_, k) => JSON.stringify(plan.requestFor(k).planned.body));
-}
 
 interface GcFigures {
   sent: number;
