@@ -15,6 +15,7 @@ import type { UserStep } from '../plan/arrivals.js';
 import type { LoadPlan } from '../plan/load-plan.js';
 import type { Shard } from '../plan/shard.js';
 import { createLoadRun, type LoadRunOptions } from './load-run.js';
+import { yieldToIo } from './sleep.js';
 import { playConversation, type ConversationPlay } from './load-conversation.js';
 
 export interface ClosedUsersOptions extends LoadRunOptions {
@@ -39,8 +40,6 @@ export interface ClosedUsersResult {
   readonly run_failed: RunError | undefined;
   readonly duration_ms: number;
 }
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Runs the users; rejects only on a bug. */
 export async function runClosedUsers(options: ClosedUsersOptions): Promise<ClosedUsersResult> {
@@ -88,7 +87,7 @@ export async function runClosedUsers(options: ClosedUsersOptions): Promise<Close
       // Each user's first send in a turn of its own: twenty sent in one turn held the loop for
       // some 10 ms at every run's start, its longest pause on a quiet machine (docs/benchmarks-log.md,
       // "Session 39: the loop monitor and the max pause").
-      if (u + 1 < desired) await nextTurn();
+      if (u + 1 < desired) await yieldToIo();
       if (over()) break;
     }
   }

@@ -23,6 +23,7 @@ import type { RunError } from '../errors.js';
 import { countRemaining, type Arrival } from '../plan/arrivals.js';
 import type { LoadPlan } from '../plan/load-plan.js';
 import { createLoadRun, type LoadRunOptions } from './load-run.js';
+import { yieldToIo } from './sleep.js';
 import { playConversation, type ConversationPlay } from './load-conversation.js';
 
 export interface OpenLoopOptions extends LoadRunOptions {
@@ -147,8 +148,6 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
     duration_ms: now() - run.zero,
   };
 }
-
-const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Sleeps on the timer until `due` (timers fire late, never early; by about a millisecond here).

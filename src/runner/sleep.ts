@@ -32,3 +32,6 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
     signal.addEventListener('abort', done, { once: true });
   });
 }
+
+/** Resolves in the loop's check phase, once the I/O callbacks of this turn have run. */
+export const yieldToIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

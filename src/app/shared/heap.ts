@@ -73,7 +73,7 @@ export const GC_HELD_BYTES = 64 * 1024 * 1024;
  * (~30 MB) past the least, under `held`: no collection more for it.
  */
 export function collectGarbageIfHeld(growth = GC_GROWTH_BYTES, held = GC_HELD_BYTES): boolean {
-  if (inUseBytes() - usedAfterCollection < growth && usedAfterCollection - leastAfterCollection < held) return false;
+  if (usedAfterCollection - leastAfterCollection < held) return collectGarbageIfGrown(growth);
   collectGarbage();
   return true;
 }
