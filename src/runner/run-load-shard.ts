@@ -49,6 +49,11 @@ export interface LoadShardRunOptions {
   readonly onEnded?: () => void;
   /** Called once, just before the first request goes out. */
   readonly onFirstSend?: () => void;
+  /**
+   * Called once every request has ended and every record is handed on, before the connections
+   * close: the last byte (the loop-delay watch stops there).
+   */
+  readonly onLastByte?: () => void;
   /** Each finished record, after the loop's I/O callbacks, in the order they ended. */
   readonly onRecord: (unscored: UnscoredRecord, planned: PlannedRequest) => void;
 }
@@ -183,6 +188,10 @@ export async function openLoadShard(options: LoadShardOptions): Promise<LoadShar
       } catch {
         // thrown above already, or the run's own error is on its way
       }
+      // Closing twenty connections (undici builds an error with its stack for each) held the loop
+      // 3–10 ms in one turn after the last byte, the run's longest window in most 20-user runs
+      // (docs/benchmarks-log.md, "Session 40: the max pause"): it times nothing.
+      go.onLastByte?.();
       await target.close();
     }
   }
