@@ -85,6 +85,11 @@ export async function openLoadShard(options: LoadShardOptions): Promise<LoadShar
   const schedule = loadSchedule(spec);
   const plan = createLoadPlan(options.planInput);
   const sample = plan.requestFor(0).planned;
+  // The first wave's units built now (plan/load-plan builds one when an arrival first draws it:
+  // its row read and checked, its body serialised), not in the first turns of the watched run.
+  const firstWave = schedule.firstWave(spec.shard);
+  for (let sequence = 0; sequence < firstWave; sequence++)
+    plan.conversationFor(spec.shard ? sequence * spec.shard.count + spec.shard.index - 1 : sequence);
   const target = createLoadTarget({
     baseUrl: options.baseUrl,
     tokens: options.tokens,
@@ -99,7 +104,7 @@ export async function openLoadShard(options: LoadShardOptions): Promise<LoadShar
   });
   const warm = await warmUp({
     preconnect: (n) => target.preconnect(n),
-    connections: schedule.firstWave(spec.shard),
+    connections: firstWave,
     sample,
     now,
     score: (record) => options.rehearse(record, sample),
