@@ -248,8 +248,9 @@ export async function runPlan(plan: PlanRequests, options: RunPlanOptions): Prom
   };
   try {
     // Each lane's first send in a turn of its own, as load's users start (runner/closed-users.ts):
-    // a first wave sent in one turn holds the loop for all of it (docs/benchmarks-log.md, "Session 40:
-    // the max pause"). A lane that rejects while the others start is still awaited below.
+    // twenty first sends in one turn held load's loop some 10 ms (docs/benchmarks-log.md, "Session 39:
+    // the loop monitor and the max pause"). A lane that rejects while the others start is still
+    // awaited below.
     const lanes: Array<Promise<void>> = [];
     const count = Math.max(1, Math.min(options.concurrency, plan.length));
     for (let i = 0; i < count && !stopping.aborted && bug === undefined; i++) {
