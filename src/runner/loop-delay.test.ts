@@ -65,6 +65,21 @@ describe('watchLoopDelayFromStart', () => {
     expect(delay!.max).toBeLessThanOrEqual(12 + TICK_MS);
     expect(watchLoopDelayFromStart(loop.probe).stop()).toBeNull();
   });
+
+  it('reads the busy time once when made (its first call stays out of the first window); stopped, it keeps its figures', () => {
+    const loop = scriptedLoop();
+    let reads = 0;
+    const probe: LoopProbe = { ...loop.probe, busyMs: () => (reads++, loop.probe.busyMs()) };
+    const watch = watchLoopDelayFromStart(probe);
+    expect(reads).toBe(1);
+    watch.start();
+    loop.busy(3);
+    loop.idle(TICK_MS * 3);
+    const delay = watch.stop(); // the last byte
+    loop.busy(30); // closing the connections: after the stop, not counted
+    expect(watch.stop()).toEqual(delay);
+    expect(delay!.max).toBeLessThan(3 + TICK_MS);
+  });
 });
 
 describe('watchLoopDelay', () => {

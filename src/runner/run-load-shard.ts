@@ -49,6 +49,11 @@ export interface LoadShardRunOptions {
   readonly onEnded?: () => void;
   /** Called once, just before the first request goes out. */
   readonly onFirstSend?: () => void;
+  /**
+   * Called once every request has ended and every record is handed on, before the connections
+   * close: the last byte (the loop-delay watch stops there).
+   */
+  readonly onLastByte?: () => void;
   /** Each finished record, after the loop's I/O callbacks, in the order they ended. */
   readonly onRecord: (unscored: UnscoredRecord, planned: PlannedRequest) => void;
 }
@@ -80,6 +85,11 @@ export async function openLoadShard(options: LoadShardOptions): Promise<LoadShar
   const schedule = loadSchedule(spec);
   const plan = createLoadPlan(options.planInput);
   const sample = plan.requestFor(0).planned;
+  // The first wave's units built now (plan/load-plan builds one when an arrival first draws it:
+  // its row read and checked, its body serialised), not in the first turns of the watched run.
+  const firstWave = schedule.firstWave(spec.shard);
+  for (let sequence = 0; sequence < firstWave; sequence++)
+    plan.conversationFor(spec.shard ? sequence * spec.shard.count + spec.shard.index - 1 : sequence);
   const target = createLoadTarget({
     baseUrl: options.baseUrl,
     tokens: options.tokens,
@@ -94,7 +104,7 @@ export async function openLoadShard(options: LoadShardOptions): Promise<LoadShar
   });
   const warm = await warmUp({
     preconnect: (n) => target.preconnect(n),
-    connections: schedule.firstWave(spec.shard),
+    connections: firstWave,
     sample,
     now,
     score: (record) => options.rehearse(record, sample),
@@ -183,6 +193,10 @@ export async function openLoadShard(options: LoadShardOptions): Promise<LoadShar
       } catch {
         // thrown above already, or the run's own error is on its way
       }
+      // Closing twenty connections (undici builds an error with its stack for each) held the loop
+      // 3–10 ms in one turn after the last byte, the run's longest window in most 20-user runs
+      // (docs/benchmarks-log.md, "Session 40: the max pause"): it times nothing.
+      go.onLastByte?.();
       await target.close();
     }
   }

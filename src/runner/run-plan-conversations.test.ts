@@ -5,7 +5,7 @@ import type { PlannedRequest } from '../plan/planned-request.js';
 import { requestKey } from '../records/record.js';
 import type { PreviousTurn } from './conversation-turns.js';
 import { runPlan, type RunPlanOptions } from './run-plan.js';
-import { fakeExchange, gatedClient, plannedRequest } from './testing/fake-client.js';
+import { fakeExchange, gatedClient, plannedRequest, untilSent } from './testing/fake-client.js';
 import type { UnscoredRecord } from './unscored-record.js';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
@@ -51,7 +51,7 @@ describe('conversations', () => {
     const client = gatedClient(service());
     const plan = [...conversation('a', 3, 0, 0), ...conversation('b', 2, 3, 1), plannedRequest(5, { unit: 2 })];
     const { records, done } = run(plan, { client });
-    await tick();
+    await untilSent(client, 3);
     // The first turn of each conversation and the lone question: never a later turn before its predecessor ended.
     expect(client.sent.map((b) => b.message)).toEqual(['a turn 1?', 'b turn 1?', 'question 5?']);
     for (let round = 0; round < 20 && client.sent.length < 6; round++) {

@@ -3,7 +3,7 @@ import { RunError } from '../errors.js';
 import type { Exchange } from '../client/exchange.js';
 import { runPlan, type PlanRequests, type RunPlanOptions } from './run-plan.js';
 import type { RunProgress } from './progress.js';
-import { fakeExchange, gatedClient, plannedRequest } from './testing/fake-client.js';
+import { fakeExchange, gatedClient, plannedRequest, untilSent } from './testing/fake-client.js';
 import { seededRandom } from './retry.js';
 import { UnscoredRecordSchema, type UnscoredRecord } from './unscored-record.js';
 
@@ -26,6 +26,7 @@ describe('concurrency', () => {
     const { records, run } = collect({ client, concurrency: limit }, plan(20));
     let finished = false;
     void run.then(() => (finished = true));
+    await untilSent(client, limit); // the first wave: a lane a turn
     for (let round = 0; round < 100 && !finished; round++) {
       await tick();
       expect(client.inFlight()).toBeLessThanOrEqual(limit);
@@ -39,6 +40,22 @@ describe('concurrency', () => {
         .map((p) => p.question_id)
         .sort(),
     );
+  });
+});
+
+describe('the first wave', () => {
+  it('starts one lane per turn of the loop, not all in one turn (a first wave sent at once holds the loop)', async () => {
+    const client = gatedClient();
+    let firstSends = 0;
+    const { run } = collect({ client, concurrency: 3, onFirstSend: () => firstSends++ }, plan(6));
+    for (let i = 0; i < 50; i++) await Promise.resolve(); // every microtask, no macrotask
+    expect(client.sent).toHaveLength(1);
+    expect(firstSends).toBe(1);
+    await untilSent(client, 3);
+    expect(client.inFlight()).toBe(3);
+    client.open(true);
+    expect((await run).sent).toBe(6);
+    expect(firstSends).toBe(1);
   });
 });
 
@@ -276,7 +293,7 @@ describe('stopping', () => {
     const client = gatedClient();
     const controller = new AbortController();
     const { records, run } = collect({ client, concurrency: 4, signal: controller.signal, graceMs: 60 }, plan(30));
-    await tick();
+    await untilSent(client, 4);
     client.open(); // the first 4 finish
     await tick();
     await tick();
@@ -291,7 +308,7 @@ describe('stopping', () => {
     const client = gatedClient();
     const controller = new AbortController();
     const { records, run } = collect({ client, concurrency: 3, signal: controller.signal, graceMs: 5_000 }, plan(10));
-    await tick();
+    await untilSent(client, 3);
     controller.abort();
     setTimeout(() => client.open(), 20);
     const result = await run;

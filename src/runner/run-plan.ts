@@ -17,7 +17,7 @@
  * (early-stop.ts) stops the same way, then rejects with its RunError once every record is out.
  */
 import { createRunStop } from './run-stop.js';
-import { abortableSleep } from './sleep.js';
+import { abortableSleep, yieldToIo } from './sleep.js';
 import type { ChatClient } from '../client/chat-client.js';
 import type { Exchange } from '../client/exchange.js';
 import type { PlannedRequest } from '../plan/planned-request.js';
@@ -67,6 +67,8 @@ export interface RunPlanOptions {
   earlierTurn?: (index: number) => PreviousTurn | undefined;
   /** Waits before a retry; must resolve early when `signal` aborts. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Called once, just before the first request goes out (the loop-delay watch starts there). */
+  onFirstSend?: () => void;
 }
 
 export interface RunResult {
@@ -137,6 +139,7 @@ export async function runPlan(plan: PlanRequests, options: RunPlanOptions): Prom
   ): Promise<Sent | undefined> {
     if (stopping.aborted || bug !== undefined) return undefined;
     const sequence = state.sent++;
+    if (sequence === 0) options.onFirstSend?.();
     state.inFlight++;
     const attempts: AttemptRecord[] = [];
     let exchange: Exchange | undefined;
@@ -244,7 +247,19 @@ export async function runPlan(plan: PlanRequests, options: RunPlanOptions): Prom
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, plan.length)) }, lane));
+    // Each lane's first send in a turn of its own, as load's users start (runner/closed-users.ts):
+    // twenty first sends in one turn held load's loop some 10 ms (docs/benchmarks-log.md, "Session 39:
+    // the loop monitor and the max pause"). A lane that rejects while the others start is still
+    // awaited below.
+    const lanes: Array<Promise<void>> = [];
+    const count = Math.max(1, Math.min(options.concurrency, plan.length));
+    for (let i = 0; i < count && !stopping.aborted && bug === undefined; i++) {
+      const started = lane();
+      started.catch(() => {});
+      lanes.push(started);
+      if (i + 1 < count) await yieldToIo();
+    }
+    await Promise.all(lanes);
     state.skipped += Math.max(0, plan.length - taken);
   } finally {
     run.dispose();

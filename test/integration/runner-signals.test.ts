@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { runPlan } from '../../src/runner/index.js';
-import { gatedClient, plannedRequest } from '../../src/runner/testing/fake-client.js';
+import { gatedClient, plannedRequest, untilSent } from '../../src/runner/testing/fake-client.js';
 
 // Lives under test/: it listens to the process's warnings, which src/ may not touch.
 const plan = (n: number) => Array.from({ length: n }, (_, i) => plannedRequest(i));
@@ -17,7 +17,7 @@ it('many requests in flight on one signal raise no listener-leak warning', async
   try {
     const client = gatedClient();
     const { run } = collect({ client, concurrency: 40, retries: 1 }, plan(40));
-    await tick();
+    await untilSent(client, 40); // the first wave: a request a turn
     expect(client.inFlight()).toBe(40);
     client.open(true);
     await run;

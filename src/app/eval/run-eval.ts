@@ -65,7 +65,7 @@ import {
   type ProjectManifest,
 } from '../store/manifest.js';
 import type { EvalGenerator, LoopDelay } from '../../records/generator-health.js';
-import { watchLoopDelay, worseLoopDelay } from '../../runner/loop-delay.js';
+import { watchLoopDelayFromStart, worseLoopDelay } from '../../runner/loop-delay.js';
 import { createRecordQueue } from '../../runner/record-queue.js';
 import { warmValidRecord } from '../../records/valid-record.js';
 import { warmUp, type WarmUpResult } from '../../runner/warm-up.js';
@@ -522,9 +522,11 @@ export async function runEval(options: EvalOptions, prepared?: PreparedEval): Pr
       // A record's whole path, so zod compiles the record's validator before the first request, not on it.
       score: (record) => void JSON.stringify(warmValidRecord(scoreRecord(record, sample!.expectations))),
     });
-    const loop = watchLoopDelay();
+    // From the first send to the last byte, as load's (app/load/run-load.ts): runPlan's setup times nothing.
+    const loop = watchLoopDelayFromStart();
     try {
       run = await runPlan(todo, {
+        onFirstSend: loop.start,
         client: withCancelNow(watched, options.cancelNow),
         concurrency: options.concurrency,
         retries: options.retries,

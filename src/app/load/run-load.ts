@@ -157,6 +157,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       counters,
       onEnded: () => sink.assertWritable(), // a failed write stops the run at the next record
       onFirstSend: loop.start,
+      onLastByte: () => void loop.stop(),
       onRecord: (unscored, planned) => {
         const record = finishedRecord(unscored, planned);
         sink.write(record);
@@ -174,7 +175,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       await stopProbe(probe);
     }
   }
-  // Stopped after the last byte (the runners resolve once every record is out).
+  // Stopped at the last byte (onLastByte), or here when the run ended before it (a bug).
   const loopDelay = loop.stop();
   const cpuAfter = options.cpuUsage?.();
   const lags = [...run.lags_ms].sort((x, y) => x - y);

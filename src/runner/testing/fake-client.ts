@@ -108,3 +108,9 @@ export function gatedClient(
     },
   };
 }
+
+/** Turns of the loop until `count` requests were sent (runPlan starts a lane a turn), at most 100. */
+export async function untilSent(client: Pick<GatedClient, 'sent'>, count: number): Promise<void> {
+  for (let turn = 0; turn < 100 && client.sent.length < count; turn++)
+    await new Promise((resolve) => setImmediate(resolve));
+}

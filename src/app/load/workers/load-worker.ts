@@ -77,6 +77,7 @@ async function main(data: LoadWorkerData): Promise<void> {
       signal: controller.signal,
       counters,
       onFirstSend: loop.start,
+      onLastByte: () => void loop.stop(),
       onRecord: (unscored, planned) => {
         batch.push(finishedRecord(unscored, planned));
         if (batch.length >= BATCH) flush();
