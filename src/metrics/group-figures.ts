@@ -13,6 +13,8 @@ import { createPooledLatency, type PooledLatency } from './pooled-latency.js';
 import { clusteredMean, clusteredProportionOfCounts } from './clustered.js';
 import { createScoreClusters } from './score-clusters.js';
 import { BLOCK_ROWS, createCodedValues } from './coded-values.js';
+import type { QuestionIndex } from './question-index.js';
+import { QuestionRows } from './question-rows.js';
 import {
   createNumberSample,
   latencyStatsOfSorted,
@@ -35,10 +37,10 @@ export interface Observation {
   /** A person's verdict on the answer (reviews.jsonl): true pass, false fail, undefined not reviewed. */
   human?: boolean | undefined;
   /**
-   * The question the answer is to (its cluster): the repeats of a question are one sample of the
-   * quality figures, not N (metrics/clustered). Absent: every observation is its own cluster.
+   * The question the answer is to (its cluster), as the pass's integer (metrics/question-index):
+   * the repeats of a question are one sample of the quality figures, not N (metrics/clustered).
    */
-  question_id?: string | undefined;
+  question: number;
 }
 
 /** Accumulates observations; `figures()` may be called at any time, but no ok observation may follow it (its latencies are sorted then). */
@@ -56,7 +58,8 @@ export interface FigureAccumulator {
 }
 
 /**
- * Creates an empty accumulator. `latencyFrom`: accumulators that together take every observation
+ * Creates an empty accumulator. `ids`: the pass's question ids, whose integers the observations
+ * carry. `latencyFrom`: accumulators that together take every observation
  * this one takes (a summary group's categories); its latency figures are then those of their
  * samples together, and it keeps none of its own: a second copy of every latency value, ~20 MB
  * of a million-request run whose records are all of one category.
@@ -65,10 +68,11 @@ export interface FigureAccumulator {
  * read them by rank, never as a second array of doubles (8 bytes a value per figure, garbage
  * right after: some 40 MB at the end of a million-request run's pass).
  */
-export function createFigureAccumulator(
-  options: { latencyFrom?: () => readonly FigureAccumulator[] } = {},
-): FigureAccumulator {
-  const { latencyFrom } = options;
+export function createFigureAccumulator(options: {
+  ids: Pick<QuestionIndex, 'at'>;
+  latencyFrom?: () => readonly FigureAccumulator[];
+}): FigureAccumulator {
+  const { ids, latencyFrom } = options;
   let requests = 0;
   let passed = 0;
   let checkedRequests = 0;
@@ -99,50 +103,50 @@ export function createFigureAccumulator(
   const errors = new Map<string, number>();
   const judgeAsks = createJudgeAskCounter();
   // Per question, at its row: its passes and its score values (the quality figures' clusters,
-  // metrics/clustered). One map of rows a question for both; passes as two counts (not a value per
-  // try: exact, and a question's cost, not a request's) and whether an answer of it was not checked,
-  // in columns (metrics/coded-values: a byte a question while the counts are small). A map entry
-  // and an object a question, in every group and category, cost a run of distinct questions some
-  // 150 bytes a question each.
-  const rows = new Map<string, number>();
+  // metrics/clustered). One index of rows a question for both (metrics/question-rows, by the
+  // question's integer: 4 bytes a question where a map keyed by its id took ~35); passes as two
+  // counts (not a value per try: exact, and a question's cost, not a request's) and whether an
+  // answer of it was not checked, in columns (metrics/coded-values: a byte a question while the
+  // counts are small). A map entry and an object a question, in every group and category, cost a
+  // run of distinct questions some 150 bytes a question each.
+  const rows = new QuestionRows();
   const triesOf = createCodedValues();
   const passesOf = createCodedValues();
   const uncheckedOf = createCodedValues();
   // Score values per question (metrics/score-clusters): a column per figure, a cluster only for a question asked again.
-  const scoreClusters = createScoreClusters(BLOCK_ROWS, rows);
-  let anonymous = 0;
+  const scoreClusters = createScoreClusters(BLOCK_ROWS, rows, ids);
   let repeated = false;
   const scoreMean = (name: string) => clusteredMean(scoreClusters.clusters(name));
   /** Per question with a checked answer, its passes and tries. */
   const passCounts = (): Map<string, { passed: number; tries: number }> => {
     const counts = new Map<string, { passed: number; tries: number }>();
-    for (const [key, row] of rows) {
+    rows.forEach((question, row) => {
       const tries = triesOf.at(row);
-      if (!Number.isNaN(tries)) counts.set(key, { passed: passesOf.at(row), tries });
-    }
+      if (!Number.isNaN(tries)) counts.set(ids.at(question), { passed: passesOf.at(row), tries });
+    });
     return counts;
   };
   const uncheckedQuestions = (): number => {
     let count = 0;
-    for (const row of rows.values())
+    for (let row = 0; row < rows.size; row += 1)
       if (!Number.isNaN(uncheckedOf.at(row)) && Number.isNaN(triesOf.at(row))) count += 1;
     return count;
   };
-  const clusterScore = (name: string, key: string, value: number | null | undefined) => {
+  const clusterScore = (name: string, question: number, value: number | null | undefined) => {
     if (value === null || value === undefined || !Number.isFinite(value)) return;
-    if (scoreClusters.add(name, key, value)) repeated = true;
+    if (scoreClusters.add(name, question, value)) repeated = true;
   };
 
   const count = (counts: Map<number, number>, value: number | null) => {
     if (value !== null && Number.isFinite(value)) counts.set(value, (counts.get(value) ?? 0) + 1);
   };
-  const addScores = (s: Scores, key: string) => {
+  const addScores = (s: Scores, question: number) => {
     for (const name of SCORE_NAMES) {
       count(scores.get(name)!, s[name]);
-      clusterScore(name, key, s[name]);
+      clusterScore(name, question, s[name]);
     }
   };
-  const addQuality = (f: Observation['figures'], key: string) => {
+  const addQuality = (f: Observation['figures'], question: number) => {
     judgeAsks.add(f.judge);
     for (const [name, verdict] of Object.entries(f.judge?.verdicts ?? {})) {
       if (verdict?.status === 'judge_error') errors.set(name, (errors.get(name) ?? 0) + 1);
@@ -153,19 +157,17 @@ export function createFigureAccumulator(
       if (result.error !== null) errors.set(name, (errors.get(name) ?? 0) + 1);
       else {
         count(counts, result.score);
-        clusterScore(name, key, result.score);
+        clusterScore(name, question, result.score);
       }
     }
   };
 
   return {
     sortedLatency,
-    add({ figures, headers_ms, expects_documents, passed: didPass, checked, human, question_id }) {
+    add({ figures, headers_ms, expects_documents, passed: didPass, checked, human, question }) {
       requests += 1;
-      const key = question_id ?? `\u0000${anonymous++}`;
-      let row = rows.get(key);
-      if (row !== undefined) repeated = true;
-      else rows.set(key, (row = rows.size));
+      if (rows.rowOf(question) !== -1) repeated = true;
+      const row = rows.add(question);
       if (!checked) uncheckedOf.set(row, 1);
       else {
         const tries = triesOf.at(row);
@@ -199,8 +201,8 @@ export function createFigureAccumulator(
       }
       for (const gap of figures.answer_gaps_ms) (gaps ??= createPooledLatency()).record(gap);
       if (typeof figures.output_tokens === 'number') outputTokens = (outputTokens ?? 0) + figures.output_tokens;
-      if (figures.scores !== null) addScores(figures.scores, key);
-      addQuality(figures, key);
+      if (figures.scores !== null) addScores(figures.scores, question);
+      addQuality(figures, question);
     },
     figures(durationS = null) {
       return {
