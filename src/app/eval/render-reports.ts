@@ -12,6 +12,7 @@ import { createRunCollector, type RunData } from '../../compare/run-data.js';
 import { InputError } from '../../errors.js';
 import { describePassRule, parsePassRule } from '../../metrics/pass-rule.js';
 import { createSummarizer } from '../../metrics/summarize.js';
+import { createQuestionIndex } from '../../metrics/question-index.js';
 import { LabelSchema, LABELS_FILE, type Label } from '../../records/labels.js';
 import { GeneratorLoopDelaySchema, type LoopDelay } from '../../records/generator-health.js';
 import type { Summary } from '../../records/summary.js';
@@ -142,7 +143,10 @@ async function readRun(
   const reviews = await readReviews(dir);
   const setOrder = await plannedSetOrder(dir);
   const quality = await qualityOfRun(dir);
+  // The question ids interned once for the pass: the summary's, the repeats' and the reports' (junit.xml, the grid).
+  const questionIds = createQuestionIndex();
   const summarizer = createSummarizer({
+    questionIds,
     setOrder,
     verdicts: reviews.verdicts,
     loopDelay: await generatorLoopDelay(dir),
@@ -173,6 +177,7 @@ async function readRun(
     ...(service ? { service: describeService(service) } : {}),
     // report.html's CDFs read the summary's sorted latencies: no third copy of every value.
     latencyOf: (column, figure) => summarizer.latency(column, figure),
+    questionIds,
   });
   const countTokens = createTokenCounting(await setEncodings(dir));
   // What the verdict's comparisons and gates read (compare/run-data), collected in this pass and
