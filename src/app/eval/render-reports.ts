@@ -31,6 +31,7 @@ import { describeService } from '../../client/version-client.js';
 import { createAtomicStream, writeFileAtomic } from '../store/output-files.js';
 import { writeVerdictFile } from '../store/verdict-file.js';
 import { readRecordEntries, readRecords } from '../store/read-records.js';
+import { answerReader } from '../store/answer-at.js';
 import { openViewerFile } from '../shared/view-runs.js';
 import { readReviews } from '../store/reviews.js';
 import { parseJsonText } from '../../util/parse-json.js';
@@ -188,6 +189,7 @@ async function readRun(
   let summary: Summary | undefined;
   const summarize = (): Summary => (summary ??= summarizer.finish());
   const run = createRunCollector({
+    answerAt: answerReader(join(dir, 'results.jsonl')),
     verdicts: reviews.verdicts,
     setOrder,
     summarizer: {
@@ -209,7 +211,7 @@ async function readRun(
       summarizer.add(record);
       builder.add(record);
       csv.write(record);
-      run.add(record);
+      run.add(record, entry.place.offset);
       // The viewer's figures per question and set include the token counts (the raw line stays as written).
       viewer.add({ ...entry, record });
     }
