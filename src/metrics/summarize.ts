@@ -172,7 +172,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
         model_index: modelIndex,
         model_name: null,
         // Every observation of the group goes to one of its categories too: their samples are its.
-        all: createFigureAccumulator({ ids, latencyFrom: () => [...byCategory.values()] }),
+        all: createFigureAccumulator({ ids, parts: () => [...byCategory.values()] }),
         byCategory,
         byTurn: new Map(),
         conversations: createConversationAccumulator(),
