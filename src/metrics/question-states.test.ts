@@ -13,6 +13,8 @@ const view = (s: QuestionStates) => ({
   unchecked: s.uncheckedQuestions(),
 });
 
+type Observed = [part: number, id: string, checked: boolean, passed: boolean, hit: number];
+
 describe('question states', () => {
   it.each([
     { name: 'distinct questions, one part each', shared: false, again: false },
@@ -22,13 +24,13 @@ describe('question states', () => {
     const ids = createQuestionIndex();
     const whole = createQuestionStates(ids);
     const parts = [createQuestionStates(ids), createQuestionStates(ids), createQuestionStates(ids)];
-    const observations: Array<[part: number, id: string, checked: boolean, passed: boolean, hit: number]> = [
+    const observations: Observed[] = [
       [0, 'q1', true, true, 1],
       [1, 'q2', false, false, 0],
       [2, 'q3', true, false, 0],
       [1, 'q4', false, true, 1],
-      ...(shared ? ([[2, 'q2', true, true, 1]] as const) : []),
-      ...(again ? ([[0, 'q1', false, false, 0]] as const) : []),
+      ...(shared ? [[2, 'q2', true, true, 1] satisfies Observed] : []),
+      ...(again ? [[0, 'q1', false, false, 0] satisfies Observed] : []),
     ];
     for (const [part, id, checked, passed, hit] of observations) {
       const question = ids.id(id);
