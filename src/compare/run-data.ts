@@ -90,7 +90,8 @@ interface Try {
   human: boolean | null;
   /** The try's score and check values by name, ok tries only (finite values only). */
   values: ReadonlyMap<string, number> | null;
-  answer: string | null;
+  /** Its answer, trimmed, or its record's line's offset in results.jsonl (see `answerAt`); null when it had none. */
+  answer: string | number | null;
   cited_document_ids: string[];
   /** The judge's asks of this try, and those without a verdict (judge_error_rate). */
   judgeAsks: number;
@@ -131,11 +132,12 @@ class QuestionState implements QuestionData, ScoreMeans {
   judgeAsks = 0;
   judgeFailed = 0;
   /**
-   * The lowest repeat folded in (-1 before the first), its answer (trimmed) and cited ids: fields
-   * of the question's own, not an object of their own (some 40 bytes a distinct question).
+   * The lowest repeat folded in (-1 before the first), its answer (trimmed, or the offset of its
+   * record's line, read back when asked: GroupMeans answerAt) and cited ids: fields of the
+   * question's own, not an object of their own (some 40 bytes a distinct question).
    */
   firstRepeat = -1;
-  firstAnswer: string | null = null;
+  firstAnswer: string | number | null = null;
   firstCited: string[] = NO_IDS;
 
   /**
@@ -178,7 +180,9 @@ class QuestionState implements QuestionData, ScoreMeans {
     return this.means.columns[slot]?.at(this.row) ?? Number.NaN;
   }
   get answer(): string | null {
-    return this.firstAnswer;
+    if (typeof this.firstAnswer !== 'number') return this.firstAnswer;
+    const answer = this.means.answerAt!(this.firstAnswer);
+    return answer == null ? null : trimText(answer, ANSWER_CHARS);
   }
   get cited_document_ids(): string[] {
     return this.firstCited === NO_IDS ? [] : this.firstCited;
@@ -220,7 +224,8 @@ type ScoreColumns = (CodedValues | undefined)[];
 
 /** Takes every record of a run, then gives its RunData. */
 export interface RunCollector {
-  add(record: RequestRecord): void;
+  /** `offset`: where the record's line starts in results.jsonl, for the collector's `answerAt`. */
+  add(record: RequestRecord, offset?: number): void;
   finish(source: string, tornLines?: number, loopDelay?: LoopDelay | null): RunData;
 }
 
@@ -238,6 +243,13 @@ export function createRunCollector(
     setOrder?: readonly string[];
     byTurn?: boolean;
     summarizer?: Pick<Summarizer, 'finish' | 'repeats' | 'latency'>;
+    /**
+     * Reads an answer back (the request's, or a model's) from its record's line in results.jsonl, by
+     * the offset `add` was given (app/store/answer-at): a question then keeps that offset, not its
+     * first answer's text (~100 bytes a distinct question, up to ~420 in a real run), and only a
+     * comparison that lists the question reads it.
+     */
+    answerAt?: (offset: number, modelIndex: number | null) => string | null;
   } = {},
 ): RunCollector {
   const verdicts = options.verdicts ?? NO_VERDICTS;
@@ -263,6 +275,7 @@ export function createRunCollector(
 
   const observe = (
     record: RequestRecord,
+    offset: number | undefined,
     model_index: number | null,
     model_name: string | null,
     figures: AnswerFigures,
@@ -276,7 +289,13 @@ export function createRunCollector(
     if (group === undefined)
       groups.set(
         id,
-        (group = { key, model_name, questions: new Map(), means: { slots, columns: [] }, conversations: new Map() }),
+        (group = {
+          key,
+          model_name,
+          questions: new Map(),
+          means: { slots, columns: [], answerAt: answerAtOf(model_index) },
+          conversations: new Map(),
+        }),
       );
     if (model_name !== null && (group.model_name === null || model_name < group.model_name))
       group.model_name = model_name;
@@ -296,7 +315,9 @@ export function createRunCollector(
       answer:
         figures.answer == null || (question.firstRepeat !== -1 && record.repeat > question.firstRepeat)
           ? null
-          : trimText(figures.answer, ANSWER_CHARS),
+          : offset !== undefined && options.answerAt !== undefined
+            ? offset
+            : trimText(figures.answer, ANSWER_CHARS),
       cited_document_ids: figures.cited_document_ids,
       ...judgeAsksOf(figures),
     });
@@ -314,19 +335,25 @@ export function createRunCollector(
     }
   };
 
+  const answerAtOf = (modelIndex: number | null) => {
+    const read = options.answerAt;
+    return read === undefined ? undefined : (offset: number) => read(offset, modelIndex);
+  };
+
   return {
-    add(record) {
+    add(record, offset) {
       if (options.byTurn !== false && record.turn !== null) {
         let view = turns.get(record.turn);
         if (view === undefined)
           turns.set(record.turn, (view = createRunCollector({ ...options, byTurn: false, summarizer: undefined })));
-        view.add(record);
+        view.add(record, offset);
       }
       summarizer?.add(record);
       repeats?.add(record);
       const modelIndexes = (record.models ?? []).map((m) => m.model_index);
       observe(
         record,
+        offset,
         null,
         null,
         record,
@@ -337,6 +364,7 @@ export function createRunCollector(
       for (const model of record.models ?? []) {
         observe(
           record,
+          offset,
           model.model_index,
           model.model_name,
           model,
@@ -514,10 +542,14 @@ function sumsOf(columns: ScoreColumns, row: number): number[] {
   return sums;
 }
 
-/** A group's means: its columns by the run's slots, each question's at its row. */
+/**
+ * A group's means: its columns by the run's slots, each question's at its row; and where its
+ * questions' answers are read back from (the collector's answerAt, for the group's model).
+ */
 interface GroupMeans {
   readonly slots: ReadonlyMap<string, number>;
   readonly columns: ScoreColumns;
+  readonly answerAt?: ((offset: number) => string | null) | undefined;
 }
 
 /** The summary group and repeat figures of a key; undefined when the run has no such group. */

@@ -11,8 +11,8 @@ import type { ScoreName, Scores } from '../records/scores.js';
 import { emptyOutcomeCounts, LATENCY_FIGURES, type GroupFigures, type LatencyFigure } from '../records/summary.js';
 import { createPooledLatency, type PooledLatency } from './pooled-latency.js';
 import { clusteredMean, clusteredProportionOfCounts } from './clustered.js';
-import { createScoreClusters } from './score-clusters.js';
-import { BLOCK_ROWS, createCodedValues } from './coded-values.js';
+import type { QuestionIndex } from './question-index.js';
+import { createQuestionStates, unionOfQuestionStates, type QuestionStates } from './question-states.js';
 import {
   createNumberSample,
   latencyStatsOfSorted,
@@ -35,10 +35,10 @@ export interface Observation {
   /** A person's verdict on the answer (reviews.jsonl): true pass, false fail, undefined not reviewed. */
   human?: boolean | undefined;
   /**
-   * The question the answer is to (its cluster): the repeats of a question are one sample of the
-   * quality figures, not N (metrics/clustered). Absent: every observation is its own cluster.
+   * The question the answer is to (its cluster), as the pass's integer (metrics/question-index):
+   * the repeats of a question are one sample of the quality figures, not N (metrics/clustered).
    */
-  question_id?: string | undefined;
+  question: number;
 }
 
 /** Accumulates observations; `figures()` may be called at any time, but no ok observation may follow it (its latencies are sorted then). */
@@ -53,22 +53,27 @@ export interface FigureAccumulator {
    * ok observation after it is an error.
    */
   sortedLatency(figure: LatencyFigure): SortedValues;
+  /** Its questions' states (metrics/question-states): what an accumulator of parts reads of them. */
+  readonly questions: QuestionStates;
 }
 
 /**
- * Creates an empty accumulator. `latencyFrom`: accumulators that together take every observation
- * this one takes (a summary group's categories); its latency figures are then those of their
- * samples together, and it keeps none of its own: a second copy of every latency value, ~20 MB
- * of a million-request run whose records are all of one category.
+ * Creates an empty accumulator. `ids`: the pass's question ids, whose integers the observations
+ * carry. `parts`: accumulators that together take every observation this one takes (a summary
+ * group's categories); its latency figures and its questions' states are then those of their
+ * samples together, and it keeps none of its own: a second copy of every latency value, ~20 MB of
+ * a million-request run whose records are all of one category, and of every question's rows and
+ * coded values (metrics/question-states).
  *
  * The samples are sorted once, in place, into the values `sortedLatency` gives: the statistics
  * read them by rank, never as a second array of doubles (8 bytes a value per figure, garbage
  * right after: some 40 MB at the end of a million-request run's pass).
  */
-export function createFigureAccumulator(
-  options: { latencyFrom?: () => readonly FigureAccumulator[] } = {},
-): FigureAccumulator {
-  const { latencyFrom } = options;
+export function createFigureAccumulator(options: {
+  ids: Pick<QuestionIndex, 'at' | 'size'>;
+  parts?: () => readonly FigureAccumulator[];
+}): FigureAccumulator {
+  const { ids, parts } = options;
   let requests = 0;
   let passed = 0;
   let checkedRequests = 0;
@@ -87,9 +92,9 @@ export function createFigureAccumulator(
   const sortedLatency = (figure: LatencyFigure): SortedValues => {
     sorted ??= {};
     return (sorted[figure] ??=
-      latencyFrom === undefined
+      parts === undefined
         ? latency[figure].sortedValues()
-        : SortedValues.union(latencyFrom().map((part) => part.sortedLatency(figure))));
+        : SortedValues.union(parts().map((part) => part.sortedLatency(figure))));
   };
   let gaps: PooledLatency | null = null;
   let outputTokens: number | null = null;
@@ -98,51 +103,31 @@ export function createFigureAccumulator(
   const checks = new Map<string, Map<number, number>>();
   const errors = new Map<string, number>();
   const judgeAsks = createJudgeAskCounter();
-  // Per question, at its row: its passes and its score values (the quality figures' clusters,
-  // metrics/clustered). One map of rows a question for both; passes as two counts (not a value per
-  // try: exact, and a question's cost, not a request's) and whether an answer of it was not checked,
-  // in columns (metrics/coded-values: a byte a question while the counts are small). A map entry
-  // and an object a question, in every group and category, cost a run of distinct questions some
-  // 150 bytes a question each.
-  const rows = new Map<string, number>();
-  const triesOf = createCodedValues();
-  const passesOf = createCodedValues();
-  const uncheckedOf = createCodedValues();
-  // Score values per question (metrics/score-clusters): a column per figure, a cluster only for a question asked again.
-  const scoreClusters = createScoreClusters(BLOCK_ROWS, rows);
-  let anonymous = 0;
-  let repeated = false;
-  const scoreMean = (name: string) => clusteredMean(scoreClusters.clusters(name));
-  /** Per question with a checked answer, its passes and tries. */
-  const passCounts = (): Map<string, { passed: number; tries: number }> => {
-    const counts = new Map<string, { passed: number; tries: number }>();
-    for (const [key, row] of rows) {
-      const tries = triesOf.at(row);
-      if (!Number.isNaN(tries)) counts.set(key, { passed: passesOf.at(row), tries });
-    }
-    return counts;
-  };
-  const uncheckedQuestions = (): number => {
-    let count = 0;
-    for (const row of rows.values())
-      if (!Number.isNaN(uncheckedOf.at(row)) && Number.isNaN(triesOf.at(row))) count += 1;
-    return count;
-  };
-  const clusterScore = (name: string, key: string, value: number | null | undefined) => {
+  // Per question: its passes and its score values (the quality figures' clusters,
+  // metrics/question-states); a group's are its categories' together (`parts`), not a copy.
+  const own = parts === undefined ? createQuestionStates(ids) : null;
+  const states: QuestionStates =
+    own ??
+    unionOfQuestionStates(
+      () => parts!().map((p) => p.questions),
+      () => ids.size,
+    );
+  const scoreMean = (name: string) => clusteredMean(states.clusters(name));
+  const clusterScore = (name: string, question: number, value: number | null | undefined) => {
     if (value === null || value === undefined || !Number.isFinite(value)) return;
-    if (scoreClusters.add(name, key, value)) repeated = true;
+    own?.addValue(name, question, value);
   };
 
   const count = (counts: Map<number, number>, value: number | null) => {
     if (value !== null && Number.isFinite(value)) counts.set(value, (counts.get(value) ?? 0) + 1);
   };
-  const addScores = (s: Scores, key: string) => {
+  const addScores = (s: Scores, question: number) => {
     for (const name of SCORE_NAMES) {
       count(scores.get(name)!, s[name]);
-      clusterScore(name, key, s[name]);
+      clusterScore(name, question, s[name]);
     }
   };
-  const addQuality = (f: Observation['figures'], key: string) => {
+  const addQuality = (f: Observation['figures'], question: number) => {
     judgeAsks.add(f.judge);
     for (const [name, verdict] of Object.entries(f.judge?.verdicts ?? {})) {
       if (verdict?.status === 'judge_error') errors.set(name, (errors.get(name) ?? 0) + 1);
@@ -153,25 +138,17 @@ export function createFigureAccumulator(
       if (result.error !== null) errors.set(name, (errors.get(name) ?? 0) + 1);
       else {
         count(counts, result.score);
-        clusterScore(name, key, result.score);
+        clusterScore(name, question, result.score);
       }
     }
   };
 
   return {
     sortedLatency,
-    add({ figures, headers_ms, expects_documents, passed: didPass, checked, human, question_id }) {
+    questions: states,
+    add({ figures, headers_ms, expects_documents, passed: didPass, checked, human, question }) {
       requests += 1;
-      const key = question_id ?? `\u0000${anonymous++}`;
-      let row = rows.get(key);
-      if (row !== undefined) repeated = true;
-      else rows.set(key, (row = rows.size));
-      if (!checked) uncheckedOf.set(row, 1);
-      else {
-        const tries = triesOf.at(row);
-        triesOf.set(row, Number.isNaN(tries) ? 1 : tries + 1);
-        passesOf.set(row, (Number.isNaN(tries) ? 0 : passesOf.at(row)) + (didPass ? 1 : 0));
-      }
+      own?.add(question, checked, didPass);
       if (human !== undefined) {
         reviewed += 1;
         if (human) good += 1;
@@ -191,7 +168,7 @@ export function createFigureAccumulator(
       if (figures.outcome !== 'ok') return;
       if (sorted !== null)
         throw new Error('metrics/group-figures: an observation added after its latencies were sorted');
-      if (latencyFrom === undefined) {
+      if (parts === undefined) {
         for (const figure of LATENCY_FIGURES) {
           const value = sampleValue(figure, figures, headers_ms);
           if (value !== null) latency[figure].push(value);
@@ -199,10 +176,12 @@ export function createFigureAccumulator(
       }
       for (const gap of figures.answer_gaps_ms) (gaps ??= createPooledLatency()).record(gap);
       if (typeof figures.output_tokens === 'number') outputTokens = (outputTokens ?? 0) + figures.output_tokens;
-      if (figures.scores !== null) addScores(figures.scores, key);
-      addQuality(figures, key);
+      if (figures.scores !== null) addScores(figures.scores, question);
+      addQuality(figures, question);
     },
     figures(durationS = null) {
+      // Read once: a group's is its categories' together (metrics/question-states), worked out when read.
+      const repeated = states.repeated;
       return {
         requests,
         outcomes: { ...outcomes },
@@ -220,9 +199,11 @@ export function createFigureAccumulator(
             .map(([name, counts]) => [name, repeated ? scoreMean(name) : meanEstimateOfCounts(counts)] as const),
         ]),
         // Over the checked answers only: null ("not checked") when there is none, never 100%.
-        pass_rate: repeated ? clusteredProportionOfCounts(passCounts()) : proportionEstimate(passed, checkedRequests),
+        pass_rate: states.repeated
+          ? clusteredProportionOfCounts(states.passCounts())
+          : proportionEstimate(passed, checkedRequests),
         // A question some of whose answers were checked (a --pass condition that applied to some) is checked.
-        unchecked_questions: uncheckedQuestions(),
+        unchecked_questions: states.uncheckedQuestions(),
         ...(reviewed > 0 ? { human_pass_rate: proportionEstimate(good, reviewed) } : {}),
         no_expectation: noExpectation,
         invalid_citations: invalid,

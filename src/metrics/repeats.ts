@@ -10,6 +10,8 @@ import { ModeSchema, OUTCOMES, OutcomeSchema, type Mode, type Outcome, type Requ
 import { MeanEstimateSchema } from '../records/summary.js';
 import { modelPassed, recordPassed } from './pass.js';
 import { proportionEstimate } from './stats.js';
+import { createQuestionIndex, type QuestionIndex } from './question-index.js';
+import { QuestionRows } from './question-rows.js';
 
 /** One question's tries, in repeat order. */
 export const QuestionTriesSchema = z.object({
@@ -106,8 +108,13 @@ interface GroupState {
   set: string;
   mode: Mode;
   model_index: number | null;
-  /** question → its tries as they came: its one try packed, or its Tries */
-  questions: Map<string, Tries | number>;
+  /**
+   * Its questions' rows (by the pass's question integer, metrics/question-rows: 4 bytes a question
+   * where a map keyed by the id took ~35), in first-seen order, and at each row its tries as they
+   * came: its one try packed, or its Tries.
+   */
+  rows: QuestionRows;
+  came: (Tries | number)[];
 }
 
 /** A question's tries as Tries (its one packed try unpacked). */
@@ -123,24 +130,29 @@ export interface RepeatsAccumulator {
 /**
  * Creates an accumulator. Groups appear in first-seen order (the whole request before its models);
  * tries are ordered by repeat, so the figures do not depend on record order. A record seen twice
- * for the same repeat keeps the last one.
+ * for the same repeat keeps the last one. `ids`: the pass's question ids (metrics/question-index),
+ * shared with the summarizer's.
  */
-export function createRepeatsAccumulator(): RepeatsAccumulator {
+export function createRepeatsAccumulator(ids: QuestionIndex = createQuestionIndex()): RepeatsAccumulator {
   const groups = new Map<string, GroupState>();
   const observe = (record: RequestRecord, modelIndex: number | null, outcome: Outcome, passed: boolean) => {
     const key = JSON.stringify([record.set, record.mode, modelIndex]);
     let group = groups.get(key);
     if (group === undefined)
-      groups.set(key, (group = { set: record.set, mode: record.mode, model_index: modelIndex, questions: new Map() }));
+      groups.set(
+        key,
+        (group = { set: record.set, mode: record.mode, model_index: modelIndex, rows: new QuestionRows(), came: [] }),
+      );
     const mark = OUTCOME_INDEX.get(outcome)! * 2 + (passed ? 1 : 0);
-    const came = group.questions.get(record.question_id);
+    const row = group.rows.add(ids.id(record.question_id));
+    const came = group.came[row];
     if (came === undefined) {
       const packed = Number.isInteger(record.repeat) && record.repeat >= 0 && record.repeat < MAX_PACKED_REPEAT;
-      group.questions.set(record.question_id, packed ? record.repeat * MARKS + mark : new Tries(record.repeat, mark));
+      group.came.push(packed ? record.repeat * MARKS + mark : new Tries(record.repeat, mark));
     } else {
       const tries = triesOf(came);
       tries.push(record.repeat, mark);
-      if (tries !== came) group.questions.set(record.question_id, tries);
+      if (tries !== came) group.came[row] = tries;
     }
   };
   return {
@@ -148,17 +160,19 @@ export function createRepeatsAccumulator(): RepeatsAccumulator {
       observe(record, null, record.outcome, recordPassed(record));
       for (const model of record.models ?? []) observe(record, model.model_index, model.outcome, modelPassed(model));
     },
-    finish: () => [...groups.values()].map(toRepeatsGroup),
+    finish: () => [...groups.values()].map((group) => toRepeatsGroup(group, ids)),
   };
 }
 
-function toRepeatsGroup(group: GroupState): RepeatsGroup {
+function toRepeatsGroup(group: GroupState, ids: Pick<QuestionIndex, 'at'>): RepeatsGroup {
   let passAt = 0;
   let passAll = 0;
   let repeats = 0;
   const flaky: QuestionTries[] = [];
-  for (const [question_id, packed] of group.questions) {
-    const came = triesOf(packed);
+  const questions = group.rows.questions();
+  for (let row = 0; row < questions.length; row += 1) {
+    const question_id = ids.at(questions[row]!);
+    const came = triesOf(group.came[row]!);
     // By repeat; of a repeat seen twice, the later one.
     const latest = new Map<number, number>();
     for (let i = 0; i < came.length; i += 1) latest.set(came.repeatAt(i), i);
@@ -174,7 +188,7 @@ function toRepeatsGroup(group: GroupState): RepeatsGroup {
     if (figures.pass_all_n) passAll += 1;
     if (figures.flaky) flaky.push(tries);
   }
-  const n = group.questions.size;
+  const n = group.rows.size;
   return {
     set: group.set,
     mode: group.mode,

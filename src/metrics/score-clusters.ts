@@ -11,27 +11,31 @@
  */
 import { addToCluster, clusterValues, type ClusterValues, type Clusters } from './clustered.js';
 import { BLOCK_ROWS, createCodedValues, type CodedValues } from './coded-values.js';
+import { createQuestionIndex, type QuestionIndex } from './question-index.js';
+import { QuestionRows } from './question-rows.js';
 
 export interface ScoreClusters {
-  /** Adds `value` to the cluster of question `key` for figure `name`; true when that cluster already had a value. */
-  add(name: string, key: string, value: number): boolean;
-  /** Every question's values of figure `name`: one value, or its cluster's. */
+  /** Adds `value` to the cluster of question `question` (the pass's integer) for figure `name`; true when that cluster already had a value. */
+  add(name: string, question: number, value: number): boolean;
+  /** Every question's values of figure `name`, by its id: one value, or its cluster's. */
   clusters(name: string): Clusters;
 }
 
 /** Rows of a column's block (metrics/coded-values). */
 export { BLOCK_ROWS } from './coded-values.js';
 
-/** `rows`: each question's row, shared with the caller's own columns (metrics/group-figures); a question new to it is added. */
-export function createScoreClusters(blockRows = BLOCK_ROWS, rows = new Map<string, number>()): ScoreClusters {
+/**
+ * `rows`: each question's row, shared with the caller's own columns (metrics/group-figures); a
+ * question new to it is added. `ids`: the pass's question ids (the clusters are keyed by id).
+ */
+export function createScoreClusters(
+  blockRows = BLOCK_ROWS,
+  rows = new QuestionRows(),
+  ids: Pick<QuestionIndex, 'at'> = createQuestionIndex(),
+): ScoreClusters {
   const columns = new Map<string, CodedValues>();
-  const repeated = new Map<string, Map<string, ClusterValues>>();
+  const repeated = new Map<string, Map<number, ClusterValues>>();
 
-  const rowOf = (key: string): number => {
-    let row = rows.get(key);
-    if (row === undefined) rows.set(key, (row = rows.size));
-    return row;
-  };
   /** Figure `name`'s value in `row`; NaN where it has none. */
   const read = (name: string, row: number): number => columns.get(name)?.at(row) ?? Number.NaN;
   const write = (name: string, row: number, value: number): void => {
@@ -41,13 +45,13 @@ export function createScoreClusters(blockRows = BLOCK_ROWS, rows = new Map<strin
   };
 
   return {
-    add(name, key, value) {
-      const many = repeated.get(name)?.get(key);
+    add(name, question, value) {
+      const many = repeated.get(name)?.get(question);
       if (many !== undefined) {
-        repeated.get(name)!.set(key, addToCluster(many, value));
+        repeated.get(name)!.set(question, addToCluster(many, value));
         return true;
       }
-      const row = rowOf(key);
+      const row = rows.add(question);
       const first = read(name, row);
       if (Number.isNaN(first)) {
         write(name, row, value);
@@ -56,17 +60,17 @@ export function createScoreClusters(blockRows = BLOCK_ROWS, rows = new Map<strin
       write(name, row, Number.NaN);
       let clusters = repeated.get(name);
       if (clusters === undefined) repeated.set(name, (clusters = new Map()));
-      clusters.set(key, addToCluster(first, value));
+      clusters.set(question, addToCluster(first, value));
       return true;
     },
     clusters(name) {
       const out = new Map<string, number[]>();
       if (columns.has(name))
-        for (const [key, row] of rows) {
+        rows.forEach((question, row) => {
           const value = read(name, row);
-          if (!Number.isNaN(value)) out.set(key, [value]);
-        }
-      for (const [key, cluster] of repeated.get(name) ?? []) out.set(key, clusterValues(cluster));
+          if (!Number.isNaN(value)) out.set(ids.at(question), [value]);
+        });
+      for (const [question, cluster] of repeated.get(name) ?? []) out.set(ids.at(question), clusterValues(cluster));
       return out;
     },
   };

@@ -30,9 +30,15 @@ import { createAgreementAccumulator } from './judge-agreement.js';
 import { createConversationAccumulator, type ConversationAccumulator } from './conversations.js';
 import { modelChecked, modelPassed, recordChecked, recordPassed } from './pass.js';
 import { answerKey, NO_VERDICTS, recordVerdict, type HumanVerdicts } from '../records/review.js';
+import { createQuestionIndex, type QuestionIndex } from './question-index.js';
 
 /** A group's values of a figure none of its answers had. */
 const NO_VALUES = SortedValues.of(new Uint32Array(0), true);
+
+/** A question's state in the summarizer's checkedOf: none of its records seen yet, seen, one of its answers checked. */
+const UNSEEN = 0;
+const SEEN = 1;
+const CHECKED = 2;
 
 /** The category key of records whose category is null. */
 export const UNCATEGORISED = 'uncategorised';
@@ -89,6 +95,11 @@ interface GroupState {
  */
 export interface SummarizerOptions {
   setOrder?: readonly string[];
+  /**
+   * The pass's question ids (metrics/question-index), interned once for the summary's questions,
+   * its groups and the repeats: one the caller shares with the reports' own (reports/report-input).
+   */
+  questionIds?: QuestionIndex;
   /** Human verdicts of reviews.jsonl (records/review), for human_pass_rate. */
   verdicts?: HumanVerdicts;
   /** The run's event-loop delay (generator.json), for the banner's timing uncertainty. */
@@ -111,10 +122,13 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   const groups = new Map<string, GroupState>();
   const sets: string[] = [];
   /**
-   * Every question, and whether one of its answers was checked (metrics/pass recordChecked): the
-   * others are "not checked". One map, not a set of each (a map entry a distinct question fewer).
+   * Every question (`ids`: the summary's questions are those of the pass's ids it was given, as
+   * integers) and whether one of its answers was checked (metrics/pass recordChecked): the others
+   * are "not checked". A byte a question by its integer, not a map entry keyed by its id (~35).
    */
-  const questions = new Map<string, boolean>();
+  const ids = options.questionIds ?? createQuestionIndex();
+  let checkedOf = new Uint8Array(1024);
+  let questions = 0;
   let checkedQuestions = 0;
   const outcomes = emptyOutcomeCounts();
   let requests = 0;
@@ -127,7 +141,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   /** The judge the records name (the smallest, so record order does not matter), its most asks, the check names. */
   let judge: { model: string; prompt_version: string; repeat: number } | null = null;
   const judgeAsks = createJudgeAskCounter();
-  const repeats = createRepeatsAccumulator();
+  const repeats = createRepeatsAccumulator(ids);
   let repeatGroups: RepeatsGroup[] | undefined;
   const finishRepeats = (): RepeatsGroup[] => (repeatGroups ??= repeats.finish());
   const setModels = new Map<string, { asked: string[]; answered: Set<string> }>();
@@ -158,7 +172,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
         model_index: modelIndex,
         model_name: null,
         // Every observation of the group goes to one of its categories too: their samples are its.
-        all: createFigureAccumulator({ latencyFrom: () => [...byCategory.values()] }),
+        all: createFigureAccumulator({ ids, parts: () => [...byCategory.values()] }),
         byCategory,
         byTurn: new Map(),
         conversations: createConversationAccumulator(),
@@ -173,11 +187,11 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
   const observe = (group: GroupState, category: string, observation: Observation, record: RequestRecord) => {
     group.all.add(observation);
     let byCategory = group.byCategory.get(category);
-    if (byCategory === undefined) group.byCategory.set(category, (byCategory = createFigureAccumulator()));
+    if (byCategory === undefined) group.byCategory.set(category, (byCategory = createFigureAccumulator({ ids })));
     byCategory.add(observation);
     if (record.conversation === null || record.turn === null) return;
     let byTurn = group.byTurn.get(record.turn);
-    if (byTurn === undefined) group.byTurn.set(record.turn, (byTurn = createFigureAccumulator()));
+    if (byTurn === undefined) group.byTurn.set(record.turn, (byTurn = createFigureAccumulator({ ids })));
     byTurn.add(observation);
     group.conversations.add({
       conversation: record.conversation,
@@ -192,12 +206,19 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       requests += 1;
       outcomes[record.outcome] += 1;
       protocol.add(record);
-      const checked = questions.get(record.question_id);
-      if (checked !== true) {
-        if (recordChecked(record)) {
-          questions.set(record.question_id, true);
-          checkedQuestions += 1;
-        } else if (checked === undefined) questions.set(record.question_id, false);
+      const question = ids.id(record.question_id);
+      if (question >= checkedOf.length) {
+        const grown = new Uint8Array(2 * (question + 1));
+        grown.set(checkedOf);
+        checkedOf = grown;
+      }
+      if (checkedOf[question] === UNSEEN) {
+        questions += 1;
+        checkedOf[question] = SEEN;
+      }
+      if (checkedOf[question] !== CHECKED && recordChecked(record)) {
+        checkedOf[question] = CHECKED;
+        checkedQuestions += 1;
       }
       if (!sets.includes(record.set)) sets.push(record.set);
       const sentMs = Date.parse(record.started_at);
@@ -207,7 +228,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       }
       const category = record.category ?? UNCATEGORISED;
       const expects = record.expected_document_ids.length > 0;
-      const base = { headers_ms: record.headers_ms, expects_documents: expects, question_id: record.question_id };
+      const base = { headers_ms: record.headers_ms, expects_documents: expects, question };
       const modelIndexes = (record.models ?? []).map((m) => m.model_index);
       observe(
         groupOf(record, null),
@@ -256,10 +277,9 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
         summary_version: SUMMARY_VERSION,
         banner: [
           ...bannerLines(requests, outcomes, loopDelay, protocol.line()),
-          ...[
-            judgeBanner(judgeAsks.figures()),
-            uncheckedBanner(questions.size - checkedQuestions, questions.size),
-          ].filter((line) => line !== null),
+          ...[judgeBanner(judgeAsks.figures()), uncheckedBanner(questions - checkedQuestions, questions)].filter(
+            (line) => line !== null,
+          ),
         ],
         timing: loopDelay === null ? null : { loop_delay_ms: loopDelay },
         run: {
@@ -267,7 +287,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
           finished_at: hasTimes ? new Date(lastDoneMs).toISOString() : null,
           duration_s: hasTimes ? (lastDoneMs - firstSentMs) / 1000 : null,
           requests,
-          questions: questions.size,
+          questions,
           sets: orderedSets,
           outcomes: { ...outcomes },
           ...judgeAsks.figures(),

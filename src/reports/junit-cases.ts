@@ -101,7 +101,7 @@ export function createJunitCasesBuilder(ids: ValueTable<string> = createValueTab
     add(row) {
       if (row.model_index !== null) return;
       const id = ids.id(row.question_id);
-      if (id === questionOf.length) questionOf.push(row.question);
+      if (questionOf[id] === undefined) questionOf[id] = row.question;
       else if (questionOf[id] !== row.question) otherQuestion.set(questionId.length, row.question);
       suite.push(suiteTable.id([row.set, row.mode]));
       questionId.push(id);

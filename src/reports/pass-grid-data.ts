@@ -41,9 +41,10 @@ export interface PassGridBuilder {
 }
 
 /**
- * `ids`: the run's question ids, shared with junit.xml's cases (reports/junit-cases): a question
- * then costs one entry in them, not one there and one here. The grid adds each request-level
- * row's id to it before junit.xml's cases do.
+ * `ids`: the run's question ids, shared with junit.xml's cases (reports/junit-cases) and the
+ * summarizer (metrics/question-index): a question then costs one entry in them, not one there and
+ * one here. Which questions the grid has seen is its own byte a question, by the id's integer
+ * (another user of the table may have added the id first).
  */
 export function createPassGridBuilder(
   max = MAX_GRID_QUESTIONS,
@@ -52,6 +53,7 @@ export function createPassGridBuilder(
   /** Kept question ids, ascending in natural order (at most `max`). */
   const kept: string[] = [];
   const state = new Map<string, { text: string; cells: Map<string, GridCell> }>();
+  let seen = new Uint8Array(1024);
   const insertAt = (id: string): number => {
     let lo = 0;
     let hi = kept.length;
@@ -62,12 +64,21 @@ export function createPassGridBuilder(
     }
     return lo;
   };
+  const firstSeen = (question: number): boolean => {
+    if (question >= seen.length) {
+      const grown = new Uint8Array(2 * (question + 1));
+      grown.set(seen);
+      seen = grown;
+    }
+    if (seen[question] === 1) return false;
+    seen[question] = 1;
+    return true;
+  };
   return {
     add(row) {
       const id = row.question_id;
-      const known = ids.size;
-      // A question's first request-level row: its id is new to the table (it gets the next index).
-      if (row.model_index === null && ids.id(id) === known) {
+      // A question's first request-level row.
+      if (row.model_index === null && firstSeen(ids.id(id))) {
         const at = insertAt(id);
         if (at < max) {
           kept.splice(at, 0, id);

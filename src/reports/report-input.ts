@@ -13,7 +13,7 @@ import type { Summary } from '../records/summary.js';
 import { createDistributionsBuilder, type ColumnValues, type Distributions } from './distributions.js';
 import { createJunitCasesBuilder, type JunitCases } from './junit-cases.js';
 import { createPassGridBuilder, MAX_GRID_QUESTIONS, type PassGridData } from './pass-grid-data.js';
-import { createValueTable } from './columns.js';
+import { createValueTable, type ValueTable } from './columns.js';
 import { modelChecked, modelPassed, recordChecked } from '../metrics/pass.js';
 import type { ReportRow } from './report-row.js';
 import { answerFailReasons, recordFailReasons, recordPassed } from './fail-reasons.js';
@@ -60,16 +60,22 @@ export interface RowsCollector {
   finish(): Pick<ReportInput, 'junit' | 'distributions' | 'grid'>;
 }
 
-/** `latencyOf`: where the columns' latency values are kept already (reports/distributions). */
-export function createRowsCollector(latencyOf?: ColumnValues): RowsCollector {
+/**
+ * `latencyOf`: where the columns' latency values are kept already (reports/distributions). `ids`:
+ * the pass's question ids, when the caller interns them already (the summarizer's,
+ * metrics/question-index): one table of them a pass, not one here too.
+ */
+export function createRowsCollector(
+  latencyOf?: ColumnValues,
+  ids: ValueTable<string> = createValueTable<string>((id) => id),
+): RowsCollector {
   // One table of the question ids for junit.xml's cases and the grid (a map entry a question, not two).
-  const ids = createValueTable<string>((id) => id);
   const junit = createJunitCasesBuilder(ids);
   const distributions = createDistributionsBuilder(latencyOf);
   const grid = createPassGridBuilder(MAX_GRID_QUESTIONS, ids);
   return {
     add(row) {
-      grid.add(row); // first: a question's first row has an id new to the table
+      grid.add(row);
       junit.add(row);
       distributions.add(row);
     },
@@ -90,6 +96,8 @@ export interface ReportInputOptions {
    * metrics/summarize `latency`): report.html's CDFs read them instead of keeping a copy.
    */
   latencyOf?: ColumnValues;
+  /** The pass's question ids, interned once a pass (metrics/question-index: the summarizer's); default a table of its own. */
+  questionIds?: ValueTable<string>;
 }
 
 export interface ReportInputBuilder {
@@ -102,7 +110,7 @@ export interface ReportInputBuilder {
 /** Creates the streaming builder of a ReportInput. */
 export function createReportInputBuilder(options: ReportInputOptions = {}): ReportInputBuilder {
   const limit = Math.max(0, Math.floor(options.worst ?? DEFAULT_WORST));
-  const rows = createRowsCollector(options.latencyOf);
+  const rows = createRowsCollector(options.latencyOf, options.questionIds);
   const worst: Array<{ rank: WorstRank; record: RequestRecord }> = [];
   const shared = createInterner();
   return {

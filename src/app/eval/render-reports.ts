@@ -12,6 +12,7 @@ import { createRunCollector, type RunData } from '../../compare/run-data.js';
 import { InputError } from '../../errors.js';
 import { describePassRule, parsePassRule } from '../../metrics/pass-rule.js';
 import { createSummarizer } from '../../metrics/summarize.js';
+import { createQuestionIndex } from '../../metrics/question-index.js';
 import { LabelSchema, LABELS_FILE, type Label } from '../../records/labels.js';
 import { GeneratorLoopDelaySchema, type LoopDelay } from '../../records/generator-health.js';
 import type { Summary } from '../../records/summary.js';
@@ -30,6 +31,7 @@ import { describeService } from '../../client/version-client.js';
 import { createAtomicStream, writeFileAtomic } from '../store/output-files.js';
 import { writeVerdictFile } from '../store/verdict-file.js';
 import { readRecordEntries, readRecords } from '../store/read-records.js';
+import { answerReader } from '../store/answer-at.js';
 import { openViewerFile } from '../shared/view-runs.js';
 import { readReviews } from '../store/reviews.js';
 import { parseJsonText } from '../../util/parse-json.js';
@@ -142,7 +144,10 @@ async function readRun(
   const reviews = await readReviews(dir);
   const setOrder = await plannedSetOrder(dir);
   const quality = await qualityOfRun(dir);
+  // The question ids interned once for the pass: the summary's, the repeats' and the reports' (junit.xml, the grid).
+  const questionIds = createQuestionIndex();
   const summarizer = createSummarizer({
+    questionIds,
     setOrder,
     verdicts: reviews.verdicts,
     loopDelay: await generatorLoopDelay(dir),
@@ -173,6 +178,7 @@ async function readRun(
     ...(service ? { service: describeService(service) } : {}),
     // report.html's CDFs read the summary's sorted latencies: no third copy of every value.
     latencyOf: (column, figure) => summarizer.latency(column, figure),
+    questionIds,
   });
   const countTokens = createTokenCounting(await setEncodings(dir));
   // What the verdict's comparisons and gates read (compare/run-data), collected in this pass and
@@ -183,6 +189,7 @@ async function readRun(
   let summary: Summary | undefined;
   const summarize = (): Summary => (summary ??= summarizer.finish());
   const run = createRunCollector({
+    answerAt: answerReader(join(dir, 'results.jsonl')),
     verdicts: reviews.verdicts,
     setOrder,
     summarizer: {
@@ -204,7 +211,7 @@ async function readRun(
       summarizer.add(record);
       builder.add(record);
       csv.write(record);
-      run.add(record);
+      run.add(record, entry.place.offset);
       // The viewer's figures per question and set include the token counts (the raw line stays as written).
       viewer.add({ ...entry, record });
     }

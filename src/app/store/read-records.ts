@@ -71,7 +71,7 @@ export interface RecordEntriesFile extends AsyncIterable<RecordEntry> {
 }
 
 /** A RequestRecord from one line's JSON, or the problem with it. */
-function parseRecordLine(text: string): { record: RequestRecord } | { problem: string; json: boolean } {
+export function parseRecordLine(text: string): { record: RequestRecord } | { problem: string; json: boolean } {
   let json: unknown;
   try {
     json = JSON.parse(text);
