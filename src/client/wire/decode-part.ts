@@ -133,9 +133,7 @@ const HOT_TYPES: ReadonlyMap<string, (obj: Record<string, unknown>) => boolean> 
   ['stop', (obj) => isNullishString(obj.stop_reason)],
   [
     'message_start',
-    (obj) =>
-      isNullish(obj.final_documents, isDocs) &&
-      isNullish(obj.pre_answer_processing_seconds, isNumber),
+    (obj) => isNullish(obj.final_documents, isDocs) && isNullish(obj.pre_answer_processing_seconds, isNumber),
   ],
   ['search_tool_documents_delta', (obj) => isDocs(obj.documents)],
   // The first packets of every answer with a search: one each per request, so by hand too.
@@ -146,9 +144,7 @@ const HOT_TYPES: ReadonlyMap<string, (obj: Record<string, unknown>) => boolean> 
   ['pydantic_ai', (obj) => isPlainRecord(obj.event, isAnything) && isNullishString(obj.phase)],
   [
     'answer_metadata',
-    (obj) =>
-      isNullish(obj.final_documents, isDocs) &&
-      isNullish(obj.pre_answer_processing_seconds, isNumber),
+    (obj) => isNullish(obj.final_documents, isDocs) && isNullish(obj.pre_answer_processing_seconds, isNumber),
   ],
 ]);
 
