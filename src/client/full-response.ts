@@ -14,7 +14,16 @@ import { citedDocumentIds, resolveMarkers } from '../records/citations.js';
 import { boundDocuments } from '../records/quality.js';
 import { canonicalToolName } from '../records/tools.js';
 import { countCodePoints, DEFAULT_MAX_ANSWER_BYTES } from './collect.js';
-import { isDocs, isInt, isNullish, isNullishString, isPlainRecord, isRecord } from './wire/decode-part.js';
+import {
+  isAnything,
+  isDocs,
+  isInt,
+  isNullish,
+  isNullishString,
+  isPlainRecord,
+  isRecord,
+  isString,
+} from './wire/decode-part.js';
 import type { BodyFigures } from './exchange.js';
 import { truncateText } from './exchange.js';
 
@@ -119,16 +128,16 @@ function toolsUsed(calls: ChatFullResponse['tool_calls']): string[] {
   return names;
 }
 
-const isString = (v: unknown): boolean => typeof v === 'string';
 const isImage = (v: unknown): boolean =>
   isRecord(v) && isString(v.file_id) && isString(v.url) && isString(v.revised_prompt) && isNullishString(v.shape);
+const isImages = (images: unknown): boolean => Array.isArray(images) && images.every(isImage);
 const isToolCall = (v: unknown): boolean =>
   isRecord(v) &&
   isString(v.tool_name) &&
-  isPlainRecord(v.tool_arguments, () => true) &&
+  isPlainRecord(v.tool_arguments, isAnything) &&
   isString(v.tool_result) &&
   isNullish(v.search_docs, isDocs) &&
-  isNullish(v.generated_images, (images) => Array.isArray(images) && images.every(isImage)) &&
+  isNullish(v.generated_images, isImages) &&
   isNullishString(v.pre_reasoning);
 const isCitation = (v: unknown): boolean =>
   isRecord(v) && v.type === 'citation_info' && isInt(v.citation_number) && isString(v.document_id);

@@ -150,15 +150,19 @@ export function redactDeep<T>(value: T, secrets: readonly string[]): T {
   return walk(value, secrets, markersOf(secrets)) as T;
 }
 
+/**
+ * Every request's exchange is walked, and almost none holds a secret: look first without building
+ * anything (no key list, no callback), and copy only a value that has one. The copies are functions
+ * of their own: a closure in walk itself made V8 allocate walk's context on every call (56 bytes a
+ * call, one call per key: ~2.9 KB a full answer's exchange; docs/benchmarks-log.md, "Session 40").
+ */
 function walk(value: unknown, secrets: readonly string[], screen: Screen): unknown {
   if (typeof value === 'string') return holdsMarker(value, screen.markers) ? redactText(value, secrets) : value;
   if (typeof value !== 'object' || value === null) return value;
-  // Every request's exchange is walked, and almost none holds a secret: look first without
-  // building anything (no key list, no callback), and copy only a value that has one.
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
-      if (walk(item, secrets, screen) !== item) return value.map((each: unknown) => walk(each, secrets, screen));
+      if (walk(item, secrets, screen) !== item) return copyArray(value, secrets, screen);
     }
     return value;
   }
@@ -166,13 +170,20 @@ function walk(value: unknown, secrets: readonly string[], screen: Screen): unkno
   for (const key in record) {
     if (!Object.hasOwn(record, key)) continue;
     const field = record[key];
-    if (keyHoldsMarker(key, screen) || walk(field, secrets, screen) !== field) {
-      return Object.fromEntries(
-        Object.keys(record).map((k) => [redactText(k, secrets), walk(record[k], secrets, screen)]),
-      );
-    }
+    if (keyHoldsMarker(key, screen) || walk(field, secrets, screen) !== field)
+      return copyRecord(record, secrets, screen);
   }
   return value;
+}
+
+/** `value` with each item walked: an array that holds a secret. */
+function copyArray(value: readonly unknown[], secrets: readonly string[], screen: Screen): unknown[] {
+  return value.map((each) => walk(each, secrets, screen));
+}
+
+/** `record` with each key redacted and each value walked: an object that holds a secret. */
+function copyRecord(record: Record<string, unknown>, secrets: readonly string[], screen: Screen): object {
+  return Object.fromEntries(Object.keys(record).map((k) => [redactText(k, secrets), walk(record[k], secrets, screen)]));
 }
 
 /**
@@ -195,7 +206,7 @@ export function createSecretScreen(secrets: readonly string[]): (text: string) =
   }
   if (always) return () => true;
   const list = [...markers];
-  return (text) => list.some((marker) => text.includes(marker));
+  return (text) => holdsMarker(text, list); // a loop: a callback would be a closure a line
 }
 
 /**

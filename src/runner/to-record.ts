@@ -11,7 +11,7 @@ import { roundMs } from '../records/round-ms.js';
 import type { PlannedRequest } from '../plan/planned-request.js';
 import type { LLMOverride, SendMessageRequest } from '../api/index.js';
 import { RECORD_VERSION, type RequestRecord, type SessionOrigin } from '../records/record.js';
-import type { UnscoredRecord } from './unscored-record.js';
+import { SCORED_FIELDS, type UnscoredRecord } from './unscored-record.js';
 
 export type AttemptRecord = RequestRecord['attempts'][number];
 
@@ -33,7 +33,11 @@ export interface TurnSession {
   readonly chat_session_id: string | null;
 }
 
-/** `runStart`: the run's start on the client's monotonic clock. */
+/**
+ * `runStart`: the run's start on the client's monotonic clock. The record's keys come in the order
+ * of one object literal (results.jsonl's): HEAD_KEYS, then the exchange's fields in their order,
+ * then TAIL_KEYS; the values are set in that order too, so a later one wins as in such a literal.
+ */
 export function toRecord(
   planned: PlannedRequest,
   final: Exchange,
@@ -41,51 +45,129 @@ export function toRecord(
   runStart: number,
   session?: TurnSession,
 ): UnscoredRecord {
-  // error_body, framing and error_retryable describe the attempt for the run, not the record.
-  const {
-    sent,
-    started_at,
-    error_body: _body,
-    framing: _framing,
-    error_retryable: _retryable,
-    error_model: _model,
-    models,
-    ...figures
-  } = final;
-  return {
-    record_version: RECORD_VERSION,
-    key: planned.key,
-    question_id: planned.question_id,
-    ...conversationFields(planned, session?.origin ?? null),
-    question: planned.question,
-    category: planned.category,
-    set: planned.set,
-    mode: planned.mode,
-    repeat: planned.repeat,
-    expected_document_ids: planned.expected_document_ids,
-    metadata: planned.metadata,
-    started_at,
-    sent_offset_ms: roundMs(sent - runStart),
-    scheduled_offset_ms: null,
-    queue_ms: 0,
-    response_ms: figures.total_ms,
-    token_index: null,
-    ...figures,
-    chat_session_id: figures.chat_session_id ?? session?.chat_session_id ?? null,
-    scores: null,
-    attempts: [...attempts],
-    // The stream's ids part names the models; the plan's display names fill in when it did not come,
-    // unless the service answered with fewer models than asked: then the one that answered is not the plan's.
-    models:
-      models?.map((m) => ({
-        ...m,
-        model_name:
-          m.model_name ?? (figures.answered_models === null ? (planned.model_names?.[m.model_index] ?? null) : null),
-      })) ?? null,
-    model_asked: modelsAsked(planned.body),
-    // Before the plan's names fill in: only what the service itself said.
-    model_answered: answeredNames(models, final.error_model ?? null),
-  };
+  const record: Record<string, unknown> = { ...recordLayoutOf(final).template };
+  const step = planned.conversation ?? null;
+  record.record_version = RECORD_VERSION;
+  record.key = planned.key;
+  record.question_id = planned.question_id;
+  record.conversation = step === null ? null : step.id;
+  record.turn = step === null ? null : step.turn;
+  record.session = step === null ? null : (session?.origin ?? null);
+  record.question = planned.question;
+  record.category = planned.category;
+  record.set = planned.set;
+  record.mode = planned.mode;
+  record.repeat = planned.repeat;
+  record.expected_document_ids = planned.expected_document_ids;
+  record.metadata = planned.metadata;
+  record.started_at = final.started_at;
+  record.sent_offset_ms = roundMs(final.sent - runStart);
+  record.scheduled_offset_ms = null;
+  record.queue_ms = 0;
+  record.response_ms = final.total_ms;
+  record.token_index = null;
+  const exchange = final as unknown as Readonly<Record<string, unknown>>;
+  for (const key in exchange) if (!NOT_RECORD_FIELDS.has(key)) record[key] = exchange[key];
+  record.chat_session_id = final.chat_session_id ?? session?.chat_session_id ?? null;
+  record.scores = null;
+  record.attempts = [...attempts];
+  record.models = modelsOf(planned, final);
+  record.model_asked = modelsAsked(planned.body);
+  // Before the plan's names fill in: only what the service itself said.
+  record.model_answered = answeredNames(final.models, final.error_model ?? null);
+  return record as UnscoredRecord;
+}
+
+/** The record's first keys, before the exchange's fields. */
+const HEAD_KEYS = [
+  'record_version',
+  'key',
+  'question_id',
+  'conversation',
+  'turn',
+  'session',
+  'question',
+  'category',
+  'set',
+  'mode',
+  'repeat',
+  'expected_document_ids',
+  'metadata',
+  'started_at',
+  'sent_offset_ms',
+  'scheduled_offset_ms',
+  'queue_ms',
+  'response_ms',
+  'token_index',
+] as const satisfies readonly (keyof UnscoredRecord)[];
+/** The record's keys after the exchange's fields (one the exchange has already stays where it is). */
+const TAIL_KEYS = [
+  'chat_session_id',
+  'scores',
+  'attempts',
+  'models',
+  'model_asked',
+  'model_answered',
+] as const satisfies readonly (keyof UnscoredRecord)[];
+/** The exchange's fields that describe the attempt for the run (error_body, framing, error_retryable), or that the record holds otherwise. */
+const NOT_RECORD_FIELDS: ReadonlySet<string> = new Set([
+  'sent',
+  'started_at',
+  'error_body',
+  'framing',
+  'error_retryable',
+  'error_model',
+  'models',
+]);
+
+/**
+ * The stream's ids part names the models; the plan's display names fill in when it did not come,
+ * unless the service answered with fewer models than asked: then the one that answered is not the plan's.
+ */
+function modelsOf(planned: PlannedRequest, final: Exchange): UnscoredRecord['models'] {
+  if (final.models == null) return null;
+  const fill = final.answered_models === null ? (planned.model_names ?? null) : null;
+  return final.models.map((m) => ({ ...m, model_name: m.model_name ?? fill?.[m.model_index] ?? null }));
+}
+
+/**
+ * A record's keys for one order of an exchange's keys (a full answer's, a stream's, a failure's: a
+ * handful), in an object holding them (all null; SCORED_FIELDS undefined) with fast properties. A copy of it with every
+ * value set allocates the record once; a literal with the exchange's fields spread into it (and the
+ * rest object they were gathered into) grew both key by key: ~4.7 KB a full answer's record
+ * (docs/benchmarks-log.md, "Session 40"). client/exchange.ts exchangeOf does the same.
+ */
+interface RecordLayout {
+  readonly exchangeKeys: readonly string[];
+  readonly template: Readonly<Record<string, null | undefined>>;
+}
+const recordLayouts: RecordLayout[] = [];
+const MAX_LAYOUTS = 32;
+
+function recordLayoutOf(final: Exchange): RecordLayout {
+  for (const layout of recordLayouts) if (hasKeys(final, layout.exchangeKeys)) return layout;
+  const exchangeKeys = Object.keys(final);
+  const keys = new Set<string>(HEAD_KEYS);
+  for (const key of exchangeKeys) if (!NOT_RECORD_FIELDS.has(key)) keys.add(key);
+  for (const key of TAIL_KEYS) keys.add(key);
+  for (const key of SCORED_FIELDS) keys.add(key);
+  // JSON.parse builds an object with fast properties, whatever the number of keys.
+  const template = JSON.parse(JSON.stringify(Object.fromEntries([...keys].map((key) => [key, null])))) as Record<
+    string,
+    null | undefined
+  >;
+  for (const key of SCORED_FIELDS) template[key] = undefined;
+  const layout = { exchangeKeys, template };
+  if (recordLayouts.length >= MAX_LAYOUTS) recordLayouts.shift();
+  recordLayouts.push(layout);
+  return layout;
+}
+
+/** Whether `value` has exactly `keys`, in that order (a walk of its keys, nothing built). */
+function hasKeys(value: object, keys: readonly string[]): boolean {
+  let i = 0;
+  for (const key in value) if (keys[i++] !== key) return false;
+  return i === keys.length;
 }
 
 /** `provider:version` of an override (the version alone without a provider; the display name without either). */

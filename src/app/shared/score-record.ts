@@ -17,7 +17,8 @@ import type { UnscoredRecord } from '../../runner/index.js';
  * same object is returned, now a RequestRecord. A copy with the five new keys (`{ ...record, judge,
  * … }`) cost 50–90 µs a record: V8 copies the hidden class of a spread's object at each key added
  * to it (docs/benchmarks-log.md, "The record path after a response"). The keys added here come last,
- * in the order the copy put them, so results.jsonl is unchanged.
+ * in the order the copy put them, so results.jsonl is unchanged; a record of runner/to-record.ts has
+ * them already (runner/unscored-record.ts SCORED_FIELDS), and they are set in place.
  * Scoring an already scored record again gives the same record.
  */
 export function scoreRecord(record: UnscoredRecord, expectations: Expectations | undefined): RequestRecord {

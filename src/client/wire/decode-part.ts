@@ -59,7 +59,16 @@ export const isNullish = (v: unknown, test: (v: unknown) => boolean): boolean =>
   v === undefined || v === null || test(v);
 export const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
-export const isStrings = (v: unknown): boolean => Array.isArray(v) && v.every((s) => typeof s === 'string');
+/*
+ * The tests handed to isNullish, every, isPlainRecord are module constants, not arrow functions written
+ * at the call: V8 builds a new function object each time such an expression runs (every document of
+ * every answer), ~1–2.7 KB a full answer (docs/benchmarks-log.md, "Session 40").
+ */
+export const isString = (v: unknown): boolean => typeof v === 'string';
+export const isNumber = (v: unknown): boolean => typeof v === 'number';
+export const isBoolean = (v: unknown): boolean => typeof v === 'boolean';
+export const isAnything = (): boolean => true;
+export const isStrings = (v: unknown): boolean => Array.isArray(v) && v.every(isString);
 /** DocumentSourceSchema's rule (api/common.ts). */
 const SOURCE = /^[a-z][a-z0-9_]*$/;
 
@@ -80,8 +89,8 @@ function isSearchDoc(d: unknown): boolean {
     isInt(d.boost) &&
     typeof d.hidden === 'boolean' &&
     isMetadata(d.metadata) &&
-    isNullish(d.score, (v) => typeof v === 'number') &&
-    isNullish(d.is_relevant, (v) => typeof v === 'boolean') &&
+    isNullish(d.score, isNumber) &&
+    isNullish(d.is_relevant, isBoolean) &&
     isNullishString(d.relevance_explanation) &&
     isStrings(d.match_highlights) &&
     isNullishString(d.updated_at) &&
@@ -101,8 +110,9 @@ export function isPlainRecord(v: unknown, value: (v: unknown) => boolean): boole
   return true;
 }
 
+const isMetadataValue = (value: unknown): boolean => typeof value === 'string' || isStrings(value);
 function isMetadata(v: unknown): boolean {
-  return isPlainRecord(v, (value) => typeof value === 'string' || isStrings(value));
+  return isPlainRecord(v, isMetadataValue);
 }
 
 export const isDocs = (v: unknown): boolean => Array.isArray(v) && v.every(isSearchDoc);
@@ -123,22 +133,18 @@ const HOT_TYPES: ReadonlyMap<string, (obj: Record<string, unknown>) => boolean> 
   ['stop', (obj) => isNullishString(obj.stop_reason)],
   [
     'message_start',
-    (obj) =>
-      isNullish(obj.final_documents, isDocs) &&
-      isNullish(obj.pre_answer_processing_seconds, (v) => typeof v === 'number'),
+    (obj) => isNullish(obj.final_documents, isDocs) && isNullish(obj.pre_answer_processing_seconds, isNumber),
   ],
   ['search_tool_documents_delta', (obj) => isDocs(obj.documents)],
   // The first packets of every answer with a search: one each per request, so by hand too.
-  ['search_tool_start', (obj) => isNullish(obj.is_internet_search, (v) => typeof v === 'boolean')],
+  ['search_tool_start', (obj) => isNullish(obj.is_internet_search, isBoolean)],
   ['search_tool_queries_delta', (obj) => isStrings(obj.queries)],
   ['search_tool_filter_delta', (obj) => isNullish(obj.sources, isStrings)],
   // The next runtime's answer packets (upstream be8920ec): most of such a stream.
-  ['pydantic_ai', (obj) => isPlainRecord(obj.event, () => true) && isNullishString(obj.phase)],
+  ['pydantic_ai', (obj) => isPlainRecord(obj.event, isAnything) && isNullishString(obj.phase)],
   [
     'answer_metadata',
-    (obj) =>
-      isNullish(obj.final_documents, isDocs) &&
-      isNullish(obj.pre_answer_processing_seconds, (v) => typeof v === 'number'),
+    (obj) => isNullish(obj.final_documents, isDocs) && isNullish(obj.pre_answer_processing_seconds, isNumber),
   ],
 ]);
 
