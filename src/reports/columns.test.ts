@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createColumn, createScaledColumn, createValueTable } from './columns.js';
+import { createColumn, createScaledColumn } from './columns.js';
+import { createValueTable } from '../util/value-table.js';
 
 describe('createColumn', () => {
   // Around and past the chunk boundaries (8,192 values a chunk).

@@ -1,9 +1,9 @@
 /**
  * @module reports/columns
  * Compact storage for what the reports keep per request until the end (junit.xml's cases, the CDF
- * samples): numbers in typed arrays grown by fixed chunks (no doubling slack, no copy on growth),
- * and each repeated text stored once and referred to by its index. A request then costs its few
- * numbers, never an object.
+ * samples): numbers in typed arrays grown by fixed chunks (no doubling slack, no copy on growth);
+ * each repeated text is stored once and referred to by its index (util/value-table). A request then
+ * costs its few numbers, never an object.
  */
 
 /** Values per chunk: 8,192 × 8 bytes = 64 KB for a Float64 column. */
@@ -33,35 +33,6 @@ export function createColumn(make: (length: number) => TypedArray): NumberColumn
       length += 1;
     },
     at: (index) => chunks[Math.floor(index / CHUNK)]![index % CHUNK]!,
-  };
-}
-
-/** Each distinct value once, by index (first seen first). */
-export interface ValueTable<T> {
-  readonly size: number;
-  id(value: T): number;
-  at(index: number): T;
-}
-
-/** A table of strings, or of anything keyed by a string (a list of reasons by its joined text). */
-export function createValueTable<T>(keyOf: (value: T) => string): ValueTable<T> {
-  const ids = new Map<string, number>();
-  const values: T[] = [];
-  return {
-    get size() {
-      return values.length;
-    },
-    id(value) {
-      const key = keyOf(value);
-      let id = ids.get(key);
-      if (id === undefined) {
-        id = values.length;
-        ids.set(key, id);
-        values.push(value);
-      }
-      return id;
-    },
-    at: (index) => values[index]!,
   };
 }
 

@@ -8,7 +8,8 @@
  */
 import type { Mode, Outcome } from '../records/record.js';
 import { OUTCOMES } from '../records/record.js';
-import { createColumn, createScaledColumn, createValueTable, type ValueTable } from './columns.js';
+import { createColumn, createScaledColumn } from './columns.js';
+import { createValueTable, type ValueTable } from '../util/value-table.js';
 import { naturalCompare } from './format.js';
 import type { ReportRow } from './report-row.js';
 

@@ -10,7 +10,7 @@
 import { naturalCompare } from './format.js';
 import { columnKey } from './distributions.js';
 import type { ReportRow } from './report-row.js';
-import { createValueTable, type ValueTable } from './columns.js';
+import { createValueTable, type ValueTable } from '../util/value-table.js';
 
 /** Past this many questions the grid shows the first ones (natural id order) and says how many were left out. */
 export const MAX_GRID_QUESTIONS = 400;

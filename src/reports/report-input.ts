@@ -13,7 +13,7 @@ import type { Summary } from '../records/summary.js';
 import { createDistributionsBuilder, type ColumnValues, type Distributions } from './distributions.js';
 import { createJunitCasesBuilder, type JunitCases } from './junit-cases.js';
 import { createPassGridBuilder, MAX_GRID_QUESTIONS, type PassGridData } from './pass-grid-data.js';
-import { createValueTable, type ValueTable } from './columns.js';
+import { createValueTable, type ValueTable } from '../util/value-table.js';
 import { modelChecked, modelPassed, recordChecked } from '../metrics/pass.js';
 import type { ReportRow } from './report-row.js';
 import { answerFailReasons, recordFailReasons, recordPassed } from './fail-reasons.js';
