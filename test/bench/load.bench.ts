@@ -32,9 +32,9 @@
  * Bounded: fixed lists of runs and a deadline. Writes reports/bench/load.json and load.md.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Mode } from '../../src/records/record.js';
 import { judgeStep, median, stepMs, type Verdict } from './load/judge.js';
@@ -43,6 +43,7 @@ import { planBodies } from './load/plan-bodies.js';
 import { startSimProcess, type SimProcess } from './load/sim-process.js';
 import { renderTruthMd, truthSection, TRUTH_TIMING, TRUTH_TIMING_QUICK, type TruthFigures } from './load/truth.js';
 import type { ToolJob, ToolResult } from './load/tool-child.js';
+import { toolChildArgs, toolJobFiles } from './load/tool-args.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TOKEN = 'onyx_pat_chatbench_demo';
@@ -136,36 +137,24 @@ type CpuTool = ToolJob['tool'] | 'baseline';
  * dist/ of `root`: this checkout, or the baseline's) and reads its result.
  */
 async function runTool(job: ToolJob, root: string = ROOT, profileAs: string | null = null): Promise<ToolResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'chatbench-tool-'));
-  const jobFile = join(dir, 'job.json');
-  const resultFile = join(dir, 'result.json');
-  writeFileSync(jobFile, JSON.stringify(job));
-  // chatbench's use-case starts as the CLI does (load/cli-start.mjs: the young generation's cap), the
-  // baseline's with its own checkout's cap; the floor and autocannon as plain node.
-  const cliStart = job.tool === 'chatbench' ? ['--import', join(ROOT, 'test', 'bench', 'load', 'cli-start.mjs')] : [];
+  const files = toolJobFiles(job, 'chatbench-tool-');
+  // chatbench's use-case starts as the CLI does (load/tool-args.ts), the baseline's with its own
+  // checkout's cap (cli-start.mjs reads CHATBENCH_TOOL_ROOT).
   const profile =
     CPU_PROF === null || profileAs === null
       ? []
       : ['--cpu-prof', '--cpu-prof-interval', '250', '--cpu-prof-dir', join(CPU_PROF, profileAs)];
-  const child = spawn(
-    process.execPath,
-    [
-      ...profile,
-      '--import',
-      'tsx',
-      ...cliStart,
-      join(ROOT, 'test', 'bench', 'load', 'tool-child.ts'),
-      jobFile,
-      resultFile,
-    ],
-    { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CHATBENCH_TOOL_ROOT: root } },
-  );
+  const child = spawn(process.execPath, toolChildArgs(job, files, { flags: profile }), {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, CHATBENCH_TOOL_ROOT: root },
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const code = await new Promise<number | null>((done) => child.once('exit', (c) => done(c)));
-  if (code !== 0 || !existsSync(resultFile))
+  if (code !== 0 || !existsSync(files.result))
     throw new Error(`${job.tool} (${job.mode} ${job.rate}/s) exited ${code}:\n${stderr.slice(-2000)}`);
-  return JSON.parse(readFileSync(resultFile, 'utf8')) as ToolResult;
+  return JSON.parse(readFileSync(files.result, 'utf8')) as ToolResult;
 }
 
 interface Measured extends Omit<ToolResult, 'tool'> {

@@ -9,13 +9,14 @@
  * noise. Bounded: one run.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Mode } from '../../../src/records/record.js';
 import { planBodies } from './plan-bodies.js';
 import { startSimProcess } from './sim-process.js';
 import type { ToolJob, ToolResult } from './tool-child.js';
+import { toolChildArgs, toolJobFiles } from './tool-args.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const arg = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -59,10 +60,6 @@ function summarise(root: Node): { self: Map<string, number>; own: Map<string, nu
   return { self, own, total };
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'chatbench-alloc-'));
-const jobFile = join(dir, 'job.json');
-const resultFile = join(dir, 'result.json');
-const profileFile = join(dir, 'heap.json');
 const sims = await startSimProcess({ chat: { time_scale: 1e-6 } });
 const load0 = loadavg();
 try {
@@ -77,32 +74,18 @@ try {
     bodies: await planBodies(MODE),
     settleMs: 500,
   };
-  writeFileSync(jobFile, JSON.stringify(job));
-  const cliStart = TOOL === 'chatbench' ? ['--import', join(ROOT, 'test', 'bench', 'load', 'cli-start.mjs')] : [];
-  const child = spawn(
-    process.execPath,
-    [
-      ...EXTRA,
-      '--import',
-      'tsx',
-      ...cliStart,
-      '--import',
-      join(ROOT, 'test', 'bench', 'load', 'heap-sampler.mjs'),
-      join(ROOT, 'test', 'bench', 'load', 'tool-child.ts'),
-      jobFile,
-      resultFile,
-    ],
-    {
-      cwd: TOOL_ROOT,
-      stdio: ['ignore', 'inherit', 'pipe'],
-      env: { ...process.env, CHATBENCH_TOOL_ROOT: TOOL_ROOT, CHATBENCH_HEAP_PROFILE: profileFile },
-    },
-  );
+  const files = toolJobFiles(job, 'chatbench-alloc-');
+  const profileFile = join(files.dir, 'heap.json');
+  const child = spawn(process.execPath, toolChildArgs(job, files, { flags: EXTRA, preloads: ['heap-sampler.mjs'] }), {
+    cwd: TOOL_ROOT,
+    stdio: ['ignore', 'inherit', 'pipe'],
+    env: { ...process.env, CHATBENCH_TOOL_ROOT: TOOL_ROOT, CHATBENCH_HEAP_PROFILE: profileFile },
+  });
   let err = '';
   child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
   const code = await new Promise<number | null>((done) => child.once('exit', done));
   if (code !== 0) throw new Error(`${TOOL} exited ${code}: ${err.slice(-2000)}`);
-  const r = JSON.parse(readFileSync(resultFile, 'utf8')) as ToolResult;
+  const r = JSON.parse(readFileSync(files.result, 'utf8')) as ToolResult;
   const profile = JSON.parse(readFileSync(profileFile, 'utf8')) as { head: Node };
   const { self, own, total } = summarise(profile.head);
   const kb = (bytes: number) => (bytes / 1024 / r.sent).toFixed(2);

@@ -11,14 +11,15 @@
  * list of 4 s runs.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import type { Mode } from '../../../src/records/record.js';
 import { median } from './judge.js';
 import { planBodies } from './plan-bodies.js';
 import { startSimProcess } from './sim-process.js';
 import type { ToolJob, ToolResult } from './tool-child.js';
+import { toolChildArgs, toolJobFiles } from './tool-args.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const BASELINE = process.env.CHATBENCH_BENCH_BASELINE || null;
@@ -78,25 +79,13 @@ function parseNvp(out: string, from: number, to: number): Omit<GcFigures, 'sent'
 }
 
 async function run(job: ToolJob, root: string, busyMb?: number): Promise<GcFigures> {
-  const dir = mkdtempSync(join(tmpdir(), 'chatbench-gc-'));
-  const jobFile = join(dir, 'job.json');
-  const resultFile = join(dir, 'result.json');
-  writeFileSync(jobFile, JSON.stringify(job));
-  const cliStart = job.tool === 'chatbench' ? ['--import', join(ROOT, 'test', 'bench', 'load', 'cli-start.mjs')] : [];
+  const files = toolJobFiles(job, 'chatbench-gc-');
   const child = spawn(
     process.execPath,
-    [
-      '--trace-gc-nvp',
-      ...(job.tool === 'chatbench' ? EXTRA : []),
-      '--import',
-      'tsx',
-      ...cliStart,
-      '--import',
-      join(ROOT, 'test', 'bench', 'load', 'gc-marker.mjs'),
-      join(ROOT, 'test', 'bench', 'load', 'tool-child.ts'),
-      jobFile,
-      resultFile,
-    ],
+    toolChildArgs(job, files, {
+      flags: ['--trace-gc-nvp', ...(job.tool === 'chatbench' ? EXTRA : [])],
+      preloads: ['gc-marker.mjs'],
+    }),
     {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -113,7 +102,7 @@ async function run(job: ToolJob, root: string, busyMb?: number): Promise<GcFigur
   child.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
   const code = await new Promise<number | null>((done) => child.once('exit', done));
   if (code !== 0) throw new Error(`${job.tool} exited ${code}: ${err.slice(-2000)}`);
-  const r = JSON.parse(readFileSync(resultFile, 'utf8')) as ToolResult;
+  const r = JSON.parse(readFileSync(files.result, 'utf8')) as ToolResult;
   const marks = [...err.matchAll(/GC-MARK ([\d.]+) NEW-SPACE (\d+)/g)];
   if (marks.length < 2) throw new Error(`${job.tool}: no measured span marked`);
   return {
