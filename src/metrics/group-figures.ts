@@ -199,7 +199,7 @@ export function createFigureAccumulator(options: {
             .map(([name, counts]) => [name, repeated ? scoreMean(name) : meanEstimateOfCounts(counts)] as const),
         ]),
         // Over the checked answers only: null ("not checked") when there is none, never 100%.
-        pass_rate: states.repeated
+        pass_rate: repeated
           ? clusteredProportionOfCounts(states.passCounts())
           : proportionEstimate(passed, checkedRequests),
         // A question some of whose answers were checked (a --pass condition that applied to some) is checked.

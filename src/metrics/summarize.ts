@@ -31,6 +31,7 @@ import { createConversationAccumulator, type ConversationAccumulator } from './c
 import { modelChecked, modelPassed, recordChecked, recordPassed } from './pass.js';
 import { answerKey, NO_VERDICTS, recordVerdict, type HumanVerdicts } from '../records/review.js';
 import { createQuestionIndex, type QuestionIndex } from './question-index.js';
+import { bytesHolding } from '../util/bytes-holding.js';
 
 /** A group's values of a figure none of its answers had. */
 const NO_VALUES = SortedValues.of(new Uint32Array(0), true);
@@ -207,11 +208,7 @@ export function createSummarizer(options: SummarizerOptions = {}): Summarizer {
       outcomes[record.outcome] += 1;
       protocol.add(record);
       const question = ids.id(record.question_id);
-      if (question >= checkedOf.length) {
-        const grown = new Uint8Array(2 * (question + 1));
-        grown.set(checkedOf);
-        checkedOf = grown;
-      }
+      checkedOf = bytesHolding(checkedOf, question);
       if (checkedOf[question] === UNSEEN) {
         questions += 1;
         checkedOf[question] = SEEN;

@@ -11,6 +11,7 @@ import { naturalCompare } from './format.js';
 import { columnKey } from './distributions.js';
 import type { ReportRow } from './report-row.js';
 import { createValueTable, type ValueTable } from '../util/value-table.js';
+import { bytesHolding } from '../util/bytes-holding.js';
 
 /** Past this many questions the grid shows the first ones (natural id order) and says how many were left out. */
 export const MAX_GRID_QUESTIONS = 400;
@@ -65,11 +66,7 @@ export function createPassGridBuilder(
     return lo;
   };
   const firstSeen = (question: number): boolean => {
-    if (question >= seen.length) {
-      const grown = new Uint8Array(2 * (question + 1));
-      grown.set(seen);
-      seen = grown;
-    }
+    seen = bytesHolding(seen, question);
     if (seen[question] === 1) return false;
     seen[question] = 1;
     return true;

@@ -13,7 +13,7 @@ import type { Summary } from '../records/summary.js';
 import { createDistributionsBuilder, type ColumnValues, type Distributions } from './distributions.js';
 import { createJunitCasesBuilder, type JunitCases } from './junit-cases.js';
 import { createPassGridBuilder, MAX_GRID_QUESTIONS, type PassGridData } from './pass-grid-data.js';
-import { createValueTable, type ValueTable } from '../util/value-table.js';
+import { createQuestionIndex, type QuestionIndex } from '../metrics/question-index.js';
 import { modelChecked, modelPassed, recordChecked } from '../metrics/pass.js';
 import type { ReportRow } from './report-row.js';
 import { answerFailReasons, recordFailReasons, recordPassed } from './fail-reasons.js';
@@ -67,7 +67,7 @@ export interface RowsCollector {
  */
 export function createRowsCollector(
   latencyOf?: ColumnValues,
-  ids: ValueTable<string> = createValueTable<string>((id) => id),
+  ids: QuestionIndex = createQuestionIndex(),
 ): RowsCollector {
   // One table of the question ids for junit.xml's cases and the grid (a map entry a question, not two).
   const junit = createJunitCasesBuilder(ids);
@@ -97,7 +97,7 @@ export interface ReportInputOptions {
    */
   latencyOf?: ColumnValues;
   /** The pass's question ids, interned once a pass (metrics/question-index: the summarizer's); default a table of its own. */
-  questionIds?: ValueTable<string>;
+  questionIds?: QuestionIndex;
 }
 
 export interface ReportInputBuilder {

@@ -45,7 +45,8 @@ export function toRecord(
   runStart: number,
   session?: TurnSession,
 ): UnscoredRecord {
-  const record: Record<string, unknown> = { ...recordLayoutOf(final).template };
+  const layout = recordLayoutOf(final);
+  const record: Record<string, unknown> = { ...layout.template };
   const step = planned.conversation ?? null;
   record.record_version = RECORD_VERSION;
   record.key = planned.key;
@@ -67,7 +68,7 @@ export function toRecord(
   record.response_ms = final.total_ms;
   record.token_index = null;
   const exchange = final as unknown as Readonly<Record<string, unknown>>;
-  for (const key in exchange) if (!NOT_RECORD_FIELDS.has(key)) record[key] = exchange[key];
+  for (const key of layout.copied) record[key] = exchange[key];
   record.chat_session_id = final.chat_session_id ?? session?.chat_session_id ?? null;
   record.scores = null;
   record.attempts = [...attempts];
@@ -139,6 +140,8 @@ function modelsOf(planned: PlannedRequest, final: Exchange): UnscoredRecord['mod
  */
 interface RecordLayout {
   readonly exchangeKeys: readonly string[];
+  /** The exchange's keys the record takes, in their order: worked out once a layout, not a record. */
+  readonly copied: readonly string[];
   readonly template: Readonly<Record<string, null | undefined>>;
 }
 const recordLayouts: RecordLayout[] = [];
@@ -147,8 +150,9 @@ const MAX_LAYOUTS = 32;
 function recordLayoutOf(final: Exchange): RecordLayout {
   for (const layout of recordLayouts) if (hasKeys(final, layout.exchangeKeys)) return layout;
   const exchangeKeys = Object.keys(final);
+  const copied = exchangeKeys.filter((key) => !NOT_RECORD_FIELDS.has(key));
   const keys = new Set<string>(HEAD_KEYS);
-  for (const key of exchangeKeys) if (!NOT_RECORD_FIELDS.has(key)) keys.add(key);
+  for (const key of copied) keys.add(key);
   for (const key of TAIL_KEYS) keys.add(key);
   for (const key of SCORED_FIELDS) keys.add(key);
   // JSON.parse builds an object with fast properties, whatever the number of keys.
@@ -157,7 +161,7 @@ function recordLayoutOf(final: Exchange): RecordLayout {
     null | undefined
   >;
   for (const key of SCORED_FIELDS) template[key] = undefined;
-  const layout = { exchangeKeys, template };
+  const layout = { exchangeKeys, copied, template };
   if (recordLayouts.length >= MAX_LAYOUTS) recordLayouts.shift();
   recordLayouts.push(layout);
   return layout;
