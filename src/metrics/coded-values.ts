@@ -29,6 +29,31 @@ type Bits = 1 | 2 | 4 | 8 | 16 | 64;
 /** The next width when a code outgrows one. */
 const WIDER: Record<Exclude<Bits, 64>, Bits> = { 1: 2, 2: 4, 4: 8, 8: 16, 16: 64 };
 
+/** Rows an element of a block holds at `width` bits a row. */
+const perElement = (width: Bits): number => (width < 8 ? 8 / width : 1);
+const make = (rows: number, width: Bits): Block => {
+  if (width <= 8) return new Uint8Array(Math.ceil(rows / perElement(width)));
+  if (width === 16) return new Uint16Array(rows);
+  return new Float64Array(rows).fill(Number.NaN);
+};
+const rowsOf = (block: Block, width: Bits): number => block.length * perElement(width);
+/** What `block` holds at row `at`: a code, or (64 bits) the value. */
+const read = (block: Block, width: Bits, at: number): number => {
+  if (width >= 8) return block[at]!;
+  const per = 8 / width;
+  return (block[Math.floor(at / per)]! >> ((at % per) * width)) & ((1 << width) - 1);
+};
+const write = (block: Block, width: Bits, at: number, stored: number): void => {
+  if (width >= 8) {
+    block[at] = stored;
+    return;
+  }
+  const per = 8 / width;
+  const shift = (at % per) * width;
+  const i = Math.floor(at / per);
+  block[i] = (block[i]! & ~(((1 << width) - 1) << shift)) | (stored << shift);
+};
+
 export function createCodedValues(blockRows = BLOCK_ROWS): CodedValues {
   let bits: Bits = 1;
   let blocks: (Block | undefined)[] = [];
@@ -37,30 +62,6 @@ export function createCodedValues(blockRows = BLOCK_ROWS): CodedValues {
   const codes = new Map<number, number>();
   let negativeZero = 0;
 
-  /** Rows an element of a block holds at `width` bits a row. */
-  const perElement = (width: Bits): number => (width < 8 ? 8 / width : 1);
-  const make = (rows: number, width: Bits): Block => {
-    if (width <= 8) return new Uint8Array(Math.ceil(rows / perElement(width)));
-    if (width === 16) return new Uint16Array(rows);
-    return new Float64Array(rows).fill(Number.NaN);
-  };
-  const rowsOf = (block: Block, width: Bits): number => block.length * perElement(width);
-  /** What `block` holds at row `at`: a code, or (64 bits) the value. */
-  const read = (block: Block, width: Bits, at: number): number => {
-    if (width >= 8) return block[at]!;
-    const per = 8 / width;
-    return (block[Math.floor(at / per)]! >> ((at % per) * width)) & ((1 << width) - 1);
-  };
-  const write = (block: Block, width: Bits, at: number, stored: number): void => {
-    if (width >= 8) {
-      block[at] = stored;
-      return;
-    }
-    const per = 8 / width;
-    const shift = (at % per) * width;
-    const i = Math.floor(at / per);
-    block[i] = (block[i]! & ~(((1 << width) - 1) << shift)) | (stored << shift);
-  };
   const valueOf = (code: number): number => (code === 0 ? Number.NaN : values[code - 1]!);
   /** Every block made again at the next width, each row keeping its value. */
   const widen = (): void => {
