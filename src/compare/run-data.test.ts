@@ -3,6 +3,7 @@ import { makeRecord, makeScores } from '../../test/fixtures/reports/fixture.js';
 import type { RequestRecord } from '../records/record.js';
 import { scoreMean } from '../metrics/question-value.js';
 import { createRunCollector, groupKeyString, type QuestionData } from './run-data.js';
+import { createQuestionIndex } from '../metrics/question-index.js';
 
 /** Scores whose sum depends on the order of addition: summed forwards 1.7, backwards 1.7000000000000002. */
 const F1 = [0.1, 0.2, 0.3, 0.4, 0.7];
@@ -114,5 +115,30 @@ describe('createRunCollector: what it keeps per question', () => {
     expect(plainGroups(givenData)).toEqual(plainGroups(ownData));
     // The latencies are the summarizer's own values, not a copy.
     expect(givenData.groups[0]!.latency.total_ms).toBe(ownData.groups[0]!.latency.total_ms);
+  });
+
+  it('finds its questions in the pass’s index without adding to it, and reads a first answer back by its line’s offset', () => {
+    const questionIds = createQuestionIndex();
+    questionIds.id('q0'); // another group's
+    const lines = new Map<number, string>();
+    const collector = createRunCollector({
+      questionIds,
+      answerAt: (offset, modelIndex) => (modelIndex === null ? (lines.get(offset) ?? null) : null),
+    });
+    records().forEach((record, i) => {
+      lines.set(1000 * i, `read back ${record.answer}`);
+      collector.add(i === 0 ? { ...record, cited_document_ids: [] } : record, 1000 * i);
+    });
+    const questions = collector.finish('run').groups[0]!.questions;
+    expect([...questions.keys()]).toEqual(['q1', 'q2', 'q3']);
+    expect(questions.get('q2')!.answer).toBe('read back answer q2 r0');
+    expect([questions.get('q1')!.cited_document_ids, questions.get('q3')!.cited_document_ids]).toEqual([[], ['doc-a']]);
+    expect([questions.has('q0'), questions.get('nowhere'), questionIds.size]).toEqual([false, undefined, 4]);
+    // The same figures as a collector that keeps the answers' text.
+    const own = plain(questionsOf(records()));
+    for (const q of own.values()) q.answer = `read back ${q.answer}`;
+    expect(plain(questions)).toEqual(
+      new Map([...own].map(([id, q]) => [id, id === 'q1' ? { ...q, cited_document_ids: [] } : q])),
+    );
   });
 });

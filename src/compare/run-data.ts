@@ -19,6 +19,8 @@ import type { QuestionFigures, ScoreMeans } from '../metrics/question-value.js';
 import { answerKey, NO_VERDICTS, recordVerdict, type HumanVerdicts } from '../records/review.js';
 import { column, markOf, Tries } from './tries.js';
 import { createCodedValues, type CodedValues } from '../metrics/coded-values.js';
+import { createQuestionIndex, type QuestionIndex } from '../metrics/question-index.js';
+import { QuestionTable } from './question-table.js';
 
 /** Answers kept per question for the broken/fixed lists. */
 export const ANSWER_CHARS = 400;
@@ -50,8 +52,8 @@ export const groupKeyString = (g: GroupKey): string => JSON.stringify([g.set, g.
 
 export interface GroupData extends GroupKey {
   model_name: string | null;
-  /** By question id, in first-seen order. */
-  questions: Map<string, QuestionData>;
+  /** By question id, in first-seen order (compare/question-table: each question a view made when read). */
+  questions: ReadonlyMap<string, QuestionData>;
   /**
    * Latencies of ok requests, ascending, as the sample kept them (4 bytes a value when each is a
    * whole number of microseconds, else 8: never the records); made doubles when resampled.
@@ -106,50 +108,108 @@ interface Try {
  * that comes early waits in `pending` until those before it have come. In a run's results.jsonl
  * the repeats of a question come nearly in order, so `pending` holds a few tries at most; the
  * rest (a repeat that never came: an interrupted run) are folded in, in order, at the end.
+ *
+ * A view of its row of its group's questions (compare/question-table), made when read: its
+ * numbers are the table's columns, what few questions have (more tries, sums, pending tries, cited
+ * ids, an answer's text) the group's lists by row.
  */
 class QuestionState implements QuestionData, ScoreMeans {
-  next = 0;
+  constructor(
+    private readonly group: GroupQuestions,
+    readonly row: number,
+  ) {}
+
+  private get columns() {
+    return this.group.table.columns;
+  }
+  get question(): string {
+    return this.group.table.texts[this.row]!;
+  }
+  /** The next repeat to fold in. */
+  get next(): number {
+    return this.columns.get('next', this.row);
+  }
+  set next(next: number) {
+    this.columns.set('next', this.row, next);
+  }
   /**
-   * Its tries folded in, in repeat order: repeat, outcome, pass, verdict, conversation's pass; null
+   * Its tries folded in, in repeat order: repeat, outcome, pass, verdict, conversation's pass; none
    * while it has one (its repeat firstRepeat, its mark `mark`: a question asked once, every question
-   * of a run of distinct questions, holds no Tries object, some 60 bytes) or none. Read through
-   * triesRead(), changed through triesKept().
+   * of a run of distinct questions, holds no Tries object) or none. Read through triesRead(),
+   * changed through triesKept().
    */
-  private tries: Tries | null = null;
-  /** Its one try's mark (compare/tries markOf) while `tries` is null. */
-  mark = 0;
+  private get tries(): Tries | null {
+    return this.group.tries[this.row] ?? null;
+  }
+  /** Its one try's mark (compare/tries markOf) while it has no Tries. */
+  get mark(): number {
+    return this.columns.get('mark', this.row);
+  }
+  set mark(mark: number) {
+    this.columns.set('mark', this.row, mark);
+  }
   /** One of its tries was checked (metrics/pass): else its pass rate is "not checked" (null), as in the summary. */
-  checked = false;
+  get checked(): boolean {
+    return this.columns.get('checked', this.row) === 1;
+  }
+  set checked(checked: boolean) {
+    this.columns.set('checked', this.row, checked ? 1 : 0);
+  }
   /**
    * Once a name has a second value: per name, at 2 × its slot, the sum and the count of its values
    * over the tries folded in so far (null before). A flat list of numbers: a map of pairs cost a
    * run of a million distinct questions about 3 KB a question.
    */
-  sums: number[] | null = null;
+  get sums(): number[] | null {
+    return this.group.sums[this.row] ?? null;
+  }
+  set sums(sums: number[] | null) {
+    setAt(this.group.sums, this.row, sums);
+  }
   /** Tries that came before an earlier repeat of theirs (created when one does). */
-  pending: Map<number, Try> | null = null;
+  get pending(): Map<number, Try> | null {
+    return this.group.pending[this.row] ?? null;
+  }
+  set pending(pending: Map<number, Try> | null) {
+    setAt(this.group.pending, this.row, pending);
+  }
   /** The judge's asks over the tries folded in, and those without a verdict. */
-  judgeAsks = 0;
-  judgeFailed = 0;
+  get judgeAsks(): number {
+    return this.columns.get('judgeAsks', this.row);
+  }
+  set judgeAsks(asks: number) {
+    this.columns.set('judgeAsks', this.row, asks);
+  }
+  get judgeFailed(): number {
+    return this.columns.get('judgeFailed', this.row);
+  }
+  set judgeFailed(failed: number) {
+    this.columns.set('judgeFailed', this.row, failed);
+  }
   /**
    * The lowest repeat folded in (-1 before the first), its answer (trimmed, or the offset of its
-   * record's line, read back when asked: GroupMeans answerAt) and cited ids: fields of the
-   * question's own, not an object of their own (some 40 bytes a distinct question).
+   * record's line, read back when asked: GroupMeans answerAt) and cited ids.
    */
-  firstRepeat = -1;
-  firstAnswer: string | number | null = null;
-  firstCited: string[] = NO_IDS;
-
-  /**
-   * `row`: its row in its group's score columns (`means.columns`), which hold per score or check
-   * name, at its slot (the collector's `slots`), the one value of it folded in so far (NaN: none
-   * yet), until some name has a second; once finished (questionsData), its means.
-   */
-  constructor(
-    readonly question: string,
-    readonly row: number,
-    private readonly means: GroupMeans,
-  ) {}
+  get firstRepeat(): number {
+    return this.columns.get('firstRepeat', this.row);
+  }
+  set firstRepeat(repeat: number) {
+    this.columns.set('firstRepeat', this.row, repeat);
+  }
+  get firstAnswer(): string | number | null {
+    const offset = this.columns.get('firstAnswer', this.row);
+    return Number.isNaN(offset) ? (this.group.answers[this.row] ?? null) : offset;
+  }
+  set firstAnswer(answer: string | number | null) {
+    this.columns.set('firstAnswer', this.row, typeof answer === 'number' ? answer : Number.NaN);
+    setAt(this.group.answers, this.row, typeof answer === 'string' ? answer : null);
+  }
+  get firstCited(): string[] {
+    return this.group.cited[this.row] ?? NO_IDS;
+  }
+  set firstCited(cited: string[]) {
+    setAt(this.group.cited, this.row, cited === NO_IDS ? null : cited);
+  }
 
   /** Its tries, to read (its one try as a Tries of its own, not kept). */
   triesRead(): Tries | null {
@@ -157,35 +217,32 @@ class QuestionState implements QuestionData, ScoreMeans {
   }
   /** Its tries, kept from now on (its one try made a Tries), to change or add to. */
   triesKept(): Tries | null {
-    if (this.tries === null && this.firstRepeat !== -1) this.tries = new Tries(this.firstRepeat, this.mark);
+    if (this.tries === null && this.firstRepeat !== -1)
+      this.group.tries[this.row] = new Tries(this.firstRepeat, this.mark);
     return this.tries;
   }
 
-  /** Drops what only adding tries needed (compare/tries seal). */
-  sealTries(): void {
-    this.tries?.seal();
-  }
-
-  // As QuestionData, once finished: the state is the question's data (no second object a question
-  // at the end, when everything else of the pass is live too). Each column is made as an array when
-  // read (a comparison or a gate reads a question's few times), so a run's data keeps 2 bytes a
-  // try, not 32; its score means are its row of the group's columns, read through itself.
+  // As QuestionData, once finished. Each column is made as an array when read (a comparison or a
+  // gate reads a question's few times), so a run's data keeps 2 bytes a try, not 32; its score
+  // means are its row of the group's columns, read through itself.
   get scores(): ScoreMeans {
     return this;
   }
   get slots(): ReadonlyMap<string, number> {
-    return this.means.slots;
+    return this.group.means.slots;
   }
   mean(slot: number): number {
-    return this.means.columns[slot]?.at(this.row) ?? Number.NaN;
+    return this.group.means.columns[slot]?.at(this.row) ?? Number.NaN;
   }
   get answer(): string | null {
-    if (typeof this.firstAnswer !== 'number') return this.firstAnswer;
-    const answer = this.means.answerAt!(this.firstAnswer);
+    const first = this.firstAnswer;
+    if (typeof first !== 'number') return first;
+    const answer = this.group.means.answerAt!(first);
     return answer == null ? null : trimText(answer, ANSWER_CHARS);
   }
   get cited_document_ids(): string[] {
-    return this.firstCited === NO_IDS ? [] : this.firstCited;
+    const cited = this.firstCited;
+    return cited === NO_IDS ? [] : cited;
   }
   /** Made when read (a comparison's judge_error_rate), not an object kept a question. */
   get judge(): { asks: number; failed: number } {
@@ -203,6 +260,40 @@ class QuestionState implements QuestionData, ScoreMeans {
   get conversation_passes(): (boolean | null)[] {
     return column(this.triesRead(), (t, i) => t.conversation(i));
   }
+}
+
+/**
+ * A group's questions: the table (compare/question-table), its score means (GroupMeans), and what
+ * few of its questions have, in lists by row (a run of distinct questions writes none of them:
+ * each stays empty).
+ */
+interface GroupQuestions {
+  readonly table: QuestionTable<QuestionState>;
+  readonly means: GroupMeans;
+  readonly tries: (Tries | undefined)[];
+  readonly sums: (number[] | undefined)[];
+  readonly pending: (Map<number, Try> | undefined)[];
+  readonly cited: (string[] | undefined)[];
+  readonly answers: (string | undefined)[];
+}
+
+function createGroupQuestions(ids: QuestionIndex, means: GroupMeans): GroupQuestions {
+  const group: GroupQuestions = {
+    table: new QuestionTable(ids, (row) => new QuestionState(group, row)),
+    means,
+    tries: [],
+    sums: [],
+    pending: [],
+    cited: [],
+    answers: [],
+  };
+  return group;
+}
+
+/** Sets `list[row]`; null clears it, without making the list longer (a list never written stays empty). */
+function setAt<T>(list: (T | undefined)[], row: number, value: T | null): void {
+  if (value !== null) list[row] = value;
+  else if (row < list.length && list[row] !== undefined) list[row] = undefined;
 }
 
 /** A question's cited ids before its first try is folded in (never changed). */
@@ -250,9 +341,14 @@ export function createRunCollector(
      * comparison that lists the question reads it.
      */
     answerAt?: (offset: number, modelIndex: number | null) => string | null;
+    /** The pass's question ids (metrics/question-index), shared with the summary's: its groups' questions are found by them. */
+    questionIds?: QuestionIndex;
   } = {},
 ): RunCollector {
   const verdicts = options.verdicts ?? NO_VERDICTS;
+  // One index for the collector and its turns (their options are these, `byTurn` aside).
+  options = { ...options, questionIds: options.questionIds ?? createQuestionIndex() };
+  const questionIds = options.questionIds!;
   const summarizer =
     options.summarizer === undefined
       ? createSummarizer({ verdicts, ...(options.setOrder ? { setOrder: options.setOrder } : {}) })
@@ -263,9 +359,8 @@ export function createRunCollector(
     {
       key: GroupKey;
       model_name: string | null;
-      questions: Map<string, QuestionState>;
-      /** The group's score columns, with the run's slots: what its questions' means are read from. */
-      means: GroupMeans;
+      /** Its questions, with its score columns (GroupMeans, the run's slots) their means are read from. */
+      questions: GroupQuestions;
       conversations: Map<string, ConversationState>;
     }
   >();
@@ -292,20 +387,16 @@ export function createRunCollector(
         (group = {
           key,
           model_name,
-          questions: new Map(),
-          means: { slots, columns: [], answerAt: answerAtOf(model_index) },
+          questions: createGroupQuestions(questionIds, { slots, columns: [], answerAt: answerAtOf(model_index) }),
           conversations: new Map(),
         }),
       );
     if (model_name !== null && (group.model_name === null || model_name < group.model_name))
       group.model_name = model_name;
-    let question = group.questions.get(record.question_id);
-    if (question === undefined) {
-      question = new QuestionState(record.question, group.questions.size, group.means);
-      group.questions.set(record.question_id, question);
-    }
+    const questions = group.questions;
+    const question = new QuestionState(questions, questions.table.add(record.question_id, record.question));
     question.checked ||= checked;
-    addTry(question, group.means.columns, slots, {
+    addTry(question, questions.means.columns, slots, {
       repeat: record.repeat,
       outcome: figures.outcome,
       passed,
@@ -377,10 +468,14 @@ export function createRunCollector(
     finish(source, tornLines = 0, loopDelay = null) {
       const checks = [...checkNames].sort();
       for (const group of groups.values()) {
-        for (const question of group.questions.values()) foldPending(question, group.means.columns, slots);
+        const questions = group.questions;
+        // Only the rows with tries pending (a list by row skips those without).
+        questions.pending.forEach((_, row) =>
+          foldPending(new QuestionState(questions, row), questions.means.columns, slots),
+        );
         // Each conversation's verdict goes on its first turn's try, so a comparison pairs conversations.
         for (const state of group.conversations.values()) {
-          const question = state.first === undefined ? undefined : group.questions.get(state.first);
+          const question = state.first === undefined ? undefined : questions.table.get(state.first);
           const tries = question?.triesKept();
           const at = tries?.indexOfRepeat(state.repeat) ?? -1;
           if (at !== -1) tries!.setConversation(at, state.passed);
@@ -392,10 +487,10 @@ export function createRunCollector(
         loop_delay_ms: loopDelay,
         summary: summarized.finish(),
         repeats: repeats?.finish() ?? options.summarizer!.repeats(),
-        groups: [...groups.values()].map(({ key, model_name, questions, means }) => ({
+        groups: [...groups.values()].map(({ key, model_name, questions }) => ({
           ...key,
           model_name,
-          questions: questionsData(questions, means),
+          questions: questionsData(questions),
           // The summary's own sorted values (the same keys, the same ok answers): no second copy.
           latency: Object.fromEntries(LATENCY_FIGURES.map((f) => [f, summarized.latency(key, f)])) as Record<
             LatencyFigure,
@@ -503,23 +598,22 @@ function fold(q: QuestionState, columns: ScoreColumns, slots: Map<string, number
 /**
  * A group's questions as QuestionData, their score means in the group's columns: a question asked
  * once keeps its values there as its means (the same bits as the sum of one value over a count of
- * 1), one with sums has its row written over with their means. The states are the data: the same
- * map, no object made a question.
+ * 1), one with sums has its row written over with their means. The table is the data: the same
+ * columns, no object kept a question.
  */
-function questionsData(questions: Map<string, QuestionState>, means: GroupMeans): Map<string, QuestionData> {
-  const { slots, columns } = means;
+function questionsData(questions: GroupQuestions): ReadonlyMap<string, QuestionData> {
+  const { slots, columns } = questions.means;
   const width = slots.size;
-  for (const state of questions.values()) {
-    state.sealTries();
-    if (state.sums === null) continue;
+  questions.tries.forEach((tries) => tries?.seal());
+  questions.sums.forEach((sums, row) => {
+    if (sums === undefined) return;
     for (let slot = 0; slot < width; slot++) {
-      const n = state.sums[2 * slot + 1] ?? 0;
-      const mean = n > 0 ? state.sums[2 * slot]! / n : Number.NaN;
-      if (columns[slot] !== undefined || !Number.isNaN(mean))
-        (columns[slot] ??= createCodedValues()).set(state.row, mean);
+      const n = sums[2 * slot + 1] ?? 0;
+      const mean = n > 0 ? sums[2 * slot]! / n : Number.NaN;
+      if (columns[slot] !== undefined || !Number.isNaN(mean)) (columns[slot] ??= createCodedValues()).set(row, mean);
     }
-  }
-  return questions;
+  });
+  return questions.table;
 }
 
 /** `list` with `length` numbers, those past its own `fill`. */

@@ -22,4 +22,21 @@ describe('createCodedValues', () => {
     for (let row = 0; row < rows; row += 2) column.set(row, value(row));
     for (let row = 0; row < rows; row += 1) expect(column.at(row)).toBe(row % 2 === 0 ? value(row) : NaN);
   });
+
+  it.each([1, 2, 3, 4, 5, 16, 17, 256])(
+    'packs %i distinct values (a bit a row for one) and widens in place, rows between left empty',
+    (distinct) => {
+      for (const blockRows of [5, 8, 4096]) {
+        const column = createCodedValues(blockRows);
+        const value = (row: number) => (row % distinct === 0 ? -0 : (row % distinct) * 0.25);
+        const written = (row: number) => row % 3 !== 1;
+        for (let row = 0; row < 600; row += 1) if (written(row)) column.set(row, value(row));
+        column.set(9, Number.NaN);
+        for (let row = 0; row < 620; row += 1) {
+          const expected = row < 600 && row !== 9 && written(row) ? value(row) : NaN;
+          expect(Object.is(column.at(row), expected)).toBe(true);
+        }
+      }
+    },
+  );
 });

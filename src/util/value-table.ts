@@ -9,6 +9,8 @@
 export interface ValueTable<T> {
   readonly size: number;
   id(value: T): number;
+  /** The value's index without adding it; -1 when the table has none. */
+  indexOf(value: T): number;
   at(index: number): T;
 }
 
@@ -30,6 +32,7 @@ export function createValueTable<T>(keyOf: (value: T) => string): ValueTable<T> 
       }
       return id;
     },
+    indexOf: (value) => ids.get(keyOf(value)) ?? -1,
     at: (index) => values[index]!,
   };
 }

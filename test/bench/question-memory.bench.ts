@@ -10,7 +10,8 @@
 import { spawnSync } from 'node:child_process';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { readRecords } from '../../src/app/store/read-records.js';
+import { answerReader } from '../../src/app/store/answer-at.js';
+import { readRecordEntries } from '../../src/app/store/read-records.js';
 import { createRunCollector } from '../../src/compare/run-data.js';
 import { createRepeatsAccumulator } from '../../src/metrics/repeats.js';
 import { createSummarizer } from '../../src/metrics/summarize.js';
@@ -25,15 +26,19 @@ const FILE = process.argv[2];
 const RECORDS = Number(arg('--records') ?? 20_000);
 const NO_VALUES = SortedValues.of(new Uint32Array(0), true);
 
-/** A structure of the pass: takes records; `keep` is what outlives the pass (the run's data, finished). */
+/** A structure of the pass: takes records (with their line's offset); `keep` is what outlives the pass (the run's data, finished). */
 interface Structure {
-  add(record: RequestRecord): void;
+  add(record: RequestRecord, offset: number): void;
   keep?: () => unknown;
 }
 
-/** The run's data as the pass makes it: the summary's figures come from the pass's summarizer, not its own. */
+/**
+ * The run's data as the pass makes it: the summary's figures come from the pass's summarizer, not
+ * its own, and a first answer is its line's offset (app/store/answer-at).
+ */
 const runCollector = () =>
   createRunCollector({
+    answerAt: answerReader(FILE!),
     summarizer: { finish: () => ({}) as Summary, repeats: () => [], latency: () => NO_VALUES },
   });
 
@@ -44,7 +49,7 @@ const STRUCTURES: Record<string, () => Structure> = {
   'run data': () => runCollector(),
   'run data, finished': () => {
     const run = runCollector();
-    return { add: (record) => run.add(record), keep: () => run.finish('bench') };
+    return { add: (record, offset) => run.add(record, offset), keep: () => run.finish('bench') };
   },
   'report rows': () => createReportInputBuilder({ latencyOf: () => NO_VALUES }),
 };
@@ -61,8 +66,8 @@ async function measureOne(name: string): Promise<void> {
   gc();
   const before = used();
   let count = 0;
-  for await (const record of readRecords(FILE!)) {
-    structure.add(record);
+  for await (const entry of readRecordEntries(FILE!)) {
+    structure.add(entry.record, entry.place.offset);
     if (++count >= RECORDS) break;
   }
   const kept = structure.keep?.();

@@ -144,7 +144,7 @@ async function readRun(
   const reviews = await readReviews(dir);
   const setOrder = await plannedSetOrder(dir);
   const quality = await qualityOfRun(dir);
-  // The question ids interned once for the pass: the summary's, the repeats' and the reports' (junit.xml, the grid).
+  // The question ids interned once for the pass: the summary's, the repeats', the run's data's and the reports' (junit.xml, the grid).
   const questionIds = createQuestionIndex();
   const summarizer = createSummarizer({
     questionIds,
@@ -190,6 +190,7 @@ async function readRun(
   const summarize = (): Summary => (summary ??= summarizer.finish());
   const run = createRunCollector({
     answerAt: answerReader(join(dir, 'results.jsonl')),
+    questionIds,
     verdicts: reviews.verdicts,
     setOrder,
     summarizer: {
