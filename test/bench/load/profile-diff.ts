@@ -45,6 +45,28 @@ function areaOf(url: string): string {
   return module ? `module ${module[1]}` : url;
 }
 
+/**
+ * The report's coarser areas. A builtin implemented in C++ (JSON.parse, JSON.stringify) has no frame
+ * of its own: its time is its caller's, so the tool's own code includes the JSON it parses and writes.
+ */
+function groupOf(area: string): string {
+  if (area === '(garbage collector)') return 'GC';
+  if (area === '(program)') return 'V8/Node native, no JS frame: (program)';
+  if (/perf\/|young-generation/.test(area)) return "GC observer (perf_hooks 'gc', runner/young-generation)";
+  if (/^(builtin write|node (stream_base_commons|net|fs|streams\/|stream))/.test(area)) return 'socket and file writes';
+  if (/^(builtin (runMicrotasks|.*Promise)|node process\/task_queues|node async_hooks)/.test(area))
+    return 'promises, microtasks';
+  if (area === 'node timers') return 'timers, immediates';
+  if (/^undici/.test(area)) return 'undici (dispatch, HTTP/1 parser, body)';
+  if (/^(builtin decode|node (encoding|buffer))/.test(area)) return 'bytes to text (TextDecoder, Buffer)';
+  if (/^floor /.test(area)) return "the floor's own code (JSON.parse, JSON.stringify inside)";
+  const own = /^chatbench (client\/wire|client|runner|records|metrics|app\/store|app|plan)\//.exec(area);
+  if (own) return `chatbench ${own[1]}/`;
+  if (area === 'builtin check') return 'chatbench records/ (the compiled fast check)';
+  if (/^builtin RegExp/.test(area)) return 'chatbench client/wire/ (regular expressions)';
+  return 'other';
+}
+
 interface Areas {
   readonly self: Map<string, number>;
   readonly owner: Map<string, number>;
@@ -137,8 +159,21 @@ function table(title: string, pick: (x: Areas) => Map<string, number>, top: numb
   ];
 }
 
+const groupCache = new WeakMap<Areas, Map<string, number>>();
+function grouped(x: Areas): Map<string, number> {
+  let groups = groupCache.get(x);
+  if (groups === undefined) {
+    groups = new Map();
+    for (const [area, us] of x.self) groups.set(groupOf(area), (groups.get(groupOf(area)) ?? 0) + us);
+    groupCache.set(x, groups);
+  }
+  return groups;
+}
+
 const out = [
   `busy µs a request (median of rounds): ${labelA} ${median(a.map((x) => x.busy)).toFixed(1)} (${a.map((x) => x.busy.toFixed(0)).join(', ')}), ${labelB} ${median(b.map((x) => x.busy)).toFixed(1)} (${b.map((x) => x.busy.toFixed(0)).join(', ')})`,
+  '',
+  ...table('self time by area group', grouped, 20),
   '',
   ...table('self time by area', (x) => x.self, 40),
   '',
