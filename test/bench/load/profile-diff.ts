@@ -52,7 +52,8 @@ function areaOf(url: string): string {
 function groupOf(area: string): string {
   if (area === '(garbage collector)') return 'GC';
   if (area === '(program)') return 'V8/Node native, no JS frame: (program)';
-  if (/perf\/|young-generation/.test(area)) return "GC observer (perf_hooks 'gc', runner/young-generation)";
+  if (/perf\/(observe|performance_entry)|young-generation/.test(area))
+    return "GC observer (perf_hooks 'gc', runner/young-generation)";
   if (/^(builtin write|node (stream_base_commons|net|fs|streams\/|stream))/.test(area)) return 'socket and file writes';
   if (/^(builtin (runMicrotasks|.*Promise)|node process\/task_queues|node async_hooks)/.test(area))
     return 'promises, microtasks';
