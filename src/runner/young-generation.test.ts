@@ -109,7 +109,7 @@ const churn = () => { for (let i = 0; i < 400000; i += 1) { keep.push({ i, s: 'x
 if (process.argv[1] === 'cap') capYoungGeneration(4);
 churn();
 const worker = new Worker('setTimeout(() => {}, 50)', { eval: true });
-if (process.argv[1] === 'cap') if (process.argv[1] !== 'held') worker.once('online', holdYoungGeneration);
+if (process.argv[1] === 'cap') worker.once('online', holdYoungGeneration);
 await new Promise((r) => worker.once('exit', r));
 process.stdout.write('--worker gone--\\n');
 churn();
