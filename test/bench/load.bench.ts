@@ -221,9 +221,7 @@ async function cpuSection(
       for (const tool of order) {
         // `chatbench-full-1-000-s-r1`: one folder per run (a scenario's name holds a slash).
         const profileAs =
-          tool === 'chatbench' || tool === 'baseline'
-            ? `${tool} ${scenario.name} r${round}`.replaceAll(/[^\w.]+/g, '-')
-            : null;
+          tool === 'autocannon' ? null : `${tool} ${scenario.name} r${round}`.replaceAll(/[^\w.]+/g, '-');
         const r =
           tool === 'baseline'
             ? await runTool(job('chatbench'), BASELINE!, profileAs)
