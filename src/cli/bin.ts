@@ -13,9 +13,7 @@ if (argv.length === 1 && argv[0] === '--version') {
   // Before the commands load (loading them alone grows the young generation to 16 MiB semi-spaces).
   // Not for the simulator, and not when the user set the semi-spaces (node --max-semi-space-size).
   const userSet = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((a) => a.includes('max-semi-space-size'));
-  // Each worker thread of the process (load's, the user's checks'), as it comes online, undoes its reset of V8's flags.
-  if (argv[0] !== 'serve' && !userSet)
-    capYoungGeneration(undefined, undefined, (hold) => process.on('worker', (worker) => worker.once('online', hold)));
+  if (argv[0] !== 'serve' && !userSet) capYoungGeneration();
   const { main } = await import('./main.js');
   const code = await main(argv, nodeIo());
   process.exitCode = pipeClosed() ? 0 : code;

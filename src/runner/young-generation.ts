@@ -11,13 +11,10 @@
  * reached): there a small young generation costs CPU and shortens no pause.
  *
  * V8's flags are the process's, and on Node 20 a worker starting up sets them back to their
- * defaults: `holdYoungGeneration` sets the factor again once a worker is online. The CLI registers
- * it for every worker of the process (`onEachWorker`, src/cli/bin.ts); the observer then stops once
- * the cap can move no more (the busy cap reached). Without that registration every scavenge re-checks
- * the flags (for a worker started elsewhere, at the cost of one more doubling), and the observer stays:
- * Node's GC entry and its delivery, and the three flag settings, cost some 10 µs a request at 1,000/s
- * (docs/benchmarks-log.md, "Session 41: CPU at 1,000/s"). A worker then stays at the young generation
- * it starts with (2 × 4 MiB under a resourceLimits of 24 MiB).
+ * defaults: `holdYoungGeneration` sets the factor again once a worker is online (the load workers
+ * call it), and every scavenge re-checks it (for a worker started elsewhere, at the cost of one
+ * more doubling). A worker then stays at the young generation it starts with (2 × 4 MiB under a
+ * resourceLimits of 24 MiB).
  *
  * Scavenges run on the collecting thread alone (`--no-parallel-scavenge`, set the same way and held
  * with the cap). A parallel scavenge splits its work with V8's helper threads and the thread waits
@@ -95,25 +92,17 @@ const setMeasuringFlags = () => {
 /**
  * Lets the main isolate's semi-spaces grow to `mb` MiB, then no further, scavenges run on the
  * collecting thread alone, and the memory reducer waits past any run. Call it first thing in the process (loading the commands alone grows
- * them to 16 MiB). Idempotent. `onEachWorker` registers its argument to run as each worker thread of
- * the process comes online (the CLI: the process's 'worker' event); given it, the flags are set again
- * only then, not after every scavenge, and the observer stops once the cap is final.
+ * them to 16 MiB). Idempotent.
  */
-export function capYoungGeneration(
-  mb: number = MAIN_SEMI_SPACE_MB,
-  busyMb: number = BUSY_SEMI_SPACE_MB,
-  onEachWorker?: (hold: () => void) => void,
-): void {
+export function capYoungGeneration(mb: number = MAIN_SEMI_SPACE_MB, busyMb: number = BUSY_SEMI_SPACE_MB): void {
   if (state !== 'off') return;
   state = 'growing';
   capMb = mb;
   setMeasuringFlags();
-  onEachWorker?.(holdYoungGeneration);
-  const workersHeld = onEachWorker !== undefined;
   const raise = createRaise(mb, busyMb);
   // After each scavenge (the only time V8 grows the space): cap once reached, then hold it.
   const observer = new PerformanceObserver((list) => {
-    if (!workersHeld) setMeasuringFlags();
+    setMeasuringFlags();
     if (raise(list.getEntries(), sendingSince)) {
       capMb = busyMb;
       state = 'growing';
@@ -121,11 +110,8 @@ export function capYoungGeneration(
       return;
     }
     if (state === 'growing' && semiSpaceBytes() < capMb * MIB) return;
-    if (state === 'capped' && workersHeld) return;
     state = 'capped';
     freeze();
-    // Nothing left to watch: no raise to come, and the workers' resets are undone as they come online.
-    if (workersHeld && capMb >= busyMb) observer.disconnect();
   });
   observer.observe({ entryTypes: ['gc'] });
   if (semiSpaceBytes() >= mb * MIB) {

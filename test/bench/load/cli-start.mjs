@@ -18,8 +18,4 @@ const root = process.env.CHATBENCH_TOOL_ROOT;
 if (root === undefined) throw new Error('cli-start.mjs: CHATBENCH_TOOL_ROOT is not set');
 const { capYoungGeneration } = await import(pathToFileURL(join(root, 'dist', 'runner', 'young-generation.js')).href);
 const mb = (name) => (process.env[name] === undefined ? undefined : Number(process.env[name]));
-// As bin.ts: each worker thread, as it comes online, undoes its reset of V8's flags (a baseline
-// built before session 41 takes two arguments and ignores the third).
-capYoungGeneration(mb('CHATBENCH_MAIN_SEMI_SPACE_MB'), mb('CHATBENCH_BUSY_SEMI_SPACE_MB'), (hold) =>
-  process.on('worker', (worker) => worker.once('online', hold)),
-);
+capYoungGeneration(mb('CHATBENCH_MAIN_SEMI_SPACE_MB'), mb('CHATBENCH_BUSY_SEMI_SPACE_MB'));
