@@ -10,19 +10,7 @@
  * undici's `onComplete` on the stack), cut to 0.3..0.95 as profile-summary.ts does. A profile samples
  * wall time: compare tools profiled in the same rounds.
  */
-import { readFileSync } from 'node:fs';
-
-interface ProfileNode {
-  readonly id: number;
-  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
-  readonly children?: readonly number[];
-}
-interface CpuProfile {
-  readonly nodes: readonly ProfileNode[];
-  readonly startTime: number;
-  readonly samples: readonly number[];
-  readonly timeDeltas: readonly number[];
-}
+import { readCpuProfile } from './cpu-profile.js';
 
 const FROM = 0.3;
 const TO = 0.95;
@@ -75,29 +63,8 @@ interface Areas {
 }
 
 function areasOf(file: string, requestsSent: number): Areas {
-  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parentOf = new Map<number, number>();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id);
-  const stackOf = (id: number): ProfileNode[] => {
-    const stack: ProfileNode[] = [];
-    for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) stack.push(byId.get(at)!);
-    return stack;
-  };
-  const times: number[] = [];
-  let clock = profile.startTime;
-  for (const delta of profile.timeDeltas) times.push((clock += delta));
-  let first = Infinity;
-  let last = -Infinity;
-  profile.samples.forEach((id, i) => {
-    if (stackOf(id).some((n) => n.callFrame.functionName === 'onComplete')) {
-      first = Math.min(first, times[i]!);
-      last = Math.max(last, times[i]!);
-    }
-  });
-  if (first > last) throw new Error(`${file}: no sample ends an answer`);
-  const start = first + (last - first) * FROM;
-  const end = first + (last - first) * TO;
+  const { profile, times, stackOf, window } = readCpuProfile(file);
+  const { start, end } = window('onComplete', FROM, TO);
   const requests = requestsSent * (TO - FROM);
   const self = new Map<string, number>();
   const owner = new Map<string, number>();

@@ -9,19 +9,7 @@
  * wall time: on a loaded machine a thread taken off the CPU is counted where it stood, so compare
  * two builds by profiles taken in the same rounds (load.bench.ts alternates them).
  */
-import { readFileSync } from 'node:fs';
-
-interface ProfileNode {
-  readonly id: number;
-  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
-  readonly children?: readonly number[];
-}
-interface CpuProfile {
-  readonly nodes: readonly ProfileNode[];
-  readonly startTime: number;
-  readonly samples: readonly number[];
-  readonly timeDeltas: readonly number[];
-}
+import { readCpuProfile, type ProfileNode } from './cpu-profile.js';
 
 /** The functions whose inclusive time is printed: the full-mode path from the send to the exchange. */
 const FOCUS = [
@@ -48,34 +36,13 @@ const FOCUS_SELF = ['start', 'isoTime', 'armSilence', 'addLinks'];
 const [file, requestsArg, fromArg = '0.3', toArg = '0.95'] = process.argv.slice(2);
 if (file === undefined || requestsArg === undefined)
   throw new Error('usage: profile-summary.ts PROFILE REQUESTS [FROM TO]');
-const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
-const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-const parentOf = new Map<number, number>();
-for (const n of profile.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id);
+const { profile, times, stackOf, window } = readCpuProfile(file);
 const nameOf = (n: ProfileNode) => n.callFrame.functionName || '(anonymous)';
 const placeOf = (n: ProfileNode) =>
   `${nameOf(n)} ${n.callFrame.url.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber + 1}`;
-const stackOf = (id: number): ProfileNode[] => {
-  const stack: ProfileNode[] = [];
-  for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) stack.push(byId.get(at)!);
-  return stack;
-};
-
-const times: number[] = [];
-let clock = profile.startTime;
-for (const delta of profile.timeDeltas) times.push((clock += delta));
-let first = Infinity;
-let last = -Infinity;
-profile.samples.forEach((id, i) => {
-  if (stackOf(id).some((n) => nameOf(n) === 'onResponseEnd')) {
-    first = Math.min(first, times[i]!);
-    last = Math.max(last, times[i]!);
-  }
-});
-if (first > last) throw new Error(`${file}: no sample ends an answer (not chatbench's main thread?)`);
 const [from, to] = [Number(fromArg), Number(toArg)];
-const start = first + (last - first) * from;
-const end = first + (last - first) * to;
+// onResponseEnd: chatbench's own end of an answer (the floor has none).
+const { start, end } = window('onResponseEnd', from, to);
 const requests = Number(requestsArg) * (to - from);
 
 const self = new Map<string, number>();
