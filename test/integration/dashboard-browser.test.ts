@@ -11,13 +11,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { spawnCli, waitFor } from '../helpers/spawn-cli.js';
+import { hasChromium, sharedBrowser, warnWithoutChromium } from '../helpers/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`dashboard-browser: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
+warnWithoutChromium('dashboard-browser');
 const ROOT = join(import.meta.dirname, '..', '..');
 
 describe.skipIf(!hasChromium)('the live dashboard in headless chromium', () => {
@@ -31,14 +30,10 @@ describe.skipIf(!hasChromium)('the live dashboard in headless chromium', () => {
       'dist/viewer/dashboard.js: run `npm run build`',
     ).toBe(true);
     dir = mkdtempSync(join(tmpdir(), 'chatbench-dashboard-'));
-    launching = chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
+    launching = sharedBrowser();
     launching.catch(() => {}); // a failed launch fails the test that awaits it, not the process
   });
   afterAll(async () => {
-    await (await launching?.catch(() => undefined))?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

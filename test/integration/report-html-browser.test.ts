@@ -4,32 +4,27 @@
  * Also parses junit.xml with the browser's XML parser, the strictest one at hand.
  * Skipped, saying why, where /usr/bin/chromium is absent (`.ci/run` installs it with apt-get).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderJunitXml } from '../../src/reports/junit-xml.js';
 import { renderReportHtml } from '../../src/reports/html/report-html.js';
 import { fixtureInput } from '../fixtures/reports/fixture.js';
+import { hasChromium, sharedBrowser, warnWithoutChromium } from '../helpers/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`report-html-browser: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
+warnWithoutChromium('report-html-browser');
 
 describe.skipIf(!hasChromium)('report.html in headless chromium', () => {
   let browser: Browser;
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'chatbench-html-'));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
+    browser = await sharedBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

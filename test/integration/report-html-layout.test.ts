@@ -3,14 +3,14 @@
  * computes, not on pixels: every cell of the comparison inside the viewport, no box that scrolls
  * and so hides table rows, no chart text outside its SVG's viewBox, the verdict above the fold and
  * the worst questions those of report.md, in its order. The report is a real one: a small eval of
- * three sets (one of two models) against the in-process simulator. One chromium launch for the
- * file, one page load per width. Skipped, saying why, where /usr/bin/chromium is absent.
+ * three sets (one of two models) against the in-process simulator. The process's one chromium
+ * (test/helpers/browser), one page load per width. Skipped, saying why, where /usr/bin/chromium is absent.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { renderReportHtml } from '../../src/reports/html/report-html.js';
@@ -18,10 +18,9 @@ import { loadCorpus, startSimulator, type RunningSimulator } from '../../src/sim
 import { createFakeIo } from '../helpers/fake-io.js';
 import { TOKENS } from '../helpers/start-sim.js';
 import { fixtureInput } from '../fixtures/reports/fixture.js';
+import { hasChromium, sharedBrowser, warnWithoutChromium } from '../helpers/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`report-html-layout: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
+warnWithoutChromium('report-html-layout');
 
 const SETS = {
   sets: [
@@ -113,10 +112,7 @@ describe.skipIf(!hasChromium)('report.html at 1,400 and 800 px in headless chrom
   let md: string;
   beforeAll(async () => {
     // Chromium starts while the eval runs (each takes about a second).
-    const launching = chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
+    const launching = sharedBrowser();
     launching.catch(() => {}); // a failed launch fails below, when awaited
     dir = mkdtempSync(join(tmpdir(), 'chatbench-layout-'));
     sim = await startSimulator({ corpus: await loadCorpus(), config: { chat: { time_scale: 0.005 } } });
@@ -144,7 +140,6 @@ describe.skipIf(!hasChromium)('report.html at 1,400 and 800 px in headless chrom
     md = readFileSync(join(dir, 'run', 'report.md'), 'utf8');
   }, 30_000);
   afterAll(async () => {
-    await browser?.close();
     await sim?.close();
     rmSync(dir, { recursive: true, force: true });
   });

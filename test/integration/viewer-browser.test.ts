@@ -1,16 +1,16 @@
 /**
- * The viewer in a real browser (Debian's chromium through playwright-core), one launch for the
- * file: served by `chatbench view` it loads with no console error and no request off loopback,
+ * The viewer in a real browser (Debian's chromium through playwright-core, the process's one
+ * launch: test/helpers/browser): served by `chatbench view` it loads with no console error and no request off loopback,
  * filters, searches, opens a question, follows a citation and saves a review that compare's reader
  * then counts in human_pass_rate; at 1,400 and 800 px no answer pane overflows. Then viewer.html
  * from a file URL: the same app, read-only, requesting nothing but its own file.
  * Skipped, saying why, where /usr/bin/chromium is absent.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRun } from '../../src/app/eval/compare-runs.js';
 import { renderReports } from '../../src/app/eval/render-reports.js';
@@ -20,10 +20,9 @@ import { readViewerBundle } from '../../src/viewer/assets.js';
 import { decide } from '../../src/verdict/index.js';
 import { startViewerServer, type ViewerServer } from '../../src/viewer/server.js';
 import { buildTestBundle, writeViewRun } from '../helpers/view-run.js';
+import { hasChromium, sharedBrowser, warnWithoutChromium } from '../helpers/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`viewer-browser: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
+warnWithoutChromium('viewer-browser');
 
 /** Console errors and warnings, page errors, and every request the page made. */
 function watch(page: Page): { problems: string[]; requests: string[] } {
@@ -75,13 +74,9 @@ describe.skipIf(!hasChromium)('the viewer in headless chromium', () => {
       resamples: 200,
     });
     server = await startViewerServer({ source, bundle: await readViewerBundle(bundleDir) });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
+    browser = await sharedBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
     await server?.close();
     rmSync(root, { recursive: true, force: true });
   });

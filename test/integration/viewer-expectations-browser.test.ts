@@ -1,15 +1,14 @@
 /**
- * Issue 27 §3 in a real browser (Debian's chromium through playwright-core, one launch for the
- * file): on a run that `chatbench draft-expectations` has drafted, the question page's "Expected
+ * Issue 27 §3 in a real browser (Debian's chromium through playwright-core, the
+ * process's one launch: test/helpers/browser): on a run that `chatbench draft-expectations` has drafted, the question page's "Expected
  * documents" panel rejects the proposed candidate and accepts another, the decisions survive a reload, and
  * the exported CSV is a dataset `validate` accepts, expecting the accepted document. Skipped,
  * saying why, where /usr/bin/chromium is absent.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openViewRuns } from '../../src/app/shared/view-runs.js';
 import { main } from '../../src/cli/main.js';
@@ -18,11 +17,9 @@ import { startViewerServer } from '../../src/viewer/server.js';
 import { draftedRun } from '../helpers/expectations-run.js';
 import { createFakeIo } from '../helpers/fake-io.js';
 import { buildTestBundle } from '../helpers/view-run.js';
+import { hasChromium, sharedBrowser, warnWithoutChromium } from '../helpers/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium)
-  console.warn(`viewer-expectations-browser: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
+warnWithoutChromium('viewer-expectations-browser');
 
 async function cli(root: string, args: string[]) {
   const fake = createFakeIo({ cwd: root });
@@ -42,12 +39,8 @@ describe.skipIf(!hasChromium)('the viewer in headless chromium: expected documen
       );
       const source = await openViewRuns({ runs: ['run'], cwd: root, reviewer: 'ann', version: 'test', resamples: 200 });
       const server = await startViewerServer({ source, bundle: await readViewerBundle(await buildTestBundle()) });
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      });
+      const page = await (await sharedBrowser()).newPage();
       try {
-        const page = await browser.newPage();
         await page.goto(`${server.url}#/q/pto`);
         const row = (id: string) => page.locator(`section.expectations tr[data-document="${id}"]`);
         const button = (id: string, name: 'Accept' | 'Reject') => row(id).getByRole('button', { name });
@@ -83,7 +76,7 @@ describe.skipIf(!hasChromium)('the viewer in headless chromium: expected documen
           stderr: '',
         });
       } finally {
-        await browser.close();
+        await page.close();
         await server.close();
         rmSync(root, { recursive: true, force: true });
       }

@@ -1,24 +1,23 @@
 /**
  * The viewer reads at a glance (issue 27, item 7), in a real browser (Debian's chromium through
- * playwright-core, one launch and one page for the file): the judge's verdicts one line per figure
+ * playwright-core, the process's one launch, one page for the file): the judge's verdicts one line per figure
  * with the reason behind a disclosure, not a key/value dump; a reviewed answer marked unlike a
  * passed one (another glyph, another colour, its own accessible label); filters that leave no
  * question say so, and one button brings every question back.
  * Skipped, saying why, where /usr/bin/chromium is absent.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openViewRuns } from '../../src/app/shared/view-runs.js';
 import { readViewerBundle } from '../../src/viewer/assets.js';
 import { startViewerServer, type ViewerServer } from '../../src/viewer/server.js';
 import { buildTestBundle, VIEW_JUDGEMENT, writeViewRun } from '../helpers/view-run.js';
+import { hasChromium, sharedBrowser, warnWithoutChromium } from '../helpers/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`viewer-read-browser: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
+warnWithoutChromium('viewer-read-browser');
 
 const REASON = VIEW_JUDGEMENT.verdicts.correctness.reason;
 
@@ -40,10 +39,7 @@ describe.skipIf(!hasChromium)('the viewer reads at a glance, in headless chromiu
       resamples: 200,
     });
     server = await startViewerServer({ source, bundle: await readViewerBundle(bundleDir) });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
+    browser = await sharedBrowser();
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.on('console', (m) => {
       if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
@@ -51,7 +47,7 @@ describe.skipIf(!hasChromium)('the viewer reads at a glance, in headless chromiu
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   }, 30_000);
   afterAll(async () => {
-    await browser?.close();
+    await page?.close();
     await server?.close();
     rmSync(root, { recursive: true, force: true });
   });

@@ -1,15 +1,14 @@
 /**
- * Issue 27 §6 in a real browser (Debian's chromium through playwright-core, one launch for the
- * file): the viewer's overview shows the ITL (`answer_gap_ms`, pooled) per set next to the token
+ * Issue 27 §6 in a real browser (Debian's chromium through playwright-core, the
+ * process's one launch: test/helpers/browser): the viewer's overview shows the ITL (`answer_gap_ms`, pooled) per set next to the token
  * figures, and a question's page each answer's output tokens, tokens/s, TPOT and its own ITL.
  * The "Tokens per set" block and each pane's set line print the figures of the run's
  * summary.json (as `chatbench report` writes it), digit for digit.
  * Skipped, saying why, where /usr/bin/chromium is absent.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openViewRuns } from '../../src/app/shared/view-runs.js';
 import { main } from '../../src/cli/main.js';
@@ -20,10 +19,9 @@ import { readViewerBundle } from '../../src/viewer/assets.js';
 import { startViewerServer } from '../../src/viewer/server.js';
 import { createFakeIo } from '../helpers/fake-io.js';
 import { buildTestBundle } from '../helpers/view-run.js';
+import { hasChromium, sharedBrowser, warnWithoutChromium } from '../helpers/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`viewer-tokens-browser: skipped, ${CHROMIUM} is absent (apt-get install chromium)`);
+warnWithoutChromium('viewer-tokens-browser');
 
 describe.skipIf(!hasChromium)('the viewer in headless chromium: token figures and ITL', () => {
   it('shows the pooled ITL per set and each answer its own', { timeout: 30_000 }, async () => {
@@ -61,12 +59,8 @@ describe.skipIf(!hasChromium)('the viewer in headless chromium: token figures an
     ];
     const source = await openViewRuns({ runs: ['run'], cwd: root, reviewer: 'ann', version: 'test', resamples: 200 });
     const server = await startViewerServer({ source, bundle: await readViewerBundle(await buildTestBundle()) });
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
+    const page = await (await sharedBrowser()).newPage();
     try {
-      const page = await browser.newPage();
       await page.goto(`${server.url}#/overview?all=1`);
       const p50 = page.locator('tr[data-figure="answer_gap_ms.p50"] td');
       await p50.first().waitFor({ timeout: 10_000 });
@@ -92,7 +86,7 @@ describe.skipIf(!hasChromium)('the viewer in headless chromium: token figures an
         `set: median ${t} tokens, ${r} tokens/s · TPOT p50 ${tp} · ITL p50 ${i50}, p99 ${i99}`,
       );
     } finally {
-      await browser.close();
+      await page.close();
       await server.close();
       rmSync(root, { recursive: true, force: true });
     }
