@@ -5,29 +5,17 @@
 // "N passed, N failed[, N skipped]" read from vitest's own JSON results, never counted by hand.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { setPriority, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Buffer } from 'node:buffer';
 
 const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit', shell: false }).status ?? 1;
 const bin = (name) => join('node_modules', '.bin', name);
 
-/**
- * The static checks run at the lowest CPU priority (nice 19), so they take what vitest leaves idle
- * (its waits on sockets, timers and the browser) instead of its CPU: the suite is CPU-bound on two
- * cores and the checks' ~25 CPU s, warm, competed with it (npm test 168.6 -> 162.9 s quiet, session 42).
- */
-const CHECKS_NICE = 19;
-
 /** Runs a check with its output held back, so checks run side by side print one after another. */
 function check(name, cmd, args) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], shell: false });
-    try {
-      if (child.pid !== undefined) setPriority(child.pid, CHECKS_NICE);
-    } catch {
-      // Gone already (its 'close' reports how), or a system that refuses: it runs at the usual priority.
-    }
     const output = [];
     child.stdout.on('data', (chunk) => output.push(chunk));
     child.stderr.on('data', (chunk) => output.push(chunk));
@@ -50,12 +38,11 @@ const failures = [];
 // dist/ first: the tests spawn the compiled CLI (nothing is compiled when it is up to date).
 if (run(process.execPath, [join('scripts', 'build-cli.mjs')]) !== 0) failures.push('build (dist/)');
 // The static checks run beside the suite, their output held back and printed after it: much of the
-// suite waits on real sockets and timers, and the checks fill those waits (at nice 19, CHECKS_NICE).
+// suite waits on real sockets and timers, and the checks fill those waits instead of adding ~25 s.
 // The type checks, lint and format keep their tools' own caches under node_modules/.cache/chatbench
 // (what each found of each file, keyed by the file's content and the tool's config), so a second run
-// checks only what changed: together ~56 CPU s cold, ~10 warm (session 33; session 42 read 25 warm,
-// tsc parsing its ~1,800 files and dependency-cruiser most of it), on a 2-core machine where the
-// suite is CPU-bound. (depcruise's cache saved nothing measurable: it runs without one.)
+// checks only what changed: together ~56 CPU s cold, ~10 warm, on a 2-core machine where the suite
+// is CPU-bound. (depcruise's cache saved nothing measurable: it runs without one.)
 // A fresh clone (CI) fills them on its first run; `rm -rf node_modules/.cache` empties them.
 const cache = join('node_modules', '.cache', 'chatbench');
 const tscCache = (name) => ['--incremental', '--tsBuildInfoFile', join(cache, `${name}.tsbuildinfo`)];
