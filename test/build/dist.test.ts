@@ -95,7 +95,7 @@ describe('the compiled CLI end to end', () => {
       [join(ROOT, 'bin', 'chatbench.js'), 'eval', '--sim', '--dataset', 'q.csv', '--out', 'run', '--json'],
       {
         cwd: dir,
-        env: { PATH: process.env['PATH'] ?? '', HOME: dir, CHATBENCH_TEST_SPEEDUP: '200' },
+        env: { PATH: process.env['PATH'] ?? '', HOME: dir, TMPDIR: tmpdir(), CHATBENCH_TEST_SPEEDUP: '200' },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
@@ -116,7 +116,7 @@ describe('the layering of a spawned process', () => {
   it('takes options from the environment as a user sets them', async () => {
     const child = spawn(process.execPath, [join(ROOT, 'bin', 'chatbench.js'), 'validate', '--json'], {
       cwd: ROOT,
-      env: { PATH: process.env['PATH'] ?? '', CHATBENCH_DATASET: 'datasets/sample.csv' },
+      env: { PATH: process.env['PATH'] ?? '', TMPDIR: tmpdir(), CHATBENCH_DATASET: 'datasets/sample.csv' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
 
@@ -30,7 +31,13 @@ export function spawnCli(
   const started = performance.now();
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'chatbench.js'), ...args], {
     cwd: ROOT,
-    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', CHATBENCH_HISTORY: 'false', ...env },
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      HOME: process.env['HOME'] ?? '',
+      TMPDIR: tmpdir(), // the run's (test/global-setup.mjs), removed when it ends
+      CHATBENCH_HISTORY: 'false',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const out: Buffer[] = [];
