@@ -117,23 +117,28 @@ describe('curl examples paste as printed', () => {
   /** The `curl` commands of `text` (continuations joined). */
   const curls = (text: string) => joinContinuations(text.split('\n')).filter((line) => line.startsWith('curl '));
 
-  it.skipIf(!curlAvailable)('serve --help and the manual: each answers with what it describes', async () => {
-    const fake = createFakeIo({ env: {} });
-    expect(await main(['serve', '--help'], fake.io)).toBe(0);
-    const help = fake.stdout();
-    for (const line of help.split('\n')) expect(line.length, line).toBeLessThanOrEqual(100);
-    const manual = MANUAL.map((page) => readFileSync(join(ROOT, page), 'utf8')).join('\n');
-    const commands = [...curls(help), ...curls(manual)];
-    expect(commands.length).toBeGreaterThanOrEqual(9);
-    for (const command of commands) {
-      // Not spawnSync: the simulator answering curl runs in this process.
-      const result = await promisify(execFile)('bash', ['-c', command], {
-        env: { PATH: process.env.PATH ?? '', B: examplesWorld().sim.baseUrl, T: TOKEN },
-        encoding: 'utf8',
-        timeout: 30_000,
-      });
-      expect(result.stdout, command).not.toBe('');
-      expect(result.stdout, command).not.toMatch(/"detail"|Not Found|Unauthorized/i);
-    }
-  });
+  it.skipIf(!curlAvailable)(
+    'serve --help and the manual: each answers with what it describes',
+    async () => {
+      const fake = createFakeIo({ env: {} });
+      expect(await main(['serve', '--help'], fake.io)).toBe(0);
+      const help = fake.stdout();
+      for (const line of help.split('\n')) expect(line.length, line).toBeLessThanOrEqual(100);
+      const manual = MANUAL.map((page) => readFileSync(join(ROOT, page), 'utf8')).join('\n');
+      const commands = [...curls(help), ...curls(manual)];
+      expect(commands.length).toBeGreaterThanOrEqual(9);
+      for (const command of commands) {
+        // Not spawnSync: the simulator answering curl runs in this process.
+        const result = await promisify(execFile)('bash', ['-c', command], {
+          env: { PATH: process.env.PATH ?? '', B: examplesWorld().sim.baseUrl, T: TOKEN },
+          encoding: 'utf8',
+          timeout: 30_000,
+        });
+        expect(result.stdout, command).not.toBe('');
+        expect(result.stdout, command).not.toMatch(/"detail"|Not Found|Unauthorized/i);
+      }
+      // A bound against a hang: a dozen bash + curl processes took over 60 s at a load average of 18.
+    },
+    240_000,
+  );
 });
