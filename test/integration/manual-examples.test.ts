@@ -128,8 +128,10 @@ describe('curl examples paste as printed', () => {
       const commands = [...curls(help), ...curls(manual)];
       expect(commands.length).toBeGreaterThanOrEqual(9);
       for (const command of commands) {
-        // Not spawnSync: the simulator answering curl runs in this process.
-        const result = await promisify(execFile)('bash', ['-c', command], {
+        // Not spawnSync: the simulator answering curl runs in this process. --norc: with its stdin a
+        // socket (execFile's) and no SHLVL, bash takes itself for one started by sshd and reads
+        // ~/.bashrc, a machine's own (this one's ran `pyenv init`, 0.55 s a command: 15 s quiet).
+        const result = await promisify(execFile)('bash', ['--norc', '-c', command], {
           env: { PATH: process.env.PATH ?? '', B: examplesWorld().sim.baseUrl, T: TOKEN },
           encoding: 'utf8',
           timeout: 30_000,
@@ -137,7 +139,7 @@ describe('curl examples paste as printed', () => {
         expect(result.stdout, command).not.toBe('');
         expect(result.stdout, command).not.toMatch(/"detail"|Not Found|Unauthorized/i);
       }
-      // A bound against a hang: a dozen bash + curl processes took over 60 s at a load average of 18.
+      // A bound against a hang: with ~/.bashrc read, a dozen commands took over 60 s at load average 8.
     },
     240_000,
   );
