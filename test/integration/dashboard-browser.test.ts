@@ -11,7 +11,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { spawnCli, waitFor } from '../helpers/spawn-cli.js';
 import { hasChromium, sharedBrowser, warnWithoutChromium } from '../helpers/browser.js';
