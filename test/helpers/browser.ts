@@ -26,7 +26,8 @@ let launching: Promise<Browser> | undefined;
 
 /**
  * The process's chromium: launched at the first call (start it early, e.g. in a beforeAll, and await
- * it where it is needed); launched again if it failed or has gone since.
+ * it where it is needed); launched again if it failed or has gone since. A failed launch is handled
+ * here, so it fails the test that awaits it, never the process as an unhandled rejection.
  */
 export function sharedBrowser(): Promise<Browser> {
   if (launching === undefined) {

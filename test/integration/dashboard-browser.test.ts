@@ -31,7 +31,6 @@ describe.skipIf(!hasChromium)('the live dashboard in headless chromium', () => {
     ).toBe(true);
     dir = mkdtempSync(join(tmpdir(), 'chatbench-dashboard-'));
     launching = sharedBrowser();
-    launching.catch(() => {}); // a failed launch fails the test that awaits it, not the process
   });
   afterAll(async () => {
     rmSync(dir, { recursive: true, force: true });

@@ -113,7 +113,6 @@ describe.skipIf(!hasChromium)('report.html at 1,400 and 800 px in headless chrom
   beforeAll(async () => {
     // Chromium starts while the eval runs (each takes about a second).
     const launching = sharedBrowser();
-    launching.catch(() => {}); // a failed launch fails below, when awaited
     dir = mkdtempSync(join(tmpdir(), 'chatbench-layout-'));
     sim = await startSimulator({ corpus: await loadCorpus(), config: { chat: { time_scale: 0.005 } } });
     const sample = readFileSync(join(import.meta.dirname, '../../datasets/sample.csv'), 'utf8').split('\n');
