@@ -22,10 +22,21 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { prepareLoad, runLoad, LoadSpecSchema, type LoadSpec, type PreparedLoad } from '../../src/app/load/run-load.js';
-import { percentile } from '../../src/metrics/stats.js';
+import type { LoadSpec, PreparedLoad } from '../../src/app/load/run-load.js';
 import type { Mode } from '../../src/records/record.js';
-import { startSimProcess, type SimProcess } from './load/sim-process.js';
+import { capYoungGeneration } from '../../src/runner/young-generation.js';
+import type { SimProcess } from './load/sim-process.js';
+
+// The generator runs in this process: it starts as `chatbench load` does (src/cli/bin.ts), its young
+// generation capped before the use-case's modules load (loading them alone grows the semi-spaces to
+// 16 MiB), with the runner's own copy of the module (src/ through tsx), so that its noteSending()
+// raises the cap at a busy rate as in the CLI. Without it the stream-count table measured V8's
+// defaults, which the CLI does not keep: at 5,000 streams 267 parallel scavenges of ~10 ms (max 37
+// ms) on the measuring thread (docs/benchmarks-log.md, "Session 43").
+capYoungGeneration();
+const { prepareLoad, runLoad, LoadSpecSchema } = await import('../../src/app/load/run-load.js');
+const { percentile } = await import('../../src/metrics/stats.js');
+const { startSimProcess } = await import('./load/sim-process.js');
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TOKEN = 'onyx_pat_chatbench_demo';
