@@ -262,6 +262,30 @@ describe('figures of the answer', () => {
       answer_deltas: 2,
     });
   });
+  it('fills the cap exactly: the UTF-8 bytes of each delta are counted, not an upper bound of them', () => {
+    const deltas = Array.from({ length: 11 }, (_, i) => `${String(i).padStart(2, '0')}${'x'.repeat(8)}`);
+    const f = fold(
+      [
+        '{"user_message_id": 1, "reserved_assistant_message_id": 2}',
+        ...deltas.map((d) => pk(`{"type": "message_delta", "content": "${d}"}`)),
+        pk('{"type": "stop", "stop_reason": null}'),
+      ],
+      { maxAnswerBytes: 100 },
+    );
+    // Ten 10-byte deltas fit a 100-byte cap; the eleventh does not (3 bytes a character counted before: 40 kept).
+    expect(f).toMatchObject({ answer: deltas.slice(0, 10).join(''), answer_truncated: true, answer_chars: 110 });
+  });
+  it('keeps a long answer of every width whole, and every gap, past the first buffers', () => {
+    const pieces = Array.from({ length: 300 }, (_, i) => ['ab', 'é', '漢字', '😀', ' '][i % 5]!);
+    const f = fold([
+      '{"user_message_id": 1, "reserved_assistant_message_id": 2}',
+      ...pieces.map((p) => pk(`{"type": "message_delta", "content": ${JSON.stringify(p)}}`)),
+      pk('{"type": "stop", "stop_reason": null}'),
+    ]);
+    expect(f.answer).toBe(pieces.join(''));
+    expect(f).toMatchObject({ answer_truncated: false, answer_deltas: 300 });
+    expect(f.answer_gaps_ms).toEqual(Array.from({ length: 299 }, () => 1));
+  });
   it('deep-research packets are known: the plan and the reports are not the answer', () => {
     const f = fold([
       '{"user_message_id": 1, "reserved_assistant_message_id": 2}',

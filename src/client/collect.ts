@@ -99,7 +99,12 @@ interface ModelState {
   tainted: boolean;
   firstPart: number | undefined;
   firstAnswer: number | undefined;
-  lastAnswer: number | undefined;
+  /**
+   * The last answer delta's time; read only once answerDeltas > 0. A number from the start, never
+   * undefined: V8 then keeps the field's double in place, where a field that held undefined boxes
+   * each new time in an object of its own, which outlives the young generation (one a part).
+   */
+  lastAnswer: number;
   firstCitation: number | undefined;
   end: number | undefined;
   firstPacket: Record<string, number>;
@@ -109,13 +114,16 @@ interface ModelState {
   /** The type of the model's last packet and whether firstPacket holds it (see the collector's lastType). */
   lastType: string | undefined;
   lastNoted: boolean;
-  gaps: number[];
+  /** The first gapCount gaps between answer deltas, ms: doubles off the heap (see keepAnswer). */
+  gaps: Float64Array;
+  gapCount: number;
   parts: number;
   answerDeltas: number;
   /** Code points of every non-empty delta, kept or not. */
   answerChars: number;
   firstDeltaChars: number;
-  answer: string[];
+  /** The answer kept so far as UTF-8, its first answerBytes bytes (see keepAnswer). */
+  answer: Buffer;
   answerBytes: number;
   answerTruncated: boolean;
   citations: Citation[];
@@ -242,7 +250,7 @@ export function createCollector(options: CollectorOptions): Collector {
     }
     if (!model.lastNoted) model.otherPackets++;
     if (model.outcome !== undefined) return; // after its stop or error: counted, nothing more
-    foldObj(model, obj, part.placement, t, maxAnswerBytes);
+    foldObj(model, obj, part.placement, t, maxAnswerBytes, keepDocuments);
   }
 
   return {
@@ -404,7 +412,7 @@ function newModel(index: number): ModelState {
     tainted: false,
     firstPart: undefined,
     firstAnswer: undefined,
-    lastAnswer: undefined,
+    lastAnswer: 0,
     firstCitation: undefined,
     end: undefined,
     firstPacket: {},
@@ -412,12 +420,13 @@ function newModel(index: number): ModelState {
     otherPackets: 0,
     lastType: undefined,
     lastNoted: true,
-    gaps: [],
+    gaps: NO_GAPS,
+    gapCount: 0,
     parts: 0,
     answerDeltas: 0,
     answerChars: 0,
     firstDeltaChars: 0,
-    answer: [],
+    answer: NO_BYTES,
     answerBytes: 0,
     answerTruncated: false,
     citations: [],
@@ -457,7 +466,10 @@ function rememberLinks(m: ModelState, docs: readonly Doc[] | null | undefined): 
 /** One piece of answer text (a `message_delta`, or a `pydantic_ai` text part): empty pieces count nothing. */
 function answerText(m: ModelState, content: string, t: number, maxAnswerBytes: number): void {
   if (content === '') return;
-  if (m.lastAnswer !== undefined && m.gaps.length < RECORD_BOUNDS.gaps) m.gaps.push(t - m.lastAnswer);
+  if (m.answerDeltas > 0 && m.gapCount < RECORD_BOUNDS.gaps) {
+    if (m.gapCount === m.gaps.length) m.gaps = grownGaps(m.gaps);
+    m.gaps[m.gapCount++] = t - m.lastAnswer;
+  }
   m.firstAnswer ??= t;
   m.lastAnswer = t;
   m.answerDeltas++;
@@ -473,6 +485,7 @@ function foldObj(
   placement: { sub_turn_index?: number | null | undefined },
   t: number,
   maxAnswerBytes: number,
+  keepDocuments: boolean,
 ): void {
   switch (obj.type as string) {
     case 'message_delta':
@@ -499,7 +512,10 @@ function foldObj(
       };
       if (start.final_documents != null) {
         m.topDocumentIds = start.final_documents.map((d) => d.document_id);
-        m.topDocuments = start.final_documents;
+        // Only when the record keeps them: the parsed documents held until the answer ends outlive
+        // the young generation (~7 KB a request promoted, then marked and compacted; thousands of
+        // load streams, docs/benchmarks-log.md "Session 44"), where a load run's record drops them.
+        if (keepDocuments) m.topDocuments = start.final_documents;
         rememberLinks(m, start.final_documents);
       }
       if (start.pre_answer_processing_seconds != null) m.preAnswerSeconds = start.pre_answer_processing_seconds;
@@ -536,29 +552,48 @@ function useTool(m: ModelState, tool: string | undefined): void {
   if (!m.tools.includes(name)) m.tools.push(name);
 }
 
-const utf8 = new TextEncoder();
+/**
+ * An answer's text and gaps are kept off the JS heap, in bytes a stream appends to. As strings and
+ * numbers in arrays, every delta left objects that lived as long as the answer: each outlived the
+ * young generation and was copied by two scavenges, then marked by full collections — with
+ * thousands of streams in flight, most of what a scavenge copied and the pauses it made
+ * (docs/benchmarks-log.md, "Session 44"). A delta now leaves nothing behind: its text is written
+ * into the answer's buffer, which doubles (a few times an answer) up to the cap.
+ */
+const NO_BYTES = Buffer.alloc(0);
+const NO_GAPS = new Float64Array(0);
+/** The first buffer of an answer, bytes: a short answer's whole text in one allocation. */
+const FIRST_ANSWER_BYTES = 512;
+const FIRST_GAPS = 32;
 
-/** Keeps `content` while the answer stays within `max` UTF-8 bytes; cuts at a character boundary. */
+function grownGaps(gaps: Float64Array): Float64Array {
+  const grown = new Float64Array(Math.min(RECORD_BOUNDS.gaps, Math.max(FIRST_GAPS, gaps.length * 2)));
+  grown.set(gaps);
+  return grown;
+}
+
+/** `m.answer` with room for `need` more bytes (the cap permitting), its kept bytes copied. */
+function grownAnswer(m: ModelState, need: number, max: number): Buffer {
+  const size = Math.min(max, Math.max(m.answerBytes + need, FIRST_ANSWER_BYTES, m.answer.length * 2));
+  const grown = Buffer.allocUnsafe(size); // bytes past answerBytes are never read
+  m.answer.copy(grown, 0, 0, m.answerBytes);
+  return grown;
+}
+
+/**
+ * Keeps `content` while the answer stays within `max` UTF-8 bytes; cuts at a character boundary
+ * (Buffer.write writes whole characters only). UTF-8 has no lone surrogate: one (never in a
+ * service's JSON, whose strings are Python's code points) is kept as U+FFFD.
+ */
 function keepAnswer(m: ModelState, content: string, max: number): void {
   if (m.answerTruncated) return;
-  // Fast path: a string of n UTF-16 units is at most 3n bytes of UTF-8.
-  const bytes = m.answerBytes + content.length * 3 <= max ? content.length * 3 : utf8.encode(content).length;
-  if (m.answerBytes + bytes <= max) {
-    m.answer.push(content);
-    m.answerBytes += bytes;
-    return;
-  }
-  let room = max - m.answerBytes;
-  let kept = '';
-  for (const ch of content) {
-    const size = utf8.encode(ch).length;
-    if (size > room) break;
-    kept += ch;
-    room -= size;
-  }
-  if (kept !== '') m.answer.push(kept);
-  m.answerBytes = max - room;
-  m.answerTruncated = true;
+  const room = max - m.answerBytes;
+  // A UTF-16 unit is at most 3 bytes of UTF-8: room for that, or for what the cap leaves.
+  const need = Math.min(content.length * 3, room);
+  if (m.answer.length - m.answerBytes < need) m.answer = grownAnswer(m, need, max);
+  const written = m.answer.write(content, m.answerBytes, need, 'utf8');
+  m.answerBytes += written;
+  if (need < content.length * 3 && written < Buffer.byteLength(content, 'utf8')) m.answerTruncated = true;
 }
 
 function settle(
@@ -599,8 +634,8 @@ function modelFigures(
   multi: boolean,
   keepDocuments: boolean,
 ): UnscoredModelFigures {
-  const answer = m.answer.join('');
-  const span = m.firstAnswer !== undefined && m.lastAnswer !== undefined ? m.lastAnswer - m.firstAnswer : 0;
+  const answer = m.answer.toString('utf8', 0, m.answerBytes);
+  const span = m.firstAnswer !== undefined && m.answerDeltas > 0 ? m.lastAnswer - m.firstAnswer : 0;
   const { marker_citations, markers_without_citation } = resolveMarkers(
     m.answerDeltas > 0 ? answer : null,
     m.citations,
@@ -620,7 +655,7 @@ function modelFigures(
     time_per_delta_ms: m.answerDeltas >= 2 ? roundMs(span / (m.answerDeltas - 1)) : null,
     first_packet_ms: relativeTimes(m.firstPacket, rel),
     ...(m.otherPackets > 0 ? { first_packet_others: m.otherPackets } : {}),
-    answer_gaps_ms: m.gaps.map(roundMs),
+    answer_gaps_ms: Array.from(m.gaps.subarray(0, m.gapCount), roundMs),
     parts: m.parts,
     answer_deltas: m.answerDeltas,
     answer_chars: m.answerChars,
