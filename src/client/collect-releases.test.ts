@@ -275,6 +275,17 @@ describe('figures of the answer', () => {
     // Ten 10-byte deltas fit a 100-byte cap; the eleventh does not (3 bytes a character counted before: 40 kept).
     expect(f).toMatchObject({ answer: deltas.slice(0, 10).join(''), answer_truncated: true, answer_chars: 110 });
   });
+  it('cuts a delta that mixes ASCII and wider characters at the character the cap falls in', () => {
+    const f = fold(
+      [
+        '{"user_message_id": 1, "reserved_assistant_message_id": 2}',
+        pk('{"type": "message_delta", "content": "ab\\u00e9\\u6f22z"}'),
+        pk('{"type": "stop", "stop_reason": null}'),
+      ],
+      { maxAnswerBytes: 6 },
+    );
+    expect(f).toMatchObject({ answer: 'abé', answer_truncated: true, answer_chars: 5 });
+  });
   it('keeps a long answer of every width whole, and every gap, past the first buffers', () => {
     const pieces = Array.from({ length: 300 }, (_, i) => ['ab', 'é', '漢字', '😀', ' '][i % 5]!);
     const f = fold([

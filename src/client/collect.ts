@@ -563,8 +563,8 @@ function useTool(m: ModelState, tool: string | undefined): void {
 const NO_BYTES = Buffer.alloc(0);
 const NO_GAPS = new Float64Array(0);
 /** The first buffer of an answer, bytes: a short answer's whole text in one allocation. */
-const FIRST_ANSWER_BYTES = 512;
-const FIRST_GAPS = 32;
+const FIRST_ANSWER_BYTES = 1024;
+const FIRST_GAPS = 64;
 
 function grownGaps(gaps: Float64Array): Float64Array {
   const grown = new Float64Array(Math.min(RECORD_BOUNDS.gaps, Math.max(FIRST_GAPS, gaps.length * 2)));
@@ -582,8 +582,10 @@ function grownAnswer(m: ModelState, need: number, max: number): Buffer {
 
 /**
  * Keeps `content` while the answer stays within `max` UTF-8 bytes; cuts at a character boundary
- * (Buffer.write writes whole characters only). UTF-8 has no lone surrogate: one (never in a
- * service's JSON, whose strings are Python's code points) is kept as U+FFFD.
+ * (Buffer.write writes whole characters only). ASCII, most of every answer, is copied here one
+ * character a byte: a native write costs more than that for a delta's few characters. UTF-8 has no
+ * lone surrogate: one (never in a service's JSON, whose strings are Python's code points) is kept
+ * as U+FFFD.
  */
 function keepAnswer(m: ModelState, content: string, max: number): void {
   if (m.answerTruncated) return;
@@ -591,9 +593,24 @@ function keepAnswer(m: ModelState, content: string, max: number): void {
   // A UTF-16 unit is at most 3 bytes of UTF-8: room for that, or for what the cap leaves.
   const need = Math.min(content.length * 3, room);
   if (m.answer.length - m.answerBytes < need) m.answer = grownAnswer(m, need, max);
-  const written = m.answer.write(content, m.answerBytes, need, 'utf8');
-  m.answerBytes += written;
-  if (need < content.length * 3 && written < Buffer.byteLength(content, 'utf8')) m.answerTruncated = true;
+  const bytes = m.answer;
+  let at = m.answerBytes;
+  const ascii = Math.min(content.length, room);
+  let i = 0;
+  for (; i < ascii; i++) {
+    const c = content.charCodeAt(i);
+    if (c >= 0x80) break;
+    bytes[at + i] = c;
+  }
+  at += i;
+  if (i < content.length) {
+    const rest = i === 0 ? content : content.slice(i);
+    const restNeed = Math.min(rest.length * 3, max - at);
+    const written = bytes.write(rest, at, restNeed, 'utf8');
+    at += written;
+    if (restNeed < rest.length * 3 && written < Buffer.byteLength(rest, 'utf8')) m.answerTruncated = true;
+  }
+  m.answerBytes = at;
 }
 
 function settle(
