@@ -114,17 +114,20 @@ interface ModelState {
   /** The type of the model's last packet and whether firstPacket holds it (see the collector's lastType). */
   lastType: string | undefined;
   lastNoted: boolean;
-  /** The first gapCount gaps between answer deltas, ms: doubles off the heap (see keepAnswer). */
-  gaps: Float64Array;
-  gapCount: number;
+  gaps: number[];
   parts: number;
   answerDeltas: number;
   /** Code points of every non-empty delta, kept or not. */
   answerChars: number;
   firstDeltaChars: number;
-  /** The answer kept so far as UTF-8, its first answerBytes bytes (see keepAnswer). */
+  /** The answer kept so far: its first answerBytes bytes as UTF-8, then `pieces` (see keepAnswer). */
   answer: Buffer;
   answerBytes: number;
+  /** Deltas not yet written into `answer`, at most 3 bytes a UTF-16 unit each (`piecesUpper`). */
+  pieces: string[];
+  piecesUpper: number;
+  /** When the first of `pieces` came. */
+  piecesSince: number;
   answerTruncated: boolean;
   citations: Citation[];
   topDocumentIds: string[];
@@ -319,7 +322,7 @@ export function createCollector(options: CollectorOptions): Collector {
       const empty = parts === 0 && decodeErrors === 0 && failure === undefined;
       for (const m of models) settle(m, t, failure, empty, firstDecodeError);
       const rel = (x: number | undefined) => (x === undefined ? null : roundMs(x - sent));
-      const figures = models.map((m) => modelFigures(m, rel, multi || answeredSingle, keepDocuments));
+      const figures = models.map((m) => modelFigures(m, rel, multi || answeredSingle, keepDocuments, maxAnswerBytes));
       if (answeredSingle) {
         const only = figures[0] as UnscoredModelFigures;
         if (only.outcome === 'ok' || only.outcome === 'empty_answer' || only.outcome === 'truncated') {
@@ -420,14 +423,16 @@ function newModel(index: number): ModelState {
     otherPackets: 0,
     lastType: undefined,
     lastNoted: true,
-    gaps: NO_GAPS,
-    gapCount: 0,
+    gaps: [],
     parts: 0,
     answerDeltas: 0,
     answerChars: 0,
     firstDeltaChars: 0,
     answer: NO_BYTES,
     answerBytes: 0,
+    pieces: [],
+    piecesUpper: 0,
+    piecesSince: 0,
     answerTruncated: false,
     citations: [],
     topDocumentIds: [],
@@ -466,17 +471,14 @@ function rememberLinks(m: ModelState, docs: readonly Doc[] | null | undefined): 
 /** One piece of answer text (a `message_delta`, or a `pydantic_ai` text part): empty pieces count nothing. */
 function answerText(m: ModelState, content: string, t: number, maxAnswerBytes: number): void {
   if (content === '') return;
-  if (m.answerDeltas > 0 && m.gapCount < RECORD_BOUNDS.gaps) {
-    if (m.gapCount === m.gaps.length) m.gaps = grownGaps(m.gaps);
-    m.gaps[m.gapCount++] = t - m.lastAnswer;
-  }
+  if (m.answerDeltas > 0 && m.gaps.length < RECORD_BOUNDS.gaps) m.gaps.push(t - m.lastAnswer);
   m.firstAnswer ??= t;
   m.lastAnswer = t;
   m.answerDeltas++;
   const chars = HIGH_SURROGATE.test(content) ? codePoints(content) : content.length;
   if (m.answerDeltas === 1) m.firstDeltaChars = chars;
   m.answerChars += chars;
-  keepAnswer(m, content, maxAnswerBytes);
+  keepAnswer(m, content, t, maxAnswerBytes);
 }
 
 function foldObj(
@@ -553,24 +555,22 @@ function useTool(m: ModelState, tool: string | undefined): void {
 }
 
 /**
- * An answer's text and gaps are kept off the JS heap, in bytes a stream appends to. As strings and
- * numbers in arrays, every delta left objects that lived as long as the answer: each outlived the
+ * A long-lived answer's text and gaps are kept off the JS heap. As strings and numbers in arrays,
+ * every delta of a slow answer left objects that lived as long as the answer: each outlived the
  * young generation and was copied by two scavenges, then marked by full collections — with
- * thousands of streams in flight, most of what a scavenge copied and the pauses it made
- * (docs/benchmarks-log.md, "Session 44"). A delta now leaves nothing behind: its text is written
- * into the answer's buffer, which doubles (a few times an answer) up to the cap.
+ * thousands of streams in flight, most of what a scavenge copied and the longest pauses it made
+ * (docs/benchmarks-log.md, "Session 44"). Deltas wait as strings (a push: the cheapest way for an
+ * answer that ends within milliseconds) and are written into the answer's bytes once the oldest has
+ * waited PIECES_MS, before the young generation's next collection is likely, or before they could
+ * pass the cap. The bytes double (a few times an answer) up to the cap. (The gaps stay an array of
+ * doubles, which V8 keeps unboxed: a typed array cost an ArrayBuffer an answer, ~6% of the decode
+ * and the fold of a fast answer, for less than it saved.)
  */
 const NO_BYTES = Buffer.alloc(0);
-const NO_GAPS = new Float64Array(0);
+/** How long deltas wait as strings, ms: far less than between two scavenges of a busy run (~100 ms and more). */
+const PIECES_MS = 20;
 /** The first buffer of an answer, bytes: a short answer's whole text in one allocation. */
 const FIRST_ANSWER_BYTES = 1024;
-const FIRST_GAPS = 64;
-
-function grownGaps(gaps: Float64Array): Float64Array {
-  const grown = new Float64Array(Math.min(RECORD_BOUNDS.gaps, Math.max(FIRST_GAPS, gaps.length * 2)));
-  grown.set(gaps);
-  return grown;
-}
 
 /** `m.answer` with room for `need` more bytes (the cap permitting), its kept bytes copied. */
 function grownAnswer(m: ModelState, need: number, max: number): Buffer {
@@ -580,14 +580,32 @@ function grownAnswer(m: ModelState, need: number, max: number): Buffer {
   return grown;
 }
 
+/** Keeps `content`, at `t`, while the answer stays within `max` UTF-8 bytes (see writeAnswer). */
+function keepAnswer(m: ModelState, content: string, t: number, max: number): void {
+  if (m.answerTruncated) return;
+  if (m.pieces.length === 0) m.piecesSince = t;
+  m.pieces.push(content);
+  m.piecesUpper += content.length * 3;
+  if (t - m.piecesSince >= PIECES_MS || m.answerBytes + m.piecesUpper > max) flushPieces(m, max);
+}
+
+/** Writes the waiting deltas into the answer's bytes. */
+function flushPieces(m: ModelState, max: number): void {
+  if (m.pieces.length === 0) return;
+  const text = m.pieces.length === 1 ? m.pieces[0]! : m.pieces.join('');
+  m.pieces.length = 0; // the same array again: a new one a delta would outlive the young generation too
+  m.piecesUpper = 0;
+  writeAnswer(m, text, max);
+}
+
 /**
- * Keeps `content` while the answer stays within `max` UTF-8 bytes; cuts at a character boundary
- * (Buffer.write writes whole characters only). ASCII, most of every answer, is copied here one
- * character a byte: a native write costs more than that for a delta's few characters. UTF-8 has no
- * lone surrogate: one (never in a service's JSON, whose strings are Python's code points) is kept
- * as U+FFFD.
+ * Appends `content` to the answer's bytes while the answer stays within `max` UTF-8 bytes; cuts at
+ * a character boundary (Buffer.write writes whole characters only). ASCII, most of every answer, is
+ * copied here one character a byte: a native write costs more than that for a few characters.
+ * UTF-8 has no lone surrogate: one (never in a service's JSON, whose strings are Python's code
+ * points) written here is kept as U+FFFD.
  */
-function keepAnswer(m: ModelState, content: string, max: number): void {
+function writeAnswer(m: ModelState, content: string, max: number): void {
   if (m.answerTruncated) return;
   const room = max - m.answerBytes;
   // A UTF-16 unit is at most 3 bytes of UTF-8: room for that, or for what the cap leaves.
@@ -611,6 +629,16 @@ function keepAnswer(m: ModelState, content: string, max: number): void {
     if (restNeed < rest.length * 3 && written < Buffer.byteLength(rest, 'utf8')) m.answerTruncated = true;
   }
   m.answerBytes = at;
+}
+
+/**
+ * The answer kept. An answer that ended while its deltas waited, the cap far (most answers of a
+ * fast run), is their join: no bytes were made for it.
+ */
+function answerOf(m: ModelState, max: number): string {
+  if (m.answerBytes === 0 && m.piecesUpper <= max) return m.pieces.join('');
+  flushPieces(m, max);
+  return m.answer.toString('utf8', 0, m.answerBytes);
 }
 
 function settle(
@@ -650,8 +678,9 @@ function modelFigures(
   rel: (x: number | undefined) => number | null,
   multi: boolean,
   keepDocuments: boolean,
+  maxAnswerBytes: number,
 ): UnscoredModelFigures {
-  const answer = m.answer.toString('utf8', 0, m.answerBytes);
+  const answer = answerOf(m, maxAnswerBytes);
   const span = m.firstAnswer !== undefined && m.answerDeltas > 0 ? m.lastAnswer - m.firstAnswer : 0;
   const { marker_citations, markers_without_citation } = resolveMarkers(
     m.answerDeltas > 0 ? answer : null,
@@ -672,7 +701,7 @@ function modelFigures(
     time_per_delta_ms: m.answerDeltas >= 2 ? roundMs(span / (m.answerDeltas - 1)) : null,
     first_packet_ms: relativeTimes(m.firstPacket, rel),
     ...(m.otherPackets > 0 ? { first_packet_others: m.otherPackets } : {}),
-    answer_gaps_ms: Array.from(m.gaps.subarray(0, m.gapCount), roundMs),
+    answer_gaps_ms: m.gaps.map(roundMs),
     parts: m.parts,
     answer_deltas: m.answerDeltas,
     answer_chars: m.answerChars,
