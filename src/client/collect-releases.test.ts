@@ -275,6 +275,27 @@ describe('figures of the answer', () => {
     // Ten 10-byte deltas fit a 100-byte cap; the eleventh does not (3 bytes a character counted before: 40 kept).
     expect(f).toMatchObject({ answer: deltas.slice(0, 10).join(''), answer_truncated: true, answer_chars: 110 });
   });
+  it('keeps the same answer whatever the pace: deltas close together, far apart, and both in turn', () => {
+    const pieces = Array.from({ length: 120 }, (_, i) => ['ab ', 'é', '漢字', '😀', 'x'][i % 5]!);
+    for (const pace of [() => 0.5, () => 50, (i: number) => (i % 7 < 3 ? 30 : 1)]) {
+      const decoder = createStreamDecoder();
+      const collector = createCollector({ sent: 0, maxAnswerBytes: 200 });
+      const feed = (t: number, line: string) =>
+        decoder.push(new TextEncoder().encode(`${line}\n`)).forEach((p) => collector.onPart(p, t));
+      feed(1, '{"user_message_id": 1, "reserved_assistant_message_id": 2}');
+      let t = 1;
+      pieces.forEach((p, i) => feed((t += pace(i)), pk(`{"type": "message_delta", "content": ${JSON.stringify(p)}}`)));
+      feed(t + 1, pk('{"type": "stop", "stop_reason": null}'));
+      const f = collector.finish(t + 2);
+      // The cap cuts the same characters however the deltas came.
+      let kept = '';
+      for (const ch of pieces.join('')) {
+        if (Buffer.byteLength(kept + ch) > 200) break;
+        kept += ch;
+      }
+      expect(f).toMatchObject({ answer: kept, answer_truncated: true, answer_deltas: 120 });
+    }
+  });
   it('cuts a delta that mixes ASCII and wider characters at the character the cap falls in', () => {
     const f = fold(
       [

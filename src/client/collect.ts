@@ -471,14 +471,15 @@ function rememberLinks(m: ModelState, docs: readonly Doc[] | null | undefined): 
 /** One piece of answer text (a `message_delta`, or a `pydantic_ai` text part): empty pieces count nothing. */
 function answerText(m: ModelState, content: string, t: number, maxAnswerBytes: number): void {
   if (content === '') return;
-  if (m.answerDeltas > 0 && m.gaps.length < RECORD_BOUNDS.gaps) m.gaps.push(t - m.lastAnswer);
+  const gap = m.answerDeltas > 0 ? t - m.lastAnswer : 0;
+  if (m.answerDeltas > 0 && m.gaps.length < RECORD_BOUNDS.gaps) m.gaps.push(gap);
   m.firstAnswer ??= t;
   m.lastAnswer = t;
   m.answerDeltas++;
   const chars = HIGH_SURROGATE.test(content) ? codePoints(content) : content.length;
   if (m.answerDeltas === 1) m.firstDeltaChars = chars;
   m.answerChars += chars;
-  keepAnswer(m, content, t, maxAnswerBytes);
+  keepAnswer(m, content, gap, t, maxAnswerBytes);
 }
 
 function foldObj(
@@ -559,10 +560,11 @@ function useTool(m: ModelState, tool: string | undefined): void {
  * every delta of a slow answer left objects that lived as long as the answer: each outlived the
  * young generation and was copied by two scavenges, then marked by full collections — with
  * thousands of streams in flight, most of what a scavenge copied and the longest pauses it made
- * (docs/benchmarks-log.md, "Session 44"). Deltas wait as strings (a push: the cheapest way for an
- * answer that ends within milliseconds) and are written into the answer's bytes once the oldest has
- * waited PIECES_MS, before the young generation's next collection is likely, or before they could
- * pass the cap. The bytes double (a few times an answer) up to the cap. (The gaps stay an array of
+ * (docs/benchmarks-log.md, "Session 44"). Deltas that come close together wait as strings (a push:
+ * the cheapest way for an answer that ends within milliseconds) and are written into the answer's
+ * bytes once the oldest has waited PIECES_MS, before the young generation's next collection is
+ * likely, or before they could pass the cap; a delta that comes PIECES_MS or more after the one
+ * before is written at once. The bytes double (a few times an answer) up to the cap. (The gaps stay an array of
  * doubles, which V8 keeps unboxed: a typed array cost an ArrayBuffer an answer, ~6% of the decode
  * and the fold of a fast answer, for less than it saved.)
  */
@@ -580,9 +582,18 @@ function grownAnswer(m: ModelState, need: number, max: number): Buffer {
   return grown;
 }
 
-/** Keeps `content`, at `t`, while the answer stays within `max` UTF-8 bytes (see writeAnswer). */
-function keepAnswer(m: ModelState, content: string, t: number, max: number): void {
+/**
+ * Keeps `content`, at `t`, `gap` ms after the delta before, while the answer stays within `max`
+ * UTF-8 bytes (see writeAnswer). A delta that came PIECES_MS or more after the one before is of a
+ * slow answer: it is written at once, since nothing says when the next one will come.
+ */
+function keepAnswer(m: ModelState, content: string, gap: number, t: number, max: number): void {
   if (m.answerTruncated) return;
+  if (gap >= PIECES_MS) {
+    flushPieces(m, max);
+    writeAnswer(m, content, max);
+    return;
+  }
   if (m.pieces.length === 0) m.piecesSince = t;
   m.pieces.push(content);
   m.piecesUpper += content.length * 3;
