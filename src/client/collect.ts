@@ -1,8 +1,8 @@
 /**
  * @module client/collect
  * Folds decoded stream parts, each with the moment its chunk arrived, into the figures of docs/reference/metrics.md.
- * Pure and cheap per part (it runs on the hot path): counters, first-seen times and string chunks;
- * joining, sorting and rounding wait for finish().
+ * Pure and cheap per part (it runs on the hot path): counters, first-seen times and the answer's
+ * text (strings, then UTF-8 bytes: keepAnswer); decoding, sorting and rounding wait for finish().
  *
  * Definitions (docs/reference/metrics.md, with the choices it leaves open):
  * - Request ttfp: the first decoded part of any kind (session, ids, packet, streaming error);
@@ -35,8 +35,9 @@
  * - A decode error taints the models still streaming (any of them may have lost the part); a tainted
  *   model that would otherwise be ok, empty or truncated is `invalid_response`, and its error_message
  *   names the part and field. A stream with no part at all is `invalid_response`.
- * - The answer kept is capped at `maxAnswerBytes` (UTF-8) per answer: `answer_truncated` says so,
- *   and answer_chars, the deltas and the timings still count the whole answer.
+ * - The answer kept is capped at `maxAnswerBytes` (UTF-8, counted exactly) per answer, cut at a
+ *   character: `answer_truncated` says so, and answer_chars, the deltas and the timings still count
+ *   the whole answer.
  * - Citations: markers with no citation_info whose link is the link of a document the model was
  *   given (any SearchDoc of its stream) cite that document (`marker_citations`, records/citations.ts).
  * - Single model: the record's figures are model 0's, total = end of body. Multi-model: each model's
@@ -556,17 +557,16 @@ function useTool(m: ModelState, tool: string | undefined): void {
 }
 
 /**
- * A long-lived answer's text and gaps are kept off the JS heap. As strings and numbers in arrays,
- * every delta of a slow answer left objects that lived as long as the answer: each outlived the
- * young generation and was copied by two scavenges, then marked by full collections — with
- * thousands of streams in flight, most of what a scavenge copied and the longest pauses it made
- * (docs/benchmarks-log.md, "Session 44"). Deltas that come close together wait as strings (a push:
- * the cheapest way for an answer that ends within milliseconds) and are written into the answer's
- * bytes once the oldest has waited PIECES_MS, before the young generation's next collection is
- * likely, or before they could pass the cap; a delta that comes PIECES_MS or more after the one
- * before is written at once. The bytes double (a few times an answer) up to the cap. (The gaps stay an array of
- * doubles, which V8 keeps unboxed: a typed array cost an ArrayBuffer an answer, ~6% of the decode
- * and the fold of a fast answer, for less than it saved.)
+ * A long-lived answer's text is kept off the JS heap. As strings in an array, every delta of a slow
+ * answer left an object that lived as long as the answer: each outlived the young generation and
+ * was copied by two scavenges, then marked by full collections — with thousands of streams in
+ * flight, much of what a scavenge copied and of the longest pauses it made (docs/benchmarks-log.md,
+ * "Session 44"). Deltas that come close together wait as strings (a push: the cheapest way for an
+ * answer that ends within milliseconds) and are written into the answer's bytes once the oldest has
+ * waited PIECES_MS, before the young generation's next collection is likely, or before they could
+ * pass the cap; a delta that comes PIECES_MS or more after the one before is written at once. The
+ * bytes double, a few times an answer, up to the cap. The gaps stay an array of doubles (unboxed by
+ * V8): a typed array cost an ArrayBuffer an answer, ~6% of a fast answer's decoding and fold.
  */
 const NO_BYTES = Buffer.alloc(0);
 /** How long deltas wait as strings, ms: far less than between two scavenges of a busy run (~100 ms and more). */
