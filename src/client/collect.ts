@@ -1,8 +1,8 @@
 /**
  * @module client/collect
  * Folds decoded stream parts, each with the moment its chunk arrived, into the figures of docs/reference/metrics.md.
- * Pure and cheap per part (it runs on the hot path): counters, first-seen times and the answer's
- * text (strings, then UTF-8 bytes: keepAnswer); decoding, sorting and rounding wait for finish().
+ * Pure and cheap per part (it runs on the hot path): counters, first-seen times and string chunks;
+ * joining, sorting and rounding wait for finish().
  *
  * Definitions (docs/reference/metrics.md, with the choices it leaves open):
  * - Request ttfp: the first decoded part of any kind (session, ids, packet, streaming error);
@@ -121,14 +121,11 @@ interface ModelState {
   /** Code points of every non-empty delta, kept or not. */
   answerChars: number;
   firstDeltaChars: number;
-  /** The answer kept so far: its first answerBytes bytes as UTF-8, then `pieces` (see keepAnswer). */
-  answer: Buffer;
+  answer: string[];
+  /** At most 3 bytes a UTF-16 unit: the kept answer's UTF-8 bytes at most (see keepAnswer). */
+  answerUpper: number;
+  /** The kept answer's UTF-8 bytes, counted once answerUpper could pass the cap; -1 until then. */
   answerBytes: number;
-  /** Deltas not yet written into `answer`, at most 3 bytes a UTF-16 unit each (`piecesUpper`). */
-  pieces: string[];
-  piecesUpper: number;
-  /** When the first of `pieces` came. */
-  piecesSince: number;
   answerTruncated: boolean;
   citations: Citation[];
   topDocumentIds: string[];
@@ -323,7 +320,7 @@ export function createCollector(options: CollectorOptions): Collector {
       const empty = parts === 0 && decodeErrors === 0 && failure === undefined;
       for (const m of models) settle(m, t, failure, empty, firstDecodeError);
       const rel = (x: number | undefined) => (x === undefined ? null : roundMs(x - sent));
-      const figures = models.map((m) => modelFigures(m, rel, multi || answeredSingle, keepDocuments, maxAnswerBytes));
+      const figures = models.map((m) => modelFigures(m, rel, multi || answeredSingle, keepDocuments));
       if (answeredSingle) {
         const only = figures[0] as UnscoredModelFigures;
         if (only.outcome === 'ok' || only.outcome === 'empty_answer' || only.outcome === 'truncated') {
@@ -429,11 +426,9 @@ function newModel(index: number): ModelState {
     answerDeltas: 0,
     answerChars: 0,
     firstDeltaChars: 0,
-    answer: NO_BYTES,
-    answerBytes: 0,
-    pieces: [],
-    piecesUpper: 0,
-    piecesSince: 0,
+    answer: [],
+    answerUpper: 0,
+    answerBytes: -1,
     answerTruncated: false,
     citations: [],
     topDocumentIds: [],
@@ -472,15 +467,14 @@ function rememberLinks(m: ModelState, docs: readonly Doc[] | null | undefined): 
 /** One piece of answer text (a `message_delta`, or a `pydantic_ai` text part): empty pieces count nothing. */
 function answerText(m: ModelState, content: string, t: number, maxAnswerBytes: number): void {
   if (content === '') return;
-  const gap = m.answerDeltas > 0 ? t - m.lastAnswer : 0;
-  if (m.answerDeltas > 0 && m.gaps.length < RECORD_BOUNDS.gaps) m.gaps.push(gap);
+  if (m.answerDeltas > 0 && m.gaps.length < RECORD_BOUNDS.gaps) m.gaps.push(t - m.lastAnswer);
   m.firstAnswer ??= t;
   m.lastAnswer = t;
   m.answerDeltas++;
   const chars = HIGH_SURROGATE.test(content) ? codePoints(content) : content.length;
   if (m.answerDeltas === 1) m.firstDeltaChars = chars;
   m.answerChars += chars;
-  keepAnswer(m, content, gap, t, maxAnswerBytes);
+  keepAnswer(m, content, maxAnswerBytes);
 }
 
 function foldObj(
@@ -557,99 +551,38 @@ function useTool(m: ModelState, tool: string | undefined): void {
 }
 
 /**
- * A long-lived answer's text is kept off the JS heap. As strings in an array, every delta of a slow
- * answer left an object that lived as long as the answer: each outlived the young generation and
- * was copied by two scavenges, then marked by full collections — with thousands of streams in
- * flight, much of what a scavenge copied and of the longest pauses it made (docs/benchmarks-log.md,
- * "Session 44"). Deltas that come close together wait as strings (a push: the cheapest way for an
- * answer that ends within milliseconds) and are written into the answer's bytes once the oldest has
- * waited PIECES_MS, before the young generation's next collection is likely, or before they could
- * pass the cap; a delta that comes PIECES_MS or more after the one before is written at once. The
- * bytes double, a few times an answer, up to the cap. The gaps stay an array of doubles (unboxed by
- * V8): a typed array cost an ArrayBuffer an answer, ~6% of a fast answer's decoding and fold.
+ * Keeps `content` while the answer stays within `max` UTF-8 bytes; cuts at a character boundary.
+ * While 3 bytes a UTF-16 unit cannot pass the cap (every answer but the longest), nothing is
+ * counted: a push a delta. From the delta that could pass it on, bytes are counted exactly. (The
+ * upper bound was once added as if it were the count: an ASCII answer was cut at a third of the cap.)
  */
-const NO_BYTES = Buffer.alloc(0);
-/** How long deltas wait as strings, ms: far less than between two scavenges of a busy run (~100 ms and more). */
-const PIECES_MS = 20;
-/** The first buffer of an answer, bytes: a short answer's whole text in one allocation. */
-const FIRST_ANSWER_BYTES = 1024;
-
-/** `m.answer` with room for `need` more bytes (the cap permitting), its kept bytes copied. */
-function grownAnswer(m: ModelState, need: number, max: number): Buffer {
-  const size = Math.min(max, Math.max(m.answerBytes + need, FIRST_ANSWER_BYTES, m.answer.length * 2));
-  const grown = Buffer.allocUnsafe(size); // bytes past answerBytes are never read
-  m.answer.copy(grown, 0, 0, m.answerBytes);
-  return grown;
-}
-
-/**
- * Keeps `content`, at `t`, `gap` ms after the delta before, while the answer stays within `max`
- * UTF-8 bytes (see writeAnswer). A delta that came PIECES_MS or more after the one before is of a
- * slow answer: it is written at once, since nothing says when the next one will come.
- */
-function keepAnswer(m: ModelState, content: string, gap: number, t: number, max: number): void {
+function keepAnswer(m: ModelState, content: string, max: number): void {
   if (m.answerTruncated) return;
-  if (gap >= PIECES_MS) {
-    flushPieces(m, max);
-    writeAnswer(m, content, max);
+  if (m.answerBytes < 0) {
+    if (m.answerUpper + content.length * 3 <= max) {
+      m.answer.push(content);
+      m.answerUpper += content.length * 3;
+      return;
+    }
+    m.answerBytes = Buffer.byteLength(m.answer.join(''), 'utf8');
+  }
+  const bytes = Buffer.byteLength(content, 'utf8');
+  if (m.answerBytes + bytes <= max) {
+    m.answer.push(content);
+    m.answerBytes += bytes;
     return;
   }
-  if (m.pieces.length === 0) m.piecesSince = t;
-  m.pieces.push(content);
-  m.piecesUpper += content.length * 3;
-  if (t - m.piecesSince >= PIECES_MS || m.answerBytes + m.piecesUpper > max) flushPieces(m, max);
-}
-
-/** Writes the waiting deltas into the answer's bytes. */
-function flushPieces(m: ModelState, max: number): void {
-  if (m.pieces.length === 0) return;
-  const text = m.pieces.length === 1 ? m.pieces[0]! : m.pieces.join('');
-  m.pieces.length = 0; // the same array again: a new one a delta would outlive the young generation too
-  m.piecesUpper = 0;
-  writeAnswer(m, text, max);
-}
-
-/**
- * Appends `content` to the answer's bytes while the answer stays within `max` UTF-8 bytes; cuts at
- * a character boundary (Buffer.write writes whole characters only). ASCII, most of every answer, is
- * copied here one character a byte: a native write costs more than that for a few characters.
- * UTF-8 has no lone surrogate: one (never in a service's JSON, whose strings are Python's code
- * points) written here is kept as U+FFFD.
- */
-function writeAnswer(m: ModelState, content: string, max: number): void {
-  if (m.answerTruncated) return;
-  const room = max - m.answerBytes;
-  // A UTF-16 unit is at most 3 bytes of UTF-8: room for that, or for what the cap leaves.
-  const need = Math.min(content.length * 3, room);
-  if (m.answer.length - m.answerBytes < need) m.answer = grownAnswer(m, need, max);
-  const bytes = m.answer;
-  let at = m.answerBytes;
-  const ascii = Math.min(content.length, room);
-  let i = 0;
-  for (; i < ascii; i++) {
-    const c = content.charCodeAt(i);
-    if (c >= 0x80) break;
-    bytes[at + i] = c;
+  let room = max - m.answerBytes;
+  let kept = '';
+  for (const ch of content) {
+    const size = Buffer.byteLength(ch, 'utf8');
+    if (size > room) break;
+    kept += ch;
+    room -= size;
   }
-  at += i;
-  if (i < content.length) {
-    const rest = i === 0 ? content : content.slice(i);
-    const restNeed = Math.min(rest.length * 3, max - at);
-    const written = bytes.write(rest, at, restNeed, 'utf8');
-    at += written;
-    if (restNeed < rest.length * 3 && written < Buffer.byteLength(rest, 'utf8')) m.answerTruncated = true;
-  }
-  m.answerBytes = at;
-}
-
-/**
- * The answer kept. An answer that ended while its deltas waited, the cap far (most answers of a
- * fast run), is their join: no bytes were made for it.
- */
-function answerOf(m: ModelState, max: number): string {
-  if (m.answerBytes === 0 && m.piecesUpper <= max) return m.pieces.join('');
-  flushPieces(m, max);
-  return m.answer.toString('utf8', 0, m.answerBytes);
+  if (kept !== '') m.answer.push(kept);
+  m.answerBytes = max - room;
+  m.answerTruncated = true;
 }
 
 function settle(
@@ -689,9 +622,8 @@ function modelFigures(
   rel: (x: number | undefined) => number | null,
   multi: boolean,
   keepDocuments: boolean,
-  maxAnswerBytes: number,
 ): UnscoredModelFigures {
-  const answer = answerOf(m, maxAnswerBytes);
+  const answer = m.answer.join('');
   const span = m.firstAnswer !== undefined && m.answerDeltas > 0 ? m.lastAnswer - m.firstAnswer : 0;
   const { marker_citations, markers_without_citation } = resolveMarkers(
     m.answerDeltas > 0 ? answer : null,
