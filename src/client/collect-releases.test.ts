@@ -307,7 +307,7 @@ describe('figures of the answer', () => {
     );
     expect(f).toMatchObject({ answer: 'abé', answer_truncated: true, answer_chars: 5 });
   });
-  it('keeps a long answer of every width whole, and every gap, past the first buffers', () => {
+  it('keeps a long answer of every width whole, and every gap', () => {
     const pieces = Array.from({ length: 300 }, (_, i) => ['ab', 'é', '漢字', '😀', ' '][i % 5]!);
     const f = fold([
       '{"user_message_id": 1, "reserved_assistant_message_id": 2}',

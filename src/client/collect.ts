@@ -58,6 +58,7 @@ import { citedDocumentIds, resolveMarkers } from '../records/citations.js';
 import { boundDocuments, type DocumentLike } from '../records/quality.js';
 import type { BodyFigures, Failure, UnscoredModelFigures } from './exchange.js';
 import { truncateText } from './exchange.js';
+import { cutUtf8 } from './cut-utf8.js';
 import { roundMs } from '../records/round-ms.js';
 import { worseOutcome, worstOutcome } from './outcome.js';
 import { cutText, RECORD_BOUNDS } from '../records/bounds.js';
@@ -572,16 +573,8 @@ function keepAnswer(m: ModelState, content: string, max: number): void {
     m.answerBytes += bytes;
     return;
   }
-  let room = max - m.answerBytes;
-  let kept = '';
-  for (const ch of content) {
-    const size = Buffer.byteLength(ch, 'utf8');
-    if (size > room) break;
-    kept += ch;
-    room -= size;
-  }
+  const kept = cutUtf8(content, max - m.answerBytes);
   if (kept !== '') m.answer.push(kept);
-  m.answerBytes = max - room;
   m.answerTruncated = true;
 }
 

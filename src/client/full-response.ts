@@ -26,6 +26,7 @@ import {
 } from './wire/decode-part.js';
 import type { BodyFigures } from './exchange.js';
 import { truncateText } from './exchange.js';
+import { cutUtf8 } from './cut-utf8.js';
 
 /**
  * Folds a complete full-mode body, received `totalMs` after sent; the answer kept is cut at
@@ -206,20 +207,4 @@ export function emptyFigures(totalMs: number | null): BodyFigures {
     answered_models: null,
     error_retryable: null,
   };
-}
-
-const utf8 = new TextEncoder();
-
-/** The longest start of `text` within `max` UTF-8 bytes, cut at a character boundary. */
-export function cutUtf8(text: string, max: number): string {
-  if (text.length * 3 <= max || utf8.encode(text).length <= max) return text;
-  let room = max;
-  let end = 0;
-  for (const ch of text) {
-    const size = utf8.encode(ch).length;
-    if (size > room) break;
-    room -= size;
-    end += ch.length;
-  }
-  return text.slice(0, end);
 }
