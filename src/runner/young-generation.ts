@@ -6,9 +6,10 @@
  * capped by its resourceLimits; the main thread's limit (`--max-semi-space-size`) is read only when
  * the process starts, and re-executing the CLI to pass it would cost a second process. What V8 does
  * read at each growth is the growth factor, so once the main isolate's semi-spaces have reached
- * the cap a factor of 1 stops them there. Once a run sends fast enough that scavenges come several
- * a second, the cap rises once, from MAIN_SEMI_SPACE_MB to BUSY_SEMI_SPACE_MB (factor 2 until
- * reached): there a small young generation costs CPU and shortens no pause.
+ * the cap a factor of 1 stops them there (and lets them grow back to it if V8 shrinks them). Once a
+ * run sends fast enough that scavenges come several a second and they keep little of what they find,
+ * the cap rises once, from MAIN_SEMI_SPACE_MB to BUSY_SEMI_SPACE_MB (factor 2 until reached): there
+ * a small young generation costs CPU and shortens no pause.
  *
  * V8's flags are the process's, and on Node 20 a worker starting up sets them back to their
  * defaults: `holdYoungGeneration` sets the factor again once a worker is online (the load workers
