@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeParsed, decodeText } from '../../src/client/wire/decode-part.js';
 import { decodeDeltaLine } from '../../src/client/wire/delta-line.js';
+import { anyCodePoint } from '../helpers/code-points.js';
 
 /** Python's json.dumps with ensure_ascii (the service's writer): non-ASCII as \u escapes. */
 function dumps(value: unknown, item = ', ', key = ': '): string {
@@ -51,7 +52,7 @@ const nullableIndex = fc.oneof(index, fc.constant(null));
 const content = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme' }),
-  fc.string({ unit: 'binary' }),
+  fc.string({ unit: anyCodePoint }),
   fc.constantFrom('', '"', '\\', '\\"', '"}}', '\n', '\u2028', '\ud800', 'café "x"', ' [[1]](https://x.example/a)'),
 );
 const placementStyle = fc.constantFrom('set', 'null', 'absent');
