@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Buffer } from 'node:buffer';
+import { TSC } from './build-cli.mjs';
 
 const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit', shell: false }).status ?? 1;
 const bin = (name) => join('node_modules', '.bin', name);
@@ -45,12 +46,14 @@ if (run(process.execPath, [join('scripts', 'build-cli.mjs')]) !== 0) failures.pu
 // is CPU-bound. (depcruise's cache saved nothing measurable: it runs without one.)
 // A fresh clone (CI) fills them on its first run; `rm -rf node_modules/.cache` empties them.
 const cache = join('node_modules', '.cache', 'chatbench');
-const tscCache = (name) => ['--incremental', '--tsBuildInfoFile', join(cache, `${name}.tsbuildinfo`)];
+// TypeScript 7 (scripts/build-cli.mjs TSC) keeps its own files: it does not read TypeScript 5's.
+const tscCache = (name) => ['--incremental', '--tsBuildInfoFile', join(cache, `${name}-7.tsbuildinfo`)];
 const contentCache = (name) => ['--cache', '--cache-location', join(cache, name), '--cache-strategy', 'content'];
 const checksDone = Promise.all([
-  check('typecheck', bin('tsc'), ['--noEmit', '-p', 'tsconfig.json', ...tscCache('tsc')]),
+  check('typecheck', process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json', ...tscCache('tsc')]),
   // The viewer's browser app (DOM, JSX) has its own config.
-  check('typecheck (viewer app)', bin('tsc'), [
+  check('typecheck (viewer app)', process.execPath, [
+    TSC,
     '--noEmit',
     '-p',
     join('src', 'viewer', 'ui', 'tsconfig.json'),

@@ -122,7 +122,8 @@ export const isDocs = (v: unknown): boolean => Array.isArray(v) && v.every(isSea
  * api/stream.ts require (a loose object: other fields pass), and none of them has a default or a
  * transform, so the value is what the schema would output. Any other type goes through the schema.
  */
-const HOT_TYPES: ReadonlyMap<string, (obj: Record<string, unknown>) => boolean> = new Map([
+type HotCheck = (obj: Record<string, unknown>) => boolean;
+const HOT_TYPES: ReadonlyMap<string, HotCheck> = new Map<string, HotCheck>([
   ['message_delta', (obj) => typeof obj.content === 'string'],
   ['citation_info', (obj) => isInt(obj.citation_number) && typeof obj.document_id === 'string'],
   ['reasoning_delta', (obj) => typeof obj.reasoning === 'string'],
