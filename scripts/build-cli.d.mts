@@ -1,6 +1,7 @@
 // Types of scripts/build-cli.mjs for the tests that import it.
 export declare const DIST: string;
 export declare const DIGEST_FILE: string;
+export declare const TSC: string;
 export declare function compiledSources(): string[];
 export declare function assetFiles(): string[];
 export declare function sourceDigest(): string;
