@@ -15,7 +15,7 @@ export const DIST = join(root, 'dist');
 export const DIGEST_FILE = join(DIST, '.source-digest');
 /**
  * TypeScript 7, the native compiler: it builds dist/ and type-checks (npm test, npm run typecheck)
- * in a third to a quarter of TypeScript 5's CPU, and emits the same JavaScript byte for byte. It is
+ * in about a third of TypeScript 5's CPU, and emits the same JavaScript byte for byte. It is
  * installed under the name `typescript-7` because `typescript` stays 5.9: typescript-eslint (and
  * dependency-cruiser) parse through TypeScript's JavaScript API, which 7 does not have, and take
  * `typescript` below 6.1. docs/dependencies.md.
