@@ -61,13 +61,19 @@ export function spawnCli(
 }
 
 /**
- * Polls `condition` every 20 ms until it holds; rejects after `timeoutMs` with `what`. The bound
- * catches a hang, not a slow machine: a busy CI runner may take many times a quiet one's time.
+ * Polls `condition` every 20 ms until it holds; rejects after `timeoutMs` with `what` (a function is
+ * read then, e.g. to show a process's output as it is at the timeout). The bound catches a hang,
+ * not a slow machine: a busy CI runner may take many times a quiet one's time.
  */
-export async function waitFor(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+export async function waitFor(
+  condition: () => boolean,
+  what: string | (() => string),
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (performance.now() > deadline)
+      throw new Error(`timed out waiting for ${typeof what === 'function' ? what() : what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
