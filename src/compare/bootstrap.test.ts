@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { latencyStatsOfSorted, percentile } from '../metrics/stats.js';
 import { LATENCY_STATS } from '../figures/catalogue.js';
 import { interval, latencyIntervals, pairedMeanInterval, signTestP, TAIL } from './bootstrap.js';
-import { createRandom, hashSeed } from './prng.js';
+import { createRandom, hashSeed, Sfc32 } from './prng.js';
 
 describe('createRandom', () => {
   it('is deterministic under its seed, uniform-looking, and differs between seeds', () => {
@@ -23,6 +23,73 @@ describe('createRandom', () => {
   });
 });
 
+describe('Sfc32', () => {
+  it("is createRandom's stream: next() its numbers, index(n) their floor(x · n)", () => {
+    const random = createRandom('stream');
+    const generator = new Sfc32('stream');
+    const indices = new Sfc32('stream');
+    const mismatches: string[] = [];
+    for (let i = 0; i < 10_000; i += 1) {
+      const x = random();
+      const n = 1 + (i % 97);
+      const [next, index] = [generator.next(), indices.index(n)];
+      if (next !== x || index !== Math.floor(x * n)) mismatches.push(`${i}: ${x} ${next} ${index}`);
+    }
+    expect(mismatches).toEqual([]);
+  });
+});
+
+describe('the intervals of a seed do not change', () => {
+  // Computed before the generator became a class (and before any later change to the resampling):
+  // the intervals a comparison prints for a seed are part of what a run reproduces.
+  it('latencyIntervals and pairedMeanInterval give the pinned numbers', () => {
+    const base = Float64Array.from({ length: 37 }, (_, i) => 100 + ((i * 53) % 41) * 3.25).sort();
+    const cur = Float64Array.from({ length: 23 }, (_, i) => 95 + ((i * 31) % 29) * 4.5).sort();
+    expect(latencyIntervals(base, cur, 500, new Sfc32('golden|latency'))).toEqual(GOLDEN_LATENCY);
+    const diffs = Array.from({ length: 19 }, (_, i) => ((i * 7) % 5) / 4 - 0.4);
+    expect(pairedMeanInterval(diffs, 500, new Sfc32('golden|paired'))).toEqual(GOLDEN_PAIRED);
+  });
+});
+
+const GOLDEN_LATENCY = {
+  p50: {
+    se: 15.00622465201069,
+    delta: { low: -49.2625, high: 11.25 },
+    ratio: { low: 0.7232966306546298, high: 1.07908611599297 },
+  },
+  p90: {
+    se: 16.175021102159675,
+    delta: { low: -51.40499999999998, high: 11.352500000000035 },
+    ratio: { low: 0.7652091517824159, high: 1.055923334620518 },
+  },
+  p95: {
+    se: 13.467638148710758,
+    delta: { low: -45.85249999999999, high: 5.478750000000033 },
+    ratio: { low: 0.7966257011829079, high: 1.0266530181981421 },
+  },
+  p99: {
+    se: 8.896198031700866,
+    delta: { low: -35.59249999999999, high: 0.8864999999999893 },
+    ratio: { low: 0.8436585826957169, high: 1.0040278169697012 },
+  },
+  p99_9: {
+    se: 8.564164750847773,
+    delta: { low: -35.827424999999984, high: 0.6559500000000055 },
+    ratio: { low: 0.8441116743928984, high: 1.002978206583428 },
+  },
+  mean: {
+    se: 9.965630642865225,
+    delta: { low: -34.647473560517035, high: 2.6651586368977633 },
+    ratio: { low: 0.7952605128569183, high: 1.0171531573459416 },
+  },
+  max: {
+    se: 8.55844979396103,
+    delta: { low: -36, high: 0.75 },
+    ratio: { low: 0.8434782608695652, high: 1.0034052213393871 },
+  },
+};
+const GOLDEN_PAIRED = { low: -0.08421052631578946, high: 0.23848684210526286 };
+
 describe('pairedMeanInterval', () => {
   // 40 questions that all lost about 0.1 (±0.05): the drop is real, the interval must exclude 0.
   const drop = Array.from({ length: 40 }, (_, i) => -0.1 + ((i % 5) - 2) * 0.025);
@@ -30,32 +97,30 @@ describe('pairedMeanInterval', () => {
   const noise = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? 1 : -1));
 
   it('excludes 0 for a consistent drop', () => {
-    const ci = pairedMeanInterval(drop, 2000, createRandom(1))!;
+    const ci = pairedMeanInterval(drop, 2000, new Sfc32(1))!;
     expect(ci.high).toBeLessThan(0);
     expect(ci.low).toBeGreaterThan(-0.12);
   });
 
   it('includes 0 for changes that cancel out', () => {
-    const ci = pairedMeanInterval(noise, 2000, createRandom(1))!;
+    const ci = pairedMeanInterval(noise, 2000, new Sfc32(1))!;
     expect(ci.low).toBeLessThan(0);
     expect(ci.high).toBeGreaterThan(0);
   });
 
   it('matches the normal approximation on a large sample (mean ± 1.96·s/√n)', () => {
     const diffs = Array.from({ length: 400 }, (_, i) => (i % 4 === 0 ? 1 : 0)); // mean 0.25, s ≈ 0.4335
-    const ci = pairedMeanInterval(diffs, 4000, createRandom(3))!;
+    const ci = pairedMeanInterval(diffs, 4000, new Sfc32(3))!;
     const half = (1.96 * Math.sqrt((0.25 * 0.75 * 400) / 399)) / Math.sqrt(400);
     expect(ci.low).toBeCloseTo(0.25 - half, 2);
     expect(ci.high).toBeCloseTo(0.25 + half, 2);
   });
 
   it('is the same under the same seed and has no interval for no pairs', () => {
-    expect(pairedMeanInterval(noise, 500, createRandom(9))).toEqual(pairedMeanInterval(noise, 500, createRandom(9)));
-    expect(pairedMeanInterval(noise, 500, createRandom(9))).not.toEqual(
-      pairedMeanInterval(noise, 500, createRandom(10)),
-    );
-    expect(pairedMeanInterval([], 500, createRandom(9))).toBeNull();
-    expect(pairedMeanInterval([0, 0, 0], 100, createRandom(9))).toEqual({ low: 0, high: 0 });
+    expect(pairedMeanInterval(noise, 500, new Sfc32(9))).toEqual(pairedMeanInterval(noise, 500, new Sfc32(9)));
+    expect(pairedMeanInterval(noise, 500, new Sfc32(9))).not.toEqual(pairedMeanInterval(noise, 500, new Sfc32(10)));
+    expect(pairedMeanInterval([], 500, new Sfc32(9))).toBeNull();
+    expect(pairedMeanInterval([0, 0, 0], 100, new Sfc32(9))).toEqual({ low: 0, high: 0 });
   });
 });
 
@@ -68,7 +133,7 @@ describe('latencyIntervals', () => {
   it('equals a naive resample-and-sort bootstrap drawn from the same stream', () => {
     const base = sample(57, 1, 1);
     const cur = sample(43, 1.1, 2);
-    const got = latencyIntervals(base, cur, 200, createRandom(5))!;
+    const got = latencyIntervals(base, cur, 200, new Sfc32(5))!;
     const r = createRandom(5);
     const resample = (s: number[]) =>
       latencyStatsOfSorted(Array.from(s, () => s[Math.floor(r() * s.length)]!).sort((a, b) => a - b))!;
@@ -88,16 +153,16 @@ describe('latencyIntervals', () => {
   it('a run 50% slower has a ratio interval above 1; the same sample twice has one around 1', () => {
     const base = sample(200, 1, 1);
     const slower = base.map((v) => v * 1.5);
-    const ci = latencyIntervals(base, slower, 1000, createRandom(1))!;
+    const ci = latencyIntervals(base, slower, 1000, new Sfc32(1))!;
     expect(ci.p95.ratio!.low).toBeGreaterThan(1.1);
     expect(ci.p50.delta.low).toBeGreaterThan(0);
-    const same = latencyIntervals(base, sample(200, 1, 1), 1000, createRandom(1))!;
+    const same = latencyIntervals(base, sample(200, 1, 1), 1000, new Sfc32(1))!;
     expect(same.p95.ratio!.low).toBeLessThan(1);
     expect(same.p95.ratio!.high).toBeGreaterThan(1);
   });
 
   it('has no interval when a side is empty', () => {
-    expect(latencyIntervals([], [1, 2], 10, createRandom(1))).toBeNull();
+    expect(latencyIntervals([], [1, 2], 10, new Sfc32(1))).toBeNull();
   });
 });
 

@@ -14,7 +14,7 @@
  */
 import { LATENCY_STATS, type LatencyStat } from '../figures/catalogue.js';
 import { percentile } from '../metrics/stats.js';
-import type { Random } from './prng.js';
+import type { Sfc32 } from './prng.js';
 
 /** Two-sided 95%: the share of resampled statistics left out on each side. */
 export const TAIL = 0.025;
@@ -78,9 +78,15 @@ function quantileInPlace(values: Float64Array, p: number): number {
   return below + (above - below) * (rank - lower);
 }
 
+/** Whether any value is NaN (a loop: `some(Number.isNaN)` called a function per value). */
+function hasNaN(values: Float64Array): boolean {
+  for (let i = 0; i < values.length; i += 1) if (Number.isNaN(values[i])) return true;
+  return false;
+}
+
 /** The percentile interval of resampled statistics (reordered here, in place); values with NaN are sorted whole. */
 export function interval(values: Float64Array): Interval {
-  if (values.some(Number.isNaN)) {
+  if (hasNaN(values)) {
     values.sort();
     const sorted = values as unknown as readonly number[];
     return { low: percentile(sorted, TAIL) ?? Number.NaN, high: percentile(sorted, 1 - TAIL) ?? Number.NaN };
@@ -93,7 +99,7 @@ export function interval(values: Float64Array): Interval {
  * differences with replacement B times. Empty → null. All differences equal → a zero-width
  * interval at that value (which excludes 0 unless the value is 0).
  */
-export function pairedMeanInterval(diffs: readonly number[], resamples: number, random: Random): Interval | null {
+export function pairedMeanInterval(diffs: readonly number[], resamples: number, random: Sfc32): Interval | null {
   const m = diffs.length;
   if (m === 0) return null;
   // Every resample of equal values has that mean: skip the work (and the generator's draws).
@@ -102,11 +108,14 @@ export function pairedMeanInterval(diffs: readonly number[], resamples: number, 
   const means = new Float64Array(resamples);
   for (let b = 0; b < resamples; b += 1) {
     let sum = 0;
-    for (let i = 0; i < m; i += 1) sum += values[Math.floor(random() * m)]!;
+    for (let i = 0; i < m; i += 1) sum += values[random.index(m)]!;
     means[b] = sum / m;
   }
   return interval(means);
 }
+
+/** Where LATENCY_STATS has the mean (the one statistic that is not an order statistic). */
+const MEAN = LATENCY_STATS.indexOf('mean');
 
 const QUANTILES: Record<Exclude<LatencyStat, 'mean' | 'max'>, number> = {
   p50: 0.5,
@@ -151,12 +160,13 @@ function resampleStats(
   plan: RankPlan,
   counts: Uint32Array,
   values: Float64Array,
-  random: Random,
+  random: Sfc32,
   out: Float64Array,
 ): void {
   const n = sorted.length;
-  counts.fill(0);
-  for (let i = 0; i < n; i += 1) counts[Math.floor(random() * n)]! += 1;
+  // A loop, not fill(): most samples are small, and the builtin's call cost more than the stores.
+  for (let i = 0; i < n; i += 1) counts[i] = 0;
+  for (let i = 0; i < n; i += 1) counts[random.index(n)]! += 1;
   const { ranks } = plan;
   let sum = 0;
   let seen = 0;
@@ -169,13 +179,13 @@ function resampleStats(
     seen += c;
     while (next < ranks.length && ranks[next]! < seen) values[next++] = v;
   }
-  LATENCY_STATS.forEach((stat, s) => {
-    if (stat === 'mean') out[s] = sum / n;
-    else {
-      const below = values[plan.below[s]!]!;
-      out[s] = below + (values[plan.above[s]!]! - below) * plan.fraction[s]!;
-    }
-  });
+  // Every statistic read as an order statistic (the mean's entries point at rank 0), then the mean.
+  const { below, above, fraction } = plan;
+  for (let s = 0; s < below.length; s += 1) {
+    const low = values[below[s]!]!;
+    out[s] = low + (values[above[s]!]! - low) * fraction[s]!;
+  }
+  out[MEAN] = sum / n;
 }
 
 /** Intervals of current − baseline and current / baseline for one latency statistic. */
@@ -196,7 +206,7 @@ export function latencyIntervals(
   baselineSorted: ArrayLike<number>,
   currentSorted: ArrayLike<number>,
   resamples: number,
-  random: Random,
+  random: Sfc32,
 ): Record<LatencyStat, LatencyIntervals> | null {
   if (baselineSorted.length === 0 || currentSorted.length === 0) return null;
   const k = LATENCY_STATS.length;

@@ -25,7 +25,7 @@ import {
 import { MIN_MEAN_SAMPLES, minSamples, minSamplesJson } from '../figures/min-samples.js';
 import { questionValue } from '../metrics/question-value.js';
 import { normalTwoSidedP, pairedTTestP } from '../metrics/stats.js';
-import { createRandom } from './prng.js';
+import { Sfc32 } from './prng.js';
 import { groupKeyString, groupValue, type GroupData, type GroupKey, type RunData } from './run-data.js';
 import type { Direction, FigureDelta } from './schema.js';
 
@@ -104,7 +104,7 @@ function pairedDelta(b: Side, c: Side, figure: string, kind: 'score' | 'rate', o
     if (cv !== null && bv !== null) diffs.push(cv - bv);
   }
   for (const bq of b.data.questions.values()) if (questionValue(bq, figure) !== null) nBase += 1;
-  const random = createRandom(`${options.seed}|${groupKeyString(c.key)}|${figure}`);
+  const random = new Sfc32(`${options.seed}|${groupKeyString(c.key)}|${figure}`);
   const ci = pairedMeanInterval(diffs, options.resamples, random);
   const enough = diffs.length >= MIN_MEAN_SAMPLES;
   return {
@@ -150,7 +150,7 @@ function latencyDeltas(b: Side, c: Side, options: DeltaOptions): FigureDelta[] {
   return LATENCY_FIGURES.flatMap((figure) => {
     const bs = b.data.latency[figure];
     const cs = c.data.latency[figure];
-    const random = createRandom(`${options.seed}|${groupKeyString(c.key)}|${figure}`);
+    const random = new Sfc32(`${options.seed}|${groupKeyString(c.key)}|${figure}`);
     const intervals = latencyIntervals(bs.toFloat64(), cs.toFloat64(), options.resamples, random);
     return LATENCY_STATS.map((stat: LatencyStat): FigureDelta => {
       const iv = intervals?.[stat] ?? null;

@@ -31,13 +31,28 @@ function splitmix32(seed: number): () => number {
   };
 }
 
-/** A generator seeded by a number or a string (strings are hashed first). */
-export function createRandom(seed: number | string): Random {
-  const mix = splitmix32(typeof seed === 'string' ? hashSeed(seed) : seed);
-  // State in a typed array: closure variables holding values past 2^30 would be boxed on every
-  // write, which made each draw ~20 times slower.
-  const s = new Uint32Array([mix(), mix(), mix(), mix()]);
-  const next = (): number => {
+/**
+ * sfc32 seeded by a number or a string (strings are hashed first). The bootstrap draws millions of
+ * indices through `index`: a method of one class is one call target, which the optimizer inlines,
+ * so a draw's 32-bit word never leaves the loop as a boxed number (through a closure per figure,
+ * each call site saw many targets and every draw allocated: the resampling took 1.3–1.5 times as
+ * long, test/bench/bootstrap.bench.ts).
+ */
+export class Sfc32 {
+  // State in a typed array: fields holding values past 2^30 would be boxed on every write, which
+  // made each draw ~20 times slower.
+  private readonly state: Uint32Array;
+
+  constructor(seed: number | string) {
+    const mix = splitmix32(typeof seed === 'string' ? hashSeed(seed) : seed);
+    this.state = new Uint32Array([mix(), mix(), mix(), mix()]);
+    // The first outputs still echo the seed's structure; discard them as sfc32's author advises.
+    for (let i = 0; i < 12; i += 1) this.word();
+  }
+
+  /** The next 32-bit output. */
+  private word(): number {
+    const s = this.state;
     const a = s[0]!;
     const b = s[1]!;
     const c = s[2]!;
@@ -48,8 +63,21 @@ export function createRandom(seed: number | string): Random {
     s[1] = c + (c << 3);
     s[2] = ((c << 21) | (c >>> 11)) + t;
     return t;
-  };
-  // The first outputs still echo the seed's structure; discard them as sfc32's author advises.
-  for (let i = 0; i < 12; i += 1) next();
-  return () => next() / 4294967296;
+  }
+
+  /** Uniform in [0, 1) with 32 bits of resolution. */
+  next(): number {
+    return this.word() / 4294967296;
+  }
+
+  /** Uniform in 0..n-1: `Math.floor(next() * n)`, the same number from the same output. */
+  index(n: number): number {
+    return Math.floor((this.word() / 4294967296) * n);
+  }
+}
+
+/** A generator seeded by a number or a string, as a function: `Sfc32`'s `next`. */
+export function createRandom(seed: number | string): Random {
+  const generator = new Sfc32(seed);
+  return () => generator.next();
 }

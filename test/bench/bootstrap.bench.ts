@@ -1,0 +1,121 @@
+/**
+ * `npx tsx test/bench/bootstrap.bench.ts [BASELINE_CHECKOUT]`: ms of CPU for the bootstrap of one
+ * compared figure at the default 2,000 resamples (src/compare/bootstrap): `latencyIntervals` (every
+ * statistic of a latency figure, each side resampled on its own) at 10 to 10,000 samples a side, and
+ * `pairedMeanInterval` (a score, resampling questions) at 40 and 400. A comparison runs the first
+ * once per latency figure (14) and the second once per score and rate (65), for every pair of groups.
+ * With a baseline checkout (e.g. `git worktree add /tmp/base HEAD~1`), its bootstrap runs in the same
+ * process in alternating rounds, the intervals of both are checked equal for the same seed, and the
+ * table gives both medians and their ratio. Prints the load average (a timing on a shared machine);
+ * writes reports/bench/bootstrap.json.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import * as current from '../../src/compare/bootstrap.js';
+import * as currentPrng from '../../src/compare/prng.js';
+
+const RESAMPLES = 2_000;
+const ROUNDS = 5;
+
+/** One tree's bootstrap, its generator built as that tree builds it. */
+interface Tree {
+  name: string;
+  latency(base: Float64Array, cur: Float64Array, seed: string): unknown;
+  paired(diffs: number[], seed: string): unknown;
+}
+
+type Prng = { createRandom(seed: string): unknown; Sfc32?: new (seed: string) => unknown };
+function treeOf(name: string, bootstrap: typeof current, prng: Prng): Tree {
+  // Before the generator was a class, the bootstrap took createRandom's function.
+  const random = (seed: string) => (prng.Sfc32 === undefined ? prng.createRandom(seed) : new prng.Sfc32(seed));
+  return {
+    name,
+    latency: (base, cur, seed) => bootstrap.latencyIntervals(base, cur, RESAMPLES, random(seed) as never),
+    paired: (diffs, seed) => bootstrap.pairedMeanInterval(diffs, RESAMPLES, random(seed) as never),
+  };
+}
+
+const trees: Tree[] = [treeOf('this tree', current, currentPrng)];
+const baselineDir = process.argv[2];
+if (baselineDir !== undefined) {
+  const dir = resolve(baselineDir);
+  trees.push(
+    treeOf(
+      'baseline',
+      (await import(join(dir, 'src/compare/bootstrap.ts'))) as typeof current,
+      (await import(join(dir, 'src/compare/prng.ts'))) as Prng,
+    ),
+  );
+}
+
+/** A skewed latency sample of n values (ms), ascending, deterministic. */
+const sample = (n: number, scale: number) =>
+  Float64Array.from({ length: n }, (_, i) => scale * (300 + (2_000 * ((i * 7_919) % n) ** 3) / n ** 3)).sort();
+const diffsOf = (m: number) => Array.from({ length: m }, (_, i) => ((i * 37) % 11) / 10 - 0.45);
+
+interface Case {
+  name: string;
+  calls: number;
+  run(tree: Tree, seed: string): unknown;
+}
+const cases: Case[] = [
+  ...[10, 100, 1_000, 10_000].map((n): Case => ({
+    name: `latencyIntervals, ${n.toLocaleString('en-US')} a side`,
+    calls: Math.max(1, Math.round(2_000 / n)),
+    run: (tree, seed) => tree.latency(sample(n, 1), sample(Math.round(n * 0.9), 1.1), seed),
+  })),
+  ...[40, 400].map((m): Case => ({
+    name: `pairedMeanInterval, ${m} questions`,
+    calls: Math.round(800 / m),
+    run: (tree, seed) => tree.paired(diffsOf(m), seed),
+  })),
+];
+
+const cpuMs = (from: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(from);
+  return (used.user + used.system) / 1_000;
+};
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+const rows = cases.map((c) => {
+  // Equal intervals for the same seed: a faster tree that computed something else would be no gain.
+  const results = trees.map((tree) => c.run(tree, 'check'));
+  const equal = results.every((r) => isDeepStrictEqual(r, results[0]));
+  for (const tree of trees) for (let i = 0; i < c.calls; i++) c.run(tree, `warm|${i}`);
+  const ms = trees.map(() => [] as number[]);
+  for (let round = 0; round < ROUNDS; round++) {
+    // Alternating order, so that neither tree always runs just after the other warmed the machine.
+    const order = round % 2 === 0 ? trees.map((_, i) => i) : trees.map((_, i) => trees.length - 1 - i);
+    for (const t of order) {
+      const from = process.cpuUsage();
+      for (let i = 0; i < c.calls; i++) c.run(trees[t]!, `${round}|${i}`);
+      ms[t]!.push(cpuMs(from) / c.calls);
+    }
+  }
+  return { case: c.name, equal, ms: ms.map(median), rounds: ms };
+});
+
+const load = loadavg().map((l) => l.toFixed(2));
+const header = `| bootstrap of one figure (${RESAMPLES} resamples), ms of CPU a call | ${trees.map((t) => t.name).join(' | ')} |${trees.length > 1 ? ' ratio | same intervals |' : ''}`;
+const lines = [
+  header,
+  `|---|${trees.map(() => '---:').join('|')}|${trees.length > 1 ? '---:|:---:|' : ''}`,
+  ...rows.map(
+    (r) =>
+      `| ${r.case} | ${r.ms.map((m) => m.toFixed(3)).join(' | ')} |${trees.length > 1 ? ` ${(r.ms[0]! / r.ms[1]!).toFixed(2)}× | ${r.equal ? 'yes' : 'NO'} |` : ''}`,
+  ),
+  '',
+  `Medians of ${ROUNDS} alternating rounds; load average ${load.join(' ')}.`,
+];
+process.stdout.write(`${lines.join('\n')}\n`);
+mkdirSync('reports/bench', { recursive: true });
+writeFileSync(
+  join('reports/bench', 'bootstrap.json'),
+  `${JSON.stringify({ resamples: RESAMPLES, trees: trees.map((t) => t.name), load_average: load, rows }, null, 2)}\n`,
+);
+if (rows.some((r) => !r.equal)) {
+  process.stderr.write('bootstrap.bench: the trees gave different intervals for the same seed\n');
+  process.exitCode = 1;
+}
