@@ -28,6 +28,7 @@ describe('Sfc32', () => {
     const random = createRandom('stream');
     const generator = new Sfc32('stream');
     const indices = new Sfc32('stream');
+    const tallied = new Sfc32('tally');
     const mismatches: string[] = [];
     for (let i = 0; i < 10_000; i += 1) {
       const x = random();
@@ -36,6 +37,16 @@ describe('Sfc32', () => {
       if (next !== x || index !== Math.floor(x * n)) mismatches.push(`${i}: ${x} ${next} ${index}`);
     }
     expect(mismatches).toEqual([]);
+    // tally: the counts of as many index(n) draws, and the stream goes on from the same place.
+    const looped = new Sfc32('tally');
+    const counts = new Uint32Array(37);
+    const expected = new Uint32Array(37);
+    for (const draws of [0, 1, 36, 1_000]) {
+      tallied.tally(counts, 37, draws);
+      for (let i = 0; i < draws; i += 1) expected[looped.index(37)]! += 1;
+      expect([...counts]).toEqual([...expected]);
+    }
+    expect(tallied.next()).toBe(looped.next());
   });
 });
 

@@ -74,6 +74,31 @@ export class Sfc32 {
   index(n: number): number {
     return Math.floor((this.word() / 4294967296) * n);
   }
+
+  /**
+   * `counts[index(n)] += 1`, `draws` times: the same outputs as that loop, with the state held in
+   * locals for the whole loop rather than read from and written to the array at every draw (a
+   * bootstrap resample of n values draws n indices).
+   */
+  tally(counts: Uint32Array, n: number, draws: number): void {
+    const s = this.state;
+    let a = s[0]!;
+    let b = s[1]!;
+    let c = s[2]!;
+    let d = s[3]!;
+    for (let i = 0; i < draws; i += 1) {
+      const t = (a + b + d) >>> 0;
+      d = (d + 1) >>> 0;
+      a = (b ^ (b >>> 9)) >>> 0;
+      b = (c + (c << 3)) >>> 0;
+      c = (((c << 21) | (c >>> 11)) + t) >>> 0;
+      counts[Math.floor((t / 4294967296) * n)]! += 1;
+    }
+    s[0] = a;
+    s[1] = b;
+    s[2] = c;
+    s[3] = d;
+  }
 }
 
 /** A generator seeded by a number or a string, as a function: `Sfc32`'s `next`. */
