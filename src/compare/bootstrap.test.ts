@@ -24,27 +24,29 @@ describe('createRandom', () => {
 });
 
 describe('Sfc32', () => {
-  it("is createRandom's stream: next() its numbers, index(n) their floor(x · n)", () => {
+  it("is createRandom's stream; tally and sumOfDraws draw as floor(next() · n) would", () => {
     const random = createRandom('stream');
     const generator = new Sfc32('stream');
-    const indices = new Sfc32('stream');
-    const tallied = new Sfc32('tally');
-    const mismatches: string[] = [];
-    for (let i = 0; i < 10_000; i += 1) {
-      const x = random();
-      const n = 1 + (i % 97);
-      const [next, index] = [generator.next(), indices.index(n)];
-      if (next !== x || index !== Math.floor(x * n)) mismatches.push(`${i}: ${x} ${next} ${index}`);
-    }
+    const mismatches: number[] = [];
+    for (let i = 0; i < 10_000; i += 1) if (generator.next() !== random()) mismatches.push(i);
     expect(mismatches).toEqual([]);
-    // tally: the counts of as many index(n) draws, and the stream goes on from the same place.
+    const tallied = new Sfc32('tally');
+    // tally: the counts of as many draws, and the stream goes on from the same place.
     const looped = new Sfc32('tally');
     const counts = new Uint32Array(37);
     const expected = new Uint32Array(37);
     for (const draws of [0, 1, 36, 1_000]) {
       tallied.tally(counts, 37, draws);
-      for (let i = 0; i < draws; i += 1) expected[looped.index(37)]! += 1;
+      for (let i = 0; i < draws; i += 1) expected[Math.floor(looped.next() * 37)]! += 1;
       expect([...counts]).toEqual([...expected]);
+    }
+    expect(tallied.next()).toBe(looped.next());
+    // sumOfDraws: values summed in the order drawn.
+    const values = Float64Array.from({ length: 29 }, (_, i) => 0.1 * i - 1.3);
+    for (let round = 0; round < 20; round += 1) {
+      let sum = 0;
+      for (let i = 0; i < values.length; i += 1) sum += values[Math.floor(looped.next() * values.length)]!;
+      expect(tallied.sumOfDraws(values)).toBe(sum);
     }
     expect(tallied.next()).toBe(looped.next());
   });

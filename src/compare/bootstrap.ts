@@ -107,9 +107,7 @@ export function pairedMeanInterval(diffs: readonly number[], resamples: number, 
   const values = Float64Array.from(diffs);
   const means = new Float64Array(resamples);
   for (let b = 0; b < resamples; b += 1) {
-    let sum = 0;
-    for (let i = 0; i < m; i += 1) sum += values[random.index(m)]!;
-    means[b] = sum / m;
+    means[b] = random.sumOfDraws(values) / m;
   }
   return interval(means);
 }

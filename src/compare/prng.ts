@@ -33,10 +33,11 @@ function splitmix32(seed: number): () => number {
 
 /**
  * sfc32 seeded by a number or a string (strings are hashed first). The bootstrap draws millions of
- * indices through `index`: a method of one class is one call target, which the optimizer inlines,
- * so a draw's 32-bit word never leaves the loop as a boxed number (through a closure per figure,
- * each call site saw many targets and every draw allocated: the resampling took 1.3–1.5 times as
- * long, test/bench/bootstrap.bench.ts).
+ * indices: `tally` and `sumOfDraws` run a whole resample's draws with the state in locals, and as
+ * methods of one class they are one call target the optimizer inlines (through a closure per figure,
+ * each call site saw many targets and every draw allocated a boxed number). Each gives what a loop of
+ * `Math.floor(next() * n)` draws would, in the same order (src/compare/bootstrap.test.ts), so the
+ * intervals of a seed never changed; test/bench/bootstrap.bench.ts times them against another checkout.
  */
 export class Sfc32 {
   // State in a typed array: fields holding values past 2^30 would be boxed on every write, which
@@ -70,15 +71,10 @@ export class Sfc32 {
     return this.word() / 4294967296;
   }
 
-  /** Uniform in 0..n-1: `Math.floor(next() * n)`, the same number from the same output. */
-  index(n: number): number {
-    return Math.floor((this.word() / 4294967296) * n);
-  }
-
   /**
-   * `counts[index(n)] += 1`, `draws` times: the same outputs as that loop, with the state held in
-   * locals for the whole loop rather than read from and written to the array at every draw (a
-   * bootstrap resample of n values draws n indices).
+   * `counts[Math.floor(next() * n)] += 1`, `draws` times, with the state held in locals for the
+   * whole loop rather than read from and written to the array at every draw (a bootstrap resample of
+   * n values draws n indices).
    */
   tally(counts: Uint32Array, n: number, draws: number): void {
     const s = this.state;
@@ -98,6 +94,33 @@ export class Sfc32 {
     s[1] = b;
     s[2] = c;
     s[3] = d;
+  }
+
+  /**
+   * The sum of `values[Math.floor(next() * values.length)]` over as many draws as there are values,
+   * added in the order drawn (so the same sum as that loop), the state in locals as in `tally`.
+   */
+  sumOfDraws(values: Float64Array): number {
+    const n = values.length;
+    const s = this.state;
+    let a = s[0]!;
+    let b = s[1]!;
+    let c = s[2]!;
+    let d = s[3]!;
+    let sum = 0;
+    for (let i = 0; i < n; i += 1) {
+      const t = (a + b + d) >>> 0;
+      d = (d + 1) >>> 0;
+      a = (b ^ (b >>> 9)) >>> 0;
+      b = (c + (c << 3)) >>> 0;
+      c = (((c << 21) | (c >>> 11)) + t) >>> 0;
+      sum += values[Math.floor((t / 4294967296) * n)]!;
+    }
+    s[0] = a;
+    s[1] = b;
+    s[2] = c;
+    s[3] = d;
+    return sum;
   }
 }
 
