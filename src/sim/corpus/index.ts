@@ -10,7 +10,17 @@ import MiniSearch from 'minisearch';
 import type { BaseFilters, SearchDoc } from '../../api/index.js';
 import { compileFilters } from './filters.js';
 import { CorpusError, parseCorpusFile, type CorpusDocument, type CorpusFile, type CorpusPage } from './schema.js';
-import { STOP_WORDS, contentTerms, cutAtWord, highlight, paragraphs, sentences, words } from './text.js';
+import {
+  STOP_WORDS,
+  contentTerms,
+  cutAtWord,
+  flatText,
+  highlight,
+  paragraphs,
+  sentences,
+  words,
+  type FlatText,
+} from './text.js';
 
 export {
   CorpusError,
@@ -64,6 +74,8 @@ export interface Sentence {
 interface Prepared {
   paragraphs: Array<{ text: string; words: ReadonlySet<string> }>;
   sentences: Sentence[];
+  /** The content as highlights search it (flattened and lowercased once, not once per term). */
+  content: FlatText;
 }
 
 const BLURB_CHARS = 200;
@@ -163,6 +175,7 @@ function prepareDocument(doc: CorpusDocument): Prepared {
   return {
     paragraphs: paragraphs(doc.content).map((text) => ({ text, words: new Set(words(text)) })),
     sentences: sentences(doc.content).map((text) => ({ text, words: words(text) })),
+    content: flatText(doc.content),
   };
 }
 
@@ -196,7 +209,7 @@ function searchDocOf(
     score,
     is_relevant: null,
     relevance_explanation: null,
-    match_highlights: highlightsOf(doc.content, meaningful),
+    match_highlights: highlightsOf(prepared.content, meaningful),
     updated_at: doc.updated_at,
     primary_owners: [...doc.primary_owners],
     secondary_owners: [...doc.secondary_owners],
@@ -209,7 +222,7 @@ function searchDocOf(
  * The first MAX_HIGHLIGHTS highlights of the terms, in term order. Stops as soon as it has them: a
  * prefix search matches tens of terms, and each costs a pass over the document.
  */
-function highlightsOf(content: string, terms: readonly string[]): string[] {
+function highlightsOf(content: FlatText, terms: readonly string[]): string[] {
   const found: string[] = [];
   for (const term of terms) {
     if (found.length >= MAX_HIGHLIGHTS) break;

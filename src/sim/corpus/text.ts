@@ -65,13 +65,12 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 /**
- * The first whole-word, case-insensitive occurrence of `term` in `flat`. A scan with indexOf over
+ * The first whole-word, case-insensitive occurrence of `term` in `text`. A scan with indexOf over
  * the lowercased text where lowercasing keeps every index (always, for this corpus): compiling a
  * Unicode regex per term cost the simulator milliseconds per new question, time a client would
  * have measured as the service's. Otherwise the regex, which gives the same answer.
  */
-function findWord(flat: string, term: string): { index: number; 0: string } | undefined {
-  const lower = flat.toLowerCase();
+function findWord({ flat, lower }: FlatText, term: string): { index: number; 0: string } | undefined {
   const needle = term.toLowerCase();
   if (lower.length === flat.length && needle.length === term.length && needle.length > 0) {
     for (let at = lower.indexOf(needle); at !== -1; at = lower.indexOf(needle, at + 1)) {
@@ -93,14 +92,26 @@ function boundaryChar(text: string, at: number, side: -1 | 1): string {
   return low >= 0xdc00 && low <= 0xdfff && at >= 2 ? text.slice(at - 2, at) : text.slice(at - 1, at);
 }
 
+/** A text with its runs of white space made one space, and that lowercased: what `highlight` searches. */
+export interface FlatText {
+  readonly flat: string;
+  readonly lower: string;
+}
+
+/** `text` made ready for `highlight` (once per document: a document is searched for many terms). */
+export function flatText(text: string): FlatText {
+  const flat = text.replace(/\s+/g, ' ');
+  return { flat, lower: flat.toLowerCase() };
+}
+
 /**
  * A short window (about `radius` words each side) around the first whole-word occurrence of
  * `term` in `text`, with the occurrence wrapped as `<hi>…</hi>`; undefined if the word is absent.
  */
-export function highlight(text: string, term: string, radius = 6): string | undefined {
-  const flat = text.replace(/\s+/g, ' ');
-  const match = findWord(flat, term);
+export function highlight(text: FlatText, term: string, radius = 6): string | undefined {
+  const match = findWord(text, term);
   if (match === undefined) return undefined;
+  const { flat } = text;
   const before = flat.slice(0, match.index).split(' ');
   const after = flat.slice(match.index + match[0].length).split(' ');
   const head = before.slice(Math.max(0, before.length - radius - 1)).join(' ');
