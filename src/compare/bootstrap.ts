@@ -152,6 +152,7 @@ function rankPlan(n: number): RankPlan {
  * into a count per position, and the order statistics are read off the running count (the sample
  * is already sorted, so the resample's k-th smallest is the value at the position where the
  * running count passes k). O(n) per resample; percentiles use the same type-7 rule as `percentile`.
+ * `counts` (one per position) must be all zero, and is left so.
  */
 function resampleStats(
   sorted: Float64Array,
@@ -162,8 +163,7 @@ function resampleStats(
   out: Float64Array,
 ): void {
   const n = sorted.length;
-  // A loop, not fill(): most samples are small, and the builtin's call cost more than the stores.
-  for (let i = 0; i < n; i += 1) counts[i] = 0;
+  // `counts` comes zeroed (new, or left so by the scan below, which clears each count it reads).
   random.tally(counts, n, n);
   const { ranks } = plan;
   const last = ranks.length;
@@ -174,6 +174,7 @@ function resampleStats(
   // the counts zero at random, the branch was mispredicted often enough to cost more than the adds.
   for (let i = 0; i < n; i += 1) {
     const c = counts[i]!;
+    counts[i] = 0;
     const v = sorted[i]!;
     sum += c * v;
     seen += c;
