@@ -170,8 +170,9 @@ function resampleStats(
   let sum = 0;
   let seen = 0;
   let next = 0;
-  // No test for a zero count: it adds nothing (latency samples are finite) and, with about a third of
-  // the counts zero at random, the branch was mispredicted often enough to cost more than the adds.
+  // No test for a zero count: it adds nothing (a sample is finite: figures/catalogue sampleValue keeps
+  // no other) and, with about a third of the counts zero at random, the branch was mispredicted
+  // often enough to cost more than the adds.
   for (let i = 0; i < n; i += 1) {
     const c = counts[i]!;
     counts[i] = 0;
