@@ -1,8 +1,9 @@
 /**
  * The compiled CLI that bin/chatbench.js runs: dist/ is built from the sources as they are now (the
  * digest recorded at build time is the sources' digest now), every module is there, a missing dist/
- * is one line saying how to build it, and the CLI runs in the process that was started: killing it
- * closes the simulator's port (no orphan holding it).
+ * is one line saying how to build it, the CLI runs in the process that was started (killing it
+ * closes the simulator's port: no orphan holding it), and `load` loads the live telemetry's packages
+ * only when a telemetry flag asks for them.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -53,6 +54,31 @@ describe('dist/', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/^chatbench: .*dist.*npm run build/);
+  });
+
+  it("load --help loads none of the live telemetry's packages (each is imported when its flag asks)", () => {
+    // A preload that reports, at exit, the CommonJS modules of those packages the process loaded
+    // (ESM's imports of CommonJS packages fill the same cache). Not a timing: which modules, not how long.
+    const dir = mkdtempSync(join(tmpdir(), 'chatbench-loaded-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const preload = join(dir, 'report-loaded.mjs');
+    writeFileSync(
+      preload,
+      [
+        "import { createRequire } from 'node:module';",
+        'const cache = createRequire(import.meta.url).cache;',
+        'const telemetry = /[\\\\/]node_modules[\\\\/](@opentelemetry|prom-client|prometheus-remote-write)[\\\\/]/;',
+        "process.on('exit', () => process.stderr.write(`loaded: ${Object.keys(cache).filter((k) => telemetry.test(k)).length}\\n`));",
+      ].join('\n'),
+    );
+    const result = spawnSync(
+      process.execPath,
+      ['--import', preload, join(ROOT, 'bin', 'chatbench.js'), 'load', '--help'],
+      { encoding: 'utf8' },
+    );
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain('--otlp-endpoint');
+    expect(result.stderr).toMatch(/^loaded: 0$/m);
   });
 
   it('--version prints the package version', async () => {
