@@ -7,14 +7,12 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, 'test/soak/**'],
     // Spawned CLIs run the compiled dist/: rebuilt first when src/ changed (scripts/build-cli.mjs).
     globalSetup: ['test/global-setup.mjs'],
-    // Two cores, four forks, so the forks' real waits (sockets, schedules, a browser, Prometheus,
-    // spawned CLIs) overlap the others' CPU work: with three, each fork was on a core for only 35–46%
-    // of its time and the cores idled a fifth of the run. Vitest alone, quiet, alternating (session 48):
-    // four forks 143, 136, 154, 148 s; three 167, 155, 142, 154 s; five 146, 148 s. (Session 33: two
-    // forks 2:11, three 1:45.) Timing tests judge with tolerances from the loop delay they measured,
-    // and `npm run test:stress` runs the suite beside two busy loops: a busier machine is what they are built for.
+    // Two cores: three forks, so one's real waits (sockets, schedules, a browser, Prometheus) overlap
+    // the others' CPU work (2:11 → 1:45 for npm test on the quiet machine, session 33). Timing tests
+    // judge with tolerances from the loop delay they measured, and `npm run test:stress` runs the
+    // suite beside two busy loops: a busier machine is what they are built for.
     pool: 'forks',
-    maxWorkers: 4,
+    maxWorkers: 3,
     // One module graph per worker, not per file: importing it again for each of 120 files cost
     // 55 s of a 150 s run. Tests restore what they change (fake timers, env) in their own hooks.
     isolate: false,
