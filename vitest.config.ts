@@ -8,7 +8,10 @@ export default defineConfig({
     // Spawned CLIs run the compiled dist/: rebuilt first when src/ changed (scripts/build-cli.mjs).
     globalSetup: ['test/global-setup.mjs'],
     // Two cores: three forks, so one's real waits (sockets, schedules, a browser, Prometheus) overlap
-    // the others' CPU work (2:11 → 1:45 for npm test on the quiet machine, session 33). Timing tests
+    // the others' CPU work (2:11 → 1:45 for npm test on the quiet machine, session 33). Four forks
+    // (session 48, alternating runs): vitest alone took 136–154 s against three's 142–167, but `npm
+    // test`, its static checks beside the forks, 153.8 and 179.9 s against 148.2 and 173.3, with
+    // 16–20 CPU s more (a fourth fork imports the module graph again). Timing tests
     // judge with tolerances from the loop delay they measured, and `npm run test:stress` runs the
     // suite beside two busy loops: a busier machine is what they are built for.
     pool: 'forks',
