@@ -42,12 +42,12 @@ if (run(process.execPath, [join('scripts', 'build-cli.mjs')]) !== 0) failures.pu
 // suite waits on real sockets and timers, and the checks fill those waits instead of adding ~25 s.
 // The type checks, lint and format keep their tools' own caches under node_modules/.cache/chatbench
 // (what each found of each file, keyed by the file's content and the tool's config), so a second run
-// checks only what changed: together ~56 CPU s cold, ~13 warm (session 48: depcruise cached, prettier 4.4, eslint 3.1, the typechecks 3.7), on a 2-core machine where the suite
-// is CPU-bound. depcruise keeps its whole result, reused while git sees no change under what it
-// reads (its "metadata" strategy; its "content" one re-read every file and saved nothing): 7–8.5 CPU s
-// a run → 1.1–1.5 when only tests or docs changed, 5.5 when src/ did (session 48). It needs git, so a
-// tree without .git runs it uncached. A fresh clone (CI) fills them on its first run;
-// `rm -rf node_modules/.cache` empties them.
+// checks only what changed: together ~56 CPU s cold, ~13 warm (session 48: the typechecks 3.7,
+// eslint 3.1, prettier 4.4, depcruise 1.5), on a 2-core machine where the suite is CPU-bound.
+// depcruise keeps its whole result while git sees no change in what it reads (its "metadata"
+// strategy; its "content" one re-read every file and saved nothing): 7–8.5 CPU s a run → 1.1–1.5
+// when only tests or docs changed, 5.5 when src/ did. It needs git: a tree without .git runs it
+// uncached. A fresh clone (CI) fills the caches on its first run; `rm -rf node_modules/.cache` empties them.
 const cache = join('node_modules', '.cache', 'chatbench');
 // TypeScript 7 (scripts/build-cli.mjs TSC) keeps its own files: it does not read TypeScript 5's.
 const tscCache = (name) => ['--incremental', '--tsBuildInfoFile', join(cache, `${name}-7.tsbuildinfo`)];
