@@ -4,7 +4,8 @@
 // viewer's browser app), lint and the import graph's layers; then one plain closing line
 // "N passed, N failed[, N skipped]" read from vitest's own JSON results, never counted by hand.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Buffer } from 'node:buffer';
@@ -45,13 +46,28 @@ if (run(process.execPath, [join('scripts', 'build-cli.mjs')]) !== 0) failures.pu
 // checks only what changed: together ~56 CPU s cold, ~13 warm (session 48: the typechecks 3.7,
 // eslint 3.1, prettier 4.4, depcruise 1.5), on a 2-core machine where the suite is CPU-bound.
 // depcruise keeps its whole result while git sees no change in what it reads (its "metadata"
-// strategy; its "content" one re-read every file and saved nothing): 7–8.5 CPU s a run → 1.1–1.5
-// when only tests or docs changed, 5.5 when src/ did. It needs git: a tree without .git runs it
-// uncached. A fresh clone (CI) fills the caches on its first run; `rm -rf node_modules/.cache` empties them.
+// strategy; its "content" one re-read every file and saved nothing) and its config is the same
+// (depcruiseCache): 7–8.5 CPU s a run → 1.1–1.5 when only tests or docs changed, 5.5 when src/ did.
+// It needs git: a tree without .git runs it uncached. A fresh clone (CI) fills the caches on its
+// first run; `rm -rf node_modules/.cache` empties them.
 const cache = join('node_modules', '.cache', 'chatbench');
 // TypeScript 7 (scripts/build-cli.mjs TSC) keeps its own files: it does not read TypeScript 5's.
 const tscCache = (name) => ['--incremental', '--tsBuildInfoFile', join(cache, `${name}-7.tsbuildinfo`)];
 const contentCache = (name) => ['--cache', '--cache-location', join(cache, name), '--cache-strategy', 'content'];
+/**
+ * depcruise's cache, in a folder named by its config's bytes: the cache sees a change to the files it
+ * reads but not to the rules (a rule added to .dependency-cruiser.mjs passed on a warm cache, session
+ * 48). The folders of earlier configs are removed.
+ */
+function depcruiseCache() {
+  const hash = createHash('sha256');
+  for (const file of ['.dependency-cruiser.mjs', 'tsconfig.json', 'package-lock.json']) hash.update(readFileSync(file));
+  const name = `depcruise-${hash.digest('hex').slice(0, 16)}`;
+  if (existsSync(cache))
+    for (const old of readdirSync(cache))
+      if (old.startsWith('depcruise') && old !== name) rmSync(join(cache, old), { recursive: true, force: true });
+  return join(cache, name);
+}
 const checksDone = Promise.all([
   check('typecheck', process.execPath, [TSC, '--noEmit', '-p', 'tsconfig.json', ...tscCache('tsc')]),
   // The viewer's browser app (DOM, JSX) has its own config.
@@ -70,7 +86,7 @@ const checksDone = Promise.all([
     'src',
     '--config',
     '.dependency-cruiser.mjs',
-    ...(existsSync('.git') ? ['--cache', join(cache, 'depcruise')] : []),
+    ...(existsSync('.git') ? ['--cache', depcruiseCache()] : []),
   ]),
 ]);
 
