@@ -7,15 +7,17 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, 'test/soak/**'],
     // Spawned CLIs run the compiled dist/: rebuilt first when src/ changed (scripts/build-cli.mjs).
     globalSetup: ['test/global-setup.mjs'],
-    // Two cores: three forks, so one's real waits (sockets, schedules, a browser, Prometheus) overlap
-    // the others' CPU work (2:11 → 1:45 for npm test on the quiet machine, session 33). Four forks
-    // (session 48, alternating runs): vitest alone took 136–154 s against three's 142–167, but `npm
-    // test`, its static checks beside the forks, 153.8 and 179.9 s against 148.2 and 173.3, with
-    // 16–20 CPU s more (a fourth fork imports the module graph again). Timing tests
-    // judge with tolerances from the loop delay they measured, and `npm run test:stress` runs the
-    // suite beside two busy loops: a busier machine is what they are built for.
+    // Two cores, four forks, so one's real waits (sockets, schedules, a browser, Prometheus) overlap
+    // the others' CPU work (two forks → three: 2:11 → 1:45 for npm test, session 33). A fourth fork
+    // imports the module graph once more (16–20 CPU s) and, while npm test's static checks ran beside
+    // the forks at the same priority, made npm test slower (session 48: 153.8 and 179.9 s against
+    // three's 148.2 and 173.3). With the checks at the lowest priority (scripts/test.mjs), alternating
+    // runs (session 49): four forks 152.6, 131.6, 129.0, 121.2 s against three's 146.3, 153.7, 145.5,
+    // 120.5 (and 156.9, 170.6, 153.5, 138.6 for three with the checks at the usual priority). Timing
+    // tests judge with tolerances from the loop delay they measured, and `npm run test:stress` runs
+    // the suite beside two busy loops: a busier machine is what they are built for.
     pool: 'forks',
-    maxWorkers: 3,
+    maxWorkers: 4,
     // One module graph per worker, not per file: importing it again for each of 120 files cost
     // 55 s of a 150 s run. Tests restore what they change (fake timers, env) in their own hooks.
     isolate: false,
