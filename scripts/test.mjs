@@ -16,28 +16,71 @@ const bin = (name) => join('node_modules', '.bin', name);
 
 /**
  * Runs a check with its output held back, so checks run side by side print one after another. Each
- * check runs at the lowest CPU priority: it takes the cores only while the suite's forks wait
- * (sockets, schedules, a browser), instead of sharing them with the forks from the start. On two
- * cores, alternating runs (session 49): 3 forks 156.9, 170.6, 153.5, 138.6 s as before; 3 forks with
- * the checks lowered 146.3, 153.7, 145.5, 120.5 s; 4 forks lowered 152.6, 131.6, 129.0, 121.2 s
- * (vitest.config.ts), each check still done before the suite.
+ * check runs at the lowest CPU priority while the suite runs: it takes the cores only while the
+ * suite's forks wait (sockets, schedules, a browser), instead of sharing them with the forks from the
+ * start. On two cores, alternating runs (session 49): 3 forks 156.9, 170.6, 153.5, 138.6 s as before;
+ * 3 forks with the checks lowered 146.3, 153.7, 145.5, 120.5 s; 4 forks lowered 152.6, 131.6, 129.0,
+ * 121.2 s (vitest.config.ts). Once the suite is done the checks get the usual priority back
+ * (`restorePriority`): beside other busy processes (`npm run test:stress`) a check left at the lowest
+ * one waited ~4 minutes for the cores.
  */
 function check(name, cmd, args) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], shell: false });
-    try {
-      if (child.pid !== undefined) setPriority(child.pid, constants.priority.PRIORITY_LOW);
-    } catch {
-      // The check runs at the usual priority where it cannot be lowered (it may have ended already).
+    if (child.pid !== undefined) {
+      running.add(child.pid);
+      // Right after the spawn, before the check starts its threads and processes: they inherit it.
+      setPriorityOf(child.pid, constants.priority.PRIORITY_LOW);
     }
     const output = [];
     child.stdout.on('data', (chunk) => output.push(chunk));
     child.stderr.on('data', (chunk) => output.push(chunk));
     child.once('error', (error) => resolve({ name, status: 1, output: `${error.message}\n` }));
-    child.once('close', (status) =>
-      resolve({ name, status: status ?? 1, output: Buffer.concat(output).toString('utf8') }),
-    );
+    child.once('close', (status) => {
+      running.delete(child.pid);
+      resolve({ name, status: status ?? 1, output: Buffer.concat(output).toString('utf8') });
+    });
   });
+}
+
+/** The checks still running, by process id. */
+const running = new Set();
+
+/** Sets one thread's or process's priority; where it cannot (it ended; raising one may need privileges) it stays. */
+function setPriorityOf(id, priority) {
+  try {
+    setPriority(id, priority);
+  } catch {
+    // Left as it is: the check still runs, at most slower.
+  }
+}
+
+/**
+ * Gives every check still running the usual priority back: on Linux each thread of it and of the
+ * processes it started (a priority is a thread's there; /proc lists them), elsewhere the process.
+ * Raising a priority needs privileges on Linux (root, as CI runs; a user's shell may not have them).
+ */
+function restorePriority() {
+  const visit = (pid) => {
+    let tasks;
+    try {
+      tasks = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      setPriorityOf(pid, constants.priority.PRIORITY_NORMAL);
+      return;
+    }
+    for (const tid of tasks) {
+      setPriorityOf(Number(tid), constants.priority.PRIORITY_NORMAL);
+      let children = '';
+      try {
+        children = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8');
+      } catch {
+        // No list of children here: the check's own threads only.
+      }
+      for (const child of children.split(' ').filter(Boolean)) visit(Number(child));
+    }
+  };
+  for (const pid of running) visit(pid);
 }
 
 /** Runs a command with its output shown as it comes; resolves with its exit status. */
@@ -110,6 +153,7 @@ const vitestStatus = await runLive(bin('vitest'), [
   '--reporter=json',
   `--outputFile.json=${resultsFile}`,
 ]);
+restorePriority();
 for (const { name, status, output } of await checksDone) {
   process.stdout.write(output);
   if (status !== 0) failures.push(name);
