@@ -20,7 +20,8 @@ const bin = (name) => join('node_modules', '.bin', name);
  * suite's forks wait (sockets, schedules, a browser), instead of sharing them with the forks from the
  * start. On two cores, alternating runs (session 49): 3 forks 156.9, 170.6, 153.5, 138.6 s as before;
  * 3 forks with the checks lowered 146.3, 153.7, 145.5, 120.5 s; 4 forks lowered 152.6, 131.6, 129.0,
- * 121.2 s (vitest.config.ts). Once the suite is done the checks get the usual priority back
+ * 121.2 s (vitest.config.ts); then, as landed, 106.0, 122.8, 116.5 s against 126.2, 127.3, 143.4 for
+ * the way before (0.84× at the median). Once the suite is done the checks get the usual priority back
  * (`restorePriority`): beside other busy processes (`npm run test:stress`) a check left at the lowest
  * one waited ~4 minutes for the cores.
  */
@@ -94,8 +95,9 @@ const runLive = (cmd, args) =>
 const failures = [];
 // dist/ first: the tests spawn the compiled CLI (nothing is compiled when it is up to date).
 if (run(process.execPath, [join('scripts', 'build-cli.mjs')]) !== 0) failures.push('build (dist/)');
-// The static checks run beside the suite, their output held back and printed after it: much of the
-// suite waits on real sockets and timers, and the checks fill those waits instead of adding ~25 s.
+// The static checks run beside the suite, at the lowest priority (`check`), their output held back and
+// printed after it: much of the suite waits on real sockets and timers, and the checks fill those
+// waits instead of adding ~25 s.
 // The type checks, lint and format keep their tools' own caches under node_modules/.cache/chatbench
 // (what each found of each file, keyed by the file's content and the tool's config), so a second run
 // checks only what changed: together ~56 CPU s cold, ~13 warm (session 48: the typechecks 3.7,
