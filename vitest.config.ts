@@ -8,12 +8,9 @@ export default defineConfig({
     // Spawned CLIs run the compiled dist/: rebuilt first when src/ changed (scripts/build-cli.mjs).
     globalSetup: ['test/global-setup.mjs'],
     // Two cores, four forks, so one's real waits (sockets, schedules, a browser, Prometheus) overlap
-    // the others' CPU work (two forks → three: 2:11 → 1:45 for npm test, session 33). A fourth fork
-    // imports the module graph once more (16–20 CPU s) and, while npm test's static checks ran beside
-    // the forks at the same priority, made npm test slower (session 48: 153.8 and 179.9 s against
-    // three's 148.2 and 173.3). With the checks at the lowest priority (scripts/test.mjs), alternating
-    // runs (session 49): four forks 152.6, 131.6, 129.0, 121.2 s against three's 146.3, 153.7, 145.5,
-    // 120.5 (and 156.9, 170.6, 153.5, 138.6 for three with the checks at the usual priority). Timing
+    // the others' CPU work. A fourth fork imports the module graph once more (16–20 CPU s): it pays
+    // only because npm test's static checks run at the lowest priority (scripts/test.mjs); with them
+    // at the usual one it made npm test slower (docs/development.md, sessions 48 and 49). Timing
     // tests judge with tolerances from the loop delay they measured, and `npm run test:stress` runs
     // the suite beside two busy loops: a busier machine is what they are built for.
     pool: 'forks',

@@ -18,12 +18,10 @@ const bin = (name) => join('node_modules', '.bin', name);
  * Runs a check with its output held back, so checks run side by side print one after another. Each
  * check runs at the lowest CPU priority while the suite runs: it takes the cores only while the
  * suite's forks wait (sockets, schedules, a browser), instead of sharing them with the forks from the
- * start. On two cores, alternating runs (session 49): 3 forks 156.9, 170.6, 153.5, 138.6 s as before;
- * 3 forks with the checks lowered 146.3, 153.7, 145.5, 120.5 s; 4 forks lowered 152.6, 131.6, 129.0,
- * 121.2 s (vitest.config.ts); then, as landed, 106.0, 122.8, 116.5 s against 126.2, 127.3, 143.4 for
- * the way before (0.84× at the median). Once the suite is done the checks get the usual priority back
- * (`restorePriority`): beside other busy processes (`npm run test:stress`) a check left at the lowest
- * one waited ~4 minutes for the cores.
+ * start (with four forks, 0.84× the wall time at the median of seven paired runs: docs/development.md,
+ * "Session 49"). Once the suite is done the checks get the usual priority back (`restorePriority`):
+ * beside other busy processes (`npm run test:stress`) a check left at the lowest one waited ~4
+ * minutes for the cores.
  */
 function check(name, cmd, args) {
   return new Promise((resolve) => {
