@@ -7,7 +7,6 @@
  */
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
-import { trustCertificates } from '../client/trust.js';
 import { formatBytes } from '../util/limits.js';
 import { FileTooLargeError, readCappedSync } from '../util/read-capped.js';
 import type { Io } from './io.js';
@@ -34,12 +33,16 @@ export function readCaFile(path: string, cwd: string, flag = '--ca-file'): strin
   return certificates.join('\n');
 }
 
-/** Trusts the `--ca-file` certificates (and NODE_EXTRA_CA_CERTS', which an explicit list would drop) before anything connects. */
-export function applyCaFile(path: string | undefined, io: Pick<Io, 'cwd' | 'env'>): void {
+/**
+ * Trusts the `--ca-file` certificates (and NODE_EXTRA_CA_CERTS', which an explicit list would drop)
+ * before anything connects. The HTTP client (client/trust) loads only when a file is given.
+ */
+export async function applyCaFile(path: string | undefined, io: Pick<Io, 'cwd' | 'env'>): Promise<void> {
   if (path === undefined || path === '') return;
   const extra = io.env.NODE_EXTRA_CA_CERTS;
   const pem = [readCaFile(path, io.cwd), ...(extra ? [readCaFile(extra, io.cwd, 'NODE_EXTRA_CA_CERTS')] : [])].join(
     '\n',
   );
+  const { trustCertificates } = await import('../client/trust.js');
   trustCertificates(pem);
 }

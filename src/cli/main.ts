@@ -67,7 +67,7 @@ export async function main(rawArgv: readonly string[], rawIo: Io): Promise<ExitC
       .middleware(
         ((argv: Record<string, unknown>) => applyCaFile(argv['ca-file'] as string | undefined, io)) as (
           argv: object,
-        ) => void,
+        ) => Promise<void>,
         true,
       )
       .middleware(applyRunLineCap, true)

@@ -11,7 +11,7 @@
  */
 import type { Shard } from '../records/shard.js';
 
-export { ShardSchema, type Shard } from '../records/shard.js';
+export type { Shard } from '../records/shard.js';
 
 /** Parses `i/N`; returns a message for the caller to wrap, or the shard. */
 export function parseShard(text: string): Shard | string {

@@ -6,7 +6,7 @@
  */
 
 import type { Stage } from '../records/load-spec.js';
-export { StageSchema, type Stage } from '../records/load-spec.js';
+export type { Stage } from '../records/load-spec.js';
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
 

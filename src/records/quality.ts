@@ -7,14 +7,14 @@
  */
 import { z } from 'zod';
 import { RECORD_BOUNDS as B } from './bounds.js';
+import { JUDGE_FIGURES } from './judge-figures.js';
+
+export { JUDGE_FIGURES, type JudgeFigure } from './judge-figures.js';
 
 const Id = z.string().max(B.idChars);
 const Message = z.string().max(B.messageChars);
 
-/** The figures a judge model scores, in the order they are asked. */
-export const JUDGE_FIGURES = ['correctness', 'groundedness', 'relevance', 'rubric'] as const;
 export const JudgeFigureSchema = z.enum(JUDGE_FIGURES);
-export type JudgeFigure = z.infer<typeof JudgeFigureSchema>;
 
 /**
  * A judged score at or above this is a "pass" verdict: what agreement with human verdicts and the

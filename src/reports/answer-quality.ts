@@ -8,9 +8,8 @@
 import type { Estimate, MeanEstimate, QualitySummary } from '../records/summary.js';
 import type { ReportColumn } from './comparison.js';
 import { formatCount, formatPct, NA } from './format.js';
+import { SIM_JUDGE_MODEL } from '../api/sim-judge.js';
 
-/** The model name of the simulator's rule-based judge (sim/judge, kept apart: reports never import the simulator). */
-const SIM_JUDGE_MODEL = 'chatbench-sim-judge';
 
 export interface QualityLines {
   passRule: string;

@@ -8,6 +8,6 @@ export { createSimServer, type SimServer, type SimServerOptions, type SimStats }
 export { SimConfigError, SimConfigSchema, parseSimConfig, type SimConfig, type SimConfigInput } from './config.js';
 export { DEMO_TOKEN, SCOPES, defaultTokens, type Scope, type TokenEntry } from './auth.js';
 export { loadCorpus, type Corpus } from './corpus/index.js';
-export { SIM_JUDGE_MODEL } from './judge/route.js';
+export { SIM_JUDGE_MODEL } from '../api/sim-judge.js';
 export { SimJudgeConfigSchema, type SimJudgeConfig, type SimJudgeConfigInput } from './judge/config.js';
 export { DEFAULT_TOOLS, type Tool } from './chat/tools.js';

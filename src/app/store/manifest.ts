@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { EncodingSchema, type Encoding } from '../../records/encoding.js';
 import { ONYX_RELEASES } from '../../api/index.js';
-import { ShardSchema } from '../../plan/shard.js';
+import { ShardSchema } from '../../records/shard.js';
 import { InputError } from '../../errors.js';
 import { readRunFileText } from './run-file.js';
 

@@ -8,7 +8,7 @@
 import { parseJsonText } from '../../util/parse-json.js';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { ShardSchema, type Shard } from '../../plan/shard.js';
+import { ShardSchema, type Shard } from '../../records/shard.js';
 import { readUtf8File } from '../../dataset/read-text.js';
 import type { PlanOutline } from '../../plan/record-owner.js';
 import { ManifestSchema } from './manifest.js';

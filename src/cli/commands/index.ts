@@ -5,11 +5,26 @@
  * to load). Only the root help, completion and a mistyped command load them all.
  */
 import type { Io } from '../io.js';
-import type { AnyCommand, SetExitCode } from './define.js';
+import type { AnyCommand, CommandRun, CommandSpec, SetExitCode } from './define.js';
 
 export type { AnyCommand, SetExitCode } from './define.js';
 
 export type CommandFactory = (io: Io, setExitCode: SetExitCode) => AnyCommand;
+
+/**
+ * A command in two modules: its flags and help (cli/commands), and its run (cli/run), imported only
+ * when yargs calls the handler, so `eval --help` or a refused flag never loads the run's graph.
+ */
+const split =
+  <A>(spec: () => Promise<CommandSpec>, run: () => Promise<CommandRun<A>>) =>
+  async (): Promise<CommandFactory> => {
+    const loaded = await spec();
+    return (io, setExitCode) => ({
+      ...loaded,
+      // yargs hands the handler the arguments the spec's builder declared: A (commands/define.ts).
+      handler: async (args) => setExitCode(await (await run())(args as A, io)),
+    });
+  };
 
 export interface CommandEntry {
   /** The command's name on the command line (its file's `command` starts with it). */
@@ -20,11 +35,23 @@ export interface CommandEntry {
 }
 
 export const COMMANDS: readonly CommandEntry[] = [
-  { name: 'eval', load: async () => (await import('./eval.js')).evalCommand },
+  {
+    name: 'eval',
+    load: split(
+      async () => (await import('./eval.js')).evalSpec,
+      async () => (await import('../run/eval.js')).run,
+    ),
+  },
   { name: 'load', load: async () => (await import('./load.js')).loadCommand },
   { name: 'capacity', load: async () => (await import('./capacity.js')).capacityCommand },
   { name: 'init', load: async () => (await import('./init.js')).initCommand },
-  { name: 'demo', load: async () => (await import('./demo.js')).demoCommand },
+  {
+    name: 'demo',
+    load: split(
+      async () => (await import('./demo.js')).demoSpec,
+      async () => (await import('../run/demo.js')).run,
+    ),
+  },
   { name: 'report', load: async () => (await import('./report.js')).reportCommand },
   { name: 'draft-expectations', load: async () => (await import('./draft-expectations.js')).draftExpectationsCommand },
   { name: 'validate', load: async () => (await import('./validate.js')).validateCommand },

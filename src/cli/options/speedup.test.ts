@@ -3,9 +3,9 @@ import { UsageError } from '../../errors.js';
 import { simTimeScale, speedUp, speedupOf } from './speedup.js';
 
 describe('speedUp', () => {
-  it('divides schedule lengths and request counts, and leaves everything else', () => {
+  it('divides schedule lengths and request counts, and leaves everything else', async () => {
     expect(
-      speedUp(
+      await speedUp(
         { duration: '60s', warmup: '30s', requests: 500, rate: 20, stages: '30s:5,2m:50', dataset: 'q.csv' },
         100,
       ),
@@ -16,16 +16,16 @@ describe('speedUp', () => {
       stages: '300ms:5,1200ms:50',
     });
   });
-  it('divides each --think-time form', () => {
-    expect(speedUp({ 'think-time': '2s..8s' }, 100)).toEqual({ 'think-time': '20ms..80ms' });
-    expect(speedUp({ 'think-time': '5s' }, 1000)).toEqual({ 'think-time': '5ms' });
-    expect(speedUp({ 'think-time': 'lognormal:3s,p99=15s' }, 100)).toEqual({
+  it('divides each --think-time form', async () => {
+    expect(await speedUp({ 'think-time': '2s..8s' }, 100)).toEqual({ 'think-time': '20ms..80ms' });
+    expect(await speedUp({ 'think-time': '5s' }, 1000)).toEqual({ 'think-time': '5ms' });
+    expect(await speedUp({ 'think-time': 'lognormal:3s,p99=15s' }, 100)).toEqual({
       'think-time': 'lognormal:30ms,p99=150ms',
     });
   });
-  it('keeps a zero warm-up or cool-down zero, and does not touch --timeout (how long a request may take)', () => {
+  it('keeps a zero warm-up or cool-down zero, and does not touch --timeout (how long a request may take)', async () => {
     expect(
-      speedUp({ duration: '60s', warmup: '0s', cooldown: '0s', 'step-duration': '1ms', timeout: '180s' }, 100),
+      await speedUp({ duration: '60s', warmup: '0s', cooldown: '0s', 'step-duration': '1ms', timeout: '180s' }, 100),
     ).toEqual({
       duration: '600ms',
       warmup: '0ms',
@@ -33,8 +33,8 @@ describe('speedUp', () => {
       'step-duration': '1ms',
     });
   });
-  it('keeps at least 1 ms and 1 request, and leaves what it cannot read to the command', () => {
-    expect(speedUp({ duration: '1ms', requests: 3, cooldown: 'soon' }, 600)).toEqual({
+  it('keeps at least 1 ms and 1 request, and leaves what it cannot read to the command', async () => {
+    expect(await speedUp({ duration: '1ms', requests: 3, cooldown: 'soon' }, 600)).toEqual({
       duration: '1ms',
       requests: 1,
       cooldown: 'soon',

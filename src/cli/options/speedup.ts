@@ -11,7 +11,6 @@
  */
 import { UsageError } from '../../errors.js';
 import { parseDuration } from '../duration.js';
-import { parseThinkTime } from '../../plan/think-time.js';
 
 export const SPEEDUP_ENV = 'CHATBENCH_TEST_SPEEDUP';
 
@@ -37,8 +36,15 @@ const scaled = (text: string, key: string, factor: number): string => {
   }
 };
 
-/** The schedule options of `values` divided by `factor` (only those present and parseable). */
-export function speedUp(values: Readonly<Record<string, unknown>>, factor: number): Record<string, unknown> {
+/**
+ * The schedule options of `values` divided by `factor` (only those present and parseable). The
+ * think-time parser (and the plan's modules behind it) loads only when a think time is given: every
+ * command line reads this module.
+ */
+export async function speedUp(
+  values: Readonly<Record<string, unknown>>,
+  factor: number,
+): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const key of SCHEDULE_OPTIONS) {
     if (typeof values[key] === 'string') out[key] = scaled(values[key], key, factor);
@@ -47,6 +53,7 @@ export function speedUp(values: Readonly<Record<string, unknown>>, factor: numbe
     out.requests = Math.max(1, Math.ceil(values.requests / factor));
   }
   if (typeof values['think-time'] === 'string') {
+    const { parseThinkTime } = await import('../../plan/think-time.js');
     const think = parseThinkTime(values['think-time']);
     const ms = (v: number) => `${Math.max(1, Math.round(v / factor))}ms`;
     if (!('problems' in think)) {

@@ -22,7 +22,6 @@ import type { Output } from '../output/output.js';
 import { locateConfig, readConfigFile } from './config-file.js';
 import { INVOCATION, invocationRecord } from './invocation.js';
 import { RENAMED, isRetired, renameEnv, renameFileKeys } from './renamed.js';
-import { readManifestLayer } from './resume-layer.js';
 import { SPEEDUP_ENV, speedUp, speedupOf } from './speedup.js';
 import {
   envLayer,
@@ -226,12 +225,15 @@ export function layering(ctx: LayeringContext) {
     const resume = own.has('resume')
       ? (flags.values.resume ?? env.layer.values.resume ?? file.values.resume)
       : undefined;
+    // Its module (a run's manifest, read with zod) loads only for a resumed run, not for every command line.
     const replayed =
-      typeof resume === 'string' ? await readManifestLayer(resume, ctx.io.cwd, specs) : { values: {}, sources: {} };
+      typeof resume === 'string'
+        ? await (await import('./resume-layer.js')).readManifestLayer(resume, ctx.io.cwd, specs)
+        : { values: {}, sources: {} };
     let merged = mergeLayers(specs, [replayed, file, env.layer, flags], ALTERNATIVES);
     const factor = speedupOf(ctx.io.env);
     if (factor !== null) {
-      const changed = speedUp(merged.values, factor);
+      const changed = await speedUp(merged.values, factor);
       merged = { values: { ...merged.values, ...changed }, sources: merged.sources };
       ctx.io.stderr.write(
         `chatbench: ${SPEEDUP_ENV}=${factor}: schedule lengths and request counts divided by ${factor}, the embedded simulator ${factor} times faster (a test of the documented examples)\n`,

@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { ChatCompletionRequestSchema, JudgeInputSchema, type ChatMessage } from '../../api/judge.js';
+import { SIM_JUDGE_MODEL } from '../../api/sim-judge.js';
 import { triggerMatcher } from '../chat/config.js';
 import { readBody, sendJson } from '../http.js';
 import { createRng, sampleLogNormal } from '../rng.js';
@@ -17,8 +18,6 @@ import type { RouteContext } from '../route.js';
 import type { SimJudgeConfig } from './config.js';
 import { judgeByRules } from './rules.js';
 
-/** The model name the simulated judge reports when asked for none. */
-export const SIM_JUDGE_MODEL = 'chatbench-sim-judge';
 
 export interface SimJudgeOptions {
   readonly config: SimJudgeConfig;
