@@ -18,7 +18,6 @@ import type { RouteContext } from '../route.js';
 import type { SimJudgeConfig } from './config.js';
 import { judgeByRules } from './rules.js';
 
-
 export interface SimJudgeOptions {
   readonly config: SimJudgeConfig;
   readonly seed: number;
