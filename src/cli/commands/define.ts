@@ -24,9 +24,9 @@ export const defineCommand = <A>(command: CommandModule<object, A>): AnyCommand 
  * parser's modules, not the run's (~0.5 s of CPU for eval's).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type CommandSpec = Omit<CommandModule<any, any>, 'handler'>;
-export const defineSpec = <A>(spec: Omit<CommandModule<object, A>, 'handler'>): CommandSpec =>
-  spec as unknown as CommandSpec;
+export type CommandFlags = Omit<CommandModule<any, any>, 'handler'>;
+export const defineFlags = <A>(flags: Omit<CommandModule<object, A>, 'handler'>): CommandFlags =>
+  flags as unknown as CommandFlags;
 
 /** What a command does with its parsed arguments: the exit code. */
 export type CommandRun<A> = (args: A, io: Io) => Promise<ExitCode>;

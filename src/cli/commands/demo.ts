@@ -8,14 +8,14 @@
  */
 import type { Argv } from 'yargs';
 import { withQualityFlags, type QualityFlags } from '../quality-flags.js';
-import { defineSpec } from './define.js';
+import { defineFlags } from './define.js';
 
 export type DemoArgs = QualityFlags & { concurrency: number; out?: string; quick: boolean };
 
 /** `--quick`: the first of this many shards of the dataset (about a tenth of its questions), streamed only. */
 export const QUICK_SHARDS = 10;
 
-export const demoSpec = defineSpec<DemoArgs>({
+export const demoFlags = defineFlags<DemoArgs>({
   command: 'demo',
   describe:
     'Compare three model override sets on the embedded simulated service, answers judged by its rule-based judge (about 40 s)',

@@ -9,9 +9,9 @@ import { DEFAULT_JUNIT_QUESTIONS, JUNIT_QUESTION_MODES, type JunitQuestions } fr
 import { withQualityFlags, type QualityFlags } from '../quality-flags.js';
 import type { ModeOption } from '../../sets/index.js';
 import { LIMITS_NOTE, withConnectionFlags, withShardFlags } from '../flags.js';
-import { defineSpec } from './define.js';
+import { defineFlags } from './define.js';
 
-export const evalSpec = defineSpec<EvalArgs>({
+export const evalFlags = defineFlags<EvalArgs>({
   command: 'eval',
   describe:
     'Run a question dataset against model override sets; score citations, answer quality and tools; write the reports',

@@ -5,7 +5,7 @@
  * to load). Only the root help, completion and a mistyped command load them all.
  */
 import type { Io } from '../io.js';
-import type { AnyCommand, CommandRun, CommandSpec, SetExitCode } from './define.js';
+import type { AnyCommand, CommandRun, CommandFlags, SetExitCode } from './define.js';
 
 export type { AnyCommand, SetExitCode } from './define.js';
 
@@ -16,12 +16,12 @@ export type CommandFactory = (io: Io, setExitCode: SetExitCode) => AnyCommand;
  * when yargs calls the handler, so `eval --help` or a refused flag never loads the run's graph.
  */
 const split =
-  <A>(spec: () => Promise<CommandSpec>, run: () => Promise<CommandRun<A>>) =>
+  <A>(flags: () => Promise<CommandFlags>, run: () => Promise<CommandRun<A>>) =>
   async (): Promise<CommandFactory> => {
-    const loaded = await spec();
+    const loaded = await flags();
     return (io, setExitCode) => ({
       ...loaded,
-      // yargs hands the handler the arguments the spec's builder declared: A (commands/define.ts).
+      // yargs hands the handler the arguments the flags' builder declared: A (commands/define.ts).
       handler: async (args) => setExitCode(await (await run())(args as A, io)),
     });
   };
@@ -38,17 +38,29 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'eval',
     load: split(
-      async () => (await import('./eval.js')).evalSpec,
+      async () => (await import('./eval.js')).evalFlags,
       async () => (await import('../run/eval.js')).run,
     ),
   },
-  { name: 'load', load: async () => (await import('./load.js')).loadCommand },
-  { name: 'capacity', load: async () => (await import('./capacity.js')).capacityCommand },
+  {
+    name: 'load',
+    load: split(
+      async () => (await import('./load.js')).loadFlags,
+      async () => (await import('../run/load.js')).run,
+    ),
+  },
+  {
+    name: 'capacity',
+    load: split(
+      async () => (await import('./capacity.js')).capacityFlags,
+      async () => (await import('../run/capacity.js')).run,
+    ),
+  },
   { name: 'init', load: async () => (await import('./init.js')).initCommand },
   {
     name: 'demo',
     load: split(
-      async () => (await import('./demo.js')).demoSpec,
+      async () => (await import('./demo.js')).demoFlags,
       async () => (await import('../run/demo.js')).run,
     ),
   },
