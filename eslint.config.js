@@ -37,17 +37,17 @@ const LONG_FUNCTIONS_TODAY = [
   'src/app/load/run-load.ts', // runLoad 134 lines
   'src/app/shared/view-runs.ts', // openViewRuns 117 lines
   'src/checks/runner.ts', // loadChecks 103 lines
-  'src/cli/commands/capacity.ts', // capacityCommand 175 lines; builder 165 lines; capacityHandler 81 lines; searchClaimed 110 lines
-  'src/cli/commands/compare.ts', // compareCommand 107 lines
-  'src/cli/commands/eval.ts', // evalCommand 204 lines; builder 194 lines; evalHandler 103 lines; evalHandler complexity 33; runClaimed 149 lines; runClaimed complexity 38
-  'src/cli/commands/history.ts', // historyCommand 116 lines
-  'src/cli/commands/load.ts', // loadCommand 272 lines; builder 262 lines; loadSpecOf 96 lines; loadSpecOf complexity 56; runClaimed 131 lines
-  'src/cli/commands/merge.ts', // mergeCommand 94 lines
-  'src/cli/commands/report.ts', // reportCommand 114 lines; handler 88 lines
-  'src/cli/commands/view.ts', // viewCommand 100 lines
+  'src/cli/commands/capacity.ts', // builder 165 lines
+  'src/cli/commands/eval.ts', // builder 176 lines
+  'src/cli/commands/load.ts', // builder 244 lines
   'src/cli/main.ts', // main 83 lines
   'src/cli/options/yargs-layers.ts', // an arrow function complexity 26
   'src/cli/quality-flags.ts', // withQualityFlags 117 lines
+  'src/cli/run/capacity.ts', // capacityHandler 81 lines; searchClaimed 110 lines
+  'src/cli/run/eval.ts', // evalHandler 101 lines; evalHandler complexity 30; runClaimed 149 lines; runClaimed complexity 38
+  'src/cli/run/history.ts', // run 85 lines
+  'src/cli/run/load.ts', // loadSpecOf 96 lines; loadSpecOf complexity 56; runClaimed 131 lines
+  'src/cli/run/report.ts', // run 88 lines
   'src/client/collect.ts', // createCollector 173 lines; finish complexity 32
   'src/client/open-urls-client.ts', // exchangeOf 83 lines
   'src/compare/run-data.ts', // createRunCollector 143 lines; groupValue complexity 30

@@ -9,10 +9,11 @@ import { InputError, ToolkitError } from '../errors.js';
 import { readSets } from './read-sets.js';
 import type { SetDefinition, SetsDefaults } from './schema.js';
 import { parseSetFlag } from './set-flag.js';
+import { MODE_OPTIONS, type ModeOption } from './flag-forms.js';
 
 /** `--mode`: `both` runs each set streamed and full, except multi-model sets (stream only). */
-export const ModeOptionSchema = z.enum(['stream', 'full', 'both']);
-export type ModeOption = z.infer<typeof ModeOptionSchema>;
+export const ModeOptionSchema = z.enum(MODE_OPTIONS);
+export type { ModeOption };
 
 /** The sets of a run with the defaults they share. */
 export interface ResolvedSets {

@@ -5,7 +5,9 @@
 import { UsageError } from '../errors.js';
 import { SET_NAME_PATTERN, StrictLLMOverrideSchema, type SetDefinition } from './schema.js';
 
-export const SET_FLAG_FORM = 'name=provider:version[@temperature], e.g. fast=openai:gpt-4o-mini@0';
+import { SET_FLAG_FORM } from './flag-forms.js';
+
+export { SET_FLAG_FORM } from './flag-forms.js';
 
 /**
  * Parses one `--set` value into a single-model set. The version runs from the first ":" to the

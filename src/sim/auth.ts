@@ -6,6 +6,7 @@
  * `write:chat` implies `read:chat`; a token with no scope list is unrestricted.
  */
 import { z } from 'zod';
+import { DEMO_TOKEN } from './demo-token.js';
 
 export const SCOPES = ['basic', 'read:search', 'read:chat', 'write:chat'] as const;
 export const ScopeSchema = z.enum(SCOPES);
@@ -21,7 +22,7 @@ export type TokenEntry = z.infer<typeof TokenEntrySchema>;
 
 /** The user id a chat request runs as when anonymous access lets a bad or missing token through. */
 export const ANONYMOUS_USER_ID = 'anonymous';
-export const DEMO_TOKEN = 'onyx_pat_chatbench_demo';
+export { DEMO_TOKEN };
 export const DEMO_USER_ID = 'demo-user';
 export const SECOND_USER_ID = 'second-user';
 

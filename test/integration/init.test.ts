@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { schemaRefs } from '../../src/cli/commands/init.js';
+import { schemaRefs } from '../../src/cli/run/init.js';
 import { locateConfig } from '../../src/cli/options/config-file.js';
 import { KNOWN_COLUMNS } from '../../src/dataset/index.js';
 import { INIT_FILES, columnsTemplate } from '../../src/init/templates.js';

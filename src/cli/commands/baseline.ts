@@ -1,21 +1,13 @@
 /**
  * @module cli/commands/baseline
  * `chatbench baseline save RUN DEST`: keeps a run as a small, reviewable baseline (see
- * app/eval/baseline) that `compare` and `eval --baseline` accept as a side.
+ * app/eval/baseline) that `compare` and `eval --baseline` accept as a side. Its flags and help;
+ * what it runs is cli/run/baseline.ts, loaded only when it runs.
  */
 import type { Argv } from 'yargs';
-import { saveBaseline } from '../../app/eval/baseline.js';
-import { ExitCode } from '../../errors.js';
-import { claimDir } from '../claim.js';
 import type { Io } from '../io.js';
-import { outputOf } from '../output/output.js';
-import { reportFailure } from './compare.js';
+import type { SaveArgs } from '../run/baseline.js';
 import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
-
-interface SaveArgs {
-  run: string;
-  dest: string;
-}
 
 function saveCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
   return defineCommand<SaveArgs>({
@@ -33,29 +25,8 @@ function saveCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
           '$0 baseline save reports/2026-11-20T10-00-00-eval datasets/baselines/main',
           'keep the last run as the main baseline, to commit',
         ),
-    handler: async (args) => {
-      try {
-        const claim = await claimDir(io, args.dest, { label: `DEST ${args.dest}`, command: 'baseline save' });
-        let saved;
-        try {
-          saved = await saveBaseline({ runDir: args.run, destDir: args.dest, cwd: io.cwd });
-        } finally {
-          await claim.release();
-        }
-        const torn = saved.tornLines > 0 ? ` (skipped ${saved.tornLines} torn last line)` : '';
-        io.stdout.write(`Saved ${saved.records} records${torn}: ${saved.files.join(', ')}\n`);
-        outputOf(io).result({
-          command: 'baseline save',
-          exit_code: ExitCode.Ok,
-          records: saved.records,
-          torn_lines: saved.tornLines,
-          files: saved.files,
-        });
-        setExitCode(ExitCode.Ok);
-      } catch (error) {
-        reportFailure(io, setExitCode, error, 'baseline save');
-      }
-    },
+    // A subcommand: its run (cli/run/baseline) loads when it runs, as the registry's split commands' do.
+    handler: async (args) => setExitCode(await (await import('../run/baseline.js')).save(args, io)),
   });
 }
 

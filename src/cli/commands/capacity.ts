@@ -4,6 +4,8 @@
  * sustains under the SLOs. Parses and checks flags (reusing `load`'s spec checks with the first
  * step's target), then delegates to app/load/run-capacity. Exit 0 when a sustainable target was found,
  * 1 when even the smallest target failed, 130 when interrupted.
+ * Its flags and help; what it runs is cli/run/capacity.ts, loaded only when it runs
+ * (commands/index.ts).
  */
 import type { Argv } from 'yargs';
 import { DEFAULT_SATURATION, DEFAULT_SEARCH } from '../../plan/capacity.js';

@@ -7,7 +7,7 @@ import type { Argv } from 'yargs';
 import { BODY_CAP_OPTIONS, type BodyCapArgs } from '../body-cap-flags.js';
 import { DEFAULT_JUNIT_QUESTIONS, JUNIT_QUESTION_MODES, type JunitQuestions } from '../../reports/junit-xml.js';
 import { withQualityFlags, type QualityFlags } from '../quality-flags.js';
-import type { ModeOption } from '../../sets/index.js';
+import { MODE_OPTIONS, type ModeOption } from '../../sets/flag-forms.js';
 import { LIMITS_NOTE, withConnectionFlags, withShardFlags } from '../flags.js';
 import { defineFlags } from './define.js';
 
@@ -31,7 +31,7 @@ export const evalFlags = defineFlags<EvalArgs>({
         group: 'Inputs:',
       })
       .option('mode', {
-        choices: ['stream', 'full', 'both'] as const,
+        choices: MODE_OPTIONS,
         default: 'stream' as const,
         describe: 'Streamed requests, full (stream=false) ones, or both',
         group: 'Run:',

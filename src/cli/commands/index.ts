@@ -56,7 +56,13 @@ export const COMMANDS: readonly CommandEntry[] = [
       async () => (await import('../run/capacity.js')).run,
     ),
   },
-  { name: 'init', load: async () => (await import('./init.js')).initCommand },
+  {
+    name: 'init',
+    load: split(
+      async () => (await import('./init.js')).initFlags,
+      async () => (await import('../run/init.js')).run,
+    ),
+  },
   {
     name: 'demo',
     load: split(
@@ -64,18 +70,79 @@ export const COMMANDS: readonly CommandEntry[] = [
       async () => (await import('../run/demo.js')).run,
     ),
   },
-  { name: 'report', load: async () => (await import('./report.js')).reportCommand },
-  { name: 'draft-expectations', load: async () => (await import('./draft-expectations.js')).draftExpectationsCommand },
-  { name: 'validate', load: async () => (await import('./validate.js')).validateCommand },
+  {
+    name: 'report',
+    load: split(
+      async () => (await import('./report.js')).reportFlags,
+      async () => (await import('../run/report.js')).run,
+    ),
+  },
+  {
+    name: 'draft-expectations',
+    load: split(
+      async () => (await import('./draft-expectations.js')).draftExpectationsFlags,
+      async () => (await import('../run/draft-expectations.js')).run,
+    ),
+  },
+  {
+    name: 'validate',
+    load: split(
+      async () => (await import('./validate.js')).validateFlags,
+      async () => (await import('../run/validate.js')).run,
+    ),
+  },
   // The simulator's demo token is CHATBENCH_SIM_TOKEN: CHATBENCH_TOKEN, the real service's, must never become it.
-  { name: 'serve', load: async () => (await import('./serve.js')).serveCommand, env: { token: 'CHATBENCH_SIM_TOKEN' } },
-  { name: 'mock-llm', load: async () => (await import('./mock-llm.js')).mockLlmCommand },
-  { name: 'compare', load: async () => (await import('./compare.js')).compareCommand },
+  {
+    name: 'serve',
+    load: split(
+      async () => (await import('./serve.js')).serveFlags,
+      async () => (await import('../run/serve.js')).run,
+    ),
+    env: { token: 'CHATBENCH_SIM_TOKEN' },
+  },
+  {
+    name: 'mock-llm',
+    load: split(
+      async () => (await import('./mock-llm.js')).mockLlmFlags,
+      async () => (await import('../run/mock-llm.js')).run,
+    ),
+  },
+  {
+    name: 'compare',
+    load: split(
+      async () => (await import('./compare.js')).compareFlags,
+      async () => (await import('../run/compare.js')).run,
+    ),
+  },
   { name: 'baseline', load: async () => (await import('./baseline.js')).baselineCommand },
-  { name: 'merge', load: async () => (await import('./merge.js')).mergeCommand },
-  { name: 'view', load: async () => (await import('./view.js')).viewCommand },
-  { name: 'history', load: async () => (await import('./history.js')).historyCommand },
-  { name: 'query', load: async () => (await import('./query.js')).queryCommand },
+  {
+    name: 'merge',
+    load: split(
+      async () => (await import('./merge.js')).mergeFlags,
+      async () => (await import('../run/merge.js')).run,
+    ),
+  },
+  {
+    name: 'view',
+    load: split(
+      async () => (await import('./view.js')).viewFlags,
+      async () => (await import('../run/view.js')).run,
+    ),
+  },
+  {
+    name: 'history',
+    load: split(
+      async () => (await import('./history.js')).historyFlags,
+      async () => (await import('../run/history.js')).run,
+    ),
+  },
+  {
+    name: 'query',
+    load: split(
+      async () => (await import('./query.js')).queryFlags,
+      async () => (await import('../run/query.js')).run,
+    ),
+  },
 ];
 
 /**

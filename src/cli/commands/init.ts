@@ -4,91 +4,24 @@
  * config, a dataset template, its columns explained, a sets file: init/templates) and prints the
  * next three commands. An existing file is never overwritten without --force: nothing is written
  * when one of them exists.
+ * Its flags and help; what it runs is cli/run/init.ts, loaded only when it runs
+ * (commands/index.ts).
  */
-import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Argv } from 'yargs';
-import { ExitCode, UsageError } from '../../errors.js';
-import {
-  INIT_FILES,
-  columnsTemplate,
-  configTemplate,
-  datasetTemplate,
-  setsTemplate,
-  type SchemaRefs,
-} from '../../init/templates.js';
-import { packageRoot } from '../../viewer/assets.js';
-import { SCHEMA_FILES } from '../schemas/files.js';
-import type { Io } from '../io.js';
-import { outputOf } from '../output/output.js';
-import { defineCommand, type AnyCommand, type SetExitCode } from './define.js';
+import { defineFlags } from './define.js';
 
-interface InitArgs {
+export interface InitArgs {
   force: boolean;
 }
 
-/**
- * The shipped schemas as the written files should name them: relative to the working directory when
- * the package is installed under it (`npm i -D chatbench`: node_modules/chatbench/...), so the files
- * work on every clone of the user's repository; else the absolute path of this installation.
- */
-export function schemaRefs(cwd: string, root: string): SchemaRefs {
-  const ref = (file: string) => {
-    const path = join(root, 'dist', 'schemas', file);
-    const rel = relative(cwd, path);
-    return rel.startsWith('..') || isAbsolute(rel) ? path : `./${rel.split(sep).join('/')}`;
-  };
-  return { config: ref(SCHEMA_FILES.config), sets: ref(SCHEMA_FILES.sets) };
-}
-
-/** The next commands, as printed (and in --json's result). */
-export const NEXT_COMMANDS = [
-  [
-    'chatbench validate --sim',
-    "check the dataset and the sets, and the document ids against the simulator's corpus; nothing is sent",
-  ],
-  ['chatbench eval --sim', 'a run against the embedded simulated service: the reports in reports/<date-time>-eval/'],
-  ['chatbench eval', 'against your deployment, once base-url and token-file are set in chatbench.config.yaml'],
-] as const;
-
-export function initCommand(io: Io, setExitCode: SetExitCode): AnyCommand {
-  return defineCommand<InitArgs>({
-    command: 'init',
-    describe: 'Write a commented config, a dataset template and a sets file into the working directory',
-    builder: (y: Argv) =>
-      y
-        .option('force', { type: 'boolean', default: false, describe: 'Overwrite files that exist' })
-        .example(
-          '$0 init',
-          'chatbench.config.yaml, questions.csv (its columns in questions.columns.md) and sets.yaml here',
-        ),
-    handler: async (a) => {
-      const refs = schemaRefs(io.cwd, packageRoot());
-      const files: [string, string][] = [
-        [INIT_FILES.config, configTemplate(refs)],
-        [INIT_FILES.dataset, datasetTemplate()],
-        [INIT_FILES.columns, columnsTemplate()],
-        [INIT_FILES.sets, setsTemplate(refs)],
-      ];
-      const existing = files.map(([name]) => name).filter((name) => existsSync(resolve(io.cwd, name)));
-      if (existing.length > 0 && !a.force) {
-        throw new UsageError(
-          `${existing.join(', ')}: already ${existing.length === 1 ? 'exists' : 'exist'} in ${io.cwd}; nothing was written (--force overwrites)`,
-        );
-      }
-      for (const [name, text] of files) await writeFile(resolve(io.cwd, name), text);
-      const output = outputOf(io);
-      const width = Math.max(...NEXT_COMMANDS.map(([command]) => command.length));
-      io.stdout.write(
-        `wrote ${files.map(([name]) => name).join(', ')}\n\nnext:\n${NEXT_COMMANDS.map(([command, what]) => `  ${command.padEnd(width)}  # ${what}\n`).join('')}`,
-      );
-      output.result({
-        written: files.map(([name]) => name),
-        overwritten: existing,
-        next: NEXT_COMMANDS.map(([command]) => command),
-      });
-      setExitCode(ExitCode.Ok);
-    },
-  });
-}
+export const initFlags = defineFlags<InitArgs>({
+  command: 'init',
+  describe: 'Write a commented config, a dataset template and a sets file into the working directory',
+  builder: (y: Argv) =>
+    y
+      .option('force', { type: 'boolean', default: false, describe: 'Overwrite files that exist' })
+      .example(
+        '$0 init',
+        'chatbench.config.yaml, questions.csv (its columns in questions.columns.md) and sets.yaml here',
+      ),
+});

@@ -3,6 +3,8 @@
  * `chatbench load`: the open model (`--rate`, arrivals on a schedule computed before the run) or the
  * closed model (`--concurrency` virtual users), optionally ramped with `--stages`, against the chat
  * or the open-urls operation. Parses and checks flags, then delegates to app/load/run-load.
+ * Its flags and help; what it runs is cli/run/load.ts, loaded only when it runs
+ * (commands/index.ts).
  */
 import { BODY_CAP_OPTIONS, type BodyCapArgs } from '../body-cap-flags.js';
 import type { Argv } from 'yargs';
