@@ -2,8 +2,8 @@
  * The compiled CLI that bin/chatbench.js runs: dist/ is built from the sources as they are now (the
  * digest recorded at build time is the sources' digest now), every module is there, a missing dist/
  * is one line saying how to build it, the CLI runs in the process that was started (killing it
- * closes the simulator's port: no orphan holding it), and `load` loads the live telemetry's packages
- * only when a telemetry flag asks for them.
+ * closes the simulator's port: no orphan holding it), `load` loads the live telemetry's packages
+ * only when a telemetry flag asks for them, and `--help` or a refused command line loads no run's modules.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -79,6 +79,53 @@ describe('dist/', () => {
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain('--otlp-endpoint');
     expect(result.stderr).toMatch(/^loaded: 0$/m);
+  });
+
+  it("--help and a refused command line load the parser and the commands' flags, none of a run's modules", () => {
+    // A resolve hook (on Node's loader thread) prints every module the process resolves; which
+    // modules, not how long. Each command's run lives in cli/run and loads when it runs.
+    const dir = mkdtempSync(join(tmpdir(), 'chatbench-resolved-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(
+      join(dir, 'hooks.mjs'),
+      [
+        "import { writeSync } from 'node:fs';",
+        'export async function resolve(specifier, context, next) {',
+        '  const resolved = await next(specifier, context);',
+        '  writeSync(2, `resolved: ${resolved.url}\\n`);',
+        '  return resolved;',
+        '}',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(dir, 'register.mjs'),
+      "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n",
+    );
+    // Light modules the start itself needs (the young generation's cap, the heap's reading for the
+    // history hook, the help's demo token and mock-LLM defaults) are allowed by name.
+    const run =
+      /\/dist\/(app\/(?!shared\/heap)|runner\/(?!young-generation)|client|sim\/(?!demo-token|llm\/knobs))|\/node_modules\/(zod|undici|csv-parse|@duckdb|minisearch|gpt-tokenizer)\//;
+    for (const [args, code] of [
+      [['--help'], 0], // every command's flags
+      [['eval', '--help'], 0],
+      [['eval', '--sim'], 2], // refused by the parser: no --dataset
+    ] as const) {
+      const result = spawnSync(
+        process.execPath,
+        ['--import', join(dir, 'register.mjs'), join(ROOT, 'bin', 'chatbench.js'), ...args],
+        { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '' } },
+      );
+      expect(result.status, result.stderr).toBe(code);
+      const resolved = [...result.stderr.matchAll(/^resolved: (.*)$/gm)].map((m) => m[1]!);
+      expect(
+        resolved.some((url) => url.includes('/dist/cli/commands/')),
+        args.join(' '),
+      ).toBe(true);
+      expect(
+        resolved.filter((url) => run.test(url)),
+        args.join(' '),
+      ).toEqual([]);
+    }
   });
 
   it('--version prints the package version', async () => {
