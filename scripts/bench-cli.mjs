@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench:cli`: how long the CLI takes to start, as a user runs it (`node bin/chatbench.js`, the
-// compiled dist/): `--version`, `validate` of the sample dataset and models, and `load --help`, each
-// the median of 10 runs after one unmeasured warm-up, beside plain `node -e 0` (Node's own start) and
+// compiled dist/): `--version`, `validate` of the sample dataset and models, `load --help`, `eval --help`
+// and a command line the parser refuses, each the median of 10 runs after one unmeasured warm-up, beside plain `node -e 0` (Node's own start) and
 // the sources run through tsx (what every start cost before dist/). Writes reports/bench/cli.json and
 // .md. Not a test: the figures depend on the machine and its load.
 import { spawnSync } from 'node:child_process';
@@ -19,11 +19,14 @@ const cases = [
   { name: 'chatbench --version', args: ['bin/chatbench.js', '--version'] },
   { name: 'chatbench validate', args: ['bin/chatbench.js', ...validate] },
   { name: 'chatbench load --help', args: ['bin/chatbench.js', 'load', '--help'] },
+  { name: 'chatbench eval --help', args: ['bin/chatbench.js', 'eval', '--help'] },
+  // Refused by the parser (no --dataset, exit 2): the flags' modules only, not the run's.
+  { name: 'chatbench eval --sim (refused)', args: ['bin/chatbench.js', 'eval', '--sim'], exit: 2 },
   { name: 'tsx src/cli/bin.ts --version (before dist/)', args: ['--import', 'tsx', 'src/cli/bin.ts', '--version'] },
   { name: 'tsx src/cli/bin.ts validate (before dist/)', args: ['--import', 'tsx', 'src/cli/bin.ts', ...validate] },
 ];
 
-function once(args) {
+function once(args, exit = 0) {
   const started = performance.now();
   const result = spawnSync(process.execPath, args, {
     cwd: root,
@@ -31,7 +34,7 @@ function once(args) {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
   });
   const ms = performance.now() - started;
-  if (result.status !== 0)
+  if (result.status !== exit)
     throw new Error(`node ${args.join(' ')} exited ${result.status}: ${result.stderr.toString().slice(0, 500)}`);
   return ms;
 }
@@ -45,8 +48,8 @@ const median = (values) => {
 buildCli();
 const rows = [];
 for (const c of cases) {
-  once(c.args);
-  const times = Array.from({ length: RUNS }, () => once(c.args));
+  once(c.args, c.exit);
+  const times = Array.from({ length: RUNS }, () => once(c.args, c.exit));
   rows.push({
     name: c.name,
     median_ms: Math.round(median(times)),

@@ -1,8 +1,9 @@
 /**
  * @module cli/commands
- * The registry of commands, one file each, loaded only when used: `chatbench --version` loads none
- * and `chatbench validate` only its own (each command imports what its run needs, which takes time
- * to load). Only the root help, completion and a mistyped command load them all.
+ * The registry of commands, each in two modules loaded only when used: its flags and help (this
+ * folder) when the command is named, its run (cli/run) when yargs calls its handler. `chatbench
+ * --version` loads none, `eval --help` and a command line the parser refuses only eval's flags, and
+ * the root help, completion and a mistyped command every command's flags, none of their runs.
  */
 import type { Io } from '../io.js';
 import type { AnyCommand, CommandRun, CommandFlags, SetExitCode } from './define.js';
