@@ -58,7 +58,7 @@ export interface CapacityArgs
   'max-ttfp-rise': number;
 }
 
-export const capacityFlags = defineFlags<CapacityArgs>({
+export const flags = defineFlags<CapacityArgs>({
   command: 'capacity',
   describe:
     'Find the highest sustainable rate (or users): step up ×2 until an SLO breaks or the service saturates, then bisect',

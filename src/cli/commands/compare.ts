@@ -20,7 +20,7 @@ export interface CompareArgs {
   resamples: number;
 }
 
-export const compareFlags = defineFlags<CompareArgs>({
+export const flags = defineFlags<CompareArgs>({
   command: 'compare <baseline> <current>',
   describe: 'Compare a run with a baseline: deltas with 95% intervals, broken questions, gates',
   builder: (y: Argv) =>

@@ -15,7 +15,7 @@ export type DemoArgs = QualityFlags & { concurrency: number; out?: string; quick
 /** `--quick`: the first of this many shards of the dataset (about a tenth of its questions), streamed only. */
 export const QUICK_SHARDS = 10;
 
-export const demoFlags = defineFlags<DemoArgs>({
+export const flags = defineFlags<DemoArgs>({
   command: 'demo',
   describe:
     'Compare three model override sets on the embedded simulated service, answers judged by its rule-based judge (about 40 s)',

@@ -16,7 +16,7 @@ export interface DraftArgs {
   'min-sets': number;
 }
 
-export const draftExpectationsFlags = defineFlags<DraftArgs>({
+export const flags = defineFlags<DraftArgs>({
   command: 'draft-expectations <run>',
   describe: "Propose each question's expected_documents from a run's cited documents (a dataset draft)",
   builder: (y: Argv) =>

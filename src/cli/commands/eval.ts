@@ -11,7 +11,7 @@ import { MODE_OPTIONS, type ModeOption } from '../../sets/flag-forms.js';
 import { LIMITS_NOTE, withConnectionFlags, withShardFlags } from '../flags.js';
 import { defineFlags } from './define.js';
 
-export const evalFlags = defineFlags<EvalArgs>({
+export const flags = defineFlags<EvalArgs>({
   command: 'eval',
   describe:
     'Run a question dataset against model override sets; score citations, answer quality and tools; write the reports',

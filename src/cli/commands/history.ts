@@ -22,7 +22,7 @@ export interface HistoryArgs {
   html: string | undefined;
 }
 
-export const historyFlags = defineFlags<HistoryArgs>({
+export const flags = defineFlags<HistoryArgs>({
   command: 'history [action] [args..]',
   describe: 'The run history: list runs (default), `import DIR...` run directories, `trend FIGURE` across runs',
   builder: (y: Argv) =>

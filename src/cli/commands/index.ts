@@ -17,13 +17,13 @@ export type CommandFactory = (io: Io, setExitCode: SetExitCode) => AnyCommand;
  * when yargs calls the handler, so `eval --help` or a refused flag never loads the run's graph.
  */
 const split =
-  <A>(flags: () => Promise<CommandFlags>, run: () => Promise<CommandRun<A>>) =>
+  <A>(flags: () => Promise<{ flags: CommandFlags }>, run: () => Promise<{ run: CommandRun<A> }>) =>
   async (): Promise<CommandFactory> => {
-    const loaded = await flags();
+    const loaded = (await flags()).flags;
     return (io, setExitCode) => ({
       ...loaded,
       // yargs hands the handler the arguments the flags' builder declared: A (commands/define.ts).
-      handler: async (args) => setExitCode(await (await run())(args as A, io)),
+      handler: async (args) => setExitCode(await (await run()).run(args as A, io)),
     });
   };
 
@@ -39,109 +39,109 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'eval',
     load: split(
-      async () => (await import('./eval.js')).evalFlags,
-      async () => (await import('../run/eval.js')).run,
+      () => import('./eval.js'),
+      () => import('../run/eval.js'),
     ),
   },
   {
     name: 'load',
     load: split(
-      async () => (await import('./load.js')).loadFlags,
-      async () => (await import('../run/load.js')).run,
+      () => import('./load.js'),
+      () => import('../run/load.js'),
     ),
   },
   {
     name: 'capacity',
     load: split(
-      async () => (await import('./capacity.js')).capacityFlags,
-      async () => (await import('../run/capacity.js')).run,
+      () => import('./capacity.js'),
+      () => import('../run/capacity.js'),
     ),
   },
   {
     name: 'init',
     load: split(
-      async () => (await import('./init.js')).initFlags,
-      async () => (await import('../run/init.js')).run,
+      () => import('./init.js'),
+      () => import('../run/init.js'),
     ),
   },
   {
     name: 'demo',
     load: split(
-      async () => (await import('./demo.js')).demoFlags,
-      async () => (await import('../run/demo.js')).run,
+      () => import('./demo.js'),
+      () => import('../run/demo.js'),
     ),
   },
   {
     name: 'report',
     load: split(
-      async () => (await import('./report.js')).reportFlags,
-      async () => (await import('../run/report.js')).run,
+      () => import('./report.js'),
+      () => import('../run/report.js'),
     ),
   },
   {
     name: 'draft-expectations',
     load: split(
-      async () => (await import('./draft-expectations.js')).draftExpectationsFlags,
-      async () => (await import('../run/draft-expectations.js')).run,
+      () => import('./draft-expectations.js'),
+      () => import('../run/draft-expectations.js'),
     ),
   },
   {
     name: 'validate',
     load: split(
-      async () => (await import('./validate.js')).validateFlags,
-      async () => (await import('../run/validate.js')).run,
+      () => import('./validate.js'),
+      () => import('../run/validate.js'),
     ),
   },
   // The simulator's demo token is CHATBENCH_SIM_TOKEN: CHATBENCH_TOKEN, the real service's, must never become it.
   {
     name: 'serve',
     load: split(
-      async () => (await import('./serve.js')).serveFlags,
-      async () => (await import('../run/serve.js')).run,
+      () => import('./serve.js'),
+      () => import('../run/serve.js'),
     ),
     env: { token: 'CHATBENCH_SIM_TOKEN' },
   },
   {
     name: 'mock-llm',
     load: split(
-      async () => (await import('./mock-llm.js')).mockLlmFlags,
-      async () => (await import('../run/mock-llm.js')).run,
+      () => import('./mock-llm.js'),
+      () => import('../run/mock-llm.js'),
     ),
   },
   {
     name: 'compare',
     load: split(
-      async () => (await import('./compare.js')).compareFlags,
-      async () => (await import('../run/compare.js')).run,
+      () => import('./compare.js'),
+      () => import('../run/compare.js'),
     ),
   },
   { name: 'baseline', load: async () => (await import('./baseline.js')).baselineCommand },
   {
     name: 'merge',
     load: split(
-      async () => (await import('./merge.js')).mergeFlags,
-      async () => (await import('../run/merge.js')).run,
+      () => import('./merge.js'),
+      () => import('../run/merge.js'),
     ),
   },
   {
     name: 'view',
     load: split(
-      async () => (await import('./view.js')).viewFlags,
-      async () => (await import('../run/view.js')).run,
+      () => import('./view.js'),
+      () => import('../run/view.js'),
     ),
   },
   {
     name: 'history',
     load: split(
-      async () => (await import('./history.js')).historyFlags,
-      async () => (await import('../run/history.js')).run,
+      () => import('./history.js'),
+      () => import('../run/history.js'),
     ),
   },
   {
     name: 'query',
     load: split(
-      async () => (await import('./query.js')).queryFlags,
-      async () => (await import('../run/query.js')).run,
+      () => import('./query.js'),
+      () => import('../run/query.js'),
     ),
   },
 ];

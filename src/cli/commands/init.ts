@@ -14,7 +14,7 @@ export interface InitArgs {
   force: boolean;
 }
 
-export const initFlags = defineFlags<InitArgs>({
+export const flags = defineFlags<InitArgs>({
   command: 'init',
   describe: 'Write a commented config, a dataset template and a sets file into the working directory',
   builder: (y: Argv) =>

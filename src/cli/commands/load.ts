@@ -56,7 +56,7 @@ export interface LoadArgs extends Partial<HealthArgs>, TelemetryArgs, BodyCapArg
   workers?: string | number;
 }
 
-export const loadFlags = defineFlags<LoadArgs>({
+export const flags = defineFlags<LoadArgs>({
   command: 'load',
   describe: 'Load-test the service: open model (--rate) or closed model (--concurrency), optionally ramped (--stages)',
   builder: (y: Argv) =>

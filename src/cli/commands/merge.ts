@@ -16,7 +16,7 @@ export interface MergeArgs {
   slo: string[] | undefined;
 }
 
-export const mergeFlags = defineFlags<MergeArgs>({
+export const flags = defineFlags<MergeArgs>({
   command: 'merge <dirs..>',
   describe:
     'Merge the run directories of the shards of one plan into one run; every report recomputed from the records',

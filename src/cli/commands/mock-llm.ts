@@ -21,7 +21,7 @@ export interface MockLlmArgs {
   'time-scale': number;
 }
 
-export const mockLlmFlags = defineFlags<MockLlmArgs>({
+export const flags = defineFlags<MockLlmArgs>({
   command: 'mock-llm',
   describe:
     'Run a mock OpenAI-compatible LLM (timing and tool calls from the model name) to put behind a real deployment',

@@ -15,7 +15,7 @@ export interface QueryArgs {
   csv: boolean | undefined;
 }
 
-export const queryFlags = defineFlags<QueryArgs>({
+export const flags = defineFlags<QueryArgs>({
   command: 'query <sql> [run]',
   describe: "SQL over the run history (tables runs, figures) and a run's results.jsonl (view results)",
   builder: (y: Argv) =>

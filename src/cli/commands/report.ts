@@ -12,7 +12,7 @@ export interface ReportArgs {
   labels?: string;
 }
 
-export const reportFlags = defineFlags<ReportArgs>({
+export const flags = defineFlags<ReportArgs>({
   command: 'report <dir>',
   describe: 'Rebuild every report of a run directory from its results.jsonl',
   builder: (y: Argv) =>

@@ -41,7 +41,7 @@ const CURL_EXAMPLES = [
   curl('-s', 'user/projects/1/instructions'),
 ].join('\n');
 
-export const serveFlags = defineFlags<ServeArgs>({
+export const flags = defineFlags<ServeArgs>({
   command: 'serve',
   describe: 'Run the simulated chat service (faithful to the deployed one on the wire) until interrupted',
   builder: (y: Argv) =>

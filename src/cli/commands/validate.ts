@@ -18,7 +18,7 @@ export interface ValidateArgs {
   corpus: string | undefined;
 }
 
-export const validateFlags = defineFlags<ValidateArgs>({
+export const flags = defineFlags<ValidateArgs>({
   command: 'validate',
   describe: 'Check a dataset and model sets without sending anything',
   builder: (y: Argv) =>

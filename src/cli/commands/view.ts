@@ -20,7 +20,7 @@ export interface ViewArgs {
   resamples: number;
 }
 
-export const viewFlags = defineFlags<ViewArgs>({
+export const flags = defineFlags<ViewArgs>({
   command: 'view <runs..>',
   describe: 'Explore, compare and review the answers of runs in the browser (a local web app on 127.0.0.1)',
   builder: (y: Argv) =>
