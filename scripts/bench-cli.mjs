@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // `npm run bench:cli`: how long the CLI takes to start, as a user runs it (`node bin/chatbench.js`, the
-// compiled dist/): `--version`, `validate` of the sample dataset and models, `load --help`, `eval --help`
-// and a command line the parser refuses, each the median of 10 runs after one unmeasured warm-up, beside plain `node -e 0` (Node's own start) and
-// the sources run through tsx (what every start cost before dist/). Writes reports/bench/cli.json and
-// .md. Not a test: the figures depend on the machine and its load.
+// compiled dist/): `--version`, `validate` of the sample dataset and models, `load --help`, `eval
+// --help` and a command line the parser refuses, each the median of 10 runs after one unmeasured
+// warm-up, beside plain `node -e 0` (Node's own start) and the sources run through tsx (what every
+// start cost before dist/). Writes reports/bench/cli.json and .md. Not a test: the figures depend on
+// the machine and its load.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';

@@ -10,7 +10,6 @@ import type { ReportColumn } from './comparison.js';
 import { formatCount, formatPct, NA } from './format.js';
 import { SIM_JUDGE_MODEL } from '../api/sim-judge.js';
 
-
 export interface QualityLines {
   passRule: string;
   /** Who judged, in a sentence; null when nothing was judged. */

@@ -33,9 +33,9 @@ import { availableParallelism } from 'node:os';
 import type { CapacityArgs } from '../commands/capacity.js';
 
 /** `chatbench capacity`'s run, with the arguments its flags (commands/capacity.ts) parsed. */
-export const run: CommandRun<CapacityArgs> = async (a, io) => capacityHandler(a, io);
+export const run: CommandRun<CapacityArgs> = capacityHandler;
 
-export async function capacityHandler(a: CapacityArgs, io: Io): Promise<ExitCode> {
+async function capacityHandler(a: CapacityArgs, io: Io): Promise<ExitCode> {
   const problem =
     wholeNumber(a['max-steps'], 'max-steps', 1, LIMITS.capacitySteps) ??
     (a.users

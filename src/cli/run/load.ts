@@ -42,7 +42,7 @@ import { startRunTelemetry } from '../run-telemetry.js';
 import type { LoadArgs } from '../commands/load.js';
 
 /** `chatbench load`'s run, with the arguments its flags (commands/load.ts) parsed. */
-export const run: CommandRun<LoadArgs> = async (a, io) => loadHandler(a, io);
+export const run: CommandRun<LoadArgs> = loadHandler;
 
 /**
  * What a flag of the spec is called on this command line: `capacity` sets the rate with
@@ -203,7 +203,7 @@ function checkTurnGates(
   }
 }
 
-export async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
+async function loadHandler(a: LoadArgs, io: Io): Promise<ExitCode> {
   const timeoutMs = a.timeout === undefined ? undefined : positiveDuration(a.timeout, 'timeout');
   const maxDurationMs =
     a['max-duration'] === undefined ? undefined : positiveDuration(a['max-duration'], 'max-duration');
