@@ -10,9 +10,11 @@
  *     profile of ~30 s answers; ~2 s in --quick), rising in-flight stream counts, with 1 and 2
  *     workers: late-send p99, TTFP p99, peak RSS, dropped, and the generator's event-loop delay p99
  *     (the worst worker's); and the stream count at which that p99 first passes 5 ms.
- *     Beside each row: the simulator process's CPU (% of one core, from /proc over the row) and
- *     the generator's, the TTFP error (TTFP minus the run's smallest TTFP: the profile is fixed, so
- *     on an idle pair every answer's TTFP is the same) and which side saturates first.
+ *     Beside each row: the simulator process's CPU (from /proc) and the generator's (every
+ *     thread), each as a share of one core from the first send to the last byte and per part
+ *     received (the generator's reports after its last byte are not a part's cost); the TTFP
+ *     error (TTFP minus the run's smallest TTFP: the profile is fixed, so on an idle pair every
+ *     answer's TTFP is the same) and which side saturates first.
  * Bounded: fixed step lists and durations, a deadline; `--quick` stays under a minute.
  * `--streams-only` runs the stream-count table alone (issue 24 §4), with `--counts 500,1000,…`,
  * `--workers 1` (or `1,2`) and `--send-s N` (seconds of arrivals per row; the answers take
@@ -105,7 +107,6 @@ async function run(sim: SimProcess, prepared: PreparedLoad, s: LoadSpec, workers
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
   const simCpuBefore = processCpuMs(sim.pid);
   const cpuBefore = process.cpuUsage();
-  const startedAt = performance.now();
   try {
     const result = await runLoad({
       spec: s,
@@ -124,16 +125,15 @@ async function run(sim: SimProcess, prepared: PreparedLoad, s: LoadSpec, workers
       cpuUsage: () => process.cpuUsage(),
       workers,
     });
-    const wallMs = performance.now() - startedAt;
     const cpu = process.cpuUsage(cpuBefore);
     const simCpuAfter = processCpuMs(sim.pid);
     return {
       generator: result.generator,
       outDir: result.outDir,
       peakRssMb: peakRss / 2 ** 20,
-      wallMs,
-      simCpuShare: simCpuBefore === null || simCpuAfter === null ? null : (simCpuAfter - simCpuBefore) / wallMs,
-      generatorCpuShare: (cpu.user + cpu.system) / 1000 / wallMs,
+      simCpuMs: simCpuBefore === null || simCpuAfter === null ? null : simCpuAfter - simCpuBefore,
+      /** The whole runLoad: its setup, the run, and its reports after the last byte. */
+      generatorCpuMs: (cpu.user + cpu.system) / 1000,
     };
   } finally {
     clearInterval(sampler);
@@ -207,9 +207,11 @@ interface StreamRow {
   ttfp_error_p50_ms: number | null;
   ttfp_error_p99_ms: number | null;
   loop_delay_max_ms: number | null;
-  /** CPU over the row, share of one core: the simulator process, the generator process (every thread). */
+  /** CPU from the first send to the last byte, share of one core: the simulator process, the generator process (every thread). */
   sim_cpu: number | null;
   generator_cpu: number;
+  /** The generator's CPU outside that window (setup, and the reports after the last byte), s. */
+  generator_cpu_outside_run_s: number;
   /** Streamed parts received over the row, and the CPU each side spent per part (µs): what a quiet machine would need per stream. */
   parts: number;
   generator_us_per_part: number | null;
@@ -280,15 +282,23 @@ async function streamRow(
     generator: g,
     outDir,
     peakRssMb,
-    simCpuShare,
-    generatorCpuShare,
-    wallMs,
+    simCpuMs,
+    generatorCpuMs,
   } = await run(sim, prepared, spec('stream', rate, STREAMS.sendS, Math.ceil(streams * 2)), workers);
   const recs = recordsOf(outDir);
   const ttfp = recs.filter((r) => r.ttfp_ms !== null).map((r) => r.ttfp_ms!);
   const parts = recs.reduce((sum, r) => sum + (r.parts ?? 0), 0);
-  const perPart = (share: number | null) =>
-    share === null || parts === 0 ? null : Math.round(((share * wallMs * 1000) / parts) * 10) / 10;
+  // The generator's CPU from its first send to its last byte (generator.json, every thread), not the
+  // whole runLoad: its reports after the last byte (7,500 records' summary, HTML and viewer) are no
+  // cost per part, and counting them made 5,000 streams look like more than a core. The simulator
+  // idles outside that window, so its CPU over the row is its CPU over the run.
+  const runMs = g.duration_ms;
+  const generatorRunMs = (g.cpu_user_ms ?? 0) + (g.cpu_system_ms ?? 0);
+  const share = (ms: number | null) => (ms === null || runMs <= 0 ? null : ms / runMs);
+  const simCpuShare = share(simCpuMs);
+  const generatorCpuShare = share(generatorRunMs) ?? 0;
+  const perPart = (ms: number | null) =>
+    ms === null || parts === 0 ? null : Math.round((ms * 1000 * 10) / parts) / 10;
   const floor = ttfp.length === 0 ? null : Math.min(...ttfp);
   const error = floor === null ? [] : ttfp.map((v) => v - floor);
   const loopP99 = g.loop_delay_ms?.p99 ?? null;
@@ -311,8 +321,9 @@ async function streamRow(
     sim_cpu: simCpuShare === null ? null : Math.round(simCpuShare * 100) / 100,
     generator_cpu: Math.round(generatorCpuShare * 100) / 100,
     parts,
-    generator_us_per_part: perPart(generatorCpuShare),
-    sim_us_per_part: perPart(simCpuShare),
+    generator_us_per_part: perPart(generatorRunMs),
+    sim_us_per_part: perPart(simCpuMs),
+    generator_cpu_outside_run_s: Math.round((generatorCpuMs - generatorRunMs) / 100) / 10,
     saturates: simBusy && generatorBusy ? 'both' : simBusy ? 'simulator' : generatorBusy ? 'generator' : 'neither',
     load_1m: Math.round((loadavg()[0] ?? 0) * 100) / 100,
   };
@@ -483,7 +494,7 @@ async function streamsOnly(): Promise<void> {
         if (i > 0 && timeLeft() < (STREAMS.answerS + STREAMS.sendS) * 1000 + 5000) break;
         const row = await streamRow(slow, stream, w, count);
         console.log(
-          `${w} worker(s), ${count} streams: late p99 ${fmt(row.late_p99_ms)} ms, TTFP error p99 ${fmt(row.ttfp_error_p99_ms, 1)} ms, RSS ${row.peak_rss_mb} MB, sim CPU ${row.sim_cpu}, loop p99 ${fmt(row.loop_delay_p99_ms)} ms (load ${loadavg()[0]?.toFixed(2)})`,
+          `${w} worker(s), ${count} streams: late p99 ${fmt(row.late_p99_ms)} ms, TTFP error p99 ${fmt(row.ttfp_error_p99_ms, 1)} ms, RSS ${row.peak_rss_mb} MB, sim CPU ${row.sim_cpu}, generator CPU ${row.generator_cpu} (${row.generator_us_per_part} µs a part; ${row.generator_cpu_outside_run_s} s outside the run), loop p99 ${fmt(row.loop_delay_p99_ms)} ms (load ${loadavg()[0]?.toFixed(2)})`,
         );
         streams.push(row);
       }
@@ -504,7 +515,7 @@ async function streamsOnly(): Promise<void> {
     const md = [
       '# bench:workers --streams-only — concurrent streams on one generator',
       '',
-      `Machine: ${machine}. Simulator in its own process (one Node process: at most one core); answers of ~${STREAMS.answerS} s (${ANSWER_TOKENS} tokens, ${tokenMs} ms apart) at time_scale 1, ${STREAMS.sendS} s of open-model arrivals per row at streams / ${STREAMS.answerS} s.`,
+      `Machine: ${machine}. Simulator in its own process (one Node process: at most one core); answers of ~${STREAMS.answerS} s (${ANSWER_TOKENS} tokens, ${tokenMs} ms apart) at time_scale 1, ${STREAMS.sendS} s of open-model arrivals per row at streams / ${STREAMS.answerS} s. CPU: each process's, every thread, from the first send to the last byte (the generator's reports after it are not counted), as a share of one core and per part received.`,
       "TTFP error: TTFP minus the row's smallest TTFP (the profile is fixed). Saturates: the simulator when its CPU reaches 90% of a core; the generator when its event-loop delay p99 passes 5 ms.",
       '',
       ...streamTable(streams),
