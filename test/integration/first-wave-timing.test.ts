@@ -108,14 +108,15 @@ describe('the first wave against an independent server', () => {
       .sort(([a], [b]) => a - b)
       .map(([connection, at]) => `${connection}@${(at - first).toFixed(1)}`)
       .join(' ');
+    const sent = readRunRecords(out).sort((x, y) => x.sent_offset_ms - y.sent_offset_ms);
+    const attempts = new Map(sent.map((r) => [r.question, r.attempts.length]));
     for (const t of traces)
       expect(
         t.connected <= firstTurnEnd,
-        `"${t.message}": its connection ${t.connection} was accepted ${(t.connected - firstTurnEnd).toFixed(1)} ms after the turn that read the first request; the server accepted ${connections} connections in all (connection@ms from the first arrival: ${accepted})`,
+        `"${t.message}" (${attempts.get(t.message)} attempt(s)): its connection ${t.connection} was accepted ${(t.connected - firstTurnEnd).toFixed(1)} ms after the turn that read the first request; the server accepted ${connections} connections in all (connection@ms from the first arrival: ${accepted})`,
       ).toBe(true);
 
     const byMessage = new Map(traces.map((t) => [t.message, t]));
-    const sent = readRunRecords(out).sort((x, y) => x.sent_offset_ms - y.sent_offset_ms);
     expect(sent).toHaveLength(CONCURRENCY * WAVES);
     const errors = sent.map((r) => {
       const t = byMessage.get(r.question)!;
