@@ -16,10 +16,12 @@
  * TICK_MS; this server 1 ms). It used to be one max of each,
  * which a first request that met two pauses in one process exceeded (`npm run test:stress`).
  * What needs no tolerance is checked exactly: the requests came on one connection per request in
- * flight, each accepted by the end of the server's loop turn that read the first chat request (the
- * poll of that turn held them all), so no connection set-up lies inside a timed first request. Not
- * "before the first arrival": a turn handles its poll's events in the poll's order, and on a busy
- * machine (npm test) a connection was once accepted just after the first request's bytes.
+ * flight, and the server accepted no connection but the version probe's and the ones chatbench
+ * opened before the run (generator.json's connections_opened), so no connection set-up lies inside
+ * a timed first request. Not by when the server accepted them: on a busy machine the server once
+ * accepted one of them after the turn that read the first request (clean-clone CI, session 51),
+ * though the client had it connected before its warm-up ended. When the server's loop turn runs
+ * is its scheduler's, and the client's handshake is done when the client sees it done.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -47,8 +49,7 @@ interface Trace {
   firstWrite: number;
 }
 type FromServer =
-  | { type: 'ready'; port: number }
-  | { type: 'report'; traces: Trace[]; firstTurnEnd: number; connections: number; loopDelayMaxMs: number };
+  { type: 'ready'; port: number } | { type: 'report'; traces: Trace[]; connections: number; loopDelayMaxMs: number };
 
 function next<T extends FromServer['type']>(child: ChildProcess, type: T): Promise<Extract<FromServer, { type: T }>> {
   return new Promise((resolve, reject) => {
@@ -94,28 +95,23 @@ describe('the first wave against an independent server', () => {
     expect(run.code).toBe(0);
     const reply = next(server, 'report');
     server.send({ type: 'report' });
-    const { traces, firstTurnEnd, connections, loopDelayMaxMs: serverLoopMs } = await reply;
+    const { traces, connections, loopDelayMaxMs: serverLoopMs } = await reply;
     const generator = EvalGeneratorSchema.parse(JSON.parse(readFileSync(join(out, 'generator.json'), 'utf8')));
     const clientLoopMs = generator.loop_delay_ms!.max;
     expect(generator.connections_opened).toBe(CONCURRENCY);
     // The requests came on as many connections as were in flight (the version probe has its own).
     expect(new Set(traces.map((t) => t.connection)).size).toBe(CONCURRENCY);
-    // When it fails, the figures say which side: a connection opened at the send (the server then
-    // accepted more than the version probe's and the CONCURRENCY opened before the run), or a server
-    // that accepted an early connection late (as many connections, accepted long after the others).
-    const first = Math.min(...traces.map((t) => t.arrival));
+    // The version probe's connection, and those opened before the run: none was opened during it.
     const accepted = [...new Map(traces.map((t) => [t.connection, t.connected])).entries()]
       .sort(([a], [b]) => a - b)
-      .map(([connection, at]) => `${connection}@${(at - first).toFixed(1)}`)
+      .map(([connection, at]) => `${connection}@${at.toFixed(1)}`)
       .join(' ');
-    const sent = readRunRecords(out).sort((x, y) => x.sent_offset_ms - y.sent_offset_ms);
-    const attempts = new Map(sent.map((r) => [r.question, r.attempts.length]));
-    for (const t of traces)
-      expect(
-        t.connected <= firstTurnEnd,
-        `"${t.message}" (${attempts.get(t.message)} attempt(s)): its connection ${t.connection} was accepted ${(t.connected - firstTurnEnd).toFixed(1)} ms after the turn that read the first request; the server accepted ${connections} connections in all (connection@ms from the first arrival: ${accepted})`,
-      ).toBe(true);
+    expect(
+      connections,
+      `the server accepted ${connections} connections: the version probe's and the ${CONCURRENCY} opened before the run are ${CONCURRENCY + 1} (the chat requests' connection@accepted ms: ${accepted}; the first request arrived at ${Math.min(...traces.map((t) => t.arrival)).toFixed(1)} ms)`,
+    ).toBe(CONCURRENCY + 1);
 
+    const sent = readRunRecords(out).sort((x, y) => x.sent_offset_ms - y.sent_offset_ms);
     const byMessage = new Map(traces.map((t) => [t.message, t]));
     expect(sent).toHaveLength(CONCURRENCY * WAVES);
     const errors = sent.map((r) => {
