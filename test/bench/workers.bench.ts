@@ -12,9 +12,10 @@
  *     (the worst worker's); and the stream count at which that p99 first passes 5 ms.
  *     Beside each row: the simulator process's CPU (from /proc) and the generator's (every
  *     thread), each as a share of one core from the first send to the last byte and per part
- *     received (the generator's reports after its last byte are not a part's cost); the TTFP
- *     error (TTFP minus the run's smallest TTFP: the profile is fixed, so on an idle pair every
- *     answer's TTFP is the same) and which side saturates first.
+ *     received (the generator's reports after its last byte are not a part's cost); with one
+ *     worker, the collector's pauses on the generator's thread over the run; the TTFP error (TTFP
+ *     minus the run's smallest TTFP: the profile is fixed, so on an idle pair every answer's TTFP
+ *     is the same) and which side saturates first.
  * Bounded: fixed step lists and durations, a deadline; `--quick` stays under a minute.
  * `--streams-only` runs the stream-count table alone (issue 24 §4), with `--counts 500,1000,…`,
  * `--workers 1` (or `1,2`) and `--send-s N` (seconds of arrivals per row; the answers take
@@ -23,6 +24,7 @@
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
+import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { join, resolve } from 'node:path';
 import type { LoadSpec, PreparedLoad } from '../../src/app/load/run-load.js';
 import type { Mode } from '../../src/records/record.js';
@@ -101,12 +103,47 @@ function spec(mode: Mode, rate: number, durationS: number, maxInFlight = 1000): 
   });
 }
 
+/**
+ * The garbage collector's pauses on this thread from the first send to the last byte: what holds a
+ * send late when the generator has the CPU. Read where the generator runs on this thread (one worker);
+ * with more, each worker's own collector is not seen here (null).
+ */
+export interface GcPauses {
+  readonly scavenges: number;
+  readonly full: number;
+  readonly over_5_ms: number;
+  readonly over_10_ms: number;
+  readonly longest_ms: number;
+  readonly total_ms: number;
+}
+
+function gcPausesOf(entries: readonly PerformanceEntry[], from: number, to: number): GcPauses {
+  const within = entries.filter((e) => e.startTime >= from && e.startTime <= to);
+  // Node 20's types leave out the gc entry's detail (its kind), which Node does set.
+  const isMinor = (e: PerformanceEntry) =>
+    (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR;
+  const round = (ms: number) => Math.round(ms * 100) / 100;
+  return {
+    scavenges: within.filter(isMinor).length,
+    full: within.filter((e) => !isMinor(e)).length,
+    over_5_ms: within.filter((e) => e.duration > 5).length,
+    over_10_ms: within.filter((e) => e.duration > 10).length,
+    longest_ms: round(Math.max(0, ...within.map((e) => e.duration))),
+    total_ms: round(within.reduce((sum, e) => sum + e.duration, 0)),
+  };
+}
+
 /** One load run in this process (its workers are threads of it); peak RSS sampled every 100 ms. */
 async function run(sim: SimProcess, prepared: PreparedLoad, s: LoadSpec, workers: number) {
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
   const simCpuBefore = processCpuMs(sim.pid);
   const cpuBefore = process.cpuUsage();
+  const collected: PerformanceEntry[] = [];
+  const gc = new PerformanceObserver((list) => collected.push(...list.getEntries()));
+  gc.observe({ entryTypes: ['gc'] });
+  // runLoad reads the CPU at the first send and at the last byte: the same moments bound the pauses.
+  const window: number[] = [];
   try {
     const result = await runLoad({
       spec: s,
@@ -122,10 +159,14 @@ async function run(sim: SimProcess, prepared: PreparedLoad, s: LoadSpec, workers
       retries: 0,
       retry429: false,
       version: 'bench',
-      cpuUsage: () => process.cpuUsage(),
+      cpuUsage: () => {
+        window.push(performance.now());
+        return process.cpuUsage();
+      },
       workers,
     });
     const cpu = process.cpuUsage(cpuBefore);
+    collected.push(...gc.takeRecords());
     const simCpuAfter = processCpuMs(sim.pid);
     return {
       generator: result.generator,
@@ -134,9 +175,11 @@ async function run(sim: SimProcess, prepared: PreparedLoad, s: LoadSpec, workers
       simCpuMs: simCpuBefore === null || simCpuAfter === null ? null : simCpuAfter - simCpuBefore,
       /** The whole runLoad: its setup, the run, and its reports after the last byte. */
       generatorCpuMs: (cpu.user + cpu.system) / 1000,
+      gcPauses: workers === 1 && window.length >= 2 ? gcPausesOf(collected, window[0]!, window.at(-1)!) : null,
     };
   } finally {
     clearInterval(sampler);
+    gc.disconnect();
   }
 }
 
@@ -212,6 +255,8 @@ interface StreamRow {
   generator_cpu: number;
   /** The generator's CPU outside that window (setup, and the reports after the last byte), s. */
   generator_cpu_outside_run_s: number;
+  /** The collector's pauses on the generator's thread over the run (one worker only). */
+  gc_pauses: GcPauses | null;
   /** Streamed parts received over the row, and the CPU each side spent per part (µs): what a quiet machine would need per stream. */
   parts: number;
   generator_us_per_part: number | null;
@@ -284,6 +329,7 @@ async function streamRow(
     peakRssMb,
     simCpuMs,
     generatorCpuMs,
+    gcPauses,
   } = await run(sim, prepared, spec('stream', rate, STREAMS.sendS, Math.ceil(streams * 2)), workers);
   const recs = recordsOf(outDir);
   const ttfp = recs.filter((r) => r.ttfp_ms !== null).map((r) => r.ttfp_ms!);
@@ -324,6 +370,7 @@ async function streamRow(
     generator_us_per_part: perPart(generatorRunMs),
     sim_us_per_part: perPart(simCpuMs),
     generator_cpu_outside_run_s: Math.round((generatorCpuMs - generatorRunMs) / 100) / 10,
+    gc_pauses: gcPauses,
     saturates: simBusy && generatorBusy ? 'both' : simBusy ? 'simulator' : generatorBusy ? 'generator' : 'neither',
     load_1m: Math.round((loadavg()[0] ?? 0) * 100) / 100,
   };
@@ -404,14 +451,17 @@ function renderMd(o: {
   ].join('\n');
 }
 
+const gcCell = (g: GcPauses | null) =>
+  g === null ? '–' : `${g.scavenges} / ${g.full}, ${g.over_5_ms} / ${g.over_10_ms}, ${fmt(g.longest_ms, 1)} ms`;
+
 function streamTable(rows: readonly StreamRow[]): string[] {
   const pct = (v: number | null) => (v === null ? '–' : `${Math.round(v * 100)}%`);
   return [
-    '| workers | streams | rate | peak in flight | sent | dropped | late-send p99 | TTFP p99 | TTFP error p50 / p99 | peak RSS | loop delay p99 / max | simulator CPU | generator CPU | CPU µs per part (generator / simulator) | saturates | load average |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---|---:|',
+    '| workers | streams | rate | peak in flight | sent | dropped | late-send p99 | TTFP p99 | TTFP error p50 / p99 | peak RSS | loop delay p99 / max | simulator CPU | generator CPU | CPU µs per part (generator / simulator) | collector pauses: scavenges / full, over 5 / 10 ms, longest | saturates | load average |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.workers} | ${r.streams} | ${r.rate}/s | ${r.peak_in_flight} | ${r.sent} | ${r.dropped} | ${fmt(r.late_p99_ms)} ms | ${fmt(r.ttfp_p99_ms, 0)} ms | ${fmt(r.ttfp_error_p50_ms, 1)} / ${fmt(r.ttfp_error_p99_ms, 1)} ms | ${r.peak_rss_mb} MB | ${fmt(r.loop_delay_p99_ms)} / ${fmt(r.loop_delay_max_ms, 1)} ms | ${pct(r.sim_cpu)} | ${pct(r.generator_cpu)} | ${fmt(r.generator_us_per_part, 1)} / ${fmt(r.sim_us_per_part, 1)} | ${r.saturates} | ${r.load_1m.toFixed(2)} |`,
+        `| ${r.workers} | ${r.streams} | ${r.rate}/s | ${r.peak_in_flight} | ${r.sent} | ${r.dropped} | ${fmt(r.late_p99_ms)} ms | ${fmt(r.ttfp_p99_ms, 0)} ms | ${fmt(r.ttfp_error_p50_ms, 1)} / ${fmt(r.ttfp_error_p99_ms, 1)} ms | ${r.peak_rss_mb} MB | ${fmt(r.loop_delay_p99_ms)} / ${fmt(r.loop_delay_max_ms, 1)} ms | ${pct(r.sim_cpu)} | ${pct(r.generator_cpu)} | ${fmt(r.generator_us_per_part, 1)} / ${fmt(r.sim_us_per_part, 1)} | ${gcCell(r.gc_pauses)} | ${r.saturates} | ${r.load_1m.toFixed(2)} |`,
     ),
   ];
 }
@@ -494,7 +544,7 @@ async function streamsOnly(): Promise<void> {
         if (i > 0 && timeLeft() < (STREAMS.answerS + STREAMS.sendS) * 1000 + 5000) break;
         const row = await streamRow(slow, stream, w, count);
         console.log(
-          `${w} worker(s), ${count} streams: late p99 ${fmt(row.late_p99_ms)} ms, TTFP error p99 ${fmt(row.ttfp_error_p99_ms, 1)} ms, RSS ${row.peak_rss_mb} MB, sim CPU ${row.sim_cpu}, generator CPU ${row.generator_cpu} (${row.generator_us_per_part} µs a part; ${row.generator_cpu_outside_run_s} s outside the run), loop p99 ${fmt(row.loop_delay_p99_ms)} ms (load ${loadavg()[0]?.toFixed(2)})`,
+          `${w} worker(s), ${count} streams: late p99 ${fmt(row.late_p99_ms)} ms, TTFP error p99 ${fmt(row.ttfp_error_p99_ms, 1)} ms, RSS ${row.peak_rss_mb} MB, sim CPU ${row.sim_cpu}, generator CPU ${row.generator_cpu} (${row.generator_us_per_part} µs a part; ${row.generator_cpu_outside_run_s} s outside the run), collector ${gcCell(row.gc_pauses)}, loop p99 ${fmt(row.loop_delay_p99_ms)} ms (load ${loadavg()[0]?.toFixed(2)})`,
         );
         streams.push(row);
       }
