@@ -108,7 +108,7 @@ function spec(mode: Mode, rate: number, durationS: number, maxInFlight = 1000): 
  * send late when the generator has the CPU. Read where the generator runs on this thread (one worker);
  * with more, each worker's own collector is not seen here (null).
  */
-export interface GcPauses {
+interface GcPauses {
   readonly scavenges: number;
   readonly full: number;
   readonly over_5_ms: number;
