@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { createRecordQueue } from './record-queue.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterMs, createRecordQueue, RECORD_BATCH_MS } from './record-queue.js';
 
 /** A deferral the test runs by hand, standing in for setImmediate. */
 function manualDefer() {
@@ -68,5 +68,38 @@ describe('createRecordQueue', () => {
     order.push('microtasks');
     await new Promise<void>((resolve) => setImmediate(resolve));
     expect(order).toEqual(['rest of the callback', 'microtasks', 'record']);
+  });
+
+  describe("afterMs: a load run's batches", () => {
+    afterEach(() => void vi.useRealTimers());
+
+    it('handles the records of a batch together, RECORD_BATCH_MS after the first came, with one timer a batch', () => {
+      vi.useFakeTimers();
+      const seen: number[] = [];
+      const queue = createRecordQueue((n: number) => seen.push(n), afterMs(RECORD_BATCH_MS));
+      queue.push(1);
+      vi.advanceTimersByTime(RECORD_BATCH_MS - 1);
+      queue.push(2);
+      expect(seen).toEqual([]);
+      expect(vi.getTimerCount()).toBe(1);
+      vi.advanceTimersByTime(1);
+      expect(seen).toEqual([1, 2]);
+      expect(vi.getTimerCount()).toBe(0);
+      queue.push(3);
+      expect(vi.getTimerCount()).toBe(1);
+      vi.advanceTimersByTime(RECORD_BATCH_MS);
+      expect(seen).toEqual([1, 2, 3]);
+    });
+
+    it("flush() at the run's end handles what waits at once; the timer then finds nothing left", () => {
+      vi.useFakeTimers();
+      const seen: number[] = [];
+      const queue = createRecordQueue((n: number) => seen.push(n), afterMs(RECORD_BATCH_MS));
+      queue.push(1);
+      queue.flush();
+      expect(seen).toEqual([1]);
+      vi.runAllTimers();
+      expect(seen).toEqual([1]);
+    });
   });
 });

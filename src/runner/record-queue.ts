@@ -6,7 +6,26 @@
  * data waiting in the same turn of the event loop, and with it their timestamps. The queue takes
  * the record and does that work in the loop's check phase (setImmediate), once every I/O callback
  * of the turn has run, a batch at a time.
+ *
+ * A load run hands its records on in batches a little later (`afterMs(RECORD_BATCH_MS)`): at full
+ * 1,000/s a turn ends one or two requests, and scoring and writing them a turn at a time cost the
+ * generator 7–13% more CPU per request than the same work done for a batch of 10–50 ms of records
+ * at once (each round paired, 12 s runs: docs/benchmarks-log.md, "Session 52"). A record still
+ * reaches results.jsonl within its 100 ms flush.
  */
+
+/**
+ * How long a load run's finished records wait to be handled together, ms: one turn's pause per
+ * batch stays ~1–1.5 ms at 1,000 requests a second (~60 µs a record); at a realistic pace a batch
+ * holds a record or none.
+ */
+export const RECORD_BATCH_MS = 20;
+
+/** A deferral for createRecordQueue: the drain runs `ms` after the first item of a batch came. */
+export const afterMs =
+  (ms: number) =>
+  (drain: () => void): void =>
+    void setTimeout(drain, ms);
 
 export interface RecordQueue<T> {
   /** Queues `item`; throws the first error the handler threw (the run then stops at its next record). */
@@ -20,7 +39,7 @@ export interface RecordQueue<T> {
 /**
  * A queue whose items go to `handle` in the order they came, outside the I/O callbacks. An item
  * whose handling throws does not keep the others from being handled; the first error is kept and
- * thrown by the next push() or flush(). `defer` (tests) replaces setImmediate.
+ * thrown by the next push() or flush(). `defer` replaces setImmediate (`afterMs`; tests run it by hand).
  */
 export function createRecordQueue<T>(
   handle: (item: T) => void,

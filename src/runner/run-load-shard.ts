@@ -4,8 +4,8 @@
  * (app/load/run-load.ts, `--workers 1`) and each worker thread (app/load/workers/load-worker.ts).
  * `openLoadShard` builds the shard's plan, opens its connection pool and warms it (before
  * `--start-at`'s wait, so warming never delays the start every shard shares); `run` starts the open
- * or the closed model at the zero its caller fixes and hands each finished record on after the I/O
- * callbacks of the loop's turn (record-queue.ts), never between a socket's data and its timestamp.
+ * or the closed model at the zero its caller fixes and hands the finished records on in batches
+ * (record-queue.ts, RECORD_BATCH_MS), never between a socket's data and its timestamp.
  * What becomes of a record (scored and written, or batched to the parent) is the caller's.
  */
 import type { RunError } from '../errors.js';
@@ -17,7 +17,7 @@ import { runClosedUsers } from './closed-users.js';
 import type { LoadCounters } from './load-run.js';
 import { createLoadTarget, type LoadTargetOptions } from './load-target.js';
 import { runOpenLoop } from './open-loop.js';
-import { createRecordQueue } from './record-queue.js';
+import { afterMs, createRecordQueue, RECORD_BATCH_MS } from './record-queue.js';
 import { createTokenPool } from './token-pool.js';
 import type { UnscoredRecord } from './unscored-record.js';
 import { warmUp, type WarmUpResult } from './warm-up.js';
@@ -54,7 +54,7 @@ export interface LoadShardRunOptions {
    * close: the last byte (the loop-delay watch stops there).
    */
   readonly onLastByte?: () => void;
-  /** Each finished record, after the loop's I/O callbacks, in the order they ended. */
+  /** The finished records, in batches outside the I/O callbacks (RECORD_BATCH_MS), in the order they ended. */
   readonly onRecord: (unscored: UnscoredRecord, planned: PlannedRequest) => void;
 }
 
@@ -112,8 +112,9 @@ export async function openLoadShard(options: LoadShardOptions): Promise<LoadShar
 
   async function run(go: LoadShardRunOptions): Promise<LoadShardHealth> {
     const { counters } = go;
-    const finishing = createRecordQueue<readonly [UnscoredRecord, PlannedRequest]>(([unscored, planned]) =>
-      go.onRecord(unscored, planned),
+    const finishing = createRecordQueue<readonly [UnscoredRecord, PlannedRequest]>(
+      ([unscored, planned]) => go.onRecord(unscored, planned),
+      afterMs(RECORD_BATCH_MS),
     );
     const onRecord = (unscored: UnscoredRecord, planned: PlannedRequest) => {
       go.onEnded?.();
