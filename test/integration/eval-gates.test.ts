@@ -27,11 +27,13 @@ function smallDataset(dir: string): string {
 }
 
 /**
- * gpt-4o with fixed (not random) delays of real size: a first token at 500 ms, so the noise of a
- * busy machine (tens of ms) stays far below what the latency gate looks for (×1.5), and a slower
- * profile (2,500 ms) is unmistakable: a machine so busy that it adds the same delay d to both
- * would need d ≥ 3.5 s to pass it ((2500 + d) / (500 + d) ≤ 1.5). Tokens come 1 ms apart: no gate
- * reads the answer's length in time. What the test checks is what the gates decided.
+ * gpt-4o with fixed (not random) delays of real size: a first token at 500 ms, and a slower
+ * profile (2,500 ms) that is unmistakable: a machine so busy that it adds the same delay d to both
+ * would need d ≥ 3.5 s to pass it ((2500 + d) / (500 + d) ≤ 1.5). The latency gate asks for a
+ * significant ratio, as a CI gate on shared runners should: `npm run test:stress` once saw the
+ * unchanged profile's median at 713 → 1,249 ms (×1.75, within its timing uncertainty of 655 ms),
+ * which a plain ratio gate failed. Tokens come 1 ms apart: no gate reads the answer's length in
+ * time. What the test checks is what the gates decided.
  */
 const fixed = (ms: number) => ({ median: ms, p99: ms });
 const profile = (fields: Record<string, unknown> = {}): SimConfigInput => ({
@@ -88,7 +90,7 @@ describe('eval --baseline --gate', () => {
         '--gate',
         'pass_rate >= 0.8',
         '--gate',
-        'ttft_ms.p50 ratio <= 1.5',
+        'ttft_ms.p50 ratio <= 1.5 significant',
       ];
       const summaryFile = join(dir, 'step-summary.md');
       writeFileSync(summaryFile, '');
