@@ -10,8 +10,8 @@
  * A load run hands its records on in batches a little later (`afterMs(RECORD_BATCH_MS)`): at full
  * 1,000/s a turn ends one or two requests, and scoring and writing them a turn at a time cost the
  * generator 7–13% more CPU per request than the same work done for a batch of 10–50 ms of records
- * at once (each round paired, 12 s runs: docs/benchmarks-log.md, "Session 52"). A record still
- * reaches results.jsonl within its 100 ms flush.
+ * at once (each round paired, 12 s runs: docs/benchmarks-log.md, "Session 52"). A record then
+ * reaches results.jsonl at the next of its 100 ms flushes: within ~120 ms of its end.
  */
 
 /**

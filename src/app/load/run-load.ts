@@ -137,7 +137,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const loop = watchLoopDelayFromStart();
 
   // Corked and flushed ten times a second: one write per flush instead of one per record keeps the
-  // generator's own CPU and syscalls low at high rates (a record still lands within 100 ms).
+  // generator's own CPU and syscalls low at high rates (a record still lands within ~120 ms: its
+  // batch, runner/record-queue.ts, then the flush).
   const sink = openResultsFile(join(outDir, 'results.jsonl'), {
     hint: 'every record written so far is intact; `chatbench report` rebuilds the reports from them',
     secrets: runSecrets({ tokens: options.tokens, mcpHeaders: options.prepared.defaults.mcp_headers }),
