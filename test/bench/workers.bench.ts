@@ -22,7 +22,7 @@
  * ~30 s on top): it writes reports/bench/streams.json and streams.md instead.
  * Writes reports/bench/workers.json and reports/bench/workers.md.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { join, resolve } from 'node:path';
@@ -539,6 +539,11 @@ async function streamsOnly(): Promise<void> {
       cwd: ROOT,
     });
     const streams: StreamRow[] = [];
+    // Without the viewer's bundle a run's reports leave viewer.html out: ~5 s less CPU outside the run
+    // at 5,000 streams, which a checkout built by build-cli.mjs alone showed as a difference between
+    // builds (docs/benchmarks-log.md, "Session 53").
+    if (!existsSync(join(ROOT, 'dist', 'viewer', 'viewer.js')))
+      console.log('bench:workers: dist/viewer is absent (npm run build:viewer): the reports leave viewer.html out');
     for (const [i, count] of STREAMS.counts.entries()) {
       for (const w of WORKERS) {
         if (i > 0 && timeLeft() < (STREAMS.answerS + STREAMS.sendS) * 1000 + 5000) break;
