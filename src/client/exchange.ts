@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { Outcome } from '../records/record.js';
 import { ModelFiguresSchema, RequestRecordSchema } from '../records/record.js';
+import { compileFieldCopy, type FieldCopy } from '../util/copy-fields.js';
 
 /** A `models[]` entry as the client produces it: scores, verdicts and checks are the app's job. */
 export const UnscoredModelFiguresSchema = ModelFiguresSchema.extend({ scores: z.null() }).omit({
@@ -104,11 +105,16 @@ const HTTP_KEYS: readonly HttpFields[] = [
   'started_at',
 ];
 
-/** The keys of an exchange whose body's keys are `bodyKeys`, and an object holding them (all null) with fast properties. */
+/**
+ * The keys of an exchange whose body's keys are `bodyKeys`, an object holding them (all null) with
+ * fast properties, and the copy of the body's fields (util/copy-fields.ts).
+ */
 interface Layout {
   readonly bodyKeys: readonly string[];
   readonly template: Readonly<Record<string, null>>;
+  readonly copyBody: FieldCopy;
 }
+const copyHttp = compileFieldCopy(HTTP_KEYS);
 /** One layout per order of a body's keys (a full answer's, a stream's, a failure's): a handful. */
 const layouts: Layout[] = [];
 const MAX_LAYOUTS = 32;
@@ -129,7 +135,7 @@ function layoutOf(figures: object): Layout {
     string,
     null
   >;
-  const layout = { bodyKeys, template };
+  const layout = { bodyKeys, template, copyBody: compileFieldCopy(bodyKeys) };
   if (layouts.length >= MAX_LAYOUTS) layouts.shift();
   layouts.push(layout);
   return layout;
@@ -147,9 +153,9 @@ function layoutOf(figures: object): Layout {
  * after a response" and "Session 35").
  */
 export function exchangeOf(figures: BodyFigures, http: Readonly<Pick<Exchange, HttpFields>>): Exchange {
-  const exchange: Record<string, unknown> = { ...layoutOf(figures).template };
-  const body = figures as Readonly<Record<string, unknown>>;
-  for (const key in body) exchange[key] = body[key];
-  for (const key of HTTP_KEYS) exchange[key] = http[key];
+  const layout = layoutOf(figures);
+  const exchange: Record<string, unknown> = { ...layout.template };
+  layout.copyBody(exchange, figures as Readonly<Record<string, unknown>>);
+  copyHttp(exchange, http);
   return exchange as Exchange;
 }

@@ -6,6 +6,7 @@
  */
 import type { SendMessageRequest } from '../api/send-message.js';
 import type { Exchange } from './exchange.js';
+import { holdsAnyMarker, markerOf, type Marker } from './marker-search.js';
 
 export const REDACTED = '[redacted]';
 /** Shorter values are not redacted: replacing every "1" or "on" would garble messages, not protect. */
@@ -54,7 +55,7 @@ export function runSecrets(o: {
  * returned as it is (one search per secret and end).
  */
 export function redactText<T extends string | null>(text: T, secrets: readonly string[]): T {
-  if (text === null || !holdsMarker(text, markersOf(secrets).markers)) return text;
+  if (text === null || !holdsAnyMarker(text, markersOf(secrets).markers)) return text;
   let out: string = text;
   for (const secret of secrets) if (out.includes(secret)) out = out.replaceAll(secret, REDACTED);
   // A value with a space (`Bearer abc…`) is cut-checked through its credential part, never by its
@@ -66,7 +67,7 @@ export function redactText<T extends string | null>(text: T, secrets: readonly s
 /**
  * What a text must hold for redactText to change it: a whole secret that is never cut-checked, or
  * the first or last MIN_CUT_CHARS characters of one that is (a whole secret holds both). Every
- * string of every exchange is looked at, almost none holds one: a few `includes` per string, no
+ * string of every exchange is looked at, almost none holds one: a few searches per string (client/marker-search.ts), no
  * slicing, no regex. Computed once per secrets list (a run's lists live as long as the run).
  */
 function markersOf(secrets: readonly string[]): Screen {
@@ -79,7 +80,7 @@ function markersOf(secrets: readonly string[]): Screen {
         set.add(secret.slice(-MIN_CUT_CHARS));
       } else set.add(secret);
     }
-    screen = { markers: [...set], cleanKeys: new Set() };
+    screen = { markers: [...set].map(markerOf), cleanKeys: new Set() };
     markerCache.set(secrets, screen);
   }
   return screen;
@@ -92,7 +93,7 @@ function markersOf(secrets: readonly string[]): Screen {
  * may name packet types without end), after which the other keys are searched each time.
  */
 interface Screen {
-  readonly markers: readonly string[];
+  readonly markers: readonly Marker[];
   readonly cleanKeys: Set<string>;
 }
 const markerCache = new WeakMap<readonly string[], Screen>();
@@ -101,13 +102,8 @@ const MAX_CLEAN_KEYS = 4096;
 /** Whether the object key `key` holds a marker, remembering the keys that do not. */
 function keyHoldsMarker(key: string, screen: Screen): boolean {
   if (screen.cleanKeys.has(key)) return false;
-  if (holdsMarker(key, screen.markers)) return true;
+  if (holdsAnyMarker(key, screen.markers)) return true;
   if (screen.cleanKeys.size < MAX_CLEAN_KEYS) screen.cleanKeys.add(key);
-  return false;
-}
-
-function holdsMarker(text: string, markers: readonly string[]): boolean {
-  for (let i = 0; i < markers.length; i++) if (text.includes(markers[i]!)) return true;
   return false;
 }
 
@@ -157,7 +153,7 @@ export function redactDeep<T>(value: T, secrets: readonly string[]): T {
  * call, one call per key: ~2.9 KB a full answer's exchange; docs/benchmarks-log.md, "Session 40").
  */
 function walk(value: unknown, secrets: readonly string[], screen: Screen): unknown {
-  if (typeof value === 'string') return holdsMarker(value, screen.markers) ? redactText(value, secrets) : value;
+  if (typeof value === 'string') return holdsAnyMarker(value, screen.markers) ? redactText(value, secrets) : value;
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
@@ -205,8 +201,8 @@ export function createSecretScreen(secrets: readonly string[]): (text: string) =
     }
   }
   if (always) return () => true;
-  const list = [...markers];
-  return (text) => holdsMarker(text, list); // a loop: a callback would be a closure a line
+  const list = [...markers].map(markerOf);
+  return (text) => holdsAnyMarker(text, list); // a loop: a callback would be a closure a line
 }
 
 /**

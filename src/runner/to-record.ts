@@ -11,6 +11,7 @@ import { roundMs } from '../records/round-ms.js';
 import type { PlannedRequest } from '../plan/planned-request.js';
 import type { LLMOverride, SendMessageRequest } from '../api/index.js';
 import { RECORD_VERSION, type RequestRecord, type SessionOrigin } from '../records/record.js';
+import { compileFieldCopy, type FieldCopy } from '../util/copy-fields.js';
 import { SCORED_FIELDS, type UnscoredRecord } from './unscored-record.js';
 
 export type AttemptRecord = RequestRecord['attempts'][number];
@@ -68,7 +69,7 @@ export function toRecord(
   record.response_ms = final.total_ms;
   record.token_index = null;
   const exchange = final as unknown as Readonly<Record<string, unknown>>;
-  for (const key of layout.copied) record[key] = exchange[key];
+  layout.copy(record, exchange);
   record.chat_session_id = final.chat_session_id ?? session?.chat_session_id ?? null;
   record.scores = null;
   record.attempts = [...attempts];
@@ -140,8 +141,8 @@ function modelsOf(planned: PlannedRequest, final: Exchange): UnscoredRecord['mod
  */
 interface RecordLayout {
   readonly exchangeKeys: readonly string[];
-  /** The exchange's keys the record takes, in their order: worked out once a layout, not a record. */
-  readonly copied: readonly string[];
+  /** The copy of the exchange's fields the record takes, in their order (util/copy-fields.ts): worked out once a layout, not a record. */
+  readonly copy: FieldCopy;
   readonly template: Readonly<Record<string, null | undefined>>;
 }
 const recordLayouts: RecordLayout[] = [];
@@ -161,7 +162,7 @@ function recordLayoutOf(final: Exchange): RecordLayout {
     null | undefined
   >;
   for (const key of SCORED_FIELDS) template[key] = undefined;
-  const layout = { exchangeKeys, copied, template };
+  const layout = { exchangeKeys, copy: compileFieldCopy(copied), template };
   if (recordLayouts.length >= MAX_LAYOUTS) recordLayouts.shift();
   recordLayouts.push(layout);
   return layout;
