@@ -3,11 +3,11 @@
  * A copy of a list of named fields from one object onto another, compiled once per list. The record
  * path copies forty-odd fields twice a request (client/exchange.ts, runner/to-record.ts). A loop over
  * the names reads and writes each through one keyed access site that sees forty names, which V8
- * leaves megamorphic (a lookup in its stub cache every time): ~30 µs a full answer at 1,000/s
- * (docs/benchmarks-log.md, "Session 54"). A function with each name written out gives every access
- * its own inline cache, which the copies' single shapes keep monomorphic. The generated code holds
- * the names as JSON string literals and nothing else; where code generation from strings is
- * disallowed (`--disallow-code-generation-from-strings`), the loop.
+ * leaves megamorphic (a lookup in its stub cache every time): a full answer's exchange and record
+ * took ~9 µs so, ~2 µs compiled (docs/benchmarks-log.md, "Session 54"). A function with each name
+ * written out gives every access its own inline cache, which the copies' single shapes keep
+ * monomorphic. The generated code holds the names as JSON string literals and nothing else; where
+ * code generation from strings is disallowed (`--disallow-code-generation-from-strings`), the loop.
  */
 
 export type FieldCopy = (to: Record<string, unknown>, from: Readonly<Record<string, unknown>>) => void;
