@@ -67,8 +67,9 @@ export function redactText<T extends string | null>(text: T, secrets: readonly s
 /**
  * What a text must hold for redactText to change it: a whole secret that is never cut-checked, or
  * the first or last MIN_CUT_CHARS characters of one that is (a whole secret holds both). Every
- * string of every exchange is looked at, almost none holds one: a few searches per string (client/marker-search.ts), no
- * slicing, no regex. Computed once per secrets list (a run's lists live as long as the run).
+ * string of every exchange is looked at, almost none holds one: a few searches per string
+ * (client/marker-search.ts), no slicing, no regex. Computed once per secrets list (a run's lists
+ * live as long as the run).
  */
 function markersOf(secrets: readonly string[]): Screen {
   let screen = markerCache.get(secrets);

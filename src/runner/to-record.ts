@@ -141,7 +141,10 @@ function modelsOf(planned: PlannedRequest, final: Exchange): UnscoredRecord['mod
  */
 interface RecordLayout {
   readonly exchangeKeys: readonly string[];
-  /** The copy of the exchange's fields the record takes, in their order (util/copy-fields.ts): worked out once a layout, not a record. */
+  /**
+   * The copy of the exchange's fields the record takes, in their order (util/copy-fields.ts):
+   * worked out once a layout, not a record.
+   */
   readonly copy: FieldCopy;
   readonly template: Readonly<Record<string, null | undefined>>;
 }
