@@ -23,8 +23,7 @@ import type * as RedactModule from '../../src/client/redact.js';
 import type * as ToRecordModule from '../../src/runner/to-record.js';
 import type * as LoadRecordModule from '../../src/app/load/load-record.js';
 import type * as FastCheckModule from '../../src/records/record-fast-check.js';
-import type * as RunLoadModule from '../../src/app/load/run-load.js';
-import type * as LoadPlanModule from '../../src/plan/load-plan.js';
+import { samplePlan } from './load/plan-bodies.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const ROUNDS = 10;
@@ -32,6 +31,11 @@ const PER_ROUND = 30_000;
 const TOKEN = 'onyx_pat_chatbench_demo';
 const BODY = readFileSync(join(ROOT, 'test/bench/fixtures/serve-full.json'), 'utf8');
 const STAGES = ['fold', 'exchange', 'redact', 'record', 'score', 'line'] as const;
+/**
+ * The fixture answers the sample's first question: each record is that question's, as at a repeat.
+ * Planned by this checkout for both builds: a planned request is data, and the plan is not measured.
+ */
+const PLANNED = (await samplePlan('full')).plan.requestFor(0).planned;
 
 /** One round of the build's record path: µs per request of each stage. */
 type Round = () => number[];
@@ -44,28 +48,7 @@ async function recordPath(root: string): Promise<Round> {
   const { toRecord, attemptOf } = await load<typeof ToRecordModule>('runner/to-record.js');
   const { finishedRecord } = await load<typeof LoadRecordModule>('app/load/load-record.js');
   const { surelyValidRecord } = await load<typeof FastCheckModule>('records/record-fast-check.js');
-  const { prepareLoad } = await load<typeof RunLoadModule>('app/load/run-load.js');
-  const { createLoadPlan } = await load<typeof LoadPlanModule>('plan/load-plan.js');
-  const prepared = await prepareLoad({
-    operation: 'chat',
-    mode: 'full',
-    datasetPath: 'datasets/sample.csv',
-    setFlags: [],
-    cwd: ROOT,
-  });
-  const source = prepared.source;
-  if (source.operation !== 'chat') throw new Error('the bench records chat requests');
-  const plan = createLoadPlan({
-    operation: 'chat',
-    rows: source.rows,
-    set: source.set,
-    defaults: source.defaults,
-    mode: 'full',
-    order: 'sequential',
-    seed: 1,
-  });
-  // The fixture answers the sample's first question: each record is that question's, as at a repeat.
-  const planned = plan.requestFor(0).planned;
+  const planned = PLANNED;
   const secrets = runSecrets({ tokens: [TOKEN] });
   const screen = createSecretScreen(secrets);
   const times = new Float64Array(STAGES.length);

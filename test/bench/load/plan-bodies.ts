@@ -5,12 +5,18 @@
  */
 import { resolve } from 'node:path';
 import { prepareLoad } from '../../../src/app/load/run-load.js';
-import { createLoadPlan } from '../../../src/plan/load-plan.js';
+import { createLoadPlan, type LoadPlan } from '../../../src/plan/load-plan.js';
 import type { Mode } from '../../../src/records/record.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
 export async function planBodies(mode: Mode): Promise<string[]> {
+  const { plan, rows } = await samplePlan(mode);
+  return Array.from({ length: rows }, (_, k) => JSON.stringify(plan.requestFor(k).planned.body));
+}
+
+/** chatbench's load plan over the sample dataset in `mode` (sequential, seed 1), and its number of rows. */
+export async function samplePlan(mode: Mode): Promise<{ plan: LoadPlan; rows: number }> {
   const prepared = await prepareLoad({
     operation: 'chat',
     mode,
@@ -29,5 +35,5 @@ export async function planBodies(mode: Mode): Promise<string[]> {
     order: 'sequential',
     seed: 1,
   });
-  return Array.from({ length: source.rows.length }, (_, k) => JSON.stringify(plan.requestFor(k).planned.body));
+  return { plan, rows: source.rows.length };
 }
