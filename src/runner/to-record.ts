@@ -68,8 +68,7 @@ export function toRecord(
   record.queue_ms = 0;
   record.response_ms = final.total_ms;
   record.token_index = null;
-  const exchange = final as unknown as Readonly<Record<string, unknown>>;
-  layout.copy(record, exchange);
+  layout.copy(record, final as unknown as Readonly<Record<string, unknown>>);
   record.chat_session_id = final.chat_session_id ?? session?.chat_session_id ?? null;
   record.scores = null;
   record.attempts = [...attempts];

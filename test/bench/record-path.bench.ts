@@ -48,7 +48,6 @@ async function recordPath(root: string): Promise<Round> {
   const { toRecord, attemptOf } = await load<typeof ToRecordModule>('runner/to-record.js');
   const { finishedRecord } = await load<typeof LoadRecordModule>('app/load/load-record.js');
   const { surelyValidRecord } = await load<typeof FastCheckModule>('records/record-fast-check.js');
-  const planned = PLANNED;
   const secrets = runSecrets({ tokens: [TOKEN] });
   const screen = createSecretScreen(secrets);
   const times = new Float64Array(STAGES.length);
@@ -76,9 +75,9 @@ async function recordPath(root: string): Promise<Round> {
     lap(1);
     const redacted = redactExchange(exchange, secrets);
     lap(2);
-    const unscored = toRecord(planned, redacted, [attemptOf(redacted, 1)], 0);
+    const unscored = toRecord(PLANNED, redacted, [attemptOf(redacted, 1)], 0);
     lap(3);
-    const record = finishedRecord(unscored, planned);
+    const record = finishedRecord(unscored, PLANNED);
     lap(4);
     if (!surelyValidRecord(record)) throw new Error('the fast check refused the record: the stages are not the run');
     const line = JSON.stringify(record);
