@@ -11,6 +11,8 @@ import type { RequestRecord } from '../../records/record.js';
 import type { UnscoredRecord } from '../../runner/index.js';
 import type { PreparedLoad } from './prepare-load.js';
 import { scoreRecord } from '../shared/score-record.js';
+import { runSecrets } from '../../client/redact.js';
+import type { LoadOptions } from './load-options.js';
 
 export function planInput(prepared: PreparedLoad, spec: LoadSpec): LoadPlanInput {
   const common = { order: spec.question_order, seed: spec.seed };
@@ -28,10 +30,29 @@ export function planInput(prepared: PreparedLoad, spec: LoadSpec): LoadPlanInput
   };
 }
 
-/** A finished request as results.jsonl holds it: scored like eval's; a load run judges nothing, so the documents' text (kept for a judge) would only swell the file. */
-export function finishedRecord(unscored: UnscoredRecord, planned: PlannedRequest): RequestRecord {
-  // scoreRecord fills the record in place (no copy): the documents are emptied on it too.
-  const record = scoreRecord(unscored, expectationsOf(planned));
+/**
+ * A finished request as a load run writes it while it sends: as measured, with its scores null
+ * until the run's end scores it (score-results.ts), and no documents' text (a load run judges
+ * nothing, so the text kept for a judge would only swell the file). Filled in place, not copied.
+ */
+export function measuredRecord(unscored: UnscoredRecord): RequestRecord {
+  return withoutDocuments(scoreRecord(unscored, undefined));
+}
+
+/**
+ * A finished request as results.jsonl holds it once the run has ended: scored like eval's, from
+ * the expectations of the row `planned` asked (none for open-urls, or when no planned request is
+ * known: the scores stay null). Takes a measured record (or one just off the runner) and fills it
+ * in place; scoring a scored record again gives the same record.
+ */
+export function finishedRecord(
+  record: UnscoredRecord | RequestRecord,
+  planned: PlannedRequest | undefined,
+): RequestRecord {
+  return withoutDocuments(scoreRecord(record as UnscoredRecord, planned && expectationsOf(planned)));
+}
+
+function withoutDocuments(record: RequestRecord): RequestRecord {
   record.top_documents = [];
   for (const model of record.models ?? []) model.top_documents = [];
   return record;
@@ -40,3 +61,7 @@ export function finishedRecord(unscored: UnscoredRecord, planned: PlannedRequest
 /** Chat records are scored like eval's, with the row's expectations the plan read; open-urls records have nothing to score. */
 const expectationsOf = (planned: PlannedRequest): PlannedRequest['expectations'] | undefined =>
   planned.set === OPEN_URLS_SET ? undefined : planned.expectations;
+
+/** Every secret of a load run: what its results.jsonl lines are screened for (client/redact.ts). */
+export const loadSecrets = (options: Pick<LoadOptions, 'tokens' | 'prepared'>): string[] =>
+  runSecrets({ tokens: options.tokens, mcpHeaders: options.prepared.defaults.mcp_headers });

@@ -10,7 +10,6 @@
  * [warmup_ms, schedule_ms − cooldown_ms) (generator.json carries schedule_ms).
  */
 import { join, resolve } from 'node:path';
-import { runSecrets } from '../../client/redact.js';
 import type { RowSource } from '../../dataset/index.js';
 import { interruptedExitCode, type RunError } from '../../errors.js';
 import type { Verdict } from '../../verdict/index.js';
@@ -33,7 +32,8 @@ import { displayUrl, PLAN_VERSION, redactDefaults, type Manifest } from '../stor
 import { writeFileAtomic } from '../store/output-files.js';
 import { CONVERSATION_UNITS_MARK, manifestChunks, QUESTION_IDS_MARK } from '../store/manifest-text.js';
 import { openResultsFile } from '../store/results-file.js';
-import { finishedRecord, planInput } from './load-record.js';
+import { loadSecrets, measuredRecord, planInput } from './load-record.js';
+import { scoreResults } from './score-results.js';
 import type { LoadOptions } from './load-options.js';
 import { renderLoadReports } from './render-load-reports.js';
 import { runLoadWorkers } from './workers/run-load-workers.js';
@@ -125,7 +125,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     graceMs: options.graceMs,
     now,
     wallClock,
-    rehearse: (record, planned) => void JSON.stringify(warmValidRecord(finishedRecord(record, planned))),
+    rehearse: (record) => void JSON.stringify(warmValidRecord(measuredRecord(record))),
   });
   if (startAt !== null) await abortableSleep(startAt - wallClock(), options.signal);
   const zero = now();
@@ -141,7 +141,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   // batch, runner/record-queue.ts, then the flush).
   const sink = openResultsFile(join(outDir, 'results.jsonl'), {
     hint: 'every record written so far is intact; `chatbench report` rebuilds the reports from them',
-    secrets: runSecrets({ tokens: options.tokens, mcpHeaders: options.prepared.defaults.mcp_headers }),
+    secrets: loadSecrets(options),
   });
   sink.cork();
   const flusher = setInterval(() => {
@@ -159,8 +159,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       onEnded: () => sink.assertWritable(), // a failed write stops the run at the next record
       onFirstSend: loop.start,
       onLastByte: () => void loop.stop(),
-      onRecord: (unscored, planned) => {
-        const record = finishedRecord(unscored, planned);
+      onRecord: (unscored) => {
+        const record = measuredRecord(unscored);
         sink.write(record);
         ticker.observe(record.ttfp_ms, record.ttft_ms, record.outcome === 'ok' ? record.answer_chars : 0);
         options.onRecord?.(record);
@@ -217,6 +217,8 @@ async function finishLoad(
 ): Promise<LoadResult> {
   const { spec } = options;
   const schedule = loadSchedule(spec);
+  // Before generator.json: until the records are scored the run reads as unfinished.
+  await scoreResults(outDir, { prepared: options.prepared, spec, secrets: loadSecrets(options) });
   await writeJson(join(outDir, 'generator.json'), generator);
   const plannedTotal = spec.model === 'open' ? schedule.planned(null) : null;
   await writeManifest(outDir, options, {

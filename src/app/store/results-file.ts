@@ -9,6 +9,7 @@
  * their record callback once every request in flight has ended), and close() rejects with it. Lines
  * written before the failure stay whole; a torn last line is what `--resume` cuts.
  */
+import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import type { OutputError } from '../../errors.js';
 import type { RequestRecord } from '../../records/record.js';
@@ -35,6 +36,11 @@ export interface ResultsFile {
    */
   cork(): void;
   uncork(): void;
+  /**
+   * Resolves once the file's stream has taken in what it was given: a writer that produces lines
+   * faster than the disk takes them (a pass over a whole file: app/load/score-results.ts) waits here.
+   */
+  drain(): Promise<void>;
   /** Ends the file; rejects with the OutputError when any write failed. */
   close(): Promise<void>;
 }
@@ -89,6 +95,10 @@ export function openResultsFile(path: string, options: ResultsFileOptions = {}):
     uncork: () => {
       held.flush();
       corked = false;
+    },
+    async drain() {
+      // A failed write ends the wait (the handler above keeps it): the next write() or close() throws it.
+      if (!failure && out.writableNeedDrain) await once(out, 'drain').catch(() => undefined);
     },
     async close() {
       if (!failure) {

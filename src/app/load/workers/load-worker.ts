@@ -3,15 +3,16 @@
  * The body of one load worker thread (`--workers N`, N > 1): builds its part of the plan itself
  * from the checked inputs (its spec carries its shard: split.ts), opens and warms its own
  * connection pool, reports `ready`, starts its schedule at the zero the parent fixes for every
- * worker, and posts each finished (scored) record to the parent in small batches; the parent writes
- * them (run-load-workers.ts). Runs the same shard runner as the single-threaded path (runner/run-load-shard.ts).
+ * worker, and posts each finished record, as measured, to the parent in small batches; the parent
+ * writes them (run-load-workers.ts) and scores them after the run (score-results.ts). Runs the same
+ * shard runner as the single-threaded path (runner/run-load-shard.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { RequestRecord } from '../../../records/record.js';
 import { createLoadCounters } from '../../../runner/load-run.js';
 import { watchLoopDelayFromStart } from '../../../runner/loop-delay.js';
 import { openLoadShard } from '../../../runner/run-load-shard.js';
-import { finishedRecord, planInput } from '../load-record.js';
+import { measuredRecord, planInput } from '../load-record.js';
 import { reopenLoad } from '../prepare-load.js';
 import type { FromWorker, LoadWorkerData, ToWorker } from './protocol.js';
 import { trustCertificates } from '../../../client/trust.js';
@@ -54,7 +55,7 @@ async function main(data: LoadWorkerData): Promise<void> {
     now: () => performance.now(),
     wallClock: Date.now,
     // What the thread does with a record (the parent validates and writes it).
-    rehearse: (record, planned) => void finishedRecord(record, planned),
+    rehearse: (record) => void measuredRecord(record),
   });
   post({ type: 'ready', ...shard.warm });
   // The zero on this thread's clock: every thread's performance.timeOrigin differs, epoch time does not.
@@ -78,8 +79,8 @@ async function main(data: LoadWorkerData): Promise<void> {
       counters,
       onFirstSend: loop.start,
       onLastByte: () => void loop.stop(),
-      onRecord: (unscored, planned) => {
-        batch.push(finishedRecord(unscored, planned));
+      onRecord: (unscored) => {
+        batch.push(measuredRecord(unscored));
         if (batch.length >= BATCH) flush();
       },
     });

@@ -33,7 +33,7 @@ import { abortableSleep } from '../../../runner/sleep.js';
 import { roundMs } from '../../../records/round-ms.js';
 import { openResultsFile } from '../../store/results-file.js';
 import type { LoadOptions } from '../load-options.js';
-import { runSecrets } from '../../../client/redact.js';
+import { loadSecrets } from '../load-record.js';
 import type { FromWorker, LoadWorkerData, ToWorker, WorkerHealth } from './protocol.js';
 import { sendableLoad } from '../prepare-load.js';
 import { trustedCertificates } from '../../../client/trust.js';
@@ -78,7 +78,7 @@ export async function runLoadWorkers(options: LoadWorkersOptions): Promise<LoadW
   const wallClock = options.wallClock ?? Date.now;
   const sink = openResultsFile(join(options.outDir, 'results.jsonl'), {
     hint: 'every record written so far is intact; `chatbench report` rebuilds the reports from them',
-    secrets: runSecrets({ tokens: options.tokens, mcpHeaders: options.prepared.defaults.mcp_headers }),
+    secrets: loadSecrets(options),
   });
   const counters = createLoadCounters();
   let writeError: unknown;
