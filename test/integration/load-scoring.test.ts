@@ -26,8 +26,7 @@ import { startSim, TOKENS } from '../helpers/start-sim.js';
 const DATASET = 'datasets/sample.csv';
 const scratch = () => mkdtempSync(join(tmpdir(), 'chatbench-load-scoring-'));
 const lines = (out: string) => readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n');
-const records = (out: string): RequestRecord[] =>
-  lines(out).map((line) => RequestRecordSchema.parse(JSON.parse(line)));
+const records = (out: string): RequestRecord[] => lines(out).map((line) => RequestRecordSchema.parse(JSON.parse(line)));
 
 async function load(args: string[]) {
   const out = join(scratch(), 'run');
@@ -68,7 +67,16 @@ describe('load: records scored after the last byte', () => {
   });
 
   it('gives, from a file of measured records, the scored file byte for byte; a line that is no record leaves the file as it was', async () => {
-    const out = await load(['--concurrency', '3', '--requests', '12', '--mode', 'stream', '--question-order', 'random']);
+    const out = await load([
+      '--concurrency',
+      '3',
+      '--requests',
+      '12',
+      '--mode',
+      'stream',
+      '--question-order',
+      'random',
+    ]);
     const scored = readFileSync(join(out, 'results.jsonl'), 'utf8');
     const measured = `${lines(out)
       .map((line) => JSON.stringify(measuredRecord(JSON.parse(line) as UnscoredRecord)))
