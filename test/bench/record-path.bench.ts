@@ -5,7 +5,9 @@
  * Exchange (client/exchange), redacted (client/redact), made a record (runner/to-record), scored as a
  * load run scores it (app/load/load-record), checked and serialised and screened for secrets as
  * results.jsonl's writer does (records/record-fast-check, app/store/results-file's line). Each stage
- * is timed by performance.now around it; the write itself is not in it.
+ * is timed by performance.now around it; the write itself is not in it. Since session 55 a load run
+ * writes the record as measured while it sends and scores it after its last byte
+ * (app/load/score-results.ts): the score stage, and the scores' share of the line, run then.
  *
  * `CHATBENCH_BENCH_BASELINE=DIR` (a checkout with its dist/ built) runs DIR's build in the same
  * process, rounds alternating, and prints each stage's medians and their difference: the stages
