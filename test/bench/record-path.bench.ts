@@ -15,7 +15,6 @@
  * run's CPU moves by more than it between runs (docs/benchmarks-log.md, "Session 54"). Rounds of
  * 30,000 requests after a warm-up; the load average is printed.
  */
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -26,12 +25,12 @@ import type * as ToRecordModule from '../../src/runner/to-record.js';
 import type * as LoadRecordModule from '../../src/app/load/load-record.js';
 import type * as FastCheckModule from '../../src/records/record-fast-check.js';
 import { samplePlan } from './load/plan-bodies.js';
+import { FULL_ANSWER_BODY, fullAnswerMeta } from './load/full-answer.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const ROUNDS = 10;
 const PER_ROUND = 30_000;
 const TOKEN = 'onyx_pat_chatbench_demo';
-const BODY = readFileSync(join(ROOT, 'test/bench/fixtures/serve-full.json'), 'utf8');
 const STAGES = ['fold', 'exchange', 'redact', 'record', 'score', 'line'] as const;
 /**
  * The fixture answers the sample's first question: each record is that question's, as at a repeat.
@@ -62,18 +61,9 @@ async function recordPath(root: string): Promise<Round> {
       t = u;
     };
     // As load-target's client folds it: no documents kept.
-    const figures = fullResponseFigures(BODY, 12, undefined, false);
+    const figures = fullResponseFigures(FULL_ANSWER_BODY, 12, undefined, false);
     lap(0);
-    const exchange = exchangeOf(figures, {
-      http_status: 200,
-      content_type: 'application/json',
-      headers_ms: 3,
-      rate_limit: null,
-      error_body: null,
-      framing: null,
-      sent: i,
-      started_at: '2026-11-29T00:00:00.000Z',
-    });
+    const exchange = exchangeOf(figures, fullAnswerMeta(i));
     lap(1);
     const redacted = redactExchange(exchange, secrets);
     lap(2);

@@ -8,7 +8,7 @@
  * scores it, checks, serialises and screens the scored line and writes it: the in-window work it
  * took over is the scoring and the scores' share of the line (test/bench/record-path.bench.ts).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,11 +19,11 @@ import type * as LoadRecordModule from '../../src/app/load/load-record.js';
 import type * as ScoreResultsModule from '../../src/app/load/score-results.js';
 import type * as PrepareLoadModule from '../../src/app/load/prepare-load.js';
 import type * as LoadPlanModule from '../../src/plan/load-plan.js';
+import { FULL_ANSWER_BODY, fullAnswerMeta } from './load/full-answer.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const RECORDS = 20_000;
 const PASSES = 3;
-const BODY = readFileSync(join(ROOT, 'test/bench/fixtures/serve-full.json'), 'utf8');
 
 const load = async <T>(path: string) => (await import(pathToFileURL(join(ROOT, 'dist', path)).href)) as T;
 const { fullResponseFigures } = await load<typeof FullResponseModule>('client/full-response.js');
@@ -50,16 +50,7 @@ const dir = mkdtempSync(join(tmpdir(), 'chatbench-score-pass-'));
 const measured = join(dir, 'measured.jsonl');
 const lines: string[] = [];
 for (let i = 0; i < RECORDS; i++) {
-  const exchange = exchangeOf(fullResponseFigures(BODY, 12, undefined, false), {
-    http_status: 200,
-    content_type: 'application/json',
-    headers_ms: 3,
-    rate_limit: null,
-    error_body: null,
-    framing: null,
-    sent: i,
-    started_at: '2026-11-29T00:00:00.000Z',
-  });
+  const exchange = exchangeOf(fullResponseFigures(FULL_ANSWER_BODY, 12, undefined, false), fullAnswerMeta(i));
   const planned = plan.requestFor(i).planned;
   lines.push(JSON.stringify(measuredRecord(toRecord(planned, exchange, [attemptOf(exchange, 1)], 0))));
 }
