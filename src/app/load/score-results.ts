@@ -7,10 +7,11 @@
  * leaves the measured records as they were). The records keep their order and every other field.
  *
  * Why after: scoring a record and writing its scores (60 figures, a third of its line) was 6–10%
- * of the generator's CPU per request while it sends (chatbench ÷ a build that scores nothing:
- * 1.06–1.10× at 200/s and 1,000/s, full and streamed; docs/benchmarks-log.md, "Session 55"). Done
- * here, it costs the run's end that time instead of the measured window, where it competed with the
- * timestamps of the requests in flight. A run killed before this pass (SIGKILL, a crash) keeps its
+ * of the generator's CPU per request while it sends (chatbench ÷ a build that scores nothing,
+ * paired rounds: 1.06–1.10× in four of bench:load's five scenarios; docs/benchmarks-log.md,
+ * "Session 55"). Done here, it costs the run's end that time (and reading the line back: 115 µs a
+ * record in all, test/bench/score-pass.bench.ts) instead of the measured window, where it competed
+ * with the timestamps of the requests in flight. A run killed before this pass (SIGKILL, a crash) keeps its
  * records unscored: `scores` null, as a request without expectations has them.
  *
  * Each record's expectations come from the plan, which draws arrival i's question the same way
@@ -101,7 +102,6 @@ function recordOf(text: string): RequestRecord | undefined {
  * has no such turn.
  */
 function plannedOf(plan: LoadPlan, spec: LoadSpec, record: RequestRecord): PlannedRequest | undefined {
-  if (record.repeat < 0 || record.repeat >= Number.MAX_SAFE_INTEGER) return undefined;
   const turns = spec.conversations ? plan.conversationFor(record.repeat) : [plan.requestFor(record.repeat)];
   for (const turn of turns) if (turn.planned.question_id === record.question_id) return turn.planned;
   return undefined;
