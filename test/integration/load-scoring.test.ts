@@ -1,11 +1,12 @@
 /**
  * A load run writes its records as measured and scores them once its last byte is in
- * (src/app/load/score-results.ts), in-process through main() against the simulator (at 1/50 of its real pace). What is checked
- * against what chatbench did not compute in the run: each record's scores are its own question's
- * (metrics/score computeScores over the dataset row's expectations, read here from the CSV), for
- * seeded random draws and for conversations, whose turns share an arrival's index; the pass over a
- * file of measured records gives the scored file byte for byte; a file holding a line that is not
- * a record is left as it was, with no temporary file beside it.
+ * (src/app/load/score-results.ts), in-process through main() against the simulator (at 1/50 of its
+ * real pace). What is checked against what chatbench did not compute in the run: each record's
+ * scores are its own question's (metrics/score computeScores over the dataset row's expectations,
+ * read here from the CSV), for seeded random draws in the closed and the open model and for
+ * conversations, whose turns share an arrival's index; the pass over a file of measured records
+ * gives the scored file byte for byte; a file holding a line that is not a record is left as it
+ * was, with no temporary file beside it.
  */
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,16 +68,9 @@ describe('load: records scored after the last byte', () => {
   });
 
   it('gives, from a file of measured records, the scored file byte for byte; a line that is no record leaves the file as it was', async () => {
-    const out = await load([
-      '--concurrency',
-      '3',
-      '--requests',
-      '12',
-      '--mode',
-      'stream',
-      '--question-order',
-      'random',
-    ]);
+    // The open model this time: arrivals at a rate, drawn at random.
+    const out = await load(['--rate', '40', '--duration', '0.5s', '--mode', 'stream', '--question-order', 'random']);
+    await expectScoredByTheirRows(out);
     const scored = readFileSync(join(out, 'results.jsonl'), 'utf8');
     const measured = `${lines(out)
       .map((line) => JSON.stringify(measuredRecord(JSON.parse(line) as UnscoredRecord)))
@@ -95,7 +89,7 @@ describe('load: records scored after the last byte', () => {
 
     const again = scratch();
     writeFileSync(join(again, 'results.jsonl'), measured);
-    expect(await scoreResults(again, { prepared, spec, secrets: [] })).toBe(12);
+    expect(await scoreResults(again, { prepared, spec, secrets: [] })).toBe(lines(out).length);
     expect(readFileSync(join(again, 'results.jsonl'), 'utf8')).toBe(scored);
     expect(readdirSync(again)).toEqual(['results.jsonl']);
 

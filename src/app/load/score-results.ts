@@ -11,8 +11,8 @@
  * paired rounds: 1.06–1.10× in four of bench:load's five scenarios; docs/benchmarks-log.md,
  * "Session 55"). Done here, it costs the run's end that time (and reading the line back: 115 µs a
  * record in all, test/bench/score-pass.bench.ts) instead of the measured window, where it competed
- * with the timestamps of the requests in flight. A run killed before this pass (SIGKILL, a crash) keeps its
- * records unscored: `scores` null, as a request without expectations has them.
+ * with the timestamps of the requests in flight. A run killed before this pass (SIGKILL, a crash)
+ * keeps its records unscored: `scores` null, as a request without expectations has them.
  *
  * Each record's expectations come from the plan, which draws arrival i's question the same way
  * every time (plan/load-plan.ts): `repeat` is the arrival's index, and within a conversation the

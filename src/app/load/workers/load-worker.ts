@@ -4,8 +4,8 @@
  * from the checked inputs (its spec carries its shard: split.ts), opens and warms its own
  * connection pool, reports `ready`, starts its schedule at the zero the parent fixes for every
  * worker, and posts each finished record, as measured, to the parent in small batches; the parent
- * writes them (run-load-workers.ts) and scores them after the run (score-results.ts). Runs the same
- * shard runner as the single-threaded path (runner/run-load-shard.ts).
+ * writes them (run-load-workers.ts), and scores them once every worker is done (run-load.ts,
+ * score-results.ts). Runs the same shard runner as the single-threaded path (runner/run-load-shard.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { RequestRecord } from '../../../records/record.js';
