@@ -11,7 +11,6 @@
 import type { RunError } from '../errors.js';
 import { arrivals, shardUsers } from '../plan/arrivals.js';
 import { createLoadPlan, loadSchedule, type LoadPlanInput, type LoadSpec } from '../plan/load-plan.js';
-import type { PlannedRequest } from '../plan/planned-request.js';
 import type { GeneratorHealth } from '../records/generator-health.js';
 import { runClosedUsers } from './closed-users.js';
 import type { LoadCounters } from './load-run.js';
@@ -37,7 +36,7 @@ export interface LoadShardOptions extends Omit<LoadTargetOptions, 'connections' 
    * What warming rehearses on a sample record: every step a finished record goes through, so that no
    * first use (zod compiling the record's validator: 14–22 ms once) lands among the first requests' timings.
    */
-  readonly rehearse: (record: UnscoredRecord, planned: PlannedRequest) => void;
+  readonly rehearse: (record: UnscoredRecord) => void;
 }
 
 export interface LoadShardRunOptions {
@@ -54,8 +53,11 @@ export interface LoadShardRunOptions {
    * close: the last byte (the loop-delay watch stops there).
    */
   readonly onLastByte?: () => void;
-  /** The finished records, in batches outside the I/O callbacks (RECORD_BATCH_MS), in the order they ended. */
-  readonly onRecord: (unscored: UnscoredRecord, planned: PlannedRequest) => void;
+  /**
+   * The finished records, in batches outside the I/O callbacks (RECORD_BATCH_MS), in the order they
+   * ended; as measured, scored after the run (app/load/score-results.ts), so no planned request goes with them.
+   */
+  readonly onRecord: (unscored: UnscoredRecord) => void;
 }
 
 /** The shard's share of the generator's health (generator.json), before its clocks and CPU are added. */
@@ -107,18 +109,15 @@ export async function openLoadShard(options: LoadShardOptions): Promise<LoadShar
     connections: firstWave,
     sample,
     now,
-    score: (record) => options.rehearse(record, sample),
+    score: (record) => options.rehearse(record),
   });
 
   async function run(go: LoadShardRunOptions): Promise<LoadShardHealth> {
     const { counters } = go;
-    const finishing = createRecordQueue<readonly [UnscoredRecord, PlannedRequest]>(
-      ([unscored, planned]) => go.onRecord(unscored, planned),
-      afterMs(RECORD_BATCH_MS),
-    );
-    const onRecord = (unscored: UnscoredRecord, planned: PlannedRequest) => {
+    const finishing = createRecordQueue<UnscoredRecord>(go.onRecord, afterMs(RECORD_BATCH_MS));
+    const onRecord = (unscored: UnscoredRecord) => {
       go.onEnded?.();
-      finishing.push([unscored, planned]);
+      finishing.push(unscored);
     };
     const conversations = spec.conversations
       ? { thinkTime: spec.think_time, seed: spec.seed, endMs: schedule.lengthMs, wallClock: options.wallClock }
