@@ -26,5 +26,8 @@ export default defineConfig({
     // Bounds against a hang, not a speed requirement: a busy runner may take many times a quiet one's time.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // expect.poll's own default (1 s) is a speed bound: a viewer page took longer to render beside a
+    // profiler. Its bound is a hang's, as the tests' own.
+    expect: { poll: { timeout: 30_000 } },
   },
 });
