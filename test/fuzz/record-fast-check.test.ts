@@ -9,22 +9,38 @@ import {
 } from '../../src/records/record.js';
 import { ScoresSchema } from '../../src/records/scores.js';
 import {
+  CheckResultSchema,
+  DocumentTextSchema,
+  JudgementSchema,
+  JudgeVerdictSchema,
+} from '../../src/records/quality.js';
+import {
   ATTEMPT_SHAPE,
+  CHECK_RESULT_SHAPE,
+  DOCUMENT_SHAPE,
+  JUDGEMENT_SHAPE,
   MODEL_FIGURES_SHAPE,
   RATE_LIMIT_SHAPE,
   RECORD_SHAPE,
   SCORES_SHAPE,
+  VERDICT_SHAPE,
+  surelyCompleteRecord,
   surelyValidRecord,
   surelyValidRecordByLoop,
 } from '../../src/records/record-fast-check.js';
+import { isDeepStrictEqual } from 'node:util';
 import { toValidRecord } from '../../src/records/valid-record.js';
 import { boundRecord } from '../../src/records/bounds.js';
 
 const sorted = (o: object) => Object.keys(o).sort();
 
-/** Records as runs write them: the report fixtures, plus a streamed answer with packets timed, gaps, tools and a rate limit. */
+/**
+ * Records as runs write them: the report fixtures, a streamed answer with packets timed, gaps, tools
+ * and a rate limit, and an eval's answer with its documents, a judge's verdicts, checks and a human verdict.
+ */
 function samples(): RequestRecord[] {
   const streamed = makeRecord({ question_id: 'q7', set: 'fast', ttfp_ms: 12.5, total_ms: 800 });
+  const judged = makeRecord({ question_id: 'q8', set: 'fast', ttfp_ms: 10, total_ms: 900 });
   return [
     ...fixtureRecords(),
     {
@@ -42,6 +58,32 @@ function samples(): RequestRecord[] {
       checks: {},
       model_asked: ['openai:gpt-4o'],
       model_answered: null,
+    },
+    {
+      ...judged,
+      top_documents: [
+        {
+          document_id: 'hr-pto',
+          title: 'PTO policy',
+          link: 'https://hr.example/pto',
+          blurb: 'Days off',
+          highlights: ['25 days'],
+        },
+        { document_id: 'hr-faq', title: null, link: null, blurb: '', highlights: [] },
+      ],
+      judge: {
+        model: 'gpt-4o-mini',
+        prompt_version: '3',
+        verdicts: {
+          correctness: { status: 'ok', score: 0.75, reason: 'mostly right', error: null, asks: [1, 0.5], cached: 1 },
+          groundedness: { status: 'judge_error', score: null, reason: null, error: 'timeout', asks: [null], cached: 0 },
+        },
+      },
+      checks: {
+        cites_policy: { score: 1, reason: null, error: null },
+        polite: { score: null, reason: null, error: 'threw' },
+      },
+      human_verdict: 'pass',
     },
   ];
 }
@@ -120,6 +162,10 @@ describe('surelyValidRecord', () => {
     expect(sorted(MODEL_FIGURES_SHAPE)).toEqual(sorted(ModelFiguresSchema.shape));
     expect(sorted(ATTEMPT_SHAPE)).toEqual(sorted(AttemptSchema.shape));
     expect(sorted(RATE_LIMIT_SHAPE)).toEqual(sorted(RateLimitSchema.shape));
+    expect(sorted(DOCUMENT_SHAPE)).toEqual(sorted(DocumentTextSchema.shape));
+    expect(sorted(VERDICT_SHAPE)).toEqual(sorted(JudgeVerdictSchema.shape));
+    expect(sorted(JUDGEMENT_SHAPE)).toEqual(sorted(JudgementSchema.shape));
+    expect(sorted(CHECK_RESULT_SHAPE)).toEqual(sorted(CheckResultSchema.shape));
   });
 
   it('passes the records runs write, which zod passes too', () => {
@@ -129,12 +175,28 @@ describe('surelyValidRecord', () => {
     }
   });
 
-  it('leaves to zod what a judge or the checks filled', () => {
-    const [record] = samples();
+  it("checks an eval's documents, verdicts and checks itself; leaves to zod a key their schemas do not list", () => {
+    const judged = samples().at(-1)!;
+    expect(surelyValidRecord(judged)).toBe(true);
+    const withKey = (path: 'check' | 'verdict' | 'document') => {
+      const copy = structuredClone(judged) as RequestRecord & Record<string, unknown>;
+      if (path === 'check') Object.assign(copy.checks['cites_policy']!, { pass: true });
+      if (path === 'verdict') Object.assign(copy.judge!.verdicts.correctness!, { note: 'x' });
+      if (path === 'document') Object.assign(copy.top_documents[0]!, { score: 0.9 });
+      return copy;
+    };
+    for (const path of ['check', 'verdict', 'document'] as const)
+      expect(surelyValidRecord(withKey(path)), path).toBe(false);
+    // Values zod refuses there: a verdict's score over 1, a figure the judge has not, a status it does not know.
+    const verdicts = (v: object) => ({ ...judged, judge: { ...judged.judge!, verdicts: v } });
+    expect(surelyValidRecord(verdicts({ correctness: { ...judged.judge!.verdicts.correctness!, score: 1.5 } }))).toBe(
+      false,
+    );
+    expect(surelyValidRecord(verdicts({ wit: judged.judge!.verdicts.correctness }))).toBe(false);
     expect(
-      surelyValidRecord({ ...record, checks: { polite: { pass: true, score: 1, reason: 'ok', error: null } } }),
+      surelyValidRecord(verdicts({ correctness: { ...judged.judge!.verdicts.correctness!, status: 'maybe' } })),
     ).toBe(false);
-    expect(surelyValidRecord({ ...record, human_verdict: 'pass' })).toBe(false);
+    expect(surelyValidRecord({ ...judged, human_verdict: 'good' })).toBe(false);
   });
 
   it('never says yes where zod says no (fuzzed records)', () => {
@@ -197,5 +259,48 @@ describe('surelyValidRecord', () => {
     expect(surelyValidRecord(bad)).toBe(false);
     expect(toValidRecord(bad).outcome).toBe('invalid_response');
     expect(toValidRecord(record!)).toBe(record);
+  });
+});
+
+describe('surelyCompleteRecord', () => {
+  /** Records as a run writes them: zod's output, every defaulted key there. */
+  const written = () => samples().map((r) => RequestRecordSchema.parse(r));
+
+  it("passes the records runs write, and zod's output for each is the record itself", () => {
+    for (const record of written()) {
+      expect(surelyCompleteRecord(record), record.key).toBe(true);
+      expect(isDeepStrictEqual(RequestRecordSchema.parse(record), record)).toBe(true);
+    }
+  });
+
+  it('leaves to zod a record missing a key zod defaults, at any depth: zod fills it', () => {
+    const [record] = written();
+    const { tools_used: _tools, ...noTools } = record!;
+    expect(surelyValidRecord(noTools)).toBe(true);
+    expect(surelyCompleteRecord(noTools)).toBe(false);
+    const { answer_f1: _f1, ...scores } = record!.scores!;
+    expect(surelyCompleteRecord({ ...record, scores })).toBe(false);
+    expect(surelyCompleteRecord({ ...record, extra: 1 })).toBe(false);
+  });
+
+  it("never says yes where zod's output would differ from the value (fuzzed records)", () => {
+    const next = random(47);
+    const bases = written();
+    let complete = 0;
+    let notComplete = 0;
+    for (let i = 0; i < 4_000; i++) {
+      const mutated = mutate(bases[i % bases.length]!, next);
+      const sure = surelyCompleteRecord(mutated);
+      if (sure) {
+        const parsed = RequestRecordSchema.safeParse(mutated);
+        if (!parsed.success || !isDeepStrictEqual(parsed.data, mutated))
+          expect.fail(`passed a record zod changes or refuses: ${JSON.stringify(mutated).slice(0, 300)}`);
+        complete += 1;
+      } else notComplete += 1;
+      // Whatever it passes, the writer's check passes too.
+      if (sure) expect(surelyValidRecord(mutated)).toBe(true);
+    }
+    expect(complete).toBeGreaterThan(500);
+    expect(notComplete).toBeGreaterThan(500);
   });
 });

@@ -22,7 +22,6 @@ import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createLoadPlan, type LoadPlan, type LoadSpec } from '../../plan/load-plan.js';
 import type { PlannedRequest } from '../../plan/planned-request.js';
-import { surelyValidRecord } from '../../records/record-fast-check.js';
 import type { RequestRecord } from '../../records/record.js';
 import { readFileLines } from '../../util/file-lines.js';
 import { parseRecordLine } from '../store/read-records.js';
@@ -83,15 +82,8 @@ export async function scoreResults(outDir: string, options: ScoreResultsOptions)
   }
 }
 
-/** The record of a line this run wrote: read without zod's walk when the fast check vouches for it. */
+/** The record of a line this run wrote (read without zod's walk: read-records `parseRecordLine`). */
 function recordOf(text: string): RequestRecord | undefined {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (surelyValidRecord(json)) return json as RequestRecord;
   const parsed = parseRecordLine(text);
   return 'record' in parsed ? parsed.record : undefined;
 }

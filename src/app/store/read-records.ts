@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import { readUtf8File } from '../../dataset/read-text.js';
 import { InputError } from '../../errors.js';
 import { RequestRecordSchema, type RequestRecord } from '../../records/record.js';
+import { surelyCompleteRecord } from '../../records/record-fast-check.js';
 import { SummarySchema, type Summary } from '../../records/summary.js';
 import { upgradeRecordJson } from '../../records/upgrade.js';
 import { readFileLines } from '../../util/file-lines.js';
@@ -70,7 +71,11 @@ export interface RecordEntriesFile extends AsyncIterable<RecordEntry> {
   readonly tornLines: number;
 }
 
-/** A RequestRecord from one line's JSON, or the problem with it. */
+/**
+ * A RequestRecord from one line's JSON, or the problem with it. A line as this version writes it is
+ * used as parsed (records/record-fast-check `surelyCompleteRecord`: zod's output would be that very
+ * value); any other line goes through zod, which fills its defaults and words its problems.
+ */
 export function parseRecordLine(text: string): { record: RequestRecord } | { problem: string; json: boolean } {
   let json: unknown;
   try {
@@ -78,7 +83,9 @@ export function parseRecordLine(text: string): { record: RequestRecord } | { pro
   } catch (error) {
     return { problem: `not JSON (${(error as Error).message})`, json: false };
   }
-  const result = RequestRecordSchema.safeParse(upgradeRecordJson(json));
+  const upgraded = upgradeRecordJson(json);
+  if (surelyCompleteRecord(upgraded)) return { record: upgraded as RequestRecord };
+  const result = RequestRecordSchema.safeParse(upgraded);
   return result.success ? { record: result.data } : { problem: describeIssues(result.error), json: true };
 }
 
