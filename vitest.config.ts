@@ -7,6 +7,9 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, 'test/soak/**'],
     // Spawned CLIs run the compiled dist/: rebuilt first when src/ changed (scripts/build-cli.mjs).
     globalSetup: ['test/global-setup.mjs'],
+    // Each file's CPU, for `npm run bench:test` (scripts/bench-test.mjs); it does nothing unless that
+    // asks. Always listed: a config that changed with it would miss the transform cache below.
+    setupFiles: ['test/bench/suite/file-cpu.ts'],
     // Two cores, four forks, so one's real waits (sockets, schedules, a browser, Prometheus) overlap
     // the others' CPU work. A fourth fork imports the module graph once more (16–20 CPU s): it pays
     // only because npm test's static checks run at the lowest priority (scripts/test.mjs); with them

@@ -16,7 +16,7 @@ afterEach(async () => {
 
 async function client(options: { apiKey?: string } = {}): Promise<OpenAI> {
   mock = await startMockLlm({ timeScale: 0.01, models: ['mock-model', 'mock-tools1'], apiKey: options.apiKey ?? null });
-  return new OpenAI({ baseURL: mock.baseUrl, apiKey: options.apiKey ?? 'any', maxRetries: 0, timeout: 5000 });
+  return new OpenAI({ baseURL: mock.baseUrl, apiKey: options.apiKey ?? 'any', maxRetries: 0, timeout: 30_000 });
 }
 
 const SEARCH = {

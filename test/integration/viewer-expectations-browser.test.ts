@@ -48,9 +48,9 @@ describe.skipIf(!hasChromium)('the viewer in headless chromium: expected documen
         expect(await row('hr-pto-policy').textContent()).toContain('Paid time off policy');
         // The draft proposed the cited one: rejected; the one only given is accepted (the export differs from the draft).
         await button('hr-pto-policy', 'Reject').click();
-        await page.locator('tr[data-document="hr-pto-policy"].reject').waitFor({ timeout: 5_000 });
+        await page.locator('tr[data-document="hr-pto-policy"].reject').waitFor({ timeout: 30_000 });
         await button('hr-parental-leave', 'Accept').click();
-        await page.locator('tr[data-document="hr-parental-leave"].accept').waitFor({ timeout: 5_000 });
+        await page.locator('tr[data-document="hr-parental-leave"].accept').waitFor({ timeout: 30_000 });
 
         await page.reload();
         await row('hr-pto-policy').waitFor({ timeout: 10_000 });
