@@ -11,10 +11,10 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
+import { join } from 'node:path';
 import * as current from '../../src/compare/bootstrap.js';
 import * as currentPrng from '../../src/compare/prng.js';
+import { baselineCheckout, pairedRounds, type PairedCase } from './lib/paired-rounds.js';
 
 const RESAMPLES = 2_000;
 const ROUNDS = 5;
@@ -38,9 +38,8 @@ function treeOf(name: string, bootstrap: typeof current, prng: Prng): Tree {
 }
 
 const trees: Tree[] = [treeOf('this tree', current, currentPrng)];
-const baselineDir = process.argv[2];
-if (baselineDir !== undefined) {
-  const dir = resolve(baselineDir);
+const dir = baselineCheckout();
+if (dir !== undefined) {
   trees.push(
     treeOf(
       'baseline',
@@ -55,11 +54,8 @@ const sample = (n: number, scale: number) =>
   Float64Array.from({ length: n }, (_, i) => scale * (300 + (2_000 * ((i * 7_919) % n) ** 3) / n ** 3)).sort();
 const diffsOf = (m: number) => Array.from({ length: m }, (_, i) => ((i * 37) % 11) / 10 - 0.45);
 
-interface Case {
-  name: string;
-  calls: number;
-  run(tree: Tree, seed: string): unknown;
-}
+type Case = PairedCase<Tree>;
+// Equal intervals for the same seed (one checked call a case): a faster tree that computed something else would be no gain.
 const cases: Case[] = [
   ...[10, 100, 1_000, 10_000].map((n): Case => {
     // The samples are made once, outside the timed calls.
@@ -67,7 +63,8 @@ const cases: Case[] = [
     return {
       name: `latencyIntervals, ${n.toLocaleString('en-US')} a side`,
       calls: Math.max(1, Math.round(2_000 / n)),
-      run: (tree, seed) => tree.latency(base, cur, seed),
+      checked: 1,
+      run: (tree, { seed }) => tree.latency(base, cur, seed),
     };
   }),
   ...[40, 400].map((m): Case => {
@@ -75,34 +72,17 @@ const cases: Case[] = [
     return {
       name: `pairedMeanInterval, ${m} questions`,
       calls: Math.round(800 / m),
-      run: (tree, seed) => tree.paired(diffs, seed),
+      checked: 1,
+      run: (tree, { seed }) => tree.paired(diffs, seed),
     };
   }),
 ];
 
-const cpuMs = (from: NodeJS.CpuUsage) => {
-  const used = process.cpuUsage(from);
-  return (used.user + used.system) / 1_000;
-};
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-const rows = cases.map((c) => {
-  // Equal intervals for the same seed: a faster tree that computed something else would be no gain.
-  const results = trees.map((tree) => c.run(tree, 'check'));
-  const equal = results.every((r) => isDeepStrictEqual(r, results[0]));
-  for (const tree of trees) for (let i = 0; i < c.calls; i++) c.run(tree, `warm|${i}`);
-  const ms = trees.map(() => [] as number[]);
-  for (let round = 0; round < ROUNDS; round++) {
-    // Alternating order, so that neither tree always runs just after the other warmed the machine.
-    const order = round % 2 === 0 ? trees.map((_, i) => i) : trees.map((_, i) => trees.length - 1 - i);
-    for (const t of order) {
-      const from = process.cpuUsage();
-      for (let i = 0; i < c.calls; i++) c.run(trees[t]!, `${round}|${i}`);
-      ms[t]!.push(cpuMs(from) / c.calls);
-    }
-  }
-  return { case: c.name, equal, ms: ms.map(median), rounds: ms };
-});
+const rows = pairedRounds(trees, cases, ROUNDS).map(({ us, rounds, ...row }) => ({
+  ...row,
+  ms: us.map((u) => u / 1_000),
+  rounds: rounds.map((r) => r.map((u) => u / 1_000)),
+}));
 
 const load = loadavg().map((l) => l.toFixed(2));
 const header = `| bootstrap of one figure (${RESAMPLES} resamples), ms of CPU a call | ${trees.map((t) => t.name).join(' | ')} |${trees.length > 1 ? ' ratio | same intervals |' : ''}`;

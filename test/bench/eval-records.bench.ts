@@ -14,11 +14,11 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
+import { join } from 'node:path';
 import * as currentRead from '../../src/app/store/read-records.js';
 import * as currentValid from '../../src/records/valid-record.js';
 import type { RequestRecord } from '../../src/records/record.js';
+import { baselineCheckout, pairedRounds, type PairedCase } from './lib/paired-rounds.js';
 
 const ROUNDS = 7;
 /** Lines per round: the fixture's eight, many times over. */
@@ -35,9 +35,8 @@ const treeOf = (name: string, read: typeof currentRead, valid: typeof currentVal
   writeCheck: (record) => valid.toValidRecord(record),
 });
 const trees: Tree[] = [treeOf('this tree', currentRead, currentValid)];
-const baselineDir = process.argv[2];
-if (baselineDir !== undefined) {
-  const dir = resolve(baselineDir);
+const dir = baselineCheckout();
+if (dir !== undefined) {
   trees.push(
     treeOf(
       'baseline',
@@ -52,36 +51,23 @@ const lines = readFileSync(join(import.meta.dirname, 'fixtures', 'eval-judged.js
   .split('\n');
 const records = lines.map((line) => JSON.parse(line) as RequestRecord);
 
-interface Case {
-  name: string;
-  run(tree: Tree, i: number): unknown;
-}
-const cases: Case[] = [
-  { name: 'write check (toValidRecord)', run: (tree, i) => tree.writeCheck(records[i % records.length]!) },
-  { name: 'read (parseRecordLine)', run: (tree, i) => tree.read(lines[i % lines.length]!) },
+// Every line of the fixture is checked: both trees must give the same records.
+const cases: PairedCase<Tree>[] = [
+  {
+    name: 'write check (toValidRecord)',
+    calls: CALLS,
+    checked: records.length,
+    run: (tree, { i }) => tree.writeCheck(records[i % records.length]!),
+  },
+  {
+    name: 'read (parseRecordLine)',
+    calls: CALLS,
+    checked: lines.length,
+    run: (tree, { i }) => tree.read(lines[i % lines.length]!),
+  },
 ];
 
-const cpuUs = (from: NodeJS.CpuUsage) => {
-  const used = process.cpuUsage(from);
-  return used.user + used.system;
-};
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-const rows = cases.map((c) => {
-  const results = trees.map((tree) => lines.map((_, i) => c.run(tree, i)));
-  const equal = results.every((r) => isDeepStrictEqual(r, results[0]));
-  for (const tree of trees) for (let i = 0; i < CALLS; i++) c.run(tree, i);
-  const us = trees.map(() => [] as number[]);
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? trees.map((_, i) => i) : trees.map((_, i) => trees.length - 1 - i);
-    for (const t of order) {
-      const from = process.cpuUsage();
-      for (let i = 0; i < CALLS; i++) c.run(trees[t]!, i);
-      us[t]!.push(cpuUs(from) / CALLS);
-    }
-  }
-  return { case: c.name, equal, us: us.map(median), rounds: us };
-});
+const rows = pairedRounds(trees, cases, ROUNDS);
 
 const load = loadavg().map((l) => l.toFixed(2));
 const paired = trees.length > 1;

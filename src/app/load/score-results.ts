@@ -60,9 +60,10 @@ export async function scoreResults(outDir: string, options: ScoreResultsOptions)
     sink.cork();
     for await (const line of readFileLines(path, { name: path })) {
       if (line.text.trim() === '') continue;
-      const record = recordOf(line.text);
-      if (record === undefined) return 0;
-      sink.write(finishedRecord(record, plannedOf(plan, spec, record)));
+      // Read without zod's walk where the line is as this version writes it (read-records parseRecordLine).
+      const parsed = parseRecordLine(line.text);
+      if (!('record' in parsed)) return 0;
+      sink.write(finishedRecord(parsed.record, plannedOf(plan, spec, parsed.record)));
       if (++scored % LINES_PER_DRAIN === 0) {
         sink.uncork();
         await sink.drain();
@@ -80,12 +81,6 @@ export async function scoreResults(outDir: string, options: ScoreResultsOptions)
       await rm(temp, { force: true });
     }
   }
-}
-
-/** The record of a line this run wrote (read without zod's walk: read-records `parseRecordLine`). */
-function recordOf(text: string): RequestRecord | undefined {
-  const parsed = parseRecordLine(text);
-  return 'record' in parsed ? parsed.record : undefined;
 }
 
 /**
