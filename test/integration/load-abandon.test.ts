@@ -2,7 +2,7 @@
  * `chatbench load --abandon` end to end, in-process through main(), over real loopback HTTP against
  * the simulator: the client closes a seeded share of the streams after a drawn delay; they are
  * recorded `abandoned` (not errors), counted apart in summary.json and the terminal, and the
- * simulator counts as many streams closed by their client as the client abandoned.
+ * simulator counts a stream closed by its client for each one it had begun.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +26,7 @@ const slow = {
 };
 
 describe('chatbench load --abandon', () => {
-  it('records the streams the client left as abandoned, apart from errors, and the simulator saw as many', async () => {
+  it('records the streams the client left as abandoned, apart from errors, and the simulator saw those it had begun', async () => {
     const sim = await startSim({ config: slow });
     const out = join(mkdtempSync(join(tmpdir(), 'chatbench-abandon-')), 'run');
     const fake = createFakeIo();
@@ -76,10 +76,17 @@ describe('chatbench load --abandon', () => {
       new RegExp(`\\| abandoned \\(--abandon\\) \\| 0 \\| ${abandoned.length} \\| 0 \\|`),
     );
 
-    // The server sees the close a moment after the client makes it: wait for it, bounded.
-    for (let i = 0; i < 100 && sim.stats().cancelled_streams < abandoned.length; i++)
+    // A stream the client left after its first part had come was begun by the server, which counts
+    // its close. One left before the server had read the request (a busy machine can delay that read
+    // past the earliest abandon, 50 ms: test:stress, once) never began there and is not counted; no
+    // other stream is closed by its client. On a quiet machine the two bounds meet.
+    const begun = abandoned.filter((r) => r.ttfp_ms !== null).length;
+    expect(begun).toBeGreaterThan(0);
+    // The server sees a close a moment after the client makes it: wait for it, bounded against a hang.
+    for (let i = 0; i < 3_000 && sim.stats().cancelled_streams < begun; i++)
       await new Promise((done) => setTimeout(done, 10));
-    expect(sim.stats().cancelled_streams).toBe(abandoned.length);
+    expect(sim.stats().cancelled_streams).toBeGreaterThanOrEqual(begun);
+    expect(sim.stats().cancelled_streams).toBeLessThanOrEqual(abandoned.length);
   });
 
   it('refuses a malformed --abandon before anything is sent', async () => {
