@@ -70,7 +70,7 @@ const STREAMS = QUICK
     };
 /** Over this share of one core the simulator is the side that saturates (it is one Node process: one core at most). */
 const SIM_BUSY = 0.9;
-/** Tokens of a sample answer (about 80: three sentences), to size token_ms for the answer length. */
+/** Tokens of every answer of the stream table (the simulator fits each answer to it), to size token_ms for the answer length. */
 const ANSWER_TOKENS = 80;
 const DEADLINE_MS = QUICK ? 58_000 : 1_500_000;
 const LOOP_LIMIT_MS = 5;
@@ -518,18 +518,33 @@ function slopes(rows: readonly StreamRow[], workers: number): string[] {
   return lines;
 }
 
+/**
+ * The simulator of the stream table: every answer exactly ANSWER_TOKENS tokens (`answer_tokens`), so
+ * that a stream lasts answerS and a row of N streams holds N in flight. Without it the sample's answers
+ * ran ~63 tokens: the "5,000" row held 3,930 streams (until session 57).
+ */
+const startStreamSim = (tokenMs: number) =>
+  startSimProcess({
+    chat: {
+      time_scale: 1,
+      profiles: {
+        default: {
+          pre_answer_ms: fixed(50),
+          first_token_ms: fixed(100),
+          token_ms: fixed(tokenMs),
+          answer_tokens: ANSWER_TOKENS,
+        },
+      },
+    },
+  });
+
 /** `--streams-only`: the stream-count table alone, into streams.json and streams.md. */
 async function streamsOnly(): Promise<void> {
   const tokenMs = Math.round((STREAMS.answerS * 1000) / ANSWER_TOKENS);
   const loadBefore = loadavg()
     .map((l) => l.toFixed(2))
     .join(' / ');
-  const slow = await startSimProcess({
-    chat: {
-      time_scale: 1,
-      profiles: { default: { pre_answer_ms: fixed(50), first_token_ms: fixed(100), token_ms: fixed(tokenMs) } },
-    },
-  });
+  const slow = await startStreamSim(tokenMs);
   try {
     const stream = await prepareLoad({
       operation: 'chat',
@@ -589,12 +604,7 @@ async function streamsOnly(): Promise<void> {
 async function main(): Promise<void> {
   const tokenMs = Math.round((STREAMS.answerS * 1000) / ANSWER_TOKENS);
   const fast = await startSimProcess({ chat: { time_scale: 1e-6 } });
-  const slow = await startSimProcess({
-    chat: {
-      time_scale: 1,
-      profiles: { default: { pre_answer_ms: fixed(50), first_token_ms: fixed(100), token_ms: fixed(tokenMs) } },
-    },
-  });
+  const slow = await startStreamSim(tokenMs);
   try {
     const prepare = (mode: Mode) =>
       prepareLoad({ operation: 'chat', mode, datasetPath: 'datasets/sample.csv', setFlags: [], cwd: ROOT });
