@@ -62,6 +62,36 @@ describe('createRepeatsAccumulator', () => {
     ]);
   });
 
+  it('keeps repeats past the packed range with their tries, before, among and after small ones', () => {
+    // 2 ** 24 and beyond do not pack (repeat × 64 + mark): the tries move to a repeat and a mark each.
+    const outcomes = OUTCOMES.filter((o) => o !== 'ok');
+    const repeats = [3, 1, 2 ** 24, 0, 2 ** 40, 7, 2, 2 ** 24 - 1, 11, 5, 4];
+    const tryOf = (repeat: number, i: number) => ({
+      repeat,
+      outcome: i % 2 === 0 ? outcomes[i % outcomes.length]! : ('ok' as Outcome),
+      pass: i % 3 === 0,
+    });
+    const ordered = (list: readonly number[]) => list.map(tryOf).sort((a, b) => a.repeat - b.repeat);
+    const expected = (list: readonly number[]) => ({
+      outcomes: ordered(list).map((t) => t.outcome),
+      passes: ordered(list).map((t) => t.outcome === 'ok' && t.pass),
+    });
+    // The large repeat first (the question's first try), in the middle (the packed tries widen), and
+    // small ones only, the packed arrays grown past their first size.
+    const lists = [repeats, [2 ** 30, ...repeats.filter((r) => r < 2 ** 24)], Array.from({ length: 9 }, (_, r) => r)];
+    for (const list of lists) {
+      const acc = createRepeatsAccumulator();
+      list.forEach((repeat, i) => {
+        const t = tryOf(repeat, i);
+        acc.add(rec('q', t.repeat, t.pass, t.outcome));
+      });
+      const [group] = acc.finish();
+      expect(group!.repeats).toBe(list.length);
+      const flaky = group!.flaky[0] ?? { outcomes: [], passes: [] };
+      expect({ outcomes: flaky.outcomes, passes: flaky.passes }).toEqual(expected(list));
+    }
+  });
+
   it('rates per group and the flaky list, whatever the record order', () => {
     const records = [
       rec('q1', 0, true),

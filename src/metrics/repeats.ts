@@ -54,13 +54,18 @@ export function questionRepeatFigures(tries: Pick<QuestionTries, 'outcomes' | 'p
 export { modelPassed, recordPassed } from './pass.js';
 
 /**
- * A question's tries as they came: each try's repeat, and its outcome and pass packed in a byte
- * (the outcome's index × 2 + passed). Three arrays of JS values took 24 bytes a try, and more as
- * they doubled: a million-request eval of 1,000 questions kept ~40 MB of them per collector. The
- * first try is kept in two numbers and the arrays made at the second: a question asked once (every
- * question of a run of distinct questions) holds no array at all.
+ * A question's tries as they came, each its repeat × MARKS + its mark (the outcome's index × 2 +
+ * passed), as the map keeps a question's one try (below): 4 bytes a try in a Uint32Array while
+ * every repeat is under MAX_PACKED_REPEAT. A repeat past it (a resumed plan of absurd size) moves
+ * the tries to a repeat and a mark each (9 bytes a try). A repeat and a mark in two arrays took 9
+ * bytes a try for every question, and its doubling left as much again as garbage outside the heap:
+ * a million-request eval of 1,000 questions kept ~9–18 MB of them per collector (session 57); three
+ * arrays of JS values had taken 24 bytes a try. The first try is kept in two numbers and the arrays
+ * made at the second: a question asked once (every question of a run of distinct questions) holds
+ * no array at all.
  */
 class Tries {
+  private packed: Uint32Array | null = null;
   private repeats: Float64Array | null = null;
   private marks: Uint8Array | null = null;
   length = 1;
@@ -69,28 +74,42 @@ class Tries {
     private readonly firstMark: number,
   ) {}
   push(repeat: number, mark: number): void {
-    if (this.repeats === null || this.length === this.repeats.length) {
-      const repeats = new Float64Array(Math.max(4, this.length * 2));
-      const marks = new Uint8Array(repeats.length);
-      if (this.repeats === null) {
-        repeats[0] = this.firstRepeat;
-        marks[0] = this.firstMark;
-      } else {
-        repeats.set(this.repeats);
-        marks.set(this.marks!);
+    if (this.repeats === null && isPackable(repeat) && isPackable(this.firstRepeat)) {
+      if (this.packed === null || this.length === this.packed.length) {
+        const packed = new Uint32Array(Math.max(4, this.length * 2));
+        if (this.packed === null) packed[0] = this.firstRepeat * MARKS + this.firstMark;
+        else packed.set(this.packed);
+        this.packed = packed;
       }
-      this.repeats = repeats;
-      this.marks = marks;
+      this.packed[this.length] = repeat * MARKS + mark;
+    } else {
+      if (this.repeats === null || this.length === this.repeats.length) this.widen(Math.max(4, this.length * 2));
+      this.repeats![this.length] = repeat;
+      this.marks![this.length] = mark;
     }
-    this.repeats[this.length] = repeat;
-    this.marks![this.length] = mark;
     this.length += 1;
   }
+  /** Moves the tries so far to a repeat and a mark each, in arrays of `size`. */
+  private widen(size: number): void {
+    const repeats = new Float64Array(size);
+    const marks = new Uint8Array(size);
+    for (let i = 0; i < this.length; i += 1) {
+      repeats[i] = this.repeatAt(i);
+      marks[i] = this.markAt(i);
+    }
+    this.repeats = repeats;
+    this.marks = marks;
+    this.packed = null;
+  }
   repeatAt(i: number): number {
-    return this.repeats === null ? this.firstRepeat : this.repeats[i]!;
+    if (this.repeats !== null) return this.repeats[i]!;
+    if (this.packed !== null) return Math.floor(this.packed[i]! / MARKS);
+    return this.firstRepeat;
   }
   markAt(i: number): number {
-    return this.marks === null ? this.firstMark : this.marks[i]!;
+    if (this.marks !== null) return this.marks[i]!;
+    if (this.packed !== null) return this.packed[i]! % MARKS;
+    return this.firstMark;
   }
 }
 
@@ -103,6 +122,7 @@ const OUTCOME_INDEX: ReadonlyMap<Outcome, number> = new Map(OUTCOMES.map((o, i) 
  */
 const MARKS = 64;
 const MAX_PACKED_REPEAT = 2 ** 24;
+const isPackable = (repeat: number): boolean => Number.isInteger(repeat) && repeat >= 0 && repeat < MAX_PACKED_REPEAT;
 
 interface GroupState {
   set: string;
@@ -147,8 +167,7 @@ export function createRepeatsAccumulator(ids: QuestionIndex = createQuestionInde
     const row = group.rows.add(ids.id(record.question_id));
     const came = group.came[row];
     if (came === undefined) {
-      const packed = Number.isInteger(record.repeat) && record.repeat >= 0 && record.repeat < MAX_PACKED_REPEAT;
-      group.came.push(packed ? record.repeat * MARKS + mark : new Tries(record.repeat, mark));
+      group.came.push(isPackable(record.repeat) ? record.repeat * MARKS + mark : new Tries(record.repeat, mark));
     } else {
       const tries = triesOf(came);
       tries.push(record.repeat, mark);
