@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createStreamDecoder } from './wire/index.js';
-import { longStreamLines, syntheticFullResponse, syntheticStreamLines, warmUpClient } from './warm-up.js';
+import {
+  longFullResponse,
+  longStreamLines,
+  runRounds,
+  syntheticFullResponse,
+  syntheticStreamLines,
+  WARM_FOR_REQUESTS,
+  warmUpClient,
+} from './warm-up.js';
 import { createCollector } from './collect.js';
 import { fullResponseFigures } from './full-response.js';
 import { decodeDeltaLine } from './wire/delta-line.js';
@@ -51,6 +59,7 @@ describe('the warm-up', () => {
   it('runs every exchange through the real client to an ok end, once per process', async () => {
     const warm = await warmUpClient({ force: true, rounds: 8, inProcessRounds: 20 });
     expect(warm.exchanges).toHaveLength(8);
+    expect(warm.rehearsals).toBe(8);
     for (const e of warm.exchanges) {
       expect(e.outcome).toBe('ok');
       expect(e.answer).toContain('The synthetic answer');
@@ -58,4 +67,50 @@ describe('the warm-up', () => {
     }
     expect(await warmUpClient()).toBe(warm);
   });
+
+  it("folds its long full answer as a search's: ten documents, a tool call, two citations", () => {
+    const figures = fullResponseFigures(longFullResponse(), 1);
+    expect(figures.outcome).toBe('ok');
+    expect(figures.top_document_ids).toHaveLength(10);
+    expect(figures.cited_document_ids).toEqual(['warm-up-doc-0', 'warm-up-doc-1']);
+    expect(figures.citations).toHaveLength(2);
+    expect(figures.markers_without_citation).toEqual([]);
+    expect(figures.tools_used).toEqual(['internal_search']);
+  });
+
+  it("sizes a load run's own warm-up by its mode and its planned requests, never past the whole", () => {
+    expect(runRounds(undefined)).toEqual({ inProcess: 0, loopback: 0 });
+    expect(runRounds({ mode: 'full', requests: 0 })).toEqual({ inProcess: 0, loopback: 0 });
+    const whole = runRounds({ mode: 'full', requests: WARM_FOR_REQUESTS });
+    expect(whole.inProcess).toBeGreaterThan(whole.loopback);
+    expect(runRounds({ mode: 'full', requests: WARM_FOR_REQUESTS * 50 })).toEqual(whole);
+    const half = runRounds({ mode: 'full', requests: WARM_FOR_REQUESTS / 2 });
+    expect(half).toEqual({ inProcess: whole.inProcess / 2, loopback: whole.loopback / 2 });
+    // A stream's per-part path has its own in-process rounds: a streamed run adds loopback ones only.
+    expect(runRounds({ mode: 'stream', requests: WARM_FOR_REQUESTS })).toEqual({
+      inProcess: 0,
+      loopback: whole.loopback,
+    });
+  });
+
+  it.each(['full', 'stream'] as const)(
+    "runs a %s load run's own rounds through the real client, long answers of the run's mode, every one ok",
+    async (mode) => {
+      const requests = Math.round(WARM_FOR_REQUESTS / 40);
+      const { inProcess, loopback } = runRounds({ mode, requests });
+      expect(loopback).toBeGreaterThan(0);
+      const warm = await warmUpClient({ force: true, rounds: 4, inProcessRounds: 2, run: { mode, requests } });
+      // Records are made of them as often as exchanges were, but only the last batch and answer are kept.
+      expect(warm.rehearsals).toBe(inProcess + 4 + loopback);
+      expect(warm.exchanges).toHaveLength(4 + Math.min(16, loopback) + (inProcess > 0 ? 1 : 0));
+      for (const e of warm.exchanges) expect(e.outcome).toBe('ok');
+      const long = warm.exchanges.filter((e) => e.top_document_ids.length === 10);
+      expect(long).toHaveLength(warm.exchanges.length - 4);
+      for (const e of long) {
+        expect(e.cited_document_ids.length).toBeGreaterThan(0);
+        // A stream's parts are counted; a full answer has none.
+        expect(e.parts > 0).toBe(mode === 'stream');
+      }
+    },
+  );
 });

@@ -15,10 +15,20 @@
  * decoded by slower code while the compiler worked beside the run (docs/benchmarks-log.md, "Session 35").
  * The stream is in the service's own format (Python's `json.dumps`: `", "` and `": "`), so the
  * answer deltas take the decoder's fast path as they will in the run.
+ *
+ * A load run warms more, in its own mode (`run`): its requests come hundreds a second, and with
+ * only the warm-up above some 180 functions on their path (undici's writes and parser, Node's
+ * sockets and timers, the fold of a full answer, the record's steps) were still compiled during
+ * the first seconds of a full 1,000/s run, beside and between the timed requests (`--trace-opt`,
+ * docs/benchmarks-log.md, "Session 58"). So full answers run through the handler in-process
+ * (RUN_IN_PROCESS_ROUNDS), then answers of the run's mode over loopback (RUN_LOOPBACK_ROUNDS): long
+ * ones, ten documents and a tool call as a search gives. Both shrink for a run that plans fewer
+ * than WARM_FOR_REQUESTS requests, so the warm-up never costs more than a share of the run.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Dispatcher } from 'undici';
+import type { Mode } from '../records/record.js';
 import { createChatClient } from './chat-client.js';
 import type { Exchange } from './exchange.js';
 
@@ -32,6 +42,18 @@ const AT_ONCE = 4;
  * 200 ms of CPU once per process.
  */
 const IN_PROCESS_ROUNDS = 120;
+/**
+ * A load run's own warm-up at full size (runRounds): full answers through the handler in-process
+ * (a full request is one call of each function, where a stream is hundreds), then answers of the
+ * run's mode over loopback, RUN_AT_ONCE at a time. ~0.5 s of CPU once, before the first send; at
+ * full 1,000/s the run's CPU a request fell to 0.86× in rounds of 4 s, 0.92× in rounds of 10 s
+ * (docs/benchmarks-log.md, "Session 58"), and neither part alone did as much (0.95×, 0.93×).
+ */
+const RUN_IN_PROCESS_ROUNDS = 2_000;
+const RUN_LOOPBACK_ROUNDS = 400;
+const RUN_AT_ONCE = 16;
+/** The planned requests from which a load run gets the whole warm-up; a smaller run, its share. */
+export const WARM_FOR_REQUESTS = 2_000;
 
 const placement = (turn: number) => ({ turn_index: turn, tab_index: 0, sub_turn_index: null, model_index: 0 });
 const DOC = {
@@ -92,16 +114,20 @@ const LONG_DELTAS = 100;
 /** Documents in each list of the in-process streams (a search's usual ten). */
 const LONG_DOCS = 10;
 
+/** LONG_DOCS documents, each with its own id and link. */
+const longDocs = () =>
+  Array.from({ length: LONG_DOCS }, (_, i) => ({
+    ...DOC,
+    document_id: `warm-up-doc-${i}`,
+    link: `${DOC.link}/${i}`,
+  }));
+
 /**
  * The synthetic stream of the in-process warm-up: LONG_DOCS documents a list and LONG_DELTAS
  * answer deltas, so that one request folds many parts.
  */
 export function longStreamLines(): string[] {
-  const docs = Array.from({ length: LONG_DOCS }, (_, i) => ({
-    ...DOC,
-    document_id: `warm-up-doc-${i}`,
-    link: `${DOC.link}/${i}`,
-  }));
+  const docs = longDocs();
   const part = (turn: number, obj: object) => pythonJson({ placement: placement(turn), obj });
   const delta = part(1, { type: 'message_delta', content: ' again' });
   return syntheticStreamLines().flatMap((line) => {
@@ -133,20 +159,58 @@ export function syntheticFullResponse(): string {
   });
 }
 
+/**
+ * The synthetic full answer of a load run's warm-up: LONG_DOCS documents, found by a search tool
+ * call that lists them again, and two of them cited, as a search's answer comes.
+ */
+export function longFullResponse(): string {
+  const docs = longDocs();
+  const answer = `${WORDS.join('')} [[1]](${docs[0]!.link}), as${WORDS.join('')} [[2]](${docs[1]!.link}).`;
+  return JSON.stringify({
+    answer,
+    answer_citationless: `${WORDS.join('')}, as${WORDS.join('')}.`,
+    pre_answer_reasoning: null,
+    tool_calls: [
+      {
+        tool_name: 'internal_search',
+        tool_arguments: { queries: ['warm up'] },
+        tool_result: JSON.stringify(docs.map((d, i) => ({ document_number: i + 1, document_id: d.document_id }))),
+        search_docs: docs,
+        generated_images: null,
+        pre_reasoning: null,
+      },
+    ],
+    top_documents: docs,
+    citation_info: [1, 2].map((n) => ({
+      type: 'citation_info',
+      citation_number: n,
+      document_id: docs[n - 1]!.document_id,
+    })),
+    message_id: 2,
+    chat_session_id: '00000000-0000-4000-8000-000000000000',
+    incognito: false,
+    error_msg: null,
+  });
+}
+
+/** The message of the warm-up's requests that ask for the long answers (the run's own phase). */
+const AT_LENGTH = 'warm up at length';
+
 function answer(req: IncomingMessage, res: ServerResponse): void {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
-    const stream = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { stream?: boolean }).stream !== false;
-    if (!stream) {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(syntheticFullResponse());
+    const asked = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { stream?: boolean; message?: string };
+    const long = asked.message === AT_LENGTH;
+    if (asked.stream === false) {
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(long ? longFullResponse() : syntheticFullResponse());
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     // Lines cut across writes, as a real stream arrives: the decoder's reassembly runs too.
-    const text = syntheticStreamLines()
-      .map((line) => `${line}\n`)
-      .join('');
+    const text = (long ? longStreamLines() : syntheticStreamLines()).map((line) => `${line}\n`).join('');
     const cut = Math.floor(text.length / 3);
     res.write(text.slice(0, cut));
     res.write(text.slice(cut, 2 * cut));
@@ -154,10 +218,22 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
   });
 }
 
-/** What a warm-up did: its exchanges (every one should be ok) and how long it took. */
+/**
+ * What a warm-up did: its exchanges (every one should be ok), how many the caller's own warm-up
+ * should make records of, cycling over them, and how long it took. A load run's own rounds keep only
+ * their last batch and answer (the warm-up's result lives as long as the process: 2,400 exchanges
+ * would hold megabytes for nothing), and ask for as many records as they made exchanges.
+ */
 export interface WarmUp {
   readonly exchanges: readonly Exchange[];
+  readonly rehearsals: number;
   readonly ms: number;
+}
+
+/** What a load run will send, for its own warm-up: its mode, and how many requests (counted up to WARM_FOR_REQUESTS). */
+export interface RunWarmUp {
+  readonly mode: Mode;
+  readonly requests: number;
 }
 
 export interface WarmUpClientOptions {
@@ -165,20 +241,37 @@ export interface WarmUpClientOptions {
   rounds?: number;
   /** Synthetic streams through the handler in-process, before those (default IN_PROCESS_ROUNDS). */
   inProcessRounds?: number;
+  /** A load run's own warm-up (runRounds); eval's has none. */
+  run?: RunWarmUp | undefined;
   now?: () => number;
   force?: boolean;
+}
+
+/**
+ * The rounds of a load run's own warm-up: the whole of it from WARM_FOR_REQUESTS planned requests
+ * on, a share of it below (none for a run of no request). In-process full answers only for a full run.
+ */
+export function runRounds(run: RunWarmUp | undefined): { inProcess: number; loopback: number } {
+  if (run === undefined) return { inProcess: 0, loopback: 0 };
+  const share = Math.min(1, Math.max(0, run.requests) / WARM_FOR_REQUESTS);
+  return {
+    inProcess: run.mode === 'full' ? Math.round(RUN_IN_PROCESS_ROUNDS * share) : 0,
+    loopback: Math.round(RUN_LOOPBACK_ROUNDS * share),
+  };
 }
 
 /** Set once a warm-up ran: what it compiles stays compiled for the life of the process. */
 let warmed: Promise<WarmUp> | undefined;
 
 /**
- * Runs the warm-up once per process (tens of ms; later calls resolve with the first one's result),
- * with its exchanges for the caller's own warm-up (scoring). `force` runs it again.
+ * Runs the warm-up once per process (tens of ms, ~0.5 s more with a load run's own; later calls
+ * resolve with the first one's result), with its exchanges for the caller's own warm-up (scoring,
+ * the record's steps). `force` runs it again.
  */
 export function warmUpClient(options: WarmUpClientOptions = {}): Promise<WarmUp> {
   // A warm-up that fails (no loopback port?) costs the run its warmth, never the run itself.
-  if (warmed === undefined || options.force) warmed = runWarmUp(options).catch(() => ({ exchanges: [], ms: 0 }));
+  if (warmed === undefined || options.force)
+    warmed = runWarmUp(options).catch(() => ({ exchanges: [], rehearsals: 0, ms: 0 }));
   return warmed;
 }
 
@@ -186,11 +279,17 @@ async function runWarmUp(options: WarmUpClientOptions): Promise<WarmUp> {
   const now = options.now ?? (() => performance.now());
   const started = now();
   await warmPerPartPath(options.inProcessRounds ?? IN_PROCESS_ROUNDS);
+  const run = runRounds(options.run);
+  const exchanges: Exchange[] = [];
+  const lastInProcess = await warmFullPath(run.inProcess);
   const server = createServer(answer);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const client = createChatClient({ baseUrl: `http://127.0.0.1:${port}/api`, connections: AT_ONCE, timeoutMs: 10_000 });
-  const exchanges: Exchange[] = [];
+  const client = createChatClient({
+    baseUrl: `http://127.0.0.1:${port}/api`,
+    connections: run.loopback > 0 ? RUN_AT_ONCE : AT_ONCE,
+    timeoutMs: 10_000,
+  });
   try {
     const rounds = options.rounds ?? ROUNDS;
     for (let i = 0; i < rounds; i += AT_ONCE) {
@@ -199,12 +298,22 @@ async function runWarmUp(options: WarmUpClientOptions): Promise<WarmUp> {
       );
       exchanges.push(...(await Promise.all(batch)));
     }
+    const stream = options.run?.mode !== 'full';
+    let lastBatch: Exchange[] = [];
+    for (let i = 0; i < run.loopback; i += RUN_AT_ONCE) {
+      const batch = Array.from({ length: Math.min(RUN_AT_ONCE, run.loopback - i) }, () =>
+        client.send({ message: AT_LENGTH, stream }),
+      );
+      lastBatch = await Promise.all(batch);
+    }
+    exchanges.push(...lastBatch, ...(lastInProcess === undefined ? [] : [lastInProcess]));
   } finally {
     await client.close();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
-  return { exchanges, ms: now() - started };
+  const mixed = options.rounds ?? ROUNDS;
+  return { exchanges, rehearsals: mixed + run.inProcess + run.loopback, ms: now() - started };
 }
 
 /**
@@ -223,6 +332,25 @@ async function warmPerPartPath(rounds: number): Promise<void> {
     timeoutMs: 10_000,
   });
   for (let i = 0; i < rounds; i++) await client.send({ message: 'warm up', stream: true });
+}
+
+/**
+ * Runs `rounds` long full answers (longFullResponse) through a chat client whose dispatcher answers
+ * in-process and at once, most in one chunk, every third cut in two (the body's text joined); the
+ * last one's exchange.
+ */
+async function warmFullPath(rounds: number): Promise<Exchange | undefined> {
+  if (rounds <= 0) return undefined;
+  const whole = Buffer.from(longFullResponse());
+  const cut = Math.floor(whole.length / 2);
+  const client = createChatClient({
+    baseUrl: 'http://127.0.0.1/api',
+    dispatcher: replayDispatcher([[whole], [whole], [whole.subarray(0, cut), whole.subarray(cut)]], 'application/json'),
+    timeoutMs: 10_000,
+  });
+  let last: Exchange | undefined;
+  for (let i = 0; i < rounds; i++) last = await client.send({ message: AT_LENGTH, stream: false });
+  return last;
 }
 
 /**

@@ -174,6 +174,30 @@ describe('load spec', () => {
     expect(closed.userSteps({ index: 2, count: 2 })).toEqual([{ offset_ms: 0, users: 2 }]);
   });
 
+  it("counts a shard's planned requests up to a cap, for the warm-up's size, without drawing a long run's arrivals", () => {
+    const hour = loadSchedule(LoadSpecSchema.parse({ ...base, rate: 1000, duration_ms: 3_600_000 }));
+    expect(hour.plannedUpTo(null, 2000)).toBe(2000);
+    const short = loadSchedule(LoadSpecSchema.parse({ ...base, rate: 10, duration_ms: 1000 }));
+    expect(short.plannedUpTo(null, 2000)).toBe(10);
+    expect(short.plannedUpTo({ index: 1, count: 3 }, 2000)).toBe(4);
+    expect(short.plannedUpTo(null, 6)).toBe(6);
+    const closed = (requests: number | null) =>
+      loadSchedule(
+        LoadSpecSchema.parse({
+          ...base,
+          model: 'closed',
+          rate: undefined,
+          concurrency: 5,
+          requests,
+          duration_ms: requests === null ? 60_000 : null,
+        }),
+      );
+    expect(closed(50).plannedUpTo({ index: 1, count: 2 }, 2000)).toBe(25);
+    expect(closed(50_000).plannedUpTo(null, 2000)).toBe(2000);
+    // Bounded by its duration alone: the count is not known, the whole warm-up is worth it.
+    expect(closed(null).plannedUpTo(null, 2000)).toBe(2000);
+  });
+
   it('knows how many connections the first second will use, to open them before the first send', () => {
     expect(loadSchedule(LoadSpecSchema.parse({ ...base, rate: 10, duration_ms: 5000 })).firstWave(null)).toBe(10);
     expect(

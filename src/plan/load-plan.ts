@@ -323,6 +323,11 @@ export interface LoadSchedule {
   userSteps(shard: Shard | null): UserStep[];
   /** Arrivals (open) or the request bound (closed) of one shard; null when unknown before the run. */
   planned(shard: Shard | null): number | null;
+  /**
+   * planned(), counted no further than `cap` (a long run's arrivals are not all drawn for it); `cap`
+   * when the run is bounded by its duration alone (the closed model without --requests).
+   */
+  plannedUpTo(shard: Shard | null, cap: number): number;
   /** Sockets a shard needs at most. */
   connections(shard: Shard | null): number;
   /**
@@ -354,6 +359,12 @@ export function loadSchedule(spec: LoadSpec): LoadSchedule {
       if (!open) return spec.requests === null ? null : shardUsers(spec.requests, shard);
       let n = 0;
       for (const _ of arrivals(arrivalOptions(shard))) n++;
+      return n;
+    },
+    plannedUpTo(shard, cap) {
+      if (!open) return spec.requests === null ? cap : Math.min(cap, shardUsers(spec.requests, shard));
+      let n = 0;
+      for (const _ of arrivals(arrivalOptions(shard))) if (++n >= cap) break;
       return n;
     },
     connections: (shard) =>

@@ -20,6 +20,7 @@ import { afterMs, createRecordQueue, RECORD_BATCH_MS } from './record-queue.js';
 import { createTokenPool } from './token-pool.js';
 import type { UnscoredRecord } from './unscored-record.js';
 import { warmUp, type WarmUpResult } from './warm-up.js';
+import { WARM_FOR_REQUESTS } from '../client/warm-up.js';
 
 export interface LoadShardOptions extends Omit<LoadTargetOptions, 'connections' | 'now'> {
   /** The shard's spec (its `shard` says which part of the plan; a worker's also its share of the bounds). */
@@ -110,6 +111,10 @@ export async function openLoadShard(options: LoadShardOptions): Promise<LoadShar
     sample,
     now,
     score: (record) => options.rehearse(record),
+    run:
+      spec.operation === 'chat'
+        ? { mode: spec.mode, requests: schedule.plannedUpTo(spec.shard, WARM_FOR_REQUESTS) }
+        : undefined,
   });
 
   async function run(go: LoadShardRunOptions): Promise<LoadShardHealth> {

@@ -5,7 +5,7 @@
  * the client's hot path warmed on synthetic exchanges (client/warm-up: HTTP parser, decoder, fold,
  * schemas), the caller's scorer warmed on their records, and the connections opened ahead.
  */
-import { warmUpClient } from '../client/warm-up.js';
+import { warmUpClient, type RunWarmUp } from '../client/warm-up.js';
 import type { PlannedRequest } from '../plan/planned-request.js';
 import { toRecord } from './to-record.js';
 import type { UnscoredRecord } from './unscored-record.js';
@@ -19,6 +19,8 @@ export interface WarmUpOptions {
   readonly sample?: PlannedRequest | undefined;
   /** Receives each synthetic record, to warm what the run does with records (scoring); must not write it. */
   readonly score?: ((record: UnscoredRecord) => void) | undefined;
+  /** A load run's mode and size, for its own warm-up (client/warm-up runRounds); eval gives none. */
+  readonly run?: RunWarmUp | undefined;
   readonly now?: () => number;
 }
 
@@ -31,10 +33,17 @@ export interface WarmUpResult {
 export async function warmUp(options: WarmUpOptions): Promise<WarmUpResult> {
   const now = options.now ?? (() => performance.now());
   const started = now();
-  const [warm, opened] = await Promise.all([warmUpClient(), options.preconnect(options.connections).catch(() => 0)]);
+  const [warm, opened] = await Promise.all([
+    warmUpClient({ run: options.run }),
+    options.preconnect(options.connections).catch(() => 0),
+  ]);
   const { sample, score } = options;
   if (sample !== undefined && score !== undefined) {
-    for (const exchange of warm.exchanges) {
+    // As many records as the warm-up made exchanges (a load run's own rounds keep only a few):
+    // the record's steps are compiled by repetition, as the client's were.
+    const made = warm.exchanges.length === 0 ? 0 : Math.max(warm.rehearsals, warm.exchanges.length);
+    for (let i = 0; i < made; i++) {
+      const exchange = warm.exchanges[i % warm.exchanges.length]!;
       score(
         toRecord(
           sample,
