@@ -25,6 +25,7 @@ import { healthUrl, startHealthProbe, type RunningHealthProbe } from '../../runn
 import { createLoadCounters } from '../../runner/load-run.js';
 import { createLoadTicker, type LoadTick } from '../../runner/load-ticker.js';
 import { watchLoopDelayFromStart } from '../../runner/loop-delay.js';
+import { collectGarbage } from '../shared/heap.js';
 import { openLoadShard, type LoadShardHealth } from '../../runner/run-load-shard.js';
 import { abortableSleep } from '../../runner/sleep.js';
 import { ensureFreshRunDir } from '../store/fresh-run-dir.js';
@@ -127,6 +128,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     wallClock,
     rehearse: (record) => void JSON.stringify(warmValidRecord(measuredRecord(record))),
   });
+  // The warm-up's garbage, collected before the first send: left to V8, its old space filled and a
+  // major collection came 13–23 s into a 20-user streamed run, holding the loop 8–18 ms among the
+  // timed requests (docs/benchmarks-log.md, "Session 58").
+  collectGarbage();
   if (startAt !== null) await abortableSleep(startAt - wallClock(), options.signal);
   const zero = now();
   startProbe(zero);

@@ -11,6 +11,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { RequestRecord } from '../../../records/record.js';
 import { createLoadCounters } from '../../../runner/load-run.js';
 import { watchLoopDelayFromStart } from '../../../runner/loop-delay.js';
+import { collectGarbage } from '../../shared/heap.js';
 import { openLoadShard } from '../../../runner/run-load-shard.js';
 import { measuredRecord, planInput } from '../load-record.js';
 import { reopenLoad } from '../prepare-load.js';
@@ -57,6 +58,7 @@ async function main(data: LoadWorkerData): Promise<void> {
     // What the thread does with a record (the parent validates and writes it).
     rehearse: (record) => void measuredRecord(record),
   });
+  collectGarbage(); // the warm-up's garbage, before the first send (as app/load/run-load.ts)
   post({ type: 'ready', ...shard.warm });
   // The zero on this thread's clock: every thread's performance.timeOrigin differs, epoch time does not.
   const zero = (await go) - performance.timeOrigin;
