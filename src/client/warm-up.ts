@@ -17,9 +17,9 @@
  * answer deltas take the decoder's fast path as they will in the run.
  *
  * A load run warms more, in its own mode (`run`): its requests come hundreds a second, and with
- * only the warm-up above some 180 functions on their path (undici's writes and parser, Node's
- * sockets and timers, the fold of a full answer, the record's steps) were still compiled during
- * the first seconds of a full 1,000/s run, beside and between the timed requests (`--trace-opt`,
+ * only the warm-up above 197 functions on their path (undici's writes and parser, Node's sockets
+ * and timers, the fold of a full answer, the record's steps) were still being optimised during a
+ * 4 s run at full 1,000/s, beside and between the timed requests (`--trace-opt`,
  * docs/benchmarks-log.md, "Session 58"). So full answers run through the handler in-process
  * (RUN_IN_PROCESS_ROUNDS), then answers of the run's mode over loopback (RUN_LOOPBACK_ROUNDS): long
  * ones, ten documents and a tool call as a search gives. Both shrink for a run that plans fewer
