@@ -113,4 +113,20 @@ describe('the warm-up', () => {
       }
     },
   );
+
+  it("runs a load run's own rounds after the process's first warm-up, and again only for a larger run of that mode", async () => {
+    const first = await warmUpClient({ force: true, rounds: 4, inProcessRounds: 2 });
+    expect(first.rehearsals).toBe(4);
+    const small = { mode: 'stream' as const, requests: 50 };
+    const run = await warmUpClient({ run: small });
+    expect(run.rehearsals).toBe(4 + runRounds(small).loopback);
+    expect(run.exchanges.slice(0, 4)).toEqual(first.exchanges);
+    // A smaller run of the same mode is warm already; a larger one, or another mode, runs its own.
+    expect(warmUpClient({ run: { mode: 'stream', requests: 20 } })).toBe(warmUpClient({ run: small }));
+    const larger = await warmUpClient({ run: { mode: 'stream', requests: 100 } });
+    expect(larger.rehearsals).toBe(4 + runRounds({ mode: 'stream', requests: 100 }).loopback);
+    const full = await warmUpClient({ run: { mode: 'full', requests: 50 } });
+    expect(full.rehearsals).toBe(4 + runRounds({ mode: 'full', requests: 50 }).inProcess + runRounds(small).loopback);
+    expect(await warmUpClient()).toBe(first);
+  });
 });

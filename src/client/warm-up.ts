@@ -262,58 +262,99 @@ export function runRounds(run: RunWarmUp | undefined): { inProcess: number; loop
 
 /** Set once a warm-up ran: what it compiles stays compiled for the life of the process. */
 let warmed: Promise<WarmUp> | undefined;
+/** A load run's own rounds done in this process, by mode, and the largest `runRounds` they were. */
+const warmedRuns = new Map<Mode, { loopback: number; result: Promise<WarmUp> }>();
 
 /**
- * Runs the warm-up once per process (tens of ms, ~0.5 s more with a load run's own; later calls
- * resolve with the first one's result), with its exchanges for the caller's own warm-up (scoring,
- * the record's steps). `force` runs it again.
+ * Runs the warm-up once per process (tens of ms; later calls resolve with the first one's result),
+ * with its exchanges for the caller's own warm-up (scoring, the record's steps); with `run`, a load
+ * run's own rounds after it (~0.5 s more), once per mode unless a later run asks for more of them.
+ * `force` runs both again.
  */
 export function warmUpClient(options: WarmUpClientOptions = {}): Promise<WarmUp> {
   // A warm-up that fails (no loopback port?) costs the run its warmth, never the run itself.
-  if (warmed === undefined || options.force)
-    warmed = runWarmUp(options).catch(() => ({ exchanges: [], rehearsals: 0, ms: 0 }));
-  return warmed;
+  const failed = (): WarmUp => ({ exchanges: [], rehearsals: 0, ms: 0 });
+  if (warmed === undefined || options.force) {
+    warmed = runWarmUp(options).catch(failed);
+    warmedRuns.clear();
+  }
+  const base = warmed;
+  const run = options.run;
+  const rounds = runRounds(run);
+  if (run === undefined || rounds.loopback === 0) return base;
+  const done = warmedRuns.get(run.mode);
+  if (done !== undefined && done.loopback >= rounds.loopback) return done.result;
+  const now = options.now ?? (() => performance.now());
+  const result = base.then(async (first) => {
+    const started = now();
+    const own = await runOwnRounds(run.mode, rounds).catch(failed);
+    return {
+      exchanges: [...first.exchanges, ...own.exchanges],
+      rehearsals: first.rehearsals + own.rehearsals,
+      ms: first.ms + (now() - started),
+    };
+  });
+  warmedRuns.set(run.mode, { loopback: rounds.loopback, result });
+  return result;
 }
 
 async function runWarmUp(options: WarmUpClientOptions): Promise<WarmUp> {
   const now = options.now ?? (() => performance.now());
   const started = now();
   await warmPerPartPath(options.inProcessRounds ?? IN_PROCESS_ROUNDS);
-  const run = runRounds(options.run);
-  const exchanges: Exchange[] = [];
-  const lastInProcess = await warmFullPath(run.inProcess);
-  const server = createServer(answer);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const client = createChatClient({
-    baseUrl: `http://127.0.0.1:${port}/api`,
-    connections: run.loopback > 0 ? RUN_AT_ONCE : AT_ONCE,
-    timeoutMs: 10_000,
-  });
-  try {
-    const rounds = options.rounds ?? ROUNDS;
+  const rounds = options.rounds ?? ROUNDS;
+  const exchanges = await overLoopback(AT_ONCE, async (client) => {
+    const made: Exchange[] = [];
     for (let i = 0; i < rounds; i += AT_ONCE) {
       const batch = Array.from({ length: Math.min(AT_ONCE, rounds - i) }, (_, j) =>
         client.send({ message: 'warm up', stream: (i + j) % 4 !== 3 }),
       );
-      exchanges.push(...(await Promise.all(batch)));
+      made.push(...(await Promise.all(batch)));
     }
-    const stream = options.run?.mode !== 'full';
-    let lastBatch: Exchange[] = [];
-    for (let i = 0; i < run.loopback; i += RUN_AT_ONCE) {
-      const batch = Array.from({ length: Math.min(RUN_AT_ONCE, run.loopback - i) }, () =>
-        client.send({ message: AT_LENGTH, stream }),
+    return made;
+  });
+  return { exchanges, rehearsals: rounds, ms: now() - started };
+}
+
+/**
+ * A load run's own rounds (runRounds): full answers in-process for a full run, then long answers
+ * of its mode over loopback; keeps the last batch and answer, and counts every exchange made.
+ */
+async function runOwnRounds(mode: Mode, rounds: { inProcess: number; loopback: number }): Promise<WarmUp> {
+  const lastInProcess = await warmFullPath(rounds.inProcess);
+  const lastBatch = await overLoopback(RUN_AT_ONCE, async (client) => {
+    let batch: Exchange[] = [];
+    for (let i = 0; i < rounds.loopback; i += RUN_AT_ONCE)
+      batch = await Promise.all(
+        Array.from({ length: Math.min(RUN_AT_ONCE, rounds.loopback - i) }, () =>
+          client.send({ message: AT_LENGTH, stream: mode === 'stream' }),
+        ),
       );
-      lastBatch = await Promise.all(batch);
-    }
-    exchanges.push(...lastBatch, ...(lastInProcess === undefined ? [] : [lastInProcess]));
+    return batch;
+  });
+  return {
+    exchanges: [...lastBatch, ...(lastInProcess === undefined ? [] : [lastInProcess])],
+    rehearsals: rounds.inProcess + rounds.loopback,
+    ms: 0,
+  };
+}
+
+/** Runs `use` with a chat client of `connections` to a throwaway loopback server (answer), then closes both. */
+async function overLoopback<T>(
+  connections: number,
+  use: (client: ReturnType<typeof createChatClient>) => Promise<T>,
+): Promise<T> {
+  const server = createServer(answer);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const client = createChatClient({ baseUrl: `http://127.0.0.1:${port}/api`, connections, timeoutMs: 10_000 });
+  try {
+    return await use(client);
   } finally {
     await client.close();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
-  const mixed = options.rounds ?? ROUNDS;
-  return { exchanges, rehearsals: mixed + run.inProcess + run.loopback, ms: now() - started };
 }
 
 /**
