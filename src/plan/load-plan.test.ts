@@ -141,6 +141,16 @@ describe('load spec', () => {
     shard: null,
     start_at: null,
   };
+  /** The closed model, 5 users: bounded by `requests`, or by a minute when there are none. */
+  const closedSpec = (requests: number | null) =>
+    LoadSpecSchema.parse({
+      ...base,
+      model: 'closed',
+      rate: undefined,
+      concurrency: 5,
+      requests,
+      duration_ms: requests === null ? 60_000 : null,
+    });
   it('accepts a consistent spec and refuses conflicts with a message each', () => {
     expect(LoadSpecSchema.safeParse(base).success).toBe(true);
     const problems = (spec: object) =>
@@ -160,16 +170,7 @@ describe('load spec', () => {
     const schedule = loadSchedule(spec);
     expect(schedule.planned(null)).toBe(10);
     expect([1, 2, 3].map((index) => schedule.planned({ index, count: 3 }))).toEqual([4, 3, 3]);
-    const closed = loadSchedule(
-      LoadSpecSchema.parse({
-        ...base,
-        model: 'closed',
-        rate: undefined,
-        concurrency: 5,
-        requests: 50,
-        duration_ms: null,
-      }),
-    );
+    const closed = loadSchedule(closedSpec(50));
     expect(closed.planned({ index: 1, count: 2 })).toBe(25);
     expect(closed.userSteps({ index: 2, count: 2 })).toEqual([{ offset_ms: 0, users: 2 }]);
   });
@@ -181,17 +182,7 @@ describe('load spec', () => {
     expect(short.plannedUpTo(null, 2000)).toBe(10);
     expect(short.plannedUpTo({ index: 1, count: 3 }, 2000)).toBe(4);
     expect(short.plannedUpTo(null, 6)).toBe(6);
-    const closed = (requests: number | null) =>
-      loadSchedule(
-        LoadSpecSchema.parse({
-          ...base,
-          model: 'closed',
-          rate: undefined,
-          concurrency: 5,
-          requests,
-          duration_ms: requests === null ? 60_000 : null,
-        }),
-      );
+    const closed = (requests: number | null) => loadSchedule(closedSpec(requests));
     expect(closed(50).plannedUpTo({ index: 1, count: 2 }, 2000)).toBe(25);
     expect(closed(50_000).plannedUpTo(null, 2000)).toBe(2000);
     // Bounded by its duration alone: the count is not known, the whole warm-up is worth it.
@@ -211,18 +202,7 @@ describe('load spec', () => {
         null,
       ),
     ).toBe(256);
-    expect(
-      loadSchedule(
-        LoadSpecSchema.parse({
-          ...base,
-          model: 'closed',
-          rate: undefined,
-          concurrency: 5,
-          requests: 50,
-          duration_ms: null,
-        }),
-      ).firstWave(null),
-    ).toBe(5);
+    expect(loadSchedule(closedSpec(50)).firstWave(null)).toBe(5);
   });
 });
 
