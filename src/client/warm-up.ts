@@ -196,6 +196,19 @@ export function longFullResponse(): string {
 /** The message of the warm-up's requests that ask for the long answers (the run's own phase). */
 const AT_LENGTH = 'warm up at length';
 
+/** `make`'s text, made at the first call: the server's answers are the same for every request. */
+const once = (make: () => string): (() => string) => {
+  let made: string | undefined;
+  return () => (made ??= make());
+};
+const streamText = (lines: readonly string[]) => lines.map((line) => `${line}\n`).join('');
+const ANSWERS = {
+  full: once(syntheticFullResponse),
+  longFull: once(longFullResponse),
+  stream: once(() => streamText(syntheticStreamLines())),
+  longStream: once(() => streamText(longStreamLines())),
+};
+
 function answer(req: IncomingMessage, res: ServerResponse): void {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -203,14 +216,12 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
     const asked = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { stream?: boolean; message?: string };
     const long = asked.message === AT_LENGTH;
     if (asked.stream === false) {
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(long ? longFullResponse() : syntheticFullResponse());
+      res.writeHead(200, { 'content-type': 'application/json' }).end(long ? ANSWERS.longFull() : ANSWERS.full());
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     // Lines cut across writes, as a real stream arrives: the decoder's reassembly runs too.
-    const text = (long ? longStreamLines() : syntheticStreamLines()).map((line) => `${line}\n`).join('');
+    const text = long ? ANSWERS.longStream() : ANSWERS.stream();
     const cut = Math.floor(text.length / 3);
     res.write(text.slice(0, cut));
     res.write(text.slice(cut, 2 * cut));

@@ -350,6 +350,12 @@ export function loadSchedule(spec: LoadSpec): LoadSchedule {
     shard,
   });
   const open = spec.model === 'open';
+  /** A shard's arrivals, drawn no further than `cap`. */
+  const countArrivals = (shard: Shard | null, cap: number): number => {
+    let n = 0;
+    for (const _ of arrivals(arrivalOptions(shard))) if (++n >= cap) break;
+    return n;
+  };
   const users = spec.stages ? Math.max(...spec.stages.map((s) => s.target)) : (spec.concurrency ?? 1);
   return {
     lengthMs,
@@ -357,15 +363,11 @@ export function loadSchedule(spec: LoadSpec): LoadSchedule {
     userSteps: (shard) => userSteps(spec.stages ? { stages: spec.stages } : { users: spec.concurrency ?? 1 }, shard),
     planned(shard) {
       if (!open) return spec.requests === null ? null : shardUsers(spec.requests, shard);
-      let n = 0;
-      for (const _ of arrivals(arrivalOptions(shard))) n++;
-      return n;
+      return countArrivals(shard, Infinity);
     },
     plannedUpTo(shard, cap) {
-      if (!open) return spec.requests === null ? cap : Math.min(cap, shardUsers(spec.requests, shard));
-      let n = 0;
-      for (const _ of arrivals(arrivalOptions(shard))) if (++n >= cap) break;
-      return n;
+      if (!open) return Math.min(cap, this.planned(shard) ?? cap);
+      return countArrivals(shard, cap);
     },
     connections: (shard) =>
       open ? (spec.connections ?? spec.max_in_flight) : Math.max(1, shardUsers(Math.ceil(users), shard)),

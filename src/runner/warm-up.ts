@@ -41,7 +41,7 @@ export async function warmUp(options: WarmUpOptions): Promise<WarmUpResult> {
   if (sample !== undefined && score !== undefined) {
     // As many records as the warm-up made exchanges (a load run's own rounds keep only a few):
     // the record's steps are compiled by repetition, as the client's were.
-    const made = warm.exchanges.length === 0 ? 0 : Math.max(warm.rehearsals, warm.exchanges.length);
+    const made = warm.exchanges.length === 0 ? 0 : warm.rehearsals;
     for (let i = 0; i < made; i++) {
       const exchange = warm.exchanges[i % warm.exchanges.length]!;
       score(
